@@ -1,0 +1,103 @@
+# Arbiter — build, run and test on Debian 12.
+#
+#   make run         install missing system packages, build, open the console
+#   make test        install test packages, gofmt check, go vet, all tests, GUI check
+#   make deps        system packages for building/running (idempotent)
+#   make deps-test   system packages for the test suite (idempotent)
+#   make build       bin/arbiter
+#   make bench       benchmarks (scripts/bench.sh if present)
+#   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
+#   make crash-test  scripts/crash-test.sh
+#   make gui-check   scripts/gui-check.sh (needs Xvfb)
+#   make clean       remove build output
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+export PATH := /usr/local/go/bin:$(PATH)
+export GOFLAGS := -buildvcs=false
+export CGO_ENABLED := 1
+
+GO          ?= go
+BIN         := bin/arbiter
+FUZZTIME    ?= 60s
+TESTTIMEOUT ?= 15m
+TESTLOG     := bin/go-test.log
+PGNCHECK    := tools/pgncheck
+ARGS        ?=
+
+.PHONY: all deps deps-test build run test bench fuzz crash-test gui-check clean
+
+all: build
+
+deps:
+	bash scripts/deps.sh
+
+deps-test:
+	bash scripts/deps.sh --test
+
+build:
+	@mkdir -p bin
+	$(GO) build -o $(BIN) .
+
+run: deps build
+	$(BIN) $(ARGS)
+
+test: deps-test
+	@if [ -f $(PGNCHECK)/package-lock.json ] && \
+	   { [ ! -d $(PGNCHECK)/node_modules ] || [ $(PGNCHECK)/package-lock.json -nt $(PGNCHECK)/node_modules ]; }; then \
+		echo "npm ci --prefix $(PGNCHECK)"; \
+		npm ci --prefix $(PGNCHECK); \
+		touch $(PGNCHECK)/node_modules; \
+	fi
+	@echo "gofmt -l ."; \
+	unformatted="$$(gofmt -l .)"; \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt: these files are not formatted; run 'gofmt -w' on them:"; \
+		echo "$$unformatted"; \
+		exit 1; \
+	fi
+	$(GO) vet ./...
+	@mkdir -p bin
+	@echo "ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./..."; \
+	status=0; \
+	ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./... 2>&1 | tee $(TESTLOG) || status=$$?; \
+	ok=$$(grep -c '^ok ' $(TESTLOG) || true); \
+	failed=$$(grep -Ec '^FAIL[[:space:]]' $(TESTLOG) || true); \
+	notests=$$(grep -c 'no test files' $(TESTLOG) || true); \
+	echo "go test summary: $$ok packages ok, $$failed packages FAILED, $$notests without test files (full log: $(TESTLOG))"; \
+	exit $$status
+	@if command -v Xvfb >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory gui-check; \
+	else \
+		echo "gui-check skipped: Xvfb is not installed"; \
+	fi
+
+bench:
+	@if [ -f scripts/bench.sh ]; then \
+		bash scripts/bench.sh; \
+	else \
+		$(GO) test -run '^$$' -bench . -benchmem ./...; \
+	fi
+
+fuzz:
+	@targets=0; \
+	while IFS= read -r file; do \
+		dir="$$(dirname "$$file")/"; \
+		for name in $$(grep -oE '^func Fuzz[A-Za-z0-9_]*' "$$file" | sed 's/^func //'); do \
+			targets=$$((targets + 1)); \
+			echo "$(GO) test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZTIME) $$dir"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+		done; \
+	done < <(grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=testdata --exclude-dir=.git '^func Fuzz' . | sort); \
+	echo "fuzz: ran $$targets target(s) for $(FUZZTIME) each"
+
+crash-test:
+	bash scripts/crash-test.sh
+
+gui-check:
+	bash scripts/gui-check.sh
+
+clean:
+	rm -rf bin build arbiter

@@ -1,0 +1,318 @@
+// Package cli is Arbiter's command line: every action of the console, given
+// as "arbiter [--db FILE] [--at TIME] [--as ROLE] [--pin PIN] COMMAND [ARGS]",
+// and scripts of such lines run by "arbiter play". It calls the same
+// application commands (package match) as the console. The syntax is a
+// contract documented in docs/cli.md.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// Env is what a run of the command line needs from its surroundings.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Now            func() time.Time
+}
+
+// OSEnv is the process environment.
+func OSEnv() Env {
+	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
+}
+
+// Global holds the options before the command.
+type Global struct {
+	DB   string
+	At   time.Time
+	AtSet bool
+	Role match.Role
+	PIN  string
+}
+
+// command is one CLI command.
+type command struct {
+	name    string // "game start"
+	usage   string
+	roles   string // who may give it (for docs/cli.md and help)
+	writes  bool
+	summary string
+	run     func(r *runner, a *args) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// Commands lists the commands, sorted by name.
+func Commands() []*command {
+	var cs []*command
+	for _, c := range commands {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	return cs
+}
+
+// DefaultDB is the default database path: ARBITER_DB, else a file in the
+// user's data directory.
+func DefaultDB(getenv func(string) string) string {
+	if p := getenv("ARBITER_DB"); p != "" {
+		return p
+	}
+	dir := getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			home = "."
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "arbiter", "arbiter.db")
+}
+
+// runner carries one invocation (or one script) through its commands.
+type runner struct {
+	ctx   context.Context
+	env   Env
+	g     Global
+	app   *match.App
+	db    *store.DB
+	inPlay bool
+}
+
+// cmd is the match command context for the current line.
+func (r *runner) cmd() match.Cmd {
+	return match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN}}
+}
+
+func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
+
+// Run runs the command line and returns the exit status.
+func Run(ctx context.Context, argv []string, env Env) int {
+	if err := run(ctx, argv, env); err != nil {
+		fmt.Fprintln(env.Stderr, "arbiter: "+Sentence(err))
+		return 1
+	}
+	return 0
+}
+
+// Sentence turns an error into the one clear sentence shown to users.
+func Sentence(err error) string {
+	msg := err.Error()
+	var me *match.Error
+	if errors.As(err, &me) {
+		msg = me.Msg
+	}
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return "unknown error."
+	}
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
+		msg += "."
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
+}
+
+// HasCommand reports whether argv names a command (else the console opens).
+func HasCommand(argv []string) bool {
+	g, rest, err := parseGlobal(argv, func(string) string { return "" }, time.Now)
+	_ = g
+	return err != nil || len(rest) > 0
+}
+
+func parseGlobal(argv []string, getenv func(string) string, now func() time.Time) (Global, []string, error) {
+	g := Global{Role: match.RoleArbiter}
+	rest := []string{}
+	for i := 0; i < len(argv); i++ {
+		s := argv[i]
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(s, "--"), "=")
+		if !strings.HasPrefix(s, "--") || !isGlobal(name) {
+			rest = append(rest, s)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(argv) {
+				return g, nil, fmt.Errorf("--%s needs a value", name)
+			}
+			i++
+			val = argv[i]
+		}
+		switch name {
+		case "db":
+			g.DB = val
+		case "at":
+			t, err := parseTime(val)
+			if err != nil {
+				return g, nil, err
+			}
+			g.At, g.AtSet = t, true
+		case "as":
+			r, err := parseRole(val)
+			if err != nil {
+				return g, nil, err
+			}
+			g.Role = r
+		case "pin":
+			g.PIN = val
+		}
+	}
+	if g.DB == "" {
+		g.DB = DefaultDB(getenv)
+	}
+	if !g.AtSet {
+		g.At = now().UTC()
+	}
+	return g, rest, nil
+}
+
+func isGlobal(name string) bool {
+	switch name {
+	case "db", "at", "as", "pin":
+		return true
+	}
+	return false
+}
+
+func parseRole(s string) (match.Role, error) {
+	switch r := match.Role(strings.ToLower(s)); r {
+	case match.RoleArbiter, match.RoleOperator, match.RoleWhite, match.RoleBlack:
+		return r, nil
+	}
+	return "", fmt.Errorf("--as %q is not a role: use arbiter, operator, white or black", s)
+}
+
+// lookup finds the command named by the first one or two words.
+func lookup(words []string) (*command, []string, error) {
+	if len(words) == 0 {
+		return nil, nil, fmt.Errorf("no command given: see 'arbiter help'")
+	}
+	if len(words) >= 2 {
+		if c, ok := commands[words[0]+" "+words[1]]; ok {
+			return c, words[2:], nil
+		}
+	}
+	if c, ok := commands[words[0]]; ok {
+		return c, words[1:], nil
+	}
+	var subs []string
+	for name := range commands {
+		if strings.HasPrefix(name, words[0]+" ") {
+			subs = append(subs, strings.TrimPrefix(name, words[0]+" "))
+		}
+	}
+	if len(subs) > 0 {
+		sort.Strings(subs)
+		if len(words) == 1 {
+			return nil, nil, fmt.Errorf("%s needs one of: %s", words[0], strings.Join(subs, ", "))
+		}
+		return nil, nil, fmt.Errorf("%q is not a %s command: use one of %s", words[1], words[0], strings.Join(subs, ", "))
+	}
+	return nil, nil, fmt.Errorf("%q is not a command: see 'arbiter help'", words[0])
+}
+
+func run(ctx context.Context, argv []string, env Env) error {
+	g, rest, err := parseGlobal(argv, env.Getenv, env.Now)
+	if err != nil {
+		return err
+	}
+	c, cargs, err := lookup(rest)
+	if err != nil {
+		return err
+	}
+	r := &runner{ctx: ctx, env: env, g: g}
+	defer r.close()
+	return r.exec(c, cargs)
+}
+
+func (r *runner) close() {
+	if r.db != nil {
+		r.db.Close()
+		r.db, r.app = nil, nil
+	}
+}
+
+// open opens the database once per invocation. Commands that only read
+// require an existing file.
+func (r *runner) open(create bool) error {
+	if r.app != nil {
+		return nil
+	}
+	if !create {
+		if _, err := os.Stat(r.g.DB); err != nil {
+			return fmt.Errorf("there is no database at %s: create a match with 'arbiter match new' or give --db", r.g.DB)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
+		return fmt.Errorf("cannot create the folder for %s: %v", r.g.DB, err)
+	}
+	db, err := store.Open(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	app, err := match.Open(r.ctx, db)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	r.db, r.app = db, app
+	if !r.inPlay {
+		r.recoveryNotice(create)
+	}
+	return nil
+}
+
+// recoveryNotice tells about a console that went away while a clock ran.
+func (r *runner) recoveryNotice(write bool) {
+	msg, err := r.app.CheckRecovery(r.ctx, r.env.Now().UTC(), write)
+	if err != nil {
+		fmt.Fprintln(r.env.Stderr, "arbiter: "+Sentence(err))
+		return
+	}
+	if msg != "" {
+		fmt.Fprintln(r.env.Stderr, "arbiter: "+msg)
+	}
+}
+
+func (r *runner) exec(c *command, words []string) error {
+	a, err := parseArgs(words, boolFlags...)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.name, err)
+	}
+	if a.bool("help") || a.bool("h") {
+		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
+		return nil
+	}
+	if c.writes || c.name == "status" || c.name == "export pgn" || c.name == "export pdf" || c.name == "verify" || c.name == "backup" {
+		if err := r.open(c.writes); err != nil {
+			return err
+		}
+	}
+	return c.run(r, a)
+}
+
+// boolFlags are the flags that take no value.
+var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose"}
+
+// ConsoleOptions reads the global options given when no command is: the
+// database path and the role the console starts in.
+func ConsoleOptions(argv []string, getenv func(string) string, now func() time.Time) (string, Global, error) {
+	g, rest, err := parseGlobal(argv, getenv, now)
+	if err != nil {
+		return "", g, err
+	}
+	if len(rest) > 0 {
+		return "", g, fmt.Errorf("%q is not a command: see 'arbiter help'", rest[0])
+	}
+	return g.DB, g, nil
+}

@@ -1,0 +1,496 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+const (
+	rolesArbiter = "arbiter"
+	rolesAnyone  = "arbiter, operator, white, black"
+	rolesRead    = "anyone (writes no event)"
+)
+
+func init() {
+	register(&command{name: "where", usage: "where", roles: rolesRead, summary: "Print the database path in use.",
+		run: func(r *runner, a *args) error {
+			if err := a.done("where", 0); err != nil {
+				return err
+			}
+			r.out("%s\n", r.g.DB)
+			return nil
+		}})
+	register(&command{name: "help", usage: "help", roles: rolesRead, summary: "Show the commands.", run: runHelp})
+	register(&command{name: "match new", writes: true, roles: rolesArbiter,
+		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PIN] [--forfeit-after DURATION]",
+		summary: "Create the match (one per database).", run: runMatchNew})
+	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
+		summary: "Set the scheduled start of game N (default: the next game).", run: runGameSchedule})
+	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N]",
+		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5).", run: runGameStart})
+	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
+		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", run: runGamePostpone})
+	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
+		usage: "move MOVE [--pressed]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock.", run: runMove})
+	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
+		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", run: runPress})
+	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
+		usage: "pause [--reason R] [--call]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b).", run: runPause})
+	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
+		summary: "Start the clock of the side to move (6.12c).", run: runResume})
+	register(&command{name: "adjust", writes: true, roles: rolesArbiter,
+		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
+		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", run: runAdjust})
+	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
+		summary: "Record a draw offer (default: the side that made the last move).", run: runDrawOffer})
+	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
+		summary: "Accept the pending draw offer: the game is drawn.", run: func(r *runner, a *args) error { return runDrawAnswer(r, a, true) }})
+	register(&command{name: "draw decline", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw decline",
+		summary: "Decline the pending draw offer.", run: func(r *runner, a *args) error { return runDrawAnswer(r, a, false) }})
+	register(&command{name: "resign", writes: true, roles: rolesAnyone + " (operator only for the computer, rule 14)", usage: "resign white|black",
+		summary: "The side resigns.", run: runResign})
+	register(&command{name: "result", writes: true, roles: rolesArbiter, usage: "result 1-0|0-1|1/2-1/2 --reason R",
+		summary: "End the game by the arbiter's decision.", run: runResult})
+	register(&command{name: "incident", writes: true, roles: "depends on the kind (see the table of incident kinds)",
+		usage:   "incident KIND --text T [--name NAME] [--in-hall|--remote] [--result R] [--refers SEQ]",
+		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", run: runIncident})
+	register(&command{name: "flag", writes: true, roles: rolesAnyone + "; 'both' only the arbiter", usage: "flag white|black | flag both --order-unknown",
+		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", run: runFlag})
+	register(&command{name: "status", roles: rolesRead, usage: "status [--json]",
+		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
+	register(&command{name: "verify", roles: rolesRead, usage: "verify [--head HEX]",
+		summary: "Check the hash chain; print its head. --head: check that an earlier head is still in the chain.", run: runVerify})
+	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
+		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})
+}
+
+func runHelp(r *runner, a *args) error {
+	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PIN] COMMAND [ARGS]\n")
+	r.out("With no command, arbiter opens the console. Database: %s\n\nCommands:\n", r.g.DB)
+	for _, c := range Commands() {
+		r.out("  %-60s %s\n", c.usage, c.summary)
+	}
+	r.out("\nSee docs/cli.md for the full reference.\n")
+	return nil
+}
+
+func runMatchNew(r *runner, a *args) error {
+	spec := match.MatchSpec{Controls: map[string]string{}}
+	spec.Title, _ = a.take("title")
+	spec.Site, _ = a.take("site")
+	spec.Arbiter, _ = a.take("arbiter")
+	spec.Computer, _ = a.take("computer")
+	spec.White, _ = a.take("white")
+	spec.PIN, _ = a.take("pin")
+	players := a.takeAll("player")
+	if len(players) != 2 {
+		return fmt.Errorf("match new needs exactly two --player NAME, got %d", len(players))
+	}
+	spec.Players = [2]string{players[0], players[1]}
+	spec.Operators = a.takeAll("operator")
+	spec.Appeals = a.takeAll("appeals")
+	for _, tc := range a.takeAll("tc") {
+		if name, s, ok := strings.Cut(tc, "="); ok && (name == players[0] || name == players[1]) {
+			spec.Controls[name] = s
+		} else if spec.Control == "" {
+			spec.Control = tc
+		} else {
+			return fmt.Errorf("--tc given twice for both players: give one --tc SPEC, or --tc \"NAME=SPEC\" per player")
+		}
+	}
+	n, err := a.int("games", 6)
+	if err != nil {
+		return err
+	}
+	spec.Games = n
+	if v, ok := a.take("forfeit-after"); ok {
+		d, err := match.ParseDuration(v)
+		if err != nil {
+			return err
+		}
+		spec.ForfeitAfter = d
+	}
+	if err := a.done("match new", 0); err != nil {
+		return err
+	}
+	if spec.Title == "" {
+		return fmt.Errorf("match new needs --title")
+	}
+	if err := r.app.NewMatch(r.ctx, r.cmd(), spec); err != nil {
+		return err
+	}
+	st := r.app.State()
+	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
+		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
+	return nil
+}
+
+func lotsText(l string) string {
+	if l == "app" {
+		return "lots drawn by Arbiter"
+	}
+	return "lots drawn at the board"
+}
+
+// gameNumber reads an optional game number argument.
+func gameNumber(a *args) (int, error) {
+	if len(a.pos) == 0 {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(a.pos[0])
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q is not a game number", a.pos[0])
+	}
+	return n, nil
+}
+
+func runGameSchedule(r *runner, a *args) error {
+	start, ok := a.take("start")
+	if !ok {
+		return fmt.Errorf("game schedule needs --start TIME")
+	}
+	t, err := parseTime(start)
+	if err != nil {
+		return err
+	}
+	n, err := gameNumber(a)
+	if err != nil {
+		return err
+	}
+	if err := a.done("game schedule", 1); err != nil {
+		return err
+	}
+	return r.app.ScheduleGame(r.ctx, r.cmd(), n, t)
+}
+
+func runGameStart(r *runner, a *args) error {
+	n, err := gameNumber(a)
+	if err != nil {
+		return err
+	}
+	if err := a.done("game start", 1); err != nil {
+		return err
+	}
+	if err := r.app.StartGame(r.ctx, r.cmd(), n); err != nil {
+		return err
+	}
+	g := r.app.State().CurrentGame()
+	if !r.inPlay {
+		r.out("game %d started: %s (White) vs %s (Black); White's clock runs\n", g.Number, g.White, g.Black)
+	}
+	return nil
+}
+
+func runGamePostpone(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	n, err := gameNumber(a)
+	if err != nil {
+		return err
+	}
+	if err := a.done("game postpone", 1); err != nil {
+		return err
+	}
+	return r.app.PostponeGame(r.ctx, r.cmd(), n, reason)
+}
+
+func runMove(r *runner, a *args) error {
+	pressed := a.bool("pressed")
+	if err := a.done("move", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("move needs the move, e.g. 'move Nf3' or 'move g1f3'")
+	}
+	res, err := r.app.Move(r.ctx, r.cmd(), a.pos[0], pressed)
+	if err != nil {
+		return err
+	}
+	if res.Ended && !r.inPlay {
+		g := r.app.State().CurrentGame()
+		r.out("%s: game over, %s (%s)\n", res.SAN, res.Result, g.Termination)
+	}
+	return nil
+}
+
+func runPress(r *runner, a *args) error {
+	if err := a.done("press", 0); err != nil {
+		return err
+	}
+	return r.app.Press(r.ctx, r.cmd())
+}
+
+func runPause(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	call := a.bool("call")
+	if err := a.done("pause", 0); err != nil {
+		return err
+	}
+	return r.app.Pause(r.ctx, r.cmd(), reason, call)
+}
+
+func runResume(r *runner, a *args) error {
+	if err := a.done("resume", 0); err != nil {
+		return err
+	}
+	return r.app.Resume(r.ctx, r.cmd())
+}
+
+func parseSideArg(a *args, command string) (clock.Side, error) {
+	if len(a.pos) == 0 {
+		return 0, fmt.Errorf("%s needs a side: white or black", command)
+	}
+	s, err := clock.ParseSide(a.pos[0])
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a side: use white or black", command, a.pos[0])
+	}
+	return s, nil
+}
+
+// ParseAdjustment reads "+5m", "-1m30s" or "=1:59:30.5".
+func ParseAdjustment(s string) (match.Adjustment, error) {
+	var adj match.Adjustment
+	switch {
+	case strings.HasPrefix(s, "="):
+		d, err := match.ParseClockReading(s[1:])
+		if err != nil {
+			return adj, err
+		}
+		adj.Set, adj.D = true, d
+	case strings.HasPrefix(s, "+"), strings.HasPrefix(s, "-"):
+		d, err := match.ParseDuration(s[1:])
+		if err != nil {
+			return adj, err
+		}
+		if s[0] == '-' {
+			d = -d
+		}
+		adj.D = d
+	default:
+		return adj, fmt.Errorf("%q is not a correction: write +5m, -1m30s or =1:59:30", s)
+	}
+	return adj, nil
+}
+
+func runAdjust(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	var moves, period *int
+	if _, ok := a.flags["moves"]; ok {
+		n, err := a.int("moves", 0)
+		if err != nil {
+			return err
+		}
+		moves = &n
+	}
+	if _, ok := a.flags["period"]; ok {
+		n, err := a.int("period", 0)
+		if err != nil {
+			return err
+		}
+		period = &n
+	}
+	if err := a.done("adjust", 2); err != nil {
+		return err
+	}
+	side, err := parseSideArg(a, "adjust")
+	if err != nil {
+		return err
+	}
+	if len(a.pos) != 2 {
+		return fmt.Errorf("adjust needs the correction after the side: +5m, -1m30s or =1:59:30")
+	}
+	adj, err := ParseAdjustment(a.pos[1])
+	if err != nil {
+		return err
+	}
+	adj.Moves, adj.Period = moves, period
+	return r.app.Adjust(r.ctx, r.cmd(), side, adj, reason)
+}
+
+func runDrawOffer(r *runner, a *args) error {
+	if err := a.done("draw offer", 1); err != nil {
+		return err
+	}
+	var side *clock.Side
+	if len(a.pos) == 1 {
+		s, err := parseSideArg(a, "draw offer")
+		if err != nil {
+			return err
+		}
+		side = &s
+	}
+	return r.app.DrawOffer(r.ctx, r.cmd(), side)
+}
+
+func runDrawAnswer(r *runner, a *args, accept bool) error {
+	if err := a.done("draw", 0); err != nil {
+		return err
+	}
+	return r.app.DrawAnswer(r.ctx, r.cmd(), accept)
+}
+
+func runResign(r *runner, a *args) error {
+	if err := a.done("resign", 1); err != nil {
+		return err
+	}
+	side, err := parseSideArg(a, "resign")
+	if err != nil {
+		return err
+	}
+	return r.app.Resign(r.ctx, r.cmd(), side)
+}
+
+func runResult(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	if err := a.done("result", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("result needs 1-0, 0-1 or 1/2-1/2")
+	}
+	return r.app.Result(r.ctx, r.cmd(), a.pos[0], reason)
+}
+
+func runIncident(r *runner, a *args) error {
+	var ia match.IncidentArgs
+	ia.Text, _ = a.take("text")
+	ia.Name, _ = a.take("name")
+	ia.Result, _ = a.take("result")
+	ia.InHall = a.bool("in-hall")
+	ia.Remote = a.bool("remote")
+	if v, ok := a.take("refers"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("--refers %q is not an event number", v)
+		}
+		ia.Refers = n
+	}
+	if err := a.done("incident", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("incident needs a kind: one of %s", strings.Join(match.IncidentKinds(), ", "))
+	}
+	out, err := r.app.Incident(r.ctx, r.cmd(), a.pos[0], ia)
+	if err != nil {
+		return err
+	}
+	if out != "" {
+		r.out("%s", out)
+	}
+	return nil
+}
+
+func runFlag(r *runner, a *args) error {
+	unknown := a.bool("order-unknown")
+	if err := a.done("flag", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("flag needs white, black or both")
+	}
+	v, err := r.app.Flag(r.ctx, r.cmd(), a.pos[0], unknown)
+	if err != nil {
+		return err
+	}
+	if v.Reason != "" && !r.inPlay {
+		r.out("%s\n", v.Reason)
+	}
+	return nil
+}
+
+func runStatus(r *runner, a *args) error {
+	asJSON := a.bool("json")
+	if err := a.done("status", 0); err != nil {
+		return err
+	}
+	st := r.app.State()
+	if r.g.AtSet && r.g.At.Before(st.LastAt) {
+		past, err := match.StateAt(r.ctx, r.db, r.g.At)
+		if err != nil {
+			return err
+		}
+		st = past
+	}
+	s := st.StatusAt(r.g.At)
+	if asJSON {
+		enc := json.NewEncoder(r.env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	r.out("%s", StatusText(s))
+	return nil
+}
+
+// StatusText renders a status for people.
+func StatusText(s match.Status) string {
+	var b strings.Builder
+	if s.Match == nil {
+		return "No match yet: create one with 'arbiter match new'.\n"
+	}
+	fmt.Fprintf(&b, "%s — %s\n", s.Match.Title, s.Match.Result)
+	for _, g := range s.Games {
+		fmt.Fprintf(&b, "  game %d: %s – %s  %s (%s)\n", g.Number, g.White, g.Black, g.Result, g.State)
+	}
+	if g := s.Game; g != nil {
+		fmt.Fprintf(&b, "Game %d (%s), ply %d, %s to move%s\n", g.Number, g.State, g.Ply, g.ToMove, ifs(g.LastMove != "", ", last move "+g.LastMove))
+		fmt.Fprintf(&b, "  White %s: %s (period %d, move %d)%s\n", g.White, g.Clock.White.Display, g.Clock.White.Period, g.Clock.White.Moves, flagText(g.Clock.White.Flag))
+		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
+		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
+	}
+	return b.String()
+}
+
+func ifs(c bool, s string) string {
+	if c {
+		return s
+	}
+	return ""
+}
+
+func flagText(f any) string {
+	if f == false {
+		return ""
+	}
+	return "  FLAG FALLEN"
+}
+
+func runVerify(r *runner, a *args) error {
+	head, _ := a.take("head")
+	if err := a.done("verify", 0); err != nil {
+		return err
+	}
+	if head != "" && (len(head) != 64 || strings.Trim(strings.ToLower(head), "0123456789abcdef") != "") {
+		return fmt.Errorf("--head must be 64 hexadecimal digits as printed by 'arbiter verify'")
+	}
+	rep, err := r.db.Verify(r.ctx, strings.ToLower(head))
+	if err != nil {
+		return err
+	}
+	if !rep.OK {
+		return fmt.Errorf("the record does not verify: %s", rep.Problem)
+	}
+	r.out("%s\n", rep.Head)
+	fmt.Fprintf(r.env.Stderr, "arbiter: %d events verified; the chain is intact\n", rep.Events)
+	return nil
+}
+
+// readScript reads a script file ("-" is standard input is not supported: CI has none).
+func readScript(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the script %s: %v", path, err)
+	}
+	if len(b) > 64<<20 {
+		return "", fmt.Errorf("the script %s is larger than 64 MiB", path)
+	}
+	return string(b), nil
+}
+
+var _ = time.Second

@@ -1,0 +1,72 @@
+// Package clock is the official chess clock of a match, as an immutable value.
+//
+// A Clock is a plain value: every operation takes the instant it happens at and
+// returns a new Clock (or an error, leaving the old value valid). Reading the
+// remaining time, the flag state or the display at an instant is pure. Nothing
+// in this package reads the wall clock, starts goroutines or sets timers.
+//
+// The semantics (periods, increments, delays, flags, corrections, the display
+// rule) are specified in docs/clock.md.
+package clock
+
+import "time"
+
+// Side is one of the two players' displays.
+type Side uint8
+
+const (
+	White Side = 0
+	Black Side = 1
+)
+
+// Method is the per-move time method of a period.
+type Method uint8
+
+const (
+	MethodNone  Method = iota // no time per move
+	Fischer                   // increment added after each completed move
+	Bronstein                 // delay: the used part of the delay is given back at the press
+	SimpleDelay               // US delay: main time does not run for the first PerMove of a turn
+)
+
+// Period is one stage of a time control.
+type Period struct {
+	Moves    int           // moves to complete in this period; 0 = all remaining moves
+	Duration time.Duration // main time added when the period begins
+	Method   Method
+	PerMove  time.Duration // the increment or delay of Method
+}
+
+// Mode tells whether a control is timed.
+type Mode uint8
+
+const (
+	Timed   Mode = iota
+	Untimed      // PGN "-"
+	Unknown      // PGN "?"
+)
+
+// Control is one player's time control: a list of periods, the last of which
+// repeats when it has a move count.
+type Control struct {
+	Mode    Mode
+	Periods []Period
+}
+
+// Flag describes whether a side's time has run out.
+type Flag struct {
+	Fallen   bool
+	At       time.Time // exact instant the time reached zero; zero when unknown
+	Moves    int       // moves the side had completed when it fell
+	Required int       // cumulative moves the passed control required; 0 = all moves
+}
+
+// RequiredDone reports whether the side had completed the required moves when
+// its flag fell (Article 6.3).
+func (f Flag) RequiredDone() bool { return f.Required > 0 && f.Moves >= f.Required }
+
+// DisplayOptions configures Display.
+type DisplayOptions struct {
+	// TenthsBelow shows tenths of seconds when the time shown is below this; 0 means 10s, negative never.
+	TenthsBelow time.Duration
+}

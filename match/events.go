@@ -1,0 +1,631 @@
+package match
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/scoresheet"
+	"arbiter/store"
+)
+
+// Event kinds. Each is documented with its payload in docs/events.md.
+const (
+	KindMatchNew      = "match.new"
+	KindGameSchedule  = "game.schedule"
+	KindGameStart     = "game.start"
+	KindGamePostpone  = "game.postpone"
+	KindGameEnd       = "game.end"
+	KindMove          = "move"
+	KindPress         = "press"
+	KindPause         = "pause"
+	KindResume        = "resume"
+	KindAdjust        = "adjust"
+	KindDrawOffer     = "draw.offer"
+	KindDrawAccept    = "draw.accept"
+	KindDrawDecline   = "draw.decline"
+	KindFlag          = "flag"
+	KindIncident      = "incident"
+	KindRecovery      = "recovery"
+	KindCorrect       = "correct"
+	KindAmend         = "amend"
+	KindClaim         = "claim"
+	KindPeopleChanged = "people"
+)
+
+// MatchNewPayload creates the match.
+type MatchNewPayload struct {
+	Title        string            `json:"title"`
+	Site         string            `json:"site,omitempty"`
+	Arbiter      string            `json:"arbiter,omitempty"`
+	Players      [2]string         `json:"players"`
+	Computer     string            `json:"computer,omitempty"`
+	Operators    []string          `json:"operators,omitempty"`
+	Appeals      []string          `json:"appeals,omitempty"`
+	Games        int               `json:"games"`
+	Controls     map[string]string `json:"controls"` // player name -> PGN TimeControl
+	PINHash      string            `json:"pin_hash,omitempty"`
+	PINSalt      string            `json:"pin_salt,omitempty"`
+	ForfeitAfter int64             `json:"forfeit_after_ms"`
+	Game1White   string            `json:"game1_white"`
+	Lots         string            `json:"lots"`
+	LotsDraw     string            `json:"lots_draw,omitempty"` // the random bytes drawn (hex), for the record
+}
+
+// GamePayload names a game and optionally a reason.
+type GamePayload struct {
+	Game   int    `json:"game"`
+	Start  string `json:"start,omitempty"` // RFC 3339, game.schedule
+	White  string `json:"white,omitempty"`
+	Black  string `json:"black,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// MovePayload records a move. Press tells whether the move event itself
+// presses the mover's clock (false when the clock was pressed before, or the
+// move ended the game).
+type MovePayload struct {
+	SAN   string `json:"san"`
+	UCI   string `json:"uci"`
+	Press bool   `json:"press"`
+	Input string `json:"input,omitempty"`
+}
+
+// SidePayload names a side.
+type SidePayload struct {
+	Side   string `json:"side"`
+	Reason string `json:"reason,omitempty"`
+	Call   bool   `json:"call,omitempty"`
+}
+
+// AdjustPayload is an arbiter's clock correction.
+type AdjustPayload struct {
+	Side   string `json:"side"`
+	Op     string `json:"op"` // "add" or "set"
+	MS     int64  `json:"ms"` // add: signed delta; set: new remaining
+	NS     int64  `json:"ns,omitempty"`
+	Moves  *int   `json:"moves,omitempty"`
+	Period *int   `json:"period,omitempty"` // 1-based
+	Reason string `json:"reason"`
+	Rule   string `json:"rule,omitempty"`
+}
+
+// EndPayload ends a game.
+type EndPayload struct {
+	Result      string `json:"result"`
+	Termination string `json:"termination"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// FlagPayload records a fallen flag observed or claimed.
+type FlagPayload struct {
+	Side         string `json:"side"` // white|black|both
+	OrderUnknown bool   `json:"order_unknown,omitempty"`
+	Verdict      string `json:"verdict,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+// IncidentPayload is an entry of the incident log.
+type IncidentPayload struct {
+	Kind   string `json:"kind"`
+	Text   string `json:"text"`
+	Rule   string `json:"rule,omitempty"`
+	Effect string `json:"effect,omitempty"`
+	Name   string `json:"name,omitempty"`   // new operator / arbiter
+	Result string `json:"result,omitempty"` // appeal decision changing the result
+	Refers int64  `json:"refers,omitempty"` // seq of the ruling an appeal contests, or of the appeal a decision closes
+	Extra  any    `json:"extra,omitempty"`
+}
+
+// RecoveryPayload records that the program was away while a clock ran.
+type RecoveryPayload struct {
+	AwayMS  int64  `json:"away_ms"`
+	Running string `json:"running"`
+	Text    string `json:"text"`
+}
+
+func decode(e store.Event, v any) error {
+	if err := json.Unmarshal(e.Payload, v); err != nil {
+		return fmt.Errorf("event %d (%s): bad payload: %w", e.Seq, e.Kind, err)
+	}
+	return nil
+}
+
+// Apply advances the state by one event. It fails only on a log that this
+// version of Arbiter cannot interpret; the state is then unspecified.
+func (s *State) Apply(e store.Event) error {
+	if err := s.apply(e); err != nil {
+		return fmt.Errorf("match: replay event %d (%s): %w", e.Seq, e.Kind, err)
+	}
+	s.Seq = e.Seq
+	s.Head = e.Hash
+	s.LastAt = e.At
+	return nil
+}
+
+func (s *State) apply(e store.Event) error {
+	if e.Kind == KindMatchNew {
+		var p MatchNewPayload
+		if err := decode(e, &p); err != nil {
+			return err
+		}
+		return s.applyMatchNew(e, p)
+	}
+	if s.Match == nil {
+		return fmt.Errorf("no match yet")
+	}
+	if e.Game == 0 {
+		return s.applyMatchLevel(e)
+	}
+	g := s.Game(e.Game)
+	if g == nil {
+		return fmt.Errorf("no game %d", e.Game)
+	}
+	if h, ok := gameHandlers[e.Kind]; ok {
+		return h(s, g, e)
+	}
+	return fmt.Errorf("unknown event kind %q", e.Kind)
+}
+
+func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
+	if s.Match != nil {
+		return fmt.Errorf("a match exists already")
+	}
+	m := &Match{
+		Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
+		Operators: p.Operators, Appeals: p.Appeals, GamesPlanned: p.Games, PINHash: p.PINHash, PINSalt: p.PINSalt,
+		ForfeitAfter: time.Duration(p.ForfeitAfter) * time.Millisecond, Game1White: p.Game1White, Lots: p.Lots,
+		Created: e.At, Controls: map[string]clock.Control{},
+	}
+	if len(p.Operators) > 0 {
+		m.Operator = p.Operators[0]
+	}
+	for name, spec := range p.Controls {
+		c, err := clock.ParseTimeControl(spec)
+		if err != nil {
+			return err
+		}
+		m.Controls[name] = c
+	}
+	s.Match = m
+	s.Games = nil
+	for n := 1; n <= p.Games; n++ {
+		s.Games = append(s.Games, &Game{Number: n, White: m.WhiteOf(n), Black: m.Opponent(m.WhiteOf(n)), State: Scheduled, Result: "*"})
+	}
+	return nil
+}
+
+func (s *State) applyMatchLevel(e store.Event) error {
+	switch e.Kind {
+	case KindIncident:
+		var p IncidentPayload
+		if err := decode(e, &p); err != nil {
+			return err
+		}
+		s.applyPeople(p)
+		return nil
+	}
+	return fmt.Errorf("unknown match-level event kind %q", e.Kind)
+}
+
+// applyPeople updates who holds a role after a replacement incident.
+func (s *State) applyPeople(p IncidentPayload) {
+	switch p.Kind {
+	case "operator-replaced":
+		s.Match.Operator = p.Name
+	case "arbiter-replaced":
+		s.Match.Arbiter = p.Name
+	}
+}
+
+type gameHandler func(s *State, g *Game, e store.Event) error
+
+var gameHandlers map[string]gameHandler
+
+func init() {
+	gameHandlers = map[string]gameHandler{
+		KindGameSchedule: applySchedule,
+		KindGameStart:    applyStart,
+		KindGamePostpone: applyPostpone,
+		KindGameEnd:      applyEnd,
+		KindMove:         applyMove,
+		KindPress:        applyPress,
+		KindPause:        applyPause,
+		KindResume:       applyResume,
+		KindAdjust:       applyAdjust,
+		KindDrawOffer:    applyDrawOffer,
+		KindDrawAccept:   applyDrawAnswer,
+		KindDrawDecline:  applyDrawAnswer,
+		KindFlag:         applyFlag,
+		KindIncident:     applyIncident,
+		KindRecovery:     applyRecovery,
+	}
+}
+
+// RegisterKind lets other files of this package add event kinds.
+func registerKind(kind string, h gameHandler) { gameHandlers[kind] = h }
+
+func applySchedule(s *State, g *Game, e store.Event) error {
+	var p GamePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	t, err := time.Parse(time.RFC3339Nano, p.Start)
+	if err != nil {
+		return err
+	}
+	g.Scheduled = t
+	return nil
+}
+
+func applyStart(s *State, g *Game, e store.Event) error {
+	wc, ok1 := s.Match.Controls[g.White]
+	bc, ok2 := s.Match.Controls[g.Black]
+	if !ok1 || !ok2 {
+		return fmt.Errorf("no time control for the players")
+	}
+	sheet, err := scoresheet.NewSheet("")
+	if err != nil {
+		return err
+	}
+	c, err := clock.New(wc, bc).Start(e.At)
+	if err != nil {
+		return err
+	}
+	g.Sheet = sheet
+	g.Clock = c
+	g.State = Running
+	g.Started = e.At
+	g.FirstEvent = e.Seq
+	g.Result = "*"
+	s.Current = g.Number - 1
+	return nil
+}
+
+func applyPostpone(s *State, g *Game, e store.Event) error {
+	var p GamePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	g.State = Postponed
+	g.Reason = p.Reason
+	g.Incidents = append(g.Incidents, s.incident(g, e, "postponed", p.Reason, "rule 3", ""))
+	return nil
+}
+
+func applyEnd(s *State, g *Game, e store.Event) error {
+	var p EndPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	if g.Clock.Started() && !g.Clock.Stopped() {
+		c, err := g.Clock.Stop(e.At)
+		if err != nil {
+			return err
+		}
+		g.Clock = c
+	}
+	g.Result = p.Result
+	g.Termination = scoresheet.Termination(p.Termination)
+	g.Reason = p.Reason
+	g.Ended = e.At
+	g.Offer, g.OfferNext, g.Pressed = nil, nil, nil
+	if p.Termination == string(scoresheet.TermForfeit) {
+		g.State = Forfeited
+	} else {
+		g.State = Finished
+	}
+	if g.Started.IsZero() {
+		g.Started = e.At
+	}
+	s.Current = g.Number - 1
+	text := p.Result + " (" + p.Termination + ")"
+	if p.Reason != "" {
+		text += ": " + p.Reason
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "result", text, "", "clocks stopped"))
+	return nil
+}
+
+func applyMove(s *State, g *Game, e store.Event) error {
+	var p MovePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	mover := g.ToMove()
+	entry, err := g.Sheet.Play(p.UCI)
+	if err != nil {
+		return err
+	}
+	var r reading
+	switch {
+	case g.Pressed != nil:
+		r = g.pressReading
+		g.Pressed = nil
+	case p.Press:
+		c, err := g.Clock.Press(mover, e.At)
+		if err != nil {
+			return err
+		}
+		g.Clock = c
+		r = g.completion(mover, e.At)
+	default:
+		r = g.completion(mover, e.At)
+	}
+	entry.At = r.at
+	entry.Used = r.used
+	entry.ClockWhite = r.white
+	entry.ClockBlack = r.black
+	if g.OfferNext != nil && *g.OfferNext == mover {
+		entry.DrawOffer = true
+		g.Offer = &DrawOffer{By: mover, Ply: entry.Ply}
+		g.OfferNext = nil
+	} else if g.Offer != nil && g.Offer.By != mover {
+		// The opponent moved: a pending offer lapses.
+		g.Offer = nil
+	}
+	return nil
+}
+
+// reading is what the scoresheet records when a move is completed.
+type reading struct {
+	at           time.Time
+	used         time.Duration
+	white, black time.Duration
+}
+
+// completion records the mover's move as completed at instant at: the time
+// it took is the growth of the mover's charged time since their previous
+// completion (the mover's clock does not run in between).
+func (g *Game) completion(mover clock.Side, at time.Time) reading {
+	used := g.Clock.Used(mover, at)
+	r := reading{at: at, used: used - g.usedMark[mover],
+		white: g.Clock.Remaining(clock.White, at), black: g.Clock.Remaining(clock.Black, at)}
+	g.usedMark[mover] = used
+	return r
+}
+
+// markUsed re-bases the per-move timing after a correction of the clocks.
+func (g *Game) markUsed(at time.Time) {
+	g.usedMark[clock.White] = g.Clock.Used(clock.White, at)
+	g.usedMark[clock.Black] = g.Clock.Used(clock.Black, at)
+}
+
+func sideOf(name string) (clock.Side, error) { return clock.ParseSide(name) }
+
+func applyPress(s *State, g *Game, e store.Event) error {
+	var p SidePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	c, err := g.Clock.Press(side, e.At)
+	if err != nil {
+		return err
+	}
+	g.Clock = c
+	g.Pressed = &side
+	g.PressedAt = e.At
+	g.pressReading = g.completion(side, e.At)
+	return nil
+}
+
+func applyPause(s *State, g *Game, e store.Event) error {
+	var p SidePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	running, _ := g.Clock.Running()
+	c, err := g.Clock.Pause(e.At)
+	if err != nil {
+		return err
+	}
+	g.Clock = c
+	g.State = Paused
+	g.Paused = PauseInfo{Reason: p.Reason, Call: p.Call, By: Role(e.Role), ToMove: running}
+	kind, rule := "pause", "6.12a"
+	if p.Call {
+		kind, rule = "call", "6.12b"
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, kind, p.Reason, rule, "clocks stopped"))
+	return nil
+}
+
+func applyResume(s *State, g *Game, e store.Event) error {
+	var p SidePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	c, err := g.Clock.Resume(side, e.At)
+	if err != nil {
+		return err
+	}
+	g.Clock = c
+	g.State = Running
+	g.Paused = PauseInfo{}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "resume", p.Side+"'s clock started", "6.12c", "clock started"))
+	return nil
+}
+
+func applyAdjust(s *State, g *Game, e store.Event) error {
+	var p AdjustPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	c, effect, err := adjustClock(g.Clock, side, p, e.At)
+	if err != nil {
+		return err
+	}
+	g.Clock = c
+	rule := p.Rule
+	if rule == "" {
+		rule = "6.10"
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "adjust", p.Reason, rule, effect))
+	return nil
+}
+
+// adjustClock applies an adjustment to a clock value and describes it.
+func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) (clock.Clock, string, error) {
+	d := time.Duration(p.MS)*time.Millisecond + time.Duration(p.NS)
+	var err error
+	var effect string
+	switch p.Op {
+	case "add":
+		c, err = c.AddTime(side, d, at)
+		effect = fmt.Sprintf("%s %s", side, signed(d))
+	case "set":
+		c, err = c.SetRemaining(side, d, at)
+		effect = fmt.Sprintf("%s set to %s", side, FormatDuration(d))
+	default:
+		return c, "", fmt.Errorf("unknown adjustment %q", p.Op)
+	}
+	if err != nil {
+		return c, "", err
+	}
+	if p.Moves != nil {
+		c, err = c.SetMoves(side, *p.Moves, at)
+		if err != nil {
+			return c, "", err
+		}
+		effect += fmt.Sprintf(", move counter %d", *p.Moves)
+	}
+	if p.Period != nil {
+		c, err = c.SetPeriod(side, *p.Period-1, at)
+		if err != nil {
+			return c, "", err
+		}
+		effect += fmt.Sprintf(", period %d", *p.Period)
+	}
+	return c, effect, nil
+}
+
+func signed(d time.Duration) string {
+	if d < 0 {
+		return "−" + FormatDuration(-d)
+	}
+	return "+" + FormatDuration(d)
+}
+
+func applyDrawOffer(s *State, g *Game, e store.Event) error {
+	var p SidePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	entries := g.Sheet.Entries()
+	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
+		// Offered with the move just made: "(=)" goes with that move.
+		entries[n-1].DrawOffer = true
+		g.Offer = &DrawOffer{By: side, Ply: n}
+	} else {
+		// Offered before moving: the offer stands with the next move.
+		g.Offer = &DrawOffer{By: side, Ply: len(entries)}
+		g.OfferNext = &side
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "draw offer", g.Name(side)+" offers a draw", "rule 8/14", ""))
+	return nil
+}
+
+func applyDrawAnswer(s *State, g *Game, e store.Event) error {
+	var p SidePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	verb := "declines"
+	if e.Kind == KindDrawAccept {
+		verb = "accepts"
+	}
+	g.Offer, g.OfferNext = nil, nil
+	g.Incidents = append(g.Incidents, s.incident(g, e, "draw "+strings.TrimSuffix(verb, "s"), g.Name(side)+" "+verb+" the draw offer", "rule 8/14", ""))
+	return nil
+}
+
+func applyFlag(s *State, g *Game, e store.Event) error {
+	var p FlagPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	if p.OrderUnknown {
+		c, err := g.Clock.BothFlagsOrderUnknown(e.At)
+		if err != nil {
+			return err
+		}
+		g.Clock = c
+	}
+	text := p.Side + " flag fallen"
+	if p.OrderUnknown {
+		text = "both flags fallen, order unknown: the game continues"
+	}
+	if p.Verdict != "" {
+		text += "; " + p.Verdict
+	}
+	if p.Reason != "" {
+		text += " (" + p.Reason + ")"
+	}
+	rule := "6.8/6.9"
+	if p.OrderUnknown {
+		rule = "6.11"
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "flag", text, rule, ""))
+	return nil
+}
+
+func applyIncident(s *State, g *Game, e store.Event) error {
+	var p IncidentPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	s.applyPeople(p)
+	inc := s.incident(g, e, p.Kind, p.Text, p.Rule, p.Effect)
+	g.Incidents = append(g.Incidents, inc)
+	if h, ok := incidentEffects[p.Kind]; ok {
+		return h(s, g, e, p)
+	}
+	return nil
+}
+
+// incidentEffects are the automatic effects of incident kinds on the game.
+var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{}
+
+func applyRecovery(s *State, g *Game, e store.Event) error {
+	var p RecoveryPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "recovery", p.Text, "rule 7", ""))
+	return nil
+}
+
+// incident builds an incident-log entry with both clock readings at the event.
+func (s *State) incident(g *Game, e store.Event, kind, text, rule, effect string) Incident {
+	inc := Incident{Seq: e.Seq, At: e.At, Role: Role(e.Role), Actor: e.Actor, Kind: kind, Text: text, Rule: rule, Effect: effect}
+	if g.Sheet != nil {
+		inc.Ply = g.Sheet.Ply()
+	}
+	if g.Clock.Started() {
+		inc.WhiteClock = g.Clock.Remaining(clock.White, e.At)
+		inc.BlackClock = g.Clock.Remaining(clock.Black, e.At)
+	}
+	return inc
+}

@@ -1,0 +1,182 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"arbiter/clock"
+	"arbiter/scoresheet"
+)
+
+// IncidentArgs are the arguments of "incident KIND".
+type IncidentArgs struct {
+	Text   string
+	Name   string // operator-replaced, arbiter-replaced
+	InHall bool   // maintenance: in the playing hall (else remote)
+	Remote bool
+	Result string // appeal-decision may change a result
+	Refers int64  // appeal: the ruling it contests; appeal-decision: the appeal it closes
+}
+
+// incidentKind describes one kind of incident: who may log it, the rule it
+// belongs to, and its guard and effects.
+type incidentKind struct {
+	rule  string
+	roles []Role
+	// guard refuses the incident (e.g. during the human's turn).
+	guard func(t *tx, g *Game, args IncidentArgs) error
+	// effects emits further events after the incident (e.g. a bonus).
+	effects func(t *tx, g *Game, args IncidentArgs) error
+	// output is text printed for the user (e.g. a setup card).
+	output func(t *tx, g *Game) string
+	// matchLevel incidents may be logged between games.
+	matchLevel bool
+}
+
+var anyone = []Role{RoleArbiter, RoleOperator, RoleWhite, RoleBlack}
+
+var incidentKinds = map[string]incidentKind{
+	"note": {rule: "", roles: anyone, matchLevel: true},
+}
+
+// IncidentKinds lists the incident kinds, sorted.
+func IncidentKinds() []string {
+	var ks []string
+	for k := range incidentKinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// IncidentRule is the rule an incident kind belongs to.
+func IncidentRule(kind string) string { return incidentKinds[kind].rule }
+
+// Incident logs an incident of the given kind in the current game (or, for
+// match-level kinds between games, in the match). It returns text for the
+// user, such as a setup card.
+func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArgs) (string, error) {
+	var out string
+	err := a.do(ctx, c, func(t *tx) error {
+		k, ok := incidentKinds[kind]
+		if !ok {
+			return refuse("%q is not an incident kind: use one of %v", kind, IncidentKinds())
+		}
+		if err := t.require("incident "+kind, k.roles...); err != nil {
+			return err
+		}
+		if err := checkText("the incident text", args.Text, true); err != nil {
+			return refuse("incident %s needs --text: describe what happened", kind)
+		}
+		if err := checkText("the name", args.Name, false); err != nil {
+			return err
+		}
+		if _, err := t.match(); err != nil {
+			return err
+		}
+		g := t.st.CurrentGame()
+		if g == nil || !g.Live() {
+			if !k.matchLevel {
+				return refuse("incident %s needs a game in progress", kind)
+			}
+			if g == nil {
+				p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name}
+				return t.emit(0, KindIncident, p)
+			}
+		}
+		if k.guard != nil {
+			if err := k.guard(t, g, args); err != nil {
+				return err
+			}
+		}
+		p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name, Result: args.Result, Refers: args.Refers}
+		if err := t.emit(g.Number, KindIncident, p); err != nil {
+			return err
+		}
+		if k.effects != nil {
+			if err := k.effects(t, g, args); err != nil {
+				return err
+			}
+		}
+		if k.output != nil {
+			out = k.output(t, t.st.Game(g.Number))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// FlagVerdict is the outcome of a fallen flag.
+type FlagVerdict struct {
+	Side    clock.Side
+	Verdict scoresheet.Verdict // CannotMate (draw), MatePossible (loss), Undetermined (arbiter decides)
+	Result  string             // "" when the arbiter must decide or the game continues
+	Reason  string
+}
+
+// Flag records that side's flag has fallen, observed by the arbiter or claimed
+// by a player (Article 6.8), and applies Article 6.9. With both and
+// orderUnknown, Article 6.11: the game continues.
+func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) (FlagVerdict, error) {
+	var v FlagVerdict
+	err := a.do(ctx, c, func(t *tx) error {
+		if err := t.require("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
+			return err
+		}
+		g, err := t.live()
+		if err != nil {
+			return err
+		}
+		at := t.cmd.At
+		if which == "both" {
+			if !orderUnknown {
+				return refuse("'flag both' records Article 6.11: add --order-unknown, or name the side whose flag fell first")
+			}
+			if err := t.require("flag both", RoleArbiter); err != nil {
+				return err
+			}
+			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true})
+		}
+		if orderUnknown {
+			return refuse("--order-unknown goes with 'flag both'")
+		}
+		side, err := clock.ParseSide(which)
+		if err != nil {
+			return refuse("flag needs white, black or both, not %q", which)
+		}
+		f := g.Clock.Flag(side, at)
+		if !f.Fallen {
+			return refuse("%s's flag has not fallen: %s remain", Colour(side), FormatDuration(g.Clock.Remaining(side, at)))
+		}
+		v = FlagVerdict{Side: side}
+		opp := side.Other()
+		if f.RequiredDone() {
+			v.Reason = fmt.Sprintf("%s had completed the %d moves required when the flag fell (6.3): no loss on time", Colour(side), f.Required)
+			return t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: "required moves completed", Reason: v.Reason})
+		}
+		mv := scoresheet.CanMate(g.Sheet.Position(), colorOf(opp))
+		v.Verdict = mv.Verdict
+		switch mv.Verdict {
+		case scoresheet.CannotMate:
+			v.Result = "1/2-1/2"
+			v.Reason = fmt.Sprintf("%s's flag fell, but %s cannot checkmate by any series of legal moves (6.9): %s", Colour(side), Colour(opp), mv.Reason)
+		case scoresheet.MatePossible:
+			v.Result = "0-1"
+			if side == clock.Black {
+				v.Result = "1-0"
+			}
+			v.Reason = fmt.Sprintf("%s did not complete the required moves in time (6.9): %s", Colour(side), mv.Reason)
+		default:
+			v.Reason = fmt.Sprintf("%s's flag fell; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", Colour(side), Colour(opp), mv.Reason)
+		}
+		if err := t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: mv.Verdict.String(), Reason: v.Reason}); err != nil {
+			return err
+		}
+		if v.Result == "" {
+			return nil
+		}
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason})
+	})
+	return v, err
+}

@@ -1,0 +1,87 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/store"
+)
+
+// HeartbeatEvery is how often the console writes its heartbeat; a heartbeat
+// older than StaleAfter means the console is gone.
+const (
+	HeartbeatEvery = 3 * time.Second
+	StaleAfter     = 10 * time.Second
+)
+
+// Heartbeat PIDs with a meaning: the console quit normally, or the absence
+// was already logged.
+const (
+	pidClosed  = -1
+	pidHandled = 0
+)
+
+// Beat writes the console's heartbeat (outside the hash chain).
+func (a *App) Beat(ctx context.Context, now time.Time) error {
+	host, _ := os.Hostname()
+	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: os.Getpid(), Host: host})
+}
+
+// Closing records that the console quits normally (the clocks keep running
+// in the record; reopening resumes them).
+func (a *App) Closing(ctx context.Context, now time.Time) error {
+	host, _ := os.Hostname()
+	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidClosed, Host: host})
+}
+
+// CheckRecovery looks for a console that went away while a game's clock was
+// running. It returns a sentence for the user ("" if nothing happened) and,
+// when write is true, logs a recovery event (rule 7: the clock kept running).
+func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (string, error) {
+	hb, ok, err := a.db.ReadHeartbeat(ctx)
+	if err != nil || !ok || hb.PID == pidHandled {
+		return "", err
+	}
+	away := now.Sub(hb.Wall)
+	if away < StaleAfter {
+		return "", nil
+	}
+	g := a.State().CurrentGame()
+	if g == nil || !g.Live() {
+		return "", nil
+	}
+	running, isRunning := g.Clock.Running()
+	if !isRunning {
+		return "", nil
+	}
+	how := "closed"
+	if hb.PID != pidClosed {
+		how = "gone (crashed or killed)"
+	}
+	msg := fmt.Sprintf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+		how, roundAway(away), Colour(running))
+	if !write {
+		return msg, nil
+	}
+	err = a.do(ctx, Cmd{At: now, Actor: Actor{Role: RoleSystem}}, func(t *tx) error {
+		g, err := t.live()
+		if err != nil {
+			return err
+		}
+		return t.emit(g.Number, KindRecovery, RecoveryPayload{AwayMS: int64(away / time.Millisecond), Running: running.String(), Text: msg})
+	})
+	if err != nil {
+		return msg, err
+	}
+	host, _ := os.Hostname()
+	return msg, a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
+}
+
+func roundAway(d time.Duration) string {
+	return d.Round(time.Second).String()
+}
+
+var _ = clock.White

@@ -1,0 +1,309 @@
+// Package match is the application core of Arbiter: the match, its games and
+// every command an arbiter, an operator or a player can give.
+//
+// The record is an append-only log of events (package store). The state of the
+// match is never stored: it is rebuilt by replaying the events in order. A
+// command validates itself against the current state, turns into one or more
+// events, and those events are appended in one transaction before anyone sees
+// their effect. The GUI, the command line and scripts all call the same
+// methods of App, so they can never disagree.
+//
+// Time is taken from each event's instant: the clocks (package clock) are
+// values advanced by the instants recorded in the log, so replaying the log
+// reproduces every clock reading exactly.
+package match
+
+import (
+	"time"
+
+	"github.com/notnil/chess"
+
+	"arbiter/clock"
+	"arbiter/scoresheet"
+)
+
+// Role is who gives a command.
+type Role string
+
+const (
+	RoleArbiter  Role = "arbiter"
+	RoleOperator Role = "operator"
+	RoleWhite    Role = "white"
+	RoleBlack    Role = "black"
+	RoleSystem   Role = "system"
+)
+
+// GameState is where a game stands.
+type GameState string
+
+const (
+	Scheduled GameState = "scheduled"
+	Running   GameState = "running"
+	Paused    GameState = "paused"
+	Finished  GameState = "finished"
+	Postponed GameState = "postponed"
+	Forfeited GameState = "forfeited"
+)
+
+// Match is the match as configured, with the people currently in each role.
+type Match struct {
+	Title        string
+	Site         string
+	Arbiter      string   // the arbiter now officiating (rule 17 may replace)
+	Players      [2]string // in the order given at creation
+	Computer     string   // the player who is a computer, "" if none
+	Operators    []string // operators named at creation
+	Operator     string   // the operator now at the board (rule 4 may replace)
+	Appeals      []string // appeals board members
+	GamesPlanned int
+	Controls     map[string]clock.Control // per player name
+	PINHash      string                   // hex sha256(salt || pin); "" = no PIN
+	PINSalt      string
+	ForfeitAfter time.Duration // Article 6.6: default one hour
+	Game1White   string        // colour of game 1 by lots; then alternating (rule 3)
+	Lots         string        // how the colours were drawn: "app" or "physical" or "given"
+	Created      time.Time
+}
+
+// Human is the player who is not the computer ("" when no computer plays).
+func (m *Match) Human() string {
+	if m.Computer == "" {
+		return ""
+	}
+	if m.Players[0] == m.Computer {
+		return m.Players[1]
+	}
+	return m.Players[0]
+}
+
+// Opponent of a player.
+func (m *Match) Opponent(name string) string {
+	if m.Players[0] == name {
+		return m.Players[1]
+	}
+	return m.Players[0]
+}
+
+// WhiteOf is White in game n: game 1 by lots, then alternating irrespective
+// of postponement or forfeiture (rule 3).
+func (m *Match) WhiteOf(n int) string {
+	if n%2 == 1 {
+		return m.Game1White
+	}
+	return m.Opponent(m.Game1White)
+}
+
+// Incident is one entry of a game's incident log.
+type Incident struct {
+	Seq        int64
+	At         time.Time
+	Ply        int // plies recorded when it happened
+	Role       Role
+	Actor      string
+	Kind       string
+	Text       string
+	Rule       string // the rule it applies, e.g. "rule 10", "6.12b"
+	Effect     string // effect on the clocks, "" if none
+	WhiteClock time.Duration
+	BlackClock time.Duration
+}
+
+// DrawOffer is a pending draw offer.
+type DrawOffer struct {
+	By  clock.Side
+	Ply int // ply count when offered
+}
+
+// Game is one game of the match.
+type Game struct {
+	Number      int
+	White       string
+	Black       string
+	State       GameState
+	Scheduled   time.Time // zero if not scheduled
+	Started     time.Time
+	Ended       time.Time
+	Result      string // "*" while undecided
+	Termination scoresheet.Termination
+	Reason      string
+	Clock       clock.Clock
+	Sheet       *scoresheet.Sheet
+	Incidents   []Incident
+	Offer       *DrawOffer  // pending draw offer
+	OfferNext   *clock.Side // a side that offered before moving: its next move carries (=)
+	Pressed     *clock.Side // a press recorded before its move (move --pressed pending)
+	PressedAt   time.Time
+	Paused      PauseInfo
+	FirstEvent  int64 // seq of the game's first event
+
+	usedMark     [2]time.Duration // each side's charged time at its last completed move
+	pressReading reading          // the reading of a press awaiting its move
+}
+
+// PauseInfo tells why the clocks stand still during a game.
+type PauseInfo struct {
+	Reason string
+	Call   bool // a player stopped the clocks to call the arbiter (6.12b)
+	By     Role
+	ToMove clock.Side
+}
+
+// Side returns the colour a player has in this game.
+func (g *Game) Side(name string) (clock.Side, bool) {
+	switch name {
+	case g.White:
+		return clock.White, true
+	case g.Black:
+		return clock.Black, true
+	}
+	return 0, false
+}
+
+// Name of the player of a side.
+func (g *Game) Name(s clock.Side) string {
+	if s == clock.White {
+		return g.White
+	}
+	return g.Black
+}
+
+// ToMove is the side to move in the game's current position.
+func (g *Game) ToMove() clock.Side {
+	if g.Sheet == nil {
+		return clock.White
+	}
+	if g.Sheet.ToMove() == chess.White {
+		return clock.White
+	}
+	return clock.Black
+}
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.State == Finished || g.State == Forfeited }
+
+// Live reports whether the game is in progress (clocks running or paused).
+func (g *Game) Live() bool { return g.State == Running || g.State == Paused }
+
+func (g *Game) clone() *Game {
+	c := *g
+	if g.Sheet != nil {
+		c.Sheet = g.Sheet.Clone()
+	}
+	c.Incidents = append([]Incident(nil), g.Incidents...)
+	if g.Offer != nil {
+		o := *g.Offer
+		c.Offer = &o
+	}
+	if g.OfferNext != nil {
+		s := *g.OfferNext
+		c.OfferNext = &s
+	}
+	if g.Pressed != nil {
+		s := *g.Pressed
+		c.Pressed = &s
+	}
+	return &c
+}
+
+// State is the whole match as rebuilt from the log up to event Seq.
+type State struct {
+	Match   *Match // nil before "match new"
+	Games   []*Game
+	Current int // index into Games of the game in progress or last finished; -1 before game 1
+	Seq     int64
+	Head    string
+	LastAt  time.Time
+}
+
+// NewState is the state of an empty log.
+func NewState() *State { return &State{Current: -1} }
+
+// Game returns game n (1-based) or nil.
+func (s *State) Game(n int) *Game {
+	if n < 1 || n > len(s.Games) {
+		return nil
+	}
+	return s.Games[n-1]
+}
+
+// CurrentGame is the game in progress, or the last finished one, or nil.
+func (s *State) CurrentGame() *Game {
+	if s.Current < 0 {
+		return nil
+	}
+	return s.Games[s.Current]
+}
+
+// Score is each player's points: 1 for a win, ½ for a draw.
+func (s *State) Score() map[string]float64 {
+	score := map[string]float64{}
+	if s.Match == nil {
+		return score
+	}
+	for _, p := range s.Match.Players {
+		score[p] = 0
+	}
+	for _, g := range s.Games {
+		switch g.Result {
+		case "1-0":
+			score[g.White]++
+		case "0-1":
+			score[g.Black]++
+		case "1/2-1/2":
+			score[g.White] += 0.5
+			score[g.Black] += 0.5
+		}
+	}
+	return score
+}
+
+// MatchResult describes the match result so far in one sentence.
+func (s *State) MatchResult() string {
+	if s.Match == nil {
+		return ""
+	}
+	sc := s.Score()
+	a, b := s.Match.Players[0], s.Match.Players[1]
+	played := 0
+	for _, g := range s.Games {
+		if g.Over() {
+			played++
+		}
+	}
+	half := float64(s.Match.GamesPlanned) / 2
+	switch {
+	case sc[a] > half:
+		return a + " wins the match " + Points(sc[a]) + "–" + Points(sc[b])
+	case sc[b] > half:
+		return b + " wins the match " + Points(sc[b]) + "–" + Points(sc[a])
+	case played == s.Match.GamesPlanned && sc[a] == sc[b]:
+		return "the match is drawn " + Points(sc[a]) + "–" + Points(sc[b])
+	}
+	return a + " " + Points(sc[a]) + " – " + b + " " + Points(sc[b])
+}
+
+// Points formats a score with ½.
+func Points(p float64) string {
+	whole := int(p)
+	half := p-float64(whole) >= 0.5
+	switch {
+	case half && whole == 0:
+		return "½"
+	case half:
+		return itoa(whole) + "½"
+	}
+	return itoa(whole)
+}
+
+func (s *State) clone() *State {
+	c := *s
+	c.Games = append([]*Game(nil), s.Games...)
+	if s.Match != nil {
+		m := *s.Match
+		c.Match = &m
+	}
+	for i, g := range s.Games {
+		c.Games[i] = g.clone()
+	}
+	return &c
+}

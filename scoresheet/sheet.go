@@ -1,0 +1,505 @@
+// Package scoresheet is the game record of an officiated chess game and every
+// chess-rules helper the match layer needs.
+//
+// A Sheet holds the starting position and the list of moves as the arbiter
+// recorded them. Rules state is kept here, not in chess.Game: the position
+// after every ply is stored, legality comes from chess.Position.ValidMoves,
+// and nothing ends a game automatically except checkmate, stalemate and a
+// dead position (Outcome). In particular notnil/chess's automatic fivefold
+// repetition and 75-move draws are not applied: under the Laws we follow a
+// repetition or fifty-move draw must be claimed (ClaimRepetition,
+// ClaimFiftyMoves).
+//
+// Moves are entered as text (ParseMove, Play); see ParseMove for the accepted
+// notations. A move can be struck out (TakeBack, the struck moves stay
+// visible through Struck) or corrected (Amend) as long as the rest of the
+// game stays legal.
+//
+// Mating potential (Article 6.9: a player whose flag falls loses unless the
+// opponent cannot checkmate by any series of legal moves) is judged by
+// CanMate and DeadPosition. CanMate is sound: it never answers CannotMate
+// when a mate is possible.
+//
+// PGN is written by WritePGN and read by ReadPGN; docs/pgn.md describes the
+// output format and the reader's guarantees.
+package scoresheet
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+// Termination says how a game ended.
+type Termination string
+
+// The ways a game can end. TermNone means the game is still in progress.
+const (
+	TermNone         Termination = ""
+	TermCheckmate    Termination = "checkmate"
+	TermStalemate    Termination = "stalemate"
+	TermResignation  Termination = "resignation"
+	TermAgreement    Termination = "agreement"
+	TermTimeForfeit  Termination = "time forfeit"
+	TermDeadPosition Termination = "dead position"
+	TermArbiter      Termination = "arbiter decision"
+	TermForfeit      Termination = "forfeit"
+	TermRepetition   Termination = "repetition"
+	TermFiftyMoves   Termination = "fifty moves"
+)
+
+// StandardFEN is the FEN of the standard starting position.
+const StandardFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// Entry is one recorded move (one ply).
+type Entry struct {
+	Ply        int         // 1-based ply number in the game
+	Number     int         // move number (correct after a black-to-move start FEN)
+	Color      chess.Color // mover
+	SAN, UCI   string
+	FENAfter   string
+	At         time.Time     // instant the move was completed (clock press) — set by the match layer
+	Used       time.Duration // time the move took — set by the match layer
+	ClockWhite time.Duration // both clock readings after the move — set by the match layer
+	ClockBlack time.Duration
+	DrawOffer  bool     // the mover offered a draw with this move: written as "(=)"
+	Notes      []string // incident/ruling texts that happened at this move (set by the match layer), exported into the move's one PGN comment
+	Struck     bool     // the move was struck out by TakeBack (only in Struck() and TakeBack's result)
+}
+
+// Label is the move as a scoresheet shows it: "12. Nf3" or "12... Nf6".
+func (e *Entry) Label() string {
+	if e.Color == chess.Black {
+		return fmt.Sprintf("%d... %s", e.Number, e.SAN)
+	}
+	return fmt.Sprintf("%d. %s", e.Number, e.SAN)
+}
+
+// Sheet is the record of one game. The zero value is not usable: call
+// NewSheet. A Sheet is not safe for concurrent use; Clone it instead.
+type Sheet struct {
+	startFEN  string
+	startNum  int
+	positions []*chess.Position // positions[0] is the start, positions[i] follows ply i
+	keys      []string          // repetition key of positions[i]
+	entries   []*Entry
+	struck    []Entry
+}
+
+// NewSheet starts a record from startFEN ("" means the standard starting
+// position). The FEN must have all six fields, exactly one king per side,
+// no pawn on the first or last rank, castling rights that match the kings
+// and rooks on their original squares, a plausible en-passant square, and
+// the side not to move must not be in check.
+func NewSheet(startFEN string) (*Sheet, error) {
+	if strings.TrimSpace(startFEN) == "" {
+		startFEN = StandardFEN
+	}
+	pos, err := ParseFEN(startFEN)
+	if err != nil {
+		return nil, err
+	}
+	fields := strings.Fields(pos.String())
+	num, _ := strconv.Atoi(fields[5])
+	s := &Sheet{startFEN: pos.String(), startNum: num}
+	s.positions = []*chess.Position{pos}
+	s.keys = []string{repetitionKey(pos)}
+	return s, nil
+}
+
+// ParseFEN decodes and validates a FEN (see NewSheet for the checks). Errors
+// are one sentence saying what is wrong with the FEN.
+func ParseFEN(fen string) (*chess.Position, error) {
+	fen = strings.Join(strings.Fields(fen), " ")
+	f := strings.Fields(fen)
+	if len(f) != 6 {
+		return nil, fmt.Errorf("the FEN %q has %d fields but needs 6 (board, side to move, castling, en passant, halfmove clock, move number)", fen, len(f))
+	}
+	pos := &chess.Position{}
+	if err := pos.UnmarshalText([]byte(fen)); err != nil {
+		return nil, fmt.Errorf("the FEN %q is not valid: %v", fen, strings.TrimPrefix(err.Error(), "chess: "))
+	}
+	b := pos.Board()
+	var kings [3]int
+	for sq, p := range b.SquareMap() {
+		if p.Type() == chess.King {
+			kings[p.Color()]++
+		}
+		if p.Type() == chess.Pawn && (sq.Rank() == chess.Rank1 || sq.Rank() == chess.Rank8) {
+			return nil, fmt.Errorf("the FEN %q has a pawn on %s; pawns cannot stand on the first or last rank", fen, sq)
+		}
+	}
+	if kings[chess.White] != 1 || kings[chess.Black] != 1 {
+		return nil, fmt.Errorf("the FEN %q has %d white and %d black kings; each side needs exactly one", fen, kings[chess.White], kings[chess.Black])
+	}
+	cr := pos.CastleRights()
+	type need struct {
+		c    chess.Color
+		side chess.Side
+		k, r chess.Square
+		name string
+	}
+	for _, n := range []need{
+		{chess.White, chess.KingSide, chess.E1, chess.H1, "K"},
+		{chess.White, chess.QueenSide, chess.E1, chess.A1, "Q"},
+		{chess.Black, chess.KingSide, chess.E8, chess.H8, "k"},
+		{chess.Black, chess.QueenSide, chess.E8, chess.A8, "q"},
+	} {
+		if cr.CanCastle(n.c, n.side) && (b.Piece(n.k) != chess.NewPiece(chess.King, n.c) || b.Piece(n.r) != chess.NewPiece(chess.Rook, n.c)) {
+			return nil, fmt.Errorf("the FEN %q gives castling right %q but the %s king and rook are not on %s and %s; remove %q from the castling field", fen, n.name, colorName(n.c), n.k, n.r, n.name)
+		}
+	}
+	if ep := pos.EnPassantSquare(); ep != chess.NoSquare {
+		// The side that just moved pushed a pawn two squares: its pawn stands
+		// in front of the en-passant square and the square itself is empty.
+		mover := pos.Turn().Other()
+		want, pawnRank := chess.Rank6, chess.Rank5
+		if mover == chess.White {
+			want, pawnRank = chess.Rank3, chess.Rank4
+		}
+		if ep.Rank() != want || b.Piece(ep) != chess.NoPiece || b.Piece(chess.NewSquare(ep.File(), pawnRank)) != chess.NewPiece(chess.Pawn, mover) {
+			return nil, fmt.Errorf("the FEN %q has en-passant square %s but no %s pawn can just have moved two squares past it; write \"-\" instead", fen, ep, colorName(mover))
+		}
+	}
+	// The side not to move must not be in check: flip the turn and look for
+	// a legal king capture.
+	flipped := strings.Fields(fen)
+	flipped[1] = map[string]string{"w": "b", "b": "w"}[flipped[1]]
+	flipped[3] = "-"
+	other := &chess.Position{}
+	if err := other.UnmarshalText([]byte(strings.Join(flipped, " "))); err == nil && kingAttacked(other) {
+		return nil, fmt.Errorf("the FEN %q leaves %s in check although it is %s's move", fen, colorName(pos.Turn().Other()), colorName(pos.Turn()))
+	}
+	return pos, nil
+}
+
+// kingAttacked reports whether the side to move attacks the other king.
+func kingAttacked(pos *chess.Position) bool {
+	b := pos.Board()
+	for sq, p := range b.SquareMap() {
+		if p.Color() != pos.Turn() {
+			continue
+		}
+		for to, q := range b.SquareMap() {
+			if q.Type() == chess.King && q.Color() != pos.Turn() && attacks(b, sq, to) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func colorName(c chess.Color) string {
+	if c == chess.Black {
+		return "Black"
+	}
+	return "White"
+}
+
+// StartFEN is the FEN the game started from.
+func (s *Sheet) StartFEN() string { return s.startFEN }
+
+// Position is (a copy of) the current position.
+func (s *Sheet) Position() *chess.Position { return copyPos(s.cur()) }
+
+func (s *Sheet) cur() *chess.Position { return s.positions[len(s.positions)-1] }
+
+func copyPos(p *chess.Position) *chess.Position {
+	c := &chess.Position{}
+	if err := c.UnmarshalText([]byte(p.String())); err != nil {
+		panic("scoresheet: position does not round-trip through FEN: " + err.Error())
+	}
+	return c
+}
+
+// FEN of the current position.
+func (s *Sheet) FEN() string { return s.cur().String() }
+
+// Ply is the number of recorded (not struck) moves.
+func (s *Sheet) Ply() int { return len(s.entries) }
+
+// ToMove is the side to move.
+func (s *Sheet) ToMove() chess.Color { return s.cur().Turn() }
+
+// Entries are the current moves in order. The pointers are the Sheet's own
+// entries so that the match layer can set times, clocks and notes.
+func (s *Sheet) Entries() []*Entry { return append([]*Entry(nil), s.entries...) }
+
+// Struck are the moves struck out by TakeBack, in the order they were struck,
+// each with Struck set.
+func (s *Sheet) Struck() []Entry { return append([]Entry(nil), s.struck...) }
+
+// numbering gives the move number and mover of ply (1-based).
+func (s *Sheet) numbering(ply int) (int, chess.Color) {
+	startColor := s.positions[0].Turn()
+	off := ply - 1
+	if startColor == chess.Black {
+		off++
+	}
+	c := chess.White
+	if off%2 == 1 {
+		c = chess.Black
+	}
+	return s.startNum + off/2, c
+}
+
+// Play parses input against the current position, appends the move and
+// returns its entry. After checkmate, stalemate or a dead position no move
+// is accepted.
+func (s *Sheet) Play(input string) (*Entry, error) {
+	if t, res := s.Outcome(); t != TermNone {
+		return nil, fmt.Errorf("the game is over (%s, %s); no more moves can be recorded", t, res)
+	}
+	m, err := s.ParseMove(input)
+	if err != nil {
+		return nil, err
+	}
+	return s.push(m), nil
+}
+
+func (s *Sheet) push(m *chess.Move) *Entry {
+	pos := s.cur()
+	next := pos.Update(m)
+	ply := len(s.entries) + 1
+	num, col := s.numbering(ply)
+	e := &Entry{
+		Ply: ply, Number: num, Color: col,
+		SAN:      chess.AlgebraicNotation{}.Encode(pos, m),
+		UCI:      chess.UCINotation{}.Encode(pos, m),
+		FENAfter: next.String(),
+	}
+	s.positions = append(s.positions, next)
+	s.keys = append(s.keys, repetitionKey(next))
+	s.entries = append(s.entries, e)
+	return e
+}
+
+// ParseMove reads input as a move in the current position. See parseMove
+// in parse.go for the accepted notations.
+func (s *Sheet) ParseMove(input string) (*chess.Move, error) {
+	return ParseMove(s.cur(), input)
+}
+
+// TakeBack restores the position immediately before ply (1-based): plies
+// ply and later are removed from the record and appended to Struck. The
+// struck entries are returned.
+func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
+	if ply < 1 || ply > len(s.entries) {
+		return nil, fmt.Errorf("cannot take back ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
+	}
+	var out []Entry
+	for _, e := range s.entries[ply-1:] {
+		c := *e
+		c.Notes = append([]string(nil), e.Notes...)
+		c.Struck = true
+		out = append(out, c)
+	}
+	s.struck = append(s.struck, out...)
+	s.entries = s.entries[:ply-1]
+	s.positions = s.positions[:ply]
+	s.keys = s.keys[:ply]
+	return out, nil
+}
+
+// Amend replaces the move at ply with input, provided every later move stays
+// legal. Later moves are replayed by their from and to squares and promotion
+// piece, and their SAN, UCI and FEN are recomputed; times and notes are
+// kept. On error nothing is changed and the error names the first later move
+// that became illegal.
+func (s *Sheet) Amend(ply int, input string) error {
+	if ply < 1 || ply > len(s.entries) {
+		return fmt.Errorf("cannot amend ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
+	}
+	t := s.Clone()
+	old := t.entries[ply-1:]
+	t.entries = t.entries[:ply-1]
+	t.positions = t.positions[:ply]
+	t.keys = t.keys[:ply]
+	m, err := t.ParseMove(input)
+	if err != nil {
+		return fmt.Errorf("cannot amend %s: %w", old[0].Label(), err)
+	}
+	for i, e := range old {
+		var mv *chess.Move
+		if i == 0 {
+			mv = m
+		} else {
+			mv = findUCI(t.cur(), e.UCI)
+			if mv == nil {
+				return fmt.Errorf("cannot amend %s to %s: the later move %s would no longer be legal; take back from there first", old[0].Label(), input, e.Label())
+			}
+		}
+		ne := t.push(mv)
+		ne.At, ne.Used, ne.ClockWhite, ne.ClockBlack = e.At, e.Used, e.ClockWhite, e.ClockBlack
+		ne.DrawOffer, ne.Notes = e.DrawOffer, e.Notes
+	}
+	// Copy the results into the original entries so that pointers held by
+	// the match layer stay valid.
+	for i, e := range t.entries[ply-1:] {
+		*s.entries[ply-1+i] = *e
+	}
+	s.positions, s.keys = t.positions, t.keys
+	return nil
+}
+
+// findUCI finds the legal move with the given UCI text, or nil.
+func findUCI(pos *chess.Position, uci string) *chess.Move {
+	for _, m := range pos.ValidMoves() {
+		if m.String() == uci {
+			return m
+		}
+	}
+	return nil
+}
+
+// Outcome judges the position after the last move: checkmate ("1-0" or
+// "0-1"), stalemate or dead position ("1/2-1/2"); otherwise TermNone, "*".
+// Results that need a claim, an agreement or a clock are not decided here.
+func (s *Sheet) Outcome() (Termination, string) {
+	pos := s.cur()
+	switch pos.Status() {
+	case chess.Checkmate:
+		if pos.Turn() == chess.White {
+			return TermCheckmate, "0-1"
+		}
+		return TermCheckmate, "1-0"
+	case chess.Stalemate:
+		return TermStalemate, "1/2-1/2"
+	}
+	if DeadPosition(pos) {
+		return TermDeadPosition, "1/2-1/2"
+	}
+	return TermNone, "*"
+}
+
+// repetitionKey identifies a position for the repetition rule: placement,
+// side to move, castling rights, and the en-passant square only when an
+// en-passant capture is actually legal.
+func repetitionKey(pos *chess.Position) string {
+	f := strings.Fields(pos.String())
+	ep := "-"
+	for _, m := range pos.ValidMoves() {
+		if m.HasTag(chess.EnPassant) {
+			ep = f[3]
+			break
+		}
+	}
+	return f[0] + " " + f[1] + " " + f[2] + " " + ep
+}
+
+// RepetitionCount is how many times the current position has occurred,
+// counting the current occurrence.
+func (s *Sheet) RepetitionCount() int {
+	k := s.keys[len(s.keys)-1]
+	n := 0
+	for _, x := range s.keys {
+		if x == k {
+			n++
+		}
+	}
+	return n
+}
+
+// occurrences lists where key occurred, as labels.
+func (s *Sheet) occurrences(key string) []string {
+	var at []string
+	for i, x := range s.keys {
+		if x != key {
+			continue
+		}
+		if i == 0 {
+			at = append(at, "the start position")
+		} else {
+			at = append(at, "after "+s.entries[i-1].Label())
+		}
+	}
+	return at
+}
+
+// ClaimRepetition judges a claim of a draw by repetition (Article 9.2): it
+// is valid if the current position has occurred at least three times, or
+// would after the intended move (written on the scoresheet but not yet
+// played; "" for none). The string explains the ruling in one sentence.
+func (s *Sheet) ClaimRepetition(intended string) (bool, string) {
+	k := s.keys[len(s.keys)-1]
+	if occ := s.occurrences(k); len(occ) >= 3 {
+		return true, fmt.Sprintf("The claim is valid: the current position has occurred %d times (%s).", len(occ), strings.Join(occ, ", "))
+	}
+	if strings.TrimSpace(intended) == "" {
+		return false, fmt.Sprintf("The claim is not valid: the current position has occurred only %d time(s).", s.RepetitionCount())
+	}
+	m, err := s.ParseMove(intended)
+	if err != nil {
+		return false, fmt.Sprintf("The claim is not valid: the intended move cannot be played (%v).", err)
+	}
+	next := s.cur().Update(m)
+	nk := repetitionKey(next)
+	occ := s.occurrences(nk)
+	san := chess.AlgebraicNotation{}.Encode(s.cur(), m)
+	if len(occ)+1 >= 3 {
+		return true, fmt.Sprintf("The claim is valid: after the intended move %s the position occurs for the %s time (before: %s).", san, ordinal(len(occ)+1), strings.Join(occ, ", "))
+	}
+	return false, fmt.Sprintf("The claim is not valid: after the intended move %s the position would have occurred only %d time(s).", san, len(occ)+1)
+}
+
+// ClaimFiftyMoves judges a claim under the fifty-move rule (Article 9.3):
+// valid if each player has made at least 50 consecutive moves without a
+// capture or pawn move, now or after the intended move ("" for none).
+func (s *Sheet) ClaimFiftyMoves(intended string) (bool, string) {
+	hm := s.cur().HalfMoveClock()
+	if hm >= 100 {
+		return true, fmt.Sprintf("The claim is valid: the last %d moves by each player were made without a capture or a pawn move.", hm/2)
+	}
+	if strings.TrimSpace(intended) == "" {
+		return false, fmt.Sprintf("The claim is not valid: only %d plies (%d moves by each player needed: 100 plies) were made without a capture or a pawn move.", hm, 50)
+	}
+	m, err := s.ParseMove(intended)
+	if err != nil {
+		return false, fmt.Sprintf("The claim is not valid: the intended move cannot be played (%v).", err)
+	}
+	next := s.cur().Update(m)
+	san := chess.AlgebraicNotation{}.Encode(s.cur(), m)
+	if next.HalfMoveClock() >= 100 {
+		return true, fmt.Sprintf("The claim is valid: with the intended move %s each player has made 50 moves without a capture or a pawn move.", san)
+	}
+	return false, fmt.Sprintf("The claim is not valid: after the intended move %s only %d plies of the 100 needed are without a capture or a pawn move.", san, next.HalfMoveClock())
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
+// Clone is a deep copy: changes to the clone (moves, entry fields) do not
+// affect s.
+func (s *Sheet) Clone() *Sheet {
+	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum}
+	c.positions = make([]*chess.Position, len(s.positions))
+	for i, p := range s.positions {
+		c.positions[i] = copyPos(p)
+	}
+	c.keys = append([]string(nil), s.keys...)
+	for _, e := range s.entries {
+		x := *e
+		x.Notes = append([]string(nil), e.Notes...)
+		c.entries = append(c.entries, &x)
+	}
+	for _, e := range s.struck {
+		e.Notes = append([]string(nil), e.Notes...)
+		c.struck = append(c.struck, e)
+	}
+	return c
+}
+
+var errEmpty = errors.New("empty move")

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Backup writes a consistent copy of the live database to dest with
+// VACUUM INTO. It refuses an existing dest (the error wraps ErrExists). The
+// copy keeps application_id and user_version and verifies with the same head.
+func (db *DB) Backup(ctx context.Context, dest string) error {
+	if err := vacuumInto(ctx, db.sql, dest); err != nil {
+		return fmt.Errorf("store: backup %s to %s: %w", db.path, dest, err)
+	}
+	return nil
+}
+
+func vacuumInto(ctx context.Context, q interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, dest string) error {
+	if _, err := os.Lstat(dest); err == nil {
+		return ErrExists
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if _, err := q.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return mapErr(err)
+	}
+	return nil
+}
+
+// backupBeforeMigration copies path, at schema version version, to
+// PATH.bak-v<N> (or PATH.bak-v<N>.2, .3, ... if that exists) through a
+// read-only connection, before anything is written to path.
+func backupBeforeMigration(ctx context.Context, path string, version int) (string, error) {
+	d, err := dsn(path, "mode=ro", "_pragma=busy_timeout(5000)")
+	if err != nil {
+		return "", err
+	}
+	sdb, err := sql.Open("sqlite", d)
+	if err != nil {
+		return "", err
+	}
+	defer sdb.Close()
+	base := fmt.Sprintf("%s.bak-v%d", path, version)
+	dest := base
+	for i := 2; ; i++ {
+		err := vacuumInto(ctx, sdb, dest)
+		if errors.Is(err, ErrExists) && i < 1000 {
+			dest = fmt.Sprintf("%s.%d", base, i)
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return dest, nil
+	}
+}

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Event is one entry of the log.
+type Event struct {
+	Seq     int64     // 1-based, contiguous
+	Match   int64     // match id (one match per file; the match layer uses 1)
+	Game    int       // game number, 0 = match-level event
+	At      time.Time // the instant it happened, UTC, nanoseconds (stored as INTEGER unix nanoseconds)
+	Role    string    // arbiter | operator | white | black | system
+	Actor   string    // name of the person in that role at that time
+	Kind    string    // e.g. "move", "press", "game.start"
+	Payload []byte    // JSON object text, stored verbatim (compact); hashed verbatim
+	Prev    string    // hex SHA-256 of the previous event (GenesisPrev for the first)
+	Hash    string    // hex SHA-256 over the canonical encoding, see EventHash
+}
+
+// GenesisPrev is the Prev of event 1: 64 zeros.
+var GenesisPrev = strings.Repeat("0", 64)
+
+// HashDomain is the first field of every hashed encoding; a new encoding
+// would get a new domain string.
+const HashDomain = "arbiter-event-v1"
+
+// Roles lists the roles an event may be recorded under.
+var Roles = []string{"arbiter", "operator", "white", "black", "system"}
+
+func validRole(r string) bool {
+	for _, x := range Roles {
+		if r == x {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeEvent returns the canonical byte string that EventHash hashes: ten
+// fields, each written as an unsigned 64-bit big-endian length followed by
+// that many bytes:
+//
+//	1  "arbiter-event-v1" (HashDomain)
+//	2  Seq           8 bytes, int64 big-endian two's complement
+//	3  Match         8 bytes, int64 big-endian
+//	4  Game          8 bytes, int64 big-endian
+//	5  At            8 bytes, int64 big-endian, Unix nanoseconds
+//	6  Role          UTF-8 bytes
+//	7  Actor         UTF-8 bytes
+//	8  Kind          UTF-8 bytes
+//	9  Payload       the stored JSON bytes, verbatim
+//	10 Prev          64 ASCII bytes, lowercase hex
+//
+// Because every field is length-prefixed, two different events can never
+// share an encoding. Event.Hash is not part of the encoding.
+func EncodeEvent(e Event) []byte {
+	var b bytes.Buffer
+	b.Grow(16*10 + len(HashDomain) + len(e.Role) + len(e.Actor) + len(e.Kind) + len(e.Payload) + len(e.Prev))
+	putBytes := func(p []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+		b.Write(n[:])
+		b.Write(p)
+	}
+	putInt := func(v int64) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(v))
+		putBytes(n[:])
+	}
+	putBytes([]byte(HashDomain))
+	putInt(e.Seq)
+	putInt(e.Match)
+	putInt(int64(e.Game))
+	putInt(e.At.UnixNano())
+	putBytes([]byte(e.Role))
+	putBytes([]byte(e.Actor))
+	putBytes([]byte(e.Kind))
+	putBytes(e.Payload)
+	putBytes([]byte(e.Prev))
+	return b.Bytes()
+}
+
+// EventHash returns the lowercase hex SHA-256 of EncodeEvent(e).
+func EventHash(e Event) string {
+	sum := sha256.Sum256(EncodeEvent(e))
+	return hex.EncodeToString(sum[:])
+}
+
+// normalize checks e as Append would store it and returns it with At in UTC
+// and Payload compacted. An empty payload becomes "{}".
+func normalize(e Event) (Event, error) {
+	bad := func(format string, a ...any) (Event, error) {
+		return Event{}, fmt.Errorf("%w: %s", ErrInvalidEvent, fmt.Sprintf(format, a...))
+	}
+	if e.Kind == "" {
+		return bad("the kind is empty; give every event a kind such as \"move\"")
+	}
+	if !validRole(e.Role) {
+		return bad("role %q is not one of %s; record the event under one of those roles", e.Role, strings.Join(Roles, ", "))
+	}
+	for name, s := range map[string]string{"kind": e.Kind, "actor": e.Actor} {
+		if !utf8.ValidString(s) {
+			return bad("the %s is not valid UTF-8 text; re-enter it", name)
+		}
+	}
+	if e.At.IsZero() {
+		return bad("the time is missing; stamp the event with the instant it happened")
+	}
+	if e.At.Year() < 1678 || e.At.Year() > 2261 {
+		return bad("the time %s cannot be stored in Unix nanoseconds; check the clock", e.At)
+	}
+	if e.Game < 0 {
+		return bad("game number %d is negative; use 0 for match-level events", e.Game)
+	}
+	payload := bytes.TrimSpace(e.Payload)
+	if len(payload) == 0 {
+		payload = []byte("{}")
+	}
+	if !utf8.Valid(payload) {
+		return bad("the payload is not valid UTF-8; encode it as JSON text")
+	}
+	if !json.Valid(payload) || payload[0] != '{' {
+		return bad("the payload is not a JSON object; pass JSON text such as {\"san\":\"e4\"}")
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, payload); err != nil {
+		return bad("the payload is not a JSON object: %v", err)
+	}
+	e.Payload = compact.Bytes()
+	e.At = e.At.UTC()
+	return e, nil
+}

@@ -1,0 +1,463 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ApplicationID is the value of PRAGMA application_id in every Arbiter event
+// log: the four ASCII bytes "ARBI".
+const ApplicationID = 0x41524249 // "ARBI", PRAGMA application_id
+
+// Sentinel errors. Errors returned by this package wrap one of them where it
+// applies, with context, so callers test with errors.Is.
+var (
+	// ErrForeign: the file is not an Arbiter event log (not SQLite at all,
+	// or SQLite belonging to another application).
+	ErrForeign = errors.New("the file is not an Arbiter event log; choose the match's .arbiter file instead")
+	// ErrNewerSchema: the file was written by a newer Arbiter.
+	ErrNewerSchema = errors.New("the file was written by a newer version of Arbiter; open it with that version or newer")
+	// ErrNotFound: the file (or the requested row) does not exist.
+	ErrNotFound = errors.New("the file does not exist; check the path, or open it read-write to create it")
+	// ErrReadOnly: a write was attempted on a read-only handle or file.
+	ErrReadOnly = errors.New("the event log is read-only; open it read-write, or check the file's permissions")
+	// ErrDiskFull: SQLite reported that the disk (or its page limit) is full.
+	ErrDiskFull = errors.New("the disk is full; free some space and try again — nothing of the failed step was written")
+	// ErrInvalidEvent: Append refused an event (empty kind, unknown role,
+	// payload that is not a JSON object, invalid UTF-8, zero time).
+	ErrInvalidEvent = errors.New("invalid event")
+	// ErrAppendOnly: SQLite's guard trigger refused an UPDATE or DELETE of an event.
+	ErrAppendOnly = errors.New("events are append-only; record a correcting event instead of changing an old one")
+	// ErrExists: Backup refuses to overwrite an existing destination.
+	ErrExists = errors.New("the destination already exists; choose a new file name")
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations sorted by number. Their numbers
+// must be 1, 2, 3, ... without gaps; a gap is a build error caught by tests.
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, name := range names {
+		base := filepath.Base(name)
+		num, _, ok := strings.Cut(base, "_")
+		if !ok {
+			return nil, fmt.Errorf("store: migration %s: name must be NNNN_description.sql", base)
+		}
+		v, err := strconv.Atoi(num)
+		if err != nil {
+			return nil, fmt.Errorf("store: migration %s: %w", base, err)
+		}
+		b, err := migrationFS.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: base, sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("store: migration %s: expected number %d", m.name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// SchemaVersion is the user_version this binary migrates files to.
+func SchemaVersion() int {
+	ms, err := migrations()
+	if err != nil {
+		panic(err)
+	}
+	return len(ms)
+}
+
+// DB is an open event log. It is safe for concurrent use; all operations are
+// serialised on its single SQLite connection.
+type DB struct {
+	sql      *sql.DB
+	path     string
+	readOnly bool
+}
+
+// Path returns the file name the DB was opened with.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database. In WAL mode the last connection to close
+// checkpoints the log into the main file.
+func (db *DB) Close() error {
+	if err := db.sql.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// dsn builds a "file:" URI for path with the given query parameters. The path
+// is percent-encoded so that '?', '#' and '%' in file names are safe.
+func dsn(path string, params ...string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive letter: file:/C:/...
+	}
+	u := url.URL{Scheme: "file", Path: p, OmitHost: true, RawQuery: strings.Join(params, "&")}
+	return u.String(), nil
+}
+
+// header is what Open learns from the start of a SQLite file.
+type header struct {
+	appID       uint32
+	userVersion uint32
+	pageSize    int
+	walMode     bool // file format write/read version 2
+	// rootCells is the number of cells on page 1, the root of sqlite_schema
+	// (-1 if the bytes were not available). 0 on a one-page file means an
+	// empty schema.
+	rootCells int
+}
+
+const sqliteMagic = "SQLite format 3\x00"
+
+// headerLen is how many bytes parseHeader wants: the 100-byte database
+// header and the 8-byte b-tree page header of page 1.
+const headerLen = 108
+
+// parseHeader parses the SQLite database header (https://sqlite.org/fileformat.html).
+// It reports ErrForeign when b is not the start of a SQLite 3 database.
+func parseHeader(b []byte) (header, error) {
+	if len(b) < 100 || string(b[:16]) != sqliteMagic {
+		return header{}, ErrForeign
+	}
+	pageSize := int(binary.BigEndian.Uint16(b[16:18]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	if pageSize < 512 || pageSize&(pageSize-1) != 0 {
+		return header{}, ErrForeign
+	}
+	if b[18] < 1 || b[18] > 2 || b[19] < 1 || b[19] > 2 {
+		return header{}, ErrForeign
+	}
+	h := header{
+		userVersion: binary.BigEndian.Uint32(b[60:64]),
+		appID:       binary.BigEndian.Uint32(b[68:72]),
+		pageSize:    pageSize,
+		walMode:     b[18] == 2,
+		rootCells:   -1,
+	}
+	if len(b) >= headerLen {
+		h.rootCells = int(binary.BigEndian.Uint16(b[103:105]))
+	}
+	return h, nil
+}
+
+// readHeader reads the header of an existing file without SQLite. It returns
+// fresh=true for a missing or empty file, and the file's size.
+func readHeader(path string) (h header, size int64, fresh bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return header{}, 0, true, nil
+	}
+	if err != nil {
+		return header{}, 0, false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return header{}, 0, false, err
+	}
+	if st.Size() == 0 {
+		return header{}, 0, true, nil
+	}
+	if !st.Mode().IsRegular() {
+		return header{}, 0, false, ErrForeign
+	}
+	b := make([]byte, headerLen)
+	n, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return header{}, 0, false, err
+	}
+	h, err = parseHeader(b[:n])
+	return h, st.Size(), false, err
+}
+
+// inspect decides, without writing anything, whether path may be opened by
+// this binary. It returns the schema version found (0 for a new or empty
+// file) and whether the file holds anything worth backing up.
+//
+// The main file's header is authoritative unless a non-empty write-ahead log
+// (PATH-wal) sits next to it, holding commits not yet checkpointed; only
+// then is the file also asked through a read-only SQLite connection.
+func inspect(ctx context.Context, path string) (version int, existing bool, err error) {
+	h, size, fresh, err := readHeader(path)
+	if err != nil {
+		return 0, false, err
+	}
+	if fresh {
+		return 0, false, nil
+	}
+	if h.appID != 0 && h.appID != ApplicationID {
+		return 0, false, ErrForeign
+	}
+	if h.appID == ApplicationID && int(h.userVersion) > SchemaVersion() {
+		return 0, false, ErrNewerSchema
+	}
+	appID, uv := h.appID, int(h.userVersion)
+	empty := size == int64(h.pageSize) && h.rootCells == 0
+	if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+		var objects int
+		appID, uv, objects, err = inspectSQL(ctx, path)
+		if err != nil {
+			return 0, false, err
+		}
+		empty = objects == 0
+	}
+	switch {
+	case appID == 0 && uv == 0 && empty:
+		// An empty SQLite file, e.g. left by a first Open that stopped before
+		// its first migration committed.
+		return 0, false, nil
+	case appID != ApplicationID:
+		return 0, false, ErrForeign
+	case uv > SchemaVersion():
+		return 0, false, ErrNewerSchema
+	}
+	return uv, true, nil
+}
+
+func inspectSQL(ctx context.Context, path string) (appID uint32, uv, objects int, err error) {
+	d, err := dsn(path, "mode=ro", "_pragma=busy_timeout(5000)", "_pragma=query_only(1)")
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	db, err := sql.Open("sqlite", d)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer db.Close()
+	var id int64
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&id); err != nil {
+		if isNotADB(err) {
+			return 0, 0, 0, ErrForeign
+		}
+		return 0, 0, 0, mapErr(err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&uv); err != nil {
+		return 0, 0, 0, mapErr(err)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return 0, 0, 0, mapErr(err)
+	}
+	return uint32(id), uv, objects, nil
+}
+
+// Open opens the event log at path read-write, creating it if absent, and
+// migrates it to the schema this binary knows.
+//
+// An existing file is inspected before anything is written to it: a file that
+// is not SQLite, or SQLite with another application_id, is refused with
+// ErrForeign; a file with a newer schema is refused with ErrNewerSchema. An
+// existing file with an older schema is first copied to PATH.bak-v<N>
+// (a consistent copy made with VACUUM INTO), then migrated.
+func Open(ctx context.Context, path string) (*DB, error) {
+	version, existing, err := inspect(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if existing && version < SchemaVersion() {
+		if _, err := backupBeforeMigration(ctx, path, version); err != nil {
+			return nil, fmt.Errorf("store: open %s: back up before migrating: %w", path, err)
+		}
+	}
+	d, err := dsn(path, "mode=rwc",
+		"_pragma=busy_timeout(5000)",
+		"_pragma=journal_mode(WAL)",
+		"_pragma=synchronous(FULL)",
+		"_pragma=foreign_keys(1)")
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	sdb, err := sql.Open("sqlite", d)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	sdb.SetMaxOpenConns(1)
+	sdb.SetMaxIdleConns(1)
+	sdb.SetConnMaxLifetime(0)
+	sdb.SetConnMaxIdleTime(0)
+	db := &DB{sql: sdb, path: path}
+	if err := db.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// OpenReadOnly opens an existing event log without ever writing to it (SQLite
+// mode=ro and query_only). It is meant for status, verify and export. A
+// missing file is an error wrapping ErrNotFound.
+func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, errors.Join(ErrNotFound, err))
+	}
+	version, _, err := inspect(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	if version < 1 {
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, ErrEmpty)
+	}
+	d, err := dsn(path, "mode=ro", "_pragma=busy_timeout(5000)", "_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	sdb, err := sql.Open("sqlite", d)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	sdb.SetMaxOpenConns(1)
+	sdb.SetMaxIdleConns(1)
+	if err := sdb.PingContext(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
+	}
+	return &DB{sql: sdb, path: path, readOnly: true}, nil
+}
+
+// ErrEmpty: a read-only open found a file with no event log in it yet.
+var ErrEmpty = errors.New("the file holds no event log yet; open it read-write once to create one")
+
+// migrate applies every embedded migration newer than the file's
+// user_version, each in its own BEGIN IMMEDIATE transaction. The version is
+// re-read inside the transaction, so two processes opening the same new file
+// at once apply each migration exactly once.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if err := db.applyMigration(ctx, m); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) applyMigration(ctx context.Context, m migration) (err error) {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return mapErr(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return mapErr(err)
+	}
+	defer func() {
+		if err != nil {
+			rollback(conn)
+		}
+	}()
+	var appID int64
+	var uv int
+	if err := conn.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return mapErr(err)
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&uv); err != nil {
+		return mapErr(err)
+	}
+	if uv > SchemaVersion() {
+		return ErrNewerSchema
+	}
+	if uv >= 1 && appID != ApplicationID {
+		return ErrForeign
+	}
+	if uv >= m.version {
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		return mapErr(err)
+	}
+	if uv != m.version-1 {
+		return fmt.Errorf("file is at schema version %d, expected %d", uv, m.version-1)
+	}
+	if _, err := conn.ExecContext(ctx, m.sql); err != nil {
+		return mapErr(err)
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+		return mapErr(err)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return mapErr(err)
+	}
+	return nil
+}
+
+// rollback ends the transaction on conn whatever the state of the caller's
+// context. If that fails the connection is discarded, so that a connection
+// stuck inside a transaction never goes back to the pool.
+func rollback(conn *sql.Conn) {
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		_ = conn.Raw(func(any) error { return errBadConn })
+	}
+}
+
+// sqliteCode returns the primary SQLite result code in err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+func isNotADB(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_NOTADB || c == sqlite3.SQLITE_CORRUPT
+}
+
+// mapErr maps SQLite failures that a user can act on to this package's
+// sentinel errors, keeping the original error in the chain.
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("%w (%w)", ErrDiskFull, err)
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("%w (%w)", ErrReadOnly, err)
+	case sqlite3.SQLITE_CONSTRAINT:
+		if strings.Contains(err.Error(), "append-only") {
+			return fmt.Errorf("%w (%w)", ErrAppendOnly, err)
+		}
+	}
+	return err
+}

@@ -1,0 +1,228 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"time"
+)
+
+var errBadConn = driver.ErrBadConn
+
+// FaultHook, when non-nil, is called by Update at the points
+//
+//	"before-begin"  before BEGIN IMMEDIATE
+//	"after-insert"  after each event row is inserted (once per Append)
+//	"before-commit" after fn returned nil, before COMMIT
+//	"after-commit"  after COMMIT returned
+//
+// It exists for crash tests: a hook that panics or kills the process shows
+// that a transaction is committed whole or not at all. See fault.go for the
+// ARBITER_FAULT environment variable that sets it. Set it only while no
+// Update is running.
+var FaultHook func(point string)
+
+func fault(point string) {
+	if h := FaultHook; h != nil {
+		h(point)
+	}
+}
+
+// Tx is the write transaction passed to the fn of Update. It must not be used
+// after fn returns.
+type Tx struct {
+	ctx      context.Context
+	conn     *sql.Conn
+	loaded   bool
+	headSeq  int64
+	headHash string
+	appended []Event
+	done     bool
+}
+
+// Update runs fn inside one write transaction (BEGIN IMMEDIATE), so that
+// what fn reads with tx.EventsAfter is exactly what precedes the events it
+// appends with tx.Append, whichever process wrote them.
+//
+// If fn returns an error (or panics), the transaction is rolled back, nothing
+// is written, and the error is returned unchanged (the panic is re-raised).
+// Otherwise Update commits and returns the appended events with Seq, Prev and
+// Hash filled in; it returns only after the commit is durable.
+func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event, err error) {
+	if db.readOnly {
+		return nil, fmt.Errorf("store: update %s: %w", db.path, ErrReadOnly)
+	}
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: update: %w", mapErr(err))
+	}
+	defer conn.Close()
+	fault("before-begin")
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return nil, fmt.Errorf("store: update: begin: %w", mapErr(err))
+	}
+	tx := &Tx{ctx: ctx, conn: conn}
+	committed := false
+	defer func() {
+		tx.done = true
+		if !committed {
+			rollback(conn)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		return nil, err
+	}
+	fault("before-commit")
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return nil, fmt.Errorf("store: update: commit: %w", mapErr(err))
+	}
+	committed = true
+	fault("after-commit")
+	return tx.appended, nil
+}
+
+func (tx *Tx) check() error {
+	if tx.done {
+		return errors.New("store: transaction already finished; use the *Tx only inside the fn passed to Update")
+	}
+	return nil
+}
+
+func (tx *Tx) loadHead() error {
+	if tx.loaded {
+		return nil
+	}
+	seq, hash, err := head(tx.ctx, tx.conn)
+	if err != nil {
+		return err
+	}
+	tx.headSeq, tx.headHash, tx.loaded = seq, hash, true
+	return nil
+}
+
+// EventsAfter returns the events with Seq > seq in order, including any
+// appended earlier in this transaction and any committed by other processes
+// before it began.
+func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
+	if err := tx.check(); err != nil {
+		return nil, err
+	}
+	evs, err := eventsAfter(tx.ctx, tx.conn, seq)
+	if err != nil {
+		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+	}
+	return evs, nil
+}
+
+// Append validates e, fills in Seq, Prev and Hash, normalises At to UTC and
+// the payload to compact JSON, and inserts it. It refuses an empty Kind, a
+// Role not in Roles, a payload that is not a JSON object, and invalid UTF-8,
+// with an error wrapping ErrInvalidEvent. Any Seq, Prev or Hash in e are
+// ignored.
+func (tx *Tx) Append(e Event) (Event, error) {
+	if err := tx.check(); err != nil {
+		return Event{}, err
+	}
+	e, err := normalize(e)
+	if err != nil {
+		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, err)
+	}
+	if err := tx.loadHead(); err != nil {
+		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, err)
+	}
+	e.Seq = tx.headSeq + 1
+	e.Prev = tx.headHash
+	if e.Prev == "" {
+		e.Prev = GenesisPrev
+	}
+	e.Hash = EventHash(e)
+	_, err = tx.conn.ExecContext(tx.ctx,
+		`INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Seq, e.Match, e.Game, e.At.UnixNano(), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
+	if err != nil {
+		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, mapErr(err))
+	}
+	tx.headSeq, tx.headHash = e.Seq, e.Hash
+	tx.appended = append(tx.appended, e)
+	fault("after-insert")
+	return e, nil
+}
+
+// EventsAfter returns the committed events with Seq > seq, in order, from
+// one consistent snapshot.
+func (db *DB) EventsAfter(ctx context.Context, seq int64) ([]Event, error) {
+	evs, err := eventsAfter(ctx, db.sql, seq)
+	if err != nil {
+		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+	}
+	return evs, nil
+}
+
+// Head returns the Seq and Hash of the last committed event, or 0 and "" for
+// an empty log.
+func (db *DB) Head(ctx context.Context) (seq int64, hash string, err error) {
+	seq, hash, err = head(ctx, db.sql)
+	if err != nil {
+		return 0, "", fmt.Errorf("store: head: %w", err)
+	}
+	return seq, hash, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func head(ctx context.Context, q querier) (int64, string, error) {
+	var seq int64
+	var hash string
+	err := q.QueryRowContext(ctx, "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&seq, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", mapErr(err)
+	}
+	return seq, hash, nil
+}
+
+const eventColumns = "seq, match, game, at_ns, role, actor, kind, payload, prev, hash"
+
+func eventsAfter(ctx context.Context, q querier, seq int64) ([]Event, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE seq > ? ORDER BY seq", seq)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return scanEvents(rows)
+}
+
+func scanEvents(rows *sql.Rows) ([]Event, error) {
+	defer rows.Close()
+	var evs []Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapErr(err)
+	}
+	return evs, nil
+}
+
+func scanEvent(rows *sql.Rows) (Event, error) {
+	var e Event
+	var atNS int64
+	var payload string
+	if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &atNS, &e.Role, &e.Actor, &e.Kind, &payload, &e.Prev, &e.Hash); err != nil {
+		return Event{}, mapErr(err)
+	}
+	e.At = time.Unix(0, atNS).UTC()
+	e.Payload = []byte(payload)
+	return e, nil
+}

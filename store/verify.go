@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// VerifyReport is the result of checking the hash chain.
+type VerifyReport struct {
+	OK      bool
+	Events  int64
+	Head    string // 64 lowercase hex of the last event's hash
+	BadSeq  int64  // first event that does not match (0 if OK)
+	Problem string // one sentence saying what is wrong, "" if OK
+	// HeadSeq is the Seq of the event whose hash equals the wantHead passed
+	// to Verify (0 if none was given or it was not found). Events after it
+	// were appended after that head was written down.
+	HeadSeq int64
+}
+
+// Verify reads the whole log in seq (rowid) order from one snapshot,
+// recomputes every event's hash and checks every Prev link. It reports the
+// first event at which the chain breaks and says how: edited (hash mismatch),
+// missing (a gap in Seq, or deleted and renumbered), out of order (an event
+// whose hash is valid only under another Seq), or inserted (events that sit
+// between an event and the predecessor it recorded).
+//
+// If wantHead is not "", it must equal the hash of some event in the chain —
+// normally the head hash written on the scoresheet or printed at the end of
+// a session. This catches what a chain cannot show by itself: a cut-off tail
+// and a chain rebuilt from scratch. When only the head check fails, BadSeq
+// is Events+1.
+//
+// A broken chain is reported in the VerifyReport, not as an error; the error
+// is for failures to read the file.
+func (db *DB) Verify(ctx context.Context, wantHead string) (VerifyReport, error) {
+	evs, err := eventsAfter(ctx, db.sql, 0)
+	if err != nil {
+		return VerifyReport{}, fmt.Errorf("store: verify: %w", err)
+	}
+	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead))), nil
+}
+
+func verifyChain(evs []Event, wantHead string) VerifyReport {
+	r := VerifyReport{Events: int64(len(evs))}
+	if len(evs) > 0 {
+		r.Head = evs[len(evs)-1].Hash
+	}
+	bad := func(seq int64, format string, a ...any) VerifyReport {
+		r.BadSeq = seq
+		r.Problem = fmt.Sprintf(format, a...)
+		return r
+	}
+	seqOfHash := make(map[string]int64, len(evs))
+	for _, e := range evs {
+		seqOfHash[e.Hash] = e.Seq
+	}
+	prev := GenesisPrev
+	for i, e := range evs {
+		p := int64(i) + 1
+		if e.Seq != p {
+			return bad(p, "event %d is missing", p)
+		}
+		selfOK := EventHash(e) == e.Hash
+		if selfOK && e.Prev == prev {
+			prev = e.Hash
+			continue
+		}
+		if selfOK {
+			// A self-consistent event that does not link to its predecessor.
+			if p == 1 {
+				return bad(1, "event 1 does not start the chain (its prev is not 64 zeros)")
+			}
+			if q, ok := seqOfHash[e.Prev]; ok && q < p-1 {
+				return bad(q+1, "event %d was inserted (event %d records event %d as its predecessor)", q+1, p, q)
+			}
+			if e.Prev == GenesisPrev && p > 1 {
+				return bad(1, "event 1 was inserted (event %d claims to be the first event)", p)
+			}
+			return bad(p-1, "event %d was edited and re-hashed (event %d records a different hash for it)", p-1, p)
+		}
+		s := recoverSeq(e, int64(2*len(evs)+16))
+		switch {
+		case s == 0:
+			return bad(p, "event %d was edited (hash mismatch)", p)
+		case s < p:
+			return bad(s, "event %d was inserted (the original event %d now sits at %d)", s, s, p)
+		case s > p:
+			for _, f := range evs[i+1:] {
+				if f.Prev == prev {
+					return bad(p, "event %d is out of order (it was recorded as event %d)", p, s)
+				}
+			}
+			if s == p+1 {
+				return bad(p, "event %d is missing (later events were renumbered)", p)
+			}
+			return bad(p, "events %d to %d are missing (later events were renumbered)", p, s-1)
+		default:
+			// Valid under its own Seq but the hash disagrees: cannot happen,
+			// since selfOK was false; treat as an edit.
+			return bad(p, "event %d was edited (hash mismatch)", p)
+		}
+	}
+	if wantHead != "" {
+		s, ok := seqOfHash[wantHead]
+		if !ok {
+			return bad(r.Events+1, "head %s… is not in the chain", shortHash(wantHead))
+		}
+		r.HeadSeq = s
+	}
+	r.OK = true
+	return r
+}
+
+// recoverSeq returns the Seq under which e's stored hash is valid, searching
+// 1..limit, or 0 if there is none (the event's content was changed).
+func recoverSeq(e Event, limit int64) int64 {
+	for s := int64(1); s <= limit; s++ {
+		e.Seq = s
+		if EventHash(e) == e.Hash {
+			return s
+		}
+	}
+	return 0
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
