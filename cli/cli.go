@@ -122,6 +122,9 @@ func Sentence(err error) string {
 	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
 		msg += "."
 	}
+	if first, _, _ := strings.Cut(msg, " "); strings.ContainsAny(first, "0123456789") {
+		return msg // starts with a move or a number: keep it as written
+	}
 	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
@@ -138,7 +141,9 @@ func parseGlobal(argv []string, getenv func(string) string, now func() time.Time
 	for i := 0; i < len(argv); i++ {
 		s := argv[i]
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(s, "--"), "=")
-		if !strings.HasPrefix(s, "--") || !isGlobal(name) {
+		// After "match new", --pin is the new match's PIN, not a credential.
+		ownPIN := name == "pin" && len(rest) >= 2 && rest[0] == "match" && rest[1] == "new"
+		if !strings.HasPrefix(s, "--") || !isGlobal(name) || ownPIN {
 			rest = append(rest, s)
 			continue
 		}

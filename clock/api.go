@@ -5,8 +5,25 @@
 // remaining time, the flag state or the display at an instant is pure. Nothing
 // in this package reads the wall clock, starts goroutines or sets timers.
 //
-// The semantics (periods, increments, delays, flags, corrections, the display
-// rule) are specified in docs/clock.md.
+// The rules, in short (FIDE Laws, Article 6, the edition of the 1996 match):
+//
+//   - New shows each side its first period's time; Start runs White's clock
+//     (6.5); Press completes the presser's move and runs the opponent's (6.7).
+//   - A period ends when that player completes its last move (move 40, then
+//     60, for 40/7200:20/3600:1800); the next period's time is then added to
+//     what is left (6.2). A final period with a move count repeats.
+//   - A Fischer increment is credited after every completed move, never
+//     before move 1, at the rate of the period the move was made in.
+//   - With a delay D (simple or Bronstein) a turn of running time t costs
+//     max(0, t−D): unused delay is never banked (6.2 "except in delay mode").
+//   - A flag falls at the exact instant the main time reaches zero; a press
+//     at that instant is late. After a flag no time is credited automatically.
+//   - Pause keeps the turn open (6.12); corrections (SetRemaining, AddTime,
+//     SetMoves, SetPeriod, BothFlagsOrderUnknown) are allowed at any time.
+//   - Instants never run back: an operation before the last one is refused.
+//
+// The full specification, with the decisions taken where clocks differ, is
+// docs/clock.md.
 package clock
 
 import "time"

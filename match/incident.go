@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"arbiter/clock"
 	"arbiter/scoresheet"
@@ -66,8 +67,11 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 		if err := t.require("incident "+kind, k.roles...); err != nil {
 			return err
 		}
-		if err := checkText("the incident text", args.Text, true); err != nil {
+		if strings.TrimSpace(args.Text) == "" {
 			return refuse("incident %s needs --text: describe what happened", kind)
+		}
+		if err := checkText("the incident text", args.Text, true); err != nil {
+			return err
 		}
 		if err := checkText("the name", args.Name, false); err != nil {
 			return err

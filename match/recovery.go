@@ -85,3 +85,16 @@ func roundAway(d time.Duration) string {
 }
 
 var _ = clock.White
+
+// LogSuspend records that the machine slept for d while the console ran (the
+// boot-time clock counted the sleep, so a running clock ran on).
+func (a *App) LogSuspend(ctx context.Context, now time.Time, d time.Duration) error {
+	return a.do(ctx, Cmd{At: now, Actor: Actor{Role: RoleSystem}}, func(t *tx) error {
+		g := t.st.CurrentGame()
+		if g == nil || !g.Live() {
+			return nil
+		}
+		text := fmt.Sprintf("the computer was suspended for %s; the running clock counted that time: the arbiter decides whether to correct it", roundAway(d))
+		return t.emitAs(g.Number, RoleSystem, KindIncident, IncidentPayload{Kind: "suspend", Text: text, Rule: "6.10"})
+	})
+}

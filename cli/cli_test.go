@@ -1,0 +1,362 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"arbiter/store"
+)
+
+// start is the instant every test's record begins at.
+var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
+
+// arb runs one command line against db and returns stdout, stderr and the
+// exit status.
+func arb(t *testing.T, db string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return start }}
+	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
+	return out.String(), errb.String(), code
+}
+
+func mustArb(t *testing.T, db string, args ...string) string {
+	t.Helper()
+	out, errs, code := arb(t, db, args...)
+	if code != 0 {
+		t.Fatalf("arbiter %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	return out
+}
+
+func at(d time.Duration) string { return start.Add(d).Format(time.RFC3339Nano) }
+
+const newMatch = `match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Deep Blue"`
+
+func writeScript(t *testing.T, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "script.txt")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func status(t *testing.T, db string, when time.Duration) map[string]any {
+	t.Helper()
+	out := mustArb(t, db, "--at", at(when), "status", "--json")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("status --json is not JSON: %v\n%s", err, out)
+	}
+	return m
+}
+
+func path(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}
+
+func fileHash(t *testing.T, p string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func TestPlayRunsAScriptLikeSingleCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t,
+		"# the first moves of 1996 game 1",
+		"0:00:00 "+newMatch,
+		"0:00:01 game start",
+		"0:00:31 --as operator move e4",
+		"0:01:31 --as black move c5",
+		"",
+		"0:02:00 move c3",
+	)
+	out := mustArb(t, db, "--at", at(0), "play", "-v", script)
+	for _, want := range []string{"ok 2", "ok 3", "ok 4", "ok 5", "ok 7"} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("play -v output lacks %q:\n%s", want, out)
+		}
+	}
+	st := status(t, db, 3*time.Minute)
+	if got := path(st, "game", "ply"); got != 3.0 {
+		t.Errorf("ply = %v, want 3", got)
+	}
+	// Black used 60 s for c5 and runs again since 0:02:00: at 0:03:00 it has used 2:00.
+	if got := path(st, "game", "clock", "black", "remaining_ms"); got != float64(7200000-120000) {
+		t.Errorf("black remaining_ms = %v, want %d", got, 7200000-120000)
+	}
+	if got := path(st, "game", "clock", "running"); got != "black" {
+		t.Errorf("running = %v, want black", got)
+	}
+}
+
+func TestPlayStopsAtTheFirstFailingLineAndWritesNothingOfIt(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t,
+		"0:00:00 "+newMatch,
+		"0:00:01 game start",
+		"0:00:10 move e5",
+		"0:00:20 move e4",
+	)
+	_, errs, code := arb(t, db, "--at", at(0), "play", script)
+	if code == 0 {
+		t.Fatal("a script with an illegal move succeeded")
+	}
+	if !strings.Contains(errs, "line 3") {
+		t.Errorf("error does not name line 3: %s", errs)
+	}
+	st := status(t, db, time.Minute)
+	if got := path(st, "game", "ply"); got != 0.0 {
+		t.Errorf("ply = %v after the failing script, want 0", got)
+	}
+}
+
+func TestStatusJSONHasTheContractFields(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	st := func() map[string]any {
+		mustArb(t, db, append([]string{"--at", at(0)}, strings.Fields("match new --title T --player A --player B --white A")...)...)
+		return status(t, db, time.Second)
+	}()
+	if st["game"] != nil {
+		t.Errorf("game before game 1 = %v, want null", st["game"])
+	}
+	mustArb(t, db, "--at", at(time.Second), "game", "start")
+	st = status(t, db, 2*time.Second)
+	for _, keys := range [][]string{
+		{"match", "title"}, {"match", "games_planned"}, {"match", "score"},
+		{"game", "number"}, {"game", "white"}, {"game", "black"}, {"game", "state"}, {"game", "result"},
+		{"game", "termination"}, {"game", "fen"}, {"game", "ply"}, {"game", "to_move"},
+		{"game", "clock", "white", "remaining_ms"}, {"game", "clock", "white", "period"},
+		{"game", "clock", "white", "flag"}, {"game", "clock", "black", "remaining_ms"}, {"game", "clock", "running"},
+	} {
+		if path(st, keys...) == nil {
+			t.Errorf("status --json lacks %s", strings.Join(keys, "."))
+		}
+	}
+	if path(st, "game", "result") != "*" || path(st, "game", "state") != "running" {
+		t.Errorf("a running game shows result %v state %v", path(st, "game", "result"), path(st, "game", "state"))
+	}
+	if v := path(st, "game", "clock", "white", "moves_to_control"); v != 40.0 {
+		t.Errorf("moves_to_control = %v, want 40", v)
+	}
+	if _, ok := st["games"].([]any); !ok {
+		t.Errorf("games is not a list: %v", st["games"])
+	}
+}
+
+func TestStatusAtAnEarlierInstantShowsTheMatchAsItStood(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4", "0:01:31 move c5")
+	mustArb(t, db, "--at", at(0), "play", script)
+	st := status(t, db, time.Minute)
+	if got := path(st, "game", "ply"); got != 1.0 {
+		t.Errorf("ply at 0:01:00 = %v, want 1", got)
+	}
+}
+
+func TestFlagIsTrueExactlyWhenTheTimeReachesZero(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, append([]string{"--at", at(0)}, strings.Fields("match new --title T --player A --player B --white A --tc 60")...)...)
+	mustArb(t, db, "--at", at(0), "game", "start")
+	before := status(t, db, 60*time.Second-time.Nanosecond)
+	if f := path(before, "game", "clock", "white", "flag"); f != false {
+		t.Errorf("flag 1ns before zero = %v, want false", f)
+	}
+	if ms := path(before, "game", "clock", "white", "remaining_ms"); ms != 0.0 {
+		t.Errorf("remaining_ms 1ns before zero = %v, want 0 (rounded down)", ms)
+	}
+	after := status(t, db, 60*time.Second)
+	if f := path(after, "game", "clock", "white", "flag"); f == false || f == nil {
+		t.Errorf("flag at zero = %v, want fallen", f)
+	}
+}
+
+func TestCommandsThatOnlyReadLeaveTheFileUnchanged(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4")
+	mustArb(t, db, "--at", at(0), "play", script)
+	before := fileHash(t, db)
+	for _, args := range [][]string{{"status"}, {"status", "--json"}, {"verify"}, {"where"}} {
+		mustArb(t, db, args...)
+	}
+	if fileHash(t, db) != before {
+		t.Error("a read-only command changed the database file")
+	}
+}
+
+func TestBadInputGivesAClearErrorAndChangesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4")
+	mustArb(t, db, "--at", at(0), "play", script)
+	later := at(time.Minute)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"illegal move", []string{"--at", later, "move", "Qh4"}, "not legal"},
+		{"move for the wrong side by a player", []string{"--at", later, "--as", "white", "move", "e5"}, "white"},
+		{"operator moving for the human", []string{"--at", later, "--as", "operator", "move", "e5"}, "operator"},
+		{"unknown side", []string{"--at", later, "adjust", "green", "+5m", "--reason", "x"}, "side"},
+		{"absurd duration", []string{"--at", later, "adjust", "white", "+9999h", "--reason", "x"}, "24 hours"},
+		{"negative set", []string{"--at", later, "adjust", "white", "=-1:00:00", "--reason", "x"}, "clock reading"},
+		{"malformed time", []string{"--at", "yesterday", "status"}, "RFC 3339"},
+		{"time running back", []string{"--at", at(time.Second), "move", "e5"}, "earlier"},
+		{"empty reason", []string{"--at", later, "adjust", "white", "+5m", "--reason", ""}, "reason"},
+		{"operator adjusting", []string{"--at", later, "--as", "operator", "adjust", "white", "+5m", "--reason", "x"}, "arbiter"},
+		{"second match", []string{"--at", later, "match", "new", "--title", "X", "--player", "A", "--player", "B"}, "already"},
+		{"unknown command", []string{"--at", later, "castle"}, "not a command"},
+		{"invalid UTF-8", []string{"--at", later, "incident", "note", "--text", "bad \xff text"}, "UTF-8"},
+		{"huge text", []string{"--at", later, "incident", "note", "--text", strings.Repeat("x", 100000)}, "keep it under"},
+		{"result without reason", []string{"--at", later, "result", "1-0"}, "reason"},
+		{"bad result", []string{"--at", later, "result", "2-0", "--reason", "x"}, "not a result"},
+		{"unknown role", []string{"--as", "spectator", "--at", later, "pause"}, "not a role"},
+		{"draw accept without offer", []string{"--at", later, "draw", "accept"}, "no draw offer"},
+		{"flag not fallen", []string{"--at", later, "flag", "black"}, "has not fallen"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := fileHash(t, db)
+			_, errs, code := arb(t, db, c.args...)
+			if code == 0 {
+				t.Fatalf("accepted: %v", c.args)
+			}
+			if !strings.Contains(strings.ToLower(errs), strings.ToLower(c.want)) {
+				t.Errorf("error %q does not mention %q", errs, c.want)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+				t.Errorf("error is more than one line: %q", errs)
+			}
+			if fileHash(t, db) != before {
+				t.Error("the database file changed")
+			}
+		})
+	}
+}
+
+func TestArbiterPINIsRequiredForArbiterCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "4711")
+	if _, errs, code := arb(t, db, "--at", at(time.Second), "game", "start"); code == 0 || !strings.Contains(errs, "PIN") {
+		t.Errorf("game start without the PIN: exit %d, %q", code, errs)
+	}
+	if _, errs, code := arb(t, db, "--at", at(time.Second), "--pin", "0000", "game", "start"); code == 0 || !strings.Contains(strings.ToLower(errs), "wrong") {
+		t.Errorf("game start with a wrong PIN: exit %d, %q", code, errs)
+	}
+	mustArb(t, db, "--at", at(time.Second), "--pin", "4711", "game", "start")
+}
+
+func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
+	sqlite3, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 shell not installed")
+	}
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4", "0:01:00 move c5", "0:01:30 move Nf3")
+	mustArb(t, db, "--at", at(0), "play", script)
+	head := strings.TrimSpace(mustArb(t, db, "verify"))
+	if len(head) != 64 {
+		t.Fatalf("verify printed %q, want 64 hex digits", head)
+	}
+	triggers, err := exec.Command(sqlite3, db, "SELECT name FROM sqlite_master WHERE type='trigger'").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql := ""
+	for _, tr := range strings.Fields(string(triggers)) {
+		sql += "DROP TRIGGER " + tr + ";"
+	}
+	sql += `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = 4;`
+	if out, err := exec.Command(sqlite3, db, sql).CombinedOutput(); err != nil {
+		t.Fatalf("sqlite3: %v: %s", err, out)
+	}
+	_, errs, code := arb(t, db, "verify")
+	if code == 0 {
+		t.Fatal("verify passed an edited record")
+	}
+	if !strings.Contains(errs, "4") {
+		t.Errorf("verify does not name event 4: %s", errs)
+	}
+}
+
+// TestMain lets the test binary act as the arbiter command for the kill test.
+func TestMain(m *testing.M) {
+	if os.Getenv("ARBITER_TEST_MAIN") == "1" {
+		os.Exit(Run(context.Background(), os.Args[1:], OSEnv()))
+	}
+	os.Exit(m.Run())
+}
+
+func TestKilledPlayKeepsEveryLineReportedOK(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "m.db")
+	lines := []string{"0:00:00 " + newMatch, "0:00:01 game start"}
+	// Knights shuffle back and forth: a long legal game.
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	for i := 0; i < 400; i++ {
+		lines = append(lines, fmt.Sprintf("0:%02d:%02d move %s", (2+i)/60%60, (2+i)%60, shuffle[i%4]))
+	}
+	script := writeScript(t, lines...)
+	cmd := exec.Command(os.Args[0], "--db", db, "--at", at(0), "play", "-v", script)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	lastOK := 0
+	for sc.Scan() {
+		var n int
+		if _, err := fmt.Sscanf(sc.Text(), "ok %d", &n); err == nil {
+			lastOK = n
+		}
+		if lastOK >= 60 {
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if lastOK < 60 {
+		t.Fatalf("the script stopped early: last ok %d", lastOK)
+	}
+	s, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rep, err := s.Verify(context.Background(), "")
+	if err != nil || !rep.OK {
+		t.Fatalf("after the kill the record does not verify: %v %+v", err, rep)
+	}
+	// Line N of the script appends exactly one event (line 1 the match, line 2 the start, then one move each).
+	if rep.Events < int64(lastOK) || rep.Events > int64(lastOK)+1 {
+		t.Errorf("the record holds %d events; lines reported ok: %d (want that many, or one more)", rep.Events, lastOK)
+	}
+}
