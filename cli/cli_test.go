@@ -360,3 +360,15 @@ func TestKilledPlayKeepsEveryLineReportedOK(t *testing.T) {
 		t.Errorf("the record holds %d events; lines reported ok: %d (want that many, or one more)", rep.Events, lastOK)
 	}
 }
+
+func TestEveryCommandIsDocumentedInDocsCLI(t *testing.T) {
+	doc, err := os.ReadFile("../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Commands() {
+		if !strings.Contains(string(doc), "`"+c.name) {
+			t.Errorf("docs/cli.md does not document %q", c.name)
+		}
+	}
+}

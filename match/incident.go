@@ -29,6 +29,9 @@ type incidentKind struct {
 	guard func(t *tx, g *Game, args IncidentArgs) error
 	// effects emits further events after the incident (e.g. a bonus).
 	effects func(t *tx, g *Game, args IncidentArgs) error
+	// fill completes the incident's payload (effect text, readings) before
+	// it is written; g may be nil between games.
+	fill func(t *tx, g *Game, args IncidentArgs, p *IncidentPayload)
 	// output is text printed for the user (e.g. a setup card).
 	output func(t *tx, g *Game) string
 	// matchLevel incidents may be logged between games.
@@ -80,21 +83,22 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 			return err
 		}
 		g := t.st.CurrentGame()
-		if g == nil || !g.Live() {
-			if !k.matchLevel {
-				return refuse("incident %s needs a game in progress", kind)
-			}
-			if g == nil {
-				p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name}
-				return t.emit(0, KindIncident, p)
-			}
+		if (g == nil || !g.Live()) && !k.matchLevel {
+			return refuse("incident %s needs a game in progress", kind)
 		}
+		// Guards and fills see g == nil before the first game.
 		if k.guard != nil {
 			if err := k.guard(t, g, args); err != nil {
 				return err
 			}
 		}
 		p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name, Result: args.Result, Refers: args.Refers}
+		if k.fill != nil {
+			k.fill(t, g, args, &p)
+		}
+		if g == nil {
+			return t.emit(0, KindIncident, p)
+		}
 		if err := t.emit(g.Number, KindIncident, p); err != nil {
 			return err
 		}
@@ -155,8 +159,10 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		}
 		v = FlagVerdict{Side: side}
 		opp := side.Other()
-		if f.RequiredDone() {
-			v.Reason = fmt.Sprintf("%s had completed the %d moves required when the flag fell (6.3): no loss on time", Colour(side), f.Required)
+		// Article 6.3: the moves completed are counted from the scoresheet,
+		// not from the clock's counter.
+		if done := sheetMoves(g, side); f.Required > 0 && done >= f.Required {
+			v.Reason = fmt.Sprintf("%s had completed %d moves, the %d required, when the flag fell (6.3): no loss on time", Colour(side), done, f.Required)
 			return t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: "required moves completed", Reason: v.Reason})
 		}
 		mv := scoresheet.CanMate(g.Sheet.Position(), colorOf(opp))

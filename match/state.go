@@ -49,12 +49,12 @@ const (
 type Match struct {
 	Title        string
 	Site         string
-	Arbiter      string   // the arbiter now officiating (rule 17 may replace)
+	Arbiter      string    // the arbiter now officiating (rule 17 may replace)
 	Players      [2]string // in the order given at creation
-	Computer     string   // the player who is a computer, "" if none
-	Operators    []string // operators named at creation
-	Operator     string   // the operator now at the board (rule 4 may replace)
-	Appeals      []string // appeals board members
+	Computer     string    // the player who is a computer, "" if none
+	Operators    []string  // operators named at creation
+	Operator     string    // the operator now at the board (rule 4 may replace)
+	Appeals      []string  // appeals board members
 	GamesPlanned int
 	Controls     map[string]clock.Control // per player name
 	PINHash      string                   // hex sha256(salt || pin); "" = no PIN
@@ -106,6 +106,7 @@ type Incident struct {
 	Effect     string // effect on the clocks, "" if none
 	WhiteClock time.Duration
 	BlackClock time.Duration
+	Refers     int64 // appeal: the decision it contests; appeal-decision: the appeal it closes
 }
 
 // DrawOffer is a pending draw offer.
@@ -138,6 +139,7 @@ type Game struct {
 
 	usedMark     [2]time.Duration // each side's charged time at its last completed move
 	pressReading reading          // the reading of a press awaiting its move
+	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
 }
 
 // PauseInfo tells why the clocks stand still during a game.

@@ -1,0 +1,391 @@
+package match
+
+// Position resets: rule 10 (an operator's error) and Article 6.13 (an
+// irregularity).
+//
+// Ply N (1-based) was the mistaken move. The position immediately before
+// ply N is restored; plies N and later stay in the record as struck out;
+// each side's move counter becomes m_err, the moves it had completed before
+// ply N, and its clock is set by one of four methods:
+//
+//	record        remaining = Allotment(m_err) + bonuses − used_N
+//	              used_N: the time the side had used at the instant ply N
+//	              was completed, from the record. The credit ply N's own
+//	              press earned (e.g. the hour at move 40) is not kept: the
+//	              move will be made again.
+//	proportional  used' = used × m_err / m_disc (rule 10), where used is
+//	              the thinking time at discovery and m_disc the moves
+//	              completed at discovery; remaining = Allotment(m_err) +
+//	              bonuses − used'. Unchanged when m_disc is 0. Refused when
+//	              negative for either side, showing the figure.
+//	keep          the readings and periods stay as they are
+//	set           the readings the arbiter gives
+//
+// Allotment(m) is the time the control has credited after m moves (clock.
+// Control.Allotment); "bonuses" are every bonus and arbiter addition given
+// before the correction (earlier position resets excluded). The computed
+// readings are stored in the event, so a replay never recomputes them.
+// After the reset the clocks stand still; 'resume' starts the clock of the
+// side to move in the restored position. With cause operator-error the
+// human then receives the 5-minute recovery bonus (rule 10) unless waived;
+// an irregularity (6.13) gives none.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/store"
+)
+
+// Correction methods and causes.
+const (
+	MethodRecord       = "record"
+	MethodProportional = "proportional"
+	MethodKeep         = "keep"
+	MethodSet          = "set"
+
+	CauseOperatorError = "operator-error"
+	CauseIrregularity  = "irregularity"
+)
+
+// CorrectionMethods lists the methods in the order the dialog shows them.
+var CorrectionMethods = []string{MethodRecord, MethodProportional, MethodKeep, MethodSet}
+
+// ClockSetting is what a correction sets on one side's clock.
+type ClockSetting struct {
+	Remaining time.Duration
+	Moves     int // completed moves
+	Period    int // 1-based
+}
+
+// CorrectionOutcome is the result of one method.
+type CorrectionOutcome struct {
+	Method   string
+	Sides    [2]ClockSetting // indexed by clock.Side
+	Possible bool
+	Why      string    // when not possible: one sentence with the figure
+	Working  [2]string // how each side's reading was obtained
+}
+
+// CorrectionOptions is everything the arbiter weighs before a position
+// reset: the restored position, the figures of both sides and the four
+// outcomes side by side.
+type CorrectionOptions struct {
+	Ply        int
+	Mistake    string   // the mistaken move, e.g. "31. Nf3"
+	Struck     []string // labels of the plies struck out
+	FEN        string   // the restored position
+	ToMove     clock.Side
+	MovesErr   [2]int           // m_err: moves completed before ply N
+	MovesNow   [2]int           // m_disc: moves completed at discovery
+	UsedErr    [2]time.Duration // used when ply N was completed
+	UsedNow    [2]time.Duration // used at discovery
+	Bonuses    [2]time.Duration // bonuses and arbiter additions in force
+	Readings   [2]time.Duration // the clocks now
+	Human      string           // who would receive the rule-10 bonus ("" without a computer)
+	HumanSide  clock.Side
+	Outcomes   []CorrectionOutcome // record, proportional, keep, set (set shows the current readings, to be edited)
+	AtInstant  time.Time
+	GameNumber int
+}
+
+// Outcome returns the outcome of a method.
+func (o CorrectionOptions) Outcome(method string) (CorrectionOutcome, bool) {
+	for _, oc := range o.Outcomes {
+		if oc.Method == method {
+			return oc, true
+		}
+	}
+	return CorrectionOutcome{}, false
+}
+
+// CorrectionPreview computes, without writing anything, what resetting the
+// game in progress to the position before ply would do by each method at
+// instant at. The GUI shows the four outcomes side by side.
+func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, error) {
+	g := st.CurrentGame()
+	if st.Match == nil || g == nil || !g.Live() {
+		return CorrectionOptions{}, refuse("no game is in progress: only a game in progress can be reset")
+	}
+	return correctionOptions(st.Match, g, ply, at)
+}
+
+func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOptions, error) {
+	var o CorrectionOptions
+	if g.Pressed != nil {
+		return o, refuse("%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first", Colour(*g.Pressed))
+	}
+	entries := g.Sheet.Entries()
+	if ply < 1 || ply > len(entries) {
+		return o, refuse("there is no ply %d to take back: game %d has %d recorded plies; give --ply from 1 to %d", ply, g.Number, len(entries), len(entries))
+	}
+	o = CorrectionOptions{Ply: ply, Mistake: entries[ply-1].Label(), AtInstant: at, GameNumber: g.Number}
+	for _, e := range entries[ply-1:] {
+		o.Struck = append(o.Struck, e.Label())
+	}
+	probe := g.Sheet.Clone()
+	if _, err := probe.TakeBack(ply); err != nil {
+		return o, refuse("%v", err)
+	}
+	o.FEN = probe.FEN()
+	o.ToMove = sideOfColor(probe.ToMove())
+	for i, e := range entries {
+		s := sideOfColor(e.Color)
+		o.MovesNow[s]++
+		o.UsedNow[s] += e.Used
+		if i < ply-1 {
+			o.MovesErr[s]++
+		}
+		if i < ply {
+			o.UsedErr[s] += e.Used
+		}
+	}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		// The turn in progress at discovery (the mover's time since its
+		// last completed move).
+		o.UsedNow[s] += g.Clock.Used(s, at) - g.usedMark[s]
+		o.Bonuses[s] = g.Clock.Credit(s) - g.corrCredit[s]
+		o.Readings[s] = g.Clock.Remaining(s, at)
+	}
+	if m.Computer != "" {
+		if hs, ok := g.Side(m.Human()); ok {
+			o.Human, o.HumanSide = m.Human(), hs
+		}
+	}
+	o.Outcomes = []CorrectionOutcome{o.record(g), o.proportional(g), o.keep(g), o.set(g, o.Readings)}
+	return o, nil
+}
+
+func (o *CorrectionOptions) base(g *Game, method string) CorrectionOutcome {
+	oc := CorrectionOutcome{Method: method, Possible: true}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		ctl := g.Clock.Control(s)
+		oc.Sides[s] = ClockSetting{Moves: o.MovesErr[s], Period: ctl.PeriodFor(o.MovesErr[s]) + 1}
+	}
+	return oc
+}
+
+// refuseNegative marks an outcome impossible when a side would get negative time.
+func (oc *CorrectionOutcome) refuseNegative(what string) {
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if r := oc.Sides[s].Remaining; r < 0 && oc.Possible {
+			oc.Possible = false
+			oc.Why = fmt.Sprintf("%s gives %s %s (%s): choose another method", what, Colour(s), FormatDuration(r), oc.Working[s])
+		}
+	}
+}
+
+func (o *CorrectionOptions) record(g *Game) CorrectionOutcome {
+	oc := o.base(g, MethodRecord)
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
+		r := allot + o.Bonuses[s] - o.UsedErr[s]
+		oc.Sides[s].Remaining = r
+		oc.Working[s] = fmt.Sprintf("allotment after %d moves %s + bonuses %s − used to ply %d %s = %s",
+			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), o.Ply, FormatDuration(o.UsedErr[s]), FormatDuration(r))
+	}
+	oc.refuseNegative("the record")
+	return oc
+}
+
+func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
+	oc := o.base(g, MethodProportional)
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if o.MovesNow[s] == 0 {
+			oc.Sides[s].Remaining = o.Readings[s]
+			oc.Sides[s].Period = g.Clock.Period(s) + 1
+			oc.Working[s] = fmt.Sprintf("no move completed at discovery: unchanged at %s", FormatDuration(o.Readings[s]))
+			continue
+		}
+		used := time.Duration(int64(o.UsedNow[s]) * int64(o.MovesErr[s]) / int64(o.MovesNow[s]))
+		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
+		r := allot + o.Bonuses[s] - used
+		oc.Sides[s].Remaining = r
+		oc.Working[s] = fmt.Sprintf("used %s × %d/%d = %s; allotment after %d moves %s + bonuses %s − %s = %s",
+			FormatDuration(o.UsedNow[s]), o.MovesErr[s], o.MovesNow[s], FormatDuration(used),
+			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), FormatDuration(used), FormatDuration(r))
+	}
+	oc.refuseNegative("the proportional method (rule 10)")
+	return oc
+}
+
+func (o *CorrectionOptions) keep(g *Game) CorrectionOutcome {
+	oc := o.base(g, MethodKeep)
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		oc.Sides[s].Remaining = o.Readings[s]
+		// The time of a period already begun stays credited: so does the period.
+		oc.Sides[s].Period = g.Clock.Period(s) + 1
+		oc.Working[s] = fmt.Sprintf("unchanged at %s, period %d", FormatDuration(o.Readings[s]), oc.Sides[s].Period)
+	}
+	return oc
+}
+
+func (o *CorrectionOptions) set(g *Game, r [2]time.Duration) CorrectionOutcome {
+	oc := o.base(g, MethodSet)
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		oc.Sides[s].Remaining = r[s]
+		oc.Working[s] = fmt.Sprintf("set by the arbiter to %s", FormatDuration(r[s]))
+	}
+	return oc
+}
+
+// CorrectArgs are the arguments of "correct".
+type CorrectArgs struct {
+	Ply          int
+	Method       string        // record | proportional | keep | set
+	White, Black time.Duration // the readings for set
+	Cause        string        // operator-error (default) | irregularity
+	NoBonus      bool          // waive the rule-10 recovery bonus
+	Reason       string
+}
+
+// CorrectResult tells what a correction did.
+type CorrectResult struct {
+	Options CorrectionOptions
+	Outcome CorrectionOutcome
+	Bonus   time.Duration // given to BonusTo
+	BonusTo string
+}
+
+// CorrectSide is one side's setting in a correct event.
+type CorrectSide struct {
+	RemainingNS int64 `json:"remaining_ns"`
+	Moves       int   `json:"moves"`
+	Period      int   `json:"period"` // 1-based
+}
+
+// CorrectPayload is a position reset with the clock settings computed when
+// the command was given.
+type CorrectPayload struct {
+	Ply    int         `json:"ply"`
+	Method string      `json:"method"`
+	Cause  string      `json:"cause"`
+	Reason string      `json:"reason"`
+	White  CorrectSide `json:"white"`
+	Black  CorrectSide `json:"black"`
+	Struck []string    `json:"struck"`
+}
+
+// Correct resets the game in progress to the position before args.Ply and
+// sets the clocks by args.Method (see the file comment). The clocks are left
+// stopped.
+func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResult, error) {
+	var res CorrectResult
+	err := a.do(ctx, c, func(t *tx) error {
+		if err := t.require("correct", RoleArbiter); err != nil {
+			return err
+		}
+		if err := checkText("the reason", args.Reason, true); err != nil {
+			return refuse("correct needs --reason: say what went wrong")
+		}
+		cause := args.Cause
+		if cause == "" {
+			cause = CauseOperatorError
+		}
+		rule := "rule 10"
+		switch cause {
+		case CauseOperatorError:
+		case CauseIrregularity:
+			rule = "6.13"
+		default:
+			return refuse("--cause %q is not a cause: use operator-error (rule 10) or irregularity (6.13)", args.Cause)
+		}
+		known := false
+		for _, m := range CorrectionMethods {
+			known = known || m == args.Method
+		}
+		if !known {
+			return refuse("--method %q is not a method: use record, proportional, keep or set", args.Method)
+		}
+		if args.Method != MethodSet && (args.White != 0 || args.Black != 0) {
+			return refuse("--white and --black go with --method set")
+		}
+		if args.Method == MethodSet && (args.White <= 0 || args.Black <= 0) {
+			return refuse("--method set needs both readings: --white H:MM:SS --black H:MM:SS, each above zero")
+		}
+		g, err := t.live()
+		if err != nil {
+			return err
+		}
+		opts, err := correctionOptions(t.st.Match, g, args.Ply, t.cmd.At)
+		if err != nil {
+			return err
+		}
+		oc, _ := opts.Outcome(args.Method)
+		if args.Method == MethodSet {
+			oc = opts.set(g, [2]time.Duration{args.White, args.Black})
+		}
+		if !oc.Possible {
+			return refuse("%s", oc.Why)
+		}
+		res.Options, res.Outcome = opts, oc
+		side := func(s clock.Side) CorrectSide {
+			x := oc.Sides[s]
+			return CorrectSide{RemainingNS: int64(x.Remaining), Moves: x.Moves, Period: x.Period}
+		}
+		p := CorrectPayload{Ply: args.Ply, Method: args.Method, Cause: cause, Reason: args.Reason,
+			White: side(clock.White), Black: side(clock.Black), Struck: opts.Struck}
+		if err := t.emit(g.Number, KindCorrect, p); err != nil {
+			return err
+		}
+		if cause != CauseOperatorError || args.NoBonus || opts.Human == "" {
+			return nil
+		}
+		res.Bonus, res.BonusTo = RecoveryBonus, opts.Human
+		return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, "recovery bonus after the operator's error", rule)
+	})
+	return res, err
+}
+
+func applyCorrect(s *State, g *Game, e store.Event) error {
+	var p CorrectPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	if g.Sheet == nil || !g.Clock.Started() {
+		return fmt.Errorf("game %d has not started", g.Number)
+	}
+	c := g.Clock
+	var err error
+	if _, ok := c.Running(); ok {
+		if c, err = c.Pause(e.At); err != nil {
+			return err
+		}
+	}
+	if _, err := g.Sheet.TakeBack(p.Ply); err != nil {
+		return err
+	}
+	for _, x := range []struct {
+		side clock.Side
+		set  CorrectSide
+	}{{clock.White, p.White}, {clock.Black, p.Black}} {
+		before := c.Credit(x.side)
+		if c, err = c.SetMoves(x.side, x.set.Moves, e.At); err != nil {
+			return err
+		}
+		if c, err = c.SetPeriod(x.side, x.set.Period-1, e.At); err != nil {
+			return err
+		}
+		if c, err = c.SetRemaining(x.side, time.Duration(x.set.RemainingNS), e.At); err != nil {
+			return err
+		}
+		g.corrCredit[x.side] += c.Credit(x.side) - before
+	}
+	g.Clock = c
+	g.markUsed(e.At)
+	g.State = Paused
+	g.Offer, g.OfferNext, g.Pressed = nil, nil, nil
+	rule := "rule 10"
+	if p.Cause == CauseIrregularity {
+		rule = "6.13"
+	}
+	g.Paused = PauseInfo{Reason: "position reset (" + rule + "): the arbiter resumes", By: Role(e.Role), ToMove: g.ToMove()}
+	text := fmt.Sprintf("position before ply %d restored, %d ply(s) struck out (%s): %s", p.Ply, len(p.Struck), p.Method, p.Reason)
+	effect := fmt.Sprintf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
+		FormatDuration(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
+		FormatDuration(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
+	g.Incidents = append(g.Incidents, s.incident(g, e, "correct", text, rule, effect))
+	return nil
+}

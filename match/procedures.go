@@ -1,0 +1,596 @@
+package match
+
+// The arbiter's procedures of the match regulations (rules 1–20) and of
+// FIDE Article 6: the incident kinds with their guards and automatic
+// effects, forfeits (6.6), claims, and amendments of the record.
+//
+// "The human" is the player who is not the computer; "the human's turn"
+// means the human's clock is running or, with the clocks stopped, the human
+// is to move (a press awaiting its move counts as the move made). Work on
+// or about the computer (rules 4, 6, 12, 13) is refused during the human's
+// turn, with a sentence that cites the rule.
+//
+// docs/rules.md maps every rule to its command and test.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/scoresheet"
+	"arbiter/store"
+)
+
+// RecoveryBonus is the time the human receives after in-hall maintenance
+// (rule 13) or an operator error (rule 10).
+const RecoveryBonus = 5 * time.Minute
+
+// This init must run after the one in events.go, which creates
+// gameHandlers: files are initialised in the order of their names.
+func init() {
+	registerKind(KindCorrect, applyCorrect)
+	registerKind(KindAmend, applyAmend)
+	registerKind(KindClaim, applyClaim)
+	for k, v := range procedureKinds() {
+		incidentKinds[k] = v
+	}
+	incidentEffects["appeal"] = keepRefers
+	incidentEffects["appeal-decision"] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
+		keepRefers(s, g, e, p)
+		return applyAppealDecision(s, g, e, p)
+	}
+}
+
+var (
+	rolesComputer = []Role{RoleOperator, RoleArbiter}
+	rolesArbiter  = []Role{RoleArbiter}
+)
+
+func procedureKinds() map[string]incidentKind {
+	return map[string]incidentKind{
+		"maintenance": {rule: "rule 13", roles: rolesComputer,
+			guard: all(flags("in-hall", "remote"), hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
+			fill:  fillWhere, effects: hallBonus},
+		"replacement": {rule: "rule 13", roles: rolesComputer,
+			guard: all(flags("in-hall", "remote"), hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
+			fill:  fillWhere, effects: hallBonus},
+		"technical-fault": {rule: "rules 6, 7, 12", roles: rolesComputer,
+			guard: all(flags(), computerMatch("rules 6, 7, 12")),
+			fill:  fillEffect("the computer's clock keeps running (rule 7)")},
+		"power-failure": {rule: "rule 7", roles: rolesArbiter,
+			guard: flags(), effects: stopForPower},
+		"operator-communication": {rule: "rule 6", roles: rolesComputer,
+			guard: all(flags(), notHumansTurn("rule 6", "the operator's communication with others"))},
+		"setup": {rule: "rule 12", roles: rolesComputer,
+			guard: all(flags(), notHumansTurn("rule 12", "setting up the position in the computer")),
+			fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
+		"operator-replaced": {rule: "rule 4", roles: rolesComputer, matchLevel: true,
+			guard: all(flags("name"), needName, notHumansTurn("rule 4", "replacing the operator"))},
+		"time-info": {rule: "rule 11", roles: rolesComputer,
+			guard: all(flags(), computersTurn), fill: fillReadings},
+		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
+			guard: flags(), fill: fillEffect("set the new clock with 'adjust' (6.10)")},
+		"conduct":          {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true, guard: flags()},
+		"ruling":           {rule: "rule 16", roles: rolesArbiter, matchLevel: true, guard: flags()},
+		"arbiter-replaced": {rule: "rule 17", roles: rolesArbiter, matchLevel: true, guard: all(flags("name"), needName)},
+		"appeal":           {rule: "rule 19", roles: anyone, matchLevel: true, guard: all(flags("refers"), appealGuard)},
+		"appeal-decision":  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, guard: all(flags("refers", "result"), decisionGuard)},
+		"irregularity":     {rule: "rule 20", roles: rolesArbiter, matchLevel: true, guard: flags()},
+	}
+}
+
+type guardFunc = func(t *tx, g *Game, args IncidentArgs) error
+
+func all(gs ...guardFunc) guardFunc {
+	return func(t *tx, g *Game, args IncidentArgs) error {
+		for _, f := range gs {
+			if err := f(t, g, args); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// flags refuses the options a kind does not take.
+func flags(allowed ...string) guardFunc {
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	return func(t *tx, g *Game, a IncidentArgs) error {
+		given := map[string]bool{"name": a.Name != "", "in-hall": a.InHall, "remote": a.Remote, "result": a.Result != "", "refers": a.Refers != 0}
+		for _, f := range []string{"name", "in-hall", "remote", "result", "refers"} {
+			if given[f] && !ok[f] {
+				return refuse("this kind of incident does not take --%s: leave it out", f)
+			}
+		}
+		return nil
+	}
+}
+
+func hallOrRemote(t *tx, g *Game, a IncidentArgs) error {
+	if a.InHall == a.Remote {
+		return refuse("say where the work is done: --in-hall (in the playing hall) or --remote (from the control room's mirror terminal)")
+	}
+	return nil
+}
+
+func needName(t *tx, g *Game, a IncidentArgs) error {
+	if strings.TrimSpace(a.Name) == "" {
+		return refuse("give the new person's name with --name")
+	}
+	return nil
+}
+
+func computerMatch(rule string) guardFunc {
+	return func(t *tx, g *Game, a IncidentArgs) error {
+		if t.st.Match.Computer == "" {
+			return refuse("%s concerns a computer player, and this match has none", rule)
+		}
+		return nil
+	}
+}
+
+// notHumansTurn refuses work about the computer during the human's turn.
+func notHumansTurn(rule, what string) guardFunc {
+	return func(t *tx, g *Game, a IncidentArgs) error {
+		if err := computerMatch(rule)(t, g, a); err != nil {
+			return err
+		}
+		if HumansTurn(t.st.Match, g) {
+			h := t.st.Match.Human()
+			return refuse("%s: %s is allowed only when it is not %s's turn to move; wait until %s has moved", rule, what, h, h)
+		}
+		return nil
+	}
+}
+
+func computersTurn(t *tx, g *Game, a IncidentArgs) error {
+	m := t.st.Match
+	if err := computerMatch("rule 11")(t, g, a); err != nil {
+		return err
+	}
+	if cs, ok := g.Side(m.Computer); !ok || turnOf(g) != cs {
+		return refuse("rule 11: the operator may tell %s the times only when it is %s's turn to move", m.Computer, m.Computer)
+	}
+	return nil
+}
+
+// turnOf is the side whose turn it is: the running clock, else the side to
+// move (after a press awaiting its move, the opponent of the presser).
+func turnOf(g *Game) clock.Side {
+	if s, ok := g.Clock.Running(); ok {
+		return s
+	}
+	if g.Pressed != nil {
+		return g.Pressed.Other()
+	}
+	return g.ToMove()
+}
+
+// HumansTurn reports whether it is the human's turn in game g: the human's
+// clock runs or, with the clocks stopped, the human is to move. It is false
+// between games and in matches without a computer.
+func HumansTurn(m *Match, g *Game) bool {
+	if m == nil || g == nil || !g.Live() || m.Computer == "" {
+		return false
+	}
+	hs, ok := g.Side(m.Human())
+	return ok && turnOf(g) == hs
+}
+
+func fillWhere(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
+	if a.InHall {
+		p.Extra = map[string]string{"where": "in-hall"}
+		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), FormatDuration(RecoveryBonus))
+	} else {
+		p.Extra = map[string]string{"where": "remote"}
+		p.Effect = "from the control room: no bonus"
+	}
+}
+
+func fillEffect(effect string) func(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
+	return func(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) { p.Effect = effect }
+}
+
+// Readings are both clock readings at an instant, as recorded by time-info
+// and setup incidents.
+type Readings struct {
+	White string `json:"white"`
+	Black string `json:"black"`
+}
+
+func readingsAt(g *Game, at time.Time) Readings {
+	return Readings{White: FormatDuration(g.Clock.Remaining(clock.White, at)), Black: FormatDuration(g.Clock.Remaining(clock.Black, at))}
+}
+
+func fillReadings(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
+	r := readingsAt(g, t.cmd.At)
+	p.Extra = r
+	p.Effect = fmt.Sprintf("told: White %s, Black %s", r.White, r.Black)
+}
+
+// setupRecord is what a setup incident stores: everything the program needs
+// to be restarted.
+type setupRecord struct {
+	FEN      string   `json:"fen"`
+	Readings Readings `json:"clocks"`
+	Moves    [2]int   `json:"moves"`
+	Periods  [2]int   `json:"periods"`
+}
+
+func fillSetup(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
+	p.Extra = setupRecord{FEN: g.Sheet.FEN(), Readings: readingsAt(g, t.cmd.At),
+		Moves:   [2]int{g.Clock.Moves(clock.White), g.Clock.Moves(clock.Black)},
+		Periods: [2]int{g.Clock.Period(clock.White) + 1, g.Clock.Period(clock.Black) + 1}}
+	p.Effect = "setup card printed"
+}
+
+// SetupCard is what the operator needs to set up the game in the computer
+// (rule 12): the position, both clocks with their move counters and
+// periods, castling and en-passant rights, and the positions that count for
+// repetition.
+func SetupCard(g *Game, m *Match, at time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "SETUP CARD — game %d, %s (White) vs %s (Black), at %s\n", g.Number, g.White, g.Black, at.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "FEN:        %s\n", g.Sheet.FEN())
+	fmt.Fprintf(&b, "to move:    %s (ply %d played)\n", Colour(g.ToMove()), g.Sheet.Ply())
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		c := g.Clock
+		ctl := c.Control(s)
+		toCtl := "all remaining moves"
+		if n, ok := c.MovesToControl(s); ok {
+			toCtl = fmt.Sprintf("%d moves to the control at move %d", n, ctl.MovesThrough(c.Period(s)))
+		}
+		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", FormatDuration(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
+	}
+	running := "none (clocks stopped)"
+	if s, ok := g.Clock.Running(); ok {
+		running = Colour(s)
+	}
+	fmt.Fprintf(&b, "running:    %s\n", running)
+	fmt.Fprintf(&b, "castling:   %s\n", g.Sheet.CastlingRights())
+	fmt.Fprintf(&b, "en passant: %s\n", g.Sheet.EnPassant())
+	fmt.Fprintf(&b, "halfmoves:  %d since the last capture or pawn move\n", g.Sheet.Position().HalfMoveClock())
+	b.WriteString("positions that count for repetition:\n")
+	for _, p := range g.Sheet.RepetitionPositions() {
+		fmt.Fprintf(&b, "  %d× %s — %s\n", p.Count, p.Key, strings.Join(p.Where, ", "))
+	}
+	return b.String()
+}
+
+// hallBonus gives the human the recovery bonus for in-hall work (rule 13).
+func hallBonus(t *tx, g *Game, a IncidentArgs) error {
+	if !a.InHall {
+		return nil
+	}
+	hs, ok := g.Side(t.st.Match.Human())
+	if !ok {
+		return nil
+	}
+	return t.adjust(t.st.Game(g.Number), hs, Adjustment{D: RecoveryBonus}, "recovery bonus for maintenance in the playing hall", "rule 13")
+}
+
+// stopForPower stops the clocks: the one fault that may (rule 7).
+func stopForPower(t *tx, g *Game, a IncidentArgs) error {
+	g = t.st.Game(g.Number)
+	running, ok := g.Clock.Running()
+	if !ok {
+		return nil
+	}
+	return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: "power failure (rule 7): the game cannot be played"})
+}
+
+// findIncident finds the incident logged by event seq in any game.
+func (s *State) findIncident(seq int64) (*Game, *Incident) {
+	for _, g := range s.Games {
+		for i := range g.Incidents {
+			if g.Incidents[i].Seq == seq {
+				return g, &g.Incidents[i]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// decided reports whether an appeal has been decided.
+func (s *State) decided(appeal int64) bool {
+	for _, g := range s.Games {
+		for _, inc := range g.Incidents {
+			if inc.Kind == "appeal-decision" && inc.Refers == appeal {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func appealGuard(t *tx, g *Game, a IncidentArgs) error {
+	if a.Refers == 0 {
+		return refuse("an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)")
+	}
+	_, inc := t.st.findIncident(a.Refers)
+	if inc == nil || inc.Role != RoleArbiter {
+		return refuse("event %d is not a decision of the arbiter in the incident log: give the number of the ruling the appeal contests", a.Refers)
+	}
+	return nil
+}
+
+func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
+	if a.Refers == 0 {
+		return refuse("an appeal decision closes an appeal: give the appeal's event number with --refers")
+	}
+	ag, inc := t.st.findIncident(a.Refers)
+	if inc == nil || inc.Kind != "appeal" {
+		return refuse("event %d is not an appeal: give the number of the appeal the decision closes", a.Refers)
+	}
+	if t.st.decided(a.Refers) {
+		return refuse("the appeal (event %d) has already been decided: log a new appeal to contest the decision", a.Refers)
+	}
+	if a.Result == "" {
+		return nil
+	}
+	if err := ValidResult(a.Result); err != nil {
+		return err
+	}
+	rg := appealedGame(t.st, ag, inc)
+	if !rg.Over() {
+		return refuse("game %d is still in progress: the appeals board changes results of finished games only; end the game with 'result'", rg.Number)
+	}
+	return nil
+}
+
+// appealedGame is the game an appeal concerns: the game of the decision it
+// contests.
+func appealedGame(s *State, ag *Game, appeal *Incident) *Game {
+	if rg, _ := s.findIncident(appeal.Refers); rg != nil {
+		return rg
+	}
+	return ag
+}
+
+// keepRefers notes in the incident log what an appeal or decision refers to.
+func keepRefers(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	g.Incidents[len(g.Incidents)-1].Refers = p.Refers
+	return nil
+}
+
+// applyAppealDecision changes a game's result when the appeals board says so.
+func applyAppealDecision(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	if p.Result == "" {
+		return nil
+	}
+	ag, appeal := s.findIncident(p.Refers)
+	if appeal == nil {
+		return fmt.Errorf("appeal decision refers to event %d, which is not in the log", p.Refers)
+	}
+	rg := appealedGame(s, ag, appeal)
+	rg.Result = p.Result
+	rg.Reason = "result changed by the appeals board (rule 19): " + p.Text
+	return nil
+}
+
+// sheetMoves is how many moves side has completed on the scoresheet.
+func sheetMoves(g *Game, side clock.Side) int {
+	if g.Sheet == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range g.Sheet.Entries() {
+		if sideOfColor(e.Color) == side {
+			n++
+		}
+	}
+	return n
+}
+
+// --- forfeit (Article 6.6) ---------------------------------------------------
+
+// Forfeit defaults side, absent from the board, in the game in progress or,
+// before it starts, in the next scheduled game (Article 6.6). It is allowed
+// once the player is absent more than Match.ForfeitAfter after the
+// scheduled start (the game's start when none was scheduled) and has not
+// moved. The opponent wins; the colours of later games stay as drawn
+// (rule 3).
+func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string) error {
+	return a.do(ctx, c, func(t *tx) error {
+		if err := t.require("forfeit", RoleArbiter); err != nil {
+			return err
+		}
+		if err := checkText("the reason", reason, true); err != nil {
+			return refuse("forfeit needs --reason: say what happened")
+		}
+		m, err := t.match()
+		if err != nil {
+			return err
+		}
+		g := t.st.CurrentGame()
+		if g == nil || !g.Live() {
+			g = t.st.nextGame()
+			if g == nil {
+				return refuse("every game of the match has been played: there is no game to forfeit")
+			}
+			if g.Scheduled.IsZero() {
+				return refuse("game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s", g.Number, FormatDuration(m.ForfeitAfter))
+			}
+		}
+		base, what := g.Scheduled, "the scheduled start"
+		if base.IsZero() {
+			base, what = g.Started, "the start of the game"
+		}
+		if n := sheetMoves(g, side); n > 0 {
+			return refuse("%s (%s) has made %d move(s) in game %d and is not absent: a player who has moved cannot be defaulted", g.Name(side), Colour(side), n, g.Number)
+		}
+		deadline := base.Add(m.ForfeitAfter)
+		if !t.cmd.At.After(deadline) {
+			return refuse("%s may be defaulted only when absent more than %s after %s (%s), that is after %s: wait %s more (6.6)",
+				g.Name(side), FormatDuration(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), FormatDuration(deadline.Sub(t.cmd.At)))
+		}
+		result := "0-1"
+		if side == clock.Black {
+			result = "1-0"
+		}
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermForfeit),
+			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), FormatDuration(m.ForfeitAfter), what, reason)})
+	})
+}
+
+// --- claims -------------------------------------------------------------------
+
+// ClaimPayload records a claim of a draw and the ruling on it.
+type ClaimPayload struct {
+	Kind   string `json:"kind"` // repetition | fifty-moves
+	Side   string `json:"side"`
+	Move   string `json:"move,omitempty"` // intended move written, not played
+	Valid  bool   `json:"valid"`
+	Ruling string `json:"ruling"`
+}
+
+// ClaimResult is the ruling on a claim.
+type ClaimResult struct {
+	Valid  bool
+	Ruling string // one sentence
+}
+
+// Claim judges a claim of a draw by repetition or by the fifty-move rule,
+// made by side (the role's side; for the arbiter, the side to move), now or
+// with an intended move. A valid claim draws the game; an invalid one is
+// logged and the game continues. The claim is judged from the record, never
+// from a display (6.14).
+func (a *App) Claim(ctx context.Context, c Cmd, kind, intended string) (ClaimResult, error) {
+	var res ClaimResult
+	err := a.do(ctx, c, func(t *tx) error {
+		if err := t.require("claim", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
+			return err
+		}
+		if err := checkText("the intended move", intended, false); err != nil {
+			return err
+		}
+		g, err := t.live()
+		if err != nil {
+			return err
+		}
+		side := g.ToMove()
+		if s, ok, err := t.roleSide(g); err != nil {
+			return err
+		} else if ok {
+			side = s
+		}
+		var term scoresheet.Termination
+		switch kind {
+		case "repetition":
+			res.Valid, res.Ruling = g.Sheet.ClaimRepetition(intended)
+			term = scoresheet.TermRepetition
+		case "fifty-moves":
+			res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
+			term = scoresheet.TermFiftyMoves
+		default:
+			return refuse("%q is not a claim: claim repetition or fifty-moves", kind)
+		}
+		if !res.Valid {
+			res.Ruling += " The game continues."
+		}
+		if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling}); err != nil {
+			return err
+		}
+		if !res.Valid {
+			return nil
+		}
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling})
+	})
+	return res, err
+}
+
+func applyClaim(s *State, g *Game, e store.Event) error {
+	var p ClaimPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	side, err := sideOf(p.Side)
+	if err != nil {
+		return err
+	}
+	rule := "9.2"
+	if p.Kind == "fifty-moves" {
+		rule = "9.3"
+	}
+	text := fmt.Sprintf("%s claims a draw by %s", g.Name(side), strings.ReplaceAll(p.Kind, "-", " "))
+	if p.Move != "" {
+		text += " with the intended move " + p.Move
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, "claim", text+": "+p.Ruling, rule, ""))
+	return nil
+}
+
+// --- amendments ---------------------------------------------------------------
+
+// AmendPayload replaces a wrongly entered move in the record.
+type AmendPayload struct {
+	Ply    int    `json:"ply"`
+	Old    string `json:"old"`
+	SAN    string `json:"san"`
+	UCI    string `json:"uci"`
+	Input  string `json:"input,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Amend corrects a data-entry slip: the board had the right move at ply (1-
+// based) but it was entered wrongly. The recorded move is replaced if every
+// later move stays legal; the clocks are untouched.
+func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) error {
+	return a.do(ctx, c, func(t *tx) error {
+		if err := t.require("amend", RoleArbiter); err != nil {
+			return err
+		}
+		if err := checkText("the reason", reason, true); err != nil {
+			return refuse("amend needs --reason: say what was entered wrongly")
+		}
+		if err := checkText("the move", input, true); err != nil {
+			return refuse("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'")
+		}
+		if _, err := t.match(); err != nil {
+			return err
+		}
+		g := t.st.CurrentGame()
+		if g == nil || g.Sheet == nil {
+			return refuse("no game has been started: there is no record to amend")
+		}
+		probe := g.Sheet.Clone()
+		if ply < 1 || ply > probe.Ply() {
+			return refuse("there is no ply %d: game %d has %d recorded plies; choose a ply from 1 to %d", ply, g.Number, probe.Ply(), probe.Ply())
+		}
+		old := probe.Entries()[ply-1]
+		oldLabel := old.Label()
+		beforeTerm, _ := probe.Outcome()
+		if err := probe.Amend(ply, input); err != nil {
+			return refuse("%v", err)
+		}
+		ne := probe.Entries()[ply-1]
+		if ne.UCI == old.UCI {
+			return refuse("%s is already recorded at ply %d: nothing to amend", ne.SAN, ply)
+		}
+		if term, _ := probe.Outcome(); term != beforeTerm {
+			return refuse("amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead", oldLabel, ne.SAN, term)
+		}
+		return t.emit(g.Number, KindAmend, AmendPayload{Ply: ply, Old: old.SAN, SAN: ne.SAN, UCI: ne.UCI, Input: input, Reason: reason})
+	})
+}
+
+func applyAmend(s *State, g *Game, e store.Event) error {
+	var p AmendPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	if g.Sheet == nil {
+		return fmt.Errorf("no record to amend")
+	}
+	if err := g.Sheet.Amend(p.Ply, p.UCI); err != nil {
+		return err
+	}
+	text := fmt.Sprintf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
+	g.Incidents = append(g.Incidents, s.incident(g, e, "amend", text, "rule 15", "clocks untouched"))
+	return nil
+}
