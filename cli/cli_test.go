@@ -372,3 +372,36 @@ func TestEveryCommandIsDocumentedInDocsCLI(t *testing.T) {
 		}
 	}
 }
+
+func TestReopeningAfterTheConsoleVanishedLogsARecovery(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4"))
+	s, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The console's last heartbeat, then it was killed.
+	if err := s.WriteHeartbeat(context.Background(), store.Heartbeat{Wall: start.Add(40 * time.Second), PID: 12345}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	later := start.Add(40*time.Second + 3*time.Minute + 12*time.Second)
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return later }}
+	if code := Run(context.Background(), []string{"--db", db, "incident", "note", "--text", "console restarted"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "3m12s while Black's clock was running") {
+		t.Errorf("stderr does not say how long and whose clock: %q", errb.String())
+	}
+	st := status(t, db, 5*time.Minute)
+	if path(st, "game", "clock", "running") != "black" {
+		t.Error("the recovery stopped the clock; rule 7 says it keeps running")
+	}
+	// Logged once only.
+	errb.Reset()
+	Run(context.Background(), []string{"--db", db, "incident", "note", "--text", "again"}, env)
+	if strings.Contains(errb.String(), "while") {
+		t.Errorf("the recovery was reported twice: %q", errb.String())
+	}
+}
