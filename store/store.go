@@ -32,8 +32,8 @@ var (
 	ErrForeign = errors.New("the file is not an Arbiter event log; choose the match's .arbiter file instead")
 	// ErrNewerSchema: the file was written by a newer Arbiter.
 	ErrNewerSchema = errors.New("the file was written by a newer version of Arbiter; open it with that version or newer")
-	// ErrNotFound: the file (or the requested row) does not exist.
-	ErrNotFound = errors.New("the file does not exist; check the path, or open it read-write to create it")
+	// ErrNotFound: the file (or the requested meta key) does not exist.
+	ErrNotFound = errors.New("not found")
 	// ErrReadOnly: a write was attempted on a read-only handle or file.
 	ErrReadOnly = errors.New("the event log is read-only; open it read-write, or check the file's permissions")
 	// ErrDiskFull: SQLite reported that the disk (or its page limit) is full.
@@ -289,6 +289,9 @@ func inspectSQL(ctx context.Context, path string) (appID uint32, uv, objects int
 // existing file with an older schema is first copied to PATH.bak-v<N>
 // (a consistent copy made with VACUUM INTO), then migrated.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("store: open %s: the folder %s does not exist; create it or choose another place (%w)", path, filepath.Dir(path), ErrNotFound)
+	}
 	version, existing, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -327,7 +330,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // missing file is an error wrapping ErrNotFound.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("store: open %s read-only: %w", path, errors.Join(ErrNotFound, err))
+		return nil, fmt.Errorf("store: open %s read-only: the file does not exist; check the path (%w: %w)", path, ErrNotFound, err)
 	}
 	version, _, err := inspect(ctx, path)
 	if err != nil {

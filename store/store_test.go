@@ -792,3 +792,11 @@ func TestPathsWithAwkwardCharacters(t *testing.T) {
 		t.Errorf("read-only handle sees head %d, want 1", seq)
 	}
 }
+
+func TestOpenInAMissingFolderIsAClearError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no such folder", "m.arbiter")
+	_, err := Open(context.Background(), path)
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("err = %v, want ErrNotFound saying the folder does not exist", err)
+	}
+}

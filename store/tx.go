@@ -125,10 +125,11 @@ func (tx *Tx) Append(e Event) (Event, error) {
 	if err := tx.check(); err != nil {
 		return Event{}, err
 	}
-	e, err := normalize(e)
+	n, err := normalize(e)
 	if err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, err)
 	}
+	e = n
 	if err := tx.loadHead(); err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, err)
 	}
