@@ -40,7 +40,7 @@ type MateVerdict struct {
 }
 
 // searchLimit bounds the exhaustive search of CanMate (positions visited).
-const searchLimit = 4000
+const searchLimit = 2000
 
 // CanMate judges whether side could checkmate the opponent by any series of
 // legal moves, however unskilled the opponent's counterplay (a helpmate).
@@ -56,8 +56,9 @@ const searchLimit = 4000
 // for blocked pawn structures where only kings can move) finds no mate.
 //
 // MatePossible is given when that search finds a mate, or, without pawns on the
-// board, when side has enough material (queen, rook, two minor pieces, or a
-// minor piece against any enemy piece) and the side to move is not in check.
+// board, when side has enough material (queen, rook, two minor pieces not
+// all bishops of one colour) and the side to move is neither in check nor
+// limited to captures.
 // Everything else is Undetermined.
 func CanMate(pos *chess.Position, side chess.Color) MateVerdict {
 	return canMate(pos, side, searchLimit)
@@ -92,19 +93,16 @@ func canMate(pos *chess.Position, side chess.Color, limit int) MateVerdict {
 			return MateVerdict{CannotMate, fmt.Sprintf("%s has only king and knight against a bare king", name)}
 		}
 	}
-	// An exhaustive search settles small or blocked positions either way.
-	switch search(pos, side, limit) {
-	case foundMate:
-		return MateVerdict{MatePossible, fmt.Sprintf("%s can still reach a checkmate", name)}
-	case noMate:
-		return MateVerdict{CannotMate, fmt.Sprintf("no series of legal moves lets %s checkmate (every reachable position was examined)", name)}
+	if noPawns && !inCheck(pos) && hasQuietMove(pos) && (me.queens+me.rooks > 0 || me.pieces() >= 2 && !(me.onlyBishops() && (me.light == 0 || me.dark == 0))) {
+		return MateVerdict{MatePossible, fmt.Sprintf("%s has enough material to checkmate", name)}
 	}
-	if noPawns && !inCheck(pos) {
-		enough := me.queens+me.rooks > 0 || me.pieces() >= 2 && !(me.onlyBishops() && (me.light == 0 || me.dark == 0)) ||
-			me.pieces() >= 1 && them.pieces() >= 1 ||
-			me.onlyBishops() && me.light > 0 && me.dark > 0
-		if enough {
-			return MateVerdict{MatePossible, fmt.Sprintf("%s has enough material to checkmate", name)}
+	// An exhaustive search settles small or blocked positions either way.
+	if worthSearching(pos, me, them) {
+		switch search(pos, side, limit) {
+		case foundMate:
+			return MateVerdict{MatePossible, fmt.Sprintf("%s can still reach a checkmate", name)}
+		case noMate:
+			return MateVerdict{CannotMate, fmt.Sprintf("no series of legal moves lets %s checkmate (every reachable position was examined)", name)}
 		}
 	}
 	return MateVerdict{Undetermined, fmt.Sprintf("whether %s can still checkmate could not be decided automatically", name)}
@@ -196,6 +194,40 @@ func search(pos *chess.Position, side chess.Color, limit int) searchResult {
 		}
 	}
 	return noMate
+}
+
+// hasQuietMove reports whether the side to move has a legal move that is not
+// a capture (so it is not forced to take mating material off the board).
+func hasQuietMove(pos *chess.Position) bool {
+	for _, m := range pos.ValidMoves() {
+		if !m.HasTag(chess.Capture) {
+			return true
+		}
+	}
+	return false
+}
+
+// worthSearching picks the positions where the bounded search has a chance:
+// few pieces, and either no pawns or only pawns that cannot advance (a closed
+// structure where mostly the kings and bishops move).
+func worthSearching(pos *chess.Position, me, them counts) bool {
+	if me.pieces()+them.pieces() > 4 {
+		return false
+	}
+	b := pos.Board()
+	for s, p := range b.SquareMap() {
+		if p.Type() != chess.Pawn {
+			continue
+		}
+		r := int(s.Rank()) + 1
+		if p.Color() == chess.Black {
+			r = int(s.Rank()) - 1
+		}
+		if b.Piece(chess.NewSquare(s.File(), chess.Rank(r))) == chess.NoPiece {
+			return false
+		}
+	}
+	return true
 }
 
 // hopeless is the material part of CanMate (sound CannotMate rules).

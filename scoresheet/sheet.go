@@ -165,13 +165,8 @@ func ParseFEN(fen string) (*chess.Position, error) {
 			return nil, fmt.Errorf("the FEN %q has en-passant square %s but no %s pawn can just have moved two squares past it; write \"-\" instead", fen, ep, colorName(mover))
 		}
 	}
-	// The side not to move must not be in check: flip the turn and look for
-	// a legal king capture.
-	flipped := strings.Fields(fen)
-	flipped[1] = map[string]string{"w": "b", "b": "w"}[flipped[1]]
-	flipped[3] = "-"
-	other := &chess.Position{}
-	if err := other.UnmarshalText([]byte(strings.Join(flipped, " "))); err == nil && kingAttacked(other) {
+	// The side not to move must not be in check.
+	if kingAttacked(pos) {
 		return nil, fmt.Errorf("the FEN %q leaves %s in check although it is %s's move", fen, colorName(pos.Turn().Other()), colorName(pos.Turn()))
 	}
 	return pos, nil
@@ -278,8 +273,8 @@ func (s *Sheet) push(m *chess.Move) *Entry {
 	return e
 }
 
-// ParseMove reads input as a move in the current position. See parseMove
-// in parse.go for the accepted notations.
+// ParseMove reads input as a move in the current position; see the
+// package-level ParseMove for the accepted notations and the errors.
 func (s *Sheet) ParseMove(input string) (*chess.Move, error) {
 	return ParseMove(s.cur(), input)
 }
@@ -315,8 +310,8 @@ func (s *Sheet) Amend(ply int, input string) error {
 		return fmt.Errorf("cannot amend ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
 	}
 	t := s.Clone()
-	old := t.entries[ply-1:]
-	t.entries = t.entries[:ply-1]
+	old := append([]*Entry(nil), t.entries[ply-1:]...)
+	t.entries = t.entries[: ply-1 : ply-1]
 	t.positions = t.positions[:ply]
 	t.keys = t.keys[:ply]
 	m, err := t.ParseMove(input)

@@ -1,0 +1,452 @@
+package scoresheet
+
+import (
+	"bytes"
+	"flag"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/notnil/chess"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden file missing (run go test -update): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
+	}
+}
+
+func readDataFile(t *testing.T, name string) []ReadGame {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dataDir, name))
+	if err != nil {
+		t.Skipf("reference data absent: %v", err)
+	}
+	defer f.Close()
+	games, err := ReadPGN(f)
+	if err != nil {
+		t.Fatalf("ReadPGN(%s): %v", name, err)
+	}
+	return games
+}
+
+// deepBlueGame1 is 1996 game 1 with invented clock times (30 s a move) and a
+// draw offer with Black's 10th move, as the match layer would record it.
+func deepBlueGame1(t *testing.T) (PGNGame, string) {
+	g := readDataFile(t, "deepblue1996.pgn")[0]
+	s := newSheet(t, "")
+	start := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
+	for i, m := range g.Moves {
+		e, err := s.Play(m)
+		if err != nil {
+			t.Fatalf("Play(%q): %v", m, err)
+		}
+		e.At = start.Add(time.Duration(i+1) * 30 * time.Second)
+		e.Used = 30 * time.Second
+		own := 2*time.Hour - time.Duration(i/2+1)*30*time.Second
+		other := 2*time.Hour - time.Duration((i+1)/2)*30*time.Second
+		if e.Color == chess.White {
+			e.ClockWhite, e.ClockBlack = own, other
+		} else {
+			e.ClockWhite, e.ClockBlack = other, own
+		}
+		if e.Ply == 20 {
+			e.DrawOffer = true
+		}
+		if e.Ply == 1 {
+			e.Notes = []string{"Game started 15:00 local time."}
+		}
+	}
+	return s.PGN(g.Tags, g.Result), s.FEN()
+}
+
+func TestWritePGNGolden(t *testing.T) {
+	t.Run("Deep Blue 1996 game 1 with clock comments", func(t *testing.T) {
+		g, _ := deepBlueGame1(t)
+		var b bytes.Buffer
+		if err := WritePGN(&b, []PGNGame{g}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "deepblue1996-1.pgn", b.Bytes())
+	})
+	t.Run("a black-to-move start is numbered from the FEN", func(t *testing.T) {
+		s := newSheet(t, "r1bqk1nr/pppp1ppp/2n5/4p3/1bB1P3/2P2N2/P2P1PPP/RNBQK2R b KQkq - 0 12")
+		play(t, s, "Ba5", "O-O", "d6", "d4")
+		s.Entries()[1].Notes = []string{"a note with } brace\nand a newline"}
+		g := s.PGN([]Tag{{"White", `Smith, "Joe"`}, {"Black", `back\slash`}, {"Annotator", "Arbiter"}, {"Event", "Test"}}, "*")
+		var b bytes.Buffer
+		if err := WritePGN(&b, []PGNGame{g}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "black-to-move.pgn", b.Bytes())
+	})
+}
+
+func TestWritePGNFormat(t *testing.T) {
+	g, _ := deepBlueGame1(t)
+	var b bytes.Buffer
+	if err := WritePGN(&b, []PGNGame{g, g}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	t.Run("no line is longer than 80 columns", func(t *testing.T) {
+		for i, l := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(l); n > 80 {
+				t.Errorf("line %d has %d columns: %s", i+1, n, l)
+			}
+		}
+	})
+	t.Run("the seven tag roster comes first", func(t *testing.T) {
+		var names []string
+		for _, l := range strings.Split(out, "\n")[:7] {
+			names = append(names, strings.Fields(strings.TrimPrefix(l, "["))[0])
+		}
+		if got := strings.Join(names, " "); got != "Event Site Date Round White Black Result" {
+			t.Errorf("first tags = %s", got)
+		}
+	})
+	t.Run("a black move after a comment gets its number", func(t *testing.T) {
+		if !strings.Contains(out, "1... c5") {
+			t.Errorf("no '1...' after the first comment:\n%s", out[:400])
+		}
+	})
+	t.Run("games are separated by one blank line", func(t *testing.T) {
+		if strings.Count(out, "\n\n[Event") != 1 {
+			t.Error("want exactly one blank line before the second game")
+		}
+	})
+}
+
+func TestFormatClock(t *testing.T) {
+	tests := []struct {
+		name string
+		d    time.Duration
+		want string
+	}{
+		{"zero", 0, "0:00:00"},
+		{"fractions are rounded down", 59*time.Second + 999*time.Millisecond, "0:00:59"},
+		{"hours are not padded", 2*time.Hour + 5*time.Minute + 3*time.Second, "2:05:03"},
+		{"negative time is written as zero", -5 * time.Second, "0:00:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := FormatClock(tt.d); got != tt.want {
+				t.Errorf("FormatClock(%v) = %q, want %q", tt.d, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPGNRoundTrip(t *testing.T) {
+	g, fen := deepBlueGame1(t)
+	var b bytes.Buffer
+	if err := WritePGN(&b, []PGNGame{g}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPGN(&b)
+	if err != nil {
+		t.Fatalf("ReadPGN of our own output: %v", err)
+	}
+	if len(back) != 1 {
+		t.Fatalf("read %d games, want 1", len(back))
+	}
+	r := back[0]
+	if r.FinalFEN != fen {
+		t.Errorf("final FEN %s, want %s", r.FinalFEN, fen)
+	}
+	for i, m := range g.Moves {
+		if r.Moves[i] != m.SAN || r.Comments[i] != m.Comment {
+			t.Errorf("move %d: read %q {%s}, wrote %q {%s}", i+1, r.Moves[i], r.Comments[i], m.SAN, m.Comment)
+		}
+	}
+	if r.Result != g.Result {
+		t.Errorf("result %q, want %q", r.Result, g.Result)
+	}
+}
+
+func TestReadPGNDataFiles(t *testing.T) {
+	tests := []struct {
+		file    string
+		games   int    // when it parses
+		errPart string // when it must fail
+	}{
+		{"deepblue1996.pgn", 6, ""},
+		{"deepblue1997.pgn", 6, ""},
+		{"clk-samples.pgn", 14, ""},
+		{"pgn-edge/chessjs-3-fen-black-to-move.pgn", 1, ""},
+		{"pgn-edge/deepblue-score-variants.pgn", 5, ""},
+		{"pgn-edge/pgnread-FIDE_longest_possible_game.pgn", 1, ""},
+		{"pgn-edge/pgnread-break_pgn_0_8_1_c.pgn", 1, ""},
+		{"pgn-edge/chessjs-0-br-linebreaks.pgn", 0, `game 1 (line 1): move 1. "<br" is not a move`},
+		{"pgn-edge/pgnread-Little_01.pgn", 0, "game 1 (line 1)"},
+		{"pgn-edge/pgnread-crafty06_01.pgn", 0, `game 2 (line 29): move 1. "for" is not a move`},
+		{"pgn-edge/pgnread-twic9nn_error.pgn", 0, "game 2 (line 14): the result * stands alone"},
+		{"pgn-edge/wc2025-r21.30-illegal-final-move.pgn", 0, "game 1 (line 78): move 60. Ke4+ is not legal for White"},
+		{"pgn-edge/wc2025-r21.8-illegal-final-move.pgn", 0, "game 1 (line 70): move 52... Kc7 is not legal for Black"},
+	}
+	for _, tt := range tests {
+		name := tt.file + " parses"
+		if tt.errPart != "" {
+			name = tt.file + " is refused with the game and line named"
+		}
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join(dataDir, tt.file))
+			if err != nil {
+				t.Skipf("reference data absent: %v", err)
+			}
+			defer f.Close()
+			games, err := ReadPGN(f)
+			if tt.errPart != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errPart) {
+					t.Errorf("error = %v, want one containing %q", err, tt.errPart)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(games) != tt.games {
+				t.Errorf("read %d games, want %d", len(games), tt.games)
+			}
+		})
+	}
+	t.Run("black-to-move FEN start replays to the right position", func(t *testing.T) {
+		g := readDataFile(t, "pgn-edge/chessjs-3-fen-black-to-move.pgn")[0]
+		want := "r1bqk1nr/ppp2ppp/2np4/b3p3/2BPP3/2P2N2/P4PPP/RNBQ1RK1 b kq d3 0 3"
+		if g.FinalFEN != want {
+			t.Errorf("final FEN %s, want %s", g.FinalFEN, want)
+		}
+	})
+	t.Run("clock comments are kept per move", func(t *testing.T) {
+		g := readDataFile(t, "clk-samples.pgn")[0]
+		if !strings.Contains(g.Comments[0], "[%clk") {
+			t.Errorf("first comment = %q, want a [%%clk] command", g.Comments[0])
+		}
+	})
+}
+
+func TestReadPGNSyntax(t *testing.T) {
+	tests := []struct {
+		name, pgn string
+		moves     int
+		intro     string
+		errPart   string
+	}{
+		{"CRLF line ends", "[Event \"x\"]\r\n\r\n1. e4 e5\r\n2. Nf3 *\r\n", 3, "", ""},
+		{"a comment before the first move", "{intro} 1. e4 *", 1, "intro", ""},
+		{"a comment spanning lines with a blank line", "1. e4 {a\n\nb} e5 *", 2, "", ""},
+		{"semicolon comments, NAGs and variations", "1. e4 $1 ; rest of line\n e5 (1... c5 {x)} 2. Nf3) 2. Nf3 *", 3, "", ""},
+		{"escape lines", "% escaped\n1. e4 *", 1, "", ""},
+		{"a game without moves is a game", "[Event \"a\"]\n\n*\n\n[Event \"b\"]\n\n1. e4 *", 0, "", ""},
+		{"move numbers glued to moves", "1.e4 e5 2.Nf3 *", 3, "", ""},
+		{"an unclosed comment", "1. e4 {oops", 0, "", "never closed"},
+		{"an unclosed variation", "1. e4 (1. d4", 0, "", "never closed"},
+		{"an illegal move names the move", "1. e4 e5 2. Ke3 *", 0, "", "game 1 (line 1): move 2. Ke3 is not legal for White"},
+		{"a bad tag", "[Event x]\n1. e4 *", 0, "", "malformed tag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := ReadPGN(strings.NewReader(tt.pgn))
+			if tt.errPart != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errPart) {
+					t.Errorf("error = %v, want one containing %q", err, tt.errPart)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(games) == 0 || len(games[0].Moves) != tt.moves || games[0].Intro != tt.intro {
+				t.Errorf("games = %+v", games)
+			}
+		})
+	}
+}
+
+// randomGame walks ValidMoves with a seeded generator.
+func randomGame(seed int64, plies int, comment func(*rand.Rand) string) (PGNGame, string) {
+	rng := rand.New(rand.NewSource(seed))
+	pos := chess.StartingPosition()
+	var g PGNGame
+	for i := 0; i < plies; i++ {
+		moves := pos.ValidMoves()
+		if len(moves) == 0 {
+			break
+		}
+		m := moves[rng.Intn(len(moves))]
+		g.Moves = append(g.Moves, PGNMove{SAN: chess.AlgebraicNotation{}.Encode(pos, m), Comment: comment(rng)})
+		pos = pos.Update(m)
+	}
+	g.Result = "*"
+	switch pos.Status() {
+	case chess.Checkmate:
+		g.Result = "1-0"
+		if pos.Turn() == chess.White {
+			g.Result = "0-1"
+		}
+	case chess.Stalemate:
+		g.Result = "1/2-1/2"
+	}
+	return g, pos.String()
+}
+
+func FuzzReadPGN(f *testing.F) {
+	for _, s := range []string{
+		"[Event \"x\"]\n\n1. e4 e5 *",
+		"{c} 1. e4 {a}{b} (1. d4) $2 1-0",
+		"[FEN \"8/8/8/4k3/8/8/8/4K3 b - - 0 1\"]\n1... Kd5 *",
+		"1. e4 {unclosed",
+		"% x\n; y\n1.e4 e5 2.Nf3 1/2-1/2\n\n",
+		"* *",
+	} {
+		f.Add([]byte(s))
+	}
+	if b, err := os.ReadFile(filepath.Join(dataDir, "pgn-edge/chessjs-3-fen-black-to-move.pgn")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		games, err := ReadPGN(bytes.NewReader(data))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "pgn: ") {
+				t.Errorf("error without the pgn prefix: %v", err)
+			}
+			return
+		}
+		for _, g := range games {
+			if len(g.Moves) != len(g.Comments) {
+				t.Errorf("%d moves but %d comments", len(g.Moves), len(g.Comments))
+			}
+		}
+	})
+}
+
+func FuzzWritePGN(f *testing.F) {
+	f.Add(int64(1), uint8(40), "[%clk 1:59:30] }{ \n%x \xff\xfe")
+	f.Add(int64(7), uint8(200), "")
+	f.Add(int64(3), uint8(12), strings.Repeat("long", 40))
+	f.Fuzz(func(t *testing.T, seed int64, plies uint8, text string) {
+		g, fen := randomGame(seed, int(plies), func(r *rand.Rand) string {
+			if r.Intn(3) == 0 {
+				return text
+			}
+			return ""
+		})
+		g.Tags = []Tag{{"Event", text}, {"Annotator", text}}
+		var b bytes.Buffer
+		if err := WritePGN(&b, []PGNGame{g}); err != nil {
+			t.Fatal(err)
+		}
+		if !utf8.Valid(b.Bytes()) {
+			t.Fatal("WritePGN wrote invalid UTF-8")
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "%") {
+				t.Fatalf("a line starts with %%: %q", l)
+			}
+		}
+		back, err := ReadPGN(&b)
+		if err != nil {
+			t.Fatalf("ReadPGN of WritePGN output: %v\n%s", err, b.String())
+		}
+		if len(back) != 1 || back[0].FinalFEN != fen || len(back[0].Moves) != len(g.Moves) {
+			t.Fatalf("round trip lost the game: %+v", back)
+		}
+		for i, m := range g.Moves {
+			if back[0].Moves[i] != m.SAN {
+				t.Fatalf("move %d: %q became %q", i+1, m.SAN, back[0].Moves[i])
+			}
+			if want := sanitizeComment(m.Comment); strings.ReplaceAll(back[0].Comments[i], " ", "") != strings.ReplaceAll(want, " ", "") {
+				t.Fatalf("comment %d: %q became %q", i+1, want, back[0].Comments[i])
+			}
+		}
+	})
+}
+
+// TestPGNPassesExternalValidators writes games with WritePGN and has
+// pgn-extract and chess.js (tools/pgncheck) read them back.
+func TestPGNPassesExternalValidators(t *testing.T) {
+	require := os.Getenv("ARBITER_REQUIRE_VALIDATORS") == "1"
+	missing := func(why string) {
+		if require {
+			t.Fatalf("external validator missing: %s (ARBITER_REQUIRE_VALIDATORS=1)", why)
+		}
+		t.Skipf("external validator missing: %s", why)
+	}
+	script, _ := filepath.Abs("../tools/pgncheck/pgncheck.sh")
+	if _, err := os.Stat("/usr/games/pgn-extract"); err != nil {
+		missing("pgn-extract (apt-get install -y pgn-extract)")
+	}
+	if _, err := os.Stat("../tools/pgncheck/node_modules/chess.js"); err != nil {
+		missing("chess.js (npm install --prefix tools/pgncheck)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node")
+	}
+	var games []PGNGame
+	for seed := int64(1); seed <= 4; seed++ {
+		g, _ := randomGame(seed, 120, func(r *rand.Rand) string {
+			if r.Intn(4) == 0 {
+				return "(=) [%clk 1:59:30] [%emt 0:00:30] a note } with {brace"
+			}
+			return ""
+		})
+		g.Tags = []Tag{{"Event", "Validator check"}, {"Round", string(rune('0' + seed))}}
+		games = append(games, g)
+	}
+	s := newSheet(t, "r1bqk1nr/pppp1ppp/2n5/4p3/1bB1P3/2P2N2/P2P1PPP/RNBQK2R b KQkq - 0 12")
+	play(t, s, "Ba5", "O-O", "d6", "d4")
+	s.Entries()[0].Notes = []string{"first"}
+	games = append(games, s.PGN(nil, "*"))
+	if g, ok := func() (PGNGame, bool) {
+		if _, err := os.Stat(filepath.Join(dataDir, "deepblue1996.pgn")); err != nil {
+			return PGNGame{}, false
+		}
+		g, _ := deepBlueGame1(t)
+		return g, true
+	}(); ok {
+		games = append(games, g)
+	}
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	var b bytes.Buffer
+	if err := WritePGN(&b, games); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(script, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pgncheck.sh rejected our PGN: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
+func BenchmarkReadPGN(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(dataDir, "deepblue1996.pgn"))
+	if err != nil {
+		b.Skipf("reference data absent: %v", err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadPGN(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
