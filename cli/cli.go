@@ -34,11 +34,11 @@ func OSEnv() Env {
 
 // Global holds the options before the command.
 type Global struct {
-	DB   string
-	At   time.Time
+	DB    string
+	At    time.Time
 	AtSet bool
-	Role match.Role
-	PIN  string
+	Role  match.Role
+	PIN   string
 }
 
 // command is one CLI command.
@@ -84,11 +84,11 @@ func DefaultDB(getenv func(string) string) string {
 
 // runner carries one invocation (or one script) through its commands.
 type runner struct {
-	ctx   context.Context
-	env   Env
-	g     Global
-	app   *match.App
-	db    *store.DB
+	ctx    context.Context
+	env    Env
+	g      Global
+	app    *match.App
+	db     *store.DB
 	inPlay bool
 }
 

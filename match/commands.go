@@ -465,7 +465,7 @@ func (a *App) Resume(ctx context.Context, c Cmd) error {
 
 // Adjustment is an arbiter's clock correction.
 type Adjustment struct {
-	Set    bool          // set the remaining time to D, else add D (signed)
+	Set    bool // set the remaining time to D, else add D (signed)
 	D      time.Duration
 	Moves  *int // reset the move counter
 	Period *int // 1-based period

@@ -222,26 +222,24 @@ func (s *State) applyPeople(p IncidentPayload) {
 
 type gameHandler func(s *State, g *Game, e store.Event) error
 
-var gameHandlers map[string]gameHandler
-
-func init() {
-	gameHandlers = map[string]gameHandler{
-		KindGameSchedule: applySchedule,
-		KindGameStart:    applyStart,
-		KindGamePostpone: applyPostpone,
-		KindGameEnd:      applyEnd,
-		KindMove:         applyMove,
-		KindPress:        applyPress,
-		KindPause:        applyPause,
-		KindResume:       applyResume,
-		KindAdjust:       applyAdjust,
-		KindDrawOffer:    applyDrawOffer,
-		KindDrawAccept:   applyDrawAnswer,
-		KindDrawDecline:  applyDrawAnswer,
-		KindFlag:         applyFlag,
-		KindIncident:     applyIncident,
-		KindRecovery:     applyRecovery,
-	}
+// gameHandlers apply game-level events by kind; files of this package add
+// their kinds with registerKind in init functions.
+var gameHandlers = map[string]gameHandler{
+	KindGameSchedule: applySchedule,
+	KindGameStart:    applyStart,
+	KindGamePostpone: applyPostpone,
+	KindGameEnd:      applyEnd,
+	KindMove:         applyMove,
+	KindPress:        applyPress,
+	KindPause:        applyPause,
+	KindResume:       applyResume,
+	KindAdjust:       applyAdjust,
+	KindDrawOffer:    applyDrawOffer,
+	KindDrawAccept:   applyDrawAnswer,
+	KindDrawDecline:  applyDrawAnswer,
+	KindFlag:         applyFlag,
+	KindIncident:     applyIncident,
+	KindRecovery:     applyRecovery,
 }
 
 // RegisterKind lets other files of this package add event kinds.

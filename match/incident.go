@@ -165,7 +165,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			v.Reason = fmt.Sprintf("%s had completed %d moves, the %d required, when the flag fell (6.3): no loss on time", Colour(side), done, f.Required)
 			return t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: "required moves completed", Reason: v.Reason})
 		}
-		mv := scoresheet.CanMate(g.Sheet.Position(), colorOf(opp))
+		mv := flagMateVerdict(g.Sheet, opp)
 		v.Verdict = mv.Verdict
 		switch mv.Verdict {
 		case scoresheet.CannotMate:

@@ -562,7 +562,7 @@ func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) e
 		if ply < 1 || ply > probe.Ply() {
 			return refuse("there is no ply %d: game %d has %d recorded plies; choose a ply from 1 to %d", ply, g.Number, probe.Ply(), probe.Ply())
 		}
-		old := probe.Entries()[ply-1]
+		old := *probe.Entries()[ply-1] // Amend rewrites the entry in place
 		oldLabel := old.Label()
 		beforeTerm, _ := probe.Outcome()
 		if err := probe.Amend(ply, input); err != nil {
@@ -593,4 +593,19 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 	text := fmt.Sprintf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
 	g.Incidents = append(g.Incidents, s.incident(g, e, "amend", text, "rule 15", "clocks untouched"))
 	return nil
+}
+
+// flagMateVerdict judges whether opp can still checkmate after the other
+// side's flag fell (Article 6.9): scoresheet.CanMate, and where it cannot
+// decide, the per-colour material test (a pawn, rook or queen, or enough
+// minor pieces, counts as able to mate). Neither ever answers "cannot mate"
+// where a mate exists.
+func flagMateVerdict(sheet *scoresheet.Sheet, opp clock.Side) scoresheet.MateVerdict {
+	pos := sheet.Position()
+	mv := scoresheet.CanMate(pos, colorOf(opp))
+	if mv.Verdict == scoresheet.Undetermined && scoresheet.MatingMaterial(pos, colorOf(opp)) {
+		return scoresheet.MateVerdict{Verdict: scoresheet.MatePossible,
+			Reason: fmt.Sprintf("%s has mating material (per-colour material test)", Colour(opp))}
+	}
+	return mv
 }

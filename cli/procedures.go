@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+// The arbiter's procedures (docs/rules.md): position resets, amendments,
+// claims and forfeits.
+func init() {
+	boolFlags = append(boolFlags, "preview")
+	register(&command{name: "correct", writes: true, roles: rolesArbiter,
+		usage:   "correct --ply N --method record|proportional|keep|set [--white H:MM:SS --black H:MM:SS] [--cause operator-error|irregularity] [--no-bonus] --reason R | correct --ply N --preview",
+		summary: "Restore the position before ply N and set the clocks (rule 10, 6.13); --preview shows the four methods side by side.", run: runCorrect})
+	register(&command{name: "amend", writes: true, roles: rolesArbiter, usage: "amend --ply N MOVE --reason R",
+		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", run: runAmend})
+	register(&command{name: "claim repetition", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "claim repetition [--move M]",
+		summary: "Claim a draw by threefold repetition, now or with an intended move; an invalid claim is logged and play continues.",
+		run:     func(r *runner, a *args) error { return runClaim(r, a, "repetition") }})
+	register(&command{name: "claim fifty-moves", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "claim fifty-moves [--move M]",
+		summary: "Claim a draw under the fifty-move rule, now or with an intended move; an invalid claim is logged and play continues.",
+		run:     func(r *runner, a *args) error { return runClaim(r, a, "fifty-moves") }})
+	register(&command{name: "forfeit", writes: true, roles: rolesArbiter, usage: "forfeit white|black --reason R",
+		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", run: runForfeit})
+}
+
+// parseCorrect reads the arguments of "correct".
+func parseCorrect(a *args) (ca match.CorrectArgs, preview bool, err error) {
+	preview = a.bool("preview")
+	v, ok := a.take("ply")
+	if !ok {
+		return ca, preview, fmt.Errorf("correct needs --ply N, the mistaken move's ply (1 = White's first move)")
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return ca, preview, fmt.Errorf("--ply %q is not a ply: give a whole number from 1", v)
+	}
+	ca.Ply = n
+	ca.Method, _ = a.take("method")
+	ca.Cause, _ = a.take("cause")
+	ca.Reason, _ = a.take("reason")
+	ca.NoBonus = a.bool("no-bonus")
+	for _, f := range []struct {
+		name string
+		to   *time.Duration
+	}{{"white", &ca.White}, {"black", &ca.Black}} {
+		s, ok := a.take(f.name)
+		if !ok {
+			continue
+		}
+		d, err := match.ParseClockReading(s)
+		if err != nil {
+			return ca, preview, fmt.Errorf("--%s: %v", f.name, err)
+		}
+		*f.to = d
+	}
+	if err := a.done("correct", 0); err != nil {
+		return ca, preview, err
+	}
+	if !preview && ca.Method == "" {
+		return ca, preview, fmt.Errorf("correct needs --method record, proportional, keep or set (see them side by side with --preview)")
+	}
+	return ca, preview, nil
+}
+
+func runCorrect(r *runner, a *args) error {
+	ca, preview, err := parseCorrect(a)
+	if err != nil {
+		return err
+	}
+	if preview {
+		opts, err := match.CorrectionPreview(r.app.State(), ca.Ply, r.g.At)
+		if err != nil {
+			return err
+		}
+		r.out("%s", CorrectionTable(opts))
+		return nil
+	}
+	res, err := r.app.Correct(r.ctx, r.cmd(), ca)
+	if err != nil {
+		return err
+	}
+	if r.inPlay {
+		return nil
+	}
+	o := res.Outcome
+	r.out("position before %s restored; %d ply(s) struck out\n", res.Options.Mistake, len(res.Options.Struck))
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), match.FormatDuration(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
+	}
+	if res.Bonus > 0 {
+		r.out("%s receives the recovery bonus of %s (rule 10)\n", res.BonusTo, match.FormatDuration(res.Bonus))
+	}
+	r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(res.Options.ToMove))
+	return nil
+}
+
+// CorrectionTable renders the four outcomes of a position reset side by side.
+func CorrectionTable(o match.CorrectionOptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "reset to the position before %s (game %d); %s to move; struck out: %s\n", o.Mistake, o.GameNumber, match.Colour(o.ToMove), strings.Join(o.Struck, " "))
+	fmt.Fprintf(&b, "FEN %s\n", o.FEN)
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		fmt.Fprintf(&b, "%s: moves %d at the error, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
+			o.MovesErr[s], o.MovesNow[s], match.FormatDuration(o.UsedErr[s]), match.FormatDuration(o.UsedNow[s]), match.FormatDuration(o.Bonuses[s]), match.FormatDuration(o.Readings[s]))
+	}
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\tWhite\tBlack\tpossible")
+	for _, oc := range o.Outcomes {
+		possible := "yes"
+		if !oc.Possible {
+			possible = "no: " + oc.Why
+		}
+		if oc.Method == match.MethodSet {
+			possible = "give --white and --black"
+		}
+		fmt.Fprintf(tw, "%s\t%s (period %d)\t%s (period %d)\t%s\n", oc.Method,
+			match.FormatDuration(oc.Sides[clock.White].Remaining), oc.Sides[clock.White].Period,
+			match.FormatDuration(oc.Sides[clock.Black].Remaining), oc.Sides[clock.Black].Period, possible)
+	}
+	tw.Flush()
+	if o.Human != "" {
+		fmt.Fprintf(&b, "after an operator error %s also receives %s (rule 10) unless --no-bonus\n", o.Human, match.FormatDuration(match.RecoveryBonus))
+	}
+	return b.String()
+}
+
+func runAmend(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	ply, err := a.int("ply", 0)
+	if err != nil {
+		return err
+	}
+	if err := a.done("amend", 1); err != nil {
+		return err
+	}
+	if ply < 1 {
+		return fmt.Errorf("amend needs --ply N, the ply entered wrongly (1 = White's first move)")
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason \"entered Nd2\"'")
+	}
+	return r.app.Amend(r.ctx, r.cmd(), ply, a.pos[0], reason)
+}
+
+func runClaim(r *runner, a *args, kind string) error {
+	mv, _ := a.take("move")
+	if err := a.done("claim "+kind, 0); err != nil {
+		return err
+	}
+	res, err := r.app.Claim(r.ctx, r.cmd(), kind, mv)
+	if err != nil {
+		return err
+	}
+	if !r.inPlay {
+		r.out("%s\n", res.Ruling)
+	}
+	return nil
+}
+
+func runForfeit(r *runner, a *args) error {
+	reason, _ := a.take("reason")
+	if err := a.done("forfeit", 1); err != nil {
+		return err
+	}
+	side, err := parseSideArg(a, "forfeit")
+	if err != nil {
+		return err
+	}
+	return r.app.Forfeit(r.ctx, r.cmd(), side, reason)
+}

@@ -1,0 +1,209 @@
+package match
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/clock"
+)
+
+// operatorErrorCase is the "ten moves later" case worked by hand. Kasparov
+// (White, the human) takes 2 minutes a move, Deep Blue 1 minute. Ply 61,
+// White's 31st move, was relayed wrongly; the error is found after ply 80,
+// one minute into White's 41st move (ten moves later, in period 2).
+//
+//	m_err  = 30 and 30        m_disc = 40 and 40
+//	used at ply 61:    White 31×2 = 62m,      Black 30×1 = 30m
+//	used at discovery: White 40×2 + 1 = 81m,  Black 40×1 = 40m
+//	record:       White 2:00 − 1:02 = 0:58:00;  Black 2:00 − 0:30 = 1:30:00
+//	proportional: White used' = 81 × 30/40 = 60.75m → 2:00 − 1:00:45 = 0:59:15
+//	              Black used' = 40 × 30/40 = 30m → 1:30:00
+//	keep:         White 3:00 − 1:21 = 1:39:00; Black 3:00 − 0:40 = 2:20:00 (period 2 kept)
+//	set:          the readings given
+//
+// Kasparov then receives the 5-minute recovery bonus.
+type operatorErrorCase struct {
+	method       string
+	setW, setB   time.Duration
+	white, black string // after the bonus
+	period       int
+}
+
+var operatorErrorCases = []operatorErrorCase{
+	{method: MethodRecord, white: "1:03:00", black: "1:30:00", period: 1},
+	{method: MethodProportional, white: "1:04:15", black: "1:30:00", period: 1},
+	{method: MethodKeep, white: "1:44:00", black: "2:20:00", period: 2},
+	{method: MethodSet, setW: hms("0:45:00"), setB: hms("1:10:00"), white: "0:50:00", black: "1:10:00", period: 1},
+}
+
+func tenMovesLater(t *testing.T) *rig {
+	r := newRig(t)
+	r.start()
+	r.shuffle(40, 2*time.Minute, time.Minute)
+	r.now = r.now.Add(time.Minute)
+	return r
+}
+
+func checkOperatorError(t *testing.T, tc operatorErrorCase) {
+	r := tenMovesLater(t)
+	res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 61, Method: tc.method, White: tc.setW, Black: tc.setB, Reason: "the operator relayed 31. Nf3 as Ng5"})
+	r.ok(err)
+	g := r.game()
+	if g.State != Paused || g.Sheet.Ply() != 60 || g.ToMove() != clock.White || len(g.Sheet.Struck()) != 20 {
+		t.Fatalf("after the reset: state %s, ply %d, %v to move, %d struck; want paused, 60, White, 20", g.State, g.Sheet.Ply(), g.ToMove(), len(g.Sheet.Struck()))
+	}
+	if res.Bonus != RecoveryBonus || res.BonusTo != kasparov {
+		t.Errorf("bonus %s to %q", res.Bonus, res.BonusTo)
+	}
+	for s, want := range map[clock.Side]string{clock.White: tc.white, clock.Black: tc.black} {
+		if got := r.remaining(s); got != hms(want) {
+			t.Errorf("%s = %s, want %s (%s)", Colour(s), FormatDuration(got), want, res.Outcome.Working[s])
+		}
+		if got := g.Clock.Moves(s); got != 30 {
+			t.Errorf("%s's move counter = %d, want 30", Colour(s), got)
+		}
+		if got := g.Clock.Period(s) + 1; got != tc.period {
+			t.Errorf("%s's period = %d, want %d", Colour(s), got, tc.period)
+		}
+	}
+	r.replayed()
+	// Play resumes from the restored position with White's clock.
+	r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, time.Minute)))
+	r.move(4*time.Minute, "Nf3")
+	g = r.game()
+	if e := g.Sheet.Entries()[60]; e.Used != 4*time.Minute {
+		t.Errorf("the replayed 31st move took %s, want 4m", e.Used)
+	}
+	if got, want := r.remaining(clock.White), hms(tc.white)-4*time.Minute; got != want {
+		t.Errorf("White after the 31st move = %s, want %s", FormatDuration(got), FormatDuration(want))
+	}
+	r.replayed()
+}
+
+// moveFortyCase: White takes 2:58 a move, Black 1:00. Ply 79, White's 40th
+// move, was the error, found 50 minutes into White's 41st move.
+//
+//	record:       White Allotment(39) = 2:00:00 − 40×2:58 = 1:58:40 → 0:01:20
+//	              (the hour of the 40th move's press is not kept; the clock
+//	              showed 0:11:20); Black 2:00:00 − 39m = 1:21:00
+//	proportional: White used 1:58:40 + 50:00 = 2:48:40 = 10120 s,
+//	              used' = 10120 × 39/40 = 9867 s = 2:44:27 → 2:00:00 − 2:44:27
+//	              = −0:44:27: refused
+func moveFortyCase(t *testing.T) *rig {
+	r := newRig(t)
+	r.start()
+	r.shuffle(40, 2*time.Minute+58*time.Second, time.Minute)
+	r.now = r.now.Add(50 * time.Minute)
+	return r
+}
+
+func testRecordAcrossMoveForty(t *testing.T) {
+	r := moveFortyCase(t)
+	if got := r.remaining(clock.White); got != hms("0:11:20") {
+		t.Fatalf("White's clock before the reset = %s, want 0:11:20", FormatDuration(got))
+	}
+	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodRecord, NoBonus: true, Reason: "40. Nf3 was relayed as Nh4"})
+	r.ok(err)
+	if got := r.remaining(clock.White); got != hms("0:01:20") {
+		t.Errorf("White = %s, want 0:01:20", FormatDuration(got))
+	}
+	if got := r.remaining(clock.Black); got != hms("1:21:00") {
+		t.Errorf("Black = %s, want 1:21:00", FormatDuration(got))
+	}
+	if p := r.game().Clock.Period(clock.White); p != 0 {
+		t.Errorf("White's period = %d, want 1", p+1)
+	}
+	// The 40th move made again earns the hour again.
+	r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 0)))
+	r.move(time.Minute, "Ng1")
+	if got := r.remaining(clock.White); got != hms("1:00:20") {
+		t.Errorf("White after the 40th move again = %s, want 1:00:20", FormatDuration(got))
+	}
+}
+
+func testProportionalRefusedWhenNegative(t *testing.T) {
+	r := moveFortyCase(t)
+	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
+	refused(t, err, "White -0:44:27")
+	if r.game().Sheet.Ply() != 80 {
+		t.Error("a refused correction changed the record")
+	}
+}
+
+func testProportionalLaterPeriod(t *testing.T) {
+	// Discovery in period 2, error in period 1: see operatorErrorCase.
+	checkOperatorError(t, operatorErrorCases[1])
+}
+
+func testPreviewShowsAllFour(t *testing.T) {
+	r := moveFortyCase(t)
+	o, err := CorrectionPreview(r.app.State(), 79, r.now)
+	r.ok(err)
+	var methods []string
+	for _, oc := range o.Outcomes {
+		methods = append(methods, oc.Method)
+	}
+	if strings.Join(methods, ",") != "record,proportional,keep,set" {
+		t.Fatalf("outcomes %v", methods)
+	}
+	rec, _ := o.Outcome(MethodRecord)
+	prop, _ := o.Outcome(MethodProportional)
+	keep, _ := o.Outcome(MethodKeep)
+	if !rec.Possible || rec.Sides[clock.White].Remaining != hms("0:01:20") {
+		t.Errorf("record %+v", rec)
+	}
+	if prop.Possible || prop.Sides[clock.White].Remaining != -hms("0:44:27") {
+		t.Errorf("proportional %+v", prop)
+	}
+	if keep.Sides[clock.White].Remaining != hms("0:11:20") || keep.Sides[clock.White].Period != 2 {
+		t.Errorf("keep %+v", keep)
+	}
+	if o.MovesErr != [2]int{39, 39} || o.MovesNow != [2]int{40, 40} || o.UsedNow[clock.White] != hms("2:48:40") {
+		t.Errorf("figures: m_err %v, m_disc %v, used now %v", o.MovesErr, o.MovesNow, o.UsedNow)
+	}
+	if o.Human != kasparov {
+		t.Errorf("the bonus would go to %q", o.Human)
+	}
+}
+
+func testCorrectRefusals(t *testing.T) {
+	r := newRig(t)
+	r.start()
+	r.shuffle(3, time.Minute, time.Minute)
+	tests := []struct {
+		name string
+		role Role
+		args CorrectArgs
+		want string
+	}{
+		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, "must be given by the arbiter"},
+		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, "--reason"},
+		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, "from 1 to 6"},
+		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, "not a method"},
+		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, "both readings"},
+		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, "go with --method set"},
+		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, "not a cause"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.app.Correct(r.ctx, r.as(tt.role, 0), tt.args)
+			refused(t, err, tt.want)
+		})
+	}
+}
+
+// BenchmarkCorrectionPreview measures the dialog's computation on an
+// 80-ply game.
+func BenchmarkCorrectionPreview(b *testing.B) {
+	r := newRig(b)
+	r.start()
+	r.shuffle(40, 2*time.Minute, time.Minute)
+	st := r.app.State()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := CorrectionPreview(st, 61, r.now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
