@@ -1,14 +1,111 @@
-// Package gui is the Arbiter console: the Fyne desktop app over package match.
 package gui
 
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+
+	"arbiter/assets"
 	"arbiter/cli"
+	"arbiter/match"
+	"arbiter/store"
 )
+
+// appID identifies the console's preferences.
+const appID = "org.arbiter.console"
 
 // Run opens the console on the database at path and blocks until it closes.
 func Run(ctx context.Context, path string, opts cli.Global) error {
-	return fmt.Errorf("the console is not built yet: use the command line (arbiter help)")
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
+		}
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return fmt.Errorf("gui: open %s: %w", path, err)
+	}
+	defer db.Close()
+	core, err := match.Open(ctx, db)
+	if err != nil {
+		return fmt.Errorf("gui: read the match in %s: %w", path, err)
+	}
+
+	fa := app.NewWithID(appID)
+	if l := fa.Preferences().String("language"); l != "" {
+		os.Setenv("LANGUAGE", l)
+		os.Setenv("LC_ALL", l)
+		os.Setenv("LANG", l)
+	}
+	setupApp(fa)
+	ts := match.NewTimeSource()
+	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
+	c.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
+
+	if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
+		c.showError(err)
+	} else if msg != "" {
+		c.info(lang.L("The console was away"), cli.Sentence(fmt.Errorf("%s", msg)))
+	}
+	_ = core.Beat(ctx, ts.Now())
+
+	// The heartbeat (with the suspend check) and the poll for events written
+	// by another process (e.g. the command line on the same file) run on
+	// slow tickers; neither redraws anything unless the state changed.
+	stop := make(chan struct{})
+	go func() {
+		beat := time.NewTicker(match.HeartbeatEvery)
+		poll := time.NewTicker(2 * time.Second)
+		defer beat.Stop()
+		defer poll.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-beat.C:
+				now := ts.Now()
+				_ = core.Beat(ctx, now)
+				if d := ts.Suspended(); d > 0 {
+					if err := core.LogSuspend(ctx, now, d); err != nil {
+						fyne.Do(func() { c.showError(err) })
+					}
+				}
+			case <-poll.C:
+				if err := core.Refresh(ctx); err != nil {
+					fyne.Do(func() { c.showError(err) })
+				}
+			}
+		}
+	}()
+
+	c.win.SetMaster()
+	c.win.Show()
+	if core.State().Match == nil {
+		c.newMatchDialog()
+	} else {
+		c.focusMove()
+	}
+	fa.Run()
+	close(stop)
+	return nil
 }
+
+// setupApp applies what every console app needs, real or under test: the
+// icon, the translations and the theme.
+func setupApp(fa fyne.App) {
+	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	if err := lang.AddTranslationsFS(translations, "translations"); err != nil {
+		fyne.LogError("gui: load translations", err)
+	}
+	scale := float32(fa.Preferences().FloatWithFallback("scale", 1))
+	fa.Settings().SetTheme(&consoleTheme{scale: scale})
+}
+
+var _ = dialog.ShowInformation

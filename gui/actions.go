@@ -1,0 +1,179 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
+)
+
+// actionID names one thing the console can do.
+type actionID string
+
+// The console's actions. Each is reachable from a menu (with the shortcut in
+// shortcuts.go) and some also from the action bar or a key.
+const (
+	actNewMatch     actionID = "new-match"
+	actStartGame    actionID = "start-game"
+	actScheduleGame actionID = "schedule-game"
+	actPostponeGame actionID = "postpone-game"
+	actAudience     actionID = "audience"
+	actQuit         actionID = "quit"
+	actFocusMove    actionID = "focus-move"
+	actPressLeft    actionID = "press-left"
+	actPressRight   actionID = "press-right"
+	actCallArbiter  actionID = "call-arbiter"
+	actPause        actionID = "pause"
+	actResume       actionID = "resume"
+	actAdjust       actionID = "adjust"
+	actSwapClocks   actionID = "swap-clocks"
+	actFlagWhite    actionID = "flag-white"
+	actFlagBlack    actionID = "flag-black"
+	actFlagBoth     actionID = "flag-both"
+	actDrawOffer    actionID = "draw-offer"
+	actDrawAccept   actionID = "draw-accept"
+	actDrawDecline  actionID = "draw-decline"
+	actResignWhite  actionID = "resign-white"
+	actResignBlack  actionID = "resign-black"
+	actResult       actionID = "result"
+	actIncident     actionID = "incident"
+	actArbiterMode  actionID = "arbiter-mode"
+	actFlip         actionID = "flip"
+	actTextBigger   actionID = "text-bigger"
+	actTextSmaller  actionID = "text-smaller"
+	actMovePresses  actionID = "move-presses"
+	actClockKeys    actionID = "clock-keys"
+	actLanguage     actionID = "language"
+	actRefresh      actionID = "refresh"
+	actShortcuts    actionID = "shortcuts"
+	actAbout        actionID = "about"
+	actForfeit      actionID = "forfeit"
+	actClaim        actionID = "claim"
+	actAmend        actionID = "amend"
+)
+
+// action is one row of the action table: adding a command to the console is
+// adding a row here (and its shortcut in shortcuts.go).
+type action struct {
+	id    actionID
+	menu  string // English menu title (translated when shown)
+	label string // English label (translated when shown)
+	// arbiter actions run as the arbiter and ask for the PIN when needed.
+	arbiter bool
+	run     func(c *console)
+}
+
+// menus lists the menu titles in order.
+var menus = []string{"Match", "Game", "Clock", "Arbiter", "Incidents", "View", "Help"}
+
+// actions is the action table, in menu order (set in init: the actions
+// refer back to the table).
+var actions []action
+
+func init() {
+	actions = []action{
+		{id: actNewMatch, menu: "Match", label: "New match…", arbiter: true, run: (*console).newMatchDialog},
+		{id: actStartGame, menu: "Match", label: "Start next game", arbiter: true, run: (*console).startGame},
+		{id: actScheduleGame, menu: "Match", label: "Schedule game…", arbiter: true, run: (*console).scheduleDialog},
+		{id: actPostponeGame, menu: "Match", label: "Postpone game…", arbiter: true, run: (*console).postponeDialog},
+		{id: actAudience, menu: "Match", label: "Audience display", run: (*console).toggleAudience},
+		{id: actRefresh, menu: "Match", label: "Reload from database", run: (*console).reload},
+		{id: actQuit, menu: "Match", label: "Quit", run: (*console).quit},
+
+		{id: actFocusMove, menu: "Game", label: "Enter a move", run: (*console).focusMove},
+		{id: actDrawOffer, menu: "Game", label: "Offer draw", run: (*console).drawOffer},
+		{id: actDrawAccept, menu: "Game", label: "Accept draw", run: func(c *console) { c.drawAnswer(true) }},
+		{id: actDrawDecline, menu: "Game", label: "Decline draw", run: func(c *console) { c.drawAnswer(false) }},
+		{id: actResignWhite, menu: "Game", label: "White resigns…", run: func(c *console) { c.resign(sideWhite) }},
+		{id: actResignBlack, menu: "Game", label: "Black resigns…", run: func(c *console) { c.resign(sideBlack) }},
+		{id: actFlagWhite, menu: "Game", label: "White's flag fell", run: func(c *console) { c.flag("white") }},
+		{id: actFlagBlack, menu: "Game", label: "Black's flag fell", run: func(c *console) { c.flag("black") }},
+
+		{id: actPressLeft, menu: "Clock", label: "Press left clock", run: func(c *console) { c.pressSlot(0) }},
+		{id: actPressRight, menu: "Clock", label: "Press right clock", run: func(c *console) { c.pressSlot(1) }},
+		{id: actCallArbiter, menu: "Clock", label: "Stop clocks, call arbiter", run: (*console).callArbiter},
+		{id: actSwapClocks, menu: "Clock", label: "Swap clock sides (6.4)", arbiter: true, run: (*console).swapClocks},
+
+		{id: actArbiterMode, menu: "Arbiter", label: "Arbiter mode (PIN) / operator mode", run: (*console).toggleMode},
+		{id: actPause, menu: "Arbiter", label: "Pause clocks", arbiter: true, run: (*console).pause},
+		{id: actResume, menu: "Arbiter", label: "Resume clocks", arbiter: true, run: (*console).resume},
+		{id: actAdjust, menu: "Arbiter", label: "Adjust clock…", arbiter: true, run: (*console).adjustDialog},
+		{id: actResult, menu: "Arbiter", label: "Result by decision…", arbiter: true, run: (*console).resultDialog},
+		{id: actFlagBoth, menu: "Arbiter", label: "Both flags, order unknown (6.11)", arbiter: true, run: func(c *console) { c.flag("both") }},
+		{id: actForfeit, menu: "Arbiter", label: "Forfeit…", arbiter: true, run: (*console).forfeitDialog},
+		{id: actAmend, menu: "Arbiter", label: "Amend a move…", arbiter: true, run: (*console).amendDialog},
+		{id: actClaim, menu: "Game", label: "Claim a draw…", run: (*console).claimDialog},
+
+		{id: actIncident, menu: "Incidents", label: "Log incident…", run: (*console).incidentDialog},
+
+		{id: actFlip, menu: "View", label: "Flip board", run: (*console).flip},
+		{id: actTextBigger, menu: "View", label: "Larger text", run: func(c *console) { c.setScale(c.scale + 0.1) }},
+		{id: actTextSmaller, menu: "View", label: "Smaller text", run: func(c *console) { c.setScale(c.scale - 0.1) }},
+		{id: actMovePresses, menu: "View", label: "Entering a move presses the clock", run: (*console).toggleMovePresses},
+		{id: actClockKeys, menu: "View", label: "Clock keys…", run: (*console).clockKeysDialog},
+		{id: actLanguage, menu: "View", label: "Language…", run: (*console).languageDialog},
+
+		{id: actShortcuts, menu: "Help", label: "Keys and shortcuts", run: (*console).shortcutsDialog},
+		{id: actAbout, menu: "Help", label: "About Arbiter", run: (*console).about},
+	}
+}
+
+func findAction(id actionID) *action {
+	for i := range actions {
+		if actions[i].id == id {
+			return &actions[i]
+		}
+	}
+	return nil
+}
+
+// do runs an action: arbiter actions first make sure the console acts as the
+// arbiter (asking for the PIN when the match has one).
+func (c *console) do(id actionID) {
+	a := findAction(id)
+	if a == nil {
+		return
+	}
+	if a.arbiter {
+		c.asArbiter(func() { a.run(c) })
+		return
+	}
+	a.run(c)
+}
+
+// mainMenu builds the menus from the action table.
+func (c *console) mainMenu() *fyne.MainMenu {
+	var ms []*fyne.Menu
+	for _, title := range menus {
+		var items []*fyne.MenuItem
+		for _, a := range actions {
+			if a.menu != title {
+				continue
+			}
+			id := a.id
+			label := lang.L(a.label)
+			if a.arbiter {
+				label += " ⚖"
+			}
+			it := fyne.NewMenuItem(label, func() { c.do(id) })
+			it.Shortcut = shortcuts[id]
+			if id == actMovePresses {
+				it.Checked = c.movePresses
+				c.movePressesItem = it
+			}
+			if id == actQuit {
+				it.IsQuit = true
+			}
+			items = append(items, it)
+		}
+		ms = append(ms, fyne.NewMenu(lang.L(title), items...))
+	}
+	return fyne.NewMainMenu(ms...)
+}
+
+// addShortcuts registers every shortcut on the window's canvas, so that they
+// work even where the driver shows no native menu.
+func (c *console) addShortcuts() {
+	for id, s := range shortcuts {
+		id := id
+		c.win.Canvas().AddShortcut(s, func(fyne.Shortcut) { c.do(id) })
+	}
+}

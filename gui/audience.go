@@ -1,0 +1,91 @@
+package gui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+)
+
+// audience is the second window for a projector (Article 6.14: the audience
+// display): the board, both clocks and the last moves, large, with no
+// controls.
+type audience struct {
+	c      *console
+	win    fyne.Window
+	board  *board
+	clocks [2]*clockView
+	title  *canvas.Text
+	moves  *canvas.Text
+}
+
+func (c *console) toggleAudience() {
+	if c.audience != nil {
+		c.audience.win.Close()
+		return
+	}
+	a := &audience{c: c}
+	a.win = c.fa.NewWindow(lang.L("Arbiter — audience display"))
+	a.board = newBoard(c, false)
+	a.clocks[0] = newClockView(c, 0, true)
+	a.clocks[1] = newClockView(c, 1, true)
+	a.title = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	a.title.TextStyle.Bold = true
+	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	a.restyle()
+	right := container.NewVBox(a.clocks[0].obj, a.clocks[1].obj, a.moves)
+	a.win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
+	a.win.SetOnClosed(func() {
+		for _, cv := range a.clocks {
+			cv.disarm()
+		}
+		c.audience = nil
+	})
+	a.win.Resize(fyne.NewSize(1280, 720))
+	c.audience = a
+	a.refresh()
+	a.win.Show()
+}
+
+func (a *audience) restyle() {
+	a.title.TextSize = theme.TextSize() * 2
+	a.moves.TextSize = theme.TextSize() * 2.4
+	for _, cv := range a.clocks {
+		cv.restyle()
+	}
+}
+
+func (a *audience) refresh() {
+	st := a.c.state()
+	g := st.CurrentGame()
+	t := ""
+	if st.Match != nil {
+		t = st.Match.Title
+		if g != nil {
+			t += " — " + tr("Game %d", g.Number)
+		}
+	}
+	a.title.Text = t
+	a.title.Refresh()
+	mv := ""
+	if g != nil && g.Sheet != nil {
+		es := g.Sheet.Entries()
+		if n := len(es); n > 0 {
+			e := es[n-1]
+			mv = fmt.Sprintf("%s %s", e.Label()[:len(e.Label())-len(e.SAN)], e.SAN)
+			mv = tr("Last move: %s", e.Label())
+		}
+		if g.Over() {
+			mv += "   " + g.Result
+		}
+	}
+	a.moves.Text = mv
+	a.moves.Refresh()
+	a.board.refresh()
+	for _, cv := range a.clocks {
+		cv.update()
+	}
+}

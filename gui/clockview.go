@@ -1,0 +1,194 @@
+package gui
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+// clockView is one of the two large clocks. It redraws only when its text
+// changes: update computes the texts at now and arms one timer for the next
+// instant the display or the flag changes (never a periodic ticker).
+type clockView struct {
+	c     *console
+	slot  int  // 0 left, 1 right
+	large bool // audience display
+	frame *canvas.Rectangle
+	name  *canvas.Text
+	time  *canvas.Text
+	info  *canvas.Text
+	flag  *canvas.Text
+	obj   fyne.CanvasObject
+	stop  func()
+	due   time.Time // instant the armed timer fires at
+	gen   int       // generation of the armed timer
+	// updates counts redraws of the time text (tests and benchmarks read it).
+	updates int
+}
+
+func newClockView(c *console, slot int, large bool) *clockView {
+	v := &clockView{c: c, slot: slot, large: large}
+	v.frame = canvas.NewRectangle(color.Transparent)
+	v.frame.CornerRadius = 8
+	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	v.name.TextStyle.Bold = true
+	v.time = canvas.NewText("-:--:--", themeColor(theme.ColorNameForeground))
+	v.time.TextStyle.Bold = true
+	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	v.flag = canvas.NewText("", colFlag)
+	v.flag.TextStyle.Bold = true
+	v.restyle()
+	body := container.NewVBox(v.name, v.time, v.info, v.flag)
+	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
+	return v
+}
+
+// restyle sets the text sizes from the theme (after a text-size change).
+func (v *clockView) restyle() {
+	base := theme.TextSize()
+	k := float32(1)
+	if v.large {
+		k = 2
+	}
+	v.name.TextSize = base * 1.3 * k
+	v.time.TextSize = base * 4.6 * k
+	v.info.TextSize = base * 1.05 * k
+	v.flag.TextSize = base * 1.2 * k
+	for _, t := range []*canvas.Text{v.name, v.time, v.info, v.flag} {
+		t.Refresh()
+	}
+}
+
+func setText(t *canvas.Text, s string, col color.Color) bool {
+	if t.Text == s && t.Color == col {
+		return false
+	}
+	t.Text, t.Color = s, col
+	t.Refresh()
+	return true
+}
+
+// update redraws the clock at the current instant and re-arms its timer.
+func (v *clockView) update() {
+	c := v.c
+	side := c.sideAt(v.slot)
+	g := c.game()
+	fg := themeColor(theme.ColorNameForeground)
+	dim := themeColor(theme.ColorNamePlaceHolder)
+	if g == nil {
+		setText(v.name, lang.L(match.Colour(side)), fg)
+		setText(v.time, "-:--:--", dim)
+		setText(v.info, "", fg)
+		setText(v.flag, "", colFlag)
+		v.setFrame(false)
+		v.disarm()
+		return
+	}
+	at := c.now()
+	running, isRunning := g.Clock.Running()
+	on := isRunning && running == side && g.Live()
+	glyph := "♔ "
+	if side == clock.Black {
+		glyph = "♚ "
+	}
+	setText(v.name, glyph+g.Name(side)+" — "+lang.L(match.Colour(side)), fg)
+	txt, next := g.Clock.Display(side, at, clock.DisplayOptions{})
+	col := dim
+	if on {
+		col = fg
+	}
+	if setText(v.time, txt, col) {
+		v.updates++
+	}
+	info := tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1)
+	if n, ok := g.Clock.MovesToControl(side); ok {
+		info += " · " + tr("%d to control", n)
+	}
+	setText(v.info, info, fg)
+
+	f := g.Clock.Flag(side, at)
+	flagTxt := ""
+	if f.Fallen {
+		flagTxt = "⚑ " + lang.L("FLAG")
+		if !f.At.IsZero() {
+			flagTxt += " " + f.At.Local().Format("15:04:05.000")
+		}
+		first, ok, unknown := g.Clock.FirstFlag(at)
+		switch {
+		case unknown:
+			flagTxt += " · " + lang.L("order unknown (6.11)")
+		case ok && first == side:
+			flagTxt += " · " + lang.L("fell first")
+		}
+		if f.RequiredDone() {
+			flagTxt += " · " + lang.L("required moves done")
+		}
+	} else if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
+		next = fa // the flag must appear at its exact instant
+	}
+	setText(v.flag, flagTxt, colFlag)
+	v.setFrame(on)
+	v.arm(next, at)
+}
+
+func (v *clockView) setFrame(on bool) {
+	var fill, stroke color.Color = color.Transparent, themeColor(theme.ColorNameSeparator)
+	width := float32(1)
+	if on {
+		stroke, width = colRunning, 5
+		fill = themeColor(theme.ColorNameHover)
+	}
+	if v.frame.StrokeColor == stroke && v.frame.FillColor == fill && v.frame.StrokeWidth == width {
+		return
+	}
+	v.frame.StrokeColor, v.frame.FillColor, v.frame.StrokeWidth = stroke, fill, width
+	v.frame.Refresh()
+}
+
+// arm sets the single timer of this clock for instant next (zero: none).
+func (v *clockView) arm(next, at time.Time) {
+	if next.IsZero() {
+		v.disarm()
+		return
+	}
+	if v.stop != nil && v.due.Equal(next) {
+		return
+	}
+	v.disarm()
+	d := next.Sub(at)
+	if d < time.Millisecond {
+		d = time.Millisecond
+	}
+	v.due = next
+	v.gen++
+	gen := v.gen
+	v.stop = v.c.after(d, func() {
+		fyne.Do(func() {
+			if gen != v.gen {
+				return // superseded by a later arm
+			}
+			v.stop = nil
+			v.update()
+		})
+	})
+}
+
+func (v *clockView) disarm() {
+	v.gen++
+	if v.stop != nil {
+		v.stop()
+		v.stop = nil
+	}
+	v.due = time.Time{}
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,367 @@
+package gui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+// cmdAs is a command given now by the actor.
+func (c *console) cmdAs(a match.Actor) match.Cmd {
+	return match.Cmd{At: c.now(), Actor: a}
+}
+
+func (c *console) arbiter() match.Actor {
+	return match.Actor{Role: match.RoleArbiter, PIN: c.pin}
+}
+
+// actorFor is who acts for side: the arbiter in arbiter mode; otherwise the
+// operator for the computer's side and the player for the human's.
+func (c *console) actorFor(side clock.Side) match.Actor {
+	if c.mode == match.RoleArbiter {
+		return c.arbiter()
+	}
+	st := c.state()
+	if g := st.CurrentGame(); g != nil && st.Match != nil && st.Match.Computer != "" && g.Name(side) == st.Match.Computer {
+		return match.Actor{Role: match.RoleOperator}
+	}
+	if side == clock.White {
+		return match.Actor{Role: match.RoleWhite}
+	}
+	return match.Actor{Role: match.RoleBlack}
+}
+
+// asArbiter runs f as the arbiter: in operator mode, or when the match has a
+// PIN the console does not hold, it asks for the PIN first.
+func (c *console) asArbiter(f func()) {
+	m := c.state().Match
+	if c.mode == match.RoleArbiter && (m == nil || m.CheckPIN(c.pin)) {
+		f()
+		return
+	}
+	if m == nil || m.PINHash == "" {
+		c.mode = match.RoleArbiter
+		c.refresh()
+		f()
+		return
+	}
+	c.askPIN(func() { f() })
+}
+
+// askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
+func (c *console) askPIN(then func()) {
+	pin := widget.NewPasswordEntry()
+	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
+	var d dialog.Dialog
+	submit := func() {
+		m := c.state().Match
+		if m != nil && !m.CheckPIN(pin.Text) {
+			d.Hide()
+			c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+			return
+		}
+		d.Hide()
+		c.pin = pin.Text
+		c.mode = match.RoleArbiter
+		c.refresh()
+		if then != nil {
+			then()
+		}
+	}
+	pin.OnSubmitted = func(string) { submit() }
+	d = dialog.NewCustomConfirm(lang.L("Arbiter mode"), lang.L("OK"), lang.L("Cancel"),
+		widget.NewForm(widget.NewFormItem(lang.L("PIN"), pin)), func(ok bool) {
+			if ok {
+				submit()
+			}
+		}, c.win)
+	d.Show()
+	c.win.Canvas().Focus(pin)
+}
+
+func (c *console) toggleMode() {
+	if c.mode == match.RoleArbiter {
+		c.mode = match.RoleOperator
+		c.pin = ""
+		c.refresh()
+		return
+	}
+	c.asArbiter(func() {})
+}
+
+// enterMove records a move typed or played on the board. When a clock press
+// is waiting, the move is matched to it; otherwise (and only when entering a
+// move presses the clock) the move presses the mover's clock.
+func (c *console) enterMove(input string) bool {
+	input = strings.TrimSpace(input)
+	if input == "" {
+		return false
+	}
+	g := c.game()
+	if g == nil || !g.Live() {
+		c.setMoveError(lang.L("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
+		return false
+	}
+	pressed := g.Pressed != nil
+	if !pressed && !c.movePresses {
+		c.setMoveError(lang.L("Clock keys switch the clocks in this setting: the player presses the clock key first, then enter the move."))
+		return false
+	}
+	res, err := c.core.Move(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), input, pressed)
+	if err != nil {
+		c.setMoveError(sentence(err))
+		return false
+	}
+	c.setMoveError("")
+	c.moveEntry.SetText("")
+	c.board.selected = -1
+	c.board.refresh()
+	c.focusMove() // the next move can be typed at once
+	if res.Ended {
+		g := c.game()
+		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, g.Termination))
+	}
+	return true
+}
+
+func (c *console) setMoveError(s string) {
+	if c.moveErr.Text == s {
+		return
+	}
+	c.moveErr.Text = s
+	c.moveErr.Refresh()
+}
+
+// pressSlot presses the clock standing in slot 0 (left) or 1 (right): only
+// the running clock can be pressed.
+func (c *console) pressSlot(slot int) {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return
+	}
+	side := c.sideAt(slot)
+	running, ok := g.Clock.Running()
+	if !ok || running != side {
+		return // pressing a stopped clock does nothing, like a real clock
+	}
+	if err := c.core.Press(c.ctx, c.cmdAs(c.actorFor(side))); err != nil {
+		c.showError(err)
+	}
+}
+
+// callArbiter stops both clocks to call the arbiter (6.12b): anyone may.
+func (c *console) callArbiter() {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return
+	}
+	running, ok := g.Clock.Running()
+	if !ok {
+		return
+	}
+	a := c.arbiter()
+	if c.mode != match.RoleArbiter {
+		st := c.state()
+		side := running
+		if st.Match.Computer != "" {
+			if hs, ok := g.Side(st.Match.Human()); ok {
+				side = hs
+			}
+		}
+		a = c.actorFor(side)
+		if a.Role == match.RoleOperator {
+			a = match.Actor{Role: roleOf(side)}
+		}
+	}
+	if err := c.core.Pause(c.ctx, c.cmdAs(a), "", true); err != nil {
+		c.showError(err)
+	}
+}
+
+func roleOf(s clock.Side) match.Role {
+	if s == clock.White {
+		return match.RoleWhite
+	}
+	return match.RoleBlack
+}
+
+func (c *console) startGame() {
+	if err := c.core.StartGame(c.ctx, c.cmdAs(c.arbiter()), 0); err != nil {
+		c.showError(err)
+		return
+	}
+	c.focusMove()
+}
+
+func (c *console) pause() {
+	if err := c.core.Pause(c.ctx, c.cmdAs(c.arbiter()), "stopped by the arbiter", false); err != nil {
+		c.showError(err)
+	}
+}
+
+func (c *console) resume() {
+	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
+		c.showError(err)
+		return
+	}
+	c.focusMove()
+}
+
+func (c *console) focusMove() {
+	c.win.Canvas().Focus(c.moveEntry)
+}
+
+func (c *console) drawOffer() {
+	g := c.game()
+	if g == nil {
+		c.showError(errText(lang.L("no game is in progress")))
+		return
+	}
+	side := g.ToMove().Other()
+	if g.Pressed != nil {
+		side = *g.Pressed
+	}
+	if err := c.core.DrawOffer(c.ctx, c.cmdAs(c.actorFor(side)), &side); err != nil {
+		c.showError(err)
+	}
+}
+
+func (c *console) drawAnswer(accept bool) {
+	g := c.game()
+	if g == nil || g.Offer == nil {
+		c.showError(errText(lang.L("there is no draw offer to answer")))
+		return
+	}
+	if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
+		c.showError(err)
+	}
+}
+
+func (c *console) resign(side clock.Side) {
+	g := c.game()
+	if g == nil || !g.Live() {
+		c.showError(errText(lang.L("no game is in progress")))
+		return
+	}
+	dialog.ShowConfirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
+			c.showError(err)
+		}
+	}, c.win)
+}
+
+// flag records a fallen flag: observed by the arbiter, or claimed by the
+// opponent's side.
+func (c *console) flag(which string) {
+	run := func() {
+		a := c.arbiter()
+		if which != "both" && c.mode != match.RoleArbiter {
+			s, _ := clock.ParseSide(which)
+			a = c.actorFor(s.Other())
+		}
+		v, err := c.core.Flag(c.ctx, c.cmdAs(a), which, which == "both")
+		if err != nil {
+			c.showError(err)
+			return
+		}
+		if v.Reason != "" {
+			c.info(lang.L("Flag"), v.Reason)
+		}
+	}
+	if which == "both" {
+		c.asArbiter(run)
+		return
+	}
+	run()
+}
+
+func (c *console) swapClocks() {
+	c.leftSide = c.leftSide.Other()
+	c.saveSettings()
+	c.refresh()
+}
+
+func (c *console) flip() {
+	c.flipped = !c.flipped
+	c.saveSettings()
+	c.board.refresh()
+}
+
+func (c *console) toggleMovePresses() {
+	c.movePresses = !c.movePresses
+	c.saveSettings()
+	c.refresh()
+}
+
+func (c *console) setScale(s float32) {
+	if s < 0.6 || s > 3 {
+		return
+	}
+	c.scale = float32(int(s*10+0.5)) / 10
+	c.saveSettings()
+	c.fa.Settings().SetTheme(&consoleTheme{scale: c.scale})
+	for _, cv := range c.clocks {
+		cv.restyle()
+	}
+	if c.audience != nil {
+		c.audience.restyle()
+	}
+}
+
+func (c *console) reload() {
+	if err := c.core.Refresh(c.ctx); err != nil {
+		c.showError(err)
+	}
+	c.refresh()
+}
+
+// handleKey handles the single keys: the two clock keys and the call key.
+// It reports whether the key was one of them.
+func (c *console) handleKey(ev *fyne.KeyEvent) bool {
+	if ev.Name == fyne.KeyReturn && c.onEnter != nil {
+		f := c.onEnter
+		c.onEnter = nil
+		f()
+		return true
+	}
+	switch ev.Name {
+	case c.keyLeft:
+		c.pressSlot(0)
+	case c.keyRight:
+		c.pressSlot(1)
+	case c.keyCall:
+		if c.win.Canvas().Overlays().Top() != nil {
+			return false // with a dialog open the key (often Escape) means "close it"
+		}
+		c.callArbiter()
+	default:
+		return false
+	}
+	return true
+}
+
+type errText string
+
+func (e errText) Error() string { return string(e) }
+
+func atoiOr(s string, def int) (int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+var _ = time.Second

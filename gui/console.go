@@ -1,0 +1,586 @@
+// Package gui is the Arbiter console: the Fyne desktop app an arbiter (or the
+// operator relaying a computer's moves) officiates a match with.
+//
+// Every action goes through the commands of package match, exactly as the
+// command line does, so the console, the CLI and scripts can never disagree.
+// The console keeps no state of the match of its own: after every change it
+// reads a snapshot (match.App.State) and redraws from it.
+//
+// Layout: a match bar (all games, results, score; database path and mode), the
+// board with the move field under it, two large clocks (the running one framed),
+// the scoresheet and the incident log, and an action bar. Every action is in
+// the menus with a shortcut (shortcuts.go holds them all); the action table is
+// in actions.go.
+//
+// Time: every command's instant comes from the console's time source (now), in
+// production match.TimeSource. A clock display is redrawn only when its text
+// changes: each clock view arms one timer for the next instant its text (or
+// its flag) changes, as told by clock.Clock.Display, and the timer's callback
+// reaches the widgets through fyne.Do. There is no periodic redraw.
+//
+// Roles: the console runs in operator mode or arbiter mode. Arbiter actions ask
+// for the arbiter PIN when the match has one. Moves and clock presses are given
+// as the arbiter in arbiter mode; in operator mode as the operator for the
+// computer's side and as the player for the human's side, so each event
+// records who gave it.
+package gui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/notnil/chess"
+
+	"arbiter/cli"
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+const (
+	sideWhite = clock.White
+	sideBlack = clock.Black
+)
+
+// afterFunc arms a one-shot timer and returns its stop function. Production
+// code uses time.AfterFunc; tests inject one that never fires on its own.
+type afterFunc func(d time.Duration, f func()) (stop func())
+
+func realAfter(d time.Duration, f func()) func() {
+	t := time.AfterFunc(d, f)
+	return func() { t.Stop() }
+}
+
+// config is what a console is made of.
+type config struct {
+	path  string // database path shown in the window
+	role  match.Role
+	pin   string
+	now   func() time.Time
+	after afterFunc
+}
+
+// console is the main window and its state.
+type console struct {
+	ctx   context.Context
+	fa    fyne.App
+	win   fyne.Window
+	core  *match.App
+	cfg   config
+	now   func() time.Time
+	after afterFunc
+
+	mode match.Role // RoleArbiter or RoleOperator
+	pin  string
+
+	// settings (kept in the app's preferences)
+	movePresses bool
+	leftSide    clock.Side // the side whose clock stands on the left (6.4)
+	keyLeft     fyne.KeyName
+	keyRight    fyne.KeyName
+	keyCall     fyne.KeyName
+	scale       float32
+	flipped     bool
+
+	board     *board
+	clocks    [2]*clockView
+	moveEntry *moveEntry
+	moveErr   *canvas.Text
+	notice    *widget.Label
+	title     *widget.Label
+	gamesBox  *fyne.Container
+	score     *widget.Label
+	where     *widget.Label
+	sheetBox  *fyne.Container
+	sheetHead *widget.Label
+	sheetScr  *container.Scroll
+	logBox    *fyne.Container
+	logHead   *widget.Label
+	logScr    *container.Scroll
+	buttons   map[actionID]*widget.Button
+
+	movePressesItem *fyne.MenuItem
+	audience        *audience
+
+	// lastSheet and lastLog are the rendered rows (tests read them).
+	lastSheet []string
+	lastLog   []string
+	// lastError is the last refusal shown in a dialog.
+	lastError string
+	// onEnter confirms the open quit dialog with Enter.
+	onEnter func()
+	// geometryFile receives the board's position in pixels after each
+	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
+	geometryFile string
+}
+
+// newConsole builds the main window on a fyne.App (the real one or test.NewApp).
+func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *console {
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	if cfg.after == nil {
+		cfg.after = realAfter
+	}
+	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*widget.Button{}}
+	c.loadSettings()
+	c.mode = match.RoleOperator
+	if cfg.role == match.RoleArbiter {
+		c.mode = match.RoleArbiter
+		if m := core.State().Match; m != nil && !m.CheckPIN(cfg.pin) {
+			c.mode = match.RoleOperator // the PIN is asked when an arbiter action is taken
+		}
+	}
+	c.win = fa.NewWindow("Arbiter")
+	c.build()
+	c.win.SetMainMenu(c.mainMenu())
+	c.addShortcuts()
+	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { c.handleKey(ev) })
+	c.win.SetCloseIntercept(c.quit)
+	core.OnChange(func() { fyne.Do(c.refresh) })
+	c.refresh()
+	return c
+}
+
+func (c *console) loadSettings() {
+	p := c.fa.Preferences()
+	c.movePresses = p.BoolWithFallback("movePresses", true)
+	c.leftSide = clock.Side(p.IntWithFallback("leftSide", int(clock.White)))
+	c.keyLeft = fyne.KeyName(p.StringWithFallback("keyLeft", string(defaultKeyLeft)))
+	c.keyRight = fyne.KeyName(p.StringWithFallback("keyRight", string(defaultKeyRight)))
+	c.keyCall = fyne.KeyName(p.StringWithFallback("keyCall", string(defaultKeyCall)))
+	c.scale = float32(p.FloatWithFallback("scale", 1))
+	c.flipped = p.BoolWithFallback("flipped", false)
+}
+
+func (c *console) saveSettings() {
+	p := c.fa.Preferences()
+	p.SetBool("movePresses", c.movePresses)
+	p.SetInt("leftSide", int(c.leftSide))
+	p.SetString("keyLeft", string(c.keyLeft))
+	p.SetString("keyRight", string(c.keyRight))
+	p.SetString("keyCall", string(c.keyCall))
+	p.SetFloat("scale", float64(c.scale))
+	p.SetBool("flipped", c.flipped)
+}
+
+// tr translates a format string and fills it in.
+func tr(format string, args ...any) string {
+	return fmt.Sprintf(lang.L(format), args...)
+}
+
+func (c *console) build() {
+	c.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.title.SizeName = theme.SizeNameSubHeadingText
+	c.gamesBox = container.NewHBox()
+	c.score = widget.NewLabel("")
+	c.where = widget.NewLabel("")
+	c.where.Alignment = fyne.TextAlignTrailing
+	header := container.NewVBox(container.NewBorder(nil, nil, c.title, c.where), container.NewBorder(nil, nil, c.gamesBox, c.score))
+
+	c.board = newBoard(c, true)
+	c.moveEntry = newMoveEntry(c)
+	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
+	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
+	c.moveErr = canvas.NewText("", colError)
+	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
+	c.notice = widget.NewLabel("")
+	c.notice.Wrapping = fyne.TextWrapWord
+	left := container.NewVBox(c.board, c.moveEntry, c.moveErr)
+
+	c.clocks[0] = newClockView(c, 0, false)
+	c.clocks[1] = newClockView(c, 1, false)
+	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
+
+	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.sheetBox = container.NewVBox()
+	c.sheetScr = container.NewVScroll(container.NewPadded(c.sheetBox))
+	sheetFoot := widget.NewLabel(lang.L("move · time used · clock after · (=) draw offer"))
+	sheetFoot.SizeName = theme.SizeNameCaptionText
+	sheet := card(container.NewBorder(c.sheetHead, sheetFoot, nil, nil, c.sheetScr))
+
+	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.logBox = container.NewVBox()
+	c.logScr = container.NewVScroll(c.logBox)
+	logc := card(container.NewBorder(c.logHead, nil, nil, nil, c.logScr))
+
+	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
+
+	bar := container.NewHBox()
+	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
+		id := id
+		b := widget.NewButton("", func() { c.do(id) })
+		if id == actCallArbiter {
+			b.Importance = widget.DangerImportance
+		}
+		c.buttons[id] = b
+		bar.Add(b)
+	}
+	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
+	c.win.SetContent(main)
+	c.win.Resize(fyne.NewSize(1280, 800))
+}
+
+// keyText is a key as printed on a label.
+func keyText(k fyne.KeyName) string {
+	if k == fyne.KeyEscape {
+		return "Esc"
+	}
+	return string(k)
+}
+
+// gap is a fixed horizontal space.
+func gap() fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(theme.Padding()*4, 1))
+	return r
+}
+
+// card frames content like a panel.
+func card(content fyne.CanvasObject) fyne.CanvasObject {
+	bg := canvas.NewRectangle(color.Transparent)
+	bg.StrokeColor = themeColor(theme.ColorNameSeparator)
+	bg.StrokeWidth = 1
+	bg.CornerRadius = 4
+	return container.NewStack(bg, container.NewPadded(content))
+}
+
+// state is the current snapshot of the match.
+func (c *console) state() *match.State { return c.core.State() }
+
+// game is the current game or nil.
+func (c *console) game() *match.Game { return c.state().CurrentGame() }
+
+// sideAt is the side whose clock stands in slot 0 (left) or 1 (right).
+func (c *console) sideAt(slot int) clock.Side {
+	if slot == 0 {
+		return c.leftSide
+	}
+	return c.leftSide.Other()
+}
+
+// refresh redraws everything from the current state.
+func (c *console) refresh() {
+	st := c.state()
+	m := st.Match
+	g := st.CurrentGame()
+	mode := lang.L("OPERATOR mode")
+	if c.mode == match.RoleArbiter {
+		mode = lang.L("ARBITER mode")
+	}
+	c.where.SetText(c.cfg.path + " · " + mode)
+	if m == nil {
+		c.win.SetTitle("Arbiter — " + c.cfg.path)
+		c.title.SetText(lang.L("No match yet"))
+		c.score.SetText(lang.L("Create the match: Match → New match… (Ctrl+N)"))
+	} else {
+		c.win.SetTitle("Arbiter — " + m.Title + " — " + c.cfg.path)
+		t := m.Title
+		if g != nil {
+			t += " — " + tr("Game %d of %d", g.Number, m.GamesPlanned)
+		}
+		c.title.SetText(t)
+		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
+	}
+	c.refreshGames(st)
+	c.board.refresh()
+	for _, cv := range c.clocks {
+		cv.update()
+	}
+	c.refreshSheet(g)
+	c.refreshLog(g)
+	c.refreshNotice(g)
+	c.refreshButtons()
+	if c.audience != nil {
+		c.audience.refresh()
+	}
+	// texts changed size: lay the window out again (only on a state change,
+	// never on a clock tick)
+	c.win.Content().Refresh()
+}
+
+func initials(name string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(name) {
+		r := []rune(w)
+		b.WriteRune(r[0])
+	}
+	return strings.ToUpper(b.String())
+}
+
+func (c *console) refreshGames(st *match.State) {
+	c.gamesBox.RemoveAll()
+	for _, g := range st.Games {
+		txt := fmt.Sprintf("G%d %s–%s", g.Number, initials(g.White), initials(g.Black))
+		switch {
+		case g.Over():
+			txt += " " + g.Result
+		case g.Live():
+			txt += " " + lang.L(string(g.State))
+		case g.State == match.Postponed:
+			txt += " " + lang.L("postponed")
+		}
+		t := canvas.NewText(txt, themeColor(theme.ColorNameForeground))
+		if cur := st.CurrentGame(); cur != nil && cur.Number == g.Number && g.Live() {
+			t.Color = colRunning
+			t.TextStyle.Bold = true
+		}
+		t.TextSize = theme.TextSize()
+		c.gamesBox.Add(t)
+		c.gamesBox.Add(gap())
+	}
+	c.gamesBox.Refresh()
+}
+
+// sheetRows renders the scoresheet: numbered move pairs, each move with the
+// time it used and the mover's clock after it, (=) marking a draw offer.
+func sheetRows(g *match.Game) []string {
+	if g == nil || g.Sheet == nil {
+		return nil
+	}
+	var rows []string
+	cur := ""
+	for _, e := range g.Sheet.Entries() {
+		after := e.ClockWhite
+		if e.Color == chess.Black {
+			after = e.ClockBlack
+		}
+		mv := e.SAN
+		if e.DrawOffer {
+			mv += " (=)"
+		}
+		cell := fmt.Sprintf("%-8s%5s %7s", mv, short(e.Used), match.FormatDuration(after.Truncate(time.Second)))
+		if e.Color == chess.White {
+			if cur != "" {
+				rows = append(rows, cur)
+			}
+			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
+		} else {
+			if cur == "" {
+				cur = fmt.Sprintf("%3d. %-21s", e.Number, "…")
+			}
+			rows = append(rows, cur+"  "+cell)
+			cur = ""
+		}
+	}
+	if cur != "" {
+		rows = append(rows, cur)
+	}
+	return rows
+}
+
+// short writes a move's time used as M:SS (H:MM:SS above an hour).
+func short(d time.Duration) string {
+	d = d.Truncate(time.Second)
+	if d >= time.Hour {
+		return match.FormatDuration(d)
+	}
+	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+}
+
+func (c *console) refreshSheet(g *match.Game) {
+	rows := sheetRows(g)
+	if g != nil {
+		c.sheetHead.SetText(tr("Scoresheet (game %d)", g.Number))
+	}
+	if equal(rows, c.lastSheet) {
+		return
+	}
+	c.lastSheet = rows
+	c.sheetBox.RemoveAll()
+	for _, r := range rows {
+		t := canvas.NewText(r, themeColor(theme.ColorNameForeground))
+		t.TextStyle.Monospace = true
+		t.TextSize = theme.TextSize() * 0.86
+		c.sheetBox.Add(t)
+	}
+	c.sheetBox.Refresh()
+	c.sheetScr.ScrollToBottom()
+}
+
+// logRows renders the incident log: time, both clock readings, actor, kind
+// and rule, and the text.
+func logRows(g *match.Game) []string {
+	if g == nil {
+		return nil
+	}
+	var rows []string
+	for _, in := range g.Incidents {
+		who := string(in.Role)
+		if in.Actor != "" {
+			who += " " + in.Actor
+		}
+		kind := in.Kind
+		if in.Rule != "" {
+			kind += " (" + in.Rule + ")"
+		}
+		head := fmt.Sprintf("%s  W %s · B %s  %s · %s", in.At.Local().Format("15:04:05"),
+			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
+		text := in.Text
+		if in.Effect != "" {
+			text += " [" + in.Effect + "]"
+		}
+		rows = append(rows, head+"\n"+text)
+	}
+	return rows
+}
+
+func (c *console) refreshLog(g *match.Game) {
+	rows := logRows(g)
+	if g != nil {
+		c.logHead.SetText(tr("Incidents (game %d)", g.Number))
+	}
+	if equal(rows, c.lastLog) {
+		return
+	}
+	c.lastLog = rows
+	c.logBox.RemoveAll()
+	for _, r := range rows {
+		head, text, _ := strings.Cut(r, "\n")
+		h := widget.NewLabel(head)
+		h.Wrapping = fyne.TextWrapWord
+		h.TextStyle.Bold = true
+		h.SizeName = theme.SizeNameCaptionText
+		l := widget.NewLabel(text)
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.LowImportance
+		c.logBox.Add(container.NewVBox(h, l))
+	}
+	c.logBox.Refresh()
+	c.logScr.ScrollToBottom()
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// refreshNotice says in one line what the arbiter should know now.
+func (c *console) refreshNotice(g *match.Game) {
+	st := c.state()
+	txt := ""
+	switch {
+	case st.Match == nil:
+		txt = lang.L("No match in this database yet: create it with Match → New match… (Ctrl+N).")
+	case g == nil || g.Over() || g.State == match.Scheduled:
+		if g != nil && g.Over() {
+			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, g.Termination)
+		}
+		txt += lang.L("Start the next game with Match → Start next game (Ctrl+G).")
+	case g.State == match.Paused:
+		if g.Paused.Call {
+			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
+		} else {
+			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", g.Paused.Reason)
+		}
+	case g.Pressed != nil:
+		txt = tr("%s pressed the clock: enter the move played.", lang.L(match.Colour(*g.Pressed)))
+	case g.Offer != nil:
+		txt = tr("%s offers a draw: accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E).", lang.L(match.Colour(g.Offer.By)))
+	default:
+		txt = tr("%s to move.", lang.L(match.Colour(g.ToMove())))
+		if !c.movePresses {
+			txt += " " + lang.L("Clock keys switch the clocks; then enter the move.")
+		}
+	}
+	c.notice.SetText(txt)
+}
+
+func (c *console) refreshButtons() {
+	for id, b := range c.buttons {
+		label := lang.L(findAction(id).label)
+		switch id {
+		case actPressLeft, actPressRight:
+			slot := 0
+			key := c.keyLeft
+			if id == actPressRight {
+				slot, key = 1, c.keyRight
+			}
+			label = tr("%s clock (%s)", lang.L(match.Colour(c.sideAt(slot))), keyText(key))
+			if slot == 0 {
+				label = "◀ " + label
+			} else {
+				label += " ▶"
+			}
+		case actCallArbiter:
+			label = tr("Stop clocks · call arbiter (%s)", keyText(c.keyCall))
+		case actStartGame:
+			label = lang.L("Start game")
+		case actIncident:
+			label = lang.L("Incident…")
+		case actArbiterMode:
+			if c.mode == match.RoleArbiter {
+				label = lang.L("Operator mode")
+			} else {
+				label = lang.L("Arbiter mode (PIN)")
+			}
+		case actAudience:
+			label = lang.L("Audience")
+		}
+		if b.Text != label {
+			b.SetText(label)
+		}
+	}
+	if b := c.buttons[actStartGame]; b != nil {
+		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
+		m.Checked = c.movePresses
+		c.win.MainMenu().Refresh()
+	}
+}
+
+// showError shows a refusal as one sentence in a dialog.
+func (c *console) showError(err error) {
+	if err == nil {
+		return
+	}
+	c.lastError = cli.Sentence(err)
+	dialog.ShowInformation(lang.L("Not done"), c.lastError, c.win)
+}
+
+// info shows a message.
+func (c *console) info(title, msg string) {
+	dialog.ShowInformation(title, msg, c.win)
+}
+
+// splitLayout places two objects side by side, the first taking frac of the
+// width. Its minimum width is only the larger child's, so long rows (which
+// scroll or wrap) never push the window wider than the screen.
+type splitLayout struct{ frac float32 }
+
+func (l *splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	p := theme.Padding()
+	w := (size.Width - p) * l.frac
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w+p, 0))
+	objs[1].Resize(fyne.NewSize(size.Width-w-p, size.Height))
+}
+
+func (l *splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(200, 120)
+}

@@ -1,0 +1,474 @@
+package gui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/cli"
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+func sentence(err error) string { return cli.Sentence(err) }
+
+// formDialog shows a form whose entries submit it with Enter. ok returns an
+// error to keep the dialog open with the reason shown; nil closes it.
+func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok func() error) dialog.Dialog {
+	errLabel := widget.NewLabel("")
+	errLabel.Importance = widget.DangerImportance
+	errLabel.Wrapping = fyne.TextWrapWord
+	errLabel.Hide()
+	form := widget.NewForm(items...)
+	var d dialog.Dialog
+	submit := func() {
+		if err := ok(); err != nil {
+			errLabel.SetText(sentence(err))
+			errLabel.Show()
+			return
+		}
+		d.Hide()
+	}
+	for _, it := range items {
+		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+			e.OnSubmitted = func(string) { submit() }
+		}
+	}
+	cancel := widget.NewButton(lang.L("Cancel"), func() { d.Hide() })
+	okb := widget.NewButton(confirm, submit)
+	okb.Importance = widget.HighImportance
+	content := container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
+	d = dialog.NewCustomWithoutButtons(title, content, c.win)
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+	for _, it := range items {
+		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+			c.win.Canvas().Focus(e)
+			break
+		}
+	}
+	return d
+}
+
+func entryWith(text string) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetText(text)
+	return e
+}
+
+// defaultSpec is the 1996 match: what the New match dialog is filled with.
+func defaultSpec() match.MatchSpec {
+	return match.MatchSpec{
+		Title:     "ACM Chess Challenge",
+		Site:      "Philadelphia, PA USA",
+		Arbiter:   "Mike Valvo",
+		Players:   [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer:  "Deep Blue",
+		Operators: []string{"Feng-hsiung Hsu"},
+		Games:     6,
+		Control:   "acm1996",
+		White:     "lots",
+	}
+}
+
+// newMatchDialog asks for the match, filled in with the 1996 match.
+func (c *console) newMatchDialog() {
+	if m := c.state().Match; m != nil {
+		c.showError(errText(tr("this database already holds the match %q: start the console with another --db file", m.Title)))
+		return
+	}
+	d := defaultSpec()
+	title := entryWith(d.Title)
+	site := entryWith(d.Site)
+	p1 := entryWith(d.Players[0])
+	p2 := entryWith(d.Players[1])
+	computer := entryWith(d.Computer)
+	operator := entryWith(strings.Join(d.Operators, ", "))
+	arb := entryWith(d.Arbiter)
+	games := entryWith(fmt.Sprint(d.Games))
+	var presets []string
+	for _, p := range clock.Presets() {
+		presets = append(presets, p.Name)
+	}
+	tc := widget.NewSelectEntry(presets)
+	tc.SetText(d.Control)
+	tcHelp := widget.NewLabel("")
+	showTC := func(s string) {
+		if ctl, err := clock.ParseSpec(s); err == nil {
+			tcHelp.SetText(ctl.Readable())
+		} else {
+			tcHelp.SetText(lang.L("not a time control"))
+		}
+	}
+	tc.OnChanged = showTC
+	showTC(d.Control)
+	white := widget.NewSelect([]string{lang.L("by lots (Arbiter draws)"), d.Players[0], d.Players[1]}, nil)
+	white.SetSelectedIndex(0)
+	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
+	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
+	pin := widget.NewPasswordEntry()
+	pin.SetPlaceHolder(lang.L("optional, at least 4 characters"))
+	items := []*widget.FormItem{
+		widget.NewFormItem(lang.L("Title"), title),
+		widget.NewFormItem(lang.L("Site"), site),
+		widget.NewFormItem(lang.L("Player 1"), p1),
+		widget.NewFormItem(lang.L("Player 2"), p2),
+		widget.NewFormItem(lang.L("Computer"), computer),
+		widget.NewFormItem(lang.L("Operator"), operator),
+		widget.NewFormItem(lang.L("Arbiter"), arb),
+		widget.NewFormItem(lang.L("Games"), games),
+		widget.NewFormItem(lang.L("Time control"), container.NewVBox(tc, tcHelp)),
+		widget.NewFormItem(lang.L("White in game 1"), white),
+		widget.NewFormItem(lang.L("Arbiter PIN"), pin),
+	}
+	c.formDialog(lang.L("New match"), lang.L("Create match"), items, func() error {
+		n, ok := atoiOr(games.Text, 6)
+		if !ok {
+			return errText(tr("%q is not a number of games: give a whole number such as 6", games.Text))
+		}
+		spec := match.MatchSpec{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
+			Players: [2]string{strings.TrimSpace(p1.Text), strings.TrimSpace(p2.Text)}, Computer: strings.TrimSpace(computer.Text),
+			Games: n, Control: strings.TrimSpace(tc.Text), PIN: pin.Text, White: "lots"}
+		for _, o := range strings.Split(operator.Text, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				spec.Operators = append(spec.Operators, o)
+			}
+		}
+		if i := white.SelectedIndex(); i > 0 {
+			spec.White = spec.Players[i-1]
+		}
+		if err := c.core.NewMatch(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter}), spec); err != nil {
+			return err
+		}
+		c.pin = spec.PIN
+		c.mode = match.RoleArbiter
+		m := c.state().Match
+		c.refresh()
+		c.info(lang.L("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+		return nil
+	})
+}
+
+func lotsText(l string) string {
+	if l == "app" {
+		return lang.L("lots drawn by Arbiter")
+	}
+	return lang.L("lots drawn at the board")
+}
+
+func (c *console) scheduleDialog() {
+	n := entryWith("")
+	n.SetPlaceHolder(lang.L("next game"))
+	start := entryWith(c.now().Add(time.Hour).Local().Format("2006-01-02 15:04"))
+	c.formDialog(lang.L("Schedule game"), lang.L("Schedule"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Game"), n),
+		widget.NewFormItem(lang.L("Start (local time)"), start),
+	}, func() error {
+		num, ok := atoiOr(n.Text, 0)
+		if !ok {
+			return errText(tr("%q is not a game number", n.Text))
+		}
+		t, err := time.ParseInLocation("2006-01-02 15:04", strings.TrimSpace(start.Text), time.Local)
+		if err != nil {
+			return errText(tr("%q is not a start time: write it as 1996-02-10 15:00", start.Text))
+		}
+		return c.core.ScheduleGame(c.ctx, c.cmdAs(c.arbiter()), num, t)
+	})
+}
+
+func (c *console) postponeDialog() {
+	n := entryWith("")
+	n.SetPlaceHolder(lang.L("next game"))
+	reason := entryWith("")
+	c.formDialog(lang.L("Postpone game"), lang.L("Postpone"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Game"), n),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		num, ok := atoiOr(n.Text, 0)
+		if !ok {
+			return errText(tr("%q is not a game number", n.Text))
+		}
+		return c.core.PostponeGame(c.ctx, c.cmdAs(c.arbiter()), num, reason.Text)
+	})
+}
+
+func sideChoice() (*widget.RadioGroup, func() clock.Side) {
+	opts := []string{lang.L("White"), lang.L("Black")}
+	r := widget.NewRadioGroup(opts, nil)
+	r.Horizontal = true
+	r.SetSelected(opts[0])
+	return r, func() clock.Side {
+		if r.Selected == opts[1] {
+			return clock.Black
+		}
+		return clock.White
+	}
+}
+
+func (c *console) adjustDialog() {
+	side, get := sideChoice()
+	corr := entryWith("")
+	corr.SetPlaceHolder("+5m, -1m30s, =1:59:30")
+	moves := entryWith("")
+	moves.SetPlaceHolder(lang.L("unchanged"))
+	reason := entryWith("")
+	c.formDialog(lang.L("Adjust clock"), lang.L("Adjust"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Clock"), side),
+		widget.NewFormItem(lang.L("Correction"), corr),
+		widget.NewFormItem(lang.L("Moves completed"), moves),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		adj, err := cli.ParseAdjustment(strings.TrimSpace(corr.Text))
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(moves.Text) != "" {
+			n, ok := atoiOr(moves.Text, 0)
+			if !ok {
+				return errText(tr("%q is not a number of moves", moves.Text))
+			}
+			adj.Moves = &n
+		}
+		return c.core.Adjust(c.ctx, c.cmdAs(c.arbiter()), get(), adj, reason.Text)
+	})
+}
+
+func (c *console) resultDialog() {
+	res := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
+	reason := entryWith("")
+	c.formDialog(lang.L("Result by the arbiter's decision"), lang.L("Record result"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Result"), res),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		if res.Selected == "" {
+			return errText(lang.L("no result chosen: choose 1-0, 0-1 or 1/2-1/2"))
+		}
+		return c.core.Result(c.ctx, c.cmdAs(c.arbiter()), res.Selected, reason.Text)
+	})
+}
+
+// incidentDialog logs an incident of any kind the match knows.
+func (c *console) incidentDialog() {
+	kinds := match.IncidentKinds()
+	kind := widget.NewSelect(kinds, nil)
+	if len(kinds) > 0 {
+		kind.SetSelected(kinds[0])
+	}
+	rule := widget.NewLabel("")
+	kind.OnChanged = func(k string) { rule.SetText(match.IncidentRule(k)) }
+	if len(kinds) > 0 {
+		rule.SetText(match.IncidentRule(kinds[0]))
+	}
+	text := entryWith("")
+	name := entryWith("")
+	name.SetPlaceHolder(lang.L("only for replacements"))
+	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
+	asArb.SetChecked(c.mode == match.RoleArbiter)
+	c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Kind"), container.NewVBox(kind, rule)),
+		widget.NewFormItem(lang.L("Text"), text),
+		widget.NewFormItem(lang.L("Name"), name),
+		widget.NewFormItem("", asArb),
+	}, func() error {
+		args := match.IncidentArgs{Text: text.Text, Name: strings.TrimSpace(name.Text)}
+		actor := match.Actor{Role: match.RoleOperator}
+		if c.mode == match.RoleArbiter || asArb.Checked {
+			if c.mode != match.RoleArbiter {
+				var out string
+				var err error
+				c.asArbiter(func() {
+					out, err = c.core.Incident(c.ctx, c.cmdAs(c.arbiter()), kind.Selected, args)
+					if err != nil {
+						c.showError(err)
+					} else if out != "" {
+						c.info(lang.L("Incident"), out)
+					}
+				})
+				return nil
+			}
+			actor = c.arbiter()
+		}
+		out, err := c.core.Incident(c.ctx, c.cmdAs(actor), kind.Selected, args)
+		if err != nil {
+			return err
+		}
+		if out != "" {
+			c.info(lang.L("Incident"), out)
+		}
+		return nil
+	})
+}
+
+// clockKeysDialog sets the two clock keys and the call key.
+func (c *console) clockKeysDialog() {
+	var names []string
+	for _, k := range keyChoices {
+		names = append(names, string(k))
+	}
+	left := widget.NewSelect(names, nil)
+	left.SetSelected(string(c.keyLeft))
+	right := widget.NewSelect(names, nil)
+	right.SetSelected(string(c.keyRight))
+	call := widget.NewSelect(names, nil)
+	call.SetSelected(string(c.keyCall))
+	presses := widget.NewCheck(lang.L("Entering a move presses the clock"), nil)
+	presses.SetChecked(c.movePresses)
+	c.formDialog(lang.L("Clock keys"), lang.L("OK"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Left clock key"), left),
+		widget.NewFormItem(lang.L("Right clock key"), right),
+		widget.NewFormItem(lang.L("Stop clocks, call arbiter"), call),
+		widget.NewFormItem("", presses),
+	}, func() error {
+		if left.Selected == right.Selected || left.Selected == call.Selected || right.Selected == call.Selected {
+			return errText(lang.L("two functions share one key: choose three different keys"))
+		}
+		c.keyLeft, c.keyRight, c.keyCall = fyne.KeyName(left.Selected), fyne.KeyName(right.Selected), fyne.KeyName(call.Selected)
+		c.movePresses = presses.Checked
+		c.saveSettings()
+		c.refresh()
+		return nil
+	})
+}
+
+// languageDialog chooses the language; it applies at the next start.
+func (c *console) languageDialog() {
+	opts := []string{lang.L("System"), "English", "Deutsch"}
+	codes := []string{"", "en", "de"}
+	sel := widget.NewSelect(opts, nil)
+	cur := c.fa.Preferences().String("language")
+	for i, code := range codes {
+		if code == cur {
+			sel.SetSelectedIndex(i)
+		}
+	}
+	c.formDialog(lang.L("Language"), lang.L("OK"), []*widget.FormItem{widget.NewFormItem(lang.L("Language"), sel)}, func() error {
+		if i := sel.SelectedIndex(); i >= 0 {
+			c.fa.Preferences().SetString("language", codes[i])
+		}
+		c.info(lang.L("Language"), lang.L("The language changes when the console is started again."))
+		return nil
+	})
+}
+
+// shortcutLines lists every key and shortcut (Help → Keys and shortcuts).
+func (c *console) shortcutLines() []string {
+	lines := []string{
+		tr("%s: press the left clock", c.keyLeft),
+		tr("%s: press the right clock", c.keyRight),
+		tr("%s: stop both clocks and call the arbiter (6.12b)", c.keyCall),
+		lang.L("Enter in the move field: record the move"),
+	}
+	var rest []string
+	for _, a := range actions {
+		if s, ok := shortcuts[a.id]; ok {
+			rest = append(rest, fmt.Sprintf("%-16s %s → %s", shortcutText(s), lang.L(a.menu), lang.L(a.label)))
+		}
+	}
+	sort.Strings(rest)
+	return append(lines, rest...)
+}
+
+func (c *console) shortcutsDialog() {
+	l := widget.NewLabel(strings.Join(c.shortcutLines(), "\n"))
+	l.TextStyle.Monospace = true
+	d := dialog.NewCustom(lang.L("Keys and shortcuts"), lang.L("Close"), container.NewVScroll(l), c.win)
+	d.Resize(fyne.NewSize(640, 560))
+	d.Show()
+}
+
+func (c *console) about() {
+	c.info(lang.L("About Arbiter"), lang.L("Arbiter officiates a chess match by the FIDE Laws (Article 6, the chess clock). Every action is recorded in an append-only, hash-chained log in the database shown in the window."))
+}
+
+// quit closes the console. With a clock running it asks first; the clock is
+// never stopped by quitting (the record keeps time; reopening resumes it).
+func (c *console) quit() {
+	closeNow := func() {
+		if c.audience != nil {
+			c.audience.win.Close()
+		}
+		_ = c.core.Closing(c.ctx, c.now())
+		c.fa.Quit()
+	}
+	if g := c.game(); g != nil && g.Live() {
+		if _, running := g.Clock.Running(); running {
+			d := dialog.NewConfirm(lang.L("Quit while a clock runs?"),
+				lang.L("A clock is running. Quitting does not stop it: the record keeps time and reopening the console resumes it. Quit?"),
+				func(ok bool) {
+					c.onEnter = nil
+					if ok {
+						closeNow()
+					}
+				}, c.win)
+			d.SetConfirmText(lang.L("Quit"))
+			c.win.Canvas().Unfocus()
+			c.onEnter = d.Confirm
+			d.Show()
+			return
+		}
+	}
+	closeNow()
+}
+
+func layoutSpacer() fyne.CanvasObject { return layout.NewSpacer() }
+
+func (c *console) forfeitDialog() {
+	side, get := sideChoice()
+	reason := entryWith("")
+	c.formDialog(lang.L("Forfeit"), lang.L("Forfeit"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Forfeiting side"), side),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		return c.core.Forfeit(c.ctx, c.cmdAs(c.arbiter()), get(), reason.Text)
+	})
+}
+
+func (c *console) amendDialog() {
+	ply := entryWith("")
+	ply.SetPlaceHolder("1 = White's first move")
+	mv := entryWith("")
+	reason := entryWith("")
+	c.formDialog(lang.L("Amend a move"), lang.L("Amend"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Ply"), ply),
+		widget.NewFormItem(lang.L("Move"), mv),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		n, ok := atoiOr(ply.Text, 0)
+		if !ok || n < 1 {
+			return errText(tr("%q is not a ply number", ply.Text))
+		}
+		return c.core.Amend(c.ctx, c.cmdAs(c.arbiter()), n, strings.TrimSpace(mv.Text), reason.Text)
+	})
+}
+
+// claimDialog records a draw claim (repetition or fifty moves) by the side
+// to move, now or with an intended move.
+func (c *console) claimDialog() {
+	kind := widget.NewSelect([]string{"repetition", "fifty-moves"}, nil)
+	kind.SetSelected("repetition")
+	intended := entryWith("")
+	intended.SetPlaceHolder(lang.L("optional"))
+	c.formDialog(lang.L("Claim a draw"), lang.L("Claim"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Kind"), kind),
+		widget.NewFormItem(lang.L("Intended move"), intended),
+	}, func() error {
+		g := c.game()
+		if g == nil {
+			return errText(lang.L("no game is in progress"))
+		}
+		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), kind.Selected, strings.TrimSpace(intended.Text))
+		if err != nil {
+			return err
+		}
+		c.info(lang.L("Claim"), res.Ruling)
+		return nil
+	})
+}

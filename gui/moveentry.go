@@ -1,0 +1,154 @@
+package gui
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// moveEntry is the move field: a one-line text field with a steady caret.
+// It is not a widget.Entry because the Entry's blinking caret is an endless
+// animation that redraws the window sixty times a second; the console must
+// stay near idle while a clock runs. It lets the clock keys and the call key
+// through to the console even while it has the focus.
+type moveEntry struct {
+	widget.BaseWidget
+	c           *console
+	Text        string
+	placeHolder string
+	focused     bool
+	OnSubmitted func(string)
+}
+
+func newMoveEntry(c *console) *moveEntry {
+	e := &moveEntry{c: c}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// SetText replaces the text.
+func (e *moveEntry) SetText(s string) {
+	e.Text = s
+	e.Refresh()
+}
+
+// SetPlaceHolder sets the hint shown while the field is empty.
+func (e *moveEntry) SetPlaceHolder(s string) {
+	e.placeHolder = s
+	e.Refresh()
+}
+
+// Tapped focuses the field.
+func (e *moveEntry) Tapped(*fyne.PointEvent) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+		c.Focus(e)
+	}
+}
+
+func (e *moveEntry) FocusGained() { e.focused = true; e.Refresh() }
+func (e *moveEntry) FocusLost()   { e.focused = false; e.Refresh() }
+
+// TypedRune adds a character (moves have no spaces).
+func (e *moveEntry) TypedRune(r rune) {
+	if r == ' ' || len(e.Text) >= 16 {
+		return
+	}
+	e.SetText(e.Text + string(r))
+}
+
+// TypedKey handles the clock keys first, then editing and Enter.
+func (e *moveEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.c.handleKey(ev) {
+		return
+	}
+	switch ev.Name {
+	case fyne.KeyBackspace:
+		if r := []rune(e.Text); len(r) > 0 {
+			e.SetText(string(r[:len(r)-1]))
+		}
+	case fyne.KeyDelete:
+		e.SetText("")
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.OnSubmitted != nil {
+			e.OnSubmitted(e.Text)
+		}
+	}
+}
+
+// TypedShortcut pastes a move.
+func (e *moveEntry) TypedShortcut(s fyne.Shortcut) {
+	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {
+		e.SetText(e.Text + strings.TrimSpace(p.Clipboard.Content()))
+	}
+}
+
+func (e *moveEntry) CreateRenderer() fyne.WidgetRenderer {
+	r := &moveEntryRenderer{e: e}
+	r.bg = canvas.NewRectangle(color.Transparent)
+	r.bg.CornerRadius = theme.InputRadiusSize()
+	r.text = canvas.NewText("", color.Black)
+	r.caret = canvas.NewRectangle(color.Black)
+	r.objs = []fyne.CanvasObject{r.bg, r.text, r.caret}
+	r.Refresh()
+	return r
+}
+
+type moveEntryRenderer struct {
+	e     *moveEntry
+	bg    *canvas.Rectangle
+	text  *canvas.Text
+	caret *canvas.Rectangle
+	objs  []fyne.CanvasObject
+}
+
+func (r *moveEntryRenderer) Layout(size fyne.Size) {
+	p := theme.InnerPadding()
+	r.bg.Resize(size)
+	th := r.text.MinSize().Height
+	r.text.Move(fyne.NewPos(p, (size.Height-th)/2))
+	r.text.Resize(fyne.NewSize(size.Width-2*p, th))
+	x := p
+	if r.e.Text != "" {
+		x += r.text.MinSize().Width
+	}
+	r.caret.Move(fyne.NewPos(x+1, (size.Height-th)/2))
+	r.caret.Resize(fyne.NewSize(2, th))
+}
+
+func (r *moveEntryRenderer) MinSize() fyne.Size {
+	p := theme.InnerPadding()
+	return fyne.NewSize(100, r.text.MinSize().Height+2*p)
+}
+
+func (r *moveEntryRenderer) Refresh() {
+	e := r.e
+	r.bg.FillColor = themeColor(theme.ColorNameInputBackground)
+	r.bg.StrokeWidth = theme.InputBorderSize()
+	r.bg.StrokeColor = themeColor(theme.ColorNameInputBorder)
+	if e.focused {
+		r.bg.StrokeColor = themeColor(theme.ColorNamePrimary)
+		r.bg.StrokeWidth = 2
+	}
+	r.text.TextSize = theme.TextSize() * 1.15
+	r.text.TextStyle.Bold = e.Text != ""
+	if e.Text == "" {
+		r.text.Text = e.placeHolder
+		r.text.Color = themeColor(theme.ColorNamePlaceHolder)
+	} else {
+		r.text.Text = e.Text
+		r.text.Color = themeColor(theme.ColorNameForeground)
+	}
+	r.caret.FillColor = themeColor(theme.ColorNamePrimary)
+	r.caret.Hidden = !e.focused
+	r.Layout(e.Size())
+	for _, o := range r.objs {
+		o.Refresh()
+	}
+}
+
+func (r *moveEntryRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *moveEntryRenderer) Destroy()                     {}
