@@ -4,6 +4,8 @@
 package main
 
 import (
+	_ "arbiter/internal/quietlocale" // before Fyne initialises: see its doc
+
 	"context"
 	"fmt"
 	"os"

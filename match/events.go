@@ -159,10 +159,10 @@ func (s *State) apply(e store.Event) error {
 	if e.Game == 0 {
 		return s.applyMatchLevel(e)
 	}
-	g := s.Game(e.Game)
-	if g == nil {
+	if s.Game(e.Game) == nil {
 		return fmt.Errorf("no game %d", e.Game)
 	}
+	g := s.own(e.Game)
 	if h, ok := gameHandlers[e.Kind]; ok {
 		return h(s, g, e)
 	}
@@ -191,6 +191,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 	}
 	s.Match = m
 	s.Games = nil
+	s.owned = nil // games created here belong to this state
 	for n := 1; n <= p.Games; n++ {
 		s.Games = append(s.Games, &Game{Number: n, White: m.WhiteOf(n), Black: m.Opponent(m.WhiteOf(n)), State: Scheduled, Result: "*"})
 	}

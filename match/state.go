@@ -215,6 +215,19 @@ type State struct {
 	Seq     int64
 	Head    string
 	LastAt  time.Time
+
+	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
+}
+
+// own returns game n for modification, cloning it first if it is shared
+// with the state this one was cloned from.
+func (s *State) own(n int) *Game {
+	i := n - 1
+	if i < len(s.owned) && !s.owned[i] {
+		s.Games[i] = s.Games[i].clone()
+		s.owned[i] = true
+	}
+	return s.Games[i]
 }
 
 // NewState is the state of an empty log.
@@ -304,8 +317,7 @@ func (s *State) clone() *State {
 		m := *s.Match
 		c.Match = &m
 	}
-	for i, g := range s.Games {
-		c.Games[i] = g.clone()
-	}
+	// Games are cloned lazily, when an event first touches them (own).
+	c.owned = make([]bool, len(s.Games))
 	return &c
 }

@@ -106,6 +106,7 @@ func NewSheet(startFEN string) (*Sheet, error) {
 	fields := strings.Fields(pos.String())
 	num, _ := strconv.Atoi(fields[5])
 	s := &Sheet{startFEN: pos.String(), startNum: num}
+	pos.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
 	s.positions = []*chess.Position{pos}
 	s.keys = []string{repetitionKey(pos)}
 	return s, nil
@@ -267,6 +268,7 @@ func (s *Sheet) push(m *chess.Move) *Entry {
 		UCI:      chess.UCINotation{}.Encode(pos, m),
 		FENAfter: next.String(),
 	}
+	next.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
 	s.positions = append(s.positions, next)
 	s.keys = append(s.keys, repetitionKey(next))
 	s.entries = append(s.entries, e)
@@ -480,10 +482,9 @@ func ordinal(n int) string {
 // affect s.
 func (s *Sheet) Clone() *Sheet {
 	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum}
-	c.positions = make([]*chess.Position, len(s.positions))
-	for i, p := range s.positions {
-		c.positions[i] = copyPos(p)
-	}
+	// Positions are never modified once recorded (their lazy move cache is
+	// filled when they are added), so clones share them.
+	c.positions = append([]*chess.Position(nil), s.positions...)
 	c.keys = append([]string(nil), s.keys...)
 	for _, e := range s.entries {
 		x := *e

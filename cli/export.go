@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"arbiter/report"
+)
+
+func init() {
+	register(&command{name: "export pgn", roles: rolesRead, usage: "export pgn [--game N] [-o FILE]",
+		summary: "Write the match (or game N) as PGN with [%clk]/[%emt] and the incidents in the move comments; standard output by default.",
+		run:     runExportPGN})
+	register(&command{name: "export pdf", roles: rolesRead, usage: "export pdf -o FILE [--game N] [--paper a4|letter] [--lang en|de]",
+		summary: "Write the signed match report as PDF: cover, each game's scoresheet, time chart and incidents, rulings and the record's fingerprint.",
+		run:     runExportPDF})
+}
+
+func runExportPGN(r *runner, a *args) error {
+	out, _ := a.take("o")
+	n, err := a.int("game", 0)
+	if err != nil {
+		return err
+	}
+	if err := a.done("export pgn", 0); err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
+	}
+	var buf bytes.Buffer
+	if err := report.WritePGN(&buf, r.app.State(), n); err != nil {
+		return userError(err)
+	}
+	if out == "" || out == "-" {
+		_, err := r.env.Stdout.Write(buf.Bytes())
+		return err
+	}
+	return writeFile(out, buf.Bytes())
+}
+
+func runExportPDF(r *runner, a *args) error {
+	out, _ := a.take("o")
+	n, err := a.int("game", 0)
+	if err != nil {
+		return err
+	}
+	paper, _ := a.take("paper")
+	lang, ok := a.take("lang")
+	if !ok {
+		lang = "en"
+		if strings.HasPrefix(strings.ToLower(r.env.Getenv("LANG")), "de") {
+			lang = "de"
+		}
+	}
+	if err := a.done("export pdf", 0); err != nil {
+		return err
+	}
+	if out == "" {
+		return fmt.Errorf("export pdf needs -o FILE: name the PDF file to write")
+	}
+	if n < 0 {
+		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
+	}
+	rep, err := r.db.Verify(r.ctx, "")
+	if err != nil {
+		return err
+	}
+	if !rep.OK {
+		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", rep.Problem)
+	}
+	var buf bytes.Buffer
+	if err := report.WritePDF(&buf, r.app.State(), rep.Head, report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {
+		return userError(err)
+	}
+	if err := writeFile(out, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, rep.Head)
+	return nil
+}
+
+// writeFile writes data to path through a temporary file in the same folder,
+// so that a failed export never leaves half a file behind.
+func writeFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".arbiter-export-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Chmod(0o644)
+	}
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("cannot write %s: %v", path, werr)
+	}
+	return nil
+}
+
+// userError drops the package prefix from a report error: the user reads one
+// sentence.
+func userError(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "report: "))
+}
