@@ -117,6 +117,7 @@ func (c *console) enterMove(input string) bool {
 	}
 	res, err := c.core.Move(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), input, pressed)
 	if err != nil {
+		c.noteWriteError(err)
 		c.setMoveError(sentence(err))
 		return false
 	}

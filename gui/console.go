@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -111,6 +112,17 @@ type console struct {
 	movePressesItem *fyne.MenuItem
 	audience        *audience
 
+	// live is the match the background tickers (heartbeat, poll) use: the
+	// same as core, readable from any goroutine (Continue in a new file
+	// replaces it).
+	live atomic.Pointer[match.App]
+	// banner says the record cannot be written (disk full, read-only);
+	// blockedSeq is the record's last event then: a later event hides it.
+	banner     banner
+	blockedSeq int64
+	// correcting is the open correction dialog (tests drive it).
+	correcting *correctDialog
+
 	// lastSheet and lastLog are the rendered rows (tests read them).
 	lastSheet []string
 	lastLog   []string
@@ -146,7 +158,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.addShortcuts()
 	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { c.handleKey(ev) })
 	c.win.SetCloseIntercept(c.quit)
-	core.OnChange(func() { fyne.Do(c.refresh) })
+	c.setCore(core)
 	c.refresh()
 	return c
 }
@@ -185,7 +197,8 @@ func (c *console) build() {
 	c.score = widget.NewLabel("")
 	c.where = widget.NewLabel("")
 	c.where.Alignment = fyne.TextAlignTrailing
-	header := container.NewVBox(container.NewBorder(nil, nil, c.title, c.where), container.NewBorder(nil, nil, c.gamesBox, c.score))
+	c.banner = newBanner()
+	header := container.NewVBox(container.NewBorder(nil, nil, c.title, c.where), container.NewBorder(nil, nil, c.gamesBox, c.score), c.banner.obj)
 
 	c.board = newBoard(c, true)
 	c.moveEntry = newMoveEntry(c)
@@ -290,6 +303,9 @@ func (c *console) refresh() {
 		}
 		c.title.SetText(t)
 		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
+	}
+	if st.Seq > c.blockedSeq && c.banner.obj.Visible() {
+		c.hideBanner() // a later event was written: the record takes writes again
 	}
 	c.refreshGames(st)
 	c.board.refresh()
@@ -556,6 +572,7 @@ func (c *console) showError(err error) {
 		return
 	}
 	c.lastError = cli.Sentence(err)
+	c.noteWriteError(err)
 	dialog.ShowInformation(lang.L("Not done"), c.lastError, c.win)
 }
 

@@ -31,6 +31,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	var d dialog.Dialog
 	submit := func() {
 		if err := ok(); err != nil {
+			c.noteWriteError(err)
 			errLabel.SetText(sentence(err))
 			errLabel.Show()
 			return

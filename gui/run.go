@@ -32,9 +32,9 @@ func Run(ctx context.Context, path string, opts cli.Global) error {
 	if err != nil {
 		return fmt.Errorf("gui: open %s: %w", path, err)
 	}
-	defer db.Close()
 	core, err := match.Open(ctx, db)
 	if err != nil {
+		db.Close()
 		return fmt.Errorf("gui: read the match in %s: %w", path, err)
 	}
 
@@ -48,17 +48,21 @@ func Run(ctx context.Context, path string, opts cli.Global) error {
 	ts := match.NewTimeSource()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
+	// the console may have moved to another file (Continue in a new file…)
+	defer func() { c.live.Load().DB().Close() }()
 
 	if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
 	} else if msg != "" {
 		c.info(lang.L("The console was away"), cli.Sentence(fmt.Errorf("%s", msg)))
 	}
-	_ = core.Beat(ctx, ts.Now())
+	c.noteWriteError(core.Beat(ctx, ts.Now()))
 
 	// The heartbeat (with the suspend check) and the poll for events written
 	// by another process (e.g. the command line on the same file) run on
-	// slow tickers; neither redraws anything unless the state changed.
+	// slow tickers; neither redraws anything unless the state changed. Both
+	// use the console's current file (it changes with Continue in a new
+	// file…).
 	stop := make(chan struct{})
 	go func() {
 		beat := time.NewTicker(match.HeartbeatEvery)
@@ -71,14 +75,15 @@ func Run(ctx context.Context, path string, opts cli.Global) error {
 				return
 			case <-beat.C:
 				now := ts.Now()
-				_ = core.Beat(ctx, now)
+				core := c.live.Load()
+				c.noteWriteErrorAsync(core.Beat(ctx, now))
 				if d := ts.Suspended(); d > 0 {
 					if err := core.LogSuspend(ctx, now, d); err != nil {
 						fyne.Do(func() { c.showError(err) })
 					}
 				}
 			case <-poll.C:
-				if err := core.Refresh(ctx); err != nil {
+				if err := c.live.Load().Refresh(ctx); err != nil {
 					fyne.Do(func() { c.showError(err) })
 				}
 			}

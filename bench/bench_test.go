@@ -1,0 +1,458 @@
+// Package bench holds the benchmarks that need several packages at once. Each
+// figure is measured beside a baseline from the same run, so that the table
+// printed by "make bench" (scripts/bench.sh, written up in
+// docs/performance.md) compares like with like on whatever machine runs it:
+//
+//   - BenchmarkCommitOneEvent: one durable store.Update appending one move
+//     event (BEGIN IMMEDIATE, INSERT, COMMIT with fsync), against
+//     BenchmarkRawAppendFsync: the same encoded bytes appended to a plain file
+//     in the same folder, fsync after each. Both report p50-ns and p99-ns over
+//     every operation of the run (per-operation latencies, not an average).
+//   - BenchmarkOpenRebuild/x1, /x10, /x100: open a database and rebuild the
+//     match state from its log (store.Open + match.Open), for the finished
+//     6-game 1996 match and for 10× and 100× its events. The databases are
+//     built once and cached in build/bench/ (delete it to rebuild). Reports
+//     events and ns/event (flat ns/event means linear growth).
+//   - BenchmarkMoveEntry: a move entered as text, parsed, validated and
+//     committed (match.App.Move), p50-ns and p99-ns; its baseline is the raw
+//     fsync above.
+//   - BenchmarkExportPGN and BenchmarkExportPDF: the 6-game match through
+//     package report, against BenchmarkBaselinePGN (notnil/chess writing the
+//     same six games) and BenchmarkBaselinePDF (fpdf writing the same moves as
+//     plain text, one page per game).
+//
+// No benchmark asserts a time: the goals are judged in the table.
+//
+// The databases of the timed commits live in ARBITER_BENCH_DIR (default
+// ../build/bench/tmp, on the repository's disk), never on a RAM disk.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"github.com/notnil/chess"
+
+	"arbiter/cli"
+	"arbiter/internal/demo"
+	"arbiter/match"
+	"arbiter/report"
+	"arbiter/store"
+)
+
+const pgnPath = "../../shared/data/deepblue1996.pgn"
+
+var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
+
+// diskDir is a folder on the repository's disk for timed writes.
+func diskDir(b *testing.B) string {
+	dir := os.Getenv("ARBITER_BENCH_DIR")
+	if dir == "" {
+		dir = "../build/bench/tmp"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	d, err := os.MkdirTemp(dir, "run-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// percentiles reports p50 and p99 of the samples as metrics.
+func percentiles(b *testing.B, samples []time.Duration) {
+	if len(samples) == 0 {
+		return
+	}
+	slices.Sort(samples)
+	at := func(p float64) float64 {
+		i := int(p * float64(len(samples)-1))
+		return float64(samples[i].Nanoseconds())
+	}
+	b.ReportMetric(at(0.50), "p50-ns")
+	b.ReportMetric(at(0.99), "p99-ns")
+	b.ReportMetric(float64(len(samples)), "samples")
+}
+
+// moveEvent is a move event as package match writes it.
+func moveEvent(i int) store.Event {
+	return store.Event{Match: 1, Game: 1, At: start.Add(time.Duration(i) * time.Second), Role: "operator", Actor: "Feng-hsiung Hsu",
+		Kind: "move", Payload: []byte(`{"san":"Nf3","uci":"g1f3","press":true,"input":"Nf3"}`)}
+}
+
+func BenchmarkCommitOneEvent(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(diskDir(b), "commit.arbiter"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		_, err := db.Update(ctx, func(tx *store.Tx) error {
+			_, err := tx.Append(moveEvent(i))
+			return err
+		})
+		samples = append(samples, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	percentiles(b, samples)
+}
+
+func BenchmarkRawAppendFsync(b *testing.B) {
+	f, err := os.OpenFile(filepath.Join(diskDir(b), "raw.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	e := moveEvent(1)
+	e.Seq, e.Prev = 1, store.GenesisPrev
+	rec := store.EncodeEvent(e)
+	b.SetBytes(int64(len(rec)))
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := f.Write(rec); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, samples)
+}
+
+func BenchmarkMoveEntry(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(diskDir(b), "move.arbiter"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	arb := func(d time.Duration) match.Cmd {
+		return match.Cmd{At: start.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
+	}
+	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue", Control: "40/7200:20/3600:1800"}
+	if err := app.NewMatch(ctx, arb(0), spec); err != nil {
+		b.Fatal(err)
+	}
+	if err := app.StartGame(ctx, arb(time.Second), 0); err != nil {
+		b.Fatal(err)
+	}
+	// Knights out and back: always legal, never ends the game by itself.
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c := arb(time.Second + time.Duration(i+1)*time.Millisecond)
+		t0 := time.Now()
+		_, err := app.Move(ctx, c, moves[i%4], false)
+		samples = append(samples, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	percentiles(b, samples)
+}
+
+// cachedMatch returns the path of the cached database at scale k, building
+// it when missing (build time is not measured). Scale 1 is the 1996 match
+// played through "arbiter play" from internal/demo's script. Scale 10 is
+// that match's log replayed 10 times as one 60-game match (game numbers and
+// instants shifted); scale 100 adds notes after the moves until the log holds
+// about 100 times the events (a match has at most 100 games). The scaled logs
+// are appended in batches through the store and checked by rebuilding them.
+func cachedMatch(b *testing.B, k int) string {
+	cache := "../build/bench"
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(cache, fmt.Sprintf("match1996-x%d-v%d.arbiter", k, store.SchemaVersion()))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	os.Remove(path + ".tmp")
+	if k == 1 {
+		script, err := demo.Script1996(pgnPath, demo.Options{Seed: 1996})
+		if err != nil {
+			b.Skipf("the 1996 match is not available: %v", err)
+		}
+		sp := filepath.Join(b.TempDir(), "script.txt")
+		if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		env := cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return start }}
+		if code := cli.Run(context.Background(), []string{"--db", path + ".tmp", "--at", start.Format(time.RFC3339), "play", sp}, env); code != 0 {
+			b.Fatalf("building the 1996 match: %s", errb.String())
+		}
+	} else {
+		scaleUp(b, readAll(b, cachedMatch(b, 1)), k, path+".tmp")
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// scaleUp writes the 6-game match's events ten times over as a 60-game
+// match, plus notes for k=100.
+func scaleUp(b *testing.B, base []store.Event, k int, path string) {
+	ctx := context.Background()
+	var note *store.Event
+	moves := 0
+	for i, e := range base {
+		if e.Kind == "incident" && note == nil && strings.Contains(string(e.Payload), "note") {
+			note = &base[i]
+		}
+		if e.Kind == "move" {
+			moves++
+		}
+	}
+	notesPerMove := 0.0
+	if k == 100 {
+		if note == nil {
+			b.Fatal("the base match has no note to copy")
+		}
+		notesPerMove = float64(90*len(base)) / float64(10*moves)
+	}
+	span := base[len(base)-1].At.Sub(start) + 24*time.Hour
+	var out []store.Event
+	owed := 0.0
+	for c := 0; c < 10; c++ {
+		for _, e := range base {
+			if e.Kind == "match.new" {
+				if c > 0 {
+					continue
+				}
+				e.Payload = setJSON(b, e.Payload, "games", 60)
+			}
+			if e.Game > 0 {
+				e.Game += 6 * c
+				if strings.HasPrefix(e.Kind, "game.") {
+					e.Payload = setJSON(b, e.Payload, "game", e.Game)
+				}
+			}
+			e.At = e.At.Add(time.Duration(c) * span)
+			out = append(out, e)
+			if e.Kind == "move" && notesPerMove > 0 {
+				for owed += notesPerMove; owed >= 1; owed-- {
+					n := *note
+					n.Game, n.At = e.Game, e.At
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for len(out) > 0 {
+		n := min(len(out), 5000)
+		batch := out[:n]
+		out = out[n:]
+		if _, err := db.Update(ctx, func(tx *store.Tx) error {
+			for _, e := range batch {
+				if _, err := tx.Append(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := match.Open(ctx, db); err != nil {
+		b.Fatalf("the x%d match does not rebuild: %v", k, err)
+	}
+}
+
+// setJSON sets one key of a JSON object.
+func setJSON(b *testing.B, payload []byte, key string, v any) []byte {
+	var m map[string]any
+	if err := json.Unmarshal(payload, &m); err != nil {
+		b.Fatal(err)
+	}
+	m[key] = v
+	out, err := json.Marshal(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+func readAll(b *testing.B, path string) []store.Event {
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	evs, err := db.EventsAfter(context.Background(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return evs
+}
+
+// copyTo copies a cached database to a private folder, so that timing never
+// touches the cache.
+func copyTo(b *testing.B, src string) string {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(diskDir(b), filepath.Base(src))
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func BenchmarkOpenRebuild(b *testing.B) {
+	for _, k := range []int{1, 10, 100} {
+		b.Run(fmt.Sprintf("x%d", k), func(b *testing.B) {
+			path := copyTo(b, cachedMatch(b, k))
+			ctx := context.Background()
+			var events int64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				db, err := store.Open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				app, err := match.Open(ctx, db)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events = app.State().Seq
+				db.Close()
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(events), "events")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(events), "ns/event")
+		})
+	}
+}
+
+// finished opens the x1 match and returns its state and head.
+func finished(b *testing.B) (*match.State, string) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, copyTo(b, cachedMatch(b, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return app.State(), app.State().Head
+}
+
+func BenchmarkExportPGN(b *testing.B) {
+	st, _ := finished(b)
+	var buf bytes.Buffer
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		if err := report.WritePGN(&buf, st, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+func BenchmarkExportPDF(b *testing.B) {
+	st, head := finished(b)
+	var buf bytes.Buffer
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		if err := report.WritePDF(&buf, st, head, report.PDFOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+// referenceGames reads the six games with notnil/chess.
+func referenceGames(b *testing.B) []*chess.Game {
+	f, err := os.Open(pgnPath)
+	if err != nil {
+		b.Skipf("the 1996 match is not available: %v", err)
+	}
+	defer f.Close()
+	var games []*chess.Game
+	sc := chess.NewScanner(f)
+	for sc.Scan() {
+		games = append(games, sc.Next())
+	}
+	if len(games) == 0 {
+		b.Fatal("no games read")
+	}
+	return games
+}
+
+func BenchmarkBaselinePGN(b *testing.B) {
+	games := referenceGames(b)
+	var buf bytes.Buffer
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		for _, g := range games {
+			io.WriteString(&buf, g.String())
+			buf.WriteString("\n\n")
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+func BenchmarkBaselinePDF(b *testing.B) {
+	games := referenceGames(b)
+	var buf bytes.Buffer
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		pdf := fpdf.New("P", "mm", "A4", "")
+		pdf.SetFont("Helvetica", "", 10)
+		for _, g := range games {
+			pdf.AddPage()
+			var sans []string
+			for j, m := range g.Moves() {
+				sans = append(sans, chess.AlgebraicNotation{}.Encode(g.Positions()[j], m))
+			}
+			pdf.MultiCell(0, 5, strings.Join(sans, " "), "", "L", false)
+		}
+		if err := pdf.Output(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}

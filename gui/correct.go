@@ -1,0 +1,265 @@
+package gui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+// correctDialog is the position reset of rule 10 (an operator's error) and
+// Article 6.13 (an irregularity): Arbiter → Correct a position (rule 10)….
+//
+// The arbiter names the mistaken ply (by default the last move), the cause,
+// whether the human waives the rule-10 recovery bonus, and the reason. The
+// dialog then shows the four ways of setting the clocks side by side, as
+// match.CorrectionPreview computes them at the instant the figures were
+// last drawn: record, proportional, keep and set (set with two H:MM:SS
+// fields, filled with the clocks now). Each column gives both sides'
+// readings, periods and moves and how they were obtained; a method that
+// would leave a side negative time (proportional, record) is refused with
+// its figure and cannot be chosen. Choosing a column resets the game with
+// that method through match.App.Correct, which recomputes the figures at
+// the instant of the command. Any refusal is shown in the dialog, which
+// stays open.
+type correctDialog struct {
+	c       *console
+	d       dialog.Dialog
+	ply     *widget.Entry
+	cause   *widget.RadioGroup
+	noBonus *widget.Check
+	reason  *widget.Entry
+	summary *widget.Label
+	errText *widget.Label
+	setW    *widget.Entry
+	setB    *widget.Entry
+	cols    map[string]*correctColumn
+	opts    match.CorrectionOptions
+	ok      bool // opts holds a valid preview
+}
+
+// correctColumn is one method's outcome.
+type correctColumn struct {
+	method string
+	title  *canvas.Text
+	white  *widget.Label
+	black  *widget.Label
+	work   *widget.Label
+	why    *widget.Label
+	choose *widget.Button
+}
+
+// methodTitle is a method's heading in the dialog.
+func methodTitle(m string) string {
+	switch m {
+	case match.MethodRecord:
+		return lang.L("From the record")
+	case match.MethodProportional:
+		return lang.L("Proportional (rule 10)")
+	case match.MethodKeep:
+		return lang.L("Keep the clocks")
+	case match.MethodSet:
+		return lang.L("Set by the arbiter")
+	}
+	return m
+}
+
+func (c *console) correctDialog() {
+	g := c.game()
+	if g == nil || !g.Live() || g.Sheet == nil {
+		c.showError(errText(lang.L("no game is in progress: only a game in progress can be reset")))
+		return
+	}
+	if g.Sheet.Ply() == 0 {
+		c.showError(errText(lang.L("no move has been recorded in this game: there is nothing to take back")))
+		return
+	}
+	cd := &correctDialog{c: c, cols: map[string]*correctColumn{}}
+	cd.ply = entryWith(fmt.Sprint(g.Sheet.Ply()))
+	causes := []string{lang.L("operator error (rule 10)"), lang.L("irregularity (6.13)")}
+	cd.cause = widget.NewRadioGroup(causes, func(string) { cd.preview() })
+	cd.cause.Horizontal = true
+	cd.cause.SetSelected(causes[0])
+	cd.noBonus = widget.NewCheck(lang.L("no recovery bonus (the human waives it)"), nil)
+	cd.reason = entryWith("")
+	cd.reason.SetPlaceHolder(lang.L("what went wrong"))
+	cd.summary = widget.NewLabel("")
+	cd.summary.Wrapping = fyne.TextWrapWord
+	cd.errText = widget.NewLabel("")
+	cd.errText.Importance = widget.DangerImportance
+	cd.errText.Wrapping = fyne.TextWrapWord
+	cd.errText.Hide()
+	cd.setW = widget.NewEntry()
+	cd.setB = widget.NewEntry()
+	cd.ply.OnChanged = func(string) { cd.preview() }
+	cd.reason.OnSubmitted = func(string) {} // Enter must not choose a method by itself
+
+	var cols []fyne.CanvasObject
+	for _, m := range match.CorrectionMethods {
+		col := &correctColumn{method: m}
+		col.title = canvas.NewText(methodTitle(m), themeColor(theme.ColorNameForeground))
+		col.title.TextStyle.Bold = true
+		col.white = widget.NewLabel("")
+		col.black = widget.NewLabel("")
+		col.work = widget.NewLabel("")
+		col.work.Wrapping = fyne.TextWrapWord
+		col.work.SizeName = theme.SizeNameCaptionText
+		col.why = widget.NewLabel("")
+		col.why.Wrapping = fyne.TextWrapWord
+		col.why.Importance = widget.DangerImportance
+		col.why.Hide()
+		method := m
+		col.choose = widget.NewButton(tr("Reset: %s", methodTitle(m)), func() { cd.apply(method) })
+		col.choose.Importance = widget.HighImportance
+		cd.cols[m] = col
+		body := container.NewVBox(col.title, col.white, col.black)
+		if m == match.MethodSet {
+			body.Add(widget.NewForm(widget.NewFormItem(lang.L("White"), cd.setW), widget.NewFormItem(lang.L("Black"), cd.setB)))
+		}
+		body.Add(col.why)
+		body.Add(col.work)
+		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
+	}
+	form := widget.NewForm(
+		widget.NewFormItem(lang.L("Mistaken ply"), cd.ply),
+		widget.NewFormItem(lang.L("Cause"), cd.cause),
+		widget.NewFormItem("", cd.noBonus),
+		widget.NewFormItem(lang.L("Reason"), cd.reason),
+	)
+	cancel := widget.NewButton(lang.L("Cancel"), func() { cd.d.Hide() })
+	top := container.NewVBox(form, cd.summary)
+	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
+	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
+	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, c.win)
+	cd.d.SetOnClosed(func() {
+		if c.correcting == cd {
+			c.correcting = nil
+		}
+	})
+	cd.preview()
+	// the set fields start at the clocks now
+	if cd.ok {
+		cd.setW.SetText(match.FormatDuration(cd.opts.Readings[clock.White].Truncate(time.Second)))
+		cd.setB.SetText(match.FormatDuration(cd.opts.Readings[clock.Black].Truncate(time.Second)))
+	}
+	cd.d.Resize(fyne.NewSize(1180, 620))
+	c.correcting = cd
+	cd.d.Show()
+	c.win.Canvas().Focus(cd.reason)
+}
+
+// preview recomputes the four outcomes for the ply in the dialog, now.
+func (cd *correctDialog) preview() {
+	if cd.summary == nil || cd.cols[match.MethodSet] == nil {
+		return // still being built
+	}
+	cd.ok = false
+	n, okN := atoiOr(cd.ply.Text, 0)
+	var err error
+	if !okN || n < 1 {
+		err = errText(tr("%q is not a ply number: give 1 for White's first move, 2 for Black's, and so on", cd.ply.Text))
+	} else {
+		cd.opts, err = match.CorrectionPreview(cd.c.state(), n, cd.c.now())
+	}
+	if err != nil {
+		cd.summary.SetText(sentence(err))
+		for _, col := range cd.cols {
+			col.white.SetText("")
+			col.black.SetText("")
+			col.work.SetText("")
+			col.why.Hide()
+			col.choose.Disable()
+		}
+		return
+	}
+	cd.ok = true
+	o := cd.opts
+	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
+		o.Mistake, strings.Join(o.Struck, " "), lang.L(match.Colour(o.ToMove)))
+	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
+		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, match.FormatDuration(match.RecoveryBonus))
+	}
+	cd.summary.SetText(s)
+	for _, oc := range o.Outcomes {
+		col := cd.cols[oc.Method]
+		if col == nil {
+			continue
+		}
+		col.white.SetText(sideLine(clock.White, oc.Sides[clock.White]))
+		col.black.SetText(sideLine(clock.Black, oc.Sides[clock.Black]))
+		col.work.SetText(lang.L("White") + ": " + oc.Working[clock.White] + "\n" + lang.L("Black") + ": " + oc.Working[clock.Black])
+		if oc.Possible {
+			col.why.Hide()
+			col.choose.Enable()
+		} else {
+			col.why.SetText(lang.L("Refused") + ": " + oc.Why)
+			col.why.Show()
+			col.choose.Disable()
+		}
+		if oc.Method == match.MethodSet {
+			col.white.SetText(tr("White: period %d, %d moves", oc.Sides[clock.White].Period, oc.Sides[clock.White].Moves))
+			col.black.SetText(tr("Black: period %d, %d moves", oc.Sides[clock.Black].Period, oc.Sides[clock.Black].Moves))
+			col.work.SetText(lang.L("The readings given above (H:MM:SS)."))
+		}
+	}
+}
+
+// sideLine is one side's clock after a method: reading, period and moves.
+func sideLine(s clock.Side, cs match.ClockSetting) string {
+	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), match.FormatDuration(cs.Remaining.Truncate(time.Second)), cs.Period, cs.Moves)
+}
+
+// apply resets the game by method.
+func (cd *correctDialog) apply(method string) {
+	fail := func(err error) {
+		cd.errText.SetText(sentence(err))
+		cd.errText.Show()
+		cd.c.noteWriteError(err)
+	}
+	n, ok := atoiOr(cd.ply.Text, 0)
+	if !ok || n < 1 {
+		fail(errText(tr("%q is not a ply number: give 1 for White's first move, 2 for Black's, and so on", cd.ply.Text)))
+		return
+	}
+	args := match.CorrectArgs{Ply: n, Method: method, Reason: strings.TrimSpace(cd.reason.Text), NoBonus: cd.noBonus.Checked, Cause: match.CauseOperatorError}
+	if cd.cause.Selected == cd.cause.Options[1] {
+		args.Cause = match.CauseIrregularity
+	}
+	if args.Reason == "" {
+		fail(errText(lang.L("a position reset needs a reason: say what went wrong")))
+		return
+	}
+	if method == match.MethodSet {
+		var err error
+		if args.White, err = match.ParseClockReading(cd.setW.Text); err != nil {
+			fail(fmt.Errorf("%s: %w", lang.L("White"), err))
+			return
+		}
+		if args.Black, err = match.ParseClockReading(cd.setB.Text); err != nil {
+			fail(fmt.Errorf("%s: %w", lang.L("Black"), err))
+			return
+		}
+	}
+	res, err := cd.c.core.Correct(cd.c.ctx, cd.c.cmdAs(cd.c.arbiter()), args)
+	if err != nil {
+		fail(err)
+		return
+	}
+	cd.d.Hide()
+	msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
+		res.Options.Mistake, methodTitle(method), len(res.Options.Struck))
+	if res.Bonus > 0 {
+		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, match.FormatDuration(res.Bonus))
+	}
+	cd.c.info(lang.L("Position corrected"), msg)
+}

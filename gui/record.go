@@ -1,0 +1,374 @@
+package gui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/match"
+	"arbiter/report"
+	"arbiter/store"
+)
+
+// The record: exports (Reports menu), verifying the hash chain, backups, and
+// carrying on in a new file when the disk holding the record is full or
+// read-only.
+//
+// File names are asked for in a path dialog (a path field filled with a
+// sensible name beside the database, and a Choose folder… button), never in
+// Fyne's file-save dialog: that dialog creates and truncates the chosen file
+// before the console sees the name, so choosing the database itself by
+// mistake would destroy the record. Exports are written to a temporary file
+// in the same folder and renamed into place, so a failed export never leaves
+// half a file; no export writes an event. Backups and new files refuse an
+// existing name.
+
+// pathDialog asks for a file name: a path field (filled with def) and a
+// button choosing its folder. ok gets the cleaned absolute path; an error
+// keeps the dialog open with the reason shown.
+func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.FormItem, ok func(path string) error) dialog.Dialog {
+	path := entryWith(def)
+	browse := widget.NewButton(lang.L("Choose folder…"), func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err != nil || u == nil {
+				return
+			}
+			path.SetText(filepath.Join(u.Path(), filepath.Base(path.Text)))
+		}, c.win)
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(path.Text))); err == nil {
+			fd.SetLocation(l)
+		}
+		fd.Show()
+	})
+	items := []*widget.FormItem{widget.NewFormItem(lang.L("File"), container.NewBorder(nil, nil, nil, browse, path))}
+	if note != "" {
+		l := widget.NewLabel(note)
+		l.Wrapping = fyne.TextWrapWord
+		items = append([]*widget.FormItem{widget.NewFormItem("", l)}, items...)
+	}
+	items = append(items, extra...)
+	d := c.formDialog(title, confirm, items, func() error {
+		p := strings.TrimSpace(path.Text)
+		if p == "" {
+			return errText(lang.L("no file named: give the path of the file to write"))
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		return ok(abs)
+	})
+	c.win.Canvas().Focus(path)
+	return d
+}
+
+// beside is a file name in the database's folder: the database's base name
+// with suffix.
+func (c *console) beside(suffix string) string {
+	dir, base := filepath.Split(c.cfg.path)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if base == "" {
+		base = "arbiter"
+	}
+	return filepath.Join(dir, base+suffix)
+}
+
+// sameFile reports whether a and b name one file (the database must never
+// be an export's or a copy's target).
+func sameFile(a, b string) bool {
+	if fa, err := os.Stat(a); err == nil {
+		if fb, err := os.Stat(b); err == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	ca, _ := filepath.Abs(a)
+	cb, _ := filepath.Abs(b)
+	return ca == cb
+}
+
+// writeExport writes data to path through a temporary file in the same
+// folder (as the CLI's export does), so that a failed export never leaves
+// half a file behind.
+func writeExport(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".arbiter-export-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("cannot write %s: %w", path, werr)
+	}
+	return nil
+}
+
+// reportError drops the package prefix of a report error: the user reads
+// one sentence.
+func reportError(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "report: "))
+}
+
+// exportPGN writes the whole match as PGN to path (Reports → Export PGN…).
+func (c *console) exportPGN(path string) error {
+	if sameFile(path, c.cfg.path) {
+		return errText(lang.L("that is the match database itself: choose another file name for the PGN"))
+	}
+	var buf bytes.Buffer
+	if err := report.WritePGN(&buf, c.state(), 0); err != nil {
+		return reportError(err)
+	}
+	return writeExport(path, buf.Bytes())
+}
+
+// consoleLang is the language the console speaks: "de" or "en".
+func consoleLang() string {
+	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
+		return "de"
+	}
+	return "en"
+}
+
+// exportPDF writes the signed match report to path (Reports → Export PDF…),
+// with the record's fingerprint, in the console's language. It returns the
+// fingerprint.
+func (c *console) exportPDF(path, paper string, game int) (string, error) {
+	if sameFile(path, c.cfg.path) {
+		return "", errText(lang.L("that is the match database itself: choose another file name for the report"))
+	}
+	rep, err := c.core.DB().Verify(c.ctx, "")
+	if err != nil {
+		return "", err
+	}
+	if !rep.OK {
+		return "", errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", rep.Problem))
+	}
+	var buf bytes.Buffer
+	if err := report.WritePDF(&buf, c.state(), rep.Head, report.PDFOptions{Paper: paper, Lang: consoleLang(), Game: game}); err != nil {
+		return "", reportError(err)
+	}
+	return rep.Head, writeExport(path, buf.Bytes())
+}
+
+func (c *console) exportPGNDialog() {
+	c.pathDialog(lang.L("Export PGN"), lang.L("Export"), lang.L("Every game of the match with [%clk] and [%emt], and the incidents in the move comments. Exporting writes nothing to the record."),
+		c.beside(".pgn"), nil, func(path string) error {
+			if err := c.exportPGN(path); err != nil {
+				return err
+			}
+			c.info(lang.L("Export PGN"), tr("The match was written to %s.", path))
+			return nil
+		})
+}
+
+func (c *console) exportPDFDialog() {
+	paper := widget.NewSelect([]string{"A4", "Letter"}, nil)
+	paper.SetSelected("A4")
+	games := []string{lang.L("the whole match")}
+	nums := []int{0}
+	for _, g := range c.state().Games {
+		if g.Sheet != nil {
+			games = append(games, tr("Game %d", g.Number))
+			nums = append(nums, g.Number)
+		}
+	}
+	game := widget.NewSelect(games, nil)
+	game.SetSelectedIndex(0)
+	c.pathDialog(lang.L("Export PDF"), lang.L("Export"), lang.L("The signed match report: cover and standings, each game's scoresheet, time chart and incidents, the rulings and the record's fingerprint. Exporting writes nothing to the record."),
+		c.beside("-report.pdf"), []*widget.FormItem{
+			widget.NewFormItem(lang.L("Paper"), paper),
+			widget.NewFormItem(lang.L("Games"), game),
+		}, func(path string) error {
+			n := 0
+			if i := game.SelectedIndex(); i > 0 {
+				n = nums[i]
+			}
+			head, err := c.exportPDF(path, strings.ToLower(paper.Selected), n)
+			if err != nil {
+				return err
+			}
+			c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint is %s; anyone can check it with 'arbiter verify --head %s'.", path, head, head))
+			return nil
+		})
+}
+
+// verifyRecord checks the hash chain and says what it found.
+func (c *console) verifyRecord() {
+	rep, err := c.core.DB().Verify(c.ctx, "")
+	if err != nil {
+		c.showError(err)
+		return
+	}
+	if !rep.OK {
+		c.info(lang.L("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
+		return
+	}
+	c.info(lang.L("The record verifies"), tr("%d events; the chain is intact. Fingerprint (head): %s — write it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, rep.Head))
+}
+
+// backupDialog writes a consistent copy of the live record (Match → Back up
+// the record…).
+func (c *console) backupDialog() {
+	def := c.beside("-backup-" + c.now().Local().Format("20060102-150405") + ".db")
+	c.pathDialog(lang.L("Back up the record"), lang.L("Back up"), lang.L("A consistent copy of the record, taken while the match goes on. The console keeps working on the current file."),
+		def, nil, func(path string) error {
+			if sameFile(path, c.cfg.path) {
+				return errText(lang.L("that is the match database itself: choose another file name for the copy"))
+			}
+			if err := c.core.DB().Backup(c.ctx, path); err != nil {
+				return err
+			}
+			c.info(lang.L("Back up the record"), tr("The record was copied to %s.", path))
+			return nil
+		})
+}
+
+// nextFree is base with -2, -3, … inserted before the extension until no
+// file of that name exists.
+func nextFree(path string) string {
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext)
+	for i := 2; i < 1000; i++ {
+		p := fmt.Sprintf("%s-%d%s", stem, i, ext)
+		if _, err := os.Lstat(p); err != nil {
+			return p
+		}
+	}
+	return stem + "-new" + ext
+}
+
+// continueDialog carries the match on in a new file (Match → Continue in a
+// new file…): for a disk that filled up or a record that became read-only.
+func (c *console) continueDialog() {
+	c.pathDialog(lang.L("Continue in a new file"), lang.L("Continue there"),
+		lang.L("The record is copied to a new file, checked, and the console goes on there; the old file stays as it is. Choose a place on another disk if this one is full."),
+		nextFree(c.cfg.path), nil, func(path string) error {
+			return c.continueIn(path)
+		})
+}
+
+// continueIn copies the live record to newPath with match.ContinueIn, opens
+// the copy and goes on there: the console's commands, the heartbeat and the
+// poll then use the new file, and the window shows its path.
+func (c *console) continueIn(newPath string) error {
+	if sameFile(newPath, c.cfg.path) {
+		return errText(lang.L("that is the match database itself: choose a new file name"))
+	}
+	old := c.core.DB()
+	if err := match.ContinueIn(c.ctx, old.Path(), newPath); err != nil {
+		return err
+	}
+	db, err := store.Open(c.ctx, newPath)
+	if err != nil {
+		return fmt.Errorf("gui: open the new file %s: %w", newPath, err)
+	}
+	core, err := match.Open(c.ctx, db)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("gui: read the match in %s: %w", newPath, err)
+	}
+	oldPath := c.cfg.path
+	c.setCore(core)
+	c.cfg.path = newPath
+	_ = old.Close()
+	c.hideBanner()
+	_ = core.Beat(c.ctx, c.now())
+	c.refresh()
+	c.info(lang.L("Continue in a new file"), tr("The match goes on in %s (copied from %s, which stays as it was). Start the console with --db %s from now on.", newPath, oldPath, newPath))
+	return nil
+}
+
+// setCore makes core the match the console works on.
+func (c *console) setCore(core *match.App) {
+	c.core = core
+	c.live.Store(core)
+	core.OnChange(func() {
+		fyne.Do(func() {
+			if c.core == core {
+				c.refresh()
+			}
+		})
+	})
+}
+
+// writeProblem tells whether err means the record cannot be written (a full
+// disk or a read-only file), and says so in one sentence.
+func writeProblem(err error) (string, bool) {
+	switch {
+	case err == nil:
+		return "", false
+	case errors.Is(err, store.ErrDiskFull):
+		return lang.L("The record cannot be written: the disk is full."), true
+	case errors.Is(err, store.ErrReadOnly):
+		return lang.L("The record cannot be written: the file is read-only."), true
+	}
+	return "", false
+}
+
+// noteWriteError shows the banner when err means the record cannot be
+// written. The clocks keep running: they are computed from the record,
+// which holds everything up to the failed step.
+func (c *console) noteWriteError(err error) {
+	what, ok := writeProblem(err)
+	if !ok {
+		return
+	}
+	c.blockedSeq = c.state().Seq
+	c.banner.text.SetText("⚠ " + what + " " + lang.L("The clocks keep running from the record; nothing already written is lost, the failed step was not recorded. Go on in another file: Match → Continue in a new file… (Ctrl+Shift+O)."))
+	c.banner.obj.Show()
+}
+
+// noteWriteErrorAsync reports a failed background write (the heartbeat).
+func (c *console) noteWriteErrorAsync(err error) {
+	if _, ok := writeProblem(err); ok {
+		fyne.Do(func() { c.noteWriteError(err) })
+	}
+}
+
+func (c *console) hideBanner() {
+	if c.banner.obj.Visible() {
+		c.banner.obj.Hide()
+	}
+}
+
+// banner is the red line across the top of the window saying the record
+// cannot be written.
+type banner struct {
+	obj  fyne.CanvasObject
+	text *widget.Label
+}
+
+func newBanner() banner {
+	bg := canvas.NewRectangle(color.NRGBA{0xe5, 0x39, 0x35, 0x50})
+	bg.StrokeColor = colFlag
+	bg.StrokeWidth = 2
+	bg.CornerRadius = 4
+	t := widget.NewLabel("")
+	t.Wrapping = fyne.TextWrapWord
+	t.TextStyle.Bold = true
+	obj := container.NewStack(bg, t)
+	obj.Hide()
+	return banner{obj: obj, text: t}
+}
+

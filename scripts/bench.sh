@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make bench: one run of every benchmark of docs/performance.md, each figure
+# printed beside its baseline measured in the same run, with ratio columns.
+# No pass/fail: the goals are in the last column for the reader.
+#
+#   scripts/bench.sh            the table (build/bench/table.md) and raw output (build/bench/raw.txt)
+#   SAMPLES=5000 scripts/bench.sh   more samples for the latency percentiles (default 2000)
+#
+# The cached match databases live in build/bench/ (rm -rf build/bench to rebuild them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH CGO_ENABLED=1 GOFLAGS=-buildvcs=false
+SAMPLES=${SAMPLES:-2000}
+mkdir -p build/bench
+RAW=build/bench/raw.txt
+TABLE=build/bench/table.md
+: >"$RAW"
+
+run() { echo "+ $*" >&2; "$@" 2>&1 | tee -a "$RAW" | grep -E '^(Benchmark|ok|FAIL|---)' >&2; }
+
+# (1) and (4): per-operation latencies, the same number of samples each.
+run go test -count=1 -run '^$' -bench '^(BenchmarkRawAppendFsync|BenchmarkCommitOneEvent|BenchmarkMoveEntry)$' -benchtime "${SAMPLES}x" -benchmem ./bench/
+# (2) and (5): open + rebuild at 1x, 10x, 100x; PGN and PDF export beside their baselines.
+run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkOpenRebuild|BenchmarkExportPGN|BenchmarkExportPDF|BenchmarkBaselinePGN|BenchmarkBaselinePDF)$' -benchtime 2s -benchmem ./bench/
+# (3): the clock.
+run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -benchmem ./clock/
+# (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
+GUI=build/bench/gui.txt
+if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then
+	echo "+ bash scripts/gui-cpu.sh" >&2
+	bash scripts/gui-cpu.sh 2>&1 | tee "$GUI" >&2 || echo "gui-cpu.sh failed (exit $?)" >>"$GUI"
+else
+	echo "not measured: scripts/gui-cpu.sh or Xvfb is missing" >"$GUI"
+fi
+
+awk -v gui="$GUI" '
+function us(ns) { return ns >= 1e6 ? sprintf("%.2f ms", ns / 1e6) : (ns >= 1e3 ? sprintf("%.1f µs", ns / 1e3) : sprintf("%.1f ns", ns)) }
+function ratio(a, b) { return (b > 0 && a != "") ? sprintf("%.2f", a / b) : "–" }
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	for (i = 3; i < NF; i += 2) v[name, $(i + 1)] = $i
+}
+END {
+	print "| # | measure | figure | baseline (same run) | ratio | goal |"
+	print "|---|---|---|---|---|---|"
+	r50 = v["BenchmarkRawAppendFsync", "p50-ns"]; r99 = v["BenchmarkRawAppendFsync", "p99-ns"]
+	c50 = v["BenchmarkCommitOneEvent", "p50-ns"]; c99 = v["BenchmarkCommitOneEvent", "p99-ns"]
+	printf "| 1 | commit one event, p50 | %s | raw append + fsync p50 %s | %s | – |\n", us(c50), us(r50), ratio(c50, r50)
+	printf "| 1 | commit one event, p99 | %s | raw append + fsync p99 %s | %s | ≤ 1.5 |\n", us(c99), us(r99), ratio(c99, r99)
+	x1 = v["BenchmarkOpenRebuild/x1", "ns/op"]; e1 = v["BenchmarkOpenRebuild/x1", "events"]; pe1 = v["BenchmarkOpenRebuild/x1", "ns/event"]
+	printf "| 2 | open + rebuild the 6-game match (%d events) | %s | goal 50 ms | %s | < 50 ms |\n", e1, us(x1), ratio(x1, 50e6)
+	for (k = 10; k <= 100; k *= 10) {
+		n = "BenchmarkOpenRebuild/x" k
+		printf "| 2 | open + rebuild at %d× (%d events) | %s = %s/event | 1× %s/event | %s per event | linear (≈ 1) |\n", k, v[n, "events"], us(v[n, "ns/op"]), us(v[n, "ns/event"]), us(pe1), ratio(v[n, "ns/event"], pe1)
+	}
+	printf "| 3 | clock press | %s, %d allocs | 1 µs | %s | 0 allocs, ≪ 1 µs |\n", us(v["BenchmarkPress", "ns/op"]), v["BenchmarkPress", "allocs/op"], ratio(v["BenchmarkPress", "ns/op"], 1000)
+	printf "| 3 | remaining-time read | %s, %d allocs | 1 µs | %s | 0 allocs, ≪ 1 µs |\n", us(v["BenchmarkRemaining", "ns/op"]), v["BenchmarkRemaining", "allocs/op"], ratio(v["BenchmarkRemaining", "ns/op"], 1000)
+	m50 = v["BenchmarkMoveEntry", "p50-ns"]; m99 = v["BenchmarkMoveEntry", "p99-ns"]
+	printf "| 4 | move entry end to end, p50 | %s | raw append + fsync p50 %s | %s | – |\n", us(m50), us(r50), ratio(m50, r50)
+	printf "| 4 | move entry end to end, p99 | %s | raw append + fsync p99 %s | %s | < 2 ms |\n", us(m99), us(r99), ratio(m99, r99)
+	printf "| 5 | PGN export, 6 games | %s | notnil/chess writes the 6 games: %s | %s | – |\n", us(v["BenchmarkExportPGN", "ns/op"]), us(v["BenchmarkBaselinePGN", "ns/op"]), ratio(v["BenchmarkExportPGN", "ns/op"], v["BenchmarkBaselinePGN", "ns/op"])
+	printf "| 5 | PDF report, 6 games | %s | fpdf, the moves as plain text: %s | %s | – |\n", us(v["BenchmarkExportPDF", "ns/op"]), us(v["BenchmarkBaselinePDF", "ns/op"]), ratio(v["BenchmarkExportPDF", "ns/op"], v["BenchmarkBaselinePDF", "ns/op"])
+	while ((getline line < gui) > 0) {
+		n = split(line, kv, /[ \t]+/)
+		for (i = 1; i <= n; i++) if (split(kv[i], p, "=") == 2) g[p[1]] = p[2]
+	}
+	if ("console_cpu_pct" in g) {
+		printf "| 6 | console under Xvfb, clock running: CPU of one core | %.2f %% | minimal Fyne window %.2f %% | %s | ≤ 1.5 |\n", g["console_cpu_pct"], g["minimal_cpu_pct"], ratio(g["console_cpu_pct"], g["minimal_cpu_pct"])
+		printf "| 6 | console under Xvfb: RSS | %.1f MB | minimal Fyne window %.1f MB | %s | < 200 MB |\n", g["console_rss_mb"], g["minimal_rss_mb"], ratio(g["console_rss_mb"], g["minimal_rss_mb"])
+	} else {
+		printf "| 6 | console under Xvfb | not measured (see below) | minimal Fyne window | – | CPU ratio ≤ 1.5, RSS < 200 MB |\n"
+	}
+}' "$RAW" >"$TABLE"
+{
+	echo
+	echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(go version | cut -d' ' -f3)"
+	echo "Disk of build/bench: $(df -hT build/bench | awk 'NR==2 {print $1 " (" $2 ")"}')"
+	echo
+	echo "(6) console under Xvfb (scripts/gui-cpu.sh):"
+	sed 's/^/    /' "$GUI"
+} >>"$TABLE"
+echo
+cat "$TABLE"
