@@ -487,14 +487,14 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 			p := filepath.Join(t.TempDir(), "notes.arbiter")
 			os.WriteFile(p, bytes.Repeat([]byte("Kasparov vs Deep Blue, Philadelphia 1996.\n"), 200), 0o644)
 			return p
-		}, "not an Arbiter event log"},
+		}, "not an Arbiter database"},
 		{"a SQLite file with a garbled header", func(t *testing.T) string {
 			p := copyFixture(t, fixtures["live"])
 			b, _ := os.ReadFile(p)
 			copy(b[16:24], []byte{0xff, 0xff, 9, 9, 0, 0, 0, 0})
 			os.WriteFile(p, b, 0o644)
 			return p
-		}, "not an Arbiter event log"},
+		}, "not an Arbiter database"},
 		{"a SQLite file with garbage in its pages", func(t *testing.T) string {
 			p := copyFixture(t, fixtures["live"])
 			b, _ := os.ReadFile(p)
@@ -509,7 +509,7 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 			p := filepath.Join(t.TempDir(), "photos.db")
 			rawSQL(t, p, "PRAGMA application_id = 1196312910", "CREATE TABLE photos (name TEXT)", "INSERT INTO photos VALUES ('kasparov.jpg')")
 			return p
-		}, "not an Arbiter event log"},
+		}, "not an Arbiter database"},
 		{"a file from a newer Arbiter", func(t *testing.T) string {
 			p := copyFixture(t, fixtures["live"])
 			rawSQL(t, p, fmt.Sprintf("PRAGMA user_version = %d", store.SchemaVersion()+1))

@@ -115,6 +115,13 @@ func Sentence(err error) string {
 	if errors.As(err, &me) {
 		msg = me.Msg
 	}
+	// Failures of the database file are told by what the user can do.
+	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
+		if errors.Is(err, known) && me == nil {
+			msg = known.Error()
+			break
+		}
+	}
 	msg = strings.TrimSpace(msg)
 	if msg == "" {
 		return "unknown error."

@@ -27,7 +27,7 @@ func init() {
 			r.out("%s\n", r.g.DB)
 			return nil
 		}})
-	register(&command{name: "help", usage: "help", roles: rolesRead, summary: "Show the commands.", run: runHelp})
+	register(&command{name: "help", usage: "help [COMMAND]", roles: rolesRead, summary: "Show the commands.", run: runHelp})
 	register(&command{name: "match new", writes: true, roles: rolesArbiter,
 		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PIN] [--forfeit-after DURATION]",
 		summary: "Create the match (one per database).", run: runMatchNew})
@@ -72,6 +72,14 @@ func init() {
 }
 
 func runHelp(r *runner, a *args) error {
+	if len(a.pos) > 0 {
+		c, _, err := lookup(a.pos)
+		if err != nil {
+			return err
+		}
+		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
+		return nil
+	}
 	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PIN] COMMAND [ARGS]\n")
 	r.out("With no command, arbiter opens the console. Database: %s\n\nCommands:\n", r.g.DB)
 	for _, c := range Commands() {
@@ -108,6 +116,9 @@ func runMatchNew(r *runner, a *args) error {
 	n, err := a.int("games", 6)
 	if err != nil {
 		return err
+	}
+	if n < 1 {
+		return fmt.Errorf("--games %d is not possible: give --games between 1 and 100", n)
 	}
 	spec.Games = n
 	if v, ok := a.take("forfeit-after"); ok {

@@ -48,6 +48,12 @@ const (
 	actForfeit      actionID = "forfeit"
 	actClaim        actionID = "claim"
 	actAmend        actionID = "amend"
+	actCorrect      actionID = "correct"
+	actExportPGN    actionID = "export-pgn"
+	actExportPDF    actionID = "export-pdf"
+	actVerify       actionID = "verify"
+	actBackup       actionID = "backup"
+	actContinue     actionID = "continue"
 )
 
 // action is one row of the action table: adding a command to the console is
@@ -62,7 +68,7 @@ type action struct {
 }
 
 // menus lists the menu titles in order.
-var menus = []string{"Match", "Game", "Clock", "Arbiter", "Incidents", "View", "Help"}
+var menus = []string{"Match", "Game", "Clock", "Arbiter", "Incidents", "Reports", "View", "Help"}
 
 // actions is the action table, in menu order (set in init: the actions
 // refer back to the table).
@@ -76,6 +82,8 @@ func init() {
 		{id: actPostponeGame, menu: "Match", label: "Postpone game…", arbiter: true, run: (*console).postponeDialog},
 		{id: actAudience, menu: "Match", label: "Audience display", run: (*console).toggleAudience},
 		{id: actRefresh, menu: "Match", label: "Reload from database", run: (*console).reload},
+		{id: actBackup, menu: "Match", label: "Back up the record…", run: (*console).backupDialog},
+		{id: actContinue, menu: "Match", label: "Continue in a new file…", run: (*console).continueDialog},
 		{id: actQuit, menu: "Match", label: "Quit", run: (*console).quit},
 
 		{id: actFocusMove, menu: "Game", label: "Enter a move", run: (*console).focusMove},
@@ -100,9 +108,14 @@ func init() {
 		{id: actFlagBoth, menu: "Arbiter", label: "Both flags, order unknown (6.11)", arbiter: true, run: func(c *console) { c.flag("both") }},
 		{id: actForfeit, menu: "Arbiter", label: "Forfeit…", arbiter: true, run: (*console).forfeitDialog},
 		{id: actAmend, menu: "Arbiter", label: "Amend a move…", arbiter: true, run: (*console).amendDialog},
+		{id: actCorrect, menu: "Arbiter", label: "Correct a position (rule 10)…", arbiter: true, run: (*console).correctDialog},
 		{id: actClaim, menu: "Game", label: "Claim a draw…", run: (*console).claimDialog},
 
 		{id: actIncident, menu: "Incidents", label: "Log incident…", run: (*console).incidentDialog},
+
+		{id: actExportPGN, menu: "Reports", label: "Export PGN…", run: (*console).exportPGNDialog},
+		{id: actExportPDF, menu: "Reports", label: "Export PDF…", run: (*console).exportPDFDialog},
+		{id: actVerify, menu: "Reports", label: "Verify the record", run: (*console).verifyRecord},
 
 		{id: actFlip, menu: "View", label: "Flip board", run: (*console).flip},
 		{id: actTextBigger, menu: "View", label: "Larger text", run: func(c *console) { c.setScale(c.scale + 0.1) }},

@@ -29,6 +29,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -238,6 +239,16 @@ func (c *console) build() {
 		c.buttons[id] = b
 		bar.Add(b)
 	}
+	exp := os.Getenv("ARBITER_EXP")
+	if strings.Contains(exp, "noboard") {
+		left = container.NewVBox(c.moveEntry, c.moveErr)
+	}
+	if strings.Contains(exp, "nobar") {
+		bar = container.NewHBox()
+	}
+	if strings.Contains(exp, "noright") {
+		right = container.NewBorder(container.NewVBox(clocks), nil, nil, nil)
+	}
 	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
 	c.win.SetContent(main)
 	c.win.Resize(fyne.NewSize(1280, 800))
@@ -391,8 +402,16 @@ func sheetRows(g *match.Game) []string {
 	if cur != "" {
 		rows = append(rows, cur)
 	}
+	// moves struck out by a position reset (rule 10, 6.13) stay in view,
+	// greyed and marked
+	for _, e := range g.Sheet.Struck() {
+		rows = append(rows, fmt.Sprintf("%s %-10s %5s", struckMark, e.Label(), short(e.Used)))
+	}
 	return rows
 }
+
+// struckMark opens a scoresheet row of a struck-out move.
+const struckMark = "  [struck]"
 
 // short writes a move's time used as M:SS (H:MM:SS above an hour).
 func short(d time.Duration) string {
@@ -415,6 +434,10 @@ func (c *console) refreshSheet(g *match.Game) {
 	c.sheetBox.RemoveAll()
 	for _, r := range rows {
 		t := canvas.NewText(r, themeColor(theme.ColorNameForeground))
+		if strings.HasPrefix(r, struckMark) {
+			t.Color = themeColor(theme.ColorNamePlaceHolder)
+			t.TextStyle.Italic = true
+		}
 		t.TextStyle.Monospace = true
 		t.TextSize = theme.TextSize() * 0.86
 		c.sheetBox.Add(t)

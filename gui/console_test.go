@@ -91,6 +91,8 @@ type harness struct {
 	ft   *fakeTime
 	core *match.App
 	ctx  context.Context
+	// dbPath is the database file in t.TempDir().
+	dbPath string
 }
 
 // newHarness opens a console on a fresh database in t.TempDir().
@@ -99,7 +101,8 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 	ctx := context.Background()
 	fa := test.NewTempApp(t)
 	setupApp(fa)
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "match.db"))
+	path := filepath.Join(t.TempDir(), "match.db")
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +114,7 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 	ft := &fakeTime{now: t0}
 	c := newConsole(ctx, fa, core, config{path: "/data/acm1996.db", role: role, pin: pin, now: ft.Now, after: ft.after})
 	c.win.Resize(fyne.NewSize(1280, 800))
-	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx}
+	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx, dbPath: path}
 }
 
 // newMatch creates the 1996 match with Kasparov White in game 1.

@@ -52,14 +52,14 @@ func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.F
 		}
 		fd.Show()
 	})
-	items := []*widget.FormItem{widget.NewFormItem(lang.L("File"), container.NewBorder(nil, nil, nil, browse, path))}
+	items := []*widget.FormItem{widget.NewFormItem(lang.L("File"), path), widget.NewFormItem("", container.NewHBox(browse))}
 	if note != "" {
 		l := widget.NewLabel(note)
 		l.Wrapping = fyne.TextWrapWord
-		items = append([]*widget.FormItem{widget.NewFormItem("", l)}, items...)
+		items = append(items, widget.NewFormItem("", l))
 	}
 	items = append(items, extra...)
-	d := c.formDialog(title, confirm, items, func() error {
+	return c.formDialog(title, confirm, items, func() error {
 		p := strings.TrimSpace(path.Text)
 		if p == "" {
 			return errText(lang.L("no file named: give the path of the file to write"))
@@ -70,8 +70,6 @@ func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.F
 		}
 		return ok(abs)
 	})
-	c.win.Canvas().Focus(path)
-	return d
 }
 
 // beside is a file name in the database's folder: the database's base name
@@ -371,4 +369,3 @@ func newBanner() banner {
 	obj.Hide()
 	return banner{obj: obj, text: t}
 }
-

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -36,6 +37,16 @@ func Run(ctx context.Context, path string, opts cli.Global) error {
 	if err != nil {
 		db.Close()
 		return fmt.Errorf("gui: read the match in %s: %w", path, err)
+	}
+
+	// ARBITER_CPUPROFILE=FILE writes a CPU profile of the session from 5 s
+	// after the start (when the window has settled) until it closes, to find
+	// what costs time while a clock runs (scripts/gui-cpu.sh --profile).
+	if f := os.Getenv("ARBITER_CPUPROFILE"); f != "" {
+		if out, err := os.Create(f); err == nil {
+			time.AfterFunc(5*time.Second, func() { _ = pprof.StartCPUProfile(out) })
+			defer func() { pprof.StopCPUProfile(); out.Close() }()
+		}
 	}
 
 	fa := app.NewWithID(appID)

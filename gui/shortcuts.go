@@ -78,6 +78,12 @@ var shortcuts = map[actionID]fyne.Shortcut{
 	actForfeit:      ctrlShift(fyne.KeyT),
 	actAmend:        ctrlShift(fyne.KeyN),
 	actClaim:        ctrlShift(fyne.KeyC),
+	actCorrect:      ctrl(fyne.KeyU),
+	actExportPGN:    ctrl(fyne.KeyE),
+	actExportPDF:    ctrl(fyne.KeyT),
+	actVerify:       ctrlShift(fyne.KeyV),
+	actBackup:       ctrl(fyne.KeyB),
+	actContinue:     ctrlShift(fyne.KeyO),
 }
 
 // shortcutText is how a shortcut is written in the docs and the help dialog.

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/notnil/chess"
+
 	"arbiter/clock"
 	"arbiter/scoresheet"
 )
@@ -323,28 +325,25 @@ func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (Move
 		if err != nil {
 			return refuse("%v", err)
 		}
-		probe := g.Sheet.Clone()
-		entry, err := probe.Play(input)
-		if err != nil {
-			return refuse("%v", err)
-		}
-		_ = mv
-		term, result := probe.Outcome()
+		// Whether the move ends the game decides whether it presses the clock.
+		pos := g.Sheet.Position()
+		term, result := scoresheet.OutcomeOf(pos.Update(mv))
+		san, uci := chess.AlgebraicNotation{}.Encode(pos, mv), chess.UCINotation{}.Encode(pos, mv)
 		press := !pressed && term == scoresheet.TermNone
-		if err := t.emit(g.Number, KindMove, MovePayload{SAN: entry.SAN, UCI: entry.UCI, Press: press, Input: input}); err != nil {
+		if err := t.emit(g.Number, KindMove, MovePayload{SAN: san, UCI: uci, Press: press, Input: input}); err != nil {
 			return err
 		}
-		res = MoveResult{SAN: entry.SAN, Ply: entry.Ply}
+		res = MoveResult{SAN: san, Ply: g.Sheet.Ply() + 1}
 		if term != scoresheet.TermNone {
 			res.Ended, res.Result = true, result
-			return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(term), Reason: endReason(term, probe)})
+			return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(term), Reason: endReason(term)})
 		}
 		return nil
 	})
 	return res, err
 }
 
-func endReason(term scoresheet.Termination, s *scoresheet.Sheet) string {
+func endReason(term scoresheet.Termination) string {
 	if term == scoresheet.TermDeadPosition {
 		return "neither side can checkmate by any series of legal moves"
 	}

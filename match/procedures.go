@@ -476,8 +476,8 @@ func (a *App) Claim(ctx context.Context, c Cmd, kind, intended string) (ClaimRes
 		side := g.ToMove()
 		if s, ok, err := t.roleSide(g); err != nil {
 			return err
-		} else if ok {
-			side = s
+		} else if ok && s != side {
+			return &permissionError{fmt.Sprintf("a draw claim is made by the player having the move (Article 9.2), and %s is to move", Colour(side))}
 		}
 		var term scoresheet.Termination
 		switch kind {

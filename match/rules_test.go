@@ -1,6 +1,7 @@
 package match
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -509,7 +510,10 @@ func TestRules(t *testing.T) {
 			t.Fatal("fifty-move claim after 4 moves accepted")
 		}
 		r.shuffle(2, m, m)
-		res, err = r.app.Claim(r.ctx, r.as(RoleOperator, 0), "repetition", "")
+		if _, err := r.app.Claim(r.ctx, r.as(RoleBlack, 0), "repetition", ""); !errors.Is(err, ErrPermission) {
+			t.Errorf("a claim by the player not having the move: %v, want a refusal (Article 9.2)", err)
+		}
+		res, err = r.app.Claim(r.ctx, r.as(RoleWhite, 0), "repetition", "")
 		r.ok(err)
 		if g := r.game(); !res.Valid || g.Result != "1/2-1/2" || g.Termination != "repetition" {
 			t.Errorf("claim %+v; game %s %s", res, g.Result, g.Termination)

@@ -262,15 +262,16 @@ func (s *Sheet) push(m *chess.Move) *Entry {
 	next := pos.Update(m)
 	ply := len(s.entries) + 1
 	num, col := s.numbering(ply)
+	fen := next.String() // notnil's FEN writer is slow: write it once
 	e := &Entry{
 		Ply: ply, Number: num, Color: col,
 		SAN:      chess.AlgebraicNotation{}.Encode(pos, m),
 		UCI:      chess.UCINotation{}.Encode(pos, m),
-		FENAfter: next.String(),
+		FENAfter: fen,
 	}
 	next.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
 	s.positions = append(s.positions, next)
-	s.keys = append(s.keys, repetitionKey(next))
+	s.keys = append(s.keys, repetitionKeyFEN(next, fen))
 	s.entries = append(s.entries, e)
 	return e
 }
@@ -356,8 +357,11 @@ func findUCI(pos *chess.Position, uci string) *chess.Move {
 // Outcome judges the position after the last move: checkmate ("1-0" or
 // "0-1"), stalemate or dead position ("1/2-1/2"); otherwise TermNone, "*".
 // Results that need a claim, an agreement or a clock are not decided here.
-func (s *Sheet) Outcome() (Termination, string) {
-	pos := s.cur()
+func (s *Sheet) Outcome() (Termination, string) { return OutcomeOf(s.cur()) }
+
+// OutcomeOf is how a position ends the game by itself: checkmate, stalemate
+// or a dead position; TermNone and "*" when play goes on.
+func OutcomeOf(pos *chess.Position) (Termination, string) {
 	switch pos.Status() {
 	case chess.Checkmate:
 		if pos.Turn() == chess.White {
@@ -376,8 +380,11 @@ func (s *Sheet) Outcome() (Termination, string) {
 // repetitionKey identifies a position for the repetition rule: placement,
 // side to move, castling rights, and the en-passant square only when an
 // en-passant capture is actually legal.
-func repetitionKey(pos *chess.Position) string {
-	f := strings.Fields(pos.String())
+func repetitionKey(pos *chess.Position) string { return repetitionKeyFEN(pos, pos.String()) }
+
+// repetitionKeyFEN is repetitionKey for a position whose FEN is known.
+func repetitionKeyFEN(pos *chess.Position, fen string) string {
+	f := strings.Fields(fen)
 	ep := "-"
 	for _, m := range pos.ValidMoves() {
 		if m.HasTag(chess.EnPassant) {

@@ -29,7 +29,7 @@ const ApplicationID = 0x41524249 // "ARBI", PRAGMA application_id
 var (
 	// ErrForeign: the file is not an Arbiter event log (not SQLite at all,
 	// or SQLite belonging to another application).
-	ErrForeign = errors.New("the file is not an Arbiter event log; choose the match's .arbiter file instead")
+	ErrForeign = errors.New("the file is not an Arbiter database; give the match's database with --db")
 	// ErrNewerSchema: the file was written by a newer Arbiter.
 	ErrNewerSchema = errors.New("the file was written by a newer version of Arbiter; open it with that version or newer")
 	// ErrNotFound: the file (or the requested meta key) does not exist.
@@ -44,7 +44,9 @@ var (
 	// ErrAppendOnly: SQLite's guard trigger refused an UPDATE or DELETE of an event.
 	ErrAppendOnly = errors.New("events are append-only; record a correcting event instead of changing an old one")
 	// ErrExists: Backup refuses to overwrite an existing destination.
-	ErrExists = errors.New("the destination already exists; choose a new file name")
+	// ErrCorrupt: SQLite found the file damaged.
+	ErrCorrupt = errors.New("the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board")
+	ErrExists  = errors.New("the destination already exists; choose a new file name")
 )
 
 //go:embed migrations/*.sql
@@ -457,6 +459,8 @@ func mapErr(err error) error {
 		return fmt.Errorf("%w (%w)", ErrDiskFull, err)
 	case sqlite3.SQLITE_READONLY:
 		return fmt.Errorf("%w (%w)", ErrReadOnly, err)
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("%w (%w)", ErrCorrupt, err)
 	case sqlite3.SQLITE_CONSTRAINT:
 		if strings.Contains(err.Error(), "append-only") {
 			return fmt.Errorf("%w (%w)", ErrAppendOnly, err)

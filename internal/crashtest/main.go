@@ -311,12 +311,13 @@ type run struct {
 	cmd    *exec.Cmd
 	lastOK int
 	oks    chan int
+	first  chan struct{} // closed at the first "ok" line: the process is playing
 	done   chan error
 	stderr bytes.Buffer
 }
 
 func startPlay(db, scriptPath string, env ...string) (*run, error) {
-	r := &run{oks: make(chan int, 4096), done: make(chan error, 1)}
+	r := &run{oks: make(chan int, 4096), first: make(chan struct{}), done: make(chan error, 1)}
 	r.cmd = exec.Command(*binFlag, "--db", db, "--at", start.Format(time.RFC3339), "play", "-v", scriptPath)
 	r.cmd.Env = append(append(os.Environ(), "LANG=en_US.UTF-8"), env...)
 	r.cmd.Stderr = &r.stderr
@@ -329,11 +330,19 @@ func startPlay(db, scriptPath string, env ...string) (*run, error) {
 	}
 	go func() {
 		s := bufio.NewScanner(stdout)
+		seen := false
 		for s.Scan() {
 			var n int
 			if _, err := fmt.Sscanf(s.Text(), "ok %d", &n); err == nil {
 				r.oks <- n
+				if !seen {
+					seen = true
+					close(r.first)
+				}
 			}
+		}
+		if !seen {
+			close(r.first)
 		}
 		close(r.oks)
 		r.done <- r.cmd.Wait()
@@ -398,9 +407,9 @@ func checkLog(sc *script, ref []store.Event, db string, lastOK int, exact int) (
 }
 
 func killTest(sc *script, ref []store.Event, refTime time.Duration, work string, rng *rand.Rand) {
-	mean := refTime / time.Duration(*killsFlag+5)
-	if mean < 20*time.Millisecond {
-		mean = 20 * time.Millisecond
+	mean := refTime / time.Duration(*killsFlag+10)
+	if mean < time.Millisecond {
+		mean = time.Millisecond
 	}
 	round, done, more, backups := 1, 0, 0, 0
 	db := filepath.Join(work, "kill-1.arbiter")
@@ -414,7 +423,7 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 		if err != nil {
 			fatal(err)
 		}
-		delay := time.Duration((0.2 + 1.6*rng.Float64()) * float64(mean))
+		delay := time.Duration(2 * rng.Float64() * float64(mean))
 		// Now and then a live backup while the match is being played.
 		backupErr := make(chan error, 1)
 		if kill%10 == 5 {
@@ -425,9 +434,19 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 		} else {
 			backupErr <- nil
 		}
-		timer := time.AfterFunc(delay, func() { r.cmd.Process.Signal(syscall.SIGKILL) })
+		// The instant counts from the first committed line, so that process
+		// start-up (which writes nothing) does not swallow the kills.
+		stop := make(chan struct{})
+		go func() {
+			<-r.first
+			select {
+			case <-time.After(delay):
+				r.cmd.Process.Signal(syscall.SIGKILL)
+			case <-stop:
+			}
+		}()
 		err = r.wait()
-		timer.Stop()
+		close(stop)
 		if kill%10 == 5 {
 			backups++
 			check(fmt.Sprintf("live backup %d during play copies a consistent, verifiable prefix", backups), <-backupErr)

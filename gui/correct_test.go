@@ -1,0 +1,159 @@
+package gui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+// correctionGame plays a game under "4 moves in 1 minute, then 1 minute"
+// in which White's 4th move (ply 7) was relayed wrongly and the mistake is
+// found 45 s into White's 5th move. By hand:
+//
+//	White used 5+5+5+40 = 55 s for moves 1–4, then 45 s: 100 s at discovery.
+//	record:        60 − 55 = 0:00:05           Black 60 − 3 = 0:00:57
+//	proportional:  60 − 100×3/4 = −0:00:15: refused (Black 60 − 4×3/4 = 0:00:57)
+//	keep:          120 − 100 = 0:00:20 (period 2)  Black 120 − 4 = 0:01:56
+//	set:           the readings given
+//
+// Kasparov (White) is the human: an operator's error gives him 5 minutes.
+func correctionGame(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("4/60:60", "")
+	h.c.do(actStartGame)
+	for _, m := range []struct {
+		think time.Duration
+		san   string
+	}{{5 * time.Second, "e4"}, {time.Second, "e5"}, {5 * time.Second, "Nf3"}, {time.Second, "Nc6"},
+		{5 * time.Second, "Bc4"}, {time.Second, "Bc5"}, {40 * time.Second, "d3"}, {time.Second, "d6"}} {
+		h.ft.advance(m.think)
+		h.typeMove(m.san)
+	}
+	if h.ply() != 8 {
+		t.Fatalf("ply %d, want 8 (%s)", h.ply(), h.c.moveErr.Text)
+	}
+	h.ft.advance(45 * time.Second)
+	return h
+}
+
+// openCorrection opens the dialog and points it at ply 7.
+func openCorrection(t *testing.T, h *harness) *correctDialog {
+	t.Helper()
+	h.c.do(actCorrect)
+	cd := h.c.correcting
+	if cd == nil {
+		t.Fatalf("no correction dialog (error %q)", h.c.lastError)
+	}
+	if cd.ply.Text != "8" {
+		t.Errorf("the dialog proposes ply %q, want 8 (the last move)", cd.ply.Text)
+	}
+	cd.ply.SetText("7")
+	return cd
+}
+
+func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
+	h := correctionGame(t)
+	cd := openCorrection(t, h)
+
+	t.Run("all four methods are shown side by side with both sides' figures", func(t *testing.T) {
+		want := map[string][2]string{
+			match.MethodRecord:       {"White: 0:00:05 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
+			match.MethodProportional: {"White: -0:00:15 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
+			match.MethodKeep:         {"White: 0:00:20 (period 2, 3 moves)", "Black: 0:01:56 (period 2, 3 moves)"},
+			match.MethodSet:          {"White: period 1, 3 moves", "Black: period 1, 3 moves"},
+		}
+		for _, m := range match.CorrectionMethods {
+			col := cd.cols[m]
+			if col == nil {
+				t.Fatalf("no column for %s", m)
+			}
+			if got := [2]string{col.white.Text, col.black.Text}; got != want[m] {
+				t.Errorf("%s shows %q, want %q", m, got, want[m])
+			}
+			if col.work.Text == "" {
+				t.Errorf("%s does not say how its figures were obtained", m)
+			}
+		}
+		if cd.setW.Text != "0:00:20" || cd.setB.Text != "0:01:56" {
+			t.Errorf("set starts at %s / %s, want the clocks now", cd.setW.Text, cd.setB.Text)
+		}
+		if !strings.Contains(cd.summary.Text, "4. d3") || !strings.Contains(cd.summary.Text, "4... d6") {
+			t.Errorf("summary %q does not name the mistaken and struck moves", cd.summary.Text)
+		}
+	})
+	t.Run("a refused proportional outcome shows its figure and cannot be chosen", func(t *testing.T) {
+		col := cd.cols[match.MethodProportional]
+		if !col.choose.Disabled() {
+			t.Error("the refused method can be chosen")
+		}
+		if !col.why.Visible() || !strings.Contains(col.why.Text, "-0:00:15") {
+			t.Errorf("refusal shown %v %q, want the figure -0:00:15", col.why.Visible(), col.why.Text)
+		}
+		for _, m := range []string{match.MethodRecord, match.MethodKeep, match.MethodSet} {
+			if cd.cols[m].choose.Disabled() {
+				t.Errorf("%s cannot be chosen", m)
+			}
+		}
+	})
+	h.golden("correct.xml")
+	t.Run("a reset without a reason is refused in the dialog and writes nothing", func(t *testing.T) {
+		seq := h.core.State().Seq
+		test.Tap(cd.cols[match.MethodRecord].choose)
+		if h.core.State().Seq != seq || !cd.errText.Visible() || !strings.Contains(cd.errText.Text, "reason") {
+			t.Errorf("seq %d→%d, error %q", seq, h.core.State().Seq, cd.errText.Text)
+		}
+	})
+}
+
+func TestCorrectionDialogAppliesTheChosenMethod(t *testing.T) {
+	tests := []struct {
+		name         string
+		method       string
+		noBonus      bool
+		setW, setB   string
+		white, black string
+	}{
+		{"record sets each side from the record, and the human gets 5 minutes (rule 10)", match.MethodRecord, false, "", "", "0:05:05", "0:00:57"},
+		{"keep leaves the readings, and the human gets 5 minutes (rule 10)", match.MethodKeep, false, "", "", "0:05:20", "0:01:56"},
+		{"set takes the arbiter's readings; no bonus when waived", match.MethodSet, true, "0:10:00", "0:09:00", "0:10:00", "0:09:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := correctionGame(t)
+			cd := openCorrection(t, h)
+			cd.reason.SetText("the operator relayed 4. d3 instead of 4. d4")
+			cd.noBonus.SetChecked(tt.noBonus)
+			if tt.method == match.MethodSet {
+				cd.setW.SetText(tt.setW)
+				cd.setB.SetText(tt.setB)
+			}
+			test.Tap(cd.cols[tt.method].choose)
+			if cd.errText.Visible() {
+				t.Fatalf("refused: %s", cd.errText.Text)
+			}
+			g := h.game()
+			if g.State != match.Paused || h.ply() != 6 {
+				t.Fatalf("state %s ply %d, want paused at ply 6", g.State, h.ply())
+			}
+			if l, r := h.c.clocks[0].time.Text, h.c.clocks[1].time.Text; l != tt.white || r != tt.black {
+				t.Errorf("clocks %s / %s, want %s / %s", l, r, tt.white, tt.black)
+			}
+			if got := g.Clock.Moves(clock.White); got != 3 {
+				t.Errorf("White's moves %d, want 3", got)
+			}
+			sheet := strings.Join(h.c.lastSheet, "\n")
+			if !strings.Contains(sheet, struckMark+" 4. d3") || !strings.Contains(sheet, struckMark+" 4... d6") {
+				t.Errorf("struck moves not shown as struck:\n%s", sheet)
+			}
+			if !strings.Contains(topDialogTexts(h.c), "Position before 4. d3 restored") {
+				t.Errorf("no confirmation: %q", topDialogTexts(h.c))
+			}
+		})
+	}
+}
