@@ -394,12 +394,18 @@ func (g *Game) markUsed(at time.Time) {
 
 func sideOf(name string) (clock.Side, error) { return clock.ParseSide(name) }
 
-func applyPress(s *State, g *Game, e store.Event) error {
+// decodeSide decodes the payload of an event that names a side.
+func decodeSide(e store.Event) (SidePayload, clock.Side, error) {
 	var p SidePayload
 	if err := decode(e, &p); err != nil {
-		return err
+		return p, 0, err
 	}
 	side, err := sideOf(p.Side)
+	return p, side, err
+}
+
+func applyPress(s *State, g *Game, e store.Event) error {
+	_, side, err := decodeSide(e)
 	if err != nil {
 		return err
 	}
@@ -436,11 +442,7 @@ func applyPause(s *State, g *Game, e store.Event) error {
 }
 
 func applyResume(s *State, g *Game, e store.Event) error {
-	var p SidePayload
-	if err := decode(e, &p); err != nil {
-		return err
-	}
-	side, err := sideOf(p.Side)
+	p, side, err := decodeSide(e)
 	if err != nil {
 		return err
 	}
@@ -520,11 +522,7 @@ func signed(d time.Duration) string {
 }
 
 func applyDrawOffer(s *State, g *Game, e store.Event) error {
-	var p SidePayload
-	if err := decode(e, &p); err != nil {
-		return err
-	}
-	side, err := sideOf(p.Side)
+	_, side, err := decodeSide(e)
 	if err != nil {
 		return err
 	}
@@ -543,11 +541,7 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 }
 
 func applyDrawAnswer(s *State, g *Game, e store.Event) error {
-	var p SidePayload
-	if err := decode(e, &p); err != nil {
-		return err
-	}
-	side, err := sideOf(p.Side)
+	_, side, err := decodeSide(e)
 	if err != nil {
 		return err
 	}
