@@ -212,7 +212,8 @@ type square struct {
 	mark    *canvas.Rectangle
 	fill    *canvas.Text
 	outline *canvas.Text
-	coord   *canvas.Text
+	coord   *canvas.Text // rank number, top left (left column only)
+	file    *canvas.Text // file letter, bottom right (bottom row only)
 	dragPos fyne.Position
 }
 
@@ -231,6 +232,7 @@ func newSquare(b *board, sq chess.Square) *square {
 	s.outline.FontSource = fontRegular
 	s.outline.Alignment = fyne.TextAlignCenter
 	s.coord = canvas.NewText("", colDark)
+	s.file = canvas.NewText("", colDark)
 	s.ExtendBaseWidget(s)
 	return s
 }
@@ -264,24 +266,24 @@ func (s *square) set(p chess.Piece, last, selected, check bool) {
 			s.fill.Color = colPieceBlack
 		}
 	}
-	// file letters on the bottom row, rank numbers on the left column
+	// as on a printed board: rank numbers top left in the left column, file
+	// letters bottom right in the bottom row (so a1 never reads "1a")
 	row, col := s.b.cell(s.sq)
-	s.coord.Text = ""
-	if row == 7 {
-		s.coord.Text = string(rune('a' + int(s.sq)%8))
-	}
+	s.coord.Text, s.file.Text = "", ""
 	if col == 0 {
-		s.coord.Text = string(rune('1'+int(s.sq)/8)) + s.coord.Text
+		s.coord.Text = string(rune('1' + int(s.sq)/8))
 	}
+	if row == 7 {
+		s.file.Text = string(rune('a' + int(s.sq)%8))
+	}
+	s.coord.Color, s.file.Color = colDark, colDark
 	if base == colDark {
-		s.coord.Color = colLight
-	} else {
-		s.coord.Color = colDark
+		s.coord.Color, s.file.Color = colLight, colLight
 	}
 }
 
 func (s *square) CreateRenderer() fyne.WidgetRenderer {
-	return &squareRenderer{s: s, objs: []fyne.CanvasObject{s.bg, s.mark, s.fill, s.outline, s.coord}}
+	return &squareRenderer{s: s, objs: []fyne.CanvasObject{s.bg, s.mark, s.fill, s.outline, s.coord, s.file}}
 }
 
 type squareRenderer struct {
@@ -301,6 +303,9 @@ func (r *squareRenderer) Layout(size fyne.Size) {
 	}
 	s.coord.TextSize = size.Height * 0.18
 	s.coord.Move(fyne.NewPos(2, 0))
+	s.file.TextSize = size.Height * 0.18
+	fs := s.file.MinSize()
+	s.file.Move(fyne.NewPos(size.Width-fs.Width-2, size.Height-fs.Height))
 }
 
 func (r *squareRenderer) MinSize() fyne.Size { return fyne.NewSize(20, 20) }

@@ -135,7 +135,13 @@ func (v *clockView) update() {
 	} else if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
 		next = fa // the flag must appear at its exact instant
 	}
-	setText(v.flag, flagTxt, colFlag)
+	flagCol := color.Color(colFlag)
+	if flagTxt == "" && g.Pressed != nil && *g.Pressed == side {
+		// the player pressed; the move is still to be entered (clock keys
+		// alone switch the clocks, or a key was pressed first)
+		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
+	}
+	setText(v.flag, flagTxt, flagCol)
 	v.setFrame(on)
 	v.arm(next, at)
 }

@@ -330,7 +330,9 @@ func (c *console) reload() {
 // handleKey handles the single keys: the two clock keys and the call key.
 // It reports whether the key was one of them.
 func (c *console) handleKey(ev *fyne.KeyEvent) bool {
-	if ev.Name == fyne.KeyReturn && c.onEnter != nil {
+	// Enter confirms the open note or question, unless a move is being typed
+	typing := c.moveEntry.Text != ""
+	if ev.Name == fyne.KeyReturn && c.onEnter != nil && !typing {
 		f := c.onEnter
 		c.onEnter = nil
 		f()

@@ -29,7 +29,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -123,6 +122,10 @@ type console struct {
 	blockedSeq int64
 	// correcting is the open correction dialog (tests drive it).
 	correcting *correctDialog
+	// submitting is true while a form dialog's OK runs; pending holds what
+	// is to be shown after it closed (afterDialog).
+	submitting bool
+	pending    []func()
 
 	// lastSheet and lastLog are the rendered rows (tests read them).
 	lastSheet []string
@@ -239,16 +242,6 @@ func (c *console) build() {
 		c.buttons[id] = b
 		bar.Add(b)
 	}
-	exp := os.Getenv("ARBITER_EXP")
-	if strings.Contains(exp, "noboard") {
-		left = container.NewVBox(c.moveEntry, c.moveErr)
-	}
-	if strings.Contains(exp, "nobar") {
-		bar = container.NewHBox()
-	}
-	if strings.Contains(exp, "noright") {
-		right = container.NewBorder(container.NewVBox(clocks), nil, nil, nil)
-	}
 	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
 	c.win.SetContent(main)
 	c.win.Resize(fyne.NewSize(1280, 800))
@@ -359,6 +352,9 @@ func (c *console) refreshGames(st *match.State) {
 		t := canvas.NewText(txt, themeColor(theme.ColorNameForeground))
 		if cur := st.CurrentGame(); cur != nil && cur.Number == g.Number && g.Live() {
 			t.Color = colRunning
+			if fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantLight {
+				t.Color = colRunningOnLight // the bright yellow is unreadable on white
+			}
 			t.TextStyle.Bold = true
 		}
 		t.TextSize = theme.TextSize()
@@ -491,7 +487,6 @@ func (c *console) refreshLog(g *match.Game) {
 		h.SizeName = theme.SizeNameCaptionText
 		l := widget.NewLabel(text)
 		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.LowImportance
 		c.logBox.Add(container.NewVBox(h, l))
 	}
 	c.logBox.Refresh()
@@ -596,12 +591,15 @@ func (c *console) showError(err error) {
 	}
 	c.lastError = cli.Sentence(err)
 	c.noteWriteError(err)
-	dialog.ShowInformation(lang.L("Not done"), c.lastError, c.win)
+	c.info(lang.L("Not done"), c.lastError)
 }
 
-// info shows a message.
+// info shows a message; Enter closes it.
 func (c *console) info(title, msg string) {
-	dialog.ShowInformation(title, msg, c.win)
+	d := dialog.NewInformation(title, msg, c.win)
+	d.SetOnClosed(func() { c.onEnter = nil })
+	c.onEnter = d.Hide
+	d.Show()
 }
 
 // splitLayout places two objects side by side, the first taking frac of the

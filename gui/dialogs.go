@@ -30,13 +30,22 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	form := widget.NewForm(items...)
 	var d dialog.Dialog
 	submit := func() {
-		if err := ok(); err != nil {
+		c.submitting = true
+		err := ok()
+		c.submitting = false
+		if err != nil {
+			c.pending = nil
 			c.noteWriteError(err)
 			errLabel.SetText(sentence(err))
 			errLabel.Show()
 			return
 		}
 		d.Hide()
+		pending := c.pending
+		c.pending = nil
+		for _, f := range pending {
+			f()
+		}
 	}
 	for _, it := range items {
 		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
@@ -153,7 +162,9 @@ func (c *console) newMatchDialog() {
 		c.mode = match.RoleArbiter
 		m := c.state().Match
 		c.refresh()
-		c.info(lang.L("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+		c.afterDialog(func() {
+			c.info(lang.L("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+		})
 		return nil
 	})
 }
@@ -302,7 +313,7 @@ func (c *console) incidentDialog() {
 			return err
 		}
 		if out != "" {
-			c.info(lang.L("Incident"), out)
+			c.afterDialog(func() { c.info(lang.L("Incident"), out) })
 		}
 		return nil
 	})
@@ -469,7 +480,7 @@ func (c *console) claimDialog() {
 		if err != nil {
 			return err
 		}
-		c.info(lang.L("Claim"), res.Ruling)
+		c.afterDialog(func() { c.info(lang.L("Claim"), res.Ruling) })
 		return nil
 	})
 }

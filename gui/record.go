@@ -130,7 +130,7 @@ func reportError(err error) error {
 
 // exportPGN writes the whole match as PGN to path (Reports → Export PGN…).
 func (c *console) exportPGN(path string) error {
-	if sameFile(path, c.cfg.path) {
+	if sameFile(path, c.core.DB().Path()) {
 		return errText(lang.L("that is the match database itself: choose another file name for the PGN"))
 	}
 	var buf bytes.Buffer
@@ -152,7 +152,7 @@ func consoleLang() string {
 // with the record's fingerprint, in the console's language. It returns the
 // fingerprint.
 func (c *console) exportPDF(path, paper string, game int) (string, error) {
-	if sameFile(path, c.cfg.path) {
+	if sameFile(path, c.core.DB().Path()) {
 		return "", errText(lang.L("that is the match database itself: choose another file name for the report"))
 	}
 	rep, err := c.core.DB().Verify(c.ctx, "")
@@ -175,7 +175,7 @@ func (c *console) exportPGNDialog() {
 			if err := c.exportPGN(path); err != nil {
 				return err
 			}
-			c.info(lang.L("Export PGN"), tr("The match was written to %s.", path))
+			c.afterDialog(func() { c.info(lang.L("Export PGN"), tr("The match was written to %s.", path)) })
 			return nil
 		})
 }
@@ -206,7 +206,9 @@ func (c *console) exportPDFDialog() {
 			if err != nil {
 				return err
 			}
-			c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint is %s; anyone can check it with 'arbiter verify --head %s'.", path, head, head))
+			c.afterDialog(func() {
+				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint is %s; anyone can check it with 'arbiter verify --head %s'.", path, head, head))
+			})
 			return nil
 		})
 }
@@ -231,13 +233,13 @@ func (c *console) backupDialog() {
 	def := c.beside("-backup-" + c.now().Local().Format("20060102-150405") + ".db")
 	c.pathDialog(lang.L("Back up the record"), lang.L("Back up"), lang.L("A consistent copy of the record, taken while the match goes on. The console keeps working on the current file."),
 		def, nil, func(path string) error {
-			if sameFile(path, c.cfg.path) {
+			if sameFile(path, c.core.DB().Path()) {
 				return errText(lang.L("that is the match database itself: choose another file name for the copy"))
 			}
 			if err := c.core.DB().Backup(c.ctx, path); err != nil {
 				return err
 			}
-			c.info(lang.L("Back up the record"), tr("The record was copied to %s.", path))
+			c.afterDialog(func() { c.info(lang.L("Back up the record"), tr("The record was copied to %s.", path)) })
 			return nil
 		})
 }
@@ -270,7 +272,7 @@ func (c *console) continueDialog() {
 // the copy and goes on there: the console's commands, the heartbeat and the
 // poll then use the new file, and the window shows its path.
 func (c *console) continueIn(newPath string) error {
-	if sameFile(newPath, c.cfg.path) {
+	if sameFile(newPath, c.core.DB().Path()) {
 		return errText(lang.L("that is the match database itself: choose a new file name"))
 	}
 	old := c.core.DB()
@@ -293,7 +295,9 @@ func (c *console) continueIn(newPath string) error {
 	c.hideBanner()
 	_ = core.Beat(c.ctx, c.now())
 	c.refresh()
-	c.info(lang.L("Continue in a new file"), tr("The match goes on in %s (copied from %s, which stays as it was). Start the console with --db %s from now on.", newPath, oldPath, newPath))
+	c.afterDialog(func() {
+		c.info(lang.L("Continue in a new file"), tr("The match goes on in %s (copied from %s, which stays as it was). Start the console with --db %s from now on.", newPath, oldPath, newPath))
+	})
 	return nil
 }
 
@@ -368,4 +372,15 @@ func newBanner() banner {
 	obj := container.NewStack(bg, t)
 	obj.Hide()
 	return banner{obj: obj, text: t}
+}
+
+// afterDialog runs f once the form dialog being submitted has closed (a
+// note shown while it is still open would close with it), or now when no
+// form dialog is being submitted.
+func (c *console) afterDialog(f func()) {
+	if c.submitting {
+		c.pending = append(c.pending, f)
+		return
+	}
+	f()
 }

@@ -119,4 +119,21 @@ if command -v sqlite3 >/dev/null; then
 	[ "$kinds" = "$want" ] || fail "events are '$kinds', want '$want'"
 	echo "gui-check: events: $kinds"
 fi
+# the light theme (FYNE_THEME=light), on the same record: the game resumes
+# where the clocks stand; Reports → Verify the record shows the head
+LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_SCALE=1 FYNE_THEME=light HOME="$work" \
+	bin/arbiter --db "$db" >"$work/app2.log" 2>&1 &
+app_pid=$!
+wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear again"
+xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+sleep 1
+shot 07-light
+key ctrl+shift+v
+shot 08-verify
+key Return
+key ctrl+q
+key Return
+for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit the second time"
+app_pid=""
 echo "gui-check: ok (screenshots in $shots)"

@@ -1,0 +1,271 @@
+package gui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// eventCount is the number of events in the record.
+func (h *harness) eventCount() int {
+	h.t.Helper()
+	evs, err := h.core.DB().EventsAfter(h.ctx, 0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return len(evs)
+}
+
+// submitPath types path into the focused path field of the open dialog and
+// presses Enter.
+func (h *harness) submitPath(path string) {
+	h.t.Helper()
+	e, ok := h.c.win.Canvas().Focused().(interface {
+		SetText(string)
+		TypedKey(*fyne.KeyEvent)
+	})
+	if !ok {
+		h.t.Fatalf("no path field has the focus: %T", h.c.win.Canvas().Focused())
+	}
+	e.SetText(path)
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+}
+
+func TestExportsWriteFilesAndNoEvent(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	for _, mv := range []string{"e4", "c5", "Nf3"} {
+		h.ft.advance(3 * time.Second)
+		h.typeMove(mv)
+	}
+	before := h.eventCount()
+	dir := t.TempDir()
+
+	t.Run("Export PGN writes the match with clock comments", func(t *testing.T) {
+		path := filepath.Join(dir, "match.pgn")
+		h.c.do(actExportPGN)
+		h.submitPath(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("no PGN written (%s): %v", topDialogTexts(h.c), err)
+		}
+		for _, want := range []string{`[White "Garry Kasparov"]`, "1. e4", "c5", "Nf3", "[%clk"} {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("PGN lacks %q:\n%s", want, b)
+			}
+		}
+	})
+	t.Run("Export PDF writes a PDF and names the fingerprint", func(t *testing.T) {
+		path := filepath.Join(dir, "report.pdf")
+		h.c.do(actExportPDF)
+		h.submitPath(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("no PDF written (%s): %v", topDialogTexts(h.c), err)
+		}
+		if !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Errorf("%s is not a PDF: %q", path, b[:min(len(b), 16)])
+		}
+		rep, err := h.core.DB().Verify(h.ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(topDialogTexts(h.c), rep.Head) {
+			t.Errorf("the note does not give the fingerprint %s: %q", rep.Head, topDialogTexts(h.c))
+		}
+	})
+	t.Run("an export never overwrites the database", func(t *testing.T) {
+		if err := h.c.exportPGN(h.dbPath); err == nil || !strings.Contains(err.Error(), "database itself") {
+			t.Errorf("exporting onto the database: %v", err)
+		}
+		if _, err := h.c.exportPDF(h.dbPath, "a4", 0); err == nil {
+			t.Error("a PDF was written over the database")
+		}
+	})
+	t.Run("Verify the record shows the head", func(t *testing.T) {
+		h.c.do(actVerify)
+		if got := topDialogTexts(h.c); !strings.Contains(got, "the chain is intact") {
+			t.Errorf("verify says %q", got)
+		}
+	})
+	t.Run("exporting writes no event", func(t *testing.T) {
+		if n := h.eventCount(); n != before {
+			t.Errorf("%d events after the exports, want %d", n, before)
+		}
+	})
+	t.Run("Back up the record copies it and refuses an existing file", func(t *testing.T) {
+		path := filepath.Join(dir, "copy.db")
+		h.c.do(actBackup)
+		h.submitPath(path)
+		cp, err := store.OpenReadOnly(h.ctx, path)
+		if err != nil {
+			t.Fatalf("no backup: %v (%s)", err, topDialogTexts(h.c))
+		}
+		defer cp.Close()
+		if rep, err := cp.Verify(h.ctx, ""); err != nil || !rep.OK || rep.Events != int64(before) {
+			t.Errorf("backup verifies %+v %v, want %d events", rep, err, before)
+		}
+		if err := h.c.core.DB().Backup(h.ctx, path); !errors.Is(err, store.ErrExists) {
+			t.Errorf("a second backup to the same file: %v", err)
+		}
+	})
+}
+
+func TestWriteProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a full disk is a write problem", fmt.Errorf("store: update: commit: %w", store.ErrDiskFull), "disk is full"},
+		{"a read-only file is a write problem", fmt.Errorf("store: update x.db: %w", store.ErrReadOnly), "read-only"},
+		{"a refusal is not", errText("no game is in progress"), ""},
+		{"no error is not", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := writeProblem(tt.err)
+			if ok != (tt.want != "") || !strings.Contains(got, tt.want) {
+				t.Errorf("writeProblem(%v) = %q, %v; want %q", tt.err, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// clockTicks advances the fake time by whole seconds and checks that the
+// running clock's text changes every second.
+func clockTicks(t *testing.T, h *harness, c *console, n int) {
+	t.Helper()
+	v := c.clocks[0]
+	for i := 0; i < n; i++ {
+		before := v.time.Text
+		h.ft.advance(time.Second)
+		if v.time.Text == before {
+			t.Fatalf("the running clock stood still at %s", before)
+		}
+	}
+}
+
+func TestRecordCannotBeWritten(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.ft.advance(2 * time.Second)
+
+	t.Run("a full disk shows the banner and the clocks keep running", func(t *testing.T) {
+		h.c.noteWriteError(fmt.Errorf("match: move: %w", fmt.Errorf("store: update: commit: %w", store.ErrDiskFull)))
+		if !h.c.banner.obj.Visible() || !strings.Contains(h.c.banner.text.Text, "disk is full") {
+			t.Fatalf("banner %v %q", h.c.banner.obj.Visible(), h.c.banner.text.Text)
+		}
+		clockTicks(t, h, h.c, 3)
+		h.golden("diskfull.xml")
+	})
+	t.Run("the next event written hides the banner", func(t *testing.T) {
+		h.typeMove("e4")
+		if h.c.banner.obj.Visible() {
+			t.Error("the banner stays after a move was recorded")
+		}
+	})
+
+	// A second console on the same file through a read-only handle: every
+	// command fails with store.ErrReadOnly from the real SQLite file.
+	ro, err := store.OpenReadOnly(h.ctx, h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	roCore, err := match.Open(h.ctx, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConsole(h.ctx, h.c.fa, roCore, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	t.Cleanup(func() { c.live.Load().DB().Close() })
+	seq := roCore.State().Seq
+
+	t.Run("a read-only record refuses the press, shows the banner, and the clock keeps running", func(t *testing.T) {
+		c.win.Canvas().Unfocus()
+		c.handleKey(&fyne.KeyEvent{Name: defaultKeyRight}) // Black runs after e4; Black's clock stands right
+		if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "read-only") {
+			t.Fatalf("banner %v %q (error %q)", c.banner.obj.Visible(), c.banner.text.Text, c.lastError)
+		}
+		if roCore.State().Seq != seq {
+			t.Fatal("the read-only console wrote an event")
+		}
+		before := c.clocks[1].time.Text
+		h.ft.advance(3 * time.Second)
+		if c.clocks[1].time.Text == before {
+			t.Errorf("Black's clock stood still at %s", before)
+		}
+	})
+	t.Run("Continue in a new file copies the record and goes on there", func(t *testing.T) {
+		newPath := filepath.Join(t.TempDir(), "continued.db")
+		c.do(actContinue)
+		e, ok := c.win.Canvas().Focused().(interface {
+			SetText(string)
+			TypedKey(*fyne.KeyEvent)
+		})
+		if !ok {
+			t.Fatalf("no path field: %T", c.win.Canvas().Focused())
+		}
+		e.SetText(newPath)
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if c.cfg.path != newPath || c.core.DB().Path() != newPath {
+			t.Fatalf("the console works on %s, want %s (%s)", c.core.DB().Path(), newPath, topDialogTexts(c))
+		}
+		if c.banner.obj.Visible() {
+			t.Error("the banner stays in the new file")
+		}
+		if !strings.Contains(c.where.Text, newPath) {
+			t.Errorf("the window shows %q, want the new path", c.where.Text)
+		}
+		oldEvents := h.eventCount()
+		h.ft.advance(time.Second)
+		c.pressSlot(1)
+		if p := c.game().Pressed; p == nil {
+			t.Fatalf("the press was not recorded in the new file: %q", c.lastError)
+		}
+		if h.eventCount() != oldEvents {
+			t.Error("the old file changed")
+		}
+		clockTicks(t, h, c, 2)
+	})
+}
+
+func TestBoardLabelsAndPendingPress(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	t.Run("a1 carries the rank top left and the file bottom right, never 1a", func(t *testing.T) {
+		a1 := h.c.board.squares[squareIndex("a1")]
+		if a1.coord.Text != "1" || a1.file.Text != "a" {
+			t.Errorf("a1 labels %q / %q, want 1 / a", a1.coord.Text, a1.file.Text)
+		}
+		if p, f := a1.coord.Position(), a1.file.Position(); !(f.X > p.X && f.Y > p.Y) {
+			t.Errorf("file letter at %v is not below right of the rank number at %v", f, p)
+		}
+	})
+	t.Run("with clock keys alone the pending press shows on the pressed clock", func(t *testing.T) {
+		h.c.do(actMovePresses)
+		h.c.win.Canvas().Unfocus()
+		h.ft.advance(time.Second)
+		h.key(defaultKeyLeft)
+		if got := h.c.clocks[0].flag.Text; !strings.Contains(got, "pressed") {
+			t.Errorf("White's clock shows %q, want the pending press", got)
+		}
+		h.typeMove("e4")
+		if got := h.c.clocks[0].flag.Text; got != "" {
+			t.Errorf("after the move White's clock still shows %q", got)
+		}
+	})
+}
