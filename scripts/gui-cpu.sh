@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # gui-cpu: CPU use and peak memory of the console with a running clock,
-# compared with an idle minimal Fyne window, both under Xvfb.
+# compared with an idle minimal Fyne window, and with a minimal window of the
+# console's size whose label changes once a second (Fyne repaints the whole
+# window on any change: that repaint is the floor for any running clock),
+# all under Xvfb.
 #
 #   scripts/gui-cpu.sh [SECONDS]     (default 30 s per run, 3 runs each)
 #
 # Prints the median of 3 runs as
-#   console_cpu_pct=.. console_rss_mb=.. minimal_cpu_pct=.. minimal_rss_mb=..
+#   console_cpu_pct=.. console_rss_mb=.. minimal_cpu_pct=.. minimal_rss_mb=.. ticking_cpu_pct=.. ticking_rss_mb=..
 # where cpu_pct is the percentage of one core (utime+stime from
 # /proc/PID/stat over the measured interval) and rss_mb is VmHWM.
 set -euo pipefail
@@ -62,11 +65,13 @@ measure() {
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-declare -a ccpu crss mcpu mrss
+declare -a ccpu crss mcpu mrss tcpu trss
 for i in $(seq $runs); do
 	read -r c r < <(measure bin/arbiter --db "$db" --as operator)
 	ccpu+=("$c"); crss+=("$r")
 	read -r c r < <(measure bin/gui-minimal)
 	mcpu+=("$c"); mrss+=("$r")
+	read -r c r < <(measure bin/gui-minimal -tick)
+	tcpu+=("$c"); trss+=("$r")
 done
-echo "console_cpu_pct=$(printf '%s\n' "${ccpu[@]}" | median) console_rss_mb=$(printf '%s\n' "${crss[@]}" | median) minimal_cpu_pct=$(printf '%s\n' "${mcpu[@]}" | median) minimal_rss_mb=$(printf '%s\n' "${mrss[@]}" | median)"
+echo "console_cpu_pct=$(printf '%s\n' "${ccpu[@]}" | median) console_rss_mb=$(printf '%s\n' "${crss[@]}" | median) minimal_cpu_pct=$(printf '%s\n' "${mcpu[@]}" | median) minimal_rss_mb=$(printf '%s\n' "${mrss[@]}" | median) ticking_cpu_pct=$(printf '%s\n' "${tcpu[@]}" | median) ticking_rss_mb=$(printf '%s\n' "${trss[@]}" | median)"
