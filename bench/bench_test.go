@@ -44,6 +44,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/cli"
+	"arbiter/clock"
 	"arbiter/internal/demo"
 	"arbiter/match"
 	"arbiter/report"
@@ -182,11 +183,18 @@ func BenchmarkMoveEntry(b *testing.B) {
 	arb := func(d time.Duration) match.Cmd {
 		return match.Cmd{At: start.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue", Control: "40/7200:20/3600:1800"}
+	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
+		Control: "40/7200:20/3600:1800", Games: 100}
 	if err := app.NewMatch(ctx, arb(0), spec); err != nil {
 		b.Fatal(err)
 	}
-	if err := app.StartGame(ctx, arb(time.Second), 0); err != nil {
+	// Games of gamePlies plies, as long as a long real game (the 1996 match
+	// averaged 89 plies), then a resignation and the next game: every move is
+	// entered into a game of realistic length.
+	const gamePlies = 160
+	at := time.Second
+	next := func() time.Duration { at += time.Millisecond; return at }
+	if err := app.StartGame(ctx, arb(next()), 0); err != nil {
 		b.Fatal(err)
 	}
 	// Knights out and back: always legal, never ends the game by itself.
@@ -194,9 +202,19 @@ func BenchmarkMoveEntry(b *testing.B) {
 	samples := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c := arb(time.Second + time.Duration(i+1)*time.Millisecond)
+		if i > 0 && i%gamePlies == 0 {
+			b.StopTimer()
+			if err := app.Resign(ctx, arb(next()), clock.White); err != nil {
+				b.Fatal(err)
+			}
+			if err := app.StartGame(ctx, arb(next()), 0); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		c := arb(next())
 		t0 := time.Now()
-		_, err := app.Move(ctx, c, moves[i%4], false)
+		_, err := app.Move(ctx, c, moves[i%gamePlies%4], false)
 		samples = append(samples, time.Since(t0))
 		if err != nil {
 			b.Fatal(err)
