@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fmt"
-	"image/color"
 	"os"
 	"strings"
 
@@ -22,33 +21,40 @@ var (
 	hollowGlyph = map[chess.PieceType]string{chess.King: "♔", chess.Queen: "♕", chess.Rook: "♖", chess.Bishop: "♗", chess.Knight: "♘", chess.Pawn: "♙"}
 )
 
-// board draws the position of the current game: 64 square widgets in a
-// square grid. The interactive board takes click-click and drag moves.
+// board draws the position of the current game as ONE raster image (see
+// boardpaint.go): every canvas object Fyne's GL painter draws costs time on
+// each repaint of the window, and a running clock repaints the window once a
+// second, so the 64 squares, their pieces and labels are painted in Go into
+// an image that changes only when the position, the highlights, the
+// orientation or the size change. The interactive board takes click-click
+// and drag moves: the board maps the pointer's position to a square.
 type board struct {
 	widget.BaseWidget
 	c           *console
 	interactive bool
-	squares     [64]*square // by chess.Square (a1 = 0)
-	selected    int         // chess.Square selected by a first click, -1 none
+	cells       [64]cellView // by chess.Square (a1 = 0): what each square shows
+	selected    int          // chess.Square selected by a first click, -1 none
 	dragFrom    int
+	dragPos     fyne.Position // pointer position of the drag, board coordinates
 	pos         *chess.Position
+	raster      *canvas.Raster
+	shown       bool // cells and painted hold what the image shows
+	painted     bool // the orientation (flipped) the image shows
+	// changes counts the times the image was asked to be painted again
+	// (tests read it: a clock tick must never repaint the board).
+	changes int
 }
 
 func newBoard(c *console, interactive bool) *board {
 	b := &board{c: c, interactive: interactive, selected: -1, dragFrom: -1}
-	for i := range b.squares {
-		b.squares[i] = newSquare(b, chess.Square(i))
-	}
+	b.raster = canvas.NewRaster(b.paint)
+	b.raster.ScaleMode = canvas.ImageScalePixels
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 func (b *board) CreateRenderer() fyne.WidgetRenderer {
-	objs := make([]fyne.CanvasObject, 64)
-	for i, s := range b.squares {
-		objs[i] = s
-	}
-	return &boardRenderer{b: b, objs: objs}
+	return &boardRenderer{b: b, objs: []fyne.CanvasObject{b.raster}}
 }
 
 type boardRenderer struct {
@@ -58,16 +64,9 @@ type boardRenderer struct {
 
 func (r *boardRenderer) Layout(size fyne.Size) {
 	defer r.b.writeGeometry()
-	side := size.Width
-	if size.Height < side {
-		side = size.Height
-	}
-	sq := side / 8
-	for i, s := range r.b.squares {
-		row, col := r.b.cell(chess.Square(i))
-		s.Move(fyne.NewPos(float32(col)*sq, float32(row)*sq))
-		s.Resize(fyne.NewSize(sq, sq))
-	}
+	side := r.b.side(size)
+	r.b.raster.Move(fyne.NewPos(0, 0))
+	r.b.raster.Resize(fyne.NewSize(side, side))
 }
 
 func (r *boardRenderer) MinSize() fyne.Size {
@@ -75,12 +74,78 @@ func (r *boardRenderer) MinSize() fyne.Size {
 }
 func (r *boardRenderer) Refresh() {
 	r.Layout(r.b.Size())
-	for _, s := range r.b.squares {
-		s.Refresh()
-	}
+	r.b.raster.Refresh()
 }
 func (r *boardRenderer) Objects() []fyne.CanvasObject { return r.objs }
 func (r *boardRenderer) Destroy()                     {}
+
+// side is the length of the board's side in a widget of the given size.
+func (b *board) side(size fyne.Size) float32 {
+	return min(size.Width, size.Height)
+}
+
+// squareAt is the square under p (board coordinates), ok false off the board.
+func (b *board) squareAt(p fyne.Position) (sq chess.Square, ok bool) {
+	side := b.side(b.Size())
+	if side <= 0 {
+		return 0, false
+	}
+	col, row := floorDiv(p.X, side/8), floorDiv(p.Y, side/8)
+	if row < 0 || row > 7 || col < 0 || col > 7 {
+		return 0, false
+	}
+	return b.at(row, col), true
+}
+
+// centre is the centre of sq in board coordinates (tests click there).
+func (b *board) centre(sq chess.Square) fyne.Position {
+	s := b.side(b.Size()) / 8
+	row, col := b.cell(sq)
+	return fyne.NewPos((float32(col)+0.5)*s, (float32(row)+0.5)*s)
+}
+
+// Tapped is a click on the board.
+func (b *board) Tapped(ev *fyne.PointEvent) {
+	if sq, ok := b.squareAt(ev.Position); ok {
+		b.tapped(sq)
+	}
+}
+
+// Dragged starts or continues dragging the piece on the square the drag
+// started on.
+func (b *board) Dragged(ev *fyne.DragEvent) {
+	if !b.interactive {
+		return
+	}
+	if b.dragFrom < 0 {
+		start := ev.Position.Subtract(fyne.NewPos(ev.Dragged.DX, ev.Dragged.DY))
+		sq, ok := b.squareAt(start)
+		if !ok {
+			return
+		}
+		b.dragFrom = int(sq)
+		b.selected = int(sq)
+		b.refresh()
+	}
+	b.dragPos = ev.Position
+}
+
+// DragEnd drops the piece on the square under the pointer.
+func (b *board) DragEnd() {
+	if b.dragFrom < 0 {
+		return
+	}
+	from := chess.Square(b.dragFrom)
+	b.dragFrom = -1
+	b.selected = -1
+	to, ok := b.squareAt(b.dragPos)
+	if !ok || to == from || b.pos == nil {
+		b.refresh()
+		return
+	}
+	b.play(from, to)
+	b.refresh()
+}
 
 // cell is where square sq stands: row 0 at the top.
 func (b *board) cell(sq chess.Square) (row, col int) {
@@ -125,13 +190,20 @@ func (b *board) refresh() {
 		pos = startPosition()
 	}
 	b.pos = pos
-	for i, s := range b.squares {
-		var p chess.Piece
+	var cells [64]cellView
+	for i := range cells {
 		if pos != nil {
-			p = pos.Board().Piece(chess.Square(i))
+			cells[i].piece = pos.Board().Piece(chess.Square(i))
 		}
-		s.set(p, i == last[0] || i == last[1], i == b.selected && b.interactive, i == check)
+		cells[i].last = i == last[0] || i == last[1]
+		cells[i].selected = i == b.selected && b.interactive
+		cells[i].check = i == check
 	}
+	if b.shown && cells == b.cells && b.painted == b.c.flipped {
+		return // nothing changed: keep the image (and the frame) as it is
+	}
+	b.cells, b.painted, b.shown = cells, b.c.flipped, true
+	b.changes++
 	b.Refresh()
 }
 
@@ -201,164 +273,6 @@ func (b *board) play(from, to chess.Square) {
 		return
 	}
 	b.c.enterMove(uci)
-}
-
-// square is one square of the board.
-type square struct {
-	widget.BaseWidget
-	b       *board
-	sq      chess.Square
-	bg      *canvas.Rectangle
-	mark    *canvas.Rectangle
-	fill    *canvas.Text
-	outline *canvas.Text
-	coord   *canvas.Text // rank number, top left (left column only)
-	file    *canvas.Text // file letter, bottom right (bottom row only)
-	dragPos fyne.Position
-}
-
-func newSquare(b *board, sq chess.Square) *square {
-	s := &square{b: b, sq: sq}
-	base := colLight
-	if (int(sq)/8+int(sq)%8)%2 == 0 {
-		base = colDark
-	}
-	s.bg = canvas.NewRectangle(base)
-	s.mark = canvas.NewRectangle(color.Transparent)
-	s.fill = canvas.NewText("", colPieceWhite)
-	s.fill.FontSource = fontRegular
-	s.fill.Alignment = fyne.TextAlignCenter
-	s.outline = canvas.NewText("", colOutline)
-	s.outline.FontSource = fontRegular
-	s.outline.Alignment = fyne.TextAlignCenter
-	s.coord = canvas.NewText("", colDark)
-	s.file = canvas.NewText("", colDark)
-	s.ExtendBaseWidget(s)
-	return s
-}
-
-func (s *square) set(p chess.Piece, last, selected, check bool) {
-	base := colLight
-	if (int(s.sq)/8+int(s.sq)%8)%2 == 0 {
-		base = colDark
-	}
-	s.bg.FillColor = base
-	s.mark.FillColor = color.Transparent
-	s.mark.StrokeWidth = 0
-	switch {
-	case selected:
-		s.bg.FillColor = colSelected
-	case last:
-		s.bg.FillColor = colLastMove
-	}
-	if check {
-		s.mark.StrokeColor = colCheck
-		s.mark.StrokeWidth = 4
-		s.mark.FillColor = color.NRGBA{0xe0, 0x4f, 0x4f, 0x60}
-	}
-	s.fill.Text, s.outline.Text = "", ""
-	if p != chess.NoPiece {
-		s.fill.Text = solidGlyph[p.Type()]
-		if p.Color() == chess.White {
-			s.fill.Color = colPieceWhite
-			s.outline.Text = hollowGlyph[p.Type()]
-		} else {
-			s.fill.Color = colPieceBlack
-		}
-	}
-	// as on a printed board: rank numbers top left in the left column, file
-	// letters bottom right in the bottom row (so a1 never reads "1a")
-	row, col := s.b.cell(s.sq)
-	s.coord.Text, s.file.Text = "", ""
-	if col == 0 {
-		s.coord.Text = string(rune('1' + int(s.sq)/8))
-	}
-	if row == 7 {
-		s.file.Text = string(rune('a' + int(s.sq)%8))
-	}
-	s.coord.Color, s.file.Color = colDark, colDark
-	if base == colDark {
-		s.coord.Color, s.file.Color = colLight, colLight
-	}
-}
-
-func (s *square) CreateRenderer() fyne.WidgetRenderer {
-	return &squareRenderer{s: s, objs: []fyne.CanvasObject{s.bg, s.mark, s.fill, s.outline, s.coord, s.file}}
-}
-
-type squareRenderer struct {
-	s    *square
-	objs []fyne.CanvasObject
-}
-
-func (r *squareRenderer) Layout(size fyne.Size) {
-	s := r.s
-	s.bg.Resize(size)
-	s.mark.Resize(size)
-	ts := size.Height * 0.78
-	for _, t := range []*canvas.Text{s.fill, s.outline} {
-		t.TextSize = ts
-		t.Resize(size)
-		t.Move(fyne.NewPos(0, (size.Height-t.MinSize().Height)/2))
-	}
-	s.coord.TextSize = size.Height * 0.18
-	s.coord.Move(fyne.NewPos(2, 0))
-	s.file.TextSize = size.Height * 0.18
-	fs := s.file.MinSize()
-	s.file.Move(fyne.NewPos(size.Width-fs.Width-2, size.Height-fs.Height))
-}
-
-func (r *squareRenderer) MinSize() fyne.Size { return fyne.NewSize(20, 20) }
-func (r *squareRenderer) Refresh() {
-	r.Layout(r.s.Size())
-	for _, o := range r.objs {
-		o.Refresh()
-	}
-}
-func (r *squareRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *squareRenderer) Destroy()                     {}
-
-// Tapped is a click on the square.
-func (s *square) Tapped(*fyne.PointEvent) { s.b.tapped(s.sq) }
-
-// Dragged starts or continues dragging the piece on the square.
-func (s *square) Dragged(ev *fyne.DragEvent) {
-	if !s.b.interactive {
-		return
-	}
-	if s.b.dragFrom < 0 {
-		s.b.dragFrom = int(s.sq)
-		s.b.selected = int(s.sq)
-		s.b.refresh()
-	}
-	s.dragPos = ev.Position
-}
-
-// DragEnd drops the piece on the square under the pointer.
-func (s *square) DragEnd() {
-	b := s.b
-	if b.dragFrom < 0 {
-		return
-	}
-	from := chess.Square(b.dragFrom)
-	b.dragFrom = -1
-	b.selected = -1
-	size := s.Size()
-	row, col := b.cell(s.sq)
-	dc := floorDiv(s.dragPos.X, size.Width)
-	dr := floorDiv(s.dragPos.Y, size.Height)
-	row, col = row+dr, col+dc
-	if row < 0 || row > 7 || col < 0 || col > 7 {
-		b.refresh()
-		return
-	}
-	to := b.at(row, col)
-	if to == from || b.pos == nil {
-		b.refresh()
-		return
-	}
-	b.play(from, to)
-	b.refresh()
 }
 
 func floorDiv(x, w float32) int {

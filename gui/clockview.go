@@ -38,7 +38,7 @@ type clockView struct {
 func newClockView(c *console, slot int, large bool) *clockView {
 	v := &clockView{c: c, slot: slot, large: large}
 	v.frame = canvas.NewRectangle(color.Transparent)
-	v.frame.CornerRadius = 8
+	v.frame.CornerRadius = 0
 	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.name.TextStyle.Bold = true
 	v.time = canvas.NewText("-:--:--", themeColor(theme.ColorNameForeground))

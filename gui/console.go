@@ -262,13 +262,17 @@ func gap() fyne.CanvasObject {
 	return r
 }
 
-// card frames content like a panel.
+// card frames content like a panel. The frame is four 1-pixel lines, not a
+// stroked rectangle: the GL painter shades every pixel a rectangle covers
+// (stroke or not) on each repaint, and a repaint happens every second while
+// a clock runs.
 func card(content fyne.CanvasObject) fyne.CanvasObject {
-	bg := canvas.NewRectangle(color.Transparent)
-	bg.StrokeColor = themeColor(theme.ColorNameSeparator)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = 4
-	return container.NewStack(bg, container.NewPadded(content))
+	line := func() fyne.CanvasObject {
+		r := canvas.NewRectangle(themeColor(theme.ColorNameSeparator))
+		r.SetMinSize(fyne.NewSize(1, 1))
+		return r
+	}
+	return container.NewBorder(line(), line(), line(), line(), container.NewPadded(content))
 }
 
 // state is the current snapshot of the match.

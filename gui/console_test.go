@@ -142,7 +142,7 @@ func (h *harness) key(name fyne.KeyName) {
 
 // tap clicks a square by name ("e2").
 func (h *harness) tap(sq string) {
-	test.Tap(h.c.board.squares[squareIndex(sq)])
+	test.TapAt(h.c.board, h.c.board.centre(chess.Square(squareIndex(sq))))
 }
 
 // typeMove types a move into the move field and presses Enter.
@@ -234,10 +234,12 @@ func TestPlayAGameWithMouseAndKeyboard(t *testing.T) {
 	})
 	t.Run("dragging a piece plays a move", func(t *testing.T) {
 		h.ft.advance(3 * time.Second)
-		from := h.c.board.squares[squareIndex("e7")]
-		sz := from.Size()
-		from.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(sz.Width/2, sz.Height/2+2*sz.Height)}})
-		from.DragEnd()
+		b := h.c.board
+		start := b.centre(chess.E7)
+		step := b.centre(chess.E5).Subtract(start) // two squares down
+		b.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: start.Add(fyne.NewPos(0, 3))}, Dragged: fyne.NewDelta(0, 3)})
+		b.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: start.Add(step)}, Dragged: fyne.NewDelta(step.X, step.Y-3)})
+		b.DragEnd()
 		if h.ply() != 2 || h.game().Sheet.Entries()[1].SAN != "e5" {
 			t.Fatalf("drag e7→e5 did not play e5 (ply %d)", h.ply())
 		}
@@ -543,10 +545,10 @@ func TestBoardHighlightsAndFlip(t *testing.T) {
 		h.typeMove(mv)
 	}
 	t.Run("last move and check are highlighted", func(t *testing.T) {
-		if got := h.c.board.squares[squareIndex("f7")].bg.FillColor; got != colLastMove {
-			t.Errorf("f7 colour %v, want the last-move colour", got)
+		if !h.c.board.cells[chess.F7].last || !h.c.board.cells[chess.H5].last {
+			t.Errorf("h5 and f7 are not shown as the last move (Qxf7#)")
 		}
-		if h.c.board.squares[squareIndex("e8")].mark.StrokeWidth == 0 {
+		if !h.c.board.cells[chess.E8].check {
 			t.Error("the checked king on e8 is not marked")
 		}
 	})
