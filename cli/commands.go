@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -504,4 +503,3 @@ func readScript(path string) (string, error) {
 	return string(b), nil
 }
 
-var _ = time.Second

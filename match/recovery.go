@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"arbiter/clock"
 	"arbiter/store"
 )
 
@@ -84,7 +83,6 @@ func roundAway(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-var _ = clock.White
 
 // LogSuspend records that the machine slept for d while the console ran (the
 // boot-time clock counted the sleep, so a running clock ran on).
