@@ -502,4 +502,3 @@ func readScript(path string) (string, error) {
 	}
 	return string(b), nil
 }
-

@@ -83,7 +83,6 @@ func roundAway(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-
 // LogSuspend records that the machine slept for d while the console ran (the
 // boot-time clock counted the sleep, so a running clock ran on).
 func (a *App) LogSuspend(ctx context.Context, now time.Time, d time.Duration) error {
