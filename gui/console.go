@@ -130,6 +130,9 @@ type console struct {
 	// lastSheet and lastLog are the rendered rows (tests read them).
 	lastSheet []string
 	lastLog   []string
+	// refreshes counts full redraws from the state (tests read it: the
+	// poll and the heartbeat must not cause one when nothing changed).
+	refreshes int
 	// lastError is the last refusal shown in a dialog.
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
@@ -291,6 +294,7 @@ func (c *console) sideAt(slot int) clock.Side {
 
 // refresh redraws everything from the current state.
 func (c *console) refresh() {
+	c.refreshes++
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
