@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"fmt"
 	"image/color"
 	"time"
 
@@ -196,5 +195,3 @@ func (v *clockView) disarm() {
 	}
 	v.due = time.Time{}
 }
-
-var _ = fmt.Sprint

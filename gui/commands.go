@@ -3,7 +3,6 @@ package gui
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -366,5 +365,3 @@ func atoiOr(s string, def int) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil
 }
-
-var _ = time.Second

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 
 	"arbiter/assets"
@@ -123,5 +122,3 @@ func setupApp(fa fyne.App) {
 	scale := float32(fa.Preferences().FloatWithFallback("scale", 1))
 	fa.Settings().SetTheme(&consoleTheme{scale: scale})
 }
-
-var _ = dialog.ShowInformation
