@@ -106,14 +106,8 @@ func BenchmarkCommitOneEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	f, err := os.OpenFile(filepath.Join(dir, "raw.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, rec := openRawLog(b, dir)
 	defer f.Close()
-	e := moveEvent(1)
-	e.Seq, e.Prev = 1, store.GenesisPrev
-	rec := store.EncodeEvent(e)
 	samples := make([]time.Duration, 0, b.N)
 	raw := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -137,14 +131,8 @@ func BenchmarkCommitOneEvent(b *testing.B) {
 }
 
 func BenchmarkRawAppendFsync(b *testing.B) {
-	f, err := os.OpenFile(filepath.Join(diskDir(b), "raw.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, rec := openRawLog(b, diskDir(b))
 	defer f.Close()
-	e := moveEvent(1)
-	e.Seq, e.Prev = 1, store.GenesisPrev
-	rec := store.EncodeEvent(e)
 	b.SetBytes(int64(len(rec)))
 	samples := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -153,6 +141,18 @@ func BenchmarkRawAppendFsync(b *testing.B) {
 	}
 	b.StopTimer()
 	percentiles(b, samples)
+}
+
+// openRawLog opens a plain append-only file in dir for the raw baseline and
+// returns it with the bytes of one encoded move event, the record it appends.
+func openRawLog(b *testing.B, dir string) (*os.File, []byte) {
+	f, err := os.OpenFile(filepath.Join(dir, "raw.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := moveEvent(1)
+	e.Seq, e.Prev = 1, store.GenesisPrev
+	return f, store.EncodeEvent(e)
 }
 
 // appendFsync appends rec to f and syncs it: the physical limit of a durable
