@@ -20,16 +20,7 @@ var continueStart = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 func newContinueMatch(t *testing.T) (*App, string) {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.arbiter")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	app, err := Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, _, path := openTestApp(t, "old.arbiter")
 	at := func(d time.Duration) Cmd { return Cmd{At: continueStart.Add(d), Actor: Actor{Role: RoleArbiter}} }
 	spec := MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}

@@ -25,8 +25,17 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	app, db, _ := openTestApp(t, "match.db")
+	return &fixture{t: t, ctx: context.Background(), db: db, app: app, now: t0}
+}
+
+// openTestApp opens a new database file called name in a temporary folder,
+// closed when the test ends, and the App over it; it returns the file's path.
+func openTestApp(t testing.TB, name string) (*App, *store.DB, string) {
+	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "match.db"))
+	path := filepath.Join(t.TempDir(), name)
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +44,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{t: t, ctx: ctx, db: db, app: app, now: t0}
+	return app, db, path
 }
 
 func (f *fixture) at(d time.Duration) Cmd {

@@ -3,7 +3,6 @@ package match
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,16 +34,7 @@ const (
 func newRig(t testing.TB) *rig {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "rules.db")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	app, err := Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, db, path := openTestApp(t, "rules.db")
 	r := &rig{t: t, ctx: ctx, path: path, db: db, app: app, now: rigStart.Add(-time.Hour)}
 	r.ok(app.NewMatch(ctx, r.as(RoleArbiter, 0), MatchSpec{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
 		Players: [2]string{kasparov, deepBlue}, Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, White: kasparov, Control: "acm1996"}))
