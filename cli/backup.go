@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "backup", roles: rolesRead, usage: "backup FILE",
+	register(&command{name: "backup", reads: true, roles: rolesRead, usage: "backup FILE",
 		summary: "Copy the live database consistently to a new FILE (also while the console writes) and verify the copy.",
 		run:     runBackup})
 }

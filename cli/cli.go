@@ -46,7 +46,8 @@ type command struct {
 	name    string // "game start"
 	usage   string
 	roles   string // who may give it (for docs/cli.md and help)
-	writes  bool
+	writes  bool   // appends events: opens (and creates) the database
+	reads   bool   // reads an existing database without writing events
 	summary string
 	run     func(r *runner, a *args) error
 }
@@ -305,7 +306,7 @@ func (r *runner) exec(c *command, words []string) error {
 		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
 		return nil
 	}
-	if c.writes || c.name == "status" || c.name == "export pgn" || c.name == "export pdf" || c.name == "verify" || c.name == "backup" {
+	if c.writes || c.reads {
 		if err := r.open(c.writes); err != nil {
 			return err
 		}

@@ -62,9 +62,9 @@ func init() {
 		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", run: runIncident})
 	register(&command{name: "flag", writes: true, roles: rolesAnyone + "; 'both' only the arbiter", usage: "flag white|black | flag both --order-unknown",
 		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", run: runFlag})
-	register(&command{name: "status", roles: rolesRead, usage: "status [--json]",
+	register(&command{name: "status", reads: true, roles: rolesRead, usage: "status [--json]",
 		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
-	register(&command{name: "verify", roles: rolesRead, usage: "verify [--head HEX]",
+	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX]",
 		summary: "Check the hash chain; print its head. --head: check that an earlier head is still in the chain.", run: runVerify})
 	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
 		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})

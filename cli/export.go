@@ -12,10 +12,10 @@ import (
 )
 
 func init() {
-	register(&command{name: "export pgn", roles: rolesRead, usage: "export pgn [--game N] [-o FILE]",
+	register(&command{name: "export pgn", reads: true, roles: rolesRead, usage: "export pgn [--game N] [-o FILE]",
 		summary: "Write the match (or game N) as PGN with [%clk]/[%emt] and the incidents in the move comments; standard output by default.",
 		run:     runExportPGN})
-	register(&command{name: "export pdf", roles: rolesRead, usage: "export pdf -o FILE [--game N] [--paper a4|letter] [--lang en|de]",
+	register(&command{name: "export pdf", reads: true, roles: rolesRead, usage: "export pdf -o FILE [--game N] [--paper a4|letter] [--lang en|de]",
 		summary: "Write the signed match report as PDF: cover, each game's scoresheet, time chart and incidents, rulings and the record's fingerprint.",
 		run:     runExportPDF})
 }
