@@ -23,7 +23,7 @@ type clockView struct {
 	large bool // audience display
 	frame *canvas.Rectangle
 	name  *canvas.Text
-	time  *canvas.Text
+	time  *glyphText
 	info  *canvas.Text
 	flag  *canvas.Text
 	obj   fyne.CanvasObject
@@ -40,13 +40,13 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.frame.CornerRadius = 0
 	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.name.TextStyle.Bold = true
-	v.time = canvas.NewText("-:--:--", themeColor(theme.ColorNameForeground))
+	v.time = newGlyphText("-:--:--", themeColor(theme.ColorNameForeground))
 	v.time.TextStyle.Bold = true
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.flag = canvas.NewText("", colFlag)
 	v.flag.TextStyle.Bold = true
 	v.restyle()
-	body := container.NewVBox(v.name, v.time, v.info, v.flag)
+	body := container.NewVBox(v.name, v.time.obj, v.info, v.flag)
 	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
 	return v
 }
@@ -62,9 +62,10 @@ func (v *clockView) restyle() {
 	v.time.TextSize = base * 4.6 * k
 	v.info.TextSize = base * 1.05 * k
 	v.flag.TextSize = base * 1.2 * k
-	for _, t := range []*canvas.Text{v.name, v.time, v.info, v.flag} {
+	for _, t := range []*canvas.Text{v.name, v.info, v.flag} {
 		t.Refresh()
 	}
+	v.time.Refresh()
 }
 
 func setText(t *canvas.Text, s string, col color.Color) bool {
@@ -85,7 +86,7 @@ func (v *clockView) update() {
 	dim := themeColor(theme.ColorNamePlaceHolder)
 	if g == nil {
 		setText(v.name, lang.L(match.Colour(side)), fg)
-		setText(v.time, "-:--:--", dim)
+		v.time.set("-:--:--", dim)
 		setText(v.info, "", fg)
 		setText(v.flag, "", colFlag)
 		v.setFrame(false)
@@ -105,7 +106,7 @@ func (v *clockView) update() {
 	if on {
 		col = fg
 	}
-	if setText(v.time, txt, col) {
+	if v.time.set(txt, col) {
 		v.updates++
 	}
 	info := tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1)
