@@ -101,9 +101,8 @@ type console struct {
 	gamesBox  *fyne.Container
 	score     *widget.Label
 	where     *widget.Label
-	sheetBox  *fyne.Container
+	sheet     *widget.List
 	sheetHead *widget.Label
-	sheetScr  *container.Scroll
 	logBox    *fyne.Container
 	logHead   *widget.Label
 	logScr    *container.Scroll
@@ -222,11 +221,10 @@ func (c *console) build() {
 	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	c.sheetBox = container.NewVBox()
-	c.sheetScr = container.NewVScroll(container.NewPadded(c.sheetBox))
+	c.sheet = c.newSheetList()
 	sheetFoot := widget.NewLabel(lang.L("move · time used · clock after · (=) draw offer"))
 	sheetFoot.SizeName = theme.SizeNameCaptionText
-	sheet := card(container.NewBorder(c.sheetHead, sheetFoot, nil, nil, c.sheetScr))
+	sheet := card(container.NewBorder(c.sheetHead, sheetFoot, nil, nil, c.sheet))
 
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
@@ -435,19 +433,43 @@ func (c *console) refreshSheet(g *match.Game) {
 		return
 	}
 	c.lastSheet = rows
-	c.sheetBox.RemoveAll()
-	for _, r := range rows {
-		t := canvas.NewText(r, themeColor(theme.ColorNameForeground))
-		if strings.HasPrefix(r, struckMark) {
-			t.Color = themeColor(theme.ColorNamePlaceHolder)
-			t.TextStyle.Italic = true
-		}
-		t.TextStyle.Monospace = true
-		t.TextSize = theme.TextSize() * 0.86
-		c.sheetBox.Add(t)
-	}
-	c.sheetBox.Refresh()
-	c.sheetScr.ScrollToBottom()
+	c.sheet.Refresh()
+	c.sheet.ScrollToBottom()
+}
+
+// newSheetList shows the rows of lastSheet. It is a list, not a box of
+// texts in a scroll: the GL painter draws every object of a window on every
+// repaint, in view or scrolled away, and a repaint happens every second
+// while a clock runs; a list holds only the rows in view, so a long game
+// costs no more to show than a short one.
+func (c *console) newSheetList() *widget.List {
+	l := widget.NewList(
+		func() int { return len(c.lastSheet) },
+		func() fyne.CanvasObject {
+			t := canvas.NewText("", themeColor(theme.ColorNameForeground))
+			t.TextStyle.Monospace = true
+			t.TextSize = theme.TextSize() * 0.86
+			return t
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			t := o.(*canvas.Text)
+			if i < 0 || i >= len(c.lastSheet) {
+				return
+			}
+			r := c.lastSheet[i]
+			t.Text = r
+			t.Color = themeColor(theme.ColorNameForeground)
+			t.TextStyle = fyne.TextStyle{Monospace: true}
+			t.TextSize = theme.TextSize() * 0.86
+			if strings.HasPrefix(r, struckMark) {
+				t.Color = themeColor(theme.ColorNamePlaceHolder)
+				t.TextStyle.Italic = true
+			}
+			t.Refresh()
+		})
+	l.HideSeparators = true
+	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) } // rows are read, not chosen
+	return l
 }
 
 // logRows renders the incident log: time, both clock readings, actor, kind
