@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gui-cpu: CPU use and peak memory of the console with a running clock,
+# gui-cpu: CPU use and peak memory of the console with a running clock in a
+# game in progress,
 # compared with an idle minimal Fyne window, and with a minimal window of the
 # console's size whose label changes once a second (Fyne repaints the whole
 # window on any change: that repaint is the floor for any running clock),
@@ -37,11 +38,17 @@ Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 
-# a database with game 1 running (White's clock runs for hours)
+# a database with game 1 of 1996 in progress: the first 30 moves played, so
+# the scoresheet holds 30 rows, and White's clock running (for hours)
 db="$work/bench.db"
 bin/arbiter --db "$db" match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" \
-	--computer "Deep Blue" --operator "Feng-hsiung Hsu" --white "Garry Kasparov" >/dev/null
+	--computer "Deep Blue" --operator "Feng-hsiung Hsu" --white "Deep Blue" >/dev/null
 bin/arbiter --db "$db" game start >/dev/null
+for mv in e4 c5 c3 d5 exd5 Qxd5 d4 Nf6 Nf3 Bg4 Be2 e6 h3 Bh5 O-O Nc6 Be3 cxd4 cxd4 Bb4 \
+	a3 Ba5 Nc3 Qd6 Nb5 Qe7 Ne5 Bxe2 Qxe2 O-O Rac1 Rac8 Bg5 Bb6 Bxf6 gxf6 Nc4 Rfd8 Nxb6 axb6 \
+	Rfd1 f5 Qe3 Qf6 d5 Rxd5 Rxd5 exd5 b3 Kh8 Qxb6 Rg8 Qc5 d4 Nd6 f4 Nxb7 Ne5 Qd5 f3; do
+	bin/arbiter --db "$db" move "$mv" >/dev/null
+done
 
 hz=$(getconf CLK_TCK)
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
