@@ -453,9 +453,6 @@ func (c *console) newSheetList() *widget.List {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			t := o.(*canvas.Text)
-			if i < 0 || i >= len(c.lastSheet) {
-				return
-			}
 			r := c.lastSheet[i]
 			t.Text = r
 			t.Color = themeColor(theme.ColorNameForeground)

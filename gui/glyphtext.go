@@ -64,33 +64,27 @@ func (g *glyphText) Refresh() {
 		t.Refresh()
 	}
 	g.Layout(nil, g.obj.Size())
-	g.obj.Refresh()
 }
 
 // Layout places the glyphs one after another from the left (fyne.Layout).
 func (g *glyphText) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	x := float32(0)
 	for _, t := range g.glyphs {
-		w := t.MinSize().Width
-		if t.Text == "" {
-			w = 0
-		}
+		w := t.MinSize().Width // 0 for an empty glyph
 		t.Move(fyne.NewPos(x, 0))
 		t.Resize(fyne.NewSize(w, size.Height))
 		x += w
 	}
 }
 
-// MinSize is the width of all glyphs and the height of one line (fyne.Layout).
+// MinSize is the width of all glyphs and the height of one line (an empty
+// text is one line high too) (fyne.Layout).
 func (g *glyphText) MinSize([]fyne.CanvasObject) fyne.Size {
-	line := fyne.MeasureText("0", g.TextSize, g.TextStyle)
 	w := float32(0)
 	for _, t := range g.glyphs {
-		if t.Text != "" {
-			w += t.MinSize().Width
-		}
+		w += t.MinSize().Width
 	}
-	return fyne.NewSize(w, line.Height)
+	return fyne.NewSize(w, g.glyphs[0].MinSize().Height)
 }
 
 // splitTail splits s into all but its last two characters and each of
