@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"arbiter/internal/phrase"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"arbiter/match"
 	"arbiter/store"
@@ -110,22 +113,34 @@ func Run(ctx context.Context, argv []string, env Env) int {
 }
 
 // Sentence turns an error into the one clear sentence shown to users.
-func Sentence(err error) string {
+func Sentence(err error) string { return SentenceIn(err, func(s string) string { return s }) }
+
+// SentenceIn is Sentence in the language of tr, which translates an English
+// format or word (see package phrase) and returns what it does not know
+// unchanged. Refusals of the match and the move parser are translated;
+// other errors stay in English.
+func SentenceIn(err error, tr func(string) string) string {
 	msg := err.Error()
 	var me *match.Error
+	var ph *phrase.Error
 	if errors.As(err, &me) {
 		msg = me.Msg
+		if errors.As(me, &ph) {
+			msg = phrase.Translate(me, tr)
+		}
+	} else if errors.As(err, &ph) {
+		msg = phrase.Translate(err, tr)
 	}
 	// Failures of the database file are told by what the user can do.
 	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
 		if errors.Is(err, known) && me == nil {
-			msg = known.Error()
+			msg = tr(known.Error())
 			break
 		}
 	}
 	msg = strings.TrimSpace(msg)
 	if msg == "" {
-		return "unknown error."
+		return tr("unknown error.")
 	}
 	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
 		msg += "."
@@ -133,7 +148,8 @@ func Sentence(err error) string {
 	if first, _, _ := strings.Cut(msg, " "); strings.ContainsAny(first, "0123456789") {
 		return msg // starts with a move or a number: keep it as written
 	}
-	return strings.ToUpper(msg[:1]) + msg[1:]
+	r, n := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(r)) + msg[n:]
 }
 
 // HasCommand reports whether argv names a command (else the console opens).

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"arbiter/internal/phrase"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -29,19 +30,35 @@ type Cmd struct {
 
 // Error is a refusal a user can act on: one sentence saying what was wrong
 // and what to do instead. Nothing was written when a command returns it.
-type Error struct{ Msg string }
+// Msg is the sentence in English; the phrase it unwraps to lets a console
+// say it in another language (phrase.Translate).
+type Error struct {
+	Msg    string
+	phrase *phrase.Error
+}
 
 func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.phrase }
 
-func refuse(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+// refuse makes a refusal from an English format; arguments that are
+// phrase.Words (colours, states) or phrase errors are translated with it.
+func refuse(format string, args ...any) error {
+	p := phrase.Errorf(format, args...)
+	return &Error{Msg: p.Error(), phrase: p}
+}
 
 // ErrPermission is wrapped by refusals for a missing role or PIN.
 var ErrPermission = errors.New("not permitted")
 
-type permissionError struct{ msg string }
+type permissionError struct{ phrase *phrase.Error }
 
-func (e *permissionError) Error() string { return e.msg }
-func (e *permissionError) Unwrap() error { return ErrPermission }
+func (e *permissionError) Error() string   { return e.phrase.Error() }
+func (e *permissionError) Unwrap() []error { return []error{ErrPermission, e.phrase} }
+
+// forbid refuses a command for a missing role or PIN (it wraps ErrPermission).
+func forbid(format string, args ...any) error {
+	return &permissionError{phrase.Errorf(format, args...)}
+}
 
 // App is the application core over one database: it holds the state rebuilt
 // from the log and runs every command. It is safe for concurrent use.
@@ -268,21 +285,18 @@ func (t *tx) require(command string, roles ...Role) error {
 		if r == t.cmd.Role {
 			if r == RoleArbiter && t.st.Match != nil && !t.st.Match.CheckPIN(t.cmd.PIN) {
 				if t.cmd.PIN == "" {
-					return &permissionError{fmt.Sprintf("%s needs the arbiter's PIN: give --pin", command)}
+					return forbid("%s needs the arbiter's PIN: give --pin", command)
 				}
-				return &permissionError{fmt.Sprintf("wrong arbiter PIN for %s", command)}
+				return forbid("wrong arbiter PIN for %s", command)
 			}
 			return nil
 		}
 	}
-	names := ""
-	for i, r := range roles {
-		if i > 0 {
-			names += " or "
-		}
-		names += string(r)
+	var names any = roles[0]
+	for _, r := range roles[1:] {
+		names = phrase.Errorf("%s or %s", names, r)
 	}
-	return &permissionError{fmt.Sprintf("%s must be given by the %s, not the %s", command, names, t.cmd.Role)}
+	return forbid("%s must be given by the %s, not the %s", command, names, t.cmd.Role)
 }
 
 func (t *tx) match() (*Match, error) {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"arbiter/internal/phrase"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,7 +19,7 @@ import (
 // MaxText bounds every free text (names, reasons, incident texts).
 const MaxText = 4000
 
-func checkText(what, s string, required bool) error {
+func checkText(what phrase.Word, s string, required bool) error {
 	switch {
 	case required && strings.TrimSpace(s) == "":
 		return refuse("%s is empty: say it in a few words", what)
@@ -57,7 +58,7 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 			return refuse("this database already holds the match %q: use another file with --db", t.st.Match.Title)
 		}
 		if c.Role != RoleArbiter {
-			return &permissionError{"match new must be given by the arbiter"}
+			return forbid("match new must be given by the arbiter")
 		}
 		p, err := spec.payload()
 		if err != nil {
@@ -69,13 +70,13 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 
 func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	var p MatchNewPayload
-	for what, s := range map[string]string{"the title": spec.Title, "the site": spec.Site, "the arbiter's name": spec.Arbiter} {
+	for what, s := range map[phrase.Word]string{"the title": spec.Title, "the site": spec.Site, "the arbiter's name": spec.Arbiter} {
 		if err := checkText(what, s, what == "the title"); err != nil {
 			return p, err
 		}
 	}
-	for i, name := range spec.Players {
-		if err := checkText(fmt.Sprintf("player %d's name", i+1), name, true); err != nil {
+	for _, name := range spec.Players {
+		if err := checkText("a player's name", name, true); err != nil {
 			return p, refuse("a match needs two players: give --player NAME twice")
 		}
 	}
@@ -273,7 +274,7 @@ func (t *tx) roleSide(g *Game) (clock.Side, bool, error) {
 		m := t.st.Match
 		s, ok := g.Side(m.Computer)
 		if !ok {
-			return 0, false, &permissionError{"this match has no computer player, so there is no operator"}
+			return 0, false, forbid("this match has no computer player, so there is no operator")
 		}
 		return s, true, nil
 	}
@@ -309,13 +310,13 @@ func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (Move
 			return refuse("no clock press is waiting for its move: enter the move without --pressed")
 		}
 		if !pressed && g.Pressed != nil {
-			return refuse("%s pressed the clock before the move was recorded: enter it with 'move %s --pressed'", Colour(*g.Pressed), input)
+			return refuse("%s pressed the clock before the move was recorded: enter it with 'move %s --pressed'", colour(*g.Pressed), input)
 		}
 		if !pressed {
 			if running, ok := g.Clock.Running(); !ok {
 				return refuse("the clocks are stopped (%s): the arbiter resumes them with 'resume'", g.pauseText())
 			} else if running != mover {
-				return refuse("%s's clock is running but %s is to move: correct the clocks first", Colour(running), Colour(mover))
+				return refuse("%s's clock is running but %s is to move: correct the clocks first", colour(running), colour(mover))
 			}
 		}
 		if err := checkText("the move", input, true); err != nil {
@@ -352,29 +353,28 @@ func endReason(term scoresheet.Termination) string {
 
 // mayActFor refuses a player acting for the other side, and the operator
 // acting for the human.
-func (t *tx) mayActFor(g *Game, side clock.Side, what string) error {
+func (t *tx) mayActFor(g *Game, side clock.Side, what phrase.Word) error {
 	s, restricted, err := t.roleSide(g)
 	if err != nil {
 		return err
 	}
 	if restricted && s != side {
-		who := string(t.cmd.Role)
 		if t.cmd.Role == RoleOperator {
-			return &permissionError{fmt.Sprintf("the operator acts only for the computer (%s), not for %s: %s refused", t.st.Match.Computer, g.Name(side), what)}
+			return forbid("the operator acts only for the computer (%s), not for %s: %s refused", t.st.Match.Computer, g.Name(side), what)
 		}
-		return &permissionError{fmt.Sprintf("%s cannot %s for %s", who, what, Colour(side))}
+		return forbid("%s cannot %s for %s", t.cmd.Role, what, colour(side))
 	}
 	return nil
 }
 
-func (g *Game) pauseText() string {
+func (g *Game) pauseText() any {
 	if g.Paused.Call {
-		return "a player called the arbiter"
+		return phrase.Word("a player called the arbiter")
 	}
 	if g.Paused.Reason != "" {
 		return g.Paused.Reason
 	}
-	return "paused"
+	return phrase.Word("paused")
 }
 
 // Press presses the running clock before its move is recorded (the move
@@ -393,7 +393,7 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 			return refuse("no clock is running (%s): nothing to press", g.pauseText())
 		}
 		if g.Pressed != nil {
-			return refuse("%s already pressed: record that move with 'move MOVE --pressed' first", Colour(*g.Pressed))
+			return refuse("%s already pressed: record that move with 'move MOVE --pressed' first", colour(*g.Pressed))
 		}
 		if err := t.mayActFor(g, running, "press the clock"); err != nil {
 			return err
@@ -424,17 +424,17 @@ func (a *App) Pause(ctx context.Context, c Cmd, reason string, call bool) error 
 			}
 		case RoleWhite, RoleBlack:
 			if !call {
-				return &permissionError{"a player may stop the clocks only to call the arbiter (6.12b): use 'pause --call'"}
+				return forbid("a player may stop the clocks only to call the arbiter (6.12b): use 'pause --call'")
 			}
 		case RoleOperator:
 			if s, _ := g.Side(t.st.Match.Computer); s == running {
-				return &permissionError{"rule 7: the computer's clock must keep running on its turn; only the arbiter can stop it"}
+				return forbid("rule 7: the computer's clock must keep running on its turn; only the arbiter can stop it")
 			}
 			if !call {
-				return &permissionError{"the operator may stop the clocks only to call the arbiter: use 'pause --call'"}
+				return forbid("the operator may stop the clocks only to call the arbiter: use 'pause --call'")
 			}
 		default:
-			return &permissionError{"pause must be given by the arbiter, or by a player with --call"}
+			return forbid("pause must be given by the arbiter, or by a player with --call")
 		}
 		return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: reason, Call: call})
 	})
@@ -508,7 +508,7 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule strin
 	p.MS = int64(adj.D / time.Millisecond)
 	p.NS = int64(adj.D % time.Millisecond)
 	if _, _, err := adjustClock(g.Clock, side, p, t.cmd.At); err != nil {
-		return refuse("%s's clock cannot be corrected that way: %v", Colour(side), err)
+		return refuse("%s's clock cannot be corrected that way: %v", colour(side), err)
 	}
 	return t.emit(g.Number, KindAdjust, p)
 }
@@ -534,7 +534,7 @@ func (a *App) DrawOffer(ctx context.Context, c Cmd, side *clock.Side) error {
 			return err
 		}
 		if g.Offer != nil {
-			return refuse("%s's draw offer is still open: it must be accepted or declined first", Colour(g.Offer.By))
+			return refuse("%s's draw offer is still open: it must be accepted or declined first", colour(g.Offer.By))
 		}
 		return t.emit(g.Number, KindDrawOffer, SidePayload{Side: s.String()})
 	})
@@ -559,7 +559,7 @@ func (a *App) DrawAnswer(ctx context.Context, c Cmd, accept bool) error {
 			return refuse("there is no draw offer to answer")
 		}
 		answering := g.Offer.By.Other()
-		if err := t.mayActFor(g, answering, strings.TrimPrefix(verb, "draw ")+" the draw"); err != nil {
+		if err := t.mayActFor(g, answering, phrase.Word(strings.TrimPrefix(verb, "draw ")+" the draw")); err != nil {
 			return err
 		}
 		kind := KindDrawDecline

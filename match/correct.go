@@ -115,7 +115,7 @@ func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, err
 func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOptions, error) {
 	var o CorrectionOptions
 	if g.Pressed != nil {
-		return o, refuse("%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first", Colour(*g.Pressed))
+		return o, refuse("%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first", colour(*g.Pressed))
 	}
 	entries := g.Sheet.Entries()
 	if ply < 1 || ply > len(entries) {

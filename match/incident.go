@@ -155,7 +155,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		}
 		f := g.Clock.Flag(side, at)
 		if !f.Fallen {
-			return refuse("%s's flag has not fallen: %s remain", Colour(side), FormatDuration(g.Clock.Remaining(side, at)))
+			return refuse("%s's flag has not fallen: %s remain", colour(side), FormatDuration(g.Clock.Remaining(side, at)))
 		}
 		v = FlagVerdict{Side: side}
 		opp := side.Other()

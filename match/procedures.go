@@ -13,6 +13,7 @@ package match
 // docs/rules.md maps every rule to its command and test.
 
 import (
+	"arbiter/internal/phrase"
 	"context"
 	"fmt"
 	"strings"
@@ -125,7 +126,7 @@ func needName(t *tx, g *Game, a IncidentArgs) error {
 	return nil
 }
 
-func computerMatch(rule string) guardFunc {
+func computerMatch(rule phrase.Word) guardFunc {
 	return func(t *tx, g *Game, a IncidentArgs) error {
 		if t.st.Match.Computer == "" {
 			return refuse("%s concerns a computer player, and this match has none", rule)
@@ -135,7 +136,7 @@ func computerMatch(rule string) guardFunc {
 }
 
 // notHumansTurn refuses work about the computer during the human's turn.
-func notHumansTurn(rule, what string) guardFunc {
+func notHumansTurn(rule, what phrase.Word) guardFunc {
 	return func(t *tx, g *Game, a IncidentArgs) error {
 		if err := computerMatch(rule)(t, g, a); err != nil {
 			return err
@@ -417,12 +418,12 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 				return refuse("game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s", g.Number, FormatDuration(m.ForfeitAfter))
 			}
 		}
-		base, what := g.Scheduled, "the scheduled start"
+		base, what := g.Scheduled, phrase.Word("the scheduled start")
 		if base.IsZero() {
 			base, what = g.Started, "the start of the game"
 		}
 		if n := sheetMoves(g, side); n > 0 {
-			return refuse("%s (%s) has made %d move(s) in game %d and is not absent: a player who has moved cannot be defaulted", g.Name(side), Colour(side), n, g.Number)
+			return refuse("%s (%s) has made %d move(s) in game %d and is not absent: a player who has moved cannot be defaulted", g.Name(side), colour(side), n, g.Number)
 		}
 		deadline := base.Add(m.ForfeitAfter)
 		if !t.cmd.At.After(deadline) {
@@ -477,7 +478,7 @@ func (a *App) Claim(ctx context.Context, c Cmd, kind, intended string) (ClaimRes
 		if s, ok, err := t.roleSide(g); err != nil {
 			return err
 		} else if ok && s != side {
-			return &permissionError{fmt.Sprintf("a draw claim is made by the player having the move (Article 9.2), and %s is to move", Colour(side))}
+			return forbid("a draw claim is made by the player having the move (Article 9.2), and %s is to move", colour(side))
 		}
 		var term scoresheet.Termination
 		switch kind {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"arbiter/internal/phrase"
 	"context"
 	"errors"
 	"strings"
@@ -103,6 +104,11 @@ func refused(t *testing.T, err error, want string) {
 	}
 	if !strings.Contains(err.Error(), want) {
 		t.Fatalf("refusal %q does not contain %q", err.Error(), want)
+	}
+	// every refusal can be said in the console's language
+	var p *phrase.Error
+	if !errors.As(err, &p) {
+		t.Fatalf("refusal %q carries no phrase: the console could show it only in English", err.Error())
 	}
 }
 

@@ -14,6 +14,7 @@
 package match
 
 import (
+	"arbiter/internal/phrase"
 	"time"
 
 	"github.com/notnil/chess"
@@ -25,6 +26,9 @@ import (
 // Role is who gives a command.
 type Role string
 
+// Word lets a refusal's translation translate the role.
+func (r Role) Word() phrase.Word { return phrase.Word(r) }
+
 const (
 	RoleArbiter  Role = "arbiter"
 	RoleOperator Role = "operator"
@@ -35,6 +39,9 @@ const (
 
 // GameState is where a game stands.
 type GameState string
+
+// Word lets a refusal's translation translate the state.
+func (s GameState) Word() phrase.Word { return phrase.Word(s) }
 
 const (
 	Scheduled GameState = "scheduled"

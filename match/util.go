@@ -1,6 +1,7 @@
 package match
 
 import (
+	"arbiter/internal/phrase"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,6 +20,9 @@ func sideOfColor(c chess.Color) clock.Side {
 	}
 	return clock.White
 }
+
+// colour is Colour as a word a refusal's translation translates.
+func colour(s clock.Side) phrase.Word { return phrase.Word(Colour(s)) }
 
 // Colour names a side with a capital letter, as in "White's clock".
 func Colour(s clock.Side) string {

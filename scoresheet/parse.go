@@ -1,7 +1,7 @@
 package scoresheet
 
 import (
-	"fmt"
+	"arbiter/internal/phrase"
 	"regexp"
 	"strings"
 
@@ -39,12 +39,12 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 	legal := pos.ValidMoves()
 	if len(legal) == 0 {
 		if pos.Status() == chess.Checkmate {
-			return nil, fmt.Errorf("%s is not legal: %s is checkmated and the game is over", in, side)
+			return nil, phrase.Errorf("%s is not legal: %s is checkmated and the game is over", in, side)
 		}
-		return nil, fmt.Errorf("%s is not legal: %s is stalemated and the game is over", in, side)
+		return nil, phrase.Errorf("%s is not legal: %s is stalemated and the game is over", in, side)
 	}
 	s := stripAnnotations(in)
-	notAMove := fmt.Errorf("%q is not a move: write SAN like Nf3 or UCI like g1f3", in)
+	notAMove := phrase.Errorf("%q is not a move: write SAN like Nf3 or UCI like g1f3", in)
 	if s == "" {
 		return nil, notAMove
 	}
@@ -56,7 +56,7 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 				return m, nil
 			}
 		}
-		return nil, fmt.Errorf("%s is not legal for %s: %s", in, side, castleReason(pos, c))
+		return nil, phrase.Errorf("%s is not legal for %s: %s", in, side, castleReason(pos, c))
 	}
 
 	// UCI and long algebraic: a from square and a to square.
@@ -64,13 +64,13 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 		from, to := sq(g[2]), sq(g[3])
 		p := pos.Board().Piece(from)
 		if p == chess.NoPiece {
-			return nil, fmt.Errorf("%s is not legal for %s: there is no piece on %s", in, side, from)
+			return nil, phrase.Errorf("%s is not legal for %s: there is no piece on %s", in, side, from)
 		}
 		if p.Color() != pos.Turn() {
-			return nil, fmt.Errorf("%s is not legal for %s: the piece on %s is %s's", in, side, from, colorName(p.Color()))
+			return nil, phrase.Errorf("%s is not legal for %s: the piece on %s is %s's", in, side, from, colorName(p.Color()))
 		}
 		if g[1] != "" && pieceType(g[1]) != p.Type() {
-			return nil, fmt.Errorf("%s is not legal for %s: the piece on %s is a %s, not a %s", in, side, from, typeName(p.Type()), typeName(pieceType(g[1])))
+			return nil, phrase.Errorf("%s is not legal for %s: the piece on %s is a %s, not a %s", in, side, from, typeName(p.Type()), typeName(pieceType(g[1])))
 		}
 		return pick(pos, legal, in, p.Type(), from.File(), true, from.Rank(), true, to, g[4])
 	}
@@ -135,15 +135,15 @@ func castleSide(s string) chess.Side {
 	return 0
 }
 
-func castleReason(pos *chess.Position, side chess.Side) string {
+func castleReason(pos *chess.Position, side chess.Side) *phrase.Error {
 	c := pos.Turn()
 	switch {
 	case !pos.CastleRights().CanCastle(c, side):
-		return fmt.Sprintf("%s no longer has the right to castle on that side", colorName(c))
+		return phrase.Errorf("%s no longer has the right to castle on that side", colorName(c))
 	case pos.Status() == chess.NoMethod && inCheck(pos):
-		return fmt.Sprintf("%s is in check", colorName(c))
+		return phrase.Errorf("%s is in check", colorName(c))
 	}
-	return "there are pieces between king and rook or the king would pass through or land on an attacked square"
+	return phrase.Errorf("there are pieces between king and rook or the king would pass through or land on an attacked square")
 }
 
 // inCheck reports whether the side to move is in check.
@@ -186,7 +186,7 @@ func pieceType(s string) chess.PieceType {
 	return chess.NoPieceType
 }
 
-func typeName(t chess.PieceType) string {
+func typeName(t chess.PieceType) phrase.Word {
 	switch t {
 	case chess.King:
 		return "king"
@@ -204,7 +204,7 @@ func typeName(t chess.PieceType) string {
 	return "piece"
 }
 
-func plural(t chess.PieceType) string { return typeName(t) + "s" }
+func plural(t chess.PieceType) phrase.Word { return typeName(t) + "s" }
 
 // pick selects the one legal move matching the description, or explains why
 // there is none or more than one.
@@ -227,7 +227,7 @@ func pick(pos *chess.Position, legal []*chess.Move, in string, pt chess.PieceTyp
 	}
 	if len(found) > 0 && found[0].Promo() != chess.NoPieceType {
 		if want == chess.NoPieceType {
-			return nil, fmt.Errorf("%s is not complete: a pawn reaching %s must be promoted; add the piece, e.g. %s=Q", in, to, strings.TrimRight(in, "+#!? "))
+			return nil, phrase.Errorf("%s is not complete: a pawn reaching %s must be promoted; add the piece, e.g. %s=Q", in, to, strings.TrimRight(in, "+#!? "))
 		}
 		var keep []*chess.Move
 		for _, m := range found {
@@ -237,7 +237,7 @@ func pick(pos *chess.Position, legal []*chess.Move, in string, pt chess.PieceTyp
 		}
 		found = keep
 	} else if len(found) > 0 && want != chess.NoPieceType {
-		return nil, fmt.Errorf("%s is not legal for %s: only a pawn reaching the last rank is promoted", in, side)
+		return nil, phrase.Errorf("%s is not legal for %s: only a pawn reaching the last rank is promoted", in, side)
 	}
 	switch len(found) {
 	case 1:
@@ -250,18 +250,20 @@ func pick(pos *chess.Position, legal []*chess.Move, in string, pt chess.PieceTyp
 		from = append(from, m.S1().String())
 		sans = append(sans, strings.TrimRight(chess.AlgebraicNotation{}.Encode(pos, m), "+#"))
 	}
-	both := "both"
+	both := phrase.Word("both")
 	if len(found) > 2 {
 		both = "all"
 	}
-	return nil, fmt.Errorf("%s is ambiguous: %s on %s can %s go there; write %s", in, plural(pt), joinOr(from, "and"), both, joinOr(sans, "or"))
+	return nil, phrase.Errorf("%s is ambiguous: %s on %s can %s go there; write %s", in, plural(pt), joinOr(from, "and"), both, joinOr(sans, "or"))
 }
 
-func joinOr(xs []string, conj string) string {
+// joinOr lists xs as "a, b and c" (conj "and") or "a, b or c" (conj "or"),
+// as a phrase whose conjunction is translated.
+func joinOr(xs []string, conj string) any {
 	if len(xs) == 1 {
 		return xs[0]
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
+	return phrase.Errorf("%s "+conj+" %s", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
 }
 
 // whyNot explains why no legal move matches.
@@ -278,15 +280,19 @@ func whyNot(pos *chess.Position, in string, pt chess.PieceType, file chess.File,
 		}
 	}
 	if occ := b.Piece(to); occ != chess.NoPiece && occ.Color() == pos.Turn() {
-		return fmt.Errorf("%s is not legal for %s: %s is occupied by %s's own %s", in, side, to, side, typeName(occ.Type()))
+		return phrase.Errorf("%s is not legal for %s: %s is occupied by %s's own %s", in, side, to, side, typeName(occ.Type()))
 	}
 	if !reach {
-		return fmt.Errorf("%s is not legal for %s: no %s can reach %s", in, side, typeName(pt), to)
+		return phrase.Errorf("%s is not legal for %s: no %s can reach %s", in, side, typeName(pt), to)
 	}
 	if inCheck(pos) {
-		return fmt.Errorf("%s is not legal: %s is in check", in, side)
+		return phrase.Errorf("%s is not legal: %s is in check", in, side)
 	}
-	return fmt.Errorf("%s is not legal for %s: it would leave the %s king in check", in, side, strings.ToLower(side))
+	king := phrase.Word("the white king")
+	if pos.Turn() == chess.Black {
+		king = "the black king"
+	}
+	return phrase.Errorf("%s is not legal for %s: it would leave %s in check", in, side, king)
 }
 
 // canGo reports whether the piece on from could move to to if king safety

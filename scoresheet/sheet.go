@@ -25,6 +25,7 @@
 package scoresheet
 
 import (
+	"arbiter/internal/phrase"
 	"errors"
 	"fmt"
 	"strconv"
@@ -118,11 +119,11 @@ func ParseFEN(fen string) (*chess.Position, error) {
 	fen = strings.Join(strings.Fields(fen), " ")
 	f := strings.Fields(fen)
 	if len(f) != 6 {
-		return nil, fmt.Errorf("the FEN %q has %d fields but needs 6 (board, side to move, castling, en passant, halfmove clock, move number)", fen, len(f))
+		return nil, phrase.Errorf("the FEN %q has %d fields but needs 6 (board, side to move, castling, en passant, halfmove clock, move number)", fen, len(f))
 	}
 	pos := &chess.Position{}
 	if err := pos.UnmarshalText([]byte(fen)); err != nil {
-		return nil, fmt.Errorf("the FEN %q is not valid: %v", fen, strings.TrimPrefix(err.Error(), "chess: "))
+		return nil, phrase.Errorf("the FEN %q is not valid: %v", fen, strings.TrimPrefix(err.Error(), "chess: "))
 	}
 	b := pos.Board()
 	var kings [3]int
@@ -131,11 +132,11 @@ func ParseFEN(fen string) (*chess.Position, error) {
 			kings[p.Color()]++
 		}
 		if p.Type() == chess.Pawn && (sq.Rank() == chess.Rank1 || sq.Rank() == chess.Rank8) {
-			return nil, fmt.Errorf("the FEN %q has a pawn on %s; pawns cannot stand on the first or last rank", fen, sq)
+			return nil, phrase.Errorf("the FEN %q has a pawn on %s; pawns cannot stand on the first or last rank", fen, sq)
 		}
 	}
 	if kings[chess.White] != 1 || kings[chess.Black] != 1 {
-		return nil, fmt.Errorf("the FEN %q has %d white and %d black kings; each side needs exactly one", fen, kings[chess.White], kings[chess.Black])
+		return nil, phrase.Errorf("the FEN %q has %d white and %d black kings; each side needs exactly one", fen, kings[chess.White], kings[chess.Black])
 	}
 	cr := pos.CastleRights()
 	type need struct {
@@ -151,7 +152,7 @@ func ParseFEN(fen string) (*chess.Position, error) {
 		{chess.Black, chess.QueenSide, chess.E8, chess.A8, "q"},
 	} {
 		if cr.CanCastle(n.c, n.side) && (b.Piece(n.k) != chess.NewPiece(chess.King, n.c) || b.Piece(n.r) != chess.NewPiece(chess.Rook, n.c)) {
-			return nil, fmt.Errorf("the FEN %q gives castling right %q but the %s king and rook are not on %s and %s; remove %q from the castling field", fen, n.name, colorName(n.c), n.k, n.r, n.name)
+			return nil, phrase.Errorf("the FEN %q gives castling right %q but the %s king and rook are not on %s and %s; remove %q from the castling field", fen, n.name, colorName(n.c), n.k, n.r, n.name)
 		}
 	}
 	if ep := pos.EnPassantSquare(); ep != chess.NoSquare {
@@ -163,12 +164,12 @@ func ParseFEN(fen string) (*chess.Position, error) {
 			want, pawnRank = chess.Rank3, chess.Rank4
 		}
 		if ep.Rank() != want || b.Piece(ep) != chess.NoPiece || b.Piece(chess.NewSquare(ep.File(), pawnRank)) != chess.NewPiece(chess.Pawn, mover) {
-			return nil, fmt.Errorf("the FEN %q has en-passant square %s but no %s pawn can just have moved two squares past it; write \"-\" instead", fen, ep, colorName(mover))
+			return nil, phrase.Errorf("the FEN %q has en-passant square %s but no %s pawn can just have moved two squares past it; write \"-\" instead", fen, ep, colorName(mover))
 		}
 	}
 	// The side not to move must not be in check.
 	if kingAttacked(pos) {
-		return nil, fmt.Errorf("the FEN %q leaves %s in check although it is %s's move", fen, colorName(pos.Turn().Other()), colorName(pos.Turn()))
+		return nil, phrase.Errorf("the FEN %q leaves %s in check although it is %s's move", fen, colorName(pos.Turn().Other()), colorName(pos.Turn()))
 	}
 	return pos, nil
 }
@@ -189,7 +190,7 @@ func kingAttacked(pos *chess.Position) bool {
 	return false
 }
 
-func colorName(c chess.Color) string {
+func colorName(c chess.Color) phrase.Word {
 	if c == chess.Black {
 		return "Black"
 	}
@@ -248,7 +249,7 @@ func (s *Sheet) numbering(ply int) (int, chess.Color) {
 // is accepted.
 func (s *Sheet) Play(input string) (*Entry, error) {
 	if t, res := s.Outcome(); t != TermNone {
-		return nil, fmt.Errorf("the game is over (%s, %s); no more moves can be recorded", t, res)
+		return nil, phrase.Errorf("the game is over (%s, %s); no more moves can be recorded", t, res)
 	}
 	m, err := s.ParseMove(input)
 	if err != nil {
@@ -287,7 +288,7 @@ func (s *Sheet) ParseMove(input string) (*chess.Move, error) {
 // struck entries are returned.
 func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
 	if ply < 1 || ply > len(s.entries) {
-		return nil, fmt.Errorf("cannot take back ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
+		return nil, phrase.Errorf("cannot take back ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
 	}
 	var out []Entry
 	for _, e := range s.entries[ply-1:] {
@@ -310,7 +311,7 @@ func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
 // that became illegal.
 func (s *Sheet) Amend(ply int, input string) error {
 	if ply < 1 || ply > len(s.entries) {
-		return fmt.Errorf("cannot amend ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
+		return phrase.Errorf("cannot amend ply %d: the game has %d recorded plies; choose a ply from 1 to %d", ply, len(s.entries), len(s.entries))
 	}
 	t := s.Clone()
 	old := append([]*Entry(nil), t.entries[ply-1:]...)
@@ -319,7 +320,7 @@ func (s *Sheet) Amend(ply int, input string) error {
 	t.keys = t.keys[:ply]
 	m, err := t.ParseMove(input)
 	if err != nil {
-		return fmt.Errorf("cannot amend %s: %w", old[0].Label(), err)
+		return phrase.Errorf("cannot amend %s: %v", old[0].Label(), err)
 	}
 	for i, e := range old {
 		var mv *chess.Move
@@ -328,7 +329,7 @@ func (s *Sheet) Amend(ply int, input string) error {
 		} else {
 			mv = findUCI(t.cur(), e.UCI)
 			if mv == nil {
-				return fmt.Errorf("cannot amend %s to %s: the later move %s would no longer be legal; take back from there first", old[0].Label(), input, e.Label())
+				return phrase.Errorf("cannot amend %s to %s: the later move %s would no longer be legal; take back from there first", old[0].Label(), input, e.Label())
 			}
 		}
 		ne := t.push(mv)

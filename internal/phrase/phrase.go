@@ -1,0 +1,73 @@
+// Package phrase carries a sentence meant for a user as its English format
+// and arguments rather than as finished text, so that a console can say it
+// in the user's language.
+//
+// A refusal is made with [Errorf] (or wraps a [*Error]); [Error.Error] gives
+// the English sentence, as before. [Translate] renders the same sentence
+// through a dictionary that maps English formats and words to another
+// language: the format is looked up whole, and every argument that is a
+// word the dictionary knows (a colour, a piece, a state), or is itself a
+// phrase, is translated too. What the dictionary does not know stays in
+// English, so a missing entry degrades to the English sentence, never to a
+// broken one.
+package phrase
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is a sentence for the user, kept as its format and arguments.
+type Error struct {
+	Format string
+	Args   []any
+}
+
+// Errorf makes a phrase error; its Error() is fmt.Sprintf(format, args...).
+func Errorf(format string, args ...any) *Error { return &Error{Format: format, Args: args} }
+
+func (e *Error) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
+
+// Word is an argument that a dictionary may translate, such as "White" or
+// "knight"; a plain string argument (a name, a move, a reason typed by the
+// arbiter) is never translated.
+type Word string
+
+func (w Word) String() string { return string(w) }
+
+// Translate renders err in the language of tr, which returns the
+// translation of an English format or word, or its argument unchanged when
+// it has none. Without a phrase in err's chain it returns err.Error().
+func Translate(err error, tr func(string) string) string {
+	var p *Error
+	if !errors.As(err, &p) {
+		return err.Error()
+	}
+	return p.translate(tr)
+}
+
+func (e *Error) translate(tr func(string) string) string {
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = translateArg(a, tr)
+	}
+	return fmt.Sprintf(tr(e.Format), args...)
+}
+
+func translateArg(a any, tr func(string) string) any {
+	switch x := a.(type) {
+	case *Error:
+		return x.translate(tr)
+	case error:
+		var p *Error
+		if errors.As(x, &p) {
+			return p.translate(tr)
+		}
+		return x
+	case Word:
+		return Word(tr(string(x)))
+	case interface{ Word() Word }:
+		return Word(tr(string(x.Word())))
+	}
+	return a
+}
