@@ -42,7 +42,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
 
-	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/match"
 )
@@ -616,7 +615,7 @@ func (c *console) showError(err error) {
 	if err == nil {
 		return
 	}
-	c.lastError = cli.Sentence(err)
+	c.lastError = sentence(err)
 	c.noteWriteError(err)
 	c.info(lang.L("Not done"), c.lastError)
 }

@@ -18,7 +18,14 @@ import (
 	"arbiter/match"
 )
 
-func sentence(err error) string { return cli.Sentence(err) }
+// sentence is an error as the one sentence shown to the user, in the
+// console's language: the core's refusals are translated with the same
+// dictionary as the console's own texts.
+func sentence(err error) string { return cli.SentenceIn(err, translate) }
+
+// translate returns the translation of an English text, or the text itself
+// when the dictionary has none.
+func translate(s string) string { return lang.L(s) }
 
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.

@@ -1,0 +1,247 @@
+package gui
+
+import (
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/lang"
+
+	"arbiter/cli"
+	"arbiter/internal/phrase"
+	"arbiter/match"
+)
+
+// germanDictionary is translations/de.json.
+func germanDictionary(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := translations.ReadFile("translations/de.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var de map[string]string
+	if err := json.Unmarshal(data, &de); err != nil {
+		t.Fatalf("translations/de.json: %v", err)
+	}
+	return de
+}
+
+// phrasesIn lists the English formats and words that the packages in dirs
+// hand to users as phrases: the first argument of refuse, forbid and
+// phrase.Errorf, the actions given to mayActFor, the subjects given to checkText, the literals made
+// phrase.Words (by conversion or as map keys), the literals returned by
+// functions that return a phrase.Word, and the values of the constants of
+// the types that translate themselves (GameState, Role).
+func phrasesIn(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	add := func(lit ast.Expr) {
+		if b, ok := lit.(*ast.BasicLit); ok && b.Kind == token.STRING {
+			if s, err := strconv.Unquote(b.Value); err == nil {
+				seen[s] = true
+			}
+		}
+	}
+	isWord := func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Word" && sel.X.(*ast.Ident).Name == "phrase"
+	}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.CallExpr:
+					switch fun := x.Fun.(type) {
+					case *ast.Ident:
+						switch fun.Name {
+						case "refuse", "forbid", "checkText", "computerMatch":
+							add(x.Args[0])
+						case "notHumansTurn":
+							add(x.Args[0])
+							add(x.Args[1])
+						}
+					case *ast.SelectorExpr:
+						if id, ok := fun.X.(*ast.Ident); ok && id.Name == "phrase" && fun.Sel.Name == "Errorf" && len(x.Args) > 0 {
+							add(x.Args[0])
+						}
+						if fun.Sel.Name == "mayActFor" && len(x.Args) == 3 {
+							add(x.Args[2])
+						}
+						if isWord(fun) && len(x.Args) == 1 {
+							add(x.Args[0])
+						}
+					}
+				case *ast.FuncDecl:
+					if r := x.Type.Results; r != nil && len(r.List) == 1 && isWord(r.List[0].Type) {
+						ast.Inspect(x.Body, func(n ast.Node) bool {
+							if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+								add(ret.Results[0])
+							}
+							return true
+						})
+					}
+				case *ast.CompositeLit:
+					if m, ok := x.Type.(*ast.MapType); ok && isWord(m.Key) {
+						for _, el := range x.Elts {
+							add(el.(*ast.KeyValueExpr).Key)
+						}
+					}
+				case *ast.ValueSpec:
+					if id, ok := x.Type.(*ast.Ident); ok && (id.Name == "GameState" || id.Name == "Role") {
+						for _, v := range x.Values {
+							add(v)
+						}
+					}
+				case *ast.AssignStmt:
+					// both = "all", king = "the black king": literals assigned
+					// to a variable first declared as a phrase.Word
+					if x.Tok != token.ASSIGN || len(x.Lhs) != len(x.Rhs) {
+						break
+					}
+					for i, lhs := range x.Lhs {
+						id, ok := lhs.(*ast.Ident)
+						if !ok || id.Obj == nil {
+							continue
+						}
+						decl, ok := id.Obj.Decl.(*ast.AssignStmt)
+						if !ok || len(decl.Lhs) != len(decl.Rhs) {
+							continue
+						}
+						for j, l := range decl.Lhs {
+							if d, ok := l.(*ast.Ident); ok && d.Name == id.Name {
+								if c, ok := decl.Rhs[j].(*ast.CallExpr); ok && isWord(c.Fun) {
+									add(x.Rhs[i])
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var verb = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+
+func TestEveryRefusalHasAGermanTranslationWithTheSameArguments(t *testing.T) {
+	de := germanDictionary(t)
+	keys := phrasesIn(t, "match", "scoresheet")
+	// joinOr and the role lists build these from a conjunction, the piece
+	// plurals add an s, draw answers are made from the command's name
+	keys = append(keys, "%s and %s", "%s or %s", "kings", "queens", "rooks", "bishops", "knights", "pawns", "pieces",
+		"accept the draw", "decline the draw")
+	if len(keys) < 100 {
+		t.Fatalf("found only %d phrases in match/ and scoresheet/: the scan of the sources is broken", len(keys))
+	}
+	for _, k := range keys {
+		if verb.ReplaceAllString(k, "") == "" {
+			continue // "%s" passes a sentence made elsewhere
+		}
+		tr, ok := de[k]
+		if !ok {
+			t.Errorf("translations/de.json has no entry for %q", k)
+			continue
+		}
+		if want, got := verb.FindAllString(k, -1), verb.FindAllString(tr, -1); !slices.Equal(want, got) {
+			t.Errorf("the German %q takes arguments %v, the English %q takes %v", tr, got, k, want)
+		}
+	}
+}
+
+func TestARefusalIsShownInTheConsolesLanguage(t *testing.T) {
+	de := germanDictionary(t)
+	german := func(s string) string {
+		if tr, ok := de[s]; ok {
+			return tr
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a word argument is translated", phrase.Errorf("%s is not legal for %s: no %s can reach %s", "Nf6", phrase.Word("White"), phrase.Word("knight"), "f6"),
+			"Nf6 ist für Weiß nicht legal: Springer nach f6 ist nicht möglich."},
+		{"a nested phrase is translated", phrase.Errorf("%s is not legal for %s: %s", "O-O", phrase.Word("Black"), phrase.Errorf("%s is in check", phrase.Word("Black"))),
+			"O-O ist für Schwarz nicht legal: Schwarz steht im Schach."},
+		{"a plain string argument stays as typed", phrase.Errorf("both players are called %q: give two different names", "Deep Blue"),
+			`Beide Spieler heißen "Deep Blue": geben Sie zwei verschiedene Namen an.`},
+		{"an unknown format stays English", phrase.Errorf("no such %s", phrase.Word("White")),
+			"No such Weiß."},
+		{"an error without a phrase stays as it is", errors.New("disk on fire"), "Disk on fire."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cli.SentenceIn(tc.err, german); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// inGerman runs the rest of the test with the console's dictionary in
+// German, as under LANG=de_DE.UTF-8, and restores the language after.
+func inGerman(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"LANGUAGE", "LC_ALL", "LANG"} {
+		t.Setenv(k, "de_DE.UTF-8")
+	}
+	if err := lang.AddTranslationsFS(translations, "translations"); err != nil { // reloads the localizer for the locale
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// t.Setenv has restored the variables when this runs
+		_ = lang.AddTranslationsFS(translations, "translations")
+	})
+}
+
+func TestTheGermanConsoleRefusesInGerman(t *testing.T) {
+	inGerman(t)
+	if got := lang.L("Not done"); got == "Not done" {
+		t.Fatalf("the dictionary did not switch to German (%q)", got)
+	}
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.ft.advance(time.Second)
+	t.Run("an illegal move gives its reason in German", func(t *testing.T) {
+		h.typeMove("Ke2")
+		if want := "Ke2 ist für Weiß nicht legal: auf e2 steht schon eine Figur von Weiß (Bauer)"; h.c.moveErr.Text != want {
+			t.Errorf("under the move field: %q, want %q", h.c.moveErr.Text, want)
+		}
+	})
+	t.Run("a refusal in a dialog is German too", func(t *testing.T) {
+		h.c.moveEntry.SetText("")
+		h.c.showError(h.core.Resume(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}))
+		if want := "Eine Uhr läuft bereits."; h.c.lastError != want {
+			t.Errorf("dialog says %q, want %q", h.c.lastError, want)
+		}
+	})
+}
