@@ -1,7 +1,6 @@
 package match
 
 import (
-	"arbiter/internal/phrase"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -13,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 

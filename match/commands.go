@@ -1,7 +1,6 @@
 package match
 
 import (
-	"arbiter/internal/phrase"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,6 +12,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
 )
 

@@ -13,13 +13,13 @@ package match
 // docs/rules.md maps every rule to its command and test.
 
 import (
-	"arbiter/internal/phrase"
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
 	"arbiter/store"
 )

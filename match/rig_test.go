@@ -1,7 +1,6 @@
 package match
 
 import (
-	"arbiter/internal/phrase"
 	"context"
 	"errors"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 

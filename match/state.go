@@ -14,12 +14,12 @@
 package match
 
 import (
-	"arbiter/internal/phrase"
 	"time"
 
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
 )
 

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"arbiter/internal/phrase"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }

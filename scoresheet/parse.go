@@ -1,11 +1,12 @@
 package scoresheet
 
 import (
-	"arbiter/internal/phrase"
 	"regexp"
 	"strings"
 
 	"github.com/notnil/chess"
+
+	"arbiter/internal/phrase"
 )
 
 // ParseMove reads one move as an arbiter types it, in position pos, and

@@ -25,7 +25,6 @@
 package scoresheet
 
 import (
-	"arbiter/internal/phrase"
 	"errors"
 	"fmt"
 	"strconv"
@@ -33,6 +32,8 @@ import (
 	"time"
 
 	"github.com/notnil/chess"
+
+	"arbiter/internal/phrase"
 )
 
 // Termination says how a game ended.
