@@ -136,8 +136,7 @@ func (c *console) setMoveError(s string) {
 	if c.moveErr.Text == s {
 		return
 	}
-	c.moveErr.Text = s
-	c.moveErr.Refresh()
+	c.moveErr.SetText(s)
 }
 
 // pressSlot presses the clock standing in slot 0 (left) or 1 (right): only

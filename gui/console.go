@@ -94,7 +94,7 @@ type console struct {
 	board     *board
 	clocks    [2]*clockView
 	moveEntry *moveEntry
-	moveErr   *canvas.Text
+	moveErr   *widget.Label
 	notice    *widget.Label
 	title     *widget.Label
 	gamesBox  *fyne.Container
@@ -209,7 +209,11 @@ func (c *console) build() {
 	c.moveEntry = newMoveEntry(c)
 	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
-	c.moveErr = canvas.NewText("", colError)
+	// a refusal wraps under the field rather than widening the board's
+	// column: some reasons are longer than the board is wide
+	c.moveErr = widget.NewLabel("")
+	c.moveErr.Wrapping = fyne.TextWrapWord
+	c.moveErr.Importance = widget.DangerImportance
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord

@@ -245,3 +245,34 @@ func TestTheGermanConsoleRefusesInGerman(t *testing.T) {
 		}
 	})
 }
+
+// The console is laid out for a 1280×800 screen (docs/console.md): its
+// labels in either language, and any refusal under the move field, must not
+// make the window wider than that.
+func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		for _, role := range []match.Role{match.RoleOperator, match.RoleArbiter} {
+			t.Run(language+"/"+string(role), func(t *testing.T) {
+				if language == "de" {
+					inGerman(t)
+				}
+				h := newHarness(t, role, "")
+				h.newMatch("acm1996", "")
+				h.c.do(actStartGame)
+				h.ft.advance(time.Second)
+				h.c.mode = role
+				h.c.refresh()
+				h.typeMove("Ke2") // a long refusal: the square is taken by a pawn
+				if h.c.moveErr.Text == "" {
+					t.Fatal("Ke2 was not refused")
+				}
+				if w := h.c.win.Content().MinSize().Width; w > 1280 {
+					t.Errorf("the console needs %.0f px of width; the screen has 1280", w)
+					for id, b := range h.c.buttons {
+						t.Logf("button %s %q: %.0f px", id, b.Text, b.MinSize().Width)
+					}
+				}
+			})
+		}
+	}
+}
