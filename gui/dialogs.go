@@ -23,10 +23,6 @@ import (
 // dictionary as the console's own texts.
 func sentence(err error) string { return cli.SentenceIn(err, translate) }
 
-// translate returns the translation of an English text, or the text itself
-// when the dictionary has none.
-func translate(s string) string { return lang.L(s) }
-
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.
 func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok func() error) dialog.Dialog {

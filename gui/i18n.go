@@ -1,9 +1,43 @@
 package gui
 
-import "embed"
+import (
+	"embed"
+	"encoding/json"
+	"sync"
+
+	"fyne.io/fyne/v2/lang"
+)
 
 // translations holds the console's texts in English and German
 // (translations/en.json, translations/de.json), keyed by the English text.
+// Both files hold the same keys; English maps each to itself, so that a
+// lookup never misses (Fyne logs every miss as an error).
 //
 //go:embed translations/*.json
 var translations embed.FS
+
+var dictionaryKeys = sync.OnceValue(func() map[string]bool {
+	keys := map[string]bool{}
+	data, err := translations.ReadFile("translations/en.json")
+	if err != nil {
+		panic("gui: the embedded translations/en.json is missing: " + err.Error())
+	}
+	var en map[string]string
+	if err := json.Unmarshal(data, &en); err != nil {
+		panic("gui: the embedded translations/en.json does not parse: " + err.Error())
+	}
+	for k := range en {
+		keys[k] = true
+	}
+	return keys
+})
+
+// translate returns the translation of an English text, or the text itself
+// when the dictionary has none (a name, a move, "%v"): those are not looked
+// up at all.
+func translate(s string) string {
+	if !dictionaryKeys()[s] {
+		return s
+	}
+	return lang.L(s)
+}

@@ -278,3 +278,28 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
+	de := germanDictionary(t)
+	data, err := translations.ReadFile("translations/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var en map[string]string
+	if err := json.Unmarshal(data, &en); err != nil {
+		t.Fatalf("translations/en.json: %v", err)
+	}
+	for k, v := range en {
+		if v != k {
+			t.Errorf("en.json maps %q to %q; English texts map to themselves", k, v)
+		}
+		if _, ok := de[k]; !ok {
+			t.Errorf("de.json lacks %q, which en.json has", k)
+		}
+	}
+	for k := range de {
+		if _, ok := en[k]; !ok {
+			t.Errorf("en.json lacks %q, which de.json has: Fyne would log a failed lookup in English", k)
+		}
+	}
+}
