@@ -115,7 +115,7 @@ func CorrectionTable(o match.CorrectionOptions) string {
 	for _, oc := range o.Outcomes {
 		possible := "yes"
 		if !oc.Possible {
-			possible = "no: " + oc.Why
+			possible = "no: " + oc.Why.Error()
 		}
 		if oc.Method == match.MethodSet {
 			possible = "give --white and --black"

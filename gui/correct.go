@@ -197,12 +197,12 @@ func (cd *correctDialog) preview() {
 		}
 		col.white.SetText(sideLine(clock.White, oc.Sides[clock.White]))
 		col.black.SetText(sideLine(clock.Black, oc.Sides[clock.Black]))
-		col.work.SetText(lang.L("White") + ": " + oc.Working[clock.White] + "\n" + lang.L("Black") + ": " + oc.Working[clock.Black])
+		col.work.SetText(lang.L("White") + ": " + say(oc.Working[clock.White]) + "\n" + lang.L("Black") + ": " + say(oc.Working[clock.Black]))
 		if oc.Possible {
 			col.why.Hide()
 			col.choose.Enable()
 		} else {
-			col.why.SetText(lang.L("Refused") + ": " + oc.Why)
+			col.why.SetText(lang.L("Refused") + ": " + say(oc.Why))
 			col.why.Show()
 			col.choose.Disable()
 		}

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2/lang"
+
+	"arbiter/internal/phrase"
 )
 
 // translations holds the console's texts in English and German
@@ -31,6 +33,14 @@ var dictionaryKeys = sync.OnceValue(func() map[string]bool {
 	}
 	return keys
 })
+
+// say is a phrase from the core in the console's language ("" for none).
+func say(p *phrase.Error) string {
+	if p == nil {
+		return ""
+	}
+	return phrase.Translate(p, translate)
+}
 
 // translate returns the translation of an English text, or the text itself
 // when the dictionary has none (a name, a move, "%v"): those are not looked

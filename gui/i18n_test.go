@@ -38,7 +38,7 @@ func germanDictionary(t *testing.T) map[string]string {
 
 // phrasesIn lists the English formats and words that the packages in dirs
 // hand to users as phrases: the first argument of refuse, forbid and
-// phrase.Errorf, the actions given to mayActFor, the subjects given to checkText, the literals made
+// phrase.Errorf, the actions given to mayActFor, the methods given to refuseNegative, the subjects given to checkText, the literals made
 // phrase.Words (by conversion or as map keys), the literals returned by
 // functions that return a phrase.Word, and the values of the constants of
 // the types that translate themselves (GameState, Role).
@@ -87,6 +87,9 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 						}
 						if fun.Sel.Name == "mayActFor" && len(x.Args) == 3 {
 							add(x.Args[2])
+						}
+						if fun.Sel.Name == "refuseNegative" && len(x.Args) == 1 {
+							add(x.Args[0])
 						}
 						if isWord(fun) && len(x.Args) == 1 {
 							add(x.Args[0])

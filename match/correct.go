@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 
@@ -65,8 +66,8 @@ type CorrectionOutcome struct {
 	Method   string
 	Sides    [2]ClockSetting // indexed by clock.Side
 	Possible bool
-	Why      string    // when not possible: one sentence with the figure
-	Working  [2]string // how each side's reading was obtained
+	Why      *phrase.Error    // when not possible: one sentence with the figure
+	Working  [2]*phrase.Error // how each side's reading was obtained
 }
 
 // CorrectionOptions is everything the arbiter weighs before a position
@@ -168,11 +169,11 @@ func (o *CorrectionOptions) base(g *Game, method string) CorrectionOutcome {
 }
 
 // refuseNegative marks an outcome impossible when a side would get negative time.
-func (oc *CorrectionOutcome) refuseNegative(what string) {
+func (oc *CorrectionOutcome) refuseNegative(what phrase.Word) {
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if r := oc.Sides[s].Remaining; r < 0 && oc.Possible {
 			oc.Possible = false
-			oc.Why = fmt.Sprintf("%s gives %s %s (%s): choose another method", what, Colour(s), FormatDuration(r), oc.Working[s])
+			oc.Why = phrase.Errorf("%s gives %s %s (%s): choose another method", what, colour(s), FormatDuration(r), oc.Working[s])
 		}
 	}
 }
@@ -183,7 +184,7 @@ func (o *CorrectionOptions) record(g *Game) CorrectionOutcome {
 		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
 		r := allot + o.Bonuses[s] - o.UsedErr[s]
 		oc.Sides[s].Remaining = r
-		oc.Working[s] = fmt.Sprintf("allotment after %d moves %s + bonuses %s − used to ply %d %s = %s",
+		oc.Working[s] = phrase.Errorf("allotment after %d moves %s + bonuses %s − used to ply %d %s = %s",
 			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), o.Ply, FormatDuration(o.UsedErr[s]), FormatDuration(r))
 	}
 	oc.refuseNegative("the record")
@@ -196,14 +197,14 @@ func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
 		if o.MovesNow[s] == 0 {
 			oc.Sides[s].Remaining = o.Readings[s]
 			oc.Sides[s].Period = g.Clock.Period(s) + 1
-			oc.Working[s] = fmt.Sprintf("no move completed at discovery: unchanged at %s", FormatDuration(o.Readings[s]))
+			oc.Working[s] = phrase.Errorf("no move completed at discovery: unchanged at %s", FormatDuration(o.Readings[s]))
 			continue
 		}
 		used := time.Duration(int64(o.UsedNow[s]) * int64(o.MovesErr[s]) / int64(o.MovesNow[s]))
 		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
 		r := allot + o.Bonuses[s] - used
 		oc.Sides[s].Remaining = r
-		oc.Working[s] = fmt.Sprintf("used %s × %d/%d = %s; allotment after %d moves %s + bonuses %s − %s = %s",
+		oc.Working[s] = phrase.Errorf("used %s × %d/%d = %s; allotment after %d moves %s + bonuses %s − %s = %s",
 			FormatDuration(o.UsedNow[s]), o.MovesErr[s], o.MovesNow[s], FormatDuration(used),
 			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), FormatDuration(used), FormatDuration(r))
 	}
@@ -217,7 +218,7 @@ func (o *CorrectionOptions) keep(g *Game) CorrectionOutcome {
 		oc.Sides[s].Remaining = o.Readings[s]
 		// The time of a period already begun stays credited: so does the period.
 		oc.Sides[s].Period = g.Clock.Period(s) + 1
-		oc.Working[s] = fmt.Sprintf("unchanged at %s, period %d", FormatDuration(o.Readings[s]), oc.Sides[s].Period)
+		oc.Working[s] = phrase.Errorf("unchanged at %s, period %d", FormatDuration(o.Readings[s]), oc.Sides[s].Period)
 	}
 	return oc
 }
@@ -226,7 +227,7 @@ func (o *CorrectionOptions) set(g *Game, r [2]time.Duration) CorrectionOutcome {
 	oc := o.base(g, MethodSet)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		oc.Sides[s].Remaining = r[s]
-		oc.Working[s] = fmt.Sprintf("set by the arbiter to %s", FormatDuration(r[s]))
+		oc.Working[s] = phrase.Errorf("set by the arbiter to %s", FormatDuration(r[s]))
 	}
 	return oc
 }
