@@ -41,6 +41,9 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			c.noteWriteError(err)
 			errLabel.SetText(sentence(err))
 			errLabel.Show()
+			// the sentence may wrap to more lines than the dialog has room
+			// for: grow the dialog to its new minimum so it covers no field
+			d.Resize(fyne.NewSize(560, 0))
 			return
 		}
 		d.Hide()

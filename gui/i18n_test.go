@@ -14,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/cli"
 	"arbiter/internal/phrase"
@@ -304,5 +307,49 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 		if _, ok := en[k]; !ok {
 			t.Errorf("en.json lacks %q, which de.json has: Fyne would log a failed lookup in English", k)
 		}
+	}
+}
+
+func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.c.do(actNewMatch)
+			top := h.c.win.Canvas().Overlays().Top()
+			var pin *widget.Entry
+			for _, o := range test.LaidOutObjects(top) {
+				if e, ok := o.(*widget.Entry); ok && e.Password {
+					pin = e
+				}
+			}
+			h.c.win.Canvas().Focus(pin)
+			test.Type(pin, "12") // too short: the refusal wraps to two lines in German
+			h.key(fyne.KeyReturn)
+			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+			var refusal *widget.Label
+			lowest := float32(0) // the bottom of the lowest field
+			for _, o := range test.LaidOutObjects(top) {
+				switch w := o.(type) {
+				case *widget.Label:
+					if w.Importance == widget.DangerImportance && w.Visible() {
+						refusal = w
+					}
+				case *widget.Entry, *widget.Select, *widget.SelectEntry:
+					lowest = max(lowest, abs(w).Y+w.Size().Height)
+				}
+			}
+			if refusal == nil {
+				t.Fatal("the too short PIN was not refused in the dialog")
+			}
+			if y := abs(refusal).Y; y < lowest {
+				t.Errorf("the refusal %q starts at y=%.0f, above the bottom of the fields (%.0f): it covers a field", refusal.Text, y, lowest)
+			}
+			if h, min := refusal.Size().Height, refusal.MinSize().Height; h < min {
+				t.Errorf("the refusal has %.0f px for %.0f px of text", h, min)
+			}
+		})
 	}
 }
