@@ -492,7 +492,7 @@ func logRows(g *match.Game) []string {
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := in.Text
 		if in.Effect != "" {
-			text += " [" + in.Effect + "]"
+			text = strings.TrimSpace(text + " [" + in.Effect + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}

@@ -442,7 +442,7 @@ func applyPause(s *State, g *Game, e store.Event) error {
 }
 
 func applyResume(s *State, g *Game, e store.Event) error {
-	p, side, err := decodeSide(e)
+	_, side, err := decodeSide(e)
 	if err != nil {
 		return err
 	}
@@ -453,7 +453,7 @@ func applyResume(s *State, g *Game, e store.Event) error {
 	g.Clock = c
 	g.State = Running
 	g.Paused = PauseInfo{}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "resume", p.Side+"'s clock started", "6.12c", "clock started"))
+	g.Incidents = append(g.Incidents, s.incident(g, e, "resume", Colour(side)+"'s clock runs again", "6.12c", "clock started"))
 	return nil
 }
 
