@@ -353,3 +353,84 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 		})
 	}
 }
+
+// consoleTexts lists the literal texts the console's own code looks up:
+// the first argument of lang.L, tr and translate, and the labels of the
+// actions (menus, shortcuts, buttons).
+func consoleTexts(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			lookup := false
+			switch fun := call.Fun.(type) {
+			case *ast.Ident:
+				lookup = fun.Name == "tr" || fun.Name == "translate"
+			case *ast.SelectorExpr:
+				id, ok := fun.X.(*ast.Ident)
+				lookup = ok && id.Name == "lang" && (fun.Sel.Name == "L" || fun.Sel.Name == "X")
+			}
+			if b, ok := call.Args[0].(*ast.BasicLit); lookup && ok && b.Kind == token.STRING {
+				if s, err := strconv.Unquote(b.Value); err == nil {
+					seen[s] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, a := range actions {
+		seen[a.label] = true
+		seen[a.menu] = true
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestEveryConsoleTextHasAGermanTranslation(t *testing.T) {
+	de := germanDictionary(t)
+	texts := consoleTexts(t)
+	if len(texts) < 150 {
+		t.Fatalf("found only %d texts in gui/: the scan of the sources is broken", len(texts))
+	}
+	for _, k := range texts {
+		tr, ok := de[k]
+		if !ok {
+			t.Errorf("translations/de.json has no entry for %q", k)
+			continue
+		}
+		if want, got := verb.FindAllString(k, -1), verb.FindAllString(tr, -1); !slices.Equal(want, got) {
+			t.Errorf("the German %q takes arguments %v, the English %q takes %v", tr, got, k, want)
+		}
+	}
+}
+
+func TestTheCorrectionDialogsButtonsFitTheirColumnsInGerman(t *testing.T) {
+	inGerman(t)
+	h := correctionGame(t)
+	cd := openCorrection(t, h)
+	for _, m := range []string{match.MethodRecord, match.MethodProportional, match.MethodKeep, match.MethodSet} {
+		b := cd.cols[m].choose
+		if need, have := b.MinSize().Width, b.Size().Width; need > have {
+			t.Errorf("the button %q needs %.0f px, its column gives it %.0f", b.Text, need, have)
+		}
+	}
+}
