@@ -127,7 +127,7 @@ func (c *console) enterMove(input string) bool {
 	c.focusMove() // the next move can be typed at once
 	if res.Ended {
 		g := c.game()
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, g.Termination))
+		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
 	}
 	return true
 }

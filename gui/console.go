@@ -544,7 +544,7 @@ func (c *console) refreshNotice(g *match.Game) {
 		txt = lang.L("No match in this database yet: create it with Match → New match… (Ctrl+N).")
 	case g == nil || g.Over() || g.State == match.Scheduled:
 		if g != nil && g.Over() {
-			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, g.Termination)
+			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, translate(string(g.Termination)))
 		}
 		txt += lang.L("Start the next game with Match → Start next game (Ctrl+G).")
 	case g.State == match.Paused:

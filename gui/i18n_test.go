@@ -44,7 +44,7 @@ func germanDictionary(t *testing.T) map[string]string {
 // phrase.Errorf, the actions given to mayActFor, the methods given to refuseNegative, the subjects given to checkText, the literals made
 // phrase.Words (by conversion or as map keys), the literals returned by
 // functions that return a phrase.Word, and the values of the constants of
-// the types that translate themselves (GameState, Role).
+// the types that translate themselves (GameState, Role, Termination).
 func phrasesIn(t *testing.T, dirs ...string) []string {
 	t.Helper()
 	seen := map[string]bool{}
@@ -114,7 +114,7 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 						}
 					}
 				case *ast.ValueSpec:
-					if id, ok := x.Type.(*ast.Ident); ok && (id.Name == "GameState" || id.Name == "Role") {
+					if id, ok := x.Type.(*ast.Ident); ok && (id.Name == "GameState" || id.Name == "Role" || id.Name == "Termination") {
 						for _, v := range x.Values {
 							add(v)
 						}

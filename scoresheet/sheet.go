@@ -39,6 +39,9 @@ import (
 // Termination says how a game ended.
 type Termination string
 
+// Word lets a refusal's translation translate the termination.
+func (t Termination) Word() phrase.Word { return phrase.Word(t) }
+
 // The ways a game can end. TermNone means the game is still in progress.
 const (
 	TermNone         Termination = ""
