@@ -1,8 +1,6 @@
 package gui
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -75,7 +73,6 @@ func (a *audience) refresh() {
 		es := g.Sheet.Entries()
 		if n := len(es); n > 0 {
 			e := es[n-1]
-			mv = fmt.Sprintf("%s %s", e.Label()[:len(e.Label())-len(e.SAN)], e.SAN)
 			mv = tr("Last move: %s", e.Label())
 		}
 		if g.Over() {

@@ -54,14 +54,17 @@ func newClockView(c *console, slot int, large bool) *clockView {
 // restyle sets the text sizes from the theme (after a text-size change).
 func (v *clockView) restyle() {
 	base := theme.TextSize()
-	k := float32(1)
+	k, kLine := float32(1), float32(1)
 	if v.large {
-		k = 2
+		// the audience display doubles the name and the time; the period
+		// and flag lines grow less, so that the German ones still fit a
+		// 1280-pixel projector beside the board
+		k, kLine = 2, 1.5
 	}
 	v.name.TextSize = base * 1.3 * k
 	v.time.TextSize = base * 4.6 * k
-	v.info.TextSize = base * 1.05 * k
-	v.flag.TextSize = base * 1.2 * k
+	v.info.TextSize = base * 1.05 * kLine
+	v.flag.TextSize = base * 1.2 * kLine
 	for _, t := range []*canvas.Text{v.name, v.info, v.flag} {
 		t.Refresh()
 	}

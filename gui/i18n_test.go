@@ -434,3 +434,30 @@ func TestTheCorrectionDialogsButtonsFitTheirColumnsInGerman(t *testing.T) {
 		}
 	}
 }
+
+// The audience display (Article 6.14) opens at 1280×720 for a projector: in
+// either language its board and clocks must fit that width.
+func TestTheAudienceDisplayFits1280PixelsInEveryLanguage(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			for _, mv := range game1996Plies[:20] {
+				h.ft.advance(time.Second)
+				h.typeMove(mv)
+			}
+			h.c.do(actAudience)
+			a := h.c.audience
+			if a == nil {
+				t.Fatal("no audience window")
+			}
+			if w := a.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
+				t.Errorf("the audience display needs %.0f px of width; the projector has 1280 (period line %q)", w, a.clocks[0].info.Text)
+			}
+		})
+	}
+}
