@@ -281,9 +281,9 @@ func (c *console) incidentDialog() {
 		kind.SetSelected(kinds[0])
 	}
 	rule := widget.NewLabel("")
-	kind.OnChanged = func(k string) { rule.SetText(match.IncidentRule(k)) }
+	kind.OnChanged = func(k string) { rule.SetText(ruleText(match.IncidentRule(k))) }
 	if len(kinds) > 0 {
-		rule.SetText(match.IncidentRule(kinds[0]))
+		rule.SetText(ruleText(match.IncidentRule(kinds[0])))
 	}
 	text := entryWith("")
 	name := entryWith("")
@@ -489,4 +489,17 @@ func (c *console) claimDialog() {
 		c.afterDialog(func() { c.info(lang.L("Claim"), res.Ruling) })
 		return nil
 	})
+}
+
+// ruleText is a rule reference of the match regulations ("rule 19",
+// "rules 6, 7, 12") in the console's language; an article of the Laws
+// ("6.12b") is a number in every language.
+func ruleText(r string) string {
+	if n, ok := strings.CutPrefix(r, "rules "); ok {
+		return tr("rules %s", n)
+	}
+	if n, ok := strings.CutPrefix(r, "rule "); ok {
+		return tr("rule %s", n)
+	}
+	return r
 }

@@ -461,3 +461,12 @@ func TestTheAudienceDisplayFits1280PixelsInEveryLanguage(t *testing.T) {
 		})
 	}
 }
+
+func TestRuleReferencesAreSaidInTheConsolesLanguage(t *testing.T) {
+	inGerman(t)
+	for in, want := range map[string]string{"rule 19": "Regel 19", "rules 6, 7, 12": "Regeln 6, 7, 12", "6.12b": "6.12b", "": ""} {
+		if got := ruleText(in); got != want {
+			t.Errorf("ruleText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
