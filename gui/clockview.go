@@ -26,6 +26,10 @@ type clockView struct {
 	time  *glyphText
 	info  *canvas.Text
 	flag  *canvas.Text
+	// notes qualify a fallen flag, one per line (fell first or order
+	// unknown; required moves done); hidden while empty, so that a clock
+	// without a flag keeps its height and no line outgrows the panel
+	notes [2]*canvas.Text
 	obj   fyne.CanvasObject
 	stop  func()
 	due   time.Time // instant the armed timer fires at
@@ -45,8 +49,12 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.flag = canvas.NewText("", colFlag)
 	v.flag.TextStyle.Bold = true
+	for i := range v.notes {
+		v.notes[i] = canvas.NewText("", colFlag)
+		v.notes[i].Hide()
+	}
 	v.restyle()
-	body := container.NewVBox(v.name, v.time.obj, v.info, v.flag)
+	body := container.NewVBox(v.name, v.time.obj, v.info, v.flag, v.notes[0], v.notes[1])
 	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
 	return v
 }
@@ -65,7 +73,10 @@ func (v *clockView) restyle() {
 	v.time.TextSize = base * 4.6 * k
 	v.info.TextSize = base * 1.05 * kLine
 	v.flag.TextSize = base * 1.2 * kLine
-	for _, t := range []*canvas.Text{v.name, v.info, v.flag} {
+	for _, n := range v.notes {
+		n.TextSize = base * 1.05 * kLine
+	}
+	for _, t := range []*canvas.Text{v.name, v.info, v.flag, v.notes[0], v.notes[1]} {
 		t.Refresh()
 	}
 	v.time.Refresh()
@@ -120,6 +131,7 @@ func (v *clockView) update() {
 
 	f := g.Clock.Flag(side, at)
 	flagTxt := ""
+	var notes [2]string
 	if f.Fallen {
 		flagTxt = "⚑ " + lang.L("FLAG")
 		if !f.At.IsZero() {
@@ -128,12 +140,12 @@ func (v *clockView) update() {
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {
 		case unknown:
-			flagTxt += " · " + lang.L("order unknown (6.11)")
+			notes[0] = lang.L("order unknown (6.11)")
 		case ok && first == side:
-			flagTxt += " · " + lang.L("fell first")
+			notes[0] = lang.L("fell first")
 		}
 		if f.RequiredDone() {
-			flagTxt += " · " + lang.L("required moves done")
+			notes[1] = lang.L("required moves done")
 		}
 	} else if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
 		next = fa // the flag must appear at its exact instant
@@ -145,6 +157,15 @@ func (v *clockView) update() {
 		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
 	}
 	setText(v.flag, flagTxt, flagCol)
+	for i, n := range v.notes {
+		if setText(n, notes[i], colFlag) {
+			if notes[i] == "" {
+				n.Hide()
+			} else {
+				n.Show()
+			}
+		}
+	}
 	v.setFrame(on)
 	v.arm(next, at)
 }

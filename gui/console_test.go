@@ -519,8 +519,8 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 			t.Fatalf("flag shown 1 ms early: %q", white.flag.Text)
 		}
 		h.ft.advance(time.Millisecond)
-		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || !strings.Contains(white.flag.Text, "fell first") {
-			t.Errorf("flag = %q", white.flag.Text)
+		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "fell first" || !white.notes[0].Visible() {
+			t.Errorf("flag = %q, note %q (shown %v)", white.flag.Text, white.notes[0].Text, white.notes[0].Visible())
 		}
 		if h.ft.pending() != 0 {
 			t.Errorf("%d timers still armed after the flag fell and the display froze", h.ft.pending())

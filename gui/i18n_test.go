@@ -273,6 +273,13 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				if h.c.moveErr.Text == "" {
 					t.Fatal("Ke2 was not refused")
 				}
+				// and the longest flag lines: both flags fallen, order unknown
+				if _, err := h.core.Flag(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "both", true); err != nil {
+					t.Fatal(err)
+				}
+				if h.c.clocks[0].notes[0].Text == "" {
+					t.Fatal("no note on the fallen flags")
+				}
 				// the window pads its content on both sides
 				if w := h.c.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
 					t.Errorf("the console needs %.0f px of width; the screen has 1280", w)
