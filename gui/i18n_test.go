@@ -318,46 +318,75 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 }
 
 func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
-	for _, language := range []string{"en", "de"} {
-		t.Run(language, func(t *testing.T) {
-			if language == "de" {
-				inGerman(t)
-			}
-			h := newHarness(t, match.RoleArbiter, "")
-			h.c.do(actNewMatch)
-			top := h.c.win.Canvas().Overlays().Top()
-			var pin *widget.Entry
-			for _, o := range test.LaidOutObjects(top) {
-				if e, ok := o.(*widget.Entry); ok && e.Password {
-					pin = e
-				}
-			}
-			h.c.win.Canvas().Focus(pin)
-			test.Type(pin, "12") // too short: the refusal wraps to two lines in German
-			h.key(fyne.KeyReturn)
-			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
-			var refusal *widget.Label
-			lowest := float32(0) // the bottom of the lowest field
-			for _, o := range test.LaidOutObjects(top) {
-				switch w := o.(type) {
-				case *widget.Label:
-					if w.Importance == widget.DangerImportance && w.Visible() {
-						refusal = w
+	for _, tc := range []struct {
+		name   string
+		action actionID
+		setup  func(h *harness)
+		fill   func(t *testing.T, entries []*widget.Entry) // then Enter submits
+	}{
+		{"a PIN too short (two lines in German)", actNewMatch, func(h *harness) {},
+			func(t *testing.T, entries []*widget.Entry) {
+				for _, e := range entries {
+					if e.Password {
+						test.Type(e, "12")
 					}
-				case *widget.Entry, *widget.Select, *widget.SelectEntry:
-					lowest = max(lowest, abs(w).Y+w.Size().Height)
 				}
+			}},
+		{"a forfeit before the next game is scheduled (three lines)", actForfeit, func(h *harness) {
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			if err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1/2-1/2", "the test needs a finished game"); err != nil {
+				t.Fatal(err)
 			}
-			if refusal == nil {
-				t.Fatal("the too short PIN was not refused in the dialog")
-			}
-			if y := abs(refusal).Y; y < lowest {
-				t.Errorf("the refusal %q starts at y=%.0f, above the bottom of the fields (%.0f): it covers a field", refusal.Text, y, lowest)
-			}
-			if h, min := refusal.Size().Height, refusal.MinSize().Height; h < min {
-				t.Errorf("the refusal has %.0f px for %.0f px of text", h, min)
-			}
-		})
+		}, func(t *testing.T, entries []*widget.Entry) {
+			test.Type(entries[len(entries)-1], "did not arrive")
+		}},
+	} {
+		for _, language := range []string{"en", "de"} {
+			t.Run(tc.name+"/"+language, func(t *testing.T) {
+				if language == "de" {
+					inGerman(t)
+				}
+				h := newHarness(t, match.RoleArbiter, "")
+				tc.setup(h)
+				h.c.do(tc.action)
+				top := h.c.win.Canvas().Overlays().Top()
+				var entries []*widget.Entry
+				for _, o := range test.LaidOutObjects(top) {
+					if e, ok := o.(*widget.Entry); ok {
+						entries = append(entries, e)
+					}
+				}
+				if len(entries) == 0 {
+					t.Fatal("the dialog has no field")
+				}
+				tc.fill(t, entries)
+				h.c.win.Canvas().Focus(entries[len(entries)-1])
+				h.key(fyne.KeyReturn)
+				abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+				var refusal *widget.Label
+				lowest := float32(0) // the bottom of the lowest field
+				for _, o := range test.LaidOutObjects(top) {
+					switch w := o.(type) {
+					case *widget.Label:
+						if w.Importance == widget.DangerImportance && w.Visible() {
+							refusal = w
+						}
+					case *widget.Entry, *widget.Select, *widget.SelectEntry, *widget.RadioGroup:
+						lowest = max(lowest, abs(w).Y+w.Size().Height)
+					}
+				}
+				if refusal == nil {
+					t.Fatal("nothing was refused in the dialog")
+				}
+				if y := abs(refusal).Y; y < lowest {
+					t.Errorf("the refusal %q starts at y=%.0f, above the bottom of the fields (%.0f): it covers a field", refusal.Text, y, lowest)
+				}
+				if h, min := refusal.Size().Height, refusal.MinSize().Height; h < min {
+					t.Errorf("the refusal has %.0f px for %.0f px of text", h, min)
+				}
+			})
+		}
 	}
 }
 
