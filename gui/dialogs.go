@@ -32,6 +32,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	errLabel.Hide()
 	form := widget.NewForm(items...)
 	var d dialog.Dialog
+	var content *fyne.Container
 	submit := func() {
 		c.submitting = true
 		err := ok()
@@ -39,11 +40,14 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 		if err != nil {
 			c.pending = nil
 			c.noteWriteError(err)
-			errLabel.SetText(sentence(err))
-			errLabel.Show()
 			// the sentence may wrap to more lines than the dialog has room
-			// for: grow the dialog to its new minimum so it covers no field
+			// for: measure it at the form's width, then grow the dialog to
+			// its new minimum and lay it out again, so it covers no field
+			errLabel.SetText(sentence(err))
+			errLabel.Resize(fyne.NewSize(form.Size().Width, errLabel.MinSize().Height))
+			errLabel.Show()
 			d.Resize(fyne.NewSize(560, 0))
+			content.Refresh()
 			return
 		}
 		d.Hide()
@@ -61,7 +65,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	cancel := widget.NewButton(lang.L("Cancel"), func() { d.Hide() })
 	okb := widget.NewButton(confirm, submit)
 	okb.Importance = widget.HighImportance
-	content := container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
+	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
