@@ -265,6 +265,7 @@ func (c *console) adjustDialog() {
 
 func (c *console) resultDialog() {
 	res := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
+	res.PlaceHolder = lang.L("(choose one)")
 	reason := entryWith("")
 	c.formDialog(lang.L("Result by the arbiter's decision"), lang.L("Record result"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Result"), res),
@@ -455,7 +456,7 @@ func (c *console) forfeitDialog() {
 
 func (c *console) amendDialog() {
 	ply := entryWith("")
-	ply.SetPlaceHolder("1 = White's first move")
+	ply.SetPlaceHolder(lang.L("1 = White's first move"))
 	mv := entryWith("")
 	reason := entryWith("")
 	c.formDialog(lang.L("Amend a move"), lang.L("Amend"), []*widget.FormItem{

@@ -68,8 +68,32 @@ func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.F
 		if err != nil {
 			return err
 		}
+		if err := writableFolder(filepath.Dir(abs)); err != nil {
+			return err
+		}
 		return ok(abs)
 	})
+}
+
+// writableFolder refuses, in one sentence, a folder a file cannot be
+// written to: one that does not exist, is not a folder or is read-only.
+// Without it the user would read the file system's or SQLite's own words
+// ("unable to open database file (14)").
+func writableFolder(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return errText(tr("the folder %s does not exist: choose another place", dir))
+	case !fi.IsDir():
+		return errText(tr("%s is not a folder: choose another place", dir))
+	}
+	f, err := os.CreateTemp(dir, ".arbiter-check-*")
+	if err != nil {
+		return errText(tr("the folder %s cannot be written to: choose another place", dir))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }
 
 // beside is a file name in the database's folder: the database's base name

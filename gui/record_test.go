@@ -269,3 +269,31 @@ func TestBoardLabelsAndPendingPress(t *testing.T) {
 		}
 	})
 }
+
+func TestAFileIsWrittenOnlyToAFolderThatCanTakeIt(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"a folder that exists and can be written", dir, ""},
+		{"a folder that does not exist", filepath.Join(dir, "missing"), "does not exist: choose another place"},
+		{"a file where a folder should be", file, "is not a folder: choose another place"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := writableFolder(tc.dir)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the check left files behind: %v", entries)
+	}
+}
