@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -283,7 +284,7 @@ func ParseAdjustment(s string) (match.Adjustment, error) {
 		}
 		adj.D = d
 	default:
-		return adj, fmt.Errorf("%q is not a correction: write +5m, -1m30s or =1:59:30", s)
+		return adj, phrase.Errorf("%q is not a correction: write +5m, -1m30s or =1:59:30", s)
 	}
 	return adj, nil
 }

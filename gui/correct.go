@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -242,11 +243,11 @@ func (cd *correctDialog) apply(method string) {
 	if method == match.MethodSet {
 		var err error
 		if args.White, err = match.ParseClockReading(cd.setW.Text); err != nil {
-			fail(fmt.Errorf("%s: %w", lang.L("White"), err))
+			fail(phrase.Errorf("%s: %v", phrase.Word("White"), err))
 			return
 		}
 		if args.Black, err = match.ParseClockReading(cd.setB.Text); err != nil {
-			fail(fmt.Errorf("%s: %w", lang.L("Black"), err))
+			fail(phrase.Errorf("%s: %v", phrase.Word("Black"), err))
 			return
 		}
 	}

@@ -159,7 +159,7 @@ var verb = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 
 func TestEveryRefusalHasAGermanTranslationWithTheSameArguments(t *testing.T) {
 	de := germanDictionary(t)
-	keys := phrasesIn(t, "match", "scoresheet")
+	keys := phrasesIn(t, "match", "scoresheet", "cli")
 	// joinOr and the role lists build these from a conjunction, the piece
 	// plurals add an s, draw answers are made from the command's name
 	keys = append(keys, "%s and %s", "%s or %s", "kings", "queens", "rooks", "bishops", "knights", "pawns", "pieces",

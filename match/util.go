@@ -51,7 +51,7 @@ func FormatDuration(d time.Duration) string {
 
 // ParseClockReading reads H:MM:SS[.fff] (also MM:SS) as a duration.
 func ParseClockReading(s string) (time.Duration, error) {
-	bad := fmt.Errorf("%q is not a clock reading: write H:MM:SS, e.g. 1:59:30 or 0:04:59.5", s)
+	bad := phrase.Errorf("%q is not a clock reading: write H:MM:SS, e.g. 1:59:30 or 0:04:59.5", s)
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return 0, bad
@@ -97,10 +97,10 @@ func ParseClockReading(s string) (time.Duration, error) {
 func ParseDuration(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 || strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-		return 0, fmt.Errorf("%q is not a duration: write e.g. 5m, 1m30s or 90s", s)
+		return 0, phrase.Errorf("%q is not a duration: write e.g. 5m, 1m30s or 90s", s)
 	}
 	if d > 24*time.Hour {
-		return 0, fmt.Errorf("%s is more than 24 hours: no clock correction is that large", s)
+		return 0, phrase.Errorf("%s is more than 24 hours: no clock correction is that large", s)
 	}
 	return d, nil
 }
