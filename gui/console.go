@@ -551,7 +551,7 @@ func (c *console) refreshNotice(g *match.Game) {
 		if g.Paused.Call {
 			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else {
-			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", g.Paused.Reason)
+			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", translate(g.Paused.Reason))
 		}
 	case g.Pressed != nil:
 		txt = tr("%s pressed the clock: enter the move played.", lang.L(match.Colour(*g.Pressed)))
