@@ -472,8 +472,9 @@ func (c *console) newSheetList() *widget.List {
 	return l
 }
 
-// logRows renders the incident log: time, both clock readings, actor, kind
-// and rule, and the text.
+// logRows renders the incident log: the event's number in the record (an
+// appeal names the ruling it contests by it), time, both clock readings,
+// actor, kind and rule, and the text.
 func logRows(g *match.Game) []string {
 	if g == nil {
 		return nil
@@ -488,7 +489,7 @@ func logRows(g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + in.Rule + ")"
 		}
-		head := fmt.Sprintf("%s  W %s · B %s  %s · %s", in.At.Local().Format("15:04:05"),
+		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := in.Text
 		if in.Effect != "" {

@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -278,30 +279,78 @@ func (c *console) resultDialog() {
 	})
 }
 
-// incidentDialog logs an incident of any kind the match knows.
+// incidentDialog logs an incident of any kind the match knows. Under the
+// text it shows what the chosen kind takes besides (match.IncidentOptions):
+// where work on the computer is done, a replacement's new person, the event
+// an appeal concerns and an appeal decision's result.
 func (c *console) incidentDialog() {
 	kinds := match.IncidentKinds()
 	kind := widget.NewSelect(kinds, nil)
+	rule := widget.NewLabel("")
+	text := entryWith("")
+	name := entryWith("")
+	name.SetPlaceHolder(lang.L("the new person's name"))
+	inHall, remote := lang.L("in the playing hall"), lang.L("from the control room (mirror terminal)")
+	place := widget.NewRadioGroup([]string{inHall, remote}, nil)
+	refers := entryWith("")
+	refers.SetPlaceHolder(lang.L("number of the event it concerns (#N in the log)"))
+	result := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
+	result.PlaceHolder = lang.L("new result (optional)")
+	details := container.NewVBox()
+	var d dialog.Dialog
+	kind.OnChanged = func(k string) {
+		rule.SetText(ruleText(match.IncidentRule(k)))
+		details.RemoveAll()
+		for _, o := range match.IncidentOptions(k) {
+			switch o {
+			case "in-hall":
+				details.Add(place)
+			case "name":
+				details.Add(name)
+			case "refers":
+				details.Add(refers)
+			case "result":
+				details.Add(result)
+			}
+		}
+		details.Refresh()
+		if d != nil {
+			d.Resize(fyne.NewSize(560, 0))
+		}
+	}
 	if len(kinds) > 0 {
 		kind.SetSelected(kinds[0])
 	}
-	rule := widget.NewLabel("")
-	kind.OnChanged = func(k string) { rule.SetText(ruleText(match.IncidentRule(k))) }
-	if len(kinds) > 0 {
-		rule.SetText(ruleText(match.IncidentRule(kinds[0])))
-	}
-	text := entryWith("")
-	name := entryWith("")
-	name.SetPlaceHolder(lang.L("only for replacements"))
 	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
-	c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
+	d = c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Kind"), container.NewVBox(kind, rule)),
 		widget.NewFormItem(lang.L("Text"), text),
-		widget.NewFormItem(lang.L("Name"), name),
+		widget.NewFormItem("", details),
 		widget.NewFormItem("", asArb),
 	}, func() error {
-		args := match.IncidentArgs{Text: text.Text, Name: strings.TrimSpace(name.Text)}
+		args := match.IncidentArgs{Text: text.Text}
+		for _, o := range match.IncidentOptions(kind.Selected) {
+			switch o {
+			case "name":
+				args.Name = strings.TrimSpace(name.Text)
+			case "in-hall":
+				args.InHall, args.Remote = place.Selected == inHall, place.Selected == remote
+				if place.Selected == "" {
+					return errText(lang.L("say where the work is done: in the playing hall or from the control room"))
+				}
+			case "refers":
+				if strings.TrimSpace(refers.Text) != "" {
+					n, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(refers.Text), "#"), 10, 64)
+					if err != nil || n < 1 {
+						return errText(tr("%q is not an event number: give the number shown as #N in the incident log", refers.Text))
+					}
+					args.Refers = n
+				}
+			case "result":
+				args.Result = result.Selected
+			}
+		}
 		actor := match.Actor{Role: match.RoleOperator}
 		if c.mode == match.RoleArbiter || asArb.Checked {
 			if c.mode != match.RoleArbiter {

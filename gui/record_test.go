@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
 
 	"arbiter/match"
@@ -296,4 +298,116 @@ func TestAFileIsWrittenOnlyToAFolderThatCanTakeIt(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the check left files behind: %v", entries)
 	}
+}
+
+// overlayWidgets lists the widgets of the top dialog, laid out.
+func overlayWidgets(h *harness) []fyne.CanvasObject {
+	top := h.c.win.Canvas().Overlays().Top()
+	if top == nil {
+		h.t.Fatal("no dialog is open")
+	}
+	return test.LaidOutObjects(top)
+}
+
+func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	spec := defaultSpec()
+	spec.White = "Deep Blue" // the computer is to move: work on it is allowed (rule 13)
+	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	// open fills the dialog for kind and returns its text entry, the
+	// details shown and the refusal label.
+	open := func(kind string) (*widget.Entry, map[string]fyne.CanvasObject, *widget.Label) {
+		t.Helper()
+		h.c.do(actIncident)
+		var sel *widget.Select
+		for _, o := range overlayWidgets(h) {
+			if s, ok := o.(*widget.Select); ok && sel == nil {
+				sel = s
+			}
+		}
+		sel.SetSelected(kind)
+		var text *widget.Entry
+		shown := map[string]fyne.CanvasObject{}
+		var refusal *widget.Label
+		for _, o := range overlayWidgets(h) {
+			switch w := o.(type) {
+			case *widget.Entry:
+				if text == nil {
+					text = w
+				} else if w.Visible() {
+					shown["entry "+w.PlaceHolder] = w
+				}
+			case *widget.RadioGroup:
+				shown["place"] = w
+			case *widget.Select:
+				if w != sel {
+					shown["result"] = w
+				}
+			case *widget.Label:
+				if w.Importance == widget.DangerImportance {
+					refusal = w
+				}
+			}
+		}
+		return text, shown, refusal
+	}
+	submit := func(e *widget.Entry) {
+		h.c.win.Canvas().Focus(e)
+		h.key(fyne.KeyReturn)
+	}
+	last := func() match.Incident {
+		in := h.game().Incidents
+		return in[len(in)-1]
+	}
+
+	t.Run("maintenance asks where the work is done and refuses without it", func(t *testing.T) {
+		text, shown, refusal := open("maintenance")
+		place, ok := shown["place"].(*widget.RadioGroup)
+		if !ok || len(shown) != 1 {
+			t.Fatalf("details shown for maintenance: %v, want only the place", shown)
+		}
+		test.Type(text, "reboot of the machine")
+		submit(text)
+		if !refusal.Visible() || !strings.Contains(refusal.Text, "where the work is done") {
+			t.Fatalf("without a place: refusal %q", refusal.Text)
+		}
+		place.SetSelected(place.Options[0])
+		submit(text)
+		// maintenance in the hall is logged, then the human's recovery bonus
+		in := h.game().Incidents
+		if len(in) < 2 || in[len(in)-2].Kind != "maintenance" || !strings.Contains(in[len(in)-1].Text, "in the playing hall") {
+			t.Errorf("incidents %+v, want maintenance in the playing hall and its bonus", in)
+		}
+	})
+	t.Run("a ruling can be appealed by the number the log shows", func(t *testing.T) {
+		text, shown, _ := open("ruling")
+		if len(shown) != 0 {
+			t.Errorf("details shown for a ruling: %v, want none", shown)
+		}
+		test.Type(text, "the operator may keep his notes")
+		submit(text)
+		ruling := last()
+		if !strings.Contains(h.c.lastLog[len(h.c.lastLog)-1], fmt.Sprintf("#%d ", ruling.Seq)) {
+			t.Fatalf("the log does not show the ruling's number #%d: %q", ruling.Seq, h.c.lastLog[len(h.c.lastLog)-1])
+		}
+		text, shown, _ = open("appeal")
+		var refers *widget.Entry
+		for k, o := range shown {
+			if strings.HasPrefix(k, "entry ") {
+				refers = o.(*widget.Entry)
+			}
+		}
+		if refers == nil {
+			t.Fatalf("details shown for an appeal: %v, want the event number", shown)
+		}
+		test.Type(text, "Kasparov contests the ruling")
+		test.Type(refers, fmt.Sprintf("#%d", ruling.Seq))
+		submit(text)
+		if in := last(); in.Kind != "appeal" || in.Refers != ruling.Seq {
+			t.Errorf("last incident %+v, want an appeal of event %d", in, ruling.Seq)
+		}
+	})
 }

@@ -25,6 +25,11 @@ type IncidentArgs struct {
 type incidentKind struct {
 	rule  string
 	roles []Role
+	// options are what the kind takes beyond its text: "name" (a
+	// replacement's new person), "in-hall" and "remote" (where work on the
+	// computer is done), "refers" (the event an appeal concerns), "result"
+	// (an appeal decision's new result). Any other is refused.
+	options []string
 	// guard refuses the incident (e.g. during the human's turn).
 	guard func(t *tx, g *Game, args IncidentArgs) error
 	// effects emits further events after the incident (e.g. a bonus).
@@ -57,6 +62,12 @@ func IncidentKinds() []string {
 // IncidentRule is the rule an incident kind belongs to.
 func IncidentRule(kind string) string { return incidentKinds[kind].rule }
 
+// IncidentOptions lists what an incident kind takes beyond its text: any of
+// "name", "in-hall", "remote", "refers" and "result" (see IncidentArgs).
+func IncidentOptions(kind string) []string {
+	return append([]string(nil), incidentKinds[kind].options...)
+}
+
 // Incident logs an incident of the given kind in the current game (or, for
 // match-level kinds between games, in the match). It returns text for the
 // user, such as a setup card.
@@ -85,6 +96,9 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 		g := t.st.CurrentGame()
 		if (g == nil || !g.Live()) && !k.matchLevel {
 			return refuse("incident %s needs a game in progress", kind)
+		}
+		if err := flags(k.options...)(t, g, args); err != nil {
+			return err
 		}
 		// Guards and fills see g == nil before the first game.
 		if k.guard != nil {
