@@ -292,6 +292,10 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 	}
 }
 
+// Both dictionaries hold the same keys. en.json maps the console's own
+// texts to themselves; a refusal of the core may be reworded for the
+// console (the command line's "adjust needs --reason" is "give a reason"
+// there), with the same arguments.
 func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	de := germanDictionary(t)
 	data, err := translations.ReadFile("translations/en.json")
@@ -302,9 +306,17 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	if err := json.Unmarshal(data, &en); err != nil {
 		t.Fatalf("translations/en.json: %v", err)
 	}
+	core := map[string]bool{}
+	for _, k := range phrasesIn(t, "match", "scoresheet", "cli") {
+		core[k] = true
+	}
 	for k, v := range en {
-		if v != k {
-			t.Errorf("en.json maps %q to %q; English texts map to themselves", k, v)
+		switch {
+		case v == k:
+		case !core[k]:
+			t.Errorf("en.json maps %q to %q; the console's own English texts map to themselves", k, v)
+		case !slices.Equal(verb.FindAllString(k, -1), verb.FindAllString(v, -1)):
+			t.Errorf("en.json rewords %q as %q with other arguments", k, v)
 		}
 		if _, ok := de[k]; !ok {
 			t.Errorf("de.json lacks %q, which en.json has", k)
@@ -504,5 +516,64 @@ func TestRuleReferencesAreSaidInTheConsolesLanguage(t *testing.T) {
 		if got := ruleText(in); got != want {
 			t.Errorf("ruleText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A refusal the console shows names keys and menus, not the command line's
+// flags: every core refusal whose English names a flag (--reason, --refers,
+// 'game start') and that a dialog of the console can meet is reworded in
+// en.json and de.json.
+func TestTheConsoleRewordsRefusalsThatNameCommandLineFlags(t *testing.T) {
+	de := germanDictionary(t)
+	data, err := translations.ReadFile("translations/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var en map[string]string
+	if err := json.Unmarshal(data, &en); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{
+		"adjust needs --reason: say why the clock is corrected",
+		"result needs --reason: say why the arbiter decides",
+		"forfeit needs --reason: say what happened",
+		"amend needs --reason: say what was entered wrongly",
+		"correct needs --reason: say what went wrong",
+		"incident %s needs --text: describe what happened",
+		"an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)",
+		"game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s",
+		"no game is in progress: start one with 'game start'",
+	} {
+		for lang, v := range map[string]string{"en": en[k], "de": de[k]} {
+			if v == "" || strings.Contains(v, "--") || strings.Contains(v, "'game start'") {
+				t.Errorf("%s.json shows %q as %q: name the console's keys or menus instead", lang, k, v)
+			}
+		}
+	}
+}
+
+func TestTheConsoleSaysARefusalInItsOwnWordsInBothLanguages(t *testing.T) {
+	for _, tc := range []struct{ language, want string }{
+		{"en", "Give a reason: say why the arbiter decides."},
+		{"de", "Ein Grund fehlt: geben Sie an, warum der Schiedsrichter so entscheidet."},
+	} {
+		t.Run(tc.language, func(t *testing.T) {
+			if tc.language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1-0", "")
+			if err == nil {
+				t.Fatal("a result without a reason was accepted")
+			}
+			if got := sentence(err); got != tc.want {
+				t.Errorf("the console says %q, want %q", got, tc.want)
+			}
+			if got := err.Error(); !strings.Contains(got, "--reason") {
+				t.Errorf("the command line's own words changed too: %q", got)
+			}
+		})
 	}
 }
