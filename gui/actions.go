@@ -187,6 +187,11 @@ func (c *console) mainMenu() *fyne.MainMenu {
 func (c *console) addShortcuts() {
 	for id, s := range shortcuts {
 		id := id
-		c.win.Canvas().AddShortcut(s, func(fyne.Shortcut) { c.do(id) })
+		c.win.Canvas().AddShortcut(s, func(fyne.Shortcut) {
+			if len(c.dialogs) > 0 {
+				return // no action behind an open dialog; Escape closes it first
+			}
+			c.do(id)
+		})
 	}
 }

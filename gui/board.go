@@ -260,7 +260,7 @@ func (b *board) play(from, to chess.Square) {
 		letters := []string{"q", "r", "b", "n"}
 		sel := widget.NewRadioGroup(choices, nil)
 		sel.SetSelected(choices[0])
-		dialog.ShowCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
+		b.c.showDialog(dialog.NewCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
 			if !ok {
 				return
 			}
@@ -269,7 +269,7 @@ func (b *board) play(from, to chess.Square) {
 					b.c.enterMove(uci + letters[i])
 				}
 			}
-		}, b.c.win)
+		}, b.c.win))
 		return
 	}
 	b.c.enterMove(uci)

@@ -82,7 +82,7 @@ func (c *console) askPIN(then func()) {
 				submit()
 			}
 		}, c.win)
-	d.Show()
+	c.showDialog(d)
 	c.win.Canvas().Focus(pin)
 }
 
@@ -250,14 +250,14 @@ func (c *console) resign(side clock.Side) {
 		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	dialog.ShowConfirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), func(ok bool) {
+	c.showDialog(dialog.NewConfirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), func(ok bool) {
 		if !ok {
 			return
 		}
 		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
 			c.showError(err)
 		}
-	}, c.win)
+	}, c.win))
 }
 
 // flag records a fallen flag: observed by the arbiter, or claimed by the
@@ -334,6 +334,10 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		f := c.onEnter
 		c.onEnter = nil
 		f()
+		return true
+	}
+	if ev.Name == fyne.KeyEscape && len(c.dialogs) > 0 {
+		c.dialogs[len(c.dialogs)-1].Hide() // Escape closes the newest dialog, as Cancel would
 		return true
 	}
 	switch ev.Name {

@@ -135,6 +135,9 @@ type console struct {
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
 	onEnter func()
+	// dialogs are the console's open dialogs, the newest last: Escape
+	// closes the newest, and shortcuts do nothing while one is open.
+	dialogs []dialog.Dialog
 	// geometryFile receives the board's position in pixels after each
 	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
 	geometryFile string
@@ -630,7 +633,7 @@ func (c *console) info(title, msg string) {
 	d := dialog.NewInformation(title, msg, c.win)
 	d.SetOnClosed(func() { c.onEnter = nil })
 	c.onEnter = d.Hide
-	d.Show()
+	c.showDialog(d)
 }
 
 // splitLayout places two objects side by side, the first taking frac of the
@@ -652,4 +655,19 @@ func (l *splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l *splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(200, 120)
+}
+
+// showDialog shows d and keeps it on the console's stack of open dialogs
+// until it closes, so that Escape can close it (see handleKey).
+func (c *console) showDialog(d dialog.Dialog) {
+	c.dialogs = append(c.dialogs, d)
+	d.SetOnClosed(func() {
+		for i := len(c.dialogs) - 1; i >= 0; i-- {
+			if c.dialogs[i] == d {
+				c.dialogs = append(c.dialogs[:i], c.dialogs[i+1:]...)
+				break
+			}
+		}
+	})
+	d.Show()
 }

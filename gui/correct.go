@@ -155,7 +155,7 @@ func (c *console) correctDialog() {
 	}
 	cd.d.Resize(fyne.NewSize(1180, 620))
 	c.correcting = cd
-	cd.d.Show()
+	c.showDialog(cd.d)
 	c.win.Canvas().Focus(cd.reason)
 }
 

@@ -69,7 +69,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
-	d.Show()
+	c.showDialog(d)
 	for _, it := range items {
 		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
 			c.win.Canvas().Focus(e)
@@ -453,7 +453,7 @@ func (c *console) shortcutsDialog() {
 	l.TextStyle.Monospace = true
 	d := dialog.NewCustom(lang.L("Keys and shortcuts"), lang.L("Close"), container.NewVScroll(l), c.win)
 	d.Resize(fyne.NewSize(640, 560))
-	d.Show()
+	c.showDialog(d)
 }
 
 func (c *console) about() {
@@ -483,7 +483,7 @@ func (c *console) quit() {
 			d.SetConfirmText(lang.L("Quit"))
 			c.win.Canvas().Unfocus()
 			c.onEnter = d.Confirm
-			d.Show()
+			c.showDialog(d)
 			return
 		}
 	}

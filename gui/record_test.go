@@ -411,3 +411,31 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 		}
 	})
 }
+
+func TestEscapeClosesTheOpenDialogAndNoShortcutActsBehindIt(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.c.info("A note", "Something to read.")
+	cv := h.c.win.Canvas()
+	press := func(id actionID) { cv.(fyne.Shortcutable).TypedShortcut(shortcuts[id]) }
+	press(actDrawOffer)
+	if g := h.game(); g.Offer != nil {
+		t.Errorf("Ctrl+D offered a draw behind the open note")
+	}
+	h.key(fyne.KeyEscape)
+	if cv.Overlays().Top() != nil {
+		t.Fatal("Escape did not close the note")
+	}
+	if _, running := h.game().Clock.Running(); !running {
+		t.Fatal("the Escape that closed the note also stopped the clocks")
+	}
+	h.key(fyne.KeyEscape) // no dialog open: Escape is the call key (6.12b)
+	if _, running := h.game().Clock.Running(); running {
+		t.Error("Escape with no dialog open did not stop the clocks")
+	}
+	press(actDrawOffer)
+	if h.game().Offer == nil {
+		t.Error("with no dialog open Ctrl+D offered no draw")
+	}
+}
