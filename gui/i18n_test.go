@@ -274,6 +274,12 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 					t.Fatal("Ke2 was not refused")
 				}
 				// and the longest flag lines: both flags fallen, order unknown
+				h.ft.advance(2 * time.Hour)
+				h.c.moveEntry.SetText("")
+				h.typeMove("e4")
+				h.ft.advance(2*time.Hour + time.Minute)
+				h.typeMove("e5")
+				h.typeMove("Ke2") // the long refusal again, now beside the flags
 				if _, err := h.core.Flag(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "both", true); err != nil {
 					t.Fatal(err)
 				}

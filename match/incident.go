@@ -158,6 +158,13 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			if err := t.require("flag both", RoleArbiter); err != nil {
 				return err
 			}
+			// Article 6.11 is about two fallen flags: it cannot stop a clock
+			// that still shows time
+			for _, s := range []clock.Side{clock.White, clock.Black} {
+				if !g.Clock.Flag(s, at).Fallen {
+					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), FormatDuration(g.Clock.Remaining(s, at)))
+				}
+			}
 			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true})
 		}
 		if orderUnknown {

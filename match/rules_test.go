@@ -438,7 +438,12 @@ func TestRules(t *testing.T) {
 	t.Run("6.11_both_flags_order_unknown_game_continues", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
-		_, err := r.app.Flag(r.ctx, r.as(RoleOperator, m), "both", true)
+		_, err := r.app.Flag(r.ctx, r.as(RoleArbiter, m), "both", true)
+		refused(t, err, "applies only when both flags have fallen")
+		// each side overruns its two hours on its first move
+		r.move(2*time.Hour, "e4")
+		r.move(2*time.Hour+time.Minute, "e5")
+		_, err = r.app.Flag(r.ctx, r.as(RoleOperator, m), "both", true)
 		refused(t, err, "must be given by the arbiter")
 		_, err = r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
 		r.ok(err)
