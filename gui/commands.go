@@ -239,9 +239,27 @@ func (c *console) drawAnswer(accept bool) {
 		c.showError(errText(lang.L("there is no draw offer to answer")))
 		return
 	}
-	if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
-		c.showError(err)
+	answer := func() {
+		if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
+			c.showError(err)
+		}
 	}
+	if !accept {
+		answer()
+		return
+	}
+	// accepting ends the game: one more step, as for a resignation
+	by := g.Offer.By.Other()
+	d := dialog.NewConfirm(lang.L("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), lang.L(match.Colour(by))), func(ok bool) {
+		c.onEnter = nil
+		if ok {
+			answer()
+		}
+	}, c.win)
+	d.SetConfirmText(lang.L("Accept draw"))
+	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
+	c.onEnter = d.Confirm
+	c.showDialog(d)
 }
 
 func (c *console) resign(side clock.Side) {

@@ -439,3 +439,28 @@ func TestEscapeClosesTheOpenDialogAndNoShortcutActsBehindIt(t *testing.T) {
 		t.Error("with no dialog open Ctrl+D offered no draw")
 	}
 }
+
+func TestAcceptingADrawAsksFirst(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.ft.advance(time.Second)
+	h.typeMove("e4")
+	h.c.do(actDrawOffer) // White, who has just moved, offers a draw (Article 9.1b)
+	if g := h.game(); g.Offer == nil || g.OfferNext != nil {
+		t.Fatalf("no draw offer for Black to answer (error %q)", h.c.lastError)
+	}
+	h.c.do(actDrawAccept)
+	if h.game().Over() {
+		t.Fatal("the draw was recorded before the question was answered")
+	}
+	h.key(fyne.KeyEscape) // not now
+	if h.game().Over() || h.game().Offer == nil {
+		t.Fatalf("Escape answered the question: over %v, offer %v", h.game().Over(), h.game().Offer)
+	}
+	h.c.do(actDrawAccept)
+	h.key(fyne.KeyReturn) // yes
+	if g := h.game(); !g.Over() || g.Result != "1/2-1/2" {
+		t.Errorf("after confirming: over %v, result %q (error %q, dialogs %d)", g.Over(), g.Result, h.c.lastError, len(h.c.dialogs))
+	}
+}
