@@ -524,8 +524,10 @@ func (c *console) amendDialog() {
 // claimDialog records a draw claim (repetition or fifty moves) by the side
 // to move, now or with an intended move.
 func (c *console) claimDialog() {
-	kind := widget.NewSelect([]string{"repetition", "fifty-moves"}, nil)
-	kind.SetSelected("repetition")
+	// shown in the console's language, recorded as the command's words
+	claims := map[string]string{lang.L("threefold repetition (9.2)"): "repetition", lang.L("fifty moves (9.3)"): "fifty-moves"}
+	kind := widget.NewSelect([]string{lang.L("threefold repetition (9.2)"), lang.L("fifty moves (9.3)")}, nil)
+	kind.SetSelectedIndex(0)
 	intended := entryWith("")
 	intended.SetPlaceHolder(lang.L("optional"))
 	c.formDialog(lang.L("Claim a draw"), lang.L("Claim"), []*widget.FormItem{
@@ -536,7 +538,7 @@ func (c *console) claimDialog() {
 		if g == nil {
 			return errText(lang.L("no game is in progress"))
 		}
-		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), kind.Selected, strings.TrimSpace(intended.Text))
+		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), claims[kind.Selected], strings.TrimSpace(intended.Text))
 		if err != nil {
 			return err
 		}

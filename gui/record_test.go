@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -462,5 +463,32 @@ func TestAcceptingADrawAsksFirst(t *testing.T) {
 	h.key(fyne.KeyReturn) // yes
 	if g := h.game(); !g.Over() || g.Result != "1/2-1/2" {
 		t.Errorf("after confirming: over %v, result %q (error %q, dialogs %d)", g.Over(), g.Result, h.c.lastError, len(h.c.dialogs))
+	}
+}
+
+func TestTheClaimDialogNamesTheClaimsAndRecordsTheCommandsWords(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.c.do(actClaim)
+	var kind *widget.Select
+	var intended *widget.Entry
+	for _, o := range overlayWidgets(h) {
+		switch w := o.(type) {
+		case *widget.Select:
+			kind = w
+		case *widget.Entry:
+			intended = w
+		}
+	}
+	if want := []string{"threefold repetition (9.2)", "fifty moves (9.3)"}; !slices.Equal(kind.Options, want) {
+		t.Fatalf("claims offered: %v, want %v", kind.Options, want)
+	}
+	kind.SetSelectedIndex(1)
+	h.c.win.Canvas().Focus(intended)
+	h.key(fyne.KeyReturn)
+	in := h.game().Incidents
+	if len(in) == 0 || !strings.Contains(in[len(in)-1].Text, "50 moves") {
+		t.Errorf("incidents after a fifty-move claim: %+v (error %q)", in, h.c.lastError)
 	}
 }
