@@ -282,6 +282,12 @@ func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
 	if len(head) != 64 {
 		t.Fatalf("verify printed %q, want 64 hex digits", head)
 	}
+	// the head as the console shows it, in blocks of eight, checks too
+	var blocks []string
+	for i := 0; i < 64; i += 8 {
+		blocks = append(blocks, head[i:i+8])
+	}
+	mustArb(t, db, "verify", "--head", strings.Join(blocks, " "))
 	triggers, err := exec.Command(sqlite3, db, "SELECT name FROM sqlite_master WHERE type='trigger'").Output()
 	if err != nil {
 		t.Fatal(err)

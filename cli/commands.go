@@ -477,8 +477,9 @@ func runVerify(r *runner, a *args) error {
 	if err := a.done("verify", 0); err != nil {
 		return err
 	}
+	head = strings.Join(strings.Fields(head), "") // the console prints it in blocks of eight
 	if head != "" && (len(head) != 64 || strings.Trim(strings.ToLower(head), "0123456789abcdef") != "") {
-		return fmt.Errorf("--head must be 64 hexadecimal digits as printed by 'arbiter verify'")
+		return fmt.Errorf("--head must be 64 hexadecimal digits as printed by 'arbiter verify' (spaces between them are ignored)")
 	}
 	rep, err := r.db.Verify(r.ctx, strings.ToLower(head))
 	if err != nil {

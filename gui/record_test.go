@@ -85,8 +85,8 @@ func TestExportsWriteFilesAndNoEvent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(topDialogTexts(h.c), rep.Head) {
-			t.Errorf("the note does not give the fingerprint %s: %q", rep.Head, topDialogTexts(h.c))
+		if !strings.Contains(topDialogTexts(h.c), groupHex(rep.Head)) {
+			t.Errorf("the note does not give the fingerprint %s in blocks of eight: %q", rep.Head, topDialogTexts(h.c))
 		}
 	})
 	t.Run("an export never overwrites the database", func(t *testing.T) {
