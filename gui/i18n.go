@@ -12,8 +12,10 @@ import (
 
 // translations holds the console's texts in English and German
 // (translations/en.json, translations/de.json), keyed by the English text.
-// Both files hold the same keys; English maps each to itself, so that a
-// lookup never misses (Fyne logs every miss as an error).
+// Both files hold the same keys, so that a lookup never misses (Fyne logs
+// every miss as an error). English maps the console's own texts to
+// themselves and may reword a refusal of the core for the console (the
+// command line's "adjust needs --reason" is "give a reason" here).
 //
 //go:embed translations/*.json
 var translations embed.FS
