@@ -135,6 +135,8 @@ type console struct {
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
 	onEnter func()
+	// moveErrAt is the game and ply the move field's refusal was shown at.
+	moveErrAt string
 	// dialogs are the console's open dialogs, the newest last: Escape
 	// closes the newest, and shortcuts do nothing while one is open.
 	dialogs []dialog.Dialog
@@ -322,6 +324,16 @@ func (c *console) refresh() {
 	}
 	if st.Seq > c.blockedSeq && c.banner.obj.Visible() {
 		c.hideBanner() // a later event was written: the record takes writes again
+	}
+	// a refusal under the move field concerns the position it was typed
+	// in: once the game has moved on (or another game begun), it goes
+	key := ""
+	if g != nil && g.Sheet != nil {
+		key = fmt.Sprintf("%d/%d", g.Number, g.Sheet.Ply())
+	}
+	if key != c.moveErrAt {
+		c.moveErrAt = key
+		c.setMoveError("")
 	}
 	c.refreshGames(st)
 	c.board.refresh()

@@ -492,3 +492,31 @@ func TestTheClaimDialogNamesTheClaimsAndRecordsTheCommandsWords(t *testing.T) {
 		t.Errorf("incidents after a fifty-move claim: %+v (error %q)", in, h.c.lastError)
 	}
 }
+
+func TestARefusedMoveIsForgottenOnceTheGameMovesOn(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.typeMove("Ke2")
+	if h.c.moveErr.Text == "" {
+		t.Fatal("Ke2 was not refused")
+	}
+	h.c.refresh() // a redraw in the same position keeps the reason in view
+	if h.c.moveErr.Text == "" {
+		t.Fatal("the reason vanished while the position stood")
+	}
+	h.c.moveEntry.SetText("")
+	h.ft.advance(time.Second)
+	h.typeMove("e4")
+	if h.c.moveErr.Text != "" {
+		t.Errorf("after e4 the field still says %q", h.c.moveErr.Text)
+	}
+	h.typeMove("Ke2")
+	if _, err := h.core.Move(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "e5", false); err != nil {
+		t.Fatal(err) // another console or the command line moves for Black
+	}
+	h.c.refresh()
+	if h.c.moveErr.Text != "" {
+		t.Errorf("after Black's e5 elsewhere the field still says %q", h.c.moveErr.Text)
+	}
+}
