@@ -24,7 +24,8 @@ type clockView struct {
 	frame *canvas.Rectangle
 	name  *canvas.Text
 	time  *glyphText
-	info  *canvas.Text
+	info  *canvas.Text // period and move number
+	toGo  *canvas.Text // "· 38 to control": on the same row if it fits, else below
 	flag  *canvas.Text
 	// notes qualify a fallen flag, one per line (fell first or order
 	// unknown; required moves done); hidden while empty, so that a clock
@@ -47,6 +48,14 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.time = newGlyphText("-:--:--", themeColor(theme.ColorNameForeground))
 	v.time.TextStyle.Bold = true
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	v.toGo = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	infoRow := container.New(&flowLayout{relayout: func() {
+		w := c.win
+		if large && c.audience != nil {
+			w = c.audience.win
+		}
+		fyne.Do(w.Content().Refresh)
+	}}, v.info, v.toGo)
 	v.flag = canvas.NewText("", colFlag)
 	v.flag.TextStyle.Bold = true
 	for i := range v.notes {
@@ -54,7 +63,7 @@ func newClockView(c *console, slot int, large bool) *clockView {
 		v.notes[i].Hide()
 	}
 	v.restyle()
-	body := container.NewVBox(v.name, v.time.obj, v.info, v.flag, v.notes[0], v.notes[1])
+	body := container.NewVBox(v.name, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
 	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
 	return v
 }
@@ -72,11 +81,12 @@ func (v *clockView) restyle() {
 	v.name.TextSize = base * 1.3 * k
 	v.time.TextSize = base * 4.6 * k
 	v.info.TextSize = base * 1.05 * kLine
+	v.toGo.TextSize = v.info.TextSize
 	v.flag.TextSize = base * 1.2 * kLine
 	for _, n := range v.notes {
 		n.TextSize = base * 1.05 * kLine
 	}
-	for _, t := range []*canvas.Text{v.name, v.info, v.flag, v.notes[0], v.notes[1]} {
+	for _, t := range []*canvas.Text{v.name, v.info, v.toGo, v.flag, v.notes[0], v.notes[1]} {
 		t.Refresh()
 	}
 	v.time.Refresh()
@@ -102,6 +112,7 @@ func (v *clockView) update() {
 		setText(v.name, lang.L(match.Colour(side)), fg)
 		v.time.set("-:--:--", dim)
 		setText(v.info, "", fg)
+		setText(v.toGo, "", fg)
 		setText(v.flag, "", colFlag)
 		v.setFrame(false)
 		v.disarm()
@@ -123,11 +134,12 @@ func (v *clockView) update() {
 	if v.time.set(txt, col) {
 		v.updates++
 	}
-	info := tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1)
+	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
+	due := ""
 	if n, ok := g.Clock.MovesToControl(side); ok {
-		info += " · " + tr("%d to control", n)
+		due = "· " + tr("%d to control", n)
 	}
-	setText(v.info, info, fg)
+	setText(v.toGo, due, fg)
 
 	f := g.Clock.Flag(side, at)
 	flagTxt := ""

@@ -241,7 +241,8 @@ func (c *console) build() {
 
 	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
 
-	bar := container.NewHBox()
+	flow := &flowLayout{}
+	bar := container.New(flow)
 	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
 		id := id
 		b := widget.NewButton("", func() { c.do(id) })
@@ -253,6 +254,7 @@ func (c *console) build() {
 	}
 	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
 	c.win.SetContent(main)
+	flow.relayout = func() { fyne.Do(main.Refresh) }
 	c.win.Resize(fyne.NewSize(1280, 800))
 }
 

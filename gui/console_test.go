@@ -288,8 +288,8 @@ func TestPlayAGameWithMouseAndKeyboard(t *testing.T) {
 		if l.time.Text != "1:58:48" || r.time.Text != "1:59:55" {
 			t.Errorf("clock times %q / %q", l.time.Text, r.time.Text)
 		}
-		if l.info.Text != "period 1 · move 3 · 38 to control" {
-			t.Errorf("left info = %q", l.info.Text)
+		if got := l.info.Text + " " + l.toGo.Text; got != "period 1 · move 3 · 38 to control" {
+			t.Errorf("left info = %q", got)
 		}
 		if l.frame.StrokeColor != colRunning || r.frame.StrokeColor == colRunning {
 			t.Errorf("the running (White) clock should be framed, the other not")

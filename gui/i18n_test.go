@@ -510,7 +510,7 @@ func TestTheAudienceDisplayFits1280PixelsInEveryLanguage(t *testing.T) {
 				t.Fatal("no audience window")
 			}
 			if w := a.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
-				t.Errorf("the audience display needs %.0f px of width; the projector has 1280 (period line %q)", w, a.clocks[0].info.Text)
+				t.Errorf("the audience display needs %.0f px of width; the projector has 1280 (period line %q)", w, a.clocks[0].info.Text+" "+a.clocks[0].toGo.Text)
 			}
 		})
 	}
@@ -579,6 +579,40 @@ func TestTheConsoleSaysARefusalInItsOwnWordsInBothLanguages(t *testing.T) {
 			}
 			if got := err.Error(); !strings.Contains(got, "--reason") {
 				t.Errorf("the command line's own words changed too: %q", got)
+			}
+		})
+	}
+}
+
+// At a larger text size (View → Larger text, for projection) the action bar
+// wraps to a second row rather than pushing buttons out of the window, in
+// both languages. (The clocks' name lines still widen the window at larger
+// sizes; the bar no longer does.)
+func TestTheActionBarWrapsAtLargerTextSizes(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleOperator, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.c.setScale(1.2)
+			t.Cleanup(func() { h.c.setScale(1) })
+			h.c.refresh()
+			h.c.win.Content().Refresh()
+			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+			size := h.c.win.Canvas().Size()
+			rows := map[float32]bool{}
+			for id, b := range h.c.buttons {
+				p := abs(b)
+				rows[p.Y] = true
+				if p.X+b.Size().Width > size.Width || p.Y+b.Size().Height > size.Height {
+					t.Errorf("button %s %q at %v size %v lies outside the %v window", id, b.Text, p, b.Size(), size)
+				}
+			}
+			if len(rows) < 2 {
+				t.Errorf("the bar has %d row(s) at 120 %% text; it should wrap", len(rows))
 			}
 		})
 	}
