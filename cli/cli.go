@@ -308,8 +308,8 @@ func (r *runner) recoveryNotice(write bool) {
 		fmt.Fprintln(r.env.Stderr, "arbiter: "+Sentence(err))
 		return
 	}
-	if msg != "" {
-		fmt.Fprintln(r.env.Stderr, "arbiter: "+msg)
+	if msg != nil {
+		fmt.Fprintln(r.env.Stderr, "arbiter: "+msg.Error())
 	}
 }
 

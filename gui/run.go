@@ -63,8 +63,8 @@ func Run(ctx context.Context, path string, opts cli.Global) error {
 
 	if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
-	} else if msg != "" {
-		c.info(lang.L("The console was away"), cli.Sentence(fmt.Errorf("%s", msg)))
+	} else if msg != nil {
+		c.info(lang.L("The console was away"), sentence(msg))
 	}
 	c.noteWriteError(core.Beat(ctx, ts.Now()))
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 
@@ -37,33 +38,36 @@ func (a *App) Closing(ctx context.Context, now time.Time) error {
 }
 
 // CheckRecovery looks for a console that went away while a game's clock was
-// running. It returns a sentence for the user ("" if nothing happened) and,
+// running. It returns a sentence for the user (nil if nothing happened) and,
 // when write is true, logs a recovery event (rule 7: the clock kept running).
-func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (string, error) {
+func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*phrase.Error, error) {
 	hb, ok, err := a.db.ReadHeartbeat(ctx)
 	if err != nil || !ok || hb.PID == pidHandled {
-		return "", err
+		return nil, err
 	}
 	away := now.Sub(hb.Wall)
 	if away < StaleAfter {
-		return "", nil
+		return nil, nil
 	}
 	g := a.State().CurrentGame()
 	if g == nil || !g.Live() {
-		return "", nil
+		return nil, nil
 	}
 	running, isRunning := g.Clock.Running()
 	if !isRunning {
-		return "", nil
+		return nil, nil
 	}
-	how := "closed"
+	how := phrase.Word("closed")
 	if hb.PID != pidClosed {
 		how = "gone (crashed or killed)"
 	}
-	msg := fmt.Sprintf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
-		how, roundAway(away), Colour(running))
+	// the record keeps the English sentence; the console says the phrase
+	// in its own language
+	note := phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+		how, roundAway(away), colour(running))
+	msg := note.Error()
 	if !write {
-		return msg, nil
+		return note, nil
 	}
 	err = a.do(ctx, Cmd{At: now, Actor: Actor{Role: RoleSystem}}, func(t *tx) error {
 		g, err := t.live()
@@ -73,10 +77,10 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (str
 		return t.emit(g.Number, KindRecovery, RecoveryPayload{AwayMS: int64(away / time.Millisecond), Running: running.String(), Text: msg})
 	})
 	if err != nil {
-		return msg, err
+		return note, err
 	}
 	host, _ := os.Hostname()
-	return msg, a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
+	return note, a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
 }
 
 func roundAway(d time.Duration) string {
