@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,18 +26,67 @@ import (
 	"arbiter/match"
 )
 
-// germanDictionary is translations/de.json.
-func germanDictionary(t *testing.T) map[string]string {
+// dictionary is translations/LANGUAGE.json.
+func dictionary(t *testing.T, language string) map[string]string {
 	t.Helper()
-	data, err := translations.ReadFile("translations/de.json")
+	name := "translations/" + language + ".json"
+	data, err := translations.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var de map[string]string
-	if err := json.Unmarshal(data, &de); err != nil {
-		t.Fatalf("translations/de.json: %v", err)
+	var d map[string]string
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-	return de
+	return d
+}
+
+// checkGerman fails on each key without a German entry, or whose entry
+// takes other printf arguments.
+func checkGerman(t *testing.T, keys []string) {
+	t.Helper()
+	de := dictionary(t, "de")
+	for _, k := range keys {
+		tr, ok := de[k]
+		if !ok {
+			t.Errorf("translations/de.json has no entry for %q", k)
+			continue
+		}
+		if want, got := verb.FindAllString(k, -1), verb.FindAllString(tr, -1); !slices.Equal(want, got) {
+			t.Errorf("the German %q takes arguments %v, the English %q takes %v", tr, got, k, want)
+		}
+	}
+}
+
+// goFiles parses the non-test Go files of dir.
+func goFiles(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// stringLit is the value of a string literal.
+func stringLit(e ast.Expr) (string, bool) {
+	b, ok := e.(*ast.BasicLit)
+	if !ok || b.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(b.Value)
+	return s, err == nil
 }
 
 // phrasesIn lists the English formats and words that the packages in dirs
@@ -49,10 +99,8 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 	t.Helper()
 	seen := map[string]bool{}
 	add := func(lit ast.Expr) {
-		if b, ok := lit.(*ast.BasicLit); ok && b.Kind == token.STRING {
-			if s, err := strconv.Unquote(b.Value); err == nil {
-				seen[s] = true
-			}
+		if s, ok := stringLit(lit); ok {
+			seen[s] = true
 		}
 	}
 	isWord := func(e ast.Expr) bool {
@@ -60,18 +108,7 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 		return ok && sel.Sel.Name == "Word" && sel.X.(*ast.Ident).Name == "phrase"
 	}
 	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, f := range goFiles(t, filepath.Join("..", dir)) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				switch x := n.(type) {
 				case *ast.CallExpr:
@@ -147,18 +184,12 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 			})
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for s := range seen {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }
 
 var verb = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 
 func TestEveryRefusalHasAGermanTranslationWithTheSameArguments(t *testing.T) {
-	de := germanDictionary(t)
 	keys := phrasesIn(t, "match", "scoresheet", "cli")
 	// joinOr and the role lists build these from a conjunction, the piece
 	// plurals add an s, draw answers are made from the command's name
@@ -167,23 +198,12 @@ func TestEveryRefusalHasAGermanTranslationWithTheSameArguments(t *testing.T) {
 	if len(keys) < 100 {
 		t.Fatalf("found only %d phrases in match/ and scoresheet/: the scan of the sources is broken", len(keys))
 	}
-	for _, k := range keys {
-		if verb.ReplaceAllString(k, "") == "" {
-			continue // "%s" passes a sentence made elsewhere
-		}
-		tr, ok := de[k]
-		if !ok {
-			t.Errorf("translations/de.json has no entry for %q", k)
-			continue
-		}
-		if want, got := verb.FindAllString(k, -1), verb.FindAllString(tr, -1); !slices.Equal(want, got) {
-			t.Errorf("the German %q takes arguments %v, the English %q takes %v", tr, got, k, want)
-		}
-	}
+	// "%s" alone passes a sentence made elsewhere
+	checkGerman(t, slices.DeleteFunc(keys, func(k string) bool { return verb.ReplaceAllString(k, "") == "" }))
 }
 
 func TestARefusalIsShownInTheConsolesLanguage(t *testing.T) {
-	de := germanDictionary(t)
+	de := dictionary(t, "de")
 	german := func(s string) string {
 		if tr, ok := de[s]; ok {
 			return tr
@@ -303,15 +323,7 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 // console (the command line's "adjust needs --reason" is "give a reason"
 // there), with the same arguments.
 func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
-	de := germanDictionary(t)
-	data, err := translations.ReadFile("translations/en.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var en map[string]string
-	if err := json.Unmarshal(data, &en); err != nil {
-		t.Fatalf("translations/en.json: %v", err)
-	}
+	de, en := dictionary(t, "de"), dictionary(t, "en")
 	core := map[string]bool{}
 	for _, k := range phrasesIn(t, "match", "scoresheet", "cli") {
 		core[k] = true
@@ -414,18 +426,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 func consoleTexts(t *testing.T) []string {
 	t.Helper()
 	seen := map[string]bool{}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range goFiles(t, ".") {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
@@ -439,10 +440,8 @@ func consoleTexts(t *testing.T) []string {
 				id, ok := fun.X.(*ast.Ident)
 				lookup = ok && id.Name == "lang" && (fun.Sel.Name == "L" || fun.Sel.Name == "X")
 			}
-			if b, ok := call.Args[0].(*ast.BasicLit); lookup && ok && b.Kind == token.STRING {
-				if s, err := strconv.Unquote(b.Value); err == nil {
-					seen[s] = true
-				}
+			if s, ok := stringLit(call.Args[0]); lookup && ok {
+				seen[s] = true
 			}
 			return true
 		})
@@ -451,30 +450,15 @@ func consoleTexts(t *testing.T) []string {
 		seen[a.label] = true
 		seen[a.menu] = true
 	}
-	out := make([]string, 0, len(seen))
-	for s := range seen {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func TestEveryConsoleTextHasAGermanTranslation(t *testing.T) {
-	de := germanDictionary(t)
 	texts := consoleTexts(t)
 	if len(texts) < 150 {
 		t.Fatalf("found only %d texts in gui/: the scan of the sources is broken", len(texts))
 	}
-	for _, k := range texts {
-		tr, ok := de[k]
-		if !ok {
-			t.Errorf("translations/de.json has no entry for %q", k)
-			continue
-		}
-		if want, got := verb.FindAllString(k, -1), verb.FindAllString(tr, -1); !slices.Equal(want, got) {
-			t.Errorf("the German %q takes arguments %v, the English %q takes %v", tr, got, k, want)
-		}
-	}
+	checkGerman(t, texts)
 }
 
 func TestTheCorrectionDialogsButtonsFitTheirColumnsInGerman(t *testing.T) {
@@ -530,15 +514,7 @@ func TestRuleReferencesAreSaidInTheConsolesLanguage(t *testing.T) {
 // 'game start') and that a dialog of the console can meet is reworded in
 // en.json and de.json.
 func TestTheConsoleRewordsRefusalsThatNameCommandLineFlags(t *testing.T) {
-	de := germanDictionary(t)
-	data, err := translations.ReadFile("translations/en.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var en map[string]string
-	if err := json.Unmarshal(data, &en); err != nil {
-		t.Fatal(err)
-	}
+	de, en := dictionary(t, "de"), dictionary(t, "en")
 	for _, k := range []string{
 		"adjust needs --reason: say why the clock is corrected",
 		"result needs --reason: say why the arbiter decides",
