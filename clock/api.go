@@ -17,7 +17,9 @@
 //   - With a delay D (simple or Bronstein) a turn of running time t costs
 //     max(0, t−D): unused delay is never banked (6.2 "except in delay mode").
 //   - A flag falls at the exact instant the main time reaches zero; a press
-//     at that instant is late. After a flag no time is credited automatically.
+//     at that instant is late. After a flag no time is credited automatically,
+//     except that after Article 6.11 (BothFlagsOrderUnknown) completing the
+//     period still credits the next period's time.
 //   - Pause keeps the turn open (6.12); corrections (SetRemaining, AddTime,
 //     SetMoves, SetPeriod, BothFlagsOrderUnknown) are allowed at any time.
 //   - Instants never run back: an operation before the last one is refused.
@@ -76,6 +78,11 @@ type Flag struct {
 	At       time.Time // exact instant the time reached zero; zero when unknown
 	Moves    int       // moves the side had completed when it fell
 	Required int       // cumulative moves the passed control required; 0 = all moves
+	// OrderUnknown: the flag is one of the two of an Article 6.11 finding
+	// (BothFlagsOrderUnknown). Such a flag can never be claimed; it goes
+	// only when the side's next period is credited or a correction gives
+	// the side time again.
+	OrderUnknown bool
 }
 
 // RequiredDone reports whether the side had completed the required moves when

@@ -29,13 +29,12 @@ type Clock struct {
 	turnR0    time.Duration // main time at the start of the turn (rebased by corrections)
 	turnDelay time.Duration // the delay D of this turn (0 unless a delay method applies)
 	turnMeth  Method        // the delay method of this turn, or MethodNone
-
-	orderUnknown bool // Article 6.11 recorded
 }
 
 type sideState struct {
 	remaining time.Duration // main time while this side has no open turn
 	used      time.Duration // time charged on closed turns
+	ran       time.Duration // running time of closed turns (delays included, pauses excluded)
 	credit    time.Duration // net bonuses and corrections
 	moves     int           // completed moves
 	period    int           // current period, 0-based
@@ -136,6 +135,20 @@ func (c Clock) Used(side Side, at time.Time) time.Duration {
 	return u
 }
 
+// Ran returns the running time of side's clock up to instant at, including
+// the open turn: the time its clock ran, delays included and time with the
+// clocks stopped excluded. Unlike Used it counts the part of a turn that a
+// delay did not charge. The difference of two readings taken at side's
+// consecutive presses is the running time of the move ([%emt]).
+func (c Clock) Ran(side Side, at time.Time) time.Duration {
+	side &= 1
+	r := c.side[side].ran
+	if c.turnOpen && c.turn == side {
+		r += c.elapsed(at)
+	}
+	return r
+}
+
 // Credit returns side's net time from AddTime and from the changes
 // SetRemaining made; positive when the player was given time.
 func (c Clock) Credit(side Side) time.Duration { return c.side[side&1].credit }
@@ -206,16 +219,16 @@ func (c *Clock) flagRecord(side Side, at time.Time) Flag {
 	return Flag{Fallen: true, At: at, Moves: s.moves, Required: c.ctl[side].MovesThrough(s.period)}
 }
 
-// FirstFlag reports which side's flag fell first as of instant at. ok is false
-// when no flag has fallen. orderUnknown is true when Article 6.11 was recorded
-// (BothFlagsOrderUnknown) or both flags fell at the same instant; side is then
-// meaningless.
+// FirstFlag reports which side's flag fell first as of instant at, among the
+// flags that can still be claimed (not those of an Article 6.11 finding).
+// ok is false when no flag has fallen. orderUnknown is true when the only
+// fallen flags are those of an Article 6.11 finding (BothFlagsOrderUnknown),
+// or both flags fell at the same instant; side is then meaningless.
 func (c Clock) FirstFlag(at time.Time) (side Side, ok bool, orderUnknown bool) {
 	w, b := c.Flag(White, at), c.Flag(Black, at)
+	wc, bc := w.Fallen && !w.OrderUnknown, b.Fallen && !b.OrderUnknown
 	switch {
-	case c.orderUnknown && w.Fallen && b.Fallen:
-		return White, true, true
-	case w.Fallen && b.Fallen:
+	case wc && bc:
 		switch {
 		case w.At.IsZero() || b.At.IsZero() || w.At.Equal(b.At):
 			return White, true, true
@@ -223,10 +236,12 @@ func (c Clock) FirstFlag(at time.Time) (side Side, ok bool, orderUnknown bool) {
 			return Black, true, false
 		}
 		return White, true, false
-	case w.Fallen:
+	case wc:
 		return White, true, false
-	case b.Fallen:
+	case bc:
 		return Black, true, false
+	case w.Fallen || b.Fallen:
+		return White, true, true
 	}
 	return White, false, false
 }
@@ -286,6 +301,7 @@ func (c *Clock) closeTurn(at time.Time) *sideState {
 	s := &c.side[c.turn]
 	t := c.elapsed(at)
 	s.used += c.charged(t)
+	s.ran += t
 	s.remaining = c.turnR0 - c.charged(t)
 	if s.flag.Fallen || s.remaining < 0 || !c.ctl[c.turn].timed() {
 		s.remaining = 0
@@ -296,14 +312,18 @@ func (c *Clock) closeTurn(at time.Time) *sideState {
 }
 
 // Start starts White's clock at instant at (Article 6.5).
-func (c Clock) Start(at time.Time) (Clock, error) {
+func (c Clock) Start(at time.Time) (Clock, error) { return c.StartSide(White, at) }
+
+// StartSide starts side's clock at instant at: Start for a game from a
+// position with side to move.
+func (c Clock) StartSide(side Side, at time.Time) (Clock, error) {
 	if c.state != notStarted {
 		return c, errors.New("clock: cannot start: the clock has already been started")
 	}
-	if err := c.check(White, at); err != nil {
+	if err := c.check(side, at); err != nil {
 		return c, fmt.Errorf("clock: cannot start: %w", err)
 	}
-	c.openTurn(White, at)
+	c.openTurn(side, at)
 	c.last = at
 	return c, nil
 }
@@ -314,7 +334,10 @@ func (c Clock) Start(at time.Time) (Clock, error) {
 // time runs out is late), the press credits the Fischer increment of the
 // period the move was made in and, when the move completes a period, the next
 // period's Duration. After a flag fall nothing is credited, but the move still
-// counts, the period counter still advances and the clocks still switch.
+// counts, the period counter still advances and the clocks still switch. The
+// one exception is a flag of an Article 6.11 finding (Flag.OrderUnknown):
+// the game goes on under the control, so the move that completes the period
+// credits the next period's Duration (no increment) and the flag goes.
 func (c Clock) Press(side Side, at time.Time) (Clock, error) {
 	err := c.check(side, at)
 	if err == nil {
@@ -338,12 +361,18 @@ func (c Clock) Press(side Side, at time.Time) (Clock, error) {
 	if mt := ctl.MovesThrough(s.period); mt > 0 && s.moves >= mt {
 		next++
 	}
-	if !s.flag.Fallen && ctl.timed() {
+	switch {
+	case !s.flag.Fallen && ctl.timed():
 		if p.Method == Fischer {
 			s.remaining += p.PerMove
 		}
 		if next != s.period {
 			s.remaining += ctl.PeriodAt(next).Duration
+		}
+	case s.flag.OrderUnknown && next != s.period && ctl.timed():
+		s.remaining += ctl.PeriodAt(next).Duration
+		if s.remaining > 0 {
+			s.flag = Flag{}
 		}
 	}
 	s.period = next
@@ -435,7 +464,6 @@ func (c *Clock) setMain(side Side, d time.Duration, at time.Time) {
 	}
 	if d > 0 && s.flag.Fallen {
 		s.flag = Flag{}
-		c.orderUnknown = false
 	}
 	c.last = at
 }
@@ -517,9 +545,12 @@ func (c Clock) SetPeriod(side Side, period int, at time.Time) (Clock, error) {
 }
 
 // BothFlagsOrderUnknown records at instant at that both flags have fallen and
-// it cannot be established which fell first (Article 6.11). A side whose flag
-// had not yet fallen on this clock is marked fallen with an unknown instant
-// and its time set to 0. The clocks keep running: the game continues.
+// it cannot be established which fell first (Article 6.11). Both flags are
+// marked OrderUnknown (never to be claimed); a flag that had fallen keeps
+// its instant. A side whose flag had not yet fallen on this clock is marked
+// fallen with an unknown instant and its time set to 0. The clocks keep
+// running: the game continues, and the move that completes a side's period
+// credits its next period (Press).
 func (c Clock) BothFlagsOrderUnknown(at time.Time) (Clock, error) {
 	if err := c.check(White, at); err != nil {
 		return c, fmt.Errorf("clock: cannot record both flags fallen: %w", err)
@@ -531,15 +562,16 @@ func (c Clock) BothFlagsOrderUnknown(at time.Time) (Clock, error) {
 	for _, side := range [2]Side{White, Black} {
 		s := &c.side[side]
 		if s.flag.Fallen {
+			s.flag.OrderUnknown = true
 			continue
 		}
 		rec := c.flagRecord(side, time.Time{})
 		if c.ctl[side].timed() {
 			c.setMain(side, 0, at)
 		}
+		rec.OrderUnknown = true
 		s.flag = rec
 	}
-	c.orderUnknown = true
 	c.last = at
 	return c, nil
 }

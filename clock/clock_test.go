@@ -632,14 +632,73 @@ func TestBothFlags(t *testing.T) {
 			t.Error("press after both flags")
 		}
 	})
-	t.Run("correcting_one_flag_away_ends_the_unknown_order", func(t *testing.T) {
+	t.Run("correcting_one_flag_away_leaves_the_other_unclaimable", func(t *testing.T) {
 		c, _ := g.c.SetRemaining(White, min_, at(g.now))
-		if s, ok, unk := c.FirstFlag(at(g.now)); !ok || unk || s != Black {
-			t.Errorf("FirstFlag %v %v %v", s, ok, unk)
+		if c.Flag(White, at(g.now)).Fallen {
+			t.Error("a correction to 1:00 left White's flag down")
+		}
+		if f := c.Flag(Black, at(g.now)); !f.Fallen || !f.OrderUnknown {
+			t.Errorf("Black's flag %+v: still the 6.11 flag", f)
+		}
+		if _, ok, unk := c.FirstFlag(at(g.now)); !ok || !unk {
+			t.Errorf("FirstFlag ok=%v unknown=%v: a 6.11 flag is never the first claimable one", ok, unk)
 		}
 	})
 	t.Run("refused_before_start", func(t *testing.T) {
 		_, err := New(Control{}, Control{}).BothFlagsOrderUnknown(t0)
 		wantErr(t, err, "not been started")
+	})
+}
+
+func TestFlagInstantAndLatePress(t *testing.T) {
+	t.Run("6.3_a_press_at_the_flag_instant_completes_the_move_but_credits_no_period", func(t *testing.T) {
+		g := newGame(t, "2/60:1/60:30", "2/60:1/60:30")
+		g.move(20 * sec) // W1
+		g.move(sec)      // B1
+		g.move(40 * sec) // W2 at the flag instant: late
+		f := g.c.Flag(White, at(g.now))
+		if !f.Fallen || !f.At.Equal(at(61*sec)) || f.Moves != 1 || f.Required != 2 || f.RequiredDone() {
+			t.Fatalf("White's flag %+v: want fallen at +61s with 1 of 2 moves", f)
+		}
+		if g.c.Moves(White) != 2 || g.c.Period(White) != 1 || g.remaining(White) != 0 {
+			t.Errorf("after the late press: %d moves, period %d, %v left; want 2, 1, 0 (no hour credited)", g.c.Moves(White), g.c.Period(White), g.remaining(White))
+		}
+	})
+	t.Run("6.11_the_move_completing_the_period_credits_the_next_period", func(t *testing.T) {
+		g := newGame(t, "2/60:1/60:30", "2/60:1/60:30")
+		g.move(61 * sec) // W1: White's flag at +60
+		g.move(62 * sec) // B1: Black's flag at +121
+		g.do(g.c.BothFlagsOrderUnknown(at(g.now)))
+		for _, s := range []Side{White, Black} {
+			if f := g.c.Flag(s, at(g.now)); !f.Fallen || !f.OrderUnknown || f.At.IsZero() {
+				t.Errorf("%v's flag %+v: want fallen at its instant, of the 6.11 finding", s, f)
+			}
+		}
+		g.move(5 * sec) // W2 completes period 1
+		if f := g.c.Flag(White, at(g.now)); f.Fallen || g.remaining(White) != 60*sec {
+			t.Errorf("after move 2: flag %+v, %v left; want no flag and the next period's 1:00", f, g.remaining(White))
+		}
+		if f := g.c.Flag(Black, at(g.now)); !f.Fallen || !f.OrderUnknown || g.remaining(Black) != 0 {
+			t.Errorf("Black before move 2: %+v, %v", f, g.remaining(Black))
+		}
+		g.move(sec)      // B2
+		g.move(61 * sec) // W3 late: a new flag, claimable
+		if s, ok, unk := g.c.FirstFlag(at(g.now)); !ok || unk || s != White {
+			t.Errorf("FirstFlag %v %v %v: want White's new flag", s, ok, unk)
+		}
+	})
+	t.Run("emt_Ran_counts_the_delay_and_not_the_pause", func(t *testing.T) {
+		g := newGame(t, "7200d5", "7200d5")
+		g.now = 2 * sec
+		g.do(g.c.Pause(at(g.now)))
+		g.now += 10 * sec
+		g.do(g.c.Resume(White, at(g.now)))
+		g.move(sec) // W1: ran 3s, charged 0
+		if got := g.c.Ran(White, at(g.now)); got != 3*sec {
+			t.Errorf("Ran = %v, want 3s", got)
+		}
+		if got := g.c.Used(White, at(g.now)); got != 0 {
+			t.Errorf("Used = %v, want 0 (within the delay)", got)
+		}
 	})
 }
