@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -223,6 +224,21 @@ func (t *tx) pick(n int) (*Game, error) {
 // StartGame starts game n (0 = the next one): White's clock starts at the
 // command's instant (Article 6.5), present or not.
 func (a *App) StartGame(ctx context.Context, c Cmd, n int) error {
+	return a.StartGameFrom(ctx, c, n, StartPosition{})
+}
+
+// StartPosition is where a game starts: the standard position when FEN is
+// "", else the FEN with its side to move. The FEN's move number sets both
+// move counters and so each side's period; each clock is as given, else the
+// control's time for that period.
+type StartPosition struct {
+	FEN          string
+	White, Black *time.Duration
+}
+
+// StartGameFrom starts game n (0 = the next one) from a position: the clock
+// of the side to move starts at the command's instant.
+func (a *App) StartGameFrom(ctx context.Context, c Cmd, n int, from StartPosition) error {
 	return a.do(ctx, c, func(t *tx) error {
 		if err := t.require("game start", RoleArbiter); err != nil {
 			return err
@@ -237,8 +253,48 @@ func (a *App) StartGame(ctx context.Context, c Cmd, n int) error {
 		if g.State != Scheduled && g.State != Postponed {
 			return refuse("game %d is %s and cannot be started", g.Number, g.State)
 		}
-		return t.emit(g.Number, KindGameStart, GamePayload{Game: g.Number, White: g.White, Black: g.Black})
+		p := GamePayload{Game: g.Number, White: g.White, Black: g.Black}
+		if err := from.fill(&p); err != nil {
+			return err
+		}
+		return t.emit(g.Number, KindGameStart, p)
 	})
+}
+
+// fill checks the start position and writes it into a game.start payload.
+func (from StartPosition) fill(p *GamePayload) error {
+	if strings.TrimSpace(from.FEN) == "" {
+		if from.White != nil || from.Black != nil {
+			return refuse("the clocks are given with a start position: add --fen FEN, or leave out --white and --black")
+		}
+		return nil
+	}
+	if err := checkText("the FEN", from.FEN, true); err != nil {
+		return err
+	}
+	pos, err := scoresheet.ParseFEN(from.FEN)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if term, _ := scoresheet.OutcomeOf(pos); term != scoresheet.TermNone {
+		return refuse("the game cannot start from this position: it is already over (%s)", term)
+	}
+	p.FEN = pos.String()
+	for _, x := range []struct {
+		d   *time.Duration
+		ns  **int64
+		who phrase.Word
+	}{{from.White, &p.WhiteNS, "White"}, {from.Black, &p.BlackNS, "Black"}} {
+		if x.d == nil {
+			continue
+		}
+		if *x.d < 0 || *x.d > 24*time.Hour {
+			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, FormatDuration(*x.d))
+		}
+		ns := int64(*x.d)
+		*x.ns = &ns
+	}
+	return nil
 }
 
 // PostponeGame postpones game n (0 = the next one). Colours stay with the
@@ -402,12 +458,47 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 	})
 }
 
-// Pause stops the running clock (Article 6.12). With call, a player stops
-// both clocks to call the arbiter (6.12b).
+// The causes of a pause (PauseArgs.Cause).
+const (
+	CauseFault        = "fault"         // a technical fault: never on the computer's turn (rule 7)
+	CausePowerFailure = "power-failure" // rule 7's exception: the clocks may stop
+	CauseUnplayable   = "unplayable"    // the game cannot be played for another reason
+	CauseOther        = "other"         // the default
+)
+
+// PauseCauses lists the causes a pause may give, in the order the console
+// offers them.
+func PauseCauses() []string {
+	return []string{CauseFault, CausePowerFailure, CauseUnplayable, CauseOther}
+}
+
+// PauseArgs are the arguments of "pause".
+type PauseArgs struct {
+	Reason string
+	Call   bool   // a player stops both clocks to call the arbiter (6.12b)
+	Cause  string // fault|power-failure|unplayable|other; "" = other
+}
+
+// Pause stops the running clock (Article 6.12) for cause "other". With call,
+// a player stops both clocks to call the arbiter (6.12b).
 func (a *App) Pause(ctx context.Context, c Cmd, reason string, call bool) error {
+	return a.PauseFor(ctx, c, PauseArgs{Reason: reason, Call: call})
+}
+
+// PauseFor stops the running clock (Article 6.12) and records why. The
+// arbiter may stop the clocks on the computer's turn too (6.12a), but not for
+// a technical fault: the computer's clock keeps running then (rule 7).
+func (a *App) PauseFor(ctx context.Context, c Cmd, args PauseArgs) error {
+	reason, call, cause := args.Reason, args.Call, args.Cause
+	if cause == "" {
+		cause = CauseOther
+	}
 	return a.do(ctx, c, func(t *tx) error {
 		if err := checkText("the reason", reason, false); err != nil {
 			return err
+		}
+		if !slices.Contains(PauseCauses(), cause) {
+			return refuse("%q is not a cause of a pause: give --cause fault, power-failure, unplayable or other", cause)
 		}
 		g, err := t.live()
 		if err != nil {
@@ -436,7 +527,10 @@ func (a *App) Pause(ctx context.Context, c Cmd, reason string, call bool) error 
 		default:
 			return forbid("pause must be given by the arbiter, or by a player with --call")
 		}
-		return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: reason, Call: call})
+		if cs, ok := g.Side(t.st.Match.Computer); ok && cs == running && cause == CauseFault {
+			return refuse("rule 7: during a technical fault the computer's clock keeps running on its turn, so the clocks are not stopped for a fault; log it with 'incident technical-fault', or give --cause power-failure or unplayable")
+		}
+		return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: reason, Call: call, Cause: cause})
 	})
 }
 

@@ -3,8 +3,11 @@ package match
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/notnil/chess"
 
 	"arbiter/clock"
 	"arbiter/scoresheet"
@@ -61,6 +64,12 @@ type GamePayload struct {
 	White  string `json:"white,omitempty"`
 	Black  string `json:"black,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// game.start from a position: the FEN, and each clock when given
+	// (nanoseconds; absent: the control's time for the period the FEN's
+	// move number puts the side in).
+	FEN     string `json:"fen,omitempty"`
+	WhiteNS *int64 `json:"white_ns,omitempty"`
+	BlackNS *int64 `json:"black_ns,omitempty"`
 }
 
 // MovePayload records a move. Press tells whether the move event itself
@@ -78,6 +87,7 @@ type SidePayload struct {
 	Side   string `json:"side"`
 	Reason string `json:"reason,omitempty"`
 	Call   bool   `json:"call,omitempty"`
+	Cause  string `json:"cause,omitempty"` // pause: fault|power-failure|unplayable|other ("" = other)
 }
 
 // AdjustPayload is an arbiter's clock correction.
@@ -99,12 +109,20 @@ type EndPayload struct {
 	Reason      string `json:"reason,omitempty"`
 }
 
-// FlagPayload records a fallen flag observed or claimed.
+// FlagPayload records a fallen flag observed or claimed. Side is the flag
+// the verdict is about; Claimed, when set, is the flag that was claimed
+// when the other one had fallen first and decided (6.8). FellAt is the
+// instant Side's flag fell (RFC 3339, derived from the clock, not the
+// instant of the record); for "both", WhiteFellAt and BlackFellAt.
 type FlagPayload struct {
 	Side         string `json:"side"` // white|black|both
 	OrderUnknown bool   `json:"order_unknown,omitempty"`
 	Verdict      string `json:"verdict,omitempty"`
 	Reason       string `json:"reason,omitempty"`
+	Claimed      string `json:"claimed,omitempty"`
+	FellAt       string `json:"fell_at,omitempty"`
+	WhiteFellAt  string `json:"white_fell_at,omitempty"`
+	BlackFellAt  string `json:"black_fell_at,omitempty"`
 }
 
 // IncidentPayload is an entry of the incident log.
@@ -265,12 +283,28 @@ func applyStart(s *State, g *Game, e store.Event) error {
 	if !ok1 || !ok2 {
 		return fmt.Errorf("no time control for the players")
 	}
-	sheet, err := scoresheet.NewSheet("")
+	var p GamePayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	sheet, err := scoresheet.NewSheet(p.FEN)
 	if err != nil {
 		return err
 	}
-	c, err := clock.New(wc, bc).Start(e.At)
-	if err != nil {
+	c := clock.New(wc, bc)
+	g.startMoves = [2]int{}
+	if p.FEN != "" {
+		if c, err = setUpClock(c, sheet, p, e.At); err != nil {
+			return err
+		}
+		g.startMoves = startMoves(sheet)
+		g.corrCredit = [2]time.Duration{c.Credit(clock.White), c.Credit(clock.Black)}
+	}
+	toMove := clock.White
+	if sheet.ToMove() == chess.Black {
+		toMove = clock.Black
+	}
+	if c, err = c.StartSide(toMove, e.At); err != nil {
 		return err
 	}
 	g.Sheet = sheet
@@ -281,6 +315,49 @@ func applyStart(s *State, g *Game, e store.Event) error {
 	g.Result = "*"
 	s.Current = g.Number - 1
 	return nil
+}
+
+// startMoves is how many moves each side had completed in the position a
+// sheet starts from, by its FEN's move number: with White to move at move
+// N both have made N−1; with Black to move White has made N.
+func startMoves(sheet *scoresheet.Sheet) [2]int {
+	f := strings.Fields(sheet.StartFEN())
+	n := 1
+	if len(f) == 6 {
+		if k, err := strconv.Atoi(f[5]); err == nil && k > 0 {
+			n = k
+		}
+	}
+	if len(f) == 6 && f[1] == "b" {
+		return [2]int{n, n - 1}
+	}
+	return [2]int{n - 1, n - 1}
+}
+
+// setUpClock sets the move counters (and so the periods) of a game started
+// from a position, and each clock as given or else to the control's time for
+// that period.
+func setUpClock(c clock.Clock, sheet *scoresheet.Sheet, p GamePayload, at time.Time) (clock.Clock, error) {
+	moves := startMoves(sheet)
+	given := [2]*int64{p.WhiteNS, p.BlackNS}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		var err error
+		if c, err = c.SetMoves(s, moves[s], at); err != nil {
+			return c, err
+		}
+		ctl := c.Control(s)
+		if ctl.Mode != clock.Timed {
+			continue
+		}
+		d := ctl.PeriodAt(c.Period(s)).Duration
+		if given[s] != nil {
+			d = time.Duration(*given[s])
+		}
+		if c, err = c.SetRemaining(s, d, at); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 func applyPostpone(s *State, g *Game, e store.Event) error {
@@ -355,6 +432,7 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	}
 	entry.At = r.at
 	entry.Used = r.used
+	entry.Elapsed = r.ran
 	entry.ClockWhite = r.white
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
@@ -371,7 +449,8 @@ func applyMove(s *State, g *Game, e store.Event) error {
 // reading is what the scoresheet records when a move is completed.
 type reading struct {
 	at           time.Time
-	used         time.Duration
+	used         time.Duration // charged to the mover's main time
+	ran          time.Duration // the mover's clock ran: delay included, stopped time excluded ([%emt])
 	white, black time.Duration
 }
 
@@ -379,10 +458,10 @@ type reading struct {
 // it took is the growth of the mover's charged time since their previous
 // completion (the mover's clock does not run in between).
 func (g *Game) completion(mover clock.Side, at time.Time) reading {
-	used := g.Clock.Used(mover, at)
-	r := reading{at: at, used: used - g.usedMark[mover],
+	used, ran := g.Clock.Used(mover, at), g.Clock.Ran(mover, at)
+	r := reading{at: at, used: used - g.usedMark[mover], ran: ran - g.ranMark[mover],
 		white: g.Clock.Remaining(clock.White, at), black: g.Clock.Remaining(clock.Black, at)}
-	g.usedMark[mover] = used
+	g.usedMark[mover], g.ranMark[mover] = used, ran
 	return r
 }
 
@@ -390,6 +469,8 @@ func (g *Game) completion(mover clock.Side, at time.Time) reading {
 func (g *Game) markUsed(at time.Time) {
 	g.usedMark[clock.White] = g.Clock.Used(clock.White, at)
 	g.usedMark[clock.Black] = g.Clock.Used(clock.Black, at)
+	g.ranMark[clock.White] = g.Clock.Ran(clock.White, at)
+	g.ranMark[clock.Black] = g.Clock.Ran(clock.Black, at)
 }
 
 func sideOf(name string) (clock.Side, error) { return clock.ParseSide(name) }
@@ -432,12 +513,16 @@ func applyPause(s *State, g *Game, e store.Event) error {
 	}
 	g.Clock = c
 	g.State = Paused
-	g.Paused = PauseInfo{Reason: p.Reason, Call: p.Call, By: Role(e.Role), ToMove: running}
+	g.Paused = PauseInfo{Reason: p.Reason, Call: p.Call, By: Role(e.Role), ToMove: running, Cause: p.Cause}
 	kind, rule := "pause", "6.12a"
 	if p.Call {
 		kind, rule = "call", "6.12b"
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, kind, p.Reason, rule, "clocks stopped"))
+	text := p.Reason
+	if p.Cause != "" && p.Cause != CauseOther {
+		text = strings.TrimSpace("cause: " + strings.ReplaceAll(p.Cause, "-", " ") + ". " + p.Reason)
+	}
+	g.Incidents = append(g.Incidents, s.incident(g, e, kind, text, rule, "clocks stopped"))
 	return nil
 }
 
@@ -567,8 +652,17 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 		g.Clock = c
 	}
 	text := p.Side + " flag fallen"
+	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
+	if !fell.IsZero() {
+		text = p.Side + " flag fell at " + instant(fell)
+	}
 	if p.OrderUnknown {
 		text = "both flags fallen, order unknown: the game continues"
+		w, _ := time.Parse(time.RFC3339Nano, p.WhiteFellAt)
+		b, _ := time.Parse(time.RFC3339Nano, p.BlackFellAt)
+		if !w.IsZero() && !b.IsZero() {
+			text = "both flags fallen (White's at " + instant(w) + ", Black's at " + instant(b) + "), order unknown: the game continues"
+		}
 	}
 	if p.Verdict != "" {
 		text += "; " + p.Verdict
@@ -580,7 +674,11 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if p.OrderUnknown {
 		rule = "6.11"
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "flag", text, rule, ""))
+	inc := s.incident(g, e, "flag", text, rule, "")
+	if !fell.IsZero() {
+		inc.At = fell // the console, the PGN and the PDF show when the flag fell, not when it was recorded
+	}
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"arbiter/clock"
 	"arbiter/scoresheet"
@@ -135,11 +136,46 @@ type FlagVerdict struct {
 	Verdict scoresheet.Verdict // CannotMate (draw), MatePossible (loss), Undetermined (arbiter decides)
 	Result  string             // "" when the arbiter must decide or the game continues
 	Reason  string
+	FellAt  time.Time // the instant Side's flag fell (zero for "both")
+}
+
+// movesBefore is how many moves side had completed before instant at: the
+// moves of the start position, the side's moves on the scoresheet completed
+// (pressed) before at, and a press before at still waiting for its move. A
+// move completed at the very instant is not counted: a press at the flag
+// instant is late.
+func movesBefore(g *Game, side clock.Side, at time.Time) int {
+	n := g.startMoves[side]
+	if g.Sheet != nil {
+		for _, e := range g.Sheet.Entries() {
+			if sideOfColor(e.Color) == side && e.At.Before(at) {
+				n++
+			}
+		}
+	}
+	if g.Pressed != nil && *g.Pressed == side && g.PressedAt.Before(at) {
+		n++
+	}
+	return n
+}
+
+// requiredDone reports whether side had completed the moves its control
+// required when its flag fell (Article 6.3), counted from the scoresheet at
+// the flag instant, not from the clock's counter and not at the claim.
+func requiredDone(g *Game, side clock.Side, f clock.Flag) (done int, ok bool) {
+	if f.At.IsZero() {
+		return f.Moves, f.RequiredDone()
+	}
+	done = movesBefore(g, side, f.At)
+	return done, f.Required > 0 && done >= f.Required
 }
 
 // Flag records that side's flag has fallen, observed by the arbiter or claimed
-// by a player (Article 6.8), and applies Article 6.9. With both and
-// orderUnknown, Article 6.11: the game continues.
+// by a player (Article 6.8), and applies Articles 6.3 and 6.9: whether the
+// required moves were completed is judged at the instant the flag fell; with
+// both flags down in a known order the first flag decides. With both and
+// orderUnknown, Article 6.11: the game continues, and those flags can never
+// be claimed.
 func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) (FlagVerdict, error) {
 	var v FlagVerdict
 	err := a.do(ctx, c, func(t *tx) error {
@@ -160,12 +196,19 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			}
 			// Article 6.11 is about two fallen flags: it cannot stop a clock
 			// that still shows time
+			var fl [2]clock.Flag
 			for _, s := range []clock.Side{clock.White, clock.Black} {
-				if !g.Clock.Flag(s, at).Fallen {
+				fl[s] = g.Clock.Flag(s, at)
+				if !fl[s].Fallen {
 					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), FormatDuration(g.Clock.Remaining(s, at)))
 				}
 			}
-			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true})
+			if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
+				return refuse("Article 6.11 has already been recorded for both flags: the game continues, and the arbiter decides with 'result' if it cannot go on")
+			}
+			v.Reason = "Both flags have fallen and which fell first is not established (6.11): the game continues; neither flag can be claimed."
+			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
+				WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
 		}
 		if orderUnknown {
 			return refuse("--order-unknown goes with 'flag both'")
@@ -178,30 +221,62 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		if !f.Fallen {
 			return refuse("%s's flag has not fallen: %s remain", colour(side), FormatDuration(g.Clock.Remaining(side, at)))
 		}
-		v = FlagVerdict{Side: side}
+		if f.OrderUnknown {
+			return refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
+		}
+		claimed := side
+		if of := g.Clock.Flag(side.Other(), at); of.Fallen && !of.OrderUnknown {
+			switch {
+			case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
+				return refuse("both flags fell at the same instant (%s), so which fell first cannot be established: the arbiter records Article 6.11 with 'flag both --order-unknown'", instant(f.At))
+			case of.At.Before(f.At):
+				first := side.Other()
+				if rs, ok, _ := t.roleSide(g); ok && rs == first {
+					return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
+				}
+				side, f = first, of
+			}
+		}
+		v = FlagVerdict{Side: side, FellAt: f.At}
 		opp := side.Other()
+		prefix := ""
+		if claimed != side {
+			prefix = fmt.Sprintf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). ", Colour(claimed), Colour(side), instant(f.At))
+		}
+		payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
+		if claimed != side {
+			payload.Claimed = claimed.String()
+		}
 		// Article 6.3: the moves completed are counted from the scoresheet,
-		// not from the clock's counter.
-		if done := sheetMoves(g, side); f.Required > 0 && done >= f.Required {
-			v.Reason = fmt.Sprintf("%s had completed %d moves, the %d required, when the flag fell (6.3): no loss on time", Colour(side), done, f.Required)
-			return t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: "required moves completed", Reason: v.Reason})
+		// not from the clock's counter, at the instant the flag fell.
+		done, ok := requiredDone(g, side, f)
+		if ok {
+			v.Reason = prefix + fmt.Sprintf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", Colour(side), done, f.Required, instant(f.At))
+			payload.Verdict, payload.Reason = "required moves completed", v.Reason
+			return t.emit(g.Number, KindFlag, payload)
+		}
+		short := fmt.Sprintf("%s's flag fell at %s with %d of the %d moves required completed", Colour(side), instant(f.At), done, f.Required)
+		if f.Required == 0 {
+			short = fmt.Sprintf("%s's flag fell at %s in the period for all remaining moves", Colour(side), instant(f.At))
 		}
 		mv := flagMateVerdict(g.Sheet, opp)
 		v.Verdict = mv.Verdict
 		switch mv.Verdict {
 		case scoresheet.CannotMate:
 			v.Result = "1/2-1/2"
-			v.Reason = fmt.Sprintf("%s's flag fell, but %s cannot checkmate by any series of legal moves (6.9): %s", Colour(side), Colour(opp), mv.Reason)
+			v.Reason = fmt.Sprintf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, Colour(opp), mv.Reason)
 		case scoresheet.MatePossible:
 			v.Result = "0-1"
 			if side == clock.Black {
 				v.Result = "1-0"
 			}
-			v.Reason = fmt.Sprintf("%s did not complete the required moves in time (6.9): %s", Colour(side), mv.Reason)
+			v.Reason = fmt.Sprintf("%s: %s did not complete the required moves in time (6.3, 6.9): %s", short, Colour(side), mv.Reason)
 		default:
-			v.Reason = fmt.Sprintf("%s's flag fell; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", Colour(side), Colour(opp), mv.Reason)
+			v.Reason = fmt.Sprintf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", short, Colour(opp), mv.Reason)
 		}
-		if err := t.emit(g.Number, KindFlag, FlagPayload{Side: side.String(), Verdict: mv.Verdict.String(), Reason: v.Reason}); err != nil {
+		v.Reason = prefix + v.Reason
+		payload.Verdict, payload.Reason = mv.Verdict.String(), v.Reason
+		if err := t.emit(g.Number, KindFlag, payload); err != nil {
 			return err
 		}
 		if v.Result == "" {
@@ -210,4 +285,12 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason})
 	})
 	return v, err
+}
+
+// rfc writes an instant for an event payload ("" for the zero time).
+func rfc(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }

@@ -281,7 +281,7 @@ func stopForPower(t *tx, g *Game, a IncidentArgs) error {
 	if !ok {
 		return nil
 	}
-	return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: "power failure (rule 7): the game cannot be played"})
+	return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: "power failure (rule 7): the game cannot be played", Cause: CausePowerFailure})
 }
 
 // findIncident finds the incident logged by event seq in any game.

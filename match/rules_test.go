@@ -525,6 +525,10 @@ func TestRules(t *testing.T) {
 		}
 	})
 
+	for _, fr := range flagRules {
+		t.Run(fr.name, fr.run)
+	}
+
 	t.Run("data_entry_slip_amended_clocks_untouched", func(t *testing.T) {
 		r := newRig(t)
 		r.start()

@@ -145,6 +145,8 @@ type Game struct {
 	FirstEvent  int64 // seq of the game's first event
 
 	usedMark     [2]time.Duration // each side's charged time at its last completed move
+	ranMark      [2]time.Duration // each side's running time at its last completed move
+	startMoves   [2]int           // moves each side had completed in the start position (FEN)
 	pressReading reading          // the reading of a press awaiting its move
 	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
 }
@@ -155,6 +157,7 @@ type PauseInfo struct {
 	Call   bool // a player stopped the clocks to call the arbiter (6.12b)
 	By     Role
 	ToMove clock.Side
+	Cause  string // the arbiter's pause: fault|power-failure|unplayable|other ("" before causes were recorded)
 }
 
 // Side returns the colour a player has in this game.

@@ -67,7 +67,7 @@ type SideClock struct {
 type FlagInfo struct {
 	At           string `json:"at,omitempty"`
 	First        bool   `json:"first"`
-	OrderUnknown bool   `json:"order_unknown,omitempty"`
+	OrderUnknown bool   `json:"order_unknown,omitempty"` // of an Article 6.11 finding, or both fell at one instant: never claimable
 	Moves        int    `json:"moves"`
 	Required     int    `json:"required"`
 	RequiredDone bool   `json:"required_done"`
@@ -113,13 +113,21 @@ func (s *State) StatusAt(at time.Time) Status {
 	if g.Offer != nil {
 		sg.DrawOffer = g.Offer.By.String()
 	}
-	sg.Clock = ClockStatus(g.Clock, at)
+	sg.Clock = clockStatus(g.Clock, at, func(side clock.Side, f clock.Flag) (int, bool) {
+		return requiredDone(g, side, f)
+	})
 	st.Game = sg
 	return st
 }
 
-// ClockStatus reads both clocks at an instant.
-func ClockStatus(c clock.Clock, at time.Time) StatusClock {
+// ClockStatus reads both clocks at an instant. required_done is the
+// clock's own count (StatusAt counts from the scoresheet, as a claim does).
+func ClockStatus(c clock.Clock, at time.Time) StatusClock { return clockStatus(c, at, nil) }
+
+// clockStatus is ClockStatus with done counting the moves a fallen flag's
+// side had completed when it fell and telling whether they were the moves
+// required (nil: the clock's counter).
+func clockStatus(c clock.Clock, at time.Time, done func(clock.Side, clock.Flag) (int, bool)) StatusClock {
 	sc := StatusClock{Running: "none"}
 	if r, ok := c.Running(); ok {
 		sc.Running = r.String()
@@ -133,7 +141,11 @@ func ClockStatus(c clock.Clock, at time.Time) StatusClock {
 			one.MovesToControl = &n
 		}
 		if f := c.Flag(side, at); f.Fallen {
-			fi := FlagInfo{First: anyFirst && first == side && !unknown, OrderUnknown: unknown, Moves: f.Moves, Required: f.Required, RequiredDone: f.RequiredDone()}
+			fi := FlagInfo{First: anyFirst && first == side && !unknown && !f.OrderUnknown, OrderUnknown: f.OrderUnknown || unknown,
+				Moves: f.Moves, Required: f.Required, RequiredDone: f.RequiredDone()}
+			if done != nil {
+				fi.Moves, fi.RequiredDone = done(side, f)
+			}
 			if !f.At.IsZero() {
 				fi.At = f.At.UTC().Format(time.RFC3339Nano)
 			}

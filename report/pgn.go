@@ -121,7 +121,7 @@ func MoveComment(e *scoresheet.Entry, notes []string) string {
 	if e.Color == chess.Black {
 		left = e.ClockBlack
 	}
-	fmt.Fprintf(&b, "[%%clk %s] [%%emt %s]", scoresheet.FormatClock(left), scoresheet.FormatClock(e.Used))
+	fmt.Fprintf(&b, "[%%clk %s] [%%emt %s]", scoresheet.FormatClock(left), scoresheet.FormatClock(e.Elapsed))
 	if len(notes) > 0 {
 		b.WriteString(" ")
 		b.WriteString(commentText(strings.Join(notes, "; ")))

@@ -29,16 +29,16 @@ func TestMoveComment(t *testing.T) {
 		want  string
 	}{
 		{"White's comment holds White's clock and the time used",
-			scoresheet.Entry{Color: chess.White, ClockWhite: time.Hour + 59*time.Minute, ClockBlack: time.Hour, Used: 61 * time.Second},
+			scoresheet.Entry{Color: chess.White, ClockWhite: time.Hour + 59*time.Minute, ClockBlack: time.Hour, Elapsed: 61 * time.Second},
 			nil, "[%clk 1:59:00] [%emt 0:01:01]"},
 		{"clock readings are rounded down to whole seconds",
-			scoresheet.Entry{ClockWhite: 2*time.Hour - time.Millisecond, Used: 999 * time.Millisecond},
+			scoresheet.Entry{ClockWhite: 2*time.Hour - time.Millisecond, Elapsed: 999 * time.Millisecond},
 			nil, "[%clk 1:59:59] [%emt 0:00:00]"},
 		{"a draw offer made with the move comes first as (=)",
-			scoresheet.Entry{DrawOffer: true, ClockWhite: 5 * time.Minute, Used: time.Second},
+			scoresheet.Entry{DrawOffer: true, ClockWhite: 5 * time.Minute, Elapsed: time.Second},
 			nil, "(=) [%clk 0:05:00] [%emt 0:00:01]"},
 		{"notes follow the clock commands, separated by semicolons",
-			scoresheet.Entry{ClockWhite: time.Minute, Used: time.Second},
+			scoresheet.Entry{ClockWhite: time.Minute, Elapsed: time.Second},
 			[]string{"Arbiter: pause (6.12a) noise; W 0:01:00 B 0:02:00", "Operator: note x"},
 			"[%clk 0:01:00] [%emt 0:00:01] Arbiter: pause (6.12a) noise; W 0:01:00 B 0:02:00; Operator: note x"},
 		{"braces and clock commands in free text cannot break the comment",
@@ -331,7 +331,7 @@ func FuzzMoveComment(f *testing.F) {
 	f.Add("a {b} [%clk 1:00:00]\n%c", int64(0), false)
 	f.Add("}}}{{{", int64(-5), false)
 	f.Fuzz(func(t *testing.T, note string, ms int64, offer bool) {
-		e := &scoresheet.Entry{ClockWhite: time.Duration(ms) * time.Millisecond, Used: time.Duration(ms) * time.Millisecond, DrawOffer: offer}
+		e := &scoresheet.Entry{ClockWhite: time.Duration(ms) * time.Millisecond, Elapsed: time.Duration(ms) * time.Millisecond, DrawOffer: offer}
 		c := report.MoveComment(e, []string{note})
 		if strings.ContainsAny(c, "{}\n\r") {
 			t.Errorf("comment %q can break the PGN", c)

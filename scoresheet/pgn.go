@@ -616,8 +616,10 @@ func isDigits(s string) bool {
 
 // PGN builds the game for WritePGN from the record. Each move's comment
 // holds, in this order: "(=)" when the mover offered a draw, "[%clk H:MM:SS]"
-// (the mover's clock after the move) and "[%emt H:MM:SS]" (time used) when
-// the match layer set At, then the notes. result "" means "*".
+// (the mover's clock after the move) and "[%emt H:MM:SS]" (Entry.Elapsed: the
+// running time of the mover's turn up to the press, delay included, stopped
+// time excluded) when the match layer set At, then the notes. The time
+// charged follows from consecutive [%clk]. result "" means "*".
 func (s *Sheet) PGN(tags []Tag, result string) PGNGame {
 	g := PGNGame{Tags: append([]Tag(nil), tags...), Result: result}
 	if s.startFEN != StandardFEN {
@@ -633,7 +635,7 @@ func (s *Sheet) PGN(tags []Tag, result string) PGNGame {
 			if e.Color == chess.Black {
 				clk = e.ClockBlack
 			}
-			parts = append(parts, "[%clk "+FormatClock(clk)+"]", "[%emt "+FormatClock(e.Used)+"]")
+			parts = append(parts, "[%clk "+FormatClock(clk)+"]", "[%emt "+FormatClock(e.Elapsed)+"]")
 		}
 		parts = append(parts, e.Notes...)
 		g.Moves = append(g.Moves, PGNMove{SAN: e.SAN, Comment: strings.Join(parts, " ")})

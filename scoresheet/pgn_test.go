@@ -60,7 +60,7 @@ func deepBlueGame1(t *testing.T) (PGNGame, string) {
 			t.Fatalf("Play(%q): %v", m, err)
 		}
 		e.At = start.Add(time.Duration(i+1) * 30 * time.Second)
-		e.Used = 30 * time.Second
+		e.Elapsed = 30 * time.Second
 		own := 2*time.Hour - time.Duration(i/2+1)*30*time.Second
 		other := 2*time.Hour - time.Duration((i+1)/2)*30*time.Second
 		if e.Color == chess.White {

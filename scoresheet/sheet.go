@@ -68,7 +68,8 @@ type Entry struct {
 	SAN, UCI   string
 	FENAfter   string
 	At         time.Time     // instant the move was completed (clock press) — set by the match layer
-	Used       time.Duration // time the move took — set by the match layer
+	Used       time.Duration // time the move took from the main time (charged) — set by the match layer
+	Elapsed    time.Duration // running time of the mover's turn up to the press, delay included, stopped time excluded ([%emt]) — set by the match layer
 	ClockWhite time.Duration // both clock readings after the move — set by the match layer
 	ClockBlack time.Duration
 	DrawOffer  bool     // the mover offered a draw with this move: written as "(=)"
@@ -337,7 +338,7 @@ func (s *Sheet) Amend(ply int, input string) error {
 			}
 		}
 		ne := t.push(mv)
-		ne.At, ne.Used, ne.ClockWhite, ne.ClockBlack = e.At, e.Used, e.ClockWhite, e.ClockBlack
+		ne.At, ne.Used, ne.Elapsed, ne.ClockWhite, ne.ClockBlack = e.At, e.Used, e.Elapsed, e.ClockWhite, e.ClockBlack
 		ne.DrawOffer, ne.Notes = e.DrawOffer, e.Notes
 	}
 	// Copy the results into the original entries so that pointers held by

@@ -1,0 +1,315 @@
+package match
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/clock"
+)
+
+// The flag law (issue 13): Articles 6.3, 6.8, 6.9 and 6.11 judged at the
+// instant the flag fell. Every case was computed by hand from the rule
+// texts; each asserts the result, both clocks to the millisecond and the
+// events the command wrote. TestRules runs them (docs/rules.md names them).
+
+const sec = time.Second
+
+// newRigTC is newRig with another control for both players.
+func newRigTC(t testing.TB, tc string) *rig {
+	t.Helper()
+	app, db, path := openTestApp(t, "rules.db")
+	r := &rig{t: t, ctx: context.Background(), path: path, db: db, app: app, now: rigStart.Add(-time.Hour)}
+	r.ok(app.NewMatch(r.ctx, r.as(RoleArbiter, 0), MatchSpec{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
+		Players: [2]string{kasparov, deepBlue}, Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, White: kasparov, Control: tc}))
+	return r
+}
+
+// seq is the number of events in the record.
+func (r *rig) seq() int64 { return r.app.State().Seq }
+
+// wantLog checks the events written after seq since: one want per event,
+// "kind" followed by text its JSON payload must contain (each part after
+// the kind, separated by " & ").
+func (r *rig) wantLog(t *testing.T, since int64, want ...string) {
+	t.Helper()
+	evs, err := r.db.EventsAfter(r.ctx, since)
+	r.ok(err)
+	if len(evs) != len(want) {
+		var got []string
+		for _, e := range evs {
+			got = append(got, e.Kind+" "+string(e.Payload))
+		}
+		t.Fatalf("%d events after #%d, want %d:\n%s", len(evs), since, len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		kind, rest, _ := strings.Cut(w, " ")
+		e := evs[i]
+		if e.Kind != kind {
+			t.Errorf("event #%d is %s %s, want %s", e.Seq, e.Kind, e.Payload, kind)
+			continue
+		}
+		for _, part := range strings.Split(rest, " & ") {
+			if part != "" && !strings.Contains(string(e.Payload), part) {
+				t.Errorf("event #%d (%s) %s lacks %s", e.Seq, e.Kind, e.Payload, part)
+			}
+		}
+	}
+}
+
+// wantClocks checks both clocks at the rig's instant, to the millisecond.
+func (r *rig) wantClocks(t *testing.T, white, black string) {
+	t.Helper()
+	for _, x := range []struct {
+		s    clock.Side
+		want string
+	}{{clock.White, white}, {clock.Black, black}} {
+		got := r.remaining(x.s).Truncate(time.Millisecond)
+		if got != hms(x.want) {
+			t.Errorf("%s's clock %s, want %s", Colour(x.s), FormatDuration(got), x.want)
+		}
+	}
+}
+
+// wantResult checks the game's result and termination.
+func (r *rig) wantResult(t *testing.T, result, term string) {
+	t.Helper()
+	if g := r.game(); g.Result != result || string(g.Termination) != term {
+		t.Errorf("game %s (%s), want %s (%s)", g.Result, g.Termination, result, term)
+	}
+}
+
+func rfcAt(d time.Duration) string { return rigStart.Add(d).UTC().Format(time.RFC3339Nano) }
+
+// knight is the shuffle's next move for the side to move.
+func (r *rig) knight() string {
+	g := r.game()
+	side := g.ToMove()
+	k := sheetMoves(g, side) + 1
+	if side == clock.White {
+		return map[bool]string{true: "Nf3", false: "Ng1"}[k%2 == 1]
+	}
+	return map[bool]string{true: "Nf6", false: "Ng8"}[k%2 == 1]
+}
+
+var flagRules = []struct {
+	name string
+	run  func(t *testing.T)
+}{
+	// Issue 13, "Why" 1: Kasparov takes 180 s a move, Deep Blue 1 s. After 39
+	// moves each (39 × 181 s = 7059 s) White has 7200 − 39 × 180 = 180 s, so
+	// his flag falls at +7239 s with 39 of 40 moves made; move 40 is pressed
+	// at exactly +7239 s: late. No hour is credited; the claim after Black's
+	// move 40 wins for Black although White has since made 40 moves.
+	{"6.3_flag_before_move_40_pressed_at_the_flag_instant_loses", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.shuffle(39, 180*sec, sec)
+		r.move(180*sec, r.knight())
+		if st := r.app.State().StatusAt(r.now); st.Game.Clock.White.RemainingMS != 0 {
+			t.Errorf("remaining_ms %d after the flag, want 0", st.Game.Clock.White.RemainingMS)
+		}
+		f, ok := r.app.State().StatusAt(r.now).Game.Clock.White.Flag.(FlagInfo)
+		if !ok || f.RequiredDone || f.Moves != 39 || f.Required != 40 || f.At != rfcAt(7239*sec) {
+			t.Errorf("status flag %+v, want fallen at +7239s with 39 of 40 moves", f)
+		}
+		r.move(sec, r.knight())
+		r.wantClocks(t, "0:00:00", "2:59:20") // 7200 − 40 + 3600
+		since := r.seq()
+		r.now = r.now.Add(5 * sec)
+		v, err := r.app.Flag(r.ctx, r.as(RoleOperator, 0), "white", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		if !strings.Contains(v.Reason, "with 39 of the 40 moves required completed") || !v.FellAt.Equal(rigStart.Add(7239*sec)) {
+			t.Errorf("verdict %+v", v)
+		}
+		r.wantClocks(t, "0:00:00", "2:59:20")
+		r.wantLog(t, since, `flag "side":"white" & "verdict":"can mate" & "fell_at":"`+rfcAt(7239*sec)+`"`, `game.end "result":"0-1" & "termination":"time forfeit"`)
+		if inc := r.game().Incidents; !incidentAt(inc, "flag", rigStart.Add(7239*sec), "white flag fell at 17:00:39.000 UTC") {
+			t.Errorf("the flag incident does not show the flag instant: %+v", inc[len(inc)-2])
+		}
+		r.replayed()
+	}},
+	// White takes 195 s a move: 36 × 195 = 7020 s, so 180 s are left and the
+	// flag falls 180 s into move 37 (+36 × 196 + 180 = 7236 s). The claim
+	// comes after move 41.
+	{"6.3_flag_at_move_37_claimed_after_move_41_loses", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.shuffle(36, 195*sec, sec)
+		r.move(200*sec, r.knight()) // 37., late
+		r.move(sec, r.knight())
+		r.shuffle(4, sec, sec)                // moves 38 to 41
+		r.wantClocks(t, "0:00:00", "2:59:19") // 7200 − 41 + 3600
+		since := r.seq()
+		v, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 2*sec), "white", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		if !strings.Contains(v.Reason, "with 36 of the 40 moves required completed") {
+			t.Errorf("reason %q", v.Reason)
+		}
+		r.wantClocks(t, "0:00:00", "2:59:19")
+		r.wantLog(t, since, `flag "side":"white" & "fell_at":"`+rfcAt(7236*sec)+`"`, `game.end "result":"0-1"`)
+	}},
+	// 40 moves of 60 s (White 7200 − 2400 + 3600 = 8400 s), three more: 8220 s
+	// left; the flag falls 8220 s into move 44, with 43 of 60 made. White
+	// then plays on to move 61 (move 60 credits no 30 minutes).
+	{"6.3_flag_in_period_2_at_move_44_claimed_after_move_61_loses", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.shuffle(43, 60*sec, sec)
+		r.wantClocks(t, "2:17:00", "2:59:17")
+		r.move(8300*sec, r.knight()) // 44., late
+		r.move(sec, r.knight())
+		r.shuffle(17, sec, sec) // moves 45 to 61
+		if p := r.game().Clock.Period(clock.White); p != 2 {
+			t.Errorf("White's period %d, want 3 (0-based 2)", p+1)
+		}
+		r.wantClocks(t, "0:00:00", "3:28:59") // 7200 + 3600 + 1800 − 61
+		since := r.seq()
+		v, err := r.app.Flag(r.ctx, r.as(RoleOperator, sec), "white", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		if !strings.Contains(v.Reason, "with 43 of the 60 moves required completed") {
+			t.Errorf("reason %q", v.Reason)
+		}
+		r.wantLog(t, since, `flag "side":"white" & "fell_at":"`+rfcAt((43*61+8220)*sec)+`"`, `game.end "result":"0-1"`)
+	}},
+	// Issue 13, "Why" 2, sudden death 60 s: 1. e4 at +20 (White 40 s left),
+	// 1... e5 at +50 (Black 30 s); White's flag falls at +90, he presses late
+	// at +95; Black's falls at +125. The first flag decides.
+	{"6.8_both_flags_down_in_a_known_order_the_first_flag_decides", func(t *testing.T) {
+		r := bothFlagsKnownOrder(t)
+		since := r.seq()
+		v, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "black", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		if v.Side != clock.White || !strings.Contains(v.Reason, "Black's flag was claimed, but White's fell first") {
+			t.Errorf("verdict %+v", v)
+		}
+		r.wantClocks(t, "0:00:00", "0:00:00")
+		r.wantLog(t, since, `flag "side":"white" & "claimed":"black" & "fell_at":"`+rfcAt(90*sec)+`"`, `game.end "result":"0-1"`)
+	}},
+	{"6.8_claim_of_the_second_flag_by_the_player_whose_flag_fell_first_is_refused", func(t *testing.T) {
+		r := bothFlagsKnownOrder(t)
+		st := r.app.State().StatusAt(r.now)
+		if w, ok := st.Game.Clock.White.Flag.(FlagInfo); !ok || !w.First {
+			t.Errorf("status: White's flag %+v, want first", st.Game.Clock.White.Flag)
+		}
+		if b, ok := st.Game.Clock.Black.Flag.(FlagInfo); !ok || b.First {
+			t.Errorf("status: Black's flag %+v, want not first", st.Game.Clock.Black.Flag)
+		}
+		since := r.seq()
+		_, err := r.app.Flag(r.ctx, r.as(RoleWhite, 0), "black", false)
+		refused(t, err, "White's own flag fell first")
+		r.wantLog(t, since)
+		r.wantResult(t, "*", "")
+		_, err = r.app.Flag(r.ctx, r.as(RoleOperator, sec), "white", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		r.wantClocks(t, "0:00:00", "0:00:00")
+		r.wantLog(t, since, `flag "side":"white" & "fell_at":"`+rfcAt(90*sec)+`"`, `game.end "result":"0-1"`)
+	}},
+	// Issue 13, "Why" 3: after 6.11 neither flag can be claimed. Sudden death
+	// 60 s: White's flag falls at +60 (1. e4 at +61), Black's at +121.
+	{"6.11_both_flags_in_the_last_period_never_claimable_the_game_continues_until_result", func(t *testing.T) {
+		r := newRigTC(t, "60")
+		r.start()
+		r.move(61*sec, "e4")
+		r.move(61*sec, "e5")
+		since := r.seq()
+		v, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 3*sec), "both", true)
+		r.ok(err)
+		if !strings.Contains(v.Reason, "6.11") || r.game().Over() {
+			t.Errorf("verdict %+v", v)
+		}
+		r.wantLog(t, since, `flag "side":"both" & "order_unknown":true & "white_fell_at":"`+rfcAt(60*sec)+`" & "black_fell_at":"`+rfcAt(121*sec)+`"`)
+		for _, c := range []struct {
+			role Role
+			side string
+		}{{RoleBlack, "white"}, {RoleWhite, "black"}, {RoleArbiter, "white"}} {
+			_, err := r.app.Flag(r.ctx, r.as(c.role, sec), c.side, false)
+			refused(t, err, "can never be claimed")
+		}
+		_, err = r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
+		refused(t, err, "already been recorded")
+		r.move(10*sec, "Nf3")
+		r.move(10*sec, "Nc6")
+		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, sec), "white", false)
+		refused(t, err, "can never be claimed")
+		r.wantClocks(t, "0:00:00", "0:00:00")
+		r.wantResult(t, "*", "")
+		since = r.seq()
+		r.ok(r.app.Result(r.ctx, r.as(RoleArbiter, sec), "1/2-1/2", "both flags fell, order unknown (6.11); the arbiter decides"))
+		r.wantResult(t, "1/2-1/2", "arbiter decision")
+		r.wantLog(t, since, `game.end "result":"1/2-1/2" & "termination":"arbiter decision"`)
+	}},
+	// acm1996: 1. Nf3 at exactly +2h (late: White's flag at +2h), 1... Nf6
+	// after 2h 1m (Black's flag at +4h). After 6.11 each side's move 40
+	// credits the hour as usual; White's later flag, 3600 s into move 41,
+	// counts.
+	{"6.11_in_a_period_with_a_move_count_the_next_period_is_credited_and_later_flags_count", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.move(2*time.Hour, "Nf3")
+		r.move(2*time.Hour+m, "Nf6")
+		_, err := r.app.Flag(r.ctx, r.as(RoleArbiter, m), "both", true)
+		r.ok(err)
+		r.shuffle(39, sec, sec)
+		r.wantClocks(t, "1:00:00", "1:00:00")
+		if r.game().Clock.Flag(clock.White, r.now).Fallen {
+			t.Error("White's 6.11 flag is still down after the hour was credited")
+		}
+		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, 0), "white", false)
+		refused(t, err, "has not fallen")
+		r.move(time.Hour+sec, r.knight()) // 41., late: flag at 3600 s into it
+		fell := r.now.Add(-sec)
+		r.move(sec, r.knight())
+		since := r.seq()
+		v, err := r.app.Flag(r.ctx, r.as(RoleOperator, sec), "white", false)
+		r.ok(err)
+		r.wantResult(t, "0-1", "time forfeit")
+		if !strings.Contains(v.Reason, "with 40 of the 60 moves required completed") {
+			t.Errorf("reason %q", v.Reason)
+		}
+		r.wantClocks(t, "0:00:00", "0:59:59")
+		r.wantLog(t, since, `flag "side":"white" & "fell_at":"`+fell.UTC().Format(time.RFC3339Nano)+`"`, `game.end "result":"0-1"`)
+	}},
+	{"6.11_accepted_whenever_both_flags_are_down_even_in_a_known_order", func(t *testing.T) {
+		r := bothFlagsKnownOrder(t)
+		since := r.seq()
+		_, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
+		r.ok(err)
+		r.wantLog(t, since, `flag "side":"both" & "white_fell_at":"`+rfcAt(90*sec)+`" & "black_fell_at":"`+rfcAt(125*sec)+`"`)
+		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, sec), "white", false)
+		refused(t, err, "can never be claimed")
+		r.wantResult(t, "*", "")
+		r.wantClocks(t, "0:00:00", "0:00:00")
+	}},
+}
+
+// bothFlagsKnownOrder is the sudden-death game of issue 13, "Why" 2, at +130 s.
+func bothFlagsKnownOrder(t *testing.T) *rig {
+	r := newRigTC(t, "60")
+	r.start()
+	r.move(20*sec, "e4")
+	r.move(30*sec, "e5")
+	r.move(45*sec, "Nf3") // at +95, late: White's flag fell at +90
+	r.now = r.now.Add(35 * sec)
+	g := r.game()
+	if w, b := g.Clock.Flag(clock.White, r.now), g.Clock.Flag(clock.Black, r.now); !w.At.Equal(rigStart.Add(90*sec)) || !b.At.Equal(rigStart.Add(125*sec)) {
+		t.Fatalf("flags at %v and %v, want +90s and +125s", w.At, b.At)
+	}
+	return r
+}
+
+// incidentAt reports whether an incident of kind shows instant at and text.
+func incidentAt(incs []Incident, kind string, at time.Time, text string) bool {
+	for _, in := range incs {
+		if in.Kind == kind && in.At.Equal(at) && strings.Contains(in.Text, text) {
+			return true
+		}
+	}
+	return false
+}
