@@ -25,17 +25,24 @@ import (
 // every case so that no case can see another's leftovers.
 type fixture struct {
 	name  string
-	lines []string // script lines played at start
+	lines []string      // script lines played at start+from
+	from  time.Duration // when the script starts, after start
+	beat  time.Duration // when not 0: the console's last heartbeat (a killed console), after start
 }
 
 var (
 	// live: game 1 running, 1.e4 played at 0:00:31, Black to move.
-	fixLive = fixture{"live", []string{"0:00:00 " + newMatch, "0:00:01 game start", "0:00:31 --as operator move e4"}}
+	fixLive = fixture{"live", []string{"0:00:00 " + newMatch, "0:00:01 game start", "0:00:31 --as operator move e4"}, 0, 0}
 	// ended: game 1 over (Deep Blue resigned), game 2 not started.
 	fixEnded = fixture{"ended", []string{"0:00:00 " + newMatch, "0:00:01 game start", "0:00:31 --as operator move e4",
-		"0:00:40 --as operator resign white"}}
+		"0:00:40 --as operator resign white"}, 0, 0}
 	// empty: a migrated database with no match yet.
-	fixEmpty = fixture{"empty", nil}
+	fixEmpty = fixture{"empty", nil, 0, 0}
+	// away: game 1 started ten minutes before now (start), Deep Blue (the
+	// computer, White) to move, and the console that ran it was killed a
+	// minute before now: a command finds a recovery to note (issue 13: a
+	// refused command must not leave it in the record).
+	fixAway = fixture{"away", []string{"0:00:00 " + newMatch, "0:00:01 game start"}, -10 * time.Minute, -time.Minute}
 )
 
 // buildFixtures writes each fixture once into dir and returns their paths.
@@ -43,7 +50,7 @@ func buildFixtures(t *testing.T) map[string]string {
 	t.Helper()
 	dir := t.TempDir()
 	paths := map[string]string{}
-	for _, f := range []fixture{fixLive, fixEnded, fixEmpty} {
+	for _, f := range []fixture{fixLive, fixEnded, fixEmpty, fixAway} {
 		p := filepath.Join(dir, f.name+".arbiter")
 		if f.lines == nil {
 			db, err := store.Open(context.Background(), p)
@@ -52,7 +59,17 @@ func buildFixtures(t *testing.T) map[string]string {
 			}
 			db.Close()
 		} else {
-			mustArb(t, p, "--at", at(0), "play", writeScript(t, f.lines...))
+			mustArb(t, p, "--at", at(f.from), "play", writeScript(t, f.lines...))
+		}
+		if f.beat != 0 {
+			db, err := store.Open(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.WriteHeartbeat(context.Background(), store.Heartbeat{Wall: start.Add(f.beat), PID: 12345}); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
 		}
 		paths[f.name] = p
 	}
@@ -163,6 +180,13 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"an absurd number of games", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--games", "100000"), "between 1 and 100"},
 			{"games not a number", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--games", "six"), "whole number"},
 			{"a malformed time control", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "40/banana"), "time control"},
+			{"a control for someone who is not a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "Nobody=300"), "Nobody is not a player of this match"},
+			{"a control for an empty name", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "=300"), "player's name"},
+			{"an unknown preset", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "blitzz"), "not a preset"},
+			{"an unknown preset for a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "A=classical"), "not a preset"},
+			{"a bad spec for a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "B=40/banana"), "time control"},
+			{"an empty spec for a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "B="), "empty"},
+			{"two controls for one player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "B=300", "--tc", "B=600"), "twice"},
 			{"an unknown White", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "C"), "neither player"},
 			{"a computer that is not a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--computer", "HAL"), "not one of the players"},
 			{"a PIN too short", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "1"), "too short"},
@@ -185,6 +209,11 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a negative game number", "ended", static("--at", later, "game", "start", "-1"), "not a game number"},
 			{"a game beyond the match", "ended", static("--at", later, "game", "start", "7"), "no game 7"},
 			{"no match yet", "empty", static("--at", later, "game", "start"), ""},
+			{"a malformed FEN", "ended", static("--at", later, "game", "start", "--fen", "8/8/8 w - - 0 1"), "FEN"},
+			{"a FEN with no kings", "ended", static("--at", later, "game", "start", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "kings"},
+			{"a finished position", "ended", static("--at", later, "game", "start", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), "already over"},
+			{"clocks without a FEN", "ended", static("--at", later, "game", "start", "--white", "0:10:00"), "--fen"},
+			{"a malformed clock", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40", "--white", "ten minutes"), "clock reading"},
 		},
 		"game postpone": {
 			{"a running game", "live", static("--at", later, "game", "postpone", "1", "--reason", "rain"), ""},
@@ -204,6 +233,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"two moves", "live", static("--at", later, "move", "e5", "Nf3"), "unexpected argument"},
 			{"--pressed without a press", "live", static("--at", later, "move", "e5", "--pressed"), "no clock press"},
 			{"time running back", "live", static("--at", at(time.Second), "move", "e5"), "earlier"},
+			{"an illegal move while a recovery is to be noted", "away", static("--at", later, "move", "Qh4"), "not legal"},
+			{"an exact instant before the last event while a recovery is to be noted", "away", static("--at", at(-11*time.Minute), "move", "e4"), "earlier"},
 			{"nonsense", "live", static("--at", later, "move", "zz99"), ""},
 		},
 		"press": {
@@ -216,6 +247,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a huge reason", "live", static("--at", later, "pause", "--reason", huge), "keep it under"},
 			{"a reason in invalid UTF-8", "live", static("--at", later, "pause", "--reason", badUTF8), "UTF-8"},
 			{"no game running", "ended", static("--at", later, "pause"), ""},
+			{"an unknown cause", "live", static("--at", later, "pause", "--cause", "boredom"), "not a cause"},
+			{"a fault on the computer's turn", "away", static("--at", at(-time.Minute), "pause", "--cause", "fault"), "rule 7"},
+			{"a refused pause while a recovery is to be noted", "away", static("--at", later, "pause", "--cause", "fault"), "rule 7"},
 		},
 		"resume": {
 			{"clocks already running", "live", static("--at", later, "resume"), ""},

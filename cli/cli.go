@@ -94,6 +94,7 @@ type runner struct {
 	app    *match.App
 	db     *store.DB
 	inPlay bool
+	note   *phrase.Error // a recovery note armed for the command, told once it succeeded
 }
 
 // cmd is the match command context for the current line.
@@ -301,16 +302,29 @@ func (r *runner) open(create bool) error {
 	return nil
 }
 
-// recoveryNotice tells about a console that went away while a clock ran.
+// recoveryNotice tells about a console that went away while a clock ran. A
+// command that writes does not log the recovery itself: the note is armed
+// and written by the command, in its transaction and at its --at, and told
+// only once the command succeeded (a refused command changes nothing and
+// says one sentence).
 func (r *runner) recoveryNotice(write bool) {
-	msg, err := r.app.CheckRecovery(r.ctx, r.env.Now().UTC(), write)
+	check := func() (*phrase.Error, error) { return r.app.CheckRecovery(r.ctx, r.env.Now().UTC(), false) }
+	if write {
+		check = func() (*phrase.Error, error) { return r.app.ArmRecovery(r.ctx, r.env.Now().UTC()) }
+	}
+	msg, err := check()
 	if err != nil {
 		fmt.Fprintln(r.env.Stderr, "arbiter: "+Sentence(err))
 		return
 	}
-	if msg != nil {
-		fmt.Fprintln(r.env.Stderr, "arbiter: "+msg.Error())
+	if msg == nil {
+		return
 	}
+	if write {
+		r.note = msg
+		return
+	}
+	fmt.Fprintln(r.env.Stderr, "arbiter: "+msg.Error())
 }
 
 func (r *runner) exec(c *command, words []string) error {
@@ -327,7 +341,14 @@ func (r *runner) exec(c *command, words []string) error {
 			return err
 		}
 	}
-	return c.run(r, a)
+	if err := c.run(r, a); err != nil {
+		return err
+	}
+	if r.note != nil {
+		fmt.Fprintln(r.env.Stderr, "arbiter: "+r.note.Error())
+		r.note = nil
+	}
+	return nil
 }
 
 // boolFlags are the flags that take no value.

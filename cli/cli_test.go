@@ -411,3 +411,51 @@ func TestReopeningAfterTheConsoleVanishedLogsARecovery(t *testing.T) {
 		t.Errorf("the recovery was reported twice: %q", errb.String())
 	}
 }
+
+// Issue 13, "Why" 4: with the console's last heartbeat 60 s old, a move
+// entered with --at 20 s ago (the exact press) is judged at that instant;
+// the recovery note goes into the same transaction, stamped at the move's
+// --at, before the move.
+func TestRecoveryNeverBlocksAnExactInstant(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4"))
+	s, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteHeartbeat(context.Background(), store.Heartbeat{Wall: start.Add(40 * time.Second), PID: 12345}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	now := start.Add(100 * time.Second)
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return now }}
+	if code := Run(context.Background(), []string{"--db", db, "--at", at(80 * time.Second), "--as", "black", "move", "e5"}, env); code != 0 {
+		t.Fatalf("the exact instant was blocked: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "1m0s while Black's clock was running") {
+		t.Errorf("stderr %q does not tell the recovery", errb.String())
+	}
+	s, err = store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	evs, err := s.EventsAfter(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(evs)
+	if n < 2 || evs[n-2].Kind != "recovery" || evs[n-1].Kind != "move" {
+		t.Fatalf("the last events are not a recovery and the move: %v", evs[max(0, n-3):])
+	}
+	for _, e := range evs[n-2:] {
+		if !e.At.Equal(start.Add(80 * time.Second)) {
+			t.Errorf("%s stamped at %s, want the move's --at %s", e.Kind, e.At.Format(time.RFC3339Nano), at(80*time.Second))
+		}
+	}
+	st := status(t, db, 81*time.Second)
+	if path(st, "game", "ply") != float64(2) || path(st, "game", "clock", "black", "remaining_ms") != float64(7200000-49000) {
+		t.Errorf("after the move: ply %v, Black %v ms; want 2 and 7151000", path(st, "game", "ply"), path(st, "game", "clock", "black", "remaining_ms"))
+	}
+}

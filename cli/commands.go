@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"arbiter/clock"
 	"arbiter/internal/phrase"
@@ -33,8 +34,8 @@ func init() {
 		summary: "Create the match (one per database).", run: runMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
 		summary: "Set the scheduled start of game N (default: the next game).", run: runGameSchedule})
-	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N]",
-		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5).", run: runGameStart})
+	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
+		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", run: runGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
 		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", run: runGamePostpone})
 	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
@@ -42,7 +43,7 @@ func init() {
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
 		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", run: runPress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
-		usage: "pause [--reason R] [--call]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b).", run: runPause})
+		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", run: runPause})
 	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
 		summary: "Start the clock of the side to move (6.12c).", run: runResume})
 	register(&command{name: "adjust", writes: true, roles: rolesArbiter,
@@ -105,7 +106,12 @@ func runMatchNew(r *runner, a *args) error {
 	spec.Operators = a.takeAll("operator")
 	spec.Appeals = a.takeAll("appeals")
 	for _, tc := range a.takeAll("tc") {
-		if name, s, ok := strings.Cut(tc, "="); ok && (name == players[0] || name == players[1]) {
+		// a control never contains "=": NAME=SPEC names a player, and the
+		// core refuses a name that is not one
+		if name, s, ok := strings.Cut(tc, "="); ok {
+			if _, twice := spec.Controls[name]; twice {
+				return fmt.Errorf("--tc gives %s a control twice: give one --tc \"%s=SPEC\"", name, name)
+			}
 			spec.Controls[name] = s
 		} else if spec.Control == "" {
 			spec.Control = tc
@@ -182,6 +188,20 @@ func runGameSchedule(r *runner, a *args) error {
 }
 
 func runGameStart(r *runner, a *args) error {
+	var from match.StartPosition
+	from.FEN, _ = a.take("fen")
+	for _, x := range []struct {
+		name string
+		d    **time.Duration
+	}{{"white", &from.White}, {"black", &from.Black}} {
+		if v, ok := a.take(x.name); ok {
+			d, err := match.ParseClockReading(v)
+			if err != nil {
+				return err
+			}
+			*x.d = &d
+		}
+	}
 	n, err := gameNumber(a)
 	if err != nil {
 		return err
@@ -189,12 +209,16 @@ func runGameStart(r *runner, a *args) error {
 	if err := a.done("game start", 1); err != nil {
 		return err
 	}
-	if err := r.app.StartGame(r.ctx, r.cmd(), n); err != nil {
+	if err := r.app.StartGameFrom(r.ctx, r.cmd(), n, from); err != nil {
 		return err
 	}
 	g := r.app.State().CurrentGame()
 	if !r.inPlay {
-		r.out("game %d started: %s (White) vs %s (Black); White's clock runs\n", g.Number, g.White, g.Black)
+		side := "White"
+		if s, ok := g.Clock.Running(); ok && s == clock.Black {
+			side = "Black"
+		}
+		r.out("game %d started: %s (White) vs %s (Black); %s's clock runs\n", g.Number, g.White, g.Black, side)
 	}
 	return nil
 }
@@ -238,12 +262,17 @@ func runPress(r *runner, a *args) error {
 }
 
 func runPause(r *runner, a *args) error {
-	reason, _ := a.take("reason")
-	call := a.bool("call")
+	var p match.PauseArgs
+	p.Reason, _ = a.take("reason")
+	p.Cause, _ = a.take("cause")
+	p.Call = a.bool("call")
 	if err := a.done("pause", 0); err != nil {
 		return err
 	}
-	return r.app.Pause(r.ctx, r.cmd(), reason, call)
+	if p.Cause == "" {
+		p.Cause = match.CauseOther
+	}
+	return r.app.PauseFor(r.ctx, r.cmd(), p)
 }
 
 func runResume(r *runner, a *args) error {
@@ -466,10 +495,21 @@ func ifs(c bool, s string) string {
 }
 
 func flagText(f any) string {
-	if f == false {
+	fi, ok := f.(match.FlagInfo)
+	if !ok {
 		return ""
 	}
-	return "  FLAG FALLEN"
+	text := "  FLAG FALLEN"
+	if t, err := time.Parse(time.RFC3339Nano, fi.At); err == nil {
+		text += " at " + t.UTC().Format("15:04:05.000") + " UTC"
+	}
+	switch {
+	case fi.OrderUnknown:
+		text += " (order unknown, 6.11: not claimable)"
+	case fi.First:
+		text += " (first)"
+	}
+	return text
 }
 
 func runVerify(r *runner, a *args) error {

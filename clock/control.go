@@ -343,11 +343,30 @@ func ParseSpec(s string) (Control, error) {
 		}
 		names = append(names, p.Name)
 	}
+	if word(name) {
+		return Control{}, fmt.Errorf("clock: %q is not a preset: use one of %s, or write a PGN TimeControl such as 40/7200:20/3600:1800", s, strings.Join(names, ", "))
+	}
 	c, err := ParseTimeControl(s)
 	if err != nil {
 		return Control{}, fmt.Errorf("%w (or use a preset: %s)", err, strings.Join(names, ", "))
 	}
 	return c, nil
+}
+
+// word reports whether s looks like a name rather than a control: letters
+// (and '-', '_'), no digits. "?" and "-" are controls.
+func word(s string) bool {
+	letters := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			letters = true
+		case r == '-' || r == '_' || r == ' ':
+		default:
+			return false
+		}
+	}
+	return letters
 }
 
 // timed reports whether the control runs a countdown at all.

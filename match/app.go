@@ -68,6 +68,7 @@ type App struct {
 	mu       sync.Mutex
 	state    *State
 	onChange []func()
+	pending  *pendingRecovery // armed by ArmRecovery, written by the next command
 }
 
 // Open rebuilds the state of the match in db.
@@ -217,6 +218,9 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 		return refuse("no instant given for the command")
 	}
 	var next *State
+	a.mu.Lock()
+	pending := a.pending
+	a.mu.Unlock()
 	_, err := a.db.Update(ctx, func(stx *store.Tx) error {
 		a.mu.Lock()
 		base := a.state
@@ -236,6 +240,11 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 				c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
 		}
 		t := &tx{cmd: c, st: st}
+		if pending != nil {
+			if err := pending.emit(t); err != nil {
+				return err
+			}
+		}
 		if err := run(t); err != nil {
 			return err
 		}
@@ -258,7 +267,15 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 	}
 	a.mu.Lock()
 	a.state = next
+	if pending != nil && a.pending == pending {
+		a.pending = nil
+	}
 	a.mu.Unlock()
+	if pending != nil {
+		// the command is committed: a heartbeat that cannot be marked only
+		// means the next command notes the absence again
+		_ = a.handled(ctx, pending.now)
+	}
 	a.notify()
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -102,6 +103,16 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	if games < 1 || games > 100 {
 		return p, refuse("a match of %d games is not possible: give --games between 1 and 100", games)
 	}
+	// a control for someone who is not a player is refused first: its
+	// spec would otherwise be judged for nobody
+	for _, name := range slices.Sorted(maps.Keys(spec.Controls)) {
+		switch {
+		case strings.TrimSpace(name) == "":
+			return p, refuse("a control for one player needs the player's name before the '=': give --tc \"NAME=SPEC\"")
+		case name != spec.Players[0] && name != spec.Players[1]:
+			return p, refuse("%s is not a player of this match: give --tc \"NAME=SPEC\" with %s or %s, exactly as given with --player", name, spec.Players[0], spec.Players[1])
+		}
+	}
 	tcSpec := spec.Control
 	if tcSpec == "" {
 		tcSpec = "acm1996"
@@ -120,11 +131,6 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 			return p, refuse("the match needs a timed control, not %q: give e.g. --tc acm1996 or --tc 40/7200:20/3600:1800", s)
 		}
 		controls[name] = tc.String()
-	}
-	for name := range spec.Controls {
-		if name != spec.Players[0] && name != spec.Players[1] {
-			return p, refuse("time control given for %q, who is not a player", name)
-		}
 	}
 	p = MatchNewPayload{Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
 		Computer: spec.Computer, Operators: spec.Operators, Appeals: spec.Appeals, Games: games, Controls: controls}

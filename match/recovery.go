@@ -63,8 +63,7 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 	}
 	// the record keeps the English sentence; the console says the phrase
 	// in its own language
-	note := phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
-		how, roundAway(away), colour(running))
+	note := recoveryNote(how, away, colour(running))
 	msg := note.Error()
 	if !write {
 		return note, nil
@@ -81,6 +80,73 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 	}
 	host, _ := os.Hostname()
 	return note, a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
+}
+
+// pendingRecovery is a recovery note armed by ArmRecovery: the next command
+// writes it first, in its own transaction, stamped at its own instant.
+type pendingRecovery struct {
+	away time.Duration
+	how  phrase.Word
+	now  time.Time // when the absence was noticed
+}
+
+// ArmRecovery is CheckRecovery for a command given with an exact instant (the
+// command line's --at): it writes nothing now. The note is written by the
+// next command of this App, as its first event, in the same transaction and
+// stamped at that command's instant, so a recovery never blocks an exact
+// instant, and a refused command leaves the record (and the heartbeat)
+// untouched. It returns the sentence for the user, or nil.
+func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, error) {
+	hb, ok, err := a.db.ReadHeartbeat(ctx)
+	if err != nil || !ok || hb.PID == pidHandled {
+		return nil, err
+	}
+	away := now.Sub(hb.Wall)
+	if away < StaleAfter {
+		return nil, nil
+	}
+	g := a.State().CurrentGame()
+	if g == nil || !g.Live() {
+		return nil, nil
+	}
+	running, isRunning := g.Clock.Running()
+	if !isRunning {
+		return nil, nil
+	}
+	how := phrase.Word("closed")
+	if hb.PID != pidClosed {
+		how = "gone (crashed or killed)"
+	}
+	a.mu.Lock()
+	a.pending = &pendingRecovery{away: away, how: how, now: now}
+	a.mu.Unlock()
+	return recoveryNote(how, away, colour(running)), nil
+}
+
+func recoveryNote(how phrase.Word, away time.Duration, running any) *phrase.Error {
+	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+		how, roundAway(away), running)
+}
+
+// emitPending writes an armed recovery note as the command's first event, at
+// the command's instant, if a clock still runs in the game in progress.
+func (p *pendingRecovery) emit(t *tx) error {
+	g := t.st.CurrentGame()
+	if g == nil || !g.Live() {
+		return nil
+	}
+	running, ok := g.Clock.Running()
+	if !ok {
+		return nil
+	}
+	msg := recoveryNote(p.how, p.away, colour(running)).Error()
+	return t.emitAs(g.Number, RoleSystem, KindRecovery, RecoveryPayload{AwayMS: int64(p.away / time.Millisecond), Running: running.String(), Text: msg})
+}
+
+// handled marks the heartbeat after an armed note was written.
+func (a *App) handled(ctx context.Context, now time.Time) error {
+	host, _ := os.Hostname()
+	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
 }
 
 func roundAway(d time.Duration) string {
