@@ -287,6 +287,115 @@ var flagRules = []struct {
 		r.wantResult(t, "*", "")
 		r.wantClocks(t, "0:00:00", "0:00:00")
 	}},
+	// Rule 7 with 6.12a: the arbiter may stop the clocks on the computer's
+	// turn, but not for a technical fault.
+	{"rule_7_6.12a_pause_for_a_fault_refused_on_the_computers_turn", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.move(m, "e4") // Deep Blue's clock runs from +60 s
+		since := r.seq()
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), "rule 7")
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), "not a cause")
+		r.wantLog(t, since)
+		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
+		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: unplayable") {
+			t.Errorf("paused %s, cause %q, incident %q", g.State, g.Paused.Cause, r.lastIncident().Text)
+		}
+		r.wantClocks(t, "1:59:00", "1:59:30")
+		r.wantLog(t, since, `pause "side":"black" & "cause":"unplayable"`)
+		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 10*m)))
+		r.move(30*sec, "e5")
+		// on the human's turn the arbiter may stop the clocks for a fault
+		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 10*sec), PauseArgs{Cause: CauseFault, Reason: "the board's sensor failed"}))
+		r.wantClocks(t, "1:58:50", "1:59:00")
+		// the default cause is other: today's scripts keep working
+		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, m)))
+		since = r.seq()
+		r.ok(r.app.Pause(r.ctx, r.as(RoleArbiter, sec), "noise", false))
+		r.wantLog(t, since, `pause "cause":"other"`)
+	}},
+	// [%emt] is the running time of the mover's turn up to the press, delay
+	// included, stopped time excluded: a 3 s move under 7200d5 costs nothing
+	// ([%clk 2:00:00]) but took 3 s; a move of 70 s with a 10 s pause in it
+	// took 60 s of running time, 55 s charged.
+	{"6.2_emt_is_the_running_time_delay_included_pause_excluded", func(t *testing.T) {
+		r := newRigTC(t, "7200d5")
+		r.start()
+		r.move(3*sec, "e4")
+		r.ok(r.app.Pause(r.ctx, r.as(RoleArbiter, 20*sec), "noise", false))
+		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 10*sec)))
+		r.move(40*sec, "e5")
+		r.wantClocks(t, "2:00:00", "1:59:05")
+		pgn := r.game().Sheet.PGN(nil, "*")
+		for i, want := range []string{"[%clk 2:00:00] [%emt 0:00:03]", "[%clk 1:59:05] [%emt 0:01:00]"} {
+			if got := pgn.Moves[i].Comment; got != want {
+				t.Errorf("ply %d comment %q, want %q", i+1, got, want)
+			}
+		}
+		if e := r.game().Sheet.Entries()[1]; e.Used != 55*sec || e.Elapsed != 60*sec {
+			t.Errorf("1... e5: used %v, elapsed %v; want 55s charged and 60s running", e.Used, e.Elapsed)
+		}
+		r.replayed()
+	}},
+	// A game from a position: Black to move at move 45 under acm1996. White
+	// has completed 45 moves, Black 44; both are in period 2 (moves 41–60).
+	{"6.13_game_starts_from_a_position_its_move_number_sets_the_counters_and_the_period", func(t *testing.T) {
+		r := newRig(t)
+		r.now = rigStart
+		ten, twenty := 10*m, 20*m
+		const fen = "8/8/4k3/8/8/8/4P3/4K2R b K - 3 45"
+		since := r.seq()
+		r.ok(r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: fen, White: &ten, Black: &twenty}))
+		r.wantLog(t, since, `game.start "fen":"`+fen+`" & "white_ns":600000000000 & "black_ns":1200000000000`)
+		g := r.game()
+		if s, ok := g.Clock.Running(); !ok || s != clock.Black {
+			t.Error("Black is to move: Black's clock must run")
+		}
+		for _, x := range []struct {
+			s            clock.Side
+			moves, toCtl int
+		}{{clock.White, 45, 15}, {clock.Black, 44, 16}} {
+			n, _ := g.Clock.MovesToControl(x.s)
+			if g.Clock.Moves(x.s) != x.moves || g.Clock.Period(x.s) != 1 || n != x.toCtl {
+				t.Errorf("%s: %d moves, period %d, %d to the control; want %d, 2, %d", Colour(x.s), g.Clock.Moves(x.s), g.Clock.Period(x.s)+1, n, x.moves, x.toCtl)
+			}
+		}
+		r.move(m, "Kd5")
+		r.move(m, "Rh5+")
+		r.wantClocks(t, "0:09:00", "0:19:00")
+		pgn := g.Sheet.PGN(nil, "*")
+		if pgn.StartFEN != fen || r.game().Sheet.Entries()[0].Label() != "45... Kd5" {
+			t.Errorf("PGN from %q, first move %s", pgn.StartFEN, r.game().Sheet.Entries()[0].Label())
+		}
+		// 6.3 counts the moves of the position: White's flag falls in move 47
+		// with 46 of 60; Black has only the king, so 6.9 makes it a draw
+		r.move(m, "Kc4")
+		r.move(10*m, "Rh4+")
+		v, err := r.app.Flag(r.ctx, r.as(RoleOperator, 0), "white", false)
+		r.ok(err)
+		if !strings.Contains(v.Reason, "with 46 of the 60 moves required completed") || v.Result != "1/2-1/2" {
+			t.Errorf("verdict %+v", v)
+		}
+		r.replayed()
+	}},
+	{"6.13_game_from_a_position_without_clocks_gets_the_controls_time_for_its_period", func(t *testing.T) {
+		r := newRig(t)
+		r.now = rigStart
+		r.ok(r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 61"}))
+		r.wantClocks(t, "0:30:00", "0:30:00")
+		err := r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 61"})
+		refused(t, err, "still in progress")
+	}},
+	{"rule_1_a_control_for_someone_who_is_not_a_player_is_refused_first", func(t *testing.T) {
+		app, _, _ := openTestApp(t, "tc.db")
+		cmd := Cmd{At: rigStart, Actor: Actor{Role: RoleArbiter}}
+		spec := MatchSpec{Title: "T", Players: [2]string{kasparov, deepBlue}, Controls: map[string]string{"Nobody": "bad"}}
+		refused(t, app.NewMatch(context.Background(), cmd, spec), "Nobody is not a player of this match")
+		spec.Controls = map[string]string{deepBlue: "classical"}
+		refused(t, app.NewMatch(context.Background(), cmd, spec), `"classical" is not a preset`)
+		spec.Controls = map[string]string{deepBlue: "40/banana"}
+		refused(t, app.NewMatch(context.Background(), cmd, spec), "time control")
+	}},
 }
 
 // bothFlagsKnownOrder is the sudden-death game of issue 13, "Why" 2, at +130 s.
