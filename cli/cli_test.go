@@ -459,3 +459,49 @@ func TestRecoveryNeverBlocksAnExactInstant(t *testing.T) {
 		t.Errorf("after the move: ply %v, Black %v ms; want 2 and 7151000", path(st, "game", "ply"), path(st, "game", "clock", "black", "remaining_ms"))
 	}
 }
+
+// Issue 13: a game starts from a position; the PGN carries SetUp and FEN and
+// the move numbers of the position; the clocks are as given.
+func TestGameStartFromAPosition(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	const fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch,
+		`0:00:01 game start --fen "`+fen+`" --white 0:05:00 --black 0:07:30.5`, "0:00:11 move Kd7"))
+	st := status(t, db, 11*time.Second)
+	for _, c := range []struct {
+		side       string
+		ms, moves  float64
+		toControl  float64
+		wantPeriod float64
+	}{{"white", 300000, 30, 10, 1}, {"black", 450500 - 10000, 30, 10, 1}} {
+		if got := path(st, "game", "clock", c.side, "remaining_ms"); got != c.ms {
+			t.Errorf("%s remaining_ms %v, want %v", c.side, got, c.ms)
+		}
+		if got := path(st, "game", "clock", c.side, "moves"); got != c.moves {
+			t.Errorf("%s moves %v, want %v", c.side, got, c.moves)
+		}
+		if got := path(st, "game", "clock", c.side, "moves_to_control"); got != c.toControl {
+			t.Errorf("%s moves_to_control %v, want %v", c.side, got, c.toControl)
+		}
+	}
+	out := mustArb(t, db, "export", "pgn")
+	for _, want := range []string{`[SetUp "1"]`, `[FEN "` + fen + `"]`, "30... Kd7 {[%clk 0:07:20] [%emt 0:00:10]}"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the PGN lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// Issue 13: the status text shows the instant a flag fell, not when it was read.
+func TestStatusShowsTheFlagInstant(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+" --tc 60", "0:00:00 game start"))
+	out := mustArb(t, db, "--at", at(5*time.Minute), "status")
+	if !strings.Contains(out, "FLAG FALLEN at 20:01:00.000 UTC") {
+		t.Errorf("status does not show when White's flag fell:\n%s", out)
+	}
+	st := status(t, db, 5*time.Minute)
+	if got := path(st, "game", "clock", "white", "remaining_ms"); got != float64(0) {
+		t.Errorf("remaining_ms %v after the flag, want 0", got)
+	}
+}
