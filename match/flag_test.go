@@ -287,7 +287,25 @@ var flagRules = []struct {
 		r.wantResult(t, "*", "")
 		r.wantClocks(t, "0:00:00", "0:00:00")
 	}},
-	// Rule 7 with 6.12a: the arbiter may stop the clocks on the computer's
+	// Articles 5.1–5.3 before the claim: Black's flag falls at +62 (1. f3 at
+	// +1, 1... e5 at +2, 2. g4 at +3), then 2... Qh4# at +70 mates. The mate
+	// stands; a later claim of Black's flag is refused.
+	{"6.8_a_game_ended_by_mate_before_the_claim_stands", func(t *testing.T) {
+		r := newRigTC(t, "60")
+		r.start()
+		r.move(sec, "f3")
+		r.move(sec, "e5")
+		r.move(sec, "g4")
+		r.move(67*sec, "Qh4#")
+		r.wantResult(t, "0-1", "checkmate")
+		since := r.seq()
+		_, err := r.app.Flag(r.ctx, r.as(RoleWhite, sec), "black", false)
+		refused(t, err, "is over")
+		r.wantLog(t, since)
+		r.wantResult(t, "0-1", "checkmate")
+		r.wantClocks(t, "0:00:58", "0:00:00")
+	}},
+		// Rule 7 with 6.12a: the arbiter may stop the clocks on the computer's
 	// turn, but not for a technical fault.
 	{"rule_7_6.12a_pause_for_a_fault_refused_on_the_computers_turn", func(t *testing.T) {
 		r := newRig(t)

@@ -231,6 +231,9 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 				return refuse("both flags fell at the same instant (%s), so which fell first cannot be established: the arbiter records Article 6.11 with 'flag both --order-unknown'", instant(f.At))
 			case of.At.Before(f.At):
 				first := side.Other()
+				if _, done := requiredDone(g, first, of); done {
+					break // the first flag loses nothing (6.3): the claimed one is judged
+				}
 				if rs, ok, _ := t.roleSide(g); ok && rs == first {
 					return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
 				}
