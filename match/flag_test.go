@@ -305,7 +305,7 @@ var flagRules = []struct {
 		r.wantResult(t, "0-1", "checkmate")
 		r.wantClocks(t, "0:00:58", "0:00:00")
 	}},
-		// Rule 7 with 6.12a: the arbiter may stop the clocks on the computer's
+	// Rule 7 with 6.12a: the arbiter may stop the clocks on the computer's
 	// turn, but not for a technical fault.
 	{"rule_7_6.12a_pause_for_a_fault_refused_on_the_computers_turn", func(t *testing.T) {
 		r := newRig(t)
