@@ -219,10 +219,10 @@ var flagRules = []struct {
 		r.move(61*sec, "e4")
 		r.move(61*sec, "e5")
 		since := r.seq()
-		v, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 3*sec), "both", true)
+		_, err := r.app.Flag(r.ctx, r.as(RoleArbiter, 3*sec), "both", true)
 		r.ok(err)
-		if !strings.Contains(v.Reason, "6.11") || r.game().Over() {
-			t.Errorf("verdict %+v", v)
+		if g := r.game(); g.Over() || r.lastIncident().Rule != "6.11" {
+			t.Errorf("game %s %s, incident %+v", g.State, g.Result, r.lastIncident())
 		}
 		r.wantLog(t, since, `flag "side":"both" & "order_unknown":true & "white_fell_at":"`+rfcAt(60*sec)+`" & "black_fell_at":"`+rfcAt(121*sec)+`"`)
 		for _, c := range []struct {

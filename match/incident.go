@@ -206,7 +206,6 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
 				return refuse("Article 6.11 has already been recorded for both flags: the game continues, and the arbiter decides with 'result' if it cannot go on")
 			}
-			v.Reason = "Both flags have fallen and which fell first is not established (6.11): the game continues; neither flag can be claimed."
 			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
 				WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
 		}

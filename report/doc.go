@@ -20,7 +20,10 @@
 //
 // "(=)" when the mover offered a draw with that move; %clk is the mover's
 // remaining time after the move, including any period time or increment the
-// move earned, rounded down to whole seconds; %emt is the time the move took.
+// move earned, rounded down to whole seconds; %emt is the time the move took:
+// the running time of the mover's turn up to the press, a delay included,
+// time with the clocks stopped excluded (the time charged follows from
+// consecutive %clk).
 // The notes are the incidents logged after that move and before the next one
 // (an incident logged before the first move goes to the first move's
 // comment), each written "Role: kind (rule) text; W H:MM:SS B H:MM:SS", and
