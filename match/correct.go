@@ -144,6 +144,9 @@ func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOpti
 		}
 	}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
+		// a game from a position counts the moves made before it
+		o.MovesNow[s] += g.startMoves[s]
+		o.MovesErr[s] += g.startMoves[s]
 		// The turn in progress at discovery (the mover's time since its
 		// last completed move).
 		o.UsedNow[s] += g.Clock.Used(s, at) - g.usedMark[s]
@@ -181,7 +184,7 @@ func (oc *CorrectionOutcome) refuseNegative(what phrase.Word) {
 func (o *CorrectionOptions) record(g *Game) CorrectionOutcome {
 	oc := o.base(g, MethodRecord)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
+		allot := g.allotment(s, o.MovesErr[s])
 		r := allot + o.Bonuses[s] - o.UsedErr[s]
 		oc.Sides[s].Remaining = r
 		oc.Working[s] = phrase.Errorf("allotment after %d moves %s + bonuses %s − used to ply %d %s = %s",
@@ -194,22 +197,36 @@ func (o *CorrectionOptions) record(g *Game) CorrectionOutcome {
 func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
 	oc := o.base(g, MethodProportional)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		if o.MovesNow[s] == 0 {
+		if o.MovesNow[s] == g.startMoves[s] {
 			oc.Sides[s].Remaining = o.Readings[s]
 			oc.Sides[s].Period = g.Clock.Period(s) + 1
 			oc.Working[s] = phrase.Errorf("no move completed at discovery: unchanged at %s", FormatDuration(o.Readings[s]))
 			continue
 		}
-		used := time.Duration(int64(o.UsedNow[s]) * int64(o.MovesErr[s]) / int64(o.MovesNow[s]))
-		allot := g.Clock.Control(s).Allotment(o.MovesErr[s])
+		// the proportion is of the moves made in this game (a game from a
+		// position has used no time on the moves before it)
+		errIn, nowIn := o.MovesErr[s]-g.startMoves[s], o.MovesNow[s]-g.startMoves[s]
+		used := time.Duration(int64(o.UsedNow[s]) * int64(errIn) / int64(nowIn))
+		allot := g.allotment(s, o.MovesErr[s])
 		r := allot + o.Bonuses[s] - used
 		oc.Sides[s].Remaining = r
 		oc.Working[s] = phrase.Errorf("used %s × %d/%d = %s; allotment after %d moves %s + bonuses %s − %s = %s",
-			FormatDuration(o.UsedNow[s]), o.MovesErr[s], o.MovesNow[s], FormatDuration(used),
+			FormatDuration(o.UsedNow[s]), errIn, nowIn, FormatDuration(used),
 			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), FormatDuration(used), FormatDuration(r))
 	}
 	oc.refuseNegative("the proportional method (rule 10)")
 	return oc
+}
+
+// allotment is all the time side's clock was credited automatically after
+// moves moves: the control's Allotment, and for a game from a position the
+// clock it started with plus what the control credited since.
+func (g *Game) allotment(s clock.Side, moves int) time.Duration {
+	ctl := g.Clock.Control(s)
+	if g.startMoves == [2]int{} && g.startClock == [2]time.Duration{} {
+		return ctl.Allotment(moves)
+	}
+	return g.startClock[s] + ctl.Allotment(moves) - ctl.Allotment(g.startMoves[s])
 }
 
 func (o *CorrectionOptions) keep(g *Game) CorrectionOutcome {

@@ -292,12 +292,13 @@ func applyStart(s *State, g *Game, e store.Event) error {
 		return err
 	}
 	c := clock.New(wc, bc)
-	g.startMoves = [2]int{}
+	g.startMoves, g.startClock = [2]int{}, [2]time.Duration{}
 	if p.FEN != "" {
 		if c, err = setUpClock(c, sheet, p, e.At); err != nil {
 			return err
 		}
 		g.startMoves = startMoves(sheet)
+		g.startClock = [2]time.Duration{c.Remaining(clock.White, e.At), c.Remaining(clock.Black, e.At)}
 		g.corrCredit = [2]time.Duration{c.Credit(clock.White), c.Credit(clock.Black)}
 	}
 	toMove := clock.White

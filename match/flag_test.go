@@ -396,6 +396,39 @@ var flagRules = []struct {
 		}
 		r.replayed()
 	}},
+	// Rule 10 / 6.13 in a game from a position (White to move at move 30,
+	// acm1996, clocks 0:20:00 and 0:30:00): White 1 min a move, Black 2 min;
+	// ply 3 (31. Qd4) is found wrong after ply 6. Before ply 3 each side has
+	// made 30 moves (29 before the position, one in it); record: White
+	// 0:20:00 − the 2 min used to ply 3 = 0:18:00, Black 0:30:00 − 2 min.
+	{"6.13_a_reset_in_a_game_from_a_position_counts_the_moves_before_it", func(t *testing.T) {
+		r := newRig(t)
+		r.now = rigStart
+		w, b := 20*m, 30*m
+		r.ok(r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: "4k3/8/8/8/8/8/3QP3/4K3 w - - 0 30", White: &w, Black: &b}))
+		for _, mv := range []string{"Qd3", "Kf7", "Qd4", "Kg6", "Qd5", "Kh6"} {
+			d := m
+			if r.game().ToMove() == clock.Black {
+				d = 2 * m
+			}
+			r.move(d, mv)
+		}
+		res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 10*sec), CorrectArgs{Ply: 3, Method: MethodRecord, Cause: CauseIrregularity, Reason: "the queen stood on d4, not d3"})
+		r.ok(err)
+		if res.Bonus != 0 {
+			t.Errorf("an irregularity gives no bonus: %v", res.Bonus)
+		}
+		g := r.game()
+		for _, x := range []struct {
+			s     clock.Side
+			moves int
+			want  string
+		}{{clock.White, 30, "0:18:00"}, {clock.Black, 30, "0:28:00"}} {
+			if g.Clock.Moves(x.s) != x.moves || FormatDuration(g.Clock.Remaining(x.s, r.now)) != x.want {
+				t.Errorf("%s after the reset: %d moves, %s; want %d, %s", Colour(x.s), g.Clock.Moves(x.s), FormatDuration(g.Clock.Remaining(x.s, r.now)), x.moves, x.want)
+			}
+		}
+	}},
 	{"6.13_game_from_a_position_without_clocks_gets_the_controls_time_for_its_period", func(t *testing.T) {
 		r := newRig(t)
 		r.now = rigStart

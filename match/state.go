@@ -147,6 +147,7 @@ type Game struct {
 	usedMark     [2]time.Duration // each side's charged time at its last completed move
 	ranMark      [2]time.Duration // each side's running time at its last completed move
 	startMoves   [2]int           // moves each side had completed in the start position (FEN)
+	startClock   [2]time.Duration // each clock at the start of a game from a position (FEN); zero otherwise
 	pressReading reading          // the reading of a press awaiting its move
 	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
 }
