@@ -504,4 +504,7 @@ func TestStatusShowsTheFlagInstant(t *testing.T) {
 	if got := path(st, "game", "clock", "white", "remaining_ms"); got != float64(0) {
 		t.Errorf("remaining_ms %v after the flag, want 0", got)
 	}
+	if got := path(st, "game", "clock", "white", "display"); got != "0:00:00.0" {
+		t.Errorf("display %v after the flag, want zero, never a negative time", got)
+	}
 }
