@@ -167,6 +167,28 @@ func TestScriptFlags(t *testing.T) {
 			t.Errorf("result %s (%s), want 0-1 on time", s.Game.Result, s.Game.Termination)
 		}
 	})
+	// issue 13, "Why" 1, as a script: move 40 pressed at the flag instant
+	// (+39 × 181 s + 180 s after the start), the claim after Black's move 40
+	t.Run("6.3_move_40_at_the_flag_instant_then_a_claim_loses", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		moves, end := shuffleScript(39, 180*time.Second, time.Second)
+		fell := end + 180*time.Second
+		moves += fmt.Sprintf("%s move Ng1\n%s --as operator move Ng8\n", offset(fell), offset(fell+time.Second))
+		mustPlay(t, db, scriptHeader+moves)
+		s := status(t, db, fell+2*time.Second)
+		start, _ := time.Parse(time.RFC3339, scriptStart)
+		f, _ := s.Game.Clock.White.Flag.(map[string]any)
+		if f == nil || f["required_done"] != false || f["at"] != start.Add(fell).Format(time.RFC3339Nano) || s.Game.Clock.White.RemainingMS != 0 {
+			t.Errorf("White's flag %v, %d ms: want fallen at %s, required moves not done, 0 ms", s.Game.Clock.White.Flag, s.Game.Clock.White.RemainingMS, offset(fell))
+		}
+		if r := arbiter(t, db, fell+5*time.Second, "--as", "operator", "flag", "white"); r.code != 0 {
+			t.Fatalf("flag white: %s", r.stderr)
+		}
+		s = status(t, db, fell+6*time.Second)
+		if s.Game.Result != "0-1" || s.Game.Termination != "time forfeit" {
+			t.Errorf("result %s (%s), want 0-1 on time", s.Game.Result, s.Game.Termination)
+		}
+	})
 	t.Run("bare_king_draw", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "m.db")
 		var s strings.Builder
