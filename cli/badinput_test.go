@@ -212,6 +212,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a malformed FEN", "ended", static("--at", later, "game", "start", "--fen", "8/8/8 w - - 0 1"), "FEN"},
 			{"a FEN with no kings", "ended", static("--at", later, "game", "start", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "kings"},
 			{"a finished position", "ended", static("--at", later, "game", "start", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), "already over"},
+			{"a move number no game reaches", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 99999"), "move number"},
+			{"move number zero", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 0"), "move count"},
 			{"clocks without a FEN", "ended", static("--at", later, "game", "start", "--white", "0:10:00"), "--fen"},
 			{"a malformed clock", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40", "--white", "ten minutes"), "clock reading"},
 		},

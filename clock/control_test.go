@@ -418,3 +418,23 @@ func TestRealData(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseSpec: ParseSpec never panics, accepts only valid controls, and
+// refuses a word that is not a preset as "not a preset".
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"acm1996", "Blitz", "blitzz", "classical", "40/7200:20/3600:1800", "Nobody=300", "", "-", "?", "fide-classical", " rapid "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseSpec(s)
+		if err == nil {
+			if verr := c.Validate(); verr != nil {
+				t.Fatalf("ParseSpec(%q) accepted an invalid control: %v", s, verr)
+			}
+			return
+		}
+		if word(strings.ToLower(strings.TrimSpace(s))) && !strings.Contains(err.Error(), "not a preset") {
+			t.Fatalf("ParseSpec(%q): %v; want a refusal as not a preset", s, err)
+		}
+	})
+}

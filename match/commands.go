@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -267,6 +268,10 @@ func (a *App) StartGameFrom(ctx context.Context, c Cmd, n int, from StartPositio
 	})
 }
 
+// maxStartMove bounds the move number of a start position (the longest
+// possible game is under 6,000 moves).
+const maxStartMove = 6000
+
 // fill checks the start position and writes it into a game.start payload.
 func (from StartPosition) fill(p *GamePayload) error {
 	if strings.TrimSpace(from.FEN) == "" {
@@ -281,6 +286,11 @@ func (from StartPosition) fill(p *GamePayload) error {
 	pos, err := scoresheet.ParseFEN(from.FEN)
 	if err != nil {
 		return refuse("%v", err)
+	}
+	if f := strings.Fields(pos.String()); len(f) == 6 {
+		if n, err := strconv.Atoi(f[5]); err != nil || n < 1 || n > maxStartMove {
+			return refuse("the FEN's move number %s is not one a game can reach: give a move number from 1 to %d", f[5], maxStartMove)
+		}
 	}
 	if term, _ := scoresheet.OutcomeOf(pos); term != scoresheet.TermNone {
 		return refuse("the game cannot start from this position: it is already over (%s)", term)
