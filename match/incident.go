@@ -272,7 +272,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			if side == clock.Black {
 				v.Result = "1-0"
 			}
-			v.Reason = fmt.Sprintf("%s: %s did not complete the required moves in time (6.3, 6.9): %s", short, Colour(side), mv.Reason)
+			v.Reason = fmt.Sprintf("%s: %s did not complete the required moves in time (6.9): %s", short, Colour(side), mv.Reason)
 		default:
 			v.Reason = fmt.Sprintf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", short, Colour(opp), mv.Reason)
 		}
