@@ -47,7 +47,7 @@ func TestPDFContent(t *testing.T) {
 		{"the English report names the players, the results, the moves, the incidents and the fingerprint", report.PDFOptions{}, []string{
 			"ACM Chess Challenge 1996", "Garry Kasparov", "Deep Blue", "operators: Feng-hsiung Hsu", "Mike Valvo",
 			"Carol Whitfield", "Garry Kasparov wins the match 4–2", "resignation", "agreement", "1/2-1/2",
-			"♘f3", "♖xh7+", "e1=♕", "(=)", "control at move 40", "technical fault", "photographers' flashes",
+			"♘f3", "♖xh7+", "e1=♕", "(=)", "control at move 40", "technical-fault", "Deep Blue's system stopped", "photographers' flashes",
 			"Incident log", "SIGNATURES", "Rulings, appeals and corrections", head, "arbiter verify --head " + head,
 		}},
 		{"the German report has German labels", report.PDFOptions{Lang: "de"}, []string{
