@@ -33,3 +33,26 @@ func (m *Match) Location() *time.Location {
 	}
 	return loc
 }
+
+// ZoneName names the match's zone at instant t as people read it: the
+// abbreviation in use then ("EST", "EDT", "CET"), or the IANA name where the
+// zone has no letters of its own ("+03" → "Europe/Istanbul"); "UTC" for a
+// match without a zone.
+func (m *Match) ZoneName(t time.Time) string {
+	loc := m.Location()
+	abbr, _ := t.In(loc).Zone()
+	if abbr == "" || strings.ContainsAny(abbr[:1], "+-0123456789") {
+		return loc.String()
+	}
+	return abbr
+}
+
+// LocalTime writes instant t in the match's time zone with the zone named,
+// e.g. "1996-02-14 19:43 EST" (layout "2006-01-02 15:04"): the form in which
+// the PDF and the console show a time of day. The record keeps UTC.
+func (m *Match) LocalTime(t time.Time, layout string) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.In(m.Location()).Format(layout) + " " + m.ZoneName(t)
+}

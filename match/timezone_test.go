@@ -44,9 +44,18 @@ func TestMatchTimeZone(t *testing.T) {
 			if m.TimeZone != tc.tz {
 				t.Errorf("TimeZone = %q, want %q", m.TimeZone, tc.tz)
 			}
-			if got := at.In(m.Location()).Format("2006-01-02 15:04 MST"); got != tc.local {
-				t.Errorf("local time = %s, want %s", got, tc.local)
+			if got := m.LocalTime(at, "2006-01-02 15:04"); got != tc.local {
+				t.Errorf("LocalTime = %s, want %s", got, tc.local)
 			}
 		})
+	}
+}
+
+func TestZoneNameUsesTheIANANameWhereTheZoneHasNoLetters(t *testing.T) {
+	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	for tz, want := range map[string]string{"Europe/Berlin": "CEST", "Europe/Istanbul": "Europe/Istanbul", "": "UTC"} {
+		if got := (&Match{TimeZone: tz}).ZoneName(at); got != want {
+			t.Errorf("ZoneName(%q) = %q, want %q", tz, got, want)
+		}
 	}
 }

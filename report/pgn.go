@@ -366,6 +366,36 @@ func token(s string) string {
 	return s
 }
 
+// struckRun is the run of moves one correction struck out: they stood at
+// plies Entries[0].Ply and on, where the entry now at that ply replaced the
+// first of them.
+type struckRun struct {
+	Entries []scoresheet.Entry
+	Cause   string // "operator error, rule 10: REASON"; "" when no correction names it
+	Rule    string // "rule 10", "6.13"
+}
+
+// struckRuns groups a game's struck-out moves by the correction that struck
+// them, in the order of the corrections.
+func struckRuns(g *match.Game) []struckRun {
+	struck := g.Sheet.Struck()
+	var runs []struckRun
+	for i, e := range struck {
+		if i == 0 || e.Ply != struck[i-1].Ply+1 {
+			runs = append(runs, struckRun{})
+		}
+		runs[len(runs)-1].Entries = append(runs[len(runs)-1].Entries, e)
+	}
+	k := 0
+	for _, in := range g.Incidents {
+		if in.Kind == "correct" && k < len(runs) {
+			runs[k].Cause, runs[k].Rule = struckCause(in), in.Rule
+			k++
+		}
+	}
+	return runs
+}
+
 // struckVariations are the moves struck out by corrections, as variations:
 // vars[p] follow ply p, the move that replaced the first struck move.
 // A run of moves struck by one correction is one variation, its last move
@@ -374,41 +404,23 @@ func token(s string) string {
 // position, is returned as a note instead.
 func struckVariations(g *match.Game) (vars map[int][][]scoresheet.PGNMove, notes []string) {
 	vars = map[int][][]scoresheet.PGNMove{}
-	struck := g.Sheet.Struck()
-	if len(struck) == 0 {
-		return vars, nil
-	}
-	// Runs: each correction struck one contiguous run of plies.
-	var runs [][]scoresheet.Entry
-	for i, e := range struck {
-		if i == 0 || e.Ply != struck[i-1].Ply+1 {
-			runs = append(runs, nil)
-		}
-		runs[len(runs)-1] = append(runs[len(runs)-1], e)
-	}
-	var corrections []match.Incident
-	for _, in := range g.Incidents {
-		if in.Kind == "correct" {
-			corrections = append(corrections, in)
-		}
-	}
 	entries := g.Sheet.Entries()
-	for i, run := range runs {
+	for _, run := range struckRuns(g) {
 		why := "struck out"
-		if i < len(corrections) {
-			why = "struck out: " + struckCause(corrections[i])
+		if run.Cause != "" {
+			why += ": " + run.Cause
 		}
-		p := run[0].Ply // the replacement is the entry at ply p
-		if p > len(entries) || !fits(g.Sheet, p, run) {
+		p := run.Entries[0].Ply // the replacement is the entry at ply p
+		if p > len(entries) || !fits(g.Sheet, p, run.Entries) {
 			var labels []string
-			for _, e := range run {
+			for _, e := range run.Entries {
 				labels = append(labels, e.Label())
 			}
 			notes = append(notes, commentText(why+": "+strings.Join(labels, " ")))
 			continue
 		}
 		var v []scoresheet.PGNMove
-		for _, e := range run {
+		for _, e := range run.Entries {
 			v = append(v, scoresheet.PGNMove{SAN: e.SAN})
 		}
 		v[len(v)-1].Comment = commentText(why)
