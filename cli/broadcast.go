@@ -48,4 +48,3 @@ func runBroadcast(r *runner, a *args) error {
 	fmt.Fprintf(r.env.Stderr, "arbiter: broadcasting %s read-only on http://%s/ (games.pgn, game/N.pgn); Ctrl+C stops\n", r.g.DB, ln.Addr())
 	return srv.Serve(ctx, ln)
 }
-
