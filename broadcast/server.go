@@ -30,10 +30,13 @@ var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"clock": formatMS,
 }).ParseFS(webFS, "web/page.html"))
 
+// DefaultInterval is the poller's default interval.
+const DefaultInterval = 100 * time.Millisecond
+
 // Options configure a Server.
 type Options struct {
 	// Interval is how often the poller asks the record for its last seq;
-	// default 250 ms (a commit is visible within Interval plus a rebuild).
+	// default 100 ms (a commit is visible within Interval plus a rebuild).
 	Interval time.Duration
 	// Now is the instant a spectator view is read at (default time.Now): the
 	// clocks are derived from the record at that instant, never sampled.
@@ -69,7 +72,7 @@ type snapshot struct {
 // reads the record once before returning.
 func New(ctx context.Context, db *store.DB, opts Options) (*Server, error) {
 	if opts.Interval <= 0 {
-		opts.Interval = 250 * time.Millisecond
+		opts.Interval = DefaultInterval
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
