@@ -61,6 +61,7 @@ func TestPDFContent(t *testing.T) {
 			"Aufgabe", "Schiedsrichter", "UNTERSCHRIFTEN ZU PARTIE 4", head,
 			"Beginn 14.02.1996 15:00 EST", "Zeitzone", "Zeit (EST)", "technische Störung", "Uhrkorrekturen und Zeitgutschriften",
 			"Sf3", "Txh7+", "e1=D", "Unterbrechung", "Fortsetzung", "Remis abgelehnt", "Regel 8/14", "Uhren angehalten",
+			"Garry Kasparov hat aufgegeben", "1-0 (Aufgabe): Garry", "die Uhr von Schwarz läuft wieder", "Deep Blue lehnt das Remisangebot ab",
 		}},
 		{"a one-game report holds that game only", report.PDFOptions{Game: 5, Paper: "letter"}, []string{
 			"Game 5: Deep Blue – Garry Kasparov", "declines the draw offer", head,
