@@ -268,3 +268,18 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCheckListen(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080", ":8080", "localhost", "[::1]:80", "host:99999", "a:b:c", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		err := broadcast.CheckListen(addr)
+		if err == nil && (strings.HasPrefix(addr, ":") || !strings.Contains(addr, ":")) {
+			t.Errorf("CheckListen(%q) accepted an address without a host or port", addr)
+		}
+		if err != nil && strings.Count(err.Error(), ": ") < 1 {
+			t.Errorf("CheckListen(%q): %q does not say what to do", addr, err)
+		}
+	})
+}
