@@ -125,6 +125,13 @@ func (s *Server) Refresh(ctx context.Context) error {
 		s.seq = e.Seq
 	}
 	snap := build(s.st)
+	// Last-Modified has whole seconds: two commits in one second would look
+	// unchanged to a poller that sends only If-Modified-Since. Each new
+	// snapshot is therefore at least a second after the one before.
+	snap.modified = snap.modified.Truncate(time.Second)
+	if prev := s.snap.Load(); prev != nil && !snap.modified.After(prev.modified) {
+		snap.modified = prev.modified.Add(time.Second)
+	}
 	s.snap.Store(snap)
 	s.subMu.Lock()
 	for _, c := range s.subs {

@@ -283,3 +283,46 @@ func FuzzCheckListen(f *testing.F) {
 		}
 	})
 }
+
+func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	wdb, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wdb.Close()
+	app, err := match.Open(ctx, wdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(ms int) match.Cmd {
+		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
+	}
+	if err := app.NewMatch(ctx, at(0), match.MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.StartGame(ctx, at(100), 0); err != nil {
+		t.Fatal(err)
+	}
+	srv, hs := serve(t, path, t0)
+	r1, _ := get(t, hs.URL+"/games.pgn")
+	// Two moves within the same second of the first snapshot.
+	if _, err := app.Move(ctx, at(300), "e4", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r2, body := get(t, hs.URL+"/games.pgn", "If-Modified-Since", r1.Header.Get("Last-Modified"))
+	if r2.StatusCode != 200 || !strings.Contains(body, "1. e4") {
+		t.Errorf("a poller with only If-Modified-Since got %d after a commit in the same second", r2.StatusCode)
+	}
+	if r2.Header.Get("Last-Modified") == r1.Header.Get("Last-Modified") {
+		t.Errorf("Last-Modified stayed %s", r1.Header.Get("Last-Modified"))
+	}
+	r3, _ := get(t, hs.URL+"/games.pgn", "If-Modified-Since", r2.Header.Get("Last-Modified"))
+	if r3.StatusCode != http.StatusNotModified {
+		t.Errorf("an unchanged feed gave %d to If-Modified-Since", r3.StatusCode)
+	}
+}
