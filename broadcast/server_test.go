@@ -161,7 +161,7 @@ func TestBroadcastRoutes(t *testing.T) {
 	})
 	t.Run("the spectator page shows board, clocks, moves and the last incident, in English", func(t *testing.T) {
 		r, body := get(t, hs.URL+"/")
-		for _, w := range []string{"Garry Kasparov", "Deep Blue", "1:40:", `class="clock running" id="black-clock"`, "Bxe4", "♔", "White&#39;s clock runs again", "Last incident", "EST"} {
+		for _, w := range []string{"Garry Kasparov", "Deep Blue", "1:40:", `class="clock running" id="black-clock"`, "Bxe4", "♔", "Arbiter: resume (6.12c) White&#39;s clock runs again", "Last incident", "15:29 EST"} {
 			if !strings.Contains(body, w) {
 				t.Errorf("the page lacks %q", w)
 			}
@@ -174,7 +174,7 @@ func TestBroadcastRoutes(t *testing.T) {
 		_, a := get(t, hs.URL+"/?lang=de")
 		_, b := get(t, hs.URL+"/", "Accept-Language", "de-DE,de;q=0.9,en;q=0.5")
 		for _, body := range []string{a, b} {
-			for _, w := range []string{"Schwarz", "Weiß", "Züge", "Letztes Vorkommnis", "Lxe4", "Sf3"} {
+			for _, w := range []string{"Schwarz", "Weiß", "Züge", "Letztes Vorkommnis", "Lxe4", "Sf3", "Schiedsrichter: Fortsetzung (6.12c) die Uhr von Weiß läuft wieder"} {
 				if !strings.Contains(body, w) {
 					t.Errorf("the German page lacks %q", w)
 				}

@@ -26,7 +26,7 @@ type view struct {
 	moves         []string // SAN in order
 	firstNo       int
 	blackFirst    bool
-	incident      string
+	incident      [2]string // English, German
 	score         string
 	seq           int64
 }
@@ -58,7 +58,7 @@ func makeView(st *match.State) view {
 	}
 	if n := len(g.Incidents); n > 0 {
 		in := g.Incidents[n-1]
-		v.incident = in.At.In(m.Location()).Format("15:04") + " " + m.ZoneName(in.At) + " · " + report.IncidentNote(in)
+		v.incident = [2]string{report.IncidentLine(m, in, "en"), report.IncidentLine(m, in, "de")}
 	}
 	return v
 }
@@ -105,7 +105,10 @@ func (v view) at(now time.Time, lang string) View {
 	l := labels(lang)
 	out := View{Lang: lang, Labels: l, Seq: v.seq, Title: v.title, Site: v.site, Game: v.game, Planned: v.planned,
 		White: v.white, Black: v.black, Result: v.result, FEN: v.fen, At: now.UTC().Format(time.RFC3339Nano),
-		Incident: v.incident, Score: v.score}
+		Incident: v.incident[0], Score: v.score}
+	if lang == "de" {
+		out.Incident = v.incident[1]
+	}
 	switch {
 	case v.title == "":
 		out.Status = l.NoMatch

@@ -3,6 +3,8 @@ package report
 import (
 	"regexp"
 	"strings"
+
+	"arbiter/match"
 )
 
 // germanText translates the incident texts and effects that package match
@@ -83,4 +85,30 @@ func germanTextRules() []textRule {
 			return "Halbzug " + m[1] + ": " + m[2] + " eingegeben, " + m[3] + " gespielt; Protokoll berichtigt: " + m[4]
 		}},
 	}
+}
+
+// IncidentLine is an incident in one line in English or German ("de"), as
+// the broadcast's spectator page shows it: "19:43 EST · Arbiter: pause
+// (6.12a) noise in the hall" / "19:43 EST · Schiedsrichter: Unterbrechung
+// (6.12a) noise in the hall". Free text stays as recorded.
+func IncidentLine(m *match.Match, in match.Incident, lang string) string {
+	t := tr{de: lang == "de", m: m}
+	role := string(in.Role)
+	if role == "" {
+		role = "system"
+	}
+	who := t.word(role)
+	if t.de {
+		who = strings.ToUpper(who[:1]) + who[1:]
+	} else {
+		who = strings.ToUpper(role[:1]) + role[1:]
+	}
+	s := in.At.In(m.Location()).Format("15:04") + " " + m.ZoneName(in.At) + " · " + who + ": " + t.word(in.Kind)
+	if in.Rule != "" {
+		s += " (" + t.rule(in.Rule) + ")"
+	}
+	if in.Text != "" {
+		s += " " + t.text(in.Text)
+	}
+	return s
 }
