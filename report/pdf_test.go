@@ -210,10 +210,13 @@ func TestPDFForTheAppealsBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	heads := report.GameHeads(events)
-	for _, lang := range []string{"en", "de"} {
-		pages := pageTexts(t, writePDF(t, st, head, report.PDFOptions{Lang: lang, Heads: heads}))
+	for _, o := range []report.PDFOptions{{Lang: "en"}, {Lang: "de"}, {Lang: "en", Paper: "letter"}} {
+		lang := o.Lang
+		o.Heads = heads
+		pages := pageTexts(t, writePDF(t, st, head, o))
+		lang += " " + o.Paper
 		sig := "SIGNATURES FOR GAME %d"
-		if lang == "de" {
+		if o.Lang == "de" {
 			sig = "UNTERSCHRIFTEN ZU PARTIE %d"
 		}
 		for _, g := range st.Games {
@@ -252,7 +255,7 @@ func TestPDFForTheAppealsBoard(t *testing.T) {
 			for _, g := range st.Games {
 				for _, in := range g.Incidents {
 					kind := in.Kind
-					if lang == "de" {
+					if o.Lang == "de" {
 						continue
 					}
 					if !strings.Contains(text, kind) {
