@@ -312,9 +312,9 @@ func moveNotes(g *match.Game, plies int) (cmds, notes [][]string) {
 //
 //	[%evt KIND RULE TIME ROLE]   e.g. [%evt pause 6.12a 1996-02-10T18:43:05Z arbiter]
 //
-// KIND is the incident kind, RULE the rule it applies with spaces written
-// as "-" ("rule-10"; "-" for none), TIME the instant in UTC (RFC 3339), ROLE
-// who logged it.
+// KIND is the incident kind, RULE the rule it applies (ruleToken: "r10",
+// "6.12a"; "-" for none), TIME the instant in UTC (RFC 3339), ROLE who
+// logged it.
 func IncidentCommand(in match.Incident) string {
 	role := string(in.Role)
 	if role == "" {
@@ -324,7 +324,19 @@ func IncidentCommand(in match.Incident) string {
 	if rule == "" {
 		rule = "-"
 	}
-	return fmt.Sprintf("[%%evt %s %s %s %s]", token(in.Kind), token(rule), in.At.UTC().Format(time.RFC3339), token(role))
+	return fmt.Sprintf("[%%evt %s %s %s %s]", token(in.Kind), ruleToken(rule), in.At.UTC().Format(time.RFC3339), token(role))
+}
+
+// ruleToken writes a rule reference as one word: the match regulations'
+// rules as "r10", "r6,7,12", "r8/14"; the FIDE Laws' articles as they are
+// ("6.12a", "6.8/6.9").
+func ruleToken(rule string) string {
+	for _, p := range []string{"rules ", "rule "} {
+		if rest, ok := strings.CutPrefix(rule, p); ok {
+			return token("r" + strings.ReplaceAll(rest, " ", ""))
+		}
+	}
+	return token(rule)
 }
 
 // IncidentNote is an incident as words in a PGN comment:

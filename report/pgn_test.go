@@ -437,7 +437,7 @@ func TestStruckMovesAsVariation(t *testing.T) {
 		{"resignation is a normal termination", `[Termination "normal"]`},
 		{"the detail of the termination is in the last comment", "Game over: resignation"},
 		{"the pause is a structured command", "[%evt pause 6.12a 2024-05-01T13:01:30Z arbiter]"},
-		{"the correction is a structured command", "[%evt correct rule-10 2024-05-01T13:01:00Z arbiter]"},
+		{"the correction is a structured command", "[%evt correct r10 2024-05-01T13:01:00Z arbiter]"},
 	}
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, tc := range tests {
