@@ -53,7 +53,7 @@ func TestPDFContent(t *testing.T) {
 			"Carol Whitfield", "Garry Kasparov wins the match 4–2", "resignation", "agreement", "1/2-1/2",
 			"♘f3", "♖xh7+", "e1=♕", "(=)", "control at move 40", "technical-fault", "Deep Blue's system stopped", "photographers' flashes",
 			"Incident log", "SIGNATURES FOR GAME 1", "Rulings, appeals and corrections", head, "arbiter verify --head " + head,
-			"Started 1996-02-10 15:00 EST", "Time zone", "America/New_York", "Time (EST)", "Clock adjustments and bonuses",
+			"Started 1996-02-10 15:00 EST", "Ended 1996-02-14 19:43 EST", "1996-02-10 – 1996-02-17", "Time zone", "America/New_York", "Time (EST)", "Clock adjustments and bonuses",
 			"console brought in step", "Fingerprint of the record",
 		}},
 		{"the German report has German labels", report.PDFOptions{Lang: "de"}, []string{
