@@ -342,6 +342,7 @@ func FuzzWritePGN(f *testing.F) {
 	f.Add(int64(1), uint8(40), "[%clk 1:59:30] }{ \n%x \xff\xfe")
 	f.Add(int64(7), uint8(200), "")
 	f.Add(int64(3), uint8(12), strings.Repeat("long", 40))
+	f.Add(int64(4), uint8(30), "struck out: operator error, rule 10: %x)(")
 	f.Fuzz(func(t *testing.T, seed int64, plies uint8, text string) {
 		g, fen := randomGame(seed, int(plies), func(r *rand.Rand) string {
 			if r.Intn(3) == 0 {
@@ -350,6 +351,15 @@ func FuzzWritePGN(f *testing.F) {
 			return ""
 		})
 		g.Tags = []Tag{{"Event", text}, {"Annotator", text}}
+		if len(g.Moves) > 2 && seed%2 == 0 {
+			// A variation (as struck-out moves are written): the reader
+			// skips it, the main line must come back unchanged.
+			k := int(plies) % (len(g.Moves) - 1)
+			v := append([]PGNMove(nil), g.Moves[k:k+2]...)
+			v[1].Comment = text
+			g.Moves[k].Variations = [][]PGNMove{v}
+			g.Final = text
+		}
 		var b bytes.Buffer
 		if err := WritePGN(&b, []PGNGame{g}); err != nil {
 			t.Fatal(err)
@@ -373,7 +383,11 @@ func FuzzWritePGN(f *testing.F) {
 			if back[0].Moves[i] != m.SAN {
 				t.Fatalf("move %d: %q became %q", i+1, m.SAN, back[0].Moves[i])
 			}
-			if want := sanitizeComment(m.Comment); strings.ReplaceAll(back[0].Comments[i], " ", "") != strings.ReplaceAll(want, " ", "") {
+			want := sanitizeComment(m.Comment)
+			if i == len(g.Moves)-1 && g.Final != "" {
+				want = sanitizeComment(m.Comment + " " + g.Final)
+			}
+			if strings.ReplaceAll(back[0].Comments[i], " ", "") != strings.ReplaceAll(want, " ", "") {
 				t.Fatalf("comment %d: %q became %q", i+1, want, back[0].Comments[i])
 			}
 		}
