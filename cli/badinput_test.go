@@ -398,6 +398,16 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a game already running", "live", static("--at", later, "forfeit", "black", "--reason", "x"), ""},
 			{"before the forfeit time", "ended", static("--at", later, "forfeit", "black", "--reason", "absent"), ""},
 		},
+		"broadcast": {
+			{"no address", "live", static("broadcast"), "--listen HOST:PORT"},
+			{"an address without a host", "live", static("broadcast", "--listen", ":8080"), "names no host"},
+			{"an address without a port", "live", static("broadcast", "--listen", "127.0.0.1"), "HOST:PORT"},
+			{"a port beyond 65535", "live", static("broadcast", "--listen", "127.0.0.1:99999"), "valid port"},
+			{"a surplus argument", "live", static("broadcast", "--listen", "127.0.0.1:8080", "now"), "unexpected argument"},
+			{"no database", "live", func(t *testing.T) []string {
+				return []string{"--db", filepath.Join(t.TempDir(), "missing.arbiter"), "broadcast", "--listen", "127.0.0.1:0"}
+			}, "does not exist"},
+		},
 		// The export commands are added by package report's engineer; their
 		// cases apply once they are registered.
 		"export pgn": {
@@ -437,6 +447,10 @@ func harmless(t *testing.T, name string) []string {
 	later := at(time.Minute)
 	switch name {
 	case "where", "help":
+		return nil
+	case "broadcast":
+		// It serves until interrupted on a good file; its own read-only
+		// handle refuses a missing file (see the bad-input cases).
 		return nil
 	case "match new":
 		return []string{"--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B"}

@@ -30,7 +30,7 @@ func init() {
 		}})
 	register(&command{name: "help", usage: "help [COMMAND]", roles: rolesRead, summary: "Show the commands.", run: runHelp})
 	register(&command{name: "match new", writes: true, roles: rolesArbiter,
-		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PIN] [--forfeit-after DURATION]",
+		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PIN] [--forfeit-after DURATION] [--tz Area/City]",
 		summary: "Create the match (one per database).", run: runMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
 		summary: "Set the scheduled start of game N (default: the next game).", run: runGameSchedule})
@@ -98,6 +98,11 @@ func runMatchNew(r *runner, a *args) error {
 	spec.Computer, _ = a.take("computer")
 	spec.White, _ = a.take("white")
 	spec.PIN, _ = a.take("pin")
+	if tz, ok := a.take("tz"); ok {
+		spec.TimeZone = tz
+	} else {
+		spec.TimeZone = machineZone(r.env.Getenv)
+	}
 	players := a.takeAll("player")
 	if len(players) != 2 {
 		return fmt.Errorf("match new needs exactly two --player NAME, got %d", len(players))

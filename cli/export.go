@@ -73,8 +73,12 @@ func runExportPDF(r *runner, a *args) error {
 	if !rep.OK {
 		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", rep.Problem)
 	}
+	events, err := r.db.EventsAfter(r.ctx, 0)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
-	if err := report.WritePDF(&buf, r.app.State(), rep.Head, report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {
+	if err := report.WritePDF(&buf, r.app.State(), rep.Head, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Heads: report.GameHeads(events)}); err != nil {
 		return userError(err)
 	}
 	if err := writeFile(out, buf.Bytes()); err != nil {

@@ -54,6 +54,7 @@ const (
 	actVerify       actionID = "verify"
 	actBackup       actionID = "backup"
 	actContinue     actionID = "continue"
+	actBroadcast    actionID = "broadcast"
 )
 
 // action is one row of the action table: adding a command to the console is
@@ -123,6 +124,7 @@ func init() {
 		{id: actMovePresses, menu: "View", label: "Entering a move presses the clock", run: (*console).toggleMovePresses},
 		{id: actClockKeys, menu: "View", label: "Clock keys…", run: (*console).clockKeysDialog},
 		{id: actLanguage, menu: "View", label: "Language…", run: (*console).languageDialog},
+		{id: actBroadcast, menu: "View", label: "Broadcast…", run: (*console).broadcastDialog},
 
 		{id: actShortcuts, menu: "Help", label: "Keys and shortcuts", run: (*console).shortcutsDialog},
 		{id: actAbout, menu: "Help", label: "About Arbiter", run: (*console).about},

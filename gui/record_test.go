@@ -64,7 +64,7 @@ func TestExportsWriteFilesAndNoEvent(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no PGN written (%s): %v", topDialogTexts(h.c), err)
 		}
-		for _, want := range []string{`[White "Garry Kasparov"]`, "1. e4", "c5", "Nf3", "[%clk"} {
+		for _, want := range []string{`[White "Kasparov, Garry"]`, "1. e4", "c5", "Nf3", "[%clk"} {
 			if !bytes.Contains(b, []byte(want)) {
 				t.Errorf("PGN lacks %q:\n%s", want, b)
 			}

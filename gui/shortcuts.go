@@ -84,6 +84,7 @@ var shortcuts = map[actionID]fyne.Shortcut{
 	actVerify:       ctrlShift(fyne.KeyV),
 	actBackup:       ctrl(fyne.KeyB),
 	actContinue:     ctrlShift(fyne.KeyO),
+	actBroadcast:    ctrlShift(fyne.KeyU),
 }
 
 // shortcutText is how a shortcut is written in the docs and the help dialog.

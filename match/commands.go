@@ -52,6 +52,9 @@ type MatchSpec struct {
 	PIN       string
 	// ForfeitAfter is how late a player may arrive (Article 6.6); 0 = one hour.
 	ForfeitAfter time.Duration
+	// TimeZone is the IANA name of the zone the match is played in
+	// (e.g. America/New_York); "" is UTC. The record keeps UTC instants.
+	TimeZone string
 }
 
 // NewMatch creates the match. A database holds exactly one match.
@@ -135,6 +138,10 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	}
 	p = MatchNewPayload{Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
 		Computer: spec.Computer, Operators: spec.Operators, Appeals: spec.Appeals, Games: games, Controls: controls}
+	if err := checkTimeZone(spec.TimeZone); err != nil {
+		return p, err
+	}
+	p.TimeZone = spec.TimeZone
 	if spec.ForfeitAfter < 0 {
 		return p, refuse("the forfeit time cannot be negative")
 	}

@@ -55,6 +55,7 @@ type MatchNewPayload struct {
 	Game1White   string            `json:"game1_white"`
 	Lots         string            `json:"lots"`
 	LotsDraw     string            `json:"lots_draw,omitempty"` // the random bytes drawn (hex), for the record
+	TimeZone     string            `json:"time_zone,omitempty"` // IANA zone name (match new --tz); "" = UTC
 }
 
 // GamePayload names a game and optionally a reason.
@@ -195,7 +196,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 		Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
 		Operators: p.Operators, Appeals: p.Appeals, GamesPlanned: p.Games, PINHash: p.PINHash, PINSalt: p.PINSalt,
 		ForfeitAfter: time.Duration(p.ForfeitAfter) * time.Millisecond, Game1White: p.Game1White, Lots: p.Lots,
-		Created: e.At, Controls: map[string]clock.Control{},
+		Created: e.At, Controls: map[string]clock.Control{}, TimeZone: p.TimeZone,
 	}
 	if len(p.Operators) > 0 {
 		m.Operator = p.Operators[0]

@@ -70,6 +70,7 @@ type Match struct {
 	Game1White   string        // colour of game 1 by lots; then alternating (rule 3)
 	Lots         string        // how the colours were drawn: "app" or "physical" or "given"
 	Created      time.Time
+	TimeZone     string // IANA zone name the match is played in; "" = UTC (see Location)
 }
 
 // Human is the player who is not the computer ("" when no computer plays).

@@ -5,18 +5,22 @@
 //
 // # PGN (MatchPGN, WritePGN)
 //
-// Every game started so far is one PGN game, in game order. Its tags are the
-// Seven Tag Roster first and in its order — Event (the match title), Site
-// ("?" when unknown), Date (the day the game started, UTC, "YYYY.MM.DD"),
-// Round (the game number), White, Black, Result ("*" while undecided) — then
-// TimeControl (White's control in PGN syntax; when the players' controls
-// differ, also WhiteTimeControl and BlackTimeControl), Termination (the
-// scoresheet's termination, "unterminated" while the game runs), PlyCount and
-// Arbiter. There is no Annotator tag.
+// Every game started so far is one PGN game, in game order (docs/pgn.md is
+// the full contract). Its tags are the Seven Tag Roster first and in its
+// order — Event (the match title), Site ("?" when unknown), Date (the day the
+// game started in the match's time zone, "YYYY.MM.DD"), Round (the game
+// number), White and Black (a person as "Last, First", the computer's name as
+// it is), Result ("*" while undecided) — then Annotator (the arbiter, "Last,
+// First"), UTCDate and UTCTime (the start in UTC), Mode "OTB", TimeControl
+// (§9.6.1 of the standard, "?" where it cannot express the control: delays,
+// an increment in a period with a move count) with ArbiterTimeControl (the
+// exact control; per side when the players' controls differ), WhiteType and
+// BlackType ("human", "program"), Termination (§9.8.1 values only:
+// StandardTermination), PlyCount, Arbiter and ArbiterTimeZone.
 //
 // Every move carries exactly one comment, built as
 //
-//	[(=) ][%clk H:MM:SS] [%emt H:MM:SS][ NOTE; NOTE…]
+//	[(=) ][%clk H:MM:SS] [%emt H:MM:SS][ [%evt …]…][ NOTE; NOTE…]
 //
 // "(=)" when the mover offered a draw with that move; %clk is the mover's
 // remaining time after the move, including any period time or increment the
@@ -24,12 +28,16 @@
 // the running time of the mover's turn up to the press, a delay included,
 // time with the clocks stopped excluded (the time charged follows from
 // consecutive %clk).
-// The notes are the incidents logged after that move and before the next one
-// (an incident logged before the first move goes to the first move's
-// comment), each written "Role: kind (rule) text; W H:MM:SS B H:MM:SS", and
-// moves struck out of the record by a correction ("struck out: 24. Nf3").
-// Comment text never contains "{" or "}". The movetext itself is written by
-// scoresheet.WritePGN.
+// The incidents logged after that move and before the next one (an incident
+// logged before the first move goes to the first move's comment) are each a
+// structured command "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the
+// words "Role: kind (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote). Moves
+// struck out of the record by a correction are a variation right after the
+// move that replaced them, commented "struck out: operator error, rule 10:
+// REASON"; a struck run not yet replaced is named in the last comment. The
+// last move's comment ends with how the game ended ("[%evt end TERMINATION
+// TIME system] Game over: …"). Free text never contains "{", "}" or "[%".
+// The movetext itself is written by scoresheet.WritePGN.
 //
 // # PDF (WritePDF)
 //
@@ -46,5 +54,6 @@
 //
 // Output is deterministic: the same state, head and options give the same
 // bytes (the document's dates are the instant of the record's last event).
-// Times of day are printed in UTC.
+// Times of day are printed in the match's time zone (match.Match.Location),
+// the zone named.
 package report

@@ -11,56 +11,67 @@ import (
 
 // german holds the German form of every English label the PDF prints.
 var german = map[string]string{
-	"Match report":                     "Wettkampfbericht",
-	"Site":                             "Ort",
-	"Dates":                            "Daten",
-	"Players":                          "Spieler",
-	"computer":                         "Computer",
-	"operators":                        "Operatoren",
-	"operator":                         "Operator",
-	"Arbiter":                          "Schiedsrichter",
-	"Appeals board":                    "Schiedsgericht",
-	"Time control":                     "Bedenkzeit",
-	"Standings":                        "Ergebnisse",
-	"Game":                             "Partie",
-	"Date":                             "Datum",
-	"White":                            "Weiß",
-	"Black":                            "Schwarz",
-	"Result":                           "Ergebnis",
-	"Termination":                      "Beendigung",
-	"Moves":                            "Züge",
-	"Score":                            "Punktestand",
-	"Match result":                     "Wettkampfergebnis",
-	"Started":                          "Beginn",
-	"Ended":                            "Ende",
-	"in progress":                      "läuft",
-	"not played yet":                   "noch nicht gespielt",
-	"Scoresheet":                       "Partieformular",
-	"No.":                              "Nr.",
-	"clock":                            "Uhr",
-	"used":                             "verbr.",
-	"Remaining time":                   "Restbedenkzeit",
-	"move":                             "Zug",
-	"control at move %d":               "Zeitkontrolle nach Zug %d",
-	"%s's control at move %d":          "Zeitkontrolle %s nach Zug %d",
-	"Incident log":                     "Vorkommnisse",
-	"Time (UTC)":                       "Zeit (UTC)",
-	"After":                            "Nach",
-	"Actor":                            "Wer",
-	"Kind":                             "Art",
-	"Text":                             "Text",
-	"Rule":                             "Regel",
-	"Effect":                           "Wirkung",
-	"start":                            "Beginn",
-	"No incidents were logged.":        "Keine Vorkommnisse.",
-	"No moves were recorded.":          "Keine Züge aufgezeichnet.",
-	"Signatures":                       "Unterschriften",
+	"Match report":                  "Wettkampfbericht",
+	"Site":                          "Ort",
+	"Dates":                         "Daten",
+	"Players":                       "Spieler",
+	"computer":                      "Computer",
+	"operators":                     "Operatoren",
+	"operator":                      "Operator",
+	"Arbiter":                       "Schiedsrichter",
+	"Appeals board":                 "Schiedsgericht",
+	"Time control":                  "Bedenkzeit",
+	"Standings":                     "Ergebnisse",
+	"Game":                          "Partie",
+	"Date":                          "Datum",
+	"White":                         "Weiß",
+	"Black":                         "Schwarz",
+	"Result":                        "Ergebnis",
+	"Termination":                   "Beendigung",
+	"Moves":                         "Züge",
+	"Score":                         "Punktestand",
+	"Match result":                  "Wettkampfergebnis",
+	"Started":                       "Beginn",
+	"Ended":                         "Ende",
+	"in progress":                   "läuft",
+	"not played yet":                "noch nicht gespielt",
+	"Scoresheet":                    "Partieformular",
+	"No.":                           "Nr.",
+	"clock":                         "Uhr",
+	"used":                          "verbr.",
+	"Remaining time":                "Restbedenkzeit",
+	"move":                          "Zug",
+	"control at move %d":            "Zeitkontrolle nach Zug %d",
+	"%s's control at move %d":       "Zeitkontrolle %s nach Zug %d",
+	"Incident log":                  "Vorkommnisse",
+	"Time (%s)":                     "Zeit (%s)",
+	"After":                         "Nach",
+	"Actor":                         "Wer",
+	"Kind":                          "Art",
+	"Text":                          "Text",
+	"Rule":                          "Regel",
+	"Effect":                        "Wirkung",
+	"start":                         "Beginn",
+	"No incidents were logged.":     "Keine Vorkommnisse.",
+	"No moves were recorded.":       "Keine Züge aufgezeichnet.",
+	"Signatures":                    "Unterschriften",
+	"Time zone":                     "Zeitzone",
+	"Signatures for game %d":        "Unterschriften zu Partie %d",
+	"Chain head of the game":        "Kettenkopf der Partie",
+	"event %d":                      "Ereignis %d",
+	"signed":                        "signiert",
+	"not signed yet":                "noch nicht signiert",
+	"Clock adjustments and bonuses": "Uhrkorrekturen und Zeitgutschriften",
+	"No clock was adjusted and no bonus given.": "Keine Uhr wurde korrigiert, keine Zeitgutschrift gegeben.",
+	"struck out":                       "gestrichen",
+	"Struck out":                       "Gestrichen",
+	"replaced by":                      "ersetzt durch",
 	"Appendix":                         "Anhang",
 	"Rulings, appeals and corrections": "Entscheidungen, Einsprüche und Korrekturen",
 	"No rulings, appeals or corrections were recorded.": "Es wurden keine Entscheidungen, Einsprüche oder Korrekturen aufgezeichnet.",
 	"Fingerprint of the record":                         "Fingerabdruck des Protokolls",
 	"page %d of %s":                                     "Seite %d von %s",
-	"times of day in UTC":                               "Uhrzeiten in UTC",
+	"times of day in %s":                                "Uhrzeiten in %s",
 	"draw offer":                                        "Remisangebot",
 	"(=) draw offered with the move":                    "(=) Remisangebot mit dem Zug",
 	"Reason":                                            "Begründung",
@@ -85,6 +96,57 @@ var german = map[string]string{
 	"Time chart: remaining time after each move; dashed lines mark the time controls.": "Zeitverlauf: Restbedenkzeit nach jedem Zug; gestrichelte Linien markieren die Zeitkontrollen.",
 }
 
+// germanKind is the German name of each incident kind and actor role the
+// record stores in English.
+var germanKind = map[string]string{
+	"note": "Notiz", "pause": "Unterbrechung", "call": "Ruf", "resume": "Fortsetzung", "adjust": "Uhrkorrektur",
+	"correct": "Stellungskorrektur", "amend": "Berichtigung", "flag": "Fallblättchen", "claim": "Reklamation",
+	"result": "Ergebnis", "recovery": "Wiederanlauf", "postponed": "verschoben", "technical-fault": "technische Störung",
+	"power-failure": "Stromausfall", "maintenance": "Wartung", "replacement": "Austausch",
+	"operator-communication": "Kommunikation des Operators", "setup": "Stellungseingabe",
+	"operator-replaced": "Operatorwechsel", "time-info": "Zeitauskunft", "clock-replaced": "Uhrentausch",
+	"conduct": "Verhalten", "ruling": "Entscheidung", "arbiter-replaced": "Schiedsrichterwechsel",
+	"appeal": "Einspruch", "appeal-decision": "Einspruchsentscheid", "irregularity": "Regelwidrigkeit",
+	"forfeit": "kampflos", "penalty": "Strafe", "takeback": "Rücknahme",
+	"arbiter": "Schiedsrichter", "operator": "Operator", "white": "Weiß", "black": "Schwarz", "system": "System",
+	"draw offer": "Remisangebot", "draw decline": "Remis abgelehnt", "draw accept": "Remis angenommen",
+	"the computer's clock keeps running (rule 7)": "die Uhr des Computers läuft weiter (Regel 7)",
+	"clocks stopped": "Uhren angehalten", "clocks untouched": "Uhren unverändert", "clock started": "Uhr gestartet",
+}
+
+// word is a kind, role or effect of the record in the report's language.
+func (t tr) word(s string) string {
+	if t.de {
+		if v, ok := germanKind[s]; ok {
+			return v
+		}
+		// Effects of clock corrections: "white +0:05:00".
+		for _, side := range []string{"white ", "black "} {
+			if strings.HasPrefix(s, side) {
+				return germanKind[strings.TrimSpace(side)] + " " + s[len(side):]
+			}
+		}
+	}
+	return s
+}
+
+// rule is a rule reference in the report's language: "rule 10" → "Regel 10".
+func (t tr) rule(s string) string {
+	if t.de {
+		s = strings.NewReplacer("rules ", "Regeln ", "rule ", "Regel ").Replace(s)
+	}
+	return s
+}
+
+// san is a move in the report's notation: figurines in English (♘f3),
+// German piece letters in German (Sf3, Lb5, Tc1, Dd8, Kg1).
+func (t tr) san(san string) string {
+	if t.de {
+		return strings.NewReplacer("N", "S", "B", "L", "R", "T", "Q", "D").Replace(san)
+	}
+	return Figurine(san)
+}
+
 var germanTerm = map[string]string{
 	"checkmate":        "Matt",
 	"stalemate":        "Patt",
@@ -98,8 +160,11 @@ var germanTerm = map[string]string{
 	"fifty moves":      "50-Züge-Regel",
 }
 
-// tr is the label set of one language.
-type tr struct{ de bool }
+// tr is the label set of one language and the match's time zone.
+type tr struct {
+	de bool
+	m  *match.Match // for the time zone; nil: UTC
+}
 
 func (t tr) s(en string) string {
 	if t.de {
@@ -125,17 +190,54 @@ func (t tr) date(d time.Time) string {
 	if d.IsZero() {
 		return "—"
 	}
+	d = d.In(t.m.Location())
 	if t.de {
-		return d.UTC().Format("02.01.2006")
+		return d.Format("02.01.2006")
 	}
-	return d.UTC().Format("2006-01-02")
+	return d.Format("2006-01-02")
 }
 
+// dateTime is a day and time of day in the match's zone, the zone named:
+// "1996-02-14 19:43 EST".
 func (t tr) dateTime(d time.Time) string {
 	if d.IsZero() {
 		return "—"
 	}
-	return t.date(d) + " " + d.UTC().Format("15:04") + " UTC"
+	return t.date(d) + " " + d.In(t.m.Location()).Format("15:04") + " " + t.m.ZoneName(d)
+}
+
+// clockTime is a time of day in the match's zone: "19:43:05".
+func (t tr) clockTime(d time.Time) string { return d.In(t.m.Location()).Format("15:04:05") }
+
+// zoneLabel names the match's zone for a column head: "EST", or the IANA
+// name where abbreviations differ across the given instants (EST/EDT).
+func (t tr) zoneLabel(at ...time.Time) string {
+	name := ""
+	for _, d := range at {
+		if d.IsZero() {
+			continue
+		}
+		z := t.m.ZoneName(d)
+		if name != "" && z != name {
+			return t.m.Location().String()
+		}
+		name = z
+	}
+	if name == "" {
+		return t.m.ZoneName(time.Time{})
+	}
+	return name
+}
+
+// zoneFull names the zone in words for notes: "America/New_York (EST)".
+func (t tr) zoneFull(d time.Time) string {
+	if t.m == nil || t.m.TimeZone == "" {
+		return "UTC"
+	}
+	if z := t.m.ZoneName(d); z != t.m.TimeZone {
+		return t.m.TimeZone + " (" + z + ")"
+	}
+	return t.m.TimeZone
 }
 
 func (t tr) colour(s clock.Side) string {

@@ -15,6 +15,7 @@ import (
 	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/scoresheet"
+	"arbiter/store"
 )
 
 // PDFOptions choose the paper, the language and the games of a PDF report.
@@ -22,6 +23,32 @@ type PDFOptions struct {
 	Paper string // "a4" (default) or "letter"
 	Lang  string // "en" (default) or "de"
 	Game  int    // 0: every game started so far; N: only game N
+	// Heads are each game's chain head (GameHeads), printed in its signature
+	// block; a game without one gets none.
+	Heads map[int]GameHead
+}
+
+// GameHead is the head of the record's hash chain at a game's last event:
+// what the signatures under that game's scoresheet sign.
+type GameHead struct {
+	Seq  int64
+	Hash string
+	// Signed is the signature over the head when the record has one (issue
+	// "Who did what…": signed heads); "" prints "not signed yet". This is the
+	// hook for the signing helper: fill it in GameHeads' caller.
+	Signed string
+}
+
+// GameHeads is each game's chain head: the seq and hash of the last event
+// recorded for that game, from the events of the record in order.
+func GameHeads(events []store.Event) map[int]GameHead {
+	heads := map[int]GameHead{}
+	for _, e := range events {
+		if e.Game > 0 {
+			heads[e.Game] = GameHead{Seq: e.Seq, Hash: e.Hash}
+		}
+	}
+	return heads
 }
 
 // WritePDF writes the match report of st as a PDF to w. head is the record's
@@ -40,7 +67,7 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 	default:
 		return fmt.Errorf("report: the paper size %q is not known: use a4 or letter", opts.Paper)
 	}
-	var t tr
+	t := tr{m: st.Match}
 	switch strings.ToLower(opts.Lang) {
 	case "", "en":
 	case "de":
@@ -53,6 +80,7 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 		return err
 	}
 	r := newRenderer(st, t, size)
+	r.heads, r.head = opts.Heads, head
 	r.cover(games, head)
 	for _, g := range games {
 		r.game(g)
@@ -97,6 +125,8 @@ type renderer struct {
 	st             *match.State
 	pw, ph, margin float64
 	cw             float64 // content width
+	heads          map[int]GameHead
+	head           string // the record's fingerprint
 }
 
 func newRenderer(st *match.State, t tr, size string) *renderer {
@@ -217,7 +247,19 @@ func (r *renderer) table(cols []col, head []string, rows [][]string, size float6
 			flex = i
 		}
 	}
+	// No word is broken: a column is widened to its longest word (the
+	// flexible column gives the room).
 	if flex >= 0 {
+		for i := range cols {
+			if i == flex {
+				continue
+			}
+			need := r.longestWord(append([]string{head[i]}, column(rows, i)...), size, i == 0) + 2.4
+			if need > ws[i] && rest-(need-ws[i]) >= 24 {
+				rest -= need - ws[i]
+				ws[i] = need
+			}
+		}
 		ws[flex] = rest
 	}
 	lh := size * 0.42
@@ -236,7 +278,14 @@ func (r *renderer) table(cols []col, head []string, rows [][]string, size float6
 		r.font(size, false)
 	}
 	r.font(size, true)
-	r.ensure(r.rowHeight(ws, head, lh) + 2*pad + lh*2)
+	first := lh * 2
+	if len(rows) > 0 {
+		r.font(size, false)
+		first = r.rowHeight(ws, rows[0], lh) + 2*pad
+		r.font(size, true)
+	}
+	// The header never stands alone at the foot of a page.
+	r.ensure(r.rowHeight(ws, head, lh) + 2*pad + first)
 	header()
 	r.f.SetDrawColor(200, 200, 200)
 	r.f.SetLineWidth(0.15)
@@ -259,6 +308,32 @@ func (r *renderer) table(cols []col, head []string, rows [][]string, size float6
 		r.f.Line(r.margin, y+h, r.margin+r.cw, y+h)
 		r.f.SetXY(r.margin, y+h)
 	}
+}
+
+func column(rows [][]string, i int) []string {
+	var c []string
+	for _, row := range rows {
+		if i < len(row) {
+			c = append(c, row[i])
+		}
+	}
+	return c
+}
+
+// longestWord is the width of the widest word of the texts at size (the
+// header row is bold; headBold: measure the first text bold).
+func (r *renderer) longestWord(texts []string, size float64, _ bool) float64 {
+	max := 0.0
+	for k, s := range texts {
+		r.font(size, k == 0)
+		for _, w := range strings.Fields(s) {
+			if x := r.f.GetStringWidth(w); x > max {
+				max = x
+			}
+		}
+	}
+	r.font(size, false)
+	return max
 }
 
 func (r *renderer) rowHeight(ws []float64, row []string, lh float64) float64 {
@@ -305,6 +380,7 @@ func (r *renderer) cover(games []*match.Game, head string) {
 		r.kv(t.s("Site"), m.Site, lw)
 	}
 	r.kv(t.s("Dates"), r.dates(games), lw)
+	r.kv(t.s("Time zone"), t.zoneFull(firstStart(games)), lw)
 	var ps []string
 	for _, p := range m.Players {
 		s := p
@@ -461,7 +537,7 @@ func (r *renderer) game(g *match.Game) {
 	case g.Over():
 		res += " (" + t.term(string(g.Termination)) + ")"
 		if g.Reason != "" {
-			res += " — " + g.Reason
+			res += " — " + t.text(g.Reason)
 		}
 	default:
 		res = "* (" + t.s("in progress") + ")"
@@ -470,9 +546,10 @@ func (r *renderer) game(g *match.Game) {
 	f.Ln(3)
 
 	r.scoresheet(g)
+	r.signatures(g)
 	r.chart(g)
 	r.incidents(g)
-	r.signatures(g)
+	r.adjustments(g)
 }
 
 // sheetLine is one row of the scoresheet: a move number with White's and
@@ -481,14 +558,38 @@ type sheetLine struct {
 	num  int
 	w, b *scoresheet.Entry
 	mark string
+	note string // moves struck out here (drawn like a mark, left-aligned)
 }
 
 func (r *renderer) sheetLines(g *match.Game) []sheetLine {
 	var lines []sheetLine
 	var counts [2]int
 	ctl := [2]clock.Control{g.Clock.Control(clock.White), g.Clock.Control(clock.Black)}
+	// Struck-out moves are named after the move that replaced them; those
+	// not replaced yet after the last move.
+	struckAt := map[int][]string{}
+	plies := g.Sheet.Ply()
+	for _, run := range struckRuns(g) {
+		var ms []string
+		for _, e := range run.Entries {
+			lbl := fmt.Sprintf("%d. ", e.Number)
+			if e.Color == chess.Black {
+				lbl = fmt.Sprintf("%d… ", e.Number)
+			}
+			ms = append(ms, lbl+r.t.san(e.SAN))
+		}
+		txt := "✗ " + r.t.s("Struck out") + ": " + strings.Join(ms, " ")
+		if run.Rule != "" {
+			txt += " (" + r.t.rule(run.Rule) + ")"
+		}
+		p := run.Entries[0].Ply
+		if p > plies {
+			p = plies
+		}
+		struckAt[p] = append(struckAt[p], txt)
+	}
 	for _, e := range g.Sheet.Entries() {
-		if len(lines) == 0 || lines[len(lines)-1].mark != "" || lines[len(lines)-1].num != e.Number {
+		if len(lines) == 0 || lines[len(lines)-1].mark != "" || lines[len(lines)-1].note != "" || lines[len(lines)-1].num != e.Number {
 			lines = append(lines, sheetLine{num: e.Number})
 		}
 		l := &lines[len(lines)-1]
@@ -500,6 +601,9 @@ func (r *renderer) sheetLines(g *match.Game) []sheetLine {
 			l.w = e
 		}
 		counts[side]++
+		for _, n := range struckAt[e.Ply] {
+			lines = append(lines, sheetLine{note: n})
+		}
 		if reached(ctl[side], counts[side]) {
 			other := side.Other()
 			switch {
@@ -552,7 +656,7 @@ func (r *renderer) scoresheet(g *match.Game) {
 	heights := func(ls []sheetLine) float64 {
 		h := 0.0
 		for _, l := range ls {
-			if l.mark != "" {
+			if l.mark != "" || l.note != "" {
 				h += sheetSepH
 			} else {
 				h += sheetRowH
@@ -560,20 +664,38 @@ func (r *renderer) scoresheet(g *match.Game) {
 		}
 		return h
 	}
+	// The end of the scoresheet and the game's signature block (sigH, after
+	// a legend line) share a page.
+	reserve := sigH + 8
 	for len(lines) > 0 {
 		avail := r.bottom() - f.GetY() - sheetRowH - 2
 		if avail < 10*sheetRowH {
 			f.AddPage()
 			avail = r.bottom() - f.GetY() - sheetRowH - 2
 		}
-		// Fit as many lines as the page holds in two blocks, balanced.
-		n := 0
-		for n < len(lines) && heights(lines[:n+1]) <= 2*avail-sheetRowH {
-			n++
+		fit := func(room float64) int {
+			n := 0
+			for n < len(lines) && heights(lines[:n+1]) <= 2*room-sheetRowH {
+				n++
+			}
+			return n
 		}
+		room := avail
+		n := fit(avail)
+		if n == len(lines) {
+			// The last lines: keep room for the signatures, or leave some
+			// lines for the next page, where the signatures go with them.
+			room = avail - reserve
+			n = fit(room)
+			if n == 0 {
+				f.AddPage()
+				continue
+			}
+		}
+		// Fit as many lines as the page holds in two blocks, balanced.
 		chunk := lines[:n]
 		split := len(chunk)
-		if heights(chunk) > avail || len(chunk) > 12 {
+		if heights(chunk) > room || len(chunk) > 12 {
 			// Balance the two blocks: the left takes half the height.
 			half := heights(chunk) / 2
 			split = 0
@@ -583,7 +705,7 @@ func (r *renderer) scoresheet(g *match.Game) {
 			if heights(chunk[:split]) < half && split < len(chunk) {
 				split++
 			}
-			for heights(chunk[:split]) > avail {
+			for heights(chunk[:split]) > room {
 				split--
 			}
 		}
@@ -599,7 +721,7 @@ func (r *renderer) scoresheet(g *match.Game) {
 	r.font(6.5, false)
 	f.SetTextColor(90, 90, 90)
 	f.SetX(r.margin)
-	f.CellFormat(r.cw, 3.5, t.s("(=) draw offered with the move")+"; "+t.s("clock")+" = "+t.s("Remaining time")+"; "+t.s("times of day in UTC"), "", 1, "L", false, 0, "")
+	f.CellFormat(r.cw, 3.5, t.s("(=) draw offered with the move")+"; "+t.s("clock")+" = "+t.s("Remaining time")+"; "+t.f("times of day in %s", t.zoneFull(g.Started)), "", 1, "L", false, 0, "")
 	f.SetTextColor(0, 0, 0)
 	f.Ln(3)
 }
@@ -624,6 +746,19 @@ func (r *renderer) sheetBlock(x, y, w float64, lines []sheetLine) float64 {
 	f.SetLineWidth(0.15)
 	row := 0
 	for _, l := range lines {
+		if l.note != "" {
+			r.font(6, false)
+			f.SetTextColor(150, 40, 30)
+			f.SetXY(x+1, cy)
+			txt := l.note
+			for f.GetStringWidth(txt) > w-2 && len([]rune(txt)) > 4 {
+				txt = string([]rune(txt)[:len([]rune(txt))-2]) + "…"
+			}
+			f.CellFormat(w-2, sheetSepH, txt, "", 0, "L", false, 0, "")
+			f.SetTextColor(0, 0, 0)
+			cy += sheetSepH
+			continue
+		}
 		if l.mark != "" {
 			f.SetDrawColor(40, 60, 110)
 			f.SetLineWidth(0.35)
@@ -647,12 +782,12 @@ func (r *renderer) sheetBlock(x, y, w float64, lines []sheetLine) float64 {
 		row++
 		cells := []string{fmt.Sprint(l.num), "", "", "", "", "", ""}
 		if l.w != nil {
-			cells[1], cells[2], cells[3] = moveText(l.w), scoresheet.FormatClock(l.w.ClockWhite), shortDur(l.w.Used)
+			cells[1], cells[2], cells[3] = r.moveText(l.w), scoresheet.FormatClock(l.w.ClockWhite), shortDur(l.w.Used)
 		} else {
 			cells[1] = "…"
 		}
 		if l.b != nil {
-			cells[4], cells[5], cells[6] = moveText(l.b), scoresheet.FormatClock(l.b.ClockBlack), shortDur(l.b.Used)
+			cells[4], cells[5], cells[6] = r.moveText(l.b), scoresheet.FormatClock(l.b.ClockBlack), shortDur(l.b.Used)
 		}
 		cx := x
 		for i, c := range cells {
@@ -680,8 +815,8 @@ func (r *renderer) sheetBlock(x, y, w float64, lines []sheetLine) float64 {
 	return cy - y
 }
 
-func moveText(e *scoresheet.Entry) string {
-	s := Figurine(e.SAN)
+func (r *renderer) moveText(e *scoresheet.Entry) string {
+	s := r.t.san(e.SAN)
 	if e.DrawOffer {
 		s += " (=)"
 	}
@@ -790,6 +925,7 @@ func (r *renderer) chart(g *match.Game) {
 	f.SetLineWidth(0.3)
 	f.SetDashPattern([]float64{1.2, 0.9}, 0)
 	drawn := map[int]bool{}
+	labelStart, labelEnd, labelY := 0.0, 0.0, 0.0
 	for _, c := range []clock.Control{wc, bc} {
 		for i := 0; i < 100; i++ {
 			n := c.MovesThrough(i)
@@ -805,13 +941,18 @@ func (r *renderer) chart(g *match.Game) {
 			f.SetTextColor(40, 60, 110)
 			label := t.f("control at move %d", n)
 			lw := f.GetStringWidth(label) + 2
+			x0, align := X(float64(n))+0.5, "L"
 			if X(float64(n))+lw > left+w {
-				f.SetXY(X(float64(n))-lw-0.5, top+0.5)
-				f.CellFormat(lw, 3, label, "", 0, "R", false, 0, "")
-			} else {
-				f.SetXY(X(float64(n))+0.5, top+0.5)
-				f.CellFormat(lw, 3, label, "", 0, "L", false, 0, "")
+				x0, align = X(float64(n))-lw-0.5, "R"
 			}
+			// A label that would overlap the one before goes one line lower.
+			ly := top + 0.5
+			if x0 < labelEnd && x0+lw > labelStart && labelY == ly {
+				ly += 3.5
+			}
+			labelStart, labelEnd, labelY = x0, x0+lw, ly
+			f.SetXY(x0, ly)
+			f.CellFormat(lw, 3, label, "", 0, align, false, 0, "")
 			f.SetTextColor(0, 0, 0)
 		}
 	}
@@ -876,7 +1017,7 @@ func clockHM(d time.Duration) string {
 
 func (r *renderer) incidents(g *match.Game) {
 	f, t := r.f, r.t
-	r.ensure(20)
+	r.ensure(30)
 	r.heading(t.s("Incident log"), 11)
 	if len(g.Incidents) == 0 {
 		r.para(t.s("No incidents were logged."), 9, false)
@@ -888,7 +1029,7 @@ func (r *renderer) incidents(g *match.Game) {
 		rows = append(rows, r.incidentRow(g, in, false))
 	}
 	r.table([]col{{14.5, "L"}, {16, "L"}, {13, "R"}, {13, "R"}, {25, "L"}, {17, "L"}, {0, "L"}, {13, "L"}, {23, "L"}},
-		[]string{t.s("Time (UTC)"), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
 }
 
@@ -900,15 +1041,15 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 		if e.Color == chess.Black {
 			after = fmt.Sprintf("%d…", e.Number)
 		}
-		after += " " + Figurine(e.SAN)
+		after += " " + r.t.san(e.SAN)
 	}
-	actor := string(in.Role)
+	actor := r.t.word(string(in.Role))
 	if in.Actor != "" {
 		actor += ": " + in.Actor
 	}
-	row := []string{in.At.UTC().Format("15:04:05"), after, scoresheet.FormatClock(in.WhiteClock), scoresheet.FormatClock(in.BlackClock), actor, in.Kind, in.Text, in.Rule, in.Effect}
+	row := []string{r.t.clockTime(in.At), after, scoresheet.FormatClock(in.WhiteClock), scoresheet.FormatClock(in.BlackClock), actor, r.t.word(in.Kind), r.t.text(in.Text), r.t.rule(in.Rule), r.t.text(r.t.word(in.Effect))}
 	if withGame {
-		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.UTC().Format("15:04")}, row[1:]...)
+		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
 		row = append(row[:3], row[5:]...) // no clock readings in the appendix
 	}
 	return row
@@ -916,18 +1057,47 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 
 // ---- signatures ----
 
+// sigH is the height of a game's signature block.
+const sigH = 36.0
+
+// signatures is the block the arbiter and both players sign: the game, its
+// result, the chain head at the game's last event and the record's
+// fingerprint, then the three signature lines.
 func (r *renderer) signatures(g *match.Game) {
 	f, t := r.f, r.t
-	r.ensure(19)
-	r.font(7, true)
-	f.SetTextColor(90, 90, 90)
-	f.SetX(r.margin)
-	f.CellFormat(r.cw, 4, strings.ToUpper(t.s("Signatures")), "", 1, "L", false, 0, "")
+	r.ensure(sigH)
+	top := f.GetY()
+	f.SetDrawColor(40, 60, 110)
+	f.SetLineWidth(0.35)
+	f.Rect(r.margin, top, r.cw, sigH-2, "D")
+	f.SetXY(r.margin+2, top+1.5)
+	r.font(7.5, true)
+	f.SetTextColor(40, 60, 110)
+	f.CellFormat(r.cw-4, 4, strings.ToUpper(t.f("Signatures for game %d", g.Number))+" — "+g.White+" – "+g.Black+": "+r.resultText(g), "", 1, "L", false, 0, "")
 	f.SetTextColor(0, 0, 0)
-	f.Ln(8)
+	r.font(6.6, false)
+	f.SetX(r.margin + 2)
+	headText := t.s("Chain head of the game") + ": "
+	if h, ok := r.heads[g.Number]; ok && h.Hash != "" {
+		headText += t.f("event %d", h.Seq) + " · " + groupHex(h.Hash)
+		if h.Signed != "" {
+			headText += " · " + t.s("signed") + ": " + h.Signed
+		} else {
+			headText += " · " + t.s("not signed yet")
+		}
+	} else {
+		headText += t.s("not given")
+	}
+	f.CellFormat(r.cw-4, 3.4, headText, "", 1, "L", false, 0, "")
+	f.SetX(r.margin + 2)
+	fp := t.s("not given")
+	if r.head != "" {
+		fp = groupHex(r.head)
+	}
+	f.CellFormat(r.cw-4, 3.4, t.s("Fingerprint of the record")+": "+fp, "", 1, "L", false, 0, "")
 	m := r.st.Match
-	w := (r.cw - 12) / 3
-	y := f.GetY()
+	w := (r.cw - 4 - 12) / 3
+	y := top + sigH - 12
 	who := []string{t.s("Arbiter") + ": " + dash(m.Arbiter)}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		name := g.Name(s)
@@ -940,15 +1110,62 @@ func (r *renderer) signatures(g *match.Game) {
 	f.SetDrawColor(0, 0, 0)
 	f.SetLineWidth(0.3)
 	for i, s := range who {
-		x := r.margin + float64(i)*(w+6)
+		x := r.margin + 2 + float64(i)*(w+6)
 		f.Line(x, y, x+w, y)
-		r.font(7.5, false)
+		r.font(7, false)
 		for k, l := range f.SplitText(s, w) {
-			f.SetXY(x, y+1+float64(k)*3.4)
-			f.CellFormat(w, 3.4, l, "", 0, "L", false, 0, "")
+			f.SetXY(x, y+0.8+float64(k)*3.2)
+			f.CellFormat(w, 3.2, l, "", 0, "L", false, 0, "")
 		}
 	}
-	f.SetXY(r.margin, y+10)
+	f.SetXY(r.margin, top+sigH+2)
+}
+
+// resultText is the game's result with its termination, or "in progress".
+func (r *renderer) resultText(g *match.Game) string {
+	if !g.Over() {
+		return "* (" + r.t.s("in progress") + ")"
+	}
+	return g.Result + " (" + r.t.term(string(g.Termination)) + ")"
+}
+
+// groupHex writes a hash in blocks of eight, as the console shows it.
+func groupHex(h string) string {
+	var parts []string
+	for len(h) > 8 {
+		parts = append(parts, h[:8])
+		h = h[8:]
+	}
+	return strings.Join(append(parts, h), " ")
+}
+
+// ---- clock adjustments ----
+
+// adjustments lists every clock adjustment of the game — the rule 10 and
+// rule 13 bonuses, the arbiter's corrections, position resets that set the
+// clocks — with the clock readings after it.
+func (r *renderer) adjustments(g *match.Game) {
+	f, t := r.f, r.t
+	var rows [][]string
+	for _, in := range g.Incidents {
+		if in.Kind != "adjust" && in.Kind != "correct" {
+			continue
+		}
+		row := r.incidentRow(g, in, false)
+		// Time, after, kind, rule, effect, text.
+		rows = append(rows, []string{row[0], row[1], row[5], row[7], row[8], row[6], row[2] + " / " + row[3]})
+	}
+	r.ensure(18)
+	r.heading(t.s("Clock adjustments and bonuses"), 11)
+	if len(rows) == 0 {
+		r.para(t.s("No clock was adjusted and no bonus given."), 9, false)
+		f.Ln(3)
+		return
+	}
+	r.table([]col{{14.5, "L"}, {16, "L"}, {17, "L"}, {13, "L"}, {34, "L"}, {0, "L"}, {24, "R"}},
+		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
+			t.s("White") + " / " + t.s("Black")}, rows, 7)
+	f.Ln(2)
 }
 
 // ---- appendix ----
@@ -981,7 +1198,7 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 		r.para(t.s("No rulings, appeals or corrections were recorded."), 9, false)
 	} else {
 		r.table([]col{{11, "C"}, {25, "L"}, {17, "L"}, {26, "L"}, {20, "L"}, {0, "L"}, {14, "L"}, {26, "L"}},
-			[]string{t.s("Game"), t.s("Time (UTC)"), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+			[]string{t.s("Game"), t.f("Time (%s)", t.zoneLabel(r.allIncidentTimes(games)...)), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	}
 	f.Ln(8)
 	r.ensure(50)
@@ -1026,4 +1243,29 @@ func ruled(g *match.Game, in match.Incident) bool {
 		return true
 	}
 	return in.Kind == "result" && g.Termination == scoresheet.TermArbiter
+}
+
+func incidentTimes(ins []match.Incident) []time.Time {
+	var ts []time.Time
+	for _, in := range ins {
+		ts = append(ts, in.At)
+	}
+	return ts
+}
+
+func (r *renderer) allIncidentTimes(games []*match.Game) []time.Time {
+	var ts []time.Time
+	for _, g := range games {
+		ts = append(ts, incidentTimes(g.Incidents)...)
+	}
+	return ts
+}
+
+func firstStart(games []*match.Game) time.Time {
+	for _, g := range games {
+		if !g.Started.IsZero() {
+			return g.Started
+		}
+	}
+	return time.Time{}
 }

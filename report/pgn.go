@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/notnil/chess"
 
@@ -55,9 +56,12 @@ func WritePGN(w io.Writer, st *match.State, n int) error {
 
 func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 	m := st.Match
-	date := "????.??.??"
+	loc := m.Location()
+	date, utcDate, utcTime := "????.??.??", "????.??.??", ""
 	if !g.Started.IsZero() {
-		date = g.Started.UTC().Format("2006.01.02")
+		date = g.Started.In(loc).Format("2006.01.02")
+		utcDate = g.Started.UTC().Format("2006.01.02")
+		utcTime = g.Started.UTC().Format("15:04:05")
 	}
 	result := g.Result
 	if result == "" || !g.Over() {
@@ -68,36 +72,69 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 		{Name: "Site", Value: orQ(m.Site)},
 		{Name: "Date", Value: date},
 		{Name: "Round", Value: strconv.Itoa(g.Number)},
-		{Name: "White", Value: orQ(g.White)},
-		{Name: "Black", Value: orQ(g.Black)},
+		{Name: "White", Value: orQ(PGNName(g.White, g.White == m.Computer))},
+		{Name: "Black", Value: orQ(PGNName(g.Black, g.Black == m.Computer))},
 		{Name: "Result", Value: result},
 	}
-	wc, bc := g.Clock.Control(clock.White), g.Clock.Control(clock.Black)
-	tags = append(tags, scoresheet.Tag{Name: "TimeControl", Value: wc.String()})
-	if wc.String() != bc.String() {
-		tags = append(tags,
-			scoresheet.Tag{Name: "WhiteTimeControl", Value: wc.String()},
-			scoresheet.Tag{Name: "BlackTimeControl", Value: bc.String()})
+	add := func(name, value string) { tags = append(tags, scoresheet.Tag{Name: name, Value: value}) }
+	if m.Arbiter != "" {
+		add("Annotator", PGNName(m.Arbiter, false))
 	}
-	term := string(g.Termination)
-	if !g.Over() || term == "" {
-		term = "unterminated"
+	add("UTCDate", utcDate)
+	if utcTime != "" {
+		add("UTCTime", utcTime)
+	}
+	add("Mode", "OTB")
+	wc, bc := g.Clock.Control(clock.White), g.Clock.Control(clock.Black)
+	if wc.String() == bc.String() {
+		add("TimeControl", PGNTimeControl(wc))
+		add("ArbiterTimeControl", wc.String())
+	} else {
+		add("TimeControl", "?")
+		add("WhiteTimeControl", PGNTimeControl(wc))
+		add("BlackTimeControl", PGNTimeControl(bc))
+		add("ArbiterWhiteTimeControl", wc.String())
+		add("ArbiterBlackTimeControl", bc.String())
+	}
+	add("WhiteType", playerType(m, g.White))
+	add("BlackType", playerType(m, g.Black))
+	term := "unterminated"
+	if g.Over() {
+		term = StandardTermination(g.Termination)
 	}
 	entries := g.Sheet.Entries()
-	tags = append(tags,
-		scoresheet.Tag{Name: "Termination", Value: term},
-		scoresheet.Tag{Name: "PlyCount", Value: strconv.Itoa(len(entries))})
+	add("Termination", term)
+	add("PlyCount", strconv.Itoa(len(entries)))
 	if m.Arbiter != "" {
-		tags = append(tags, scoresheet.Tag{Name: "Arbiter", Value: m.Arbiter})
+		add("Arbiter", m.Arbiter)
+	}
+	if m.TimeZone != "" {
+		add("ArbiterTimeZone", m.TimeZone)
 	}
 	pg := scoresheet.PGNGame{Tags: tags, Result: result}
 	if fen := g.Sheet.StartFEN(); fen != scoresheet.StandardFEN {
 		pg.StartFEN = fen
 	}
-	notes := moveNotes(g, len(entries))
+	cmds, notes := moveNotes(g, len(entries))
 	for i, e := range entries {
-		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: MoveComment(e, notes[i+1])})
+		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds[i+1], notes[i+1])})
 	}
+	struck, unplaced := struckVariations(g)
+	for i := range pg.Moves {
+		pg.Moves[i].Variations = struck[i+1]
+	}
+	var final []string
+	if len(entries) == 0 {
+		final = append(final, cmds[0]...)
+		if len(notes[0]) > 0 {
+			final = append(final, commentText(strings.Join(notes[0], "; ")))
+		}
+	}
+	final = append(final, unplaced...)
+	if g.Over() {
+		final = append(final, endNote(g))
+	}
+	pg.Final = strings.Join(final, " ")
 	return pg
 }
 
@@ -108,11 +145,121 @@ func orQ(s string) string {
 	return s
 }
 
+// PGNName is a player's name as PGN tags write it: a person's as "Last,
+// First" ("Garry Kasparov" → "Kasparov, Garry", "Jan van der Wiel" → "van der
+// Wiel, Jan"); a name that has a comma already, a single word and a
+// computer's name (Deep Blue) stay as they are.
+func PGNName(name string, computer bool) string {
+	name = strings.Join(strings.Fields(name), " ")
+	if computer || strings.Contains(name, ",") {
+		return name
+	}
+	w := strings.Fields(name)
+	if len(w) < 2 {
+		return name
+	}
+	last := len(w) - 1
+	// Lower-case particles (van, der, de, von, da) belong to the last name.
+	for last > 1 && isParticle(w[last-1]) {
+		last--
+	}
+	return strings.Join(w[last:], " ") + ", " + strings.Join(w[:last], " ")
+}
+
+func isParticle(s string) bool {
+	r := []rune(s)
+	return len(r) > 0 && r[0] >= 'a' && r[0] <= 'z'
+}
+
+func playerType(m *match.Match, name string) string {
+	if name != "" && name == m.Computer {
+		return "program"
+	}
+	return "human"
+}
+
+// PGNTimeControl is c as a TimeControl value of the PGN standard (§9.6.1):
+// "40/7200:20/3600:1800", "5400+30" (an increment only in a final sudden-death
+// period), "-" for no control. A control the standard cannot express — a
+// delay (7200d5, 7200b5), an increment in a period with a move count
+// (40/5400+30:1800+30) — is "?"; ArbiterTimeControl keeps it exactly.
+func PGNTimeControl(c clock.Control) string {
+	switch c.Mode {
+	case clock.Untimed:
+		return "-"
+	case clock.Timed:
+	default:
+		return "?"
+	}
+	if len(c.Periods) == 0 {
+		return "?"
+	}
+	for _, p := range c.Periods {
+		switch p.Method {
+		case clock.MethodNone:
+		case clock.Fischer:
+			if p.Moves > 0 {
+				return "?"
+			}
+		default:
+			return "?"
+		}
+	}
+	s := c.String()
+	if !scoresheet.ValidTimeControl(s) {
+		return "?"
+	}
+	return s
+}
+
+// StandardTermination maps the scoresheet's termination to §9.8.1 of the
+// PGN standard: mate, stalemate, resignation, agreement, repetition, the
+// fifty-move rule and a dead position are "normal"; a fallen flag "time
+// forfeit"; the arbiter's decision "adjudication"; a forfeit (6.6, a
+// penalty) "rules infraction". The detail goes into the game's last comment.
+func StandardTermination(t scoresheet.Termination) string {
+	switch t {
+	case scoresheet.TermTimeForfeit:
+		return "time forfeit"
+	case scoresheet.TermArbiter:
+		return "adjudication"
+	case scoresheet.TermForfeit:
+		return "rules infraction"
+	case scoresheet.TermNone:
+		return "unterminated"
+	}
+	return "normal"
+}
+
+// endNote says how a finished game ended, in the words of the record:
+// "[%evt end resignation 1996-02-10T19:43:00Z] Game over: resignation; …".
+func endNote(g *match.Game) string {
+	term := string(g.Termination)
+	if term == "" {
+		term = "unknown"
+	}
+	s := ""
+	if !g.Ended.IsZero() {
+		s = fmt.Sprintf("[%%evt end %s %s system] ", token(term), g.Ended.UTC().Format(time.RFC3339))
+	}
+	text := "Game over: " + term
+	if g.Reason != "" {
+		text += " (" + g.Reason + ")"
+	}
+	return s + commentText(text)
+}
+
 // MoveComment is the one comment after a move: "(=) " when the mover offered
-// a draw with it, the mover's clock and the time used, then the notes. The
-// entry's own Notes are not used: they repeat incidents that the caller
-// passes in notes.
+// a draw with it, the mover's clock and the time used, then the notes (free
+// text, made safe). The entry's own Notes are not used: they repeat
+// incidents that the caller passes in notes.
 func MoveComment(e *scoresheet.Entry, notes []string) string {
+	return moveComment(e, nil, notes)
+}
+
+// moveComment is MoveComment with the incidents' structured commands
+// (IncidentCommand) between the clock commands and the notes.
+func moveComment(e *scoresheet.Entry, cmds, notes []string) string {
 	var b strings.Builder
 	if e.DrawOffer {
 		b.WriteString("(=) ")
@@ -122,6 +269,9 @@ func MoveComment(e *scoresheet.Entry, notes []string) string {
 		left = e.ClockBlack
 	}
 	fmt.Fprintf(&b, "[%%clk %s] [%%emt %s]", scoresheet.FormatClock(left), scoresheet.FormatClock(e.Elapsed))
+	for _, c := range cmds {
+		b.WriteString(" " + c)
+	}
 	if len(notes) > 0 {
 		b.WriteString(" ")
 		b.WriteString(commentText(strings.Join(notes, "; ")))
@@ -129,11 +279,11 @@ func MoveComment(e *scoresheet.Entry, notes []string) string {
 	return b.String()
 }
 
-// moveNotes sorts the incidents and struck-out moves of a game by the ply
-// they follow: notes[p] belongs after ply p (1-based); what happened before
-// the first move goes to ply 1.
-func moveNotes(g *match.Game, plies int) [][]string {
-	notes := make([][]string, plies+1)
+// moveNotes sorts the incidents of a game by the ply they follow: cmds[p]
+// and notes[p] belong after ply p (1-based); what happened before the first
+// move goes to ply 1 (to index 0 when the game has no moves).
+func moveNotes(g *match.Game, plies int) (cmds, notes [][]string) {
+	cmds, notes = make([][]string, plies+1), make([][]string, plies+1)
 	at := func(p int) int {
 		if p < 1 {
 			p = 1
@@ -143,35 +293,53 @@ func moveNotes(g *match.Game, plies int) [][]string {
 		}
 		return p
 	}
-	if plies == 0 {
-		return notes
+	idx := make([]int, len(g.Incidents))
+	for i := range idx {
+		idx[i] = i
 	}
-	type note struct {
-		ply int
-		seq int64
-		txt string
+	sort.SliceStable(idx, func(i, j int) bool { return at(g.Incidents[idx[i]].Ply) < at(g.Incidents[idx[j]].Ply) })
+	for _, i := range idx {
+		in := g.Incidents[i]
+		p := at(in.Ply)
+		cmds[p] = append(cmds[p], IncidentCommand(in))
+		notes[p] = append(notes[p], IncidentNote(in))
 	}
-	var ns []note
-	for _, in := range g.Incidents {
-		ns = append(ns, note{at(in.Ply), in.Seq, IncidentNote(in)})
-	}
-	for _, e := range g.Sheet.Struck() {
-		label := fmt.Sprintf("%d. %s", e.Number, e.SAN)
-		if e.Color == chess.Black {
-			label = fmt.Sprintf("%d... %s", e.Number, e.SAN)
-		}
-		// A struck move stood after ply e.Ply-1; it sorts before the incidents
-		// logged there only by its ply.
-		ns = append(ns, note{at(e.Ply - 1), 0, "struck out: " + label})
-	}
-	sort.SliceStable(ns, func(i, j int) bool { return ns[i].ply < ns[j].ply })
-	for _, n := range ns {
-		notes[n.ply] = append(notes[n.ply], n.txt)
-	}
-	return notes
+	return cmds, notes
 }
 
-// IncidentNote is an incident as written in a PGN comment:
+// IncidentCommand is an incident as a structured comment command that a
+// program can read (docs/pgn.md):
+//
+//	[%evt KIND RULE TIME ROLE]   e.g. [%evt pause 6.12a 1996-02-10T18:43:05Z arbiter]
+//
+// KIND is the incident kind, RULE the rule it applies (ruleToken: "r10",
+// "6.12a"; "-" for none), TIME the instant in UTC (RFC 3339), ROLE who
+// logged it.
+func IncidentCommand(in match.Incident) string {
+	role := string(in.Role)
+	if role == "" {
+		role = "system"
+	}
+	rule := in.Rule
+	if rule == "" {
+		rule = "-"
+	}
+	return fmt.Sprintf("[%%evt %s %s %s %s]", token(in.Kind), ruleToken(rule), in.At.UTC().Format(time.RFC3339), token(role))
+}
+
+// ruleToken writes a rule reference as one word: the match regulations'
+// rules as "r10", "r6,7,12", "r8/14"; the FIDE Laws' articles as they are
+// ("6.12a", "6.8/6.9").
+func ruleToken(rule string) string {
+	for _, p := range []string{"rules ", "rule "} {
+		if rest, ok := strings.CutPrefix(rule, p); ok {
+			return token("r" + strings.ReplaceAll(rest, " ", ""))
+		}
+	}
+	return token(rule)
+}
+
+// IncidentNote is an incident as words in a PGN comment:
 // "Arbiter: pause (6.12a) noise; W 1:59:00 B 1:58:00".
 func IncidentNote(in match.Incident) string {
 	var b strings.Builder
@@ -191,6 +359,122 @@ func IncidentNote(in match.Incident) string {
 	}
 	fmt.Fprintf(&b, "; W %s B %s", scoresheet.FormatClock(in.WhiteClock), scoresheet.FormatClock(in.BlackClock))
 	return b.String()
+}
+
+// token makes s one word of a comment command: spaces become "-", and
+// nothing that would end the command or the comment is left.
+func token(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '[', ']', '{', '}', '%', ';':
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), "-")
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// struckRun is the run of moves one correction struck out: they stood at
+// plies Entries[0].Ply and on, where the entry now at that ply replaced the
+// first of them.
+type struckRun struct {
+	Entries []scoresheet.Entry
+	Cause   string // "operator error, rule 10: REASON"; "" when no correction names it
+	Rule    string // "rule 10", "6.13"
+}
+
+// struckRuns groups a game's struck-out moves by the correction that struck
+// them, in the order of the corrections.
+func struckRuns(g *match.Game) []struckRun {
+	struck := g.Sheet.Struck()
+	var runs []struckRun
+	for i, e := range struck {
+		if i == 0 || e.Ply != struck[i-1].Ply+1 {
+			runs = append(runs, struckRun{})
+		}
+		runs[len(runs)-1].Entries = append(runs[len(runs)-1].Entries, e)
+	}
+	k := 0
+	for _, in := range g.Incidents {
+		if in.Kind == "correct" && k < len(runs) {
+			runs[k].Cause, runs[k].Rule = struckCause(in), in.Rule
+			k++
+		}
+	}
+	return runs
+}
+
+// struckVariations are the moves struck out by corrections, as variations:
+// vars[p] follow ply p, the move that replaced the first struck move.
+// A run of moves struck by one correction is one variation, its last move
+// commented "struck out: operator error, rule 10: REASON". A struck run
+// whose replacement has not been played yet, or that no longer fits the
+// position, is returned as a note instead.
+func struckVariations(g *match.Game) (vars map[int][][]scoresheet.PGNMove, notes []string) {
+	vars = map[int][][]scoresheet.PGNMove{}
+	entries := g.Sheet.Entries()
+	for _, run := range struckRuns(g) {
+		why := "struck out"
+		if run.Cause != "" {
+			why += ": " + run.Cause
+		}
+		p := run.Entries[0].Ply // the replacement is the entry at ply p
+		if p > len(entries) || !fits(g.Sheet, p, run.Entries) {
+			var labels []string
+			for _, e := range run.Entries {
+				labels = append(labels, e.Label())
+			}
+			notes = append(notes, commentText(why+": "+strings.Join(labels, " ")))
+			continue
+		}
+		var v []scoresheet.PGNMove
+		for _, e := range run.Entries {
+			v = append(v, scoresheet.PGNMove{SAN: e.SAN})
+		}
+		v[len(v)-1].Comment = commentText(why)
+		vars[p] = append(vars[p], v)
+	}
+	return vars, notes
+}
+
+// struckCause is the cause of a correction in a few words: "operator error,
+// rule 10: REASON" or "irregularity, 6.13: REASON".
+func struckCause(in match.Incident) string {
+	cause := "operator error"
+	if in.Rule == "6.13" {
+		cause = "irregularity"
+	}
+	s := cause + ", " + in.Rule
+	// The correction's text ends "…(method): REASON".
+	if _, reason, ok := strings.Cut(in.Text, "): "); ok && reason != "" {
+		s += ": " + reason
+	}
+	return s
+}
+
+// fits reports whether the struck run can be replayed from the position
+// before ply p of the sheet (a variation must be legal where it stands).
+func fits(s *scoresheet.Sheet, p int, run []scoresheet.Entry) bool {
+	fen := s.StartFEN()
+	if p > 1 {
+		fen = s.Entries()[p-2].FENAfter
+	}
+	pos, err := scoresheet.ParseFEN(fen)
+	if err != nil {
+		return false
+	}
+	for _, e := range run {
+		m, err := scoresheet.ParseMove(pos, e.SAN)
+		if err != nil {
+			return false
+		}
+		pos = pos.Update(m)
+	}
+	return true
 }
 
 // commentText makes free text safe inside a PGN comment: no braces, no

@@ -89,7 +89,7 @@ func handGame(t *testing.T) *match.State {
 	g := &match.Game{Number: 1, White: "Ann", Black: "Bob", State: match.Running, Result: "*", Started: t0, Sheet: s,
 		Clock: clock.New(ctl, ctl)}
 	inc := func(ply int, role match.Role, kind, text, rule string) match.Incident {
-		return match.Incident{Ply: ply, Role: role, Kind: kind, Text: text, Rule: rule, WhiteClock: 2 * time.Hour, BlackClock: 2 * time.Hour}
+		return match.Incident{Ply: ply, At: t0.Add(time.Duration(ply) * time.Minute), Role: role, Kind: kind, Text: text, Rule: rule, WhiteClock: 2 * time.Hour, BlackClock: 2 * time.Hour}
 	}
 	g.Incidents = []match.Incident{
 		inc(0, match.RoleArbiter, "note", "board turned round", ""),
@@ -113,7 +113,8 @@ func TestMatchPGNComments(t *testing.T) {
 	}{
 		{"an incident before the first move goes into the first move's comment", mv[0].Comment, "Arbiter: note board turned round; W 2:00:00 B 2:00:00"},
 		{"an incident after a move goes into that move's comment", mv[0].Comment, "Arbiter: pause (6.12a) noise"},
-		{"a struck-out move is mentioned after the move it followed", mv[1].Comment, "struck out: 2. Nf3"},
+		{"a struck-out move whose replacement is not played yet is named in the last comment", games[0].Final, "struck out: operator error, rule 10: 2. Nf3"},
+		{"an incident carries a structured command with kind, rule, instant and role", mv[0].Comment, "[%evt pause 6.12a 2024-05-01T13:01:00Z arbiter]"},
 		{"the correction is noted where it was logged", mv[1].Comment, "Arbiter: correct (rule 10) 3. Nf3 was not played"},
 	}
 	for _, tc := range tests {
@@ -141,27 +142,53 @@ func TestMatchPGNTags(t *testing.T) {
 	out := b.String()
 	want := `[Event "Test match"]
 [Site "?"]
-[Date "2024.05.01"]
+[Date "2024.05-01"]
 [Round "1"]
 [White "Ann"]
 [Black "Bob"]
 [Result "*"]
+[Annotator "Carl"]
+[UTCDate "2024.05.01"]
+[UTCTime "13:00:00"]
+[Mode "OTB"]
 [TimeControl "40/7200:20/3600:1800"]
+[ArbiterTimeControl "40/7200:20/3600:1800"]
+[WhiteType "human"]
+[BlackType "human"]
 [Termination "unterminated"]
 [PlyCount "2"]
 [Arbiter "Carl"]
 `
-	t.Run("the Seven Tag Roster comes first, then TimeControl, Termination, PlyCount and Arbiter", func(t *testing.T) {
+	want = strings.Replace(want, "2024.05-01", "2024.05.01", 1)
+	t.Run("the Seven Tag Roster comes first, then Annotator, the UTC start, the controls, the player types, Termination, PlyCount and Arbiter", func(t *testing.T) {
 		if !strings.HasPrefix(out, want) {
 			t.Errorf("tags:\n%s\nwant:\n%s", out, want)
 		}
 	})
-	t.Run("there is no Annotator and no comment before the first move", func(t *testing.T) {
-		if strings.Contains(out, "Annotator") || strings.Contains(out, "\n\n{") {
+	t.Run("every tag the standard defines has a value from its lists", func(t *testing.T) {
+		if p := scoresheet.TagProblems(report.MatchPGN(st, 1)[0].Tags); len(p) > 0 {
+			t.Errorf("tag problems: %v", p)
+		}
+	})
+	t.Run("no comment comes before the first move", func(t *testing.T) {
+		if strings.Contains(out, "\n\n{") {
 			t.Errorf("output:\n%s", out)
 		}
 	})
-	t.Run("players with different controls get WhiteTimeControl and BlackTimeControl", func(t *testing.T) {
+	t.Run("Date is the day in the match's time zone, UTCDate the day in UTC", func(t *testing.T) {
+		st := handGame(t)
+		st.Match.TimeZone = "America/New_York"
+		st.Games[0].Started = time.Date(1996, 2, 15, 0, 43, 0, 0, time.UTC)
+		tags := report.MatchPGN(st, 1)[0].Tags
+		got := map[string]string{}
+		for _, tg := range tags {
+			got[tg.Name] = tg.Value
+		}
+		if got["Date"] != "1996.02.14" || got["UTCDate"] != "1996.02.15" || got["UTCTime"] != "00:43:00" || got["ArbiterTimeZone"] != "America/New_York" {
+			t.Errorf("Date %q UTCDate %q UTCTime %q ArbiterTimeZone %q", got["Date"], got["UTCDate"], got["UTCTime"], got["ArbiterTimeZone"])
+		}
+	})
+	t.Run("players with different controls get WhiteTimeControl and BlackTimeControl, exact in Arbiter tags", func(t *testing.T) {
 		st := handGame(t)
 		fast, _ := clock.ParseSpec("5400+30")
 		g := st.Games[0]
@@ -172,7 +199,8 @@ func TestMatchPGNTags(t *testing.T) {
 			names = append(names, tg.Name+"="+tg.Value)
 		}
 		got := strings.Join(names, " ")
-		for _, w := range []string{"TimeControl=40/7200:20/3600:1800", "WhiteTimeControl=40/7200:20/3600:1800", "BlackTimeControl=5400+30"} {
+		for _, w := range []string{"TimeControl=? ", "WhiteTimeControl=40/7200:20/3600:1800", "BlackTimeControl=5400+30",
+			"ArbiterWhiteTimeControl=40/7200:20/3600:1800", "ArbiterBlackTimeControl=5400+30"} {
 			if !strings.Contains(got, w) {
 				t.Errorf("tags %s lack %s", got, w)
 			}
@@ -214,6 +242,9 @@ func TestExportedPGNPassesValidators(t *testing.T) {
 			t.Fatalf("read %d games, want 6", len(rgs))
 		}
 		for i, rg := range rgs {
+			if p := scoresheet.TagProblems(rg.Tags); len(p) > 0 {
+				t.Errorf("game %d: tags the standard does not allow: %v", i+1, p)
+			}
 			if got, want := noEP(rg.FinalFEN), noEP(st.Games[i].Sheet.FEN()); got != want {
 				t.Errorf("game %d: final FEN %s, want %s", i+1, got, want)
 			}
@@ -365,5 +396,82 @@ func BenchmarkExportPDF6Games(b *testing.B) {
 		if err := report.WritePDF(&bytes.Buffer{}, st, head, report.PDFOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// correctionScript plays a game in which the operator's slip 3... Nc6 is
+// taken back (rule 10) and replaced by 3... Nf6, and a pause, then Black
+// resigns.
+const correctionScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --player "Deep Blue" --computer "Deep Blue" --operator "Op" --arbiter "Carl Meyer" --white "Anna Schmidt" --tz Europe/Berlin --games 2
+0:00:01 game start
+0:00:10 move e4
+0:00:20 --as operator move e5
+0:00:30 move Nf3
+0:00:40 --as operator move Nc6
+0:00:50 move Bb5
+0:01:00 correct --ply 4 --method record --reason "the operator entered the wrong knight move"
+0:01:10 resume
+0:01:20 --as operator move Nf6
+0:01:30 pause --reason "noise in the hall"
+0:01:40 resume
+0:01:50 move Bc4
+0:02:00 --as operator resign black
+`
+
+func TestStruckMovesAsVariation(t *testing.T) {
+	dir := t.TempDir()
+	sp := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(sp, []byte(correctionScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "c.db")
+	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	out := runCLI(t, "--db", db, "export", "pgn")
+	tests := []struct{ name, want string }{
+		{"the struck moves stand as a variation right after the move that replaced them (and its comment)",
+			"noise in the hall (clocks stopped); W 2:04:31 B 1:59:30; Arbiter: resume (6.12c) White's clock runs again (clock started); W 2:04:31 B 1:59:30} (2... Nc6 3. Bb5 {struck out: operator error, rule 10: the operator entered the wrong knight move})"},
+		{"the game continues after the variation with its move number", ") 3. Bc4"},
+		{"a human's name is Last, First", `[White "Schmidt, Anna"]`},
+		{"the computer's name stays as it is and it is a program", `[Black "Deep Blue"]`},
+		{"BlackType says program", `[BlackType "program"]`},
+		{"resignation is a normal termination", `[Termination "normal"]`},
+		{"the detail of the termination is in the last comment", "Game over: resignation"},
+		{"the pause is a structured command", "[%evt pause 6.12a 2024-05-01T13:01:30Z arbiter]"},
+		{"the correction is a structured command", "[%evt correct r10 2024-05-01T13:01:00Z arbiter]"},
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(flat, tc.want) {
+				t.Errorf("the PGN lacks %q:\n%s", tc.want, out)
+			}
+		})
+	}
+	t.Run("our reader, pgn-extract and chess.js accept it", func(t *testing.T) {
+		rgs, err := scoresheet.ReadPGN(strings.NewReader(out))
+		if err != nil || len(rgs) != 1 {
+			t.Fatalf("ReadPGN: %d games, %v", len(rgs), err)
+		}
+		if p := scoresheet.TagProblems(rgs[0].Tags); len(p) > 0 {
+			t.Errorf("tag problems: %v", p)
+		}
+		p := filepath.Join(dir, "c.pgn")
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pgncheck(t, p)
+	})
+}
+
+// pgncheck runs tools/pgncheck (pgn-extract and chess.js) on a file.
+func pgncheck(t *testing.T, p string) {
+	t.Helper()
+	script := "../tools/pgncheck/pgncheck.sh"
+	res, err := exec.Command("sh", script, p).CombinedOutput()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 && os.Getenv("ARBITER_REQUIRE_VALIDATORS") != "1" {
+			t.Skipf("validators not installed: %s", res)
+		}
+		t.Fatalf("pgncheck: %v\n%s", err, res)
 	}
 }

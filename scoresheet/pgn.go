@@ -39,12 +39,18 @@ type PGNGame struct {
 	StartFEN string
 	Moves    []PGNMove
 	Result   string // "1-0" "0-1" "1/2-1/2" "*"; "" is written as "*"
+	// Final, when non-empty, is how the game ended: it is added to the last
+	// move's comment, or written before the result when there are no moves.
+	Final string
 }
 
-// PGNMove is one move and the text of its one comment ("" for none).
+// PGNMove is one move, the text of its one comment ("" for none) and the
+// variations that follow it. A variation is an alternative to this move:
+// its first move is played from the position before this move.
 type PGNMove struct {
-	SAN     string
-	Comment string
+	SAN        string
+	Comment    string
+	Variations [][]PGNMove
 }
 
 var sevenTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
@@ -137,9 +143,38 @@ func writeGame(w *bufio.Writer, g PGNGame) error {
 		}
 	}
 	lw := lineWriter{w: w}
+	moves := g.Moves
+	if g.Final != "" && len(moves) > 0 {
+		// One comment per move (chess.js reads no more): the final comment
+		// joins the last move's.
+		moves = append([]PGNMove(nil), moves...)
+		last := &moves[len(moves)-1]
+		last.Comment = strings.TrimSpace(last.Comment + " " + g.Final)
+	}
+	if err := writeMoves(&lw, moves, num, black, 0); err != nil {
+		return err
+	}
+	if c := sanitizeComment(g.Final); c != "" && len(moves) == 0 {
+		lw.comment(c)
+	}
+	lw.unit(result)
+	lw.flush()
+	return nil
+}
+
+// writeMoves writes moves from move number num (black: Black to move),
+// each with its comment and variations. depth is the variation depth (0:
+// the game's own moves); variations nest at most a few levels.
+func writeMoves(lw *lineWriter, moves []PGNMove, num int, black bool, depth int) error {
+	if depth > 8 {
+		return fmt.Errorf("variations nest deeper than 8 levels")
+	}
 	needNumber := true
-	for i, m := range g.Moves {
+	for i, m := range moves {
 		if !sanToken.MatchString(m.SAN) {
+			if depth > 0 {
+				return fmt.Errorf("variation move %d: %q is not a SAN move", i+1, m.SAN)
+			}
 			return fmt.Errorf("move %d: %q is not a SAN move", i+1, m.SAN)
 		}
 		switch {
@@ -155,13 +190,22 @@ func writeGame(w *bufio.Writer, g PGNGame) error {
 			lw.comment(c)
 			needNumber = true
 		}
+		for _, v := range m.Variations {
+			if len(v) == 0 {
+				continue
+			}
+			lw.open()
+			if err := writeMoves(lw, v, num, black, depth+1); err != nil {
+				return err
+			}
+			lw.close()
+			needNumber = true
+		}
 		if black {
 			num++
 		}
 		black = !black
 	}
-	lw.unit(result)
-	lw.flush()
 	return nil
 }
 
@@ -203,6 +247,7 @@ func sanitizeComment(s string) string {
 type lineWriter struct {
 	w    *bufio.Writer
 	line string
+	glue bool // a variation was opened: "(" goes before the next unit
 }
 
 func (l *lineWriter) word(s string) {
@@ -218,7 +263,39 @@ func (l *lineWriter) word(s string) {
 }
 
 func (l *lineWriter) unit(parts ...string) {
-	l.word(strings.Join(parts, " "))
+	word := strings.Join(parts, " ")
+	if l.glue {
+		l.glue = false
+		word = "(" + word
+	}
+	l.word(word)
+}
+
+// open starts a variation: "(" is glued to the first move that follows.
+func (l *lineWriter) open() { l.glue = true }
+
+// close ends a variation: ")" is glued to what was written last.
+func (l *lineWriter) close() {
+	l.glue = false
+	if l.line == "" {
+		l.line = ")"
+		return
+	}
+	if utf8.RuneCountInString(l.line)+1 > lineWidth {
+		// Move the last word to the next line with its ")".
+		i := strings.LastIndexByte(l.line, ' ')
+		for i > 0 && strings.HasPrefix(l.line[i+1:], "%") {
+			// A line never starts with '%' (an escape line): move one word more.
+			i = strings.LastIndexByte(l.line[:i], ' ')
+		}
+		if i > 0 {
+			last := l.line[i+1:]
+			l.w.WriteString(l.line[:i] + "\n")
+			l.line = last + ")"
+			return
+		}
+	}
+	l.line += ")"
 }
 
 // comment writes {text}, breaking it between words. A word that starts with
@@ -641,4 +718,90 @@ func (s *Sheet) PGN(tags []Tag, result string) PGNGame {
 		g.Moves = append(g.Moves, PGNMove{SAN: e.SAN, Comment: strings.Join(parts, " ")})
 	}
 	return g
+}
+
+// Values the PGN standard (1994, §8.1.1 and §9) allows for the tags it
+// defines.
+var (
+	// TerminationValues are §9.8.1's values of the Termination tag.
+	TerminationValues = []string{"abandoned", "adjudication", "death", "emergency", "normal", "rules infraction", "time forfeit", "unterminated"}
+	// PlayerTypes are §9.3.1's values of WhiteType and BlackType.
+	PlayerTypes = []string{"human", "program"}
+
+	dateRe      = regexp.MustCompile(`^(?:\d{4}|\?{4})\.(?:\d\d|\?\?)\.(?:\d\d|\?\?)$`)
+	timeRe      = regexp.MustCompile(`^\d\d:\d\d:\d\d$`)
+	roundRe     = regexp.MustCompile(`^(?:\?|-|\d+(?:\.\d+)*)$`)
+	tcFieldRe   = regexp.MustCompile(`^(?:\d+/\d+|\d+|\d+\+\d+|\*\d+)$`)
+	plyCountRe  = regexp.MustCompile(`^\d+$`)
+	resultTagRe = regexp.MustCompile(`^(?:1-0|0-1|1/2-1/2|\*)$`)
+)
+
+// ValidTimeControl reports whether s is a TimeControl value by §9.6.1: "?",
+// "-", or fields "moves/seconds", "seconds", "seconds+increment" or
+// "*seconds" separated by ":".
+func ValidTimeControl(s string) bool {
+	if s == "?" || s == "-" {
+		return true
+	}
+	for _, f := range strings.Split(s, ":") {
+		if !tcFieldRe.MatchString(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// TagProblems checks the tags the standard defines against its lists and
+// formats and returns one sentence per problem (nil when all are right):
+// the Seven Tag Roster present, Date/UTCDate "YYYY.MM.DD", UTCTime
+// "HH:MM:SS", Round, Result, TimeControl (§9.6.1), WhiteType/BlackType
+// (§9.3.1), Termination (§9.8.1), PlyCount. Tags the standard does not
+// define are allowed and not checked.
+func TagProblems(tags []Tag) []string {
+	var out []string
+	seen := map[string]bool{}
+	in := func(v string, list []string) bool {
+		for _, x := range list {
+			if v == x {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range tags {
+		if seen[t.Name] {
+			out = append(out, fmt.Sprintf("the tag %s is given twice", t.Name))
+		}
+		seen[t.Name] = true
+		bad := false
+		switch t.Name {
+		case "Date", "UTCDate", "EventDate":
+			bad = !dateRe.MatchString(t.Value)
+		case "UTCTime", "Time":
+			bad = !timeRe.MatchString(t.Value)
+		case "Round":
+			bad = !roundRe.MatchString(t.Value)
+		case "Result":
+			bad = !resultTagRe.MatchString(t.Value)
+		case "TimeControl":
+			bad = !ValidTimeControl(t.Value)
+		case "WhiteType", "BlackType":
+			bad = !in(t.Value, PlayerTypes)
+		case "Termination":
+			bad = !in(t.Value, TerminationValues)
+		case "PlyCount":
+			bad = !plyCountRe.MatchString(t.Value)
+		case "Mode":
+			bad = !in(t.Value, []string{"OTB", "PM", "EM", "ICS", "TC"})
+		}
+		if bad {
+			out = append(out, fmt.Sprintf("the tag %s has the value %q, which the PGN standard does not allow", t.Name, t.Value))
+		}
+	}
+	for _, n := range sevenTags {
+		if !seen[n] {
+			out = append(out, fmt.Sprintf("the tag %s of the Seven Tag Roster is missing", n))
+		}
+	}
+	return out
 }

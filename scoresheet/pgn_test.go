@@ -342,6 +342,7 @@ func FuzzWritePGN(f *testing.F) {
 	f.Add(int64(1), uint8(40), "[%clk 1:59:30] }{ \n%x \xff\xfe")
 	f.Add(int64(7), uint8(200), "")
 	f.Add(int64(3), uint8(12), strings.Repeat("long", 40))
+	f.Add(int64(4), uint8(30), "struck out: operator error, rule 10: %x)(")
 	f.Fuzz(func(t *testing.T, seed int64, plies uint8, text string) {
 		g, fen := randomGame(seed, int(plies), func(r *rand.Rand) string {
 			if r.Intn(3) == 0 {
@@ -350,6 +351,15 @@ func FuzzWritePGN(f *testing.F) {
 			return ""
 		})
 		g.Tags = []Tag{{"Event", text}, {"Annotator", text}}
+		if len(g.Moves) > 2 && seed%2 == 0 {
+			// A variation (as struck-out moves are written): the reader
+			// skips it, the main line must come back unchanged.
+			k := int(plies) % (len(g.Moves) - 1)
+			v := append([]PGNMove(nil), g.Moves[k:k+2]...)
+			v[1].Comment = text
+			g.Moves[k].Variations = [][]PGNMove{v}
+			g.Final = text
+		}
 		var b bytes.Buffer
 		if err := WritePGN(&b, []PGNGame{g}); err != nil {
 			t.Fatal(err)
@@ -373,7 +383,11 @@ func FuzzWritePGN(f *testing.F) {
 			if back[0].Moves[i] != m.SAN {
 				t.Fatalf("move %d: %q became %q", i+1, m.SAN, back[0].Moves[i])
 			}
-			if want := sanitizeComment(m.Comment); strings.ReplaceAll(back[0].Comments[i], " ", "") != strings.ReplaceAll(want, " ", "") {
+			want := sanitizeComment(m.Comment)
+			if i == len(g.Moves)-1 && g.Final != "" {
+				want = sanitizeComment(m.Comment + " " + g.Final)
+			}
+			if strings.ReplaceAll(back[0].Comments[i], " ", "") != strings.ReplaceAll(want, " ", "") {
 				t.Fatalf("comment %d: %q became %q", i+1, want, back[0].Comments[i])
 			}
 		}
@@ -448,5 +462,97 @@ func BenchmarkReadPGN(b *testing.B) {
 		if _, err := ReadPGN(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestWritePGNVariations(t *testing.T) {
+	mv := func(san, c string, vars ...[]PGNMove) PGNMove { return PGNMove{SAN: san, Comment: c, Variations: vars} }
+	tests := []struct {
+		name string
+		g    PGNGame
+		want string
+	}{
+		{"a variation follows its move and the next black move is numbered",
+			PGNGame{Moves: []PGNMove{mv("e4", ""), mv("e5", "", []PGNMove{mv("c5", "struck out")}), mv("Nf3", ""), mv("Nc6", "")}},
+			"1. e4 e5 (1... c5 {struck out}) 2. Nf3 Nc6 *"},
+		{"a variation after a white move restarts with that move's number",
+			PGNGame{Moves: []PGNMove{mv("e4", "", []PGNMove{mv("d4", ""), mv("d5", "x")}), mv("e5", "")}},
+			"1. e4 (1. d4 d5 {x}) 1... e5 *"},
+		{"the final comment joins the last move's comment",
+			PGNGame{Moves: []PGNMove{mv("e4", "a")}, Final: "Game over", Result: "1-0"},
+			"1. e4 {a Game over} 1-0"},
+		{"a game without moves has its final comment before the result",
+			PGNGame{Final: "forfeit", Result: "1-0"},
+			"{forfeit} 1-0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WritePGN(&b, []PGNGame{tc.g}); err != nil {
+				t.Fatal(err)
+			}
+			_, body, _ := strings.Cut(b.String(), "\n\n")
+			if got := strings.Join(strings.Fields(body), " "); got != tc.want {
+				t.Errorf("movetext %q, want %q", got, tc.want)
+			}
+			if _, err := ReadPGN(&b); err != nil {
+				t.Errorf("ReadPGN: %v", err)
+			}
+		})
+	}
+	t.Run("a variation move that is not SAN is refused", func(t *testing.T) {
+		g := PGNGame{Moves: []PGNMove{mv("e4", "", []PGNMove{mv("<br", "")})}}
+		if err := WritePGN(&bytes.Buffer{}, []PGNGame{g}); err == nil || !strings.Contains(err.Error(), "variation move 1") {
+			t.Errorf("WritePGN = %v", err)
+		}
+	})
+	t.Run("a line closing a long variation never starts with % or exceeds 80 columns", func(t *testing.T) {
+		var moves []PGNMove
+		for i := 0; i < 30; i++ {
+			moves = append(moves, mv("Nf3", "%"+strings.Repeat("x", i)), mv("Nf6", ""), mv("Ng1", ""), mv("Ng8", ""))
+		}
+		g := PGNGame{Moves: []PGNMove{mv("e4", ""), mv("e5", "")}}
+		g.Moves[0].Variations = [][]PGNMove{moves[:40]}
+		g.Moves[0].Variations[0][0].SAN = "d4"
+		var b bytes.Buffer
+		if err := WritePGN(&b, []PGNGame{g}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "%") || utf8.RuneCountInString(l) > 80 {
+				t.Errorf("line %q", l)
+			}
+		}
+	})
+}
+
+func TestTagProblems(t *testing.T) {
+	seven := []Tag{{"Event", "E"}, {"Site", "S"}, {"Date", "1996.02.10"}, {"Round", "1"}, {"White", "Kasparov, Garry"}, {"Black", "Deep Blue"}, {"Result", "1-0"}}
+	with := func(extra ...Tag) []Tag { return append(append([]Tag(nil), seven...), extra...) }
+	tests := []struct {
+		name string
+		tags []Tag
+		bad  bool
+	}{
+		{"the Seven Tag Roster alone is right", seven, false},
+		{"a missing roster tag is a problem", seven[1:], true},
+		{"the standard's Termination values are right", with(Tag{"Termination", "time forfeit"}), false},
+		{"resignation is not a Termination value (§9.8.1)", with(Tag{"Termination", "resignation"}), true},
+		{"program and human are the player types", with(Tag{"WhiteType", "human"}, Tag{"BlackType", "program"}), false},
+		{"computer is not a player type", with(Tag{"BlackType", "computer"}), true},
+		{"a move-count control is a TimeControl", with(Tag{"TimeControl", "40/7200:20/3600:1800"}), false},
+		{"sudden death with increment is a TimeControl", with(Tag{"TimeControl", "5400+30"}), false},
+		{"a delay is not a TimeControl", with(Tag{"TimeControl", "7200d5"}), true},
+		{"UTCDate and UTCTime have their formats", with(Tag{"UTCDate", "1996.02.10"}, Tag{"UTCTime", "20:00:00"}), false},
+		{"a UTCTime without seconds is a problem", with(Tag{"UTCTime", "20:00"}), true},
+		{"a Date with dashes is a problem", []Tag{{"Event", "E"}, {"Site", "S"}, {"Date", "1996-02-10"}, {"Round", "1"}, {"White", "W"}, {"Black", "B"}, {"Result", "*"}}, true},
+		{"tags the standard does not define are allowed", with(Tag{"ArbiterTimeControl", "7200d5"}), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if p := TagProblems(tc.tags); (len(p) > 0) != tc.bad {
+				t.Errorf("TagProblems = %v, want problems: %v", p, tc.bad)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkRawAppendFsync|BenchmarkCommit
 run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkOpenRebuild|BenchmarkExportPGN|BenchmarkExportPDF|BenchmarkBaselinePGN|BenchmarkBaselinePDF)$' -benchtime 2s -benchmem ./bench/
 # (3): the clock.
 run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -benchmem ./clock/
+# (7): the live broadcast: commit to visible in /games.pgn; requests/s while the match is played, beside a static file server.
+run go test -count=1 -run '^$' -bench '^BenchmarkBroadcastCommitToVisible$' -benchtime "${BROADCAST_SAMPLES:-200}x" ./broadcast/
+run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStaticFileServe)$' -benchtime 3s ./broadcast/
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then
@@ -62,6 +65,10 @@ END {
 	printf "| 4 | move entry end to end, p99 | %s | raw append + fsync p99 %s | %s | < 2 ms |\n", us(m99), us(r99), ratio(m99, r99)
 	printf "| 5 | PGN export, 6 games | %s | notnil/chess writes the 6 games: %s | %s | – |\n", us(v["BenchmarkExportPGN", "ns/op"]), us(v["BenchmarkBaselinePGN", "ns/op"]), ratio(v["BenchmarkExportPGN", "ns/op"], v["BenchmarkBaselinePGN", "ns/op"])
 	printf "| 5 | PDF report, 6 games | %s | fpdf, the moves as plain text: %s | %s | – |\n", us(v["BenchmarkExportPDF", "ns/op"]), us(v["BenchmarkBaselinePDF", "ns/op"]), ratio(v["BenchmarkExportPDF", "ns/op"], v["BenchmarkBaselinePDF", "ns/op"])
+	b50 = v["BenchmarkBroadcastCommitToVisible", "p50-ns"]; b99 = v["BenchmarkBroadcastCommitToVisible", "p99-ns"]
+	printf "| 7 | broadcast: commit to visible in /games.pgn, p50 | %s | poll interval 100 ms | %s | – |\n", us(b50), ratio(b50, 100e6)
+	printf "| 7 | broadcast: commit to visible in /games.pgn, p99 | %s | goal 1 s | %s | < 1 s |\n", us(b99), ratio(b99, 1e9)
+	printf "| 7 | broadcast: GET /games.pgn while the match is played | %d req/s | net/http static file server, same bytes: %d req/s | %s | – |\n", v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"], ratio(v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"])
 	while ((getline line < gui) > 0) {
 		n = split(line, kv, /[ \t]+/)
 		for (i = 1; i <= n; i++) if (split(kv[i], p, "=") == 2) g[p[1]] = p[2]

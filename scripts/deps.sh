@@ -20,7 +20,7 @@ build_pkgs=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	fonts-dejavu-core
 )
-test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3)
+test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 chromium curl)
 
 want_test=0
 case "${1:-}" in

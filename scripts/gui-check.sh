@@ -136,4 +136,6 @@ key Return
 for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit the second time"
 app_pid=""
+# The live broadcast's spectator page in headless Chromium (issue 18).
+bash scripts/broadcast-check.sh || fail "the broadcast check failed"
 echo "gui-check: ok (screenshots in $shots)"

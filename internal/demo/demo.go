@@ -140,7 +140,7 @@ func script(games []game, planned int, seed int64) (string, error) {
 	for _, a := range Appeals {
 		appeals = append(appeals, "--appeals "+quote(a))
 	}
-	w.line(0, "match new --title %s --site %s --player %s --player %s --computer %s %s --arbiter %s %s --games %d --tc acm1996 --white %s",
+	w.line(0, "match new --title %s --site %s --player %s --player %s --computer %s %s --arbiter %s %s --games %d --tc acm1996 --tz America/New_York --white %s",
 		quote(Title), quote(Site), quote(Human), quote(Computer), quote(Computer), strings.Join(operators, " "), quote(Arbiter),
 		strings.Join(appeals, " "), planned, quote(first))
 	day0 := games[0].date
@@ -240,8 +240,8 @@ func (w *writer) game(n int, g game, start time.Duration, ctl clock.Control) err
 			ds = append(ds, during{40*time.Second + pause, "resume"})
 		case n == 4 && p.computer && moveNo == 25:
 			// Deep Blue's system error right after 25.Re4; its clock keeps running.
-			ds = append(ds, during{48 * time.Second, "--as operator incident note --text " +
-				quote("technical fault: Deep Blue's system stopped right after 25.Re4 and is being restarted; its clock keeps running (rule 7)")})
+			ds = append(ds, during{48 * time.Second, "--as operator incident technical-fault --text " +
+				quote("Deep Blue's system stopped right after 25.Re4 and is being restarted")})
 			ds = append(ds, during{14*time.Minute + 52*time.Second, "--as operator incident note --text " +
 				quote("Deep Blue is running again after nearly 15 minutes; the operator re-entered the position and both clock times (rule 12)")})
 			think = 16*time.Minute + 9*time.Second

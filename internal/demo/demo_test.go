@@ -54,8 +54,8 @@ func TestScript1996Text(t *testing.T) {
 		{"Kasparov's draw offers are declined by the Deep Blue team", func() bool {
 			return strings.Count(a, "--as operator draw decline") == 2
 		}},
-		{"game 4 has the technical fault", func() bool {
-			return strings.Contains(a, "technical fault: Deep Blue's system stopped right after 25.Re4")
+		{"game 4 logs Deep Blue's system error as a technical fault", func() bool {
+			return strings.Contains(a, "--as operator incident technical-fault --text \"Deep Blue's system stopped right after 25.Re4")
 		}},
 		{"offsets never run back", func() bool {
 			last := ""

@@ -1,0 +1,58 @@
+package match
+
+import (
+	"strings"
+	"time"
+	_ "time/tzdata" // every IANA zone is known, also where the system has no zoneinfo (Windows)
+)
+
+// checkTimeZone validates an IANA zone name given to "match new --tz".
+func checkTimeZone(name string) error {
+	if name == "" {
+		return nil
+	}
+	if strings.EqualFold(name, "local") {
+		return refuse("the time zone %q is not a zone name: give an IANA name such as America/New_York or Europe/Berlin", name)
+	}
+	if _, err := time.LoadLocation(name); err != nil {
+		return refuse("the time zone %q is not known: give an IANA name such as America/New_York or Europe/Berlin", name)
+	}
+	return nil
+}
+
+// Location is the match's time zone (match new --tz): the zone in which the
+// PDF and the console show times of day. A match created without one, or
+// whose zone this build does not know, is shown in UTC.
+func (m *Match) Location() *time.Location {
+	if m == nil || m.TimeZone == "" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(m.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// ZoneName names the match's zone at instant t as people read it: the
+// abbreviation in use then ("EST", "EDT", "CET"), or the IANA name where the
+// zone has no letters of its own ("+03" → "Europe/Istanbul"); "UTC" for a
+// match without a zone.
+func (m *Match) ZoneName(t time.Time) string {
+	loc := m.Location()
+	abbr, _ := t.In(loc).Zone()
+	if abbr == "" || strings.ContainsAny(abbr[:1], "+-0123456789") {
+		return loc.String()
+	}
+	return abbr
+}
+
+// LocalTime writes instant t in the match's time zone with the zone named,
+// e.g. "1996-02-14 19:43 EST" (layout "2006-01-02 15:04"): the form in which
+// the PDF and the console show a time of day. The record keeps UTC.
+func (m *Match) LocalTime(t time.Time, layout string) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.In(m.Location()).Format(layout) + " " + m.ZoneName(t)
+}
