@@ -32,6 +32,9 @@ func runExportPGN(r *runner, a *args) error {
 	if n < 0 {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
+	if _, err := r.exportSeal(); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	if err := report.WritePGN(&buf, r.app.State(), n); err != nil {
 		return userError(err)
@@ -72,6 +75,9 @@ func runExportPDF(r *runner, a *args) error {
 	}
 	if !rep.OK {
 		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", rep.Problem)
+	}
+	if _, err := r.exportSeal(); err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := report.WritePDF(&buf, r.app.State(), rep.Head, report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {

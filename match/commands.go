@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -35,24 +36,29 @@ func checkText(what phrase.Word, s string, required bool) error {
 
 // MatchSpec is what "match new" needs.
 type MatchSpec struct {
-	Title     string
-	Site      string
-	Arbiter   string
-	Players   [2]string
-	Computer  string // one of Players, or ""
-	Operators []string
-	Appeals   []string
-	Games     int               // default 6
-	Control   string            // preset or PGN TimeControl for both players; default acm1996
-	Controls  map[string]string // per player overrides
-	White     string            // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
-	PIN       string
+	Title      string
+	Site       string
+	Arbiter    string
+	Players    [2]string
+	Computer   string // one of Players, or ""
+	Operators  []string
+	Appeals    []string
+	Games      int                // default 6
+	Control    string             // preset or PGN TimeControl for both players; default acm1996
+	Controls   map[string]string  // per player overrides
+	White      string             // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
+	PIN        string             // the arbiter's passphrase (credential.go); "" with no ArbiterKey: unprotected
+	ArbiterKey ed25519.PrivateKey // the arbiter's credential as a key file, instead of PIN
 	// ForfeitAfter is how late a player may arrive (Article 6.6); 0 = one hour.
 	ForfeitAfter time.Duration
 }
 
 // NewMatch creates the match. A database holds exactly one match.
 func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
+	cred, key, err := spec.credential()
+	if err != nil {
+		return err
+	}
 	return a.do(ctx, c, func(t *tx) error {
 		if t.st.Match != nil {
 			return refuse("this database already holds the match %q: use another file with --db", t.st.Match.Title)
@@ -63,6 +69,10 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 		p, err := spec.payload()
 		if err != nil {
 			return err
+		}
+		if cred != nil {
+			p.Credential = cred
+			t.signWith("arbiter", key, true)
 		}
 		return t.emit(0, KindMatchNew, p)
 	})
@@ -146,17 +156,6 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		p.Lots, p.Game1White = "physical", spec.White
 	default:
 		return p, refuse("--white %q is neither player nor \"lots\"", spec.White)
-	}
-	if spec.PIN != "" {
-		if len(spec.PIN) < 4 {
-			return p, refuse("the arbiter PIN is too short: use at least 4 characters")
-		}
-		var salt [16]byte
-		if _, err := rand.Read(salt[:]); err != nil {
-			return p, fmt.Errorf("match: salt: %w", err)
-		}
-		p.PINSalt = hex.EncodeToString(salt[:])
-		p.PINHash = hashPIN(p.PINSalt, spec.PIN)
 	}
 	return p, nil
 }
