@@ -277,7 +277,11 @@ func TestRolesArePermittedOnlyTheirCommands(t *testing.T) {
 	f.newMatch(MatchSpec{PIN: "the arbiter's passphrase"})
 	pin := func(c Cmd) Cmd { c.PIN = "the arbiter's passphrase"; return c }
 	f.ok(f.app.AddCredential(f.ctx, pin(f.at(0)), CredentialSpec{Role: RoleOperator, Secret: "the operator's passphrase"}))
-	op := func(d time.Duration) Cmd { c := f.as(RoleOperator, d); c.Secret = "the operator's passphrase"; return c }
+	op := func(d time.Duration) Cmd {
+		c := f.as(RoleOperator, d)
+		c.Secret = "the operator's passphrase"
+		return c
+	}
 	f.ok(f.app.StartGame(f.ctx, pin(f.at(0)), 0))
 	cases := []struct {
 		name string
