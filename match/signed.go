@@ -186,28 +186,17 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 		}
 		arbAt[i] = cur
 	}
-	// The last head signature that verifies; with full, every one must.
-	from := int64(0)
-	for j := len(heads) - 1; j >= 0; j-- {
-		h := heads[j]
-		if h.Seq < 1 || h.Seq > int64(len(evs)) {
-			r.OK, r.BadSeq, r.Problem = false, h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
-			return r
-		}
+	// Only on opening (full false): the last head signature, if it
+	// verifies, vouches for everything before it, so only later events'
+	// signatures are checked. Otherwise every signature is checked, in
+	// order, so that the first event that fails is named.
+	headOK := func(h store.Signature) bool {
 		i := int(h.Seq - 1)
-		if h.Key != arbAt[i] || !verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash)) {
-			return fail(i, "does not match the head the arbiter signed there (the record was rewritten up to this event)")
-		}
-		r.Signatures++
-		if r.Seal.HeadSeq == 0 {
-			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, evs[i].Hash, h.Sig
-		}
-		if from == 0 {
-			from = h.Seq
-		}
-		if !full {
-			break
-		}
+		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && h.Key == arbAt[i] && verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash))
+	}
+	from := int64(0)
+	if !full && len(heads) > 0 && headOK(heads[len(heads)-1]) {
+		from = heads[len(heads)-1].Seq
 	}
 	crypto := func(seq int64) bool { return full || seq > from }
 	creds := map[string]string{} // credential ID -> hex public key
@@ -269,6 +258,23 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 			}
 		}
 		i += int(c.Count)
+	}
+	for j := len(heads) - 1; j >= 0; j-- {
+		h := heads[j]
+		if h.Seq < 1 || h.Seq > int64(len(evs)) {
+			r.OK, r.BadSeq, r.Problem = false, h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
+			return r
+		}
+		if (full || h.Seq >= from) && !headOK(h) {
+			return fail(int(h.Seq-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
+		}
+		r.Signatures++
+		if r.Seal.HeadSeq == 0 {
+			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, evs[h.Seq-1].Hash, h.Sig
+		}
+		if !full && h.Seq <= from {
+			break
+		}
 	}
 	r.Seal.Protected = protected
 	r.Seal.Signed = protected
