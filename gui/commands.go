@@ -13,8 +13,15 @@ import (
 	"arbiter/match"
 )
 
-// cmdAs is a command given now by the actor.
+// cmdAs is a command given now by the actor. On a protected match the
+// arbiter's PIN, once given at this console, authorises the operator's and
+// the players' commands entered here too (the arbiter enters them at his
+// console; docs/store.md, "Credentials"); arbiter actions still need
+// arbiter mode.
 func (c *console) cmdAs(a match.Actor) match.Cmd {
+	if a.PIN == "" && a.Role != match.RoleArbiter {
+		a.PIN = c.hallPIN
+	}
 	return match.Cmd{At: c.now(), Actor: a}
 }
 
@@ -46,7 +53,7 @@ func (c *console) asArbiter(f func()) {
 		f()
 		return
 	}
-	if m == nil || m.PINHash == "" {
+	if m == nil || !m.Protected() {
 		c.mode = match.RoleArbiter
 		c.refresh()
 		f()
@@ -69,6 +76,7 @@ func (c *console) askPIN(then func()) {
 		}
 		d.Hide()
 		c.pin = pin.Text
+		c.hallPIN = pin.Text
 		c.mode = match.RoleArbiter
 		c.refresh()
 		if then != nil {

@@ -492,3 +492,7 @@ func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
 	}
 	return newCredential("arbiter", "", spec.PIN, spec.ArbiterKey)
 }
+
+// Protected reports whether the match has an arbiter credential (or an
+// older record's PIN).
+func (m *Match) Protected() bool { return m.Credential != nil || m.PINHash != "" }
