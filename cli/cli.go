@@ -100,6 +100,7 @@ type runner struct {
 	db     *store.DB
 	inPlay bool
 	key    ed25519.PrivateKey // the key read from g.KeyFile
+	warned bool               // the unprotected-match warning was given
 }
 
 // cmd is the match command context for the current line.
@@ -110,7 +111,13 @@ func (r *runner) cmd() match.Cmd {
 		now := r.env.Now
 		c.Now = func() time.Time { return now().UTC() }
 	}
-	c.Warn = func(w error) { fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(w)) }
+	c.Warn = func(w error) {
+		if r.inPlay && r.warned {
+			return // a script says it once, not at each of its lines
+		}
+		r.warned = true
+		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(w))
+	}
 	return c
 }
 
