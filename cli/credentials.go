@@ -157,6 +157,9 @@ func blocks(h string) string {
 // the chain's head; without one it writes nothing and says which head the
 // arbiter signed last.
 func (r *runner) exportSeal() (match.Seal, error) {
+	if p := r.app.Problem(); p != "" {
+		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: investigate with 'arbiter verify' first", p)
+	}
 	st := r.app.State()
 	if st.ArbiterCredential() == nil {
 		return r.app.Seal(), nil

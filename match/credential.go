@@ -331,12 +331,12 @@ type authn struct {
 // transaction (argon2id is slow on purpose; the lock is not held meanwhile).
 func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	var an authn
-	if c.Role == RoleSystem || st.Match == nil {
+	if st.Match == nil {
 		return an, nil
 	}
 	an.protected = st.Protected()
-	if !an.protected {
-		return an, nil
+	if !an.protected || c.Role == RoleSystem {
+		return an, nil // the system's own events (recovery) need no credential
 	}
 	if st.ArbiterCredential() == nil { // an older record: a SHA-256 PIN guards the arbiter only
 		an.legacy = true

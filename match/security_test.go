@@ -480,6 +480,22 @@ func TestCredentials(t *testing.T) {
 			t.Errorf("the back-off is not capped at an hour: %v", Backoff(30))
 		}
 	})
+	t.Run("the system's own notes need no credential on a protected match and verify", func(t *testing.T) {
+		f := newProtected(t)
+		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+		f.ok(f.app.LogSuspend(f.ctx, f.at(time.Minute).At, 5*time.Minute))
+		f.ok(f.app.Beat(f.ctx, f.at(time.Second).At))
+		if _, err := f.app.CheckRecovery(f.ctx, f.at(10*time.Minute).At, true); err != nil {
+			t.Fatal(err)
+		}
+		evs, _ := f.db.EventsAfter(f.ctx, 0)
+		if last := evs[len(evs)-1]; last.Kind != KindRecovery {
+			t.Fatalf("last event %s, want the recovery note", last.Kind)
+		}
+		if r := verifyFile(t, f.db.Path(), "", ""); !r.OK {
+			t.Errorf("verify: %s", r.Problem)
+		}
+	})
 	t.Run("an unprotected match warns at every arbiter action", func(t *testing.T) {
 		f := newFixture(t)
 		var warned []string
