@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -68,10 +69,14 @@ func (c *console) askPIN(then func()) {
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
-		m := c.state().Match
-		if m != nil && !m.CheckPIN(pin.Text) {
+		// checked by the core, which records a wrong PIN and backs off
+		if err := c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin.Text})); err != nil {
 			d.Hide()
-			c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+			if errors.Is(err, match.ErrPermission) && strings.Contains(err.Error(), "wrong credential") {
+				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+			} else {
+				c.showError(err)
+			}
 			return
 		}
 		d.Hide()

@@ -455,8 +455,13 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 		if !strings.Contains(topDialogTexts(h2.c), "PIN is wrong") {
 			t.Errorf("dialog says %q", topDialogTexts(h2.c))
 		}
+		evs, _ := h.core.DB().EventsAfter(h.ctx, 0)
+		if last := evs[len(evs)-1]; last.Kind != match.KindAuthFail {
+			t.Errorf("the wrong PIN was not recorded: last event %s", last.Kind)
+		}
 	})
 	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
+		h.ft.advance(time.Second) // the back-off after one wrong PIN
 		h2.c.do(actStartGame)
 		pin := h2.c.win.Canvas().Focused().(*widget.Entry)
 		test.Type(pin, "arbiter passphrase")

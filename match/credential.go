@@ -496,3 +496,14 @@ func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
 // Protected reports whether the match has an arbiter credential (or an
 // older record's PIN).
 func (m *Match) Protected() bool { return m.Credential != nil || m.PINHash != "" }
+
+// CheckCredential checks the credentials of c as any command of c's role
+// would, and writes nothing when they are right (or the match is
+// unprotected). A wrong credential is recorded and backs off like any other
+// (a console's PIN prompt uses this, so guessing there is no cheaper).
+func (a *App) CheckCredential(ctx context.Context, c Cmd) error {
+	if st := a.State(); st.Match == nil || !st.Protected() {
+		return nil
+	}
+	return a.do(ctx, c, func(t *tx) error { return nil })
+}

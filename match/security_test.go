@@ -621,3 +621,27 @@ func readEvents(t *testing.T, path string) []store.Event {
 func i2s[T int | int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// FuzzParseKeyFile: any bytes are either refused with a sentence or give a
+// key that round-trips through a key file.
+func FuzzParseKeyFile(f *testing.F) {
+	good, _ := NewKeyFile()
+	f.Add(good)
+	f.Add([]byte("arbiter-key-v1 00"))
+	f.Add([]byte(""))
+	f.Add([]byte("arbiter-key-v1 " + strings.Repeat("g", 64)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		k, err := ParseKeyFile(b)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Msg == "" {
+				t.Fatalf("refusal is not a sentence: %v", err)
+			}
+			return
+		}
+		again, err := ParseKeyFile([]byte(KeyFileHeader + " " + hex.EncodeToString(k.Seed())))
+		if err != nil || !bytes.Equal(again, k) {
+			t.Fatalf("key does not round-trip: %v", err)
+		}
+	})
+}
