@@ -1,5 +1,6 @@
 // Package cli is Arbiter's command line: every action of the console, given
-// as "arbiter [--db FILE] [--at TIME] [--as ROLE] [--pin PIN] COMMAND [ARGS]",
+// as "arbiter [--db FILE] [--at TIME] [--as ROLE] [--pin PASSPHRASE]
+// [--secret PASSPHRASE] [--key-file FILE] COMMAND [ARGS]",
 // and scripts of such lines run by "arbiter play". It calls the same
 // application commands (package match) as the console. The syntax is a
 // contract documented in docs/cli.md.

@@ -370,7 +370,7 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 				return err
 			}
 			until := t.st.backoffUntil(an.fail.Credential)
-			refusal = forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339))
+			refusal = forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano))
 		} else {
 			if an.err != nil {
 				return an.err

@@ -371,7 +371,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	}
 	for _, id := range tries {
 		if until := st.backoffUntil(id); at.Before(until) {
-			return an, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339))
+			return an, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
 		}
 	}
 	given := func(k ed25519.PrivateKey) string {
