@@ -397,7 +397,10 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 			key = nil
 		}
 		if signed && !an.legacy {
-			for _, s := range signatures(t.events, signer, key, a.station, an.arbiter, false) {
+			a.mu.Lock()
+			unsignedEnd := st.Auth.LastEnd > a.seal.HeadSeq // a game ended without the arbiter's credential
+			a.mu.Unlock()
+			for _, s := range signatures(t.events, signer, key, a.station, an.arbiter, unsignedEnd) {
 				if err := stx.PutSignature(s); err != nil {
 					return err
 				}

@@ -480,6 +480,25 @@ func TestCredentials(t *testing.T) {
 			t.Errorf("the back-off is not capped at an hour: %v", Backoff(30))
 		}
 	})
+	t.Run("a game ended without the arbiter's credential gets its head signed at his next command", func(t *testing.T) {
+		f := newProtected(t)
+		f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialSpec{Role: RoleOperator, Secret: "operator passphrase"}))
+		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+		op := f.as(RoleOperator, time.Second)
+		op.Secret = "operator passphrase"
+		f.ok(f.app.Resign(f.ctx, op, clock.White)) // Deep Blue (White) resigns through its operator
+		end := f.app.State().Seq
+		if s := f.app.Seal(); s.HeadSeq == end {
+			t.Fatal("the operator's credential signed the head")
+		}
+		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Hour)), 0))
+		if s := f.app.Seal(); s.HeadSeq != end+1 {
+			t.Errorf("signed head at %d after the arbiter's next command, want %d", s.HeadSeq, end+1)
+		}
+		if r := verifyFile(t, f.db.Path(), "", ""); !r.OK || r.Seal.HeadSeq != end+1 {
+			t.Errorf("verify: %v head %d: %s", r.OK, r.Seal.HeadSeq, r.Problem)
+		}
+	})
 	t.Run("the system's own notes need no credential on a protected match and verify", func(t *testing.T) {
 		f := newProtected(t)
 		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
