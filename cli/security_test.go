@@ -169,6 +169,25 @@ func TestVerify(t *testing.T) {
 			t.Errorf("verify of a re-hashed rewrite: exit %d, %s", code, errs)
 		}
 	})
+	t.Run("deleting the arbiter credential and re-hashing does not open the match to anyone", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`UPDATE events SET payload = json_remove(payload, '$.credential') WHERE seq = 1`); err != nil {
+			t.Fatal(err)
+		}
+		rehashAll(t, raw)
+		raw.Close()
+		if _, errs, code := arb(t, db, "verify"); code == 0 || !strings.Contains(errs, "event 1 (match.new)") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+		before, _ := os.ReadFile(db)
+		if _, errs, code := arb(t, db, "--at", at(3*time.Hour), "result", "0-1", "--reason", "forged"); code == 0 || !strings.Contains(errs, "does not verify") {
+			t.Errorf("result without a credential on the stripped record: exit %d, %s", code, errs)
+		}
+		if after, _ := os.ReadFile(db); string(before) != string(after) {
+			t.Error("the stripped record was appended to")
+		}
+	})
 	t.Run("verify --key pins the arbiter's key", func(t *testing.T) {
 		db := protectedMatch(t)
 		other := protectedMatch(t)
