@@ -363,6 +363,11 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
 			return refuse("the match's credentials changed while the command was given: give it again")
 		}
+		for _, id := range an.tried { // another process may have recorded a failure meanwhile
+			if until := st.backoffUntil(id); c.At.Before(until) {
+				return forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
+			}
+		}
 		signed := st.ArbiterCredential() != nil
 		t := &tx{cmd: c, st: st}
 		if an.fail != nil {

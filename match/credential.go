@@ -330,6 +330,7 @@ type authn struct {
 	key       ed25519.PrivateKey // the signing key
 	arbiter   ed25519.PrivateKey // the arbiter's key, when his credential was given (signs heads)
 	fail      *AuthFailPayload   // a wrong credential was given
+	tried     []string           // the credentials given (their back-off is checked again inside the transaction)
 	err       error              // the refusal when none was given
 }
 
@@ -375,6 +376,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	if c.Role != RoleArbiter && (secret != "" || key != nil) {
 		tries = append(tries, ownID)
 	}
+	an.tried = tries
 	for _, id := range tries {
 		if until := st.backoffUntil(id); at.Before(until) {
 			return an, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
