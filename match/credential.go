@@ -170,9 +170,6 @@ func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 type authState struct {
 	Creds map[string]*Credential  // by Credential.ID()
 	Fails map[string]failureCount // by credential ID: wrong attempts since that role last acted
-	// LastEnd is the seq of the last game.end: a head after it not yet
-	// signed is signed at the arbiter's next command with his credential.
-	LastEnd int64
 }
 
 type failureCount struct {
@@ -300,9 +297,6 @@ func applyAuthFail(s *State, e store.Event) error {
 
 // noteActed clears the wrong attempts of the role that acted in e.
 func (s *State) noteActed(e store.Event) {
-	if e.Kind == KindGameEnd {
-		s.Auth.LastEnd = e.Seq
-	}
 	if len(s.Auth.Fails) == 0 || e.Kind == KindAuthFail {
 		return
 	}
