@@ -221,7 +221,10 @@ func parseGlobal(argv []string, getenv func(string) string, now func() time.Time
 		}
 	}
 	if g.PIN == "" && getenv != nil {
-		g.PIN = getenv("ARBITER_PIN")
+		g.PIN = getenv("ARBITER_PIN") // kept out of the process list
+	}
+	if g.Secret == "" && getenv != nil {
+		g.Secret = getenv("ARBITER_SECRET")
 	}
 	if g.DB == "" {
 		g.DB = DefaultDB(getenv)

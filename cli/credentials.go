@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"arbiter/match"
@@ -39,6 +40,13 @@ func (r *runner) loadKey() error {
 }
 
 func readKeyFile(path string) (ed25519.PrivateKey, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("the key file %s can be read by others: make it private with 'chmod 600 %s' (and make a new key if others may have read it)", path, path)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)

@@ -116,6 +116,12 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 			t.Error("game start without the key file")
 		}
 		mustArb(t, db, "--at", at(time.Second), "--key-file", key, "game", "start")
+		if err := os.Chmod(key, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errs, code := arb(t, db, "--at", at(2*time.Second), "--key-file", key, "move", "e4"); code == 0 || !strings.Contains(errs, "read by others") {
+			t.Errorf("a key file others may read: exit %d, %s", code, errs)
+		}
 	})
 	t.Run("an unprotected match warns at every arbiter action", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "m.db")
