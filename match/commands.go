@@ -36,21 +36,23 @@ func checkText(what phrase.Word, s string, required bool) error {
 
 // MatchSpec is what "match new" needs.
 type MatchSpec struct {
-	Title      string
-	Site       string
-	Arbiter    string
-	Players    [2]string
-	Computer   string // one of Players, or ""
-	Operators  []string
-	Appeals    []string
-	Games      int                // default 6
-	Control    string             // preset or PGN TimeControl for both players; default acm1996
-	Controls   map[string]string  // per player overrides
-	White      string             // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
-	PIN        string             // the arbiter's passphrase (credential.go); "" with no ArbiterKey: unprotected
-	ArbiterKey ed25519.PrivateKey // the arbiter's credential as a key file, instead of PIN
+	Title     string
+	Site      string
+	Arbiter   string
+	Players   [2]string
+	Computer  string // one of Players, or ""
+	Operators []string
+	Appeals   []string
+	Games     int               // default 6
+	Control   string            // preset or PGN TimeControl for both players; default acm1996
+	Controls  map[string]string // per player overrides
+	White     string            // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
+	PIN       string
 	// ForfeitAfter is how late a player may arrive (Article 6.6); 0 = one hour.
 	ForfeitAfter time.Duration
+	// ArbiterKey is the arbiter's credential as a key file, instead of PIN
+	// (a passphrase); with neither the match is unprotected (credential.go).
+	ArbiterKey ed25519.PrivateKey
 }
 
 // NewMatch creates the match. A database holds exactly one match.
