@@ -194,6 +194,26 @@ func TestVerify(t *testing.T) {
 			t.Error("the stripped record was appended to")
 		}
 	})
+	t.Run("a deleted move is named by verify and status, never a replay error", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`DELETE FROM events WHERE seq = (SELECT min(seq) FROM events WHERE kind = 'move')`); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		if _, errs, code := arb(t, db, "verify"); code == 0 || !strings.Contains(errs, "is missing") || strings.Contains(errs, "not legal") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+		for _, when := range []string{"", at(9500 * time.Millisecond)} {
+			args := []string{"status"}
+			if when != "" {
+				args = []string{"--at", when, "status"}
+			}
+			if _, errs, code := arb(t, db, args...); code != 0 || !strings.Contains(errs, "is missing") {
+				t.Errorf("status %v: exit %d, %s", args, code, errs)
+			}
+		}
+	})
 	t.Run("verify --key pins the arbiter's key", func(t *testing.T) {
 		db := protectedMatch(t)
 		other := protectedMatch(t)

@@ -227,11 +227,15 @@ func (a *App) Refresh(ctx context.Context) error {
 }
 
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
-// event that happened at or before at.
+// event that happened at or before at, stopping before the first event at
+// which the record does not verify.
 func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
-	evs, err := db.EventsAfter(ctx, 0)
+	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if r := checkRecord(evs, sigs, "", "", false); !r.OK {
+		evs = evs[:max(0, min(len(evs), int(r.BadSeq)-1))]
 	}
 	st := NewState()
 	for _, e := range evs {
