@@ -147,6 +147,9 @@ func runMatchNew(r *runner, a *args) error {
 	st := r.app.State()
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
+	if c := st.ArbiterCredential(); c != nil && !r.inPlay {
+		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", blocks(c.Fingerprint()))
+	}
 	return nil
 }
 

@@ -106,12 +106,15 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 	t.Run("a key file is a credential", func(t *testing.T) {
 		dir := t.TempDir()
 		key := filepath.Join(dir, "arbiter.key")
-		mustArb(t, "", "credential", "keygen", key)
+		fp := strings.TrimSpace(mustArb(t, "", "credential", "keygen", key))
 		if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Fatalf("key file: %v %v", fi, err)
 		}
 		db := filepath.Join(dir, "m.db")
-		mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--key-file", key)
+		out := mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--key-file", key)
+		if !strings.Contains(out, "the arbiter's key: "+fp) {
+			t.Errorf("match new printed %q", out)
+		}
 		if _, _, code := arb(t, db, "--at", at(time.Second), "game", "start"); code == 0 {
 			t.Error("game start without the key file")
 		}
