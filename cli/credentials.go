@@ -173,7 +173,11 @@ func (r *runner) exportSeal() (match.Seal, error) {
 		return r.app.Seal(), nil
 	}
 	if r.g.PIN != "" || (r.key != nil && r.g.Role == match.RoleArbiter) {
-		return r.app.SignHead(r.ctx, r.cmd())
+		s, err := r.app.SignHead(r.ctx, r.cmd())
+		if err == nil {
+			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, blocks(s.Head), blocks(s.ArbiterKey))
+		}
+		return s, err
 	}
 	s := r.app.Seal()
 	if s.HeadSeq == 0 {
