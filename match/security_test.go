@@ -232,6 +232,31 @@ func TestVerify(t *testing.T) {
 			t.Errorf("verify --key with the right fingerprint (in blocks) failed: %s", r.Problem)
 		}
 	})
+	t.Run("after the arbiter replaced his own credential both his keys pass --key", func(t *testing.T) {
+		f := newFixture(t)
+		f.newMatch(MatchSpec{PIN: arbiterPass})
+		old := f.app.Seal().ArbiterKey
+		c := f.at(time.Second)
+		c.PIN = arbiterPass
+		f.ok(f.app.AddCredential(f.ctx, c, CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's new passphrase"}))
+		c = f.at(time.Second)
+		c.PIN = "the arbiter's new passphrase"
+		f.ok(f.app.StartGame(f.ctx, c, 0))
+		now := f.app.Seal().ArbiterKey
+		if now == old {
+			t.Fatal("the key did not change")
+		}
+		for _, k := range []string{old, now} {
+			if r := verifyFile(t, f.db.Path(), "", k); !r.OK {
+				t.Errorf("verify --key %s: %s", k[:16], r.Problem)
+			}
+		}
+		c = f.at(time.Second)
+		c.PIN = arbiterPass
+		if err := f.app.Resume(f.ctx, c); !errors.Is(err, ErrPermission) {
+			t.Errorf("the old passphrase still works: %v", err)
+		}
+	})
 	t.Run("a forged event appended at the tail with a correct hash but no credential is detected", func(t *testing.T) {
 		path, evs := protectedRecord(t)
 		last := evs[len(evs)-1]

@@ -178,9 +178,11 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 	}
 	// Pass 1: the arbiter's key at each event, from the credential events
 	// (no cryptography), to find the last head signature to start from.
-	arbAt := make([]string, len(evs)) // hex public key valid after event i
+	arbAt := make([]string, len(evs))     // hex public key valid after event i
+	arbBefore := make([]string, len(evs)) // and before it (a re-key's own head is signed by the old key)
 	cur := ""
 	for i, e := range evs {
+		arbBefore[i] = cur
 		if c := credentialIn(e); c != nil && c.Role == "arbiter" {
 			cur = c.PublicKey
 		}
@@ -192,7 +194,8 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 	// order, so that the first event that fails is named.
 	headOK := func(h store.Signature) bool {
 		i := int(h.Seq - 1)
-		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && h.Key == arbAt[i] && verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash))
+		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && h.Key != "" && (h.Key == arbAt[i] || h.Key == arbBefore[i]) &&
+			verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash))
 	}
 	from := int64(0)
 	if !full && len(heads) > 0 && headOK(heads[len(heads)-1]) {
@@ -287,20 +290,26 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 	}
 	if wantKey != "" {
 		want := strings.ToLower(strings.Join(strings.Fields(wantKey), ""))
-		first := ""
+		// Any arbiter key of the record will do: each later one was
+		// registered under the signature of the one before it.
+		first, found := "", false
 		for _, e := range evs {
 			if c := credentialIn(e); c != nil && c.Role == "arbiter" {
-				first = c.PublicKey
-				break
+				if first == "" {
+					first = c.PublicKey
+				}
+				if len(want) >= 16 && strings.HasPrefix(Fingerprint(c.PublicKey), want) {
+					found = true
+				}
 			}
 		}
 		if first == "" {
 			r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key given with --key (it is unprotected or was stripped of its credentials)"
 			return r
 		}
-		if fp := Fingerprint(first); len(want) < 16 || !strings.HasPrefix(fp, want) {
+		if !found {
 			i := int(r.ProtectedFrom - 1)
-			return fail(i, "registers the arbiter key %s, not the key %s given with --key (the record was re-keyed)", blocks(fp), blocks(want))
+			return fail(i, "registers the arbiter key %s, not the key %s given with --key (the record was re-keyed)", blocks(Fingerprint(first)), blocks(want))
 		}
 	}
 	return r
