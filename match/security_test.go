@@ -257,6 +257,26 @@ func TestVerify(t *testing.T) {
 			t.Errorf("the old passphrase still works: %v", err)
 		}
 	})
+	t.Run("an unprotected match is protected from the arbiter's first credential on", func(t *testing.T) {
+		f := newFixture(t)
+		f.newMatch(MatchSpec{})
+		f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+		f.moves(time.Second, "e4")
+		f.ok(f.app.AddCredential(f.ctx, f.at(time.Second), CredentialSpec{Role: RoleArbiter, Secret: arbiterPass}))
+		protectedFrom := f.app.State().Seq
+		if err := f.app.Resume(f.ctx, f.at(time.Second)); !errors.Is(err, ErrPermission) {
+			t.Errorf("the arbiter acted without his new credential: %v", err)
+		}
+		c := f.at(time.Second)
+		c.PIN = arbiterPass
+		if _, err := f.app.Move(f.ctx, c, "e5", false); err != nil {
+			t.Fatal(err)
+		}
+		r := verifyFile(t, f.db.Path(), "", "")
+		if !r.OK || !r.Seal.Protected || r.ProtectedFrom != protectedFrom || r.Seal.HeadSeq != f.app.State().Seq {
+			t.Errorf("verify = OK %v protected %v from %d head %d: %s", r.OK, r.Seal.Protected, r.ProtectedFrom, r.Seal.HeadSeq, r.Problem)
+		}
+	})
 	t.Run("a forged event appended at the tail with a correct hash but no credential is detected", func(t *testing.T) {
 		path, evs := protectedRecord(t)
 		last := evs[len(evs)-1]
