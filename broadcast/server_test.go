@@ -23,7 +23,7 @@ import (
 var t0 = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 
 // game6 is 1996 game 6 up to 9.Bxe4, with a pause, as "arbiter play" lines.
-const game6 = `0:00:00 match new --title "ACM Chess Challenge 1996" --site "Philadelphia, PA, USA" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Garry Kasparov" --tz America/New_York --games 6 --pin 4711
+const game6 = `0:00:00 match new --title "ACM Chess Challenge 1996" --site "Philadelphia, PA, USA" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Garry Kasparov" --tz America/New_York --games 6 --pin "arbiter passphrase"
 0:00:01 game start
 0:01:10 move Nf3
 0:03:00 --as operator move d5
@@ -38,7 +38,7 @@ const game6 = `0:00:00 match new --title "ACM Chess Challenge 1996" --site "Phil
 0:24:30 move Bd3
 0:26:00 --as operator move Bd6
 0:27:30 pause --reason "photographers' flashes in the hall"
-0:29:45 --pin 4711 resume
+0:29:45 --pin "arbiter passphrase" resume
 0:31:40 move e4
 0:33:20 --as operator move dxe4
 0:35:00 move Nxe4
@@ -65,7 +65,7 @@ func played(t *testing.T) (string, *broadcast.Server, *httptest.Server) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "m.db")
-	runCLI(t, "--db", db, "--at", t0.Format(time.RFC3339), "play", sp)
+	runCLI(t, "--db", db, "--at", t0.Format(time.RFC3339), "--pin", "arbiter passphrase", "play", sp)
 	srv, hs := serve(t, db, t0.Add(38*time.Minute+40*time.Second+20*time.Second))
 	return db, srv, hs
 }

@@ -189,12 +189,33 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"two controls for one player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--tc", "B=300", "--tc", "B=600"), "twice"},
 			{"an unknown White", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "C"), "neither player"},
 			{"a computer that is not a player", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--computer", "HAL"), "not one of the players"},
-			{"a PIN too short", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "1"), "too short"},
+			{"a PIN too short", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "123456789"), "too short"},
 			{"a negative forfeit time", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "A", "--player", "B", "--forfeit-after", "-5m"), ""},
 			{"an invalid UTF-8 title", "empty", static("--at", later, "match", "new", "--title", badUTF8, "--player", "A", "--player", "B"), "UTF-8"},
 			{"a huge title", "empty", static("--at", later, "match", "new", "--title", huge, "--player", "A", "--player", "B"), "keep it under"},
 			{"an empty player name", "empty", static("--at", later, "match", "new", "--title", "T", "--player", "", "--player", "B"), "two players"},
 			{"not the arbiter", "empty", static("--at", later, "--as", "white", "match", "new", "--title", "T", "--player", "A", "--player", "B"), "arbiter"},
+		},
+		"credential add": {
+			{"no role", "live", static("--at", later, "credential", "add", "--secret", "a long passphrase"), "--role"},
+			{"an unknown role", "live", static("--at", later, "credential", "add", "--role", "spectator", "--secret", "a long passphrase"), "not a role"},
+			{"no secret and no key file", "live", static("--at", later, "credential", "add", "--role", "arbiter"), "--secret"},
+			{"a passphrase too short", "live", static("--at", later, "credential", "add", "--role", "arbiter", "--secret", "1234"), "too short"},
+			{"an operator's on an unprotected match", "live", static("--at", later, "credential", "add", "--role", "operator", "--secret", "a long passphrase"), "unprotected"},
+			{"a player who is not in the match", "live", static("--at", later, "credential", "add", "--role", "arbiter", "--secret", "a long passphrase", "--player", "HAL"), "--player"},
+			{"a key file that is missing", "live", static("--at", later, "credential", "add", "--role", "arbiter", "--key-file", "/nonexistent/k"), "key file"},
+			{"not the arbiter", "live", static("--at", later, "--as", "operator", "credential", "add", "--role", "arbiter", "--secret", "a long passphrase"), "arbiter"},
+		},
+		"credential keygen": {
+			{"no file", "live", static("credential", "keygen"), "file"},
+			{"an existing file", "live", func(t *testing.T) []string {
+				p := filepath.Join(t.TempDir(), "k")
+				os.WriteFile(p, []byte("x"), 0o600)
+				return []string{"credential", "keygen", p}
+			}, "never overwritten"},
+		},
+		"credential list": {
+			{"a surplus argument", "live", static("credential", "list", "now"), "unexpected argument"},
 		},
 		"game schedule": {
 			{"no start time", "ended", static("--at", later, "game", "schedule", "2"), "--start"},
@@ -484,6 +505,12 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "incident", "note", "--text", "x"}
 	case "flag":
 		return []string{"--at", later, "flag", "black"}
+	case "credential add":
+		return []string{"--at", later, "credential", "add", "--role", "arbiter", "--secret", "a long passphrase"}
+	case "credential keygen":
+		return nil
+	case "credential list":
+		return []string{"credential", "list"}
 	case "status":
 		return []string{"status"}
 	case "verify":
@@ -596,7 +623,7 @@ func TestAnOlderSchemaIsBackedUpThenMigratedForward(t *testing.T) {
 	db := copyFixture(t, fixtures["live"])
 	head := strings.TrimSpace(mustArb(t, db, "verify"))
 	// Schema version 1 had no heartbeat or meta table.
-	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "PRAGMA user_version = 1")
+	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
 	if _, errs, code := arb(t, db, "status"); code != 0 {
 		t.Fatalf("status on a version 1 file: exit %d: %s", code, errs)
 	}

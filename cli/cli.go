@@ -1,5 +1,6 @@
 // Package cli is Arbiter's command line: every action of the console, given
-// as "arbiter [--db FILE] [--at TIME] [--as ROLE] [--pin PIN] COMMAND [ARGS]",
+// as "arbiter [--db FILE] [--at TIME] [--as ROLE] [--pin PASSPHRASE]
+// [--secret PASSPHRASE] [--key-file FILE] COMMAND [ARGS]",
 // and scripts of such lines run by "arbiter play". It calls the same
 // application commands (package match) as the console. The syntax is a
 // contract documented in docs/cli.md.
@@ -7,6 +8,7 @@ package cli
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -41,7 +43,11 @@ type Global struct {
 	At    time.Time
 	AtSet bool
 	Role  match.Role
-	PIN   string
+	PIN   string // the arbiter's passphrase (--pin, or ARBITER_PIN)
+	// Secret is the passphrase of the --as role's own credential (--secret).
+	Secret string
+	// KeyFile is the --as role's credential as a key file (--key-file).
+	KeyFile string
 }
 
 // command is one CLI command.
@@ -94,12 +100,27 @@ type runner struct {
 	app    *match.App
 	db     *store.DB
 	inPlay bool
-	note   *phrase.Error // a recovery note armed for the command, told once it succeeded
+	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
+	key    ed25519.PrivateKey // the key read from g.KeyFile
+	warned bool               // the unprotected-match warning was given
 }
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
-	return match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN}}
+	c := match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}}
+	if !r.g.AtSet && r.env.Now != nil {
+		// "now" is read inside the write transaction (docs/store.md)
+		now := r.env.Now
+		c.Now = func() time.Time { return now().UTC() }
+	}
+	c.Warn = func(w error) {
+		if r.inPlay && r.warned {
+			return // a script says it once, not at each of its lines
+		}
+		r.warned = true
+		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(w))
+	}
+	return c
 }
 
 func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
@@ -166,9 +187,7 @@ func parseGlobal(argv []string, getenv func(string) string, now func() time.Time
 	for i := 0; i < len(argv); i++ {
 		s := argv[i]
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(s, "--"), "=")
-		// After "match new", --pin is the new match's PIN, not a credential.
-		ownPIN := name == "pin" && len(rest) >= 2 && rest[0] == "match" && rest[1] == "new"
-		if !strings.HasPrefix(s, "--") || !isGlobal(name) || ownPIN {
+		if !strings.HasPrefix(s, "--") || !isGlobal(name) || ownFlag(name, rest) {
 			rest = append(rest, s)
 			continue
 		}
@@ -196,7 +215,17 @@ func parseGlobal(argv []string, getenv func(string) string, now func() time.Time
 			g.Role = r
 		case "pin":
 			g.PIN = val
+		case "secret":
+			g.Secret = val
+		case "key-file":
+			g.KeyFile = val
 		}
+	}
+	if g.PIN == "" && getenv != nil {
+		g.PIN = getenv("ARBITER_PIN") // kept out of the process list
+	}
+	if g.Secret == "" && getenv != nil {
+		g.Secret = getenv("ARBITER_SECRET")
 	}
 	if g.DB == "" {
 		g.DB = DefaultDB(getenv)
@@ -209,8 +238,25 @@ func parseGlobal(argv []string, getenv func(string) string, now func() time.Time
 
 func isGlobal(name string) bool {
 	switch name {
-	case "db", "at", "as", "pin":
+	case "db", "at", "as", "pin", "secret", "key-file":
 		return true
+	}
+	return false
+}
+
+// ownFlag reports whether a credential flag after the command words rest
+// belongs to the command rather than being the global one: after "match
+// new", --pin and --key-file are the new match's arbiter credential; after
+// "credential add", --secret and --key-file are the credential handed out.
+func ownFlag(name string, rest []string) bool {
+	if len(rest) < 2 {
+		return false
+	}
+	switch rest[0] + " " + rest[1] {
+	case "match new":
+		return name == "pin" || name == "key-file"
+	case "credential add":
+		return name == "secret" || name == "key-file"
 	}
 	return false
 }
@@ -263,6 +309,9 @@ func run(ctx context.Context, argv []string, env Env) error {
 	}
 	r := &runner{ctx: ctx, env: env, g: g}
 	defer r.close()
+	if err := r.loadKey(); err != nil {
+		return err
+	}
 	return r.exec(c, cargs)
 }
 

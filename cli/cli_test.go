@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/internal/kdf"
 	"bufio"
 	"bytes"
 	"context"
@@ -260,14 +261,15 @@ func TestBadInputGivesAClearErrorAndChangesNothing(t *testing.T) {
 
 func TestArbiterPINIsRequiredForArbiterCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
-	mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "4711")
+	mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", "arbiter passphrase")
 	if _, errs, code := arb(t, db, "--at", at(time.Second), "game", "start"); code == 0 || !strings.Contains(errs, "PIN") {
 		t.Errorf("game start without the PIN: exit %d, %q", code, errs)
 	}
-	if _, errs, code := arb(t, db, "--at", at(time.Second), "--pin", "0000", "game", "start"); code == 0 || !strings.Contains(strings.ToLower(errs), "wrong") {
+	if _, errs, code := arb(t, db, "--at", at(time.Second), "--pin", "wrong passphrase", "game", "start"); code == 0 || !strings.Contains(strings.ToLower(errs), "wrong") {
 		t.Errorf("game start with a wrong PIN: exit %d, %q", code, errs)
 	}
-	mustArb(t, db, "--at", at(time.Second), "--pin", "4711", "game", "start")
+	// one wrong try costs a second's wait (the back-off), then the right passphrase works
+	mustArb(t, db, "--at", at(2*time.Second), "--pin", "arbiter passphrase", "game", "start")
 }
 
 func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
@@ -311,6 +313,7 @@ func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
 
 // TestMain lets the test binary act as the arbiter command for the kill test.
 func TestMain(m *testing.M) {
+	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
 	if os.Getenv("ARBITER_TEST_MAIN") == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], OSEnv()))
 	}

@@ -30,7 +30,7 @@ func init() {
 		}})
 	register(&command{name: "help", usage: "help [COMMAND]", roles: rolesRead, summary: "Show the commands.", run: runHelp})
 	register(&command{name: "match new", writes: true, roles: rolesArbiter,
-		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PIN] [--forfeit-after DURATION] [--tz Area/City]",
+		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PASSPHRASE|--key-file FILE] [--forfeit-after DURATION] [--tz Area/City]",
 		summary: "Create the match (one per database).", run: runMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
 		summary: "Set the scheduled start of game N (default: the next game).", run: runGameSchedule})
@@ -66,8 +66,8 @@ func init() {
 		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", run: runFlag})
 	register(&command{name: "status", reads: true, roles: rolesRead, usage: "status [--json]",
 		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
-	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX]",
-		summary: "Check the hash chain; print its head. --head: check that an earlier head is still in the chain.", run: runVerify})
+	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT]",
+		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's key must have this fingerprint.", run: runVerify})
 	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
 		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})
 }
@@ -81,7 +81,7 @@ func runHelp(r *runner, a *args) error {
 		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
 		return nil
 	}
-	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PIN] COMMAND [ARGS]\n")
+	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PASSPHRASE] [--secret PASSPHRASE] [--key-file FILE] COMMAND [ARGS]\n")
 	r.out("With no command, arbiter opens the console. Database: %s\n\nCommands:\n", r.g.DB)
 	for _, c := range Commands() {
 		r.out("  %-60s %s\n", c.usage, c.summary)
@@ -102,6 +102,13 @@ func runMatchNew(r *runner, a *args) error {
 		spec.TimeZone = tz
 	} else {
 		spec.TimeZone = machineZone(r.env.Getenv)
+	}
+	if kf, ok := a.take("key-file"); ok {
+		k, err := readKeyFile(kf)
+		if err != nil {
+			return err
+		}
+		spec.ArbiterKey = k
 	}
 	players := a.takeAll("player")
 	if len(players) != 2 {
@@ -151,6 +158,9 @@ func runMatchNew(r *runner, a *args) error {
 	st := r.app.State()
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
+	if c := st.ArbiterCredential(); c != nil && !r.inPlay {
+		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", blocks(c.Fingerprint()))
+	}
 	return nil
 }
 
@@ -455,6 +465,9 @@ func runStatus(r *runner, a *args) error {
 	if err := a.done("status", 0); err != nil {
 		return err
 	}
+	if p := r.app.Problem(); p != "" {
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the record does not verify (%s): what follows stops before that event, and nothing more can be written\n", p)
+	}
 	st := r.app.State()
 	if r.g.AtSet && r.g.At.Before(st.LastAt) {
 		past, err := match.StateAt(r.ctx, r.db, r.g.At)
@@ -519,6 +532,7 @@ func flagText(f any) string {
 
 func runVerify(r *runner, a *args) error {
 	head, _ := a.take("head")
+	key, _ := a.take("key")
 	if err := a.done("verify", 0); err != nil {
 		return err
 	}
@@ -526,7 +540,11 @@ func runVerify(r *runner, a *args) error {
 	if head != "" && (len(head) != 64 || strings.Trim(strings.ToLower(head), "0123456789abcdef") != "") {
 		return fmt.Errorf("--head must be 64 hexadecimal digits as printed by 'arbiter verify' (spaces between them are ignored)")
 	}
-	rep, err := r.db.Verify(r.ctx, strings.ToLower(head))
+	key = strings.ToLower(strings.Join(strings.Fields(key), ""))
+	if key != "" && (len(key) < 16 || len(key) > 64 || strings.Trim(key, "0123456789abcdef") != "") {
+		return fmt.Errorf("--key must be the arbiter's key fingerprint as printed on the report: 16 to 64 hexadecimal digits (spaces between them are ignored)")
+	}
+	rep, err := match.VerifyRecord(r.ctx, r.db, strings.ToLower(head), key)
 	if err != nil {
 		return err
 	}
@@ -535,6 +553,19 @@ func runVerify(r *runner, a *args) error {
 	}
 	r.out("%s\n", rep.Head)
 	fmt.Fprintf(r.env.Stderr, "arbiter: %d events verified; the chain is intact\n", rep.Events)
+	switch s := rep.Seal; {
+	case !s.Protected:
+		fmt.Fprintf(r.env.Stderr, "arbiter: unprotected match: the events are unsigned, so only the hash chain was checked; a rewritten chain is caught only with --head\n")
+	case !s.Signed:
+		fmt.Fprintf(r.env.Stderr, "arbiter: this older record has an arbiter PIN but no signatures: only the hash chain was checked\n")
+	default:
+		fmt.Fprintf(r.env.Stderr, "arbiter: %d signatures verified; the arbiter's key is %s\n", rep.Signatures, blocks(s.ArbiterKey))
+		if s.HeadSeq == 0 {
+			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)\n")
+		} else {
+			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head\n", s.HeadSeq, rep.Unsigned)
+		}
+	}
 	return nil
 }
 

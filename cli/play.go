@@ -7,9 +7,11 @@ import (
 )
 
 // runPlay runs a script: each line that is not empty and does not start with
-// '#' is "OFFSET [--as ROLE] COMMAND [ARGS]" and behaves exactly like
-// "arbiter --at <start+OFFSET> [--as ROLE] COMMAND [ARGS]" on the same
-// database. The first failing line stops the script; nothing of that line is
+// '#' is "OFFSET [--as ROLE] [--pin P] [--secret S] [--key-file F] COMMAND
+// [ARGS]" and behaves exactly like "arbiter --at <start+OFFSET> [--as ROLE]
+// ... COMMAND [ARGS]" on the same database. As on the command line, a --pin
+// after "match new" is the new match's credential (it used to be taken as
+// the line's credential and so dropped). The first failing line stops the script; nothing of that line is
 // written.
 func runPlay(r *runner, a *args) error {
 	verbose := a.bool("v") || a.bool("verbose")
@@ -65,7 +67,7 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "--"), "=")
-		if strings.HasPrefix(w, "--") && (name == "as" || name == "pin") {
+		if strings.HasPrefix(w, "--") && (name == "as" || name == "pin" || name == "secret" || name == "key-file") && !ownFlag(name, rest) {
 			if !hasVal {
 				if i+1 >= len(words) {
 					return fmt.Errorf("--%s needs a value", name)
@@ -73,14 +75,19 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 				i++
 				val = words[i]
 			}
-			if name == "as" {
+			switch name {
+			case "as":
 				role, err := parseRole(val)
 				if err != nil {
 					return err
 				}
 				g.Role = role
-			} else {
+			case "pin":
 				g.PIN = val
+			case "secret":
+				g.Secret = val
+			case "key-file":
+				g.KeyFile = val
 			}
 			continue
 		}
@@ -97,6 +104,9 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 		return fmt.Errorf("a script cannot play another script")
 	}
 	r.g = g
+	if err := r.loadKey(); err != nil {
+		return err
+	}
 	if err := r.open(true); err != nil {
 		return err
 	}

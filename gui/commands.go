@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -13,8 +14,15 @@ import (
 	"arbiter/match"
 )
 
-// cmdAs is a command given now by the actor.
+// cmdAs is a command given now by the actor. On a protected match the
+// arbiter's PIN, once given at this console, authorises the operator's and
+// the players' commands entered here too (the arbiter enters them at his
+// console; docs/store.md, "Credentials"); arbiter actions still need
+// arbiter mode.
 func (c *console) cmdAs(a match.Actor) match.Cmd {
+	if a.PIN == "" && a.Role != match.RoleArbiter {
+		a.PIN = c.hallPIN
+	}
 	return match.Cmd{At: c.now(), Actor: a}
 }
 
@@ -46,7 +54,7 @@ func (c *console) asArbiter(f func()) {
 		f()
 		return
 	}
-	if m == nil || m.PINHash == "" {
+	if m == nil || !m.Protected() {
 		c.mode = match.RoleArbiter
 		c.refresh()
 		f()
@@ -61,14 +69,19 @@ func (c *console) askPIN(then func()) {
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
-		m := c.state().Match
-		if m != nil && !m.CheckPIN(pin.Text) {
+		// checked by the core, which records a wrong PIN and backs off
+		if err := c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin.Text})); err != nil {
 			d.Hide()
-			c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+			if errors.Is(err, match.ErrPermission) && strings.Contains(err.Error(), "wrong credential") {
+				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+			} else {
+				c.showError(err)
+			}
 			return
 		}
 		d.Hide()
 		c.pin = pin.Text
+		c.hallPIN = pin.Text
 		c.mode = match.RoleArbiter
 		c.refresh()
 		if then != nil {

@@ -81,6 +81,9 @@ type console struct {
 
 	mode match.Role // RoleArbiter or RoleOperator
 	pin  string
+	// hallPIN is the arbiter's PIN once given right at this console; it
+	// authorises operator and player commands here (cmdAs).
+	hallPIN string
 
 	// settings (kept in the app's preferences)
 	movePresses bool
@@ -155,6 +158,9 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	}
 	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*widget.Button{}}
 	c.loadSettings()
+	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
+		c.hallPIN = cfg.pin
+	}
 	c.mode = match.RoleOperator
 	if cfg.role == match.RoleArbiter {
 		c.mode = match.RoleArbiter

@@ -16,6 +16,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/kdf"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -24,7 +25,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the markup goldens in testdata/")
 
 func TestMain(m *testing.M) {
-	time.Local = time.UTC // the incident log shows local time: keep goldens stable
+	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
+	time.Local = time.UTC  // the incident log shows local time: keep goldens stable
 	os.Setenv("LANG", "en_US.UTF-8")
 	os.Exit(m.Run())
 }
@@ -429,7 +431,7 @@ func TestPauseAndResume(t *testing.T) {
 
 func TestArbiterActionsAskForThePIN(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
-	h.newMatch("acm1996", "4711")
+	h.newMatch("acm1996", "arbiter passphrase")
 	// a console started without the PIN runs in operator mode
 	h2 := &harness{t: t, ft: h.ft, core: h.core, ctx: h.ctx}
 	h2.c = newConsole(h.ctx, h.c.fa, h.core, config{path: "x.db", role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
@@ -445,7 +447,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 		t.Fatalf("no PIN field has the focus: %T", h2.c.win.Canvas().Focused())
 	}
 	t.Run("a wrong PIN is refused", func(t *testing.T) {
-		test.Type(pin, "0000")
+		test.Type(pin, "wrong passphrase")
 		pin.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if h.game() != nil || h2.c.mode != match.RoleOperator {
 			t.Fatal("a wrong PIN started the game")
@@ -453,11 +455,16 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 		if !strings.Contains(topDialogTexts(h2.c), "PIN is wrong") {
 			t.Errorf("dialog says %q", topDialogTexts(h2.c))
 		}
+		evs, _ := h.core.DB().EventsAfter(h.ctx, 0)
+		if last := evs[len(evs)-1]; last.Kind != match.KindAuthFail {
+			t.Errorf("the wrong PIN was not recorded: last event %s", last.Kind)
+		}
 	})
 	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
+		h.ft.advance(time.Second) // the back-off after one wrong PIN
 		h2.c.do(actStartGame)
 		pin := h2.c.win.Canvas().Focused().(*widget.Entry)
-		test.Type(pin, "4711")
+		test.Type(pin, "arbiter passphrase")
 		pin.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if g := h.game(); g == nil || g.State != match.Running {
 			t.Fatal("the right PIN did not start the game")

@@ -170,6 +170,7 @@ func (c *console) newMatchDialog() {
 			return err
 		}
 		c.pin = spec.PIN
+		c.hallPIN = spec.PIN
 		c.mode = match.RoleArbiter
 		m := c.state().Match
 		c.refresh()

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -16,15 +17,30 @@ import (
 	"arbiter/store"
 )
 
-// Actor is who gives a command, and with what credentials.
+// Actor is who gives a command, and with what credentials (docs/store.md,
+// "Credentials"): on a protected match every command needs its role's
+// credential or the arbiter's.
 type Actor struct {
 	Role Role
-	PIN  string
+	// PIN is the arbiter's passphrase (the global --pin). It authorises a
+	// command of any role.
+	PIN string
+	// Secret is the passphrase of Role's own credential (--secret).
+	Secret string
+	// Key is Role's own credential given as a key file (--key-file).
+	Key ed25519.PrivateKey
 }
 
 // Cmd is the context of one command: the instant it happens at and who gives it.
 type Cmd struct {
 	At time.Time
+	// Now, when set, is read for the command's instant inside the write
+	// transaction (At is then ignored), so that two writers at once never
+	// record instants out of order.
+	Now func() time.Time
+	// Warn, when set, is told of warnings the command carries (an arbiter
+	// action on an unprotected match).
+	Warn func(error)
 	Actor
 }
 
@@ -63,21 +79,88 @@ func forbid(format string, args ...any) error {
 // App is the application core over one database: it holds the state rebuilt
 // from the log and runs every command. It is safe for concurrent use.
 type App struct {
-	db *store.DB
+	db      *store.DB
+	station ed25519.PrivateKey // signs the hash of every event this process appends
 
 	mu       sync.Mutex
 	state    *State
 	onChange []func()
 	pending  *pendingRecovery // armed by ArmRecovery, written by the next command
+	problem  string           // why the record does not verify; "" if it does
+	seal     Seal             // the last head the arbiter signed, as read or written
 }
 
-// Open rebuilds the state of the match in db.
+// Open rebuilds the state of the match in db. It first checks the record —
+// the whole hash chain, the last head the arbiter signed and every
+// signature after it — and replays only the events before the first that
+// fails; such a record is opened (to be looked at) but never appended to.
 func Open(ctx context.Context, db *store.DB) (*App, error) {
-	a := &App{db: db, state: NewState()}
-	if err := a.Refresh(ctx); err != nil {
+	a := &App{db: db, state: NewState(), station: newStationKey()}
+	evs, sigs, err := db.Record(ctx)
+	if err != nil {
 		return nil, err
 	}
+	rep := checkRecord(evs, sigs, "", "", false)
+	upto := len(evs)
+	if !rep.OK {
+		a.problem = rep.Problem
+		upto = max(0, min(len(evs), int(rep.BadSeq)-1))
+	}
+	a.seal = rep.Seal
+	st := NewState()
+	for _, e := range evs[:upto] {
+		if err := st.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	a.state = st
 	return a, nil
+}
+
+// Problem is why the record does not verify (one sentence naming the first
+// event that fails), or "" when it does. Nothing is appended to a record
+// with a problem.
+func (a *App) Problem() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.problem
+}
+
+// Seal is the arbiter's key fingerprint and the last head he signed, for
+// reports (docs/store.md, "Signatures").
+func (a *App) Seal() Seal {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.seal
+	s.Protected = a.state.Protected()
+	s.Signed = a.state.ArbiterCredential() != nil
+	s.ArbiterKey = ""
+	if c := a.state.ArbiterCredential(); c != nil {
+		s.ArbiterKey = c.Fingerprint()
+	}
+	return s
+}
+
+// checkTail checks that evs continue the chain after the event (seq, head):
+// consecutive, linked and each hash right. It returns "" or the problem.
+func checkTail(seq int64, head string, evs []store.Event) string {
+	prev := head
+	if prev == "" {
+		prev = store.GenesisPrev
+	}
+	for _, e := range evs {
+		seq++
+		switch {
+		case e.Seq != seq:
+			return fmt.Sprintf("event %d is missing (the record goes on with event %d (%s))", seq, e.Seq, e.Kind)
+		case store.EventHash(e) != e.Hash:
+			return fmt.Sprintf("event %d (%s) was edited (hash mismatch)", e.Seq, e.Kind)
+		case e.Prev != prev:
+			return fmt.Sprintf("event %d (%s) does not follow event %d in the chain (the record was rewritten)", e.Seq, e.Kind, e.Seq-1)
+		}
+		prev = e.Hash
+	}
+	return ""
 }
 
 // DB is the underlying store.
@@ -109,8 +192,11 @@ func (a *App) State() *State {
 // Refresh catches up with events appended by other processes.
 func (a *App) Refresh(ctx context.Context) error {
 	a.mu.Lock()
-	seq := a.state.Seq
+	seq, head, broken := a.state.Seq, a.state.Head, a.problem != ""
 	a.mu.Unlock()
+	if broken {
+		return nil
+	}
 	evs, err := a.db.EventsAfter(ctx, seq)
 	if err != nil {
 		return err
@@ -119,6 +205,12 @@ func (a *App) Refresh(ctx context.Context) error {
 		return nil
 	}
 	a.mu.Lock()
+	if p := checkTail(seq, head, evs); p != "" {
+		a.problem = p
+		a.mu.Unlock()
+		a.notify()
+		return nil
+	}
 	st := a.state.clone()
 	for _, e := range evs {
 		if e.Seq <= st.Seq {
@@ -136,11 +228,15 @@ func (a *App) Refresh(ctx context.Context) error {
 }
 
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
-// event that happened at or before at.
+// event that happened at or before at, stopping before the first event at
+// which the record does not verify.
 func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
-	evs, err := db.EventsAfter(ctx, 0)
+	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if r := checkRecord(evs, sigs, "", "", false); !r.OK {
+		evs = evs[:max(0, min(len(evs), int(r.BadSeq)-1))]
 	}
 	st := NewState()
 	for _, e := range evs {
@@ -161,6 +257,14 @@ type tx struct {
 	cmd    Cmd
 	st     *State
 	events []store.Event
+	// signer and signKey, when set, sign the command instead of the
+	// credential given (a new arbiter credential signs its registration).
+	signer  string
+	signKey ed25519.PrivateKey
+}
+
+func (t *tx) signWith(signer string, key ed25519.PrivateKey, _ bool) {
+	t.signer, t.signKey = signer, key
 }
 
 // emit adds an event of the current command and applies it to the working state.
@@ -210,24 +314,46 @@ func (s *State) actorName(r Role, game int) string {
 	return ""
 }
 
-// do runs a command in one transaction: catch up with the log, validate and
-// build the events on a copy of the state, append them, commit, and only then
-// publish the new state.
+// do runs a command in one transaction: check the credentials (before
+// the transaction: argon2id is slow on purpose), catch up with the log,
+// validate and build the events on a copy of the state, append and sign
+// them, commit, and only then publish the new state. A wrong credential
+// appends an auth.fail event instead, and the command is refused.
 func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
-	if c.At.IsZero() {
+	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
+	}
+	if err := a.Refresh(ctx); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	base, problem := a.state, a.problem
+	a.mu.Unlock()
+	if problem != "" {
+		return refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", problem)
+	}
+	provisional := c.At
+	if c.Now != nil {
+		provisional = c.Now().UTC()
+	}
+	an, err := authenticate(base, c, provisional)
+	if err != nil {
+		return err
 	}
 	var next *State
 	a.mu.Lock()
 	pending := a.pending
 	a.mu.Unlock()
-	_, err := a.db.Update(ctx, func(stx *store.Tx) error {
-		a.mu.Lock()
-		base := a.state
-		a.mu.Unlock()
+	var refusal error
+	var head *store.Signature
+	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
+		refusal, head = nil, nil
 		evs, err := stx.EventsAfter(base.Seq)
 		if err != nil {
 			return err
+		}
+		if p := checkTail(base.Seq, base.Head, evs); p != "" {
+			return refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", p)
 		}
 		st := base.clone()
 		for _, e := range evs {
@@ -235,18 +361,41 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 				return err
 			}
 		}
+		if c.Now != nil {
+			c.At = c.Now().UTC() // inside the write lock: no other writer can come between
+		}
 		if !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
 			return refuse("the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
 				c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
 		}
-		t := &tx{cmd: c, st: st}
-		if pending != nil {
-			if err := pending.emit(t); err != nil {
-				return err
+		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
+			return refuse("the match's credentials changed while the command was given: give it again")
+		}
+		for _, id := range an.tried { // another process may have recorded a failure meanwhile
+			if until := st.backoffUntil(id); c.At.Before(until) {
+				return forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
 			}
 		}
-		if err := run(t); err != nil {
-			return err
+		signed := st.ArbiterCredential() != nil
+		t := &tx{cmd: c, st: st}
+		if an.fail != nil {
+			if err := t.emit(0, KindAuthFail, an.fail); err != nil {
+				return err
+			}
+			until := t.st.backoffUntil(an.fail.Credential)
+			refusal = forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano))
+		} else {
+			if an.err != nil {
+				return an.err
+			}
+			if pending != nil {
+				if err := pending.emit(t); err != nil {
+					return err
+				}
+			}
+			if err := run(t); err != nil {
+				return err
+			}
 		}
 		for i, e := range t.events {
 			stored, err := stx.Append(e)
@@ -254,6 +403,31 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 				return err
 			}
 			t.events[i] = stored
+		}
+		signer, key := an.signer, an.key
+		if t.signKey != nil {
+			signer, key, signed = t.signer, t.signKey, true
+			if t.signer == "arbiter" {
+				an.arbiter = t.signKey
+			}
+		}
+		if an.fail != nil {
+			key = nil
+		}
+		if signed && !an.legacy {
+			// The arbiter signs the new head whenever his key is unlocked: at
+			// each game end given with his credential, and at every other
+			// command given with it, so that opening the record checks only
+			// the few signatures after his last one.
+			for _, s := range signatures(t.events, signer, key, a.station, an.arbiter, true) {
+				if err := stx.PutSignature(s); err != nil {
+					return err
+				}
+				if s.Kind == store.SigHead {
+					h := s
+					head = &h
+				}
+			}
 		}
 		if n := len(t.events); n > 0 {
 			st.Head = t.events[n-1].Hash
@@ -267,17 +441,73 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 	}
 	a.mu.Lock()
 	a.state = next
-	if pending != nil && a.pending == pending {
+	written := pending != nil && refusal == nil // an auth.fail writes no recovery note
+	if written && a.pending == pending {
 		a.pending = nil
 	}
+	if head != nil {
+		a.seal.HeadSeq, a.seal.Head, a.seal.Signature = head.Seq, next.Head, head.Sig
+	}
 	a.mu.Unlock()
-	if pending != nil {
+	if written {
 		// the command is committed: a heartbeat that cannot be marked only
 		// means the next command notes the absence again
 		_ = a.handled(ctx, pending.now)
 	}
 	a.notify()
-	return nil
+	if refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !next.Protected() {
+		c.Warn(UnprotectedWarning())
+	}
+	return refusal
+}
+
+// SignHead has the arbiter sign the chain's current head (as at an export
+// given with his credential). It writes only the signature, no event. It
+// returns the seal with the signed head.
+func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
+	if err := a.Refresh(ctx); err != nil {
+		return Seal{}, err
+	}
+	if p := a.Problem(); p != "" {
+		return Seal{}, refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", p)
+	}
+	st := a.State()
+	if st.ArbiterCredential() == nil {
+		return a.Seal(), refuse("the match has no arbiter credential, so there is no key to sign its head with")
+	}
+	c.Role = RoleArbiter
+	at := c.At
+	if c.Now != nil {
+		at = c.Now().UTC()
+	}
+	an, err := authenticate(st, c, at)
+	if err != nil {
+		return Seal{}, err
+	}
+	if an.fail != nil || an.arbiter == nil {
+		// a wrong credential is recorded like any other
+		err := a.do(ctx, c, func(t *tx) error { return refuse("signing the head needs the arbiter's credential: give --pin") })
+		return Seal{}, err
+	}
+	var sig store.Signature
+	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
+		evs, err := stx.EventsAfter(st.Seq)
+		if err != nil {
+			return err
+		}
+		if len(evs) > 0 {
+			return refuse("the record grew while the head was being signed: give the command again")
+		}
+		sig = headSignature(an.arbiter, st.Seq, st.Head)
+		return stx.PutSignature(sig)
+	})
+	if err != nil {
+		return Seal{}, err
+	}
+	a.mu.Lock()
+	a.seal.HeadSeq, a.seal.Head, a.seal.Signature = st.Seq, st.Head, sig.Sig
+	a.mu.Unlock()
+	return a.Seal(), nil
 }
 
 // hashPIN is the salted hash stored for an arbiter PIN.
@@ -286,8 +516,14 @@ func hashPIN(salt, pin string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// CheckPIN reports whether pin is the match's arbiter PIN (true when none is set).
+// CheckPIN reports whether pin is the match's arbiter credential's
+// passphrase (true when the match is unprotected). A passphrase once found
+// right is remembered by the process, so checking it again is fast.
 func (m *Match) CheckPIN(pin string) bool {
+	if c := m.Credential; c != nil {
+		_, ok := c.unlock(pin, nil)
+		return ok
+	}
 	if m.PINHash == "" {
 		return true
 	}
@@ -295,17 +531,11 @@ func (m *Match) CheckPIN(pin string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(m.PINHash)) == 1
 }
 
-// require checks that the actor holds one of the roles (and, for the arbiter,
-// the PIN).
+// require checks that the actor holds one of the roles. (Credentials were
+// checked by do, for every command.)
 func (t *tx) require(command string, roles ...Role) error {
 	for _, r := range roles {
 		if r == t.cmd.Role {
-			if r == RoleArbiter && t.st.Match != nil && !t.st.Match.CheckPIN(t.cmd.PIN) {
-				if t.cmd.PIN == "" {
-					return forbid("%s needs the arbiter's PIN: give --pin", command)
-				}
-				return forbid("wrong arbiter PIN for %s", command)
-			}
 			return nil
 		}
 	}

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -55,10 +56,17 @@ type MatchSpec struct {
 	// TimeZone is the IANA name of the zone the match is played in
 	// (e.g. America/New_York); "" is UTC. The record keeps UTC instants.
 	TimeZone string
+	// ArbiterKey is the arbiter's credential as a key file, instead of PIN
+	// (a passphrase); with neither the match is unprotected (credential.go).
+	ArbiterKey ed25519.PrivateKey
 }
 
 // NewMatch creates the match. A database holds exactly one match.
 func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
+	cred, key, err := spec.credential()
+	if err != nil {
+		return err
+	}
 	return a.do(ctx, c, func(t *tx) error {
 		if t.st.Match != nil {
 			return refuse("this database already holds the match %q: use another file with --db", t.st.Match.Title)
@@ -69,6 +77,10 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 		p, err := spec.payload()
 		if err != nil {
 			return err
+		}
+		if cred != nil {
+			p.Credential = cred
+			t.signWith("arbiter", key, true)
 		}
 		return t.emit(0, KindMatchNew, p)
 	})
@@ -161,17 +173,6 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		p.Lots, p.Game1White = "physical", spec.White
 	default:
 		return p, refuse("--white %q is neither player nor \"lots\"", spec.White)
-	}
-	if spec.PIN != "" {
-		if len(spec.PIN) < 4 {
-			return p, refuse("the arbiter PIN is too short: use at least 4 characters")
-		}
-		var salt [16]byte
-		if _, err := rand.Read(salt[:]); err != nil {
-			return p, fmt.Errorf("match: salt: %w", err)
-		}
-		p.PINSalt = hex.EncodeToString(salt[:])
-		p.PINHash = hashPIN(p.PINSalt, spec.PIN)
 	}
 	return p, nil
 }

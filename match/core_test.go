@@ -274,20 +274,27 @@ func TestNotnilsFivefoldRepetitionDoesNotEndTheGame(t *testing.T) {
 
 func TestRolesArePermittedOnlyTheirCommands(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{PIN: "4711"})
-	pin := func(c Cmd) Cmd { c.PIN = "4711"; return c }
+	f.newMatch(MatchSpec{PIN: "the arbiter's passphrase"})
+	pin := func(c Cmd) Cmd { c.PIN = "the arbiter's passphrase"; return c }
+	f.ok(f.app.AddCredential(f.ctx, pin(f.at(0)), CredentialSpec{Role: RoleOperator, Secret: "the operator's passphrase"}))
+	op := func(d time.Duration) Cmd {
+		c := f.as(RoleOperator, d)
+		c.Secret = "the operator's passphrase"
+		return c
+	}
 	f.ok(f.app.StartGame(f.ctx, pin(f.at(0)), 0))
 	cases := []struct {
 		name string
 		err  error
 	}{
-		{"operator cannot adjust clocks", f.app.Adjust(f.ctx, f.as(RoleOperator, 0), clock.White, Adjustment{D: time.Minute}, "x")},
-		{"operator cannot set a result", f.app.Result(f.ctx, f.as(RoleOperator, 0), "1-0", "x")},
+		{"operator cannot adjust clocks", f.app.Adjust(f.ctx, op(0), clock.White, Adjustment{D: time.Minute}, "x")},
+		{"operator cannot set a result", f.app.Result(f.ctx, op(0), "1-0", "x")},
 		{"arbiter without PIN cannot resume", f.app.Resume(f.ctx, f.at(0))},
-		{"black cannot move for white", func() error { _, err := f.app.Move(f.ctx, f.as(RoleBlack, 0), "e4", false); return err }()},
-		{"operator cannot resign for the human", f.app.Resign(f.ctx, f.as(RoleOperator, 0), clock.Black)},
-		{"player cannot pause without calling the arbiter", f.app.Pause(f.ctx, f.as(RoleWhite, 0), "", false)},
-		{"operator cannot stop the computer's clock (rule 7)", f.app.Pause(f.ctx, f.as(RoleOperator, 0), "", true)},
+		{"black cannot move for white", func() error { _, err := f.app.Move(f.ctx, pin(f.as(RoleBlack, 0)), "e4", false); return err }()},
+		{"operator cannot resign for the human", f.app.Resign(f.ctx, op(0), clock.Black)},
+		{"player cannot pause without calling the arbiter", f.app.Pause(f.ctx, pin(f.as(RoleWhite, 0)), "", false)},
+		{"operator cannot stop the computer's clock (rule 7)", f.app.Pause(f.ctx, op(0), "", true)},
+		{"operator without a credential cannot move on a protected match", func() error { _, err := f.app.Move(f.ctx, f.as(RoleOperator, 0), "e4", false); return err }()},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -296,7 +303,7 @@ func TestRolesArePermittedOnlyTheirCommands(t *testing.T) {
 			}
 		})
 	}
-	if _, err := f.app.Move(f.ctx, f.as(RoleOperator, time.Second), "e4", false); err != nil {
+	if _, err := f.app.Move(f.ctx, op(time.Second), "e4", false); err != nil {
 		t.Errorf("the operator could not move for the computer: %v", err)
 	}
 	evs, _ := f.db.EventsAfter(f.ctx, 0)

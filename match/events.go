@@ -51,6 +51,7 @@ type MatchNewPayload struct {
 	Controls     map[string]string `json:"controls"` // player name -> PGN TimeControl
 	PINHash      string            `json:"pin_hash,omitempty"`
 	PINSalt      string            `json:"pin_salt,omitempty"`
+	Credential   *Credential       `json:"credential,omitempty"` // the arbiter's (credential.go)
 	ForfeitAfter int64             `json:"forfeit_after_ms"`
 	Game1White   string            `json:"game1_white"`
 	Lots         string            `json:"lots"`
@@ -158,6 +159,7 @@ func (s *State) Apply(e store.Event) error {
 	if err := s.apply(e); err != nil {
 		return fmt.Errorf("match: replay event %d (%s): %w", e.Seq, e.Kind, err)
 	}
+	s.noteActed(e)
 	s.Seq = e.Seq
 	s.Head = e.Hash
 	s.LastAt = e.At
@@ -208,6 +210,10 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 		}
 		m.Controls[name] = c
 	}
+	if p.Credential != nil {
+		m.Credential = p.Credential
+		s.Auth = s.Auth.withCred(p.Credential)
+	}
 	s.Match = m
 	s.Games = nil
 	s.owned = nil // games created here belong to this state
@@ -218,6 +224,9 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 }
 
 func (s *State) applyMatchLevel(e store.Event) error {
+	if h, ok := matchLevelKinds[e.Kind]; ok {
+		return h(s, e)
+	}
 	switch e.Kind {
 	case KindIncident:
 		var p IncidentPayload

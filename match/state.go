@@ -64,8 +64,9 @@ type Match struct {
 	Appeals      []string  // appeals board members
 	GamesPlanned int
 	Controls     map[string]clock.Control // per player name
-	PINHash      string                   // hex sha256(salt || pin); "" = no PIN
+	PINHash      string                   // older records: hex sha256(salt || pin); "" = no PIN
 	PINSalt      string
+	Credential   *Credential   // the arbiter's credential; nil = an unprotected match (credential.go)
 	ForfeitAfter time.Duration // Article 6.6: default one hour
 	Game1White   string        // colour of game 1 by lots; then alternating (rule 3)
 	Lots         string        // how the colours were drawn: "app" or "physical" or "given"
@@ -227,6 +228,7 @@ type State struct {
 	Seq     int64
 	Head    string
 	LastAt  time.Time
+	Auth    authState // credentials and recent wrong attempts (credential.go)
 
 	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
 }

@@ -34,6 +34,11 @@
 //     5 s for one another (busy_timeout).
 //   - The heartbeat (which process holds the console, and when it last said
 //     so) and the meta table live outside the hash chain.
+//   - Ed25519 signatures live beside the chain in the signatures table
+//     (Signature, Tx.PutSignature, DB.Record). The store keeps them without
+//     interpreting them; package match says what is signed and checks it, so
+//     that a consistently rewritten chain is caught without a head written
+//     down elsewhere (docs/store.md, "Credentials and signatures").
 //   - SQLite's "disk full" and "read-only" failures surface as errors that
 //     wrap ErrDiskFull and ErrReadOnly.
 //

@@ -12,6 +12,7 @@ type VerifyReport struct {
 	Events  int64
 	Head    string // 64 lowercase hex of the last event's hash
 	BadSeq  int64  // first event that does not match (0 if OK)
+	BadKind string // the kind of the event at BadSeq as recorded, "" if it is missing
 	Problem string // one sentence saying what is wrong, "" if OK
 	// HeadSeq is the Seq of the event whose hash equals the wantHead passed
 	// to Verify (0 if none was given or it was not found). Events after it
@@ -47,8 +48,24 @@ func verifyChain(evs []Event, wantHead string) VerifyReport {
 	if len(evs) > 0 {
 		r.Head = evs[len(evs)-1].Hash
 	}
+	// kind names an event by its seq and kind: "event 7 (move)".
+	kindAt := func(seq int64) string {
+		for _, e := range evs {
+			if e.Seq == seq {
+				return e.Kind
+			}
+		}
+		return ""
+	}
+	name := func(seq int64) string {
+		if k := kindAt(seq); k != "" {
+			return fmt.Sprintf("event %d (%s)", seq, k)
+		}
+		return fmt.Sprintf("event %d", seq)
+	}
 	bad := func(seq int64, format string, a ...any) VerifyReport {
 		r.BadSeq = seq
+		r.BadKind = kindAt(seq)
 		r.Problem = fmt.Sprintf(format, a...)
 		return r
 	}
@@ -60,7 +77,9 @@ func verifyChain(evs []Event, wantHead string) VerifyReport {
 	for i, e := range evs {
 		p := int64(i) + 1
 		if e.Seq != p {
-			return bad(p, "event %d is missing", p)
+			r := bad(p, "event %d is missing (the record goes on with %s)", p, name(e.Seq))
+			r.BadKind = ""
+			return r
 		}
 		selfOK := EventHash(e) == e.Hash
 		if selfOK && e.Prev == prev {
@@ -70,36 +89,40 @@ func verifyChain(evs []Event, wantHead string) VerifyReport {
 		if selfOK {
 			// A self-consistent event that does not link to its predecessor.
 			if p == 1 {
-				return bad(1, "event 1 does not start the chain (its prev is not 64 zeros)")
+				return bad(1, "%s does not start the chain (its prev is not 64 zeros)", name(1))
 			}
 			if q, ok := seqOfHash[e.Prev]; ok && q < p-1 {
-				return bad(q+1, "event %d was inserted (event %d records event %d as its predecessor)", q+1, p, q)
+				return bad(q+1, "%s was inserted (event %d records event %d as its predecessor)", name(q+1), p, q)
 			}
 			if e.Prev == GenesisPrev && p > 1 {
-				return bad(1, "event 1 was inserted (event %d claims to be the first event)", p)
+				return bad(1, "%s was inserted (event %d claims to be the first event)", name(1), p)
 			}
-			return bad(p-1, "event %d was edited and re-hashed (event %d records a different hash for it)", p-1, p)
+			return bad(p-1, "%s was edited and re-hashed (event %d records a different hash for it)", name(p-1), p)
 		}
 		s := recoverSeq(e, int64(2*len(evs)+16))
 		switch {
 		case s == 0:
-			return bad(p, "event %d was edited (hash mismatch)", p)
+			return bad(p, "%s was edited (hash mismatch)", name(p))
 		case s < p:
-			return bad(s, "event %d was inserted (the original event %d now sits at %d)", s, s, p)
+			return bad(s, "%s was inserted (the original event %d now sits at %d)", name(s), s, p)
 		case s > p:
 			for _, f := range evs[i+1:] {
 				if f.Prev == prev {
-					return bad(p, "event %d is out of order (it was recorded as event %d)", p, s)
+					return bad(p, "%s is out of order (it was recorded as event %d)", name(p), s)
 				}
 			}
+			var r VerifyReport
 			if s == p+1 {
-				return bad(p, "event %d is missing (later events were renumbered)", p)
+				r = bad(p, "event %d is missing (later events were renumbered; %s was recorded as event %d)", p, name(p), s)
+			} else {
+				r = bad(p, "events %d to %d are missing (later events were renumbered; %s was recorded as event %d)", p, s-1, name(p), s)
 			}
-			return bad(p, "events %d to %d are missing (later events were renumbered)", p, s-1)
+			r.BadKind = ""
+			return r
 		default:
 			// Valid under its own Seq but the hash disagrees: cannot happen,
 			// since selfOK was false; treat as an edit.
-			return bad(p, "event %d was edited (hash mismatch)", p)
+			return bad(p, "%s was edited (hash mismatch)", name(p))
 		}
 	}
 	if wantHead != "" {

@@ -88,28 +88,28 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
 				mustExec(t, raw, `UPDATE events SET payload = '{"ply":6,"san":"Qh5"}' WHERE seq = 7`)
 			},
-			wantBad: 7, wantProblem: "event 7 was edited (hash mismatch)",
+			wantBad: 7, wantProblem: "event 7 (move) was edited (hash mismatch)",
 		},
 		{
 			name: "an edited role is a hash mismatch at that event",
 			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
 				mustExec(t, raw, `UPDATE events SET role = 'arbiter' WHERE seq = 4`)
 			},
-			wantBad: 4, wantProblem: "event 4 was edited (hash mismatch)",
+			wantBad: 4, wantProblem: "event 4 (move) was edited (hash mismatch)",
 		},
 		{
 			name: "an edited instant is a hash mismatch at that event",
 			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
 				mustExec(t, raw, `UPDATE events SET at_ns = at_ns - 60000000000 WHERE seq = 2`)
 			},
-			wantBad: 2, wantProblem: "event 2 was edited (hash mismatch)",
+			wantBad: 2, wantProblem: "event 2 (move) was edited (hash mismatch)",
 		},
 		{
 			name: "a deleted event leaves a gap",
 			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
 				mustExec(t, raw, `DELETE FROM events WHERE seq = 5`)
 			},
-			wantBad: 5, wantProblem: "event 5 is missing",
+			wantBad: 5, wantProblem: "event 5 is missing (the record goes on with event 6 (move))",
 		},
 		{
 			name: "a deleted event is missing even when later events are renumbered",
@@ -117,7 +117,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				mustExec(t, raw, `DELETE FROM events WHERE seq = 5`)
 				shift(t, raw, 6, -1)
 			},
-			wantBad: 5, wantProblem: "event 5 is missing (later events were renumbered)",
+			wantBad: 5, wantProblem: "event 5 is missing (later events were renumbered; event 5 (move) was recorded as event 6)",
 		},
 		{
 			name: "two swapped events are out of order",
@@ -126,7 +126,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				mustExec(t, raw, `UPDATE events SET seq = 5 WHERE seq = 9`)
 				mustExec(t, raw, `UPDATE events SET seq = 9 WHERE seq = 1000`)
 			},
-			wantBad: 5, wantProblem: "event 5 is out of order (it was recorded as event 9)",
+			wantBad: 5, wantProblem: "event 5 (move) is out of order (it was recorded as event 9)",
 		},
 		{
 			name: "two adjacent swapped events are out of order",
@@ -135,7 +135,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				mustExec(t, raw, `UPDATE events SET seq = 3 WHERE seq = 4`)
 				mustExec(t, raw, `UPDATE events SET seq = 4 WHERE seq = 1000`)
 			},
-			wantBad: 3, wantProblem: "event 3 is out of order (it was recorded as event 4)",
+			wantBad: 3, wantProblem: "event 3 (move) is out of order (it was recorded as event 4)",
 		},
 		{
 			name: "a forged event inserted mid-chain with a valid hash is caught at its place",
@@ -145,7 +145,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				f.At, f.Seq, f.Prev = f.At.UTC(), 4, evs[2].Hash
 				forge(t, raw, f)
 			},
-			wantBad: 4, wantProblem: "event 4 was inserted (the original event 4 now sits at 5)",
+			wantBad: 4, wantProblem: "event 4 (move) was inserted (the original event 4 now sits at 5)",
 		},
 		{
 			name: "a forged event inserted with a made-up hash is a hash mismatch",
@@ -154,7 +154,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				mustExec(t, raw, `INSERT INTO events VALUES (4, 1, 1, 0, 'arbiter', 'X', 'draw.agreed', '{}', ?, ?)`,
 					evs[2].Hash, strings.Repeat("ab", 32))
 			},
-			wantBad: 4, wantProblem: "event 4 was edited (hash mismatch)",
+			wantBad: 4, wantProblem: "event 4 (draw.agreed) was edited (hash mismatch)",
 		},
 		{
 			name: "an event edited and re-hashed breaks the link from its successor",
@@ -163,7 +163,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 				e.Actor = "someone else"
 				mustExec(t, raw, `UPDATE events SET actor = ?, hash = ? WHERE seq = 6`, e.Actor, EventHash(e))
 			},
-			wantBad: 6, wantProblem: "event 6 was edited and re-hashed (event 7 records a different hash for it)",
+			wantBad: 6, wantProblem: "event 6 (move) was edited and re-hashed (event 7 records a different hash for it)",
 		},
 		{
 			name: "a cut-off tail verifies alone but not against the head written down",

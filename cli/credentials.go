@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"arbiter/match"
+)
+
+func init() {
+	register(&command{name: "credential add", writes: true, roles: rolesArbiter,
+		usage:   "credential add --role arbiter|operator|player [--player NAME] (--secret PASSPHRASE | --key-file FILE)",
+		summary: "Hand out a credential: the operator's, a player's, or a new one of the arbiter's (on an unprotected match: the arbiter's, which protects it).",
+		run:     runCredentialAdd})
+	register(&command{name: "credential keygen", roles: rolesRead, usage: "credential keygen FILE",
+		summary: "Write a new key file (an Ed25519 key, readable only by you) to give with --key-file instead of a passphrase.",
+		run:     runCredentialKeygen})
+	register(&command{name: "credential list", reads: true, roles: rolesRead, usage: "credential list",
+		summary: "List the match's credentials by role with their key fingerprints (no secret is shown or stored).",
+		run:     runCredentialList})
+}
+
+// loadKey reads the --key-file of the current line, once.
+func (r *runner) loadKey() error {
+	r.key = nil
+	if r.g.KeyFile == "" {
+		return nil
+	}
+	k, err := readKeyFile(r.g.KeyFile)
+	if err != nil {
+		return err
+	}
+	r.key = k
+	return nil
+}
+
+func readKeyFile(path string) (ed25519.PrivateKey, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("the key file %s can be read by others: make it private with 'chmod 600 %s' (and make a new key if others may have read it)", path, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
+	}
+	k, err := match.ParseKeyFile(b)
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func runCredentialAdd(r *runner, a *args) error {
+	role, _ := a.take("role")
+	player, _ := a.take("player")
+	secret, _ := a.take("secret")
+	keyFile, _ := a.take("key-file")
+	if err := a.done("credential add", 0); err != nil {
+		return err
+	}
+	if role == "" {
+		return fmt.Errorf("credential add needs --role arbiter, operator or player")
+	}
+	spec := match.CredentialSpec{Role: match.Role(strings.ToLower(role)), Player: player, Secret: secret}
+	if keyFile != "" {
+		k, err := readKeyFile(keyFile)
+		if err != nil {
+			return err
+		}
+		spec.Key = k
+	}
+	if err := r.app.AddCredential(r.ctx, r.cmd(), spec); err != nil {
+		return err
+	}
+	st := r.app.State()
+	id := role
+	if spec.Role == "player" || spec.Role == match.RoleWhite || spec.Role == match.RoleBlack {
+		id = "player:" + player
+	}
+	if c := st.Credential(id); c != nil && !r.inPlay {
+		r.out("%s\n", blocks(c.Fingerprint()))
+	}
+	return nil
+}
+
+func runCredentialKeygen(r *runner, a *args) error {
+	if err := a.done("credential keygen", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("credential keygen needs the file to write")
+	}
+	path := a.pos[0]
+	b, err := match.NewKeyFile()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("cannot create the folder for %s: %v", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if os.IsExist(err) {
+			return fmt.Errorf("%s exists already: a key file is never overwritten, choose a new name", path)
+		}
+		return fmt.Errorf("cannot write the key file %s: %v", path, err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write the key file %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write the key file %s: %v", path, err)
+	}
+	k, _ := match.ParseKeyFile(b)
+	r.out("%s\n", blocks(match.Fingerprint(hex.EncodeToString(k.Public().(ed25519.PublicKey)))))
+	return nil
+}
+
+func runCredentialList(r *runner, a *args) error {
+	if err := a.done("credential list", 0); err != nil {
+		return err
+	}
+	st := r.app.State()
+	if !st.Protected() {
+		r.out("unprotected match: no credentials\n")
+		return nil
+	}
+	for _, id := range []string{"arbiter", "operator"} {
+		if c := st.Credential(id); c != nil {
+			r.out("%-24s %-10s %s\n", id, c.Kind, blocks(c.Fingerprint()))
+		}
+	}
+	if m := st.Match; m != nil {
+		for _, p := range m.Players {
+			if c := st.Credential("player:" + p); c != nil {
+				r.out("%-24s %-10s %s\n", "player "+p, c.Kind, blocks(c.Fingerprint()))
+			}
+		}
+	}
+	return nil
+}
+
+// blocks writes hex in blocks of eight, as the console prints heads.
+func blocks(h string) string {
+	var b strings.Builder
+	for i := 0; i < len(h); i += 8 {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(h[i:min(i+8, len(h))])
+	}
+	return b.String()
+}
+
+// exportSeal runs before an export: with the arbiter's credential it signs
+// the chain's head; without one it writes nothing and says which head the
+// arbiter signed last.
+func (r *runner) exportSeal() (match.Seal, error) {
+	if p := r.app.Problem(); p != "" {
+		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: investigate with 'arbiter verify' first", p)
+	}
+	st := r.app.State()
+	if st.ArbiterCredential() == nil {
+		return r.app.Seal(), nil
+	}
+	if r.g.PIN != "" || (r.key != nil && r.g.Role == match.RoleArbiter) {
+		s, err := r.app.SignHead(r.ctx, r.cmd())
+		if err == nil {
+			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, blocks(s.Head), blocks(s.ArbiterKey))
+		}
+		return s, err
+	}
+	s := r.app.Seal()
+	if s.HeadSeq == 0 {
+		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet; give --pin to sign this one\n")
+	} else {
+		fmt.Fprintf(r.env.Stderr, "arbiter: the last head the arbiter signed is event %d: %s\n", s.HeadSeq, blocks(s.Head))
+	}
+	return s, nil
+}

@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/store"
+)
+
+const arbPass = "Mike Valvo's passphrase"
+
+// protectedMatch plays a protected match by script: game 1 to a
+// resignation (the arbiter signs the head), a note and two moves of game 2.
+func protectedMatch(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "m.db")
+	script := writeScript(t,
+		"0:00:00 "+newMatch+" --pin \""+arbPass+"\"",
+		"0:00:01 --pin \""+arbPass+"\" game start",
+		"0:00:05 --pin \""+arbPass+"\" move e4",
+		"0:00:09 --pin \""+arbPass+"\" move c5",
+		"0:00:10 --pin \""+arbPass+"\" resign black",
+		"1:00:00 --pin \""+arbPass+"\" game start",
+		"1:00:05 --pin \""+arbPass+"\" move e4",
+		"1:00:06 --pin \""+arbPass+"\" incident note --text 'the hall is quiet'",
+		"1:00:09 --pin \""+arbPass+"\" move e5",
+	)
+	mustArb(t, db, "--at", at(0), "play", script)
+	return db
+}
+
+func rawOpen(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, q := range []string{"DROP TRIGGER IF EXISTS events_no_update", "DROP TRIGGER IF EXISTS events_no_delete"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// rehashAll recomputes the whole chain after an edit, as docs/store.md allows anyone to.
+func rehashAll(t *testing.T, db *sql.DB) {
+	t.Helper()
+	rows, err := db.Query("SELECT seq, match, game, at_ns, role, actor, kind, payload FROM events ORDER BY seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []store.Event
+	for rows.Next() {
+		var e store.Event
+		var ns int64
+		var p string
+		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &ns, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
+			t.Fatal(err)
+		}
+		e.At, e.Payload = time.Unix(0, ns).UTC(), []byte(p)
+		evs = append(evs, e)
+	}
+	rows.Close()
+	if _, err := db.Exec("UPDATE events SET hash = printf('%064d', seq)"); err != nil {
+		t.Fatal(err)
+	}
+	prev := store.GenesisPrev
+	for _, e := range evs {
+		e.Prev = prev
+		e.Hash = store.EventHash(e)
+		if _, err := db.Exec("UPDATE events SET prev = ?, hash = ? WHERE seq = ?", e.Prev, e.Hash, e.Seq); err != nil {
+			t.Fatal(err)
+		}
+		prev = e.Hash
+	}
+}
+
+func TestCredentialsOnTheCommandLine(t *testing.T) {
+	t.Run("a PIN on a play script's match new line is kept", func(t *testing.T) {
+		db := protectedMatch(t)
+		if _, errs, code := arb(t, db, "--at", at(2*time.Hour), "resign", "white"); code == 0 || !strings.Contains(errs, "protected") {
+			t.Errorf("resign without a credential: exit %d, %s", code, errs)
+		}
+	})
+	t.Run("the operator acts with his own credential, handed out by the arbiter", func(t *testing.T) {
+		db := protectedMatch(t)
+		fp := mustArb(t, db, "--at", at(2*time.Hour), "--pin", arbPass, "credential", "add", "--role", "operator", "--secret", "Hsu's passphrase")
+		if len(strings.ReplaceAll(strings.TrimSpace(fp), " ", "")) != 64 {
+			t.Errorf("credential add printed %q, want the key's fingerprint", fp)
+		}
+		mustArb(t, db, "--at", at(2*time.Hour), "--pin", arbPass, "move", "Nf3") // the arbiter enters the human's move
+		mustArb(t, db, "--at", at(2*time.Hour+time.Second), "--as", "operator", "--secret", "Hsu's passphrase", "move", "Nc6")
+		if _, errs, code := arb(t, db, "--at", at(2*time.Hour+2*time.Second), "--as", "operator", "--secret", "someone else's", "move", "Nc6"); code == 0 || !strings.Contains(errs, "recorded") {
+			t.Errorf("a wrong operator credential: exit %d, %s", code, errs)
+		}
+		if out := mustArb(t, db, "credential", "list"); !strings.Contains(out, "operator") || !strings.Contains(out, "arbiter") {
+			t.Errorf("credential list: %s", out)
+		}
+	})
+	t.Run("a key file is a credential", func(t *testing.T) {
+		dir := t.TempDir()
+		key := filepath.Join(dir, "arbiter.key")
+		fp := strings.TrimSpace(mustArb(t, "", "credential", "keygen", key))
+		if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("key file: %v %v", fi, err)
+		}
+		db := filepath.Join(dir, "m.db")
+		out := mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--key-file", key)
+		if !strings.Contains(out, "the arbiter's key: "+fp) {
+			t.Errorf("match new printed %q", out)
+		}
+		if _, _, code := arb(t, db, "--at", at(time.Second), "game", "start"); code == 0 {
+			t.Error("game start without the key file")
+		}
+		mustArb(t, db, "--at", at(time.Second), "--key-file", key, "game", "start")
+		if err := os.Chmod(key, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errs, code := arb(t, db, "--at", at(2*time.Second), "--key-file", key, "move", "e4"); code == 0 || !strings.Contains(errs, "read by others") {
+			t.Errorf("a key file others may read: exit %d, %s", code, errs)
+		}
+	})
+	t.Run("an unprotected match warns at every arbiter action", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		_, errs, _ := arb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B")
+		if !strings.Contains(errs, "Unprotected match") {
+			t.Errorf("match new said %q", errs)
+		}
+		_, errs, _ = arb(t, db, "--at", at(time.Second), "game", "start")
+		if !strings.Contains(errs, "Unprotected match") {
+			t.Errorf("game start said %q", errs)
+		}
+		_, errs, _ = arb(t, db, "--at", at(2*time.Second), "--as", "white", "move", "e4")
+		if strings.Contains(errs, "nprotected") {
+			t.Errorf("a player's move warned: %q", errs)
+		}
+		_, errs, _ = arb(t, db, "verify")
+		if !strings.Contains(errs, "unsigned") {
+			t.Errorf("verify said %q", errs)
+		}
+	})
+	t.Run("an export without the arbiter's credential writes nothing and names the last signed head", func(t *testing.T) {
+		db := protectedMatch(t)
+		before, _ := os.ReadFile(db)
+		_, errs, code := arb(t, db, "export", "pgn")
+		if code != 0 || !strings.Contains(errs, "last head the arbiter signed is event") {
+			t.Errorf("export pgn: exit %d, %s", code, errs)
+		}
+		after, _ := os.ReadFile(db)
+		if string(before) != string(after) {
+			t.Error("the export without a credential changed the file")
+		}
+		mustArb(t, db, "--pin", arbPass, "export", "pgn")
+		_, errs, _ = arb(t, db, "verify")
+		if !strings.Contains(errs, "0 events after it") {
+			t.Errorf("after an export with the credential, verify says %q; want the head signed", errs)
+		}
+	})
+}
+
+func TestVerify(t *testing.T) {
+	t.Run("consistent rewrite is detected by signatures", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`UPDATE events SET payload = replace(payload, 'quiet', 'noisy') WHERE kind = 'incident'`); err != nil {
+			t.Fatal(err)
+		}
+		rehashAll(t, raw)
+		raw.Close()
+		_, errs, code := arb(t, db, "verify")
+		if code == 0 || !strings.Contains(errs, "(incident)") {
+			t.Errorf("verify of a re-hashed rewrite: exit %d, %s", code, errs)
+		}
+	})
+	t.Run("deleting the arbiter credential and re-hashing does not open the match to anyone", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`UPDATE events SET payload = json_remove(payload, '$.credential') WHERE seq = 1`); err != nil {
+			t.Fatal(err)
+		}
+		rehashAll(t, raw)
+		raw.Close()
+		if _, errs, code := arb(t, db, "verify"); code == 0 || !strings.Contains(errs, "event 1 (match.new)") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+		before, _ := os.ReadFile(db)
+		if _, errs, code := arb(t, db, "--at", at(3*time.Hour), "result", "0-1", "--reason", "forged"); code == 0 || !strings.Contains(errs, "does not verify") {
+			t.Errorf("result without a credential on the stripped record: exit %d, %s", code, errs)
+		}
+		if after, _ := os.ReadFile(db); string(before) != string(after) {
+			t.Error("the stripped record was appended to")
+		}
+	})
+	t.Run("a deleted move is named by verify and status, never a replay error", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`DELETE FROM events WHERE seq = (SELECT min(seq) FROM events WHERE kind = 'move')`); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		if _, errs, code := arb(t, db, "verify"); code == 0 || !strings.Contains(errs, "is missing") || strings.Contains(errs, "not legal") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+		for _, when := range []string{"", at(9500 * time.Millisecond)} {
+			args := []string{"status"}
+			if when != "" {
+				args = []string{"--at", when, "status"}
+			}
+			if _, errs, code := arb(t, db, args...); code != 0 || !strings.Contains(errs, "is missing") {
+				t.Errorf("status %v: exit %d, %s", args, code, errs)
+			}
+		}
+	})
+	t.Run("verify --key pins the arbiter's key", func(t *testing.T) {
+		db := protectedMatch(t)
+		other := protectedMatch(t)
+		_, errs, _ := arb(t, db, "verify")
+		i := strings.Index(errs, "the arbiter's key is ")
+		if i < 0 {
+			t.Fatalf("verify names no key: %s", errs)
+		}
+		fp := strings.TrimSpace(strings.SplitN(errs[i+len("the arbiter's key is "):], "\n", 2)[0])
+		mustArb(t, db, "verify", "--key", fp)
+		if _, errs, code := arb(t, other, "verify", "--key", fp); code == 0 || !strings.Contains(errs, "re-keyed") {
+			t.Errorf("verify --key on a record of another key: exit %d, %s", code, errs)
+		}
+	})
+	t.Run("an edited move makes status warn and every writing command refuse", func(t *testing.T) {
+		db := protectedMatch(t)
+		raw := rawOpen(t, db)
+		if _, err := raw.Exec(`UPDATE events SET payload = replace(payload, '"e5"', '"e6"') WHERE kind = 'move' AND payload LIKE '%"e5"%'`); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		_, errs, code := arb(t, db, "status")
+		if code != 0 || !strings.Contains(errs, "does not verify") || !strings.Contains(errs, "(move)") {
+			t.Errorf("status: exit %d, %s", code, errs)
+		}
+		before, _ := os.ReadFile(db)
+		if _, errs, code := arb(t, db, "--at", at(3*time.Hour), "--pin", arbPass, "move", "Nf3"); code == 0 || !strings.Contains(errs, "does not verify") {
+			t.Errorf("move on a tampered record: exit %d, %s", code, errs)
+		}
+		after, _ := os.ReadFile(db)
+		if string(before) != string(after) {
+			t.Error("a command appended to a tampered record")
+		}
+	})
+}

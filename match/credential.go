@@ -1,0 +1,511 @@
+package match
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"arbiter/internal/kdf"
+	"arbiter/internal/phrase"
+	"arbiter/store"
+)
+
+// Event kinds of the credential model (docs/store.md, "Credentials").
+const (
+	KindCredentialAdd = "credential.add" // game 0; payload Credential
+	KindAuthFail      = "auth.fail"      // game 0; payload AuthFailPayload
+)
+
+// MinSecret is the shortest passphrase accepted for a credential.
+const MinSecret = 10
+
+// Credential is a role's credential as recorded: its public signing key and,
+// for a passphrase, the argon2id salt, parameters and verifier and the
+// signing key sealed under the argon2id-derived key. The passphrase itself
+// is never recorded.
+type Credential struct {
+	Role      string      `json:"role"`           // "arbiter", "operator" or "player"
+	Name      string      `json:"name,omitempty"` // the player, for role "player"
+	Kind      string      `json:"kind"`           // "passphrase" or "key" (a key file)
+	KDF       string      `json:"kdf,omitempty"`  // "argon2id"
+	Params    *kdf.Params `json:"params,omitempty"`
+	Salt      string      `json:"salt,omitempty"`
+	Verifier  string      `json:"verifier,omitempty"`
+	Sealed    string      `json:"sealed_key,omitempty"` // AES-256-GCM: nonce || ciphertext of the Ed25519 seed
+	PublicKey string      `json:"public_key"`           // Ed25519, hex
+}
+
+// AuthFailPayload records a wrong credential: the event's role and actor are
+// who tried; Credential is whose credential was tried.
+type AuthFailPayload struct {
+	Credential string `json:"credential"` // "arbiter", "operator", "player:NAME"
+	Given      string `json:"given"`      // "passphrase" or "key"
+}
+
+// ID names whose credential it is: "arbiter", "operator" or "player:NAME".
+func (c *Credential) ID() string {
+	if c.Role == "player" {
+		return "player:" + c.Name
+	}
+	return c.Role
+}
+
+// Fingerprint is the SHA-256 of the public key, 64 hex digits.
+func (c *Credential) Fingerprint() string { return Fingerprint(c.PublicKey) }
+
+// Fingerprint of a hex public key: hex(SHA-256(key bytes)).
+func Fingerprint(pubHex string) string {
+	b, err := hex.DecodeString(pubHex)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// unlock returns the signing key if secret (or key) is this credential's.
+func (c *Credential) unlock(secret string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+	pub, err := hex.DecodeString(c.PublicKey)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return nil, false
+	}
+	if key != nil {
+		got := key.Public().(ed25519.PublicKey)
+		return key, subtle.ConstantTimeCompare(got, pub) == 1
+	}
+	if c.Kind != "passphrase" || c.Params == nil {
+		return nil, false
+	}
+	salt, err1 := hex.DecodeString(c.Salt)
+	ver, err2 := hex.DecodeString(c.Verifier)
+	sealed, err3 := hex.DecodeString(c.Sealed)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, false
+	}
+	d, ok := kdf.Check(secret, salt, ver, *c.Params)
+	if !ok {
+		return nil, false
+	}
+	seed, err := kdf.Open(d.Seal, sealed, pub)
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return nil, false
+	}
+	k := ed25519.NewKeyFromSeed(seed)
+	if subtle.ConstantTimeCompare(k.Public().(ed25519.PublicKey), pub) != 1 {
+		return nil, false
+	}
+	return k, true
+}
+
+// newCredential makes the credential of role (name: the player) from a
+// passphrase or a key; it returns the unlocked signing key with it.
+func newCredential(role, name, secret string, key ed25519.PrivateKey) (*Credential, ed25519.PrivateKey, error) {
+	c := &Credential{Role: role, Name: name}
+	if key != nil {
+		c.Kind = "key"
+		c.PublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+		return c, key, nil
+	}
+	if utf8.RuneCountInString(secret) < MinSecret {
+		return nil, nil, refuse("the passphrase is too short: use at least %d characters (a few words), or a key file made with 'arbiter credential keygen'", MinSecret)
+	}
+	if !utf8.ValidString(secret) {
+		return nil, nil, refuse("the passphrase is not valid UTF-8 text: retype it")
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("match: key: %w", err)
+	}
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return nil, nil, fmt.Errorf("match: salt: %w", err)
+	}
+	p := kdf.Current
+	d := kdf.Derive(secret, salt, p)
+	pub := priv.Public().(ed25519.PublicKey)
+	sealed, err := kdf.Seal(d.Seal, priv.Seed(), pub)
+	if err != nil {
+		return nil, nil, fmt.Errorf("match: seal key: %w", err)
+	}
+	c.Kind, c.KDF, c.Params = "passphrase", "argon2id", &p
+	c.Salt, c.Verifier, c.Sealed = hex.EncodeToString(salt), hex.EncodeToString(d.Verifier[:]), hex.EncodeToString(sealed)
+	c.PublicKey = hex.EncodeToString(pub)
+	return c, priv, nil
+}
+
+// KeyFileHeader starts a key file; the rest of its line is the Ed25519 seed in hex.
+const KeyFileHeader = "arbiter-key-v1"
+
+// NewKeyFile returns the contents of a new key file.
+func NewKeyFile() ([]byte, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(KeyFileHeader + " " + hex.EncodeToString(priv.Seed()) + "\n"), nil
+}
+
+// ParseKeyFile reads a key file made by NewKeyFile.
+func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
+	f := strings.Fields(string(b))
+	if len(f) != 2 || f[0] != KeyFileHeader {
+		return nil, refuse("this is not an Arbiter key file: make one with 'arbiter credential keygen FILE'")
+	}
+	seed, err := hex.DecodeString(f[1])
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return nil, refuse("the key file is damaged: its key is not 64 hexadecimal digits")
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
+}
+
+// authState is the credentials and the recent wrong attempts, rebuilt from
+// the log. Its maps are never changed in place (states share them).
+type authState struct {
+	Creds map[string]*Credential  // by Credential.ID()
+	Fails map[string]failureCount // by credential ID: wrong attempts since that role last acted
+}
+
+type failureCount struct {
+	N    int
+	Last time.Time
+}
+
+func (a authState) withCred(c *Credential) authState {
+	m := map[string]*Credential{}
+	for k, v := range a.Creds {
+		m[k] = v
+	}
+	m[c.ID()] = c
+	a.Creds = m
+	return a
+}
+
+func (a authState) withFail(id string, at time.Time) authState {
+	m := map[string]failureCount{}
+	for k, v := range a.Fails {
+		m[k] = v
+	}
+	f := m[id]
+	f.N++
+	f.Last = at
+	m[id] = f
+	a.Fails = m
+	return a
+}
+
+func (a authState) clearFails(ids ...string) authState {
+	touched := false
+	for _, id := range ids {
+		if _, ok := a.Fails[id]; ok {
+			touched = true
+		}
+	}
+	if !touched {
+		return a
+	}
+	m := map[string]failureCount{}
+	for k, v := range a.Fails {
+		m[k] = v
+	}
+	for _, id := range ids {
+		delete(m, id)
+	}
+	a.Fails = m
+	return a
+}
+
+// Protected reports whether the match has an arbiter credential (or a PIN
+// of an older record).
+func (s *State) Protected() bool {
+	return s.Auth.Creds["arbiter"] != nil || (s.Match != nil && s.Match.PINHash != "")
+}
+
+// ArbiterCredential is the arbiter's credential, nil if the match is unprotected.
+func (s *State) ArbiterCredential() *Credential { return s.Auth.Creds["arbiter"] }
+
+// Credential returns the credential with the given ID, or nil.
+func (s *State) Credential(id string) *Credential { return s.Auth.Creds[id] }
+
+// credentialID is whose credential a role needs now: the operator's, or the
+// player's who has that colour in the current game.
+func (s *State) credentialID(r Role) string {
+	switch r {
+	case RoleArbiter, RoleOperator:
+		return string(r)
+	case RoleWhite, RoleBlack:
+		g := s.CurrentGame()
+		if g == nil {
+			return ""
+		}
+		return "player:" + s.actorName(r, g.Number)
+	}
+	return ""
+}
+
+// Backoff is the wait after n consecutive wrong credentials: 1 s after the
+// first, doubling with each further one, at most one hour.
+func Backoff(n int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	d := time.Second
+	for i := 1; i < n && d < time.Hour; i++ {
+		d *= 2
+	}
+	if d > time.Hour {
+		d = time.Hour
+	}
+	return d
+}
+
+// backoffUntil is the earliest instant the credential id may be tried again.
+func (s *State) backoffUntil(id string) time.Time {
+	f, ok := s.Auth.Fails[id]
+	if !ok {
+		return time.Time{}
+	}
+	return f.Last.Add(Backoff(f.N))
+}
+
+func applyCredentialAdd(s *State, e store.Event) error {
+	var c Credential
+	if err := decode(e, &c); err != nil {
+		return err
+	}
+	s.Auth = s.Auth.withCred(&c)
+	if c.Role == "arbiter" {
+		s.Match.Credential = &c
+	}
+	return nil
+}
+
+func applyAuthFail(s *State, e store.Event) error {
+	var p AuthFailPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	s.Auth = s.Auth.withFail(p.Credential, e.At)
+	return nil
+}
+
+// noteActed clears the wrong attempts of the role that acted in e.
+func (s *State) noteActed(e store.Event) {
+	if len(s.Auth.Fails) == 0 || e.Kind == KindAuthFail {
+		return
+	}
+	switch Role(e.Role) {
+	case RoleArbiter:
+		s.Auth = s.Auth.clearFails("arbiter")
+	case RoleOperator:
+		s.Auth = s.Auth.clearFails("operator")
+	case RoleWhite, RoleBlack:
+		s.Auth = s.Auth.clearFails("player:" + e.Actor)
+	}
+}
+
+var matchLevelKinds = map[string]func(*State, store.Event) error{
+	KindCredentialAdd: applyCredentialAdd,
+	KindAuthFail:      applyAuthFail,
+}
+
+// authn is the outcome of checking the credentials a command was given.
+type authn struct {
+	protected bool
+	legacy    bool               // an older record's SHA-256 PIN: checked, nothing signed
+	signer    string             // the credential that signs the command
+	signerPub string             // its public key (hex), to notice a change meanwhile
+	key       ed25519.PrivateKey // the signing key
+	arbiter   ed25519.PrivateKey // the arbiter's key, when his credential was given (signs heads)
+	fail      *AuthFailPayload   // a wrong credential was given
+	tried     []string           // the credentials given (their back-off is checked again inside the transaction)
+	err       error              // the refusal when none was given
+}
+
+// authenticate checks the credentials of c against st, before the write
+// transaction (argon2id is slow on purpose; the lock is not held meanwhile).
+func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
+	var an authn
+	if st.Match == nil {
+		return an, nil
+	}
+	an.protected = st.Protected()
+	if !an.protected || c.Role == RoleSystem {
+		return an, nil // the system's own events (recovery) need no credential
+	}
+	if st.ArbiterCredential() == nil { // an older record: a SHA-256 PIN guards the arbiter only
+		an.legacy = true
+		if c.Role != RoleArbiter {
+			return an, nil
+		}
+		if st.Match.CheckPIN(c.PIN) {
+			return an, nil
+		}
+		if c.PIN == "" {
+			an.err = forbid("this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin")
+			return an, nil
+		}
+		an.fail = &AuthFailPayload{Credential: "arbiter", Given: "passphrase"}
+		return an, nil
+	}
+	pin, secret, key := c.PIN, c.Secret, c.Key
+	if c.Role == RoleArbiter && pin == "" {
+		pin, secret = secret, ""
+	}
+	var arbKey ed25519.PrivateKey
+	if c.Role == RoleArbiter && key != nil {
+		arbKey, key = key, nil
+	}
+	ownID := st.credentialID(c.Role)
+	tries := []string{}
+	if pin != "" || arbKey != nil {
+		tries = append(tries, "arbiter")
+	}
+	if c.Role != RoleArbiter && (secret != "" || key != nil) {
+		tries = append(tries, ownID)
+	}
+	an.tried = tries
+	for _, id := range tries {
+		if until := st.backoffUntil(id); at.Before(until) {
+			return an, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
+		}
+	}
+	given := func(k ed25519.PrivateKey) string {
+		if k != nil {
+			return "key"
+		}
+		return "passphrase"
+	}
+	if pin != "" || arbKey != nil {
+		k, ok := st.ArbiterCredential().unlock(pin, arbKey)
+		if !ok {
+			an.fail = &AuthFailPayload{Credential: "arbiter", Given: given(arbKey)}
+			return an, nil
+		}
+		an.arbiter, an.key, an.signer = k, k, "arbiter"
+	}
+	if c.Role != RoleArbiter && (secret != "" || key != nil) {
+		cred := st.Credential(ownID)
+		if cred == nil {
+			return an, forbid("the %s has no credential: the arbiter gives one with 'credential add', or give the arbiter's --pin", credWord(ownID))
+		}
+		k, ok := cred.unlock(secret, key)
+		if !ok {
+			an.fail = &AuthFailPayload{Credential: ownID, Given: given(key)}
+			return an, nil
+		}
+		an.key, an.signer = k, ownID
+	}
+	if an.key == nil {
+		if c.Role == RoleArbiter {
+			an.err = forbid("this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin (or --key-file)")
+		} else {
+			an.err = forbid("this match is protected: commands given as the %s need the %s's credential (--secret or --key-file) or the arbiter's --pin", c.Role, credWord(ownID))
+		}
+		return an, nil
+	}
+	an.signerPub = hex.EncodeToString(an.key.Public().(ed25519.PublicKey))
+	return an, nil
+}
+
+// credWord names a credential ID in a sentence: "arbiter", "operator", "player Deep Blue".
+func credWord(id string) any {
+	if name, ok := strings.CutPrefix(id, "player:"); ok {
+		return phrase.Errorf("player %s", name)
+	}
+	return Role(id)
+}
+
+// UnprotectedWarning is said at every arbiter action on a match without an
+// arbiter credential.
+func UnprotectedWarning() error {
+	return phrase.Errorf("unprotected match: anyone can act as the arbiter and nothing is signed; protect it with 'credential add --role arbiter --secret PASSPHRASE'")
+}
+
+// CredentialSpec is what "credential add" needs.
+type CredentialSpec struct {
+	Role   Role   // arbiter, operator, or white/black for a player (with Player)
+	Player string // the player's name (role "player")
+	Secret string // a passphrase of at least MinSecret characters
+	Key    ed25519.PrivateKey
+}
+
+// AddCredential records a credential the arbiter hands out: the operator's
+// or a player's, or a new one of his own. On an unprotected match only the
+// arbiter's can be added (which protects the match from then on).
+func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) error {
+	if c.Role != RoleArbiter {
+		return forbid("credential add must be given by the arbiter, not the %s", c.Role)
+	}
+	if (spec.Secret == "") == (spec.Key == nil) {
+		return refuse("give the new credential as --secret PASSPHRASE or as --key-file FILE (one of them)")
+	}
+	role, name := string(spec.Role), ""
+	switch spec.Role {
+	case RoleArbiter, RoleOperator:
+		if spec.Player != "" {
+			return refuse("--player names a player's credential: give --role player with it")
+		}
+	case "player", RoleWhite, RoleBlack:
+		role, name = "player", spec.Player
+	default:
+		return refuse("%q is not a role a credential is given to: use arbiter, operator or player", string(spec.Role))
+	}
+	cred, key, err := newCredential(role, name, spec.Secret, spec.Key)
+	if err != nil {
+		return err
+	}
+	return a.do(ctx, c, func(t *tx) error {
+		m, err := t.match()
+		if err != nil {
+			return err
+		}
+		if role == "player" && name != m.Players[0] && name != m.Players[1] {
+			return refuse("%q is not a player of this match: give --player %q or --player %q", name, m.Players[0], m.Players[1])
+		}
+		if role == "operator" && m.Computer == "" {
+			return refuse("this match has no computer player and so no operator: no credential is needed for one")
+		}
+		if !t.st.Protected() {
+			if role != "arbiter" {
+				return refuse("the match is unprotected: give the arbiter a credential first with 'credential add --role arbiter --secret PASSPHRASE'")
+			}
+			t.signWith("arbiter", key, true) // the new key signs its own registration
+		} else if t.st.ArbiterCredential() == nil {
+			return refuse("this record keeps an older PIN without signing keys: credentials can be given only in a match created with this version")
+		}
+		return t.emit(0, KindCredentialAdd, cred)
+	})
+}
+
+// credential is the arbiter's credential of a new match (nil: unprotected).
+func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
+	if spec.PIN == "" && spec.ArbiterKey == nil {
+		return nil, nil, nil
+	}
+	if spec.PIN != "" && spec.ArbiterKey != nil {
+		return nil, nil, refuse("give the arbiter's credential as --pin PASSPHRASE or as --key-file FILE, not both")
+	}
+	return newCredential("arbiter", "", spec.PIN, spec.ArbiterKey)
+}
+
+// Protected reports whether the match has an arbiter credential (or an
+// older record's PIN).
+func (m *Match) Protected() bool { return m.Credential != nil || m.PINHash != "" }
+
+// CheckCredential checks the credentials of c as any command of c's role
+// would, and writes nothing when they are right (or the match is
+// unprotected). A wrong credential is recorded and backs off like any other
+// (a console's PIN prompt uses this, so guessing there is no cheaper).
+func (a *App) CheckCredential(ctx context.Context, c Cmd) error {
+	if st := a.State(); st.Match == nil || !st.Protected() {
+		return nil
+	}
+	return a.do(ctx, c, func(t *tx) error { return nil })
+}

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Signature is one row of the signatures table: an Ed25519 signature kept
+// beside the hash chain. The store does not interpret it; package match
+// says what is signed and checks it (docs/store.md, "Signatures").
+type Signature struct {
+	Seq     int64  // the first (command) or only (station, head) event it covers
+	Kind    string // "command", "station" or "head"
+	Count   int64  // command: the number of events the command wrote; else 1
+	Cmd     string // command: the command's id
+	Signer  string // command: whose credential signed ("arbiter", "operator", "player:NAME")
+	Station string // command: the station key named in the command
+	Key     string // the public key, 64 lowercase hex
+	Sig     string // the signature, 128 lowercase hex
+}
+
+// Signature kinds.
+const (
+	SigCommand = "command"
+	SigStation = "station"
+	SigHead    = "head"
+)
+
+// PutSignature stores a signature in the transaction. A head signature
+// that is already stored for the same event is kept as it is.
+func (tx *Tx) PutSignature(s Signature) error {
+	if err := tx.check(); err != nil {
+		return err
+	}
+	if s.Count == 0 {
+		s.Count = 1
+	}
+	verb := "INSERT"
+	if s.Kind == SigHead {
+		verb = "INSERT OR IGNORE"
+	}
+	_, err := tx.conn.ExecContext(tx.ctx, verb+` INTO signatures (seq, kind, count, cmd, signer, station, key, sig)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig)
+	if err != nil {
+		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
+	}
+	return nil
+}
+
+// Signatures returns every stored signature ordered by seq and kind. A file
+// of schema 2 or older (opened read-only, not migrated) has none.
+func (db *DB) Signatures(ctx context.Context) ([]Signature, error) {
+	return scanSignatures(ctx, db.sql)
+}
+
+// Record is the whole record read from one snapshot: the events and the
+// signatures beside them.
+func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	evs, err := eventsAfter(ctx, conn, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: record: %w", err)
+	}
+	sigs, err := scanSignatures(ctx, conn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return evs, sigs, nil
+}
+
+func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
+	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig FROM signatures ORDER BY seq, kind")
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
+	}
+	defer rows.Close()
+	var out []Signature
+	for rows.Next() {
+		var s Signature
+		if err := rows.Scan(&s.Seq, &s.Kind, &s.Count, &s.Cmd, &s.Signer, &s.Station, &s.Key, &s.Sig); err != nil {
+			return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
+	}
+	return out, nil
+}
+
+// Signatures in the transaction's snapshot.
+func (tx *Tx) Signatures() ([]Signature, error) {
+	if err := tx.check(); err != nil {
+		return nil, err
+	}
+	return scanSignatures(tx.ctx, tx.conn)
+}
+
+// VerifyEvents checks the hash chain of evs as Verify does (evs must be the
+// whole log in seq order).
+func VerifyEvents(evs []Event, wantHead string) VerifyReport {
+	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead)))
+}
