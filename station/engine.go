@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,8 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 		PingInterval:       PingInterval,
 		MaxPingsOut:        3,
 		NoSigs:             true,
-		NoLog:              true,
+		NoLog:              os.Getenv("ARBITER_STATION_LOG") == "",
+		Debug:              os.Getenv("ARBITER_STATION_LOG") == "debug",
 		JetStreamMaxMemory: 64 << 20,
 		JetStreamMaxStore:  1 << 30,
 	}
@@ -161,6 +163,9 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("station: start the engine: %w", err)
+	}
+	if !opts.NoLog {
+		srv.ConfigureLogger()
 	}
 	go srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
@@ -237,9 +242,16 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 		replicas = e.cfg.Cluster.Replicas
 	}
 	for {
-		_, err := e.js.CreateOrUpdateStream(ctx, StreamConfig(replicas))
+		// One try at a time: a request sent before the cluster has a meta
+		// leader is never answered.
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := e.js.CreateOrUpdateStream(tctx, StreamConfig(replicas))
+		cancel()
 		if err == nil {
 			return nil
+		}
+		if os.Getenv("ARBITER_STATION_LOG") != "" {
+			fmt.Fprintf(os.Stderr, "station %s: create stream: %v\n", e.cfg.Name, err)
 		}
 		select {
 		case <-ctx.Done():

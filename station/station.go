@@ -392,6 +392,8 @@ func (s *Station) monitor() {
 	defer s.wg.Done()
 	t := time.NewTicker(s.cfg.Silence / 10)
 	defer t.Stop()
+	since := time.Now()
+	var claimSeen uint64
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -401,11 +403,14 @@ func (s *Station) monitor() {
 		if s.rep.Alarm() != nil || s.authority() {
 			continue
 		}
-		auth, _ := s.rep.Authority()
+		auth, claimAt := s.rep.Authority()
+		if claimAt != claimSeen {
+			claimSeen, since = claimAt, time.Now() // a new authority gets its own 2 s
+		}
 		s.mu.Lock()
 		seen, ok := s.beats[auth]
 		s.mu.Unlock()
-		last := s.started
+		last := since
 		if ok && seen.at.After(last) {
 			last = seen.at
 		}
@@ -572,6 +577,7 @@ func (s *Station) handle(m *nats.Msg) {
 	for attempt := 0; attempt < 5; attempt++ {
 		last, err := s.link.LastSeq(ctx)
 		if err != nil {
+			s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
 			return // no answer: the sender retries
 		}
 		if err := s.rep.WaitSeq(ctx, last); err != nil {
@@ -608,6 +614,7 @@ func (s *Station) handle(m *nats.Msg) {
 		case errors.Is(err, ErrStale), errors.As(err, &dup):
 			continue // catch up; the id is then found in the record
 		case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
 			return
 		default:
 			s.respond(m, Reply{Error: err.Error(), Output: out})
@@ -615,6 +622,9 @@ func (s *Station) handle(m *nats.Msg) {
 		}
 	}
 }
+
+// Trace, when set, is told about every unanswered try (tests and debugging).
+var Trace func(format string, a ...any)
 
 // Submit sends a request to the authority and retries with the same id
 // until it is answered or ctx ends; with rep it then waits until rep holds
@@ -637,6 +647,9 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 				}
 			}
 			return r, nil
+		}
+		if Trace != nil {
+			Trace("submit %s: %v", req.ID, err)
 		}
 		if ctx.Err() != nil {
 			return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
