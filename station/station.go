@@ -328,7 +328,7 @@ func (s *Station) Offset() (offset, uncertainty time.Duration) {
 		}
 	}
 	if best < 0 {
-		return s.frozen, -1
+		return s.frozen, -time.Millisecond // unknown: no answer from the authority yet
 	}
 	return s.samples[best].offset, s.samples[best].rtt / 2
 }

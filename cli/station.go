@@ -1,0 +1,415 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/match"
+	"arbiter/station"
+	"arbiter/store"
+)
+
+// The station commands (docs/stations.md). A station's record FILE has a
+// description beside it, FILE.station.json, and the engine's store in
+// FILE.station/; the running station writes FILE.station.status.json
+// several times a second for 'station status'.
+func init() {
+	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME]",
+		summary: "Run this station headless until killed; on a record with no stations, make it the match's first record holder and its authority.", run: runStationServe})
+	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE",
+		summary: "Write an invitation for another station.", run: runStationInvite})
+	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
+		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
+	register(&command{name: "station status", roles: rolesRead, usage: "station status [--json]",
+		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
+}
+
+// stationFile describes a station's record (FILE.station.json).
+type stationFile struct {
+	Name      string   `json:"name"`
+	Role      string   `json:"role"`
+	Listen    string   `json:"listen,omitempty"`
+	ClientURL string   `json:"client_url,omitempty"` // this record holder's client port
+	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders (clients)
+	First     bool     `json:"first,omitempty"`
+}
+
+// invitation is the file 'station invite' writes.
+type invitation struct {
+	Match    string   `json:"match"`
+	Name     string   `json:"name"`
+	Role     string   `json:"role"`
+	Contacts []string `json:"contacts"`
+}
+
+func stationPath(db string) string { return db + ".station.json" }
+
+func readStation(db string) (*stationFile, bool, error) {
+	b, err := os.ReadFile(stationPath(db))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var sf stationFile
+	if err := json.Unmarshal(b, &sf); err != nil {
+		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", stationPath(db), err)
+	}
+	return &sf, true, nil
+}
+
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// IsStation reports whether the record at db belongs to a station.
+func IsStation(db string) bool {
+	_, ok, _ := readStation(db)
+	return ok
+}
+
+func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+func clientAddr(listen string) (string, int, error) {
+	h, ps, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
+	}
+	p, err := strconv.Atoi(ps)
+	if err != nil || p < 1 || p > 65534 {
+		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
+	}
+	return h, p + 1, nil
+}
+
+func runStationServe(r *runner, a *args) error {
+	listen, _ := a.take("listen")
+	name, _ := a.take("name")
+	if err := a.done("station serve", 0); err != nil {
+		return err
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if _, err := os.Stat(r.g.DB); err != nil {
+			return fmt.Errorf("there is no record at %s: create the match first with 'arbiter match new', or join with 'station join'", r.g.DB)
+		}
+		if listen == "" {
+			return fmt.Errorf("station serve needs --listen HOST:PORT, the address other stations reach")
+		}
+		if name == "" {
+			name = "arbiter"
+		}
+		sf = &stationFile{Name: name, Role: "organiser", Listen: listen, First: true}
+	}
+	if listen != "" {
+		sf.Listen = listen
+	}
+	return serveStation(r, sf)
+}
+
+func serveStation(r *runner, sf *stationFile) error {
+	ctx, cancel := stationCtx(r.ctx)
+	defer cancel()
+	db, err := store.Open(ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First,
+		Logf: func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }}
+	if station.Holder(sf.Role) {
+		host, port, err := clientAddr(sf.Listen)
+		if err != nil {
+			return err
+		}
+		cfg.Engine = &station.EngineConfig{Name: sf.Name, Dir: r.g.DB + ".station", ClientHost: host, ClientPort: port}
+	} else {
+		cfg.Dial = sf.Contacts
+	}
+	s, err := station.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Stop()
+	if s.Engine() != nil {
+		sf.ClientURL = s.Engine().ClientURL()
+	}
+	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+		return err
+	}
+	if !r.inPlay {
+		fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s; stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB)
+	}
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		st := s.Status()
+		writeJSONFile(r.g.DB+".station.status.json", struct {
+			station.Status
+			WrittenNS int64 `json:"written_ns"`
+		}{st, time.Now().UnixNano()})
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// stationExec runs a forwarded command on the authority's record through
+// the same commands as the command line.
+func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
+	var out bytes.Buffer
+	role, err := parseRole(req.Role)
+	if err != nil {
+		return "", err
+	}
+	c, cargs, err := lookup(req.Args)
+	if err != nil {
+		return "", err
+	}
+	if !c.writes || c.name == "play" || strings.HasPrefix(c.name, "station ") {
+		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
+	}
+	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
+		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN},
+		app: app, db: app.DB(), inPlay: true}
+	err = r.exec(c, cargs)
+	return out.String(), err
+}
+
+// forward sends a write command given with --db of a station to the
+// authority and waits until this station's record holds it.
+func forward(ctx context.Context, env Env, g Global, words []string) error {
+	sf, _, err := readStation(g.DB)
+	if err != nil {
+		return err
+	}
+	pressed := time.Now() // the command happens now; stamped on the match timeline below
+	urls := sf.Contacts
+	if sf.ClientURL != "" {
+		urls = []string{sf.ClientURL}
+	}
+	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second))
+	if err != nil {
+		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", sf.Name, g.DB)
+	}
+	defer nc.Close()
+	at, rtt := g.At, time.Duration(0)
+	if !g.AtSet {
+		off, r, ok := estimateOffset(nc)
+		if !ok {
+			fmt.Fprintln(env.Stderr, "arbiter: no authority answers yet; the command waits for one")
+		}
+		at, rtt = pressed.Add(off).UTC(), r
+	}
+	var idb [12]byte
+	rand.Read(idb[:])
+	req := station.Request{ID: sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name, Role: string(g.Role), PIN: g.PIN,
+		At: at.UnixNano(), RTT: int64(rtt), Args: words}
+	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	if rep.Output != "" {
+		fmt.Fprint(env.Stdout, rep.Output)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	// Wait until this station's record holds the command.
+	db, err := store.OpenReadOnly(ctx, g.DB)
+	if err != nil && !errors.Is(err, store.ErrEmpty) {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if db == nil {
+			db, _ = store.OpenReadOnly(ctx, g.DB)
+		}
+		if db != nil {
+			if seq, _, err := db.Head(ctx); err == nil && uint64(seq) >= rep.Seq {
+				db.Close()
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			if db != nil {
+				db.Close()
+			}
+			return fmt.Errorf("the command is committed as event %d but this station's record has not caught up within 30 s: check 'station status'", rep.Seq)
+		}
+		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
+	}
+}
+
+// estimateOffset asks the authority for its timeline a few times and keeps
+// the answer with the shortest round trip.
+func estimateOffset(nc *nats.Conn) (time.Duration, time.Duration, bool) {
+	best, bestRTT, ok := time.Duration(0), time.Duration(0), false
+	for i := 0; i < 4; i++ {
+		t0 := time.Now()
+		m, err := nc.Request(station.SubjectTime, nil, time.Second)
+		t3 := time.Now()
+		if err != nil {
+			continue
+		}
+		var b struct {
+			NowNS int64 `json:"now_ns"`
+		}
+		if json.Unmarshal(m.Data, &b) != nil {
+			continue
+		}
+		rtt := t3.Sub(t0)
+		if !ok || rtt < bestRTT {
+			best, bestRTT, ok = time.Unix(0, b.NowNS).Sub(t0.Add(rtt/2)), rtt, true
+		}
+	}
+	return best, bestRTT, ok
+}
+
+func runStationInvite(r *runner, a *args) error {
+	role, _ := a.take("role")
+	name, _ := a.take("name")
+	out, _ := a.take("o")
+	if err := a.done("station invite", 0); err != nil {
+		return err
+	}
+	switch role {
+	case "organiser", "display", "operator", "mirror":
+	default:
+		return fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
+	}
+	if strings.TrimSpace(name) == "" || out == "" {
+		return fmt.Errorf("station invite needs --name NAME and -o INVITE")
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok || sf.ClientURL == "" {
+		return fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", r.g.DB)
+	}
+	if station.Holder(role) {
+		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md): invite an operator or a mirror")
+	}
+	title := ""
+	if db, err := store.OpenReadOnly(r.ctx, r.g.DB); err == nil {
+		if app, err := match.Open(r.ctx, db); err == nil && app.State().Match != nil {
+			title = app.State().Match.Title
+		}
+		db.Close()
+	}
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
+	}
+	return writeJSONFile(out, invitation{Match: title, Name: name, Role: role, Contacts: []string{sf.ClientURL}})
+}
+
+func runStationJoin(r *runner, a *args) error {
+	listen, _ := a.take("listen")
+	if err := a.done("station join", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("station join needs the invitation file: station join INVITE")
+	}
+	b, err := os.ReadFile(a.pos[0])
+	if err != nil {
+		return fmt.Errorf("cannot read the invitation %s: %v", a.pos[0], err)
+	}
+	var inv invitation
+	if err := json.Unmarshal(b, &inv); err != nil || inv.Name == "" || len(inv.Contacts) == 0 {
+		return fmt.Errorf("%s is not an invitation written by 'station invite'", a.pos[0])
+	}
+	if station.Holder(inv.Role) {
+		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md)")
+	}
+	if _, ok, _ := readStation(r.g.DB); !ok {
+		if _, err := os.Stat(r.g.DB); err == nil {
+			return fmt.Errorf("%s exists already: give a new file with --db for the copy of the record", r.g.DB)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
+		return err
+	}
+	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts}
+	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+		return err
+	}
+	return serveStation(r, sf)
+}
+
+func runStationStatus(r *runner, a *args) error {
+	asJSON := a.bool("json")
+	if err := a.done("station status", 0); err != nil {
+		return err
+	}
+	if _, ok, err := readStation(r.g.DB); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", r.g.DB)
+		}
+		return err
+	}
+	b, err := os.ReadFile(r.g.DB + ".station.status.json")
+	if err != nil {
+		return fmt.Errorf("station has not run on %s yet: start it with 'station serve'", r.g.DB)
+	}
+	var st struct {
+		station.Status
+		WrittenNS int64 `json:"written_ns"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("the station's status file is damaged: restart the station")
+	}
+	running := time.Since(time.Unix(0, st.WrittenNS)) < 2*time.Second
+	for i := range st.Members {
+		if st.Members[i].Name == st.Station {
+			st.Members[i].Up = running
+		}
+	}
+	if asJSON {
+		out, _ := json.Marshal(st.Status)
+		r.out("%s\n", out)
+		return nil
+	}
+	state := "running"
+	if !running {
+		state = "not running"
+	}
+	r.out("station %s (%s), %s; authority %s; event %d, head %s; offset %.1f ms ± %.1f ms\n",
+		st.Station, st.Role, state, st.Authority, st.Seq, st.Head, st.OffsetMS, st.UncertaintyMS)
+	for _, m := range st.Members {
+		r.out("  %s (%s) up=%v lag=%d\n", m.Name, m.Role, m.Up, m.Lag)
+	}
+	return nil
+}
