@@ -57,6 +57,19 @@ type invitation struct {
 	Contacts []string `json:"contacts"`
 }
 
+// checkRecord refuses a file at db that is not an Arbiter record (damaged,
+// foreign, newer), with the store's sentence; no file is no refusal.
+func checkRecord(ctx context.Context, db string) error {
+	if _, err := os.Stat(db); err != nil {
+		return nil
+	}
+	rdb, err := store.Open(ctx, db) // refuses before any write, as every command's open does
+	if err != nil {
+		return err
+	}
+	return rdb.Close()
+}
+
 func stationPath(db string) string { return db + ".station.json" }
 
 func readStation(db string) (*stationFile, bool, error) {
@@ -312,6 +325,9 @@ func runStationInvite(r *runner, a *args) error {
 	if strings.TrimSpace(name) == "" || out == "" {
 		return fmt.Errorf("station invite needs --name NAME and -o INVITE")
 	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
 	sf, ok, err := readStation(r.g.DB)
 	if err != nil {
 		return err
@@ -354,6 +370,9 @@ func runStationJoin(r *runner, a *args) error {
 	if station.Holder(inv.Role) {
 		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md)")
 	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
 	if _, ok, _ := readStation(r.g.DB); !ok {
 		if _, err := os.Stat(r.g.DB); err == nil {
 			return fmt.Errorf("%s exists already: give a new file with --db for the copy of the record", r.g.DB)
@@ -372,6 +391,9 @@ func runStationJoin(r *runner, a *args) error {
 func runStationStatus(r *runner, a *args) error {
 	asJSON := a.bool("json")
 	if err := a.done("station status", 0); err != nil {
+		return err
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
 		return err
 	}
 	if _, ok, err := readStation(r.g.DB); err != nil || !ok {
