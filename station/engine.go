@@ -86,7 +86,7 @@ type Link struct {
 
 // Dial connects a client station to the record holders' client ports.
 func Dial(urls []string, name string, tlsc *tls.Config) (*Link, error) {
-	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond), nats.RetryOnFailedConnect(true),
 		nats.PingInterval(PingInterval), nats.MaxPingsOutstanding(3), nats.NoCallbacksAfterClientClose()}
 	if tlsc != nil {
 		opts = append(opts, nats.Secure(tlsc))
