@@ -22,7 +22,7 @@ import (
 const (
 	StreamName      = "EVENTS"
 	SubjectEvents   = "arb.ev"   // one message per event, the stream's only subject
-	SubjectCommands = "arb.cmd"  // requests to the authority (all holders receive them)
+	SubjectCommands = "arb.cmd"  // requests to the authority, arb.cmd.ROLE (all holders receive them)
 	SubjectTime     = "arb.time" // NTP-style time requests answered by the authority
 	SubjectBeat     = "arb.hb"   // the authority's heartbeats
 	SubjectJoin     = "arb.join" // a new station announces itself
@@ -132,11 +132,15 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 		JetStreamMaxStore:  1 << 30,
 	}
 	if cfg.TLS != nil {
+		opts.TLS = true
 		opts.TLSConfig = cfg.TLS
 		opts.TLSVerify = true
 		opts.TLSMap = true
 		opts.TLSTimeout = 2
 		opts.Users = cfg.Users
+		if opts.Users == nil {
+			opts.Users = RoleUsers()
+		}
 	}
 	if c := cfg.Cluster; c != nil {
 		h, p, err := splitHostPort(c.Listen)
@@ -172,8 +176,12 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 		srv.Shutdown()
 		return nil, errors.New("station: the engine did not start within 10 s; check that the ports are free")
 	}
-	nc, err := nats.Connect("", nats.InProcessServer(srv), nats.Name(cfg.Name+"-local"),
-		nats.MaxReconnects(-1), nats.NoCallbacksAfterClientClose())
+	copts := []nats.Option{nats.InProcessServer(srv), nats.Name(cfg.Name + "-local"),
+		nats.MaxReconnects(-1), nats.NoCallbacksAfterClientClose()}
+	if cfg.TLS != nil {
+		copts = append(copts, nats.Secure(cfg.TLS)) // the station's own certificate: its role's user
+	}
+	nc, err := nats.Connect("", copts...)
 	if err != nil {
 		srv.Shutdown()
 		return nil, fmt.Errorf("station: connect to the engine: %w", err)

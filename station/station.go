@@ -235,10 +235,13 @@ func (s *Station) subscribe() error {
 	if s.eng == nil {
 		return nil
 	}
-	sub, err = nc.Subscribe(SubjectCommands, func(m *nats.Msg) {
+	sub, err = nc.Subscribe(SubjectCommands+".>", func(m *nats.Msg) {
 		var req Request
 		if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
 			return
+		}
+		if m.Subject != SubjectCommands+"."+req.Role {
+			return // the role must be the subject's: the connection's permissions name the subjects
 		}
 		now := s.Now()
 		s.mu.Lock()
@@ -635,7 +638,7 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 		return Reply{}, err
 	}
 	for {
-		m, err := nc.Request(SubjectCommands, data, try)
+		m, err := nc.Request(SubjectCommands+"."+req.Role, data, try)
 		if err == nil {
 			var r Reply
 			if err := json.Unmarshal(m.Data, &r); err != nil {
