@@ -261,7 +261,7 @@ func run(ctx context.Context, argv []string, env Env) error {
 		return err
 	}
 	if c.writes && IsStation(g.DB) { // a station's record: the authority runs it (cli/station.go)
-		return forward(ctx, env, g, rest)
+		return forward(ctx, env, g, rest, argv)
 	}
 	r := &runner{ctx: ctx, env: env, g: g}
 	defer r.close()

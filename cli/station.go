@@ -51,10 +51,60 @@ type stationFile struct {
 
 // invitation is the file 'station invite' writes.
 type invitation struct {
-	Match    string   `json:"match"`
-	Name     string   `json:"name"`
-	Role     string   `json:"role"`
-	Contacts []string `json:"contacts"`
+	Match       string              `json:"match"`
+	Name        string              `json:"name"`
+	Role        string              `json:"role"`
+	Contacts    []string            `json:"contacts"`
+	Credentials station.Credentials `json:"credentials"` // the match's CA and this station's certificate
+}
+
+func stationDir(db string) string { return db + ".station" }
+
+func credsPath(db string) string { return filepath.Join(stationDir(db), "credentials.json") }
+
+func caKeyPath(db string) string { return filepath.Join(stationDir(db), "ca-key.pem") }
+
+func readCreds(db string) (station.Credentials, error) {
+	var c station.Credentials
+	b, err := os.ReadFile(credsPath(db))
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil {
+		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", credsPath(db), err)
+	}
+	return c, nil
+}
+
+// newMatchCA makes the match's CA and the first station's credentials.
+func newMatchCA(ctx context.Context, db, name string) error {
+	title := matchTitle(ctx, db)
+	caCert, caKey, err := station.NewCA(title)
+	if err != nil {
+		return err
+	}
+	creds, err := station.Issue(caCert, caKey, name, "organiser")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stationDir(db), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(caKeyPath(db), caKey, 0o600); err != nil {
+		return err
+	}
+	return writeJSONFile(credsPath(db), creds)
+}
+
+func matchTitle(ctx context.Context, path string) string {
+	title := ""
+	if db, err := store.OpenReadOnly(ctx, path); err == nil {
+		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
+			title = app.State().Match.Title
+		}
+		db.Close()
+	}
+	return title
 }
 
 // checkRecord refuses a file at db that is not an Arbiter record (damaged,
@@ -142,6 +192,9 @@ func runStationServe(r *runner, a *args) error {
 			name = "arbiter"
 		}
 		sf = &stationFile{Name: name, Role: "organiser", Listen: listen, First: true}
+		if err := newMatchCA(r.ctx, r.g.DB, name); err != nil {
+			return err
+		}
 	}
 	if listen != "" {
 		sf.Listen = listen
@@ -157,6 +210,14 @@ func serveStation(r *runner, sf *stationFile) error {
 		return err
 	}
 	defer db.Close()
+	creds, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
 	cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First,
 		Logf: func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }}
 	if station.Holder(sf.Role) {
@@ -164,9 +225,9 @@ func serveStation(r *runner, sf *stationFile) error {
 		if err != nil {
 			return err
 		}
-		cfg.Engine = &station.EngineConfig{Name: sf.Name, Dir: r.g.DB + ".station", ClientHost: host, ClientPort: port}
+		cfg.Engine = &station.EngineConfig{Name: sf.Name, Dir: stationDir(r.g.DB), ClientHost: host, ClientPort: port, TLS: tlsc}
 	} else {
-		cfg.Dial = sf.Contacts
+		cfg.Dial, cfg.TLS = sf.Contacts, tlsc
 	}
 	s, err := station.Start(ctx, cfg)
 	if err != nil {
@@ -222,17 +283,38 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 
 // forward sends a write command given with --db of a station to the
 // authority and waits until this station's record holds it.
-func forward(ctx context.Context, env Env, g Global, words []string) error {
+func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
 	sf, _, err := readStation(g.DB)
 	if err != nil {
 		return err
+	}
+	asGiven := false
+	for _, a := range argv {
+		asGiven = asGiven || a == "--as" || strings.HasPrefix(a, "--as=")
+	}
+	if !asGiven && sf.Role == "operator" {
+		g.Role = match.RoleOperator // the operator's laptop speaks for the operator
 	}
 	pressed := time.Now() // the command happens now; stamped on the match timeline below
 	urls := sf.Contacts
 	if sf.ClientURL != "" {
 		urls = []string{sf.ClientURL}
 	}
-	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second))
+	if !hasRole(station.CommandRoles(sf.Role), string(g.Role)) {
+		if sf.Role == "mirror" {
+			return fmt.Errorf("the mirror terminal only reads the record: give commands at another station")
+		}
+		return fmt.Errorf("the %s's station gives only the operator's commands: use --as operator", sf.Role)
+	}
+	creds, err := readCreds(g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
 	if err != nil {
 		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", sf.Name, g.DB)
 	}
@@ -283,6 +365,15 @@ func forward(ctx context.Context, env Env, g Global, words []string) error {
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
+}
+
+func hasRole(roles []string, r string) bool {
+	for _, x := range roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }
 
 // estimateOffset asks the authority for its timeline a few times and keeps
@@ -338,17 +429,23 @@ func runStationInvite(r *runner, a *args) error {
 	if station.Holder(role) {
 		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md): invite an operator or a mirror")
 	}
-	title := ""
-	if db, err := store.OpenReadOnly(r.ctx, r.g.DB); err == nil {
-		if app, err := match.Open(r.ctx, db); err == nil && app.State().Match != nil {
-			title = app.State().Match.Title
-		}
-		db.Close()
-	}
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
 	}
-	return writeJSONFile(out, invitation{Match: title, Name: name, Role: role, Contacts: []string{sf.ClientURL}})
+	own, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	caKey, err := os.ReadFile(caKeyPath(r.g.DB))
+	if err != nil {
+		return fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+	}
+	creds, err := station.Issue(own.CA, caKey, name, role)
+	if err != nil {
+		return err
+	}
+	return writeJSONFile(out, invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
+		Contacts: []string{sf.ClientURL}, Credentials: creds})
 }
 
 func runStationJoin(r *runner, a *args) error {
@@ -382,6 +479,15 @@ func runStationJoin(r *runner, a *args) error {
 		return err
 	}
 	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts}
+	if _, err := inv.Credentials.TLSConfig(); err != nil {
+		return fmt.Errorf("%s carries no usable certificate: ask the arbiter for a new invitation", a.pos[0])
+	}
+	if err := os.MkdirAll(stationDir(r.g.DB), 0o700); err != nil {
+		return err
+	}
+	if err := writeJSONFile(credsPath(r.g.DB), inv.Credentials); err != nil {
+		return err
+	}
 	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
 		return err
 	}
