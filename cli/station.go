@@ -45,7 +45,8 @@ type stationFile struct {
 	Role      string   `json:"role"`
 	Listen    string   `json:"listen,omitempty"`
 	ClientURL string   `json:"client_url,omitempty"` // this record holder's client port
-	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders (clients)
+	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
+	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
 	First     bool     `json:"first,omitempty"`
 }
 
@@ -55,7 +56,8 @@ type invitation struct {
 	Name        string              `json:"name"`
 	Role        string              `json:"role"`
 	Contacts    []string            `json:"contacts"`
-	Credentials station.Credentials `json:"credentials"` // the match's CA and this station's certificate
+	Routes      []string            `json:"routes,omitempty"` // the record holders' route addresses
+	Credentials station.Credentials `json:"credentials"`      // the match's CA and this station's certificate
 }
 
 func stationDir(db string) string { return db + ".station" }
@@ -218,51 +220,159 @@ func serveStation(r *runner, sf *stationFile) error {
 	if err != nil {
 		return err
 	}
-	cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First,
-		Logf: func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }}
-	if station.Holder(sf.Role) {
-		host, port, err := clientAddr(sf.Listen)
+	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
+	for {
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf}
+		routes := []string(nil)
+		if station.Holder(sf.Role) {
+			host, port, err := clientAddr(sf.Listen)
+			if err != nil {
+				return err
+			}
+			routes, err = holderRoutes(ctx, db, sf)
+			if err != nil {
+				return err
+			}
+			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), "lone"), ClientHost: host, ClientPort: port, TLS: tlsc}
+			if len(routes) >= 2 {
+				// Two or more record holders: a cluster, in a store of its own
+				// (a lone engine's stream cannot become a clustered one; the
+				// record seeds the new stream).
+				ec.Dir = filepath.Join(stationDir(r.g.DB), "cluster")
+				ec.Cluster = &station.ClusterConfig{Name: "arbiter", Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+			}
+			cfg.Engine = ec
+		} else {
+			cfg.Dial, cfg.TLS = contactsOf(ctx, r.g.DB, sf), tlsc
+		}
+		s, err := station.Start(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		cfg.Engine = &station.EngineConfig{Name: sf.Name, Dir: stationDir(r.g.DB), ClientHost: host, ClientPort: port, TLS: tlsc}
-	} else {
-		cfg.Dial, cfg.TLS = sf.Contacts, tlsc
+		if s.Engine() != nil {
+			sf.ClientURL = s.Engine().ClientURL()
+		}
+		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+			s.Stop()
+			return err
+		}
+		if sf.First && station.Holder(sf.Role) {
+			if _, ok := s.Replica().Members()[sf.Name]; !ok {
+				if err := submitMember(ctx, s, sf); err != nil {
+					s.Stop()
+					return err
+				}
+			}
+		}
+		if !r.inPlay {
+			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
+		}
+		restart, err := watchStation(ctx, r.g.DB, s, len(routes))
+		s.Stop()
+		if !restart {
+			return err
+		}
+		logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
 	}
-	s, err := station.Start(ctx, cfg)
+}
+
+// holderRoutes are the route addresses of the record holders: those the
+// record names, those the invitation named, and this station's own.
+func holderRoutes(ctx context.Context, db *store.DB, sf *stationFile) ([]string, error) {
+	rep, err := station.OpenReplica(ctx, db)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer s.Stop()
-	if s.Engine() != nil {
-		sf.ClientURL = s.Engine().ClientURL()
+	seen := map[string]bool{}
+	var routes []string
+	add := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			routes = append(routes, a)
+		}
 	}
-	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
-		return err
+	for _, h := range rep.Holders() {
+		add(h.Listen)
 	}
-	if !r.inPlay {
-		fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s; stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB)
+	for _, a := range sf.Routes {
+		add(a)
 	}
+	add(sf.Listen)
+	return routes, nil
+}
+
+// contactsOf are the client URLs of the record holders this station knows:
+// its own, the invitation's, and those derived from the record's members
+// (the client port is the route port + 1).
+func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
+	seen := map[string]bool{}
+	var urls []string
+	add := func(u string) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			urls = append(urls, u)
+		}
+	}
+	add(sf.ClientURL)
+	for _, c := range sf.Contacts {
+		add(c)
+	}
+	if rdb, err := store.OpenReadOnly(ctx, db); err == nil {
+		if routes, err := holderRoutes(ctx, rdb, sf); err == nil {
+			for _, r := range routes {
+				if h, p, err := clientAddr(r); err == nil {
+					add("nats://" + net.JoinHostPort(h, strconv.Itoa(p)))
+				}
+			}
+		}
+		rdb.Close()
+	}
+	return urls
+}
+
+// watchStation writes the status file until ctx ends; it returns true when
+// a lone record holder must restart as a cluster.
+func watchStation(ctx context.Context, db string, s *station.Station, routes int) (bool, error) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
 		st := s.Status()
-		writeJSONFile(r.g.DB+".station.status.json", struct {
+		writeJSONFile(db+".station.status.json", struct {
 			station.Status
 			WrittenNS int64 `json:"written_ns"`
 		}{st, time.Now().UnixNano()})
+		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
+			return true, nil
+		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return false, nil
 		case <-t.C:
 		}
 	}
+}
+
+// submitMember records a station joining (station.member) through the authority.
+func submitMember(ctx context.Context, s *station.Station, sf *stationFile) error {
+	var idb [8]byte
+	rand.Read(idb[:])
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
+		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
+	if err == nil && rep.Error != "" {
+		err = errors.New(rep.Error)
+	}
+	return err
 }
 
 // stationExec runs a forwarded command on the authority's record through
 // the same commands as the command line.
 func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
 	var out bytes.Buffer
+	if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
+		return "", appendMember(ctx, app, req)
+	}
 	role, err := parseRole(req.Role)
 	if err != nil {
 		return "", err
@@ -281,6 +391,27 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 	return out.String(), err
 }
 
+// appendMember records that a station joined. Only record holders'
+// connections may send it (arb.cmd.arbiter).
+func appendMember(ctx context.Context, app *match.App, req station.Request) error {
+	if req.Role != "arbiter" {
+		return fmt.Errorf("only a record holder records a station joining")
+	}
+	at := time.Unix(0, req.At).UTC()
+	if last := app.State().LastAt; at.Before(last) {
+		at = last
+	}
+	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
+	_, err := app.DB().Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		return err
+	})
+	if err == nil {
+		err = app.Refresh(ctx)
+	}
+	return err
+}
+
 // forward sends a write command given with --db of a station to the
 // authority and waits until this station's record holds it.
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
@@ -296,10 +427,7 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 		g.Role = match.RoleOperator // the operator's laptop speaks for the operator
 	}
 	pressed := time.Now() // the command happens now; stamped on the match timeline below
-	urls := sf.Contacts
-	if sf.ClientURL != "" {
-		urls = []string{sf.ClientURL}
-	}
+	urls := contactsOf(ctx, g.DB, sf)
 	if !hasRole(station.CommandRoles(sf.Role), string(g.Role)) {
 		if sf.Role == "mirror" {
 			return fmt.Errorf("the mirror terminal only reads the record: give commands at another station")
@@ -426,9 +554,6 @@ func runStationInvite(r *runner, a *args) error {
 	if !ok || sf.ClientURL == "" {
 		return fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", r.g.DB)
 	}
-	if station.Holder(role) {
-		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md): invite an operator or a mirror")
-	}
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
 	}
@@ -444,8 +569,17 @@ func runStationInvite(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
+	db, err := store.OpenReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	routes, err := holderRoutes(r.ctx, db, sf)
+	db.Close()
+	if err != nil {
+		return err
+	}
 	return writeJSONFile(out, invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
-		Contacts: []string{sf.ClientURL}, Credentials: creds})
+		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds})
 }
 
 func runStationJoin(r *runner, a *args) error {
@@ -464,8 +598,8 @@ func runStationJoin(r *runner, a *args) error {
 	if err := json.Unmarshal(b, &inv); err != nil || inv.Name == "" || len(inv.Contacts) == 0 {
 		return fmt.Errorf("%s is not an invitation written by 'station invite'", a.pos[0])
 	}
-	if station.Holder(inv.Role) {
-		return fmt.Errorf("a second record holder cannot join yet (see docs/stations.md)")
+	if station.Holder(inv.Role) && listen == "" {
+		return fmt.Errorf("a record holder needs --listen HOST:PORT, the address the other record holders reach")
 	}
 	if err := checkRecord(r.ctx, r.g.DB); err != nil {
 		return err
@@ -491,7 +625,41 @@ func runStationJoin(r *runner, a *args) error {
 	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
 		return err
 	}
+	if station.Holder(inv.Role) {
+		sf.Routes = inv.Routes
+		if err := joinAsHolder(r.ctx, sf, inv); err != nil {
+			return err
+		}
+		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+			return err
+		}
+	}
 	return serveStation(r, sf)
+}
+
+// joinAsHolder records the new record holder in the match (through the
+// authority, over the invitation's contacts), so that the holders form a
+// cluster with it.
+func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
+	tlsc, err := inv.Credentials.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(strings.Join(inv.Contacts, ","), nats.Name(sf.Name+"-join"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	if err != nil {
+		return fmt.Errorf("no record holder answers at %s: start the inviting station and join again", strings.Join(inv.Contacts, ", "))
+	}
+	defer nc.Close()
+	var idb [8]byte
+	rand.Read(idb[:])
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	rep, err := station.Submit(ctx, nc, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name,
+		Role: "arbiter", At: time.Now().UnixNano(), Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}}, nil, 2*time.Second)
+	if err == nil && rep.Error != "" {
+		err = errors.New(rep.Error)
+	}
+	return err
 }
 
 func runStationStatus(r *runner, a *args) error {

@@ -19,17 +19,18 @@ import (
 type Replica struct {
 	db *store.DB
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced on every change
-	seq     uint64
-	head    string
-	hashes  []string          // hashes[i] is the hash of event i+1
-	ids     map[string]uint64 // command id -> last seq of that command
-	claim   string            // the station named by the latest claim
-	claimAt uint64
-	members map[string]memberPayload
-	alarm   error
-	pending []pendingEvent // parts of a command not complete yet
+	mu          sync.Mutex
+	changed     chan struct{} // closed and replaced on every change
+	seq         uint64
+	head        string
+	hashes      []string          // hashes[i] is the hash of event i+1
+	ids         map[string]uint64 // command id -> last seq of that command
+	claim       string            // the station named by the latest claim
+	claimAt     uint64
+	members     map[string]MemberInfo
+	memberOrder []string
+	alarm       error
+	pending     []pendingEvent // parts of a command not complete yet
 }
 
 type pendingEvent struct {
@@ -57,7 +58,7 @@ func (a *AlarmError) Error() string {
 
 // OpenReplica reads the record's head, command ids and stations' events.
 func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]memberPayload{}}
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}}
 	evs, err := db.EventsAfter(ctx, 0)
 	if err != nil {
 		return nil, err
@@ -81,8 +82,11 @@ func (r *Replica) note(e store.Event) {
 			r.claim, r.claimAt = p.Station, uint64(e.Seq)
 		}
 	case KindMember:
-		var p memberPayload
+		var p MemberInfo
 		if json.Unmarshal(e.Payload, &p) == nil {
+			if _, ok := r.members[p.Name]; !ok {
+				r.memberOrder = append(r.memberOrder, p.Name)
+			}
 			r.members[p.Name] = p
 		}
 	}
@@ -108,10 +112,10 @@ func (r *Replica) Authority() (string, uint64) {
 }
 
 // Members are the stations recorded as joined.
-func (r *Replica) Members() map[string]memberPayload {
+func (r *Replica) Members() map[string]MemberInfo {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	m := make(map[string]memberPayload, len(r.members))
+	m := make(map[string]MemberInfo, len(r.members))
 	for k, v := range r.members {
 		m[k] = v
 	}

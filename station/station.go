@@ -491,9 +491,15 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	if seq > last && last > 0 {
 		return s.rep.raise(last+1, "this record holds events %d to %d that the stream does not", last+1, seq)
 	}
-	if !s.cfg.First || last > 0 {
+	if last == 0 && seq == 0 && s.cfg.First {
+		return s.Claim(ctx, "")
+	}
+	if last > 0 || seq == 0 {
 		return nil
 	}
+	// An empty stream and a record: the first station, or a holder whose
+	// lone engine became a cluster (a new stream). Every holder with a
+	// record may seed: the ids are the events' own, so copies coincide.
 	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
 	if err != nil {
 		return err
@@ -509,7 +515,7 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	if err := s.rep.WaitSeq(ctx, seq); err != nil {
 		return err
 	}
-	if auth, _ := s.rep.Authority(); auth == "" {
+	if auth, _ := s.rep.Authority(); auth == "" && s.cfg.First {
 		return s.Claim(ctx, "")
 	}
 	return nil
@@ -679,6 +685,30 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	return Submit(ctx, s.link.nc, req, s.rep, time.Second)
 }
 
+// Holders are the record holders named by the member events, with their
+// route addresses, in the order they joined.
+func (r *Replica) Holders() []MemberInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var hs []MemberInfo
+	for _, name := range r.memberOrder {
+		if m := r.members[name]; Holder(m.Role) {
+			hs = append(hs, m)
+		}
+	}
+	return hs
+}
+
+// SetReplicas scales the stream (the authority does so when a third
+// record holder has joined).
+func (s *Station) SetReplicas(ctx context.Context, n int) error {
+	if s.eng == nil || s.eng.cfg.Cluster == nil {
+		return nil
+	}
+	_, err := s.eng.js.UpdateStream(ctx, StreamConfig(n))
+	return err
+}
+
 // Member is a station as status shows it.
 type Member struct {
 	Name string `json:"name"`
@@ -719,7 +749,7 @@ func (s *Station) Status() Status {
 	s.mu.Unlock()
 	members := s.rep.Members()
 	if _, ok := members[s.cfg.Name]; !ok {
-		members[s.cfg.Name] = memberPayload{Name: s.cfg.Name, Role: s.cfg.Role}
+		members[s.cfg.Name] = MemberInfo{Name: s.cfg.Name, Role: s.cfg.Role}
 	}
 	for _, m := range members {
 		mem := Member{Name: m.Name, Role: m.Role}

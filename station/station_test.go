@@ -177,7 +177,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	} {
 		t.Run(tc.name+" raises the alarm and leaves the record as it was", func(t *testing.T) {
 			r := &Replica{}
-			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]memberPayload{},
+			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{},
 				seq: rep.seq, head: rep.head, hashes: rep.hashes}
 			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev})[0]})
 			var alarm *AlarmError

@@ -95,7 +95,8 @@ type claimPayload struct {
 	Epoch   int    `json:"epoch,omitempty"`
 }
 
-type memberPayload struct {
+// MemberInfo is the payload of a station.member event.
+type MemberInfo struct {
 	Name   string `json:"name"`
 	Role   string `json:"role"`
 	Listen string `json:"listen,omitempty"`

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freePortPair finds PORT with PORT and PORT+1 free on 127.0.0.1.
+func freePortPair(t *testing.T) int {
+	t.Helper()
+	for i := 0; i < 50; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1))
+		l.Close()
+		if err == nil {
+			l2.Close()
+			return p
+		}
+	}
+	t.Fatal("no two consecutive free ports")
+	return 0
+}
+
+// serveInBackground runs a station command until the test ends.
+func serveInBackground(t *testing.T, db string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	var errb bytes.Buffer
+	go func() {
+		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		done <- Run(ctx, append([]string{"--db", db}, args...), env)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("station %s exited %d: %s", db, code, errb.String())
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(db + ".station.status.json"); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("station %s did not start: %s", db, errb.String())
+		}
+		time.Sleep(10 * time.Millisecond) // polling for the other goroutine's file
+	}
+}
+
+func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	mustArb(t, first, "--as", "operator", "move", "e4") // Deep Blue has White in game 1
+
+	inv := filepath.Join(dir, "laptop.invite")
+	mustArb(t, first, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
+	laptop := filepath.Join(dir, "laptop.db")
+	serveInBackground(t, laptop, "station", "join", inv)
+	mustArb(t, first, "--as", "black", "move", "c5")
+	mustArb(t, laptop, "move", "Nf3") // the laptop speaks for the operator without --as
+	if _, errs, code := arb(t, laptop, "--as", "black", "move", "Nc6"); code != 1 || !strings.Contains(errs, "only the operator's commands") {
+		t.Fatalf("the human's move from the operator's laptop: exit %d, %q", code, errs)
+	}
+	if _, errs, code := arb(t, laptop, "move", "Nc3"); code != 1 || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("a refused move from the laptop: exit %d, %q (want exit 1 and one sentence)", code, errs)
+	}
+	heads := map[string]string{}
+	for _, db := range []string{first, laptop} {
+		heads[db] = strings.TrimSpace(mustArb(t, db, "verify"))
+	}
+	if heads[first] != heads[laptop] || len(heads[first]) != 64 {
+		t.Fatalf("heads differ: %v", heads)
+	}
+	// The laptop's record has caught up by the time the command returned; its
+	// status file follows within a quarter of a second.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st map[string]any
+		out := mustArb(t, laptop, "station", "status", "--json")
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("status --json: %v: %s", err, out)
+		}
+		for _, k := range []string{"station", "role", "authority", "members", "seq", "head", "offset_ms", "uncertainty_ms"} {
+			if _, ok := st[k]; !ok {
+				t.Fatalf("status --json lacks %q: %s", k, out)
+			}
+		}
+		if st["head"] == heads[laptop] {
+			if st["station"] != "laptop" || st["role"] != "operator" || st["authority"] != "arbiter" {
+				t.Fatalf("status: %s", out)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status shows head %v, the record %s", st["head"], heads[laptop])
+		}
+		time.Sleep(20 * time.Millisecond) // the station process rewrites the file every 250 ms
+	}
+}
