@@ -390,7 +390,9 @@ func (e *Link) Consume(ctx context.Context, from uint64, fn func(StreamMsg) erro
 			}
 			continue
 		}
-		it, err := c.Messages()
+		// Short pulls: a consumer whose server went away notices within
+		// about two heartbeats (1 s each) and is recreated.
+		it, err := c.Messages(jetstream.PullExpiry(2 * time.Second))
 		if err != nil {
 			if sleepCtx(ctx, 200*time.Millisecond) != nil {
 				return ctx.Err()

@@ -297,6 +297,43 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 	return nil
 }
 
+// Adopt takes into the in-memory view the events up to upTo that this
+// station's own command id committed to the record after the stream
+// acknowledged them, without waiting for the stream to deliver them back
+// (which, after a change of stream leader, can take seconds). They are
+// checked as on the way in; the stream's copy is compared when it comes.
+func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64) error {
+	r.mu.Lock()
+	seq, head, busy := r.seq, r.head, len(r.pending) > 0 || r.alarm != nil
+	r.mu.Unlock()
+	if upTo <= seq || busy {
+		return nil
+	}
+	evs, err := r.db.EventsAfter(ctx, int64(seq))
+	if err != nil {
+		return err
+	}
+	prev := head
+	if seq == 0 {
+		prev = store.GenesisPrev
+	}
+	var batch []pendingEvent
+	for _, e := range evs {
+		if uint64(e.Seq) > upTo {
+			break
+		}
+		if e.Prev != prev || store.EventHash(e) != e.Hash {
+			return r.raise(uint64(e.Seq), "the record's own event does not continue the chain")
+		}
+		prev = e.Hash
+		batch = append(batch, pendingEvent{w: wireEvent{Cmd: id}, ev: e})
+	}
+	if len(batch) > 0 {
+		r.commit(batch)
+	}
+	return nil
+}
+
 // commit updates the in-memory view after batch is in the record.
 func (r *Replica) commit(batch []pendingEvent) {
 	r.mu.Lock()

@@ -467,6 +467,10 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	acked := s.acked[id]
+	s.mu.Unlock()
+	s.rep.Adopt(ctx, id, acked)
 	s.cfg.Logf("%s claims authority after event %d", s.cfg.Name, last)
 	return s.rep.WaitSeq(ctx, last+1)
 }
@@ -617,6 +621,8 @@ func (s *Station) handle(m *nats.Msg) {
 			s.mu.Unlock()
 			if !ok {
 				seq, _ = s.rep.Head()
+			} else {
+				s.rep.Adopt(ctx, req.ID, seq)
 			}
 			s.respond(m, Reply{Seq: seq, Output: out})
 			return
