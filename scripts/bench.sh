@@ -24,6 +24,9 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkRawAppendFsync|BenchmarkCommit
 run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkOpenRebuild|BenchmarkExportPGN|BenchmarkExportPDF|BenchmarkBaselinePGN|BenchmarkBaselinePDF)$' -benchtime 2s -benchmem ./bench/
 # (3): the clock.
 run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -benchmem ./clock/
+# Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
+# publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
+run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1)$' -benchtime "${SAMPLES}x" ./station/
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then

@@ -38,7 +38,7 @@ func freePort(t *testing.T) int {
 }
 
 // newRecord makes a record holding a match, as 'arbiter match new' leaves it.
-func newRecord(t *testing.T, path string) {
+func newRecord(t testing.TB, path string) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
