@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -33,22 +34,27 @@ func freePortPair(t *testing.T) int {
 	return 0
 }
 
-// serveInBackground runs a station command until the test ends.
-func serveInBackground(t *testing.T, db string, args ...string) {
+// serveInBackground runs a station command until the test ends or the
+// returned stop is called.
+func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
-	var errb bytes.Buffer
+	var errb syncBuffer
 	go func() {
 		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
 		done <- Run(ctx, append([]string{"--db", db}, args...), env)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("station %s exited %d: %s", db, code, errb.String())
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("station %s exited %d: %s", db, code, errb.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if _, err := os.Stat(db + ".station.status.json"); err == nil {
@@ -58,6 +64,57 @@ func serveInBackground(t *testing.T, db string, args ...string) {
 			t.Fatalf("station %s did not start: %s", db, errb.String())
 		}
 		time.Sleep(10 * time.Millisecond) // polling for the other goroutine's file
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The lone first station becomes a cluster as holders join, and the match
+// goes on when it stops. Minutes on a loaded machine: make station-test.
+func TestStationLoneRecordHolderBecomesAClusterThatOutlivesItsAuthority(t *testing.T) {
+	if os.Getenv("ARBITER_STATION_CLUSTER") == "" {
+		t.Skip("forms a cluster and waits for elections: make station-test")
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	stopFirst := serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	var dbs []string
+	for _, h := range []struct{ name, role string }{{"appeals", "organiser"}, {"display", "display"}} {
+		inv := filepath.Join(dir, h.name+".invite")
+		mustArb(t, first, "station", "invite", "--role", h.role, "--name", h.name, "-o", inv)
+		db := filepath.Join(dir, h.name+".db")
+		serveInBackground(t, db, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+		dbs = append(dbs, db)
+	}
+	mustArb(t, first, "--as", "operator", "move", "e4")
+	mustArb(t, dbs[0], "--as", "black", "move", "c5") // given at another holder, run by the authority
+	stopFirst()
+	t0 := time.Now()
+	mustArb(t, dbs[1], "--as", "operator", "move", "Nf3")
+	t.Logf("committed %v after the first station stopped", time.Since(t0))
+	heads := map[string]bool{}
+	for _, db := range dbs {
+		heads[strings.TrimSpace(mustArb(t, db, "verify"))] = true
+	}
+	if len(heads) != 1 {
+		t.Fatalf("the holders verify to different heads: %v", heads)
 	}
 }
 

@@ -94,6 +94,18 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 		cancel()
 	}
 
+	// The match timeline on the surviving stations, as offsets to this
+	// process's clock (one clock here, so any change is the estimator's).
+	offsets := func() map[string]time.Duration {
+		m := map[string]time.Duration{}
+		for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
+			m[s.Name()] = time.Until(s.Now())
+		}
+		return m
+	}
+	waitFor(t, 10*time.Second, "the laptop has no offset to the authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
+	before := offsets()
+
 	// The authority goes away; another holder claims within seconds.
 	hs[0].s.Stop()
 	hs[0].s = nil
@@ -105,6 +117,12 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 	t.Logf("claimed after %v", time.Since(start))
 	r = submit(t, laptop, req("white", "move", "Nf3"))
 	t.Logf("next command committed %v after the authority stopped", time.Since(start))
+	waitFor(t, 10*time.Second, "the laptop has no offset to the new authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
+	for name, after := range offsets() {
+		if d := after - before[name]; d > 50*time.Millisecond || d < -50*time.Millisecond {
+			t.Errorf("%s: the match timeline jumped by %v across the failover", name, d)
+		}
+	}
 	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {

@@ -193,9 +193,57 @@ func (s *Station) Context() context.Context { return s.ctx }
 // the record are compared, which also rebuilds the index of command ids).
 func (s *Station) consume() {
 	defer s.wg.Done()
-	err := s.link.Consume(s.ctx, 1, func(m StreamMsg) error {
+	from := uint64(1)
+	for s.ctx.Err() == nil {
+		ctx, cancel := context.WithCancel(s.ctx)
+		stuck := make(chan struct{})
+		go s.watchConsumer(ctx, cancel, stuck)
+		err := s.consumeFrom(ctx, from)
+		cancel()
+		<-stuck
+		var alarm *AlarmError
+		if errors.As(err, &alarm) {
+			return
+		}
+		seq, _ := s.rep.Head()
+		from = seq + 1
+	}
+}
+
+// watchConsumer restarts the consumer when the stream's leader reports
+// events the replica has not received for 3 s (a consumer left behind by a
+// change of leader).
+func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc, done chan struct{}) {
+	defer close(done)
+	behind := 0
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		qctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
+		last, err := s.link.LastSeq(qctx)
+		cancel()
+		if seq, _ := s.rep.Head(); err == nil && last > seq {
+			behind++
+		} else {
+			behind = 0
+		}
+		if behind >= 3 {
+			s.cfg.Logf("%s: the stream is at event %d and this record behind it for 3 s: the consumer restarts", s.cfg.Name, last)
+			restart()
+			return
+		}
+	}
+}
+
+func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
+	return s.link.Consume(ctx, from, func(m StreamMsg) error {
 		for {
-			err := s.rep.Apply(s.ctx, m)
+			err := s.rep.Apply(ctx, m)
 			if err == nil {
 				if s.app != nil {
 					s.app.Refresh(s.ctx)
@@ -207,14 +255,11 @@ func (s *Station) consume() {
 				s.cfg.Logf("ALARM: %v", err)
 				return err
 			}
-			if sleepCtx(s.ctx, 100*time.Millisecond) != nil {
-				return s.ctx.Err()
+			if sleepCtx(ctx, 100*time.Millisecond) != nil {
+				return ctx.Err()
 			}
 		}
 	})
-	if err != nil && s.ctx.Err() == nil {
-		s.cfg.Logf("station %s stopped applying: %v", s.cfg.Name, err)
-	}
 }
 
 func (s *Station) subscribe() error {
@@ -594,6 +639,7 @@ func (s *Station) handle(m *nats.Msg) {
 			return // no answer: the sender retries
 		}
 		if err := s.rep.WaitSeq(ctx, last); err != nil {
+			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
 			return
 		}
 		if seq, ok := s.rep.IDSeq(req.ID); ok {
@@ -601,6 +647,7 @@ func (s *Station) handle(m *nats.Msg) {
 			return
 		}
 		if !s.authority() {
+			s.cfg.Logf("%s: command %s: no longer the authority", s.cfg.Name, req.ID)
 			return
 		}
 		s.mu.Lock()
@@ -627,6 +674,7 @@ func (s *Station) handle(m *nats.Msg) {
 			s.respond(m, Reply{Seq: seq, Output: out})
 			return
 		case errors.Is(err, ErrStale), errors.As(err, &dup):
+			s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
 			continue // catch up; the id is then found in the record
 		case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
