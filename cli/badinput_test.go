@@ -374,6 +374,10 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"no invitation", "live", static("station", "join"), "invitation"},
 			{"a missing invitation", "live", static("station", "join", "/nonexistent/i.json"), "cannot read"},
 		},
+		"station claim": {
+			{"a record that is no station's", "live", static("station", "claim"), "not a record holder"},
+			{"an argument", "live", static("station", "claim", "now"), "unexpected argument"},
+		},
 		"station status": {
 			{"a record that is no station's", "live", static("station", "status"), "not a station"},
 		},
@@ -479,6 +483,8 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"station", "join", inv}
 	case "station status":
 		return []string{"station", "status"}
+	case "station claim":
+		return []string{"station", "claim"}
 	case "export pgn":
 		return []string{"export", "pgn", "-o", filepath.Join(t.TempDir(), "m.pgn")}
 	case "export pdf":

@@ -35,6 +35,8 @@ func init() {
 		summary: "Write an invitation for another station.", run: runStationInvite})
 	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
 		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
+	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim",
+		summary: "Make this record holder the match's authority (the arbiter hands authority back after a failover).", run: runStationClaim})
 	register(&command{name: "station status", roles: rolesRead, usage: "station status [--json]",
 		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
 }
@@ -223,6 +225,19 @@ func serveStation(r *runner, sf *stationFile) error {
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
 	for {
 		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf}
+		cfg.CheckClaim = func(pin string) error {
+			app, err := match.Open(ctx, db)
+			if err != nil {
+				return err
+			}
+			if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
+				if pin == "" {
+					return fmt.Errorf("taking authority needs the arbiter's PIN: give --pin")
+				}
+				return fmt.Errorf("wrong arbiter PIN for station claim")
+			}
+			return nil
+		}
 		routes := []string(nil)
 		if station.Holder(sf.Role) {
 			host, port, err := clientAddr(sf.Listen)
@@ -660,6 +675,52 @@ func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
 		err = errors.New(rep.Error)
 	}
 	return err
+}
+
+func runStationClaim(r *runner, a *args) error {
+	if err := a.done("station claim", 0); err != nil {
+		return err
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok || !station.Holder(sf.Role) || sf.ClientURL == "" {
+		return fmt.Errorf("%s is not a record holder's record: only a record holder can be the authority", r.g.DB)
+	}
+	if r.g.Role != match.RoleArbiter {
+		return fmt.Errorf("station claim must be given by the arbiter")
+	}
+	creds, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(sf.ClientURL, nats.Name(sf.Name+"-claim"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	if err != nil {
+		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' first", sf.Name, r.g.DB)
+	}
+	defer nc.Close()
+	body, _ := json.Marshal(map[string]string{"pin": r.g.PIN})
+	m, err := nc.Request(station.SubjectClaim+"."+sf.Name, body, 15*time.Second)
+	if err != nil {
+		return fmt.Errorf("station %s did not take authority within 15 s (%v): the stream may have no majority; look at 'station status'", sf.Name, err)
+	}
+	var rep station.Reply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return fmt.Errorf("station %s gave an unreadable answer", sf.Name)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	r.out("station %s is the authority from event %d on\n", sf.Name, rep.Seq)
+	return nil
 }
 
 func runStationStatus(r *runner, a *args) error {

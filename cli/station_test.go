@@ -55,10 +55,14 @@ func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
 		})
 	}
 	t.Cleanup(stop)
-	deadline := time.Now().Add(30 * time.Second)
+	began := time.Now()
+	deadline := began.Add(30 * time.Second)
 	for {
-		if _, err := os.Stat(db + ".station.status.json"); err == nil {
-			return
+		var st struct {
+			WrittenNS int64 `json:"written_ns"`
+		}
+		if b, err := os.ReadFile(db + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil && st.WrittenNS > began.UnixNano() {
+			return stop
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("station %s did not start: %s", db, errb.String())
@@ -109,8 +113,20 @@ func TestStationLoneRecordHolderBecomesAClusterThatOutlivesItsAuthority(t *testi
 	t0 := time.Now()
 	mustArb(t, dbs[1], "--as", "operator", "move", "Nf3")
 	t.Logf("committed %v after the first station stopped", time.Since(t0))
+	// The arbiter's station comes back, catches up, and takes authority back.
+	sf, _, err := readStation(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveInBackground(t, first, "station", "serve", "--listen", sf.Listen)
+	mustArb(t, first, "station", "claim")
+	mustArb(t, first, "--as", "black", "move", "Nc6")
+	var st struct{ Authority string }
+	if err := json.Unmarshal([]byte(mustArb(t, first, "station", "status", "--json")), &st); err != nil || st.Authority != "arbiter" {
+		t.Fatalf("after station claim the authority is %q (%v)", st.Authority, err)
+	}
 	heads := map[string]bool{}
-	for _, db := range dbs {
+	for _, db := range append(dbs, first) {
 		heads[strings.TrimSpace(mustArb(t, db, "verify"))] = true
 	}
 	if len(heads) != 1 {

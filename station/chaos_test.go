@@ -135,6 +135,8 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		}
 	})
 	var stalls []time.Duration
+	Trace = t.Logf
+	defer func() { Trace = nil }()
 
 	type acked struct {
 		id  string
@@ -150,7 +152,7 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		r.At = time.Now().UnixNano()
 		rep, err := Submit(ctx, nc, r, nil, time.Second)
 		if err != nil || rep.Error != "" {
-			t.Fatalf("%v: %v %s", args, err, rep.Error)
+			t.Fatalf("%v: %v %s (connected to %s)", args, err, rep.Error, nc.ConnectedUrl())
 		}
 		if d := time.Since(t0); d > time.Second {
 			t.Logf("%v committed as %d after %v", args, rep.Seq, d)

@@ -21,11 +21,11 @@ import (
 // Names of the stream and subjects every station uses.
 const (
 	StreamName      = "EVENTS"
-	SubjectEvents   = "arb.ev"   // one message per event, the stream's only subject
-	SubjectCommands = "arb.cmd"  // requests to the authority, arb.cmd.ROLE (all holders receive them)
-	SubjectTime     = "arb.time" // NTP-style time requests answered by the authority
-	SubjectBeat     = "arb.hb"   // the authority's heartbeats
-	SubjectJoin     = "arb.join" // a new station announces itself
+	SubjectEvents   = "arb.ev"    // one message per event, the stream's only subject
+	SubjectCommands = "arb.cmd"   // requests to the authority, arb.cmd.ROLE (all holders receive them)
+	SubjectTime     = "arb.time"  // NTP-style time requests answered by the authority
+	SubjectBeat     = "arb.hb"    // the authority's heartbeats
+	SubjectClaim    = "arb.claim" // arb.claim.NAME: the arbiter asks station NAME to take authority
 
 	// DuplicateWindow is how long the stream remembers a command id. It
 	// outlasts any retry: a laptop that sleeps for hours and retries keeps

@@ -40,6 +40,9 @@ type Config struct {
 	Silence   time.Duration
 	BeatEvery time.Duration
 	Logf      func(format string, a ...any)
+	// CheckClaim checks the credential of a request to take authority here
+	// (the arbiter's PIN); nil refuses every such request.
+	CheckClaim func(pin string) error
 	// First: this station is the match's first record holder: it puts the
 	// record it starts with into an empty stream and claims authority.
 	First bool
@@ -227,13 +230,16 @@ func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc,
 		qctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
 		last, err := s.link.LastSeq(qctx)
 		cancel()
-		if seq, _ := s.rep.Head(); err == nil && last > seq {
+		if seq, _ := s.rep.Head(); err != nil || last > seq {
 			behind++
 		} else {
 			behind = 0
 		}
 		if behind >= 3 {
 			s.cfg.Logf("%s: the stream is at event %d and this record behind it for 3 s: the consumer restarts", s.cfg.Name, last)
+			if s.eng == nil {
+				s.link.nc.ForceReconnect() // a client may sit on a server that stands apart
+			}
 			restart()
 			return
 		}
@@ -301,6 +307,13 @@ func (s *Station) subscribe() error {
 			default: // full: the sender retries
 			}
 		}
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	sub, err = nc.Subscribe(SubjectClaim+"."+s.cfg.Name, func(m *nats.Msg) {
+		go s.claimRequest(m)
 	})
 	if err != nil {
 		return err
@@ -570,6 +583,46 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	return nil
 }
 
+// claimRequest takes authority at the arbiter's request (handing it back to
+// his station after a failover), with the sequence check like any claim.
+func (s *Station) claimRequest(m *nats.Msg) {
+	var req struct {
+		PIN string `json:"pin"`
+	}
+	json.Unmarshal(m.Data, &req)
+	answer := func(err error) {
+		r := Reply{By: s.cfg.Name}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		r.Seq, _ = s.rep.Head()
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	if s.cfg.CheckClaim == nil {
+		answer(errors.New("this station takes authority only on its own"))
+		return
+	}
+	if err := s.cfg.CheckClaim(req.PIN); err != nil {
+		answer(err)
+		return
+	}
+	if s.authority() {
+		answer(nil)
+		return
+	}
+	auth, _ := s.rep.Authority()
+	if err := s.Claim(s.ctx, auth); err != nil {
+		answer(err)
+		return
+	}
+	if !s.authority() {
+		answer(errors.New("another station claimed authority at the same moment: look at 'station status' and try again"))
+		return
+	}
+	answer(nil)
+}
+
 // beforeCommit puts a command's events into the stream before the record
 // commits them; a refusal of the stream rolls the record back.
 func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
@@ -697,6 +750,7 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 	if err != nil {
 		return Reply{}, err
 	}
+	moved := time.Now()
 	for {
 		m, err := nc.Request(SubjectCommands+"."+req.Role, data, try)
 		if err == nil {
@@ -721,6 +775,16 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 			if sleepCtx(ctx, 100*time.Millisecond) != nil {
 				return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
 			}
+		}
+		// A server that restarted may stand apart from the others for a
+		// while (its routes not yet formed again): after 3 s without an
+		// answer, move to another record holder's server.
+		if time.Since(moved) > 3*time.Second && len(nc.Servers()) > 1 {
+			if Trace != nil {
+				Trace("submit %s: no answer through %s; moving to another server", req.ID, nc.ConnectedUrl())
+			}
+			nc.ForceReconnect()
+			moved = time.Now()
 		}
 	}
 }
