@@ -733,6 +733,16 @@ func (s *Station) handle(m *nats.Msg) {
 			s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
 			return
 		default:
+			s.mu.Lock()
+			_, acked := s.acked[req.ID]
+			s.mu.Unlock()
+			if acked {
+				// The stream took the command but the record did not commit
+				// (the disk): it is not withdrawn; it is answered from the log
+				// once this record has applied it.
+				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
+				continue
+			}
 			s.respond(m, Reply{Error: err.Error(), Output: out})
 			return
 		}
