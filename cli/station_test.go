@@ -121,9 +121,16 @@ func TestStationLoneRecordHolderBecomesAClusterThatOutlivesItsAuthority(t *testi
 	serveInBackground(t, first, "station", "serve", "--listen", sf.Listen)
 	mustArb(t, first, "station", "claim")
 	mustArb(t, first, "--as", "black", "move", "Nc6")
-	var st struct{ Authority string }
-	if err := json.Unmarshal([]byte(mustArb(t, first, "station", "status", "--json")), &st); err != nil || st.Authority != "arbiter" {
-		t.Fatalf("after station claim the authority is %q (%v)", st.Authority, err)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		var st struct{ Authority string }
+		err := json.Unmarshal([]byte(mustArb(t, first, "station", "status", "--json")), &st)
+		if err == nil && st.Authority == "arbiter" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after station claim the authority is %q (%v)", st.Authority, err)
+		}
+		time.Sleep(50 * time.Millisecond) // the station rewrites its status file every 250 ms
 	}
 	heads := map[string]bool{}
 	for _, db := range append(dbs, first) {
