@@ -297,6 +297,13 @@ func (s *Station) subscribe() error {
 		now := s.Now()
 		s.mu.Lock()
 		if _, ok := s.receipts[req.ID]; !ok {
+			if len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
+				for id, at := range s.receipts {
+					if now.Sub(at) > time.Hour {
+						delete(s.receipts, id)
+					}
+				}
+			}
 			s.receipts[req.ID] = now
 		}
 		auth := s.isAuth
