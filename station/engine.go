@@ -59,7 +59,31 @@ type EngineConfig struct {
 	TLS *tls.Config
 	// Users maps certificate subjects to permissions (see security.go).
 	Users []*server.User
+	// OnRefused is told of every connection or message the server refused
+	// (a publish outside the connection's permissions, a failed TLS
+	// handshake, an authorisation error): kind and the server's words.
+	OnRefused func(kind, detail string)
 }
+
+// refusalLogger passes the server's refusals to OnRefused and drops the rest.
+type refusalLogger struct{ fn func(kind, detail string) }
+
+func (l refusalLogger) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	switch {
+	case strings.Contains(msg, "Violation"):
+		l.fn("permission", msg)
+	case strings.Contains(msg, "handshake error"):
+		l.fn("tls", msg)
+	case strings.Contains(msg, "Authorization Error"), strings.Contains(msg, "authorization"):
+		l.fn("authorization", msg)
+	}
+}
+func (refusalLogger) Noticef(string, ...any) {}
+func (refusalLogger) Warnf(string, ...any)   {}
+func (refusalLogger) Fatalf(string, ...any)  {}
+func (refusalLogger) Debugf(string, ...any)  {}
+func (refusalLogger) Tracef(string, ...any)  {}
 
 // ClusterConfig is the route part of a clustered record holder.
 type ClusterConfig struct {
@@ -170,6 +194,8 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 	}
 	if !opts.NoLog {
 		srv.ConfigureLogger()
+	} else if cfg.OnRefused != nil {
+		srv.SetLogger(refusalLogger{cfg.OnRefused}, false, false)
 	}
 	go srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {

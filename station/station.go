@@ -64,6 +64,7 @@ type Station struct {
 	wg     sync.WaitGroup
 	subs   []*nats.Subscription
 	cmds   chan *nats.Msg
+	ready  chan struct{} // closed when Start has returned the station
 
 	mu       sync.Mutex
 	started  time.Time
@@ -74,6 +75,15 @@ type Station struct {
 	receipts map[string]time.Time // command id -> first receipt here (match timeline)
 	acked    map[string]uint64    // command id -> last seq, acknowledged by the stream
 	claims   int
+	refusals refusalCount
+}
+
+// refusalCount rate-limits the station.refused events: at most one per
+// kind every 10 s, counting those left out.
+type refusalCount struct {
+	last map[string]time.Time
+	more map[string]int
+	n    int
 }
 
 type beatSeen struct {
@@ -118,7 +128,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		cfg.Logf = func(string, ...any) {}
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, receipts: map[string]time.Time{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now()}
+		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	var err error
 	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
@@ -128,7 +138,9 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		return nil, err
 	}
 	if cfg.Engine != nil {
-		if s.eng, err = StartEngine(*cfg.Engine); err != nil {
+		ec := *cfg.Engine
+		ec.OnRefused = s.refused
+		if s.eng, err = StartEngine(ec); err != nil {
 			return nil, err
 		}
 		s.link = &s.eng.Link
@@ -163,6 +175,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	s.wg.Add(2)
 	go s.beatLoop()
 	go s.timeLoop()
+	close(s.ready)
 	return s, nil
 }
 
@@ -590,6 +603,57 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	return nil
 }
 
+// refused records a refusal of this station's server as an event (through
+// the authority), at most one per kind every 10 s; the ones in between are
+// counted in the next.
+func (s *Station) refused(kind, detail string) {
+	s.mu.Lock()
+	if s.refusals.last == nil {
+		s.refusals.last, s.refusals.more = map[string]time.Time{}, map[string]int{}
+	}
+	if time.Since(s.refusals.last[kind]) < 10*time.Second {
+		s.refusals.more[kind]++
+		s.mu.Unlock()
+		return
+	}
+	more := s.refusals.more[kind]
+	s.refusals.last[kind], s.refusals.more[kind] = time.Now(), 0
+	s.refusals.n++
+	id := fmt.Sprintf("refused/%s/%d/%d", s.cfg.Name, time.Now().UnixNano(), s.refusals.n)
+	s.mu.Unlock()
+	if len(detail) > 300 {
+		detail = detail[:300]
+	}
+	go func() {
+		select {
+		case <-s.ready:
+		case <-s.ctx.Done():
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+		defer cancel()
+		s.Submit(ctx, Request{ID: id, Role: "arbiter", Args: []string{"station", "refused", kind, detail, fmt.Sprint(more)}})
+	}()
+}
+
+// appendRefused records a refusal (station.refused), stamped no earlier
+// than the record's last event.
+func (s *Station) appendRefused(ctx context.Context, req Request) error {
+	at := time.Unix(0, req.At).UTC()
+	if last := s.app.State().LastAt; at.Before(last) {
+		at = last
+	}
+	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
+	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		return err
+	})
+	if err == nil {
+		s.app.Refresh(ctx)
+	}
+	return err
+}
+
 // claimRequest takes authority at the arbiter's request (handing it back to
 // his station after a failover), with the sequence check like any claim.
 func (s *Station) claimRequest(m *nats.Msg) {
@@ -718,7 +782,12 @@ func (s *Station) handle(m *nats.Msg) {
 			at = floor // a sender cannot backdate by more than its round trip
 		}
 		req.At = at.UnixNano()
-		out, err := s.cfg.Exec(context.WithValue(ctx, keyCommand, req.ID), s.app, req)
+		var out string
+		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
+			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)
+		} else {
+			out, err = s.cfg.Exec(context.WithValue(ctx, keyCommand, req.ID), s.app, req)
+		}
 		var dup *DuplicateError
 		var eng *EngineError
 		switch {

@@ -86,8 +86,9 @@ type beat struct {
 
 // Kinds of the stations' own events (match.StationKindPrefix).
 const (
-	KindClaim  = "station.claim"  // {"station": NAME, "epoch": N}: NAME is the authority from here on
-	KindMember = "station.member" // {"name", "role", "listen", "client"}: a station joined
+	KindClaim   = "station.claim"   // {"station": NAME, "epoch": N}: NAME is the authority from here on
+	KindMember  = "station.member"  // {"name", "role", "listen", "client"}: a station joined
+	KindRefused = "station.refused" // {"station", "kind", "detail", "more"}: the server refused a connection or message
 )
 
 type claimPayload struct {
