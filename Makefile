@@ -8,6 +8,7 @@
 #   make bench       benchmarks (scripts/bench.sh if present)
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
+#   make station-test the stations' chaos run (scripts/station-test.sh; minutes)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
 #   make clean       remove build output
 
@@ -27,7 +28,7 @@ TESTLOG     := bin/go-test.log
 PGNCHECK    := tools/pgncheck
 ARGS        ?=
 
-.PHONY: all deps deps-test build run test bench fuzz crash-test gui-check clean
+.PHONY: all deps deps-test build run test bench fuzz crash-test station-test gui-check clean
 
 all: build
 
@@ -98,6 +99,9 @@ fuzz:
 
 crash-test:
 	bash scripts/crash-test.sh
+
+station-test:
+	bash scripts/station-test.sh
 
 gui-check:
 	bash scripts/gui-check.sh

@@ -429,6 +429,25 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 				return []string{"--db", filepath.Join(t.TempDir(), "missing.arbiter"), "broadcast", "--listen", "127.0.0.1:0"}
 			}, "does not exist"},
 		},
+		"station serve": {
+			{"no address", "live", static("station", "serve"), "--listen"},
+			{"a port that is not a number", "live", static("station", "serve", "--listen", "127.0.0.1:x"), "port"},
+		},
+		"station invite": {
+			{"an unknown role", "live", static("station", "invite", "--role", "king", "--name", "x", "-o", "i.json"), "not a station role"},
+			{"a record that is no station's", "live", static("station", "invite", "--role", "operator", "--name", "x", "-o", "i.json"), "not a running record holder"},
+		},
+		"station join": {
+			{"no invitation", "live", static("station", "join"), "invitation"},
+			{"a missing invitation", "live", static("station", "join", "/nonexistent/i.json"), "cannot read"},
+		},
+		"station claim": {
+			{"a record that is no station's", "live", static("station", "claim"), "not a record holder"},
+			{"an argument", "live", static("station", "claim", "now"), "unexpected argument"},
+		},
+		"station status": {
+			{"a record that is no station's", "live", static("station", "status"), "not a station"},
+		},
 		// The export commands are added by package report's engineer; their
 		// cases apply once they are registered.
 		"export pgn": {
@@ -529,6 +548,20 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "claim", "fifty-moves"}
 	case "forfeit":
 		return []string{"--at", later, "forfeit", "black", "--reason", "x"}
+	case "station serve":
+		return []string{"station", "serve", "--listen", "127.0.0.1:1"}
+	case "station invite":
+		return []string{"station", "invite", "--role", "operator", "--name", "laptop", "-o", filepath.Join(t.TempDir(), "i.json")}
+	case "station join":
+		inv := filepath.Join(t.TempDir(), "i.json")
+		if err := os.WriteFile(inv, []byte(`{"match":"T","name":"laptop","role":"operator","contacts":["nats://127.0.0.1:1"]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []string{"station", "join", inv}
+	case "station status":
+		return []string{"station", "status"}
+	case "station claim":
+		return []string{"station", "claim"}
 	case "export pgn":
 		return []string{"export", "pgn", "-o", filepath.Join(t.TempDir(), "m.pgn")}
 	case "export pdf":

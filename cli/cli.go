@@ -307,6 +307,9 @@ func run(ctx context.Context, argv []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if c.writes && IsStation(g.DB) { // a station's record: the authority runs it (cli/station.go)
+		return forward(ctx, env, g, rest, argv)
+	}
 	r := &runner{ctx: ctx, env: env, g: g}
 	defer r.close()
 	if err := r.loadKey(); err != nil {

@@ -153,6 +153,11 @@ func decode(e store.Event, v any) error {
 	return nil
 }
 
+// StationKindPrefix starts the kinds of the events that stations record
+// about themselves (claims of authority, members joining): they are part of
+// the chain but change nothing in the match.
+const StationKindPrefix = "station."
+
 // Apply advances the state by one event. It fails only on a log that this
 // version of Arbiter cannot interpret; the state is then unspecified.
 func (s *State) Apply(e store.Event) error {
@@ -167,6 +172,9 @@ func (s *State) Apply(e store.Event) error {
 }
 
 func (s *State) apply(e store.Event) error {
+	if strings.HasPrefix(e.Kind, StationKindPrefix) {
+		return nil // the stations' own events (package station) change no match state
+	}
 	if e.Kind == KindMatchNew {
 		var p MatchNewPayload
 		if err := decode(e, &p); err != nil {

@@ -27,6 +27,9 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -b
 # (7): the live broadcast: commit to visible in /games.pgn; requests/s while the match is played, beside a static file server.
 run go test -count=1 -run '^$' -bench '^BenchmarkBroadcastCommitToVisible$' -benchtime "${BROADCAST_SAMPLES:-200}x" ./broadcast/
 run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStaticFileServe)$' -benchtime 3s ./broadcast/
+# Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
+# publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
+run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1)$' -benchtime "${SAMPLES}x" ./station/
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then

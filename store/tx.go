@@ -75,6 +75,9 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		return nil, err
 	}
 	fault("before-commit")
+	if err := db.runBeforeCommit(ctx, tx.appended); err != nil {
+		return nil, err
+	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		return nil, fmt.Errorf("store: update: commit: %w", mapErr(err))
 	}

@@ -1,0 +1,772 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/match"
+	"arbiter/station"
+	"arbiter/store"
+)
+
+// The station commands (docs/stations.md). A station's record FILE has a
+// description beside it, FILE.station.json, and the engine's store in
+// FILE.station/; the running station writes FILE.station.status.json
+// several times a second for 'station status'.
+func init() {
+	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME]",
+		summary: "Run this station headless until killed; on a record with no stations, make it the match's first record holder and its authority.", run: runStationServe})
+	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE",
+		summary: "Write an invitation for another station.", run: runStationInvite})
+	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
+		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
+	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim",
+		summary: "Make this record holder the match's authority (the arbiter hands authority back after a failover).", run: runStationClaim})
+	register(&command{name: "station status", roles: rolesRead, usage: "station status [--json]",
+		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
+}
+
+// stationFile describes a station's record (FILE.station.json).
+type stationFile struct {
+	Name      string   `json:"name"`
+	Role      string   `json:"role"`
+	Listen    string   `json:"listen,omitempty"`
+	ClientURL string   `json:"client_url,omitempty"` // this record holder's client port
+	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
+	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
+	First     bool     `json:"first,omitempty"`
+}
+
+// invitation is the file 'station invite' writes.
+type invitation struct {
+	Match       string              `json:"match"`
+	Name        string              `json:"name"`
+	Role        string              `json:"role"`
+	Contacts    []string            `json:"contacts"`
+	Routes      []string            `json:"routes,omitempty"` // the record holders' route addresses
+	Credentials station.Credentials `json:"credentials"`      // the match's CA and this station's certificate
+}
+
+func stationDir(db string) string { return db + ".station" }
+
+func credsPath(db string) string { return filepath.Join(stationDir(db), "credentials.json") }
+
+func caKeyPath(db string) string { return filepath.Join(stationDir(db), "ca-key.pem") }
+
+func readCreds(db string) (station.Credentials, error) {
+	var c station.Credentials
+	b, err := os.ReadFile(credsPath(db))
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil {
+		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", credsPath(db), err)
+	}
+	return c, nil
+}
+
+// newMatchCA makes the match's CA and the first station's credentials.
+func newMatchCA(ctx context.Context, db, name string) error {
+	title := matchTitle(ctx, db)
+	caCert, caKey, err := station.NewCA(title)
+	if err != nil {
+		return err
+	}
+	creds, err := station.Issue(caCert, caKey, name, "organiser")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stationDir(db), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(caKeyPath(db), caKey, 0o600); err != nil {
+		return err
+	}
+	return writeJSONFile(credsPath(db), creds)
+}
+
+func matchTitle(ctx context.Context, path string) string {
+	title := ""
+	if db, err := store.OpenReadOnly(ctx, path); err == nil {
+		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
+			title = app.State().Match.Title
+		}
+		db.Close()
+	}
+	return title
+}
+
+// checkRecord refuses a file at db that is not an Arbiter record (damaged,
+// foreign, newer), with the store's sentence; no file is no refusal.
+func checkRecord(ctx context.Context, db string) error {
+	if _, err := os.Stat(db); err != nil {
+		return nil
+	}
+	rdb, err := store.Open(ctx, db) // refuses before any write, as every command's open does
+	if err != nil {
+		return err
+	}
+	return rdb.Close()
+}
+
+func stationPath(db string) string { return db + ".station.json" }
+
+func readStation(db string) (*stationFile, bool, error) {
+	b, err := os.ReadFile(stationPath(db))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var sf stationFile
+	if err := json.Unmarshal(b, &sf); err != nil {
+		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", stationPath(db), err)
+	}
+	return &sf, true, nil
+}
+
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// IsStation reports whether the record at db belongs to a station.
+func IsStation(db string) bool {
+	_, ok, _ := readStation(db)
+	return ok
+}
+
+func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+func clientAddr(listen string) (string, int, error) {
+	h, ps, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
+	}
+	p, err := strconv.Atoi(ps)
+	if err != nil || p < 1 || p > 65534 {
+		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
+	}
+	return h, p + 1, nil
+}
+
+func runStationServe(r *runner, a *args) error {
+	listen, _ := a.take("listen")
+	name, _ := a.take("name")
+	if err := a.done("station serve", 0); err != nil {
+		return err
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if _, err := os.Stat(r.g.DB); err != nil {
+			return fmt.Errorf("there is no record at %s: create the match first with 'arbiter match new', or join with 'station join'", r.g.DB)
+		}
+		if listen == "" {
+			return fmt.Errorf("station serve needs --listen HOST:PORT, the address other stations reach")
+		}
+		if name == "" {
+			name = "arbiter"
+		}
+		sf = &stationFile{Name: name, Role: "organiser", Listen: listen, First: true}
+		if err := newMatchCA(r.ctx, r.g.DB, name); err != nil {
+			return err
+		}
+	}
+	if listen != "" {
+		sf.Listen = listen
+	}
+	return serveStation(r, sf)
+}
+
+func serveStation(r *runner, sf *stationFile) error {
+	ctx, cancel := stationCtx(r.ctx)
+	defer cancel()
+	db, err := store.Open(ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	creds, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
+	for {
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf}
+		cfg.CheckClaim = func(pin string) error {
+			app, err := match.Open(ctx, db)
+			if err != nil {
+				return err
+			}
+			if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
+				if pin == "" {
+					return fmt.Errorf("taking authority needs the arbiter's PIN: give --pin")
+				}
+				return fmt.Errorf("wrong arbiter PIN for station claim")
+			}
+			return nil
+		}
+		routes := []string(nil)
+		if station.Holder(sf.Role) {
+			host, port, err := clientAddr(sf.Listen)
+			if err != nil {
+				return err
+			}
+			routes, err = holderRoutes(ctx, db, sf)
+			if err != nil {
+				return err
+			}
+			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), "lone"), ClientHost: host, ClientPort: port, TLS: tlsc}
+			if len(routes) >= 2 {
+				// Two or more record holders: a cluster, in a store of its own
+				// (a lone engine's stream cannot become a clustered one; the
+				// record seeds the new stream).
+				ec.Dir = filepath.Join(stationDir(r.g.DB), "cluster")
+				ec.Cluster = &station.ClusterConfig{Name: "arbiter", Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+			}
+			cfg.Engine = ec
+		} else {
+			cfg.Dial, cfg.TLS = contactsOf(ctx, r.g.DB, sf), tlsc
+		}
+		s, err := station.Start(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		if s.Engine() != nil {
+			sf.ClientURL = s.Engine().ClientURL()
+		}
+		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+			s.Stop()
+			return err
+		}
+		if sf.First && station.Holder(sf.Role) {
+			if _, ok := s.Replica().Members()[sf.Name]; !ok {
+				if err := submitMember(ctx, s, sf); err != nil {
+					s.Stop()
+					return err
+				}
+			}
+		}
+		if !r.inPlay {
+			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
+		}
+		restart, err := watchStation(ctx, r.g.DB, s, len(routes))
+		s.Stop()
+		if !restart {
+			return err
+		}
+		logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
+	}
+}
+
+// holderRoutes are the route addresses of the record holders: those the
+// record names, those the invitation named, and this station's own.
+func holderRoutes(ctx context.Context, db *store.DB, sf *stationFile) ([]string, error) {
+	rep, err := station.OpenReplica(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var routes []string
+	add := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			routes = append(routes, a)
+		}
+	}
+	for _, h := range rep.Holders() {
+		add(h.Listen)
+	}
+	for _, a := range sf.Routes {
+		add(a)
+	}
+	add(sf.Listen)
+	return routes, nil
+}
+
+// contactsOf are the client URLs of the record holders this station knows:
+// its own, the invitation's, and those derived from the record's members
+// (the client port is the route port + 1).
+func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
+	seen := map[string]bool{}
+	var urls []string
+	add := func(u string) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			urls = append(urls, u)
+		}
+	}
+	add(sf.ClientURL)
+	for _, c := range sf.Contacts {
+		add(c)
+	}
+	if rdb, err := store.OpenReadOnly(ctx, db); err == nil {
+		if routes, err := holderRoutes(ctx, rdb, sf); err == nil {
+			for _, r := range routes {
+				if h, p, err := clientAddr(r); err == nil {
+					add("nats://" + net.JoinHostPort(h, strconv.Itoa(p)))
+				}
+			}
+		}
+		rdb.Close()
+	}
+	return urls
+}
+
+// watchStation writes the status file until ctx ends; it returns true when
+// a lone record holder must restart as a cluster.
+func watchStation(ctx context.Context, db string, s *station.Station, routes int) (bool, error) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		st := s.Status()
+		writeJSONFile(db+".station.status.json", struct {
+			station.Status
+			WrittenNS int64 `json:"written_ns"`
+		}{st, time.Now().UnixNano()})
+		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
+			return true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-t.C:
+		}
+	}
+}
+
+// submitMember records a station joining (station.member) through the authority.
+func submitMember(ctx context.Context, s *station.Station, sf *stationFile) error {
+	var idb [8]byte
+	rand.Read(idb[:])
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
+		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
+	if err == nil && rep.Error != "" {
+		err = errors.New(rep.Error)
+	}
+	return err
+}
+
+// stationExec runs a forwarded command on the authority's record through
+// the same commands as the command line.
+func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
+	var out bytes.Buffer
+	if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
+		return "", appendMember(ctx, app, req)
+	}
+	role, err := parseRole(req.Role)
+	if err != nil {
+		return "", err
+	}
+	c, cargs, err := lookup(req.Args)
+	if err != nil {
+		return "", err
+	}
+	if !c.writes || c.name == "play" || strings.HasPrefix(c.name, "station ") {
+		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
+	}
+	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
+		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN},
+		app: app, db: app.DB(), inPlay: true}
+	err = r.exec(c, cargs)
+	return out.String(), err
+}
+
+// appendMember records that a station joined. Only record holders'
+// connections may send it (arb.cmd.arbiter).
+func appendMember(ctx context.Context, app *match.App, req station.Request) error {
+	if req.Role != "arbiter" {
+		return fmt.Errorf("only a record holder records a station joining")
+	}
+	at := time.Unix(0, req.At).UTC()
+	if last := app.State().LastAt; at.Before(last) {
+		at = last
+	}
+	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
+	_, err := app.DB().Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		return err
+	})
+	if err == nil {
+		err = app.Refresh(ctx)
+	}
+	return err
+}
+
+// forward sends a write command given with --db of a station to the
+// authority and waits until this station's record holds it.
+func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
+	sf, _, err := readStation(g.DB)
+	if err != nil {
+		return err
+	}
+	asGiven := false
+	for _, a := range argv {
+		asGiven = asGiven || a == "--as" || strings.HasPrefix(a, "--as=")
+	}
+	if !asGiven && sf.Role == "operator" {
+		g.Role = match.RoleOperator // the operator's laptop speaks for the operator
+	}
+	pressed := time.Now() // the command happens now; stamped on the match timeline below
+	urls := contactsOf(ctx, g.DB, sf)
+	if !hasRole(station.CommandRoles(sf.Role), string(g.Role)) {
+		if sf.Role == "mirror" {
+			return fmt.Errorf("the mirror terminal only reads the record: give commands at another station")
+		}
+		return fmt.Errorf("the %s's station gives only the operator's commands: use --as operator", sf.Role)
+	}
+	creds, err := readCreds(g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	if err != nil {
+		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", sf.Name, g.DB)
+	}
+	defer nc.Close()
+	at, rtt := g.At, time.Duration(0)
+	if !g.AtSet {
+		off, r, ok := estimateOffset(nc)
+		if !ok {
+			fmt.Fprintln(env.Stderr, "arbiter: no authority answers yet; the command waits for one")
+		}
+		at, rtt = pressed.Add(off).UTC(), r
+	}
+	var idb [12]byte
+	rand.Read(idb[:])
+	req := station.Request{ID: sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name, Role: string(g.Role), PIN: g.PIN,
+		At: at.UnixNano(), RTT: int64(rtt), Args: words}
+	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	if rep.Output != "" {
+		fmt.Fprint(env.Stdout, rep.Output)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	// Wait until this station's record holds the command.
+	db, err := store.OpenReadOnly(ctx, g.DB)
+	if err != nil && !errors.Is(err, store.ErrEmpty) {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if db == nil {
+			db, _ = store.OpenReadOnly(ctx, g.DB)
+		}
+		if db != nil {
+			if seq, _, err := db.Head(ctx); err == nil && uint64(seq) >= rep.Seq {
+				db.Close()
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			if db != nil {
+				db.Close()
+			}
+			return fmt.Errorf("the command is committed as event %d but this station's record has not caught up within 30 s: check 'station status'", rep.Seq)
+		}
+		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
+	}
+}
+
+func hasRole(roles []string, r string) bool {
+	for _, x := range roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// estimateOffset asks the authority for its timeline a few times and keeps
+// the answer with the shortest round trip.
+func estimateOffset(nc *nats.Conn) (time.Duration, time.Duration, bool) {
+	best, bestRTT, ok := time.Duration(0), time.Duration(0), false
+	for i := 0; i < 4; i++ {
+		t0 := time.Now()
+		m, err := nc.Request(station.SubjectTime, nil, time.Second)
+		t3 := time.Now()
+		if err != nil {
+			continue
+		}
+		var b struct {
+			NowNS int64 `json:"now_ns"`
+		}
+		if json.Unmarshal(m.Data, &b) != nil {
+			continue
+		}
+		rtt := t3.Sub(t0)
+		if !ok || rtt < bestRTT {
+			best, bestRTT, ok = time.Unix(0, b.NowNS).Sub(t0.Add(rtt/2)), rtt, true
+		}
+	}
+	return best, bestRTT, ok
+}
+
+func runStationInvite(r *runner, a *args) error {
+	role, _ := a.take("role")
+	name, _ := a.take("name")
+	out, _ := a.take("o")
+	if err := a.done("station invite", 0); err != nil {
+		return err
+	}
+	switch role {
+	case "organiser", "display", "operator", "mirror":
+	default:
+		return fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
+	}
+	if strings.TrimSpace(name) == "" || out == "" {
+		return fmt.Errorf("station invite needs --name NAME and -o INVITE")
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok || sf.ClientURL == "" {
+		return fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", r.g.DB)
+	}
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
+	}
+	own, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	caKey, err := os.ReadFile(caKeyPath(r.g.DB))
+	if err != nil {
+		return fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+	}
+	creds, err := station.Issue(own.CA, caKey, name, role)
+	if err != nil {
+		return err
+	}
+	db, err := store.OpenReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	routes, err := holderRoutes(r.ctx, db, sf)
+	db.Close()
+	if err != nil {
+		return err
+	}
+	return writeJSONFile(out, invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
+		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds})
+}
+
+func runStationJoin(r *runner, a *args) error {
+	listen, _ := a.take("listen")
+	if err := a.done("station join", 1); err != nil {
+		return err
+	}
+	if len(a.pos) != 1 {
+		return fmt.Errorf("station join needs the invitation file: station join INVITE")
+	}
+	b, err := os.ReadFile(a.pos[0])
+	if err != nil {
+		return fmt.Errorf("cannot read the invitation %s: %v", a.pos[0], err)
+	}
+	var inv invitation
+	if err := json.Unmarshal(b, &inv); err != nil || inv.Name == "" || len(inv.Contacts) == 0 {
+		return fmt.Errorf("%s is not an invitation written by 'station invite'", a.pos[0])
+	}
+	if station.Holder(inv.Role) && listen == "" {
+		return fmt.Errorf("a record holder needs --listen HOST:PORT, the address the other record holders reach")
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
+	if _, ok, _ := readStation(r.g.DB); !ok {
+		if _, err := os.Stat(r.g.DB); err == nil {
+			return fmt.Errorf("%s exists already: give a new file with --db for the copy of the record", r.g.DB)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
+		return err
+	}
+	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts}
+	if _, err := inv.Credentials.TLSConfig(); err != nil {
+		return fmt.Errorf("%s carries no usable certificate: ask the arbiter for a new invitation", a.pos[0])
+	}
+	if err := os.MkdirAll(stationDir(r.g.DB), 0o700); err != nil {
+		return err
+	}
+	if err := writeJSONFile(credsPath(r.g.DB), inv.Credentials); err != nil {
+		return err
+	}
+	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+		return err
+	}
+	if station.Holder(inv.Role) {
+		sf.Routes = inv.Routes
+		if err := joinAsHolder(r.ctx, sf, inv); err != nil {
+			return err
+		}
+		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+			return err
+		}
+	}
+	return serveStation(r, sf)
+}
+
+// joinAsHolder records the new record holder in the match (through the
+// authority, over the invitation's contacts), so that the holders form a
+// cluster with it.
+func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
+	tlsc, err := inv.Credentials.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(strings.Join(inv.Contacts, ","), nats.Name(sf.Name+"-join"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	if err != nil {
+		return fmt.Errorf("no record holder answers at %s: start the inviting station and join again", strings.Join(inv.Contacts, ", "))
+	}
+	defer nc.Close()
+	var idb [8]byte
+	rand.Read(idb[:])
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	rep, err := station.Submit(ctx, nc, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name,
+		Role: "arbiter", At: time.Now().UnixNano(), Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}}, nil, 2*time.Second)
+	if err == nil && rep.Error != "" {
+		err = errors.New(rep.Error)
+	}
+	return err
+}
+
+func runStationClaim(r *runner, a *args) error {
+	if err := a.done("station claim", 0); err != nil {
+		return err
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
+	sf, ok, err := readStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	if !ok || !station.Holder(sf.Role) || sf.ClientURL == "" {
+		return fmt.Errorf("%s is not a record holder's record: only a record holder can be the authority", r.g.DB)
+	}
+	if r.g.Role != match.RoleArbiter {
+		return fmt.Errorf("station claim must be given by the arbiter")
+	}
+	creds, err := readCreds(r.g.DB)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(sf.ClientURL, nats.Name(sf.Name+"-claim"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	if err != nil {
+		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' first", sf.Name, r.g.DB)
+	}
+	defer nc.Close()
+	body, _ := json.Marshal(map[string]string{"pin": r.g.PIN})
+	m, err := nc.Request(station.SubjectClaim+"."+sf.Name, body, 15*time.Second)
+	if err != nil {
+		return fmt.Errorf("station %s did not take authority within 15 s (%v): the stream may have no majority; look at 'station status'", sf.Name, err)
+	}
+	var rep station.Reply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return fmt.Errorf("station %s gave an unreadable answer", sf.Name)
+	}
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	r.out("station %s is the authority from event %d on\n", sf.Name, rep.Seq)
+	return nil
+}
+
+func runStationStatus(r *runner, a *args) error {
+	asJSON := a.bool("json")
+	if err := a.done("station status", 0); err != nil {
+		return err
+	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil {
+		return err
+	}
+	if _, ok, err := readStation(r.g.DB); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", r.g.DB)
+		}
+		return err
+	}
+	b, err := os.ReadFile(r.g.DB + ".station.status.json")
+	if err != nil {
+		return fmt.Errorf("station has not run on %s yet: start it with 'station serve'", r.g.DB)
+	}
+	var st struct {
+		station.Status
+		WrittenNS int64 `json:"written_ns"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("the station's status file is damaged: restart the station")
+	}
+	running := time.Since(time.Unix(0, st.WrittenNS)) < 2*time.Second
+	for i := range st.Members {
+		if st.Members[i].Name == st.Station {
+			st.Members[i].Up = running
+		}
+	}
+	if asJSON {
+		out, _ := json.Marshal(st.Status)
+		r.out("%s\n", out)
+		return nil
+	}
+	state := "running"
+	if !running {
+		state = "not running"
+	}
+	r.out("station %s (%s), %s; authority %s; event %d, head %s; offset %.1f ms ± %.1f ms\n",
+		st.Station, st.Role, state, st.Authority, st.Seq, st.Head, st.OffsetMS, st.UncertaintyMS)
+	for _, m := range st.Members {
+		r.out("  %s (%s) up=%v lag=%d\n", m.Name, m.Role, m.Up, m.Lag)
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// freePortPair finds PORT with PORT and PORT+1 free on 127.0.0.1.
+func freePortPair(t *testing.T) int {
+	t.Helper()
+	for i := 0; i < 50; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1))
+		l.Close()
+		if err == nil {
+			l2.Close()
+			return p
+		}
+	}
+	t.Fatal("no two consecutive free ports")
+	return 0
+}
+
+// serveInBackground runs a station command until the test ends or the
+// returned stop is called.
+func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	var errb syncBuffer
+	go func() {
+		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		done <- Run(ctx, append([]string{"--db", db}, args...), env)
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("station %s exited %d: %s", db, code, errb.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
+	began := time.Now()
+	deadline := began.Add(30 * time.Second)
+	for {
+		var st struct {
+			WrittenNS int64 `json:"written_ns"`
+		}
+		if b, err := os.ReadFile(db + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil && st.WrittenNS > began.UnixNano() {
+			return stop
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("station %s did not start: %s", db, errb.String())
+		}
+		time.Sleep(10 * time.Millisecond) // polling for the other goroutine's file
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The lone first station becomes a cluster as holders join, and the match
+// goes on when it stops. Minutes on a loaded machine: make station-test.
+func TestStationLoneRecordHolderBecomesAClusterThatOutlivesItsAuthority(t *testing.T) {
+	if os.Getenv("ARBITER_STATION_CLUSTER") == "" {
+		t.Skip("forms a cluster and waits for elections: make station-test")
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	stopFirst := serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	var dbs []string
+	for _, h := range []struct{ name, role string }{{"appeals", "organiser"}, {"display", "display"}} {
+		inv := filepath.Join(dir, h.name+".invite")
+		mustArb(t, first, "station", "invite", "--role", h.role, "--name", h.name, "-o", inv)
+		db := filepath.Join(dir, h.name+".db")
+		serveInBackground(t, db, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+		dbs = append(dbs, db)
+	}
+	mustArb(t, first, "--as", "operator", "move", "e4")
+	mustArb(t, dbs[0], "--as", "black", "move", "c5") // given at another holder, run by the authority
+	stopFirst()
+	t0 := time.Now()
+	mustArb(t, dbs[1], "--as", "operator", "move", "Nf3")
+	t.Logf("committed %v after the first station stopped", time.Since(t0))
+	// The arbiter's station comes back, catches up, and takes authority back.
+	sf, _, err := readStation(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveInBackground(t, first, "station", "serve", "--listen", sf.Listen)
+	mustArb(t, first, "station", "claim")
+	mustArb(t, first, "--as", "black", "move", "Nc6")
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		var st struct{ Authority string }
+		err := json.Unmarshal([]byte(mustArb(t, first, "station", "status", "--json")), &st)
+		if err == nil && st.Authority == "arbiter" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after station claim the authority is %q (%v)", st.Authority, err)
+		}
+		time.Sleep(50 * time.Millisecond) // the station rewrites its status file every 250 ms
+	}
+	heads := map[string]bool{}
+	for _, db := range append(dbs, first) {
+		heads[strings.TrimSpace(mustArb(t, db, "verify"))] = true
+	}
+	if len(heads) != 1 {
+		t.Fatalf("the holders verify to different heads: %v", heads)
+	}
+}
+
+func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	mustArb(t, first, "--as", "operator", "move", "e4") // Deep Blue has White in game 1
+
+	inv := filepath.Join(dir, "laptop.invite")
+	mustArb(t, first, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
+	laptop := filepath.Join(dir, "laptop.db")
+	serveInBackground(t, laptop, "station", "join", inv)
+	mustArb(t, first, "--as", "black", "move", "c5")
+	mustArb(t, laptop, "move", "Nf3") // the laptop speaks for the operator without --as
+	if _, errs, code := arb(t, laptop, "--as", "black", "move", "Nc6"); code != 1 || !strings.Contains(errs, "only the operator's commands") {
+		t.Fatalf("the human's move from the operator's laptop: exit %d, %q", code, errs)
+	}
+	if _, errs, code := arb(t, laptop, "move", "Nc3"); code != 1 || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("a refused move from the laptop: exit %d, %q (want exit 1 and one sentence)", code, errs)
+	}
+	heads := map[string]string{}
+	for _, db := range []string{first, laptop} {
+		heads[db] = strings.TrimSpace(mustArb(t, db, "verify"))
+	}
+	if heads[first] != heads[laptop] || len(heads[first]) != 64 {
+		t.Fatalf("heads differ: %v", heads)
+	}
+	// The laptop's record has caught up by the time the command returned; its
+	// status file follows within a quarter of a second.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st map[string]any
+		out := mustArb(t, laptop, "station", "status", "--json")
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("status --json: %v: %s", err, out)
+		}
+		for _, k := range []string{"station", "role", "authority", "members", "seq", "head", "offset_ms", "uncertainty_ms"} {
+			if _, ok := st[k]; !ok {
+				t.Fatalf("status --json lacks %q: %s", k, out)
+			}
+		}
+		if st["head"] == heads[laptop] {
+			if st["station"] != "laptop" || st["role"] != "operator" || st["authority"] != "arbiter" {
+				t.Fatalf("status: %s", out)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status shows head %v, the record %s", st["head"], heads[laptop])
+		}
+		time.Sleep(20 * time.Millisecond) // the station process rewrites the file every 250 ms
+	}
+}

@@ -1,0 +1,122 @@
+package station
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"arbiter/store"
+)
+
+// Benchmarks for make bench (docs/stations.md): a command from the
+// operator's laptop to committed (through a lone record holder, mutual
+// TLS, sync always), beside the raw publish to the same engine with the
+// sequence check and a raw fsync, all in one run.
+
+func percentiles(b *testing.B, name string, d []time.Duration) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	if len(d) == 0 {
+		return
+	}
+	b.ReportMetric(float64(d[len(d)/2].Nanoseconds()), name+"p50-ns")
+	b.ReportMetric(float64(d[len(d)*99/100].Nanoseconds()), name+"p99-ns")
+}
+
+func BenchmarkStationCommandFromLaptop(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "a.db")
+	newRecord(b, path)
+	caCert, caKey, _ := NewCA("bench")
+	org, _ := Issue(caCert, caKey, "arbiter", "organiser")
+	op, _ := Issue(caCert, caKey, "laptop", "operator")
+	orgTLS, _ := org.TLSConfig()
+	opTLS, _ := op.TLSConfig()
+	db := openBenchDB(b, path)
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: orgTLS}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Stop()
+	laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openBenchDB(b, filepath.Join(dir, "l.db")),
+		Dial: []string{s.Engine().ClientURL()}, TLS: opTLS})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer laptop.Stop()
+	ctx := context.Background()
+	if r, err := s.Submit(ctx, req("arbiter", "start")); err != nil || r.Error != "" {
+		b.Fatal(err, r.Error)
+	}
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	roles := []string{"white", "operator"}
+	var cmd, raw []time.Duration
+	f, err := os.Create(filepath.Join(dir, "raw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		st := laptop
+		if roles[i%2] == "white" {
+			st = s
+		}
+		r, err := st.Submit(ctx, req(roles[i%2], "move", moves[i%4]))
+		if err != nil || r.Error != "" {
+			b.Fatal(err, r.Error)
+		}
+		if roles[i%2] == "operator" {
+			cmd = append(cmd, time.Since(t0))
+		}
+		t0 = time.Now()
+		f.Write(make([]byte, 200))
+		f.Sync()
+		raw = append(raw, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, "laptop-", cmd)
+	percentiles(b, "fsync-", raw)
+}
+
+func BenchmarkRawReplicatedPublishR1(b *testing.B) {
+	dir := b.TempDir()
+	e, err := StartEngine(EngineConfig{Name: "raw", Dir: filepath.Join(dir, "js")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Stop()
+	ctx := context.Background()
+	if err := e.EnsureStream(ctx); err != nil {
+		b.Fatal(err)
+	}
+	msg := make([]byte, 300)
+	var d []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Append(ctx, "raw-"+time.Now().String(), [][]byte{msg}, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, "publish-", d)
+}
+
+func openBenchDB(b *testing.B, path string) *storeDB {
+	db, err := openStore(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+type storeDB = store.DB
+
+func openStore(path string) (*store.DB, error) { return store.Open(context.Background(), path) }

@@ -1,0 +1,149 @@
+package station
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+type holder struct {
+	name, path, dir string
+	port            int
+	s               *Station
+}
+
+func startHolders(t *testing.T, hs []*holder, routes []string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(hs))
+	for i, h := range hs {
+		wg.Add(1)
+		go func(i int, h *holder) {
+			defer wg.Done()
+			db := openDB(t, h.path)
+			h.s, errs[i] = Start(context.Background(), Config{Name: h.name, Role: "organiser", DB: db, First: i == 0 && h.name == "arbiter",
+				Exec: testExec, Logf: t.Logf,
+				Engine: &EngineConfig{Name: h.name, Dir: h.dir, Cluster: &ClusterConfig{Name: "match",
+					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: 3}}})
+		}(i, h)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("start %s: %v", hs[i].name, err)
+		}
+	}
+}
+
+// waitFor waits for cond, checked every few milliseconds, up to d.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition, not synchronising
+	}
+}
+
+func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("forms a cluster and waits for an election")
+	}
+	dir := t.TempDir()
+	var hs []*holder
+	var routes []string
+	for _, n := range []string{"arbiter", "appeals", "display"} {
+		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
+		hs = append(hs, h)
+		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
+	}
+	newRecord(t, hs[0].path)
+	startHolders(t, hs, routes)
+	defer func() {
+		for _, h := range hs {
+			if h.s != nil {
+				h.s.Stop()
+			}
+		}
+	}()
+	var urls []string
+	for _, h := range hs {
+		urls = append(urls, h.s.Engine().ClientURL())
+	}
+	laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openDB(t, filepath.Join(dir, "laptop.db")), Dial: urls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer laptop.Stop()
+
+	Trace = t.Logf
+	defer func() { Trace = nil }()
+	submit(t, hs[0].s, req("arbiter", "start"))
+	submit(t, hs[0].s, req("white", "move", "e4"))
+	r := submit(t, laptop, req("operator", "move", "c5"))
+	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		cancel()
+	}
+
+	// The match timeline on the surviving stations, as offsets to this
+	// process's clock (one clock here, so any change is the estimator's).
+	offsets := func() map[string]time.Duration {
+		m := map[string]time.Duration{}
+		for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
+			m[s.Name()] = time.Until(s.Now())
+		}
+		return m
+	}
+	waitFor(t, 10*time.Second, "the laptop has no offset to the authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
+	before := offsets()
+
+	// The authority goes away; another holder claims within seconds.
+	hs[0].s.Stop()
+	hs[0].s = nil
+	start := time.Now()
+	waitFor(t, 20*time.Second, "no holder claimed authority", func() bool {
+		a, _ := hs[1].s.Replica().Authority()
+		return a == "appeals" || a == "display"
+	})
+	t.Logf("claimed after %v", time.Since(start))
+	r = submit(t, laptop, req("white", "move", "Nf3"))
+	t.Logf("next command committed %v after the authority stopped", time.Since(start))
+	waitFor(t, 10*time.Second, "the laptop has no offset to the new authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
+	for name, after := range offsets() {
+		if d := after - before[name]; d > 50*time.Millisecond || d < -50*time.Millisecond {
+			t.Errorf("%s: the match timeline jumped by %v across the failover", name, d)
+		}
+	}
+	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		cancel()
+	}
+	// The old authority comes back and catches up.
+	startHolders(t, hs[:1], routes)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := hs[0].s.Replica().WaitSeq(ctx, r.Seq); err != nil {
+		t.Fatalf("the old authority did not catch up: %v", err)
+	}
+	want := verifyHead(t, hs[1].s.App().DB())
+	for _, s := range []*Station{hs[0].s, hs[2].s, laptop} {
+		if got := verifyHead(t, s.App().DB()); got != want {
+			t.Fatalf("%s verifies to %s, want %s", s.Name(), got, want)
+		}
+	}
+	if st := laptop.Status(); st.Authority == "" || st.Seq != r.Seq || st.UncertaintyMS < 0 {
+		t.Fatalf("laptop status %+v", st)
+	}
+}

@@ -1,0 +1,28 @@
+// Package station makes several machines on the hall's LAN one match: the
+// arbiter's workstation, an organiser's machine and the display PC hold the
+// record; the operator's laptop and the control room's mirror terminal are
+// clients. See docs/stations.md for the contract.
+//
+// Mechanism. Every record holder embeds a nats-server with JetStream (file
+// storage, sync always) and connects to it in process. The match's events
+// are one stream (EVENTS, subject arb.ev), one message per event, deletes
+// and purges denied, appended with Nats-Expected-Last-Sequence (so the
+// stream sequence is the event's seq) and Nats-Msg-Id (the command id, so a
+// retry never duplicates); a command of several events is one atomic batch.
+// Every station keeps its own SQLite record in today's format (package
+// store) and applies the stream to it (Replica), checking each event's seq,
+// prev and hash; a mismatch stops applying and raises the alarm.
+//
+// One station, the authority, runs commands: it catches up with the stream,
+// answers a command id already in the record with its seq, validates the
+// command in package match and appends it. Its record's Update puts the
+// events into the stream before it commits them (store.DB.SetBeforeCommit),
+// so the record never holds an event the stream refused. The authority is
+// the station named by the latest claim event (station.claim) in the log; a
+// record holder that hears nothing from it for about 2 s appends its own
+// claim with the sequence check, so only one claimant, on the majority side,
+// wins. The other stations send requests (Request: id, role, the instant
+// stamped where the command was given) on arb.cmd and retry with the same id
+// until answered. Offsets to the authority's timeline are estimated from
+// time requests (arb.time) several times a second, NTP-style.
+package station

@@ -1,0 +1,464 @@
+package station
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the stream and subjects every station uses.
+const (
+	StreamName      = "EVENTS"
+	SubjectEvents   = "arb.ev"    // one message per event, the stream's only subject
+	SubjectCommands = "arb.cmd"   // requests to the authority, arb.cmd.ROLE (all holders receive them)
+	SubjectTime     = "arb.time"  // NTP-style time requests answered by the authority
+	SubjectBeat     = "arb.hb"    // the authority's heartbeats
+	SubjectClaim    = "arb.claim" // arb.claim.NAME: the arbiter asks station NAME to take authority
+
+	// DuplicateWindow is how long the stream remembers a command id. It
+	// outlasts any retry: a laptop that sleeps for hours and retries keeps
+	// the same id, and the authority also answers ids from the log itself.
+	DuplicateWindow = 24 * time.Hour
+	// PingInterval between servers (the default of 2 minutes makes a frozen
+	// machine look alive for 88 s; measured in /work/shared/notes).
+	PingInterval = time.Second
+)
+
+// JetStream error codes the engine resolves (nats-server v2.15).
+const (
+	errWrongLastSeq      = 10071 // Nats-Expected-Last-Sequence refused
+	errWrongLastSeqConst = 10164 // the same for batches
+	errBatchDuplicate    = 10201 // a committed batch retried
+)
+
+// EngineConfig configures one embedded nats-server.
+type EngineConfig struct {
+	Name string // the station's name; also the server name
+	Dir  string // JetStream store directory
+	// ClientHost/ClientPort: where the client port listens. Record holders
+	// bind it to 127.0.0.1 unless clients (laptop, mirror) must reach it.
+	ClientHost string
+	ClientPort int // 0: a free port
+	// Cluster: nil for a lone record holder (standalone JetStream, stream
+	// R1); else the route listener and the peers' route URLs.
+	Cluster *ClusterConfig
+	// TLS for routes and the client port (mutual TLS from the match's CA);
+	// nil in tests without TLS.
+	TLS *tls.Config
+	// Users maps certificate subjects to permissions (see security.go).
+	Users []*server.User
+	// OnRefused is told of every connection or message the server refused
+	// (a publish outside the connection's permissions, a failed TLS
+	// handshake, an authorisation error): kind and the server's words.
+	OnRefused func(kind, detail string)
+}
+
+// refusalLogger passes the server's refusals to OnRefused and drops the rest.
+type refusalLogger struct{ fn func(kind, detail string) }
+
+func (l refusalLogger) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	switch {
+	case strings.Contains(msg, "Violation"):
+		l.fn("permission", msg)
+	case strings.Contains(msg, "handshake error"):
+		l.fn("tls", msg)
+	case strings.Contains(msg, "Authorization Error"), strings.Contains(msg, "authorization"):
+		l.fn("authorization", msg)
+	}
+}
+func (refusalLogger) Noticef(string, ...any) {}
+func (refusalLogger) Warnf(string, ...any)   {}
+func (refusalLogger) Fatalf(string, ...any)  {}
+func (refusalLogger) Debugf(string, ...any)  {}
+func (refusalLogger) Tracef(string, ...any)  {}
+
+// ClusterConfig is the route part of a clustered record holder.
+type ClusterConfig struct {
+	Name     string   // the match's cluster name
+	Listen   string   // HOST:PORT for routes (the station's --listen)
+	Routes   []string // HOST:PORT of every record holder (may include its own)
+	Replicas int      // stream replicas: the number of record holders, at most 3
+}
+
+// Engine is one embedded nats-server with JetStream and an in-process
+// connection to it.
+type Engine struct {
+	Link
+	cfg EngineConfig
+	srv *server.Server
+}
+
+// Link is a connection to the match's stream: in process for a record
+// holder, over mutual TLS to a record holder's client port for a client.
+type Link struct {
+	nc *nats.Conn
+	js jetstream.JetStream
+}
+
+// Dial connects a client station to the record holders' client ports.
+func Dial(urls []string, name string, tlsc *tls.Config) (*Link, error) {
+	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond), nats.RetryOnFailedConnect(true),
+		nats.PingInterval(PingInterval), nats.MaxPingsOutstanding(3), nats.NoCallbacksAfterClientClose()}
+	if tlsc != nil {
+		opts = append(opts, nats.Secure(tlsc))
+	}
+	nc, err := nats.Connect(strings.Join(urls, ","), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("station: cannot reach a record holder at %s: %w", strings.Join(urls, ", "), err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return &Link{nc: nc, js: js}, nil
+}
+
+// Close closes the connection.
+func (l *Link) Close() { l.nc.Close() }
+
+// StartEngine starts the server and waits until it accepts connections.
+func StartEngine(cfg EngineConfig) (*Engine, error) {
+	host := cfg.ClientHost
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	port := cfg.ClientPort
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	opts := &server.Options{
+		ServerName:         cfg.Name,
+		Host:               host,
+		Port:               port,
+		JetStream:          true,
+		StoreDir:           cfg.Dir,
+		SyncAlways:         true, // acknowledge only what is on disk
+		PingInterval:       PingInterval,
+		MaxPingsOut:        3,
+		NoSigs:             true,
+		NoLog:              os.Getenv("ARBITER_STATION_LOG") == "",
+		Debug:              os.Getenv("ARBITER_STATION_LOG") == "debug",
+		JetStreamMaxMemory: 64 << 20,
+		JetStreamMaxStore:  1 << 30,
+	}
+	if cfg.TLS != nil {
+		opts.TLS = true
+		opts.TLSConfig = cfg.TLS
+		opts.TLSVerify = true
+		opts.TLSMap = true
+		opts.TLSTimeout = 2
+		opts.Users = cfg.Users
+		if opts.Users == nil {
+			opts.Users = RoleUsers()
+		}
+	}
+	if c := cfg.Cluster; c != nil {
+		h, p, err := splitHostPort(c.Listen)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cluster = server.ClusterOpts{
+			Name: c.Name, Host: h, Port: p,
+			PingInterval: PingInterval, MaxPingsOut: 3,
+			ConnectRetries: -1, // keep reaching for peers that are down
+		}
+		if cfg.TLS != nil {
+			opts.Cluster.TLSConfig = cfg.TLS
+			opts.Cluster.TLSTimeout = 2
+		}
+		scheme := "nats-route"
+		for _, r := range c.Routes {
+			if r == c.Listen {
+				continue
+			}
+			opts.Routes = append(opts.Routes, &url.URL{Scheme: scheme, Host: r})
+		}
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("station: start the engine: %w", err)
+	}
+	if !opts.NoLog {
+		srv.ConfigureLogger()
+	} else if cfg.OnRefused != nil {
+		srv.SetLogger(refusalLogger{cfg.OnRefused}, false, false)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, errors.New("station: the engine did not start within 10 s; check that the ports are free")
+	}
+	copts := []nats.Option{nats.InProcessServer(srv), nats.Name(cfg.Name + "-local"),
+		nats.MaxReconnects(-1), nats.NoCallbacksAfterClientClose()}
+	if cfg.TLS != nil {
+		copts = append(copts, nats.Secure(cfg.TLS)) // the station's own certificate: its role's user
+	}
+	nc, err := nats.Connect("", copts...)
+	if err != nil {
+		srv.Shutdown()
+		return nil, fmt.Errorf("station: connect to the engine: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		srv.Shutdown()
+		return nil, err
+	}
+	return &Engine{Link: Link{nc: nc, js: js}, cfg: cfg, srv: srv}, nil
+}
+
+func splitHostPort(hp string) (string, int, error) {
+	h, ps, err := net.SplitHostPort(hp)
+	if err != nil {
+		return "", 0, fmt.Errorf("station: %q is not HOST:PORT: %v", hp, err)
+	}
+	p, err := strconv.Atoi(ps)
+	if err != nil || p <= 0 || p > 65535 {
+		return "", 0, fmt.Errorf("station: the port in %q is not a number from 1 to 65535", hp)
+	}
+	return h, p, nil
+}
+
+// ClientURL is the nats:// URL of the client port.
+func (e *Engine) ClientURL() string { return e.srv.ClientURL() }
+
+// Conn is the in-process connection.
+func (l *Link) Conn() *nats.Conn { return l.nc }
+
+// Stop closes the connection and shuts the server down.
+func (e *Engine) Stop() {
+	e.nc.Close()
+	e.srv.Shutdown()
+	e.srv.WaitForShutdown()
+}
+
+// StreamConfig is the configuration of the match's stream.
+func StreamConfig(replicas int) jetstream.StreamConfig {
+	if replicas < 1 {
+		replicas = 1
+	}
+	return jetstream.StreamConfig{
+		Name:               StreamName,
+		Subjects:           []string{SubjectEvents},
+		Storage:            jetstream.FileStorage,
+		Retention:          jetstream.LimitsPolicy,
+		Discard:            jetstream.DiscardNew,
+		MaxMsgs:            -1,
+		MaxBytes:           -1,
+		MaxAge:             0,
+		Replicas:           replicas,
+		DenyDelete:         true,
+		DenyPurge:          true,
+		Duplicates:         DuplicateWindow,
+		AllowAtomicPublish: true,
+	}
+}
+
+// EnsureStream creates the stream if it does not exist, retrying until the
+// cluster can place it or ctx ends.
+func (e *Engine) EnsureStream(ctx context.Context) error {
+	replicas := 1
+	if e.cfg.Cluster != nil && e.cfg.Cluster.Replicas > 0 {
+		replicas = e.cfg.Cluster.Replicas
+	}
+	for {
+		// One try at a time: a request sent before the cluster has a meta
+		// leader is never answered.
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := e.js.CreateOrUpdateStream(tctx, StreamConfig(replicas))
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if os.Getenv("ARBITER_STATION_LOG") != "" {
+			fmt.Fprintf(os.Stderr, "station %s: create stream: %v\n", e.cfg.Name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("station: the match's stream could not be created: %w", err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// LastSeq is the stream's last sequence, asked of the stream's leader.
+func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
+	s, err := e.js.Stream(ctx, StreamName)
+	if err != nil {
+		return 0, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.LastSeq, nil
+}
+
+// ErrStale: the stream holds events this station has not applied yet (a
+// refused Nats-Expected-Last-Sequence); catch up and try again.
+var ErrStale = errors.New("station: the record moved on; catch up and try again")
+
+// DuplicateError: the command id is already in the stream.
+type DuplicateError struct{ Seq uint64 }
+
+func (d *DuplicateError) Error() string {
+	return fmt.Sprintf("station: the command is already in the record (event %d)", d.Seq)
+}
+
+type pubAck struct {
+	Stream    string `json:"stream"`
+	Seq       uint64 `json:"seq"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	BatchID   string `json:"batch,omitempty"`
+	BatchSize int    `json:"count,omitempty"`
+	Error     *struct {
+		Code    int    `json:"code"`
+		ErrCode int    `json:"err_code"`
+		Desc    string `json:"description"`
+	} `json:"error,omitempty"`
+}
+
+// Append publishes the events of one command, expecting the stream to end
+// at seq expectLast; the first event becomes expectLast+1. A command of
+// several events is one atomic batch. id is the command id (Nats-Msg-Id):
+// a retry of a committed command returns *DuplicateError with its sequence
+// (or Seq 0 when the server did not say it: read the id from the log). It
+// returns the last sequence of the command.
+func (e *Link) Append(ctx context.Context, id string, msgs [][]byte, expectLast uint64) (uint64, error) {
+	if len(msgs) == 0 {
+		return expectLast, nil
+	}
+	var reply *nats.Msg
+	var err error
+	if len(msgs) == 1 {
+		m := nats.NewMsg(SubjectEvents)
+		m.Data = msgs[0]
+		m.Header.Set("Nats-Msg-Id", id)
+		m.Header.Set("Nats-Expected-Last-Sequence", strconv.FormatUint(expectLast, 10))
+		reply, err = e.nc.RequestMsgWithContext(ctx, m)
+	} else {
+		batch := nats.NewInbox()
+		batch = batch[strings.LastIndex(batch, ".")+1:]
+		for i, data := range msgs {
+			m := nats.NewMsg(SubjectEvents)
+			m.Data = data
+			m.Header.Set("Nats-Batch-Id", batch)
+			m.Header.Set("Nats-Batch-Sequence", strconv.Itoa(i+1))
+			if i == 0 {
+				m.Header.Set("Nats-Msg-Id", id)
+				m.Header.Set("Nats-Expected-Last-Sequence", strconv.FormatUint(expectLast, 10))
+			}
+			if i < len(msgs)-1 {
+				if err = e.nc.PublishMsg(m); err != nil {
+					return 0, err
+				}
+				continue
+			}
+			m.Header.Set("Nats-Batch-Commit", "1")
+			reply, err = e.nc.RequestMsgWithContext(ctx, m)
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("station: append: %w", err)
+	}
+	var ack pubAck
+	if err := json.Unmarshal(reply.Data, &ack); err != nil {
+		return 0, fmt.Errorf("station: append: unreadable acknowledgement %q", reply.Data)
+	}
+	if ack.Error != nil {
+		switch ack.Error.ErrCode {
+		case errWrongLastSeq, errWrongLastSeqConst:
+			return 0, ErrStale
+		case errBatchDuplicate:
+			return 0, &DuplicateError{Seq: ack.Seq}
+		}
+		return 0, fmt.Errorf("station: append refused by the engine: %s (%d)", ack.Error.Desc, ack.Error.ErrCode)
+	}
+	if ack.Duplicate {
+		return 0, &DuplicateError{Seq: ack.Seq}
+	}
+	return ack.Seq, nil
+}
+
+// StreamMsg is one stored message.
+type StreamMsg struct {
+	Seq  uint64
+	ID   string // Nats-Msg-Id (the first event of a command carries it)
+	Data []byte
+}
+
+// Consume delivers the stream's messages from sequence from on, in order,
+// to fn until ctx ends. It uses an ordered consumer, which the stream's
+// leader serves, and restarts it after a failure.
+func (e *Link) Consume(ctx context.Context, from uint64, fn func(StreamMsg) error) error {
+	next := from
+	for ctx.Err() == nil {
+		c, err := e.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
+			DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: next,
+		})
+		if err != nil {
+			if sleepCtx(ctx, 200*time.Millisecond) != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		// Short pulls: a consumer whose server went away notices within
+		// about two heartbeats (1 s each) and is recreated.
+		it, err := c.Messages(jetstream.PullExpiry(2 * time.Second))
+		if err != nil {
+			if sleepCtx(ctx, 200*time.Millisecond) != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		stop := context.AfterFunc(ctx, it.Stop)
+		for {
+			m, err := it.Next()
+			if err != nil {
+				break
+			}
+			md, err := m.Metadata()
+			if err != nil {
+				continue
+			}
+			if md.Sequence.Stream < next {
+				continue
+			}
+			sm := StreamMsg{Seq: md.Sequence.Stream, ID: m.Headers().Get("Nats-Msg-Id"), Data: m.Data()}
+			if err := fn(sm); err != nil {
+				it.Stop()
+				stop()
+				return err
+			}
+			next = sm.Seq + 1
+		}
+		it.Stop()
+		stop()
+	}
+	return ctx.Err()
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,353 @@
+package station
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"arbiter/store"
+)
+
+// Replica applies the stream to this station's SQLite record. Every event
+// is checked on the way in: its seq is the stream sequence and the next in
+// the record, its prev is the record's head, its hash is its own
+// (store.EventHash), and store's Append, given only the event's content,
+// computes the same seq, prev and hash. The first mismatch stops applying
+// for good and raises the alarm.
+type Replica struct {
+	db *store.DB
+
+	mu          sync.Mutex
+	changed     chan struct{} // closed and replaced on every change
+	seq         uint64
+	head        string
+	hashes      []string          // hashes[i] is the hash of event i+1
+	ids         map[string]uint64 // command id -> last seq of that command
+	claim       string            // the station named by the latest claim
+	claimAt     uint64
+	members     map[string]MemberInfo
+	memberOrder []string
+	alarm       error
+	pending     []pendingEvent // parts of a command not complete yet
+}
+
+type pendingEvent struct {
+	w  wireEvent
+	ev store.Event
+}
+
+type ctxKey int
+
+const (
+	keyReplica ctxKey = iota // an Update of the replica applier: no publishing
+	keyCommand               // the command id of an Update run for a request
+	keyClaim                 // an Update that appends a claim
+)
+
+// AlarmError is raised when an incoming event does not fit the record.
+type AlarmError struct {
+	Seq    uint64
+	Reason string
+}
+
+func (a *AlarmError) Error() string {
+	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
+}
+
+// OpenReplica reads the record's head, command ids and stations' events.
+func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}}
+	evs, err := db.EventsAfter(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range evs {
+		r.note(e)
+		r.hashes = append(r.hashes, e.Hash)
+	}
+	if n := len(evs); n > 0 {
+		r.seq, r.head = uint64(evs[n-1].Seq), evs[n-1].Hash
+	}
+	return r, nil
+}
+
+// note updates the stations' view from one applied event (lock held or not yet shared).
+func (r *Replica) note(e store.Event) {
+	switch e.Kind {
+	case KindClaim:
+		var p claimPayload
+		if json.Unmarshal(e.Payload, &p) == nil {
+			r.claim, r.claimAt = p.Station, uint64(e.Seq)
+		}
+	case KindMember:
+		var p MemberInfo
+		if json.Unmarshal(e.Payload, &p) == nil {
+			if _, ok := r.members[p.Name]; !ok {
+				r.memberOrder = append(r.memberOrder, p.Name)
+			}
+			r.members[p.Name] = p
+		}
+	}
+}
+
+func (r *Replica) broadcast() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// Head is the last applied event.
+func (r *Replica) Head() (uint64, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seq, r.head
+}
+
+// Authority is the station named by the latest claim in the record, and that claim's seq.
+func (r *Replica) Authority() (string, uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.claim, r.claimAt
+}
+
+// Members are the stations recorded as joined.
+func (r *Replica) Members() map[string]MemberInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := make(map[string]MemberInfo, len(r.members))
+	for k, v := range r.members {
+		m[k] = v
+	}
+	return m
+}
+
+// Alarm is the reason applying stopped, or nil.
+func (r *Replica) Alarm() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.alarm
+}
+
+// IDSeq is the last seq of the command with this id, if it is in the record.
+func (r *Replica) IDSeq(id string) (uint64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.ids[id]
+	return s, ok
+}
+
+// WaitFor waits until cond holds (checked under the lock after every
+// change), ctx ends, or the alarm is raised.
+func (r *Replica) WaitFor(ctx context.Context, cond func(r *Replica) bool) error {
+	for {
+		r.mu.Lock()
+		ok, alarm, ch := cond(r), r.alarm, r.changed
+		r.mu.Unlock()
+		if ok {
+			return nil
+		}
+		if alarm != nil {
+			return alarm
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// WaitSeq waits until the record holds event seq.
+func (r *Replica) WaitSeq(ctx context.Context, seq uint64) error {
+	return r.WaitFor(ctx, func(r *Replica) bool { return r.seq >= seq })
+}
+
+func (r *Replica) raise(seq uint64, format string, a ...any) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.alarm == nil {
+		r.alarm = &AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)}
+		r.broadcast()
+	}
+	return r.alarm
+}
+
+// Apply takes one stream message. Messages must come in stream order.
+// It returns the alarm once raised; other errors (the disk) are returned
+// and the same message may be given again.
+func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
+	if err := r.Alarm(); err != nil {
+		return err
+	}
+	w, ev, err := decodeEvent(m.Data)
+	if err != nil {
+		return r.raise(m.Seq, "%v", err)
+	}
+	if uint64(ev.Seq) != m.Seq {
+		return r.raise(m.Seq, "it says it is event %d", ev.Seq)
+	}
+	if got := store.EventHash(ev); got != ev.Hash {
+		return r.raise(m.Seq, "its hash is not its own")
+	}
+	r.mu.Lock()
+	if n := len(r.pending); n > 0 {
+		last := r.pending[n-1]
+		if w.Cmd != last.w.Cmd || w.Part != last.w.Part+1 || w.Parts != last.w.Parts {
+			r.mu.Unlock()
+			return r.raise(m.Seq, "it breaks off command %s after part %d of %d", last.w.Cmd, last.w.Part, last.w.Parts)
+		}
+	} else if w.Part != 1 {
+		r.mu.Unlock()
+		return r.raise(m.Seq, "it is part %d of a command whose start is missing", w.Part)
+	}
+	r.pending = append(r.pending, pendingEvent{w, ev})
+	if w.Part < w.Parts {
+		r.mu.Unlock()
+		return nil
+	}
+	batch := r.pending
+	r.pending = nil
+	seq, head := r.seq, r.head
+	r.mu.Unlock()
+	if uint64(batch[0].ev.Seq) <= seq {
+		// Already here (this station's own command, committed after the
+		// stream acknowledged it, or a replay after a restart): it must be
+		// the same event.
+		return r.checkPresent(ctx, batch)
+	}
+	if uint64(batch[0].ev.Seq) != seq+1 {
+		return r.raise(uint64(batch[0].ev.Seq), "the record ends at event %d", seq)
+	}
+	if batch[0].ev.Prev != head && !(seq == 0 && batch[0].ev.Prev == store.GenesisPrev) {
+		return r.raise(uint64(batch[0].ev.Seq), "its prev is not the record's head")
+	}
+	var mismatch error
+	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
+		have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
+		if err != nil {
+			return err
+		}
+		if len(have) > 0 {
+			// This station's own command, committed after the stream
+			// acknowledged it: the record must hold exactly these events.
+			for i, p := range batch {
+				if i >= len(have) || have[i].Hash != p.ev.Hash {
+					mismatch = fmt.Errorf("the record holds another event %d", p.ev.Seq)
+					return mismatch
+				}
+			}
+			return nil
+		}
+		for _, p := range batch {
+			in := p.ev
+			in.Seq, in.Prev, in.Hash = 0, "", ""
+			got, err := tx.Append(in)
+			if err != nil {
+				return err
+			}
+			if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
+				mismatch = fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12])
+				return mismatch
+			}
+		}
+		return nil
+	})
+	if mismatch != nil {
+		return r.raise(uint64(batch[0].ev.Seq), "%v", mismatch)
+	}
+	if err != nil {
+		if errors.Is(err, store.ErrInvalidEvent) {
+			return r.raise(uint64(batch[0].ev.Seq), "%v", err)
+		}
+		r.mu.Lock()
+		r.pending = batch[:len(batch)-1] // the last part is given again
+		r.mu.Unlock()
+		return err
+	}
+	r.commit(batch)
+	return nil
+}
+
+func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error {
+	r.mu.Lock()
+	hashes := r.hashes
+	r.mu.Unlock()
+	for _, p := range batch {
+		i := p.ev.Seq - 1
+		if i >= int64(len(hashes)) {
+			// Committed by this station's own command but not yet noted.
+			have, err := r.db.EventsAfter(ctx, p.ev.Seq-1)
+			if err != nil {
+				r.mu.Lock()
+				r.pending = batch[:len(batch)-1]
+				r.mu.Unlock()
+				return err
+			}
+			if len(have) == 0 || have[0].Hash != p.ev.Hash {
+				return r.raise(uint64(p.ev.Seq), "the record holds another event %d", p.ev.Seq)
+			}
+			continue
+		}
+		if hashes[i] != p.ev.Hash {
+			return r.raise(uint64(p.ev.Seq), "the record holds another event %d", p.ev.Seq)
+		}
+	}
+	r.commit(batch)
+	return nil
+}
+
+// Adopt takes into the in-memory view the events up to upTo that this
+// station's own command id committed to the record after the stream
+// acknowledged them, without waiting for the stream to deliver them back
+// (which, after a change of stream leader, can take seconds). They are
+// checked as on the way in; the stream's copy is compared when it comes.
+func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64) error {
+	r.mu.Lock()
+	seq, head, busy := r.seq, r.head, len(r.pending) > 0 || r.alarm != nil
+	r.mu.Unlock()
+	if upTo <= seq || busy {
+		return nil
+	}
+	evs, err := r.db.EventsAfter(ctx, int64(seq))
+	if err != nil {
+		return err
+	}
+	prev := head
+	if seq == 0 {
+		prev = store.GenesisPrev
+	}
+	var batch []pendingEvent
+	for _, e := range evs {
+		if uint64(e.Seq) > upTo {
+			break
+		}
+		if e.Prev != prev || store.EventHash(e) != e.Hash {
+			return r.raise(uint64(e.Seq), "the record's own event does not continue the chain")
+		}
+		prev = e.Hash
+		batch = append(batch, pendingEvent{w: wireEvent{Cmd: id}, ev: e})
+	}
+	if len(batch) > 0 {
+		r.commit(batch)
+	}
+	return nil
+}
+
+// commit updates the in-memory view after batch is in the record.
+func (r *Replica) commit(batch []pendingEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range batch {
+		if p.ev.Seq == int64(len(r.hashes))+1 {
+			r.hashes = append(r.hashes, p.ev.Hash)
+			r.note(p.ev)
+		}
+		if uint64(p.ev.Seq) > r.seq {
+			r.seq, r.head = uint64(p.ev.Seq), p.ev.Hash
+		}
+	}
+	last := batch[len(batch)-1]
+	r.ids[last.w.Cmd] = uint64(last.ev.Seq)
+	r.broadcast()
+}

@@ -1,0 +1,129 @@
+package station
+
+import (
+	"context"
+	"crypto/tls"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+func credentials(t *testing.T, caCert, caKey []byte, name, role string) Credentials {
+	t.Helper()
+	c, err := Issue(caCert, caKey, name, role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func tlsOf(t *testing.T, c Credentials) *tls.Config {
+	t.Helper()
+	cfg, err := c.TLSConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.db")
+	newRecord(t, path)
+	caCert, caKey, err := NewCA("ACM Chess Challenge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, path)
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: tlsOf(t, credentials(t, caCert, caKey, "arbiter", "organiser"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	url := s.Engine().ClientURL()
+	submit(t, s, req("arbiter", "start"))
+	submit(t, s, req("white", "move", "e4"))
+
+	laptopTLS := tlsOf(t, credentials(t, caCert, caKey, "laptop", "operator"))
+	laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openDB(t, filepath.Join(dir, "l.db")),
+		Dial: []string{url}, TLS: laptopTLS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer laptop.Stop()
+	r := submit(t, laptop, req("operator", "move", "e5")) // the operator's own command goes through
+	seq, _ := s.Replica().Head()
+	if r.Seq != seq {
+		t.Fatalf("answered %d, record at %d", r.Seq, seq)
+	}
+
+	nc, err := nats.Connect(url, nats.Secure(laptopTLS))
+	if err != nil {
+		t.Fatalf("the operator's certificate: %v", err)
+	}
+	defer nc.Close()
+	t.Run("the operator's laptop cannot send the arbiter's commands", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		defer cancel()
+		_, err := Submit(ctx, nc, req("arbiter", "move", "Nf3"), nil, 200*time.Millisecond)
+		if err == nil {
+			t.Fatal("an arbiter's command from the operator's connection was answered")
+		}
+	})
+	t.Run("the operator's laptop cannot publish into the stream, delete or purge it", func(t *testing.T) {
+		js, _ := jetstream.New(nc)
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		defer cancel()
+		if _, err := js.Publish(ctx, SubjectEvents, []byte(`{}`)); err == nil {
+			t.Error("a forged event was acknowledged")
+		}
+		if err := js.DeleteStream(ctx, StreamName); err == nil {
+			t.Error("the stream was deleted")
+		}
+		if st, err := s.Link().js.Stream(context.Background(), StreamName); err != nil {
+			t.Fatal(err)
+		} else if err := st.Purge(context.Background()); err == nil {
+			t.Error("even the holder could purge: the stream must deny purges")
+		}
+	})
+	// The refusals are recorded (station.refused), nothing else is.
+	refusals := func(kind string) int {
+		evs, err := db.EventsAfter(context.Background(), int64(seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range evs {
+			if e.Kind != KindRefused {
+				t.Fatalf("a refused attempt appended %s", e.Kind)
+			}
+			if strings.Contains(string(e.Payload), `"kind":"`+kind+`"`) {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor(t, 10*time.Second, "the permission violations were not recorded", func() bool { return refusals("permission") > 0 })
+	t.Run("a machine with another CA's certificate cannot connect", func(t *testing.T) {
+		otherCert, otherKey, err := NewCA("another match")
+		if err != nil {
+			t.Fatal(err)
+		}
+		foreign := tlsOf(t, credentials(t, otherCert, otherKey, "intruder", "organiser"))
+		if nc, err := nats.Connect(url, nats.Secure(foreign), nats.Timeout(time.Second)); err == nil {
+			nc.Close()
+			t.Fatal("connected with another CA's certificate")
+		}
+		waitFor(t, 10*time.Second, "the refused TLS handshake was not recorded", func() bool { return refusals("tls") > 0 })
+	})
+	// Eight violations within a second or two: one event, the rest counted
+	// in the next (two if the machine stalled for 10 s in between).
+	if n := refusals("permission"); n < 1 || n > 2 {
+		t.Errorf("%d permission refusals recorded, want one per 10 s", n)
+	}
+}

@@ -1,0 +1,976 @@
+package station
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// Executor runs one request's command on the authority's record, inside
+// the command layer (package match), with ctx passed on to the store so
+// that the events go into the stream before the record commits them.
+type Executor func(ctx context.Context, app *match.App, req Request) (output string, err error)
+
+// Config describes one station.
+type Config struct {
+	Name string
+	Role string // organiser | display | operator | mirror
+	DB   *store.DB
+	// Engine is set for record holders (organiser, display); nil for clients.
+	Engine *EngineConfig
+	// Dial: for clients, the record holders' client URLs, with TLS.
+	Dial []string
+	TLS  *tls.Config
+	Exec Executor
+	// Now is the local time source (default match.NewTimeSource().Now).
+	Now func() time.Time
+	// Silence: how long the authority may be silent before another record
+	// holder claims authority (default 2 s). BeatEvery: heartbeat period
+	// (default 200 ms).
+	Silence   time.Duration
+	BeatEvery time.Duration
+	Logf      func(format string, a ...any)
+	// CheckClaim checks the credential of a request to take authority here
+	// (the arbiter's PIN); nil refuses every such request.
+	CheckClaim func(pin string) error
+	// First: this station is the match's first record holder: it puts the
+	// record it starts with into an empty stream and claims authority.
+	First bool
+}
+
+// Holder reports whether a role holds the record.
+func Holder(role string) bool { return role == "organiser" || role == "display" }
+
+// Station is one running station.
+type Station struct {
+	cfg  Config
+	eng  *Engine
+	link *Link
+	rep  *Replica
+	app  *match.App
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	subs   []*nats.Subscription
+	cmds   chan *nats.Msg
+	ready  chan struct{} // closed when Start has returned the station
+
+	mu       sync.Mutex
+	started  time.Time
+	beats    map[string]beatSeen
+	samples  []sample // time samples from the authority, newest last
+	frozen   time.Duration
+	isAuth   bool
+	receipts map[string]time.Time // command id -> first receipt here (match timeline)
+	acked    map[string]uint64    // command id -> last seq, acknowledged by the stream
+	claims   int
+	refusals refusalCount
+}
+
+// refusalCount rate-limits the station.refused events: at most one per
+// kind every 10 s, counting those left out.
+type refusalCount struct {
+	last map[string]time.Time
+	more map[string]int
+	n    int
+}
+
+type beatSeen struct {
+	at  time.Time // local, monotonic
+	seq int64
+}
+
+type sample struct {
+	offset, rtt time.Duration
+}
+
+var (
+	// ErrDirect: a write on a station's record outside the station.
+	ErrDirect = errors.New("station: this record belongs to a station; give the command through the station ('arbiter --db FILE ...' forwards it)")
+	// ErrNotAuthority: this station is not the authority (any more).
+	ErrNotAuthority = errors.New("station: this station is not the match's authority")
+)
+
+// EngineError is a failure of the stream (timeout, no quorum): the outcome
+// of the append is unknown, so the request is not answered and the sender
+// retries with the same id.
+type EngineError struct{ Err error }
+
+func (e *EngineError) Error() string {
+	return "station: the stream did not take the command: " + e.Err.Error()
+}
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// Start starts the station and returns once its engine runs and its
+// replica applies the stream.
+func Start(ctx context.Context, cfg Config) (*Station, error) {
+	if cfg.Now == nil {
+		cfg.Now = match.NewTimeSource().Now
+	}
+	if cfg.Silence == 0 {
+		cfg.Silence = 2 * time.Second
+	}
+	if cfg.BeatEvery == 0 {
+		cfg.BeatEvery = 200 * time.Millisecond
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, receipts: map[string]time.Time{},
+		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var err error
+	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
+		return nil, err
+	}
+	if s.app, err = match.Open(ctx, cfg.DB); err != nil {
+		return nil, err
+	}
+	if cfg.Engine != nil {
+		ec := *cfg.Engine
+		ec.OnRefused = s.refused
+		if s.eng, err = StartEngine(ec); err != nil {
+			return nil, err
+		}
+		s.link = &s.eng.Link
+		sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		err = s.eng.EnsureStream(sctx)
+		cancel()
+		if err != nil {
+			s.eng.Stop()
+			return nil, err
+		}
+		cfg.DB.SetBeforeCommit(s.beforeCommit)
+	} else {
+		if s.link, err = Dial(cfg.Dial, cfg.Name, cfg.TLS); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.subscribe(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	s.wg.Add(1)
+	go s.consume()
+	if s.eng != nil {
+		if err := s.bootstrap(ctx); err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.wg.Add(2)
+		go s.worker()
+		go s.monitor()
+	}
+	s.wg.Add(2)
+	go s.beatLoop()
+	go s.timeLoop()
+	close(s.ready)
+	return s, nil
+}
+
+// Stop stops the station (the engine included).
+func (s *Station) Stop() {
+	s.cancel()
+	for _, sub := range s.subs {
+		sub.Unsubscribe()
+	}
+	if s.eng != nil {
+		s.cfg.DB.SetBeforeCommit(nil)
+	}
+	s.wg.Wait()
+	if s.eng != nil {
+		s.eng.Stop()
+	} else if s.link != nil {
+		s.link.Close()
+	}
+}
+
+// Name, Replica, App, Link give access for the faces and tests.
+func (s *Station) Name() string             { return s.cfg.Name }
+func (s *Station) Replica() *Replica        { return s.rep }
+func (s *Station) App() *match.App          { return s.app }
+func (s *Station) Link() *Link              { return s.link }
+func (s *Station) Engine() *Engine          { return s.eng }
+func (s *Station) Config() Config           { return s.cfg }
+func (s *Station) Context() context.Context { return s.ctx }
+
+// consume applies the stream to the replica, from event 1 (events already in
+// the record are compared, which also rebuilds the index of command ids).
+func (s *Station) consume() {
+	defer s.wg.Done()
+	from := uint64(1)
+	for s.ctx.Err() == nil {
+		ctx, cancel := context.WithCancel(s.ctx)
+		stuck := make(chan struct{})
+		go s.watchConsumer(ctx, cancel, stuck)
+		err := s.consumeFrom(ctx, from)
+		cancel()
+		<-stuck
+		var alarm *AlarmError
+		if errors.As(err, &alarm) {
+			return
+		}
+		seq, _ := s.rep.Head()
+		from = seq + 1
+	}
+}
+
+// watchConsumer restarts the consumer when the stream's leader reports
+// events the replica has not received for 3 s (a consumer left behind by a
+// change of leader).
+func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc, done chan struct{}) {
+	defer close(done)
+	behind := 0
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		qctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
+		last, err := s.link.LastSeq(qctx)
+		cancel()
+		if seq, _ := s.rep.Head(); err != nil || last > seq {
+			behind++
+		} else {
+			behind = 0
+		}
+		if behind >= 3 {
+			s.cfg.Logf("%s: the stream is at event %d and this record behind it for 3 s: the consumer restarts", s.cfg.Name, last)
+			if s.eng == nil {
+				s.link.nc.ForceReconnect() // a client may sit on a server that stands apart
+			}
+			restart()
+			return
+		}
+	}
+}
+
+func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
+	return s.link.Consume(ctx, from, func(m StreamMsg) error {
+		for {
+			err := s.rep.Apply(ctx, m)
+			if err == nil {
+				if s.app != nil {
+					s.app.Refresh(s.ctx)
+				}
+				return nil
+			}
+			var alarm *AlarmError
+			if errors.As(err, &alarm) {
+				s.cfg.Logf("ALARM: %v", err)
+				return err
+			}
+			if sleepCtx(ctx, 100*time.Millisecond) != nil {
+				return ctx.Err()
+			}
+		}
+	})
+}
+
+func (s *Station) subscribe() error {
+	nc := s.link.nc
+	sub, err := nc.Subscribe(SubjectBeat, func(m *nats.Msg) {
+		var b beat
+		if json.Unmarshal(m.Data, &b) != nil {
+			return
+		}
+		s.mu.Lock()
+		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq}
+		s.mu.Unlock()
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	if s.eng == nil {
+		return nil
+	}
+	sub, err = nc.Subscribe(SubjectCommands+".>", func(m *nats.Msg) {
+		var req Request
+		if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
+			return
+		}
+		if m.Subject != SubjectCommands+"."+req.Role {
+			return // the role must be the subject's: the connection's permissions name the subjects
+		}
+		now := s.Now()
+		s.mu.Lock()
+		if _, ok := s.receipts[req.ID]; !ok {
+			if len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
+				for id, at := range s.receipts {
+					if now.Sub(at) > time.Hour {
+						delete(s.receipts, id)
+					}
+				}
+			}
+			s.receipts[req.ID] = now
+		}
+		auth := s.isAuth
+		s.mu.Unlock()
+		if auth {
+			select {
+			case s.cmds <- m:
+			default: // full: the sender retries
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	sub, err = nc.Subscribe(SubjectClaim+"."+s.cfg.Name, func(m *nats.Msg) {
+		go s.claimRequest(m)
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	sub, err = nc.Subscribe(SubjectTime, func(m *nats.Msg) {
+		if !s.authority() {
+			return
+		}
+		seq, _ := s.rep.Head()
+		_, claim := s.rep.Authority()
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Claim: int64(claim)})
+		m.Respond(b)
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	return nil
+}
+
+// authority reports whether the latest claim in the record names this station.
+func (s *Station) authority() bool {
+	name, _ := s.rep.Authority()
+	ok := name == s.cfg.Name && s.eng != nil && s.rep.Alarm() == nil
+	s.mu.Lock()
+	if ok && !s.isAuth {
+		// Taking over: continue the timeline the stations had.
+		s.frozen = s.offsetLocked()
+	}
+	s.isAuth = ok
+	s.mu.Unlock()
+	return ok
+}
+
+// Now is the match timeline at this station: the local time source plus the
+// estimated offset to the authority's (for the authority, the offset it
+// had when it took over, so the timeline does not jump).
+func (s *Station) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isAuth {
+		return s.cfg.Now().Add(s.frozen)
+	}
+	return s.cfg.Now().Add(s.offsetLocked())
+}
+
+func (s *Station) offsetLocked() time.Duration {
+	best := -1
+	for i, x := range s.samples {
+		if best < 0 || x.rtt < s.samples[best].rtt {
+			best = i
+		}
+	}
+	if best < 0 {
+		return s.frozen
+	}
+	return s.samples[best].offset
+}
+
+// Offset is the estimated offset to the authority's timeline and its
+// uncertainty (half the best round trip).
+func (s *Station) Offset() (offset, uncertainty time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isAuth {
+		return s.frozen, 0
+	}
+	best := -1
+	for i, x := range s.samples {
+		if best < 0 || x.rtt < s.samples[best].rtt {
+			best = i
+		}
+	}
+	if best < 0 {
+		return s.frozen, -time.Millisecond // unknown: no answer from the authority yet
+	}
+	return s.samples[best].offset, s.samples[best].rtt / 2
+}
+
+// timeLoop estimates the offset to the authority several times a second.
+func (s *Station) timeLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.authority() {
+			continue
+		}
+		t0 := s.cfg.Now()
+		m, err := s.link.nc.Request(SubjectTime, nil, 500*time.Millisecond)
+		t3 := s.cfg.Now()
+		if err != nil {
+			continue
+		}
+		var b beat
+		if json.Unmarshal(m.Data, &b) != nil {
+			continue
+		}
+		rtt := t3.Sub(t0)
+		off := time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2))
+		s.mu.Lock()
+		s.samples = append(s.samples, sample{offset: off, rtt: rtt})
+		if len(s.samples) > 8 {
+			s.samples = s.samples[len(s.samples)-8:]
+		}
+		s.mu.Unlock()
+	}
+}
+
+// beatLoop publishes this station's heartbeats (the authority's say so).
+func (s *Station) beatLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.BeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		auth := s.authority()
+		seq, _ := s.rep.Head()
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+		s.link.nc.Publish(SubjectBeat, b)
+	}
+}
+
+// monitor claims authority when the authority named by the record has been
+// silent for cfg.Silence.
+func (s *Station) monitor() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.Silence / 10)
+	defer t.Stop()
+	since := time.Now()
+	var claimSeen uint64
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.rep.Alarm() != nil || s.authority() {
+			continue
+		}
+		auth, claimAt := s.rep.Authority()
+		if claimAt != claimSeen {
+			claimSeen, since = claimAt, time.Now() // a new authority gets its own 2 s
+		}
+		s.mu.Lock()
+		seen, ok := s.beats[auth]
+		s.mu.Unlock()
+		last := since
+		if ok && seen.at.After(last) {
+			last = seen.at
+		}
+		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
+			continue
+		}
+		if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
+			s.cfg.Logf("%s: claim failed: %v", s.cfg.Name, err)
+		}
+	}
+}
+
+// Claim appends a claim naming this station, provided the latest claim
+// still names silent (the sequence check makes only one claimant win, and
+// only on the majority side). The arbiter hands authority back the same way.
+func (s *Station) Claim(ctx context.Context, silent string) error {
+	if s.eng == nil {
+		return errors.New("station: a client station cannot hold authority")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	last, err := s.link.LastSeq(ctx)
+	if err != nil {
+		return &EngineError{err}
+	}
+	if err := s.rep.WaitSeq(ctx, last); err != nil {
+		return err
+	}
+	if auth, _ := s.rep.Authority(); auth != silent {
+		return nil // someone else claimed meanwhile
+	}
+	s.mu.Lock()
+	s.frozen = s.offsetLocked()
+	s.claims++
+	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)
+	s.mu.Unlock()
+	evs, err := s.cfg.DB.EventsAfter(ctx, int64(last)-1)
+	if err != nil {
+		return err
+	}
+	at := s.Now()
+	if len(evs) > 0 {
+		at = evs[len(evs)-1].At // the claim does not move the record's time
+	}
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name})
+	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
+	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	acked := s.acked[id]
+	s.mu.Unlock()
+	s.rep.Adopt(ctx, id, acked)
+	s.cfg.Logf("%s claims authority after event %d", s.cfg.Name, last)
+	return s.rep.WaitSeq(ctx, last+1)
+}
+
+// bootstrap makes the first record holder's record the stream (an empty
+// stream takes the record's events one by one, with the sequence check) and
+// its station the authority.
+func (s *Station) bootstrap(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var last uint64
+	for {
+		var err error
+		if last, err = s.link.LastSeq(ctx); err == nil {
+			break
+		}
+		if sleepCtx(ctx, 200*time.Millisecond) != nil {
+			return fmt.Errorf("station: the match's stream does not answer: %w", err)
+		}
+	}
+	seq, _ := s.rep.Head()
+	if seq > last && last > 0 {
+		return s.rep.raise(last+1, "this record holds events %d to %d that the stream does not", last+1, seq)
+	}
+	if last == 0 && seq == 0 && s.cfg.First {
+		return s.Claim(ctx, "")
+	}
+	if last > 0 || seq == 0 {
+		return nil
+	}
+	// An empty stream and a record: the first station, or a holder whose
+	// lone engine became a cluster (a new stream). Every holder with a
+	// record may seed: the ids are the events' own, so copies coincide.
+	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
+		_, err := s.link.Append(ctx, id, encodeEvents(id, []store.Event{e}), uint64(e.Seq-1))
+		var dup *DuplicateError
+		if err != nil && !errors.As(err, &dup) {
+			return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+		}
+	}
+	if err := s.rep.WaitSeq(ctx, seq); err != nil {
+		return err
+	}
+	if auth, _ := s.rep.Authority(); auth == "" && s.cfg.First {
+		return s.Claim(ctx, "")
+	}
+	return nil
+}
+
+// refused records a refusal of this station's server as an event (through
+// the authority), at most one per kind every 10 s; the ones in between are
+// counted in the next.
+func (s *Station) refused(kind, detail string) {
+	s.mu.Lock()
+	if s.refusals.last == nil {
+		s.refusals.last, s.refusals.more = map[string]time.Time{}, map[string]int{}
+	}
+	if time.Since(s.refusals.last[kind]) < 10*time.Second {
+		s.refusals.more[kind]++
+		s.mu.Unlock()
+		return
+	}
+	more := s.refusals.more[kind]
+	s.refusals.last[kind], s.refusals.more[kind] = time.Now(), 0
+	s.refusals.n++
+	id := fmt.Sprintf("refused/%s/%d/%d", s.cfg.Name, time.Now().UnixNano(), s.refusals.n)
+	s.mu.Unlock()
+	if len(detail) > 300 {
+		detail = detail[:300]
+	}
+	go func() {
+		select {
+		case <-s.ready:
+		case <-s.ctx.Done():
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+		defer cancel()
+		s.Submit(ctx, Request{ID: id, Role: "arbiter", Args: []string{"station", "refused", kind, detail, fmt.Sprint(more)}})
+	}()
+}
+
+// appendRefused records a refusal (station.refused), stamped no earlier
+// than the record's last event.
+func (s *Station) appendRefused(ctx context.Context, req Request) error {
+	at := time.Unix(0, req.At).UTC()
+	if last := s.app.State().LastAt; at.Before(last) {
+		at = last
+	}
+	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
+	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		return err
+	})
+	if err == nil {
+		s.app.Refresh(ctx)
+	}
+	return err
+}
+
+// claimRequest takes authority at the arbiter's request (handing it back to
+// his station after a failover), with the sequence check like any claim.
+func (s *Station) claimRequest(m *nats.Msg) {
+	var req struct {
+		PIN string `json:"pin"`
+	}
+	json.Unmarshal(m.Data, &req)
+	answer := func(err error) {
+		r := Reply{By: s.cfg.Name}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		r.Seq, _ = s.rep.Head()
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	if s.cfg.CheckClaim == nil {
+		answer(errors.New("this station takes authority only on its own"))
+		return
+	}
+	if err := s.cfg.CheckClaim(req.PIN); err != nil {
+		answer(err)
+		return
+	}
+	if s.authority() {
+		answer(nil)
+		return
+	}
+	auth, _ := s.rep.Authority()
+	if err := s.Claim(s.ctx, auth); err != nil {
+		answer(err)
+		return
+	}
+	if !s.authority() {
+		answer(errors.New("another station claimed authority at the same moment: look at 'station status' and try again"))
+		return
+	}
+	answer(nil)
+}
+
+// beforeCommit puts a command's events into the stream before the record
+// commits them; a refusal of the stream rolls the record back.
+func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
+	if ctx.Value(keyReplica) != nil {
+		return nil
+	}
+	id, _ := ctx.Value(keyCommand).(string)
+	if id == "" {
+		return ErrDirect
+	}
+	if seq, _ := s.rep.Head(); seq != uint64(evs[0].Seq-1) {
+		return ErrStale // the view of the claims would not be this command's
+	}
+	if ctx.Value(keyClaim) == nil && !s.authority() {
+		return ErrNotAuthority
+	}
+	last, err := s.link.Append(ctx, id, encodeEvents(id, evs), uint64(evs[0].Seq-1))
+	var dup *DuplicateError
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrStale), errors.As(err, &dup):
+		return err
+	default:
+		return &EngineError{err}
+	}
+	if last != uint64(evs[len(evs)-1].Seq) {
+		s.rep.raise(last, "the stream placed the command at event %d, the record at %d", last, evs[len(evs)-1].Seq)
+		return s.rep.Alarm()
+	}
+	s.mu.Lock()
+	s.acked[id] = last
+	s.mu.Unlock()
+	return nil
+}
+
+// worker runs the requests one at a time: catch up, answer a known id with
+// its seq, validate and append.
+func (s *Station) worker() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case m := <-s.cmds:
+			s.handle(m)
+		}
+	}
+}
+
+func (s *Station) respond(m *nats.Msg, r Reply) {
+	r.By = s.cfg.Name
+	b, _ := json.Marshal(r)
+	m.Respond(b)
+}
+
+func (s *Station) handle(m *nats.Msg) {
+	var req Request
+	if json.Unmarshal(m.Data, &req) != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	for attempt := 0; attempt < 5; attempt++ {
+		last, err := s.link.LastSeq(ctx)
+		if err != nil {
+			s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
+			return // no answer: the sender retries
+		}
+		if err := s.rep.WaitSeq(ctx, last); err != nil {
+			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
+			return
+		}
+		if seq, ok := s.rep.IDSeq(req.ID); ok {
+			s.respond(m, Reply{Seq: seq})
+			return
+		}
+		if !s.authority() {
+			s.cfg.Logf("%s: command %s: no longer the authority", s.cfg.Name, req.ID)
+			return
+		}
+		s.mu.Lock()
+		first := s.receipts[req.ID]
+		s.mu.Unlock()
+		at := time.Unix(0, req.At)
+		if floor := first.Add(-time.Duration(req.RTT)); !first.IsZero() && at.Before(floor) {
+			at = floor // a sender cannot backdate by more than its round trip
+		}
+		req.At = at.UnixNano()
+		var out string
+		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
+			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)
+		} else {
+			out, err = s.cfg.Exec(context.WithValue(ctx, keyCommand, req.ID), s.app, req)
+		}
+		var dup *DuplicateError
+		var eng *EngineError
+		switch {
+		case err == nil:
+			s.mu.Lock()
+			seq, ok := s.acked[req.ID]
+			s.mu.Unlock()
+			if !ok {
+				seq, _ = s.rep.Head()
+			} else {
+				s.rep.Adopt(ctx, req.ID, seq)
+			}
+			s.respond(m, Reply{Seq: seq, Output: out})
+			return
+		case errors.Is(err, ErrStale), errors.As(err, &dup):
+			s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
+			continue // catch up; the id is then found in the record
+		case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
+			return
+		default:
+			s.mu.Lock()
+			_, acked := s.acked[req.ID]
+			s.mu.Unlock()
+			if acked {
+				// The stream took the command but the record did not commit
+				// (the disk): it is not withdrawn; it is answered from the log
+				// once this record has applied it.
+				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
+				continue
+			}
+			s.respond(m, Reply{Error: err.Error(), Output: out})
+			return
+		}
+	}
+}
+
+// Trace, when set, is told about every unanswered try (tests and debugging).
+var Trace func(format string, a ...any)
+
+// Submit sends a request to the authority and retries with the same id
+// until it is answered or ctx ends; with rep it then waits until rep holds
+// the command. Each try waits up to try for an answer.
+func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration) (Reply, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	moved := time.Now()
+	for {
+		m, err := nc.Request(SubjectCommands+"."+req.Role, data, try)
+		if err == nil {
+			var r Reply
+			if err := json.Unmarshal(m.Data, &r); err != nil {
+				return Reply{}, fmt.Errorf("station: unreadable answer %q", m.Data)
+			}
+			if r.Error == "" && rep != nil {
+				if err := rep.WaitSeq(ctx, r.Seq); err != nil {
+					return r, err
+				}
+			}
+			return r, nil
+		}
+		if Trace != nil {
+			Trace("submit %s: %v", req.ID, err)
+		}
+		if ctx.Err() != nil {
+			return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
+		}
+		if errors.Is(err, nats.ErrNoResponders) {
+			if sleepCtx(ctx, 100*time.Millisecond) != nil {
+				return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
+			}
+		}
+		// A server that restarted may stand apart from the others for a
+		// while (its routes not yet formed again): after 3 s without an
+		// answer, move to another record holder's server.
+		if time.Since(moved) > 3*time.Second && len(nc.Servers()) > 1 {
+			if Trace != nil {
+				Trace("submit %s: no answer through %s; moving to another server", req.ID, nc.ConnectedUrl())
+			}
+			nc.ForceReconnect()
+			moved = time.Now()
+		}
+	}
+}
+
+// Submit sends a request from this station.
+func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
+	if req.From == "" {
+		req.From = s.cfg.Name
+	}
+	if req.At == 0 {
+		req.At = s.Now().UnixNano()
+	}
+	if _, u := s.Offset(); u > 0 {
+		req.RTT = int64(2 * u)
+	}
+	return Submit(ctx, s.link.nc, req, s.rep, time.Second)
+}
+
+// Holders are the record holders named by the member events, with their
+// route addresses, in the order they joined.
+func (r *Replica) Holders() []MemberInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var hs []MemberInfo
+	for _, name := range r.memberOrder {
+		if m := r.members[name]; Holder(m.Role) {
+			hs = append(hs, m)
+		}
+	}
+	return hs
+}
+
+// SetReplicas scales the stream (the authority does so when a third
+// record holder has joined).
+func (s *Station) SetReplicas(ctx context.Context, n int) error {
+	if s.eng == nil || s.eng.cfg.Cluster == nil {
+		return nil
+	}
+	_, err := s.eng.js.UpdateStream(ctx, StreamConfig(n))
+	return err
+}
+
+// Member is a station as status shows it.
+type Member struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+	Up   bool   `json:"up"`
+	Lag  int64  `json:"lag"`
+}
+
+// Status is what 'station status --json' prints.
+type Status struct {
+	Station       string   `json:"station"`
+	Role          string   `json:"role"`
+	Authority     string   `json:"authority"`
+	Members       []Member `json:"members"`
+	Seq           uint64   `json:"seq"`
+	Head          string   `json:"head"`
+	OffsetMS      float64  `json:"offset_ms"`
+	UncertaintyMS float64  `json:"uncertainty_ms"`
+	Alarm         string   `json:"alarm,omitempty"`
+	CanAppend     bool     `json:"can_append"`
+}
+
+// Status describes the station now.
+func (s *Station) Status() Status {
+	seq, head := s.rep.Head()
+	auth, _ := s.rep.Authority()
+	off, unc := s.Offset()
+	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
+		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6}
+	if a := s.rep.Alarm(); a != nil {
+		st.Alarm = a.Error()
+	}
+	s.mu.Lock()
+	beats := make(map[string]beatSeen, len(s.beats))
+	for k, v := range s.beats {
+		beats[k] = v
+	}
+	s.mu.Unlock()
+	members := s.rep.Members()
+	if _, ok := members[s.cfg.Name]; !ok {
+		members[s.cfg.Name] = MemberInfo{Name: s.cfg.Name, Role: s.cfg.Role}
+	}
+	for _, m := range members {
+		mem := Member{Name: m.Name, Role: m.Role}
+		if m.Name == s.cfg.Name {
+			mem.Up = true
+		} else if b, ok := beats[m.Name]; ok && time.Since(b.at) < s.cfg.Silence {
+			mem.Up = true
+			mem.Lag = int64(seq) - b.seq
+		}
+		st.Members = append(st.Members, mem)
+	}
+	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
+	if s.eng != nil {
+		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
+		_, err := s.link.LastSeq(ctx)
+		cancel()
+		st.CanAppend = err == nil && st.Alarm == ""
+	}
+	return st
+}

@@ -1,0 +1,201 @@
+package station
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// testExec runs the few commands the tests give: start, move SAN, press.
+func testExec(ctx context.Context, app *match.App, req Request) (string, error) {
+	c := match.Cmd{At: time.Unix(0, req.At), Actor: match.Actor{Role: match.Role(req.Role), PIN: req.PIN}}
+	switch {
+	case len(req.Args) == 1 && req.Args[0] == "start":
+		return "", app.StartGame(ctx, c, 1)
+	case len(req.Args) == 2 && req.Args[0] == "move":
+		_, err := app.Move(ctx, c, req.Args[1], false)
+		return "", err
+	}
+	return "", fmt.Errorf("unknown test command %v", req.Args)
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// newRecord makes a record holding a match, as 'arbiter match new' leaves it.
+func newRecord(t testing.TB, path string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = app.NewMatch(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
+		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996"})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openDB(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+var ids atomic.Int64
+
+func req(role string, args ...string) Request {
+	return Request{ID: fmt.Sprintf("test-%d", ids.Add(1)), Role: role, Args: args}
+}
+
+func submit(t *testing.T, s *Station, r Request) Reply {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := s.Submit(ctx, r)
+	if err != nil {
+		t.Fatalf("%s: submit %v: %v", s.Name(), r.Args, err)
+	}
+	if rep.Error != "" {
+		t.Fatalf("%s: %v refused: %s", s.Name(), r.Args, rep.Error)
+	}
+	return rep
+}
+
+func verifyHead(t *testing.T, db *store.DB) string {
+	t.Helper()
+	r, err := db.Verify(context.Background(), "")
+	if err != nil || !r.OK {
+		t.Fatalf("verify %s: %v %+v", db.Path(), err, r)
+	}
+	return r.Head
+}
+
+func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.db")
+	newRecord(t, path)
+	db := openDB(t, path)
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if auth, _ := s.Replica().Authority(); auth != "arbiter" {
+		t.Fatalf("authority %q, want the first station", auth)
+	}
+	submit(t, s, req("arbiter", "start"))
+	mv := req("white", "move", "e4")
+	first := submit(t, s, mv)
+	again := submit(t, s, mv) // a retry with the same id
+	if again.Seq != first.Seq {
+		t.Fatalf("retry answered %d, first %d", again.Seq, first.Seq)
+	}
+	seq, head := s.Replica().Head()
+	last, err := s.Link().LastSeq(context.Background())
+	if err != nil || last != seq || first.Seq != seq {
+		t.Fatalf("stream %d (%v), record %d, answer %d: want one event per command, stream seq = event seq", last, err, seq, first.Seq)
+	}
+	if got := verifyHead(t, db); got != head {
+		t.Fatalf("verify head %s, replica head %s", got, head)
+	}
+	// A refused command is answered as such and writes nothing.
+	bad := req("white", "move", "e5") // not White's turn
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := s.Submit(ctx, bad)
+	if err != nil || r.Error == "" {
+		t.Fatalf("a refused move: %+v %v", r, err)
+	}
+	if seq2, _ := s.Replica().Head(); seq2 != seq {
+		t.Fatalf("a refusal appended: %d -> %d", seq, seq2)
+	}
+	// A write that bypasses the station is refused by the record itself.
+	_, err = db.Update(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: time.Now(), Role: "system", Actor: "x", Kind: "station.test"})
+		return err
+	})
+	if !errors.Is(err, ErrDirect) {
+		t.Fatalf("a direct write: %v, want ErrDirect", err)
+	}
+}
+
+func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	newRecord(t, path)
+	db := openDB(t, path)
+	rep, err := OpenReplica(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, _ := db.EventsAfter(ctx, 0)
+	good := evs[0]
+	next := store.Event{Seq: 2, Match: 1, Game: 0, At: good.At.Add(time.Second), Role: "system", Actor: "Arbiter",
+		Kind: KindClaim, Payload: []byte(`{"station":"x"}`), Prev: good.Hash}
+	next.Hash = store.EventHash(next)
+	tampered := next
+	tampered.Payload = []byte(`{"station":"y"}`) // hash no longer its own
+	wrongPrev := next
+	wrongPrev.Prev = store.GenesisPrev
+	wrongPrev.Hash = store.EventHash(wrongPrev)
+	for _, tc := range []struct {
+		name string
+		ev   store.Event
+		seq  uint64
+	}{
+		{"an edited event", tampered, 2},
+		{"an event whose prev is not the head", wrongPrev, 2},
+		{"an event under another stream sequence", next, 3},
+	} {
+		t.Run(tc.name+" raises the alarm and leaves the record as it was", func(t *testing.T) {
+			r := &Replica{}
+			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{},
+				seq: rep.seq, head: rep.head, hashes: rep.hashes}
+			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev})[0]})
+			var alarm *AlarmError
+			if !errors.As(err, &alarm) || r.Alarm() == nil {
+				t.Fatalf("got %v, want the alarm", err)
+			}
+			if err := r.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("d", []store.Event{next})[0]}); !errors.As(err, &alarm) {
+				t.Fatalf("after the alarm a good event was applied: %v", err)
+			}
+			if s, _, _ := db.Head(ctx); s != 1 {
+				t.Fatalf("record head %d, want 1", s)
+			}
+		})
+	}
+	if err := rep.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("c", []store.Event{next})[0]}); err != nil {
+		t.Fatalf("the fitting event: %v", err)
+	}
+	if s, h := rep.Head(); s != 2 || h != next.Hash || verifyHead(t, db) != next.Hash {
+		t.Fatalf("head %d %s", s, h)
+	}
+}

@@ -1,0 +1,105 @@
+package station
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"arbiter/store"
+)
+
+// wireEvent is one stream message: one event exactly as the record holds it,
+// with the command it belongs to (id, part of parts) so that a replica
+// applies a command's events in one transaction.
+type wireEvent struct {
+	Cmd     string `json:"cmd"`
+	Part    int    `json:"part"`
+	Parts   int    `json:"parts"`
+	Seq     int64  `json:"seq"`
+	Match   int64  `json:"match"`
+	Game    int    `json:"game"`
+	AtNS    int64  `json:"at_ns"`
+	Role    string `json:"role"`
+	Actor   string `json:"actor"`
+	Kind    string `json:"kind"`
+	Payload string `json:"payload"` // the stored bytes, as a string so JSON never rewrites them
+	Prev    string `json:"prev"`
+	Hash    string `json:"hash"`
+}
+
+func encodeEvents(id string, evs []store.Event) [][]byte {
+	out := make([][]byte, len(evs))
+	for i, e := range evs {
+		w := wireEvent{Cmd: id, Part: i + 1, Parts: len(evs), Seq: e.Seq, Match: e.Match, Game: e.Game,
+			AtNS: e.At.UnixNano(), Role: e.Role, Actor: e.Actor, Kind: e.Kind, Payload: string(e.Payload),
+			Prev: e.Prev, Hash: e.Hash}
+		b, err := json.Marshal(w)
+		if err != nil {
+			panic(err) // only strings and integers
+		}
+		out[i] = b
+	}
+	return out
+}
+
+func decodeEvent(data []byte) (wireEvent, store.Event, error) {
+	var w wireEvent
+	if err := json.Unmarshal(data, &w); err != nil {
+		return w, store.Event{}, fmt.Errorf("unreadable event message: %v", err)
+	}
+	if w.Parts < 1 || w.Part < 1 || w.Part > w.Parts {
+		return w, store.Event{}, fmt.Errorf("event %d: part %d of %d", w.Seq, w.Part, w.Parts)
+	}
+	return w, store.Event{Seq: w.Seq, Match: w.Match, Game: w.Game, At: time.Unix(0, w.AtNS).UTC(), Role: w.Role,
+		Actor: w.Actor, Kind: w.Kind, Payload: []byte(w.Payload), Prev: w.Prev, Hash: w.Hash}, nil
+}
+
+// Request is a command sent to the authority.
+type Request struct {
+	ID   string   `json:"id"`   // command id: the same on every retry
+	From string   `json:"from"` // the sending station
+	Role string   `json:"role"` // the role the command is given in
+	PIN  string   `json:"pin,omitempty"`
+	At   int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
+	RTT  int64    `json:"rtt_ns,omitempty"`
+	Args []string `json:"args"` // the command's words and flags, as on the command line
+}
+
+// Reply answers a Request: the last event of the committed command, or a
+// refusal (nothing was written and nothing will be for this id).
+type Reply struct {
+	Seq    uint64 `json:"seq,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Output string `json:"output,omitempty"`
+	By     string `json:"by"`
+}
+
+// beat is the authority's heartbeat and its answer to a time request.
+type beat struct {
+	Name   string `json:"name"`
+	NowNS  int64  `json:"now_ns"` // the match timeline at the authority
+	Seq    int64  `json:"seq"`
+	Claim  int64  `json:"claim"` // seq of the claim that names it
+	Beat   bool   `json:"beat,omitempty"`
+	Status []byte `json:"-"`
+}
+
+// Kinds of the stations' own events (match.StationKindPrefix).
+const (
+	KindClaim   = "station.claim"   // {"station": NAME, "epoch": N}: NAME is the authority from here on
+	KindMember  = "station.member"  // {"name", "role", "listen", "client"}: a station joined
+	KindRefused = "station.refused" // {"station", "kind", "detail", "more"}: the server refused a connection or message
+)
+
+type claimPayload struct {
+	Station string `json:"station"`
+	Epoch   int    `json:"epoch,omitempty"`
+}
+
+// MemberInfo is the payload of a station.member event.
+type MemberInfo struct {
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Listen string `json:"listen,omitempty"`
+	Client string `json:"client,omitempty"`
+}
