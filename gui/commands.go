@@ -22,8 +22,10 @@ func (c *console) arbiter() match.Actor {
 	return match.Actor{Role: match.RoleArbiter, PIN: c.pin}
 }
 
-// actorFor is who acts for side: the arbiter in arbiter mode; otherwise the
-// operator for the computer's side and the player for the human's.
+// actorFor is who presses side's clock: the arbiter in arbiter mode; in
+// operator mode the operator for the computer's side and the player himself
+// for the human's (his own press). Without a computer in the match there is
+// no operator: each side's player presses.
 func (c *console) actorFor(side clock.Side) match.Actor {
 	if c.mode == match.RoleArbiter {
 		return c.arbiter()
@@ -32,27 +34,83 @@ func (c *console) actorFor(side clock.Side) match.Actor {
 	if g := st.CurrentGame(); g != nil && st.Match != nil && st.Match.Computer != "" && g.Name(side) == st.Match.Computer {
 		return match.Actor{Role: match.RoleOperator}
 	}
-	if side == clock.White {
-		return match.Actor{Role: match.RoleWhite}
+	return match.Actor{Role: roleOf(side)}
+}
+
+// moveActor is who enters side's move. In arbiter mode the arbiter. In
+// operator mode the operator, who enters only the computer's moves: the
+// human's move is entered as the human only when his own press is waiting
+// for it; otherwise it goes to the core as the operator's, and the core
+// refuses it (the operator acts only for the computer).
+func (c *console) moveActor(g *match.Game, side clock.Side) match.Actor {
+	if c.mode == match.RoleArbiter {
+		return c.arbiter()
 	}
-	return match.Actor{Role: match.RoleBlack}
+	m := c.state().Match
+	if m == nil || m.Computer == "" {
+		return match.Actor{Role: roleOf(side)}
+	}
+	if g.Name(side) != m.Computer && g.Pressed != nil && *g.Pressed == side {
+		return match.Actor{Role: roleOf(side)} // completes the player's own press
+	}
+	return match.Actor{Role: match.RoleOperator}
+}
+
+// callActor is who stops the clocks with the call key (6.12b). In operator
+// mode the operator (the core refuses it on the computer's turn, rule 7); in
+// arbiter mode the human player's call, recorded as that player (in a match
+// without a computer, the player whose clock runs). The arbiter's own stop
+// (6.12a) has a key of its own (arbiterStop).
+func (c *console) callActor(g *match.Game, running clock.Side) match.Actor {
+	m := c.state().Match
+	if m == nil || m.Computer == "" {
+		return match.Actor{Role: roleOf(running)}
+	}
+	if c.mode != match.RoleArbiter {
+		return match.Actor{Role: match.RoleOperator}
+	}
+	if hs, ok := g.Side(m.Human()); ok {
+		return match.Actor{Role: roleOf(hs)}
+	}
+	return match.Actor{Role: roleOf(running)}
 }
 
 // asArbiter runs f as the arbiter: in operator mode, or when the match has a
-// PIN the console does not hold, it asks for the PIN first.
+// PIN the console does not hold, it asks for the PIN first. A PIN given for
+// one action lends arbiter mode to that action only: the console returns to
+// operator mode when the action and the dialogs it opened are done.
 func (c *console) asArbiter(f func()) {
 	m := c.state().Match
 	if c.mode == match.RoleArbiter && (m == nil || m.CheckPIN(c.pin)) {
 		f()
 		return
 	}
+	lend := func() {
+		if c.mode != match.RoleArbiter {
+			return
+		}
+		c.lent = true
+		f()
+		c.endLoan()
+	}
 	if m == nil || m.PINHash == "" {
 		c.mode = match.RoleArbiter
-		c.refresh()
-		f()
+		lend()
 		return
 	}
-	c.askPIN(func() { f() })
+	c.askPIN(lend)
+}
+
+// endLoan returns a console lent arbiter mode for one action to operator
+// mode, once no dialog of that action is open.
+func (c *console) endLoan() {
+	if !c.lent || len(c.dialogs) > 0 {
+		return
+	}
+	c.lent = false
+	c.mode = match.RoleOperator
+	c.pin = ""
+	c.refresh()
 }
 
 // askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
@@ -87,13 +145,20 @@ func (c *console) askPIN(then func()) {
 }
 
 func (c *console) toggleMode() {
+	c.lent = false
 	if c.mode == match.RoleArbiter {
 		c.mode = match.RoleOperator
 		c.pin = ""
 		c.refresh()
 		return
 	}
-	c.asArbiter(func() {})
+	m := c.state().Match
+	if m == nil || m.PINHash == "" {
+		c.mode = match.RoleArbiter
+		c.refresh()
+		return
+	}
+	c.askPIN(nil)
 }
 
 // enterMove records a move typed or played on the board. When a clock press
@@ -114,7 +179,7 @@ func (c *console) enterMove(input string) bool {
 		c.setMoveError(lang.L("Clock keys switch the clocks in this setting: the player presses the clock key first, then enter the move."))
 		return false
 	}
-	res, err := c.core.Move(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), input, pressed)
+	res, err := c.core.Move(c.ctx, c.cmdAs(c.moveActor(g, g.ToMove())), input, pressed)
 	if err != nil {
 		c.noteWriteError(err)
 		c.setMoveError(sentence(err))
@@ -156,7 +221,8 @@ func (c *console) pressSlot(slot int) {
 	}
 }
 
-// callArbiter stops both clocks to call the arbiter (6.12b): anyone may.
+// callArbiter stops both clocks to call the arbiter (6.12b), as who really
+// calls (callActor); the core refuses what it refuses.
 func (c *console) callArbiter() {
 	g := c.game()
 	if g == nil || !g.Live() {
@@ -166,23 +232,21 @@ func (c *console) callArbiter() {
 	if !ok {
 		return
 	}
-	a := c.arbiter()
-	if c.mode != match.RoleArbiter {
-		st := c.state()
-		side := running
-		if st.Match.Computer != "" {
-			if hs, ok := g.Side(st.Match.Human()); ok {
-				side = hs
-			}
-		}
-		a = c.actorFor(side)
-		if a.Role == match.RoleOperator {
-			a = match.Actor{Role: roleOf(side)}
-		}
-	}
-	if err := c.core.Pause(c.ctx, c.cmdAs(a), "", true); err != nil {
+	if err := c.core.Pause(c.ctx, c.cmdAs(c.callActor(g, running)), "", true); err != nil {
 		c.showError(err)
 	}
+}
+
+// arbiterStop is the arbiter's own stop of the clocks (6.12a), on its own key.
+func (c *console) arbiterStop() {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return
+	}
+	if _, ok := g.Clock.Running(); !ok {
+		return
+	}
+	c.asArbiter(c.pause)
 }
 
 func roleOf(s clock.Side) match.Role {
@@ -368,6 +432,11 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
 		c.callArbiter()
+	case c.keyStop:
+		if c.win.Canvas().Overlays().Top() != nil {
+			return false
+		}
+		c.arbiterStop()
 	default:
 		return false
 	}

@@ -18,11 +18,16 @@
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
 // reaches the widgets through fyne.Do. There is no periodic redraw.
 //
-// Roles: the console runs in operator mode or arbiter mode. Arbiter actions ask
-// for the arbiter PIN when the match has one. Moves and clock presses are given
-// as the arbiter in arbiter mode; in operator mode as the operator for the
-// computer's side and as the player for the human's side, so each event
-// records who gave it.
+// Roles: the console runs in operator mode or arbiter mode and never
+// relabels a role: every command goes to the core as who really acts, and the
+// core's permission check decides. Arbiter actions ask for the arbiter PIN
+// when the match has one (a PIN given in operator mode lends arbiter mode to
+// that one action). In arbiter mode moves and presses are the arbiter's; the
+// call key (Esc) is the human player's call (6.12b), recorded as him; the
+// arbiter's own stop (6.12a) has its own key (F9). In operator mode the
+// operator presses and enters the computer's moves, the human's press is his
+// own (and so is the move that completes it), and the call key is the
+// operator's, refused by the core on the computer's turn (rule 7).
 package gui
 
 import (
@@ -81,6 +86,9 @@ type console struct {
 
 	mode match.Role // RoleArbiter or RoleOperator
 	pin  string
+	// lent is true while arbiter mode is lent to one action from operator
+	// mode (asArbiter): it ends when that action's dialogs have closed.
+	lent bool
 
 	// settings (kept in the app's preferences)
 	movePresses bool
@@ -88,6 +96,7 @@ type console struct {
 	keyLeft     fyne.KeyName
 	keyRight    fyne.KeyName
 	keyCall     fyne.KeyName
+	keyStop     fyne.KeyName // the arbiter's own stop (6.12a)
 	scale       float32
 	flipped     bool
 
@@ -180,6 +189,7 @@ func (c *console) loadSettings() {
 	c.keyLeft = fyne.KeyName(p.StringWithFallback("keyLeft", string(defaultKeyLeft)))
 	c.keyRight = fyne.KeyName(p.StringWithFallback("keyRight", string(defaultKeyRight)))
 	c.keyCall = fyne.KeyName(p.StringWithFallback("keyCall", string(defaultKeyCall)))
+	c.keyStop = fyne.KeyName(p.StringWithFallback("keyStop", string(defaultKeyStop)))
 	c.scale = float32(p.FloatWithFallback("scale", 1))
 	c.flipped = p.BoolWithFallback("flipped", false)
 }
@@ -191,6 +201,7 @@ func (c *console) saveSettings() {
 	p.SetString("keyLeft", string(c.keyLeft))
 	p.SetString("keyRight", string(c.keyRight))
 	p.SetString("keyCall", string(c.keyCall))
+	p.SetString("keyStop", string(c.keyStop))
 	p.SetFloat("scale", float64(c.scale))
 	p.SetBool("flipped", c.flipped)
 }
@@ -243,7 +254,7 @@ func (c *console) build() {
 
 	flow := &flowLayout{}
 	bar := container.New(flow)
-	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
+	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
 		id := id
 		b := widget.NewButton("", func() { c.do(id) })
 		if id == actCallArbiter {
@@ -602,6 +613,10 @@ func (c *console) refreshButtons() {
 			}
 		case actCallArbiter:
 			label = tr("Stop clocks · call arbiter (%s)", keyText(c.keyCall))
+		case actPause:
+			label = tr("Arbiter stops the clocks (%s)", keyText(c.keyStop))
+		case actResume:
+			label = lang.L("Resume (Ctrl+R)")
 		case actStartGame:
 			label = lang.L("Start game")
 		case actIncident:
@@ -682,6 +697,7 @@ func (c *console) showDialog(d dialog.Dialog) {
 				break
 			}
 		}
+		c.endLoan()
 	})
 	d.Show()
 }

@@ -420,7 +420,7 @@ func TestPauseAndResume(t *testing.T) {
 		if len(kinds) != 4 {
 			t.Fatalf("log has %d rows, want 4:\n%s", len(kinds), strings.Join(kinds, "\n"))
 		}
-		want := "#4  20:00:08  W 1:59:55 · B 1:59:57  arbiter Mike Valvo · call (6.12b)"
+		want := "#4  20:00:08  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
 		if got := strings.SplitN(kinds[0], "\n", 2)[0]; got != want {
 			t.Errorf("first log row = %q, want %q", got, want)
 		}
@@ -466,10 +466,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 			t.Errorf("mode %s", h2.c.mode)
 		}
 	})
-	t.Run("operator mode records the operator for the computer and the player for the human", func(t *testing.T) {
+	t.Run("operator mode records the operator for the computer and the player for his own press", func(t *testing.T) {
 		h2.c.do(actArbiterMode) // back to operator mode
 		h.ft.advance(time.Second)
 		h2.c.win.Canvas().Focus(h2.c.moveEntry)
+		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: defaultKeyLeft}) // Kasparov presses
 		test.Type(h2.c.moveEntry, "e4")
 		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		h.ft.advance(time.Second)

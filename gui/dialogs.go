@@ -391,18 +391,26 @@ func (c *console) clockKeysDialog() {
 	right.SetSelected(string(c.keyRight))
 	call := widget.NewSelect(names, nil)
 	call.SetSelected(string(c.keyCall))
+	stop := widget.NewSelect(names, nil)
+	stop.SetSelected(string(c.keyStop))
 	presses := widget.NewCheck(lang.L("Entering a move presses the clock"), nil)
 	presses.SetChecked(c.movePresses)
 	c.formDialog(lang.L("Clock keys"), lang.L("OK"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Left clock key"), left),
 		widget.NewFormItem(lang.L("Right clock key"), right),
 		widget.NewFormItem(lang.L("Stop clocks, call arbiter"), call),
+		widget.NewFormItem(lang.L("Arbiter stops the clocks (6.12a)"), stop),
 		widget.NewFormItem("", presses),
 	}, func() error {
-		if left.Selected == right.Selected || left.Selected == call.Selected || right.Selected == call.Selected {
-			return errText(lang.L("two functions share one key: choose three different keys"))
+		keys := []string{left.Selected, right.Selected, call.Selected, stop.Selected}
+		for i := range keys {
+			for j := i + 1; j < len(keys); j++ {
+				if keys[i] == keys[j] {
+					return errText(lang.L("two functions share one key: choose four different keys"))
+				}
+			}
 		}
-		c.keyLeft, c.keyRight, c.keyCall = fyne.KeyName(left.Selected), fyne.KeyName(right.Selected), fyne.KeyName(call.Selected)
+		c.keyLeft, c.keyRight, c.keyCall, c.keyStop = fyne.KeyName(left.Selected), fyne.KeyName(right.Selected), fyne.KeyName(call.Selected), fyne.KeyName(stop.Selected)
 		c.movePresses = presses.Checked
 		c.saveSettings()
 		c.refresh()
@@ -436,6 +444,7 @@ func (c *console) shortcutLines() []string {
 		tr("%s: press the left clock", c.keyLeft),
 		tr("%s: press the right clock", c.keyRight),
 		tr("%s: stop both clocks and call the arbiter (6.12b)", c.keyCall),
+		tr("%s: the arbiter stops the clocks (6.12a)", c.keyStop),
 		lang.L("Enter in the move field: record the move"),
 	}
 	var rest []string

@@ -287,7 +287,7 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				h.newMatch("acm1996", "")
 				h.c.do(actStartGame)
 				h.ft.advance(time.Second)
-				h.c.mode = role
+				h.c.mode = match.RoleArbiter // the arbiter enters both sides' moves
 				h.c.refresh()
 				h.typeMove("Ke2") // a long refusal: the square is taken by a pawn
 				if h.c.moveErr.Text == "" {
@@ -306,6 +306,8 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				if h.c.clocks[0].notes[0].Text == "" {
 					t.Fatal("no note on the fallen flags")
 				}
+				h.c.mode = role
+				h.c.refresh()
 				// the window pads its content on both sides
 				if w := h.c.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
 					t.Errorf("the console needs %.0f px of width; the screen has 1280", w)

@@ -22,6 +22,8 @@ const (
 	// defaultKeyCall stops both clocks to call the arbiter (Article 6.12b):
 	// one key anyone can hit.
 	defaultKeyCall = fyne.KeyEscape
+	// defaultKeyStop is the arbiter's own stop of the clocks (6.12a).
+	defaultKeyStop = fyne.KeyF9
 )
 
 // keyChoices are the keys offered for the clock keys and the call key.
