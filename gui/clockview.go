@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -65,8 +66,29 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.restyle()
 	body := container.NewVBox(v.name, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
 	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
+	if !large {
+		// a click on the console's clock presses it, as its key does
+		v.obj = newTapArea(v.obj, func() { c.pressSlot(slot) })
+	}
 	return v
 }
+
+// tapArea is content that does something when clicked (the clock).
+type tapArea struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onTap   func()
+}
+
+func newTapArea(content fyne.CanvasObject, onTap func()) *tapArea {
+	t := &tapArea{content: content, onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func (t *tapArea) Tapped(*fyne.PointEvent) { t.onTap() }
+
+func (t *tapArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }
 
 // restyle sets the text sizes from the theme (after a text-size change).
 func (v *clockView) restyle() {

@@ -11,6 +11,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
 // cmdAs is a command given now by the actor.
@@ -175,8 +176,10 @@ func (c *console) enterMove(input string) bool {
 		return false
 	}
 	pressed := g.Pressed != nil
-	if !pressed && !c.movePresses {
-		c.setMoveError(lang.L("Clock keys switch the clocks in this setting: the player presses the clock key first, then enter the move."))
+	if !pressed && !c.movePresses && !endsGame(g, input) {
+		// press first (6.7a): the move is complete at the press; a move
+		// that ends the game (mate, stalemate) needs none
+		c.setMoveError(lang.L("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
 	res, err := c.core.Move(c.ctx, c.cmdAs(c.moveActor(g, g.ToMove())), input, pressed)
@@ -195,6 +198,20 @@ func (c *console) enterMove(input string) bool {
 		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
 	}
 	return true
+}
+
+// endsGame reports whether input is a legal move that ends the game
+// (checkmate, stalemate, a dead position): such a move needs no press.
+func endsGame(g *match.Game, input string) bool {
+	if g.Sheet == nil {
+		return false
+	}
+	mv, err := g.Sheet.ParseMove(input)
+	if err != nil {
+		return false
+	}
+	term, _ := scoresheet.OutcomeOf(g.Sheet.Position().Update(mv))
+	return term != scoresheet.TermNone
 }
 
 func (c *console) setMoveError(s string) {

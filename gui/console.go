@@ -91,6 +91,11 @@ type console struct {
 	lent bool
 
 	// settings (kept in the app's preferences)
+	//
+	// movePresses is "typing first": entering a move presses the clock.
+	// The default is press-first, the official clock (6.7a): the press
+	// (F1/F12 or a click on the clock) ends the move at its instant and the
+	// move typed afterwards completes the entry.
 	movePresses bool
 	leftSide    clock.Side // the side whose clock stands on the left (6.4)
 	keyLeft     fyne.KeyName
@@ -184,7 +189,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 
 func (c *console) loadSettings() {
 	p := c.fa.Preferences()
-	c.movePresses = p.BoolWithFallback("movePresses", true)
+	c.movePresses = p.BoolWithFallback("typingFirst", false)
 	c.leftSide = clock.Side(p.IntWithFallback("leftSide", int(clock.White)))
 	c.keyLeft = fyne.KeyName(p.StringWithFallback("keyLeft", string(defaultKeyLeft)))
 	c.keyRight = fyne.KeyName(p.StringWithFallback("keyRight", string(defaultKeyRight)))
@@ -196,7 +201,7 @@ func (c *console) loadSettings() {
 
 func (c *console) saveSettings() {
 	p := c.fa.Preferences()
-	p.SetBool("movePresses", c.movePresses)
+	p.SetBool("typingFirst", c.movePresses)
 	p.SetInt("leftSide", int(c.leftSide))
 	p.SetString("keyLeft", string(c.keyLeft))
 	p.SetString("keyRight", string(c.keyRight))
@@ -588,8 +593,14 @@ func (c *console) refreshNotice(g *match.Game) {
 		txt = tr("%s offers a draw: accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E).", lang.L(match.Colour(g.Offer.By)))
 	default:
 		txt = tr("%s to move.", lang.L(match.Colour(g.ToMove())))
-		if !c.movePresses {
-			txt += " " + lang.L("Clock keys switch the clocks; then enter the move.")
+		if c.movePresses {
+			txt += " " + lang.L("Typing first: entering the move presses the clock (not the official clock).")
+		} else {
+			key := c.keyLeft
+			if c.sideAt(1) == g.ToMove() {
+				key = c.keyRight
+			}
+			txt += " " + tr("The press (%s or a click on the clock) completes the move (6.7a); then enter it.", keyText(key))
 		}
 	}
 	c.notice.SetText(txt)

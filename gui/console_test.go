@@ -114,7 +114,20 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 	ft := &fakeTime{now: t0}
 	c := newConsole(ctx, fa, core, config{path: "/data/acm1996.db", role: role, pin: pin, now: ft.Now, after: ft.after})
 	c.win.Resize(fyne.NewSize(1280, 800))
+	// most tests type moves without a press: they run typing first; the
+	// press-first default is tested with newPressFirstHarness
+	c.movePresses = true
+	c.refresh()
 	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx, dbPath: path}
+}
+
+// newPressFirstHarness is a console with the settings of a fresh install:
+// press first, the official clock (6.7a).
+func newPressFirstHarness(t *testing.T, role match.Role) *harness {
+	h := newHarness(t, role, "")
+	h.c.loadSettings()
+	h.c.refresh()
+	return h
 }
 
 // newMatch creates the 1996 match with Kasparov White in game 1.
@@ -433,6 +446,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	// a console started without the PIN runs in operator mode
 	h2 := &harness{t: t, ft: h.ft, core: h.core, ctx: h.ctx}
 	h2.c = newConsole(h.ctx, h.c.fa, h.core, config{path: "x.db", role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	h2.c.movePresses = true // typing first, as the harness
 	if h2.c.mode != match.RoleOperator {
 		t.Fatalf("mode %s without the PIN, want operator", h2.c.mode)
 	}

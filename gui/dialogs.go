@@ -393,7 +393,7 @@ func (c *console) clockKeysDialog() {
 	call.SetSelected(string(c.keyCall))
 	stop := widget.NewSelect(names, nil)
 	stop.SetSelected(string(c.keyStop))
-	presses := widget.NewCheck(lang.L("Entering a move presses the clock"), nil)
+	presses := widget.NewCheck(lang.L("Typing first: entering a move presses the clock"), nil)
 	presses.SetChecked(c.movePresses)
 	c.formDialog(lang.L("Clock keys"), lang.L("OK"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Left clock key"), left),
