@@ -38,6 +38,9 @@ type clockView struct {
 	gen   int       // generation of the armed timer
 	// updates counts redraws of the time text (tests and benchmarks read it).
 	updates int
+	// fallen is whether the flag showed fallen at the last update: when it
+	// falls the console's notice and action bar say so at that instant
+	fallen bool
 }
 
 func newClockView(c *console, slot int, large bool) *clockView {
@@ -136,7 +139,7 @@ func (v *clockView) update() {
 		setText(v.info, "", fg)
 		setText(v.toGo, "", fg)
 		setText(v.flag, "", colFlag)
-		v.setFrame(false)
+		v.setFrame(false, false)
 		v.disarm()
 		return
 	}
@@ -190,6 +193,17 @@ func (v *clockView) update() {
 		// alone switch the clocks, or a key was pressed first)
 		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
 	}
+	stopped := g.State == match.Paused
+	if flagTxt == "" && stopped {
+		flagTxt, flagCol = "■ "+lang.L("clocks stopped"), colStopped
+	}
+	if f.Fallen != v.fallen {
+		v.fallen = f.Fallen
+		if !v.large {
+			c.refreshNotice(g)
+			c.refreshButtons()
+		}
+	}
 	setText(v.flag, flagTxt, flagCol)
 	for i, n := range v.notes {
 		if setText(n, notes[i], colFlag) {
@@ -200,16 +214,21 @@ func (v *clockView) update() {
 			}
 		}
 	}
-	v.setFrame(on)
+	v.setFrame(on, stopped)
 	v.arm(next, at)
 }
 
-func (v *clockView) setFrame(on bool) {
+// setFrame frames the running clock; stopped clocks (a pause, a call) get
+// a frame of their own colour, so they are seen stopped from afar.
+func (v *clockView) setFrame(on, stopped bool) {
 	var fill, stroke color.Color = color.Transparent, themeColor(theme.ColorNameSeparator)
 	width := float32(1)
-	if on {
+	switch {
+	case on:
 		stroke, width = colRunning, 5
 		fill = themeColor(theme.ColorNameHover)
+	case stopped:
+		stroke, width = colStopped, 3
 	}
 	if v.frame.StrokeColor == stroke && v.frame.FillColor == fill && v.frame.StrokeWidth == width {
 		return

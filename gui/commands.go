@@ -3,6 +3,7 @@ package gui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -182,7 +183,45 @@ func (c *console) enterMove(input string) bool {
 		c.setMoveError(lang.L("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
-	res, err := c.core.Move(c.ctx, c.cmdAs(c.moveActor(g, g.ToMove())), input, pressed)
+	at := c.now()
+	if side, fell, ok := c.fallenFlag(g, at); ok {
+		// a move after a fallen flag: the arbiter decides first (6.8, 6.9)
+		c.confirm(lang.L("The flag has fallen"),
+			tr("%s's flag fell at %s. Record the move %s anyway? The arbiter then decides the flag (Game → %s's flag fell, 6.9).",
+				lang.L(match.Colour(side)), fell.Local().Format("15:04:05.000"), input, lang.L(match.Colour(side))),
+			lang.L("Record the move"), func() { c.recordMove(input, pressed, at) })
+		return false
+	}
+	return c.recordMove(input, pressed, at)
+}
+
+// fallenFlag is a side whose flag has fallen by at and is not yet recorded.
+func (c *console) fallenFlag(g *match.Game, at time.Time) (clock.Side, time.Time, bool) {
+	for _, s := range []clock.Side{g.ToMove(), g.ToMove().Other()} {
+		if f := g.Clock.Flag(s, at); f.Fallen && !flagRecorded(g, s) {
+			return s, f.At, true
+		}
+	}
+	return 0, time.Time{}, false
+}
+
+// flagRecorded reports whether side's fallen flag is in the record.
+func flagRecorded(g *match.Game, side clock.Side) bool {
+	for _, in := range g.Incidents {
+		if in.Kind == match.KindFlag && (strings.HasPrefix(in.Text, side.String()+" ") || strings.HasPrefix(in.Text, "both")) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordMove records the move at instant at (given by the mover's actor).
+func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return false
+	}
+	res, err := c.core.Move(c.ctx, match.Cmd{At: at, Actor: c.moveActor(g, g.ToMove())}, input, pressed)
 	if err != nil {
 		c.noteWriteError(err)
 		c.setMoveError(sentence(err))
@@ -349,14 +388,26 @@ func (c *console) resign(side clock.Side) {
 		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	c.showDialog(dialog.NewConfirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), func(ok bool) {
-		if !ok {
-			return
-		}
+	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
 		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
 			c.showError(err)
 		}
-	}, c.win))
+	})
+}
+
+// confirm asks before an action that ends a game (or overrides a fallen
+// flag); Enter confirms, Escape cancels.
+func (c *console) confirm(title, msg, yes string, f func()) {
+	d := dialog.NewConfirm(title, msg, func(ok bool) {
+		c.onEnter = nil
+		if ok {
+			f()
+		}
+	}, c.win)
+	d.SetConfirmText(yes)
+	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
+	c.onEnter = d.Confirm
+	c.showDialog(d)
 }
 
 // flag records a fallen flag: observed by the arbiter, or claimed by the
@@ -377,11 +428,30 @@ func (c *console) flag(which string) {
 			c.info(lang.L("Flag"), v.Reason)
 		}
 	}
-	if which == "both" {
-		c.asArbiter(run)
+	g := c.game()
+	if g == nil || !g.Live() {
+		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	run()
+	at := c.now()
+	msg := lang.L("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
+	title := lang.L("Both flags, order unknown (6.11)")
+	if which != "both" {
+		s, _ := clock.ParseSide(which)
+		f := g.Clock.Flag(s, at)
+		title = tr("%s's flag fell", lang.L(match.Colour(s)))
+		msg = tr("Record that %s's flag has fallen? Article 6.9 decides: %s loses if %s can still checkmate, the game is drawn if not.",
+			lang.L(match.Colour(s)), lang.L(match.Colour(s)), lang.L(match.Colour(s.Other())))
+		if f.Fallen {
+			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), f.At.Local().Format("15:04:05.000")) + " " + msg
+		}
+	}
+	ask := func() { c.confirm(title, msg, lang.L("Record the flag"), run) }
+	if which == "both" {
+		c.asArbiter(ask)
+		return
+	}
+	ask()
 }
 
 func (c *console) swapClocks() {
@@ -428,7 +498,7 @@ func (c *console) reload() {
 // It reports whether the key was one of them.
 func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 	// Enter confirms the open note or question, unless a move is being typed
-	typing := c.moveEntry.Text != ""
+	typing := c.moveEntry.Text != "" && c.moveEntry.focused
 	if ev.Name == fyne.KeyReturn && c.onEnter != nil && !typing {
 		f := c.onEnter
 		c.onEnter = nil

@@ -259,11 +259,15 @@ func (c *console) build() {
 
 	flow := &flowLayout{}
 	bar := container.New(flow)
-	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
+	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
 		id := id
 		b := widget.NewButton("", func() { c.do(id) })
-		if id == actCallArbiter {
+		switch id {
+		case actCallArbiter:
 			b.Importance = widget.DangerImportance
+		case actFlagWhite, actFlagBlack:
+			b.Importance = widget.WarningImportance
+			b.Hide() // shown once that flag has fallen
 		}
 		c.buttons[id] = b
 		bar.Add(b)
@@ -581,6 +585,8 @@ func (c *console) refreshNotice(g *match.Game) {
 			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, translate(string(g.Termination)))
 		}
 		txt += lang.L("Start the next game with Match → Start next game (Ctrl+G).")
+	case g.State == match.Running && c.flagNotice(g) != "":
+		txt = c.flagNotice(g)
 	case g.State == match.Paused:
 		if g.Paused.Call {
 			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
@@ -606,6 +612,21 @@ func (c *console) refreshNotice(g *match.Game) {
 	c.notice.SetText(txt)
 }
 
+// flagNotice says that a flag has fallen, with its exact instant, and how to
+// record it ("" while no unrecorded flag has fallen).
+func (c *console) flagNotice(g *match.Game) string {
+	side, at, ok := c.fallenFlag(g, c.now())
+	if !ok {
+		return ""
+	}
+	key := shortcutText(shortcuts[actFlagWhite])
+	if side == clock.Black {
+		key = shortcutText(shortcuts[actFlagBlack])
+	}
+	return "⚑ " + tr("%s's flag has fallen at %s: record it with Game → %s's flag fell (%s); Article 6.9 gives the verdict.",
+		lang.L(match.Colour(side)), at.Local().Format("15:04:05.000"), lang.L(match.Colour(side)), key)
+}
+
 func (c *console) refreshButtons() {
 	for id, b := range c.buttons {
 		label := lang.L(findAction(id).label)
@@ -628,6 +649,8 @@ func (c *console) refreshButtons() {
 			label = tr("Arbiter stops the clocks (%s)", keyText(c.keyStop))
 		case actResume:
 			label = lang.L("Resume (Ctrl+R)")
+		case actFlagWhite, actFlagBlack:
+			label = "⚑ " + lang.L(findAction(id).label) + "… (" + shortcutText(shortcuts[id]) + ")"
 		case actStartGame:
 			label = lang.L("Start game")
 		case actIncident:
@@ -645,6 +668,29 @@ func (c *console) refreshButtons() {
 			b.SetText(label)
 		}
 	}
+	g := c.game()
+	live := g != nil && g.Live()
+	for id, side := range map[actionID]clock.Side{actFlagWhite: clock.White, actFlagBlack: clock.Black} {
+		b := c.buttons[id]
+		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !flagRecorded(g, side)
+		if fallen != b.Visible() {
+			if fallen {
+				b.Show()
+			} else {
+				b.Hide()
+			}
+		}
+	}
+	running := false
+	if live {
+		_, running = g.Clock.Running()
+	}
+	enable(c.buttons[actCallArbiter], running)
+	enable(c.buttons[actPause], running)
+	enable(c.buttons[actResume], live && !running)
+	enable(c.buttons[actDrawOffer], live)
+	enable(c.buttons[actPressLeft], running)
+	enable(c.buttons[actPressRight], running)
 	if b := c.buttons[actStartGame]; b != nil {
 		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
 			b.Disable()
@@ -655,6 +701,17 @@ func (c *console) refreshButtons() {
 	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
 		m.Checked = c.movePresses
 		c.win.MainMenu().Refresh()
+	}
+}
+
+func enable(b *widget.Button, on bool) {
+	if b == nil || b.Disabled() != on {
+		return
+	}
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
 	}
 }
 

@@ -543,6 +543,7 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 	})
 	t.Run("the flag is recorded from the menu and logged", func(t *testing.T) {
 		h.c.do(actFlagWhite)
+		h.key(fyne.KeyReturn) // it ends the game: Enter confirms
 		if !strings.Contains(strings.Join(h.c.lastLog, "\n"), "· flag") {
 			t.Errorf("log = %q, want the flag", h.c.lastLog)
 		}

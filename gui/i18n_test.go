@@ -297,8 +297,10 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				h.ft.advance(2 * time.Hour)
 				h.c.moveEntry.SetText("")
 				h.typeMove("e4")
+				h.key(fyne.KeyReturn) // after White's flag: the arbiter confirms
 				h.ft.advance(2*time.Hour + time.Minute)
 				h.typeMove("e5")
+				h.key(fyne.KeyReturn)
 				h.typeMove("Ke2") // the long refusal again, now beside the flags
 				if _, err := h.core.Flag(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "both", true); err != nil {
 					t.Fatal(err)
