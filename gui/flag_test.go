@@ -109,3 +109,50 @@ func TestStoppedClocksAreMarked(t *testing.T) {
 		t.Error("no Resume button on the bar while the clocks are stopped")
 	}
 }
+
+// The audience display opens full screen and takes no key for itself: the
+// clock keys, the call key and a typed move reach the console (issue 14).
+func TestTheAudienceDisplayForwardsTheClockKeys(t *testing.T) {
+	h := newPressFirstHarness(t, match.RoleArbiter)
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.c.do(actAudience)
+	a := h.c.audience
+	if a == nil {
+		t.Fatal("no audience window")
+	}
+	if !a.win.FullScreen() {
+		t.Error("the audience display does not open full screen")
+	}
+	cv := a.win.Canvas()
+	key := func(k fyne.KeyName) {
+		cv.(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: k})
+	}
+	typ := func(s string) {
+		for _, r := range s {
+			cv.(interface{ OnTypedRune() func(rune) }).OnTypedRune()(r)
+		}
+	}
+	h.ft.advance(4 * time.Second)
+	key(defaultKeyLeft)
+	if p := h.game().Pressed; p == nil {
+		t.Fatal("F1 in the audience display did not press White's clock")
+	}
+	h.ft.advance(3 * time.Second)
+	typ("e4")
+	if h.c.moveEntry.Text != "e4" {
+		t.Fatalf("the move typed in the audience display is not in the move field: %q", h.c.moveEntry.Text)
+	}
+	key(fyne.KeyReturn)
+	if h.ply() != 1 || h.game().Sheet.Entries()[0].Used != 4*time.Second {
+		t.Fatalf("Enter in the audience display did not record e4 at the press (ply %d, %q)", h.ply(), h.c.moveErr.Text)
+	}
+	h.ft.advance(time.Second)
+	key(defaultKeyCall)
+	if e, ok := h.last(match.KindPause); !ok || e.Role != "white" {
+		t.Errorf("Esc in the audience display did not record Kasparov's call: %+v", e)
+	}
+	if h.c.audience == nil {
+		t.Error("the audience display closed by itself")
+	}
+}
