@@ -117,7 +117,7 @@ func (c *console) endLoan() {
 
 // askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
 func (c *console) askPIN(then func()) {
-	pin := widget.NewPasswordEntry()
+	pin := newFormEntry(true)
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
@@ -142,6 +142,7 @@ func (c *console) askPIN(then func()) {
 				submit()
 			}
 		}, c.win)
+	pin.onEscape = d.Hide
 	c.showDialog(d)
 	c.win.Canvas().Focus(pin)
 }
@@ -225,6 +226,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	if err != nil {
 		c.noteWriteError(err)
 		c.setMoveError(sentence(err))
+		c.moveEntry.SelectAll() // the next move typed replaces the refused one
 		return false
 	}
 	c.setMoveError("")
@@ -519,6 +521,11 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
 		c.callArbiter()
+	case fyne.KeyF10:
+		// the menus from the keyboard (the arrows move, Enter chooses)
+		if m, ok := c.win.Canvas().(interface{ ToggleMenu() }); ok {
+			m.ToggleMenu()
+		}
 	case c.keyStop:
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false

@@ -558,6 +558,10 @@ func (c *console) refreshLog(g *match.Game) {
 		c.logBox.Add(container.NewVBox(h, l))
 	}
 	c.logBox.Refresh()
+	// wrapped entries know their height only once laid out at the log's
+	// width: lay the log out first, then scroll to the newest entry
+	c.logScr.Refresh()
+	c.logBox.Resize(fyne.NewSize(c.logScr.Size().Width, c.logBox.MinSize().Height))
 	c.logScr.ScrollToBottom()
 }
 

@@ -454,7 +454,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	if h.game() != nil {
 		t.Fatal("the game started without the PIN")
 	}
-	pin, ok := h2.c.win.Canvas().Focused().(*widget.Entry)
+	pin, ok := h2.c.win.Canvas().Focused().(*formEntry)
 	if !ok || !pin.Password {
 		t.Fatalf("no PIN field has the focus: %T", h2.c.win.Canvas().Focused())
 	}
@@ -470,7 +470,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	})
 	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
 		h2.c.do(actStartGame)
-		pin := h2.c.win.Canvas().Focused().(*widget.Entry)
+		pin := h2.c.win.Canvas().Focused().(*formEntry)
 		test.Type(pin, "4711")
 		pin.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if g := h.game(); g == nil || g.State != match.Running {

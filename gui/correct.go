@@ -36,14 +36,14 @@ import (
 type correctDialog struct {
 	c       *console
 	d       dialog.Dialog
-	ply     *widget.Entry
+	ply     *formEntry
 	cause   *widget.RadioGroup
 	noBonus *widget.Check
-	reason  *widget.Entry
+	reason  *formEntry
 	summary *widget.Label
 	errText *widget.Label
-	setW    *widget.Entry
-	setB    *widget.Entry
+	setW    *formEntry
+	setB    *formEntry
 	cols    map[string]*correctColumn
 	opts    match.CorrectionOptions
 	ok      bool // opts holds a valid preview
@@ -100,8 +100,8 @@ func (c *console) correctDialog() {
 	cd.errText.Importance = widget.DangerImportance
 	cd.errText.Wrapping = fyne.TextWrapWord
 	cd.errText.Hide()
-	cd.setW = widget.NewEntry()
-	cd.setB = widget.NewEntry()
+	cd.setW = entryWith("")
+	cd.setB = entryWith("")
 	cd.ply.OnChanged = func(string) { cd.preview() }
 	cd.reason.OnSubmitted = func(string) {} // Enter must not choose a method by itself
 
@@ -142,6 +142,7 @@ func (c *console) correctDialog() {
 	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
 	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
 	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, c.win)
+	escapeCloses(content, cd.d.Hide)
 	cd.d.SetOnClosed(func() {
 		if c.correcting == cd {
 			c.correcting = nil

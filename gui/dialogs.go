@@ -59,7 +59,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 		}
 	}
 	for _, it := range items {
-		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			e.OnSubmitted = func(string) { submit() }
 		}
 	}
@@ -69,9 +69,10 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
+	escapeCloses(content, d.Hide)
 	c.showDialog(d)
 	for _, it := range items {
-		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			c.win.Canvas().Focus(e)
 			break
 		}
@@ -79,8 +80,50 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	return d
 }
 
-func entryWith(text string) *widget.Entry {
-	e := widget.NewEntry()
+// formEntry is a text field of a dialog. A widget.Entry keeps the Escape
+// key for itself; in a formEntry Escape closes the dialog, as Cancel does.
+type formEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newFormEntry(password bool) *formEntry {
+	e := &formEntry{}
+	if password {
+		e.Password = true
+		e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey closes the dialog on Escape; every other key edits.
+func (e *formEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.onEscape != nil {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+// escapeCloses makes Escape in every text field under obj call close.
+func escapeCloses(obj fyne.CanvasObject, close func()) {
+	switch o := obj.(type) {
+	case *formEntry:
+		o.onEscape = close
+	case *fyne.Container:
+		for _, ch := range o.Objects {
+			escapeCloses(ch, close)
+		}
+	case *widget.Form:
+		for _, it := range o.Items {
+			escapeCloses(it.Widget, close)
+		}
+	}
+}
+
+func entryWith(text string) *formEntry {
+	e := newFormEntry(false)
 	e.SetText(text)
 	return e
 }
@@ -135,7 +178,7 @@ func (c *console) newMatchDialog() {
 	white.SetSelectedIndex(0)
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
-	pin := widget.NewPasswordEntry()
+	pin := newFormEntry(true)
 	pin.SetPlaceHolder(lang.L("optional, at least 4 characters"))
 	items := []*widget.FormItem{
 		widget.NewFormItem(lang.L("Title"), title),
@@ -318,9 +361,7 @@ func (c *console) incidentDialog() {
 			d.Resize(fyne.NewSize(560, 0))
 		}
 	}
-	if len(kinds) > 0 {
-		kind.SetSelected(kinds[0])
-	}
+	kind.PlaceHolder = lang.L("(choose a kind)") // no kind is more likely than another
 	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
 	d = c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
@@ -329,6 +370,9 @@ func (c *console) incidentDialog() {
 		widget.NewFormItem("", details),
 		widget.NewFormItem("", asArb),
 	}, func() error {
+		if kind.Selected == "" {
+			return errText(lang.L("no kind chosen: choose the kind of incident first"))
+		}
 		args := match.IncidentArgs{Text: text.Text}
 		for _, o := range match.IncidentOptions(kind.Selected) {
 			switch o {

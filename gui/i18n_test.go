@@ -356,10 +356,10 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 		name   string
 		action actionID
 		setup  func(h *harness)
-		fill   func(t *testing.T, entries []*widget.Entry) // then Enter submits
+		fill   func(t *testing.T, entries []*formEntry) // then Enter submits
 	}{
 		{"a PIN too short (two lines in German)", actNewMatch, func(h *harness) {},
-			func(t *testing.T, entries []*widget.Entry) {
+			func(t *testing.T, entries []*formEntry) {
 				for _, e := range entries {
 					if e.Password {
 						test.Type(e, "12")
@@ -372,7 +372,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 			if err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1/2-1/2", "the test needs a finished game"); err != nil {
 				t.Fatal(err)
 			}
-		}, func(t *testing.T, entries []*widget.Entry) {
+		}, func(t *testing.T, entries []*formEntry) {
 			test.Type(entries[len(entries)-1], "did not arrive")
 		}},
 	} {
@@ -385,9 +385,9 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 				tc.setup(h)
 				h.c.do(tc.action)
 				top := h.c.win.Canvas().Overlays().Top()
-				var entries []*widget.Entry
+				var entries []*formEntry
 				for _, o := range test.LaidOutObjects(top) {
-					if e, ok := o.(*widget.Entry); ok {
+					if e, ok := o.(*formEntry); ok {
 						entries = append(entries, e)
 					}
 				}
@@ -406,7 +406,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 						if w.Importance == widget.DangerImportance && w.Visible() {
 							refusal = w
 						}
-					case *widget.Entry, *widget.Select, *widget.SelectEntry, *widget.RadioGroup:
+					case *formEntry, *widget.Select, *widget.SelectEntry, *widget.RadioGroup:
 						lowest = max(lowest, abs(w).Y+w.Size().Height)
 					}
 				}

@@ -149,11 +149,11 @@ func TestAPINForOneActionLeavesTheConsoleInOperatorMode(t *testing.T) {
 		t.Fatalf("the call did not stop the clocks: %s (%q)", g.State, h.c.lastError)
 	}
 	h.c.do(actResume)
-	pin, ok := h.c.win.Canvas().Focused().(interface{ TypedKey(*fyne.KeyEvent) })
+	pin, ok := h.c.win.Canvas().Focused().(*formEntry)
 	if !ok {
 		t.Fatal("no PIN field has the focus")
 	}
-	test.Type(h.c.win.Canvas().Focused().(fyne.Focusable), "4711")
+	test.Type(pin, "4711")
 	pin.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if g := h.game(); g.State != match.Running {
 		t.Fatalf("the PIN did not resume the clocks: %s", g.State)
