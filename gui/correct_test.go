@@ -63,9 +63,10 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 
 	t.Run("all four methods are shown side by side with both sides' figures", func(t *testing.T) {
 		want := map[string][2]string{
-			match.MethodRecord:       {"White: 0:00:05 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
+			// the final readings: Kasparov's with his 5 minutes (rule 10)
+			match.MethodRecord:       {"White: 0:05:05 (period 1, 3 moves, with +0:05:00 rule 10)", "Black: 0:00:57 (period 1, 3 moves)"},
 			match.MethodProportional: {"White: -0:00:15 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
-			match.MethodKeep:         {"White: 0:00:20 (period 2, 3 moves)", "Black: 0:01:56 (period 2, 3 moves)"},
+			match.MethodKeep:         {"White: 0:05:20 (period 2, 3 moves, with +0:05:00 rule 10)", "Black: 0:01:56 (period 2, 3 moves)"},
 			match.MethodSet:          {"White: period 1, 3 moves", "Black: period 1, 3 moves"},
 		}
 		for _, m := range match.CorrectionMethods {
@@ -80,12 +81,45 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 				t.Errorf("%s does not say how its figures were obtained", m)
 			}
 		}
-		if cd.setW.Text != "0:00:20" || cd.setB.Text != "0:01:56" {
-			t.Errorf("set starts at %s / %s, want the clocks now", cd.setW.Text, cd.setB.Text)
+		if cd.setW.Text != "0:00:05" || cd.setB.Text != "0:00:57" {
+			t.Errorf("set starts at %s / %s, want the record's readings for ply 7", cd.setW.Text, cd.setB.Text)
 		}
 		if !strings.Contains(cd.summary.Text, "4. d3") || !strings.Contains(cd.summary.Text, "4... d6") {
 			t.Errorf("summary %q does not name the mistaken and struck moves", cd.summary.Text)
 		}
+	})
+	t.Run("the clocks are stopped while the dialog is open, by a pause naming rule 10 / 6.13", func(t *testing.T) {
+		g := h.game()
+		if g.State != match.Paused || !strings.Contains(g.Paused.Reason, "rule 10 / 6.13") {
+			t.Fatalf("state %s (%q) with the dialog open", g.State, g.Paused.Reason)
+		}
+		if e, _ := h.last(match.KindPause); e.Role != "arbiter" {
+			t.Errorf("the pause is recorded as %q", e.Role)
+		}
+		before := cd.cols[match.MethodKeep].white.Text
+		h.ft.advance(time.Minute)
+		cd.preview()
+		if got := cd.cols[match.MethodKeep].white.Text; got != before {
+			t.Errorf("the proposal drifted while the dialog was open: %q → %q", before, got)
+		}
+	})
+	t.Run("under 6.13 no bonus is shown", func(t *testing.T) {
+		cd.cause.SetSelected(cd.cause.Options[1])
+		if got := cd.cols[match.MethodRecord].white.Text; got != "White: 0:00:05 (period 1, 3 moves)" {
+			t.Errorf("record under 6.13 shows %q", got)
+		}
+		cd.cause.SetSelected(cd.cause.Options[0])
+	})
+	t.Run("picking a move on the scoresheet sets the ply, and set follows it", func(t *testing.T) {
+		cd.plies.Select(4) // ply 5, 3. Bc4
+		if cd.ply.Text != "5" || !strings.Contains(cd.summary.Text, "3. Bc4") {
+			t.Errorf("ply %q, summary %q after picking 3. Bc4", cd.ply.Text, cd.summary.Text)
+		}
+		rec, _ := cd.opts.Outcome(match.MethodRecord)
+		if want := match.FormatDuration(rec.Sides[clock.White].Remaining.Truncate(time.Second)); cd.setW.Text != want {
+			t.Errorf("set White %q after the ply changed, want the record's %q", cd.setW.Text, want)
+		}
+		cd.ply.SetText("7")
 	})
 	t.Run("a refused proportional outcome shows its figure and cannot be chosen", func(t *testing.T) {
 		col := cd.cols[match.MethodProportional]
