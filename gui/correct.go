@@ -56,9 +56,9 @@ type correctDialog struct {
 	// setEdited is true once the arbiter typed into a set field; filling
 	// tells the fields' OnChanged that the dialog itself writes them
 	setEdited, filling bool
-	cols    map[string]*correctColumn
-	opts    match.CorrectionOptions
-	ok      bool // opts holds a valid preview
+	cols               map[string]*correctColumn
+	opts               match.CorrectionOptions
+	ok                 bool // opts holds a valid preview
 }
 
 // correctColumn is one method's outcome.
