@@ -112,7 +112,7 @@ func (a *audience) refresh() {
 		es := g.Sheet.Entries()
 		if n := len(es); n > 0 {
 			e := es[n-1]
-			mv = tr("Last move: %s", e.Label())
+			mv = tr("Last move: %s", localSAN(e.Label()))
 		}
 		if g.Over() {
 			mv += "   " + g.Result

@@ -49,6 +49,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
 const (
@@ -412,26 +413,59 @@ func (c *console) refreshGames(st *match.State) {
 
 // sheetRows renders the scoresheet: numbered move pairs, each move with the
 // time it used and the mover's clock after it, (=) marking a draw offer.
+// Moves struck out by a position reset (rule 10, 6.13) stand where they were
+// played, each on a row of its own (opened by struckMark, drawn struck
+// through and greyed) just before the move that replaced it; moves struck
+// and not yet replaced follow the last move. Piece letters are the
+// console's language's (German S L T D K).
 func sheetRows(g *match.Game) []string {
 	if g == nil || g.Sheet == nil {
 		return nil
 	}
+	// a reset strikes plies P, P+1, …: the run stands before ply P
+	struck := map[int][]scoresheet.Entry{}
+	var anchors []int
+	anchor, next := 0, 0
+	for i, e := range g.Sheet.Struck() {
+		if i == 0 || e.Ply != next {
+			anchor = e.Ply
+			if _, seen := struck[anchor]; !seen {
+				anchors = append(anchors, anchor)
+			}
+		}
+		next = e.Ply + 1
+		struck[anchor] = append(struck[anchor], e)
+	}
 	var rows []string
 	cur := ""
+	flush := func() {
+		if cur != "" {
+			rows = append(rows, cur)
+			cur = ""
+		}
+	}
+	strike := func(ply int) {
+		for _, e := range struck[ply] {
+			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), short(e.Used), lang.L("struck out")))
+		}
+		delete(struck, ply)
+	}
 	for _, e := range g.Sheet.Entries() {
+		if len(struck[e.Ply]) > 0 {
+			flush()
+			strike(e.Ply)
+		}
 		after := e.ClockWhite
 		if e.Color == chess.Black {
 			after = e.ClockBlack
 		}
-		mv := e.SAN
+		mv := localSAN(e.SAN)
 		if e.DrawOffer {
 			mv += " (=)"
 		}
 		cell := fmt.Sprintf("%-8s%5s %7s", mv, short(e.Used), match.FormatDuration(after.Truncate(time.Second)))
 		if e.Color == chess.White {
-			if cur != "" {
-				rows = append(rows, cur)
-			}
+			flush()
 			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
 		} else {
 			if cur == "" {
@@ -441,19 +475,26 @@ func sheetRows(g *match.Game) []string {
 			cur = ""
 		}
 	}
-	if cur != "" {
-		rows = append(rows, cur)
-	}
-	// moves struck out by a position reset (rule 10, 6.13) stay in view,
-	// greyed and marked
-	for _, e := range g.Sheet.Struck() {
-		rows = append(rows, fmt.Sprintf("%s %-10s %5s", struckMark, e.Label(), short(e.Used)))
+	flush()
+	for _, a := range anchors {
+		strike(a) // struck and not yet replaced
 	}
 	return rows
 }
 
 // struckMark opens a scoresheet row of a struck-out move.
-const struckMark = "  [struck]"
+const struckMark = "  ✗"
+
+// localSAN writes a move (or a label such as "12. Nf3") with the piece
+// letters of the console's language: German S L T D K for N B R Q K.
+func localSAN(s string) string {
+	letters := []rune(lang.L("NBRQK"))
+	if len(letters) != 5 || string(letters) == "NBRQK" {
+		return s
+	}
+	r := strings.NewReplacer("N", string(letters[0]), "B", string(letters[1]), "R", string(letters[2]), "Q", string(letters[3]), "K", string(letters[4]))
+	return r.Replace(s)
+}
 
 // short writes a move's time used as M:SS (H:MM:SS above an hour).
 func short(d time.Duration) string {
@@ -489,20 +530,27 @@ func (c *console) newSheetList() *widget.List {
 			t := canvas.NewText("", themeColor(theme.ColorNameForeground))
 			t.TextStyle.Monospace = true
 			t.TextSize = theme.TextSize() * 0.86
-			return t
+			line := canvas.NewRectangle(themeColor(theme.ColorNamePlaceHolder))
+			line.Hide()
+			return container.New(strikeLayout{}, t, line)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			t := o.(*canvas.Text)
+			box := o.(*fyne.Container)
+			t, line := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Rectangle)
 			r := c.lastSheet[i]
 			t.Text = r
 			t.Color = themeColor(theme.ColorNameForeground)
 			t.TextStyle = fyne.TextStyle{Monospace: true}
 			t.TextSize = theme.TextSize() * 0.86
+			line.Hide()
 			if strings.HasPrefix(r, struckMark) {
 				t.Color = themeColor(theme.ColorNamePlaceHolder)
 				t.TextStyle.Italic = true
+				line.FillColor = t.Color
+				line.Show()
 			}
 			t.Refresh()
+			box.Refresh()
 		})
 	l.HideSeparators = true
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) } // rows are read, not chosen
@@ -564,6 +612,24 @@ func (c *console) refreshLog(g *match.Game) {
 	c.logBox.Resize(fyne.NewSize(c.logScr.Size().Width, c.logBox.MinSize().Height))
 	c.logScr.ScrollToBottom()
 }
+
+// strikeLayout draws a scoresheet row: its text, and over the move of a
+// struck-out row a line through the middle (a canvas.Text cannot strike
+// through).
+type strikeLayout struct{}
+
+func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	t := objs[0].(*canvas.Text)
+	t.Move(fyne.NewPos(0, 0))
+	t.Resize(size)
+	// the line covers the label and time: from the mark to the word
+	mark := fyne.MeasureText(struckMark+" ", t.TextSize, t.TextStyle).Width
+	w := fyne.MeasureText(struckMark+" 000... Qxh8=Q+  0:00", t.TextSize, t.TextStyle).Width - mark
+	objs[1].Move(fyne.NewPos(mark, size.Height/2))
+	objs[1].Resize(fyne.NewSize(w, max(1, t.TextSize/12)))
+}
+
+func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 func equal(a, b []string) bool {
 	if len(a) != len(b) {

@@ -107,7 +107,7 @@ func (c *console) correctDialog() {
 	}
 	cd := &correctDialog{c: c, cols: map[string]*correctColumn{}}
 	for _, e := range g.Sheet.Entries() {
-		cd.labels = append(cd.labels, tr("ply %d", e.Ply)+"   "+e.Label())
+		cd.labels = append(cd.labels, tr("ply %d", e.Ply)+"   "+localSAN(e.Label()))
 	}
 	cd.ply = entryWith(fmt.Sprint(g.Sheet.Ply()))
 	cd.plies = widget.NewList(func() int { return len(cd.labels) },
@@ -228,7 +228,7 @@ func (cd *correctDialog) preview() {
 	cd.ok = true
 	o := cd.opts
 	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
-		o.Mistake, strings.Join(o.Struck, " "), lang.L(match.Colour(o.ToMove)))
+		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), lang.L(match.Colour(o.ToMove)))
 	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
 		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, match.FormatDuration(match.RecoveryBonus))
 	}
@@ -336,7 +336,7 @@ func (cd *correctDialog) apply(method string) {
 	}
 	cd.d.Hide()
 	msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
-		res.Options.Mistake, methodTitle(method), len(res.Options.Struck))
+		localSAN(res.Options.Mistake), methodTitle(method), len(res.Options.Struck))
 	if res.Bonus > 0 {
 		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, match.FormatDuration(res.Bonus))
 	}

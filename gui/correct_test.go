@@ -191,3 +191,63 @@ func TestCorrectionDialogAppliesTheChosenMethod(t *testing.T) {
 		})
 	}
 }
+
+// Struck-out moves stand in the console's scoresheet where they were played,
+// struck through, just before the move that replaced them (issue 14).
+func TestStruckMovesStandWhereTheyWerePlayed(t *testing.T) {
+	h := correctionGame(t)
+	cd := openCorrection(t, h)
+	cd.reason.SetText("the operator relayed 4. d3 instead of 4. d4")
+	test.Tap(cd.cols[match.MethodKeep].choose)
+	if cd.errText.Visible() {
+		t.Fatalf("refused: %s", cd.errText.Text)
+	}
+	h.key("Return")
+	t.Run("before the replacement the struck moves follow the last move", func(t *testing.T) {
+		rows := h.c.lastSheet
+		if n := len(rows); n != 5 || !strings.HasPrefix(rows[3], struckMark+" 4. d3") || !strings.HasPrefix(rows[4], struckMark+" 4... d6") {
+			t.Errorf("scoresheet:\n%s", strings.Join(rows, "\n"))
+		}
+	})
+	h.c.do(actResume)
+	h.ft.advance(2 * time.Second)
+	h.typeMove("d4")
+	h.ft.advance(2 * time.Second)
+	h.typeMove("d6")
+	t.Run("after it they stand before the move that replaced them", func(t *testing.T) {
+		rows := h.c.lastSheet
+		want := []string{"  1.", "  2.", "  3.", struckMark + " 4. d3", struckMark + " 4... d6", "  4. d4"}
+		if len(rows) != len(want) {
+			t.Fatalf("scoresheet has %d rows, want %d:\n%s", len(rows), len(want), strings.Join(rows, "\n"))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(rows[i], w) {
+				t.Errorf("row %d = %q, want it to start %q", i, rows[i], w)
+			}
+		}
+		if !strings.Contains(rows[3], "struck out") {
+			t.Errorf("the struck row does not say so: %q", rows[3])
+		}
+	})
+}
+
+// German piece letters in the scoresheet and the audience display.
+func TestGermanPieceLetters(t *testing.T) {
+	inGerman(t)
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.c.do(actAudience)
+	for _, mv := range []string{"Nf3", "Nf6", "g3", "g6", "Bg2", "Bg7", "O-O", "O-O", "d3", "d6", "Qd2", "Qd7", "Re1", "Re8", "Kh1"} {
+		h.typeMove(mv)
+	}
+	sheet := strings.Join(h.c.lastSheet, "\n")
+	for _, want := range []string{"Sf3", "Sf6", "Lg2", "Dd2", "Te1", "Kh1"} {
+		if !strings.Contains(sheet, want) {
+			t.Errorf("the German scoresheet lacks %s:\n%s", want, sheet)
+		}
+	}
+	if got := h.c.audience.moves.Text; !strings.Contains(got, "8. Kh1") {
+		t.Errorf("the audience display shows %q", got)
+	}
+}
