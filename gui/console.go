@@ -34,6 +34,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -566,23 +567,63 @@ func logRows(g *match.Game) []string {
 	}
 	var rows []string
 	for _, in := range g.Incidents {
-		who := string(in.Role)
+		// the record stays English; the log shows it in the console's
+		// language: the role, the kind, the rule, the text and the effect
+		who := translate(string(in.Role))
 		if in.Actor != "" {
 			who += " " + in.Actor
 		}
-		kind := in.Kind
+		kind := translate(in.Kind)
 		if in.Rule != "" {
-			kind += " (" + in.Rule + ")"
+			kind += " (" + ruleText(in.Rule) + ")"
 		}
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
-		text := in.Text
+		text := incidentText(in.Text)
 		if in.Effect != "" {
-			text = strings.TrimSpace(text + " [" + in.Effect + "]")
+			text = strings.TrimSpace(text + " [" + translate(in.Effect) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
 	return rows
+}
+
+// incidentPatterns are the texts the core writes into the incident log with
+// a colour or a name in them: the log shows them in the console's language.
+var incidentPatterns = []struct {
+	re     *regexp.Regexp
+	format string // the dictionary's key
+	colour bool   // the argument is a colour ("White")
+}{
+	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true},
+	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false},
+	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false},
+	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false},
+	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true},
+}
+
+// incidentText is an incident's text in the console's language: a text of
+// the dictionary, a known pattern (the rest of the text kept), else as
+// recorded (the arbiter's own words).
+func incidentText(s string) string {
+	if t := translate(s); t != s {
+		return t
+	}
+	if rest, ok := strings.CutPrefix(s, "both flags fallen, order unknown: the game continues"); ok {
+		return lang.L("both flags fallen, order unknown: the game continues") + rest
+	}
+	for _, p := range incidentPatterns {
+		m := p.re.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		arg := s[m[2]:m[3]]
+		if p.colour {
+			arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+		}
+		return fmt.Sprintf(lang.L(p.format), arg) + s[m[1]:]
+	}
+	return s
 }
 
 func (c *console) refreshLog(g *match.Game) {

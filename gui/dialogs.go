@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -327,8 +328,16 @@ func (c *console) resultDialog() {
 // where work on the computer is done, a replacement's new person, the event
 // an appeal concerns and an appeal decision's result.
 func (c *console) incidentDialog() {
-	kinds := match.IncidentKinds()
-	kind := widget.NewSelect(kinds, nil)
+	// the kinds are shown in the console's language, recorded as the
+	// record's words
+	var kinds []string
+	kindOf := map[string]string{}
+	for _, k := range match.IncidentKinds() {
+		kinds = append(kinds, translate(k))
+		kindOf[translate(k)] = k
+	}
+	shown := widget.NewSelect(kinds, nil)
+	kind := &struct{ Selected string }{}
 	rule := widget.NewLabel("")
 	text := entryWith("")
 	name := entryWith("")
@@ -341,7 +350,9 @@ func (c *console) incidentDialog() {
 	result.PlaceHolder = lang.L("new result (optional)")
 	details := container.NewVBox()
 	var d dialog.Dialog
-	kind.OnChanged = func(k string) {
+	shown.OnChanged = func(k string) {
+		k = kindOf[k]
+		kind.Selected = k
 		rule.SetText(ruleText(match.IncidentRule(k)))
 		details.RemoveAll()
 		for _, o := range match.IncidentOptions(k) {
@@ -361,11 +372,11 @@ func (c *console) incidentDialog() {
 			d.Resize(fyne.NewSize(560, 0))
 		}
 	}
-	kind.PlaceHolder = lang.L("(choose a kind)") // no kind is more likely than another
+	shown.PlaceHolder = lang.L("(choose a kind)") // no kind is more likely than another
 	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
 	d = c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Kind"), container.NewVBox(kind, rule)),
+		widget.NewFormItem(lang.L("Kind"), container.NewVBox(shown, rule)),
 		widget.NewFormItem(lang.L("Text"), text),
 		widget.NewFormItem("", details),
 		widget.NewFormItem("", asArb),
@@ -462,7 +473,63 @@ func (c *console) clockKeysDialog() {
 	})
 }
 
-// languageDialog chooses the language; it applies at the next start.
+// languageVars are the environment variables the dictionary's language is
+// taken from; systemLanguage holds them as the console was started with
+// (the language "System" returns to them).
+var (
+	languageVars   = []string{"LANGUAGE", "LC_ALL", "LANG"}
+	systemLanguage = func() map[string]*string {
+		m := map[string]*string{}
+		for _, k := range languageVars {
+			if v, ok := os.LookupEnv(k); ok {
+				m[k] = &v
+			}
+		}
+		return m
+	}()
+)
+
+// setLanguage switches the dictionary to code ("en", "de"; "" the system's).
+func setLanguage(code string) {
+	for _, k := range languageVars {
+		switch v := systemLanguage[k]; {
+		case code != "":
+			os.Setenv(k, code)
+		case v != nil:
+			os.Setenv(k, *v)
+		default:
+			os.Unsetenv(k)
+		}
+	}
+	if err := lang.AddTranslationsFS(translations, "translations"); err != nil { // reloads the localizer
+		fyne.LogError("gui: reload translations", err)
+	}
+}
+
+// relocalize draws the whole console again in the dictionary's language:
+// the window's content, the menus and the audience display.
+func (c *console) relocalize() {
+	for _, cv := range c.clocks {
+		cv.disarm()
+	}
+	typed := c.moveEntry.Text
+	c.lastSheet, c.lastLog = nil, nil
+	c.build()
+	c.win.SetMainMenu(c.mainMenu())
+	c.moveEntry.SetText(typed)
+	reopen := c.audience != nil
+	if reopen {
+		c.audience.win.Close()
+		c.audience = nil
+	}
+	c.refresh()
+	if reopen {
+		c.toggleAudience()
+	}
+	c.focusMove()
+}
+
+// languageDialog chooses the language; it applies at once.
 func (c *console) languageDialog() {
 	opts := []string{lang.L("System"), "English", "Deutsch"}
 	codes := []string{"", "en", "de"}
@@ -474,10 +541,15 @@ func (c *console) languageDialog() {
 		}
 	}
 	c.formDialog(lang.L("Language"), lang.L("OK"), []*widget.FormItem{widget.NewFormItem(lang.L("Language"), sel)}, func() error {
-		if i := sel.SelectedIndex(); i >= 0 {
-			c.fa.Preferences().SetString("language", codes[i])
+		i := sel.SelectedIndex()
+		if i < 0 {
+			return nil
 		}
-		c.info(lang.L("Language"), lang.L("The language changes when the console is started again."))
+		c.fa.Preferences().SetString("language", codes[i])
+		c.afterDialog(func() {
+			setLanguage(codes[i])
+			c.relocalize()
+		})
 		return nil
 	})
 }
