@@ -38,6 +38,10 @@ type clockView struct {
 	gen   int       // generation of the armed timer
 	// updates counts redraws of the time text (tests and benchmarks read it).
 	updates int
+	// nameLabel shows name in the console (nil in the audience display)
+	nameLabel *widget.Label
+	// zoom scales the digits with the clock's width (1 at the theme's size)
+	zoom float32
 	// fallen is whether the flag showed fallen at the last update: when it
 	// falls the console's notice and action bar say so at that instant
 	fallen bool
@@ -49,6 +53,7 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.frame.CornerRadius = 0
 	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.name.TextStyle.Bold = true
+	v.zoom = 1
 	v.time = newGlyphText("-:--:--", themeColor(theme.ColorNameForeground))
 	v.time.TextStyle.Bold = true
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
@@ -67,8 +72,18 @@ func newClockView(c *console, slot int, large bool) *clockView {
 		v.notes[i].Hide()
 	}
 	v.restyle()
-	body := container.NewVBox(v.name, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
-	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
+	var nameObj fyne.CanvasObject = v.name
+	if !large {
+		// the console's clock names shorten with an ellipsis rather than
+		// widen the window (long names, German, larger text)
+		v.nameLabel = widget.NewLabel("")
+		v.nameLabel.TextStyle.Bold = true
+		v.nameLabel.SizeName = theme.SizeNameSubHeadingText
+		v.nameLabel.Truncation = fyne.TextTruncateEllipsis
+		nameObj = v.nameLabel
+	}
+	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
+	v.obj = container.NewStack(v.frame, container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body))))
 	if !large {
 		// a click on the console's clock presses it, as its key does
 		v.obj = newTapArea(v.obj, func() { c.pressSlot(slot) })
@@ -104,7 +119,11 @@ func (v *clockView) restyle() {
 		k, kLine = 2, 1.5
 	}
 	v.name.TextSize = base * 1.3 * k
-	v.time.TextSize = base * 4.6 * k
+	// the digits are drawn at their design size times the zoom the
+	// clock's width allows; the minimum width is measured smaller, so the
+	// clocks never make the window wider than the screen
+	v.time.MinTextSize = base * 4.6 * k * minZoom
+	v.time.TextSize = base * 4.6 * k * v.zoom
 	v.info.TextSize = base * 1.05 * kLine
 	v.toGo.TextSize = v.info.TextSize
 	v.flag.TextSize = base * 1.2 * kLine
@@ -115,6 +134,47 @@ func (v *clockView) restyle() {
 		t.Refresh()
 	}
 	v.time.Refresh()
+}
+
+// minZoom is how far the digits shrink below their design size in a clock
+// too narrow for it (a large text size on a small screen).
+const minZoom = 0.6
+
+// zoomLayout lays out a clock's body and grows its digits with the width
+// the clock is given (the window's size, 1280×800 to 3840×2160); the
+// minimum width stays that of the digits at the theme's size.
+type zoomLayout struct{ v *clockView }
+
+func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	v := l.v
+	design := v.time.MinTextSize / minZoom
+	if design > 0 {
+		natural := fyne.MeasureText("0:00:00", design, v.time.TextStyle).Width
+		pad := 4 * theme.Padding()
+		z := min(max((size.Width-pad)/natural*0.92, minZoom), 4)
+		if d := z - v.zoom; d > 0.03 || d < -0.03 {
+			v.zoom = z
+			v.restyle()
+			// the digits' height changed: lay the window out again
+			w := v.c.win
+			if v.large && v.c.audience != nil {
+				w = v.c.audience.win
+			}
+			fyne.Do(w.Content().Refresh)
+		}
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *zoomLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, 0)
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return s
 }
 
 func setText(t *canvas.Text, s string, col color.Color) bool {
@@ -134,8 +194,32 @@ func (v *clockView) update() {
 	fg := themeColor(theme.ColorNameForeground)
 	dim := themeColor(theme.ColorNamePlaceHolder)
 	if g == nil {
-		setText(v.name, lang.L(match.Colour(side)), fg)
-		v.time.set("-:--:--", dim)
+		// before the first game: the players and the time they start with
+		name, start := lang.L(match.Colour(side)), "-:--:--"
+		if m := c.state().Match; m != nil && len(c.state().Games) > 0 {
+			n := c.state().Games[0].Number
+			for _, sg := range c.state().Games {
+				if sg.State == match.Scheduled {
+					n = sg.Number
+					break
+				}
+			}
+			player := m.WhiteOf(n)
+			if side == clock.Black {
+				player = m.Opponent(player)
+			}
+			glyph := "♔ "
+			if side == clock.Black {
+				glyph = "♚ "
+			}
+			name = glyph + player + " — " + name
+			if ctl, ok := m.Controls[player]; ok {
+				start = match.FormatDuration(ctl.Allotment(0))
+			}
+		}
+		setText(v.name, name, fg)
+		v.showName()
+		v.time.set(start, dim)
 		setText(v.info, "", fg)
 		setText(v.toGo, "", fg)
 		setText(v.flag, "", colFlag)
@@ -151,6 +235,7 @@ func (v *clockView) update() {
 		glyph = "♚ "
 	}
 	setText(v.name, glyph+g.Name(side)+" — "+lang.L(match.Colour(side)), fg)
+	v.showName()
 	txt, next := g.Clock.Display(side, at, clock.DisplayOptions{})
 	col := dim
 	if on {
@@ -216,6 +301,13 @@ func (v *clockView) update() {
 	}
 	v.setFrame(on, stopped)
 	v.arm(next, at)
+}
+
+// showName copies the name into the console's label.
+func (v *clockView) showName() {
+	if v.nameLabel != nil && v.nameLabel.Text != v.name.Text {
+		v.nameLabel.SetText(v.name.Text)
+	}
 }
 
 // setFrame frames the running clock; stopped clocks (a pause, a call) get

@@ -221,12 +221,15 @@ func tr(format string, args ...any) string {
 func (c *console) build() {
 	c.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.SizeName = theme.SizeNameSubHeadingText
-	c.gamesBox = container.NewHBox()
+	// the games wrap and the path shortens rather than widen the window
+	gamesFlow := &flowLayout{}
+	c.gamesBox = container.New(gamesFlow)
 	c.score = widget.NewLabel("")
 	c.where = widget.NewLabel("")
 	c.where.Alignment = fyne.TextAlignTrailing
+	c.title.Truncation = fyne.TextTruncateEllipsis
 	c.banner = newBanner()
-	header := container.NewVBox(container.NewBorder(nil, nil, c.title, c.where), container.NewBorder(nil, nil, c.gamesBox, c.score), c.banner.obj)
+	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
 
 	c.board = newBoard(c, true)
 	c.moveEntry = newMoveEntry(c)
@@ -240,7 +243,8 @@ func (c *console) build() {
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord
-	left := container.NewVBox(c.board, c.moveEntry, c.moveErr)
+	below := container.NewVBox(c.moveEntry, c.moveErr)
+	left := container.NewBorder(nil, below, nil, nil, c.board)
 
 	c.clocks[0] = newClockView(c, 0, false)
 	c.clocks[1] = newClockView(c, 1, false)
@@ -274,9 +278,11 @@ func (c *console) build() {
 		c.buttons[id] = b
 		bar.Add(b)
 	}
-	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
+	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
+	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), nil, nil, middle)
 	c.win.SetContent(main)
 	flow.relayout = func() { fyne.Do(main.Refresh) }
+	gamesFlow.relayout = flow.relayout
 	c.win.Resize(fyne.NewSize(1280, 800))
 }
 
@@ -844,6 +850,37 @@ func (c *console) info(title, msg string) {
 	c.showDialog(d)
 }
 
+// boardLayout places the board's column (the board over the move field)
+// and the rest side by side. The board takes the height left under the
+// move field, up to half the width: it grows with the window (1280×800 to
+// 3840×2160), and its minimum is small, so that a larger text size never
+// pushes the window wider than the screen.
+type boardLayout struct{ below fyne.CanvasObject }
+
+// boardMin is the smallest side of the board.
+const boardMin = 8 * 40
+
+func (l *boardLayout) side(size fyne.Size) float32 {
+	side := min(size.Height-l.below.MinSize().Height, size.Width*0.5)
+	return max(side, boardMin)
+}
+
+func (l *boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	w := l.side(size)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w, 0))
+	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
+}
+
+func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	r := objs[1].MinSize()
+	return fyne.NewSize(boardMin+r.Width, max(boardMin+l.below.MinSize().Height, r.Height))
+}
+
 // splitLayout places two objects side by side, the first taking frac of the
 // width. Its minimum width is only the larger child's, so long rows (which
 // scroll or wrap) never push the window wider than the screen.
@@ -862,7 +899,7 @@ func (l *splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (l *splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(200, 120)
+	return fyne.NewSize(200, 80)
 }
 
 // showDialog shows d and keeps it on the console's stack of open dialogs
