@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/cli"
@@ -175,8 +176,13 @@ func (c *console) newMatchDialog() {
 	}
 	tc.OnChanged = showTC
 	showTC(d.Control)
-	white := widget.NewSelect([]string{lang.L("by lots (Arbiter draws)"), d.Players[0], d.Players[1]}, nil)
+	white := widget.NewSelect([]string{lang.L("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
 	white.SetSelectedIndex(0)
+	// rule 3: the lots are drawn at the board (in 1996 Kasparov drew); a
+	// player's name records that draw, the first entry lets the program draw
+	lotsHelp := widget.NewLabel(lang.L("Lots drawn at the board (rule 3): choose the player who drew White."))
+	lotsHelp.Wrapping = fyne.TextWrapWord
+	lotsHelp.SizeName = theme.SizeNameCaptionText
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
@@ -191,7 +197,7 @@ func (c *console) newMatchDialog() {
 		widget.NewFormItem(lang.L("Arbiter"), arb),
 		widget.NewFormItem(lang.L("Games"), games),
 		widget.NewFormItem(lang.L("Time control"), container.NewVBox(tc, tcHelp)),
-		widget.NewFormItem(lang.L("White in game 1"), white),
+		widget.NewFormItem(lang.L("White in game 1"), container.NewVBox(white, lotsHelp)),
 		widget.NewFormItem(lang.L("Arbiter PIN"), pin),
 	}
 	c.formDialog(lang.L("New match"), lang.L("Create match"), items, func() error {
