@@ -183,6 +183,8 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.SetMainMenu(c.mainMenu())
 	c.addShortcuts()
 	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { c.handleKey(ev) })
+	// a move typed while nothing has the focus goes to the move field
+	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
 	c.setCore(core)
 	c.refresh()

@@ -154,7 +154,9 @@ func (c *console) correctDialog() {
 		col.title = canvas.NewText(methodTitle(m), themeColor(theme.ColorNameForeground))
 		col.title.TextStyle.Bold = true
 		col.white = widget.NewLabel("")
+		col.white.Wrapping = fyne.TextWrapWord
 		col.black = widget.NewLabel("")
+		col.black.Wrapping = fyne.TextWrapWord
 		col.work = widget.NewLabel("")
 		col.work.Wrapping = fyne.TextWrapWord
 		col.work.SizeName = theme.SizeNameCaptionText
@@ -174,7 +176,8 @@ func (c *console) correctDialog() {
 		body.Add(col.work)
 		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
 	}
-	pick := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(90, 36), cd.ply), container.NewGridWrap(fyne.NewSize(260, 130), cd.plies))
+	pick := container.NewHBox(container.NewGridWrap(fyne.NewSize(260, 130), cd.plies),
+		container.NewVBox(widget.NewLabel(lang.L("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
 	form := widget.NewForm(
 		widget.NewFormItem(lang.L("Mistaken move"), pick),
 		widget.NewFormItem(lang.L("Cause"), cd.cause),
