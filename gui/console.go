@@ -589,7 +589,7 @@ func logRows(g *match.Game) []string {
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
 		if in.Effect != "" {
-			text = strings.TrimSpace(text + " [" + translate(in.Effect) + "]")
+			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
@@ -608,6 +608,10 @@ var incidentPatterns = []struct {
 	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false},
 	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false},
 	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true},
+	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true},
+	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false},
+	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
+		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
 }
 
 // incidentText is an incident's text in the console's language: a text of
@@ -625,11 +629,15 @@ func incidentText(s string) string {
 		if m == nil {
 			continue
 		}
-		arg := s[m[2]:m[3]]
-		if p.colour {
-			arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+		var args []any
+		for i := 2; i+1 < len(m); i += 2 {
+			arg := s[m[i]:m[i+1]]
+			if p.colour && i == 2 {
+				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+			}
+			args = append(args, arg)
 		}
-		return fmt.Sprintf(lang.L(p.format), arg) + s[m[1]:]
+		return fmt.Sprintf(lang.L(p.format), args...) + s[m[1]:]
 	}
 	return s
 }

@@ -93,3 +93,24 @@ func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 		t.Errorf("back in English the button reads %q", got)
 	}
 }
+
+// The texts the core writes into the log with a colour, a name or figures
+// in them are shown in the console's language.
+func TestIncidentTextsAreShownInGerman(t *testing.T) {
+	inGerman(t)
+	for _, tc := range []struct{ in, want string }{
+		{"White's clock runs again", "Die Uhr von Weiß läuft wieder"},
+		{"Garry Kasparov offers a draw", "Garry Kasparov bietet Remis an"},
+		{"white +0:05:00", "Weiß +0:05:00"},
+		{"recovery bonus after the operator's error", "Erholungszeit nach dem Fehler des Operators"},
+		{"position before ply 6 restored, 1 ply(s) struck out (keep): the operator relayed Bc5",
+			"Stellung vor Halbzug 6 wiederhergestellt, 1 Halbzug/Halbzüge gestrichen (keep): the operator relayed Bc5"},
+		{"clocks stopped; White 1:59:43.157 (period 1, 3 moves), Black 1:59:47.049 (period 1, 2 moves)",
+			"Uhren angehalten; Weiß 1:59:43.157 (Periode 1, Züge: 3), Schwarz 1:59:47.049 (Periode 1, Züge: 2)"},
+		{"the relay froze", "the relay froze"}, // the arbiter's own words stay
+	} {
+		if got := incidentText(tc.in); got != tc.want {
+			t.Errorf("incidentText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
