@@ -2,6 +2,7 @@ package gui
 
 import (
 	"image/color"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -40,8 +41,12 @@ type clockView struct {
 	updates int
 	// nameLabel shows name in the console (nil in the audience display)
 	nameLabel *widget.Label
-	// zoom scales the digits with the clock's width (1 at the theme's size)
-	zoom float32
+	// zoom scales the digits with the clock's width (1 at the theme's size);
+	// zoomBox lays the body out with it, again when the reading's length
+	// changes (tenths under ten seconds)
+	zoom    float32
+	zoomBox *fyne.Container
+	textLen int
 	// fallen is whether the flag showed fallen at the last update: when it
 	// falls the console's notice and action bar say so at that instant
 	fallen bool
@@ -83,7 +88,8 @@ func newClockView(c *console, slot int, large bool) *clockView {
 		nameObj = v.nameLabel
 	}
 	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
-	v.obj = container.NewStack(v.frame, container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body))))
+	v.zoomBox = container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body)))
+	v.obj = container.NewStack(v.frame, v.zoomBox)
 	if !large {
 		// a click on the console's clock presses it, as its key does
 		v.obj = newTapArea(v.obj, func() { c.pressSlot(slot) })
@@ -149,7 +155,11 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	v := l.v
 	design := v.time.MinTextSize / minZoom
 	if design > 0 {
-		natural := fyne.MeasureText("0:00:00", design, v.time.TextStyle).Width
+		ref := "0:00:00"
+		if n := len([]rune(v.time.Text)); n > len(ref) {
+			ref = strings.Repeat("0", n) // the reading with tenths must fit too
+		}
+		natural := fyne.MeasureText(ref, design, v.time.TextStyle).Width
 		pad := 4 * theme.Padding()
 		z := min(max((size.Width-pad)/natural*0.92, minZoom), 4)
 		if d := z - v.zoom; d > 0.03 || d < -0.03 {
@@ -243,6 +253,10 @@ func (v *clockView) update() {
 	}
 	if v.time.set(txt, col) {
 		v.updates++
+		if n := len([]rune(txt)); n != v.textLen {
+			v.textLen = n
+			v.zoomBox.Refresh() // fit the longer or shorter reading
+		}
 	}
 	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
 	due := ""

@@ -73,3 +73,20 @@ func TestTextSizeChangesAreReversibleAndKeepTheBarOnScreen(t *testing.T) {
 		})
 	}
 }
+
+// A reading with tenths (under ten seconds, and a fallen flag's 0:00:00.0)
+// still fits its clock.
+func TestAReadingWithTenthsFitsItsClock(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("10", "")
+	h.c.do(actStartGame)
+	h.ft.advance(11 * time.Second)
+	h.c.win.Content().Refresh()
+	cv := h.c.clocks[0]
+	if cv.time.Text != "0:00:00.0" {
+		t.Fatalf("White's clock shows %q", cv.time.Text)
+	}
+	if w, have := fyne.MeasureText(cv.time.Text, cv.time.TextSize, cv.time.TextStyle).Width, cv.obj.Size().Width; w > have {
+		t.Errorf("the reading needs %.0f px; its clock is %.0f px wide", w, have)
+	}
+}
