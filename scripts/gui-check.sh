@@ -134,7 +134,12 @@ shot 08-audience-move "$aud"
 xdotool key --window "$aud" --clearmodifiers ctrl+shift+a 2>/dev/null || true # the console's shortcuts work there too (the window is gone before the key is released)
 sleep 1
 if xdotool search --onlyvisible --name 'audience' >/dev/null 2>&1; then fail "Ctrl+Shift+A in the audience display did not close it"; fi
-xdotool windowfocus --sync "$wid" || true
+# back to the console: the X focus went with the closed window; a click on
+# the scoresheet gives it back, Ctrl+L puts the caret in the move field
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+xdotool mousemove --window "$wid" 800 560 click 1
+sleep 0.3
+key ctrl+l
 
 key F12
 xdotool type --window "$wid" --delay 50 "Bc5"
@@ -205,6 +210,9 @@ quit_console
 start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1920 1080 || true
 shot 14-en-1920x1080
+key F10 # the menus from the keyboard
+shot 14b-f10-menu
+key F10
 quit_console
 start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_THEME=light
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
