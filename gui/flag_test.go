@@ -138,6 +138,9 @@ func TestTheAudienceDisplayForwardsTheClockKeys(t *testing.T) {
 	if p := h.game().Pressed; p == nil {
 		t.Fatal("F1 in the audience display did not press White's clock")
 	}
+	if w := a.clocks[0]; w.frame.StrokeColor == colRunning || !strings.Contains(w.flag.Text, "pressed") {
+		t.Errorf("the audience display does not show the press: %q", w.flag.Text)
+	}
 	h.ft.advance(3 * time.Second)
 	typ("e4")
 	if h.c.moveEntry.Text != "e4" {

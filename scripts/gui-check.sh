@@ -125,7 +125,8 @@ aud=$(timeout 15 xdotool search --sync --onlyvisible --name 'audience' | head -1
 sleep 1.5
 xdotool windowfocus --sync "$aud" || true
 xdotool key --window "$aud" F1
-sleep 0.8
+sleep 1.5
+xdotool mousemove --window "$aud" 900 700 # an event, so the window is drawn again
 shot 07-audience-key-pressed "$aud"
 xdotool type --window "$aud" --delay 50 "Bc4"
 xdotool key --window "$aud" Return
