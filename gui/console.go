@@ -121,6 +121,7 @@ type console struct {
 	logBox    *fyne.Container
 	logHead   *widget.Label
 	logScr    *container.Scroll
+	logToEnd  bool // scroll the log to its end at the next layout
 	buttons   map[actionID]*widget.Button
 
 	movePressesItem *fyne.MenuItem
@@ -261,7 +262,7 @@ func (c *console) build() {
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
 	c.logScr = container.NewVScroll(c.logBox)
-	logc := card(container.NewBorder(c.logHead, nil, nil, nil, c.logScr))
+	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{c: c}, c.logScr)))
 
 	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
 
@@ -668,6 +669,7 @@ func (c *console) refreshLog(g *match.Game) {
 	c.logScr.Refresh()
 	c.logBox.Resize(fyne.NewSize(c.logScr.Size().Width, c.logBox.MinSize().Height))
 	c.logScr.ScrollToBottom()
+	c.logToEnd = c.logScr.Size().Height == 0 // not laid out yet: at the first layout
 }
 
 // strikeLayout draws a scoresheet row: its text, and over the move of a
@@ -687,6 +689,26 @@ func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// logEnd lays out the incident log's scroll and, when the log changed
+// before the window was laid out (at start), scrolls it to the newest entry
+// once it has a size.
+type logEnd struct{ c *console }
+
+func (l *logEnd) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if c := l.c; c.logToEnd && size.Height > 0 {
+		c.logToEnd = false
+		c.logScr.Refresh()
+		c.logBox.Resize(fyne.NewSize(size.Width, c.logBox.MinSize().Height))
+		c.logScr.ScrollToBottom()
+	}
+}
+
+func (l *logEnd) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 func equal(a, b []string) bool {
 	if len(a) != len(b) {
