@@ -696,11 +696,16 @@ func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0]
 type logEnd struct{ c *console }
 
 func (l *logEnd) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	c := l.c
+	s := c.logScr
+	// a log showing its newest entry keeps showing it when the window
+	// is resized
+	atEnd := s.Offset.Y >= c.logBox.MinSize().Height-s.Size().Height-1
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
-	if c := l.c; c.logToEnd && size.Height > 0 {
+	if (c.logToEnd || atEnd) && size.Height > 0 {
 		c.logToEnd = false
 		c.logScr.Refresh()
 		c.logBox.Resize(fyne.NewSize(size.Width, c.logBox.MinSize().Height))
