@@ -121,7 +121,7 @@ func init() {
 		{id: actFlip, menu: "View", label: "Flip board", run: (*console).flip},
 		{id: actTextBigger, menu: "View", label: "Larger text", run: func(c *console) { c.setScale(c.scale + 0.1) }},
 		{id: actTextSmaller, menu: "View", label: "Smaller text", run: func(c *console) { c.setScale(c.scale - 0.1) }},
-		{id: actMovePresses, menu: "View", label: "Entering a move presses the clock", run: (*console).toggleMovePresses},
+		{id: actMovePresses, menu: "View", label: "Typing first: entering a move presses the clock", run: (*console).toggleMovePresses},
 		{id: actClockKeys, menu: "View", label: "Clock keys…", run: (*console).clockKeysDialog},
 		{id: actLanguage, menu: "View", label: "Language…", run: (*console).languageDialog},
 		{id: actBroadcast, menu: "View", label: "Broadcast…", run: (*console).broadcastDialog},

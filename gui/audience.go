@@ -10,7 +10,12 @@ import (
 
 // audience is the second window for a projector (Article 6.14: the audience
 // display): the board, both clocks and the last moves, large, with no
-// controls.
+// controls. It opens full screen (on the screen the platform gives it) and
+// stays until it is closed (Ctrl+Shift+A again, or the window's own close).
+// It takes no key for itself: the clock keys, the call and stop keys, Enter
+// and the characters of a move go to the console's move field, and the
+// console's shortcuts work in it, so the clock can be worked whichever
+// window has the focus.
 type audience struct {
 	c      *console
 	win    fyne.Window
@@ -42,10 +47,44 @@ func (c *console) toggleAudience() {
 		}
 		c.audience = nil
 	})
+	cv := a.win.Canvas()
+	cv.SetOnTypedKey(func(ev *fyne.KeyEvent) { c.forwardKey(ev) })
+	cv.SetOnTypedRune(func(r rune) { c.forwardRune(r) })
+	for id, s := range shortcuts {
+		id := id
+		cv.AddShortcut(s, func(fyne.Shortcut) {
+			if len(c.dialogs) > 0 {
+				return
+			}
+			c.do(id)
+		})
+	}
 	a.win.Resize(fyne.NewSize(1280, 720))
+	a.win.SetFullScreen(true)
 	c.audience = a
 	a.refresh()
 	a.win.Show()
+}
+
+// forwardKey takes a key pressed in the audience display to the console's
+// move field, which lets the clock keys through to the console first.
+func (c *console) forwardKey(ev *fyne.KeyEvent) {
+	if len(c.dialogs) > 0 {
+		c.handleKey(ev) // Enter or Escape answer the console's dialog
+		return
+	}
+	c.win.Canvas().Focus(c.moveEntry)
+	c.moveEntry.TypedKey(ev)
+}
+
+// forwardRune types a character of a move typed in the audience display
+// into the console's move field.
+func (c *console) forwardRune(r rune) {
+	if len(c.dialogs) > 0 {
+		return
+	}
+	c.win.Canvas().Focus(c.moveEntry)
+	c.moveEntry.TypedRune(r)
 }
 
 func (a *audience) restyle() {
@@ -73,7 +112,7 @@ func (a *audience) refresh() {
 		es := g.Sheet.Entries()
 		if n := len(es); n > 0 {
 			e := es[n-1]
-			mv = tr("Last move: %s", e.Label())
+			mv = tr("Last move: %s", localSAN(e.Label()))
 		}
 		if g.Over() {
 			mv += "   " + g.Result

@@ -70,7 +70,7 @@ func (r *boardRenderer) Layout(size fyne.Size) {
 }
 
 func (r *boardRenderer) MinSize() fyne.Size {
-	return fyne.NewSize(8*64, 8*64)
+	return fyne.NewSize(boardMin, boardMin)
 }
 func (r *boardRenderer) Refresh() {
 	r.Layout(r.b.Size())

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"image/color"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -37,6 +39,17 @@ type clockView struct {
 	gen   int       // generation of the armed timer
 	// updates counts redraws of the time text (tests and benchmarks read it).
 	updates int
+	// nameLabel shows name in the console (nil in the audience display)
+	nameLabel *widget.Label
+	// zoom scales the digits with the clock's width (1 at the theme's size);
+	// zoomBox lays the body out with it, again when the reading's length
+	// changes (tenths under ten seconds)
+	zoom    float32
+	zoomBox *fyne.Container
+	textLen int
+	// fallen is whether the flag showed fallen at the last update: when it
+	// falls the console's notice and action bar say so at that instant
+	fallen bool
 }
 
 func newClockView(c *console, slot int, large bool) *clockView {
@@ -45,6 +58,7 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.frame.CornerRadius = 0
 	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.name.TextStyle.Bold = true
+	v.zoom = 1
 	v.time = newGlyphText("-:--:--", themeColor(theme.ColorNameForeground))
 	v.time.TextStyle.Bold = true
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
@@ -63,10 +77,42 @@ func newClockView(c *console, slot int, large bool) *clockView {
 		v.notes[i].Hide()
 	}
 	v.restyle()
-	body := container.NewVBox(v.name, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
-	v.obj = container.NewStack(v.frame, container.NewPadded(container.NewPadded(body)))
+	var nameObj fyne.CanvasObject = v.name
+	if !large {
+		// the console's clock names shorten with an ellipsis rather than
+		// widen the window (long names, German, larger text)
+		v.nameLabel = widget.NewLabel("")
+		v.nameLabel.TextStyle.Bold = true
+		v.nameLabel.SizeName = theme.SizeNameSubHeadingText
+		v.nameLabel.Truncation = fyne.TextTruncateEllipsis
+		nameObj = v.nameLabel
+	}
+	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
+	v.zoomBox = container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body)))
+	v.obj = container.NewStack(v.frame, v.zoomBox)
+	if !large {
+		// a click on the console's clock presses it, as its key does
+		v.obj = newTapArea(v.obj, func() { c.pressSlot(slot) })
+	}
 	return v
 }
+
+// tapArea is content that does something when clicked (the clock).
+type tapArea struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onTap   func()
+}
+
+func newTapArea(content fyne.CanvasObject, onTap func()) *tapArea {
+	t := &tapArea{content: content, onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func (t *tapArea) Tapped(*fyne.PointEvent) { t.onTap() }
+
+func (t *tapArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }
 
 // restyle sets the text sizes from the theme (after a text-size change).
 func (v *clockView) restyle() {
@@ -79,7 +125,11 @@ func (v *clockView) restyle() {
 		k, kLine = 2, 1.5
 	}
 	v.name.TextSize = base * 1.3 * k
-	v.time.TextSize = base * 4.6 * k
+	// the digits are drawn at their design size times the zoom the
+	// clock's width allows; the minimum width is measured smaller, so the
+	// clocks never make the window wider than the screen
+	v.time.MinTextSize = base * 4.6 * k * minZoom
+	v.time.TextSize = base * 4.6 * k * v.zoom
 	v.info.TextSize = base * 1.05 * kLine
 	v.toGo.TextSize = v.info.TextSize
 	v.flag.TextSize = base * 1.2 * kLine
@@ -90,6 +140,51 @@ func (v *clockView) restyle() {
 		t.Refresh()
 	}
 	v.time.Refresh()
+}
+
+// minZoom is how far the digits shrink below their design size in a clock
+// too narrow for it (a large text size on a small screen).
+const minZoom = 0.6
+
+// zoomLayout lays out a clock's body and grows its digits with the width
+// the clock is given (the window's size, 1280×800 to 3840×2160); the
+// minimum width stays that of the digits at the theme's size.
+type zoomLayout struct{ v *clockView }
+
+func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	v := l.v
+	design := v.time.MinTextSize / minZoom
+	if design > 0 {
+		ref := "0:00:00"
+		if n := len([]rune(v.time.Text)); n > len(ref) {
+			ref = strings.Repeat("0", n) // the reading with tenths must fit too
+		}
+		natural := fyne.MeasureText(ref, design, v.time.TextStyle).Width
+		pad := 4 * theme.Padding()
+		z := min(max((size.Width-pad)/natural*0.92, minZoom), 4)
+		if d := z - v.zoom; d > 0.03 || d < -0.03 {
+			v.zoom = z
+			v.restyle()
+			// the digits' height changed: lay the window out again
+			w := v.c.win
+			if v.large && v.c.audience != nil {
+				w = v.c.audience.win
+			}
+			fyne.Do(w.Content().Refresh)
+		}
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *zoomLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, 0)
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return s
 }
 
 func setText(t *canvas.Text, s string, col color.Color) bool {
@@ -109,12 +204,36 @@ func (v *clockView) update() {
 	fg := themeColor(theme.ColorNameForeground)
 	dim := themeColor(theme.ColorNamePlaceHolder)
 	if g == nil {
-		setText(v.name, lang.L(match.Colour(side)), fg)
-		v.time.set("-:--:--", dim)
+		// before the first game: the players and the time they start with
+		name, start := lang.L(match.Colour(side)), "-:--:--"
+		if m := c.state().Match; m != nil && len(c.state().Games) > 0 {
+			n := c.state().Games[0].Number
+			for _, sg := range c.state().Games {
+				if sg.State == match.Scheduled {
+					n = sg.Number
+					break
+				}
+			}
+			player := m.WhiteOf(n)
+			if side == clock.Black {
+				player = m.Opponent(player)
+			}
+			glyph := "♔ "
+			if side == clock.Black {
+				glyph = "♚ "
+			}
+			name = glyph + player + " — " + name
+			if ctl, ok := m.Controls[player]; ok {
+				start = match.FormatDuration(ctl.Allotment(0))
+			}
+		}
+		setText(v.name, name, fg)
+		v.showName()
+		v.time.set(start, dim)
 		setText(v.info, "", fg)
 		setText(v.toGo, "", fg)
 		setText(v.flag, "", colFlag)
-		v.setFrame(false)
+		v.setFrame(false, false)
 		v.disarm()
 		return
 	}
@@ -126,6 +245,7 @@ func (v *clockView) update() {
 		glyph = "♚ "
 	}
 	setText(v.name, glyph+g.Name(side)+" — "+lang.L(match.Colour(side)), fg)
+	v.showName()
 	txt, next := g.Clock.Display(side, at, clock.DisplayOptions{})
 	col := dim
 	if on {
@@ -133,6 +253,10 @@ func (v *clockView) update() {
 	}
 	if v.time.set(txt, col) {
 		v.updates++
+		if n := len([]rune(txt)); n != v.textLen {
+			v.textLen = n
+			v.zoomBox.Refresh() // fit the longer or shorter reading
+		}
 	}
 	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
 	due := ""
@@ -168,6 +292,17 @@ func (v *clockView) update() {
 		// alone switch the clocks, or a key was pressed first)
 		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
 	}
+	stopped := g.State == match.Paused
+	if flagTxt == "" && stopped {
+		flagTxt, flagCol = "■ "+lang.L("clocks stopped"), colStopped
+	}
+	if f.Fallen != v.fallen {
+		v.fallen = f.Fallen
+		if !v.large {
+			c.refreshNotice(g)
+			c.refreshButtons()
+		}
+	}
 	setText(v.flag, flagTxt, flagCol)
 	for i, n := range v.notes {
 		if setText(n, notes[i], colFlag) {
@@ -178,16 +313,28 @@ func (v *clockView) update() {
 			}
 		}
 	}
-	v.setFrame(on)
+	v.setFrame(on, stopped)
 	v.arm(next, at)
 }
 
-func (v *clockView) setFrame(on bool) {
+// showName copies the name into the console's label.
+func (v *clockView) showName() {
+	if v.nameLabel != nil && v.nameLabel.Text != v.name.Text {
+		v.nameLabel.SetText(v.name.Text)
+	}
+}
+
+// setFrame frames the running clock; stopped clocks (a pause, a call) get
+// a frame of their own colour, so they are seen stopped from afar.
+func (v *clockView) setFrame(on, stopped bool) {
 	var fill, stroke color.Color = color.Transparent, themeColor(theme.ColorNameSeparator)
 	width := float32(1)
-	if on {
+	switch {
+	case on:
 		stroke, width = colRunning, 5
 		fill = themeColor(theme.ColorNameHover)
+	case stopped:
+		stroke, width = colStopped, 3
 	}
 	if v.frame.StrokeColor == stroke && v.frame.FillColor == fill && v.frame.StrokeWidth == width {
 		return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -12,6 +13,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
 // cmdAs is a command given now by the actor. On a protected match the
@@ -30,8 +32,10 @@ func (c *console) arbiter() match.Actor {
 	return match.Actor{Role: match.RoleArbiter, PIN: c.pin}
 }
 
-// actorFor is who acts for side: the arbiter in arbiter mode; otherwise the
-// operator for the computer's side and the player for the human's.
+// actorFor is who presses side's clock: the arbiter in arbiter mode; in
+// operator mode the operator for the computer's side and the player himself
+// for the human's (his own press). Without a computer in the match there is
+// no operator: each side's player presses.
 func (c *console) actorFor(side clock.Side) match.Actor {
 	if c.mode == match.RoleArbiter {
 		return c.arbiter()
@@ -40,32 +44,88 @@ func (c *console) actorFor(side clock.Side) match.Actor {
 	if g := st.CurrentGame(); g != nil && st.Match != nil && st.Match.Computer != "" && g.Name(side) == st.Match.Computer {
 		return match.Actor{Role: match.RoleOperator}
 	}
-	if side == clock.White {
-		return match.Actor{Role: match.RoleWhite}
+	return match.Actor{Role: roleOf(side)}
+}
+
+// moveActor is who enters side's move. In arbiter mode the arbiter. In
+// operator mode the operator, who enters only the computer's moves: the
+// human's move is entered as the human only when his own press is waiting
+// for it; otherwise it goes to the core as the operator's, and the core
+// refuses it (the operator acts only for the computer).
+func (c *console) moveActor(g *match.Game, side clock.Side) match.Actor {
+	if c.mode == match.RoleArbiter {
+		return c.arbiter()
 	}
-	return match.Actor{Role: match.RoleBlack}
+	m := c.state().Match
+	if m == nil || m.Computer == "" {
+		return match.Actor{Role: roleOf(side)}
+	}
+	if g.Name(side) != m.Computer && g.Pressed != nil && *g.Pressed == side {
+		return match.Actor{Role: roleOf(side)} // completes the player's own press
+	}
+	return match.Actor{Role: match.RoleOperator}
+}
+
+// callActor is who stops the clocks with the call key (6.12b). In operator
+// mode the operator (the core refuses it on the computer's turn, rule 7); in
+// arbiter mode the human player's call, recorded as that player (in a match
+// without a computer, the player whose clock runs). The arbiter's own stop
+// (6.12a) has a key of its own (arbiterStop).
+func (c *console) callActor(g *match.Game, running clock.Side) match.Actor {
+	m := c.state().Match
+	if m == nil || m.Computer == "" {
+		return match.Actor{Role: roleOf(running)}
+	}
+	if c.mode != match.RoleArbiter {
+		return match.Actor{Role: match.RoleOperator}
+	}
+	if hs, ok := g.Side(m.Human()); ok {
+		return match.Actor{Role: roleOf(hs)}
+	}
+	return match.Actor{Role: roleOf(running)}
 }
 
 // asArbiter runs f as the arbiter: in operator mode, or when the match has a
-// PIN the console does not hold, it asks for the PIN first.
+// PIN the console does not hold, it asks for the PIN first. A PIN given for
+// one action lends arbiter mode to that action only: the console returns to
+// operator mode when the action and the dialogs it opened are done.
 func (c *console) asArbiter(f func()) {
 	m := c.state().Match
 	if c.mode == match.RoleArbiter && (m == nil || m.CheckPIN(c.pin)) {
 		f()
 		return
 	}
+	lend := func() {
+		if c.mode != match.RoleArbiter {
+			return
+		}
+		c.lent = true
+		f()
+		c.endLoan()
+	}
 	if m == nil || !m.Protected() {
 		c.mode = match.RoleArbiter
-		c.refresh()
-		f()
+		lend()
 		return
 	}
-	c.askPIN(func() { f() })
+	c.askPIN(lend)
+}
+
+// endLoan returns a console lent arbiter mode for one action to operator
+// mode, once no dialog of that action is open.
+func (c *console) endLoan() {
+	if !c.lent || len(c.dialogs) > 0 {
+		return
+	}
+	c.lent = false
+	c.mode = match.RoleOperator
+	c.pin = ""
+	c.refresh()
 }
 
 // askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
 func (c *console) askPIN(then func()) {
-	pin := widget.NewPasswordEntry()
+	pin := newFormEntry(true)
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
@@ -95,18 +155,26 @@ func (c *console) askPIN(then func()) {
 				submit()
 			}
 		}, c.win)
+	pin.onEscape = d.Hide
 	c.showDialog(d)
 	c.win.Canvas().Focus(pin)
 }
 
 func (c *console) toggleMode() {
+	c.lent = false
 	if c.mode == match.RoleArbiter {
 		c.mode = match.RoleOperator
 		c.pin = ""
 		c.refresh()
 		return
 	}
-	c.asArbiter(func() {})
+	m := c.state().Match
+	if m == nil || m.PINHash == "" {
+		c.mode = match.RoleArbiter
+		c.refresh()
+		return
+	}
+	c.askPIN(nil)
 }
 
 // enterMove records a move typed or played on the board. When a clock press
@@ -123,14 +191,57 @@ func (c *console) enterMove(input string) bool {
 		return false
 	}
 	pressed := g.Pressed != nil
-	if !pressed && !c.movePresses {
-		c.setMoveError(lang.L("Clock keys switch the clocks in this setting: the player presses the clock key first, then enter the move."))
+	if !pressed && !c.movePresses && !endsGame(g, input) {
+		// press first (6.7a): the move is complete at the press; a move
+		// that ends the game (mate, stalemate) needs none
+		c.setMoveError(lang.L("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
-	res, err := c.core.Move(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), input, pressed)
+	at := c.now()
+	if side, fell, ok := c.fallenFlag(g, at); ok {
+		// a move after a fallen flag: the arbiter decides first (6.8, 6.9)
+		c.confirm(lang.L("The flag has fallen"),
+			tr("%s's flag fell at %s. Record the move %s anyway? The arbiter then decides the flag (Game → %s's flag fell, 6.9).",
+				lang.L(match.Colour(side)), fell.Local().Format("15:04:05.000"), input, lang.L(match.Colour(side))),
+			lang.L("Record the move"), func() { c.recordMove(input, pressed, at) })
+		return false
+	}
+	return c.recordMove(input, pressed, at)
+}
+
+// fallenFlag is a side whose flag has fallen by at and is not yet recorded.
+func (c *console) fallenFlag(g *match.Game, at time.Time) (clock.Side, time.Time, bool) {
+	for _, s := range []clock.Side{g.ToMove(), g.ToMove().Other()} {
+		if f := g.Clock.Flag(s, at); f.Fallen && !flagRecorded(g, s) {
+			return s, f.At, true
+		}
+	}
+	return 0, time.Time{}, false
+}
+
+// flagRecorded reports whether side's fallen flag is in the record.
+func flagRecorded(g *match.Game, side clock.Side) bool {
+	for _, in := range g.Incidents {
+		if in.Kind == match.KindFlag && (strings.HasPrefix(in.Text, side.String()+" ") || strings.HasPrefix(in.Text, "both")) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordMove records the move at instant at (given by the mover's actor).
+func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return false
+	}
+	cmd := c.cmdAs(c.moveActor(g, g.ToMove()))
+	cmd.At = at // the press's instant (6.7a), not the entry's
+	res, err := c.core.Move(c.ctx, cmd, input, pressed)
 	if err != nil {
 		c.noteWriteError(err)
 		c.setMoveError(sentence(err))
+		c.moveEntry.SelectAll() // the next move typed replaces the refused one
 		return false
 	}
 	c.setMoveError("")
@@ -143,6 +254,20 @@ func (c *console) enterMove(input string) bool {
 		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
 	}
 	return true
+}
+
+// endsGame reports whether input is a legal move that ends the game
+// (checkmate, stalemate, a dead position): such a move needs no press.
+func endsGame(g *match.Game, input string) bool {
+	if g.Sheet == nil {
+		return false
+	}
+	mv, err := g.Sheet.ParseMove(input)
+	if err != nil {
+		return false
+	}
+	term, _ := scoresheet.OutcomeOf(g.Sheet.Position().Update(mv))
+	return term != scoresheet.TermNone
 }
 
 func (c *console) setMoveError(s string) {
@@ -169,7 +294,8 @@ func (c *console) pressSlot(slot int) {
 	}
 }
 
-// callArbiter stops both clocks to call the arbiter (6.12b): anyone may.
+// callArbiter stops both clocks to call the arbiter (6.12b), as who really
+// calls (callActor); the core refuses what it refuses.
 func (c *console) callArbiter() {
 	g := c.game()
 	if g == nil || !g.Live() {
@@ -179,23 +305,21 @@ func (c *console) callArbiter() {
 	if !ok {
 		return
 	}
-	a := c.arbiter()
-	if c.mode != match.RoleArbiter {
-		st := c.state()
-		side := running
-		if st.Match.Computer != "" {
-			if hs, ok := g.Side(st.Match.Human()); ok {
-				side = hs
-			}
-		}
-		a = c.actorFor(side)
-		if a.Role == match.RoleOperator {
-			a = match.Actor{Role: roleOf(side)}
-		}
-	}
-	if err := c.core.Pause(c.ctx, c.cmdAs(a), "", true); err != nil {
+	if err := c.core.Pause(c.ctx, c.cmdAs(c.callActor(g, running)), "", true); err != nil {
 		c.showError(err)
 	}
+}
+
+// arbiterStop is the arbiter's own stop of the clocks (6.12a), on its own key.
+func (c *console) arbiterStop() {
+	g := c.game()
+	if g == nil || !g.Live() {
+		return
+	}
+	if _, ok := g.Clock.Running(); !ok {
+		return
+	}
+	c.asArbiter(c.pause)
 }
 
 func roleOf(s clock.Side) match.Role {
@@ -281,14 +405,26 @@ func (c *console) resign(side clock.Side) {
 		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	c.showDialog(dialog.NewConfirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), func(ok bool) {
-		if !ok {
-			return
-		}
+	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
 		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
 			c.showError(err)
 		}
-	}, c.win))
+	})
+}
+
+// confirm asks before an action that ends a game (or overrides a fallen
+// flag); Enter confirms, Escape cancels.
+func (c *console) confirm(title, msg, yes string, f func()) {
+	d := dialog.NewConfirm(title, msg, func(ok bool) {
+		c.onEnter = nil
+		if ok {
+			f()
+		}
+	}, c.win)
+	d.SetConfirmText(yes)
+	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
+	c.onEnter = d.Confirm
+	c.showDialog(d)
 }
 
 // flag records a fallen flag: observed by the arbiter, or claimed by the
@@ -309,11 +445,30 @@ func (c *console) flag(which string) {
 			c.info(lang.L("Flag"), v.Reason)
 		}
 	}
-	if which == "both" {
-		c.asArbiter(run)
+	g := c.game()
+	if g == nil || !g.Live() {
+		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	run()
+	at := c.now()
+	msg := lang.L("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
+	title := lang.L("Both flags, order unknown (6.11)")
+	if which != "both" {
+		s, _ := clock.ParseSide(which)
+		f := g.Clock.Flag(s, at)
+		title = tr("%s's flag fell", lang.L(match.Colour(s)))
+		msg = tr("Record that %s's flag has fallen? Article 6.9 decides: %s loses if %s can still checkmate, the game is drawn if not.",
+			lang.L(match.Colour(s)), lang.L(match.Colour(s)), lang.L(match.Colour(s.Other())))
+		if f.Fallen {
+			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), f.At.Local().Format("15:04:05.000")) + " " + msg
+		}
+	}
+	ask := func() { c.confirm(title, msg, lang.L("Record the flag"), run) }
+	if which == "both" {
+		c.asArbiter(ask)
+		return
+	}
+	ask()
 }
 
 func (c *console) swapClocks() {
@@ -360,7 +515,7 @@ func (c *console) reload() {
 // It reports whether the key was one of them.
 func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 	// Enter confirms the open note or question, unless a move is being typed
-	typing := c.moveEntry.Text != ""
+	typing := c.moveEntry.Text != "" && c.moveEntry.focused
 	if ev.Name == fyne.KeyReturn && c.onEnter != nil && !typing {
 		f := c.onEnter
 		c.onEnter = nil
@@ -381,6 +536,16 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
 		c.callArbiter()
+	case fyne.KeyF10:
+		// the menus from the keyboard (the arrows move, Enter chooses)
+		if m, ok := c.win.Canvas().(interface{ ToggleMenu() }); ok {
+			m.ToggleMenu()
+		}
+	case c.keyStop:
+		if c.win.Canvas().Overlays().Top() != nil {
+			return false
+		}
+		c.arbiterStop()
 	default:
 		return false
 	}

@@ -18,17 +18,23 @@
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
 // reaches the widgets through fyne.Do. There is no periodic redraw.
 //
-// Roles: the console runs in operator mode or arbiter mode. Arbiter actions ask
-// for the arbiter PIN when the match has one. Moves and clock presses are given
-// as the arbiter in arbiter mode; in operator mode as the operator for the
-// computer's side and as the player for the human's side, so each event
-// records who gave it.
+// Roles: the console runs in operator mode or arbiter mode and never
+// relabels a role: every command goes to the core as who really acts, and the
+// core's permission check decides. Arbiter actions ask for the arbiter PIN
+// when the match has one (a PIN given in operator mode lends arbiter mode to
+// that one action). In arbiter mode moves and presses are the arbiter's; the
+// call key (Esc) is the human player's call (6.12b), recorded as him; the
+// arbiter's own stop (6.12a) has its own key (F9). In operator mode the
+// operator presses and enters the computer's moves, the human's press is his
+// own (and so is the move that completes it), and the call key is the
+// operator's, refused by the core on the computer's turn (rule 7).
 package gui
 
 import (
 	"context"
 	"fmt"
 	"image/color"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -44,6 +50,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
 const (
@@ -84,13 +91,22 @@ type console struct {
 	// hallPIN is the arbiter's PIN once given right at this console; it
 	// authorises operator and player commands here (cmdAs).
 	hallPIN string
+	// lent is true while arbiter mode is lent to one action from operator
+	// mode (asArbiter): it ends when that action's dialogs have closed.
+	lent bool
 
 	// settings (kept in the app's preferences)
+	//
+	// movePresses is "typing first": entering a move presses the clock.
+	// The default is press-first, the official clock (6.7a): the press
+	// (F1/F12 or a click on the clock) ends the move at its instant and the
+	// move typed afterwards completes the entry.
 	movePresses bool
 	leftSide    clock.Side // the side whose clock stands on the left (6.4)
 	keyLeft     fyne.KeyName
 	keyRight    fyne.KeyName
 	keyCall     fyne.KeyName
+	keyStop     fyne.KeyName // the arbiter's own stop (6.12a)
 	scale       float32
 	flipped     bool
 
@@ -108,6 +124,7 @@ type console struct {
 	logBox    *fyne.Container
 	logHead   *widget.Label
 	logScr    *container.Scroll
+	logToEnd  bool // scroll the log to its end at the next layout
 	buttons   map[actionID]*widget.Button
 
 	movePressesItem *fyne.MenuItem
@@ -173,6 +190,8 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.SetMainMenu(c.mainMenu())
 	c.addShortcuts()
 	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { c.handleKey(ev) })
+	// a move typed while nothing has the focus goes to the move field
+	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
 	c.setCore(core)
 	c.refresh()
@@ -181,22 +200,24 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 
 func (c *console) loadSettings() {
 	p := c.fa.Preferences()
-	c.movePresses = p.BoolWithFallback("movePresses", true)
+	c.movePresses = p.BoolWithFallback("typingFirst", false)
 	c.leftSide = clock.Side(p.IntWithFallback("leftSide", int(clock.White)))
 	c.keyLeft = fyne.KeyName(p.StringWithFallback("keyLeft", string(defaultKeyLeft)))
 	c.keyRight = fyne.KeyName(p.StringWithFallback("keyRight", string(defaultKeyRight)))
 	c.keyCall = fyne.KeyName(p.StringWithFallback("keyCall", string(defaultKeyCall)))
+	c.keyStop = fyne.KeyName(p.StringWithFallback("keyStop", string(defaultKeyStop)))
 	c.scale = float32(p.FloatWithFallback("scale", 1))
 	c.flipped = p.BoolWithFallback("flipped", false)
 }
 
 func (c *console) saveSettings() {
 	p := c.fa.Preferences()
-	p.SetBool("movePresses", c.movePresses)
+	p.SetBool("typingFirst", c.movePresses)
 	p.SetInt("leftSide", int(c.leftSide))
 	p.SetString("keyLeft", string(c.keyLeft))
 	p.SetString("keyRight", string(c.keyRight))
 	p.SetString("keyCall", string(c.keyCall))
+	p.SetString("keyStop", string(c.keyStop))
 	p.SetFloat("scale", float64(c.scale))
 	p.SetBool("flipped", c.flipped)
 }
@@ -209,12 +230,15 @@ func tr(format string, args ...any) string {
 func (c *console) build() {
 	c.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.SizeName = theme.SizeNameSubHeadingText
-	c.gamesBox = container.NewHBox()
+	// the games wrap and the path shortens rather than widen the window
+	gamesFlow := &flowLayout{}
+	c.gamesBox = container.New(gamesFlow)
 	c.score = widget.NewLabel("")
 	c.where = widget.NewLabel("")
 	c.where.Alignment = fyne.TextAlignTrailing
+	c.title.Truncation = fyne.TextTruncateEllipsis
 	c.banner = newBanner()
-	header := container.NewVBox(container.NewBorder(nil, nil, c.title, c.where), container.NewBorder(nil, nil, c.gamesBox, c.score), c.banner.obj)
+	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
 
 	c.board = newBoard(c, true)
 	c.moveEntry = newMoveEntry(c)
@@ -228,7 +252,8 @@ func (c *console) build() {
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord
-	left := container.NewVBox(c.board, c.moveEntry, c.moveErr)
+	below := container.NewVBox(c.moveEntry, c.moveErr)
+	left := container.NewBorder(nil, below, nil, nil, c.board)
 
 	c.clocks[0] = newClockView(c, 0, false)
 	c.clocks[1] = newClockView(c, 1, false)
@@ -243,24 +268,30 @@ func (c *console) build() {
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
 	c.logScr = container.NewVScroll(c.logBox)
-	logc := card(container.NewBorder(c.logHead, nil, nil, nil, c.logScr))
+	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{c: c}, c.logScr)))
 
 	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
 
 	flow := &flowLayout{}
 	bar := container.New(flow)
-	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
+	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
 		id := id
 		b := widget.NewButton("", func() { c.do(id) })
-		if id == actCallArbiter {
+		switch id {
+		case actCallArbiter:
 			b.Importance = widget.DangerImportance
+		case actFlagWhite, actFlagBlack:
+			b.Importance = widget.WarningImportance
+			b.Hide() // shown once that flag has fallen
 		}
 		c.buttons[id] = b
 		bar.Add(b)
 	}
-	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), left, nil, container.NewPadded(right))
+	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
+	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), nil, nil, middle)
 	c.win.SetContent(main)
 	flow.relayout = func() { fyne.Do(main.Refresh) }
+	gamesFlow.relayout = flow.relayout
 	c.win.Resize(fyne.NewSize(1280, 800))
 }
 
@@ -398,26 +429,59 @@ func (c *console) refreshGames(st *match.State) {
 
 // sheetRows renders the scoresheet: numbered move pairs, each move with the
 // time it used and the mover's clock after it, (=) marking a draw offer.
+// Moves struck out by a position reset (rule 10, 6.13) stand where they were
+// played, each on a row of its own (opened by struckMark, drawn struck
+// through and greyed) just before the move that replaced it; moves struck
+// and not yet replaced follow the last move. Piece letters are the
+// console's language's (German S L T D K).
 func sheetRows(g *match.Game) []string {
 	if g == nil || g.Sheet == nil {
 		return nil
 	}
+	// a reset strikes plies P, P+1, …: the run stands before ply P
+	struck := map[int][]scoresheet.Entry{}
+	var anchors []int
+	anchor, next := 0, 0
+	for i, e := range g.Sheet.Struck() {
+		if i == 0 || e.Ply != next {
+			anchor = e.Ply
+			if _, seen := struck[anchor]; !seen {
+				anchors = append(anchors, anchor)
+			}
+		}
+		next = e.Ply + 1
+		struck[anchor] = append(struck[anchor], e)
+	}
 	var rows []string
 	cur := ""
+	flush := func() {
+		if cur != "" {
+			rows = append(rows, cur)
+			cur = ""
+		}
+	}
+	strike := func(ply int) {
+		for _, e := range struck[ply] {
+			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), short(e.Used), lang.L("struck out")))
+		}
+		delete(struck, ply)
+	}
 	for _, e := range g.Sheet.Entries() {
+		if len(struck[e.Ply]) > 0 {
+			flush()
+			strike(e.Ply)
+		}
 		after := e.ClockWhite
 		if e.Color == chess.Black {
 			after = e.ClockBlack
 		}
-		mv := e.SAN
+		mv := localSAN(e.SAN)
 		if e.DrawOffer {
 			mv += " (=)"
 		}
 		cell := fmt.Sprintf("%-8s%5s %7s", mv, short(e.Used), match.FormatDuration(after.Truncate(time.Second)))
 		if e.Color == chess.White {
-			if cur != "" {
-				rows = append(rows, cur)
-			}
+			flush()
 			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
 		} else {
 			if cur == "" {
@@ -427,19 +491,26 @@ func sheetRows(g *match.Game) []string {
 			cur = ""
 		}
 	}
-	if cur != "" {
-		rows = append(rows, cur)
-	}
-	// moves struck out by a position reset (rule 10, 6.13) stay in view,
-	// greyed and marked
-	for _, e := range g.Sheet.Struck() {
-		rows = append(rows, fmt.Sprintf("%s %-10s %5s", struckMark, e.Label(), short(e.Used)))
+	flush()
+	for _, a := range anchors {
+		strike(a) // struck and not yet replaced
 	}
 	return rows
 }
 
 // struckMark opens a scoresheet row of a struck-out move.
-const struckMark = "  [struck]"
+const struckMark = "  ✗"
+
+// localSAN writes a move (or a label such as "12. Nf3") with the piece
+// letters of the console's language: German S L T D K for N B R Q K.
+func localSAN(s string) string {
+	letters := []rune(lang.L("NBRQK"))
+	if len(letters) != 5 || string(letters) == "NBRQK" {
+		return s
+	}
+	r := strings.NewReplacer("N", string(letters[0]), "B", string(letters[1]), "R", string(letters[2]), "Q", string(letters[3]), "K", string(letters[4]))
+	return r.Replace(s)
+}
 
 // short writes a move's time used as M:SS (H:MM:SS above an hour).
 func short(d time.Duration) string {
@@ -475,20 +546,27 @@ func (c *console) newSheetList() *widget.List {
 			t := canvas.NewText("", themeColor(theme.ColorNameForeground))
 			t.TextStyle.Monospace = true
 			t.TextSize = theme.TextSize() * 0.86
-			return t
+			line := canvas.NewRectangle(themeColor(theme.ColorNamePlaceHolder))
+			line.Hide()
+			return container.New(strikeLayout{}, t, line)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			t := o.(*canvas.Text)
+			box := o.(*fyne.Container)
+			t, line := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Rectangle)
 			r := c.lastSheet[i]
 			t.Text = r
 			t.Color = themeColor(theme.ColorNameForeground)
 			t.TextStyle = fyne.TextStyle{Monospace: true}
 			t.TextSize = theme.TextSize() * 0.86
+			line.Hide()
 			if strings.HasPrefix(r, struckMark) {
 				t.Color = themeColor(theme.ColorNamePlaceHolder)
 				t.TextStyle.Italic = true
+				line.FillColor = t.Color
+				line.Show()
 			}
 			t.Refresh()
+			box.Refresh()
 		})
 	l.HideSeparators = true
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) } // rows are read, not chosen
@@ -504,23 +582,71 @@ func logRows(g *match.Game) []string {
 	}
 	var rows []string
 	for _, in := range g.Incidents {
-		who := string(in.Role)
+		// the record stays English; the log shows it in the console's
+		// language: the role, the kind, the rule, the text and the effect
+		who := translate(string(in.Role))
 		if in.Actor != "" {
 			who += " " + in.Actor
 		}
-		kind := in.Kind
+		kind := translate(in.Kind)
 		if in.Rule != "" {
-			kind += " (" + in.Rule + ")"
+			kind += " (" + ruleText(in.Rule) + ")"
 		}
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
-		text := in.Text
+		text := incidentText(in.Text)
 		if in.Effect != "" {
-			text = strings.TrimSpace(text + " [" + in.Effect + "]")
+			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
 	return rows
+}
+
+// incidentPatterns are the texts the core writes into the incident log with
+// a colour or a name in them: the log shows them in the console's language.
+var incidentPatterns = []struct {
+	re     *regexp.Regexp
+	format string // the dictionary's key
+	colour bool   // the argument is a colour ("White")
+}{
+	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true},
+	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false},
+	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false},
+	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false},
+	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true},
+	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true},
+	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false},
+	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
+		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
+}
+
+// incidentText is an incident's text in the console's language: a text of
+// the dictionary, a known pattern (the rest of the text kept), else as
+// recorded (the arbiter's own words).
+func incidentText(s string) string {
+	if t := translate(s); t != s {
+		return t
+	}
+	if rest, ok := strings.CutPrefix(s, "both flags fallen, order unknown: the game continues"); ok {
+		return lang.L("both flags fallen, order unknown: the game continues") + rest
+	}
+	for _, p := range incidentPatterns {
+		m := p.re.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		var args []any
+		for i := 2; i+1 < len(m); i += 2 {
+			arg := s[m[i]:m[i+1]]
+			if p.colour && i == 2 {
+				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+			}
+			args = append(args, arg)
+		}
+		return fmt.Sprintf(lang.L(p.format), args...) + s[m[1]:]
+	}
+	return s
 }
 
 func (c *console) refreshLog(g *match.Game) {
@@ -544,8 +670,56 @@ func (c *console) refreshLog(g *match.Game) {
 		c.logBox.Add(container.NewVBox(h, l))
 	}
 	c.logBox.Refresh()
+	// wrapped entries know their height only once laid out at the log's
+	// width: lay the log out first, then scroll to the newest entry
+	c.logScr.Refresh()
+	c.logBox.Resize(fyne.NewSize(c.logScr.Size().Width, c.logBox.MinSize().Height))
 	c.logScr.ScrollToBottom()
+	c.logToEnd = c.logScr.Size().Height == 0 // not laid out yet: at the first layout
 }
+
+// strikeLayout draws a scoresheet row: its text, and over the move of a
+// struck-out row a line through the middle (a canvas.Text cannot strike
+// through).
+type strikeLayout struct{}
+
+func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	t := objs[0].(*canvas.Text)
+	t.Move(fyne.NewPos(0, 0))
+	t.Resize(size)
+	// the line covers the label and time: from the mark to the word
+	mark := fyne.MeasureText(struckMark+" ", t.TextSize, t.TextStyle).Width
+	w := fyne.MeasureText(struckMark+" 000... Qxh8=Q+  0:00", t.TextSize, t.TextStyle).Width - mark
+	objs[1].Move(fyne.NewPos(mark, size.Height/2))
+	objs[1].Resize(fyne.NewSize(w, max(1, t.TextSize/12)))
+}
+
+func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// logEnd lays out the incident log's scroll and, when the log changed
+// before the window was laid out (at start), scrolls it to the newest entry
+// once it has a size.
+type logEnd struct{ c *console }
+
+func (l *logEnd) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	c := l.c
+	s := c.logScr
+	// a log showing its newest entry keeps showing it when the window
+	// is resized
+	atEnd := s.Offset.Y >= c.logBox.MinSize().Height-s.Size().Height-1
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if (c.logToEnd || atEnd) && size.Height > 0 {
+		c.logToEnd = false
+		c.logScr.Refresh()
+		c.logBox.Resize(fyne.NewSize(size.Width, c.logBox.MinSize().Height))
+		c.logScr.ScrollToBottom()
+	}
+}
+
+func (l *logEnd) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 func equal(a, b []string) bool {
 	if len(a) != len(b) {
@@ -571,6 +745,8 @@ func (c *console) refreshNotice(g *match.Game) {
 			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, translate(string(g.Termination)))
 		}
 		txt += lang.L("Start the next game with Match → Start next game (Ctrl+G).")
+	case g.State == match.Running && c.flagNotice(g) != "":
+		txt = c.flagNotice(g)
 	case g.State == match.Paused:
 		if g.Paused.Call {
 			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
@@ -583,11 +759,32 @@ func (c *console) refreshNotice(g *match.Game) {
 		txt = tr("%s offers a draw: accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E).", lang.L(match.Colour(g.Offer.By)))
 	default:
 		txt = tr("%s to move.", lang.L(match.Colour(g.ToMove())))
-		if !c.movePresses {
-			txt += " " + lang.L("Clock keys switch the clocks; then enter the move.")
+		if c.movePresses {
+			txt += " " + lang.L("Typing first: entering the move presses the clock (not the official clock).")
+		} else {
+			key := c.keyLeft
+			if c.sideAt(1) == g.ToMove() {
+				key = c.keyRight
+			}
+			txt += " " + tr("The press (%s or a click on the clock) completes the move (6.7a); then enter it.", keyText(key))
 		}
 	}
 	c.notice.SetText(txt)
+}
+
+// flagNotice says that a flag has fallen, with its exact instant, and how to
+// record it ("" while no unrecorded flag has fallen).
+func (c *console) flagNotice(g *match.Game) string {
+	side, at, ok := c.fallenFlag(g, c.now())
+	if !ok {
+		return ""
+	}
+	key := shortcutText(shortcuts[actFlagWhite])
+	if side == clock.Black {
+		key = shortcutText(shortcuts[actFlagBlack])
+	}
+	return "⚑ " + tr("%s's flag has fallen at %s: record it with Game → %s's flag fell (%s); Article 6.9 gives the verdict.",
+		lang.L(match.Colour(side)), at.Local().Format("15:04:05.000"), lang.L(match.Colour(side)), key)
 }
 
 func (c *console) refreshButtons() {
@@ -608,6 +805,12 @@ func (c *console) refreshButtons() {
 			}
 		case actCallArbiter:
 			label = tr("Stop clocks · call arbiter (%s)", keyText(c.keyCall))
+		case actPause:
+			label = tr("Arbiter stops the clocks (%s)", keyText(c.keyStop))
+		case actResume:
+			label = lang.L("Resume (Ctrl+R)")
+		case actFlagWhite, actFlagBlack:
+			label = "⚑ " + lang.L(findAction(id).label) + "… (" + shortcutText(shortcuts[id]) + ")"
 		case actStartGame:
 			label = lang.L("Start game")
 		case actIncident:
@@ -625,6 +828,29 @@ func (c *console) refreshButtons() {
 			b.SetText(label)
 		}
 	}
+	g := c.game()
+	live := g != nil && g.Live()
+	for id, side := range map[actionID]clock.Side{actFlagWhite: clock.White, actFlagBlack: clock.Black} {
+		b := c.buttons[id]
+		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !flagRecorded(g, side)
+		if fallen != b.Visible() {
+			if fallen {
+				b.Show()
+			} else {
+				b.Hide()
+			}
+		}
+	}
+	running := false
+	if live {
+		_, running = g.Clock.Running()
+	}
+	enable(c.buttons[actCallArbiter], running)
+	enable(c.buttons[actPause], running)
+	enable(c.buttons[actResume], live && !running)
+	enable(c.buttons[actDrawOffer], live)
+	enable(c.buttons[actPressLeft], running)
+	enable(c.buttons[actPressRight], running)
 	if b := c.buttons[actStartGame]; b != nil {
 		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
 			b.Disable()
@@ -635,6 +861,17 @@ func (c *console) refreshButtons() {
 	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
 		m.Checked = c.movePresses
 		c.win.MainMenu().Refresh()
+	}
+}
+
+func enable(b *widget.Button, on bool) {
+	if b == nil || b.Disabled() != on {
+		return
+	}
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
 	}
 }
 
@@ -656,6 +893,37 @@ func (c *console) info(title, msg string) {
 	c.showDialog(d)
 }
 
+// boardLayout places the board's column (the board over the move field)
+// and the rest side by side. The board takes the height left under the
+// move field, up to half the width: it grows with the window (1280×800 to
+// 3840×2160), and its minimum is small, so that a larger text size never
+// pushes the window wider than the screen.
+type boardLayout struct{ below fyne.CanvasObject }
+
+// boardMin is the smallest side of the board.
+const boardMin = 8 * 40
+
+func (l *boardLayout) side(size fyne.Size) float32 {
+	side := min(size.Height-l.below.MinSize().Height, size.Width*0.5)
+	return max(side, boardMin)
+}
+
+func (l *boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	w := l.side(size)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w, 0))
+	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
+}
+
+func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	r := objs[1].MinSize()
+	return fyne.NewSize(boardMin+r.Width, max(boardMin+l.below.MinSize().Height, r.Height))
+}
+
 // splitLayout places two objects side by side, the first taking frac of the
 // width. Its minimum width is only the larger child's, so long rows (which
 // scroll or wrap) never push the window wider than the screen.
@@ -674,7 +942,7 @@ func (l *splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (l *splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(200, 120)
+	return fyne.NewSize(200, 80)
 }
 
 // showDialog shows d and keeps it on the console's stack of open dialogs
@@ -688,6 +956,7 @@ func (c *console) showDialog(d dialog.Dialog) {
 				break
 			}
 		}
+		c.endLoan()
 	})
 	d.Show()
 }

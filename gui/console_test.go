@@ -116,7 +116,20 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 	ft := &fakeTime{now: t0}
 	c := newConsole(ctx, fa, core, config{path: "/data/acm1996.db", role: role, pin: pin, now: ft.Now, after: ft.after})
 	c.win.Resize(fyne.NewSize(1280, 800))
+	// most tests type moves without a press: they run typing first; the
+	// press-first default is tested with newPressFirstHarness
+	c.movePresses = true
+	c.refresh()
 	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx, dbPath: path}
+}
+
+// newPressFirstHarness is a console with the settings of a fresh install:
+// press first, the official clock (6.7a).
+func newPressFirstHarness(t *testing.T, role match.Role) *harness {
+	h := newHarness(t, role, "")
+	h.c.loadSettings()
+	h.c.refresh()
+	return h
 }
 
 // newMatch creates the 1996 match with Kasparov White in game 1.
@@ -422,7 +435,7 @@ func TestPauseAndResume(t *testing.T) {
 		if len(kinds) != 4 {
 			t.Fatalf("log has %d rows, want 4:\n%s", len(kinds), strings.Join(kinds, "\n"))
 		}
-		want := "#4  20:00:08  W 1:59:55 · B 1:59:57  arbiter Mike Valvo · call (6.12b)"
+		want := "#4  20:00:08  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
 		if got := strings.SplitN(kinds[0], "\n", 2)[0]; got != want {
 			t.Errorf("first log row = %q, want %q", got, want)
 		}
@@ -435,6 +448,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	// a console started without the PIN runs in operator mode
 	h2 := &harness{t: t, ft: h.ft, core: h.core, ctx: h.ctx}
 	h2.c = newConsole(h.ctx, h.c.fa, h.core, config{path: "x.db", role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	h2.c.movePresses = true // typing first, as the harness
 	if h2.c.mode != match.RoleOperator {
 		t.Fatalf("mode %s without the PIN, want operator", h2.c.mode)
 	}
@@ -442,7 +456,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	if h.game() != nil {
 		t.Fatal("the game started without the PIN")
 	}
-	pin, ok := h2.c.win.Canvas().Focused().(*widget.Entry)
+	pin, ok := h2.c.win.Canvas().Focused().(*formEntry)
 	if !ok || !pin.Password {
 		t.Fatalf("no PIN field has the focus: %T", h2.c.win.Canvas().Focused())
 	}
@@ -463,7 +477,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
 		h.ft.advance(time.Second) // the back-off after one wrong PIN
 		h2.c.do(actStartGame)
-		pin := h2.c.win.Canvas().Focused().(*widget.Entry)
+		pin := h2.c.win.Canvas().Focused().(*formEntry)
 		test.Type(pin, "arbiter passphrase")
 		pin.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if g := h.game(); g == nil || g.State != match.Running {
@@ -473,10 +487,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 			t.Errorf("mode %s", h2.c.mode)
 		}
 	})
-	t.Run("operator mode records the operator for the computer and the player for the human", func(t *testing.T) {
+	t.Run("operator mode records the operator for the computer and the player for his own press", func(t *testing.T) {
 		h2.c.do(actArbiterMode) // back to operator mode
 		h.ft.advance(time.Second)
 		h2.c.win.Canvas().Focus(h2.c.moveEntry)
+		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: defaultKeyLeft}) // Kasparov presses
 		test.Type(h2.c.moveEntry, "e4")
 		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		h.ft.advance(time.Second)
@@ -535,6 +550,7 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 	})
 	t.Run("the flag is recorded from the menu and logged", func(t *testing.T) {
 		h.c.do(actFlagWhite)
+		h.key(fyne.KeyReturn) // it ends the game: Enter confirms
 		if !strings.Contains(strings.Join(h.c.lastLog, "\n"), "· flag") {
 			t.Errorf("log = %q, want the flag", h.c.lastLog)
 		}

@@ -21,12 +21,19 @@ import (
 // correctDialog is the position reset of rule 10 (an operator's error) and
 // Article 6.13 (an irregularity): Arbiter → Correct a position (rule 10)….
 //
-// The arbiter names the mistaken ply (by default the last move), the cause,
-// whether the human waives the rule-10 recovery bonus, and the reason. The
-// dialog then shows the four ways of setting the clocks side by side, as
-// match.CorrectionPreview computes them at the instant the figures were
-// last drawn: record, proportional, keep and set (set with two H:MM:SS
-// fields, filled with the clocks now). Each column gives both sides'
+// Opening it stops the clocks (a pause by the arbiter whose reason names
+// rule 10 / 6.13), so the figures stand still while the arbiter weighs them;
+// they stay stopped until the arbiter resumes.
+//
+// The arbiter picks the mistaken move on the game's scoresheet in the dialog
+// (or types its ply; by default the last move), the cause, whether the human
+// waives the rule-10 recovery bonus, and the reason. The dialog then shows
+// the four ways of setting the clocks side by side, as
+// match.CorrectionPreview computes them: record, proportional, keep and set
+// (set with two H:MM:SS fields, filled from the record for the chosen ply
+// and refilled when the ply changes, until the arbiter edits them). Each
+// reading is the final one: under rule 10 the human's includes the recovery
+// bonus (unless waived); under 6.13 there is none. Each column gives both sides'
 // readings, periods and moves and how they were obtained; a method that
 // would leave a side negative time (proportional, record) is refused with
 // its figure and cannot be chosen. Choosing a column resets the game with
@@ -36,17 +43,22 @@ import (
 type correctDialog struct {
 	c       *console
 	d       dialog.Dialog
-	ply     *widget.Entry
+	ply     *formEntry
 	cause   *widget.RadioGroup
 	noBonus *widget.Check
-	reason  *widget.Entry
+	reason  *formEntry
 	summary *widget.Label
 	errText *widget.Label
-	setW    *widget.Entry
-	setB    *widget.Entry
-	cols    map[string]*correctColumn
-	opts    match.CorrectionOptions
-	ok      bool // opts holds a valid preview
+	setW    *formEntry
+	setB    *formEntry
+	plies   *widget.List // the game's moves, one a row: pick the mistaken one
+	labels  []string
+	// setEdited is true once the arbiter typed into a set field; filling
+	// tells the fields' OnChanged that the dialog itself writes them
+	setEdited, filling bool
+	cols               map[string]*correctColumn
+	opts               match.CorrectionOptions
+	ok                 bool // opts holds a valid preview
 }
 
 // correctColumn is one method's outcome.
@@ -85,13 +97,32 @@ func (c *console) correctDialog() {
 		c.showError(errText(lang.L("no move has been recorded in this game: there is nothing to take back")))
 		return
 	}
+	if _, running := g.Clock.Running(); running && g.Pressed == nil {
+		// the figures must not drift while the arbiter weighs them
+		if err := c.core.Pause(c.ctx, c.cmdAs(c.arbiter()), "position correction (rule 10 / 6.13)", false); err != nil {
+			c.showError(err)
+			return
+		}
+		g = c.game()
+	}
 	cd := &correctDialog{c: c, cols: map[string]*correctColumn{}}
+	for _, e := range g.Sheet.Entries() {
+		cd.labels = append(cd.labels, tr("ply %d", e.Ply)+"   "+localSAN(e.Label()))
+	}
 	cd.ply = entryWith(fmt.Sprint(g.Sheet.Ply()))
+	cd.plies = widget.NewList(func() int { return len(cd.labels) },
+		func() fyne.CanvasObject { return widget.NewLabel("ply 999   999... Qxh8=Q+") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(cd.labels[i]) })
+	cd.plies.OnSelected = func(i widget.ListItemID) {
+		if want := fmt.Sprint(i + 1); cd.ply.Text != want {
+			cd.ply.SetText(want)
+		}
+	}
 	causes := []string{lang.L("operator error (rule 10)"), lang.L("irregularity (6.13)")}
 	cd.cause = widget.NewRadioGroup(causes, func(string) { cd.preview() })
 	cd.cause.Horizontal = true
 	cd.cause.SetSelected(causes[0])
-	cd.noBonus = widget.NewCheck(lang.L("no recovery bonus (the human waives it)"), nil)
+	cd.noBonus = widget.NewCheck(lang.L("no recovery bonus (the human waives it)"), func(bool) { cd.preview() })
 	cd.reason = entryWith("")
 	cd.reason.SetPlaceHolder(lang.L("what went wrong"))
 	cd.summary = widget.NewLabel("")
@@ -100,9 +131,21 @@ func (c *console) correctDialog() {
 	cd.errText.Importance = widget.DangerImportance
 	cd.errText.Wrapping = fyne.TextWrapWord
 	cd.errText.Hide()
-	cd.setW = widget.NewEntry()
-	cd.setB = widget.NewEntry()
-	cd.ply.OnChanged = func(string) { cd.preview() }
+	cd.setW = entryWith("")
+	cd.setB = entryWith("")
+	cd.ply.OnChanged = func(s string) {
+		if n, ok := atoiOr(s, 0); ok && n >= 1 && n <= len(cd.labels) {
+			cd.plies.Select(n - 1)
+		}
+		cd.preview()
+	}
+	for _, e := range []*formEntry{cd.setW, cd.setB} {
+		e.OnChanged = func(string) {
+			if !cd.filling {
+				cd.setEdited = true
+			}
+		}
+	}
 	cd.reason.OnSubmitted = func(string) {} // Enter must not choose a method by itself
 
 	var cols []fyne.CanvasObject
@@ -111,7 +154,9 @@ func (c *console) correctDialog() {
 		col.title = canvas.NewText(methodTitle(m), themeColor(theme.ColorNameForeground))
 		col.title.TextStyle.Bold = true
 		col.white = widget.NewLabel("")
+		col.white.Wrapping = fyne.TextWrapWord
 		col.black = widget.NewLabel("")
+		col.black.Wrapping = fyne.TextWrapWord
 		col.work = widget.NewLabel("")
 		col.work.Wrapping = fyne.TextWrapWord
 		col.work.SizeName = theme.SizeNameCaptionText
@@ -131,8 +176,10 @@ func (c *console) correctDialog() {
 		body.Add(col.work)
 		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
 	}
+	pick := container.NewHBox(container.NewGridWrap(fyne.NewSize(260, 130), cd.plies),
+		container.NewVBox(widget.NewLabel(lang.L("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
 	form := widget.NewForm(
-		widget.NewFormItem(lang.L("Mistaken ply"), cd.ply),
+		widget.NewFormItem(lang.L("Mistaken move"), pick),
 		widget.NewFormItem(lang.L("Cause"), cd.cause),
 		widget.NewFormItem("", cd.noBonus),
 		widget.NewFormItem(lang.L("Reason"), cd.reason),
@@ -142,18 +189,16 @@ func (c *console) correctDialog() {
 	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
 	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
 	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, c.win)
+	escapeCloses(content, cd.d.Hide)
 	cd.d.SetOnClosed(func() {
 		if c.correcting == cd {
 			c.correcting = nil
 		}
 	})
+	cd.plies.Select(g.Sheet.Ply() - 1)
+	cd.plies.ScrollToBottom()
 	cd.preview()
-	// the set fields start at the clocks now
-	if cd.ok {
-		cd.setW.SetText(match.FormatDuration(cd.opts.Readings[clock.White].Truncate(time.Second)))
-		cd.setB.SetText(match.FormatDuration(cd.opts.Readings[clock.Black].Truncate(time.Second)))
-	}
-	cd.d.Resize(fyne.NewSize(1180, 620))
+	cd.d.Resize(fyne.NewSize(1180, 700))
 	c.correcting = cd
 	c.showDialog(cd.d)
 	c.win.Canvas().Focus(cd.reason)
@@ -186,18 +231,19 @@ func (cd *correctDialog) preview() {
 	cd.ok = true
 	o := cd.opts
 	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
-		o.Mistake, strings.Join(o.Struck, " "), lang.L(match.Colour(o.ToMove)))
+		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), lang.L(match.Colour(o.ToMove)))
 	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
 		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, match.FormatDuration(match.RecoveryBonus))
 	}
 	cd.summary.SetText(s)
+	cd.fillSet()
 	for _, oc := range o.Outcomes {
 		col := cd.cols[oc.Method]
 		if col == nil {
 			continue
 		}
-		col.white.SetText(sideLine(clock.White, oc.Sides[clock.White]))
-		col.black.SetText(sideLine(clock.Black, oc.Sides[clock.Black]))
+		col.white.SetText(cd.sideLine(clock.White, oc.Sides[clock.White], oc.Possible))
+		col.black.SetText(cd.sideLine(clock.Black, oc.Sides[clock.Black], oc.Possible))
 		col.work.SetText(lang.L("White") + ": " + say(oc.Working[clock.White]) + "\n" + lang.L("Black") + ": " + say(oc.Working[clock.Black]))
 		if oc.Possible {
 			col.why.Hide()
@@ -210,14 +256,49 @@ func (cd *correctDialog) preview() {
 		if oc.Method == match.MethodSet {
 			col.white.SetText(tr("White: period %d, %d moves", oc.Sides[clock.White].Period, oc.Sides[clock.White].Moves))
 			col.black.SetText(tr("Black: period %d, %d moves", oc.Sides[clock.Black].Period, oc.Sides[clock.Black].Moves))
-			col.work.SetText(lang.L("The readings given above (H:MM:SS)."))
+			work := lang.L("The readings given above (H:MM:SS).")
+			if cd.bonus() > 0 {
+				work += " " + tr("%s then receives %s (rule 10).", o.Human, match.FormatDuration(cd.bonus()))
+			}
+			col.work.SetText(work)
 		}
 	}
 }
 
-// sideLine is one side's clock after a method: reading, period and moves.
-func sideLine(s clock.Side, cs match.ClockSetting) string {
-	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), match.FormatDuration(cs.Remaining.Truncate(time.Second)), cs.Period, cs.Moves)
+// bonus is the rule-10 recovery bonus the human receives with the cause and
+// waiver chosen now (none under 6.13).
+func (cd *correctDialog) bonus() time.Duration {
+	if !cd.ok || cd.cause.Selected != cd.cause.Options[0] || cd.noBonus.Checked || cd.opts.Human == "" {
+		return 0
+	}
+	return match.RecoveryBonus
+}
+
+// sideLine is one side's final clock after a method: reading (with the
+// recovery bonus when it applies to that side), period and moves.
+func (cd *correctDialog) sideLine(s clock.Side, cs match.ClockSetting, possible bool) string {
+	r := cs.Remaining
+	if b := cd.bonus(); b > 0 && possible && s == cd.opts.HumanSide {
+		return tr("%s: %s (period %d, %d moves, with %s rule 10)", lang.L(match.Colour(s)), match.FormatDuration((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+match.FormatDuration(b))
+	}
+	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), match.FormatDuration(r.Truncate(time.Second)), cs.Period, cs.Moves)
+}
+
+// fillSet fills the set fields from the record for the chosen ply (the
+// clocks now where the record cannot give them), until the arbiter edits
+// them.
+func (cd *correctDialog) fillSet() {
+	if cd.setEdited || !cd.ok {
+		return
+	}
+	r := cd.opts.Readings
+	if oc, ok := cd.opts.Outcome(match.MethodRecord); ok && oc.Possible {
+		r = [2]time.Duration{oc.Sides[clock.White].Remaining, oc.Sides[clock.Black].Remaining}
+	}
+	cd.filling = true
+	cd.setW.SetText(match.FormatDuration(r[clock.White].Truncate(time.Second)))
+	cd.setB.SetText(match.FormatDuration(r[clock.Black].Truncate(time.Second)))
+	cd.filling = false
 }
 
 // apply resets the game by method.
@@ -258,7 +339,7 @@ func (cd *correctDialog) apply(method string) {
 	}
 	cd.d.Hide()
 	msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
-		res.Options.Mistake, methodTitle(method), len(res.Options.Struck))
+		localSAN(res.Options.Mistake), methodTitle(method), len(res.Options.Struck))
 	if res.Bonus > 0 {
 		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, match.FormatDuration(res.Bonus))
 	}

@@ -63,9 +63,10 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 
 	t.Run("all four methods are shown side by side with both sides' figures", func(t *testing.T) {
 		want := map[string][2]string{
-			match.MethodRecord:       {"White: 0:00:05 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
+			// the final readings: Kasparov's with his 5 minutes (rule 10)
+			match.MethodRecord:       {"White: 0:05:05 (period 1, 3 moves, with +0:05:00 rule 10)", "Black: 0:00:57 (period 1, 3 moves)"},
 			match.MethodProportional: {"White: -0:00:15 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
-			match.MethodKeep:         {"White: 0:00:20 (period 2, 3 moves)", "Black: 0:01:56 (period 2, 3 moves)"},
+			match.MethodKeep:         {"White: 0:05:20 (period 2, 3 moves, with +0:05:00 rule 10)", "Black: 0:01:56 (period 2, 3 moves)"},
 			match.MethodSet:          {"White: period 1, 3 moves", "Black: period 1, 3 moves"},
 		}
 		for _, m := range match.CorrectionMethods {
@@ -80,12 +81,45 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 				t.Errorf("%s does not say how its figures were obtained", m)
 			}
 		}
-		if cd.setW.Text != "0:00:20" || cd.setB.Text != "0:01:56" {
-			t.Errorf("set starts at %s / %s, want the clocks now", cd.setW.Text, cd.setB.Text)
+		if cd.setW.Text != "0:00:05" || cd.setB.Text != "0:00:57" {
+			t.Errorf("set starts at %s / %s, want the record's readings for ply 7", cd.setW.Text, cd.setB.Text)
 		}
 		if !strings.Contains(cd.summary.Text, "4. d3") || !strings.Contains(cd.summary.Text, "4... d6") {
 			t.Errorf("summary %q does not name the mistaken and struck moves", cd.summary.Text)
 		}
+	})
+	t.Run("the clocks are stopped while the dialog is open, by a pause naming rule 10 / 6.13", func(t *testing.T) {
+		g := h.game()
+		if g.State != match.Paused || !strings.Contains(g.Paused.Reason, "rule 10 / 6.13") {
+			t.Fatalf("state %s (%q) with the dialog open", g.State, g.Paused.Reason)
+		}
+		if e, _ := h.last(match.KindPause); e.Role != "arbiter" {
+			t.Errorf("the pause is recorded as %q", e.Role)
+		}
+		before := cd.cols[match.MethodKeep].white.Text
+		h.ft.advance(time.Minute)
+		cd.preview()
+		if got := cd.cols[match.MethodKeep].white.Text; got != before {
+			t.Errorf("the proposal drifted while the dialog was open: %q → %q", before, got)
+		}
+	})
+	t.Run("under 6.13 no bonus is shown", func(t *testing.T) {
+		cd.cause.SetSelected(cd.cause.Options[1])
+		if got := cd.cols[match.MethodRecord].white.Text; got != "White: 0:00:05 (period 1, 3 moves)" {
+			t.Errorf("record under 6.13 shows %q", got)
+		}
+		cd.cause.SetSelected(cd.cause.Options[0])
+	})
+	t.Run("picking a move on the scoresheet sets the ply, and set follows it", func(t *testing.T) {
+		cd.plies.Select(4) // ply 5, 3. Bc4
+		if cd.ply.Text != "5" || !strings.Contains(cd.summary.Text, "3. Bc4") {
+			t.Errorf("ply %q, summary %q after picking 3. Bc4", cd.ply.Text, cd.summary.Text)
+		}
+		rec, _ := cd.opts.Outcome(match.MethodRecord)
+		if want := match.FormatDuration(rec.Sides[clock.White].Remaining.Truncate(time.Second)); cd.setW.Text != want {
+			t.Errorf("set White %q after the ply changed, want the record's %q", cd.setW.Text, want)
+		}
+		cd.ply.SetText("7")
 	})
 	t.Run("a refused proportional outcome shows its figure and cannot be chosen", func(t *testing.T) {
 		col := cd.cols[match.MethodProportional]
@@ -155,5 +189,65 @@ func TestCorrectionDialogAppliesTheChosenMethod(t *testing.T) {
 				t.Errorf("no confirmation: %q", topDialogTexts(h.c))
 			}
 		})
+	}
+}
+
+// Struck-out moves stand in the console's scoresheet where they were played,
+// struck through, just before the move that replaced them (issue 14).
+func TestStruckMovesStandWhereTheyWerePlayed(t *testing.T) {
+	h := correctionGame(t)
+	cd := openCorrection(t, h)
+	cd.reason.SetText("the operator relayed 4. d3 instead of 4. d4")
+	test.Tap(cd.cols[match.MethodKeep].choose)
+	if cd.errText.Visible() {
+		t.Fatalf("refused: %s", cd.errText.Text)
+	}
+	h.key("Return")
+	t.Run("before the replacement the struck moves follow the last move", func(t *testing.T) {
+		rows := h.c.lastSheet
+		if n := len(rows); n != 5 || !strings.HasPrefix(rows[3], struckMark+" 4. d3") || !strings.HasPrefix(rows[4], struckMark+" 4... d6") {
+			t.Errorf("scoresheet:\n%s", strings.Join(rows, "\n"))
+		}
+	})
+	h.c.do(actResume)
+	h.ft.advance(2 * time.Second)
+	h.typeMove("d4")
+	h.ft.advance(2 * time.Second)
+	h.typeMove("d6")
+	t.Run("after it they stand before the move that replaced them", func(t *testing.T) {
+		rows := h.c.lastSheet
+		want := []string{"  1.", "  2.", "  3.", struckMark + " 4. d3", struckMark + " 4... d6", "  4. d4"}
+		if len(rows) != len(want) {
+			t.Fatalf("scoresheet has %d rows, want %d:\n%s", len(rows), len(want), strings.Join(rows, "\n"))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(rows[i], w) {
+				t.Errorf("row %d = %q, want it to start %q", i, rows[i], w)
+			}
+		}
+		if !strings.Contains(rows[3], "struck out") {
+			t.Errorf("the struck row does not say so: %q", rows[3])
+		}
+	})
+}
+
+// German piece letters in the scoresheet and the audience display.
+func TestGermanPieceLetters(t *testing.T) {
+	inGerman(t)
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.c.do(actAudience)
+	for _, mv := range []string{"Nf3", "Nf6", "g3", "g6", "Bg2", "Bg7", "O-O", "O-O", "d3", "d6", "Qd2", "Qd7", "Re1", "Re8", "Kh1"} {
+		h.typeMove(mv)
+	}
+	sheet := strings.Join(h.c.lastSheet, "\n")
+	for _, want := range []string{"Sf3", "Sf6", "Lg2", "Dd2", "Te1", "Kh1"} {
+		if !strings.Contains(sheet, want) {
+			t.Errorf("the German scoresheet lacks %s:\n%s", want, sheet)
+		}
+	}
+	if got := h.c.audience.moves.Text; !strings.Contains(got, "8. Kh1") {
+		t.Errorf("the audience display shows %q", got)
 	}
 }

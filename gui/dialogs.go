@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/cli"
@@ -59,7 +61,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 		}
 	}
 	for _, it := range items {
-		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			e.OnSubmitted = func(string) { submit() }
 		}
 	}
@@ -69,9 +71,10 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
+	escapeCloses(content, d.Hide)
 	c.showDialog(d)
 	for _, it := range items {
-		if e, isEntry := it.Widget.(*widget.Entry); isEntry {
+		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			c.win.Canvas().Focus(e)
 			break
 		}
@@ -79,8 +82,50 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	return d
 }
 
-func entryWith(text string) *widget.Entry {
-	e := widget.NewEntry()
+// formEntry is a text field of a dialog. A widget.Entry keeps the Escape
+// key for itself; in a formEntry Escape closes the dialog, as Cancel does.
+type formEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newFormEntry(password bool) *formEntry {
+	e := &formEntry{}
+	if password {
+		e.Password = true
+		e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey closes the dialog on Escape; every other key edits.
+func (e *formEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.onEscape != nil {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+// escapeCloses makes Escape in every text field under obj call close.
+func escapeCloses(obj fyne.CanvasObject, close func()) {
+	switch o := obj.(type) {
+	case *formEntry:
+		o.onEscape = close
+	case *fyne.Container:
+		for _, ch := range o.Objects {
+			escapeCloses(ch, close)
+		}
+	case *widget.Form:
+		for _, it := range o.Items {
+			escapeCloses(it.Widget, close)
+		}
+	}
+}
+
+func entryWith(text string) *formEntry {
+	e := newFormEntry(false)
 	e.SetText(text)
 	return e
 }
@@ -131,11 +176,16 @@ func (c *console) newMatchDialog() {
 	}
 	tc.OnChanged = showTC
 	showTC(d.Control)
-	white := widget.NewSelect([]string{lang.L("by lots (Arbiter draws)"), d.Players[0], d.Players[1]}, nil)
+	white := widget.NewSelect([]string{lang.L("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
 	white.SetSelectedIndex(0)
+	// rule 3: the lots are drawn at the board (in 1996 Kasparov drew); a
+	// player's name records that draw, the first entry lets the program draw
+	lotsHelp := widget.NewLabel(lang.L("Lots drawn at the board (rule 3): choose the player who drew White."))
+	lotsHelp.Wrapping = fyne.TextWrapWord
+	lotsHelp.SizeName = theme.SizeNameCaptionText
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
-	pin := widget.NewPasswordEntry()
+	pin := newFormEntry(true)
 	pin.SetPlaceHolder(lang.L("optional, at least 4 characters"))
 	items := []*widget.FormItem{
 		widget.NewFormItem(lang.L("Title"), title),
@@ -147,7 +197,7 @@ func (c *console) newMatchDialog() {
 		widget.NewFormItem(lang.L("Arbiter"), arb),
 		widget.NewFormItem(lang.L("Games"), games),
 		widget.NewFormItem(lang.L("Time control"), container.NewVBox(tc, tcHelp)),
-		widget.NewFormItem(lang.L("White in game 1"), white),
+		widget.NewFormItem(lang.L("White in game 1"), container.NewVBox(white, lotsHelp)),
 		widget.NewFormItem(lang.L("Arbiter PIN"), pin),
 	}
 	c.formDialog(lang.L("New match"), lang.L("Create match"), items, func() error {
@@ -285,8 +335,16 @@ func (c *console) resultDialog() {
 // where work on the computer is done, a replacement's new person, the event
 // an appeal concerns and an appeal decision's result.
 func (c *console) incidentDialog() {
-	kinds := match.IncidentKinds()
-	kind := widget.NewSelect(kinds, nil)
+	// the kinds are shown in the console's language, recorded as the
+	// record's words
+	var kinds []string
+	kindOf := map[string]string{}
+	for _, k := range match.IncidentKinds() {
+		kinds = append(kinds, translate(k))
+		kindOf[translate(k)] = k
+	}
+	shown := widget.NewSelect(kinds, nil)
+	kind := &struct{ Selected string }{}
 	rule := widget.NewLabel("")
 	text := entryWith("")
 	name := entryWith("")
@@ -299,7 +357,9 @@ func (c *console) incidentDialog() {
 	result.PlaceHolder = lang.L("new result (optional)")
 	details := container.NewVBox()
 	var d dialog.Dialog
-	kind.OnChanged = func(k string) {
+	shown.OnChanged = func(k string) {
+		k = kindOf[k]
+		kind.Selected = k
 		rule.SetText(ruleText(match.IncidentRule(k)))
 		details.RemoveAll()
 		for _, o := range match.IncidentOptions(k) {
@@ -319,17 +379,18 @@ func (c *console) incidentDialog() {
 			d.Resize(fyne.NewSize(560, 0))
 		}
 	}
-	if len(kinds) > 0 {
-		kind.SetSelected(kinds[0])
-	}
+	shown.PlaceHolder = lang.L("(choose a kind)") // no kind is more likely than another
 	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
 	d = c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Kind"), container.NewVBox(kind, rule)),
+		widget.NewFormItem(lang.L("Kind"), container.NewVBox(shown, rule)),
 		widget.NewFormItem(lang.L("Text"), text),
 		widget.NewFormItem("", details),
 		widget.NewFormItem("", asArb),
 	}, func() error {
+		if kind.Selected == "" {
+			return errText(lang.L("no kind chosen: choose the kind of incident first"))
+		}
 		args := match.IncidentArgs{Text: text.Text}
 		for _, o := range match.IncidentOptions(kind.Selected) {
 			switch o {
@@ -392,18 +453,26 @@ func (c *console) clockKeysDialog() {
 	right.SetSelected(string(c.keyRight))
 	call := widget.NewSelect(names, nil)
 	call.SetSelected(string(c.keyCall))
-	presses := widget.NewCheck(lang.L("Entering a move presses the clock"), nil)
+	stop := widget.NewSelect(names, nil)
+	stop.SetSelected(string(c.keyStop))
+	presses := widget.NewCheck(lang.L("Typing first: entering a move presses the clock"), nil)
 	presses.SetChecked(c.movePresses)
 	c.formDialog(lang.L("Clock keys"), lang.L("OK"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Left clock key"), left),
 		widget.NewFormItem(lang.L("Right clock key"), right),
 		widget.NewFormItem(lang.L("Stop clocks, call arbiter"), call),
+		widget.NewFormItem(lang.L("Arbiter stops the clocks (6.12a)"), stop),
 		widget.NewFormItem("", presses),
 	}, func() error {
-		if left.Selected == right.Selected || left.Selected == call.Selected || right.Selected == call.Selected {
-			return errText(lang.L("two functions share one key: choose three different keys"))
+		keys := []string{left.Selected, right.Selected, call.Selected, stop.Selected}
+		for i := range keys {
+			for j := i + 1; j < len(keys); j++ {
+				if keys[i] == keys[j] {
+					return errText(lang.L("two functions share one key: choose four different keys"))
+				}
+			}
 		}
-		c.keyLeft, c.keyRight, c.keyCall = fyne.KeyName(left.Selected), fyne.KeyName(right.Selected), fyne.KeyName(call.Selected)
+		c.keyLeft, c.keyRight, c.keyCall, c.keyStop = fyne.KeyName(left.Selected), fyne.KeyName(right.Selected), fyne.KeyName(call.Selected), fyne.KeyName(stop.Selected)
 		c.movePresses = presses.Checked
 		c.saveSettings()
 		c.refresh()
@@ -411,7 +480,63 @@ func (c *console) clockKeysDialog() {
 	})
 }
 
-// languageDialog chooses the language; it applies at the next start.
+// languageVars are the environment variables the dictionary's language is
+// taken from; systemLanguage holds them as the console was started with
+// (the language "System" returns to them).
+var (
+	languageVars   = []string{"LANGUAGE", "LC_ALL", "LANG"}
+	systemLanguage = func() map[string]*string {
+		m := map[string]*string{}
+		for _, k := range languageVars {
+			if v, ok := os.LookupEnv(k); ok {
+				m[k] = &v
+			}
+		}
+		return m
+	}()
+)
+
+// setLanguage switches the dictionary to code ("en", "de"; "" the system's).
+func setLanguage(code string) {
+	for _, k := range languageVars {
+		switch v := systemLanguage[k]; {
+		case code != "":
+			os.Setenv(k, code)
+		case v != nil:
+			os.Setenv(k, *v)
+		default:
+			os.Unsetenv(k)
+		}
+	}
+	if err := lang.AddTranslationsFS(translations, "translations"); err != nil { // reloads the localizer
+		fyne.LogError("gui: reload translations", err)
+	}
+}
+
+// relocalize draws the whole console again in the dictionary's language:
+// the window's content, the menus and the audience display.
+func (c *console) relocalize() {
+	for _, cv := range c.clocks {
+		cv.disarm()
+	}
+	typed := c.moveEntry.Text
+	c.lastSheet, c.lastLog = nil, nil
+	c.build()
+	c.win.SetMainMenu(c.mainMenu())
+	c.moveEntry.SetText(typed)
+	reopen := c.audience != nil
+	if reopen {
+		c.audience.win.Close()
+		c.audience = nil
+	}
+	c.refresh()
+	if reopen {
+		c.toggleAudience()
+	}
+	c.focusMove()
+}
+
+// languageDialog chooses the language; it applies at once.
 func (c *console) languageDialog() {
 	opts := []string{lang.L("System"), "English", "Deutsch"}
 	codes := []string{"", "en", "de"}
@@ -423,10 +548,15 @@ func (c *console) languageDialog() {
 		}
 	}
 	c.formDialog(lang.L("Language"), lang.L("OK"), []*widget.FormItem{widget.NewFormItem(lang.L("Language"), sel)}, func() error {
-		if i := sel.SelectedIndex(); i >= 0 {
-			c.fa.Preferences().SetString("language", codes[i])
+		i := sel.SelectedIndex()
+		if i < 0 {
+			return nil
 		}
-		c.info(lang.L("Language"), lang.L("The language changes when the console is started again."))
+		c.fa.Preferences().SetString("language", codes[i])
+		c.afterDialog(func() {
+			setLanguage(codes[i])
+			c.relocalize()
+		})
 		return nil
 	})
 }
@@ -437,6 +567,7 @@ func (c *console) shortcutLines() []string {
 		tr("%s: press the left clock", c.keyLeft),
 		tr("%s: press the right clock", c.keyRight),
 		tr("%s: stop both clocks and call the arbiter (6.12b)", c.keyCall),
+		tr("%s: the arbiter stops the clocks (6.12a)", c.keyStop),
 		lang.L("Enter in the move field: record the move"),
 	}
 	var rest []string

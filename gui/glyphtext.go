@@ -25,6 +25,10 @@ type glyphText struct {
 	Color     color.Color
 	TextSize  float32
 	TextStyle fyne.TextStyle
+	// MinTextSize, when set, is the size the minimum width is measured
+	// at: a clock's digits grow with the clock's width (zoom) without
+	// making the window's minimum wider, so the window can shrink again.
+	MinTextSize float32
 
 	glyphs [3]*canvas.Text // the head, then the last two characters
 	obj    *fyne.Container
@@ -83,6 +87,9 @@ func (g *glyphText) MinSize([]fyne.CanvasObject) fyne.Size {
 	w := float32(0)
 	for _, t := range g.glyphs {
 		w += t.MinSize().Width
+	}
+	if g.MinTextSize > 0 {
+		w = fyne.MeasureText(g.Text, g.MinTextSize, g.TextStyle).Width
 	}
 	return fyne.NewSize(w, g.glyphs[0].MinSize().Height)
 }

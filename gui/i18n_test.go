@@ -287,7 +287,7 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				h.newMatch("acm1996", "")
 				h.c.do(actStartGame)
 				h.ft.advance(time.Second)
-				h.c.mode = role
+				h.c.mode = match.RoleArbiter // the arbiter enters both sides' moves
 				h.c.refresh()
 				h.typeMove("Ke2") // a long refusal: the square is taken by a pawn
 				if h.c.moveErr.Text == "" {
@@ -297,8 +297,10 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				h.ft.advance(2 * time.Hour)
 				h.c.moveEntry.SetText("")
 				h.typeMove("e4")
+				h.key(fyne.KeyReturn) // after White's flag: the arbiter confirms
 				h.ft.advance(2*time.Hour + time.Minute)
 				h.typeMove("e5")
+				h.key(fyne.KeyReturn)
 				h.typeMove("Ke2") // the long refusal again, now beside the flags
 				if _, err := h.core.Flag(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "both", true); err != nil {
 					t.Fatal(err)
@@ -306,6 +308,8 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				if h.c.clocks[0].notes[0].Text == "" {
 					t.Fatal("no note on the fallen flags")
 				}
+				h.c.mode = role
+				h.c.refresh()
 				// the window pads its content on both sides
 				if w := h.c.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
 					t.Errorf("the console needs %.0f px of width; the screen has 1280", w)
@@ -352,10 +356,10 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 		name   string
 		action actionID
 		setup  func(h *harness)
-		fill   func(t *testing.T, entries []*widget.Entry) // then Enter submits
+		fill   func(t *testing.T, entries []*formEntry) // then Enter submits
 	}{
 		{"a PIN too short (two lines in German)", actNewMatch, func(h *harness) {},
-			func(t *testing.T, entries []*widget.Entry) {
+			func(t *testing.T, entries []*formEntry) {
 				for _, e := range entries {
 					if e.Password {
 						test.Type(e, "12")
@@ -368,7 +372,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 			if err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1/2-1/2", "the test needs a finished game"); err != nil {
 				t.Fatal(err)
 			}
-		}, func(t *testing.T, entries []*widget.Entry) {
+		}, func(t *testing.T, entries []*formEntry) {
 			test.Type(entries[len(entries)-1], "did not arrive")
 		}},
 	} {
@@ -381,9 +385,9 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 				tc.setup(h)
 				h.c.do(tc.action)
 				top := h.c.win.Canvas().Overlays().Top()
-				var entries []*widget.Entry
+				var entries []*formEntry
 				for _, o := range test.LaidOutObjects(top) {
-					if e, ok := o.(*widget.Entry); ok {
+					if e, ok := o.(*formEntry); ok {
 						entries = append(entries, e)
 					}
 				}
@@ -402,7 +406,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 						if w.Importance == widget.DangerImportance && w.Visible() {
 							refusal = w
 						}
-					case *widget.Entry, *widget.Select, *widget.SelectEntry, *widget.RadioGroup:
+					case *formEntry, *widget.Select, *widget.SelectEntry, *widget.RadioGroup:
 						lowest = max(lowest, abs(w).Y+w.Size().Height)
 					}
 				}

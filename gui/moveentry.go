@@ -21,6 +21,9 @@ type moveEntry struct {
 	Text        string
 	placeHolder string
 	focused     bool
+	// selected is true when the whole text is selected (Ctrl+A, or a
+	// refused move): the next character replaces it, Backspace clears it.
+	selected    bool
 	OnSubmitted func(string)
 }
 
@@ -33,6 +36,16 @@ func newMoveEntry(c *console) *moveEntry {
 // SetText replaces the text.
 func (e *moveEntry) SetText(s string) {
 	e.Text = s
+	e.selected = false
+	e.Refresh()
+}
+
+// SelectAll selects the whole text, so that the next move typed replaces it.
+func (e *moveEntry) SelectAll() {
+	if e.Text == "" || e.selected {
+		return
+	}
+	e.selected = true
 	e.Refresh()
 }
 
@@ -54,7 +67,14 @@ func (e *moveEntry) FocusLost()   { e.focused = false; e.Refresh() }
 
 // TypedRune adds a character (moves have no spaces).
 func (e *moveEntry) TypedRune(r rune) {
-	if r == ' ' || len(e.Text) >= 16 {
+	if r == ' ' {
+		return
+	}
+	if e.selected {
+		e.SetText(string(r))
+		return
+	}
+	if len(e.Text) >= 16 {
 		return
 	}
 	e.SetText(e.Text + string(r))
@@ -67,7 +87,9 @@ func (e *moveEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 	switch ev.Name {
 	case fyne.KeyBackspace:
-		if r := []rune(e.Text); len(r) > 0 {
+		if e.selected {
+			e.SetText("")
+		} else if r := []rune(e.Text); len(r) > 0 {
 			e.SetText(string(r[:len(r)-1]))
 		}
 	case fyne.KeyDelete:
@@ -79,10 +101,19 @@ func (e *moveEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// TypedShortcut pastes a move.
+// TypedShortcut pastes a move, or selects the whole text (Ctrl+A).
 func (e *moveEntry) TypedShortcut(s fyne.Shortcut) {
-	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {
-		e.SetText(e.Text + strings.TrimSpace(p.Clipboard.Content()))
+	switch sc := s.(type) {
+	case *fyne.ShortcutPaste:
+		if sc.Clipboard != nil {
+			txt := e.Text
+			if e.selected {
+				txt = ""
+			}
+			e.SetText(txt + strings.TrimSpace(sc.Clipboard.Content()))
+		}
+	case *fyne.ShortcutSelectAll:
+		e.SelectAll()
 	}
 }
 
@@ -92,7 +123,8 @@ func (e *moveEntry) CreateRenderer() fyne.WidgetRenderer {
 	r.bg.CornerRadius = theme.InputRadiusSize()
 	r.text = canvas.NewText("", color.Black)
 	r.caret = canvas.NewRectangle(color.Black)
-	r.objs = []fyne.CanvasObject{r.bg, r.text, r.caret}
+	r.sel = canvas.NewRectangle(color.Transparent)
+	r.objs = []fyne.CanvasObject{r.bg, r.sel, r.text, r.caret}
 	r.Refresh()
 	return r
 }
@@ -102,6 +134,7 @@ type moveEntryRenderer struct {
 	bg    *canvas.Rectangle
 	text  *canvas.Text
 	caret *canvas.Rectangle
+	sel   *canvas.Rectangle // behind selected text
 	objs  []fyne.CanvasObject
 }
 
@@ -117,6 +150,8 @@ func (r *moveEntryRenderer) Layout(size fyne.Size) {
 	}
 	r.caret.Move(fyne.NewPos(x+1, (size.Height-th)/2))
 	r.caret.Resize(fyne.NewSize(2, th))
+	r.sel.Move(fyne.NewPos(p, (size.Height-th)/2))
+	r.sel.Resize(fyne.NewSize(x-p, th))
 }
 
 func (r *moveEntryRenderer) MinSize() fyne.Size {
@@ -143,6 +178,8 @@ func (r *moveEntryRenderer) Refresh() {
 		r.text.Color = themeColor(theme.ColorNameForeground)
 	}
 	r.caret.FillColor = themeColor(theme.ColorNamePrimary)
+	r.sel.Hidden = !e.selected || e.Text == ""
+	r.sel.FillColor = themeColor(theme.ColorNameSelection)
 	r.caret.Hidden = !e.focused
 	r.Layout(e.Size())
 	for _, o := range r.objs {

@@ -320,7 +320,7 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 	h.c.do(actStartGame)
 	// open fills the dialog for kind and returns its text entry, the
 	// details shown and the refusal label.
-	open := func(kind string) (*widget.Entry, map[string]fyne.CanvasObject, *widget.Label) {
+	open := func(kind string) (*formEntry, map[string]fyne.CanvasObject, *widget.Label) {
 		t.Helper()
 		h.c.do(actIncident)
 		var sel *widget.Select
@@ -330,12 +330,12 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 			}
 		}
 		sel.SetSelected(kind)
-		var text *widget.Entry
+		var text *formEntry
 		shown := map[string]fyne.CanvasObject{}
 		var refusal *widget.Label
 		for _, o := range overlayWidgets(h) {
 			switch w := o.(type) {
-			case *widget.Entry:
+			case *formEntry:
 				if text == nil {
 					text = w
 				} else if w.Visible() {
@@ -355,7 +355,7 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 		}
 		return text, shown, refusal
 	}
-	submit := func(e *widget.Entry) {
+	submit := func(e *formEntry) {
 		h.c.win.Canvas().Focus(e)
 		h.key(fyne.KeyReturn)
 	}
@@ -395,10 +395,10 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 			t.Fatalf("the log does not show the ruling's number #%d: %q", ruling.Seq, h.c.lastLog[len(h.c.lastLog)-1])
 		}
 		text, shown, _ = open("appeal")
-		var refers *widget.Entry
+		var refers *formEntry
 		for k, o := range shown {
 			if strings.HasPrefix(k, "entry ") {
-				refers = o.(*widget.Entry)
+				refers = o.(*formEntry)
 			}
 		}
 		if refers == nil {
@@ -472,12 +472,12 @@ func TestTheClaimDialogNamesTheClaimsAndRecordsTheCommandsWords(t *testing.T) {
 	h.c.do(actStartGame)
 	h.c.do(actClaim)
 	var kind *widget.Select
-	var intended *widget.Entry
+	var intended *formEntry
 	for _, o := range overlayWidgets(h) {
 		switch w := o.(type) {
 		case *widget.Select:
 			kind = w
-		case *widget.Entry:
+		case *formEntry:
 			intended = w
 		}
 	}

@@ -22,12 +22,14 @@ const (
 	// defaultKeyCall stops both clocks to call the arbiter (Article 6.12b):
 	// one key anyone can hit.
 	defaultKeyCall = fyne.KeyEscape
+	// defaultKeyStop is the arbiter's own stop of the clocks (6.12a).
+	defaultKeyStop = fyne.KeyF9
 )
 
 // keyChoices are the keys offered for the clock keys and the call key.
 var keyChoices = []fyne.KeyName{
 	fyne.KeyF1, fyne.KeyF2, fyne.KeyF3, fyne.KeyF4, fyne.KeyF5, fyne.KeyF6,
-	fyne.KeyF7, fyne.KeyF8, fyne.KeyF9, fyne.KeyF10, fyne.KeyF11, fyne.KeyF12,
+	fyne.KeyF7, fyne.KeyF8, fyne.KeyF9, fyne.KeyF11, fyne.KeyF12, // F10 opens the menus
 	fyne.KeyEscape, fyne.KeyInsert, fyne.KeyHome, fyne.KeyEnd, fyne.KeyPageUp, fyne.KeyPageDown,
 }
 

@@ -59,9 +59,11 @@ var (
 	// colRunningOnLight is the running game's text on the light theme.
 	colRunningOnLight = color.NRGBA{0x9a, 0x6a, 0x00, 0xff}
 	colFlag           = color.NRGBA{0xe5, 0x39, 0x35, 0xff}
-	colPieceWhite     = color.NRGBA{0xff, 0xff, 0xff, 0xff}
-	colPieceBlack     = color.NRGBA{0x1a, 0x1a, 0x1a, 0xff}
-	colOutline        = color.NRGBA{0x10, 0x10, 0x10, 0xff}
+	// colStopped marks clocks stopped by a pause or a call (6.12).
+	colStopped    = color.NRGBA{0x42, 0x8b, 0xf5, 0xff}
+	colPieceWhite = color.NRGBA{0xff, 0xff, 0xff, 0xff}
+	colPieceBlack = color.NRGBA{0x1a, 0x1a, 0x1a, 0xff}
+	colOutline    = color.NRGBA{0x10, 0x10, 0x10, 0xff}
 )
 
 func themeColor(n fyne.ThemeColorName) color.Color {

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # gui-check: build the real binary, run the console under Xvfb on a fresh
-# database, drive it with xdotool like a user (accept the New match dialog,
-# start the game, three moves by clicking squares, a fourth typed into the
-# move field, pause, resume), save screenshots to build/screenshots/, quit,
-# and check that the database holds those events.
+# database and drive it with xdotool like a user, saving screenshots to
+# build/screenshots/ (scripts/gui-check.sh; `make gui-check`):
 #
+#  1. 1280×800, English: accept the New match dialog, start the game, play
+#     four moves press first (F1/F12, then a click-click move or a typed
+#     one), the arbiter's stop (F9) and resume; open the audience display
+#     (full screen), press the clock key in it and type a move there; open
+#     the rule 10 dialog (the clocks stop), cancel it; strike the last two
+#     plies out with the command line (`correct`) and play the replacement:
+#     the struck moves stand where they were played.
+#  2. The same record in German at 1920×1080 and at 1280×800, then the light
+#     theme with Reports → Verify the record.
+#  3. A 10-second game: the flag falls, the status line says so, Ctrl+Shift+F
+#     asks, Enter records it and the 6.9 verdict is shown.
+#
+# After each part the database is checked for the events the actions wrote.
 # Needs: Xvfb, xdotool, ImageMagick (import), sqlite3 (optional).
 # The console writes the board's pixel geometry to $ARBITER_GUI_GEOMETRY
 # ("x y square flipped"), from which the squares' centres are computed.
@@ -40,7 +51,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# the screen is 1920×1080; the 1280×800 shots are of a window that size
+Xvfb "$DISPLAY" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -64,8 +76,9 @@ for _ in $(seq 100); do [ -s "$geom" ] && break; sleep 0.1; done
 [ -s "$geom" ] || fail "the console never laid out its board"
 sleep 1
 
-shot() { sleep 1; import -window "$wid" "$shots/$1.png"; echo "gui-check: screenshot $shots/$1.png"; }
+shot() { sleep 1; import -window "${2:-$wid}" "$shots/$1.png"; echo "gui-check: screenshot $shots/$1.png"; }
 key() { xdotool key --window "$wid" --clearmodifiers "$@"; sleep 0.4; }
+cli() { bin/arbiter --db "$db" "$@"; }
 
 shot 01-new-match-dialog
 key Return # accept the New match dialog with the 1996 defaults
@@ -87,55 +100,151 @@ click() {
 	sleep 0.3
 }
 
-# White is whoever the lots chose: the moves are the same either way
-click e2; click e4
-click e7; click e5
-click g1; click f3
+# press first (the default, 6.7a): the mover's clock key, then the move;
+# White's clock stands left (F1). White is whoever the lots chose: the
+# moves are the same either way
+key F1; click e2; click e4
+key F12; click e7; click e5
+key F1; click g1; click f3
 shot 03-three-moves
+key F12
 xdotool type --window "$wid" --delay 50 "Nc6"
 key Return
 sleep 0.5
 shot 04-four-moves
-key ctrl+p # the arbiter pauses
-shot 05-paused
-key ctrl+r # and resumes
+key F9 # the arbiter's own stop (6.12a): both clocks marked stopped
+shot 05-stopped
+key ctrl+r # the arbiter resumes
 sleep 1.2 # let the running clock tick once
 shot 06-resumed
 
-key ctrl+q # quit: a clock runs, so the console asks; Enter confirms
-key Return
-for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$app_pid" 2>/dev/null; then
-	fail "the console did not quit after Ctrl+Q and Enter"
-fi
-app_pid=""
+# the audience display: full screen; the clock key and a typed move pressed
+# in it reach the console
+key ctrl+shift+a
+aud=$(timeout 15 xdotool search --sync --onlyvisible --name 'audience' | head -1) || fail "the audience display did not open"
+sleep 1.5
+xdotool windowfocus --sync "$aud" || true
+xdotool key --window "$aud" F1
+sleep 1.5
+xdotool mousemove --window "$aud" 900 700 # an event, so the window is drawn again
+shot 07-audience-key-pressed "$aud"
+xdotool type --window "$aud" --delay 50 "Bc4"
+xdotool key --window "$aud" Return
+sleep 0.8
+shot 08-audience-move "$aud"
+xdotool key --window "$aud" --clearmodifiers ctrl+shift+a 2>/dev/null || true # the console's shortcuts work there too (the window is gone before the key is released)
+sleep 1
+if xdotool search --onlyvisible --name 'audience' >/dev/null 2>&1; then fail "Ctrl+Shift+A in the audience display did not close it"; fi
+# back to the console: the X focus went with the closed window; a click on
+# the scoresheet gives it back, Ctrl+L puts the caret in the move field
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+xdotool mousemove --window "$wid" 800 560 click 1
+sleep 0.3
+key ctrl+l
 
-status=$(bin/arbiter --db "$db" status --json) || fail "status failed"
-ply=$(printf '%s' "$status" | grep -o '"ply": *[0-9]*' | grep -o '[0-9]*$')
-[ "$ply" = "4" ] || fail "the database holds ply ${ply:-none}, want 4"
+key F12
+xdotool type --window "$wid" --delay 50 "Bc5"
+key Return
+sleep 0.5
+# the rule 10 dialog stops the clocks while it is open; Escape closes it
+key ctrl+u
+shot 09-correction-dialog
+key Escape
+sleep 0.5
+# strike 3... Bc5 out from the command line (the console shows it within
+# two seconds), resume and play the replacement: the struck move stands
+# where it was played
+cli correct --ply 6 --method keep --reason "the operator relayed Bc5 instead of Nf6" >/dev/null || fail "correct failed"
+sleep 2.5
+key ctrl+r
+key F12
+xdotool type --window "$wid" --delay 50 "Nf6"
+key Return
+sleep 0.5
+shot 10-struck-move
+
+quit_console() {
+	key ctrl+q # a clock runs: the console asks; Enter confirms
+	key Return
+	for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$app_pid" 2>/dev/null; then
+		fail "the console did not quit after Ctrl+Q and Enter"
+	fi
+	app_pid=""
+}
+quit_console
+
+status=$(cli status --json) || fail "status failed"
+ply=$(printf '%s' "$status" | grep -o '"ply": *[0-9]*' | head -1 | grep -o '[0-9]*$')
+[ "$ply" = "6" ] || fail "the database holds ply ${ply:-none}, want 6"
 if command -v sqlite3 >/dev/null; then
 	kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
-	want="match.new game.start move move move move pause resume "
-	[ "$kinds" = "$want" ] || fail "events are '$kinds', want '$want'"
+	for want in "game.start press move press move" "pause resume" "correct"; do
+		case "$kinds" in *"$want"*) ;; *) fail "events are '$kinds': no '$want'" ;; esac
+	done
+	roles=$(sqlite3 "$db" "select role from events where kind='pause' order by seq" | tr '\n' ' ')
+	case "$roles" in "arbiter "*) ;; *) fail "the pauses are recorded as '$roles', want the arbiter's (F9) first" ;; esac
 	echo "gui-check: events: $kinds"
 fi
-# the light theme (FYNE_THEME=light), on the same record: the game resumes
-# where the clocks stand; Reports → Verify the record shows the head
-LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_SCALE=1 FYNE_THEME=light HOME="$work" \
-	bin/arbiter --db "$db" >"$work/app2.log" 2>&1 &
-app_pid=$!
-wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear again"
+
+start_console() { # env... : start the console on $db and find its window
+	env "$@" FYNE_SCALE=1 HOME="$work" bin/arbiter --db "$db" >"$work/app.log" 2>&1 &
+	app_pid=$!
+	sleep 1
+	wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear"
+	sleep 1
+}
+
+# German, on the same record, at 1920×1080 and 1280×800 (and larger text)
+start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+xdotool windowmove "$wid" 0 0 windowsize "$wid" 1920 1080 || true
+shot 11-de-1920x1080
+xdotool windowsize "$wid" 1280 800 || true
+shot 12-de-1280x800
+key ctrl+equal; key ctrl+equal
+shot 13-de-1280x800-larger-text
+key ctrl+minus; key ctrl+minus
+quit_console
+
+# English at 1920×1080, then the light theme (FYNE_THEME=light): the game
+# resumes where the clocks stand; Reports → Verify the record shows the head
+start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+xdotool windowmove "$wid" 0 0 windowsize "$wid" 1920 1080 || true
+shot 14-en-1920x1080
+key F10 # the menus from the keyboard
+shot 14b-f10-menu
+key F10
+quit_console
+start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_THEME=light
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
-sleep 1
-shot 07-light
+shot 15-light
 key ctrl+shift+v
-shot 08-verify
+shot 16-verify
+key Return
+quit_console
+
+# a fallen flag: a 10-second game made with the command line
+db="$work/flag.db"
+cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 >/dev/null || fail "match new failed"
+cli game start >/dev/null || fail "game start failed"
+start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+sleep 10 # White's 10 seconds run out
+shot 17-flag-fallen
+key ctrl+shift+f # White's flag fell: the console asks first
+shot 18-flag-question
+key Return
+shot 19-flag-verdict
 key Return
 key ctrl+q
-key Return
 for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit the second time"
+kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit after the flag game"
 app_pid=""
+if command -v sqlite3 >/dev/null; then
+	kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
+	case "$kinds" in *"flag game.end"*) ;; *) fail "the flag game's events are '$kinds', want a flag and the game's end" ;; esac
+fi
+
 # The live broadcast's spectator page in headless Chromium (issue 18).
 bash scripts/broadcast-check.sh || fail "the broadcast check failed"
 echo "gui-check: ok (screenshots in $shots)"
