@@ -1,0 +1,197 @@
+package unwinnable
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verdict is the answer to "can winner still checkmate?".
+type Verdict int
+
+// The three verdicts.
+const (
+	// Undetermined: the node limit was reached before a proof either way.
+	Undetermined Verdict = iota
+	// Unwinnable: no series of legal moves ends in a checkmate by winner.
+	Unwinnable
+	// Winnable: a helpmate exists; Result.Line is one.
+	Winnable
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Unwinnable:
+		return "unwinnable"
+	case Winnable:
+		return "winnable"
+	}
+	return "undetermined"
+}
+
+// Result is a verdict with its proof: for Winnable the helpmate as UCI moves
+// from the given position (empty when the loser is already checkmated), for
+// Unwinnable the reason in one sentence, for Undetermined why.
+type Result struct {
+	Verdict Verdict
+	Line    []string
+	Reason  string
+	Nodes   int
+}
+
+// Proof is the proof as one line of text: the helpmate's moves separated by
+// single spaces, or the reason.
+func (r Result) Proof() string {
+	if r.Verdict == Winnable && len(r.Line) > 0 {
+		return strings.Join(r.Line, " ")
+	}
+	return r.Reason
+}
+
+// DefaultLimit is the node limit of Analyse when none is given.
+const DefaultLimit = 2_000_000
+
+// ParseColour reads "white" or "black".
+func ParseColour(s string) (int, error) {
+	switch s {
+	case "white":
+		return White, nil
+	case "black":
+		return Black, nil
+	}
+	return 0, fmt.Errorf("the intended winner is %q: write white or black", s)
+}
+
+// AnalyseFEN is Analyse on a FEN with 4 or 6 fields.
+func AnalyseFEN(fen string, winner int, limit int) (Result, error) {
+	b, err := ParseFEN(fen)
+	if err != nil {
+		return Result{}, err
+	}
+	return Analyse(b, winner, limit), nil
+}
+
+// Analyse decides whether winner can still checkmate from b by any series
+// of legal moves, visiting at most limit positions (DefaultLimit if limit
+// <= 0).
+func Analyse(b *Board, winner int, limit int) Result {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	s := &searcher{winner: winner, limit: limit, tt: map[uint64]int16{}, proven: map[uint64]int16{}}
+	r := s.analyse(b)
+	r.Nodes = s.nodes
+	return r
+}
+
+func (s *searcher) analyse(root *Board) Result {
+	wn, ln := colourName(s.winner), colourName(1-s.winner)
+	b := *root
+	var prefix []string
+	after := func(reason string) string {
+		if len(prefix) == 0 {
+			return reason
+		}
+		return fmt.Sprintf("after the forced moves %s, %s", strings.Join(prefix, " "), reason)
+	}
+	// Forced moves are played out: while the side to move has one legal
+	// move, the position after it is the one to judge.
+	seen := map[uint64]bool{}
+	for {
+		switch b.status() {
+		case mated:
+			if b.stm == s.winner {
+				return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", wn)))}
+			}
+			return Result{Verdict: Winnable, Line: prefix, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", ln)))}
+		case stalemated:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is stalemated and the game is over", colourName(b.stm))))}
+		}
+		if ok, why := materialUnwinnable(&b, s.winner); ok {
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+		}
+		var l MoveList
+		b.Legal(&l)
+		if l.N != 1 || seen[b.key] {
+			break
+		}
+		seen[b.key] = true
+		prefix = append(prefix, l.Moves[0].UCI())
+		b, _ = b.Make(l.Moves[0])
+	}
+	if ok, why := blockedUnwinnable(&b, s.winner); ok {
+		return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+	}
+	win := func(line []Move, reversed bool) Result {
+		out := append([]string(nil), prefix...)
+		if reversed {
+			for i := len(line) - 1; i >= 0; i-- {
+				out = append(out, line[i].UCI())
+			}
+		} else {
+			for _, m := range line {
+				out = append(out, m.UCI())
+			}
+		}
+		return Result{Verdict: Winnable, Line: out, Reason: fmt.Sprintf("%s mates in %d plies", wn, len(out))}
+	}
+	// A quick guided look for a helpmate (most positions of real games).
+	budget := func(n int) {
+		s.aborted = false
+		s.limit = s.nodes + n
+	}
+	total := s.limit
+	capped := func(n int) int {
+		if left := total - s.nodes; n > left {
+			return left
+		}
+		return n
+	}
+	var line []Move
+	for d := 1; d <= 21; d += 2 {
+		budget(capped(2000))
+		if s.helpmate(&b, d, &line) {
+			return win(line, true)
+		}
+	}
+	// A shallow full-width search proves positions where every line soon
+	// ends or reaches a proven-unwinnable position.
+	for d := 1; d <= 4 && s.nodes < total; d++ {
+		budget(capped(20000))
+		line = line[:0]
+		switch s.prove(&b, d, true, &line) {
+		case found:
+			return win(line, true)
+		case none:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of moves ends within %d moves without a mate by %s or in a position that is proven unwinnable", d, wn)))}
+		}
+	}
+	// A closed position: visit everything reachable.
+	budget(capped(total / 4))
+	line = line[:0]
+	switch s.exhaust(&b, &line) {
+	case found:
+		return win(line, false)
+	case none:
+		return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
+	}
+	// Deeper helpmate search with what is left.
+	s.tt = map[uint64]int16{}
+	for d := 1; s.nodes < total; d += 2 {
+		budget(total - s.nodes)
+		line = line[:0]
+		if s.helpmate(&b, d, &line) {
+			return win(line, true)
+		}
+		if d > 400 {
+			break
+		}
+	}
+	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
