@@ -44,6 +44,9 @@ func (r Result) Proof() string {
 	if r.Verdict == Winnable && len(r.Line) > 0 {
 		return strings.Join(r.Line, " ")
 	}
+	if r.Reason != "" && !strings.HasSuffix(r.Reason, ".") {
+		return r.Reason + "."
+	}
 	return r.Reason
 }
 
@@ -162,7 +165,7 @@ func (s *searcher) analyse(root *Board) Result {
 		case found:
 			return win(line, true)
 		case none:
-			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of moves ends within %d moves without a mate by %s or in a position that is proven unwinnable", d, wn)))}
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))}
 		}
 	}
 	// A closed position: visit everything reachable.
@@ -187,6 +190,13 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 	}
 	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
+}
+
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
 }
 
 func capitalise(s string) string {
