@@ -596,16 +596,12 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 }
 
 // flagMateVerdict judges whether opp can still checkmate after the other
-// side's flag fell (Article 6.9): scoresheet.CanMate, and where it cannot
-// decide, the per-colour material test (a pawn, rook or queen, or enough
-// minor pieces, counts as able to mate). Neither ever answers "cannot mate"
-// where a mate exists.
+// side's flag fell (Article 6.9) with the helpmate analyser
+// (scoresheet.CanMate, package unwinnable): MatePossible comes with a
+// helpmate as its proof (in the reason, in SAN, and in Line as UCI),
+// CannotMate with the reason no mate exists, Undetermined only at the node
+// limit, and then the arbiter decides with 'result'. Material alone is never
+// taken as a proof of mate.
 func flagMateVerdict(sheet *scoresheet.Sheet, opp clock.Side) scoresheet.MateVerdict {
-	pos := sheet.Position()
-	mv := scoresheet.CanMate(pos, colorOf(opp))
-	if mv.Verdict == scoresheet.Undetermined && scoresheet.MatingMaterial(pos, colorOf(opp)) {
-		return scoresheet.MateVerdict{Verdict: scoresheet.MatePossible,
-			Reason: fmt.Sprintf("%s has mating material (per-colour material test)", Colour(opp))}
-	}
-	return mv
+	return scoresheet.CanMate(sheet.Position(), colorOf(opp))
 }

@@ -205,3 +205,46 @@ func capitalise(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// Quick proves winner unable to mate with the cheap stages only: the game
+// already over, the material rule, the blocked-pawn analysis and a
+// full-width search of at most limit positions. It is the per-move
+// dead-position check; false means "not proven", never "can mate".
+func Quick(b *Board, winner int, limit int) (bool, string) {
+	switch b.status() {
+	case mated:
+		return b.stm == winner, fmt.Sprintf("%s is checkmated", colourName(winner))
+	case stalemated:
+		return true, fmt.Sprintf("%s is stalemated and the game is over", colourName(b.stm))
+	}
+	if ok, why := materialUnwinnable(b, winner); ok {
+		return true, capitalise(why)
+	}
+	if ok, why := blockedUnwinnable(b, winner); ok {
+		return true, capitalise(why)
+	}
+	if limit <= 0 {
+		return false, ""
+	}
+	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
+	var line []Move
+	for d := 1; d <= 3 && !s.aborted; d++ {
+		switch s.prove(b, d, true, &line) {
+		case found:
+			return false, ""
+		case none:
+			return true, fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), colourName(winner))
+		}
+	}
+	return false, ""
+}
+
+// Dead reports whether neither side can checkmate, by Quick for both.
+func Dead(b *Board, limit int) bool {
+	for c := 0; c < 2; c++ {
+		if ok, _ := Quick(b, c, limit); !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -132,6 +132,12 @@ func (b *Board) reaches(fixed uint64) [2]reach {
 func (b *Board) fixedPawns() (uint64, [2]reach) {
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	fixed := b.bb[White][Pawn]&(pawns>>8) | b.bb[Black][Pawn]&(pawns<<8)
+	if b.ep >= 0 {
+		// An en-passant capture open now moves both pawns.
+		them := 1 - b.stm
+		fixed &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
+		fixed &^= uint64(1) << (int(b.ep) + upOf(them))
+	}
 	for {
 		if fixed == 0 {
 			return 0, [2]reach{}
