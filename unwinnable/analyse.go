@@ -150,16 +150,20 @@ func (s *searcher) analyse(root *Board) Result {
 		return n
 	}
 	var line []Move
-	for d := 1; d <= 21; d += 2 {
-		budget(capped(2000))
+	for d := 1; d <= 7; d += 2 {
+		budget(capped(500))
 		if s.helpmate(&b, d, &line) {
 			return win(line, true)
 		}
 	}
+	s.aborted = false
+	if l, ok := s.bestFirst(&b, capped(total/5)); ok {
+		return win(l, false)
+	}
 	// A shallow full-width search proves positions where every line soon
 	// ends or reaches a proven-unwinnable position.
 	for d := 1; d <= 4 && s.nodes < total; d++ {
-		budget(capped(20000))
+		budget(capped(5000))
 		line = line[:0]
 		switch s.prove(&b, d, true, &line) {
 		case found:
@@ -168,14 +172,20 @@ func (s *searcher) analyse(root *Board) Result {
 			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))}
 		}
 	}
-	// A closed position: visit everything reachable.
-	budget(capped(total / 4))
-	line = line[:0]
-	switch s.exhaust(&b, &line) {
-	case found:
-		return win(line, false)
-	case none:
-		return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
+	// A closed position (some pawns blocked for good): visit everything
+	// reachable.
+	if fixed, _ := b.fixedPawns(); fixed != 0 {
+		budget(capped(total / 2))
+		line = line[:0]
+		switch s.exhaust(&b, &line) {
+		case found:
+			return win(line, false)
+		case none:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
+		}
+	}
+	if l, ok := s.bestFirst(&b, capped(total/2)); ok {
+		return win(l, false)
 	}
 	// Deeper helpmate search with what is left.
 	s.tt = map[uint64]int16{}

@@ -51,6 +51,7 @@ func (l *MoveList) Slice() []Move { return l.Moves[:l.N] }
 // pseudo generates the pseudo-legal moves of the side to move (castling
 // already checked for attacked squares).
 func (b *Board) pseudo(l *MoveList) {
+	l.N = 0
 	us, them := b.stm, 1-b.stm
 	own, opp := b.occ[us], b.occ[them]
 	all := own | opp

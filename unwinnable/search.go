@@ -200,11 +200,7 @@ func (s *searcher) helpmate(b *Board, depth int, line *[]Move) bool {
 		if s.onPath(c.b.key) {
 			continue
 		}
-		d := depth - 1
-		if len(kids) == 1 {
-			d = depth // a forced move costs nothing
-		}
-		if s.helpmate(&c.b, d, line) {
+		if s.helpmate(&c.b, depth-1, line) {
 			*line = append(*line, c.m)
 			return true
 		}
@@ -276,8 +272,8 @@ func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
 		}
 		d := depth - 1
 		irr := b.irreversible(m)
-		if l.N == 1 || irr {
-			d = depth
+		if (l.N == 1 || irr) && len(s.path) < 48 {
+			d = depth // forced and irreversible moves cost nothing (up to a ply cap)
 		}
 		switch s.prove(&c, d, static && irr, line) {
 		case found:
