@@ -24,6 +24,10 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkRawAppendFsync|BenchmarkCommit
 run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkOpenRebuild|BenchmarkExportPGN|BenchmarkExportPDF|BenchmarkBaselinePGN|BenchmarkBaselinePDF)$' -benchtime 2s -benchmem ./bench/
 # (3): the clock.
 run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -benchmem ./clock/
+# (7): Article 6.9, the helpmate analyser over every row of both reference files, and the raw perft
+# speed of its move generator beside notnil/chess in the same run (docs/unwinnable.md).
+run go test -count=1 -timeout 60m -run '^$' -bench '^BenchmarkReferenceFiles$' -benchtime 1x ./unwinnable/
+run go test -count=1 -run '^$' -bench '^BenchmarkPerftBeside$' -benchtime 5x ./unwinnable/
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then
@@ -62,6 +66,18 @@ END {
 	printf "| 4 | move entry end to end, p99 | %s | raw append + fsync p99 %s | %s | < 2 ms |\n", us(m99), us(r99), ratio(m99, r99)
 	printf "| 5 | PGN export, 6 games | %s | notnil/chess writes the 6 games: %s | %s | – |\n", us(v["BenchmarkExportPGN", "ns/op"]), us(v["BenchmarkBaselinePGN", "ns/op"]), ratio(v["BenchmarkExportPGN", "ns/op"], v["BenchmarkBaselinePGN", "ns/op"])
 	printf "| 5 | PDF report, 6 games | %s | fpdf, the moves as plain text: %s | %s | – |\n", us(v["BenchmarkExportPDF", "ns/op"]), us(v["BenchmarkBaselinePDF", "ns/op"]), ratio(v["BenchmarkExportPDF", "ns/op"], v["BenchmarkBaselinePDF", "ns/op"])
+	for (f = 1; f <= 3; f++) {
+		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
+		if (v[n, "rows"] == "") continue
+		printf "| 7 | 6.9 analyser, %s: %d rows | %d wrong, %d undetermined, %.0f positions/s | – | – | 0 wrong, 0 undetermined |\n", substr(n, 25), v[n, "rows"], v[n, "wrong"], v[n, "undetermined"], v[n, "positions/s"]
+		printf "| 7 | 6.9 analyser, %s: one position mean / p99 | %s / %s | CHA-Solver lichess 61 µs a position | %s | mean < 100 µs, p99 < 1 ms (lichess rows) |\n", substr(n, 25), us(v[n, "mean-µs"] * 1000), us(v[n, "p99-µs"] * 1000), ratio(v[n, "mean-µs"], 61)
+	}
+	for (f = 1; f <= 2; f++) {
+		n = (f == 1) ? "BenchmarkPerftBeside/initial" : "BenchmarkPerftBeside/Kiwipete"
+		g = v[n "/generator", "nodes/s"]; nn = v[n "/notnil", "nodes/s"]
+		if (g == "") continue
+		printf "| 7 | perft %s, generator | %.1f M nodes/s | notnil/chess %.2f M nodes/s | %s | – |\n", substr(n, 22), g / 1e6, nn / 1e6, ratio(g, nn)
+	}
 	while ((getline line < gui) > 0) {
 		n = split(line, kv, /[ \t]+/)
 		for (i = 1; i <= n; i++) if (split(kv[i], p, "=") == 2) g[p[1]] = p[2]
