@@ -39,10 +39,10 @@ type Result struct {
 }
 
 // Proof is the proof as one line of text: the helpmate's moves separated by
-// single spaces, or the reason.
+// single spaces (empty when the loser is already checkmated), or the reason.
 func (r Result) Proof() string {
-	if r.Verdict == Winnable && len(r.Line) > 0 {
-		return strings.Join(r.Line, " ")
+	if r.Verdict == Winnable {
+		return strings.Join(r.Line, " ") // empty: the loser is already checkmated
 	}
 	if r.Reason != "" && !strings.HasSuffix(r.Reason, ".") {
 		return r.Reason + "."

@@ -86,7 +86,7 @@ func TestVerdicts(t *testing.T) {
 			if r.Verdict != tt.want {
 				t.Fatalf("%s for %s: %v (%s), want %v", tt.fen, colourName(tt.winner), r.Verdict, r.Proof(), tt.want)
 			}
-			if r.Proof() == "" && !(r.Verdict == Winnable && len(r.Line) == 0) {
+			if r.Proof() == "" && r.Verdict != Winnable || r.Reason == "" {
 				t.Error("the verdict has no proof")
 			}
 			if r.Verdict == Winnable {

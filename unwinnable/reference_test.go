@@ -210,3 +210,34 @@ func BenchmarkPerftBeside(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDeadCheck is the per-move dead-position check (Dead with the
+// budget scoresheet uses) over the lichess rows of unwinnable-chasolver.tsv,
+// one position after another: p50 and p99 of one check (goal p99 < 1 ms).
+func BenchmarkDeadCheck(b *testing.B) {
+	rows := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	var boards []*Board
+	for i, r := range rows {
+		if i%2 == 0 && strings.Contains(r.source, "lichess") {
+			if bd, err := ParseFEN(r.fen); err == nil {
+				boards = append(boards, bd)
+			}
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		times := make([]time.Duration, 0, len(boards))
+		dead := 0
+		for _, bd := range boards {
+			start := time.Now()
+			if Dead(bd, 64) {
+				dead++
+			}
+			times = append(times, time.Since(start))
+		}
+		b.ReportMetric(float64(len(boards)), "positions")
+		b.ReportMetric(float64(dead), "dead")
+		b.ReportMetric(float64(percentile(times, 0.5).Nanoseconds()), "p50-ns")
+		b.ReportMetric(float64(percentile(times, 0.99).Nanoseconds()), "p99-ns")
+		b.ReportMetric(float64(percentile(times, 1).Nanoseconds()), "max-ns")
+	}
+}
