@@ -80,7 +80,7 @@ func Analyse(b *Board, winner int, limit int) Result {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	s := &searcher{winner: winner, limit: limit, tt: map[uint64]int16{}, proven: map[uint64]int16{}}
+	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
 	r := s.analyse(b)
 	r.Nodes = s.nodes
 	return r
@@ -137,7 +137,7 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return Result{Verdict: Winnable, Line: out, Reason: fmt.Sprintf("%s mates in %d plies", wn, len(out))}
 	}
-	// A quick guided look for a helpmate (most positions of real games).
+	// A greedy best-first look for a helpmate (most positions of real games).
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -150,13 +150,6 @@ func (s *searcher) analyse(root *Board) Result {
 		return n
 	}
 	var line []Move
-	for d := 1; d <= 7; d += 2 {
-		budget(capped(500))
-		if s.helpmate(&b, d, &line) {
-			return win(line, true)
-		}
-	}
-	s.aborted = false
 	if l, ok := s.bestFirst(&b, capped(total/5)); ok {
 		return win(l, false)
 	}
@@ -186,18 +179,6 @@ func (s *searcher) analyse(root *Board) Result {
 	}
 	if l, ok := s.bestFirst(&b, capped(total/2)); ok {
 		return win(l, false)
-	}
-	// Deeper helpmate search with what is left.
-	s.tt = map[uint64]int16{}
-	for d := 1; s.nodes < total; d += 2 {
-		budget(total - s.nodes)
-		line = line[:0]
-		if s.helpmate(&b, d, &line) {
-			return win(line, true)
-		}
-		if d > 400 {
-			break
-		}
 	}
 	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
 }

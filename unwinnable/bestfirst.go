@@ -85,7 +85,7 @@ func (s *searcher) bestFirst(root *Board, budget int) ([]Move, bool) {
 			if ok, _ := materialUnwinnable(&c, s.winner); ok {
 				continue
 			}
-			sc := s.score(&c) + 3*s.flights(&c)
+			sc := s.score(&c) + wFlight*s.flights(&c)
 			nodes = append(nodes, bfNode{b: c, parent: i, m: m, score: int32(sc)})
 			heap.Push(q, int32(len(nodes)-1))
 		}

@@ -39,7 +39,6 @@ type searcher struct {
 	nodes   int
 	limit   int
 	aborted bool
-	tt      map[uint64]int16 // helpmate search: no mate within this many plies
 	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
 	path    []uint64
 }
@@ -69,13 +68,6 @@ func (b *Board) irreversible(m Move) bool {
 	return b.sq[m.To()] >= 0 || int(b.sq[m.From()])%6 == Pawn || m.kind() == kindCastle
 }
 
-// child is one successor with its ordering score.
-type child struct {
-	m     Move
-	b     Board
-	score int
-}
-
 func cheb(a, b int) int {
 	df, dr := a&7-b&7, a>>3-b>>3
 	if df < 0 {
@@ -103,6 +95,14 @@ func init() {
 		cornerDist[s] = d
 	}
 }
+
+// Weights of score (tuned on the reference files).
+var (
+	wPromo     = 3
+	wPromoRook = false
+	wBlock     = 2
+	wFlight    = 3
+)
 
 // score estimates how far b is from a mate by winner (lower is nearer): the
 // loser's king near a corner, the winner's men near it, the winner's pawns
@@ -134,82 +134,15 @@ func (s *searcher) score(b *Board) int {
 		}
 		sc -= 6
 	}
-	if w[Queen]|w[Rook] == 0 && best < 8 {
-		sc += 3 * best
+	if w[Queen] == 0 && (w[Rook] == 0 || wPromoRook) && best < 8 {
+		sc += wPromo * best
 	}
 	// The loser's own men are the blockers of its king's flight squares.
-	sc -= 2 * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
+	sc -= wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
 	if b.stm == 1-s.winner && b.InCheck() {
 		sc -= 4
 	}
 	return sc
-}
-
-// children lists the legal successors of b, best first.
-func (s *searcher) children(b *Board, buf []child) []child {
-	var l MoveList
-	b.pseudo(&l)
-	buf = buf[:0]
-	for _, m := range l.Moves[:l.N] {
-		var c child
-		if !b.MakeInto(m, &c.b) {
-			continue
-		}
-		c.m = m
-		c.score = s.score(&c.b)
-		buf = append(buf, c)
-	}
-	for i := 1; i < len(buf); i++ { // insertion sort: lists are short
-		for j := i; j > 0 && buf[j].score < buf[j-1].score; j-- {
-			buf[j], buf[j-1] = buf[j-1], buf[j]
-		}
-	}
-	return buf
-}
-
-// helpmate searches for a mate by winner within depth plies, depth first in
-// the order of children. On success the line is left in s.line (reversed).
-func (s *searcher) helpmate(b *Board, depth int, line *[]Move) bool {
-	if depth <= 0 || !s.tick() {
-		return false
-	}
-	if d, ok := s.tt[b.key]; ok && int(d) >= depth {
-		return false
-	}
-	if ok, _ := materialUnwinnable(b, s.winner); ok {
-		s.tt[b.key] = provedNone
-		return false
-	}
-	s.path = append(s.path, b.key)
-	defer func() { s.path = s.path[:len(s.path)-1] }()
-	kids := s.children(b, make([]child, 0, 48))
-	winnerToMove := b.stm == s.winner
-	for i := range kids {
-		c := &kids[i]
-		if winnerToMove && c.b.InCheck() && !c.b.hasLegal() {
-			*line = append(*line, c.m)
-			return true
-		}
-	}
-	if winnerToMove && depth == 1 {
-		s.tt[b.key] = int16(depth)
-		return false
-	}
-	for i := range kids {
-		c := &kids[i]
-		if s.onPath(c.b.key) {
-			continue
-		}
-		if s.helpmate(&c.b, depth-1, line) {
-			*line = append(*line, c.m)
-			return true
-		}
-		if s.aborted {
-			return false
-		}
-	}
-	s.tt[b.key] = int16(depth)
-	return false
 }
 
 // Proof-search outcomes.
