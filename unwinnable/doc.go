@@ -16,7 +16,10 @@
 // against what cannot be mated by them, bishops all on one colour) is
 // applied at every node; a static analysis of blocked pawns computes the
 // squares every piece can ever reach, so a king region no enemy piece can
-// ever attack proves the position unwinnable; and an iterative-deepening
-// cooperative search with a transposition table, moves ordered towards a
-// mate in a corner, finds the helpmate. See docs/unwinnable.md.
+// ever attack proves the position unwinnable; a greedy best-first search
+// over positions (each once, by Zobrist key), scored towards a mate in a
+// corner, finds the helpmate; an iterative-deepening full-width search with
+// a transposition table, in which captures, pawn moves and forced moves
+// cost no depth, and an exhaustive search of closed positions prove the
+// rest. See docs/unwinnable.md.
 package unwinnable
