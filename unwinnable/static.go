@@ -51,10 +51,11 @@ func flood(p, s int, walls, forbid uint64) (stand, attack uint64) {
 	return stand, attack
 }
 
-// pawnFlood is everything a pawn that is not fixed could do: step and
-// capture forward (captures taken to be always available) and, on the last
-// rank, become a queen or a knight (which together move as any piece does).
-func pawnFlood(c, s int, walls uint64) (stand, attack uint64) {
+// pawnFlood is everything a pawn that is not fixed could do: step forward,
+// capture forward onto a square where an enemy man could ever stand (capt)
+// and, on the last rank, become a queen or a knight (which together move as
+// any piece does).
+func pawnFlood(c, s int, walls, capt uint64) (stand, attack uint64) {
 	up := upOf(c)
 	last := rank8
 	start := rank1 << 8
@@ -73,7 +74,7 @@ func pawnFlood(c, s int, walls uint64) (stand, attack uint64) {
 				continue
 			}
 			attack |= pawnAttacks[c][q]
-			next |= pawnAttacks[c][q] &^ walls
+			next |= pawnAttacks[c][q] &^ walls & capt
 			one := q + up
 			if walls&(uint64(1)<<one) == 0 {
 				next |= uint64(1) << one
@@ -96,8 +97,25 @@ func pawnFlood(c, s int, walls uint64) (stand, attack uint64) {
 	return stand, attack
 }
 
-// reaches computes both sides' reach with the pawns in fixed as walls.
+// reaches computes both sides' reach with the pawns in fixed as walls. A
+// pawn captures only onto squares some enemy man (not the king) could stand
+// on, so the two sides' reaches are computed together, from the men on the
+// board up to the least fixpoint: every square a man really reaches lies in
+// it, by induction on the moves played.
 func (b *Board) reaches(fixed uint64) [2]reach {
+	capt := [2]uint64{b.occ[Black] &^ b.bb[Black][King], b.occ[White] &^ b.bb[White][King]}
+	for {
+		r := b.reachesWith(fixed, capt)
+		next := [2]uint64{capt[0] | r[Black].stand, capt[1] | r[White].stand}
+		if next == capt {
+			return r
+		}
+		capt = next
+	}
+}
+
+// reachesWith is reaches for given capture squares of each side's pawns.
+func (b *Board) reachesWith(fixed uint64, capt [2]uint64) [2]reach {
 	var r [2]reach
 	for c := 0; c < 2; c++ {
 		var fixedAttacks uint64 // the other side's fixed pawns attack these for good
@@ -114,7 +132,7 @@ func (b *Board) reaches(fixed uint64) [2]reach {
 			}
 		}
 		for f := b.bb[c][Pawn] &^ fixed; f != 0; f &= f - 1 {
-			st, at := pawnFlood(c, bits.TrailingZeros64(f), fixed)
+			st, at := pawnFlood(c, bits.TrailingZeros64(f), fixed, capt[c])
 			r[c].stand |= st
 			r[c].attack |= at
 		}
