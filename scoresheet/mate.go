@@ -51,7 +51,7 @@ const searchLimit = 300_000
 
 // deadLimit bounds the full-width search of the per-move dead-position
 // check (DeadPosition), which must stay well under a millisecond.
-const deadLimit = 64
+const deadLimit = 32
 
 // CanMate judges whether side could checkmate the opponent by any series of
 // legal moves, however unskilled the opponent's counterplay (a helpmate),

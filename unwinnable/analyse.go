@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -197,43 +198,50 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// Quick proves winner unable to mate with the cheap stages only: the game
-// already over, the material rule, the blocked-pawn analysis and a
-// full-width search of at most limit positions. It is the per-move
-// dead-position check; false means "not proven", never "can mate".
-func Quick(b *Board, winner int, limit int) (bool, string) {
-	switch b.status() {
-	case mated:
-		return b.stm == winner, fmt.Sprintf("%s is checkmated", colourName(winner))
-	case stalemated:
-		return true, fmt.Sprintf("%s is stalemated and the game is over", colourName(b.stm))
+// Dead reports whether neither side can checkmate: the per-move
+// dead-position check, so only the cheap stages run — the game over, the
+// material rule, the blocked-pawn analysis (computed once for both
+// colours) and, with at most six men on the board (the stalemate traps), a
+// full-width search of at most limit positions.
+func Dead(b *Board, limit int) bool {
+	var l MoveList
+	b.Legal(&l)
+	if l.N == 0 {
+		return !b.InCheck() // stalemate is dead; a mate is not
 	}
-	if ok, why := materialUnwinnable(b, winner); ok {
-		return true, capitalise(why)
+	var proven [2]bool
+	for c := 0; c < 2; c++ {
+		proven[c], _ = materialUnwinnable(b, c)
 	}
-	if ok, why := blockedUnwinnable(b, winner); ok {
-		return true, capitalise(why)
+	if proven[0] && proven[1] {
+		return true
 	}
-	if limit <= 0 {
-		return false, ""
-	}
-	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
-	var line []Move
-	for d := 1; d <= 3 && !s.aborted; d++ {
-		switch s.prove(b, d, true, &line) {
-		case found:
-			return false, ""
-		case none:
-			return true, fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), colourName(winner))
+	if fixed, r := b.fixedPawns(); fixed != 0 {
+		for c := 0; c < 2; c++ {
+			proven[c] = proven[c] || r[c].attack&r[1-c].kingStand == 0
 		}
 	}
-	return false, ""
-}
-
-// Dead reports whether neither side can checkmate, by Quick for both.
-func Dead(b *Board, limit int) bool {
+	if proven[0] && proven[1] {
+		return true
+	}
+	if limit <= 0 || bits.OnesCount64(b.all()) > 6 {
+		return false
+	}
 	for c := 0; c < 2; c++ {
-		if ok, _ := Quick(b, c, limit); !ok {
+		if proven[c] {
+			continue
+		}
+		s := &searcher{winner: c, limit: limit, proven: map[uint64]int16{}}
+		var line []Move
+		for d := 1; d <= 3 && !s.aborted && !proven[c]; d++ {
+			switch s.prove(b, d, false, &line) {
+			case found:
+				return false
+			case none:
+				proven[c] = true
+			}
+		}
+		if !proven[c] {
 			return false
 		}
 	}

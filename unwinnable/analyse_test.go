@@ -98,6 +98,32 @@ func TestVerdicts(t *testing.T) {
 	}
 }
 
+func TestDeadPositions(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		fen  string
+		want bool
+	}{
+		{"two bare kings are dead", "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true},
+		{"a locked pawn chain with kings only is dead", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", true},
+		{"the stalemate trap is dead: every White move stalemates", "8/8/8/8/1N6/2N5/2K5/kN1N4 w - - 0 1", true},
+		{"a stalemate is dead", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", true},
+		{"a checkmate is not a dead position", "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", false},
+		{"king and rook against king is not dead", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", false},
+		{"the initial position is not dead", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseFEN(tt.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Dead(b, 32); got != tt.want {
+				t.Errorf("Dead(%s) = %v, want %v", tt.fen, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestParseFENRefusesWhatTheSearchCannotTake(t *testing.T) {
 	for name, fen := range map[string]string{
 		"three fields":                 "8/8/8/8/8/8/8/k1K5 w -",

@@ -229,7 +229,7 @@ func BenchmarkDeadCheck(b *testing.B) {
 		dead := 0
 		for _, bd := range boards {
 			start := time.Now()
-			if Dead(bd, 64) {
+			if Dead(bd, 32) {
 				dead++
 			}
 			times = append(times, time.Since(start))
