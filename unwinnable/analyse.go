@@ -151,6 +151,7 @@ func (s *searcher) analyse(root *Board) Result {
 		return n
 	}
 	var line []Move
+	s.wBlock = 2
 	if l, ok := s.bestFirst(&b, capped(total/5)); ok {
 		return win(l, false)
 	}
@@ -178,6 +179,9 @@ func (s *searcher) analyse(root *Board) Result {
 			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
 		}
 	}
+	// Again, the loser's own men weighing more: the mates where they box
+	// their king in.
+	s.wBlock = 8
 	if l, ok := s.bestFirst(&b, capped(total/2)); ok {
 		return win(l, false)
 	}

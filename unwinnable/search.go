@@ -41,6 +41,7 @@ type searcher struct {
 	aborted bool
 	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
 	path    []uint64
+	wBlock  int // weight of the loser's men next to its king in score
 }
 
 const provedNone = 1 << 14
@@ -96,12 +97,11 @@ func init() {
 	}
 }
 
-// Weights of score (tuned on the reference files).
-var (
-	wPromo     = 3
-	wPromoRook = false
-	wBlock     = 2
-	wFlight    = 3
+// Weights of score (tuned on the reference files): pawn steps to
+// promotion, the loser's men next to its king, its king's flight squares.
+const (
+	wPromo  = 3
+	wFlight = 3
 )
 
 // score estimates how far b is from a mate by winner (lower is nearer): the
@@ -134,11 +134,11 @@ func (s *searcher) score(b *Board) int {
 		}
 		sc -= 6
 	}
-	if w[Queen] == 0 && (w[Rook] == 0 || wPromoRook) && best < 8 {
+	if w[Queen]|w[Rook] == 0 && best < 8 {
 		sc += wPromo * best
 	}
 	// The loser's own men are the blockers of its king's flight squares.
-	sc -= wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
+	sc -= s.wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
 	if b.stm == 1-s.winner && b.InCheck() {
 		sc -= 4
 	}
