@@ -372,6 +372,11 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 				return []string{"--at", later, "play", badScript(t, "0:00:01.x move e5\n")}
 			}, "not an offset"},
 		},
+		"unwinnable": {
+			{"a limit that is a word", "live", static("unwinnable", "--limit", "many"), "whole number"},
+			{"a limit of zero", "live", static("unwinnable", "--limit", "0"), "too small"},
+			{"a surplus argument", "live", static("unwinnable", "now"), "unexpected argument"},
+		},
 		"backup": {
 			{"no file", "live", static("backup"), "needs the file"},
 			{"an existing file", "live", func(t *testing.T) []string {
@@ -486,7 +491,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 func harmless(t *testing.T, name string) []string {
 	later := at(time.Minute)
 	switch name {
-	case "where", "help":
+	case "where", "help", "unwinnable":
 		return nil
 	case "broadcast":
 		// It serves until interrupted on a good file; its own read-only

@@ -27,6 +27,7 @@ import (
 
 // Env is what a run of the command line needs from its surroundings.
 type Env struct {
+	Stdin          io.Reader // read by commands that take input lines (arbiter unwinnable); nil reads nothing
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Now            func() time.Time
@@ -34,7 +35,7 @@ type Env struct {
 
 // OSEnv is the process environment.
 func OSEnv() Env {
-	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
 }
 
 // Global holds the options before the command.

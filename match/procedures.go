@@ -308,12 +308,30 @@ func (s *State) decided(appeal int64) bool {
 	return false
 }
 
+// ruling finds the decision an appeal may contest: an incident the arbiter
+// logged, or a flag event and the game end it caused (the verdict of
+// Article 6.9 is the arbiter's decision, whoever claimed the flag). A game
+// end is known by the flag event just before it, in the same transaction.
+func (s *State) ruling(seq int64) (*Game, *Incident) {
+	g, inc := s.findIncident(seq)
+	switch {
+	case inc == nil:
+		return nil, nil
+	case inc.Role == RoleArbiter || inc.Kind == "flag":
+		return g, inc
+	}
+	if pg, prev := s.findIncident(seq - 1); prev != nil && pg == g && prev.Kind == "flag" && g.Termination == scoresheet.TermTimeForfeit {
+		return g, inc
+	}
+	return nil, nil
+}
+
 func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 	if a.Refers == 0 {
 		return refuse("an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)")
 	}
-	_, inc := t.st.findIncident(a.Refers)
-	if inc == nil || inc.Role != RoleArbiter {
+	_, inc := t.st.ruling(a.Refers)
+	if inc == nil {
 		return refuse("event %d is not a decision of the arbiter in the incident log: give the number of the ruling the appeal contests", a.Refers)
 	}
 	return nil
@@ -346,7 +364,7 @@ func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 // appealedGame is the game an appeal concerns: the game of the decision it
 // contests.
 func appealedGame(s *State, ag *Game, appeal *Incident) *Game {
-	if rg, _ := s.findIncident(appeal.Refers); rg != nil {
+	if rg, _ := s.ruling(appeal.Refers); rg != nil {
 		return rg
 	}
 	return ag
@@ -596,16 +614,12 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 }
 
 // flagMateVerdict judges whether opp can still checkmate after the other
-// side's flag fell (Article 6.9): scoresheet.CanMate, and where it cannot
-// decide, the per-colour material test (a pawn, rook or queen, or enough
-// minor pieces, counts as able to mate). Neither ever answers "cannot mate"
-// where a mate exists.
+// side's flag fell (Article 6.9) with the helpmate analyser
+// (scoresheet.CanMate, package unwinnable): MatePossible comes with a
+// helpmate as its proof (in the reason, in SAN, and in Line as UCI),
+// CannotMate with the reason no mate exists, Undetermined only at the node
+// limit, and then the arbiter decides with 'result'. Material alone is never
+// taken as a proof of mate.
 func flagMateVerdict(sheet *scoresheet.Sheet, opp clock.Side) scoresheet.MateVerdict {
-	pos := sheet.Position()
-	mv := scoresheet.CanMate(pos, colorOf(opp))
-	if mv.Verdict == scoresheet.Undetermined && scoresheet.MatingMaterial(pos, colorOf(opp)) {
-		return scoresheet.MateVerdict{Verdict: scoresheet.MatePossible,
-			Reason: fmt.Sprintf("%s has mating material (per-colour material test)", Colour(opp))}
-	}
-	return mv
+	return scoresheet.CanMate(sheet.Position(), colorOf(opp))
 }

@@ -423,6 +423,49 @@ func TestRules(t *testing.T) {
 		}
 	})
 
+	t.Run("6.9_flag_loss_carries_the_helpmate_as_proof", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.shuffle(10, m, m)
+		r.now = r.now.Add(110*m + time.Second)
+		v, err := r.app.Flag(r.ctx, r.as(RoleBlack, 0), "white", false)
+		r.ok(err)
+		if v.Result != "0-1" || !strings.Contains(v.Reason, "can still checkmate, e.g.") || strings.Contains(v.Reason, "material") {
+			t.Errorf("verdict %+v: want the helpmate as the proof, never the material test", v)
+		}
+		incs := r.game().Incidents
+		if inc := incs[len(incs)-2]; inc.Kind != "flag" || !strings.Contains(inc.Text, "e.g.") {
+			t.Errorf("the flag event does not carry the proof: %+v", inc)
+		}
+	})
+
+	t.Run("rule_19_appeal_refers_the_flag_verdict_and_its_decision_changes_the_result", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.shuffle(10, m, m)
+		r.now = r.now.Add(110*m + time.Second)
+		_, err := r.app.Flag(r.ctx, r.as(RoleBlack, 0), "white", false)
+		r.ok(err)
+		incs := r.game().Incidents
+		flag, end := incs[len(incs)-2], incs[len(incs)-1]
+		if flag.Kind != "flag" || end.Seq != flag.Seq+1 {
+			t.Fatalf("the flag and its game end are not the last two incidents: %+v %+v", flag, end)
+		}
+		for _, refers := range []int64{flag.Seq, end.Seq} {
+			_, err = r.app.Incident(r.ctx, r.as(RoleWhite, 0), "appeal", IncidentArgs{Text: "the flag verdict is wrong", Refers: refers})
+			r.ok(err)
+		}
+		appeal := r.lastIncident().Seq
+		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, m), "appeal-decision", IncidentArgs{Text: "upheld", Refers: appeal, Result: "1/2-1/2"})
+		r.ok(err)
+		if g := r.app.State().Game(1); g.Result != "1/2-1/2" {
+			t.Errorf("result after the appeal decision = %s", g.Result)
+		}
+		if st := r.replayed(); st.Game(1).Result != "1/2-1/2" {
+			t.Error("the changed result does not survive a replay")
+		}
+	})
+
 	t.Run("6.10_defective_clock_replaced_and_set_by_the_arbiter", func(t *testing.T) {
 		r := newRig(t)
 		r.start()

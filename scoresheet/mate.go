@@ -2,7 +2,11 @@ package scoresheet
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
+
+	"arbiter/unwinnable"
 
 	"github.com/notnil/chess"
 )
@@ -37,81 +41,129 @@ func (v Verdict) String() string {
 type MateVerdict struct {
 	Verdict Verdict
 	Reason  string
+	Line    []string // MatePossible: the helpmate, UCI moves from the position
 }
 
-// searchLimit bounds the exhaustive search of CanMate (positions visited).
-const searchLimit = 2000
+// searchLimit bounds the analysis of CanMate (positions visited): about a
+// second at most on this machine; almost every real position is decided in
+// far fewer.
+const searchLimit = 300_000
+
+// deadLimit bounds the full-width search of the per-move dead-position
+// check (DeadPosition), which must stay well under a millisecond.
+const deadLimit = 32
 
 // CanMate judges whether side could checkmate the opponent by any series of
-// legal moves, however unskilled the opponent's counterplay (a helpmate).
+// legal moves, however unskilled the opponent's counterplay (a helpmate),
+// with the analyser of package unwinnable.
 //
-// The answer is sound: CannotMate is only given when a mate is impossible.
-// It is given for a bare king; for king and one knight against a bare king;
-// when there are no pawns and the only pieces besides the kings are bishops
-// all standing on squares of one colour (the mated king would have to stand
-// on that colour with all its neighbours of the other colour covered, which
-// no king can do); for a position where the game is already over without
-// side having mated; and when an exhaustive search of every position
-// reachable from pos (bounded to a few thousand positions, which is enough
-// for blocked pawn structures where only kings can move) finds no mate.
-//
-// MatePossible is given when that search finds a mate, or, without pawns on the
-// board, when side has enough material (queen, rook, two minor pieces not
-// all bishops of one colour) and the side to move is neither in check nor
-// limited to captures.
-// Everything else is Undetermined.
+// The answer is a proof either way: MatePossible comes with Line, a helpmate
+// (UCI moves from pos ending in a mate by side; empty when the opponent is
+// already checkmated), and a Reason that writes it out in SAN; CannotMate
+// with the one-sentence reason why no mate exists. Undetermined only when
+// the node limit was reached: the arbiter decides.
 func CanMate(pos *chess.Position, side chess.Color) MateVerdict {
 	return canMate(pos, side, searchLimit)
 }
 
 func canMate(pos *chess.Position, side chess.Color, limit int) MateVerdict {
-	name := colorName(side)
-	opp := colorName(side.Other())
-	switch pos.Status() {
-	case chess.Checkmate:
-		if pos.Turn() == side {
-			return MateVerdict{CannotMate, fmt.Sprintf("%s is checkmated", name)}
+	b, err := unwinnable.ParseFEN(pos.String())
+	if err != nil {
+		return MateVerdict{Undetermined, fmt.Sprintf("the position cannot be analysed (%v)", err), nil}
+	}
+	r := unwinnable.Analyse(b, winnerOf(side), limit)
+	switch r.Verdict {
+	case unwinnable.Unwinnable:
+		return MateVerdict{CannotMate, strings.TrimSuffix(r.Reason, "."), nil}
+	case unwinnable.Winnable:
+		if len(r.Line) == 0 {
+			return MateVerdict{MatePossible, fmt.Sprintf("%s is already checkmated", colorName(side.Other())), nil}
 		}
-		return MateVerdict{MatePossible, fmt.Sprintf("%s is already checkmated", opp)}
-	case chess.Stalemate:
-		return MateVerdict{CannotMate, fmt.Sprintf("%s is stalemated and the game is over", colorName(pos.Turn()))}
+		return MateVerdict{MatePossible, fmt.Sprintf("%s can still checkmate, e.g. %s", colorName(side), helpmateSAN(pos, r.Line)), r.Line}
 	}
-	me, them := material(pos, side), material(pos, side.Other())
-	if me.pieces() == 0 && me.pawns == 0 {
-		return MateVerdict{CannotMate, fmt.Sprintf("%s has only the king", name)}
+	return MateVerdict{Undetermined, strings.TrimSuffix(r.Reason, "."), nil}
+}
+
+func winnerOf(side chess.Color) int {
+	if side == chess.Black {
+		return unwinnable.Black
 	}
-	noPawns := me.pawns == 0 && them.pawns == 0
-	if noPawns {
-		if me.onlyBishops() && them.onlyBishops() && (me.light == 0 && them.light == 0 || me.dark == 0 && them.dark == 0) {
-			colour := "dark"
-			if me.light > 0 {
-				colour = "light"
-			}
-			return MateVerdict{CannotMate, fmt.Sprintf("%s has only bishops on %s squares and %s has nothing but bishops on %s squares, so no mate is possible", name, colour, opp, colour)}
-		}
-		if me.knights == 1 && me.pieces() == 1 && them.pieces() == 0 {
-			return MateVerdict{CannotMate, fmt.Sprintf("%s has only king and knight against a bare king", name)}
-		}
-	}
-	if noPawns && !inCheck(pos) && hasQuietMove(pos) && (me.queens+me.rooks > 0 || me.pieces() >= 2 && !(me.onlyBishops() && (me.light == 0 || me.dark == 0))) {
-		return MateVerdict{MatePossible, fmt.Sprintf("%s has enough material to checkmate", name)}
-	}
-	// An exhaustive search settles small or blocked positions either way.
-	if worthSearching(pos, me, them) {
-		switch search(pos, side, limit) {
-		case foundMate:
-			return MateVerdict{MatePossible, fmt.Sprintf("%s can still reach a checkmate", name)}
-		case noMate:
-			return MateVerdict{CannotMate, fmt.Sprintf("no series of legal moves lets %s checkmate (every reachable position was examined)", name)}
+	return unwinnable.White
+}
+
+// helpmateSAN writes a line of UCI moves from pos as numbered SAN
+// ("45...Kh8 46.Qg7#"); the UCI itself if notnil refuses a move.
+func helpmateSAN(pos *chess.Position, line []string) string {
+	var sb strings.Builder
+	num := 1
+	if f := strings.Fields(pos.String()); len(f) == 6 {
+		if n, err := strconv.Atoi(f[5]); err == nil {
+			num = n
 		}
 	}
-	return MateVerdict{Undetermined, fmt.Sprintf("whether %s can still checkmate could not be decided automatically", name)}
+	p := pos
+	for i, u := range line {
+		m, err := chess.UCINotation{}.Decode(p, u)
+		if err != nil {
+			return strings.Join(line, " ")
+		}
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if p.Turn() == chess.White {
+			fmt.Fprintf(&sb, "%d.", num)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d...", num)
+		}
+		sb.WriteString(chess.AlgebraicNotation{}.Encode(p, m))
+		if p.Turn() == chess.Black {
+			num++
+		}
+		p = p.Update(m)
+	}
+	return sb.String()
 }
 
 // DeadPosition reports whether neither side can checkmate (Article 6.9 and
-// the dead-position draw): both CanMate verdicts are CannotMate.
-func DeadPosition(pos *chess.Position) bool {
-	return CanMate(pos, chess.White).Verdict == CannotMate && CanMate(pos, chess.Black).Verdict == CannotMate
+// the dead-position draw), judged by the cheap stages of the analyser
+// (unwinnable.Dead) within a budget fit for every move.
+func DeadPosition(pos *chess.Position) bool { return deadFEN(pos.String()) }
+
+// deadCache remembers the last positions judged, so that a move's new
+// position is analysed once although both the move command and the
+// scoresheet ask.
+var deadCache struct {
+	sync.Mutex
+	keys [8]string
+	dead [8]bool
+	next int
+}
+
+func deadFEN(fen string) bool {
+	f := strings.Fields(fen)
+	if len(f) < 4 {
+		return false
+	}
+	key := strings.Join(f[:4], " ")
+	deadCache.Lock()
+	for i, k := range deadCache.keys {
+		if k == key {
+			d := deadCache.dead[i]
+			deadCache.Unlock()
+			return d
+		}
+	}
+	deadCache.Unlock()
+	b, err := unwinnable.ParseFEN(fen)
+	if err != nil {
+		return false
+	}
+	d := unwinnable.Dead(b, deadLimit)
+	deadCache.Lock()
+	deadCache.keys[deadCache.next], deadCache.dead[deadCache.next] = key, d
+	deadCache.next = (deadCache.next + 1) % len(deadCache.keys)
+	deadCache.Unlock()
+	return d
 }
 
 type counts struct {
@@ -145,107 +197,4 @@ func material(pos *chess.Position, c chess.Color) counts {
 		}
 	}
 	return n
-}
-
-type searchResult int
-
-const (
-	gaveUp searchResult = iota
-	foundMate
-	noMate
-)
-
-// search walks every position reachable from pos breadth-first (so short
-// mates are found first) and reports foundMate when side checkmates the
-// opponent somewhere, noMate when every reachable position was visited
-// without such a mate, and gaveUp after limit positions. Positions are
-// identified by placement, side to move, castling rights and en-passant
-// square; the move counters do not change which moves are legal.
-func search(pos *chess.Position, side chess.Color, limit int) searchResult {
-	seen := map[string]bool{posKey(pos): true}
-	queue := []*chess.Position{pos}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, m := range p.ValidMoves() {
-			next := p.Update(m)
-			k := posKey(next)
-			if seen[k] {
-				continue
-			}
-			if next.Status() == chess.Checkmate {
-				if p.Turn() == side {
-					return foundMate
-				}
-				seen[k] = true
-				continue
-			}
-			// A position where side cannot mate by material alone is a
-			// dead end for the search.
-			if hopeless(next, side) {
-				seen[k] = true
-				continue
-			}
-			if len(seen) >= limit {
-				return gaveUp
-			}
-			seen[k] = true
-			queue = append(queue, next)
-		}
-	}
-	return noMate
-}
-
-// hasQuietMove reports whether the side to move has a legal move that is not
-// a capture (so it is not forced to take mating material off the board).
-func hasQuietMove(pos *chess.Position) bool {
-	for _, m := range pos.ValidMoves() {
-		if !m.HasTag(chess.Capture) {
-			return true
-		}
-	}
-	return false
-}
-
-// worthSearching picks the positions where the bounded search has a chance:
-// few pieces, and either no pawns or only pawns that cannot advance (a closed
-// structure where mostly the kings and bishops move).
-func worthSearching(pos *chess.Position, me, them counts) bool {
-	if me.pieces()+them.pieces() > 4 {
-		return false
-	}
-	b := pos.Board()
-	for s, p := range b.SquareMap() {
-		if p.Type() != chess.Pawn {
-			continue
-		}
-		r := int(s.Rank()) + 1
-		if p.Color() == chess.Black {
-			r = int(s.Rank()) - 1
-		}
-		if b.Piece(chess.NewSquare(s.File(), chess.Rank(r))) == chess.NoPiece {
-			return false
-		}
-	}
-	return true
-}
-
-// hopeless is the material part of CanMate (sound CannotMate rules).
-func hopeless(pos *chess.Position, side chess.Color) bool {
-	me, them := material(pos, side), material(pos, side.Other())
-	if me.pieces() == 0 && me.pawns == 0 {
-		return true
-	}
-	if me.pawns != 0 || them.pawns != 0 {
-		return false
-	}
-	if me.onlyBishops() && them.onlyBishops() && (me.light == 0 && them.light == 0 || me.dark == 0 && them.dark == 0) {
-		return true
-	}
-	return me.knights == 1 && me.pieces() == 1 && them.pieces() == 0
-}
-
-func posKey(pos *chess.Position) string {
-	f := strings.Fields(pos.String())
-	return f[0] + " " + f[1] + " " + f[2] + " " + f[3]
 }

@@ -30,6 +30,10 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStatic
 # Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
 # publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
 run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1)$' -benchtime "${SAMPLES}x" ./station/
+# (8): Article 6.9, the helpmate analyser over every row of both reference files, and the raw perft
+# speed of its move generator beside notnil/chess in the same run (docs/unwinnable.md).
+run go test -count=1 -timeout 60m -run '^$' -bench '^BenchmarkReferenceFiles$' -benchtime 1x ./unwinnable/
+run go test -count=1 -run '^$' -bench '^(BenchmarkPerftBeside|BenchmarkDeadCheck)$' -benchtime 5x ./unwinnable/
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then
@@ -72,6 +76,21 @@ END {
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p50 | %s | poll interval 100 ms | %s | – |\n", us(b50), ratio(b50, 100e6)
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p99 | %s | goal 1 s | %s | < 1 s |\n", us(b99), ratio(b99, 1e9)
 	printf "| 7 | broadcast: GET /games.pgn while the match is played | %d req/s | net/http static file server, same bytes: %d req/s | %s | – |\n", v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"], ratio(v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"])
+	for (f = 1; f <= 3; f++) {
+		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
+		if (v[n, "rows"] == "") continue
+		printf "| 8 | 6.9 analyser, %s: %d rows | %d wrong, %d undetermined, %.0f positions/s | – | – | 0 wrong, 0 undetermined |\n", substr(n, 25), v[n, "rows"], v[n, "wrong"], v[n, "undetermined"], v[n, "positions/s"]
+		base = (f == 3) ? 61 : 11000
+		printf "| 8 | 6.9 analyser, %s: one position mean / p99 | %s / %s | CHA-Solver (issue 12) %s a position | %s | mean < 100 µs, p99 < 1 ms (lichess rows) |\n", substr(n, 25), us(v[n, "mean-µs"] * 1000), us(v[n, "p99-µs"] * 1000), us(base * 1000), ratio(v[n, "mean-µs"], base)
+	}
+	d50 = v["BenchmarkDeadCheck", "p50-ns"]; d99 = v["BenchmarkDeadCheck", "p99-ns"]
+	if (d99 != "") printf "| 8 | per-move dead-position check, p50 / p99 (%d lichess positions) | %s / %s | goal 1 ms | %s | p99 < 1 ms |\n", v["BenchmarkDeadCheck", "positions"], us(d50), us(d99), ratio(d99, 1e6)
+	for (f = 1; f <= 2; f++) {
+		n = (f == 1) ? "BenchmarkPerftBeside/initial" : "BenchmarkPerftBeside/Kiwipete"
+		gn = v[n "/generator", "nodes/s"]; nn = v[n "/notnil", "nodes/s"]
+		if (gn == "") continue
+		printf "| 8 | perft %s, generator | %.1f M nodes/s | notnil/chess %.2f M nodes/s | %s | – |\n", substr(n, 22), gn / 1e6, nn / 1e6, ratio(gn, nn)
+	}
 	while ((getline line < gui) > 0) {
 		n = split(line, kv, /[ \t]+/)
 		for (i = 1; i <= n; i++) if (split(kv[i], p, "=") == 2) g[p[1]] = p[2]

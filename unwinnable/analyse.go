@@ -1,0 +1,253 @@
+package unwinnable
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Verdict is the answer to "can winner still checkmate?".
+type Verdict int
+
+// The three verdicts.
+const (
+	// Undetermined: the node limit was reached before a proof either way.
+	Undetermined Verdict = iota
+	// Unwinnable: no series of legal moves ends in a checkmate by winner.
+	Unwinnable
+	// Winnable: a helpmate exists; Result.Line is one.
+	Winnable
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Unwinnable:
+		return "unwinnable"
+	case Winnable:
+		return "winnable"
+	}
+	return "undetermined"
+}
+
+// Result is a verdict with its proof: for Winnable the helpmate as UCI moves
+// from the given position (empty when the loser is already checkmated), for
+// Unwinnable the reason in one sentence, for Undetermined why.
+type Result struct {
+	Verdict Verdict
+	Line    []string
+	Reason  string
+	Nodes   int
+}
+
+// Proof is the proof as one line of text: the helpmate's moves separated by
+// single spaces (empty when the loser is already checkmated), or the reason.
+func (r Result) Proof() string {
+	if r.Verdict == Winnable {
+		return strings.Join(r.Line, " ") // empty: the loser is already checkmated
+	}
+	if r.Reason != "" && !strings.HasSuffix(r.Reason, ".") {
+		return r.Reason + "."
+	}
+	return r.Reason
+}
+
+// DefaultLimit is the node limit of Analyse when none is given.
+const DefaultLimit = 2_000_000
+
+// ParseColour reads "white" or "black".
+func ParseColour(s string) (int, error) {
+	switch s {
+	case "white":
+		return White, nil
+	case "black":
+		return Black, nil
+	}
+	return 0, fmt.Errorf("the intended winner is %q: write white or black", s)
+}
+
+// AnalyseFEN is Analyse on a FEN with 4 or 6 fields.
+func AnalyseFEN(fen string, winner int, limit int) (Result, error) {
+	b, err := ParseFEN(fen)
+	if err != nil {
+		return Result{}, err
+	}
+	return Analyse(b, winner, limit), nil
+}
+
+// Analyse decides whether winner can still checkmate from b by any series
+// of legal moves, visiting at most limit positions (DefaultLimit if limit
+// <= 0).
+func Analyse(b *Board, winner int, limit int) Result {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
+	r := s.analyse(b)
+	r.Nodes = s.nodes
+	return r
+}
+
+func (s *searcher) analyse(root *Board) Result {
+	wn, ln := colourName(s.winner), colourName(1-s.winner)
+	b := *root
+	var prefix []string
+	after := func(reason string) string {
+		if len(prefix) == 0 {
+			return reason
+		}
+		return fmt.Sprintf("after the forced moves %s, %s", strings.Join(prefix, " "), reason)
+	}
+	// Forced moves are played out: while the side to move has one legal
+	// move, the position after it is the one to judge.
+	seen := map[uint64]bool{}
+	for {
+		switch b.status() {
+		case mated:
+			if b.stm == s.winner {
+				return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", wn)))}
+			}
+			return Result{Verdict: Winnable, Line: prefix, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", ln)))}
+		case stalemated:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is stalemated and the game is over", colourName(b.stm))))}
+		}
+		if ok, why := materialUnwinnable(&b, s.winner); ok {
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+		}
+		var l MoveList
+		b.Legal(&l)
+		if l.N != 1 || seen[b.key] {
+			break
+		}
+		seen[b.key] = true
+		prefix = append(prefix, l.Moves[0].UCI())
+		b, _ = b.Make(l.Moves[0])
+	}
+	if ok, why := blockedUnwinnable(&b, s.winner); ok {
+		return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+	}
+	win := func(line []Move, reversed bool) Result {
+		out := append([]string(nil), prefix...)
+		if reversed {
+			for i := len(line) - 1; i >= 0; i-- {
+				out = append(out, line[i].UCI())
+			}
+		} else {
+			for _, m := range line {
+				out = append(out, m.UCI())
+			}
+		}
+		return Result{Verdict: Winnable, Line: out, Reason: fmt.Sprintf("%s mates in %d plies", wn, len(out))}
+	}
+	// A greedy best-first look for a helpmate (most positions of real games).
+	budget := func(n int) {
+		s.aborted = false
+		s.limit = s.nodes + n
+	}
+	total := s.limit
+	capped := func(n int) int {
+		if left := total - s.nodes; n > left {
+			return left
+		}
+		return n
+	}
+	var line []Move
+	s.wBlock = 2
+	if l, ok := s.bestFirst(&b, capped(total/5)); ok {
+		return win(l, false)
+	}
+	// A shallow full-width search proves positions where every line soon
+	// ends or reaches a proven-unwinnable position.
+	for d := 1; d <= 4 && s.nodes < total; d++ {
+		budget(capped(5000))
+		line = line[:0]
+		switch s.prove(&b, d, true, &line) {
+		case found:
+			return win(line, true)
+		case none:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))}
+		}
+	}
+	// A closed position (some pawns blocked for good): visit everything
+	// reachable.
+	if fixed, _ := b.fixedPawns(); fixed != 0 {
+		budget(capped(total / 2))
+		line = line[:0]
+		switch s.exhaust(&b, &line) {
+		case found:
+			return win(line, false)
+		case none:
+			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
+		}
+	}
+	// Again, the loser's own men weighing more: the mates where they box
+	// their king in.
+	s.wBlock = 8
+	if l, ok := s.bestFirst(&b, capped(total/2)); ok {
+		return win(l, false)
+	}
+	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
+}
+
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Dead reports whether neither side can checkmate: the per-move
+// dead-position check, so only the cheap stages run — the game over, the
+// material rule, the blocked-pawn analysis (computed once for both
+// colours) and, with at most six men on the board (the stalemate traps), a
+// full-width search of at most limit positions.
+func Dead(b *Board, limit int) bool {
+	var l MoveList
+	b.Legal(&l)
+	if l.N == 0 {
+		return !b.InCheck() // stalemate is dead; a mate is not
+	}
+	var proven [2]bool
+	for c := 0; c < 2; c++ {
+		proven[c], _ = materialUnwinnable(b, c)
+	}
+	if proven[0] && proven[1] {
+		return true
+	}
+	if fixed, r := b.fixedPawns(); fixed != 0 {
+		for c := 0; c < 2; c++ {
+			proven[c] = proven[c] || r[c].attack&r[1-c].kingStand == 0
+		}
+	}
+	if proven[0] && proven[1] {
+		return true
+	}
+	if limit <= 0 || bits.OnesCount64(b.all()) > 6 {
+		return false
+	}
+	for c := 0; c < 2; c++ {
+		if proven[c] {
+			continue
+		}
+		s := &searcher{winner: c, limit: limit, proven: map[uint64]int16{}}
+		var line []Move
+		for d := 1; d <= 3 && !s.aborted && !proven[c]; d++ {
+			switch s.prove(b, d, false, &line) {
+			case found:
+				return false
+			case none:
+				proven[c] = true
+			}
+		}
+		if !proven[c] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,142 @@
+package unwinnable
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/notnil/chess"
+)
+
+// replayMates replays a helpmate through notnil/chess and reports why it is
+// not a checkmate by winner ("" when it is).
+func replayMates(fen string, winner int, line []string) string {
+	if len(strings.Fields(fen)) == 4 {
+		fen += " 0 1"
+	}
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return "notnil refuses the FEN: " + err.Error()
+	}
+	pos := chess.NewGame(opt).Position()
+	for i, u := range line {
+		m, err := chess.UCINotation{}.Decode(pos, u)
+		if err != nil {
+			return "move " + u + " is not legal for notnil: " + err.Error()
+		}
+		var legal *chess.Move // notnil's own move carries the check tag Update needs
+		for _, v := range pos.ValidMoves() {
+			if v.String() == m.String() {
+				legal = v
+			}
+		}
+		if legal == nil {
+			return "move " + u + " is not legal"
+		}
+		pos = pos.Update(legal)
+		_ = i
+	}
+	loser := chess.Black
+	if winner == Black {
+		loser = chess.White
+	}
+	if pos.Status() != chess.Checkmate || pos.Turn() != loser {
+		return "the line does not end in a checkmate by the winner: " + pos.String()
+	}
+	return ""
+}
+
+func TestVerdicts(t *testing.T) {
+	tests := []struct {
+		name   string
+		fen    string
+		winner int
+		want   Verdict
+	}{
+		{"a bare king cannot mate", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1", Black, Unwinnable},
+		{"king and knight cannot mate a bare king", "8/8/8/4k3/8/8/8/4K1N1 w - - 0 1", White, Unwinnable},
+		{"king and bishop cannot mate a bare king", "8/8/8/4k3/8/8/8/4KB2 w - - 0 1", White, Unwinnable},
+		{"king and knight cannot mate king and queen", "8/8/2q5/4k3/8/8/8/4K1N1 w - - 0 1", White, Unwinnable},
+		{"king and bishop cannot mate king and queen", "8/8/2q5/4k3/8/8/8/4KB2 w - - 0 1", White, Unwinnable},
+		{"king and bishop cannot mate king and rook", "8/8/2r5/4k3/8/8/8/4KB2 w - - 0 1", White, Unwinnable},
+		{"same-coloured bishops cannot mate", "8/4b3/8/4k3/8/B7/3B4/2B1K3 w - - 0 1", White, Unwinnable},
+		{"same-coloured bishops on both sides cannot mate", "8/8/8/4k3/3b4/8/8/2B1K3 b - - 0 1", Black, Unwinnable},
+		{"a blocked pawn chain with kings only is dead for White", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", White, Unwinnable},
+		{"a blocked pawn chain with kings only is dead for Black", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", Black, Unwinnable},
+		{"a blocked chain with bishops that cannot pass it", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", White, Unwinnable},
+		{"the stalemate trap: every White move stalemates", "8/8/8/8/1N6/2N5/2K5/kN1N4 w - -", White, Unwinnable},
+		{"the side to move is stalemated", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", White, Unwinnable},
+		{"the checkmated side cannot mate", "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", Black, Unwinnable},
+		{"only the flagged side can mate: White's queen, Black's knight", "8/8/8/3k4/8/2n5/8/Q3K3 w - - 0 1", Black, Unwinnable},
+		{"only the flagged side can mate: and White can", "8/8/8/3k4/8/2n5/8/Q3K3 w - - 0 1", White, Winnable},
+		{"king and knight can mate king and rook", "8/8/2r5/4k3/8/8/8/4K1N1 w - - 0 1", White, Winnable},
+		{"king and bishop can mate king and knight (Ka8 Nb8, Kb6 Bb7)", "kn6/8/1K6/8/8/8/8/5B2 w - - 0 1", White, Winnable},
+		{"king and knight can mate a king with a pawn", "8/8/8/4k3/4p3/8/8/4K1N1 w - - 0 1", White, Winnable},
+		{"bishops of both colours can mate", "8/4b3/8/4k3/8/B7/8/3BK3 w - - 0 1", White, Winnable},
+		{"king and rook can mate", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", White, Winnable},
+		{"mate in one is found", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", White, Winnable},
+		{"the mated side's opponent has already won", "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", White, Winnable},
+		{"the initial position is winnable for Black", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Black, Winnable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := AnalyseFEN(tt.fen, tt.winner, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != tt.want {
+				t.Fatalf("%s for %s: %v (%s), want %v", tt.fen, colourName(tt.winner), r.Verdict, r.Proof(), tt.want)
+			}
+			if r.Proof() == "" && r.Verdict != Winnable || r.Reason == "" {
+				t.Error("the verdict has no proof")
+			}
+			if r.Verdict == Winnable {
+				if why := replayMates(tt.fen, tt.winner, r.Line); why != "" {
+					t.Errorf("helpmate %v: %s", r.Line, why)
+				}
+			}
+		})
+	}
+}
+
+func TestDeadPositions(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		fen  string
+		want bool
+	}{
+		{"two bare kings are dead", "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true},
+		{"a locked pawn chain with kings only is dead", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", true},
+		{"the stalemate trap is dead: every White move stalemates", "8/8/8/8/1N6/2N5/2K5/kN1N4 w - - 0 1", true},
+		{"a stalemate is dead", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", true},
+		{"a checkmate is not a dead position", "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", false},
+		{"king and rook against king is not dead", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", false},
+		{"the initial position is not dead", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseFEN(tt.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Dead(b, 32); got != tt.want {
+				t.Errorf("Dead(%s) = %v, want %v", tt.fen, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseFENRefusesWhatTheSearchCannotTake(t *testing.T) {
+	for name, fen := range map[string]string{
+		"three fields":                 "8/8/8/8/8/8/8/k1K5 w -",
+		"no black king":                "8/8/8/8/8/8/8/2K5 w - - 0 1",
+		"a pawn on the last rank":      "P7/8/8/8/8/8/8/k1K5 w - - 0 1",
+		"the side not to move checked": "k7/8/8/8/8/8/8/R1K5 w - - 0 1",
+		"a rank of nine squares":       "9/8/8/8/8/8/8/k1K5 w - - 0 1",
+		"an unknown piece":             "8/8/8/8/8/8/8/k1K4X w - - 0 1",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := ParseFEN(fen); err == nil {
+				t.Errorf("%s accepted", fen)
+			}
+		})
+	}
+}

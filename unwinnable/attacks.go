@@ -1,0 +1,148 @@
+package unwinnable
+
+import "math/bits"
+
+const (
+	fileA = uint64(0x0101010101010101)
+	fileH = fileA << 7
+	rank1 = uint64(0xFF)
+	rank8 = rank1 << 56
+	light = uint64(0x55AA55AA55AA55AA) // b1, a2, ... (a1 is dark)
+)
+
+var (
+	knightAttacks [64]uint64
+	kingAttacks   [64]uint64
+	pawnAttacks   [2][64]uint64 // squares a pawn of the colour on the square attacks
+	lineMask      [4][64]uint64 // file, rank, diagonal, anti-diagonal, without the square
+)
+
+func init() {
+	for s := 0; s < 64; s++ {
+		f, r := s&7, s>>3
+		for _, d := range [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+			if ff, rr := f+d[0], r+d[1]; ff >= 0 && ff < 8 && rr >= 0 && rr < 8 {
+				knightAttacks[s] |= 1 << (rr*8 + ff)
+			}
+		}
+		for df := -1; df <= 1; df++ {
+			for dr := -1; dr <= 1; dr++ {
+				if ff, rr := f+df, r+dr; (df != 0 || dr != 0) && ff >= 0 && ff < 8 && rr >= 0 && rr < 8 {
+					kingAttacks[s] |= 1 << (rr*8 + ff)
+				}
+			}
+		}
+		for _, df := range []int{-1, 1} {
+			if ff := f + df; ff >= 0 && ff < 8 {
+				if r < 7 {
+					pawnAttacks[White][s] |= 1 << ((r+1)*8 + ff)
+				}
+				if r > 0 {
+					pawnAttacks[Black][s] |= 1 << ((r-1)*8 + ff)
+				}
+			}
+		}
+		for t := 0; t < 64; t++ {
+			if t == s {
+				continue
+			}
+			tf, tr := t&7, t>>3
+			if tf == f {
+				lineMask[0][s] |= 1 << t
+			}
+			if tr == r {
+				lineMask[1][s] |= 1 << t
+			}
+			if tf-f == tr-r {
+				lineMask[2][s] |= 1 << t
+			}
+			if tf-f == r-tr {
+				lineMask[3][s] |= 1 << t
+			}
+		}
+	}
+}
+
+// lineAttacks is hyperbola quintessence: along one line through s (a file or
+// a diagonal), the squares up to and including the first blocker on each
+// side. The subtraction o-2r sets the bits from s up to the first blocker
+// above it; the same on the byte-swapped board (a vertical flip, which keeps
+// files and diagonals lines) gives the side below.
+func lineAttacks(occ uint64, s int, mask uint64) uint64 {
+	o := occ & mask
+	r := uint64(1) << s
+	fwd := o - 2*r
+	rev := bits.ReverseBytes64(bits.ReverseBytes64(o) - 2*bits.ReverseBytes64(r))
+	return (fwd ^ rev) & mask
+}
+
+// firstRank[file][inner] is the attack set along a rank of a slider on file
+// with the six inner squares occupied as the bits of inner say. A byte swap
+// cannot flip a rank, so ranks use this table.
+var firstRank [8][64]uint8
+
+func init() {
+	for f := 0; f < 8; f++ {
+		for inner := 0; inner < 64; inner++ {
+			occ := inner << 1
+			var a uint8
+			for g := f + 1; g < 8; g++ {
+				a |= 1 << g
+				if occ&(1<<g) != 0 {
+					break
+				}
+			}
+			for g := f - 1; g >= 0; g-- {
+				a |= 1 << g
+				if occ&(1<<g) != 0 {
+					break
+				}
+			}
+			firstRank[f][inner] = a
+		}
+	}
+}
+
+func rankAttacks(s int, occ uint64) uint64 {
+	shift := s &^ 7
+	inner := (occ >> (shift + 1)) & 63
+	return uint64(firstRank[s&7][inner]) << shift
+}
+
+func bishopAttacks(s int, occ uint64) uint64 {
+	return lineAttacks(occ, s, lineMask[2][s]) | lineAttacks(occ, s, lineMask[3][s])
+}
+
+func rookAttacks(s int, occ uint64) uint64 {
+	return lineAttacks(occ, s, lineMask[0][s]) | rankAttacks(s, occ)
+}
+
+// attackersOf: pieces of colour by attacking square s with occupancy occ.
+func (b *Board) attackersOf(s, by int, occ uint64) uint64 {
+	p := &b.bb[by]
+	return pawnAttacks[1-by][s]&p[Pawn] |
+		knightAttacks[s]&p[Knight] |
+		kingAttacks[s]&p[King] |
+		bishopAttacks(s, occ)&(p[Bishop]|p[Queen]) |
+		rookAttacks(s, occ)&(p[Rook]|p[Queen])
+}
+
+// attacked: whether a piece of colour by attacks square s. The sliders'
+// lines are only traced when a slider stands on one of them.
+func (b *Board) attacked(s, by int) bool {
+	p := &b.bb[by]
+	if pawnAttacks[1-by][s]&p[Pawn]|knightAttacks[s]&p[Knight]|kingAttacks[s]&p[King] != 0 {
+		return true
+	}
+	occ := b.all()
+	if bq := p[Bishop] | p[Queen]; bq&(lineMask[2][s]|lineMask[3][s]) != 0 && bishopAttacks(s, occ)&bq != 0 {
+		return true
+	}
+	rq := p[Rook] | p[Queen]
+	return rq&(lineMask[0][s]|lineMask[1][s]) != 0 && rookAttacks(s, occ)&rq != 0
+}
+
+// InCheck: whether the side to move is in check.
+func (b *Board) InCheck() bool {
+	return b.attacked(bits.TrailingZeros64(b.bb[b.stm][King]), 1-b.stm)
+}

@@ -1,0 +1,25 @@
+// Package unwinnable decides Article 6.9 of the Laws of Chess: can a given
+// side still checkmate by any series of legal moves (a helpmate), however
+// the opponent plays? The answer is a proof either way: a helpmate line, or
+// a sentence saying why no mate exists; "undetermined" only when the node
+// limit is reached.
+//
+// Mechanism. The package has its own bitboard move generator (Board, Move,
+// MoveList): pieces as 64-bit sets, slider attacks by hyperbola
+// quintessence (a byte swap for files and diagonals, a table for ranks),
+// copy-make (a move is made on a copy of the board, never undone) and
+// Zobrist keys. It is checked against github.com/notnil/chess, which stays
+// the rules engine of the game, by perft and by a fuzz target.
+//
+// Analyse then works in stages, each one sound on its own: forced moves
+// are played out; a material rule (lone king, king and knight or bishops
+// against what cannot be mated by them, bishops all on one colour) is
+// applied at every node; a static analysis of blocked pawns computes the
+// squares every piece can ever reach, so a king region no enemy piece can
+// ever attack proves the position unwinnable; a greedy best-first search
+// over positions (each once, by Zobrist key), scored towards a mate in a
+// corner, finds the helpmate; an iterative-deepening full-width search with
+// a transposition table, in which captures, pawn moves and forced moves
+// cost no depth, and an exhaustive search of closed positions prove the
+// rest. See docs/unwinnable.md.
+package unwinnable

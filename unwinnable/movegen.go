@@ -1,0 +1,269 @@
+package unwinnable
+
+import "math/bits"
+
+// Move packs from (6 bits), to (6 bits), the promotion piece type (3 bits,
+// 0 for none) and a kind (2 bits).
+type Move uint32
+
+const (
+	kindNormal = iota
+	kindDouble
+	kindEP
+	kindCastle
+)
+
+func newMove(from, to, promo, kind int) Move {
+	return Move(from | to<<6 | promo<<12 | kind<<15)
+}
+
+// From is the square the move starts on (a1 = 0, h8 = 63).
+func (m Move) From() int { return int(m & 63) }
+
+// To is the square the move ends on.
+func (m Move) To() int { return int(m>>6) & 63 }
+
+// Promo is the promotion piece type, 0 for none.
+func (m Move) Promo() int { return int(m>>12) & 7 }
+
+func (m Move) kind() int { return int(m>>15) & 3 }
+
+// UCI writes the move as e2e4, e7e8q, e1g1.
+func (m Move) UCI() string {
+	s := squareName(m.From()) + squareName(m.To())
+	if p := m.Promo(); p != 0 {
+		s += string(" nbrq"[p])
+	}
+	return s
+}
+
+// MoveList is a fixed-size list (no position has more than 218 moves).
+type MoveList struct {
+	Moves [256]Move
+	N     int
+}
+
+func (l *MoveList) add(m Move) { l.Moves[l.N] = m; l.N++ }
+
+// Slice is the moves of the list.
+func (l *MoveList) Slice() []Move { return l.Moves[:l.N] }
+
+// pseudo generates the pseudo-legal moves of the side to move (castling
+// already checked for attacked squares).
+func (b *Board) pseudo(l *MoveList) {
+	l.N = 0
+	us, them := b.stm, 1-b.stm
+	own, opp := b.occ[us], b.occ[them]
+	all := own | opp
+	p := &b.bb[us]
+
+	// Pawns.
+	pawns := p[Pawn]
+	var push1, push2 uint64
+	var up int
+	var promoRank, startRank3 uint64
+	if us == White {
+		up = 8
+		push1 = (pawns << 8) &^ all
+		push2 = ((push1 & (rank1 << 16)) << 8) &^ all
+		promoRank = rank8
+		_ = startRank3
+	} else {
+		up = -8
+		push1 = (pawns >> 8) &^ all
+		push2 = ((push1 & (rank8 >> 16)) >> 8) &^ all
+		promoRank = rank1
+	}
+	for t := push1; t != 0; t &= t - 1 {
+		to := bits.TrailingZeros64(t)
+		from := to - up
+		if (uint64(1)<<to)&promoRank != 0 {
+			for pr := Queen; pr >= Knight; pr-- {
+				l.add(newMove(from, to, pr, kindNormal))
+			}
+		} else {
+			l.add(newMove(from, to, 0, kindNormal))
+		}
+	}
+	for t := push2; t != 0; t &= t - 1 {
+		to := bits.TrailingZeros64(t)
+		l.add(newMove(to-2*up, to, 0, kindDouble))
+	}
+	for f := pawns; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros64(f)
+		for t := pawnAttacks[us][from] & opp; t != 0; t &= t - 1 {
+			to := bits.TrailingZeros64(t)
+			if (uint64(1)<<to)&promoRank != 0 {
+				for pr := Queen; pr >= Knight; pr-- {
+					l.add(newMove(from, to, pr, kindNormal))
+				}
+			} else {
+				l.add(newMove(from, to, 0, kindNormal))
+			}
+		}
+		if b.ep >= 0 && pawnAttacks[us][from]&(uint64(1)<<b.ep) != 0 {
+			l.add(newMove(from, int(b.ep), 0, kindEP))
+		}
+	}
+	for f := p[Knight]; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros64(f)
+		for t := knightAttacks[from] &^ own; t != 0; t &= t - 1 {
+			l.add(newMove(from, bits.TrailingZeros64(t), 0, kindNormal))
+		}
+	}
+	for f := p[Bishop] | p[Queen]; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros64(f)
+		for t := bishopAttacks(from, all) &^ own; t != 0; t &= t - 1 {
+			l.add(newMove(from, bits.TrailingZeros64(t), 0, kindNormal))
+		}
+	}
+	for f := p[Rook] | p[Queen]; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros64(f)
+		for t := rookAttacks(from, all) &^ own; t != 0; t &= t - 1 {
+			l.add(newMove(from, bits.TrailingZeros64(t), 0, kindNormal))
+		}
+	}
+	k := bits.TrailingZeros64(p[King])
+	for t := kingAttacks[k] &^ own; t != 0; t &= t - 1 {
+		l.add(newMove(k, bits.TrailingZeros64(t), 0, kindNormal))
+	}
+	// Castling: king and rook at home (ParseFEN and Make keep the rights
+	// honest), the squares between empty, the king not in check and not
+	// passing or landing on an attacked square.
+	if us == White && b.castle&(castleWK|castleWQ) != 0 && !b.attacked(4, them) {
+		if b.castle&castleWK != 0 && all&0x60 == 0 && !b.attacked(5, them) && !b.attacked(6, them) {
+			l.add(newMove(4, 6, 0, kindCastle))
+		}
+		if b.castle&castleWQ != 0 && all&0x0E == 0 && !b.attacked(3, them) && !b.attacked(2, them) {
+			l.add(newMove(4, 2, 0, kindCastle))
+		}
+	}
+	if us == Black && b.castle&(castleBK|castleBQ) != 0 && !b.attacked(60, them) {
+		if b.castle&castleBK != 0 && all&(0x60<<56) == 0 && !b.attacked(61, them) && !b.attacked(62, them) {
+			l.add(newMove(60, 62, 0, kindCastle))
+		}
+		if b.castle&castleBQ != 0 && all&(0x0E<<56) == 0 && !b.attacked(59, them) && !b.attacked(58, them) {
+			l.add(newMove(60, 58, 0, kindCastle))
+		}
+	}
+}
+
+// castleMask[s]: the rights kept when a move starts or ends on s.
+var castleMask [64]uint8
+
+func init() {
+	for i := range castleMask {
+		castleMask[i] = 15
+	}
+	castleMask[4] = 15 &^ (castleWK | castleWQ)
+	castleMask[7] = 15 &^ castleWK
+	castleMask[0] = 15 &^ castleWQ
+	castleMask[60] = 15 &^ (castleBK | castleBQ)
+	castleMask[63] = 15 &^ castleBK
+	castleMask[56] = 15 &^ castleBQ
+}
+
+// Make plays a pseudo-legal move on a copy and reports whether it was
+// legal (the mover's king is not left in check).
+func (b *Board) Make(m Move) (Board, bool) {
+	var n Board
+	ok := b.MakeInto(m, &n)
+	return n, ok
+}
+
+// MakeInto is Make writing the new position into n.
+func (b *Board) MakeInto(m Move, n *Board) bool {
+	*n = *b
+	us, them := b.stm, 1-b.stm
+	from, to := m.From(), m.To()
+	pc := int(b.sq[from]) - us*6
+	if n.ep >= 0 {
+		n.key ^= zEP[n.ep&7]
+		n.ep = -1
+	}
+	n.half++
+	if cap := b.sq[to]; cap >= 0 {
+		n.remove(them, int(cap)-them*6, to)
+		n.half = 0
+	}
+	n.remove(us, pc, from)
+	switch m.kind() {
+	case kindEP:
+		if us == White {
+			n.remove(them, Pawn, to-8)
+		} else {
+			n.remove(them, Pawn, to+8)
+		}
+	case kindCastle:
+		switch to {
+		case 6:
+			n.remove(us, Rook, 7)
+			n.put(us, Rook, 5)
+		case 2:
+			n.remove(us, Rook, 0)
+			n.put(us, Rook, 3)
+		case 62:
+			n.remove(us, Rook, 63)
+			n.put(us, Rook, 61)
+		case 58:
+			n.remove(us, Rook, 56)
+			n.put(us, Rook, 59)
+		}
+	}
+	if pr := m.Promo(); pr != 0 {
+		n.put(us, pr, to)
+	} else {
+		n.put(us, pc, to)
+	}
+	if pc == Pawn {
+		n.half = 0
+	}
+	if c := n.castle & castleMask[from] & castleMask[to]; c != n.castle {
+		n.key ^= zCastle[n.castle] ^ zCastle[c]
+		n.castle = c
+	}
+	n.stm = them
+	n.key ^= zSide
+	if us == Black {
+		n.full++
+	}
+	if n.attacked(bits.TrailingZeros64(n.bb[us][King]), them) {
+		return false
+	}
+	if m.kind() == kindDouble {
+		n.setEP((from + to) / 2)
+	}
+	return true
+}
+
+// Legal lists the legal moves of the side to move.
+func (b *Board) Legal(l *MoveList) {
+	var p MoveList
+	b.pseudo(&p)
+	l.N = 0
+	var c Board
+	for _, m := range p.Moves[:p.N] {
+		if b.MakeInto(m, &c) {
+			l.add(m)
+		}
+	}
+}
+
+// Perft counts the leaf positions of the legal move tree to depth d.
+func (b *Board) Perft(d int) int64 {
+	var l MoveList
+	b.pseudo(&l)
+	var n int64
+	var c Board
+	for _, m := range l.Moves[:l.N] {
+		if !b.MakeInto(m, &c) {
+			continue
+		}
+		if d <= 1 {
+			n++
+		} else {
+			n += c.Perft(d - 1)
+		}
+	}
+	return n
+}

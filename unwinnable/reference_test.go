@@ -1,0 +1,243 @@
+package unwinnable
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+// dataDir holds the reference files (not copied into the project).
+var dataDir = filepath.Join("..", "..", "shared", "data")
+
+// outcome of one reference row.
+type outcome struct {
+	row     row
+	res     Result
+	err     error
+	elapsed time.Duration
+}
+
+// analyseRows analyses rows on every core with the given node limit.
+func analyseRows(rows []row, limit int) []outcome {
+	out := make([]outcome, len(rows))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := rows[i]
+				c, err := ParseColour(r.colour)
+				start := time.Now()
+				var res Result
+				if err == nil {
+					res, err = AnalyseFEN(r.fen, c, limit)
+				}
+				out[i] = outcome{r, res, err, time.Since(start)}
+			}
+		}()
+	}
+	for i := range rows {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// check reports wrong verdicts and bad proofs: a verdict against the label,
+// a helpmate that notnil does not replay to a mate by the winner, a
+// winnable proof for a row the reference left undetermined is fine if it
+// replays.
+func check(t testing.TB, outs []outcome) (wrong, undetermined int) {
+	for _, o := range outs {
+		if o.err != nil {
+			t.Errorf("%s %s: %v", o.row.fen, o.row.colour, o.err)
+			wrong++
+			continue
+		}
+		switch {
+		case o.res.Verdict == Undetermined:
+			undetermined++
+		case o.row.verdict != "undetermined" && o.res.Verdict.String() != o.row.verdict:
+			wrong++
+			t.Errorf("WRONG %s %s: %v (%s), the reference says %s", o.row.fen, o.row.colour, o.res.Verdict, o.res.Proof(), o.row.verdict)
+		case o.res.Verdict == Winnable:
+			c, _ := ParseColour(o.row.colour)
+			if why := replayMates(o.row.fen, c, o.res.Line); why != "" {
+				wrong++
+				t.Errorf("BAD PROOF %s %s: %v: %s", o.row.fen, o.row.colour, o.res.Line, why)
+			}
+		}
+	}
+	return wrong, undetermined
+}
+
+// TestReferenceSample checks a sample of both reference files (every row
+// of the full files runs in BenchmarkReferenceFiles, from make bench): no
+// verdict may contradict a label, every helpmate must replay to a mate.
+func TestReferenceSample(t *testing.T) {
+	for _, f := range []struct {
+		name  string
+		every int
+	}{{"unwinnable.tsv", 40}, {"unwinnable-chasolver.tsv", 400}} {
+		t.Run(f.name, func(t *testing.T) {
+			all := readRows(t, filepath.Join(dataDir, f.name))
+			var rows []row
+			for i := 0; i < len(all); i += f.every {
+				rows = append(rows, all[i])
+			}
+			wrong, und := check(t, analyseRows(rows, 20_000))
+			t.Logf("%d rows: %d wrong, %d undetermined at 20,000 nodes", len(rows), wrong, und)
+		})
+	}
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1))]
+}
+
+// BenchmarkReferenceFiles runs every row of both reference files (run it
+// with -benchtime 1x; make bench does) at the node limit UNWINNABLE_LIMIT
+// (default 50,000) and reports, per file and for the lichess rows: wrong
+// verdicts (must be 0), undetermined rows, positions per second (all
+// cores), and the mean and p99 time of one lichess position.
+func BenchmarkReferenceFiles(b *testing.B) {
+	limit := 50_000
+	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
+		fmt.Sscan(s, &limit)
+	}
+	for _, name := range []string{"unwinnable.tsv", "unwinnable-chasolver.tsv"} {
+		rows := readRows(b, filepath.Join(dataDir, name))
+		parts := map[string][]row{"all": rows}
+		for _, r := range rows {
+			if strings.Contains(r.source, "lichess") {
+				parts["lichess"] = append(parts["lichess"], r)
+			} else {
+				parts["community"] = append(parts["community"], r)
+			}
+		}
+		for _, part := range []string{"community", "lichess"} {
+			rs := parts[part]
+			if len(rs) == 0 {
+				continue
+			}
+			b.Run(strings.TrimSuffix(name, ".tsv")+"/"+part, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					start := time.Now()
+					outs := analyseRows(rs, limit)
+					wall := time.Since(start)
+					wrong, und := check(b, outs)
+					var times []time.Duration
+					var sum time.Duration
+					for _, o := range outs {
+						times = append(times, o.elapsed)
+						sum += o.elapsed
+					}
+					b.ReportMetric(float64(len(rs)), "rows")
+					b.ReportMetric(float64(wrong), "wrong")
+					b.ReportMetric(float64(und), "undetermined")
+					b.ReportMetric(float64(len(rs))/wall.Seconds(), "positions/s")
+					b.ReportMetric(float64(sum.Microseconds())/float64(len(rs)), "mean-µs")
+					b.ReportMetric(float64(percentile(times, 0.5).Microseconds()), "p50-µs")
+					b.ReportMetric(float64(percentile(times, 0.99).Microseconds()), "p99-µs")
+				}
+			})
+		}
+	}
+}
+
+// notnilPerft is the same perft with notnil/chess (make each move, list the
+// new position's moves), the baseline of BenchmarkPerftBeside.
+func notnilPerft(pos *chess.Position, d int) int64 {
+	moves := pos.ValidMoves()
+	if d == 1 {
+		return int64(len(moves))
+	}
+	var n int64
+	for _, m := range moves {
+		n += notnilPerft(pos.Update(m), d-1)
+	}
+	return n
+}
+
+// BenchmarkPerftBeside measures the generator and notnil/chess on the same
+// perft (initial position to depth 4, Kiwipete to depth 3) in one run.
+func BenchmarkPerftBeside(b *testing.B) {
+	for _, p := range []struct {
+		name string
+		fen  string
+		d    int
+	}{{"initial", perftPositions[0].fen, 4}, {"Kiwipete", perftPositions[1].fen, 3}} {
+		want := int64(0)
+		for i, pp := range perftPositions {
+			if pp.fen == p.fen {
+				want = perftPositions[i].counts[p.d-1]
+			}
+		}
+		b.Run(p.name+"/generator", func(b *testing.B) {
+			bd, _ := ParseFEN(p.fen)
+			for i := 0; i < b.N; i++ {
+				if got := bd.Perft(p.d); got != want {
+					b.Fatalf("perft %d, want %d", got, want)
+				}
+			}
+			b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+		})
+		b.Run(p.name+"/notnil", func(b *testing.B) {
+			opt, _ := chess.FEN(p.fen)
+			pos := chess.NewGame(opt).Position()
+			for i := 0; i < b.N; i++ {
+				if got := notnilPerft(pos, p.d); got != want {
+					b.Fatalf("notnil perft %d, want %d", got, want)
+				}
+			}
+			b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkDeadCheck is the per-move dead-position check (Dead with the
+// budget scoresheet uses) over the lichess rows of unwinnable-chasolver.tsv,
+// one position after another: p50 and p99 of one check (goal p99 < 1 ms).
+func BenchmarkDeadCheck(b *testing.B) {
+	rows := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	var boards []*Board
+	for i, r := range rows {
+		if i%2 == 0 && strings.Contains(r.source, "lichess") {
+			if bd, err := ParseFEN(r.fen); err == nil {
+				boards = append(boards, bd)
+			}
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		times := make([]time.Duration, 0, len(boards))
+		dead := 0
+		for _, bd := range boards {
+			start := time.Now()
+			if Dead(bd, 32) {
+				dead++
+			}
+			times = append(times, time.Since(start))
+		}
+		b.ReportMetric(float64(len(boards)), "positions")
+		b.ReportMetric(float64(dead), "dead")
+		b.ReportMetric(float64(percentile(times, 0.5).Nanoseconds()), "p50-ns")
+		b.ReportMetric(float64(percentile(times, 0.99).Nanoseconds()), "p99-ns")
+		b.ReportMetric(float64(percentile(times, 1).Nanoseconds()), "max-ns")
+	}
+}

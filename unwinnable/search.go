@@ -1,0 +1,285 @@
+package unwinnable
+
+import "math/bits"
+
+// status of the side to move.
+const (
+	playing = iota
+	mated
+	stalemated
+)
+
+// hasLegal reports whether the side to move has a legal move (stops at the
+// first one found).
+func (b *Board) hasLegal() bool {
+	var l MoveList
+	b.pseudo(&l)
+	var c Board
+	for _, m := range l.Moves[:l.N] {
+		if b.MakeInto(m, &c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Board) status() int {
+	if b.hasLegal() {
+		return playing
+	}
+	if b.InCheck() {
+		return mated
+	}
+	return stalemated
+}
+
+// searcher holds one analysis' counters and tables.
+type searcher struct {
+	winner  int
+	nodes   int
+	limit   int
+	aborted bool
+	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
+	path    []uint64
+	wBlock  int // weight of the loser's men next to its king in score
+}
+
+const provedNone = 1 << 14
+
+func (s *searcher) tick() bool {
+	s.nodes++
+	if s.nodes > s.limit {
+		s.aborted = true
+	}
+	return !s.aborted
+}
+
+func (s *searcher) onPath(k uint64) bool {
+	for _, p := range s.path {
+		if p == k {
+			return true
+		}
+	}
+	return false
+}
+
+// irreversible: a capture, a pawn move or castling; such a move can be made
+// only finitely often, so a search may make it without spending depth.
+func (b *Board) irreversible(m Move) bool {
+	return b.sq[m.To()] >= 0 || int(b.sq[m.From()])%6 == Pawn || m.kind() == kindCastle
+}
+
+func cheb(a, b int) int {
+	df, dr := a&7-b&7, a>>3-b>>3
+	if df < 0 {
+		df = -df
+	}
+	if dr < 0 {
+		dr = -dr
+	}
+	if df > dr {
+		return df
+	}
+	return dr
+}
+
+var cornerDist [64]int
+
+func init() {
+	for s := range cornerDist {
+		d := 8
+		for _, c := range []int{0, 7, 56, 63} {
+			if x := cheb(s, c); x < d {
+				d = x
+			}
+		}
+		cornerDist[s] = d
+	}
+}
+
+// Weights of score (tuned on the reference files): pawn steps to
+// promotion, the loser's men next to its king, its king's flight squares.
+const (
+	wPromo  = 3
+	wFlight = 3
+)
+
+// score estimates how far b is from a mate by winner (lower is nearer): the
+// loser's king near a corner, the winner's men near it, the winner's pawns
+// near promotion, the winner's material kept.
+func (s *searcher) score(b *Board) int {
+	w, l := &b.bb[s.winner], &b.bb[1-s.winner]
+	lk := bits.TrailingZeros64(l[King])
+	wk := bits.TrailingZeros64(w[King])
+	sc := 6 * cornerDist[lk]
+	d := cheb(wk, lk) - 2
+	if d < 0 {
+		d = 0
+	}
+	sc += 2 * d
+	for p := Knight; p <= Queen; p++ {
+		for f := w[p]; f != 0; f &= f - 1 {
+			sc += cheb(bits.TrailingZeros64(f), lk) - 20
+		}
+	}
+	best := 8
+	for f := w[Pawn]; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		togo := 7 - q>>3
+		if s.winner == Black {
+			togo = q >> 3
+		}
+		if togo < best {
+			best = togo
+		}
+		sc -= 6
+	}
+	if w[Queen]|w[Rook] == 0 && best < 8 {
+		sc += wPromo * best
+	}
+	// The loser's own men are the blockers of its king's flight squares.
+	sc -= s.wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
+	if b.stm == 1-s.winner && b.InCheck() {
+		sc -= 4
+	}
+	return sc
+}
+
+// Proof-search outcomes.
+const (
+	unknown = iota
+	found
+	none
+)
+
+// prove is a shallow full-width search: found when some line reaches a mate
+// by winner, none when every line ends (mate of the winner, stalemate) or
+// reaches a position the material rule or the blocked-pawn analysis proves
+// unwinnable, unknown otherwise. Irreversible and forced moves cost no
+// depth.
+func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
+	if !s.tick() {
+		return unknown
+	}
+	if d, ok := s.proven[b.key]; ok && (d == provedNone || int(d) >= depth) {
+		if d == provedNone {
+			return none
+		}
+		return unknown
+	}
+	if ok, _ := materialUnwinnable(b, s.winner); ok {
+		s.proven[b.key] = provedNone
+		return none
+	}
+	if static {
+		if ok, _ := blockedUnwinnable(b, s.winner); ok {
+			s.proven[b.key] = provedNone
+			return none
+		}
+	}
+	var l MoveList
+	b.Legal(&l)
+	if l.N == 0 {
+		s.proven[b.key] = provedNone
+		return none // mated or stalemated; a mate by winner is caught one ply up
+	}
+	if depth <= 0 {
+		return unknown
+	}
+	s.path = append(s.path, b.key)
+	defer func() { s.path = s.path[:len(s.path)-1] }()
+	result := none
+	var c Board
+	for _, m := range l.Slice() {
+		b.MakeInto(m, &c)
+		if b.stm == s.winner && c.InCheck() && !c.hasLegal() {
+			*line = append(*line, m)
+			return found
+		}
+	}
+	for _, m := range l.Slice() {
+		b.MakeInto(m, &c)
+		if s.onPath(c.key) {
+			result = unknown
+			continue
+		}
+		d := depth - 1
+		irr := b.irreversible(m)
+		if (l.N == 1 || irr) && len(s.path) < 48 {
+			d = depth // forced and irreversible moves cost nothing (up to a ply cap)
+		}
+		switch s.prove(&c, d, static && irr, line) {
+		case found:
+			*line = append(*line, m)
+			return found
+		case unknown:
+			result = unknown
+		}
+		if s.aborted {
+			return unknown
+		}
+	}
+	if result == none {
+		s.proven[b.key] = provedNone
+	} else {
+		s.proven[b.key] = int16(depth)
+	}
+	return result
+}
+
+// exhaust visits every position reachable from b (a reachability search:
+// both sides cooperate, so the order of visits does not matter), skipping
+// those the material rule or the blocked-pawn analysis proves unwinnable.
+// found: a mate by winner, line set; none: every reachable position was
+// seen; unknown: the node limit was hit.
+func (s *searcher) exhaust(root *Board, line *[]Move) int {
+	type frame struct {
+		b     Board
+		moves MoveList
+		i     int
+	}
+	seen := map[uint64]bool{root.key: true}
+	stack := []*frame{{b: *root}}
+	stack[0].b.Legal(&stack[0].moves)
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		if f.i == f.moves.N {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		m := f.moves.Moves[f.i]
+		f.i++
+		if !s.tick() {
+			return unknown
+		}
+		n := &frame{}
+		f.b.MakeInto(m, &n.b)
+		if seen[n.b.key] {
+			continue
+		}
+		seen[n.b.key] = true
+		n.b.Legal(&n.moves)
+		if n.moves.N == 0 {
+			if f.b.stm == s.winner && n.b.InCheck() {
+				// the line: the moves that led to each frame, then m
+				for i := 1; i < len(stack); i++ {
+					p := stack[i-1]
+					*line = append(*line, p.moves.Moves[p.i-1])
+				}
+				*line = append(*line, m)
+				return found
+			}
+			continue
+		}
+		if ok, _ := materialUnwinnable(&n.b, s.winner); ok {
+			continue
+		}
+		if f.b.irreversible(m) {
+			if ok, _ := blockedUnwinnable(&n.b, s.winner); ok {
+				continue
+			}
+		}
+		stack = append(stack, n)
+	}
+	return none
+}

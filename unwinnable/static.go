@@ -1,0 +1,209 @@
+package unwinnable
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// reach is what one side's men can ever do while the fixed pawns stay:
+// squares they can stand on and squares they can attack.
+type reach struct {
+	stand, attack         uint64 // all men but the king
+	kingStand, kingAttack uint64
+}
+
+func upOf(c int) int {
+	if c == White {
+		return 8
+	}
+	return -8
+}
+
+// flood is the set of squares a piece of type p can reach from s, moving
+// through anything but the walls (other men are taken to step aside), and
+// the squares it attacks from them. forbid are squares it may not stand on.
+func flood(p, s int, walls, forbid uint64) (stand, attack uint64) {
+	stand = uint64(1) << s
+	frontier := stand
+	for frontier != 0 {
+		var next uint64
+		for f := frontier; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			var a uint64
+			switch p {
+			case Knight:
+				a = knightAttacks[q]
+			case Bishop:
+				a = bishopAttacks(q, walls)
+			case Rook:
+				a = rookAttacks(q, walls)
+			case Queen:
+				a = bishopAttacks(q, walls) | rookAttacks(q, walls)
+			case King:
+				a = kingAttacks[q]
+			}
+			attack |= a
+			next |= a &^ walls &^ forbid
+		}
+		frontier = next &^ stand
+		stand |= next
+	}
+	return stand, attack
+}
+
+// pawnFlood is everything a pawn that is not fixed could do: step forward,
+// capture forward onto a square where an enemy man could ever stand (capt)
+// and, on the last rank, become a queen or a knight (which together move as
+// any piece does).
+func pawnFlood(c, s int, walls, capt uint64) (stand, attack uint64) {
+	up := upOf(c)
+	last := rank8
+	start := rank1 << 8
+	if c == Black {
+		last, start = rank1, rank8>>8
+	}
+	stand = uint64(1) << s
+	frontier := stand
+	var promo uint64
+	for frontier != 0 {
+		var next uint64
+		for f := frontier; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			if (uint64(1)<<q)&last != 0 {
+				promo |= uint64(1) << q
+				continue
+			}
+			attack |= pawnAttacks[c][q]
+			next |= pawnAttacks[c][q] &^ walls & capt
+			one := q + up
+			if walls&(uint64(1)<<one) == 0 {
+				next |= uint64(1) << one
+				if (uint64(1)<<q)&start != 0 && walls&(uint64(1)<<(one+up)) == 0 {
+					next |= uint64(1) << (one + up)
+				}
+			}
+		}
+		frontier = next &^ stand
+		stand |= next
+	}
+	for f := promo; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		for _, p := range []int{Queen, Knight} {
+			st, at := flood(p, q, walls, 0)
+			stand |= st
+			attack |= at
+		}
+	}
+	return stand, attack
+}
+
+// reaches computes both sides' reach with the pawns in fixed as walls. A
+// pawn captures only onto squares some enemy man (not the king) could stand
+// on, so the two sides' reaches are computed together, from the men on the
+// board up to the least fixpoint: every square a man really reaches lies in
+// it, by induction on the moves played.
+func (b *Board) reaches(fixed uint64) [2]reach {
+	capt := [2]uint64{b.occ[Black] &^ b.bb[Black][King], b.occ[White] &^ b.bb[White][King]}
+	for {
+		r := b.reachesWith(fixed, capt)
+		next := [2]uint64{capt[0] | r[Black].stand, capt[1] | r[White].stand}
+		if next == capt {
+			return r
+		}
+		capt = next
+	}
+}
+
+// reachesWith is reaches for given capture squares of each side's pawns.
+func (b *Board) reachesWith(fixed uint64, capt [2]uint64) [2]reach {
+	var r [2]reach
+	for c := 0; c < 2; c++ {
+		var fixedAttacks uint64 // the other side's fixed pawns attack these for good
+		for f := b.bb[1-c][Pawn] & fixed; f != 0; f &= f - 1 {
+			fixedAttacks |= pawnAttacks[1-c][bits.TrailingZeros64(f)]
+		}
+		k := bits.TrailingZeros64(b.bb[c][King])
+		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks)
+		for p := Knight; p <= Queen; p++ {
+			for f := b.bb[c][p]; f != 0; f &= f - 1 {
+				st, at := flood(p, bits.TrailingZeros64(f), fixed, 0)
+				r[c].stand |= st
+				r[c].attack |= at
+			}
+		}
+		for f := b.bb[c][Pawn] &^ fixed; f != 0; f &= f - 1 {
+			st, at := pawnFlood(c, bits.TrailingZeros64(f), fixed, capt[c])
+			r[c].stand |= st
+			r[c].attack |= at
+		}
+	}
+	return r
+}
+
+// fixedPawns is the greatest set of pawns that provably never move nor
+// disappear: each stands behind a fixed pawn, no enemy man can ever stand
+// on a square it could capture on (en passant included: the double-stepping
+// pawn crosses that square), attack it, or (the enemy king) step next to it
+// when no fixed pawn of its own guards it. Computed by removing pawns from
+// the candidates until nothing changes; the removal of one pawn can only
+// enlarge what the others' enemies can reach.
+func (b *Board) fixedPawns() (uint64, [2]reach) {
+	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
+	fixed := b.bb[White][Pawn]&(pawns>>8) | b.bb[Black][Pawn]&(pawns<<8)
+	if b.ep >= 0 {
+		// An en-passant capture open now moves both pawns.
+		them := 1 - b.stm
+		fixed &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
+		fixed &^= uint64(1) << (int(b.ep) + upOf(them))
+	}
+	for {
+		if fixed == 0 {
+			return 0, [2]reach{}
+		}
+		r := b.reaches(fixed)
+		keep := fixed
+		for c := 0; c < 2; c++ {
+			e := &r[1-c]
+			for f := b.bb[c][Pawn] & fixed; f != 0; f &= f - 1 {
+				s := bits.TrailingZeros64(f)
+				m := uint64(1) << s
+				front := uint64(1) << (s + upOf(c))
+				guarded := pawnAttacks[1-c][s]&b.bb[c][Pawn]&fixed != 0
+				switch {
+				case front&fixed == 0,
+					pawnAttacks[c][s]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&fixed) != 0,
+					m&e.attack != 0,
+					m&e.kingAttack != 0 && !guarded:
+					keep &^= m
+				}
+			}
+		}
+		if keep == fixed {
+			return fixed, r
+		}
+		fixed = keep
+	}
+}
+
+// blockedUnwinnable is the static analysis of blocked pawns: with the fixed
+// pawns standing for good, no man of winner can ever attack a square the
+// loser's king can ever stand on, so the loser's king is never even
+// checked.
+func blockedUnwinnable(b *Board, winner int) (bool, string) {
+	fixed, r := b.fixedPawns()
+	if fixed == 0 {
+		return false, ""
+	}
+	loser := 1 - winner
+	if r[winner].attack&r[loser].kingStand != 0 {
+		return false, ""
+	}
+	return true, fmt.Sprintf("the pawns are blocked for good and no %s piece can ever reach the %s king's region behind them", lower(colourName(winner)), lower(colourName(loser)))
+}
+
+func lower(s string) string {
+	if s == "White" {
+		return "white"
+	}
+	return "black"
+}
