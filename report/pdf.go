@@ -1156,6 +1156,7 @@ func (r *renderer) signatures(g *match.Game) {
 		keyText += t.s("not signed: the game ended without the arbiter's credential")
 	}
 	r.font(6.6, h.Signed != "" && h.Verified)
+	keyText = strings.ToUpper(keyText[:1]) + keyText[1:] // the labels are ASCII-initial
 	f.CellFormat(r.cw-4, 3.4, keyText, "", 1, "L", false, 0, "")
 	r.font(6.6, false)
 	if h.Signed != "" {
