@@ -48,17 +48,17 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 		want, not            []string
 	}{
 		{"a game the arbiter's credential ended has its head signed by the arbiter, beside his key", true, true, "en",
-			[]string{"Arbiter's key: KEY", "signed by the arbiter", "Head signature: "}, []string{cover, "not signed"}},
+			[]string{"Arbiter's key: KEY", "Signed by the arbiter", "Head signature: "}, []string{cover, "not signed"}},
 		{"German: the signed head is vom Schiedsrichter signiert", true, true, "de",
-			[]string{"Schlüssel des Schiedsrichters: KEY", "vom Schiedsrichter signiert", "Signatur des Kettenkopfs: "}, []string{coverDE}},
+			[]string{"Schlüssel des Schiedsrichters: KEY", "Vom Schiedsrichter signiert", "Signatur des Kettenkopfs: "}, []string{coverDE}},
 		{"a game ended by the operator's move has an unsigned head, and the block says why", true, false, "en",
-			[]string{"Arbiter's key: KEY", "not signed: the game ended without the arbiter's credential"}, []string{cover, "signed by the arbiter", "Head signature"}},
+			[]string{"Arbiter's key: KEY", "Not signed: the game ended without the arbiter's credential"}, []string{cover, "Signed by the arbiter", "Head signature"}},
 		{"German: a game ended by the operator's move is nicht signiert", true, false, "de",
-			[]string{"Schlüssel des Schiedsrichters: KEY", "nicht signiert: die Partie endete ohne den Zugang des Schiedsrichters"}, []string{coverDE}},
+			[]string{"Schlüssel des Schiedsrichters: KEY", "Nicht signiert: die Partie endete ohne den Zugang des Schiedsrichters"}, []string{coverDE}},
 		{"an unprotected match says so on its cover and has no key", false, false, "en",
-			[]string{cover, "Arbiter's key: none (unprotected match)", "not signed: the match has no arbiter key"}, []string{"signed by the arbiter"}},
+			[]string{cover, "Arbiter's key: none (unprotected match)", "Not signed: the match has no arbiter key"}, []string{"Signed by the arbiter"}},
 		{"German: an unprotected match says so on its cover", false, true, "de",
-			[]string{coverDE, "keiner (ungeschützter Wettkampf)", "nicht signiert: der Wettkampf hat keinen Schlüssel des Schiedsrichters"}, nil},
+			[]string{coverDE, "keiner (ungeschützter Wettkampf)", "Nicht signiert: der Wettkampf hat keinen Schlüssel des Schiedsrichters"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
