@@ -48,7 +48,7 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 		want, not            []string
 	}{
 		{"a game the arbiter's credential ended has its head signed by the arbiter, beside his key", true, true, "en",
-			[]string{"Arbiter's key: KEY", "Signed by the arbiter", "Head signature: "}, []string{cover, "not signed"}},
+			[]string{"Arbiter's key: KEY", "Signed by the arbiter", "Head signature: "}, []string{cover, "Not signed"}},
 		{"German: the signed head is vom Schiedsrichter signiert", true, true, "de",
 			[]string{"Schlüssel des Schiedsrichters: KEY", "Vom Schiedsrichter signiert", "Signatur des Kettenkopfs: "}, []string{coverDE}},
 		{"a game ended by the operator's move has an unsigned head, and the block says why", true, false, "en",
