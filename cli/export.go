@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"arbiter/match"
 	"arbiter/report"
-	"arbiter/store"
 )
 
 func init() {
@@ -70,22 +70,26 @@ func runExportPDF(r *runner, a *args) error {
 	if n < 0 {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
-	rep, err := r.db.Verify(r.ctx, "")
+	seal, err := r.exportSeal()
+	if err != nil {
+		return err
+	}
+	// The whole record, every signature and every head the arbiter signed
+	// is checked before a report vouches for it (match.VerifyRecord).
+	rep, err := match.VerifyRecord(r.ctx, r.db, "", "")
 	if err != nil {
 		return err
 	}
 	if !rep.OK {
 		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", rep.Problem)
 	}
-	if _, err := r.exportSeal(); err != nil {
-		return err
-	}
 	events, sigs, err := r.db.Record(r.ctx)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := report.WritePDF(&buf, r.app.State(), rep.Head, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Heads: signedGameHeads(events, sigs)}); err != nil {
+	opts := report.PDFOptions{Paper: paper, Lang: lang, Game: n, Heads: report.SignedGameHeads(events, sigs, true), Seal: &seal}
+	if err := report.WritePDF(&buf, r.app.State(), rep.Head, opts); err != nil {
 		return userError(err)
 	}
 	if err := writeFile(out, buf.Bytes()); err != nil {
@@ -126,22 +130,4 @@ func writeFile(path string, data []byte) error {
 // sentence.
 func userError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "report: "))
-}
-
-// signedGameHeads is each game's chain head with the arbiter's signature of
-// it, where he signed exactly that head (at the game's end, given with his
-// credential).
-func signedGameHeads(events []store.Event, sigs []store.Signature) map[int]report.GameHead {
-	heads := report.GameHeads(events)
-	signed := map[int64]string{}
-	for _, s := range sigs {
-		if s.Kind == store.SigHead {
-			signed[s.Seq] = s.Sig
-		}
-	}
-	for g, h := range heads {
-		h.Signed = signed[h.Seq]
-		heads[g] = h
-	}
-	return heads
 }

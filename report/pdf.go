@@ -26,6 +26,11 @@ type PDFOptions struct {
 	// Heads are each game's chain head (GameHeads), printed in its signature
 	// block; a game without one gets none.
 	Heads map[int]GameHead
+	// Seal is the record's seal (match.App.Seal or match.VerifyRecord): on
+	// the cover an unprotected match says so, and each game's signature
+	// block prints the arbiter's key fingerprint. Nil takes what the state
+	// knows: whether the match is protected and the arbiter's key.
+	Seal *match.Seal
 }
 
 // GameHead is the head of the record's hash chain at a game's last event:
@@ -34,9 +39,37 @@ type GameHead struct {
 	Seq  int64
 	Hash string
 	// Signed is the signature over the head when the record has one (issue
-	// "Who did what…": signed heads); "" prints "not signed yet". This is the
-	// hook for the signing helper: fill it in GameHeads' caller.
+	// "Who did what…": signed heads, hex); "" prints that the head is not
+	// signed. SignedGameHeads fills it from the record's signatures.
 	Signed string
+	// Key is the fingerprint of the key that made Signed ("" prints the
+	// arbiter's key of the seal).
+	Key string
+	// Verified says Signed was checked against the arbiter's key
+	// (match.VerifyRecord); a signature not checked is printed as such.
+	Verified bool
+}
+
+// SignedGameHeads is each game's chain head (GameHeads) with the
+// arbiter's signature of it, where he signed exactly that head (at the
+// game's end, or at an export given with his credential right after it).
+// verified says the caller checked every head signature of the record
+// (match.VerifyRecord returned OK).
+func SignedGameHeads(events []store.Event, sigs []store.Signature, verified bool) map[int]GameHead {
+	heads := GameHeads(events)
+	signed := map[int64]store.Signature{}
+	for _, s := range sigs {
+		if s.Kind == store.SigHead {
+			signed[s.Seq] = s
+		}
+	}
+	for g, h := range heads {
+		if s, ok := signed[h.Seq]; ok {
+			h.Signed, h.Key, h.Verified = s.Sig, match.Fingerprint(s.Key), verified
+		}
+		heads[g] = h
+	}
+	return heads
 }
 
 // GameHeads is each game's chain head: the seq and hash of the last event
@@ -81,6 +114,14 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 	}
 	r := newRenderer(st, t, size)
 	r.heads, r.head = opts.Heads, head
+	if opts.Seal != nil {
+		r.seal = *opts.Seal
+	} else {
+		r.seal.Protected = st.Protected()
+		if c := st.ArbiterCredential(); c != nil {
+			r.seal.Signed, r.seal.ArbiterKey = true, c.Fingerprint()
+		}
+	}
 	r.cover(games, head)
 	for _, g := range games {
 		r.game(g)
@@ -127,6 +168,7 @@ type renderer struct {
 	cw             float64 // content width
 	heads          map[int]GameHead
 	head           string // the record's fingerprint
+	seal           match.Seal
 }
 
 func newRenderer(st *match.State, t tr, size string) *renderer {
@@ -374,6 +416,17 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	f.SetLineWidth(0.6)
 	f.Line(r.margin, f.GetY(), r.margin+r.cw, f.GetY())
 	f.Ln(5)
+	if !r.seal.Protected {
+		// An unprotected match says so before anything else (issue 16).
+		r.font(10, true)
+		f.SetTextColor(150, 30, 30)
+		f.SetDrawColor(150, 30, 30)
+		f.SetLineWidth(0.4)
+		f.SetX(r.margin)
+		f.CellFormat(r.cw, 8, t.s("Unprotected match: no arbiter credential; events are unsigned"), "1", 1, "C", false, 0, "")
+		f.SetTextColor(0, 0, 0)
+		f.Ln(4)
+	}
 
 	const lw = 38
 	if m.Site != "" {
@@ -397,6 +450,7 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	r.kv(t.s("Arbiter"), dash(m.Arbiter), lw)
 	r.kv(t.s("Appeals board"), dash(strings.Join(m.Appeals, ", ")), lw)
 	r.kv(t.s("Time control"), r.controls(), lw)
+	r.kv(t.s("Arbiter's key"), r.keyText(""), lw)
 	f.Ln(5)
 
 	r.heading(t.s("Standings"), 12)
@@ -1058,7 +1112,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 // ---- signatures ----
 
 // sigH is the height of a game's signature block.
-const sigH = 36.0
+const sigH = 42.0
 
 // signatures is the block the arbiter and both players sign: the game, its
 // result, the chain head at the game's last event and the record's
@@ -1077,18 +1131,42 @@ func (r *renderer) signatures(g *match.Game) {
 	f.SetTextColor(0, 0, 0)
 	r.font(6.6, false)
 	f.SetX(r.margin + 2)
+	h, ok := r.heads[g.Number]
 	headText := t.s("Chain head of the game") + ": "
-	if h, ok := r.heads[g.Number]; ok && h.Hash != "" {
+	if ok && h.Hash != "" {
 		headText += t.f("event %d", h.Seq) + " · " + groupHex(h.Hash)
-		if h.Signed != "" {
-			headText += " · " + t.s("signed") + ": " + h.Signed
-		} else {
-			headText += " · " + t.s("not signed yet")
-		}
 	} else {
 		headText += t.s("not given")
 	}
 	f.CellFormat(r.cw-4, 3.4, headText, "", 1, "L", false, 0, "")
+	f.SetX(r.margin + 2)
+	f.CellFormat(r.cw-4, 3.4, t.s("Arbiter's key")+": "+r.keyText(h.Key), "", 1, "L", false, 0, "")
+	f.SetX(r.margin + 2)
+	keyText := ""
+	switch {
+	case !ok || h.Hash == "":
+		keyText += t.s("no head to sign")
+	case h.Signed != "" && h.Verified:
+		keyText += t.s("signed by the arbiter")
+	case h.Signed != "":
+		keyText += t.s("signed by the arbiter (signature not checked)")
+	case !r.seal.Protected || !r.seal.Signed:
+		keyText += t.s("not signed: the match has no arbiter key")
+	default:
+		keyText += t.s("not signed: the game ended without the arbiter's credential")
+	}
+	r.font(6.6, h.Signed != "" && h.Verified)
+	keyText = strings.ToUpper(keyText[:1]) + keyText[1:] // the labels are ASCII-initial
+	f.CellFormat(r.cw-4, 3.4, keyText, "", 1, "L", false, 0, "")
+	r.font(6.6, false)
+	if h.Signed != "" {
+		f.SetX(r.margin + 2)
+		r.font(5, false)
+		f.SetTextColor(90, 90, 90)
+		f.CellFormat(r.cw-4, 3.0, t.s("Head signature")+": "+groupHex(h.Signed), "", 1, "L", false, 0, "")
+		f.SetTextColor(0, 0, 0)
+		r.font(6.6, false)
+	}
 	f.SetX(r.margin + 2)
 	fp := t.s("not given")
 	if r.head != "" {
@@ -1119,6 +1197,22 @@ func (r *renderer) signatures(g *match.Game) {
 		}
 	}
 	f.SetXY(r.margin, top+sigH+2)
+}
+
+// keyText is the fingerprint of the arbiter's key in blocks of eight (key,
+// when given, is the key that signed a head), or why there is none.
+func (r *renderer) keyText(key string) string {
+	if key == "" {
+		key = r.seal.ArbiterKey
+	}
+	switch {
+	case key != "":
+		return groupHex(key)
+	case !r.seal.Protected:
+		return r.t.s("none (unprotected match)")
+	default:
+		return r.t.s("none (a PIN without signatures)")
+	}
 }
 
 // resultText is the game's result with its termination, or "in progress".
