@@ -28,6 +28,9 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Now            func() time.Time
+	// Manifest is FyneApp.toml, embedded by package main; --version reads
+	// the application's version and build number from it.
+	Manifest []byte
 }
 
 // OSEnv is the process environment.
@@ -94,7 +97,36 @@ type runner struct {
 	app    *match.App
 	db     *store.DB
 	inPlay bool
+	// readOnly: the command only reads (readOnlyCommands).
+	readOnly bool
 }
+
+// writable reports whether the file at path and its folder can be written:
+// then a read command opens the record as the console does (an older schema
+// is migrated, a crashed writer's -wal is checkpointed, and SQLite removes
+// its -wal and -shm on close); it still appends no event. Otherwise the
+// record is opened read-only (store.OpenReadOnly), which works on a
+// write-protected copy or a read-only mount.
+func writable(path string) bool {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	probe, err := os.CreateTemp(filepath.Dir(path), ".arbiter-probe-*")
+	if err != nil {
+		return false
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return true
+}
+
+// readOnlyCommands never write to the record: they open it read-only when it
+// is write-protected (see writable) and refuse what is not a regular file
+// (--db /dev/null) before SQLite could put a journal beside it. backup is
+// not among them: it opens the record as the console does.
+var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export pgn": true, "export pdf": true}
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
@@ -148,8 +180,23 @@ func SentenceIn(err error, tr func(string) string) string {
 	if first, _, _ := strings.Cut(msg, " "); strings.ContainsAny(first, "0123456789") {
 		return msg // starts with a move or a number: keep it as written
 	}
+	if first, _, _ := strings.Cut(msg, " "); looksLikeFile(first) {
+		return msg // starts with a file name: keep its case ("nul.txt", not "Nul.txt")
+	}
 	r, n := utf8.DecodeRuneInString(msg)
 	return string(unicode.ToUpper(r)) + msg[n:]
+}
+
+// looksLikeFile reports whether the first word of a sentence is a file name
+// or path rather than an English word: it holds a path separator, or a dot
+// that is not its last character ("match.db", "./m", "C:\\m"; not "e.").
+func looksLikeFile(word string) bool {
+	word = strings.TrimRight(word, ":,;")
+	if strings.ContainsAny(word, "/\\") {
+		return true
+	}
+	i := strings.IndexByte(word, '.')
+	return i >= 0 && i < len(word)-1
 }
 
 // HasCommand reports whether argv names a command (else the console opens).
@@ -251,10 +298,26 @@ func lookup(words []string) (*command, []string, error) {
 	return nil, nil, fmt.Errorf("%q is not a command: see 'arbiter help'", words[0])
 }
 
+func isHelpFlag(s string) bool { return s == "--help" || s == "-h" }
+
 func run(ctx context.Context, argv []string, env Env) error {
 	g, rest, err := parseGlobal(argv, env.Getenv, env.Now)
 	if err != nil {
 		return err
+	}
+	switch {
+	case len(rest) > 0 && isHelpFlag(rest[0]):
+		// arbiter --help, arbiter -h [COMMAND]: the same as arbiter help
+		rest = append([]string{"help"}, rest[1:]...)
+	case len(rest) > 0 && rest[0] == "--version":
+		if len(rest) > 1 {
+			return fmt.Errorf("--version takes nothing after it: give 'arbiter --version' alone")
+		}
+		fmt.Fprintln(env.Stdout, VersionLine(env.Manifest))
+		return nil
+	case len(rest) >= 2 && isHelpFlag(rest[1]) && commands[rest[0]] == nil && len(groupCommands(rest[0])) > 0:
+		// arbiter export --help: the commands of the group
+		rest = []string{"help", rest[0]}
 	}
 	c, cargs, err := lookup(rest)
 	if err != nil {
@@ -285,7 +348,18 @@ func (r *runner) open(create bool) error {
 	} else if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return fmt.Errorf("cannot create the folder for %s: %v", r.g.DB, err)
 	}
-	db, err := store.Open(r.ctx, r.g.DB)
+	var db *store.DB
+	var err error
+	if r.readOnly && !create {
+		if st, err := os.Stat(r.g.DB); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a file that can hold a match record: give the database file with --db", r.g.DB)
+		}
+	}
+	if r.readOnly && !create && !writable(r.g.DB) {
+		db, err = store.OpenReadOnly(r.ctx, r.g.DB)
+	} else {
+		db, err = store.Open(r.ctx, r.g.DB)
+	}
 	if err != nil {
 		return err
 	}
@@ -323,6 +397,7 @@ func (r *runner) exec(c *command, words []string) error {
 		return nil
 	}
 	if c.writes || c.reads {
+		r.readOnly = readOnlyCommands[c.name] && !r.inPlay
 		if err := r.open(c.writes); err != nil {
 			return err
 		}

@@ -72,6 +72,12 @@ func init() {
 }
 
 func runHelp(r *runner, a *args) error {
+	if len(a.pos) == 1 && commands[a.pos[0]] == nil {
+		if group := groupCommands(a.pos[0]); len(group) > 0 {
+			printGroupHelp(r, a.pos[0], group)
+			return nil
+		}
+	}
 	if len(a.pos) > 0 {
 		c, _, err := lookup(a.pos)
 		if err != nil {

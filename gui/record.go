@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/match"
 	"arbiter/report"
 	"arbiter/store"
@@ -120,30 +121,10 @@ func sameFile(a, b string) bool {
 	return ca == cb
 }
 
-// writeExport writes data to path through a temporary file in the same
-// folder (as the CLI's export does), so that a failed export never leaves
-// half a file behind.
+// writeExport writes data to path whole or not at all, and only to a
+// regular file: the same write as the CLI's export (package atomicfile).
 func writeExport(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".arbiter-export-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %w", path, werr)
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // reportError drops the package prefix of a report error: the user reads
