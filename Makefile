@@ -136,10 +136,10 @@ test-windows:
 
 # fyne package rewrites FyneApp.toml (it increments Build) and writes next to
 # the sources, so it runs in a temporary copy of the tree; only the package
-# comes back, into bin/. Needs the fyne tool: go install fyne.io/tools/cmd/fyne@latest
+# comes back, into bin/. Needs the fyne tool: go install fyne.io/tools/cmd/fyne@v1.7.4
 FYNE ?= fyne
 package-linux package-windows: package-%:
-	@command -v $(FYNE) >/dev/null 2>&1 || { echo "make $@: the fyne tool is not installed; run 'go install fyne.io/tools/cmd/fyne@latest' (it lands in $$($(GO) env GOPATH)/bin)"; exit 1; }
+	@command -v $(FYNE) >/dev/null 2>&1 || { echo "make $@: the fyne tool is not installed; run 'go install fyne.io/tools/cmd/fyne@v1.7.4' (it lands in $$($(GO) env GOPATH)/bin)"; exit 1; }
 	@mkdir -p bin
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	git ls-files -z | xargs -0 cp --parents -t "$$tmp"; \

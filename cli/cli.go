@@ -73,7 +73,8 @@ func Commands() []*command {
 }
 
 // DefaultDB is the default database path: ARBITER_DB, else a file in the
-// user's data directory.
+// user's data directory ($XDG_DATA_HOME, ~/.local/share, or on Windows
+// %LOCALAPPDATA% when HOME is unset).
 func DefaultDB(getenv func(string) string) string {
 	if p := getenv("ARBITER_DB"); p != "" {
 		return p
@@ -81,10 +82,14 @@ func DefaultDB(getenv func(string) string) string {
 	dir := getenv("XDG_DATA_HOME")
 	if dir == "" {
 		home := getenv("HOME")
-		if home == "" {
-			home = "."
+		switch {
+		case home != "":
+			dir = filepath.Join(home, ".local", "share")
+		case getenv("LOCALAPPDATA") != "":
+			dir = getenv("LOCALAPPDATA") // Windows, where HOME is usually unset
+		default:
+			dir = filepath.Join(".", ".local", "share")
 		}
-		dir = filepath.Join(home, ".local", "share")
 	}
 	return filepath.Join(dir, "arbiter", "arbiter.db")
 }

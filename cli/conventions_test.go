@@ -278,3 +278,23 @@ func newMatchAt(t *testing.T, db string) {
 	}
 	mustArb(t, db, append([]string{"--at", at(0)}, words...)...)
 }
+
+func TestTheDefaultDatabaseIsInTheUsersDataFolder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"ARBITER_DB wins", map[string]string{"ARBITER_DB": "x.db", "HOME": "/h"}, "x.db"},
+		{"XDG_DATA_HOME", map[string]string{"XDG_DATA_HOME": "/d", "HOME": "/h"}, filepath.Join("/d", "arbiter", "arbiter.db")},
+		{"HOME", map[string]string{"HOME": "/h"}, filepath.Join("/h", ".local", "share", "arbiter", "arbiter.db")},
+		{"Windows without HOME uses LOCALAPPDATA", map[string]string{"LOCALAPPDATA": `C:\Users\gk\AppData\Local`},
+			filepath.Join(`C:\Users\gk\AppData\Local`, "arbiter", "arbiter.db")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := DefaultDB(func(k string) string { return tc.env[k] }); got != tc.want {
+				t.Errorf("DefaultDB = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
