@@ -7,7 +7,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,12 +14,9 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -38,14 +34,9 @@ func OSEnv() Env {
 	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
 }
 
-// Global holds the options before the command.
-type Global struct {
-	DB    string
-	At    time.Time
-	AtSet bool
-	Role  match.Role
-	PIN   string
-}
+// Global holds the options before the command (service.Global, which the
+// console takes too).
+type Global = service.Global
 
 // command is one CLI command.
 type command struct {
@@ -100,36 +91,15 @@ type runner struct {
 	env    Env
 	g      Global
 	app    *match.App
-	db     *store.DB
+	db     *service.DB
 	inPlay bool
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
 }
 
-// writable reports whether the file at path and its folder can be written:
-// then a read command opens the record as the console does (an older schema
-// is migrated, a crashed writer's -wal is checkpointed, and SQLite removes
-// its -wal and -shm on close); it still appends no event. Otherwise the
-// record is opened read-only (store.OpenReadOnly), which works on a
-// write-protected copy or a read-only mount.
-func writable(path string) bool {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return false
-	}
-	f.Close()
-	probe, err := os.CreateTemp(filepath.Dir(path), ".arbiter-probe-*")
-	if err != nil {
-		return false
-	}
-	probe.Close()
-	os.Remove(probe.Name())
-	return true
-}
-
 // readOnlyCommands never write to the record: they open it read-only when it
-// is write-protected (see writable) and refuse what is not a regular file
-// (--db /dev/null) before SQLite could put a journal beside it. backup is
+// is write-protected and refuse what is not a regular file (--db /dev/null)
+// before SQLite could put a journal beside it (service.OpenForReading). backup is
 // not among them: it opens the record as the console does.
 var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export pgn": true, "export pdf": true}
 
@@ -149,60 +119,12 @@ func Run(ctx context.Context, argv []string, env Env) int {
 	return 0
 }
 
-// Sentence turns an error into the one clear sentence shown to users.
-func Sentence(err error) string { return SentenceIn(err, func(s string) string { return s }) }
+// Sentence turns an error into the one clear sentence shown to users
+// (service.Sentence).
+func Sentence(err error) string { return service.Sentence(err) }
 
-// SentenceIn is Sentence in the language of tr, which translates an English
-// format or word (see package phrase) and returns what it does not know
-// unchanged. Refusals of the match and the move parser are translated;
-// other errors stay in English.
-func SentenceIn(err error, tr func(string) string) string {
-	msg := err.Error()
-	var me *match.Error
-	var ph *phrase.Error
-	if errors.As(err, &me) {
-		msg = me.Msg
-		if errors.As(me, &ph) {
-			msg = phrase.Translate(me, tr)
-		}
-	} else if errors.As(err, &ph) {
-		msg = phrase.Translate(err, tr)
-	}
-	// Failures of the database file are told by what the user can do.
-	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
-		if errors.Is(err, known) && me == nil {
-			msg = tr(known.Error())
-			break
-		}
-	}
-	msg = strings.TrimSpace(msg)
-	if msg == "" {
-		return tr("unknown error.")
-	}
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
-		msg += "."
-	}
-	if first, _, _ := strings.Cut(msg, " "); strings.ContainsAny(first, "0123456789") {
-		return msg // starts with a move or a number: keep it as written
-	}
-	if first, _, _ := strings.Cut(msg, " "); looksLikeFile(first) {
-		return msg // starts with a file name: keep its case ("nul.txt", not "Nul.txt")
-	}
-	r, n := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(r)) + msg[n:]
-}
-
-// looksLikeFile reports whether the first word of a sentence is a file name
-// or path rather than an English word: it holds a path separator, or a dot
-// that is not its last character ("match.db", "./m", "C:\\m"; not "e.").
-func looksLikeFile(word string) bool {
-	word = strings.TrimRight(word, ":,;")
-	if strings.ContainsAny(word, "/\\") {
-		return true
-	}
-	i := strings.IndexByte(word, '.')
-	return i >= 0 && i < len(word)-1
-}
+// SentenceIn is Sentence in the language of tr (service.SentenceIn).
+func SentenceIn(err error, tr func(string) string) string { return service.SentenceIn(err, tr) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {
@@ -353,27 +275,17 @@ func (r *runner) open(create bool) error {
 	} else if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return fmt.Errorf("cannot create the folder for %s: %v", r.g.DB, err)
 	}
-	var db *store.DB
+	var app *match.App
 	var err error
 	if r.readOnly && !create {
-		if st, err := os.Stat(r.g.DB); err == nil && !st.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a file that can hold a match record: give the database file with --db", r.g.DB)
-		}
-	}
-	if r.readOnly && !create && !writable(r.g.DB) {
-		db, err = store.OpenReadOnly(r.ctx, r.g.DB)
+		app, err = service.OpenForReading(r.ctx, r.g.DB)
 	} else {
-		db, err = store.Open(r.ctx, r.g.DB)
+		app, err = service.Open(r.ctx, r.g.DB)
 	}
 	if err != nil {
 		return err
 	}
-	app, err := match.Open(r.ctx, db)
-	if err != nil {
-		db.Close()
-		return err
-	}
-	r.db, r.app = db, app
+	r.db, r.app = app.DB(), app
 	if !r.inPlay {
 		r.recoveryNotice(create)
 	}

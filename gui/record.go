@@ -20,7 +20,7 @@ import (
 	"arbiter/internal/atomicfile"
 	"arbiter/match"
 	"arbiter/report"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // The record: exports (Reports menu), verifying the hash chain, backups, and
@@ -281,17 +281,9 @@ func (c *console) continueIn(newPath string) error {
 		return errText(lang.L("that is the match database itself: choose a new file name"))
 	}
 	old := c.core.DB()
-	if err := match.ContinueIn(c.ctx, old.Path(), newPath); err != nil {
+	core, err := service.ContinueIn(c.ctx, c.core, newPath)
+	if err != nil {
 		return err
-	}
-	db, err := store.Open(c.ctx, newPath)
-	if err != nil {
-		return fmt.Errorf("gui: open the new file %s: %w", newPath, err)
-	}
-	core, err := match.Open(c.ctx, db)
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("gui: read the match in %s: %w", newPath, err)
 	}
 	oldPath := c.cfg.path
 	c.setCore(core)
@@ -325,9 +317,9 @@ func writeProblem(err error) (string, bool) {
 	switch {
 	case err == nil:
 		return "", false
-	case errors.Is(err, store.ErrDiskFull):
+	case errors.Is(err, service.ErrDiskFull):
 		return lang.L("The record cannot be written: the disk is full."), true
-	case errors.Is(err, store.ErrReadOnly):
+	case errors.Is(err, service.ErrReadOnly):
 		return lang.L("The record cannot be written: the file is read-only."), true
 	}
 	return "", false
