@@ -220,7 +220,7 @@ func lookup(words []string) (*command, []string, error) {
 		if len(words) == 1 {
 			return nil, nil, fmt.Errorf("%s needs one of: %s", words[0], strings.Join(subs, ", "))
 		}
-		return nil, nil, fmt.Errorf("%q is not a %s command: use one of %s", words[1], words[0], strings.Join(subs, ", "))
+		return nil, nil, fmt.Errorf("%q is not one of the %s commands: use one of %s", words[1], words[0], strings.Join(subs, ", "))
 	}
 	return nil, nil, fmt.Errorf("%q is not a command: see 'arbiter help'", words[0])
 }

@@ -65,7 +65,7 @@ func TestDemo1996RefusesBadInputClearly(t *testing.T) {
 		{"no -o", []string{"demo", "1996", "--pgn", pgn1996}, "needs -o SCRIPT"},
 		{"a missing PGN", []string{"demo", "1996", "--pgn", filepath.Join(dir, "nope.pgn"), "-o", out}, "here is no PGN file at"},
 		{"negative games", []string{"demo", "1996", "--pgn", pgn1996, "--games", "-2", "-o", out}, "is not a number of games"},
-		{"another year", []string{"demo", "1997", "--pgn", pgn1996, "-o", out}, `"1997" is not a demo command`},
+		{"another year", []string{"demo", "1997", "--pgn", pgn1996, "-o", out}, `"1997" is not one of the demo commands: use one of 1996`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := arb(t, filepath.Join(dir, "m.db"), tc.args...)
