@@ -3,8 +3,8 @@
 #
 # Usage:
 #   scripts/deps.sh          packages to build and run the console
-#   scripts/deps.sh --test   the above plus what the test suite needs (with Wine,
-#                            to run the core tests as Windows programs)
+#   scripts/deps.sh --test   the above plus what the test suite needs (with Wine and
+#                            MinGW-w64, to run the core tests as Windows programs)
 #   scripts/deps.sh --cross  the build packages plus the MinGW-w64 C compiler
 #                            that `make cross` uses for the Windows console
 #
@@ -23,7 +23,7 @@ build_pkgs=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	fonts-dejavu-core
 )
-test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 wine wine64)
+test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 wine wine64 gcc-mingw-w64-x86-64)
 cross_pkgs=(gcc-mingw-w64-x86-64)
 
 want_test=0
