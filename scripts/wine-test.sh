@@ -41,11 +41,14 @@ if [[ ! -f "$dll" || scripts/wine/bcryptprimitives.c -nt "$dll" ]]; then
 		scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32
 fi
 
-# The first wine command starts wineserver, which would inherit go test's
-# output pipe and keep it open after the test ends ("Test I/O incomplete");
-# start it first, detached, and stop it at the end.
+# The first wine command starts wineserver and Wine's background services
+# (services.exe, winedevice.exe, ...), which would inherit go test's output
+# pipe and keep it open after the test ends ("Test I/O incomplete 1m0s after
+# exiting"): start them first with their output elsewhere, keep the server
+# up for the whole run, and stop it at the end.
 wineserver -k 2>/dev/null || true
 wineserver -p </dev/null >/dev/null 2>&1
+wine cmd /c exit </dev/null >/dev/null 2>&1 || true
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
 wintest() {
