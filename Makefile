@@ -10,6 +10,12 @@
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' chaos run (scripts/station-test.sh; minutes)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
+#   make cross       bin/arbiter.exe for windows/amd64 (MinGW-w64 as cgo compiler) and
+#                    the non-GUI packages for darwin/amd64, darwin/arm64 (CGO_ENABLED=0)
+#   make cross-check every package but gui/ and main builds with CGO_ENABLED=0 for
+#                    windows/amd64 and darwin/arm64 (part of make test)
+#   make test-windows the core tests as Windows programs under Wine (part of make test)
+#   make package-linux / package-windows   `fyne package` from a temporary copy
 #   make clean       remove build output
 
 SHELL := /bin/bash
@@ -28,7 +34,8 @@ TESTLOG     := bin/go-test.log
 PGNCHECK    := tools/pgncheck
 ARGS        ?=
 
-.PHONY: all deps deps-test build run test bench fuzz crash-test station-test gui-check clean
+.PHONY: all deps deps-test deps-cross build run test bench fuzz crash-test station-test gui-check clean \
+	cross cross-check test-windows package-linux package-windows
 
 all: build
 
@@ -69,6 +76,12 @@ test: deps-test
 	notests=$$(grep -c 'no test files' $(TESTLOG) || true); \
 	echo "go test summary: $$ok packages ok, $$failed packages FAILED, $$notests without test files (full log: $(TESTLOG))"; \
 	exit $$status
+	@$(MAKE) --no-print-directory cross-check
+	@if command -v wine >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory test-windows; \
+	else \
+		echo "test-windows skipped: wine is not installed (scripts/deps.sh --test installs it)"; \
+	fi
 	@if command -v Xvfb >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory gui-check; \
 		gui=1; \
@@ -105,6 +118,43 @@ station-test:
 
 gui-check:
 	bash scripts/gui-check.sh
+
+# Packages that must build without cgo on every platform: all but the GUI.
+CORE_PKGS = $$($(GO) list ./... | grep -v -e '^arbiter$$' -e '^arbiter/gui')
+
+deps-cross:
+	bash scripts/deps.sh --cross
+
+cross-check:
+	@for target in windows/amd64 darwin/arm64 darwin/amd64; do \
+		echo "GOOS=$${target%/*} GOARCH=$${target#*/} CGO_ENABLED=0 $(GO) vet <core packages>"; \
+		GOOS=$${target%/*} GOARCH=$${target#*/} CGO_ENABLED=0 $(GO) vet $(CORE_PKGS); \
+	done
+
+cross: deps-cross cross-check
+	@mkdir -p bin
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) build -o bin/arbiter.exe .
+
+test-windows:
+	bash scripts/wine-test.sh
+
+# fyne package rewrites FyneApp.toml (it increments Build) and writes next to
+# the sources, so it runs in a temporary copy of the tree; only the package
+# comes back, into bin/. Needs the fyne tool: go install fyne.io/tools/cmd/fyne@v1.7.4
+FYNE ?= fyne
+package-linux package-windows: package-%:
+	@command -v $(FYNE) >/dev/null 2>&1 || { echo "make $@: the fyne tool is not installed; run 'go install fyne.io/tools/cmd/fyne@v1.7.4' (it lands in $$($(GO) env GOPATH)/bin)"; exit 1; }
+	@mkdir -p bin
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	git ls-files -z | xargs -0 cp --parents -t "$$tmp"; \
+	cd "$$tmp"; \
+	if [ "$*" = windows ]; then \
+		GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(FYNE) package --os windows --release; \
+		cp Arbiter.exe "$(CURDIR)/bin/Arbiter.exe"; echo "bin/Arbiter.exe"; \
+	else \
+		$(FYNE) package --os linux --release; \
+		cp Arbiter.tar.xz "$(CURDIR)/bin/Arbiter.tar.xz"; echo "bin/Arbiter.tar.xz"; \
+	fi
 
 clean:
 	rm -rf bin build arbiter

@@ -7,22 +7,38 @@ import (
 	_ "arbiter/internal/quietlocale" // before Fyne initialises: see its doc
 
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"arbiter/cli"
 	"arbiter/gui"
 )
 
+// fyneApp is the application's manifest; "arbiter --version" reads its
+// version and build number.
+//
+//go:embed FyneApp.toml
+var fyneApp []byte
+
 func main() {
 	ctx := context.Background()
 	args := os.Args[1:]
 	if cli.HasCommand(args) {
-		os.Exit(cli.Run(ctx, args, cli.OSEnv()))
+		env := cli.OSEnv()
+		env.Manifest = fyneApp
+		os.Exit(cli.Run(ctx, args, env))
 	}
 	db, opts, err := cli.ConsoleOptions(args, os.Getenv, time.Now)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
+		os.Exit(2)
+	}
+	// Without a display the window cannot open: say so before the database
+	// is opened (or created).
+	if err := cli.ConsoleDisplay(runtime.GOOS, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(2)
 	}

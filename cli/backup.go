@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"arbiter/store"
+	"arbiter/service"
 )
 
 func init() {
@@ -40,7 +40,7 @@ func runBackup(r *runner, a *args) error {
 	}
 	if err := r.db.Backup(r.ctx, dest); err != nil {
 		os.Remove(dest) // a partial copy (disk full) is worth nothing
-		if errors.Is(err, store.ErrDiskFull) {
+		if errors.Is(err, service.ErrDiskFull) {
 			return fmt.Errorf("the disk holding %s is full: nothing was copied; choose a place with free space", dest)
 		}
 		return err
@@ -56,19 +56,7 @@ func runBackup(r *runner, a *args) error {
 
 // verifyCopy opens a fresh copy read-only and checks its chain.
 func verifyCopy(ctx context.Context, path string) (int64, string, error) {
-	db, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		return 0, "", fmt.Errorf("the copy %s cannot be opened: %w", path, err)
-	}
-	defer db.Close()
-	rep, err := db.Verify(ctx, "")
-	if err != nil {
-		return 0, "", fmt.Errorf("the copy %s cannot be read: %w", path, err)
-	}
-	if !rep.OK {
-		return 0, "", fmt.Errorf("the copy %s does not verify (%s): keep the original and try again", path, rep.Problem)
-	}
-	return rep.Events, rep.Head, nil
+	return service.VerifyCopy(ctx, path)
 }
 
 // samePath reports whether a and b name the same file (by path, or by inode

@@ -469,6 +469,11 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 				return []string{"export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf"), "--lang", "tlh"}
 			}, ""},
 		},
+		"demo 1996": {
+			{"no PGN", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "pgn"},
+			{"a PGN that does not exist", "live", static("demo", "1996", "--pgn", "/nonexistent/g.pgn", "-o", "/nonexistent/s.txt"), "pgn"},
+			{"a number of games that is a word", "live", static("demo", "1996", "--pgn", "x.pgn", "--games", "six", "-o", "s.txt"), "games"},
+		},
 	}
 	for _, c := range Commands() {
 		if len(cases[c.name]) == 0 {
@@ -491,7 +496,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 func harmless(t *testing.T, name string) []string {
 	later := at(time.Minute)
 	switch name {
-	case "where", "help", "unwinnable":
+	case "where", "help", "unwinnable", "demo 1996": // open no database
 		return nil
 	case "broadcast":
 		// It serves until interrupted on a good file; its own read-only

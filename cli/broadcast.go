@@ -8,7 +8,7 @@ import (
 	"syscall"
 
 	"arbiter/broadcast"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 func init() {
@@ -30,7 +30,7 @@ func runBroadcast(r *runner, a *args) error {
 	}
 	// The broadcast never writes: its own read-only handle, beside the
 	// console's.
-	db, err := store.OpenReadOnly(r.ctx, r.g.DB)
+	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
 	if err != nil {
 		return err
 	}

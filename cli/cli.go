@@ -9,7 +9,6 @@ package cli
 import (
 	"context"
 	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,12 +16,10 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -31,6 +28,9 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Now            func() time.Time
+	// Manifest is FyneApp.toml, embedded by package main; --version reads
+	// the application's version and build number from it.
+	Manifest []byte
 }
 
 // OSEnv is the process environment.
@@ -38,18 +38,9 @@ func OSEnv() Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
 }
 
-// Global holds the options before the command.
-type Global struct {
-	DB    string
-	At    time.Time
-	AtSet bool
-	Role  match.Role
-	PIN   string // the arbiter's passphrase (--pin, or ARBITER_PIN)
-	// Secret is the passphrase of the --as role's own credential (--secret).
-	Secret string
-	// KeyFile is the --as role's credential as a key file (--key-file).
-	KeyFile string
-}
+// Global holds the options before the command (service.Global, which the
+// console takes too).
+type Global = service.Global
 
 // command is one CLI command.
 type command struct {
@@ -77,7 +68,8 @@ func Commands() []*command {
 }
 
 // DefaultDB is the default database path: ARBITER_DB, else a file in the
-// user's data directory.
+// user's data directory ($XDG_DATA_HOME, ~/.local/share, or on Windows
+// %LOCALAPPDATA% when HOME is unset).
 func DefaultDB(getenv func(string) string) string {
 	if p := getenv("ARBITER_DB"); p != "" {
 		return p
@@ -85,10 +77,14 @@ func DefaultDB(getenv func(string) string) string {
 	dir := getenv("XDG_DATA_HOME")
 	if dir == "" {
 		home := getenv("HOME")
-		if home == "" {
-			home = "."
+		switch {
+		case home != "":
+			dir = filepath.Join(home, ".local", "share")
+		case getenv("LOCALAPPDATA") != "":
+			dir = getenv("LOCALAPPDATA") // Windows, where HOME is usually unset
+		default:
+			dir = filepath.Join(".", ".local", "share")
 		}
-		dir = filepath.Join(home, ".local", "share")
 	}
 	return filepath.Join(dir, "arbiter", "arbiter.db")
 }
@@ -99,12 +95,20 @@ type runner struct {
 	env    Env
 	g      Global
 	app    *match.App
-	db     *store.DB
+	db     *service.DB
 	inPlay bool
 	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
 	key    ed25519.PrivateKey // the key read from g.KeyFile
 	warned bool               // the unprotected-match warning was given
+	// readOnly: the command only reads (readOnlyCommands).
+	readOnly bool
 }
+
+// readOnlyCommands never write to the record: they open it read-only when it
+// is write-protected and refuse what is not a regular file (--db /dev/null)
+// before SQLite could put a journal beside it (service.OpenForReading). backup is
+// not among them: it opens the record as the console does.
+var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export pgn": true, "export pdf": true}
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
@@ -135,45 +139,12 @@ func Run(ctx context.Context, argv []string, env Env) int {
 	return 0
 }
 
-// Sentence turns an error into the one clear sentence shown to users.
-func Sentence(err error) string { return SentenceIn(err, func(s string) string { return s }) }
+// Sentence turns an error into the one clear sentence shown to users
+// (service.Sentence).
+func Sentence(err error) string { return service.Sentence(err) }
 
-// SentenceIn is Sentence in the language of tr, which translates an English
-// format or word (see package phrase) and returns what it does not know
-// unchanged. Refusals of the match and the move parser are translated;
-// other errors stay in English.
-func SentenceIn(err error, tr func(string) string) string {
-	msg := err.Error()
-	var me *match.Error
-	var ph *phrase.Error
-	if errors.As(err, &me) {
-		msg = me.Msg
-		if errors.As(me, &ph) {
-			msg = phrase.Translate(me, tr)
-		}
-	} else if errors.As(err, &ph) {
-		msg = phrase.Translate(err, tr)
-	}
-	// Failures of the database file are told by what the user can do.
-	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
-		if errors.Is(err, known) && me == nil {
-			msg = tr(known.Error())
-			break
-		}
-	}
-	msg = strings.TrimSpace(msg)
-	if msg == "" {
-		return tr("unknown error.")
-	}
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
-		msg += "."
-	}
-	if first, _, _ := strings.Cut(msg, " "); strings.ContainsAny(first, "0123456789") {
-		return msg // starts with a move or a number: keep it as written
-	}
-	r, n := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(r)) + msg[n:]
-}
+// SentenceIn is Sentence in the language of tr (service.SentenceIn).
+func SentenceIn(err error, tr func(string) string) string { return service.SentenceIn(err, tr) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {
@@ -294,15 +265,31 @@ func lookup(words []string) (*command, []string, error) {
 		if len(words) == 1 {
 			return nil, nil, fmt.Errorf("%s needs one of: %s", words[0], strings.Join(subs, ", "))
 		}
-		return nil, nil, fmt.Errorf("%q is not a %s command: use one of %s", words[1], words[0], strings.Join(subs, ", "))
+		return nil, nil, fmt.Errorf("%q is not one of the %s commands: use one of %s", words[1], words[0], strings.Join(subs, ", "))
 	}
 	return nil, nil, fmt.Errorf("%q is not a command: see 'arbiter help'", words[0])
 }
+
+func isHelpFlag(s string) bool { return s == "--help" || s == "-h" }
 
 func run(ctx context.Context, argv []string, env Env) error {
 	g, rest, err := parseGlobal(argv, env.Getenv, env.Now)
 	if err != nil {
 		return err
+	}
+	switch {
+	case len(rest) > 0 && isHelpFlag(rest[0]):
+		// arbiter --help, arbiter -h [COMMAND]: the same as arbiter help
+		rest = append([]string{"help"}, rest[1:]...)
+	case len(rest) > 0 && rest[0] == "--version":
+		if len(rest) > 1 {
+			return fmt.Errorf("--version takes nothing after it: give 'arbiter --version' alone")
+		}
+		fmt.Fprintln(env.Stdout, VersionLine(env.Manifest))
+		return nil
+	case len(rest) >= 2 && isHelpFlag(rest[1]) && commands[rest[0]] == nil && len(groupCommands(rest[0])) > 0:
+		// arbiter export --help: the commands of the group
+		rest = []string{"help", rest[0]}
 	}
 	c, cargs, err := lookup(rest)
 	if err != nil {
@@ -339,16 +326,17 @@ func (r *runner) open(create bool) error {
 	} else if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return fmt.Errorf("cannot create the folder for %s: %v", r.g.DB, err)
 	}
-	db, err := store.Open(r.ctx, r.g.DB)
+	var app *match.App
+	var err error
+	if r.readOnly && !create {
+		app, err = service.OpenForReading(r.ctx, r.g.DB)
+	} else {
+		app, err = service.Open(r.ctx, r.g.DB)
+	}
 	if err != nil {
 		return err
 	}
-	app, err := match.Open(r.ctx, db)
-	if err != nil {
-		db.Close()
-		return err
-	}
-	r.db, r.app = db, app
+	r.db, r.app = app.DB(), app
 	if !r.inPlay {
 		r.recoveryNotice(create)
 	}
@@ -390,6 +378,7 @@ func (r *runner) exec(c *command, words []string) error {
 		return nil
 	}
 	if c.writes || c.reads {
+		r.readOnly = readOnlyCommands[c.name] && !r.inPlay
 		if err := r.open(c.writes); err != nil {
 			return err
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"arbiter/clock"
-	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 const (
@@ -73,6 +73,12 @@ func init() {
 }
 
 func runHelp(r *runner, a *args) error {
+	if len(a.pos) == 1 && commands[a.pos[0]] == nil {
+		if group := groupCommands(a.pos[0]); len(group) > 0 {
+			printGroupHelp(r, a.pos[0], group)
+			return nil
+		}
+	}
 	if len(a.pos) > 0 {
 		c, _, err := lookup(a.pos)
 		if err != nil {
@@ -308,30 +314,8 @@ func parseSideArg(a *args, command string) (clock.Side, error) {
 	return s, nil
 }
 
-// ParseAdjustment reads "+5m", "-1m30s" or "=1:59:30.5".
-func ParseAdjustment(s string) (match.Adjustment, error) {
-	var adj match.Adjustment
-	switch {
-	case strings.HasPrefix(s, "="):
-		d, err := match.ParseClockReading(s[1:])
-		if err != nil {
-			return adj, err
-		}
-		adj.Set, adj.D = true, d
-	case strings.HasPrefix(s, "+"), strings.HasPrefix(s, "-"):
-		d, err := match.ParseDuration(s[1:])
-		if err != nil {
-			return adj, err
-		}
-		if s[0] == '-' {
-			d = -d
-		}
-		adj.D = d
-	default:
-		return adj, phrase.Errorf("%q is not a correction: write +5m, -1m30s or =1:59:30", s)
-	}
-	return adj, nil
-}
+// ParseAdjustment reads "+5m", "-1m30s" or "=1:59:30.5" (service.ParseAdjustment).
+func ParseAdjustment(s string) (match.Adjustment, error) { return service.ParseAdjustment(s) }
 
 func runAdjust(r *runner, a *args) error {
 	reason, _ := a.take("reason")

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/match"
 	"arbiter/report"
 )
@@ -99,31 +98,10 @@ func runExportPDF(r *runner, a *args) error {
 	return nil
 }
 
-// writeFile writes data to path through a temporary file in the same folder,
-// so that a failed export never leaves half a file behind.
+// writeFile writes an export to path whole or not at all, and only to a
+// regular file (package atomicfile).
 func writeFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".arbiter-export-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %v", path, werr)
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // userError drops the package prefix from a report error: the user reads one

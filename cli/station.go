@@ -20,8 +20,8 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/station"
-	"arbiter/store"
 )
 
 // The station commands (docs/stations.md). A station's record FILE has a
@@ -102,7 +102,7 @@ func newMatchCA(ctx context.Context, db, name string) error {
 
 func matchTitle(ctx context.Context, path string) string {
 	title := ""
-	if db, err := store.OpenReadOnly(ctx, path); err == nil {
+	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
 		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
 			title = app.State().Match.Title
 		}
@@ -117,7 +117,7 @@ func checkRecord(ctx context.Context, db string) error {
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	rdb, err := store.Open(ctx, db) // refuses before any write, as every command's open does
+	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func runStationServe(r *runner, a *args) error {
 func serveStation(r *runner, sf *stationFile) error {
 	ctx, cancel := stationCtx(r.ctx)
 	defer cancel()
-	db, err := store.Open(ctx, r.g.DB)
+	db, err := service.OpenRecord(ctx, r.g.DB)
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func serveStation(r *runner, sf *stationFile) error {
 
 // holderRoutes are the route addresses of the record holders: those the
 // record names, those the invitation named, and this station's own.
-func holderRoutes(ctx context.Context, db *store.DB, sf *stationFile) ([]string, error) {
+func holderRoutes(ctx context.Context, db *service.DB, sf *stationFile) ([]string, error) {
 	rep, err := station.OpenReplica(ctx, db)
 	if err != nil {
 		return nil, err
@@ -332,7 +332,7 @@ func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
 	for _, c := range sf.Contacts {
 		add(c)
 	}
-	if rdb, err := store.OpenReadOnly(ctx, db); err == nil {
+	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
 		if routes, err := holderRoutes(ctx, rdb, sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := clientAddr(r); err == nil {
@@ -417,8 +417,8 @@ func appendMember(ctx context.Context, app *match.App, req station.Request) erro
 		at = last
 	}
 	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
-	_, err := app.DB().Update(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
+		_, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
 		return err
 	})
 	if err == nil {
@@ -485,14 +485,14 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 		return errors.New(rep.Error)
 	}
 	// Wait until this station's record holds the command.
-	db, err := store.OpenReadOnly(ctx, g.DB)
-	if err != nil && !errors.Is(err, store.ErrEmpty) {
+	db, err := service.OpenRecordReadOnly(ctx, g.DB)
+	if err != nil && !errors.Is(err, service.ErrEmpty) {
 		return err
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if db == nil {
-			db, _ = store.OpenReadOnly(ctx, g.DB)
+			db, _ = service.OpenRecordReadOnly(ctx, g.DB)
 		}
 		if db != nil {
 			if seq, _, err := db.Head(ctx); err == nil && uint64(seq) >= rep.Seq {
@@ -584,7 +584,7 @@ func runStationInvite(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
-	db, err := store.OpenReadOnly(r.ctx, r.g.DB)
+	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
 	if err != nil {
 		return err
 	}

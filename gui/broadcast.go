@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/broadcast"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // liveBroadcast is a broadcast the console started (View → Broadcast…): the
@@ -18,7 +18,7 @@ import (
 type liveBroadcast struct {
 	addr string
 	stop context.CancelFunc
-	db   *store.DB
+	db   *service.DB
 }
 
 var (
@@ -50,7 +50,7 @@ func (c *console) broadcastDialog() {
 		if err := broadcast.CheckListen(a); err != nil {
 			return errText(tr("%q is not an address to listen on: give HOST:PORT, e.g. 127.0.0.1:8080 or the hall network's address", a))
 		}
-		db, err := store.OpenReadOnly(c.ctx, c.core.DB().Path())
+		db, err := service.OpenRecordReadOnly(c.ctx, c.core.DB().Path())
 		if err != nil {
 			return err
 		}

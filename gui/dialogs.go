@@ -16,15 +16,15 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // sentence is an error as the one sentence shown to the user, in the
 // console's language: the core's refusals are translated with the same
 // dictionary as the console's own texts.
-func sentence(err error) string { return cli.SentenceIn(err, translate) }
+func sentence(err error) string { return service.SentenceIn(err, translate) }
 
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.
@@ -300,7 +300,7 @@ func (c *console) adjustDialog() {
 		widget.NewFormItem(lang.L("Moves completed"), moves),
 		widget.NewFormItem(lang.L("Reason"), reason),
 	}, func() error {
-		adj, err := cli.ParseAdjustment(strings.TrimSpace(corr.Text))
+		adj, err := service.ParseAdjustment(strings.TrimSpace(corr.Text))
 		if err != nil {
 			return err
 		}

@@ -17,9 +17,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/match"
 	"arbiter/report"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // The record: exports (Reports menu), verifying the hash chain, backups, and
@@ -120,30 +121,10 @@ func sameFile(a, b string) bool {
 	return ca == cb
 }
 
-// writeExport writes data to path through a temporary file in the same
-// folder (as the CLI's export does), so that a failed export never leaves
-// half a file behind.
+// writeExport writes data to path whole or not at all, and only to a
+// regular file: the same write as the CLI's export (package atomicfile).
 func writeExport(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".arbiter-export-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %w", path, werr)
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // reportError drops the package prefix of a report error: the user reads
@@ -300,17 +281,9 @@ func (c *console) continueIn(newPath string) error {
 		return errText(lang.L("that is the match database itself: choose a new file name"))
 	}
 	old := c.core.DB()
-	if err := match.ContinueIn(c.ctx, old.Path(), newPath); err != nil {
+	core, err := service.ContinueIn(c.ctx, c.core, newPath)
+	if err != nil {
 		return err
-	}
-	db, err := store.Open(c.ctx, newPath)
-	if err != nil {
-		return fmt.Errorf("gui: open the new file %s: %w", newPath, err)
-	}
-	core, err := match.Open(c.ctx, db)
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("gui: read the match in %s: %w", newPath, err)
 	}
 	oldPath := c.cfg.path
 	c.setCore(core)
@@ -344,9 +317,9 @@ func writeProblem(err error) (string, bool) {
 	switch {
 	case err == nil:
 		return "", false
-	case errors.Is(err, store.ErrDiskFull):
+	case errors.Is(err, service.ErrDiskFull):
 		return lang.L("The record cannot be written: the disk is full."), true
-	case errors.Is(err, store.ErrReadOnly):
+	case errors.Is(err, service.ErrReadOnly):
 		return lang.L("The record cannot be written: the file is read-only."), true
 	}
 	return "", false

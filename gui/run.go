@@ -13,29 +13,23 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"arbiter/assets"
-	"arbiter/cli"
 	"arbiter/match"
-	"arbiter/store"
+	"arbiter/service"
 )
 
 // appID identifies the console's preferences.
 const appID = "org.arbiter.console"
 
 // Run opens the console on the database at path and blocks until it closes.
-func Run(ctx context.Context, path string, opts cli.Global) error {
+func Run(ctx context.Context, path string, opts service.Global) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
 		}
 	}
-	db, err := store.Open(ctx, path)
+	core, err := service.Open(ctx, path)
 	if err != nil {
 		return fmt.Errorf("gui: open %s: %w", path, err)
-	}
-	core, err := match.Open(ctx, db)
-	if err != nil {
-		db.Close()
-		return fmt.Errorf("gui: read the match in %s: %w", path, err)
 	}
 
 	// ARBITER_CPUPROFILE=FILE writes a CPU profile of the session from 5 s

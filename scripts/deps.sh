@@ -3,7 +3,10 @@
 #
 # Usage:
 #   scripts/deps.sh          packages to build and run the console
-#   scripts/deps.sh --test   the above plus what the test suite needs
+#   scripts/deps.sh --test   the above plus what the test suite needs (with Wine and
+#                            MinGW-w64, to run the core tests as Windows programs)
+#   scripts/deps.sh --cross  the build packages plus the MinGW-w64 C compiler
+#                            that `make cross` uses for the Windows console
 #
 # The script is idempotent: each package is checked with dpkg-query and only the
 # missing ones are installed, with apt-get (through sudo when not run as root).
@@ -20,18 +23,21 @@ build_pkgs=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	fonts-dejavu-core
 )
-test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 chromium curl)
+test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 chromium curl wine wine64 gcc-mingw-w64-x86-64)
+cross_pkgs=(gcc-mingw-w64-x86-64)
 
 want_test=0
+want_cross=0
 case "${1:-}" in
 "") ;;
 --test) want_test=1 ;;
+--cross) want_cross=1 ;;
 -h | --help)
-	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 *)
-	echo "deps.sh: unknown option '$1'; use no option for build packages or --test for test packages too." >&2
+	echo "deps.sh: unknown option '$1'; use no option for build packages, --test for test packages too or --cross for the Windows cross-compiler." >&2
 	exit 2
 	;;
 esac
@@ -74,6 +80,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
 fi
 
 pkgs=("${build_pkgs[@]}")
+if ((want_cross)); then
+	pkgs+=("${cross_pkgs[@]}")
+fi
 if ((want_test)); then
 	pkgs+=("${test_pkgs[@]}")
 	# Node may come from elsewhere (e.g. /usr/bin/node from another source); only

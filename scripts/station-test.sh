@@ -7,4 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH GOFLAGS=-buildvcs=false CGO_ENABLED=1
 ARBITER_STATION_CLUSTER=1 go test -count=1 -timeout 10m -run '^TestStationLoneRecordHolder' -v ./cli/
+ARBITER_STATION_CLUSTER=1 go test -count=1 -timeout 10m -run '^TestThreeHolders' -v ./station/
 ARBITER_STATION_CHAOS=1 go test -count=1 -timeout 30m -run '^TestChaos' -v ./station/

@@ -351,11 +351,38 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
-	if err := sdb.PingContext(ctx); err != nil {
+	err = sdb.PingContext(ctx)
+	if err != nil && sqliteCode(err) == sqlite3.SQLITE_READONLY && !hasWAL(path) {
+		// A WAL-mode file in a folder that cannot take the -shm file (a
+		// read-only mount, the appeals board's write-protected copy). With
+		// no -wal file beside it no process is writing to it (a writer
+		// would have to create both), so SQLite may read it as immutable.
+		sdb.Close()
+		if d, err = dsn(path, "mode=ro", "immutable=1", "_pragma=query_only(1)"); err != nil {
+			return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+		}
+		if sdb, err = sql.Open("sqlite", d); err != nil {
+			return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+		}
+		sdb.SetMaxOpenConns(1)
+		sdb.SetMaxIdleConns(1)
+		err = sdb.PingContext(ctx)
+	}
+	if err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
 	return &DB{sql: sdb, path: path, readOnly: true}, nil
+}
+
+// hasWAL reports whether a write-ahead log with content (or one that cannot
+// be examined) sits next to path.
+func hasWAL(path string) bool {
+	st, err := os.Stat(path + "-wal")
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return err != nil || st.Size() > 0
 }
 
 // ErrEmpty: a read-only open found a file with no event log in it yet.

@@ -1,0 +1,16 @@
+// Package service is the layer between the two faces (cli/ and gui/) and the
+// core (match/, store/): what both faces need that is neither the rules of
+// the match nor words of one face. The faces import service and the domain
+// packages, never each other and never store/ (TestFacesImportOnlyTheService
+// checks it).
+//
+// It opens the record (read-write for the console and the commands that
+// write, read-only when a command only reads and the file is
+// write-protected), continues a match in a new file, verifies a copy, holds
+// the options of a session (Global), reads clock corrections
+// (ParseAdjustment) and turns errors into the one sentence a user reads
+// (Sentence, SentenceIn). Exports are written with package atomicfile.
+//
+// This is the start of the layer the issue describes; the transaction
+// wrapper, change notifications and the time source still live in match/.
+package service

@@ -1,0 +1,146 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// DB is the record's event log. The faces hold it (to close, back up or
+// verify it) without importing store/.
+type DB = store.DB
+
+// Tx, Event and Signature are the record's transaction, event and
+// signature, for the station layer's faces (cli/station.go), which append
+// membership events of their own.
+type (
+	Tx        = store.Tx
+	Event     = store.Event
+	Signature = store.Signature
+)
+
+// OpenRecord opens the record's event log read-write, without the match
+// over it (the station commands); OpenRecordReadOnly opens it read-only
+// (the broadcast and every read of a station's file).
+func OpenRecord(ctx context.Context, path string) (*DB, error) { return store.Open(ctx, path) }
+
+// OpenRecordReadOnly opens the record's event log for reading only.
+func OpenRecordReadOnly(ctx context.Context, path string) (*DB, error) {
+	return store.OpenReadOnly(ctx, path)
+}
+
+// The record's failures the faces tell apart (errors.Is).
+var (
+	ErrDiskFull = store.ErrDiskFull
+	ErrReadOnly = store.ErrReadOnly
+	ErrExists   = store.ErrExists
+	ErrEmpty    = store.ErrEmpty
+)
+
+// Global holds the options of one session: the database, the instant a
+// command happens at, and who gives it.
+type Global struct {
+	DB    string
+	At    time.Time
+	AtSet bool
+	Role  match.Role
+	PIN   string // the arbiter's passphrase (--pin, or ARBITER_PIN)
+	// Secret is the passphrase of the --as role's own credential (--secret).
+	Secret string
+	// KeyFile is the --as role's credential as a key file (--key-file).
+	KeyFile string
+}
+
+// Open opens the record at path read-write (creating it when absent, as
+// store.Open does) and the match over it.
+func Open(ctx context.Context, path string) (*match.App, error) {
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
+}
+
+// OpenForReading opens an existing record for a command that only reads.
+// A path that is not a regular file (/dev/null, a folder) is refused before
+// SQLite could put a journal beside it. When the file and its folder can be
+// written it is opened as the console opens it (an older schema is migrated
+// after its own backup, SQLite removes its -wal and -shm on close);
+// otherwise read-only (store.OpenReadOnly), which works on a write-protected
+// copy or a read-only mount. Either way no event is appended.
+func OpenForReading(ctx context.Context, path string) (*match.App, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a file that can hold a match record: give the database file", path)
+	}
+	if writable(path) {
+		return Open(ctx, path)
+	}
+	db, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
+}
+
+// writable reports whether the file at path and its folder can be written.
+func writable(path string) bool {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	probe, err := os.CreateTemp(filepath.Dir(path), ".arbiter-probe-*")
+	if err != nil {
+		return false
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return true
+}
+
+// ContinueIn copies the live record of old to the new file newPath
+// (match.ContinueIn: a verified copy), opens the copy and returns the match
+// over it. old stays open; the caller closes it once it has switched.
+func ContinueIn(ctx context.Context, old *match.App, newPath string) (*match.App, error) {
+	if err := match.ContinueIn(ctx, old.DB().Path(), newPath); err != nil {
+		return nil, err
+	}
+	app, err := Open(ctx, newPath)
+	if err != nil {
+		return nil, fmt.Errorf("open the new file %s: %w", newPath, err)
+	}
+	return app, nil
+}
+
+// VerifyCopy opens a fresh copy read-only and checks its hash chain; it
+// returns the number of events and the head.
+func VerifyCopy(ctx context.Context, path string) (int64, string, error) {
+	db, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		return 0, "", fmt.Errorf("the copy %s cannot be opened: %w", path, err)
+	}
+	defer db.Close()
+	rep, err := db.Verify(ctx, "")
+	if err != nil {
+		return 0, "", fmt.Errorf("the copy %s cannot be read: %w", path, err)
+	}
+	if !rep.OK {
+		return 0, "", fmt.Errorf("the copy %s does not verify (%s): keep the original and try again", path, rep.Problem)
+	}
+	return rep.Events, rep.Head, nil
+}
