@@ -135,12 +135,17 @@ shot 08-audience-move "$aud"
 xdotool key --window "$aud" --clearmodifiers ctrl+shift+a 2>/dev/null || true # the console's shortcuts work there too (the window is gone before the key is released)
 sleep 1
 if xdotool search --onlyvisible --name 'audience' >/dev/null 2>&1; then fail "Ctrl+Shift+A in the audience display did not close it"; fi
+# the window went before the keys were released: release them, or X repeats
+# the held "a" into whatever has the focus next
+xdotool keyup ctrl shift a 2>/dev/null || true
 # back to the console: the X focus went with the closed window; a click on
 # the scoresheet gives it back, Ctrl+L puts the caret in the move field
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 xdotool mousemove --window "$wid" 800 560 click 1
 sleep 0.3
 key ctrl+l
+key ctrl+a # anything repeated into the field is replaced
+key BackSpace
 
 key F12
 xdotool type --window "$wid" --delay 50 "Bc5"
@@ -236,7 +241,10 @@ shot 18-flag-question
 key Return
 shot 19-flag-verdict
 key Return
-key ctrl+q
+# the game is over, so the console quits at once: the window may be gone
+# before xdotool releases the keys
+xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
+xdotool keyup ctrl q 2>/dev/null || true
 for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit after the flag game"
 app_pid=""
