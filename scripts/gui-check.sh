@@ -240,7 +240,8 @@ key ctrl+shift+f # White's flag fell: the console asks first
 shot 18-flag-question
 key Return
 shot 19-flag-verdict
-key Return
+xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true # closes the verdict
+sleep 0.4
 # the game is over, so the console quits at once: the window may be gone
 # before xdotool releases the keys
 xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
