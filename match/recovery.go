@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/store"
 )
@@ -41,30 +42,13 @@ func (a *App) Closing(ctx context.Context, now time.Time) error {
 // running. It returns a sentence for the user (nil if nothing happened) and,
 // when write is true, logs a recovery event (rule 7: the clock kept running).
 func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*phrase.Error, error) {
-	hb, ok, err := a.db.ReadHeartbeat(ctx)
-	if err != nil || !ok || hb.PID == pidHandled {
+	p, running, err := a.absence(ctx, now)
+	if p == nil || err != nil {
 		return nil, err
-	}
-	away := now.Sub(hb.Wall)
-	if away < StaleAfter {
-		return nil, nil
-	}
-	g := a.State().CurrentGame()
-	if g == nil || !g.Live() {
-		return nil, nil
-	}
-	running, isRunning := g.Clock.Running()
-	if !isRunning {
-		return nil, nil
-	}
-	how := phrase.Word("closed")
-	if hb.PID != pidClosed {
-		how = "gone (crashed or killed)"
 	}
 	// the record keeps the English sentence; the console says the phrase
 	// in its own language
-	note := recoveryNote(how, away, colour(running))
-	msg := note.Error()
+	note := recoveryNote(p.how, p.away, colour(running))
 	if !write {
 		return note, nil
 	}
@@ -73,13 +57,39 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 		if err != nil {
 			return err
 		}
-		return t.emit(g.Number, KindRecovery, RecoveryPayload{AwayMS: int64(away / time.Millisecond), Running: running.String(), Text: msg})
+		return t.emit(g.Number, KindRecovery, RecoveryPayload{AwayMS: int64(p.away / time.Millisecond), Running: running.String(), Text: note.Error()})
 	})
 	if err != nil {
 		return note, err
 	}
-	host, _ := os.Hostname()
-	return note, a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
+	return note, a.handled(ctx, now)
+}
+
+// absence is the console's absence while a clock of the game in progress
+// ran, as the heartbeat shows it at now, with the side whose clock runs; nil
+// when there was none (or it was already noted).
+func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
+	hb, ok, err := a.db.ReadHeartbeat(ctx)
+	if err != nil || !ok || hb.PID == pidHandled {
+		return nil, 0, err
+	}
+	away := now.Sub(hb.Wall)
+	if away < StaleAfter {
+		return nil, 0, nil
+	}
+	g := a.State().CurrentGame()
+	if g == nil || !g.Live() {
+		return nil, 0, nil
+	}
+	running, isRunning := g.Clock.Running()
+	if !isRunning {
+		return nil, 0, nil
+	}
+	how := phrase.Word("closed")
+	if hb.PID != pidClosed {
+		how = "gone (crashed or killed)"
+	}
+	return &pendingRecovery{away: away, how: how, now: now}, running, nil
 }
 
 // pendingRecovery is a recovery note armed by ArmRecovery: the next command
@@ -97,30 +107,14 @@ type pendingRecovery struct {
 // instant, and a refused command leaves the record (and the heartbeat)
 // untouched. It returns the sentence for the user, or nil.
 func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, error) {
-	hb, ok, err := a.db.ReadHeartbeat(ctx)
-	if err != nil || !ok || hb.PID == pidHandled {
+	p, running, err := a.absence(ctx, now)
+	if p == nil || err != nil {
 		return nil, err
 	}
-	away := now.Sub(hb.Wall)
-	if away < StaleAfter {
-		return nil, nil
-	}
-	g := a.State().CurrentGame()
-	if g == nil || !g.Live() {
-		return nil, nil
-	}
-	running, isRunning := g.Clock.Running()
-	if !isRunning {
-		return nil, nil
-	}
-	how := phrase.Word("closed")
-	if hb.PID != pidClosed {
-		how = "gone (crashed or killed)"
-	}
 	a.mu.Lock()
-	a.pending = &pendingRecovery{away: away, how: how, now: now}
+	a.pending = p
 	a.mu.Unlock()
-	return recoveryNote(how, away, colour(running)), nil
+	return recoveryNote(p.how, p.away, colour(running)), nil
 }
 
 func recoveryNote(how phrase.Word, away time.Duration, running any) *phrase.Error {
