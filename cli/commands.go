@@ -165,7 +165,7 @@ func runMatchNew(r *runner, a *args) error {
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
 	if c := st.ArbiterCredential(); c != nil && !r.inPlay {
-		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", blocks(c.Fingerprint()))
+		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
 	}
 	return nil
 }
@@ -543,7 +543,7 @@ func runVerify(r *runner, a *args) error {
 	case !s.Signed:
 		fmt.Fprintf(r.env.Stderr, "arbiter: this older record has an arbiter PIN but no signatures: only the hash chain was checked\n")
 	default:
-		fmt.Fprintf(r.env.Stderr, "arbiter: %d signatures verified; the arbiter's key is %s\n", rep.Signatures, blocks(s.ArbiterKey))
+		fmt.Fprintf(r.env.Stderr, "arbiter: %d signatures verified; the arbiter's key is %s\n", rep.Signatures, match.HexBlocks(s.ArbiterKey))
 		if s.HeadSeq == 0 {
 			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)\n")
 		} else {

@@ -86,7 +86,7 @@ func runCredentialAdd(r *runner, a *args) error {
 		id = "player:" + player
 	}
 	if c := st.Credential(id); c != nil && !r.inPlay {
-		r.out("%s\n", blocks(c.Fingerprint()))
+		r.out("%s\n", match.HexBlocks(c.Fingerprint()))
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func runCredentialKeygen(r *runner, a *args) error {
 		return fmt.Errorf("cannot write the key file %s: %v", path, err)
 	}
 	k, _ := match.ParseKeyFile(b)
-	r.out("%s\n", blocks(match.Fingerprint(hex.EncodeToString(k.Public().(ed25519.PublicKey)))))
+	r.out("%s\n", match.HexBlocks(match.Fingerprint(hex.EncodeToString(k.Public().(ed25519.PublicKey)))))
 	return nil
 }
 
@@ -136,29 +136,17 @@ func runCredentialList(r *runner, a *args) error {
 	}
 	for _, id := range []string{"arbiter", "operator"} {
 		if c := st.Credential(id); c != nil {
-			r.out("%-24s %-10s %s\n", id, c.Kind, blocks(c.Fingerprint()))
+			r.out("%-24s %-10s %s\n", id, c.Kind, match.HexBlocks(c.Fingerprint()))
 		}
 	}
 	if m := st.Match; m != nil {
 		for _, p := range m.Players {
 			if c := st.Credential("player:" + p); c != nil {
-				r.out("%-24s %-10s %s\n", "player "+p, c.Kind, blocks(c.Fingerprint()))
+				r.out("%-24s %-10s %s\n", "player "+p, c.Kind, match.HexBlocks(c.Fingerprint()))
 			}
 		}
 	}
 	return nil
-}
-
-// blocks writes hex in blocks of eight, as the console prints heads.
-func blocks(h string) string {
-	var b strings.Builder
-	for i := 0; i < len(h); i += 8 {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(h[i:min(i+8, len(h))])
-	}
-	return b.String()
 }
 
 // exportSeal runs before an export: with the arbiter's credential it signs
@@ -175,7 +163,7 @@ func (r *runner) exportSeal() (match.Seal, error) {
 	if r.g.PIN != "" || (r.key != nil && r.g.Role == match.RoleArbiter) {
 		s, err := r.app.SignHead(r.ctx, r.cmd())
 		if err == nil {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, blocks(s.Head), blocks(s.ArbiterKey))
+			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
 		}
 		return s, err
 	}
@@ -183,7 +171,7 @@ func (r *runner) exportSeal() (match.Seal, error) {
 	if s.HeadSeq == 0 {
 		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet; give --pin to sign this one\n")
 	} else {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the last head the arbiter signed is event %d: %s\n", s.HeadSeq, blocks(s.Head))
+		fmt.Fprintf(r.env.Stderr, "arbiter: the last head the arbiter signed is event %d: %s\n", s.HeadSeq, match.HexBlocks(s.Head))
 	}
 	return s, nil
 }

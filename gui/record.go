@@ -212,7 +212,7 @@ func (c *console) exportPDFDialog() {
 				return err
 			}
 			c.afterDialog(func() {
-				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, groupHex(head)))
+				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, match.HexBlocks(head)))
 			})
 			return nil
 		})
@@ -229,7 +229,7 @@ func (c *console) verifyRecord() {
 		c.info(lang.L("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
 		return
 	}
-	c.info(lang.L("The record verifies"), tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, groupHex(rep.Head)))
+	c.info(lang.L("The record verifies"), tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head)))
 }
 
 // backupDialog writes a consistent copy of the live record (Match → Back up
@@ -380,17 +380,4 @@ func (c *console) afterDialog(f func()) {
 		return
 	}
 	f()
-}
-
-// groupHex writes a fingerprint in blocks of eight digits, to be read out
-// and copied by hand ('arbiter verify --head' ignores the spaces).
-func groupHex(h string) string {
-	var b strings.Builder
-	for i := 0; i < len(h); i += 8 {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(h[i:min(i+8, len(h))])
-	}
-	return b.String()
 }

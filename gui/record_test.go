@@ -85,7 +85,7 @@ func TestExportsWriteFilesAndNoEvent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(topDialogTexts(h.c), groupHex(rep.Head)) {
+		if !strings.Contains(topDialogTexts(h.c), match.HexBlocks(rep.Head)) {
 			t.Errorf("the note does not give the fingerprint %s in blocks of eight: %q", rep.Head, topDialogTexts(h.c))
 		}
 	})

@@ -228,7 +228,7 @@ func TestVerify(t *testing.T) {
 		if r := verifyFile(t, other, "", fp[:16]); r.OK || r.BadSeq != 1 || !strings.Contains(r.Problem, "re-keyed") {
 			t.Errorf("verify --key = OK %v at %d: %s", r.OK, r.BadSeq, r.Problem)
 		}
-		if r := verifyFile(t, path, "", blocks(fp)); !r.OK {
+		if r := verifyFile(t, path, "", HexBlocks(fp)); !r.OK {
 			t.Errorf("verify --key with the right fingerprint (in blocks) failed: %s", r.Problem)
 		}
 	})

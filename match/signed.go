@@ -309,14 +309,16 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 		}
 		if !found {
 			i := int(r.ProtectedFrom - 1)
-			return fail(i, "registers the arbiter key %s, not the key %s given with --key (the record was re-keyed)", blocks(Fingerprint(first)), blocks(want))
+			return fail(i, "registers the arbiter key %s, not the key %s given with --key (the record was re-keyed)", HexBlocks(Fingerprint(first)), HexBlocks(want))
 		}
 	}
 	return r
 }
 
-// blocks writes hex in blocks of eight for reading aloud.
-func blocks(h string) string {
+// HexBlocks writes hex in blocks of eight, to be read out and copied by
+// hand: the console, the CLI and the reports print heads and fingerprints
+// so ('arbiter verify --head' and '--key' ignore the spaces).
+func HexBlocks(h string) string {
 	var b strings.Builder
 	for i := 0; i < len(h); i += 8 {
 		if i > 0 {
