@@ -63,6 +63,11 @@ func Open(ctx context.Context, path string) (*match.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openMatch(ctx, db)
+}
+
+// openMatch opens the match over db, closing db if that fails.
+func openMatch(ctx context.Context, db *store.DB) (*match.App, error) {
 	app, err := match.Open(ctx, db)
 	if err != nil {
 		db.Close()
@@ -89,12 +94,7 @@ func OpenForReading(ctx context.Context, path string) (*match.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return app, nil
+	return openMatch(ctx, db)
 }
 
 // writable reports whether the file at path and its folder can be written.
