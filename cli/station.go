@@ -403,7 +403,7 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN},
 		app: app, db: app.DB(), inPlay: true}
 	err = r.exec(c, cargs)
-	return out.String(), err
+	return out.String(), inWords(err)
 }
 
 // appendMember records that a station joined. Only record holders'

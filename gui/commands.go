@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -132,7 +131,7 @@ func (c *console) askPIN(then func()) {
 		// checked by the core, which records a wrong PIN and backs off
 		if err := c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin.Text})); err != nil {
 			d.Hide()
-			if errors.Is(err, match.ErrPermission) && strings.Contains(err.Error(), "wrong credential") {
+			if match.ErrorCode(err) == match.CodeWrongCredential {
 				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
 			} else {
 				c.showError(err)

@@ -116,11 +116,11 @@ func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, err
 func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOptions, error) {
 	var o CorrectionOptions
 	if g.Pressed != nil {
-		return o, refuse("%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first", colour(*g.Pressed))
+		return o, refuseAs(CodePressedRecordFirst, colour(*g.Pressed))
 	}
 	entries := g.Sheet.Entries()
 	if ply < 1 || ply > len(entries) {
-		return o, refuse("there is no ply %d to take back: game %d has %d recorded plies; give --ply from 1 to %d", ply, g.Number, len(entries), len(entries))
+		return o, refuseAs(CodeNoSuchPly, ply, g.Number, len(entries), len(entries))
 	}
 	o = CorrectionOptions{Ply: ply, Mistake: entries[ply-1].Label(), AtInstant: at, GameNumber: g.Number}
 	for _, e := range entries[ply-1:] {
@@ -296,7 +296,7 @@ func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResu
 			return err
 		}
 		if err := checkText("the reason", args.Reason, true); err != nil {
-			return refuse("correct needs --reason: say what went wrong")
+			return refuseAs(CodeCorrectNeedsReason)
 		}
 		cause := args.Cause
 		if cause == "" {
@@ -308,20 +308,20 @@ func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResu
 		case CauseIrregularity:
 			rule = "6.13"
 		default:
-			return refuse("--cause %q is not a cause: use operator-error (rule 10) or irregularity (6.13)", args.Cause)
+			return refuseAs(CodeNotACorrectionCause, args.Cause)
 		}
 		known := false
 		for _, m := range CorrectionMethods {
 			known = known || m == args.Method
 		}
 		if !known {
-			return refuse("--method %q is not a method: use record, proportional, keep or set", args.Method)
+			return refuseAs(CodeNotAMethod, args.Method)
 		}
 		if args.Method != MethodSet && (args.White != 0 || args.Black != 0) {
-			return refuse("--white and --black go with --method set")
+			return refuseAs(CodeReadingsGoWithSet)
 		}
 		if args.Method == MethodSet && (args.White <= 0 || args.Black <= 0) {
-			return refuse("--method set needs both readings: --white H:MM:SS --black H:MM:SS, each above zero")
+			return refuseAs(CodeSetNeedsReadings)
 		}
 		g, err := t.live()
 		if err != nil {

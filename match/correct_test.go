@@ -178,12 +178,12 @@ func testCorrectRefusals(t *testing.T) {
 		want string
 	}{
 		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, "must be given by the arbiter"},
-		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, "--reason"},
-		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, "from 1 to 6"},
-		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, "not a method"},
-		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, "both readings"},
-		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, "go with --method set"},
-		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, "not a cause"},
+		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, string(CodeCorrectNeedsReason)},
+		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, string(CodeNoSuchPly)},
+		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, string(CodeNotAMethod)},
+		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, string(CodeSetNeedsReadings)},
+		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, string(CodeReadingsGoWithSet)},
+		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, string(CodeNotACorrectionCause)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -104,7 +104,7 @@ func flags(allowed ...string) guardFunc {
 		given := map[string]bool{"name": a.Name != "", "in-hall": a.InHall, "remote": a.Remote, "result": a.Result != "", "refers": a.Refers != 0}
 		for _, f := range []string{"name", "in-hall", "remote", "result", "refers"} {
 			if given[f] && !ok[f] {
-				return refuse("this kind of incident does not take --%s: leave it out", f)
+				return refuseAs(CodeIncidentTakesNo, f)
 			}
 		}
 		return nil
@@ -113,14 +113,14 @@ func flags(allowed ...string) guardFunc {
 
 func hallOrRemote(t *tx, g *Game, a IncidentArgs) error {
 	if a.InHall == a.Remote {
-		return refuse("say where the work is done: --in-hall (in the playing hall) or --remote (from the control room's mirror terminal)")
+		return refuseAs(CodeSayWhere)
 	}
 	return nil
 }
 
 func needName(t *tx, g *Game, a IncidentArgs) error {
 	if strings.TrimSpace(a.Name) == "" {
-		return refuse("give the new person's name with --name")
+		return refuseAs(CodeNeedName)
 	}
 	return nil
 }
@@ -328,7 +328,7 @@ func (s *State) ruling(seq int64) (*Game, *Incident) {
 
 func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 	if a.Refers == 0 {
-		return refuse("an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)")
+		return refuseAs(CodeAppealNeedsRefers)
 	}
 	_, inc := t.st.ruling(a.Refers)
 	if inc == nil {
@@ -339,7 +339,7 @@ func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 
 func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	if a.Refers == 0 {
-		return refuse("an appeal decision closes an appeal: give the appeal's event number with --refers")
+		return refuseAs(CodeAppealDecisionNeedsRefers)
 	}
 	ag, inc := t.st.findIncident(a.Refers)
 	if inc == nil || inc.Kind != "appeal" {
@@ -356,7 +356,7 @@ func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	rg := appealedGame(t.st, ag, inc)
 	if !rg.Over() {
-		return refuse("game %d is still in progress: the appeals board changes results of finished games only; end the game with 'result'", rg.Number)
+		return refuseAs(CodeAppealGameInProgress, rg.Number)
 	}
 	return nil
 }
@@ -419,7 +419,7 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("forfeit needs --reason: say what happened")
+			return refuseAs(CodeForfeitNeedsReason)
 		}
 		m, err := t.match()
 		if err != nil {
@@ -432,7 +432,7 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 				return refuse("every game of the match has been played: there is no game to forfeit")
 			}
 			if g.Scheduled.IsZero() {
-				return refuse("game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s", g.Number, FormatDuration(m.ForfeitAfter))
+				return refuseAs(CodeForfeitNoStart, g.Number, FormatDuration(m.ForfeitAfter))
 			}
 		}
 		base, what := g.Scheduled, phrase.Word("the scheduled start")
@@ -564,10 +564,10 @@ func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) e
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("amend needs --reason: say what was entered wrongly")
+			return refuseAs(CodeAmendNeedsReason)
 		}
 		if err := checkText("the move", input, true); err != nil {
-			return refuse("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'")
+			return refuseAs(CodeAmendNeedsMove)
 		}
 		if _, err := t.match(); err != nil {
 			return err
@@ -591,7 +591,7 @@ func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) e
 			return refuse("%s is already recorded at ply %d: nothing to amend", ne.SAN, ply)
 		}
 		if term, _ := probe.Outcome(); term != beforeTerm {
-			return refuse("amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead", oldLabel, ne.SAN, term)
+			return refuseAs(CodeAmendChangesStanding, oldLabel, ne.SAN, term)
 		}
 		return t.emit(g.Number, KindAmend, AmendPayload{Ply: ply, Old: old.SAN, SAN: ne.SAN, UCI: ne.UCI, Input: input, Reason: reason})
 	})

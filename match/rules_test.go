@@ -83,7 +83,7 @@ func TestRules(t *testing.T) {
 		refused(t, err, "rule 4")
 		r.move(0, "e4")
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-replaced", IncidentArgs{Text: "shift change"})
-		refused(t, err, "--name")
+		refused(t, err, string(CodeNeedName))
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "operator-replaced", IncidentArgs{Text: "shift change", Name: "Joe Hoane"})
 		r.ok(err)
 		if _, err := r.app.Move(r.ctx, r.as(RoleOperator, m), "e5", false); err != nil {
@@ -222,7 +222,7 @@ func TestRules(t *testing.T) {
 			t.Error("remote maintenance must give no bonus")
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "maintenance", IncidentArgs{Text: "where?"})
-		refused(t, err, "--in-hall")
+		refused(t, err, string(CodeSayWhere))
 	})
 
 	t.Run("rule_13_maintenance_refused_on_humans_turn", func(t *testing.T) {
@@ -260,7 +260,7 @@ func TestRules(t *testing.T) {
 	t.Run("rule_17_arbiter_replaced", func(t *testing.T) {
 		r := newRig(t)
 		_, err := r.app.Incident(r.ctx, r.as(RoleArbiter, m), "arbiter-replaced", IncidentArgs{Text: "unwell"})
-		refused(t, err, "--name")
+		refused(t, err, string(CodeNeedName))
 		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, 0), "arbiter-replaced", IncidentArgs{Text: "unwell", Name: "Carol Jarecki"})
 		r.ok(err)
 		if got := r.app.State().Match.Arbiter; got != "Carol Jarecki" {
@@ -507,7 +507,7 @@ func TestRules(t *testing.T) {
 	t.Run("6.12b_player_stops_clocks", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
-		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), "--call")
+		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), string(CodePlayerPausesOnlyToCall))
 		r.ok(r.app.Pause(r.ctx, r.as(RoleWhite, 0), "the operator moves about", true))
 		if g := r.game(); g.State != Paused || !g.Paused.Call {
 			t.Error("a player's call must stop the clocks")
@@ -578,7 +578,7 @@ func TestRules(t *testing.T) {
 		r.move(m, "Nc3")
 		r.move(m, "Nf6")
 		w, b := r.remaining(clock.White), r.remaining(clock.Black)
-		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), "--reason")
+		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), string(CodeAmendNeedsReason))
 		r.ok(r.app.Amend(r.ctx, r.as(RoleArbiter, 0), 1, "Nf3", "Nf3 was played, Nc3 entered"))
 		g := r.game()
 		if got := g.Sheet.Entries()[0].SAN; got != "Nf3" {

@@ -11,6 +11,9 @@
 // (ParseAdjustment) and turns errors into the one sentence a user reads
 // (Sentence, SentenceIn). Exports are written with package atomicfile.
 //
+// Refusals are codes with arguments (match.Code); SentenceIn says them in
+// the words of the face that passes its table (docs/errors.md).
+//
 // This is the start of the layer the issue describes; the transaction
 // wrapper, change notifications and the time source still live in match/.
 package service
