@@ -224,7 +224,7 @@ func (v *clockView) update() {
 			}
 			name = glyph + player + " — " + name
 			if ctl, ok := m.Controls[player]; ok {
-				start = match.FormatDuration(ctl.Allotment(0))
+				start = clock.FormatReading(ctl.Allotment(0))
 			}
 		}
 		setText(v.name, name, fg)

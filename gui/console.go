@@ -462,7 +462,7 @@ func sheetRows(g *match.Game) []string {
 	}
 	strike := func(ply int) {
 		for _, e := range struck[ply] {
-			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), short(e.Used), lang.L("struck out")))
+			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), lang.L("struck out")))
 		}
 		delete(struck, ply)
 	}
@@ -479,7 +479,7 @@ func sheetRows(g *match.Game) []string {
 		if e.DrawOffer {
 			mv += " (=)"
 		}
-		cell := fmt.Sprintf("%-8s%5s %7s", mv, short(e.Used), match.FormatDuration(after.Truncate(time.Second)))
+		cell := fmt.Sprintf("%-8s%5s %7s", mv, clock.FormatUsed(e.Used), clock.FormatReading(after.Truncate(time.Second)))
 		if e.Color == chess.White {
 			flush()
 			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
@@ -510,15 +510,6 @@ func localSAN(s string) string {
 	}
 	r := strings.NewReplacer("N", string(letters[0]), "B", string(letters[1]), "R", string(letters[2]), "Q", string(letters[3]), "K", string(letters[4]))
 	return r.Replace(s)
-}
-
-// short writes a move's time used as M:SS (H:MM:SS above an hour).
-func short(d time.Duration) string {
-	d = d.Truncate(time.Second)
-	if d >= time.Hour {
-		return match.FormatDuration(d)
-	}
-	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 func (c *console) refreshSheet(g *match.Game) {
@@ -593,7 +584,7 @@ func logRows(g *match.Game) []string {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
-			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
+			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")

@@ -313,7 +313,7 @@ func (from StartPosition) fill(p *GamePayload) error {
 			continue
 		}
 		if *x.d < 0 || *x.d > 24*time.Hour {
-			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, FormatDuration(*x.d))
+			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, clock.FormatReading(*x.d))
 		}
 		ns := int64(*x.d)
 		*x.ns = &ns
@@ -608,7 +608,7 @@ func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment
 
 func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule string) error {
 	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
-		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", FormatDuration(adj.D))
+		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", clock.FormatReading(adj.D))
 	}
 	if adj.Moves != nil && (*adj.Moves < 0 || *adj.Moves > 1000) {
 		return refuse("the move counter must be between 0 and 1000, not %d", *adj.Moves)

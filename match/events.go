@@ -594,7 +594,7 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 		effect = fmt.Sprintf("%s %s", side, signed(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
-		effect = fmt.Sprintf("%s set to %s", side, FormatDuration(d))
+		effect = fmt.Sprintf("%s set to %s", side, clock.FormatReading(d))
 	default:
 		return c, "", fmt.Errorf("unknown adjustment %q", p.Op)
 	}
@@ -620,9 +620,9 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 
 func signed(d time.Duration) string {
 	if d < 0 {
-		return "−" + FormatDuration(-d)
+		return "−" + clock.FormatReading(-d)
 	}
-	return "+" + FormatDuration(d)
+	return "+" + clock.FormatReading(d)
 }
 
 func applyDrawOffer(s *State, g *Game, e store.Event) error {

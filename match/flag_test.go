@@ -67,7 +67,7 @@ func (r *rig) wantClocks(t *testing.T, white, black string) {
 	}{{clock.White, white}, {clock.Black, black}} {
 		got := r.remaining(x.s).Truncate(time.Millisecond)
 		if got != hms(x.want) {
-			t.Errorf("%s's clock %s, want %s", Colour(x.s), FormatDuration(got), x.want)
+			t.Errorf("%s's clock %s, want %s", Colour(x.s), clock.FormatReading(got), x.want)
 		}
 	}
 }
@@ -424,8 +424,8 @@ var flagRules = []struct {
 			moves int
 			want  string
 		}{{clock.White, 30, "0:18:00"}, {clock.Black, 30, "0:28:00"}} {
-			if g.Clock.Moves(x.s) != x.moves || FormatDuration(g.Clock.Remaining(x.s, r.now)) != x.want {
-				t.Errorf("%s after the reset: %d moves, %s; want %d, %s", Colour(x.s), g.Clock.Moves(x.s), FormatDuration(g.Clock.Remaining(x.s, r.now)), x.moves, x.want)
+			if g.Clock.Moves(x.s) != x.moves || clock.FormatReading(g.Clock.Remaining(x.s, r.now)) != x.want {
+				t.Errorf("%s after the reset: %d moves, %s; want %d, %s", Colour(x.s), g.Clock.Moves(x.s), clock.FormatReading(g.Clock.Remaining(x.s, r.now)), x.moves, x.want)
 			}
 		}
 	}},

@@ -200,7 +200,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			for _, s := range []clock.Side{clock.White, clock.Black} {
 				fl[s] = g.Clock.Flag(s, at)
 				if !fl[s].Fallen {
-					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), FormatDuration(g.Clock.Remaining(s, at)))
+					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
 				}
 			}
 			if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
@@ -218,7 +218,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		}
 		f := g.Clock.Flag(side, at)
 		if !f.Fallen {
-			return refuse("%s's flag has not fallen: %s remain", colour(side), FormatDuration(g.Clock.Remaining(side, at)))
+			return refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
 		}
 		if f.OrderUnknown {
 			return refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))

@@ -185,7 +185,7 @@ func HumansTurn(m *Match, g *Game) bool {
 func fillWhere(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 	if a.InHall {
 		p.Extra = map[string]string{"where": "in-hall"}
-		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), FormatDuration(RecoveryBonus))
+		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), clock.FormatReading(RecoveryBonus))
 	} else {
 		p.Extra = map[string]string{"where": "remote"}
 		p.Effect = "from the control room: no bonus"
@@ -204,7 +204,7 @@ type Readings struct {
 }
 
 func readingsAt(g *Game, at time.Time) Readings {
-	return Readings{White: FormatDuration(g.Clock.Remaining(clock.White, at)), Black: FormatDuration(g.Clock.Remaining(clock.Black, at))}
+	return Readings{White: clock.FormatReading(g.Clock.Remaining(clock.White, at)), Black: clock.FormatReading(g.Clock.Remaining(clock.Black, at))}
 }
 
 func fillReadings(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
@@ -245,7 +245,7 @@ func SetupCard(g *Game, m *Match, at time.Time) string {
 		if n, ok := c.MovesToControl(s); ok {
 			toCtl = fmt.Sprintf("%d moves to the control at move %d", n, ctl.MovesThrough(c.Period(s)))
 		}
-		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", FormatDuration(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
+		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", clock.FormatReading(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
 	}
 	running := "none (clocks stopped)"
 	if s, ok := g.Clock.Running(); ok {
@@ -432,7 +432,7 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 				return refuse("every game of the match has been played: there is no game to forfeit")
 			}
 			if g.Scheduled.IsZero() {
-				return refuseAs(CodeForfeitNoStart, g.Number, FormatDuration(m.ForfeitAfter))
+				return refuseAs(CodeForfeitNoStart, g.Number, clock.FormatReading(m.ForfeitAfter))
 			}
 		}
 		base, what := g.Scheduled, phrase.Word("the scheduled start")
@@ -445,14 +445,14 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 		deadline := base.Add(m.ForfeitAfter)
 		if !t.cmd.At.After(deadline) {
 			return refuse("%s may be defaulted only when absent more than %s after %s (%s), that is after %s: wait %s more (6.6)",
-				g.Name(side), FormatDuration(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), FormatDuration(deadline.Sub(t.cmd.At)))
+				g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
 		}
 		result := "0-1"
 		if side == clock.Black {
 			result = "1-0"
 		}
 		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermForfeit),
-			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), FormatDuration(m.ForfeitAfter), what, reason)})
+			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), clock.FormatReading(m.ForfeitAfter), what, reason)})
 	})
 }
 

@@ -31,7 +31,7 @@ func TestRules(t *testing.T) {
 		r.shuffle(60, m, m)
 		g := r.game()
 		if got, want := r.remaining(clock.White), hms("2:30:00"); got != want {
-			t.Errorf("White after 60 moves of 1 minute: %s, want 2h + 1h + 30m − 60m = %s", FormatDuration(got), FormatDuration(want))
+			t.Errorf("White after 60 moves of 1 minute: %s, want 2h + 1h + 30m − 60m = %s", clock.FormatReading(got), clock.FormatReading(want))
 		}
 		if p := g.Clock.Period(clock.White) + 1; p != 3 {
 			t.Errorf("White's period after 60 moves = %d, want 3", p)
@@ -52,7 +52,7 @@ func TestRules(t *testing.T) {
 		}
 		r.ok(r.app.Adjust(r.ctx, r.as(RoleArbiter, 0), clock.White, Adjustment{Set: true, D: hms("1:55:00")}, "set the replacement clock from the old one"))
 		if got := r.remaining(clock.White); got != hms("1:55:00") {
-			t.Errorf("White after adjust = %s", FormatDuration(got))
+			t.Errorf("White after adjust = %s", clock.FormatReading(got))
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "clock-replaced", IncidentArgs{Text: "x"})
 		refused(t, err, "must be given by the arbiter")
@@ -211,7 +211,7 @@ func TestRules(t *testing.T) {
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "maintenance", IncidentArgs{Text: "replace a node board", InHall: true})
 		r.ok(err)
 		if got := r.remaining(clock.White); got != before+5*m {
-			t.Errorf("Kasparov after in-hall maintenance: %s, want %s", FormatDuration(got), FormatDuration(before+5*m))
+			t.Errorf("Kasparov after in-hall maintenance: %s, want %s", clock.FormatReading(got), clock.FormatReading(before+5*m))
 		}
 		if inc := r.lastIncident(); inc.Kind != "adjust" || inc.Rule != "rule 13" {
 			t.Errorf("the bonus is logged as %s %q, want an adjust under rule 13", inc.Kind, inc.Rule)
@@ -233,7 +233,7 @@ func TestRules(t *testing.T) {
 			refused(t, err, "rule 13")
 		}
 		if got := r.remaining(clock.White); got != hms("1:58:00") {
-			t.Errorf("a refused maintenance changed the clock: %s", FormatDuration(got))
+			t.Errorf("a refused maintenance changed the clock: %s", clock.FormatReading(got))
 		}
 	})
 
@@ -325,7 +325,7 @@ func TestRules(t *testing.T) {
 		r.start()
 		r.shuffle(40, 2*m, m)
 		if got, want := r.remaining(clock.White), hms("1:40:00"); got != want {
-			t.Errorf("White after 40 moves in 80 minutes = %s, want 40 saved + 60 = %s", FormatDuration(got), FormatDuration(want))
+			t.Errorf("White after 40 moves in 80 minutes = %s, want 40 saved + 60 = %s", clock.FormatReading(got), clock.FormatReading(want))
 		}
 	})
 
@@ -348,7 +348,7 @@ func TestRules(t *testing.T) {
 		r.start()
 		r.now = r.now.Add(20 * m)
 		if got := r.remaining(clock.White); got != hms("1:40:00") {
-			t.Errorf("absent White's clock after 20 minutes: %s", FormatDuration(got))
+			t.Errorf("absent White's clock after 20 minutes: %s", clock.FormatReading(got))
 		}
 	})
 
@@ -474,7 +474,7 @@ func TestRules(t *testing.T) {
 		r.ok(err)
 		r.ok(r.app.Adjust(r.ctx, r.as(RoleArbiter, 0), clock.Black, Adjustment{D: -30 * time.Second}, "best judgement from the log"))
 		if got := r.remaining(clock.Black); got != hms("1:58:30") {
-			t.Errorf("Black = %s", FormatDuration(got))
+			t.Errorf("Black = %s", clock.FormatReading(got))
 		}
 	})
 
@@ -533,10 +533,10 @@ func TestRules(t *testing.T) {
 			t.Error("an irregularity gives no recovery bonus")
 		}
 		if got := r.remaining(clock.White); got != hms("1:56:00") {
-			t.Errorf("White = %s, want 2:00:00 − 4 moves of 1m", FormatDuration(got))
+			t.Errorf("White = %s, want 2:00:00 − 4 moves of 1m", clock.FormatReading(got))
 		}
 		if got := r.remaining(clock.Black); got != hms("1:57:00") {
-			t.Errorf("Black = %s, want 2:00:00 − 3 moves of 1m", FormatDuration(got))
+			t.Errorf("Black = %s, want 2:00:00 − 3 moves of 1m", clock.FormatReading(got))
 		}
 		if inc := r.lastIncident(); inc.Rule != "6.13" {
 			t.Errorf("rule %q", inc.Rule)

@@ -836,12 +836,12 @@ func (r *renderer) sheetBlock(x, y, w float64, lines []sheetLine) float64 {
 		row++
 		cells := []string{fmt.Sprint(l.num), "", "", "", "", "", ""}
 		if l.w != nil {
-			cells[1], cells[2], cells[3] = r.moveText(l.w), scoresheet.FormatClock(l.w.ClockWhite), shortDur(l.w.Used)
+			cells[1], cells[2], cells[3] = r.moveText(l.w), clock.FormatShown(l.w.ClockWhite), clock.FormatUsed(l.w.Used)
 		} else {
 			cells[1] = "…"
 		}
 		if l.b != nil {
-			cells[4], cells[5], cells[6] = r.moveText(l.b), scoresheet.FormatClock(l.b.ClockBlack), shortDur(l.b.Used)
+			cells[4], cells[5], cells[6] = r.moveText(l.b), clock.FormatShown(l.b.ClockBlack), clock.FormatUsed(l.b.Used)
 		}
 		cx := x
 		for i, c := range cells {
@@ -881,18 +881,6 @@ func (r *renderer) moveText(e *scoresheet.Entry) string {
 // "exd8=Q+" → "exd8=♕+".
 func Figurine(san string) string {
 	return strings.NewReplacer("K", "♔", "Q", "♕", "R", "♖", "B", "♗", "N", "♘").Replace(san)
-}
-
-// shortDur writes a time used: "0:42", "12:05", "1:02:03".
-func shortDur(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	s := int64(d / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // ---- time chart ----
@@ -959,7 +947,7 @@ func (r *renderer) chart(g *match.Game) {
 	for v := time.Duration(0); v <= ymax; v += step {
 		f.Line(left, Y(v), left+w, Y(v))
 		f.SetXY(r.margin, Y(v)-1.6)
-		f.CellFormat(12.5, 3.2, clockHM(v), "", 0, "R", false, 0, "")
+		f.CellFormat(12.5, 3.2, clock.FormatHoursMinutes(v), "", 0, "R", false, 0, "")
 	}
 	xstep := 5
 	if xmax-first > 80 {
@@ -1061,12 +1049,6 @@ func chooseStep(max time.Duration) time.Duration {
 	return 2 * time.Hour
 }
 
-// clockHM writes an axis label: "2:00", "1:30", "0:05".
-func clockHM(d time.Duration) string {
-	m := int(d / time.Minute)
-	return fmt.Sprintf("%d:%02d", m/60, m%60)
-}
-
 // ---- incident log ----
 
 func (r *renderer) incidents(g *match.Game) {
@@ -1101,7 +1083,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	if in.Actor != "" {
 		actor += ": " + in.Actor
 	}
-	row := []string{r.t.clockTime(in.At), after, scoresheet.FormatClock(in.WhiteClock), scoresheet.FormatClock(in.BlackClock), actor, r.t.word(in.Kind), r.t.text(in.Text), r.t.rule(in.Rule), r.t.text(r.t.word(in.Effect))}
+	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), r.t.text(in.Text), r.t.rule(in.Rule), r.t.text(r.t.word(in.Effect))}
 	if withGame {
 		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
 		row = append(row[:3], row[5:]...) // no clock readings in the appendix
