@@ -404,6 +404,6 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 	effect := fmt.Sprintf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
 		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
 		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
-	g.Incidents = append(g.Incidents, s.incident(g, e, "correct", text, rule, effect))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentCorrect, text, rule, effect))
 	return nil
 }

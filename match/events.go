@@ -386,7 +386,7 @@ func applyPostpone(s *State, g *Game, e store.Event) error {
 	}
 	g.State = Postponed
 	g.Reason = p.Reason
-	g.Incidents = append(g.Incidents, s.incident(g, e, "postponed", p.Reason, "rule 3", ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentPostponed, p.Reason, "rule 3", ""))
 	return nil
 }
 
@@ -420,7 +420,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	if p.Reason != "" {
 		text += ": " + p.Reason
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "result", text, "", "clocks stopped"))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentResult, text, "", "clocks stopped"))
 	return nil
 }
 
@@ -579,7 +579,7 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 	if rule == "" {
 		rule = "6.10"
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "adjust", p.Reason, rule, effect))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAdjust, p.Reason, rule, effect))
 	return nil
 }
 
@@ -693,7 +693,7 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if p.OrderUnknown {
 		rule = "6.11"
 	}
-	inc := s.incident(g, e, "flag", text, rule, "")
+	inc := s.incident(g, e, IncidentFlag, text, rule, "")
 	if !fell.IsZero() {
 		inc.At = fell // the console, the PGN and the PDF show when the flag fell, not when it was recorded
 	}
@@ -723,7 +723,7 @@ func applyRecovery(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "recovery", p.Text, "rule 7", ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentRecovery, p.Text, "rule 7", ""))
 	return nil
 }
 

@@ -37,8 +37,8 @@ func init() {
 	for k, v := range procedureKinds() {
 		incidentKinds[k] = v
 	}
-	incidentEffects["appeal"] = keepRefers
-	incidentEffects["appeal-decision"] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	incidentEffects[IncidentAppeal] = keepRefers
+	incidentEffects[IncidentAppealDecision] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
 		keepRefers(s, g, e, p)
 		return applyAppealDecision(s, g, e, p)
 	}
@@ -51,13 +51,13 @@ var (
 
 func procedureKinds() map[string]incidentKind {
 	return map[string]incidentKind{
-		"maintenance": {rule: "rule 13", roles: rolesComputer,
+		IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
 			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
 			fill: fillWhere, effects: hallBonus},
 		"replacement": {rule: "rule 13", roles: rolesComputer,
 			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
 			fill: fillWhere, effects: hallBonus},
-		"technical-fault": {rule: "rules 6, 7, 12", roles: rolesComputer,
+		IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
 			guard: computerMatch("rules 6, 7, 12"),
 			fill:  fillEffect("the computer's clock keeps running (rule 7)")},
 		"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
@@ -66,18 +66,18 @@ func procedureKinds() map[string]incidentKind {
 		"setup": {rule: "rule 12", roles: rolesComputer,
 			guard: notHumansTurn("rule 12", "setting up the position in the computer"),
 			fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
-		"operator-replaced": {rule: "rule 4", roles: rolesComputer, matchLevel: true,
+		IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
 			options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
 		"time-info": {rule: "rule 11", roles: rolesComputer,
 			guard: computersTurn, fill: fillReadings},
 		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
 			fill: fillEffect("set the new clock with 'adjust' (6.10)")},
-		"conduct":          {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
-		"ruling":           {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
-		"arbiter-replaced": {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
-		"appeal":           {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
-		"appeal-decision":  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
-		"irregularity":     {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
+		"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
+		IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
+		IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
+		IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
+		IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
+		"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
 	}
 }
 
@@ -539,7 +539,7 @@ func applyClaim(s *State, g *Game, e store.Event) error {
 	if p.Move != "" {
 		text += " with the intended move " + p.Move
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "claim", text+": "+p.Ruling, rule, ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentClaim, text+": "+p.Ruling, rule, ""))
 	return nil
 }
 
@@ -609,7 +609,7 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 		return err
 	}
 	text := fmt.Sprintf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
-	g.Incidents = append(g.Incidents, s.incident(g, e, "amend", text, "rule 15", "clocks untouched"))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAmend, text, "rule 15", "clocks untouched"))
 	return nil
 }
 

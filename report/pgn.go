@@ -400,7 +400,7 @@ func struckRuns(g *match.Game) []struckRun {
 	}
 	k := 0
 	for _, in := range g.Incidents {
-		if in.Kind == "correct" && k < len(runs) {
+		if in.Kind == match.IncidentCorrect && k < len(runs) {
 			runs[k].Cause, runs[k].Rule = struckCause(in), in.Rule
 			k++
 		}
