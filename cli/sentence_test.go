@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -52,14 +53,10 @@ func TestSentenceIsOneCapitalisedSentence(t *testing.T) {
 }
 
 // Every refusal the core leaves to the faces (a match.Code in
-// match/errors.go) has the command line's words in words.go, taking the
+// match/errors.go, service/codes.go) has the command line's words in words.go, taking the
 // arguments the console's words (gui/translations/en.json) take, in the
 // same order: the two faces say the same refusal with the same facts.
 func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "match", "errors.go"), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	data, err := os.ReadFile(filepath.Join("..", "gui", "translations", "en.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -71,31 +68,37 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 	verb := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true}
 	n := 0
-	ast.Inspect(f, func(node ast.Node) bool {
-		v, ok := node.(*ast.ValueSpec)
-		if !ok {
-			return true
+	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Code" {
-			return true
-		}
-		for _, x := range v.Values {
-			s, err := strconv.Unquote(x.(*ast.BasicLit).Value)
-			if err != nil || neutral[match.Code(s)] {
-				continue
-			}
-			n++
-			w, ok := words[match.Code(s)]
+		ast.Inspect(f, func(node ast.Node) bool {
+			v, ok := node.(*ast.ValueSpec)
 			if !ok {
-				t.Errorf("words.go has no words for the refusal %q", s)
-				continue
+				return true
 			}
-			if c, l := verb.FindAllString(w, -1), verb.FindAllString(console[s], -1); !slices.Equal(c, l) {
-				t.Errorf("the refusal %q takes %v on the command line and %v in the console", s, c, l)
+			if id, ok := v.Type.(*ast.Ident); ok && id.Name != "Code" || !ok && fmt.Sprint(v.Type) != "&{match Code}" {
+				return true
 			}
-		}
-		return true
-	})
+			for _, x := range v.Values {
+				s, err := strconv.Unquote(x.(*ast.BasicLit).Value)
+				if err != nil || neutral[match.Code(s)] {
+					continue
+				}
+				n++
+				w, ok := words[match.Code(s)]
+				if !ok {
+					t.Errorf("words.go has no words for the refusal %q", s)
+					continue
+				}
+				if c, l := verb.FindAllString(w, -1), verb.FindAllString(console[s], -1); !slices.Equal(c, l) {
+					t.Errorf("the refusal %q takes %v on the command line and %v in the console", s, c, l)
+				}
+			}
+			return true
+		})
+	}
 	if n < 40 {
 		t.Fatalf("found only %d codes: the scan of match/errors.go is broken", n)
 	}

@@ -544,28 +544,37 @@ func TestTheConsoleWordsEveryCodedRefusalItself(t *testing.T) {
 	}
 }
 
+// isCode is the type Code or match.Code.
+func isCode(e ast.Expr) bool {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		return sel.Sel.Name == "Code"
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "Code"
+}
+
 // matchCodes are the values of the match.Code constants in match/errors.go
-// that faces word themselves (not the neutral kinds).
+// and service/codes.go that faces word themselves (not the neutral kinds).
 func matchCodes(t *testing.T) []string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "match", "errors.go"), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	neutral := map[string]bool{"invalid": true, "forbidden": true, "wrong-credential": true}
 	var codes []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		if v, ok := n.(*ast.ValueSpec); ok {
-			if id, ok := v.Type.(*ast.Ident); ok && id.Name == "Code" {
+	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if v, ok := n.(*ast.ValueSpec); ok && isCode(v.Type) {
 				for _, x := range v.Values {
 					if s, ok := stringLit(x); ok && !neutral[s] {
 						codes = append(codes, s)
 					}
 				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
 	return codes
 }
 

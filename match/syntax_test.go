@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The core speaks no face's language: no string in match/ (a refusal, a
+// The core speaks no face's language: no string in match/ or store/ (a refusal, a
 // warning, a report's problem) names a command-line flag ("--pin") or an
 // arbiter command ('arbiter backup'). A refusal whose words differ by face
 // is a Code (errors.go) that each face words in its own table.
@@ -19,6 +19,12 @@ func TestNoRefusalInTheCoreNamesTheCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the store's errors too: the faces word its failures (service/codes.go)
+	more, err := filepath.Glob(filepath.Join("..", "store", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, more...)
 	checked := 0
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {

@@ -34,6 +34,9 @@ func SentenceIn(err error, tr func(string) string) string {
 	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
 		if errors.Is(err, known) && me == nil {
 			msg = tr(known.Error())
+			if code, ok := storeCodes[known]; ok && tr(string(code)) != string(code) {
+				msg = tr(string(code))
+			}
 			break
 		}
 	}
@@ -53,6 +56,9 @@ func SentenceIn(err error, tr func(string) string) string {
 	r, n := utf8.DecodeRuneInString(msg)
 	return string(unicode.ToUpper(r)) + msg[n:]
 }
+
+// storeCodes are the failures of the file each face words itself.
+var storeCodes = map[error]match.Code{store.ErrForeign: CodeNotADatabase, store.ErrCorrupt: CodeDamagedRecord}
 
 // looksLikeFile reports whether the first word of a sentence is a file name
 // or path rather than an English word: it holds a path separator, or a dot
