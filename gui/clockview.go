@@ -37,8 +37,9 @@ type clockView struct {
 	stop  func()
 	due   time.Time // instant the armed timer fires at
 	gen   int       // generation of the armed timer
-	// updates counts redraws of the time text (tests and benchmarks read it).
-	updates int
+	// onRedraw, when set, is told of each redraw of the time text (tests
+	// and benchmarks count them).
+	onRedraw func()
 	// nameLabel shows name in the console (nil in the audience display)
 	nameLabel *widget.Label
 	// zoom scales the digits with the clock's width (1 at the theme's size);
@@ -252,7 +253,9 @@ func (v *clockView) update() {
 		col = fg
 	}
 	if v.time.set(txt, col) {
-		v.updates++
+		if v.onRedraw != nil {
+			v.onRedraw()
+		}
 		if n := len([]rune(txt)); n != v.textLen {
 			v.textLen = n
 			v.zoomBox.Refresh() // fit the longer or shorter reading

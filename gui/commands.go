@@ -246,7 +246,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	c.setMoveError("")
 	c.moveEntry.SetText("")
 	c.board.selected = -1
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 	c.focusMove() // the next move can be typed at once
 	if res.Ended {
 		g := c.game()
@@ -479,7 +479,7 @@ func (c *console) swapClocks() {
 func (c *console) flip() {
 	c.flipped = !c.flipped
 	c.saveSettings()
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 }
 
 func (c *console) toggleMovePresses() {

@@ -148,9 +148,10 @@ type console struct {
 	// lastSheet and lastLog are the rendered rows (tests read them).
 	lastSheet []string
 	lastLog   []string
-	// refreshes counts full redraws from the state (tests read it: the
-	// poll and the heartbeat must not cause one when nothing changed).
-	refreshes int
+	// onRefresh, when set, is told of each full redraw from the state
+	// (tests count them: the poll and the heartbeat must not cause one when
+	// nothing changed).
+	onRefresh func()
 	// lastError is the last refusal shown in a dialog.
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
@@ -160,9 +161,6 @@ type console struct {
 	// dialogs are the console's open dialogs, the newest last: Escape
 	// closes the newest, and shortcuts do nothing while one is open.
 	dialogs []dialog.Dialog
-	// geometryFile receives the board's position in pixels after each
-	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
-	geometryFile string
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -240,7 +238,7 @@ func (c *console) build() {
 	c.banner = newBanner()
 	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
 
-	c.board = newBoard(c, true)
+	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c)
 	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
@@ -339,7 +337,9 @@ func (c *console) sideAt(slot int) clock.Side {
 
 // refresh redraws everything from the current state.
 func (c *console) refresh() {
-	c.refreshes++
+	if c.onRefresh != nil {
+		c.onRefresh()
+	}
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
@@ -375,7 +375,7 @@ func (c *console) refresh() {
 		c.setMoveError("")
 	}
 	c.refreshGames(st)
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 	for _, cv := range c.clocks {
 		cv.update()
 	}
@@ -950,4 +950,23 @@ func (c *console) showDialog(d dialog.Dialog) {
 		c.endLoan()
 	})
 	d.Show()
+}
+
+// askPromotion asks which piece a pawn moved to the last rank on the board
+// becomes (uci is its move without the piece), then enters the move.
+func (c *console) askPromotion(uci string) {
+	choices := []string{lang.L("Queen"), lang.L("Rook"), lang.L("Bishop"), lang.L("Knight")}
+	letters := []string{"q", "r", "b", "n"}
+	sel := widget.NewRadioGroup(choices, nil)
+	sel.SetSelected(choices[0])
+	c.showDialog(dialog.NewCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
+		if !ok {
+			return
+		}
+		for i, ch := range choices {
+			if ch == sel.Selected {
+				c.enterMove(uci + letters[i])
+			}
+		}
+	}, c.win))
 }

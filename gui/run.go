@@ -51,7 +51,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	setupApp(fa)
 	ts := match.NewTimeSource()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
-	c.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
+	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
 	defer func() { c.live.Load().DB().Close() }()
 
