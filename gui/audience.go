@@ -33,8 +33,8 @@ func (c *console) toggleAudience() {
 	a := &audience{c: c}
 	a.win = c.fa.NewWindow(lang.L("Arbiter — audience display"))
 	a.board = newBoard(false, nil, nil)
-	a.clocks[0] = newClockView(c, 0, true)
-	a.clocks[1] = newClockView(c, 1, true)
+	a.clocks[0] = newClockView(c.clockFeed(0, true), 0, true)
+	a.clocks[1] = newClockView(c.clockFeed(1, true), 1, true)
 	a.title = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.title.TextStyle.Bold = true
 	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))

@@ -239,7 +239,7 @@ func (c *console) build() {
 	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
-	c.moveEntry = newMoveEntry(c)
+	c.moveEntry = newMoveEntry(c.handleKey)
 	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
 	// a refusal wraps under the field rather than widening the board's
@@ -253,8 +253,8 @@ func (c *console) build() {
 	below := container.NewVBox(c.moveEntry, c.moveErr)
 	left := container.NewBorder(nil, below, nil, nil, c.board)
 
-	c.clocks[0] = newClockView(c, 0, false)
-	c.clocks[1] = newClockView(c, 1, false)
+	c.clocks[0] = newClockView(c.clockFeed(0, false), 0, false)
+	c.clocks[1] = newClockView(c.clockFeed(1, false), 1, false)
 	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -266,7 +266,7 @@ func (c *console) build() {
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
 	c.logScr = container.NewVScroll(c.logBox)
-	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{c: c}, c.logScr)))
+	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{scr: c.logScr, box: c.logBox, toEnd: &c.logToEnd}, c.logScr)))
 
 	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
 
@@ -690,23 +690,26 @@ func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0]
 // logEnd lays out the incident log's scroll and, when the log changed
 // before the window was laid out (at start), scrolls it to the newest entry
 // once it has a size.
-type logEnd struct{ c *console }
+type logEnd struct {
+	scr   *container.Scroll
+	box   *fyne.Container
+	toEnd *bool // scroll to the end at the next layout (cleared then)
+}
 
 func (l *logEnd) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	c := l.c
-	s := c.logScr
+	s := l.scr
 	// a log showing its newest entry keeps showing it when the window
 	// is resized
-	atEnd := s.Offset.Y >= c.logBox.MinSize().Height-s.Size().Height-1
+	atEnd := s.Offset.Y >= l.box.MinSize().Height-s.Size().Height-1
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
-	if (c.logToEnd || atEnd) && size.Height > 0 {
-		c.logToEnd = false
-		c.logScr.Refresh()
-		c.logBox.Resize(fyne.NewSize(size.Width, c.logBox.MinSize().Height))
-		c.logScr.ScrollToBottom()
+	if (*l.toEnd || atEnd) && size.Height > 0 {
+		*l.toEnd = false
+		l.scr.Refresh()
+		l.box.Resize(fyne.NewSize(size.Width, l.box.MinSize().Height))
+		l.scr.ScrollToBottom()
 	}
 }
 
@@ -969,4 +972,31 @@ func (c *console) askPromotion(uci string) {
 			}
 		}
 	}, c.win))
+}
+
+// clockFeed gives the clock at slot (0 left, 1 right) of the console
+// (large: of the audience display) its data and callbacks.
+func (c *console) clockFeed(slot int, large bool) clockFeed {
+	f := clockFeed{
+		side:  func() clock.Side { return c.sideAt(slot) },
+		state: c.state,
+		game:  c.game,
+		now:   func() time.Time { return c.now() },
+		after: func(d time.Duration, f func()) func() { return c.after(d, f) },
+		relayout: func() {
+			w := c.win
+			if large && c.audience != nil {
+				w = c.audience.win
+			}
+			fyne.Do(w.Content().Refresh)
+		},
+	}
+	if !large {
+		f.onPress = func() { c.pressSlot(slot) }
+		f.onFall = func(g *match.Game) {
+			c.refreshNotice(g)
+			c.refreshButtons()
+		}
+	}
+	return f
 }
