@@ -337,12 +337,6 @@ func (c *console) startGame() {
 	c.focusMove()
 }
 
-func (c *console) pause() {
-	if err := c.core.Pause(c.ctx, c.cmdAs(c.arbiter()), "stopped by the arbiter", false); err != nil {
-		c.showError(err)
-	}
-}
-
 func (c *console) resume() {
 	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
 		c.showError(err)

@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"image/color"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -628,6 +629,12 @@ func incidentText(s string) string {
 	if t := translate(s); t != s {
 		return t
 	}
+	if rest, ok := strings.CutPrefix(s, "cause: "); ok {
+		// a pause's cause (match: "cause: power failure. REASON")
+		if word, reason, ok := strings.Cut(rest, "."); ok && slices.Contains(match.PauseCauses(), strings.ReplaceAll(word, " ", "-")) {
+			return strings.TrimSpace(tr("cause: %s.", causeLabel(strings.ReplaceAll(word, " ", "-"))) + " " + incidentText(strings.TrimSpace(reason)))
+		}
+	}
 	if rest, ok := strings.CutPrefix(s, "both flags fallen, order unknown: the game continues"); ok {
 		return lang.L("both flags fallen, order unknown: the game continues") + rest
 	}
@@ -751,7 +758,7 @@ func (c *console) refreshNotice(g *match.Game) {
 		if g.Paused.Call {
 			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else {
-			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", translate(g.Paused.Reason))
+			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", pauseWhy(g.Paused))
 		}
 	case g.Pressed != nil:
 		txt = tr("%s pressed the clock: enter the move played.", lang.L(match.Colour(*g.Pressed)))
