@@ -435,7 +435,9 @@ func (c *console) flag(which string) {
 			c.showError(err)
 			return
 		}
-		if v.Reason != "" {
+		if v.Why != nil {
+			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
+		} else if v.Reason != "" {
 			c.info(lang.L("Flag"), v.Reason)
 		}
 	}

@@ -596,6 +596,14 @@ func logRows(g *match.Game) []string {
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
+		if in.Why != nil {
+			// a flag's verdict: the record's English reason, said from its code
+			if head, ok := strings.CutSuffix(in.Text, " ("+in.Why.Error()+")"); ok {
+				text = flagText(head) + " (" + capitalFirst(say(in.Why)) + ")"
+			} else if head, ok := strings.CutSuffix(in.Text, ": "+in.Why.Error()); ok {
+				text = resultText(head) + ": " + capitalFirst(say(in.Why))
+			}
+		}
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")
 		}
@@ -620,6 +628,32 @@ var incidentPatterns = []struct {
 	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false},
 	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
 		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
+}
+
+// flagFell is the head of a flag's incident text as the core writes it
+// (match: "white flag fell at 20:01:00.000 UTC; can mate").
+var flagFell = regexp.MustCompile(`^(white|black) flag fell at ([^;]+)(?:; (.+))?$`)
+
+// resultText is the head of a result's incident text ("0-1 (time
+// forfeit)") in the console's language.
+func resultText(s string) string {
+	if res, term, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(term, ")") {
+		return res + " (" + translate(strings.TrimSuffix(term, ")")) + ")"
+	}
+	return incidentText(s)
+}
+
+// flagText is the head of a flag's incident text in the console's language.
+func flagText(s string) string {
+	m := flagFell.FindStringSubmatch(s)
+	if m == nil {
+		return incidentText(s)
+	}
+	t := tr("%s's flag fell at %s", lang.L(strings.ToUpper(m[1][:1])+m[1][1:]), m[2])
+	if m[3] != "" {
+		t += "; " + translate(m[3])
+	}
+	return t
 }
 
 // incidentText is an incident's text in the console's language: a text of

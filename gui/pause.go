@@ -1,6 +1,9 @@
 package gui
 
 import (
+	"unicode"
+	"unicode/utf8"
+
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
@@ -87,4 +90,10 @@ func pauseWhy(p match.PauseInfo) string {
 		return why
 	}
 	return causeLabel(p.Cause) + ": " + why
+}
+
+// capitalFirst begins a sentence with a capital letter.
+func capitalFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
