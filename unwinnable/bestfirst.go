@@ -11,6 +11,7 @@ type bfNode struct {
 	parent int32
 	m      Move
 	score  int32
+	ply    int32
 }
 
 type bfQueue struct {
@@ -52,8 +53,9 @@ func (s *searcher) flights(b *Board) int {
 
 // bestFirst is a greedy best-first search for a helpmate: the position of
 // lowest score is expanded next, each position once. It returns the line
-// in playing order.
-func (s *searcher) bestFirst(root *Board, budget int) ([]Move, bool) {
+// in playing order. With maxPly > 0 only helpmates of at most maxPly
+// plies are looked for; s.wDepth adds the plies played to the score.
+func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 	nodes := []bfNode{{b: *root, parent: -1}}
 	q := &bfQueue{nodes: &nodes}
 	heap.Push(q, int32(0))
@@ -71,6 +73,10 @@ func (s *searcher) bestFirst(root *Board, budget int) ([]Move, bool) {
 			seen[c.key] = true
 			budget--
 			s.nodes++
+			ply := nodes[i].ply + 1
+			if maxPly > 0 && int(ply) > maxPly {
+				continue
+			}
 			winnerMoved := b.stm == s.winner
 			if winnerMoved && c.InCheck() && !c.hasLegal() {
 				line := []Move{m}
@@ -82,11 +88,14 @@ func (s *searcher) bestFirst(root *Board, budget int) ([]Move, bool) {
 				}
 				return line, true
 			}
+			if maxPly > 0 && int(ply) >= maxPly {
+				continue // no room left for the mate
+			}
 			if ok, _ := materialUnwinnable(&c, s.winner); ok {
 				continue
 			}
-			sc := s.score(&c) + wFlight*s.flights(&c)
-			nodes = append(nodes, bfNode{b: c, parent: i, m: m, score: int32(sc)})
+			sc := s.score(&c) + wFlight*s.flights(&c) + int(ply)*s.wDepth/4
+			nodes = append(nodes, bfNode{b: c, parent: i, m: m, score: int32(sc), ply: ply})
 			heap.Push(q, int32(len(nodes)-1))
 		}
 	}

@@ -41,7 +41,9 @@ type searcher struct {
 	aborted bool
 	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
 	path    []uint64
-	wBlock  int // weight of the loser's men next to its king in score
+	short   map[uint64]int8 // helpmate: no helpmate of at most this many plies
+	wDepth  int             // weight of a ply played in the best-first score, in quarters
+	wBlock  int             // weight of the loser's men next to its king in score
 }
 
 const provedNone = 1 << 14
