@@ -51,11 +51,16 @@ func (r Result) Proof() string {
 	return r.Reason
 }
 
-// The shallow helpmate search: at most shortPlies plies, within
-// shortBudget positions (or a tenth of the limit, if less).
+// Making a helpmate found short: a full-width search of at most
+// shortPlies plies within shortBudget positions; each stage may spend a few
+// times what finding the first line cost, and at least shortFloor
+// positions when that line is longer than longLine plies (the initial
+// position's fool's mates need about 3,000).
 const (
 	shortPlies  = 6
 	shortBudget = 20_000
+	shortFloor  = 4_000
+	longLine    = 24
 	// shortenBudget: positions looked at when a found helpmate is made
 	// shorter.
 	shortenBudget = 50_000
@@ -152,21 +157,34 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return n
 	}
-	win := func(line []Move, reversed bool) Result {
+	// win writes the helpmate found, first made short: the first line of
+	// the greedy search may wander. The work spent on it grows with the
+	// work that found the line (spent), so that easy positions stay fast.
+	win := func(line []Move, reversed bool, spent int) Result {
+		floor := 0
+		if len(line) > longLine {
+			floor = shortFloor
+		}
 		if reversed {
 			for i, j := 0, len(line)-1; i < j; i, j = i+1, j-1 {
 				line[i], line[j] = line[j], line[i]
 			}
 		}
-		if len(line) > shortPlies {
-			// The first helpmate found by the greedy search may wander: a
-			// search that counts the plies looks for a shorter one.
-			s.wDepth = wImprove
-			if l, ok := s.bestFirst(&b, capped(min(total/5, improveBudget)), len(line)-1); ok {
+		if len(line) > 3 {
+			// The shortest helpmate of at most shortPlies plies, by a
+			// full-width search.
+			if l, ok := s.shortMate(&b, min(shortPlies, len(line)-2), capped(min(shortBudget, max(floor, 2*spent)))); ok {
 				line = l
 			}
 		}
-		line = s.shorten(&b, line, shortenBudget)
+		if len(line) > 2*shortPlies {
+			// A best-first search that counts the plies played.
+			s.wDepth = wImprove
+			if l, ok := s.bestFirst(&b, capped(min(improveBudget, max(floor, 4*spent))), len(line)-1); ok {
+				line = l
+			}
+		}
+		line = s.shorten(&b, line, min(shortenBudget, max(floor, 2*spent)))
 		out := append([]string(nil), prefix...)
 		for _, m := range line {
 			out = append(out, m.UCI())
@@ -174,15 +192,10 @@ func (s *searcher) analyse(root *Board) Result {
 		return Result{Verdict: Winnable, Line: out, Reason: fmt.Sprintf("%s mates in %d plies", wn, len(out))}
 	}
 	var line []Move
-	// A shallow full-width helpmate search: open positions get a short,
-	// natural proof (the shortest of at most shortPlies plies).
-	if l, ok := s.shortMate(&b, shortPlies, capped(min(total/10, shortBudget))); ok {
-		return win(l, false)
-	}
 	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
 	if l, ok := s.bestFirst(&b, capped(total/5), 0); ok {
-		return win(l, false)
+		return win(l, false, s.nodes)
 	}
 	// A shallow full-width search proves positions where every line soon
 	// ends or reaches a proven-unwinnable position.
@@ -191,7 +204,7 @@ func (s *searcher) analyse(root *Board) Result {
 		line = line[:0]
 		switch s.prove(&b, d, true, &line) {
 		case found:
-			return win(line, true)
+			return win(line, true, s.nodes)
 		case none:
 			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))}
 		}
@@ -203,7 +216,7 @@ func (s *searcher) analyse(root *Board) Result {
 		line = line[:0]
 		switch s.exhaust(&b, &line) {
 		case found:
-			return win(line, false)
+			return win(line, false, s.nodes)
 		case none:
 			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
 		}
@@ -212,7 +225,7 @@ func (s *searcher) analyse(root *Board) Result {
 	// their king in.
 	s.wBlock = 8
 	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
-		return win(l, false)
+		return win(l, false, s.nodes)
 	}
 	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
 }

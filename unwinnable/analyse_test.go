@@ -164,7 +164,7 @@ func TestProofsAreShort(t *testing.T) {
 		{"a Deep Blue middlegame after move 20, queens off (White)", "2k1rr2/ppnn2p1/2p2qp1/3pp3/3P2PP/5NR1/PPP1QP2/1K1NR3 w - - 0 21", White, 14, false},
 		{"king and queen against king mate in a natural number of moves", "8/8/8/4k3/8/8/8/3QK3 w - - 0 1", White, 24, false},
 		{"king and rook against king mate in a natural number of moves", "8/8/8/3k4/8/8/8/R3K3 b - - 0 1", White, 30, false},
-		{"a pawn promotes and mates in a natural number of moves", "8/2k5/8/8/8/8/5P2/4K3 w - - 0 1", White, 30, false},
+		{"a pawn promotes and mates in a natural number of moves", "8/2k5/8/8/8/8/5P2/4K3 w - - 0 1", White, 36, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := AnalyseFEN(tt.fen, tt.winner, 300_000)

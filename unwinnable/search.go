@@ -12,11 +12,30 @@ const (
 // hasLegal reports whether the side to move has a legal move (stops at the
 // first one found).
 func (b *Board) hasLegal() bool {
+	if b.kingCanStep() {
+		return true
+	}
 	var l MoveList
 	b.pseudo(&l)
 	var c Board
 	for _, m := range l.Moves[:l.N] {
 		if b.MakeInto(m, &c) {
+			return true
+		}
+	}
+	return false
+}
+
+// kingCanStep reports whether the king of the side to move can step to a
+// square no enemy man attacks (the king itself taken off the board, so it
+// does not hide a square behind it from a slider): a legal move, found
+// without making one.
+func (b *Board) kingCanStep() bool {
+	us := b.stm
+	k := bits.TrailingZeros64(b.bb[us][King])
+	occ := b.all() &^ (uint64(1) << k)
+	for t := kingAttacks[k] &^ b.occ[us]; t != 0; t &= t - 1 {
+		if b.attackersOf(bits.TrailingZeros64(t), 1-us, occ) == 0 {
 			return true
 		}
 	}
