@@ -194,7 +194,7 @@ func (s *searcher) analyse(root *Board) Result {
 	var line []Move
 	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
-	if l, ok := s.bestFirst(&b, capped(total/5), 0); ok {
+	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
 		return win(l, false, s.nodes)
 	}
 	// A shallow full-width search proves positions where every line soon

@@ -115,7 +115,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // with -benchtime 1x; make bench does) at the node limit UNWINNABLE_LIMIT
 // (default 50,000) and reports, per file and for the lichess rows: wrong
 // verdicts (must be 0), undetermined rows, positions per second (all
-// cores), and the mean and p99 time of one lichess position.
+// cores), the mean and p99 time of one position, and the mean and
+// longest helpmate shown as proof (plies).
 func BenchmarkReferenceFiles(b *testing.B) {
 	limit := 50_000
 	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
@@ -144,9 +145,19 @@ func BenchmarkReferenceFiles(b *testing.B) {
 					wrong, und := check(b, outs)
 					var times []time.Duration
 					var sum time.Duration
+					proofs, plies, longest := 0, 0, 0
 					for _, o := range outs {
 						times = append(times, o.elapsed)
 						sum += o.elapsed
+						if o.res.Verdict == Winnable {
+							proofs++
+							plies += len(o.res.Line)
+							longest = max(longest, len(o.res.Line))
+						}
+					}
+					if proofs > 0 {
+						b.ReportMetric(float64(plies)/float64(proofs), "proof-mean-plies")
+						b.ReportMetric(float64(longest), "proof-max-plies")
 					}
 					b.ReportMetric(float64(len(rs)), "rows")
 					b.ReportMetric(float64(wrong), "wrong")

@@ -104,17 +104,24 @@ func cheb(a, b int) int {
 	return dr
 }
 
-var cornerDist [64]int
+// cornerDist: king steps to the nearest corner, of any colour, of the
+// light ones (h1, a8), of the dark ones (a1, h8).
+var cornerDist, lightCornerDist, darkCornerDist [64]int
 
 func init() {
-	for s := range cornerDist {
+	near := func(s int, corners ...int) int {
 		d := 8
-		for _, c := range []int{0, 7, 56, 63} {
+		for _, c := range corners {
 			if x := cheb(s, c); x < d {
 				d = x
 			}
 		}
-		cornerDist[s] = d
+		return d
+	}
+	for s := range cornerDist {
+		cornerDist[s] = near(s, 0, 7, 56, 63)
+		lightCornerDist[s] = near(s, 7, 56)
+		darkCornerDist[s] = near(s, 0, 63)
 	}
 }
 
@@ -133,6 +140,16 @@ func (s *searcher) score(b *Board) int {
 	lk := bits.TrailingZeros64(l[King])
 	wk := bits.TrailingZeros64(w[King])
 	sc := 6 * cornerDist[lk]
+	if w[Pawn]|w[Knight]|w[Rook]|w[Queen] == 0 {
+		// Bishops alone check a cornered king only in the corners of
+		// their colour.
+		switch {
+		case w[Bishop]&^light == 0:
+			sc = 6 * lightCornerDist[lk]
+		case w[Bishop]&light == 0:
+			sc = 6 * darkCornerDist[lk]
+		}
+	}
 	d := cheb(wk, lk) - 2
 	if d < 0 {
 		d = 0
