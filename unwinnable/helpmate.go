@@ -149,6 +149,7 @@ func (s *searcher) shorten(root *Board, line []Move, budget int) []Move {
 	if n < 3 {
 		return line
 	}
+	start := budget
 	pos := make([]Board, n+1)
 	pos[0] = *root
 	at := make(map[uint64]int, n+1)
@@ -192,7 +193,7 @@ func (s *searcher) shorten(root *Board, line []Move, budget int) []Move {
 			}
 		}
 	}
-	s.nodes += len(line)
+	s.nodes += start - budget
 	var out []Move
 	for i := 0; i <= n; {
 		if i == n {
@@ -206,3 +207,4 @@ func (s *searcher) shorten(root *Board, line []Move, budget int) []Move {
 	}
 	return out
 }
+
