@@ -70,7 +70,8 @@ const (
 	// wImprove: the weight of a ply in that search's score, in quarters
 	// (tuned on the lichess rows of the reference files: a heavier weight
 	// finds shorter lines where it finds any, but finds far fewer).
-	wImprove = 1
+	wImprove     = 1
+	wImproveMuch = 16
 )
 
 // DefaultLimit is the node limit of Analyse when none is given.
@@ -180,11 +181,18 @@ func (s *searcher) analyse(root *Board) Result {
 				line = l
 			}
 		}
-		if len(line) > 2*shortPlies {
-			// The greedy search again, counting the plies played a little:
-			// a shorter line, as it spends more.
-			s.wDepth = wImprove
-			if l, ok := s.bestFirst(&b, min(improveBudget, max(floor, 16*spent)), len(line)-1); ok {
+		// The greedy search again, counting the plies played: much (short
+		// lines where it finds one, as in middlegames), then a little (it
+		// finds more, of middling length).
+		for _, w := range []struct{ weight, budget int }{
+			{wImproveMuch, min(shortBudget, max(floor, 4*spent))},
+			{wImprove, min(improveBudget, max(floor, 16*spent))},
+		} {
+			if len(line) <= 2*shortPlies {
+				break
+			}
+			s.wDepth = w.weight
+			if l, ok := s.bestFirst(&b, w.budget, len(line)-1); ok {
 				line = l
 			}
 		}
@@ -307,4 +315,3 @@ func Dead(b *Board, limit int) bool {
 	}
 	return true
 }
-

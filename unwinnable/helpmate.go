@@ -207,4 +207,3 @@ func (s *searcher) shorten(root *Board, line []Move, budget int) []Move {
 	}
 	return out
 }
-
