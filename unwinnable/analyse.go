@@ -66,7 +66,7 @@ const (
 	shortenBudget = 50_000
 	// improveBudget: positions of the search for a shorter helpmate than
 	// the first one found.
-	improveBudget = 100_000
+	improveBudget = 50_000
 	// wImprove: the weight of a ply in that search's score, in quarters
 	// (tuned on the lichess rows of the reference files: a heavier weight
 	// finds shorter lines where it finds any, but finds far fewer).
@@ -182,14 +182,14 @@ func (s *searcher) analyse(root *Board) Result {
 			}
 		}
 		// The greedy search again, counting the plies played: much (short
-		// lines where it finds one, as in middlegames), then a little (it
-		// finds more, of middling length).
-		for _, w := range []struct{ weight, budget int }{
-			{wImproveMuch, min(shortBudget, max(floor, 4*spent))},
-			{wImprove, min(improveBudget, max(floor, 16*spent))},
+		// lines where it finds one, as in middlegames), then, for a line
+		// still long, a little (it finds more, of middling length).
+		for _, w := range []struct{ weight, budget, above int }{
+			{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
+			{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
 		} {
-			if len(line) <= 2*shortPlies {
-				break
+			if len(line) <= w.above {
+				continue
 			}
 			s.wDepth = w.weight
 			if l, ok := s.bestFirst(&b, w.budget, len(line)-1); ok {
