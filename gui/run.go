@@ -49,7 +49,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		os.Setenv("LANG", l)
 	}
 	setupApp(fa)
-	ts := match.NewTimeSource()
+	ts := service.NewTimeSource()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
