@@ -138,6 +138,7 @@ type console struct {
 	// blockedSeq is the record's last event then: a later event hides it.
 	banner     banner
 	blockedSeq int64
+	tampered   bool // the banner says the record does not verify (noteTampering)
 	// correcting is the open correction dialog (tests drive it).
 	correcting *correctDialog
 	// submitting is true while a form dialog's OK runs; pending holds what
@@ -360,9 +361,10 @@ func (c *console) refresh() {
 		c.title.SetText(t)
 		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
 	}
-	if st.Seq > c.blockedSeq && c.banner.obj.Visible() {
+	if st.Seq > c.blockedSeq && c.banner.obj.Visible() && !c.tampered {
 		c.hideBanner() // a later event was written: the record takes writes again
 	}
+	c.noteTampering()
 	// a refusal under the move field concerns the position it was typed
 	// in: once the game has moved on (or another game begun), it goes
 	key := ""
@@ -784,6 +786,29 @@ func (c *console) refreshWhere() {
 	}
 	if c.where.Text != txt {
 		c.where.SetText(txt)
+	}
+}
+
+// noteTampering shows the banner while the record does not verify (an
+// event edited, deleted or reordered in the file: match.App.Problem), as
+// 'arbiter status' warns: the core refuses every command on it, and the
+// banner says why before the arbiter tries one (issue 16).
+func (c *console) noteTampering() {
+	p := c.core.Problem()
+	if p == "" {
+		if c.tampered {
+			c.tampered = false
+			c.hideBanner()
+		}
+		return
+	}
+	c.tampered = true
+	txt := "⚠ " + tr("The record does not verify (%s): nothing more can be written to it. Keep this file as it is, tell the appeals board, and continue from a backup.", p)
+	if c.banner.text.Text != txt {
+		c.banner.text.SetText(txt)
+	}
+	if !c.banner.obj.Visible() {
+		c.banner.obj.Show()
 	}
 }
 

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+
 	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/report"
 	"arbiter/service"
+	"arbiter/store"
 )
 
 const secret = "correct horse battery"
@@ -190,5 +194,57 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	}
 	if g := h.game(); g.Incidents[0].At.Location() != time.UTC || !g.Incidents[0].At.Equal(t0.Add(time.Minute)) {
 		t.Errorf("the record's instant %v is not UTC %v", g.Incidents[0].At, t0.Add(time.Minute))
+	}
+}
+
+// A record edited in the file (here a move, re-hashed by nobody) shows the
+// banner at once, as 'arbiter status' warns, and the console appends
+// nothing to it (issue 16).
+func TestATamperedRecordShowsTheBannerAndTakesNothing(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, secret)
+	h.newMatch("acm1996", secret)
+	h.c.do(actStartGame)
+	for _, mv := range []string{"e4", "e5"} {
+		h.ft.advance(3 * time.Second)
+		h.typeMove(mv)
+	}
+	if h.c.banner.obj.Visible() {
+		t.Fatalf("a sound record shows the banner: %q", h.c.banner.text.Text)
+	}
+	raw, err := sql.Open("sqlite", h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP TRIGGER IF EXISTS events_no_update",
+		`UPDATE events SET payload = replace(payload, '"e5"', '"e6"') WHERE kind = 'move' AND payload LIKE '%"e5"%'`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+
+	// the console is started again on the edited file
+	db, err := store.Open(h.ctx, h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	core, err := match.Open(h.ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: secret, now: h.ft.Now, after: h.ft.after})
+	if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "does not verify") || !strings.Contains(c.banner.text.Text, "(move)") {
+		t.Errorf("the banner does not name the edited move: visible %v, %q", c.banner.obj.Visible(), c.banner.text.Text)
+	}
+	before := h.dbBytes()
+	h.ft.advance(3 * time.Second)
+	c.movePresses = true // typing first: the move presses the clock
+	c.enterMove("Nf3")
+	if h.dbBytes() != before {
+		t.Error("the console appended to a tampered record")
+	}
+	if !strings.Contains(c.moveErr.Text, "does not verify") {
+		t.Errorf("the move's refusal: %q", c.moveErr.Text)
 	}
 }
