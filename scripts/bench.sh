@@ -76,12 +76,13 @@ END {
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p50 | %s | poll interval 100 ms | %s | – |\n", us(b50), ratio(b50, 100e6)
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p99 | %s | goal 1 s | %s | < 1 s |\n", us(b99), ratio(b99, 1e9)
 	printf "| 7 | broadcast: GET /games.pgn while the match is played | %d req/s | net/http static file server, same bytes: %d req/s | %s | – |\n", v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"], ratio(v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"])
-	for (f = 1; f <= 3; f++) {
-		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
+	for (f = 1; f <= 4; f++) {
+		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable/lichess" : (f == 3) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
 		if (v[n, "rows"] == "") continue
 		printf "| 8 | 6.9 analyser, %s: %d rows | %d wrong, %d undetermined, %.0f positions/s | – | – | 0 wrong, 0 undetermined |\n", substr(n, 25), v[n, "rows"], v[n, "wrong"], v[n, "undetermined"], v[n, "positions/s"]
-		base = (f == 3) ? 61 : 11000
+		base = (f == 2 || f == 4) ? 61 : 11000
 		printf "| 8 | 6.9 analyser, %s: one position mean / p99 | %s / %s | CHA-Solver (issue 12) %s a position | %s | mean < 100 µs, p99 < 1 ms (lichess rows) |\n", substr(n, 25), us(v[n, "mean-µs"] * 1000), us(v[n, "p99-µs"] * 1000), us(base * 1000), ratio(v[n, "mean-µs"], base)
+		if (v[n, "proof-mean-plies"] != "") printf "| 8 | 6.9 analyser, %s: helpmate shown as proof, mean / longest | %.1f / %d plies | – | – | short, natural proofs |\n", substr(n, 25), v[n, "proof-mean-plies"], v[n, "proof-max-plies"]
 	}
 	d50 = v["BenchmarkDeadCheck", "p50-ns"]; d99 = v["BenchmarkDeadCheck", "p99-ns"]
 	if (d99 != "") printf "| 8 | per-move dead-position check, p50 / p99 (%d lichess positions) | %s / %s | goal 1 ms | %s | p99 < 1 ms |\n", v["BenchmarkDeadCheck", "positions"], us(d50), us(d99), ratio(d99, 1e6)
