@@ -174,7 +174,9 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	}
 	h.c.do(actStartGame) // 1996-02-10 20:00 UTC is 15:00 in Philadelphia
 	h.ft.advance(time.Minute)
-	h.c.pause()
+	if err := h.core.Pause(h.ctx, h.c.cmdAs(h.c.arbiter()), "stopped by the arbiter", false); err != nil {
+		t.Fatal(err)
+	}
 	h.c.refresh()
 	log := strings.Join(h.c.lastLog, "\n")
 	if !strings.Contains(log, "15:01:00 EST") {
@@ -183,7 +185,9 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	if strings.Contains(log, "20:0") {
 		t.Errorf("the incident log shows UTC:\n%s", log)
 	}
-	h.c.resume()
+	if err := h.core.Resume(h.ctx, h.c.cmdAs(h.c.arbiter())); err != nil {
+		t.Fatal(err)
+	}
 	h.ft.advance(3 * time.Minute)
 	h.c.refresh()
 	if want := "White's flag has fallen at 15:03:00.000 EST"; !strings.Contains(h.c.notice.Text, want) {
