@@ -68,7 +68,15 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	cancel := widget.NewButton(lang.L("Cancel"), func() { d.Hide() })
 	okb := widget.NewButton(confirm, submit)
 	okb.Importance = widget.HighImportance
-	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, form)
+	// a form taller than the window (the new match at a large text size)
+	// scrolls, so that its buttons stay on the screen
+	var body fyne.CanvasObject = form
+	if room := c.win.Canvas().Size().Height - 240; room > 200 && form.MinSize().Height > room {
+		scroll := container.NewVScroll(form)
+		scroll.SetMinSize(fyne.NewSize(form.MinSize().Width, room))
+		body = scroll
+	}
+	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, body)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
 	escapeCloses(content, d.Hide)

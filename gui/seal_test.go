@@ -252,3 +252,22 @@ func TestATamperedRecordShowsTheBannerAndTakesNothing(t *testing.T) {
 		t.Errorf("the move's refusal: %q", c.moveErr.Text)
 	}
 }
+
+// The new match dialog, with its time zone and passphrase, fits a
+// 1280×800 screen at 150 % text in German: its form scrolls.
+func TestTheNewMatchDialogFitsWithItsTimeZone(t *testing.T) {
+	inGerman(t)
+	h := newHarness(t, match.RoleArbiter, "")
+	t.Cleanup(func() { h.c.setScale(1) })
+	for i := 0; i < 5; i++ {
+		h.c.do(actTextBigger)
+	}
+	h.c.newMatchDialog()
+	top := h.c.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no dialog")
+	}
+	if min := top.MinSize(); min.Width > 1280 || min.Height > 800 {
+		t.Errorf("at %.0f %% text the new match dialog needs %.0f×%.0f px", h.c.scale*100, min.Width, min.Height)
+	}
+}
