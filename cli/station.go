@@ -418,8 +418,11 @@ func appendMember(ctx context.Context, app *match.App, req station.Request) erro
 	}
 	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
 	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		_, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
-		return err
+		e, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return app.SignSystemEvent(tx, e)
 	})
 	if err == nil {
 		err = app.Refresh(ctx)

@@ -66,7 +66,7 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 		hs = append(hs, h)
 		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
 	}
-	newRecord(t, hs[0].path)
+	newProtectedRecord(t, hs[0].path) // signed events: every replica checks and keeps the signatures
 	startHolders(t, hs, routes)
 	defer func() {
 		for _, h := range hs {
@@ -87,9 +87,9 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 
 	Trace = t.Logf
 	defer func() { Trace = nil }()
-	submit(t, hs[0].s, req("arbiter", "start"))
-	submit(t, hs[0].s, req("white", "move", "e4"))
-	r := submit(t, laptop, req("operator", "move", "c5"))
+	submit(t, hs[0].s, pinReq("arbiter", "start"))
+	submit(t, hs[0].s, pinReq("white", "move", "e4"))
+	r := submit(t, laptop, pinReq("operator", "move", "c5"))
 	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
@@ -119,7 +119,7 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 		return a == "appeals" || a == "display"
 	})
 	t.Logf("claimed after %v", time.Since(start))
-	r = submit(t, laptop, req("white", "move", "Nf3"))
+	r = submit(t, laptop, pinReq("white", "move", "Nf3"))
 	t.Logf("next command committed %v after the authority stopped", time.Since(start))
 	waitFor(t, 10*time.Second, "the laptop has no offset to the new authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
 	for name, after := range offsets() {

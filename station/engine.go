@@ -34,6 +34,8 @@ const (
 	// PingInterval between servers (the default of 2 minutes makes a frozen
 	// machine look alive for 88 s; measured in /work/shared/notes).
 	PingInterval = time.Second
+	// LastSeqTry bounds one question for the stream's last sequence.
+	LastSeqTry = 2 * time.Second
 )
 
 // JetStream error codes the engine resolves (nats-server v2.15).
@@ -296,7 +298,12 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 }
 
 // LastSeq is the stream's last sequence, asked of the stream's leader.
+// One try waits at most LastSeqTry: a request the cluster takes while it
+// has no leader for the stream (forming, or electing) is never answered,
+// so a caller with a long deadline must ask again, not wait it out.
 func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
+	defer cancel()
 	s, err := e.js.Stream(ctx, StreamName)
 	if err != nil {
 		return 0, err

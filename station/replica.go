@@ -7,15 +7,18 @@ import (
 	"fmt"
 	"sync"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
 // Replica applies the stream to this station's SQLite record. Every event
 // is checked on the way in: its seq is the stream sequence and the next in
 // the record, its prev is the record's head, its hash is its own
-// (store.EventHash), and store's Append, given only the event's content,
-// computes the same seq, prev and hash. The first mismatch stops applying
-// for good and raises the alarm.
+// (store.EventHash), store's Append, given only the event's content,
+// computes the same seq, prev and hash, and the signatures that come with
+// it hold (match.CheckIncoming: on a protected match the station's of every
+// event, the credential's of every command). The first mismatch stops
+// applying for good and raises the alarm.
 type Replica struct {
 	db *store.DB
 
@@ -250,6 +253,29 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 				mismatch = fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12])
 				return mismatch
 			}
+		}
+		for _, p := range batch {
+			for _, w := range p.w.Sigs {
+				if err := tx.PutSignature(w.signature(p.ev.Seq)); err != nil {
+					mismatch = fmt.Errorf("its signatures do not fit the record: %v", err)
+					return mismatch
+				}
+			}
+		}
+		// The signatures: the record with the command, checked as opening
+		// it checks (every event of a protected match signed by its station,
+		// each command by the credential registered for its signer).
+		evs, err := tx.EventsAfter(0)
+		if err != nil {
+			return err
+		}
+		sigs, err := tx.Signatures()
+		if err != nil {
+			return err
+		}
+		if rep := match.CheckIncoming(evs, sigs); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
+			mismatch = fmt.Errorf("its signature does not hold: %s", rep.Problem)
+			return mismatch
 		}
 		return nil
 	})

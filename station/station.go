@@ -539,8 +539,11 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
-		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
-		return err
+		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
 	})
 	if err != nil {
 		return err
@@ -582,13 +585,13 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	// An empty stream and a record: the first station, or a holder whose
 	// lone engine became a cluster (a new stream). Every holder with a
 	// record may seed: the ids are the events' own, so copies coincide.
-	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
+	evs, sigs, err := s.cfg.DB.Record(ctx)
 	if err != nil {
 		return err
 	}
 	for _, e := range evs {
 		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
-		_, err := s.link.Append(ctx, id, encodeEvents(id, []store.Event{e}), uint64(e.Seq-1))
+		_, err := s.link.Append(ctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
 		var dup *DuplicateError
 		if err != nil && !errors.As(err, &dup) {
 			return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
@@ -645,8 +648,11 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	}
 	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
 	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
-		return err
+		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
 	})
 	if err == nil {
 		s.app.Refresh(ctx)
@@ -696,7 +702,7 @@ func (s *Station) claimRequest(m *nats.Msg) {
 
 // beforeCommit puts a command's events into the stream before the record
 // commits them; a refusal of the stream rolls the record back.
-func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
+func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []store.Signature) error {
 	if ctx.Value(keyReplica) != nil {
 		return nil
 	}
@@ -710,7 +716,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
 	if ctx.Value(keyClaim) == nil && !s.authority() {
 		return ErrNotAuthority
 	}
-	last, err := s.link.Append(ctx, id, encodeEvents(id, evs), uint64(evs[0].Seq-1))
+	last, err := s.link.Append(ctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
 	var dup *DuplicateError
 	switch {
 	case err == nil:

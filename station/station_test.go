@@ -179,12 +179,12 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			r := &Replica{}
 			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{},
 				seq: rep.seq, head: rep.head, hashes: rep.hashes}
-			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev})[0]})
+			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev}, nil)[0]})
 			var alarm *AlarmError
 			if !errors.As(err, &alarm) || r.Alarm() == nil {
 				t.Fatalf("got %v, want the alarm", err)
 			}
-			if err := r.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("d", []store.Event{next})[0]}); !errors.As(err, &alarm) {
+			if err := r.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("d", []store.Event{next}, nil)[0]}); !errors.As(err, &alarm) {
 				t.Fatalf("after the alarm a good event was applied: %v", err)
 			}
 			if s, _, _ := db.Head(ctx); s != 1 {
@@ -192,7 +192,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			}
 		})
 	}
-	if err := rep.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("c", []store.Event{next})[0]}); err != nil {
+	if err := rep.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("c", []store.Event{next}, nil)[0]}); err != nil {
 		t.Fatalf("the fitting event: %v", err)
 	}
 	if s, h := rep.Head(); s != 2 || h != next.Hash || verifyHead(t, db) != next.Hash {
