@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -31,7 +32,7 @@ import (
 func init() {
 	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME]",
 		summary: "Run this station headless until killed; on a record with no stations, make it the match's first record holder and its authority.", run: runStationServe})
-	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE",
+	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE [--operator-key FILE]",
 		summary: "Write an invitation for another station.", run: runStationInvite})
 	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
 		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
@@ -60,6 +61,11 @@ type invitation struct {
 	Contacts    []string            `json:"contacts"`
 	Routes      []string            `json:"routes,omitempty"` // the record holders' route addresses
 	Credentials station.Credentials `json:"credentials"`      // the match's CA and this station's certificate
+	// OperatorKey: on an operator's invitation to a protected match, the
+	// operator's credential as a key file's contents (made and registered
+	// by the invitation if the match had none), so that on the laptop the
+	// operator's commands need no credential flag.
+	OperatorKey string `json:"operator_key,omitempty"`
 }
 
 func stationDir(db string) string { return db + ".station" }
@@ -400,8 +406,37 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
 	}
 	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN},
+		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN, Secret: req.Secret},
 		app: app, db: app.DB(), inPlay: true}
+	if req.Key != "" {
+		if r.key, err = keyOf(req.Key); err != nil {
+			return "", err
+		}
+	}
+	if req.NewKey != "" {
+		// credential add --key-file -: the key came with the request.
+		cargs = append([]string(nil), cargs...) // req.Args stays as sent (a retry runs it again)
+		k, err := keyOf(req.NewKey)
+		if err != nil {
+			return "", err
+		}
+		dir, err := os.MkdirTemp("", "arbiter-key-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "key")
+		if err := os.WriteFile(path, []byte(match.KeyFileHeader+" "+hex.EncodeToString(k.Seed())+"\n"), 0o600); err != nil {
+			return "", err
+		}
+		for i, w := range cargs {
+			if w == "-" && i > 0 && cargs[i-1] == "--key-file" {
+				cargs[i] = path
+			} else if w == "--key-file=-" {
+				cargs[i] = "--key-file=" + path
+			}
+		}
+	}
 	err = r.exec(c, cargs)
 	return out.String(), err
 }
@@ -476,7 +511,13 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name, Role: string(g.Role), PIN: g.PIN,
-		At: at.UnixNano(), RTT: int64(rtt), Args: words}
+		Secret: g.Secret, At: at.UnixNano(), RTT: int64(rtt)}
+	if err := credentialOf(g, sf, &req); err != nil {
+		return err
+	}
+	if req.Args, req.NewKey, err = inlineKeyFile(words); err != nil {
+		return err
+	}
 	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
 	if err != nil {
 		return err
@@ -511,6 +552,65 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
+}
+
+func operatorKeyPath(db string) string { return filepath.Join(stationDir(db), "operator.key") }
+
+// credentialOf puts the role's credential into the request: the key file
+// given with --key-file, or on the operator's laptop, when the operator's
+// command is given with no credential, the operator's key the invitation
+// brought (FILE.station/operator.key).
+func credentialOf(g Global, sf *stationFile, req *station.Request) error {
+	path := g.KeyFile
+	if path == "" && sf.Role == "operator" && g.Role == match.RoleOperator && g.PIN == "" && g.Secret == "" {
+		if _, err := os.Stat(operatorKeyPath(g.DB)); err == nil {
+			path = operatorKeyPath(g.DB)
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	k, err := readKeyFile(path)
+	if err != nil {
+		return err
+	}
+	req.Key = hex.EncodeToString(k.Seed())
+	return nil
+}
+
+// inlineKeyFile reads the key file a forwarded 'credential add --key-file
+// FILE' names, here where the command is given; FILE becomes "-".
+func inlineKeyFile(words []string) ([]string, string, error) {
+	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
+		return words, "", nil
+	}
+	out := append([]string(nil), words...)
+	for i, w := range out {
+		path := ""
+		switch {
+		case w == "--key-file" && i+1 < len(out):
+			path, out[i+1] = out[i+1], "-"
+		case strings.HasPrefix(w, "--key-file="):
+			path, out[i] = strings.TrimPrefix(w, "--key-file="), "--key-file=-"
+		default:
+			continue
+		}
+		k, err := readKeyFile(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return out, hex.EncodeToString(k.Seed()), nil
+	}
+	return out, "", nil
+}
+
+// keyOf is the key of a request's hex seed.
+func keyOf(seedHex string) (ed25519.PrivateKey, error) {
+	b, err := hex.DecodeString(seedHex)
+	if err != nil || len(b) != ed25519.SeedSize {
+		return nil, fmt.Errorf("the command came with an unreadable key: give it again")
+	}
+	return ed25519.NewKeyFromSeed(b), nil
 }
 
 func hasRole(roles []string, r string) bool {
@@ -551,6 +651,7 @@ func runStationInvite(r *runner, a *args) error {
 	role, _ := a.take("role")
 	name, _ := a.take("name")
 	out, _ := a.take("o")
+	opKey, _ := a.take("operator-key")
 	if err := a.done("station invite", 0); err != nil {
 		return err
 	}
@@ -596,8 +697,78 @@ func runStationInvite(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONFile(out, invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
-		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds})
+	inv := invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
+		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds}
+	if role == "operator" {
+		if inv.OperatorKey, err = operatorCredential(r, opKey); err != nil {
+			return err
+		}
+	} else if opKey != "" {
+		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
+	}
+	return writeJSONFile(out, inv)
+}
+
+// operatorCredential is the operator's credential an operator's invitation
+// carries: on a protected match with no operator credential, a new key,
+// registered through the authority ('credential add --role operator', the
+// arbiter's command, so it needs his --pin); with one, the key file given
+// with --operator-key (it must be that credential). An unprotected match
+// needs none.
+func operatorCredential(r *runner, keyFile string) (string, error) {
+	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return "", err
+	}
+	app, err := match.Open(r.ctx, db)
+	if err != nil {
+		db.Close()
+		return "", err
+	}
+	st := app.State()
+	db.Close()
+	if st.ArbiterCredential() == nil {
+		if keyFile != "" {
+			return "", fmt.Errorf("the match is unprotected, so the operator needs no credential: leave out --operator-key")
+		}
+		return "", nil
+	}
+	if have := st.Credential("operator"); have != nil {
+		if keyFile == "" {
+			return "", fmt.Errorf("the match has an operator's credential already: give its key file with --operator-key FILE so that the invitation carries it")
+		}
+		k, err := readKeyFile(keyFile)
+		if err != nil {
+			return "", err
+		}
+		if hex.EncodeToString(k.Public().(ed25519.PublicKey)) != have.PublicKey {
+			return "", fmt.Errorf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", keyFile)
+		}
+		return match.KeyFileHeader + " " + hex.EncodeToString(k.Seed()), nil
+	}
+	if keyFile != "" {
+		return "", fmt.Errorf("the match has no operator's credential yet; leave out --operator-key and the invitation makes one")
+	}
+	b, err := match.NewKeyFile()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(stationDir(r.g.DB), "operator-*.key")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	tmp.Close()
+	g := r.g
+	g.Role = match.RoleArbiter
+	if err := forward(r.ctx, r.env, g, []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, nil); err != nil {
+		return "", fmt.Errorf("the operator's credential could not be made: %v", err)
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 func runStationJoin(r *runner, a *args) error {
@@ -639,6 +810,14 @@ func runStationJoin(r *runner, a *args) error {
 	}
 	if err := writeJSONFile(credsPath(r.g.DB), inv.Credentials); err != nil {
 		return err
+	}
+	if inv.OperatorKey != "" {
+		if _, err := match.ParseKeyFile([]byte(inv.OperatorKey)); err != nil {
+			return fmt.Errorf("%s carries an unreadable operator's credential: ask the arbiter for a new invitation", a.pos[0])
+		}
+		if err := os.WriteFile(operatorKeyPath(r.g.DB), []byte(inv.OperatorKey+"\n"), 0o600); err != nil {
+			return err
+		}
 	}
 	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
 		return err

@@ -86,6 +86,15 @@ type Request struct {
 	From string   `json:"from"` // the sending station
 	Role string   `json:"role"` // the role the command is given in
 	PIN  string   `json:"pin,omitempty"`
+	// Secret and Key are the role's own credential (--secret, or the seed
+	// of --key-file in hex), sent over the mutual TLS connection as the PIN
+	// is: the authority unlocks it and signs the command with it.
+	Secret string `json:"secret,omitempty"`
+	Key    string `json:"key,omitempty"`
+	// NewKey: the seed (hex) of the key file a forwarded 'credential add
+	// --key-file FILE' names (read where the command was given; the FILE
+	// argument is then "-").
+	NewKey string `json:"new_key,omitempty"`
 	At   int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
 	RTT  int64    `json:"rtt_ns,omitempty"`
 	Args []string `json:"args"` // the command's words and flags, as on the command line
