@@ -82,10 +82,10 @@ func decodeEvent(data []byte) (wireEvent, store.Event, error) {
 
 // Request is a command sent to the authority.
 type Request struct {
-	ID   string   `json:"id"`   // command id: the same on every retry
-	From string   `json:"from"` // the sending station
-	Role string   `json:"role"` // the role the command is given in
-	PIN  string   `json:"pin,omitempty"`
+	ID   string `json:"id"`   // command id: the same on every retry
+	From string `json:"from"` // the sending station
+	Role string `json:"role"` // the role the command is given in
+	PIN  string `json:"pin,omitempty"`
 	// Secret and Key are the role's own credential (--secret, or the seed
 	// of --key-file in hex), sent over the mutual TLS connection as the PIN
 	// is: the authority unlocks it and signs the command with it.
@@ -94,10 +94,10 @@ type Request struct {
 	// NewKey: the seed (hex) of the key file a forwarded 'credential add
 	// --key-file FILE' names (read where the command was given; the FILE
 	// argument is then "-").
-	NewKey string `json:"new_key,omitempty"`
-	At   int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
-	RTT  int64    `json:"rtt_ns,omitempty"`
-	Args []string `json:"args"` // the command's words and flags, as on the command line
+	NewKey string   `json:"new_key,omitempty"`
+	At     int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
+	RTT    int64    `json:"rtt_ns,omitempty"`
+	Args   []string `json:"args"` // the command's words and flags, as on the command line
 }
 
 // Reply answers a Request: the last event of the committed command, or a
