@@ -406,7 +406,8 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
 	}
 	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN, Secret: req.Secret},
+		g: Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN, Secret: req.Secret,
+			Stamp: req.Stamp},
 		app: app, db: app.DB(), inPlay: true}
 	if req.Key != "" {
 		if r.key, err = keyOf(req.Key); err != nil {

@@ -591,10 +591,26 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	}
 	for _, e := range evs {
 		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
-		_, err := s.link.Append(ctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
-		var dup *DuplicateError
-		if err != nil && !errors.As(err, &dup) {
-			return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+		// A cluster that is still forming answers "no responders" or not
+		// at all until the stream has a leader: each event is tried again
+		// until it is in (another holder seeding the same events makes it
+		// a duplicate or moves the stream past it) or ctx ends.
+		for {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err := s.link.Append(tctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
+			cancel()
+			var dup *DuplicateError
+			if err == nil || errors.As(err, &dup) {
+				break
+			}
+			if errors.Is(err, ErrStale) {
+				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(e.Seq) {
+					break
+				}
+			}
+			if sleepCtx(ctx, 200*time.Millisecond) != nil {
+				return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+			}
 		}
 	}
 	if err := s.rep.WaitSeq(ctx, seq); err != nil {
@@ -783,11 +799,22 @@ func (s *Station) handle(m *nats.Msg) {
 		s.mu.Lock()
 		first := s.receipts[req.ID]
 		s.mu.Unlock()
-		at := time.Unix(0, req.At)
-		if floor := first.Add(-time.Duration(req.RTT)); !first.IsZero() && at.Before(floor) {
-			at = floor // a sender cannot backdate by more than its round trip
+		pressed := time.Unix(0, req.At)
+		at := pressed
+		if first.IsZero() {
+			first = s.Now()
 		}
-		req.At = at.UnixNano()
+		stamp := &match.Stamp{Pressed: pressed, Received: first, Uncertainty: time.Duration(req.RTT) / 2}
+		if floor := first.Add(-time.Duration(req.RTT)); at.Before(floor) {
+			at, stamp.Raised = floor, true // a sender cannot backdate by more than its round trip
+		}
+		if late := s.Now().Sub(pressed); late > time.Second && len(req.Args) > 0 && req.Args[0] == "press" {
+			// Arrived late (a failover, a sleeping laptop): its instant
+			// corrects the clocks shown meanwhile.
+			stamp.Correction = true
+			s.cfg.Logf("%s: command %s stamped %v before it is run: recorded as a correction of the clocks", s.cfg.Name, req.ID, late.Round(time.Millisecond))
+		}
+		req.At, req.Stamp = at.UnixNano(), stamp
 		var out string
 		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
 			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)

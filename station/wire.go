@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -94,10 +95,12 @@ type Request struct {
 	// NewKey: the seed (hex) of the key file a forwarded 'credential add
 	// --key-file FILE' names (read where the command was given; the FILE
 	// argument is then "-").
-	NewKey string   `json:"new_key,omitempty"`
-	At     int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
-	RTT    int64    `json:"rtt_ns,omitempty"`
-	Args   []string `json:"args"` // the command's words and flags, as on the command line
+	NewKey string `json:"new_key,omitempty"`
+	// Stamp is set by the authority before it runs the command (not sent).
+	Stamp *match.Stamp `json:"-"`
+	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
+	RTT   int64        `json:"rtt_ns,omitempty"`
+	Args  []string     `json:"args"` // the command's words and flags, as on the command line
 }
 
 // Reply answers a Request: the last event of the committed command, or a
