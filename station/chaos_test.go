@@ -84,6 +84,12 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		kills, stops = envInt("ARBITER_STATION_KILLS", 20), envInt("ARBITER_STATION_STOPS", 5)
 	}
 	short := kills < 10 // the short version kills the authority first, so a failover is always in it
+	// The failover stall (make bench): only the authority is killed, N
+	// times, each time after the station killed before has caught up.
+	stallOnly := os.Getenv("ARBITER_STATION_STALL") != ""
+	if stallOnly {
+		kills, stops = envInt("ARBITER_STATION_STALL", 10), 0
+	}
 	dir := t.TempDir()
 	var specs []childSpec
 	var routes, urls []string
@@ -183,7 +189,7 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 	for k, s := 0, 0; k < kills || s < stops; {
 		move()
 		i := rng.Intn(len(procs))
-		if short && k == 0 {
+		if short && k == 0 || stallOnly {
 			authMu.Lock()
 			for j, sp := range specs {
 				if sp.Name == authority {
@@ -212,6 +218,18 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 			stalls = append(stalls, time.Since(t0))
 		}
 		start(i)
+		if stallOnly {
+			seq := done[len(done)-1].seq
+			waitFor(t, 60*time.Second, specs[i].Name+" did not catch up after its restart", func() bool {
+				db, err := store.OpenReadOnly(context.Background(), specs[i].DB)
+				if err != nil {
+					return false
+				}
+				defer db.Close()
+				n, _, _ := db.Head(context.Background())
+				return uint64(n) >= seq
+			})
+		}
 		k++
 		t.Logf("killed and restarted %s (%d/%d)%s", specs[i].Name, k, kills, map[bool]string{true: ", the authority", false: ""}[wasAuthority])
 	}
