@@ -15,7 +15,9 @@ type holder struct {
 	s               *Station
 }
 
-func startHolders(t *testing.T, hs []*holder, routes []string) {
+func startHolders(t *testing.T, hs []*holder, routes []string) { startHoldersN(t, hs, routes, 3) }
+
+func startHoldersN(t *testing.T, hs []*holder, routes []string, replicas int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, len(hs))
@@ -27,7 +29,7 @@ func startHolders(t *testing.T, hs []*holder, routes []string) {
 			h.s, errs[i] = Start(context.Background(), Config{Name: h.name, Role: "organiser", DB: db, First: i == 0 && h.name == "arbiter",
 				Exec: testExec, Logf: t.Logf,
 				Engine: &EngineConfig{Name: h.name, Dir: h.dir, Cluster: &ClusterConfig{Name: "match",
-					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: 3}}})
+					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: replicas}}})
 		}(i, h)
 	}
 	wg.Wait()

@@ -30,6 +30,7 @@ type Replica struct {
 	ids         map[string]uint64 // command id -> last seq of that command
 	claim       string            // the station named by the latest claim
 	claimAt     uint64
+	epoch       int // of the latest claim that started an epoch (0: none)
 	members     map[string]MemberInfo
 	memberOrder []string
 	alarm       error
@@ -83,6 +84,20 @@ func (r *Replica) note(e store.Event) {
 		var p claimPayload
 		if json.Unmarshal(e.Payload, &p) == nil {
 			r.claim, r.claimAt = p.Station, uint64(e.Seq)
+			if p.Epoch > r.epoch {
+				// A new epoch: the claimant is the only record holder from
+				// here on; the others rejoin only by a new invitation.
+				r.epoch = p.Epoch
+				order := r.memberOrder[:0:0]
+				for _, name := range r.memberOrder {
+					if m := r.members[name]; Holder(m.Role) && name != p.Station {
+						delete(r.members, name)
+						continue
+					}
+					order = append(order, name)
+				}
+				r.memberOrder = order
+			}
 		}
 	case KindMember:
 		var p MemberInfo
@@ -112,6 +127,13 @@ func (r *Replica) Authority() (string, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.claim, r.claimAt
+}
+
+// Epoch is the number of the latest epoch started (0: none).
+func (r *Replica) Epoch() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.epoch
 }
 
 // Members are the stations recorded as joined.

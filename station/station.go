@@ -46,6 +46,13 @@ type Config struct {
 	// First: this station is the match's first record holder: it puts the
 	// record it starts with into an empty stream and claims authority.
 	First bool
+	// Epoch: this record holder, the survivor of two, starts a new epoch:
+	// its engine (lone, in a new store) takes its record, and it claims
+	// authority with the next epoch's number, after which it is the only
+	// record holder (the other rejoins only by a new invitation). Start
+	// refuses while the record's last epoch claim is not older than the
+	// record holders the record names (nothing to start).
+	Epoch bool
 }
 
 // Holder reports whether a role holds the record.
@@ -75,6 +82,7 @@ type Station struct {
 	receipts map[string]time.Time // command id -> first receipt here (match timeline)
 	acked    map[string]uint64    // command id -> last seq, acknowledged by the stream
 	claims   int
+	epoch    int // the epoch a claim of this station starts (Config.Epoch)
 	refusals refusalCount
 }
 
@@ -536,7 +544,10 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	if len(evs) > 0 {
 		at = evs[len(evs)-1].At // the claim does not move the record's time
 	}
-	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name})
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
 		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
@@ -618,6 +629,19 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	}
 	if auth, _ := s.rep.Authority(); auth == "" && s.cfg.First {
 		return s.Claim(ctx, "")
+	}
+	if s.cfg.Epoch {
+		auth, _ := s.rep.Authority()
+		s.mu.Lock()
+		s.epoch = s.rep.Epoch() + 1
+		s.mu.Unlock()
+		if err := s.Claim(ctx, auth); err != nil {
+			return err
+		}
+		if s.rep.Epoch() != s.epoch {
+			return errors.New("station: the new epoch's claim is not in the record")
+		}
+		s.cfg.Logf("%s starts epoch %d as the match's only record holder", s.cfg.Name, s.epoch)
 	}
 	return nil
 }
