@@ -394,7 +394,7 @@ func (r *runner) exec(c *command, words []string) error {
 }
 
 // boolFlags are the flags that take no value.
-var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose"}
+var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose", "epoch"}
 
 // ConsoleOptions reads the global options given when no command is: the
 // database path and the role the console starts in.

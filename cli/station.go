@@ -38,7 +38,7 @@ func init() {
 		summary: "Write an invitation for another station.", run: runStationInvite})
 	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
 		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
-	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim",
+	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim [--epoch]",
 		summary: "Make this record holder the match's authority (the arbiter hands authority back after a failover).", run: runStationClaim})
 	register(&command{name: "station status", roles: rolesRead, usage: "station status [--json]",
 		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
@@ -53,6 +53,12 @@ type stationFile struct {
 	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
 	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
 	First     bool     `json:"first,omitempty"`
+	// Store is the engine's store in FILE.station/ from a new epoch on
+	// ("epoch-N"; a later cluster in "epoch-N-cluster"); Cluster the
+	// cluster's name ("arbiter", "arbiter-eN" from epoch N on, so that a
+	// holder of an earlier epoch cannot route in).
+	Store   string `json:"store,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // invitation is the file 'station invite' writes.
@@ -61,8 +67,9 @@ type invitation struct {
 	Name        string              `json:"name"`
 	Role        string              `json:"role"`
 	Contacts    []string            `json:"contacts"`
-	Routes      []string            `json:"routes,omitempty"` // the record holders' route addresses
-	Credentials station.Credentials `json:"credentials"`      // the match's CA and this station's certificate
+	Routes      []string            `json:"routes,omitempty"`  // the record holders' route addresses
+	Cluster     string              `json:"cluster,omitempty"` // the cluster's name (after a new epoch)
+	Credentials station.Credentials `json:"credentials"`       // the match's CA and this station's certificate
 	// OperatorKey: on an operator's invitation to a protected match, the
 	// operator's credential as a key file's contents (made and registered
 	// by the invitation if the match had none), so that on the laptop the
@@ -231,8 +238,9 @@ func serveStation(r *runner, sf *stationFile) error {
 		return err
 	}
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
+	epoch := false
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch}
 		cfg.CheckClaim = func(pin string) error {
 			app, err := match.Open(ctx, db)
 			if err != nil {
@@ -256,13 +264,20 @@ func serveStation(r *runner, sf *stationFile) error {
 			if err != nil {
 				return err
 			}
-			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), "lone"), ClientHost: host, ClientPort: port, TLS: tlsc}
-			if len(routes) >= 2 {
+			lone, cluster, cname := "lone", "cluster", "arbiter"
+			if sf.Store != "" {
+				lone, cluster = sf.Store, sf.Store+"-cluster"
+			}
+			if sf.Cluster != "" {
+				cname = sf.Cluster
+			}
+			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
+			if len(routes) >= 2 && !epoch {
 				// Two or more record holders: a cluster, in a store of its own
 				// (a lone engine's stream cannot become a clustered one; the
 				// record seeds the new stream).
-				ec.Dir = filepath.Join(stationDir(r.g.DB), "cluster")
-				ec.Cluster = &station.ClusterConfig{Name: "arbiter", Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+				ec.Dir = filepath.Join(stationDir(r.g.DB), cluster)
+				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
 			}
 			cfg.Engine = ec
 		} else {
@@ -291,11 +306,27 @@ func serveStation(r *runner, sf *stationFile) error {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
 		}
 		restart, err := watchStation(ctx, r.g.DB, s, len(routes))
+		if epoch {
+			epoch = false
+			routes = nil
+		}
+		next := s.Replica().Epoch() + 1
 		s.Stop()
-		if !restart {
+		switch {
+		case restart == restartEpoch:
+			// The arbiter's new epoch: a lone engine in a new store; the
+			// other holders rejoin only by a new invitation.
+			epoch = true
+			sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
+			if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+				return err
+			}
+			logf("station %s: the arbiter starts epoch %d here", sf.Name, next)
+		case restart == restartCluster:
+			logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
+		default:
 			return err
 		}
-		logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
 	}
 }
 
@@ -353,23 +384,33 @@ func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
 	return urls
 }
 
-// watchStation writes the status file until ctx ends; it returns true when
-// a lone record holder must restart as a cluster.
-func watchStation(ctx context.Context, db string, s *station.Station, routes int) (bool, error) {
+// Why watchStation returns.
+const (
+	restartNone    = iota
+	restartCluster // a lone record holder restarts as a cluster
+	restartEpoch   // the arbiter asked for a new epoch (station claim --epoch)
+)
+
+// watchStation writes the status file until ctx ends or the engine must
+// restart (see the restart constants).
+func watchStation(ctx context.Context, db string, s *station.Station, routes int) (int, error) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
 		st := s.Status()
 		writeJSONFile(db+".station.status.json", struct {
 			station.Status
+			Epoch     int   `json:"epoch"`
 			WrittenNS int64 `json:"written_ns"`
-		}{st, time.Now().UnixNano()})
+		}{st, s.Replica().Epoch(), time.Now().UnixNano()})
 		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
-			return true, nil
+			return restartCluster, nil
 		}
 		select {
 		case <-ctx.Done():
-			return false, nil
+			return restartNone, nil
+		case <-s.EpochWanted():
+			return restartEpoch, nil
 		case <-t.C:
 		}
 	}
@@ -701,7 +742,7 @@ func runStationInvite(r *runner, a *args) error {
 		return err
 	}
 	inv := invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
-		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds}
+		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds, Cluster: sf.Cluster}
 	if role == "operator" {
 		if inv.OperatorKey, err = operatorCredential(r, opKey); err != nil {
 			return err
@@ -804,7 +845,7 @@ func runStationJoin(r *runner, a *args) error {
 	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return err
 	}
-	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts}
+	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts, Cluster: inv.Cluster}
 	if _, err := inv.Credentials.TLSConfig(); err != nil {
 		return fmt.Errorf("%s carries no usable certificate: ask the arbiter for a new invitation", a.pos[0])
 	}
@@ -863,6 +904,7 @@ func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
 }
 
 func runStationClaim(r *runner, a *args) error {
+	epoch := a.bool("epoch")
 	if err := a.done("station claim", 0); err != nil {
 		return err
 	}
@@ -892,7 +934,8 @@ func runStationClaim(r *runner, a *args) error {
 		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' first", sf.Name, r.g.DB)
 	}
 	defer nc.Close()
-	body, _ := json.Marshal(map[string]string{"pin": r.g.PIN})
+	old := readEpoch(r.g.DB)
+	body, _ := json.Marshal(map[string]any{"pin": r.g.PIN, "epoch": epoch})
 	m, err := nc.Request(station.SubjectClaim+"."+sf.Name, body, 15*time.Second)
 	if err != nil {
 		return fmt.Errorf("station %s did not take authority within 15 s (%v): the stream may have no majority; look at 'station status'", sf.Name, err)
@@ -904,8 +947,39 @@ func runStationClaim(r *runner, a *args) error {
 	if rep.Error != "" {
 		return errors.New(rep.Error)
 	}
+	if epoch {
+		// The station restarts its engine alone in a new store and claims
+		// the next epoch; its status file shows when it has.
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			var st struct {
+				station.Status
+				Epoch int `json:"epoch"`
+			}
+			if b, err := os.ReadFile(r.g.DB + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil &&
+				st.Epoch > old && st.Authority == sf.Name && st.CanAppend {
+				r.out("station %s is the match's only record holder and its authority in epoch %d, from event %d on\n", sf.Name, st.Epoch, st.Seq)
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("station %s did not start the new epoch within 90 s: look at its output and 'station status'", sf.Name)
+			}
+			time.Sleep(100 * time.Millisecond) // the station rewrites its status file every 250 ms
+		}
+	}
 	r.out("station %s is the authority from event %d on\n", sf.Name, rep.Seq)
 	return nil
+}
+
+// readEpoch is the epoch the station's status file shows (0: none).
+func readEpoch(db string) int {
+	var st struct {
+		Epoch int `json:"epoch"`
+	}
+	if b, err := os.ReadFile(db + ".station.status.json"); err == nil {
+		json.Unmarshal(b, &st)
+	}
+	return st.Epoch
 }
 
 func runStationStatus(r *runner, a *args) error {

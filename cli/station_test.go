@@ -257,3 +257,46 @@ func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {
 	}
 	mustArb(t, first, "--pin", pin, "station", "invite", "--role", "operator", "--name", "laptop2", "-o", filepath.Join(dir, "l2.invite"), "--operator-key", key)
 }
+
+// Two record holders; the arbiter's dies; the arbiter goes on at the other
+// with one action, station claim --epoch. Forms a cluster of two: make
+// station-test.
+func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
+	if os.Getenv("ARBITER_STATION_CLUSTER") == "" {
+		t.Skip("forms a cluster of two: make station-test")
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	stopFirst := serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	inv := filepath.Join(dir, "appeals.invite")
+	mustArb(t, first, "station", "invite", "--role", "organiser", "--name", "appeals", "-o", inv)
+	appeals := filepath.Join(dir, "appeals.db")
+	serveInBackground(t, appeals, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, appeals, "--as", "operator", "move", "e4") // acknowledged only when both hold it
+	acked := strings.TrimSpace(mustArb(t, first, "verify"))
+	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "majority") {
+		t.Fatalf("a new epoch while both run: exit %d, %q", code, errs)
+	}
+	stopFirst()
+	t0 := time.Now()
+	out := mustArb(t, appeals, "station", "claim", "--epoch")
+	t.Logf("%s(%v after the first station stopped)", out, time.Since(t0))
+	mustArb(t, appeals, "--as", "black", "move", "c5")
+	if err := verifyContains(t, appeals, acked); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifyContains checks that db verifies and that head (a verify line of an
+// earlier record) is in its chain.
+func verifyContains(t *testing.T, db, head string) error {
+	t.Helper()
+	fields := strings.Fields(head)
+	h := fields[len(fields)-1]
+	if _, errs, code := arb(t, db, "verify", "--head", h); code != 0 {
+		return fmt.Errorf("%s does not hold the acknowledged head %s: %s", db, h, errs)
+	}
+	return nil
+}

@@ -315,6 +315,37 @@ func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
 	return info.State.LastSeq, nil
 }
 
+// Majority reports whether the stream has a leader with a majority of its
+// replicas current (seen within 3 s): a lone engine's stream always has. A
+// leader that lost its peers keeps answering reads for a while, so a
+// stream that answers is not yet a stream that can append.
+func (e *Link) Majority(ctx context.Context) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
+	defer cancel()
+	s, err := e.js.Stream(ctx, StreamName)
+	if err != nil {
+		return false, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return false, err
+	}
+	c := info.Cluster
+	if c == nil || len(c.Replicas) == 0 {
+		return c == nil || c.Leader != "", nil
+	}
+	if c.Leader == "" {
+		return false, nil
+	}
+	up := 1
+	for _, p := range c.Replicas {
+		if p.Current && !p.Offline && p.Active < 3*time.Second {
+			up++
+		}
+	}
+	return 2*up > 1+len(c.Replicas), nil
+}
+
 // ErrStale: the stream holds events this station has not applied yet (a
 // refused Nats-Expected-Last-Sequence); catch up and try again.
 var ErrStale = errors.New("station: the record moved on; catch up and try again")

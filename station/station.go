@@ -72,6 +72,8 @@ type Station struct {
 	subs   []*nats.Subscription
 	cmds   chan *nats.Msg
 	ready  chan struct{} // closed when Start has returned the station
+	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
+	epochWanted chan struct{}
 
 	mu       sync.Mutex
 	started  time.Time
@@ -136,7 +138,8 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		cfg.Logf = func(string, ...any) {}
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, receipts: map[string]time.Time{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{})}
+		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
+		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	var err error
 	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
@@ -186,6 +189,11 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	close(s.ready)
 	return s, nil
 }
+
+// EpochWanted is told when the arbiter asked this station for a new epoch
+// (station claim --epoch, accepted only while the stream has no majority):
+// the face stops the station and starts it again with Config.Epoch.
+func (s *Station) EpochWanted() <-chan struct{} { return s.epochWanted }
 
 // Stop stops the station (the engine included).
 func (s *Station) Stop() {
@@ -704,7 +712,8 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 // his station after a failover), with the sequence check like any claim.
 func (s *Station) claimRequest(m *nats.Msg) {
 	var req struct {
-		PIN string `json:"pin"`
+		PIN   string `json:"pin"`
+		Epoch bool   `json:"epoch,omitempty"`
 	}
 	json.Unmarshal(m.Data, &req)
 	answer := func(err error) {
@@ -722,6 +731,27 @@ func (s *Station) claimRequest(m *nats.Msg) {
 	}
 	if err := s.cfg.CheckClaim(req.PIN); err != nil {
 		answer(err)
+		return
+	}
+	if req.Epoch {
+		// Only a station cut off from the majority starts an epoch; a
+		// leader that has just lost its peer notices within seconds.
+		deadline := time.Now().Add(6 * time.Second)
+		for {
+			ok, err := s.link.Majority(s.ctx)
+			if err != nil || !ok {
+				break
+			}
+			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
+				answer(errors.New("the match's stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch"))
+				return
+			}
+		}
+		select {
+		case s.epochWanted <- struct{}{}:
+		default:
+		}
+		answer(nil)
 		return
 	}
 	if s.authority() {
