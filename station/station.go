@@ -1055,9 +1055,9 @@ func (s *Station) Status() Status {
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
-		_, err := s.link.LastSeq(ctx)
+		ok, err := s.link.Majority(ctx)
 		cancel()
-		st.CanAppend = err == nil && st.Alarm == ""
+		st.CanAppend = err == nil && ok && st.Alarm == ""
 	}
 	return st
 }
