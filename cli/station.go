@@ -400,9 +400,8 @@ func watchStation(ctx context.Context, db string, s *station.Station, routes int
 		st := s.Status()
 		writeJSONFile(db+".station.status.json", struct {
 			station.Status
-			Epoch     int   `json:"epoch"`
 			WrittenNS int64 `json:"written_ns"`
-		}{st, s.Replica().Epoch(), time.Now().UnixNano()})
+		}{st, time.Now().UnixNano()})
 		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
 			return restartCluster, nil
 		}
@@ -952,10 +951,7 @@ func runStationClaim(r *runner, a *args) error {
 		// the next epoch; its status file shows when it has.
 		deadline := time.Now().Add(90 * time.Second)
 		for {
-			var st struct {
-				station.Status
-				Epoch int `json:"epoch"`
-			}
+			var st station.Status
 			if b, err := os.ReadFile(r.g.DB + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil &&
 				st.Epoch > old && st.Authority == sf.Name && st.CanAppend {
 				r.out("station %s is the match's only record holder and its authority in epoch %d, from event %d on\n", sf.Name, st.Epoch, st.Seq)

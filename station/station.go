@@ -1020,6 +1020,7 @@ type Status struct {
 	UncertaintyMS float64  `json:"uncertainty_ms"`
 	Alarm         string   `json:"alarm,omitempty"`
 	CanAppend     bool     `json:"can_append"`
+	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
 }
 
 // Status describes the station now.
@@ -1028,7 +1029,7 @@ func (s *Station) Status() Status {
 	auth, _ := s.rep.Authority()
 	off, unc := s.Offset()
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
-		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6}
+		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}
 	if a := s.rep.Alarm(); a != nil {
 		st.Alarm = a.Error()
 	}
