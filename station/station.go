@@ -283,6 +283,9 @@ func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 				if s.app != nil {
 					s.app.Refresh(s.ctx)
 				}
+				if s.eng != nil && !s.authority() {
+					s.beat() // the authority of two holders answers once the other has applied
+				}
 				return nil
 			}
 			var alarm *AlarmError
@@ -465,6 +468,40 @@ func (s *Station) timeLoop() {
 	}
 }
 
+// waitOtherHolder: with exactly two record holders, the authority answers a
+// command only once the other holder's record holds it too (its beat right
+// after applying), up to 2 s, so that a new epoch on either (station claim
+// --epoch) starts from a record with every acknowledged command.
+func (s *Station) waitOtherHolder(ctx context.Context, seq uint64) {
+	hs := s.rep.Holders()
+	if len(hs) != 2 || s.eng == nil || s.eng.cfg.Cluster == nil {
+		return
+	}
+	other := hs[0].Name
+	if other == s.cfg.Name {
+		other = hs[1].Name
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		s.mu.Lock()
+		b := s.beats[other]
+		s.mu.Unlock()
+		if uint64(b.seq) >= seq {
+			return
+		}
+		time.Sleep(time.Millisecond) // polling another station's beat
+	}
+	s.cfg.Logf("%s: event %d answered before %s reported it applied", s.cfg.Name, seq, other)
+}
+
+// beat publishes one heartbeat now.
+func (s *Station) beat() {
+	auth := s.authority()
+	seq, _ := s.rep.Head()
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+	s.link.nc.Publish(SubjectBeat, b)
+}
+
 // beatLoop publishes this station's heartbeats (the authority's say so).
 func (s *Station) beatLoop() {
 	defer s.wg.Done()
@@ -476,10 +513,7 @@ func (s *Station) beatLoop() {
 			return
 		case <-t.C:
 		}
-		auth := s.authority()
-		seq, _ := s.rep.Head()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
-		s.link.nc.Publish(SubjectBeat, b)
+		s.beat()
 	}
 }
 
@@ -887,6 +921,7 @@ func (s *Station) handle(m *nats.Msg) {
 			} else {
 				s.rep.Adopt(ctx, req.ID, seq)
 			}
+			s.waitOtherHolder(ctx, seq)
 			s.respond(m, Reply{Seq: seq, Output: out})
 			return
 		case errors.Is(err, ErrStale), errors.As(err, &dup):
