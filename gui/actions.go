@@ -13,6 +13,7 @@ type actionID string
 const (
 	actNewMatch     actionID = "new-match"
 	actStartGame    actionID = "start-game"
+	actStartFrom    actionID = "start-from"
 	actScheduleGame actionID = "schedule-game"
 	actPostponeGame actionID = "postpone-game"
 	actAudience     actionID = "audience"
@@ -88,6 +89,7 @@ func init() {
 		{id: actQuit, menu: "Match", label: "Quit", run: (*console).quit},
 
 		{id: actFocusMove, menu: "Game", label: "Enter a move", run: (*console).focusMove},
+		{id: actStartFrom, menu: "Game", label: "Start from a position…", arbiter: true, run: (*console).startFromDialog},
 		{id: actDrawOffer, menu: "Game", label: "Offer draw", run: (*console).drawOffer},
 		{id: actDrawAccept, menu: "Game", label: "Accept draw", run: func(c *console) { c.drawAnswer(true) }},
 		{id: actDrawDecline, menu: "Game", label: "Decline draw", run: func(c *console) { c.drawAnswer(false) }},

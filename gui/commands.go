@@ -337,12 +337,6 @@ func (c *console) startGame() {
 	c.focusMove()
 }
 
-func (c *console) pause() {
-	if err := c.core.Pause(c.ctx, c.cmdAs(c.arbiter()), "stopped by the arbiter", false); err != nil {
-		c.showError(err)
-	}
-}
-
 func (c *console) resume() {
 	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
 		c.showError(err)
@@ -441,7 +435,9 @@ func (c *console) flag(which string) {
 			c.showError(err)
 			return
 		}
-		if v.Reason != "" {
+		if v.Why != nil {
+			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
+		} else if v.Reason != "" {
 			c.info(lang.L("Flag"), v.Reason)
 		}
 	}

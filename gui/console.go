@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"image/color"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -595,6 +596,14 @@ func logRows(g *match.Game) []string {
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
+		if in.Why != nil {
+			// a flag's verdict: the record's English reason, said from its code
+			if head, ok := strings.CutSuffix(in.Text, " ("+in.Why.Error()+")"); ok {
+				text = flagText(head) + " (" + capitalFirst(say(in.Why)) + ")"
+			} else if head, ok := strings.CutSuffix(in.Text, ": "+in.Why.Error()); ok {
+				text = resultText(head) + ": " + capitalFirst(say(in.Why))
+			}
+		}
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")
 		}
@@ -621,12 +630,44 @@ var incidentPatterns = []struct {
 		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
 }
 
+// flagFell is the head of a flag's incident text as the core writes it
+// (match: "white flag fell at 20:01:00.000 UTC; can mate").
+var flagFell = regexp.MustCompile(`^(white|black) flag fell at ([^;]+)(?:; (.+))?$`)
+
+// resultText is the head of a result's incident text ("0-1 (time
+// forfeit)") in the console's language.
+func resultText(s string) string {
+	if res, term, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(term, ")") {
+		return res + " (" + translate(strings.TrimSuffix(term, ")")) + ")"
+	}
+	return incidentText(s)
+}
+
+// flagText is the head of a flag's incident text in the console's language.
+func flagText(s string) string {
+	m := flagFell.FindStringSubmatch(s)
+	if m == nil {
+		return incidentText(s)
+	}
+	t := tr("%s's flag fell at %s", lang.L(strings.ToUpper(m[1][:1])+m[1][1:]), m[2])
+	if m[3] != "" {
+		t += "; " + translate(m[3])
+	}
+	return t
+}
+
 // incidentText is an incident's text in the console's language: a text of
 // the dictionary, a known pattern (the rest of the text kept), else as
 // recorded (the arbiter's own words).
 func incidentText(s string) string {
 	if t := translate(s); t != s {
 		return t
+	}
+	if rest, ok := strings.CutPrefix(s, "cause: "); ok {
+		// a pause's cause (match: "cause: power failure. REASON")
+		if word, reason, ok := strings.Cut(rest, "."); ok && slices.Contains(match.PauseCauses(), strings.ReplaceAll(word, " ", "-")) {
+			return strings.TrimSpace(tr("cause: %s.", causeLabel(strings.ReplaceAll(word, " ", "-"))) + " " + incidentText(strings.TrimSpace(reason)))
+		}
 	}
 	if rest, ok := strings.CutPrefix(s, "both flags fallen, order unknown: the game continues"); ok {
 		return lang.L("both flags fallen, order unknown: the game continues") + rest
@@ -751,7 +792,7 @@ func (c *console) refreshNotice(g *match.Game) {
 		if g.Paused.Call {
 			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else {
-			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", translate(g.Paused.Reason))
+			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", pauseWhy(g.Paused))
 		}
 	case g.Pressed != nil:
 		txt = tr("%s pressed the clock: enter the move played.", lang.L(match.Colour(*g.Pressed)))

@@ -419,6 +419,7 @@ func TestPauseAndResume(t *testing.T) {
 	})
 	t.Run("the arbiter pauses and resumes from the menu", func(t *testing.T) {
 		h.c.do(actPause)
+		h.key(fyne.KeyReturn) // the cause: other, as offered
 		if h.game().State != match.Paused {
 			t.Fatal("pause did not stop the clocks")
 		}

@@ -99,7 +99,9 @@ func (c *console) correctDialog() {
 	}
 	if _, running := g.Clock.Running(); running && g.Pressed == nil {
 		// the figures must not drift while the arbiter weighs them
-		if err := c.core.Pause(c.ctx, c.cmdAs(c.arbiter()), "position correction (rule 10 / 6.13)", false); err != nil {
+		// the position cannot be played on until it is corrected (a fault's
+		// cause would be refused on the computer's turn, rule 7)
+		if err := c.core.PauseFor(c.ctx, c.cmdAs(c.arbiter()), match.PauseArgs{Reason: "position correction (rule 10 / 6.13)", Cause: match.CauseUnplayable}); err != nil {
 			c.showError(err)
 			return
 		}

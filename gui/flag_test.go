@@ -100,6 +100,7 @@ func TestStoppedClocksAreMarked(t *testing.T) {
 	h.c.do(actStartGame)
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyStop)
+	h.key(fyne.KeyReturn) // the cause: other, as offered
 	for i, cv := range h.c.clocks {
 		if cv.frame.StrokeColor != colStopped || !strings.Contains(cv.flag.Text, "clocks stopped") {
 			t.Errorf("clock %d is not marked stopped: %q", i, cv.flag.Text)

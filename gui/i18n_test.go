@@ -190,7 +190,7 @@ func phrasesIn(t *testing.T, dirs ...string) []string {
 var verb = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 
 func TestEveryRefusalHasAGermanTranslationWithTheSameArguments(t *testing.T) {
-	keys := phrasesIn(t, "match", "scoresheet", "cli", "service")
+	keys := phrasesIn(t, "match", "scoresheet", "cli", "service", "unwinnable")
 	// joinOr and the role lists build these from a conjunction, the piece
 	// plurals add an s, draw answers are made from the command's name
 	keys = append(keys, "%s and %s", "%s or %s", "kings", "queens", "rooks", "bishops", "knights", "pawns", "pieces",
@@ -329,7 +329,7 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	de, en := dictionary(t, "de"), dictionary(t, "en")
 	core := map[string]bool{}
-	for _, k := range phrasesIn(t, "match", "scoresheet", "cli", "service") {
+	for _, k := range phrasesIn(t, "match", "scoresheet", "cli", "service", "unwinnable") {
 		core[k] = true
 	}
 	for k, v := range en {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -47,6 +48,7 @@ func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 	h.typeMove("Nf3")
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyStop)
+	h.key(fyne.KeyReturn) // the cause: other, as offered
 	if _, err := h.core.Incident(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, "technical-fault", match.IncidentArgs{Text: "the relay froze"}); err != nil {
 		t.Fatal(err)
 	}

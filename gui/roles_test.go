@@ -85,7 +85,7 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 		{"arbiter mode: Esc is the human player's 6.12b call, recorded as him", match.RoleArbiter, whiteMoves,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, match.KindPause, "white", ""},
 		{"arbiter mode: the arbiter's own stop (6.12a) has its own key", match.RoleArbiter, nil,
-			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyStop) }, match.KindPause, "arbiter", ""},
+			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyStop); h.key(fyne.KeyReturn) }, match.KindPause, "arbiter", ""},
 		{"operator mode: the human's move without his press is refused", match.RoleOperator, nil,
 			func(h *harness) { h.typeMove("e4") }, "", "", "operator acts only for the computer"},
 		{"operator mode: the human's own press is recorded as him", match.RoleOperator, nil,

@@ -45,6 +45,7 @@ func ctrlShift(k fyne.KeyName) fyne.Shortcut {
 var shortcuts = map[actionID]fyne.Shortcut{
 	actNewMatch:     ctrl(fyne.KeyN),
 	actStartGame:    ctrl(fyne.KeyG),
+	actStartFrom:    ctrl(fyne.KeyO),
 	actScheduleGame: ctrlShift(fyne.KeyS),
 	actPostponeGame: ctrlShift(fyne.KeyP),
 	actQuit:         ctrl(fyne.KeyQ),

@@ -10,6 +10,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
 	"arbiter/store"
 )
@@ -109,6 +110,9 @@ type EndPayload struct {
 	Result      string `json:"result"`
 	Termination string `json:"termination"`
 	Reason      string `json:"reason,omitempty"`
+	// Why is Reason as a code and arguments (a flag's 6.9 verdict), for a
+	// console to say it in its language (absent in older records)
+	Why *phrase.Error `json:"why,omitempty"`
 }
 
 // FlagPayload records a fallen flag observed or claimed. Side is the flag
@@ -121,10 +125,13 @@ type FlagPayload struct {
 	OrderUnknown bool   `json:"order_unknown,omitempty"`
 	Verdict      string `json:"verdict,omitempty"`
 	Reason       string `json:"reason,omitempty"`
-	Claimed      string `json:"claimed,omitempty"`
-	FellAt       string `json:"fell_at,omitempty"`
-	WhiteFellAt  string `json:"white_fell_at,omitempty"`
-	BlackFellAt  string `json:"black_fell_at,omitempty"`
+	// Why is Reason as a code (its English format) and arguments, so that
+	// a console says the verdict in its language (absent in older records)
+	Why         *phrase.Error `json:"why,omitempty"`
+	Claimed     string        `json:"claimed,omitempty"`
+	FellAt      string        `json:"fell_at,omitempty"`
+	WhiteFellAt string        `json:"white_fell_at,omitempty"`
+	BlackFellAt string        `json:"black_fell_at,omitempty"`
 }
 
 // IncidentPayload is an entry of the incident log.
@@ -420,7 +427,9 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	if p.Reason != "" {
 		text += ": " + p.Reason
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "result", text, "", "clocks stopped"))
+	inc := s.incident(g, e, "result", text, "", "clocks stopped")
+	inc.Why = p.Why
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 
@@ -694,6 +703,7 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 		rule = "6.11"
 	}
 	inc := s.incident(g, e, "flag", text, rule, "")
+	inc.Why = p.Why
 	if !fell.IsZero() {
 		inc.At = fell // the console, the PGN and the PDF show when the flag fell, not when it was recorded
 	}

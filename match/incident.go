@@ -2,12 +2,12 @@ package match
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
 )
 
@@ -137,6 +137,9 @@ type FlagVerdict struct {
 	Result  string             // "" when the arbiter must decide or the game continues
 	Reason  string
 	FellAt  time.Time // the instant Side's flag fell (zero for "both")
+	// Why is Reason as a code (its English format) and arguments, the 6.9
+	// analyser's proof among them, for a face to say in its language.
+	Why *phrase.Error
 }
 
 // movesBefore is how many moves side had completed before instant at: the
@@ -241,9 +244,14 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		}
 		v = FlagVerdict{Side: side, FellAt: f.At}
 		opp := side.Other()
-		prefix := ""
-		if claimed != side {
-			prefix = fmt.Sprintf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). ", Colour(claimed), Colour(side), instant(f.At))
+		// said is the verdict's sentence: the 6.8 note when the first flag
+		// decides, then why
+		said := func(why *phrase.Error) *phrase.Error {
+			if claimed != side {
+				why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
+			}
+			v.Why, v.Reason = why, why.Error()
+			return why
 		}
 		payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
 		if claimed != side {
@@ -253,38 +261,41 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		// not from the clock's counter, at the instant the flag fell.
 		done, ok := requiredDone(g, side, f)
 		if ok {
-			v.Reason = prefix + fmt.Sprintf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", Colour(side), done, f.Required, instant(f.At))
-			payload.Verdict, payload.Reason = "required moves completed", v.Reason
+			said(phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
+			payload.Verdict, payload.Reason, payload.Why = "required moves completed", v.Reason, v.Why
 			return t.emit(g.Number, KindFlag, payload)
 		}
-		short := fmt.Sprintf("%s's flag fell at %s with %d of the %d moves required completed", Colour(side), instant(f.At), done, f.Required)
+		short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
 		if f.Required == 0 {
-			short = fmt.Sprintf("%s's flag fell at %s in the period for all remaining moves", Colour(side), instant(f.At))
+			short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
 		}
 		mv := flagMateVerdict(g.Sheet, opp)
+		proof := mv.Why
+		if proof == nil {
+			proof = phrase.Errorf("%s", mv.Reason)
+		}
 		v.Verdict = mv.Verdict
 		switch mv.Verdict {
 		case scoresheet.CannotMate:
 			v.Result = "1/2-1/2"
-			v.Reason = fmt.Sprintf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, Colour(opp), mv.Reason)
+			said(phrase.Errorf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, colour(opp), proof))
 		case scoresheet.MatePossible:
 			v.Result = "0-1"
 			if side == clock.Black {
 				v.Result = "1-0"
 			}
-			v.Reason = fmt.Sprintf("%s: %s did not complete the required moves in time (6.9): %s", short, Colour(side), mv.Reason)
+			said(phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
 		default:
-			v.Reason = fmt.Sprintf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", short, Colour(opp), mv.Reason)
+			said(phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", short, colour(opp), proof))
 		}
-		v.Reason = prefix + v.Reason
-		payload.Verdict, payload.Reason = mv.Verdict.String(), v.Reason
+		payload.Verdict, payload.Reason, payload.Why = mv.Verdict.String(), v.Reason, v.Why
 		if err := t.emit(g.Number, KindFlag, payload); err != nil {
 			return err
 		}
 		if v.Result == "" {
 			return nil
 		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason})
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason, Why: v.Why})
 	})
 	return v, err
 }

@@ -116,6 +116,9 @@ type Incident struct {
 	WhiteClock time.Duration
 	BlackClock time.Duration
 	Refers     int64 // appeal: the decision it contests; appeal-decision: the appeal it closes
+	// Why is the reason in Text as a code and arguments, for a console to
+	// say it in its language: a flag's verdict (nil where the record has none)
+	Why *phrase.Error
 }
 
 // DrawOffer is a pending draw offer.

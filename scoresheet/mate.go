@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"arbiter/internal/phrase"
 	"arbiter/unwinnable"
 
 	"github.com/notnil/chess"
@@ -42,6 +43,14 @@ type MateVerdict struct {
 	Verdict Verdict
 	Reason  string
 	Line    []string // MatePossible: the helpmate, UCI moves from the position
+	// Why is Reason as a code (its English format) and arguments
+	// (unwinnable.Result.Why), for a face to say in its language.
+	Why *phrase.Error
+}
+
+// mateVerdict is a verdict whose reason is why.
+func mateVerdict(v Verdict, why *phrase.Error, line []string) MateVerdict {
+	return MateVerdict{Verdict: v, Reason: why.Error(), Line: line, Why: why}
 }
 
 // searchLimit bounds the analysis of CanMate (positions visited): about a
@@ -69,19 +78,19 @@ func CanMate(pos *chess.Position, side chess.Color) MateVerdict {
 func canMate(pos *chess.Position, side chess.Color, limit int) MateVerdict {
 	b, err := unwinnable.ParseFEN(pos.String())
 	if err != nil {
-		return MateVerdict{Undetermined, fmt.Sprintf("the position cannot be analysed (%v)", err), nil}
+		return mateVerdict(Undetermined, phrase.Errorf("the position cannot be analysed (%v)", err), nil)
 	}
 	r := unwinnable.Analyse(b, winnerOf(side), limit)
 	switch r.Verdict {
 	case unwinnable.Unwinnable:
-		return MateVerdict{CannotMate, strings.TrimSuffix(r.Reason, "."), nil}
+		return MateVerdict{CannotMate, strings.TrimSuffix(r.Reason, "."), nil, r.Why}
 	case unwinnable.Winnable:
 		if len(r.Line) == 0 {
-			return MateVerdict{MatePossible, fmt.Sprintf("%s is already checkmated", colorName(side.Other())), nil}
+			return mateVerdict(MatePossible, phrase.Errorf("%s is already checkmated", colorName(side.Other())), nil)
 		}
-		return MateVerdict{MatePossible, fmt.Sprintf("%s can still checkmate, e.g. %s", colorName(side), helpmateSAN(pos, r.Line)), r.Line}
+		return mateVerdict(MatePossible, phrase.Errorf("%s can still checkmate, e.g. %s", colorName(side), helpmateSAN(pos, r.Line)), r.Line)
 	}
-	return MateVerdict{Undetermined, strings.TrimSuffix(r.Reason, "."), nil}
+	return MateVerdict{Undetermined, strings.TrimSuffix(r.Reason, "."), nil, r.Why}
 }
 
 func winnerOf(side chess.Color) int {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"arbiter/internal/phrase"
 )
 
 // Verdict is the answer to "can winner still checkmate?".
@@ -32,11 +34,26 @@ func (v Verdict) String() string {
 // Result is a verdict with its proof: for Winnable the helpmate as UCI moves
 // from the given position (empty when the loser is already checkmated), for
 // Unwinnable the reason in one sentence, for Undetermined why.
+//
+// Reason is the sentence in English (what 'arbiter unwinnable' prints); Why
+// is the same sentence as a code (its English format) and arguments, for a
+// face to say in its own language (phrase.Translate): colours, pieces and
+// square colours are phrase.Word arguments.
 type Result struct {
 	Verdict Verdict
 	Line    []string
 	Reason  string
+	Why     *phrase.Error
 	Nodes   int
+}
+
+// because is a result whose reason is why, begun with a capital letter:
+// its format is capitalised (a format beginning with a verb such as %s is
+// followed by a colour, already capitalised), so that Why says exactly
+// Reason in English.
+func because(v Verdict, line []string, why *phrase.Error) Result {
+	why = phrase.Errorf(capitalise(why.Format), why.Args...)
+	return Result{Verdict: v, Line: line, Reason: why.Error(), Why: why}
 }
 
 // Proof is the proof as one line of text: the helpmate's moves separated by
@@ -111,14 +128,14 @@ func Analyse(b *Board, winner int, limit int) Result {
 }
 
 func (s *searcher) analyse(root *Board) Result {
-	wn, ln := colourName(s.winner), colourName(1-s.winner)
+	wn, ln := phrase.Word(colourName(s.winner)), phrase.Word(colourName(1-s.winner))
 	b := *root
 	var prefix []string
-	after := func(reason string) string {
+	after := func(reason *phrase.Error) *phrase.Error {
 		if len(prefix) == 0 {
 			return reason
 		}
-		return fmt.Sprintf("after the forced moves %s, %s", strings.Join(prefix, " "), reason)
+		return phrase.Errorf("after the forced moves %s, %s", strings.Join(prefix, " "), reason)
 	}
 	// Forced moves are played out: while the side to move has one legal
 	// move, the position after it is the one to judge.
@@ -127,14 +144,14 @@ func (s *searcher) analyse(root *Board) Result {
 		switch b.status() {
 		case mated:
 			if b.stm == s.winner {
-				return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", wn)))}
+				return because(Unwinnable, nil, after(phrase.Errorf("%s is checkmated", wn)))
 			}
-			return Result{Verdict: Winnable, Line: prefix, Reason: capitalise(after(fmt.Sprintf("%s is checkmated", ln)))}
+			return because(Winnable, prefix, after(phrase.Errorf("%s is checkmated", ln)))
 		case stalemated:
-			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("%s is stalemated and the game is over", colourName(b.stm))))}
+			return because(Unwinnable, nil, after(phrase.Errorf("%s is stalemated and the game is over", phrase.Word(colourName(b.stm)))))
 		}
 		if ok, why := materialUnwinnable(&b, s.winner); ok {
-			return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+			return because(Unwinnable, nil, after(why))
 		}
 		var l MoveList
 		b.Legal(&l)
@@ -146,7 +163,7 @@ func (s *searcher) analyse(root *Board) Result {
 		b, _ = b.Make(l.Moves[0])
 	}
 	if ok, why := blockedUnwinnable(&b, s.winner); ok {
-		return Result{Verdict: Unwinnable, Reason: capitalise(after(why))}
+		return because(Unwinnable, nil, after(why))
 	}
 	budget := func(n int) {
 		s.aborted = false
@@ -210,7 +227,7 @@ func (s *searcher) analyse(root *Board) Result {
 		for _, m := range line {
 			out = append(out, m.UCI())
 		}
-		return Result{Verdict: Winnable, Line: out, Reason: fmt.Sprintf("%s mates in %d plies", wn, len(out))}
+		return because(Winnable, out, phrase.Errorf("%s mates in %d plies", wn, len(out)))
 	}
 	var line []Move
 	// A greedy best-first look for a helpmate (most positions of real games).
@@ -228,7 +245,7 @@ func (s *searcher) analyse(root *Board) Result {
 		case found:
 			return win(line, true, s.nodes)
 		case none:
-			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))}
+			return because(Unwinnable, nil, after(phrase.Errorf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))
 		}
 	}
 	// A closed position (some pawns blocked for good): visit everything
@@ -240,7 +257,7 @@ func (s *searcher) analyse(root *Board) Result {
 		case found:
 			return win(line, false, s.nodes)
 		case none:
-			return Result{Verdict: Unwinnable, Reason: capitalise(after(fmt.Sprintf("every position reachable by legal moves was examined and none is a mate by %s", wn)))}
+			return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 		}
 	}
 	// Again, the loser's own men weighing more: the mates where they box
@@ -249,14 +266,15 @@ func (s *searcher) analyse(root *Board) Result {
 	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
 		return win(l, false, s.nodes)
 	}
-	return Result{Verdict: Undetermined, Reason: fmt.Sprintf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)}
+	why := phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
+	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
 }
 
-func plies(n int) string {
+func plies(n int) *phrase.Error {
 	if n == 1 {
-		return "1 ply"
+		return phrase.Errorf("1 ply")
 	}
-	return fmt.Sprintf("%d plies", n)
+	return phrase.Errorf("%d plies", n)
 }
 
 func capitalise(s string) string {

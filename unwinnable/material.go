@@ -1,8 +1,9 @@
 package unwinnable
 
 import (
-	"fmt"
 	"math/bits"
+
+	"arbiter/internal/phrase"
 )
 
 // materialUnwinnable applies the material rule: given only the pieces on
@@ -18,15 +19,15 @@ import (
 // itself), so a king in a corner needs at least one blocker, on an edge
 // two, elsewhere three, all standing on squares of the colour opposite to
 // the king's square.
-func materialUnwinnable(b *Board, winner int) (bool, string) {
+func materialUnwinnable(b *Board, winner int) (bool, *phrase.Error) {
 	w, l := &b.bb[winner], &b.bb[1-winner]
-	wn, ln := colourName(winner), colourName(1-winner)
+	wn, ln := phrase.Word(colourName(winner)), phrase.Word(colourName(1-winner))
 	wPieces := w[Knight] | w[Bishop] | w[Rook] | w[Queen]
 	if w[Pawn]|wPieces == 0 {
-		return true, fmt.Sprintf("%s has only the king", wn)
+		return true, phrase.Errorf("%s has only the king", wn)
 	}
 	if w[Pawn]|w[Rook]|w[Queen] != 0 {
-		return false, ""
+		return false, nil
 	}
 	lPieces := l[Knight] | l[Bishop] | l[Rook] | l[Queen]
 	if w[Knight] == 0 {
@@ -41,30 +42,30 @@ func materialUnwinnable(b *Board, winner int) (bool, string) {
 		case w[Bishop]&light == 0:
 			c = ^light
 		default:
-			return false, ""
+			return false, nil
 		}
-		colour := "dark"
+		colour := phrase.Word("dark")
 		if c == light {
 			colour = "light"
 		}
 		if l[Pawn] != 0 {
-			return false, ""
+			return false, nil
 		}
 		blockers := l[Knight] | l[Rook] | l[Queen] | l[Bishop]&^c
 		switch {
 		case blockers == 0:
-			return true, fmt.Sprintf("%s has only bishops on %s squares and %s no piece that could stand beside its king on a %s square, so no mate is possible", wn, colour, ln, otherColour(colour))
+			return true, phrase.Errorf("%s has only bishops on %s squares and %s no piece that could stand beside its king on a %s square, so no mate is possible", wn, colour, ln, otherColour(colour))
 		case bits.OnesCount64(blockers) == 1 && blockers&(l[Rook]|l[Queen]) == blockers:
 			// One rook or queen: the king must be in a corner with the rook
 			// or queen beside it, and that piece can always step to the
 			// diagonal neighbour the bishop's check crosses, or capture
 			// the bishop standing there (bishops cannot pin along a line).
-			return true, fmt.Sprintf("%s has only bishops on %s squares against a lone %s, which can always block or capture the checking bishop, so no mate is possible", wn, colour, pieceName(l))
+			return true, phrase.Errorf("%s has only bishops on %s squares against a lone %s, which can always block or capture the checking bishop, so no mate is possible", wn, colour, pieceName(l))
 		}
-		return false, ""
+		return false, nil
 	}
 	if w[Bishop] != 0 || bits.OnesCount64(w[Knight]) != 1 || l[Pawn] != 0 {
-		return false, ""
+		return false, nil
 	}
 	// King and one knight. The knight covers none of the mated king's
 	// orthogonal neighbours, so a blocker is needed (none: no mate). A lone
@@ -72,21 +73,21 @@ func materialUnwinnable(b *Board, winner int) (bool, string) {
 	// king and attacks both squares from which the knight could check.
 	switch {
 	case lPieces == 0:
-		return true, fmt.Sprintf("%s has only king and knight against a bare king, so no mate is possible", wn)
+		return true, phrase.Errorf("%s has only king and knight against a bare king, so no mate is possible", wn)
 	case lPieces == l[Queen] && bits.OnesCount64(l[Queen]) == 1:
-		return true, fmt.Sprintf("%s has only king and knight against king and queen: the queen, the only piece that could block a flight square, always attacks the checking knight, so no mate is possible", wn)
+		return true, phrase.Errorf("%s has only king and knight against king and queen: the queen, the only piece that could block a flight square, always attacks the checking knight, so no mate is possible", wn)
 	}
-	return false, ""
+	return false, nil
 }
 
-func otherColour(c string) string {
+func otherColour(c phrase.Word) phrase.Word {
 	if c == "light" {
 		return "dark"
 	}
 	return "light"
 }
 
-func pieceName(l *[6]uint64) string {
+func pieceName(l *[6]uint64) phrase.Word {
 	if l[Queen] != 0 {
 		return "queen"
 	}

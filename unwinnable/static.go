@@ -1,8 +1,9 @@
 package unwinnable
 
 import (
-	"fmt"
 	"math/bits"
+
+	"arbiter/internal/phrase"
 )
 
 // reach is what one side's men can ever do while the fixed pawns stay:
@@ -189,19 +190,19 @@ func (b *Board) fixedPawns() (uint64, [2]reach) {
 // pawns standing for good, no man of winner can ever attack a square the
 // loser's king can ever stand on, so the loser's king is never even
 // checked.
-func blockedUnwinnable(b *Board, winner int) (bool, string) {
+func blockedUnwinnable(b *Board, winner int) (bool, *phrase.Error) {
 	fixed, r := b.fixedPawns()
 	if fixed == 0 {
-		return false, ""
+		return false, nil
 	}
 	loser := 1 - winner
 	if r[winner].attack&r[loser].kingStand != 0 {
-		return false, ""
+		return false, nil
 	}
-	return true, fmt.Sprintf("the pawns are blocked for good and no %s piece can ever reach the %s king's region behind them", lower(colourName(winner)), lower(colourName(loser)))
+	return true, phrase.Errorf("the pawns are blocked for good and no %s piece can ever reach the %s king's region behind them", lower(colourName(winner)), lower(colourName(loser)))
 }
 
-func lower(s string) string {
+func lower(s string) phrase.Word {
 	if s == "White" {
 		return "white"
 	}

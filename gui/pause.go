@@ -1,0 +1,99 @@
+package gui
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/match"
+)
+
+// causeLabel is how the console names a cause of a pause (match.PauseCauses).
+func causeLabel(cause string) string {
+	switch cause {
+	case match.CauseFault:
+		return lang.L("technical fault")
+	case match.CausePowerFailure:
+		return lang.L("power failure (rule 7)")
+	case match.CauseUnplayable:
+		return lang.L("the game cannot be played")
+	case match.CauseOther:
+		return lang.L("another cause")
+	}
+	return cause
+}
+
+// pause is the arbiter's own stop of the clocks (Article 6.12a): the
+// console asks for the cause (match.PauseCauses, "other" chosen) and an
+// optional reason. The clocks stop at the instant the arbiter asked for it
+// (the key or the menu), not when he has answered: the dialog only says
+// why. Enter stops them, Escape or Cancel leaves them running. The core
+// refuses what it refuses (rule 7: never a fault on the computer's turn),
+// and the dialog shows that sentence and stays open.
+func (c *console) pause() {
+	g := c.game()
+	if g == nil || !g.Live() {
+		c.showError(errText(lang.L("no game is in progress")))
+		return
+	}
+	if _, ok := g.Clock.Running(); !ok {
+		c.showError(errText(tr("the clocks are already stopped (%s)", translate(g.Paused.Reason))))
+		return
+	}
+	at := c.now()
+	causes := match.PauseCauses()
+	var labels []string
+	for _, k := range causes {
+		labels = append(labels, causeLabel(k))
+	}
+	cause := widget.NewRadioGroup(labels, nil)
+	cause.Required = true
+	cause.SetSelected(causeLabel(match.CauseOther))
+	reason := entryWith("")
+	reason.SetPlaceHolder(lang.L("optional"))
+	when := widget.NewLabel(tr("at %s, the instant you asked", at.Local().Format("15:04:05.000")))
+	c.formDialog(lang.L("Stop the clocks (6.12a)"), lang.L("Stop the clocks"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Clocks stop"), when),
+		widget.NewFormItem(lang.L("Cause"), cause),
+		widget.NewFormItem(lang.L("Reason"), reason),
+	}, func() error {
+		chosen := match.CauseOther
+		for i, l := range labels {
+			if l == cause.Selected {
+				chosen = causes[i]
+			}
+		}
+		text := reason.Text
+		if text == "" {
+			text = "stopped by the arbiter"
+		}
+		cmd := c.cmdAs(c.arbiter())
+		cmd.At = at
+		return c.core.PauseFor(c.ctx, cmd, match.PauseArgs{Reason: text, Cause: chosen})
+	})
+}
+
+// pauseWhy is why the clocks stand still, for the status line: the reason,
+// with the cause before it when it is a fault or a power failure (rule 7)
+// or when the arbiter gave no reason of his own.
+func pauseWhy(p match.PauseInfo) string {
+	why := translate(p.Reason)
+	own := p.Reason != "" && p.Reason != "stopped by the arbiter"
+	switch {
+	case p.Cause == "" || p.Cause == match.CauseOther:
+		return why
+	case !own:
+		return causeLabel(p.Cause)
+	case p.Cause == match.CauseUnplayable:
+		return why
+	}
+	return causeLabel(p.Cause) + ": " + why
+}
+
+// capitalFirst begins a sentence with a capital letter.
+func capitalFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}

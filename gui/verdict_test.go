@@ -1,0 +1,58 @@
+package gui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"arbiter/match"
+)
+
+// The 6.9 verdict on a fallen flag, the analyser's proof included, is said
+// in the German console's words: in the verdict's note and in the incident
+// log, read back from the record's code (issue 14).
+func TestTheFlagVerdictIsSaidInGerman(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		want      []string
+	}{
+		{"6.9: the opponent can still mate, the flag loses", "",
+			[]string{"Das Fallblättchen von Weiß fiel um", "hat die verlangten Züge nicht rechtzeitig gespielt (6.9)", "Schwarz kann noch mattsetzen, z. B."}},
+		{"6.9: the opponent has only the king, the game is drawn", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 60",
+			[]string{"aber Schwarz kann mit keiner Folge regelgemäßer Züge mattsetzen (6.9): Schwarz hat nur noch den König"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			inGerman(t)
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("60", "")
+			if err := h.core.StartGameFrom(h.ctx, h.c.cmdAs(h.c.arbiter()), 0, match.StartPosition{FEN: tc.fen}); err != nil {
+				t.Fatal(err)
+			}
+			h.ft.advance(61 * time.Second)
+			h.c.win.Canvas().Unfocus()
+			h.c.do(actFlagWhite)
+			h.key(fyne.KeyReturn)
+			note := topDialogTexts(h.c)
+			log := strings.Join(logRows(h.game()), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(note, w) {
+					t.Errorf("the verdict's note lacks %q:\n%s", w, note)
+				}
+				if !strings.Contains(log, w) {
+					t.Errorf("the incident log lacks %q:\n%s", w, log)
+				}
+			}
+			for _, english := range []string{"flag fell", "checkmate", "only the king", "required"} {
+				if strings.Contains(note+log, english) {
+					t.Errorf("English %q is left:\n%s\n%s", english, note, log)
+				}
+			}
+			if !strings.Contains(log, "Fallblättchen von Weiß um") {
+				t.Errorf("the log's head is not German:\n%s", log)
+			}
+		})
+	}
+}
