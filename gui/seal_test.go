@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"arbiter/clock"
@@ -174,9 +175,8 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	}
 	h.c.do(actStartGame) // 1996-02-10 20:00 UTC is 15:00 in Philadelphia
 	h.ft.advance(time.Minute)
-	if err := h.core.Pause(h.ctx, h.c.cmdAs(h.c.arbiter()), "stopped by the arbiter", false); err != nil {
-		t.Fatal(err)
-	}
+	h.c.pause()
+	h.key(fyne.KeyReturn) // the cause: other
 	h.c.refresh()
 	log := strings.Join(h.c.lastLog, "\n")
 	if !strings.Contains(log, "15:01:00 EST") {
