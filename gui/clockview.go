@@ -61,6 +61,9 @@ type clockFeed struct {
 	game  func() *match.Game  // the game shown (nil before the first)
 	now   func() time.Time
 	after afterFunc
+	// timeOfDay writes an instant as the console shows the time of day
+	// (the match's zone or the local one).
+	timeOfDay func(time.Time) string
 	// relayout lays the view's window out again (the digits' size changed).
 	relayout func()
 	// onPress is told of a click on the clock (nil: the clock is not pressed
@@ -282,7 +285,7 @@ func (v *clockView) update() {
 	if f.Fallen {
 		flagTxt = "⚑ " + lang.L("FLAG")
 		if !f.At.IsZero() {
-			flagTxt += " " + f.At.Local().Format("15:04:05.000")
+			flagTxt += " " + feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {

@@ -139,6 +139,7 @@ type console struct {
 	// blockedSeq is the record's last event then: a later event hides it.
 	banner     banner
 	blockedSeq int64
+	tampered   bool // the banner says the record does not verify (noteTampering)
 	// correcting is the open correction dialog (tests drive it).
 	correcting *correctDialog
 	// submitting is true while a form dialog's OK runs; pending holds what
@@ -153,6 +154,9 @@ type console struct {
 	// (tests count them: the poll and the heartbeat must not cause one when
 	// nothing changed).
 	onRefresh func()
+	// warning is the warning of the last command given (match.Cmd.Warn),
+	// shown on the status line at the top right until the next command.
+	warning string
 	// lastError is the last refusal shown in a dialog.
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
@@ -344,11 +348,7 @@ func (c *console) refresh() {
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
-	mode := lang.L("OPERATOR mode")
-	if c.mode == match.RoleArbiter {
-		mode = lang.L("ARBITER mode")
-	}
-	c.where.SetText(c.cfg.path + " · " + mode)
+	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
 		c.title.SetText(lang.L("No match yet"))
@@ -362,9 +362,10 @@ func (c *console) refresh() {
 		c.title.SetText(t)
 		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
 	}
-	if st.Seq > c.blockedSeq && c.banner.obj.Visible() {
+	if st.Seq > c.blockedSeq && c.banner.obj.Visible() && !c.tampered {
 		c.hideBanner() // a later event was written: the record takes writes again
 	}
+	c.noteTampering()
 	// a refusal under the move field concerns the position it was typed
 	// in: once the game has moved on (or another game begun), it goes
 	key := ""
@@ -568,7 +569,7 @@ func (c *console) newSheetList() *widget.List {
 // logRows renders the incident log: the event's number in the record (an
 // appeal names the ruling it contests by it), time, both clock readings,
 // actor, kind and rule, and the text.
-func logRows(g *match.Game) []string {
+func logRows(m *match.Match, g *match.Game) []string {
 	if g == nil {
 		return nil
 	}
@@ -584,7 +585,7 @@ func logRows(g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
-		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
+		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
 			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
 		if in.Why != nil {
@@ -682,7 +683,7 @@ func incidentText(s string) string {
 }
 
 func (c *console) refreshLog(g *match.Game) {
-	rows := logRows(g)
+	rows := logRows(c.state().Match, g)
 	if g != nil {
 		c.logHead.SetText(tr("Incidents (game %d)", g.Number))
 	}
@@ -807,6 +808,52 @@ func (c *console) refreshNotice(g *match.Game) {
 	c.notice.SetText(txt)
 }
 
+// refreshWhere is the status line at the top right: the database, the mode
+// and the warning of the last command (warn).
+func (c *console) refreshWhere() {
+	mode := lang.L("OPERATOR mode")
+	if c.mode == match.RoleArbiter {
+		mode = lang.L("ARBITER mode")
+	}
+	txt := c.cfg.path + " · " + mode
+	if c.warning != "" {
+		txt += " · " + c.warning
+	}
+	if c.where.Text != txt {
+		c.where.SetText(txt)
+	}
+}
+
+// noteTampering shows the banner while the record does not verify (an
+// event edited, deleted or reordered in the file: match.App.Problem), as
+// 'arbiter status' warns: the core refuses every command on it, and the
+// banner says why before the arbiter tries one (issue 16).
+func (c *console) noteTampering() {
+	p := c.core.Problem()
+	if p == "" {
+		if c.tampered {
+			c.tampered = false
+			c.hideBanner()
+		}
+		return
+	}
+	c.tampered = true
+	txt := "⚠ " + tr("The record does not verify (%s): nothing more can be written to it. Keep this file as it is, tell the appeals board, and continue from a backup.", p)
+	if c.banner.text.Text != txt {
+		c.banner.text.SetText(txt)
+	}
+	if !c.banner.obj.Visible() {
+		c.banner.obj.Show()
+	}
+}
+
+// timeOfDay is instant t as the console shows a time of day: in the match's
+// time zone with the zone named ("19:43:05.120 EST", match.LocalTime); the
+// record keeps UTC.
+func (c *console) timeOfDay(t time.Time) string {
+	return c.state().Match.LocalTime(t, "15:04:05.000")
+}
+
 // flagNotice says that a flag has fallen, with its exact instant, and how to
 // record it ("" while no unrecorded flag has fallen).
 func (c *console) flagNotice(g *match.Game) string {
@@ -819,7 +866,7 @@ func (c *console) flagNotice(g *match.Game) string {
 		key = shortcutText(shortcuts[actFlagBlack])
 	}
 	return "⚑ " + tr("%s's flag has fallen at %s: record it with Game → %s's flag fell (%s); Article 6.9 gives the verdict.",
-		lang.L(match.Colour(side)), at.Local().Format("15:04:05.000"), lang.L(match.Colour(side)), key)
+		lang.L(match.Colour(side)), c.timeOfDay(at), lang.L(match.Colour(side)), key)
 }
 
 func (c *console) refreshButtons() {
@@ -1019,11 +1066,12 @@ func (c *console) askPromotion(uci string) {
 // (large: of the audience display) its data and callbacks.
 func (c *console) clockFeed(slot int, large bool) clockFeed {
 	f := clockFeed{
-		side:  func() clock.Side { return c.sideAt(slot) },
-		state: c.state,
-		game:  c.game,
-		now:   func() time.Time { return c.now() },
-		after: func(d time.Duration, f func()) func() { return c.after(d, f) },
+		side:      func() clock.Side { return c.sideAt(slot) },
+		state:     c.state,
+		game:      c.game,
+		now:       func() time.Time { return c.now() },
+		after:     func(d time.Duration, f func()) func() { return c.after(d, f) },
+		timeOfDay: c.timeOfDay,
 		relayout: func() {
 			w := c.win
 			if large && c.audience != nil {

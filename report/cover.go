@@ -64,7 +64,7 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	r.kv(t.s("Arbiter"), dash(m.Arbiter), lw)
 	r.kv(t.s("Appeals board"), dash(strings.Join(m.Appeals, ", ")), lw)
 	r.kv(t.s("Time control"), r.controls(), lw)
-	r.kv(t.s("Arbiter's key"), r.keyText(""), lw)
+	r.kvOneLine(t.s("Arbiter's key"), r.keyText(""), lw)
 	f.Ln(5)
 
 	r.heading(t.s("Standings"), 12)
