@@ -11,8 +11,8 @@ import (
 // flags and commands. The console's table is gui/translations/en.json and
 // de.json, keyed by the same codes; docs/errors.md explains both.
 var words = map[match.Code]string{
-	service.CodeNotADatabase:  "the file is not an Arbiter database; give the match's database with --db",
-	service.CodeDamagedRecord: "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
+	service.CodeNotADatabase:            "the file is not an Arbiter database; give the match's database with --db",
+	service.CodeDamagedRecord:           "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
 	match.CodeRecordBroken:              "the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup",
 	match.CodeSignNeedsPIN:              "signing the head needs the arbiter's credential: give --pin",
 	match.CodeNoMatch:                   "this database holds no match yet: create one with 'arbiter match new'",
