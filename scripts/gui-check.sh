@@ -243,6 +243,7 @@ shot 17-flag-fallen
 key ctrl+shift+f # White's flag fell: the console asks first
 shot 18-flag-question
 key Return
+sleep 4 # the 6.9 analysis of the opening position takes a few seconds here
 shot 19-flag-verdict
 xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true # closes the verdict
 sleep 0.4
