@@ -8,7 +8,7 @@
 #   make bench       benchmarks (scripts/bench.sh if present)
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
-#   make station-test the stations' chaos run (scripts/station-test.sh; minutes)
+#   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
 #   make cross       bin/arbiter.exe for windows/amd64 (MinGW-w64 as cgo compiler) and
 #                    the non-GUI packages for darwin/amd64, darwin/arm64 (CGO_ENABLED=0)

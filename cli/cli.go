@@ -112,7 +112,7 @@ var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export p
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
-	c := match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}}
+	c := match.Cmd{At: r.g.At, Stamp: r.g.Stamp, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}}
 	if !r.g.AtSet && r.env.Now != nil {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
@@ -394,7 +394,7 @@ func (r *runner) exec(c *command, words []string) error {
 }
 
 // boolFlags are the flags that take no value.
-var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose"}
+var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose", "epoch"}
 
 // ConsoleOptions reads the global options given when no command is: the
 // database path and the role the console starts in.

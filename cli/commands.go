@@ -107,7 +107,7 @@ func runMatchNew(r *runner, a *args) error {
 	if tz, ok := a.take("tz"); ok {
 		spec.TimeZone = tz
 	} else {
-		spec.TimeZone = machineZone(r.env.Getenv)
+		spec.TimeZone = service.MachineZone(r.env.Getenv)
 	}
 	if kf, ok := a.take("key-file"); ok {
 		k, err := readKeyFile(kf)

@@ -3,6 +3,7 @@ package cli
 import (
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"arbiter/match"
+	"arbiter/service"
 )
 
 func init() {
@@ -153,21 +155,20 @@ func runCredentialList(r *runner, a *args) error {
 // the chain's head; without one it writes nothing and says which head the
 // arbiter signed last.
 func (r *runner) exportSeal() (match.Seal, error) {
-	if p := r.app.Problem(); p != "" {
-		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: investigate with 'arbiter verify' first", p)
-	}
-	st := r.app.State()
-	if st.ArbiterCredential() == nil {
-		return r.app.Seal(), nil
-	}
-	if r.g.PIN != "" || (r.key != nil && r.g.Role == match.RoleArbiter) {
-		s, err := r.app.SignHead(r.ctx, r.cmd())
-		if err == nil {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
-		}
+	// the same step as the console's exports (service.ExportSeal)
+	s, signed, err := service.ExportSeal(r.ctx, r.app, r.cmd(), r.g.PIN != "" || (r.key != nil && r.g.Role == match.RoleArbiter))
+	var nv *service.NotVerified
+	switch {
+	case errors.As(err, &nv):
+		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: investigate with 'arbiter verify' first", nv.Problem)
+	case err != nil:
 		return s, err
+	case signed:
+		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
+		return s, nil
+	case !s.Signed:
+		return s, nil // no arbiter key: nothing to name
 	}
-	s := r.app.Seal()
 	if s.HeadSeq == 0 {
 		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet; give --pin to sign this one\n")
 	} else {

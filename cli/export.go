@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"arbiter/internal/atomicfile"
-	"arbiter/match"
 	"arbiter/report"
+	"arbiter/service"
 )
 
 func init() {
@@ -74,27 +74,20 @@ func runExportPDF(r *runner, a *args) error {
 		return err
 	}
 	// The whole record, every signature and every head the arbiter signed
-	// is checked before a report vouches for it (match.VerifyRecord).
-	rep, err := match.VerifyRecord(r.ctx, r.db, "", "")
+	// is checked before a report vouches for it; the console writes the
+	// same report (service.ReportPDF).
+	pdf, head, err := service.ReportPDF(r.ctx, r.app, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Seal: &seal})
+	var nv *service.NotVerified
+	if errors.As(err, &nv) {
+		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", nv.Problem)
+	}
 	if err != nil {
 		return err
 	}
-	if !rep.OK {
-		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", rep.Problem)
-	}
-	events, sigs, err := r.db.Record(r.ctx)
-	if err != nil {
+	if err := writeFile(out, pdf); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	opts := report.PDFOptions{Paper: paper, Lang: lang, Game: n, Heads: report.SignedGameHeads(events, sigs, true), Seal: &seal}
-	if err := report.WritePDF(&buf, r.app.State(), rep.Head, opts); err != nil {
-		return userError(err)
-	}
-	if err := writeFile(out, buf.Bytes()); err != nil {
-		return err
-	}
-	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, rep.Head)
+	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, head)
 	return nil
 }
 

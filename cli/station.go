@@ -1,8 +1,11 @@
+//go:build !nostation
+
 package cli
 
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -31,11 +34,11 @@ import (
 func init() {
 	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME]",
 		summary: "Run this station headless until killed; on a record with no stations, make it the match's first record holder and its authority.", run: runStationServe})
-	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE",
+	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE [--operator-key FILE]",
 		summary: "Write an invitation for another station.", run: runStationInvite})
 	register(&command{name: "station join", roles: rolesRead, usage: "station join INVITE [--listen HOST:PORT]",
 		summary: "Copy the match's record into --db NEWFILE and serve as the invited station until killed.", run: runStationJoin})
-	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim",
+	register(&command{name: "station claim", roles: rolesArbiter, usage: "station claim [--epoch]",
 		summary: "Make this record holder the match's authority (the arbiter hands authority back after a failover).", run: runStationClaim})
 	register(&command{name: "station status", roles: rolesRead, usage: "station status [--json]",
 		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
@@ -50,6 +53,12 @@ type stationFile struct {
 	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
 	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
 	First     bool     `json:"first,omitempty"`
+	// Store is the engine's store in FILE.station/ from a new epoch on
+	// ("epoch-N"; a later cluster in "epoch-N-cluster"); Cluster the
+	// cluster's name ("arbiter", "arbiter-eN" from epoch N on, so that a
+	// holder of an earlier epoch cannot route in).
+	Store   string `json:"store,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // invitation is the file 'station invite' writes.
@@ -58,8 +67,14 @@ type invitation struct {
 	Name        string              `json:"name"`
 	Role        string              `json:"role"`
 	Contacts    []string            `json:"contacts"`
-	Routes      []string            `json:"routes,omitempty"` // the record holders' route addresses
-	Credentials station.Credentials `json:"credentials"`      // the match's CA and this station's certificate
+	Routes      []string            `json:"routes,omitempty"`  // the record holders' route addresses
+	Cluster     string              `json:"cluster,omitempty"` // the cluster's name (after a new epoch)
+	Credentials station.Credentials `json:"credentials"`       // the match's CA and this station's certificate
+	// OperatorKey: on an operator's invitation to a protected match, the
+	// operator's credential as a key file's contents (made and registered
+	// by the invitation if the match had none), so that on the laptop the
+	// operator's commands need no credential flag.
+	OperatorKey string `json:"operator_key,omitempty"`
 }
 
 func stationDir(db string) string { return db + ".station" }
@@ -223,8 +238,9 @@ func serveStation(r *runner, sf *stationFile) error {
 		return err
 	}
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
+	epoch := false
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch}
 		cfg.CheckClaim = func(pin string) error {
 			app, err := match.Open(ctx, db)
 			if err != nil {
@@ -248,13 +264,20 @@ func serveStation(r *runner, sf *stationFile) error {
 			if err != nil {
 				return err
 			}
-			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), "lone"), ClientHost: host, ClientPort: port, TLS: tlsc}
-			if len(routes) >= 2 {
+			lone, cluster, cname := "lone", "cluster", "arbiter"
+			if sf.Store != "" {
+				lone, cluster = sf.Store, sf.Store+"-cluster"
+			}
+			if sf.Cluster != "" {
+				cname = sf.Cluster
+			}
+			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
+			if len(routes) >= 2 && !epoch {
 				// Two or more record holders: a cluster, in a store of its own
 				// (a lone engine's stream cannot become a clustered one; the
 				// record seeds the new stream).
-				ec.Dir = filepath.Join(stationDir(r.g.DB), "cluster")
-				ec.Cluster = &station.ClusterConfig{Name: "arbiter", Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+				ec.Dir = filepath.Join(stationDir(r.g.DB), cluster)
+				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
 			}
 			cfg.Engine = ec
 		} else {
@@ -283,11 +306,27 @@ func serveStation(r *runner, sf *stationFile) error {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
 		}
 		restart, err := watchStation(ctx, r.g.DB, s, len(routes))
+		if epoch {
+			epoch = false
+			routes = nil
+		}
+		next := s.Replica().Epoch() + 1
 		s.Stop()
-		if !restart {
+		switch {
+		case restart == restartEpoch:
+			// The arbiter's new epoch: a lone engine in a new store; the
+			// other holders rejoin only by a new invitation.
+			epoch = true
+			sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
+			if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+				return err
+			}
+			logf("station %s: the arbiter starts epoch %d here", sf.Name, next)
+		case restart == restartCluster:
+			logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
+		default:
 			return err
 		}
-		logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
 	}
 }
 
@@ -345,9 +384,16 @@ func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
 	return urls
 }
 
-// watchStation writes the status file until ctx ends; it returns true when
-// a lone record holder must restart as a cluster.
-func watchStation(ctx context.Context, db string, s *station.Station, routes int) (bool, error) {
+// Why watchStation returns.
+const (
+	restartNone    = iota
+	restartCluster // a lone record holder restarts as a cluster
+	restartEpoch   // the arbiter asked for a new epoch (station claim --epoch)
+)
+
+// watchStation writes the status file until ctx ends or the engine must
+// restart (see the restart constants).
+func watchStation(ctx context.Context, db string, s *station.Station, routes int) (int, error) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -357,11 +403,13 @@ func watchStation(ctx context.Context, db string, s *station.Station, routes int
 			WrittenNS int64 `json:"written_ns"`
 		}{st, time.Now().UnixNano()})
 		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
-			return true, nil
+			return restartCluster, nil
 		}
 		select {
 		case <-ctx.Done():
-			return false, nil
+			return restartNone, nil
+		case <-s.EpochWanted():
+			return restartEpoch, nil
 		case <-t.C:
 		}
 	}
@@ -400,8 +448,38 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
 	}
 	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN},
+		g: Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN, Secret: req.Secret,
+			Stamp: req.Stamp},
 		app: app, db: app.DB(), inPlay: true}
+	if req.Key != "" {
+		if r.key, err = keyOf(req.Key); err != nil {
+			return "", err
+		}
+	}
+	if req.NewKey != "" {
+		// credential add --key-file -: the key came with the request.
+		cargs = append([]string(nil), cargs...) // req.Args stays as sent (a retry runs it again)
+		k, err := keyOf(req.NewKey)
+		if err != nil {
+			return "", err
+		}
+		dir, err := os.MkdirTemp("", "arbiter-key-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "key")
+		if err := os.WriteFile(path, []byte(match.KeyFileHeader+" "+hex.EncodeToString(k.Seed())+"\n"), 0o600); err != nil {
+			return "", err
+		}
+		for i, w := range cargs {
+			if w == "-" && i > 0 && cargs[i-1] == "--key-file" {
+				cargs[i] = path
+			} else if w == "--key-file=-" {
+				cargs[i] = "--key-file=" + path
+			}
+		}
+	}
 	err = r.exec(c, cargs)
 	return out.String(), err
 }
@@ -418,8 +496,11 @@ func appendMember(ctx context.Context, app *match.App, req station.Request) erro
 	}
 	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
 	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		_, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
-		return err
+		e, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return app.SignSystemEvent(tx, e)
 	})
 	if err == nil {
 		err = app.Refresh(ctx)
@@ -473,7 +554,13 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name, Role: string(g.Role), PIN: g.PIN,
-		At: at.UnixNano(), RTT: int64(rtt), Args: words}
+		Secret: g.Secret, At: at.UnixNano(), RTT: int64(rtt)}
+	if err := credentialOf(g, sf, &req); err != nil {
+		return err
+	}
+	if req.Args, req.NewKey, err = inlineKeyFile(words); err != nil {
+		return err
+	}
 	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
 	if err != nil {
 		return err
@@ -508,6 +595,65 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
+}
+
+func operatorKeyPath(db string) string { return filepath.Join(stationDir(db), "operator.key") }
+
+// credentialOf puts the role's credential into the request: the key file
+// given with --key-file, or on the operator's laptop, when the operator's
+// command is given with no credential, the operator's key the invitation
+// brought (FILE.station/operator.key).
+func credentialOf(g Global, sf *stationFile, req *station.Request) error {
+	path := g.KeyFile
+	if path == "" && sf.Role == "operator" && g.Role == match.RoleOperator && g.PIN == "" && g.Secret == "" {
+		if _, err := os.Stat(operatorKeyPath(g.DB)); err == nil {
+			path = operatorKeyPath(g.DB)
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	k, err := readKeyFile(path)
+	if err != nil {
+		return err
+	}
+	req.Key = hex.EncodeToString(k.Seed())
+	return nil
+}
+
+// inlineKeyFile reads the key file a forwarded 'credential add --key-file
+// FILE' names, here where the command is given; FILE becomes "-".
+func inlineKeyFile(words []string) ([]string, string, error) {
+	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
+		return words, "", nil
+	}
+	out := append([]string(nil), words...)
+	for i, w := range out {
+		path := ""
+		switch {
+		case w == "--key-file" && i+1 < len(out):
+			path, out[i+1] = out[i+1], "-"
+		case strings.HasPrefix(w, "--key-file="):
+			path, out[i] = strings.TrimPrefix(w, "--key-file="), "--key-file=-"
+		default:
+			continue
+		}
+		k, err := readKeyFile(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return out, hex.EncodeToString(k.Seed()), nil
+	}
+	return out, "", nil
+}
+
+// keyOf is the key of a request's hex seed.
+func keyOf(seedHex string) (ed25519.PrivateKey, error) {
+	b, err := hex.DecodeString(seedHex)
+	if err != nil || len(b) != ed25519.SeedSize {
+		return nil, fmt.Errorf("the command came with an unreadable key: give it again")
+	}
+	return ed25519.NewKeyFromSeed(b), nil
 }
 
 func hasRole(roles []string, r string) bool {
@@ -548,6 +694,7 @@ func runStationInvite(r *runner, a *args) error {
 	role, _ := a.take("role")
 	name, _ := a.take("name")
 	out, _ := a.take("o")
+	opKey, _ := a.take("operator-key")
 	if err := a.done("station invite", 0); err != nil {
 		return err
 	}
@@ -593,8 +740,78 @@ func runStationInvite(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONFile(out, invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
-		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds})
+	inv := invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
+		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds, Cluster: sf.Cluster}
+	if role == "operator" {
+		if inv.OperatorKey, err = operatorCredential(r, opKey); err != nil {
+			return err
+		}
+	} else if opKey != "" {
+		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
+	}
+	return writeJSONFile(out, inv)
+}
+
+// operatorCredential is the operator's credential an operator's invitation
+// carries: on a protected match with no operator credential, a new key,
+// registered through the authority ('credential add --role operator', the
+// arbiter's command, so it needs his --pin); with one, the key file given
+// with --operator-key (it must be that credential). An unprotected match
+// needs none.
+func operatorCredential(r *runner, keyFile string) (string, error) {
+	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return "", err
+	}
+	app, err := match.Open(r.ctx, db)
+	if err != nil {
+		db.Close()
+		return "", err
+	}
+	st := app.State()
+	db.Close()
+	if st.ArbiterCredential() == nil {
+		if keyFile != "" {
+			return "", fmt.Errorf("the match is unprotected, so the operator needs no credential: leave out --operator-key")
+		}
+		return "", nil
+	}
+	if have := st.Credential("operator"); have != nil {
+		if keyFile == "" {
+			return "", fmt.Errorf("the match has an operator's credential already: give its key file with --operator-key FILE so that the invitation carries it")
+		}
+		k, err := readKeyFile(keyFile)
+		if err != nil {
+			return "", err
+		}
+		if hex.EncodeToString(k.Public().(ed25519.PublicKey)) != have.PublicKey {
+			return "", fmt.Errorf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", keyFile)
+		}
+		return match.KeyFileHeader + " " + hex.EncodeToString(k.Seed()), nil
+	}
+	if keyFile != "" {
+		return "", fmt.Errorf("the match has no operator's credential yet; leave out --operator-key and the invitation makes one")
+	}
+	b, err := match.NewKeyFile()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(stationDir(r.g.DB), "operator-*.key")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	tmp.Close()
+	g := r.g
+	g.Role = match.RoleArbiter
+	if err := forward(r.ctx, r.env, g, []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, nil); err != nil {
+		return "", fmt.Errorf("the operator's credential could not be made: %v", err)
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 func runStationJoin(r *runner, a *args) error {
@@ -627,7 +844,7 @@ func runStationJoin(r *runner, a *args) error {
 	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return err
 	}
-	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts}
+	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts, Cluster: inv.Cluster}
 	if _, err := inv.Credentials.TLSConfig(); err != nil {
 		return fmt.Errorf("%s carries no usable certificate: ask the arbiter for a new invitation", a.pos[0])
 	}
@@ -636,6 +853,14 @@ func runStationJoin(r *runner, a *args) error {
 	}
 	if err := writeJSONFile(credsPath(r.g.DB), inv.Credentials); err != nil {
 		return err
+	}
+	if inv.OperatorKey != "" {
+		if _, err := match.ParseKeyFile([]byte(inv.OperatorKey)); err != nil {
+			return fmt.Errorf("%s carries an unreadable operator's credential: ask the arbiter for a new invitation", a.pos[0])
+		}
+		if err := os.WriteFile(operatorKeyPath(r.g.DB), []byte(inv.OperatorKey+"\n"), 0o600); err != nil {
+			return err
+		}
 	}
 	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
 		return err
@@ -678,6 +903,7 @@ func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
 }
 
 func runStationClaim(r *runner, a *args) error {
+	epoch := a.bool("epoch")
 	if err := a.done("station claim", 0); err != nil {
 		return err
 	}
@@ -707,7 +933,8 @@ func runStationClaim(r *runner, a *args) error {
 		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' first", sf.Name, r.g.DB)
 	}
 	defer nc.Close()
-	body, _ := json.Marshal(map[string]string{"pin": r.g.PIN})
+	old := readEpoch(r.g.DB)
+	body, _ := json.Marshal(map[string]any{"pin": r.g.PIN, "epoch": epoch})
 	m, err := nc.Request(station.SubjectClaim+"."+sf.Name, body, 15*time.Second)
 	if err != nil {
 		return fmt.Errorf("station %s did not take authority within 15 s (%v): the stream may have no majority; look at 'station status'", sf.Name, err)
@@ -719,8 +946,36 @@ func runStationClaim(r *runner, a *args) error {
 	if rep.Error != "" {
 		return errors.New(rep.Error)
 	}
+	if epoch {
+		// The station restarts its engine alone in a new store and claims
+		// the next epoch; its status file shows when it has.
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			var st station.Status
+			if b, err := os.ReadFile(r.g.DB + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil &&
+				st.Epoch > old && st.Authority == sf.Name && st.CanAppend {
+				r.out("station %s is the match's only record holder and its authority in epoch %d, from event %d on\n", sf.Name, st.Epoch, st.Seq)
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("station %s did not start the new epoch within 90 s: look at its output and 'station status'", sf.Name)
+			}
+			time.Sleep(100 * time.Millisecond) // the station rewrites its status file every 250 ms
+		}
+	}
 	r.out("station %s is the authority from event %d on\n", sf.Name, rep.Seq)
 	return nil
+}
+
+// readEpoch is the epoch the station's status file shows (0: none).
+func readEpoch(db string) int {
+	var st struct {
+		Epoch int `json:"epoch"`
+	}
+	if b, err := os.ReadFile(db + ".station.status.json"); err == nil {
+		json.Unmarshal(b, &st)
+	}
+	return st.Epoch
 }
 
 func runStationStatus(r *runner, a *args) error {

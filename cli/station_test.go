@@ -1,3 +1,5 @@
+//go:build !nostation
+
 package cli
 
 import (
@@ -12,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"arbiter/service"
 )
 
 // freePortPair finds PORT with PORT and PORT+1 free on 127.0.0.1.
@@ -193,4 +197,105 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 		}
 		time.Sleep(20 * time.Millisecond) // the station process rewrites the file every 250 ms
 	}
+}
+
+func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {
+	const pin = "arbiter passphrase"
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+pin+`"`))
+	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "--pin", pin, "game", "start")
+	if out := mustArb(t, first, "credential", "list"); strings.Contains(out, "operator") {
+		t.Fatalf("the match has an operator's credential before the invitation: %s", out)
+	}
+
+	// The match has no operator's credential: the invitation makes one and carries it.
+	inv := filepath.Join(dir, "laptop.invite")
+	mustArb(t, first, "--pin", pin, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
+	var got invitation
+	if b, err := os.ReadFile(inv); err != nil || json.Unmarshal(b, &got) != nil || !strings.HasPrefix(got.OperatorKey, "arbiter-key-v1 ") {
+		t.Fatalf("the invitation carries no operator's key: %v %+v", err, got.OperatorKey)
+	}
+	if out := mustArb(t, first, "credential", "list"); !strings.Contains(out, "operator") {
+		t.Fatalf("the invitation registered no operator's credential: %s", out)
+	}
+	laptop := filepath.Join(dir, "laptop.db")
+	serveInBackground(t, laptop, "station", "join", inv)
+	// On the laptop the operator's move needs neither --as nor a credential flag.
+	mustArb(t, laptop, "move", "e4")
+	db, err := service.OpenRecordReadOnly(context.Background(), laptop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs, err := db.Signatures(context.Background())
+	seq, _, _ := db.Head(context.Background())
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := ""
+	for _, s := range sigs {
+		if s.Kind == "command" && s.Seq <= seq && s.Seq+s.Count-1 >= seq {
+			signer = s.Signer
+		}
+	}
+	if signer != "operator" {
+		t.Fatalf("the laptop's move is signed by %q, want the operator's credential", signer)
+	}
+	if a, b := strings.TrimSpace(mustArb(t, first, "verify")), strings.TrimSpace(mustArb(t, laptop, "verify")); a != b {
+		t.Fatalf("heads differ: %s %s", a, b)
+	}
+
+	// Now the match has one: another operator's invitation must be given it.
+	if _, errs, code := arb(t, first, "--pin", pin, "station", "invite", "--role", "operator", "--name", "laptop2", "-o", filepath.Join(dir, "l2.invite")); code != 1 || !strings.Contains(errs, "--operator-key") {
+		t.Fatalf("a second operator's invitation without the key: exit %d, %q", code, errs)
+	}
+	key := filepath.Join(dir, "operator.key")
+	if err := os.WriteFile(key, []byte(got.OperatorKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustArb(t, first, "--pin", pin, "station", "invite", "--role", "operator", "--name", "laptop2", "-o", filepath.Join(dir, "l2.invite"), "--operator-key", key)
+}
+
+// Two record holders; the arbiter's dies; the arbiter goes on at the other
+// with one action, station claim --epoch (about 15 s: a cluster of two forms).
+func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("forms a cluster of two")
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
+	stopFirst := serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "game", "start")
+	inv := filepath.Join(dir, "appeals.invite")
+	mustArb(t, first, "station", "invite", "--role", "organiser", "--name", "appeals", "-o", inv)
+	appeals := filepath.Join(dir, "appeals.db")
+	serveInBackground(t, appeals, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, appeals, "--as", "operator", "move", "e4") // acknowledged only when both hold it
+	acked := strings.TrimSpace(mustArb(t, first, "verify"))
+	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "majority") {
+		t.Fatalf("a new epoch while both run: exit %d, %q", code, errs)
+	}
+	stopFirst()
+	t0 := time.Now()
+	out := mustArb(t, appeals, "station", "claim", "--epoch")
+	t.Logf("%s(%v after the first station stopped)", out, time.Since(t0))
+	mustArb(t, appeals, "--as", "black", "move", "c5")
+	if err := verifyContains(t, appeals, acked); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifyContains checks that db verifies and that head (a verify line of an
+// earlier record) is in its chain.
+func verifyContains(t *testing.T, db, head string) error {
+	t.Helper()
+	fields := strings.Fields(head)
+	h := fields[len(fields)-1]
+	if _, errs, code := arb(t, db, "verify", "--head", h); code != 0 {
+		return fmt.Errorf("%s does not hold the acknowledged head %s: %s", db, h, errs)
+	}
+	return nil
 }

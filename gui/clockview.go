@@ -271,7 +271,7 @@ func (v *clockView) update() {
 	if f.Fallen {
 		flagTxt = "⚑ " + lang.L("FLAG")
 		if !f.At.IsZero() {
-			flagTxt += " " + f.At.Local().Format("15:04:05.000")
+			flagTxt += " " + v.c.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {

@@ -25,7 +25,25 @@ func (c *console) cmdAs(a match.Actor) match.Cmd {
 	if a.PIN == "" && a.Role != match.RoleArbiter {
 		a.PIN = c.hallPIN
 	}
-	return match.Cmd{At: c.now(), Actor: a}
+	c.warning = "" // a warning stands for the action that gave it
+	return match.Cmd{At: c.now(), Actor: a, Warn: c.warn}
+}
+
+// warn shows a warning the core gives with a command that succeeded on the
+// status line at the top right, beside the mode, without stopping the
+// arbiter: a dialog at every action would be in the way of the clocks, and
+// a line more under them would push the action bar off a small screen. The
+// only warning there is says that an arbiter action was taken on an
+// unprotected match (match.UnprotectedWarning, issue 16).
+func (c *console) warn(w error) {
+	c.warning = "⚠ " + lang.L("Unprotected match: nothing is signed")
+	if !strings.HasPrefix(w.Error(), "unprotected match") {
+		c.warning = "⚠ " + sentence(w)
+	}
+	if c.where != nil {
+		c.refreshWhere()
+		c.win.Content().Refresh() // the status line grew: lay the header out again
+	}
 }
 
 func (c *console) arbiter() match.Actor {
@@ -202,7 +220,7 @@ func (c *console) enterMove(input string) bool {
 		// a move after a fallen flag: the arbiter decides first (6.8, 6.9)
 		c.confirm(lang.L("The flag has fallen"),
 			tr("%s's flag fell at %s. Record the move %s anyway? The arbiter then decides the flag (Game → %s's flag fell, 6.9).",
-				lang.L(match.Colour(side)), fell.Local().Format("15:04:05.000"), input, lang.L(match.Colour(side))),
+				lang.L(match.Colour(side)), c.timeOfDay(fell), input, lang.L(match.Colour(side))),
 			lang.L("Record the move"), func() { c.recordMove(input, pressed, at) })
 		return false
 	}
@@ -457,7 +475,7 @@ func (c *console) flag(which string) {
 		msg = tr("Record that %s's flag has fallen? Article 6.9 decides: %s loses if %s can still checkmate, the game is drawn if not.",
 			lang.L(match.Colour(s)), lang.L(match.Colour(s)), lang.L(match.Colour(s.Other())))
 		if f.Fallen {
-			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), f.At.Local().Format("15:04:05.000")) + " " + msg
+			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), c.timeOfDay(f.At)) + " " + msg
 		}
 	}
 	ask := func() { c.confirm(title, msg, lang.L("Record the flag"), run) }

@@ -152,6 +152,9 @@ type console struct {
 	// refreshes counts full redraws from the state (tests read it: the
 	// poll and the heartbeat must not cause one when nothing changed).
 	refreshes int
+	// warning is the warning of the last command given (match.Cmd.Warn),
+	// shown on the status line at the top right until the next command.
+	warning string
 	// lastError is the last refusal shown in a dialog.
 	lastError string
 	// onEnter confirms the open quit dialog with Enter.
@@ -344,11 +347,7 @@ func (c *console) refresh() {
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
-	mode := lang.L("OPERATOR mode")
-	if c.mode == match.RoleArbiter {
-		mode = lang.L("ARBITER mode")
-	}
-	c.where.SetText(c.cfg.path + " · " + mode)
+	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
 		c.title.SetText(lang.L("No match yet"))
@@ -577,7 +576,7 @@ func (c *console) newSheetList() *widget.List {
 // logRows renders the incident log: the event's number in the record (an
 // appeal names the ruling it contests by it), time, both clock readings,
 // actor, kind and rule, and the text.
-func logRows(g *match.Game) []string {
+func logRows(m *match.Match, g *match.Game) []string {
 	if g == nil {
 		return nil
 	}
@@ -593,7 +592,7 @@ func logRows(g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
-		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, in.At.Local().Format("15:04:05"),
+		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
 			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
 		if in.Why != nil {
@@ -695,7 +694,7 @@ func incidentText(s string) string {
 }
 
 func (c *console) refreshLog(g *match.Game) {
-	rows := logRows(g)
+	rows := logRows(c.state().Match, g)
 	if g != nil {
 		c.logHead.SetText(tr("Incidents (game %d)", g.Number))
 	}
@@ -817,6 +816,29 @@ func (c *console) refreshNotice(g *match.Game) {
 	c.notice.SetText(txt)
 }
 
+// refreshWhere is the status line at the top right: the database, the mode
+// and the warning of the last command (warn).
+func (c *console) refreshWhere() {
+	mode := lang.L("OPERATOR mode")
+	if c.mode == match.RoleArbiter {
+		mode = lang.L("ARBITER mode")
+	}
+	txt := c.cfg.path + " · " + mode
+	if c.warning != "" {
+		txt += " · " + c.warning
+	}
+	if c.where.Text != txt {
+		c.where.SetText(txt)
+	}
+}
+
+// timeOfDay is instant t as the console shows a time of day: in the match's
+// time zone with the zone named ("19:43:05.120 EST", match.LocalTime); the
+// record keeps UTC.
+func (c *console) timeOfDay(t time.Time) string {
+	return c.state().Match.LocalTime(t, "15:04:05.000")
+}
+
 // flagNotice says that a flag has fallen, with its exact instant, and how to
 // record it ("" while no unrecorded flag has fallen).
 func (c *console) flagNotice(g *match.Game) string {
@@ -829,7 +851,7 @@ func (c *console) flagNotice(g *match.Game) string {
 		key = shortcutText(shortcuts[actFlagBlack])
 	}
 	return "⚑ " + tr("%s's flag has fallen at %s: record it with Game → %s's flag fell (%s); Article 6.9 gives the verdict.",
-		lang.L(match.Colour(side)), at.Local().Format("15:04:05.000"), lang.L(match.Colour(side)), key)
+		lang.L(match.Colour(side)), c.timeOfDay(at), lang.L(match.Colour(side)), key)
 }
 
 func (c *console) refreshButtons() {

@@ -186,7 +186,11 @@ func (c *console) newMatchDialog() {
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(lang.L("optional, at least 4 characters"))
+	pin.SetPlaceHolder(lang.L("optional: a passphrase of at least 10 characters"))
+	// the zone the times of day are shown in (match new --tz): the
+	// machine's by default; the record keeps UTC
+	zone := entryWith(service.MachineZone(os.Getenv))
+	zone.SetPlaceHolder(lang.L("UTC, or an IANA name such as America/New_York"))
 	items := []*widget.FormItem{
 		widget.NewFormItem(lang.L("Title"), title),
 		widget.NewFormItem(lang.L("Site"), site),
@@ -198,6 +202,7 @@ func (c *console) newMatchDialog() {
 		widget.NewFormItem(lang.L("Games"), games),
 		widget.NewFormItem(lang.L("Time control"), container.NewVBox(tc, tcHelp)),
 		widget.NewFormItem(lang.L("White in game 1"), container.NewVBox(white, lotsHelp)),
+		widget.NewFormItem(lang.L("Time zone"), zone),
 		widget.NewFormItem(lang.L("Arbiter PIN"), pin),
 	}
 	c.formDialog(lang.L("New match"), lang.L("Create match"), items, func() error {
@@ -207,7 +212,10 @@ func (c *console) newMatchDialog() {
 		}
 		spec := match.MatchSpec{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
 			Players: [2]string{strings.TrimSpace(p1.Text), strings.TrimSpace(p2.Text)}, Computer: strings.TrimSpace(computer.Text),
-			Games: n, Control: strings.TrimSpace(tc.Text), PIN: pin.Text, White: "lots"}
+			Games: n, Control: strings.TrimSpace(tc.Text), PIN: pin.Text, White: "lots", TimeZone: strings.TrimSpace(zone.Text)}
+		if strings.EqualFold(spec.TimeZone, "UTC") {
+			spec.TimeZone = ""
+		}
 		for _, o := range strings.Split(operator.Text, ",") {
 			if o = strings.TrimSpace(o); o != "" {
 				spec.Operators = append(spec.Operators, o)
@@ -241,16 +249,19 @@ func lotsText(l string) string {
 func (c *console) scheduleDialog() {
 	n := entryWith("")
 	n.SetPlaceHolder(lang.L("next game"))
-	start := entryWith(c.now().Add(time.Hour).Local().Format("2006-01-02 15:04"))
+	// the start is given in the match's time zone, named beside it
+	m := c.state().Match
+	soon := c.now().Add(time.Hour)
+	start := entryWith(soon.In(m.Location()).Format("2006-01-02 15:04"))
 	c.formDialog(lang.L("Schedule game"), lang.L("Schedule"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Game"), n),
-		widget.NewFormItem(lang.L("Start (local time)"), start),
+		widget.NewFormItem(tr("Start (%s)", m.Location().String()), start),
 	}, func() error {
 		num, ok := atoiOr(n.Text, 0)
 		if !ok {
 			return errText(tr("%q is not a game number", n.Text))
 		}
-		t, err := time.ParseInLocation("2006-01-02 15:04", strings.TrimSpace(start.Text), time.Local)
+		t, err := time.ParseInLocation("2006-01-02 15:04", strings.TrimSpace(start.Text), m.Location())
 		if err != nil {
 			return errText(tr("%q is not a start time: write it as 1996-02-10 15:00", start.Text))
 		}

@@ -164,7 +164,7 @@ func TestTheCauseOfAPauseIsSaidInGerman(t *testing.T) {
 	}
 	r.SetSelected(r.Options[1])
 	h.key(fyne.KeyReturn)
-	if got := strings.Join(logRows(h.game()), "\n"); !strings.Contains(got, "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten") {
+	if got := strings.Join(logRows(h.c.state().Match, h.game()), "\n"); !strings.Contains(got, "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten") {
 		t.Errorf("the log does not say the cause in German:\n%s", got)
 	}
 }

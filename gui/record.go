@@ -133,10 +133,49 @@ func reportError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "report: "))
 }
 
+// exportSeal is the step every export takes first, the same as the CLI's
+// export (service.ExportSeal): with the arbiter's PIN given at this console
+// the arbiter signs the record's head (a signature, no event); without it
+// nothing is written to the record and the seal names the last head he
+// signed.
+func (c *console) exportSeal() (match.Seal, bool, error) {
+	pin := c.hallPIN
+	if pin == "" && c.mode == match.RoleArbiter {
+		pin = c.pin
+	}
+	if m := c.state().Match; pin != "" && (m == nil || !m.CheckPIN(pin)) {
+		pin = "" // never a wrong PIN: it would be recorded as a failed try
+	}
+	s, signed, err := service.ExportSeal(c.ctx, c.core, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin}), pin != "")
+	var nv *service.NotVerified
+	if errors.As(err, &nv) {
+		return s, false, errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", nv.Problem))
+	}
+	return s, signed, err
+}
+
+// sealText says what an export did to the record's seal: the head the
+// arbiter signed now (and his key), the last one he signed, or that the
+// match is unprotected.
+func sealText(s match.Seal, signed bool) string {
+	switch {
+	case !s.Signed:
+		return lang.L("Unprotected match: nothing is signed, and the report says so on its cover.")
+	case signed:
+		return tr("The arbiter signed this head (event %d) with the key %s; 'arbiter verify --key' checks it.", s.HeadSeq, match.HexBlocks(s.ArbiterKey))
+	case s.HeadSeq == 0:
+		return lang.L("The arbiter has signed no head yet: give the arbiter PIN at this console (Arbiter mode) to sign this one.")
+	}
+	return tr("Nothing was signed (no arbiter PIN given at this console); the last head the arbiter signed is event %d.", s.HeadSeq)
+}
+
 // exportPGN writes the whole match as PGN to path (Reports → Export PGN…).
 func (c *console) exportPGN(path string) error {
 	if sameFile(path, c.core.DB().Path()) {
 		return errText(lang.L("that is the match database itself: choose another file name for the PGN"))
+	}
+	if _, _, err := c.exportSeal(); err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := report.WritePGN(&buf, c.state(), 0); err != nil {
@@ -154,28 +193,31 @@ func consoleLang() string {
 }
 
 // exportPDF writes the signed match report to path (Reports → Export PDF…),
-// with the record's fingerprint, in the console's language. It returns the
-// fingerprint.
-func (c *console) exportPDF(path, paper string, game int) (string, error) {
+// with the record's fingerprint, in the console's language: the same report
+// as the CLI's export pdf (service.ReportPDF), each game's signature block
+// with its signed head and the arbiter's key fingerprint. It returns the
+// fingerprint and what was signed (sealText).
+func (c *console) exportPDF(path, paper string, game int) (string, string, error) {
 	if sameFile(path, c.core.DB().Path()) {
-		return "", errText(lang.L("that is the match database itself: choose another file name for the report"))
+		return "", "", errText(lang.L("that is the match database itself: choose another file name for the report"))
 	}
-	rep, err := c.core.DB().Verify(c.ctx, "")
+	seal, signed, err := c.exportSeal()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	if !rep.OK {
-		return "", errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", rep.Problem))
+	pdf, head, err := service.ReportPDF(c.ctx, c.core, report.PDFOptions{Paper: paper, Lang: consoleLang(), Game: game, Seal: &seal})
+	var nv *service.NotVerified
+	if errors.As(err, &nv) {
+		return "", "", errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", nv.Problem))
 	}
-	var buf bytes.Buffer
-	if err := report.WritePDF(&buf, c.state(), rep.Head, report.PDFOptions{Paper: paper, Lang: consoleLang(), Game: game}); err != nil {
-		return "", reportError(err)
+	if err != nil {
+		return "", "", err
 	}
-	return rep.Head, writeExport(path, buf.Bytes())
+	return head, sealText(seal, signed), writeExport(path, pdf)
 }
 
 func (c *console) exportPGNDialog() {
-	c.pathDialog(lang.L("Export PGN"), lang.L("Export"), lang.L("Every game of the match with [%clk] and [%emt], and the incidents in the move comments. Exporting writes nothing to the record."),
+	c.pathDialog(lang.L("Export PGN"), lang.L("Export"), lang.L("Every game of the match with [%clk] and [%emt], and the incidents in the move comments. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
 		c.beside(".pgn"), nil, func(path string) error {
 			if err := c.exportPGN(path); err != nil {
 				return err
@@ -198,7 +240,7 @@ func (c *console) exportPDFDialog() {
 	}
 	game := widget.NewSelect(games, nil)
 	game.SetSelectedIndex(0)
-	c.pathDialog(lang.L("Export PDF"), lang.L("Export"), lang.L("The signed match report: cover and standings, each game's scoresheet, time chart and incidents, the rulings and the record's fingerprint. Exporting writes nothing to the record."),
+	c.pathDialog(lang.L("Export PDF"), lang.L("Export"), lang.L("The signed match report: cover and standings, each game's scoresheet, time chart and incidents, the rulings and the record's fingerprint. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
 		c.beside("-report.pdf"), []*widget.FormItem{
 			widget.NewFormItem(lang.L("Paper"), paper),
 			widget.NewFormItem(lang.L("Games"), game),
@@ -207,20 +249,21 @@ func (c *console) exportPDFDialog() {
 			if i := game.SelectedIndex(); i > 0 {
 				n = nums[i]
 			}
-			head, err := c.exportPDF(path, strings.ToLower(paper.Selected), n)
+			head, seal, err := c.exportPDF(path, strings.ToLower(paper.Selected), n)
 			if err != nil {
 				return err
 			}
 			c.afterDialog(func() {
-				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, match.HexBlocks(head)))
+				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, match.HexBlocks(head))+"\n"+seal)
 			})
 			return nil
 		})
 }
 
 // verifyRecord checks the hash chain and says what it found.
+// It checks every signature too, as 'arbiter verify' does (match.VerifyRecord).
 func (c *console) verifyRecord() {
-	rep, err := c.core.DB().Verify(c.ctx, "")
+	rep, err := match.VerifyRecord(c.ctx, c.core.DB(), "", "")
 	if err != nil {
 		c.showError(err)
 		return
@@ -229,7 +272,14 @@ func (c *console) verifyRecord() {
 		c.info(lang.L("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
 		return
 	}
-	c.info(lang.L("The record verifies"), tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head)))
+	msg := tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head))
+	switch s := rep.Seal; {
+	case !s.Protected:
+		msg += "\n" + lang.L("Unprotected match: the events are unsigned, so only the hash chain was checked.")
+	case s.Signed:
+		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.ArbiterKey))
+	}
+	c.info(lang.L("The record verifies"), msg)
 }
 
 // backupDialog writes a consistent copy of the live record (Match → Back up

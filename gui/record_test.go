@@ -93,7 +93,7 @@ func TestExportsWriteFilesAndNoEvent(t *testing.T) {
 		if err := h.c.exportPGN(h.dbPath); err == nil || !strings.Contains(err.Error(), "database itself") {
 			t.Errorf("exporting onto the database: %v", err)
 		}
-		if _, err := h.c.exportPDF(h.dbPath, "a4", 0); err == nil {
+		if _, _, err := h.c.exportPDF(h.dbPath, "a4", 0); err == nil {
 			t.Error("a PDF was written over the database")
 		}
 	})

@@ -36,7 +36,7 @@ func TestTheFlagVerdictIsSaidInGerman(t *testing.T) {
 			h.c.do(actFlagWhite)
 			h.key(fyne.KeyReturn)
 			note := topDialogTexts(h.c)
-			log := strings.Join(logRows(h.game()), "\n")
+			log := strings.Join(logRows(h.c.state().Match, h.game()), "\n")
 			for _, w := range tc.want {
 				if !strings.Contains(note, w) {
 					t.Errorf("the verdict's note lacks %q:\n%s", w, note)

@@ -41,7 +41,22 @@ type Cmd struct {
 	// Warn, when set, is told of warnings the command carries (an arbiter
 	// action on an unprotected match).
 	Warn func(error)
+	// Stamp, when set, tells how a station timed the command (a press
+	// stamped where it happened); a press records it (docs/stations.md).
+	Stamp *Stamp
 	Actor
+}
+
+// Stamp is how a station timed a command: the instant the sender stamped
+// (the press instant), the first receipt by the authority and the sender's
+// clock uncertainty; Raised when the stamp was earlier than the receipt
+// minus the sender's round trip and so raised to that bound; Correction
+// when it arrived late (more than a second after the press, as after a
+// failover), so that its press corrects the clocks shown meanwhile.
+type Stamp struct {
+	Pressed, Received  time.Time
+	Uncertainty        time.Duration
+	Raised, Correction bool
 }
 
 // Error is a refusal a user can act on: one sentence saying what was wrong

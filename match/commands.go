@@ -478,7 +478,12 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 		if err := t.mayActFor(g, running, "press the clock"); err != nil {
 			return err
 		}
-		return t.emit(g.Number, KindPress, SidePayload{Side: running.String()})
+		p := SidePayload{Side: running.String()}
+		if st := t.cmd.Stamp; st != nil {
+			p.PressedNS, p.ReceivedNS, p.UncertaintyNS = st.Pressed.UnixNano(), st.Received.UnixNano(), int64(st.Uncertainty)
+			p.Raised, p.Correction = st.Raised, st.Correction
+		}
+		return t.emit(g.Number, KindPress, p)
 	})
 }
 

@@ -375,3 +375,21 @@ func credentialIn(e store.Event) *Credential {
 	}
 	return nil
 }
+
+// CheckIncoming checks a record as opening it does (the chain, every
+// signature's presence and key, and cryptographically the signatures after
+// the arbiter's last signed head). A station checks the record with each
+// command that comes in from the stream before it commits it.
+func CheckIncoming(evs []store.Event, sigs []store.Signature) RecordReport {
+	return checkRecord(evs, sigs, "", "", false)
+}
+
+// SignSystemEvent puts this process's station signature of e (appended in
+// tx) beside it when the match is protected: the system's own events, the
+// stations' among them, carry no command signature, only their station's.
+func (a *App) SignSystemEvent(tx *store.Tx, e store.Event) error {
+	if a.State().ArbiterCredential() == nil {
+		return nil // unprotected (or an older record with a PIN only): nothing is signed
+	}
+	return tx.PutSignature(store.Signature{Seq: e.Seq, Kind: store.SigStation, Count: 1, Key: pubHex(a.station), Sig: sign(a.station, StationMessage(e.Hash))})
+}

@@ -249,25 +249,45 @@ func (r *renderer) para(text string, size float64, bold bool) {
 }
 
 // kv writes a label and its (wrapped) value.
-func (r *renderer) kv(label, value string, lw float64) {
-	const size = 9.5
+func (r *renderer) kv(label, value string, lw float64) { r.kvSized(label, value, lw, 9.5) }
+
+// kvOneLine writes a label and a value that must not wrap (a key
+// fingerprint, read in blocks of eight): smaller when it does not fit.
+func (r *renderer) kvOneLine(label, value string, lw float64) {
+	size := 9.5
+	for ; size > 6; size -= 0.5 {
+		r.font(size, false)
+		if len(r.f.SplitText(value, r.cw-lw)) <= 1 {
+			break
+		}
+	}
+	r.kvSized(label, value, lw, size)
+}
+
+func (r *renderer) kvSized(label, value string, lw, size float64) {
 	lh := 4.6
 	r.font(size, false)
 	lines := r.f.SplitText(value, r.cw-lw)
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
-	r.ensure(float64(len(lines)) * lh)
+	// a label wider than its column wraps under itself rather than run
+	// into the value ("Schlüssel des Schiedsrichters")
+	r.font(9.5, true)
+	labels := r.f.SplitText(label, lw-2)
+	n := max(len(lines), len(labels))
+	r.ensure(float64(n) * lh)
 	y := r.f.GetY()
-	r.font(size, true)
-	r.f.SetXY(r.margin, y)
-	r.f.CellFormat(lw, lh, label, "", 0, "L", false, 0, "")
+	for i, l := range labels {
+		r.f.SetXY(r.margin, y+float64(i)*lh)
+		r.f.CellFormat(lw, lh, l, "", 0, "L", false, 0, "")
+	}
 	r.font(size, false)
 	for i, l := range lines {
 		r.f.SetXY(r.margin+lw, y+float64(i)*lh)
 		r.f.CellFormat(r.cw-lw, lh, l, "", 0, "L", false, 0, "")
 	}
-	r.f.SetXY(r.margin, y+float64(len(lines))*lh+0.6)
+	r.f.SetXY(r.margin, y+float64(n)*lh+0.6)
 }
 
 // col is one column of a table.
@@ -450,7 +470,7 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	r.kv(t.s("Arbiter"), dash(m.Arbiter), lw)
 	r.kv(t.s("Appeals board"), dash(strings.Join(m.Appeals, ", ")), lw)
 	r.kv(t.s("Time control"), r.controls(), lw)
-	r.kv(t.s("Arbiter's key"), r.keyText(""), lw)
+	r.kvOneLine(t.s("Arbiter's key"), r.keyText(""), lw)
 	f.Ln(5)
 
 	r.heading(t.s("Standings"), 12)

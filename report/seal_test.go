@@ -100,7 +100,7 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 				t.Errorf("the cover does not say the match is unprotected:\n%s", pages[0])
 			}
 			if tc.protected && !strings.Contains(strings.Join(strings.Fields(pages[0]), " "), key) {
-				t.Errorf("the cover lacks the arbiter's key %s", key)
+				t.Errorf("the cover lacks the arbiter's key %s:\n%s", key, pages[0])
 			}
 		})
 	}

@@ -29,7 +29,30 @@ run go test -count=1 -run '^$' -bench '^BenchmarkBroadcastCommitToVisible$' -ben
 run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStaticFileServe)$' -benchtime 3s ./broadcast/
 # Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
 # publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
-run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1)$' -benchtime "${SAMPLES}x" ./station/
+run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1|BenchmarkRawReplicatedPublishR3)$' -benchtime "${SAMPLES}x" ./station/
+# The failover stall: three holders as child processes, the authority SIGKILLed STATION_STALL times
+# (default 10; each after the one killed before has caught up), to the next committed command; the
+# median is in raw.txt ("killing the authority to the next commit"). STATION_STALL=0 leaves it out
+# (it takes 2-4 minutes).
+if [ "${STATION_STALL:-10}" != 0 ]; then
+	ARBITER_STATION_STALL="${STATION_STALL:-10}" run go test -count=1 -timeout 30m -run '^TestChaosEveryAcknowledgedCommandOnceAndInOrder$' -v ./station/
+fi
+# The engine's weight: the program built with and without stations (-tags nostation leaves out
+# cli/station.go, the only importer of package station and of nats), stripped and not; the cold
+# build times only with BENCH_COLD=1 (an empty GOCACHE each: many minutes on 2 cores).
+for tags in "" nostation; do
+	out="build/bench/arbiter${tags:+-$tags}"
+	go build -tags "$tags" -o "$out" . && go build -tags "$tags" -ldflags="-s -w" -o "$out-stripped" .
+	echo "station-size tags=${tags:-default} bytes=$(stat -c %s "$out") stripped=$(stat -c %s "$out-stripped")" | tee -a "$RAW" >&2
+	if [ -n "${BENCH_COLD:-}" ]; then
+		cache="$(mktemp -d)"
+		t0=$(date +%s.%N)
+		GOCACHE="$cache" go build -tags "$tags" -o "$out-cold" .
+		echo "station-cold tags=${tags:-default} seconds=$(echo "$(date +%s.%N) - $t0" | bc)" | tee -a "$RAW" >&2
+		rm -rf "$cache" "$out-cold"
+	fi
+	rm -f "$out" "$out-stripped"
+done
 # (8): Article 6.9, the helpmate analyser over every row of both reference files, and the raw perft
 # speed of its move generator beside notnil/chess in the same run (docs/unwinnable.md).
 run go test -count=1 -timeout 60m -run '^$' -bench '^BenchmarkReferenceFiles$' -benchtime 1x ./unwinnable/
@@ -76,12 +99,13 @@ END {
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p50 | %s | poll interval 100 ms | %s | – |\n", us(b50), ratio(b50, 100e6)
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p99 | %s | goal 1 s | %s | < 1 s |\n", us(b99), ratio(b99, 1e9)
 	printf "| 7 | broadcast: GET /games.pgn while the match is played | %d req/s | net/http static file server, same bytes: %d req/s | %s | – |\n", v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"], ratio(v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"])
-	for (f = 1; f <= 3; f++) {
-		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
+	for (f = 1; f <= 4; f++) {
+		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable/lichess" : (f == 3) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
 		if (v[n, "rows"] == "") continue
 		printf "| 8 | 6.9 analyser, %s: %d rows | %d wrong, %d undetermined, %.0f positions/s | – | – | 0 wrong, 0 undetermined |\n", substr(n, 25), v[n, "rows"], v[n, "wrong"], v[n, "undetermined"], v[n, "positions/s"]
-		base = (f == 3) ? 61 : 11000
+		base = (f == 2 || f == 4) ? 61 : 11000
 		printf "| 8 | 6.9 analyser, %s: one position mean / p99 | %s / %s | CHA-Solver (issue 12) %s a position | %s | mean < 100 µs, p99 < 1 ms (lichess rows) |\n", substr(n, 25), us(v[n, "mean-µs"] * 1000), us(v[n, "p99-µs"] * 1000), us(base * 1000), ratio(v[n, "mean-µs"], base)
+		if (v[n, "proof-mean-plies"] != "") printf "| 8 | 6.9 analyser, %s: helpmate shown as proof, mean / longest | %.1f / %d plies | – | – | short, natural proofs |\n", substr(n, 25), v[n, "proof-mean-plies"], v[n, "proof-max-plies"]
 	}
 	d50 = v["BenchmarkDeadCheck", "p50-ns"]; d99 = v["BenchmarkDeadCheck", "p99-ns"]
 	if (d99 != "") printf "| 8 | per-move dead-position check, p50 / p99 (%d lichess positions) | %s / %s | goal 1 ms | %s | p99 < 1 ms |\n", v["BenchmarkDeadCheck", "positions"], us(d50), us(d99), ratio(d99, 1e6)
@@ -111,6 +135,21 @@ END {
 	echo
 	echo "(6) console under Xvfb (scripts/gui-cpu.sh):"
 	sed 's/^/    /' "$GUI"
+	echo
+	echo "Stations (docs/stations.md), one run:"
+	awk '/^BenchmarkStationCommandFromLaptop/ { for (i = 3; i < NF; i++) v[$(i+1)] = $i }
+		/^BenchmarkRawReplicatedPublishR[13]/ { for (i = 3; i < NF; i++) v[$(i+1)] = $i }
+		/^station-size/ { split($2, t, "="); split($3, b, "="); split($4, s, "="); size[t[2]] = b[2]; strip[t[2]] = s[2] }
+		/^station-cold/ { split($2, t, "="); split($3, c, "="); cold[t[2]] = c[2] }
+		/killing the authority to the next commit/ { sub(/.*commit: /, ""); stall = $0 }
+		END {
+			ms = 1e6
+			if ("laptop-p50-ns" in v) printf "    command from the laptop to committed: p50 %.2f ms, p99 %.2f ms; raw publish R1 p50 %.2f / p99 %.2f ms; raw publish R3 p50 %.2f / p99 %.2f ms; raw fsync p50 %.2f / p99 %.2f ms\n", v["laptop-p50-ns"]/ms, v["laptop-p99-ns"]/ms, v["publish-p50-ns"]/ms, v["publish-p99-ns"]/ms, v["publish-r3-p50-ns"]/ms, v["publish-r3-p99-ns"]/ms, v["fsync-p50-ns"]/ms, v["fsync-p99-ns"]/ms
+			if (stall != "") printf "    failover stall (SIGKILL of the authority to the next commit): %s\n", stall
+			if ("default" in size) printf "    binary: %.1f MB (%.1f MB stripped) with stations, %.1f MB (%.1f MB stripped) without: +%.1f MB, +%.1f MB stripped\n", size["default"]/1e6, strip["default"]/1e6, size["nostation"]/1e6, strip["nostation"]/1e6, (size["default"]-size["nostation"])/1e6, (strip["default"]-strip["nostation"])/1e6
+			if ("default" in cold) printf "    cold build: %.0f s with stations, %.0f s without\n", cold["default"], cold["nostation"]
+			else print "    cold build: not measured (BENCH_COLD=1)"
+		}' "$RAW"
 } >>"$TABLE"
 echo
 cat "$TABLE"

@@ -2,9 +2,12 @@ package station
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -106,6 +109,74 @@ func BenchmarkRawReplicatedPublishR1(b *testing.B) {
 	}
 	b.StopTimer()
 	percentiles(b, "publish-", d)
+}
+
+// BenchmarkRawReplicatedPublishR3 is the raw replicated publish: three
+// clustered engines in one process (routes on 127.0.0.1), a stream of
+// three replicas, sync always, the sequence check.
+func BenchmarkRawReplicatedPublishR3(b *testing.B) {
+	dir := b.TempDir()
+	var routes []string
+	for i := 0; i < 3; i++ {
+		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", freePortB(b)))
+	}
+	engines := make([]*Engine, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range engines {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			engines[i], errs[i] = StartEngine(EngineConfig{Name: fmt.Sprintf("raw%d", i), Dir: filepath.Join(dir, fmt.Sprint(i)),
+				Cluster: &ClusterConfig{Name: "raw", Listen: routes[i], Routes: routes, Replicas: 3}})
+		}(i)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer engines[i].Stop()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	e := engines[0]
+	if err := e.EnsureStream(ctx); err != nil {
+		b.Fatal(err)
+	}
+	msg := make([]byte, 300)
+	// The first append waits for the stream's leader.
+	for {
+		tctx, c := context.WithTimeout(ctx, 2*time.Second)
+		_, err := e.Append(tctx, "raw-first", [][]byte{msg}, 0)
+		c()
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			b.Fatal(err)
+		}
+	}
+	var d []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Append(ctx, fmt.Sprintf("raw-%d", i), [][]byte{msg}, uint64(i+1)); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, "publish-r3-", d)
+}
+
+func freePortB(b *testing.B) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 func openBenchDB(b *testing.B, path string) *storeDB {

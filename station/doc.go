@@ -11,7 +11,8 @@
 // retry never duplicates); a command of several events is one atomic batch.
 // Every station keeps its own SQLite record in today's format (package
 // store) and applies the stream to it (Replica), checking each event's seq,
-// prev and hash; a mismatch stops applying and raises the alarm.
+// prev, hash and the signatures that travel with it (match.CheckIncoming);
+// a mismatch stops applying and raises the alarm.
 //
 // One station, the authority, runs commands: it catches up with the stream,
 // answers a command id already in the record with its seq, validates the
@@ -24,5 +25,8 @@
 // wins. The other stations send requests (Request: id, role, the instant
 // stamped where the command was given) on arb.cmd and retry with the same id
 // until answered. Offsets to the authority's timeline are estimated from
-// time requests (arb.time) several times a second, NTP-style.
+// time requests (arb.time) several times a second, NTP-style. When one of
+// two record holders dies, the survivor starts a new epoch (Config.Epoch):
+// a lone engine in a new store takes its record and a claim with the next
+// epoch's number makes it the only record holder.
 package station

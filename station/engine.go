@@ -34,6 +34,8 @@ const (
 	// PingInterval between servers (the default of 2 minutes makes a frozen
 	// machine look alive for 88 s; measured in /work/shared/notes).
 	PingInterval = time.Second
+	// LastSeqTry bounds one question for the stream's last sequence.
+	LastSeqTry = 2 * time.Second
 )
 
 // JetStream error codes the engine resolves (nats-server v2.15).
@@ -296,7 +298,12 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 }
 
 // LastSeq is the stream's last sequence, asked of the stream's leader.
+// One try waits at most LastSeqTry: a request the cluster takes while it
+// has no leader for the stream (forming, or electing) is never answered,
+// so a caller with a long deadline must ask again, not wait it out.
 func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
+	defer cancel()
 	s, err := e.js.Stream(ctx, StreamName)
 	if err != nil {
 		return 0, err
@@ -306,6 +313,37 @@ func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	return info.State.LastSeq, nil
+}
+
+// Majority reports whether the stream has a leader with a majority of its
+// replicas current (seen within 3 s): a lone engine's stream always has. A
+// leader that lost its peers keeps answering reads for a while, so a
+// stream that answers is not yet a stream that can append.
+func (e *Link) Majority(ctx context.Context) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
+	defer cancel()
+	s, err := e.js.Stream(ctx, StreamName)
+	if err != nil {
+		return false, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return false, err
+	}
+	c := info.Cluster
+	if c == nil || len(c.Replicas) == 0 {
+		return c == nil || c.Leader != "", nil
+	}
+	if c.Leader == "" {
+		return false, nil
+	}
+	up := 1
+	for _, p := range c.Replicas {
+		if p.Current && !p.Offline && p.Active < 3*time.Second {
+			up++
+		}
+	}
+	return 2*up > 1+len(c.Replicas), nil
 }
 
 // ErrStale: the stream holds events this station has not applied yet (a

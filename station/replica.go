@@ -7,15 +7,18 @@ import (
 	"fmt"
 	"sync"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
 // Replica applies the stream to this station's SQLite record. Every event
 // is checked on the way in: its seq is the stream sequence and the next in
 // the record, its prev is the record's head, its hash is its own
-// (store.EventHash), and store's Append, given only the event's content,
-// computes the same seq, prev and hash. The first mismatch stops applying
-// for good and raises the alarm.
+// (store.EventHash), store's Append, given only the event's content,
+// computes the same seq, prev and hash, and the signatures that come with
+// it hold (match.CheckIncoming: on a protected match the station's of every
+// event, the credential's of every command). The first mismatch stops
+// applying for good and raises the alarm.
 type Replica struct {
 	db *store.DB
 
@@ -27,6 +30,7 @@ type Replica struct {
 	ids         map[string]uint64 // command id -> last seq of that command
 	claim       string            // the station named by the latest claim
 	claimAt     uint64
+	epoch       int // of the latest claim that started an epoch (0: none)
 	members     map[string]MemberInfo
 	memberOrder []string
 	alarm       error
@@ -80,6 +84,20 @@ func (r *Replica) note(e store.Event) {
 		var p claimPayload
 		if json.Unmarshal(e.Payload, &p) == nil {
 			r.claim, r.claimAt = p.Station, uint64(e.Seq)
+			if p.Epoch > r.epoch {
+				// A new epoch: the claimant is the only record holder from
+				// here on; the others rejoin only by a new invitation.
+				r.epoch = p.Epoch
+				order := r.memberOrder[:0:0]
+				for _, name := range r.memberOrder {
+					if m := r.members[name]; Holder(m.Role) && name != p.Station {
+						delete(r.members, name)
+						continue
+					}
+					order = append(order, name)
+				}
+				r.memberOrder = order
+			}
 		}
 	case KindMember:
 		var p MemberInfo
@@ -109,6 +127,13 @@ func (r *Replica) Authority() (string, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.claim, r.claimAt
+}
+
+// Epoch is the number of the latest epoch started (0: none).
+func (r *Replica) Epoch() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.epoch
 }
 
 // Members are the stations recorded as joined.
@@ -250,6 +275,29 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 				mismatch = fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12])
 				return mismatch
 			}
+		}
+		for _, p := range batch {
+			for _, w := range p.w.Sigs {
+				if err := tx.PutSignature(w.signature(p.ev.Seq)); err != nil {
+					mismatch = fmt.Errorf("its signatures do not fit the record: %v", err)
+					return mismatch
+				}
+			}
+		}
+		// The signatures: the record with the command, checked as opening
+		// it checks (every event of a protected match signed by its station,
+		// each command by the credential registered for its signer).
+		evs, err := tx.EventsAfter(0)
+		if err != nil {
+			return err
+		}
+		sigs, err := tx.Signatures()
+		if err != nil {
+			return err
+		}
+		if rep := match.CheckIncoming(evs, sigs); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
+			mismatch = fmt.Errorf("its signature does not hold: %s", rep.Problem)
+			return mismatch
 		}
 		return nil
 	})

@@ -46,6 +46,13 @@ type Config struct {
 	// First: this station is the match's first record holder: it puts the
 	// record it starts with into an empty stream and claims authority.
 	First bool
+	// Epoch: this record holder, the survivor of two, starts a new epoch:
+	// its engine (lone, in a new store) takes its record, and it claims
+	// authority with the next epoch's number, after which it is the only
+	// record holder (the other rejoins only by a new invitation). Start
+	// refuses while the record's last epoch claim is not older than the
+	// record holders the record names (nothing to start).
+	Epoch bool
 }
 
 // Holder reports whether a role holds the record.
@@ -65,6 +72,8 @@ type Station struct {
 	subs   []*nats.Subscription
 	cmds   chan *nats.Msg
 	ready  chan struct{} // closed when Start has returned the station
+	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
+	epochWanted chan struct{}
 
 	mu       sync.Mutex
 	started  time.Time
@@ -75,6 +84,7 @@ type Station struct {
 	receipts map[string]time.Time // command id -> first receipt here (match timeline)
 	acked    map[string]uint64    // command id -> last seq, acknowledged by the stream
 	claims   int
+	epoch    int // the epoch a claim of this station starts (Config.Epoch)
 	refusals refusalCount
 }
 
@@ -128,7 +138,8 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		cfg.Logf = func(string, ...any) {}
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, receipts: map[string]time.Time{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{})}
+		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
+		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	var err error
 	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
@@ -178,6 +189,11 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	close(s.ready)
 	return s, nil
 }
+
+// EpochWanted is told when the arbiter asked this station for a new epoch
+// (station claim --epoch, accepted only while the stream has no majority):
+// the face stops the station and starts it again with Config.Epoch.
+func (s *Station) EpochWanted() <-chan struct{} { return s.epochWanted }
 
 // Stop stops the station (the engine included).
 func (s *Station) Stop() {
@@ -266,6 +282,9 @@ func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 			if err == nil {
 				if s.app != nil {
 					s.app.Refresh(s.ctx)
+				}
+				if s.eng != nil && !s.authority() {
+					s.beat() // the authority of two holders answers once the other has applied
 				}
 				return nil
 			}
@@ -449,6 +468,40 @@ func (s *Station) timeLoop() {
 	}
 }
 
+// waitOtherHolder: with exactly two record holders, the authority answers a
+// command only once the other holder's record holds it too (its beat right
+// after applying), up to 2 s, so that a new epoch on either (station claim
+// --epoch) starts from a record with every acknowledged command.
+func (s *Station) waitOtherHolder(ctx context.Context, seq uint64) {
+	hs := s.rep.Holders()
+	if len(hs) != 2 || s.eng == nil || s.eng.cfg.Cluster == nil {
+		return
+	}
+	other := hs[0].Name
+	if other == s.cfg.Name {
+		other = hs[1].Name
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		s.mu.Lock()
+		b := s.beats[other]
+		s.mu.Unlock()
+		if uint64(b.seq) >= seq {
+			return
+		}
+		time.Sleep(time.Millisecond) // polling another station's beat
+	}
+	s.cfg.Logf("%s: event %d answered before %s reported it applied", s.cfg.Name, seq, other)
+}
+
+// beat publishes one heartbeat now.
+func (s *Station) beat() {
+	auth := s.authority()
+	seq, _ := s.rep.Head()
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+	s.link.nc.Publish(SubjectBeat, b)
+}
+
 // beatLoop publishes this station's heartbeats (the authority's say so).
 func (s *Station) beatLoop() {
 	defer s.wg.Done()
@@ -460,10 +513,7 @@ func (s *Station) beatLoop() {
 			return
 		case <-t.C:
 		}
-		auth := s.authority()
-		seq, _ := s.rep.Head()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
-		s.link.nc.Publish(SubjectBeat, b)
+		s.beat()
 	}
 }
 
@@ -536,11 +586,17 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	if len(evs) > 0 {
 		at = evs[len(evs)-1].At // the claim does not move the record's time
 	}
-	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name})
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
-		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
-		return err
+		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
 	})
 	if err != nil {
 		return err
@@ -582,16 +638,32 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	// An empty stream and a record: the first station, or a holder whose
 	// lone engine became a cluster (a new stream). Every holder with a
 	// record may seed: the ids are the events' own, so copies coincide.
-	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
+	evs, sigs, err := s.cfg.DB.Record(ctx)
 	if err != nil {
 		return err
 	}
 	for _, e := range evs {
 		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
-		_, err := s.link.Append(ctx, id, encodeEvents(id, []store.Event{e}), uint64(e.Seq-1))
-		var dup *DuplicateError
-		if err != nil && !errors.As(err, &dup) {
-			return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+		// A cluster that is still forming answers "no responders" or not
+		// at all until the stream has a leader: each event is tried again
+		// until it is in (another holder seeding the same events makes it
+		// a duplicate or moves the stream past it) or ctx ends.
+		for {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err := s.link.Append(tctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
+			cancel()
+			var dup *DuplicateError
+			if err == nil || errors.As(err, &dup) {
+				break
+			}
+			if errors.Is(err, ErrStale) {
+				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(e.Seq) {
+					break
+				}
+			}
+			if sleepCtx(ctx, 200*time.Millisecond) != nil {
+				return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+			}
 		}
 	}
 	if err := s.rep.WaitSeq(ctx, seq); err != nil {
@@ -599,6 +671,19 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	}
 	if auth, _ := s.rep.Authority(); auth == "" && s.cfg.First {
 		return s.Claim(ctx, "")
+	}
+	if s.cfg.Epoch {
+		auth, _ := s.rep.Authority()
+		s.mu.Lock()
+		s.epoch = s.rep.Epoch() + 1
+		s.mu.Unlock()
+		if err := s.Claim(ctx, auth); err != nil {
+			return err
+		}
+		if s.rep.Epoch() != s.epoch {
+			return errors.New("station: the new epoch's claim is not in the record")
+		}
+		s.cfg.Logf("%s starts epoch %d as the match's only record holder", s.cfg.Name, s.epoch)
 	}
 	return nil
 }
@@ -645,8 +730,11 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	}
 	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
 	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
-		return err
+		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
 	})
 	if err == nil {
 		s.app.Refresh(ctx)
@@ -658,7 +746,8 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 // his station after a failover), with the sequence check like any claim.
 func (s *Station) claimRequest(m *nats.Msg) {
 	var req struct {
-		PIN string `json:"pin"`
+		PIN   string `json:"pin"`
+		Epoch bool   `json:"epoch,omitempty"`
 	}
 	json.Unmarshal(m.Data, &req)
 	answer := func(err error) {
@@ -676,6 +765,27 @@ func (s *Station) claimRequest(m *nats.Msg) {
 	}
 	if err := s.cfg.CheckClaim(req.PIN); err != nil {
 		answer(err)
+		return
+	}
+	if req.Epoch {
+		// Only a station cut off from the majority starts an epoch; a
+		// leader that has just lost its peer notices within seconds.
+		deadline := time.Now().Add(6 * time.Second)
+		for {
+			ok, err := s.link.Majority(s.ctx)
+			if err != nil || !ok {
+				break
+			}
+			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
+				answer(errors.New("the match's stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch"))
+				return
+			}
+		}
+		select {
+		case s.epochWanted <- struct{}{}:
+		default:
+		}
+		answer(nil)
 		return
 	}
 	if s.authority() {
@@ -696,7 +806,7 @@ func (s *Station) claimRequest(m *nats.Msg) {
 
 // beforeCommit puts a command's events into the stream before the record
 // commits them; a refusal of the stream rolls the record back.
-func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
+func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []store.Signature) error {
 	if ctx.Value(keyReplica) != nil {
 		return nil
 	}
@@ -710,7 +820,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event) error {
 	if ctx.Value(keyClaim) == nil && !s.authority() {
 		return ErrNotAuthority
 	}
-	last, err := s.link.Append(ctx, id, encodeEvents(id, evs), uint64(evs[0].Seq-1))
+	last, err := s.link.Append(ctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
 	var dup *DuplicateError
 	switch {
 	case err == nil:
@@ -777,11 +887,22 @@ func (s *Station) handle(m *nats.Msg) {
 		s.mu.Lock()
 		first := s.receipts[req.ID]
 		s.mu.Unlock()
-		at := time.Unix(0, req.At)
-		if floor := first.Add(-time.Duration(req.RTT)); !first.IsZero() && at.Before(floor) {
-			at = floor // a sender cannot backdate by more than its round trip
+		pressed := time.Unix(0, req.At)
+		at := pressed
+		if first.IsZero() {
+			first = s.Now()
 		}
-		req.At = at.UnixNano()
+		stamp := &match.Stamp{Pressed: pressed, Received: first, Uncertainty: time.Duration(req.RTT) / 2}
+		if floor := first.Add(-time.Duration(req.RTT)); at.Before(floor) {
+			at, stamp.Raised = floor, true // a sender cannot backdate by more than its round trip
+		}
+		if late := s.Now().Sub(pressed); late > time.Second && len(req.Args) > 0 && req.Args[0] == "press" {
+			// Arrived late (a failover, a sleeping laptop): its instant
+			// corrects the clocks shown meanwhile.
+			stamp.Correction = true
+			s.cfg.Logf("%s: command %s stamped %v before it is run: recorded as a correction of the clocks", s.cfg.Name, req.ID, late.Round(time.Millisecond))
+		}
+		req.At, req.Stamp = at.UnixNano(), stamp
 		var out string
 		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
 			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)
@@ -800,6 +921,7 @@ func (s *Station) handle(m *nats.Msg) {
 			} else {
 				s.rep.Adopt(ctx, req.ID, seq)
 			}
+			s.waitOtherHolder(ctx, seq)
 			s.respond(m, Reply{Seq: seq, Output: out})
 			return
 		case errors.Is(err, ErrStale), errors.As(err, &dup):
@@ -933,6 +1055,7 @@ type Status struct {
 	UncertaintyMS float64  `json:"uncertainty_ms"`
 	Alarm         string   `json:"alarm,omitempty"`
 	CanAppend     bool     `json:"can_append"`
+	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
 }
 
 // Status describes the station now.
@@ -941,7 +1064,7 @@ func (s *Station) Status() Status {
 	auth, _ := s.rep.Authority()
 	off, unc := s.Offset()
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
-		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6}
+		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}
 	if a := s.rep.Alarm(); a != nil {
 		st.Alarm = a.Error()
 	}
@@ -968,9 +1091,9 @@ func (s *Station) Status() Status {
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
-		_, err := s.link.LastSeq(ctx)
+		ok, err := s.link.Majority(ctx)
 		cancel()
-		st.CanAppend = err == nil && st.Alarm == ""
+		st.CanAppend = err == nil && ok && st.Alarm == ""
 	}
 	return st
 }

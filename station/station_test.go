@@ -2,10 +2,12 @@ package station
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,12 +18,14 @@ import (
 
 // testExec runs the few commands the tests give: start, move SAN, press.
 func testExec(ctx context.Context, app *match.App, req Request) (string, error) {
-	c := match.Cmd{At: time.Unix(0, req.At), Actor: match.Actor{Role: match.Role(req.Role), PIN: req.PIN}}
+	c := match.Cmd{At: time.Unix(0, req.At), Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), PIN: req.PIN}}
 	switch {
+	case len(req.Args) == 1 && req.Args[0] == "press":
+		return "", app.Press(ctx, c)
 	case len(req.Args) == 1 && req.Args[0] == "start":
 		return "", app.StartGame(ctx, c, 1)
-	case len(req.Args) == 2 && req.Args[0] == "move":
-		_, err := app.Move(ctx, c, req.Args[1], false)
+	case len(req.Args) == 2 && req.Args[0] == "move", len(req.Args) == 3 && req.Args[0] == "move" && req.Args[2] == "--pressed":
+		_, err := app.Move(ctx, c, req.Args[1], len(req.Args) == 3)
 		return "", err
 	}
 	return "", fmt.Errorf("unknown test command %v", req.Args)
@@ -179,12 +183,12 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			r := &Replica{}
 			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{},
 				seq: rep.seq, head: rep.head, hashes: rep.hashes}
-			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev})[0]})
+			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev}, nil)[0]})
 			var alarm *AlarmError
 			if !errors.As(err, &alarm) || r.Alarm() == nil {
 				t.Fatalf("got %v, want the alarm", err)
 			}
-			if err := r.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("d", []store.Event{next})[0]}); !errors.As(err, &alarm) {
+			if err := r.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("d", []store.Event{next}, nil)[0]}); !errors.As(err, &alarm) {
 				t.Fatalf("after the alarm a good event was applied: %v", err)
 			}
 			if s, _, _ := db.Head(ctx); s != 1 {
@@ -192,10 +196,75 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			}
 		})
 	}
-	if err := rep.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("c", []store.Event{next})[0]}); err != nil {
+	if err := rep.Apply(ctx, StreamMsg{Seq: 2, Data: encodeEvents("c", []store.Event{next}, nil)[0]}); err != nil {
 		t.Fatalf("the fitting event: %v", err)
 	}
 	if s, h := rep.Head(); s != 2 || h != next.Hash || verifyHead(t, db) != next.Hash {
 		t.Fatalf("head %d %s", s, h)
+	}
+}
+
+func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.db")
+	newRecord(t, path)
+	db := openDB(t, path)
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	submit(t, s, req("arbiter", "start"))
+	lastPress := func() match.SidePayload {
+		evs, err := db.EventsAfter(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := evs[len(evs)-1]
+		var p match.SidePayload
+		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
+			t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name           string
+		role, san      string
+		before, rtt    time.Duration
+		raised, correc bool
+	}{
+		{"a press stamped within its round trip keeps its instant", "white", "e4", 20 * time.Millisecond, 100 * time.Millisecond, false, false},
+		{"a press stamped before its receipt minus its round trip is raised to that bound and arriving late is a correction", "operator", "c5", 1500 * time.Millisecond, 0, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := req(tc.role, "press")
+			r.RTT = int64(tc.rtt)
+			r.At = s.Now().Add(-tc.before).UnixNano()
+			if rep := submit(t, s, r); rep.Error != "" {
+				t.Fatalf("press refused: %s", rep.Error)
+			}
+			p := lastPress()
+			if p.PressedNS != r.At || p.ReceivedNS <= p.PressedNS || p.UncertaintyNS != int64(tc.rtt/2) || p.Raised != tc.raised || p.Correction != tc.correc {
+				t.Fatalf("press payload %+v (stamped %d)", p, r.At)
+			}
+			evs, _ := db.EventsAfter(context.Background(), 0)
+			at := evs[len(evs)-1].At.UnixNano()
+			if want := r.At; !tc.raised && at != want || tc.raised && at != p.ReceivedNS-int64(tc.rtt) {
+				t.Fatalf("press recorded at %d, stamped %d, received %d", at, r.At, p.ReceivedNS)
+			}
+			if rep := submit(t, s, req(tc.role, "move", tc.san, "--pressed")); rep.Error != "" {
+				t.Fatalf("move: %s", rep.Error)
+			}
+		})
+	}
+	// A press stamped before the last event of the game is refused by the match.
+	r := req("white", "press")
+	r.At = s.Now().Add(-time.Hour).UnixNano()
+	r.RTT = int64(2 * time.Hour)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if rep, err := s.Submit(ctx, r); err != nil || !strings.Contains(rep.Error, "earlier than the last event") {
+		t.Fatalf("a press before the last event: %+v %v", rep, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -25,14 +26,40 @@ type wireEvent struct {
 	Payload string `json:"payload"` // the stored bytes, as a string so JSON never rewrites them
 	Prev    string `json:"prev"`
 	Hash    string `json:"hash"`
+	// Sigs are the signatures the record keeps at this event's seq (the
+	// command's at its first event, the station's at each, the arbiter's
+	// head at its last), exactly as the signatures table holds them.
+	Sigs []wireSig `json:"sigs,omitempty"`
 }
 
-func encodeEvents(id string, evs []store.Event) [][]byte {
+// wireSig is one row of the signatures table.
+type wireSig struct {
+	Kind    string `json:"kind"`
+	Count   int64  `json:"count"`
+	Cmd     string `json:"cmd,omitempty"`
+	Signer  string `json:"signer,omitempty"`
+	Station string `json:"station,omitempty"`
+	Key     string `json:"key"`
+	Sig     string `json:"sig"`
+}
+
+func (w wireSig) signature(seq int64) store.Signature {
+	return store.Signature{Seq: seq, Kind: w.Kind, Count: w.Count, Cmd: w.Cmd, Signer: w.Signer, Station: w.Station, Key: w.Key, Sig: w.Sig}
+}
+
+// encodeEvents makes the stream messages of one command: its events and
+// the signatures beside them (those whose seq is one of the events').
+func encodeEvents(id string, evs []store.Event, sigs []store.Signature) [][]byte {
 	out := make([][]byte, len(evs))
 	for i, e := range evs {
 		w := wireEvent{Cmd: id, Part: i + 1, Parts: len(evs), Seq: e.Seq, Match: e.Match, Game: e.Game,
 			AtNS: e.At.UnixNano(), Role: e.Role, Actor: e.Actor, Kind: e.Kind, Payload: string(e.Payload),
 			Prev: e.Prev, Hash: e.Hash}
+		for _, s := range sigs {
+			if s.Seq == e.Seq {
+				w.Sigs = append(w.Sigs, wireSig{Kind: s.Kind, Count: s.Count, Cmd: s.Cmd, Signer: s.Signer, Station: s.Station, Key: s.Key, Sig: s.Sig})
+			}
+		}
 		b, err := json.Marshal(w)
 		if err != nil {
 			panic(err) // only strings and integers
@@ -56,13 +83,24 @@ func decodeEvent(data []byte) (wireEvent, store.Event, error) {
 
 // Request is a command sent to the authority.
 type Request struct {
-	ID   string   `json:"id"`   // command id: the same on every retry
-	From string   `json:"from"` // the sending station
-	Role string   `json:"role"` // the role the command is given in
-	PIN  string   `json:"pin,omitempty"`
-	At   int64    `json:"at_ns"` // the instant stamped where the command was given (match timeline)
-	RTT  int64    `json:"rtt_ns,omitempty"`
-	Args []string `json:"args"` // the command's words and flags, as on the command line
+	ID   string `json:"id"`   // command id: the same on every retry
+	From string `json:"from"` // the sending station
+	Role string `json:"role"` // the role the command is given in
+	PIN  string `json:"pin,omitempty"`
+	// Secret and Key are the role's own credential (--secret, or the seed
+	// of --key-file in hex), sent over the mutual TLS connection as the PIN
+	// is: the authority unlocks it and signs the command with it.
+	Secret string `json:"secret,omitempty"`
+	Key    string `json:"key,omitempty"`
+	// NewKey: the seed (hex) of the key file a forwarded 'credential add
+	// --key-file FILE' names (read where the command was given; the FILE
+	// argument is then "-").
+	NewKey string `json:"new_key,omitempty"`
+	// Stamp is set by the authority before it runs the command (not sent).
+	Stamp *match.Stamp `json:"-"`
+	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
+	RTT   int64        `json:"rtt_ns,omitempty"`
+	Args  []string     `json:"args"` // the command's words and flags, as on the command line
 }
 
 // Reply answers a Request: the last event of the committed command, or a

@@ -45,6 +45,7 @@ func (tx *Tx) PutSignature(s Signature) error {
 	if err != nil {
 		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
 	}
+	tx.signed = append(tx.signed, s)
 	return nil
 }
 

@@ -39,6 +39,7 @@ type Tx struct {
 	headSeq  int64
 	headHash string
 	appended []Event
+	signed   []Signature // put in this transaction (for the before-commit hook)
 	done     bool
 }
 
@@ -75,7 +76,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		return nil, err
 	}
 	fault("before-commit")
-	if err := db.runBeforeCommit(ctx, tx.appended); err != nil {
+	if err := db.runBeforeCommit(ctx, tx.appended, tx.signed); err != nil {
 		return nil, err
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {

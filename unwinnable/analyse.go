@@ -68,6 +68,29 @@ func (r Result) Proof() string {
 	return r.Reason
 }
 
+// Making a helpmate found short: a full-width search of at most
+// shortPlies plies within shortBudget positions; each stage may spend a few
+// times what finding the first line cost, and at least shortFloor
+// positions when that line is longer than longLine plies (the initial
+// position's fool's mates need about 3,000).
+const (
+	shortPlies  = 6
+	shortBudget = 20_000
+	shortFloor  = 4_000
+	longLine    = 24
+	// shortenBudget: positions looked at when a found helpmate is made
+	// shorter.
+	shortenBudget = 50_000
+	// improveBudget: positions of the search for a shorter helpmate than
+	// the first one found.
+	improveBudget = 50_000
+	// wImprove: the weight of a ply in that search's score, in quarters
+	// (tuned on the lichess rows of the reference files: a heavier weight
+	// finds shorter lines where it finds any, but finds far fewer).
+	wImprove     = 1
+	wImproveMuch = 16
+)
+
 // DefaultLimit is the node limit of Analyse when none is given.
 const DefaultLimit = 2_000_000
 
@@ -142,20 +165,6 @@ func (s *searcher) analyse(root *Board) Result {
 	if ok, why := blockedUnwinnable(&b, s.winner); ok {
 		return because(Unwinnable, nil, after(why))
 	}
-	win := func(line []Move, reversed bool) Result {
-		out := append([]string(nil), prefix...)
-		if reversed {
-			for i := len(line) - 1; i >= 0; i-- {
-				out = append(out, line[i].UCI())
-			}
-		} else {
-			for _, m := range line {
-				out = append(out, m.UCI())
-			}
-		}
-		return because(Winnable, out, phrase.Errorf("%s mates in %d plies", wn, len(out)))
-	}
-	// A greedy best-first look for a helpmate (most positions of real games).
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -167,10 +176,65 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return n
 	}
+	// win writes the helpmate found, first made short: the first line of
+	// the greedy search may wander. The verdict is settled, so this work
+	// is not taken from the limit; it grows with the work that found the
+	// line (spent), so that easy positions stay fast, and has bounds of
+	// its own.
+	win := func(line []Move, reversed bool, spent int) Result {
+		floor := 0
+		if len(line) > longLine {
+			floor = shortFloor
+		}
+		if reversed {
+			for i, j := 0, len(line)-1; i < j; i, j = i+1, j-1 {
+				line[i], line[j] = line[j], line[i]
+			}
+		}
+		if len(line) > 3 {
+			// The shortest helpmate of at most shortPlies plies, by a
+			// full-width search.
+			if l, ok := s.shortMate(&b, min(shortPlies, len(line)-2), min(shortBudget, max(floor, 2*spent))); ok {
+				line = l
+			}
+		}
+		// The greedy search again, counting the plies played: much (short
+		// lines where it finds one, as in middlegames), then, for a line
+		// still long, a little (it finds more, of middling length).
+		for _, w := range []struct{ weight, budget, above int }{
+			{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
+			{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
+		} {
+			if len(line) <= w.above {
+				continue
+			}
+			s.wDepth = w.weight
+			if l, ok := s.bestFirst(&b, w.budget, len(line)-1); ok {
+				line = l
+			}
+		}
+		// Shortcuts, again while they help (the lines of the exhaustive
+		// search wander most).
+		for pass, left := 0, min(shortenBudget, max(floor, 2*spent)); pass < 8 && left > 0; pass++ {
+			before, n := len(line), s.nodes
+			line = s.shorten(&b, line, left)
+			left -= s.nodes - n
+			if len(line) == before {
+				break
+			}
+		}
+		out := append([]string(nil), prefix...)
+		for _, m := range line {
+			out = append(out, m.UCI())
+		}
+		return because(Winnable, out, phrase.Errorf("%s mates in %d plies", wn, len(out)))
+	}
 	var line []Move
+	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
-	if l, ok := s.bestFirst(&b, capped(total/5)); ok {
-		return win(l, false)
+	s.wDepth = 0
+	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
+		return win(l, false, s.nodes)
 	}
 	// A shallow full-width search proves positions where every line soon
 	// ends or reaches a proven-unwinnable position.
@@ -179,7 +243,7 @@ func (s *searcher) analyse(root *Board) Result {
 		line = line[:0]
 		switch s.prove(&b, d, true, &line) {
 		case found:
-			return win(line, true)
+			return win(line, true, s.nodes)
 		case none:
 			return because(Unwinnable, nil, after(phrase.Errorf("every series of legal moves ends within %s in stalemate, in a mate of %s or in a position proven unwinnable (captures, pawn moves and forced moves not counted)", plies(d), wn)))
 		}
@@ -191,7 +255,7 @@ func (s *searcher) analyse(root *Board) Result {
 		line = line[:0]
 		switch s.exhaust(&b, &line) {
 		case found:
-			return win(line, false)
+			return win(line, false, s.nodes)
 		case none:
 			return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 		}
@@ -199,8 +263,8 @@ func (s *searcher) analyse(root *Board) Result {
 	// Again, the loser's own men weighing more: the mates where they box
 	// their king in.
 	s.wBlock = 8
-	if l, ok := s.bestFirst(&b, capped(total/2)); ok {
-		return win(l, false)
+	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
+		return win(l, false, s.nodes)
 	}
 	why := phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}

@@ -140,3 +140,46 @@ func TestParseFENRefusesWhatTheSearchCannotTake(t *testing.T) {
 		})
 	}
 }
+
+// TestProofsAreShort: the helpmate shown to the arbiter is short and
+// natural: the shallow full-width search finds the shortest mates of open
+// positions, and a search counting the plies shortens what the greedy
+// search found first.
+func TestProofsAreShort(t *testing.T) {
+	const initial = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for _, tt := range []struct {
+		name     string
+		fen      string
+		winner   int
+		maxPlies int
+		exact    bool
+	}{
+		{"from the initial position Black mates in 4 plies (a fool's mate)", initial, Black, 4, true},
+		{"from the initial position White mates in 5 plies", initial, White, 5, true},
+		// Middlegames of ../shared/data/deepblue1997.pgn, after moves 10, 20 and 30.
+		{"a Deep Blue middlegame after move 10 (White)", "r2q1rk1/pp1n1pp1/2pbpn1p/3p3b/8/1P1PPNPP/PBPN1PB1/R2Q1RK1 w - - 0 11", White, 10, false},
+		{"a Deep Blue middlegame after move 20 (Black)", "r3r1k1/1p1n1p2/1qp2n1p/p1b1p1pb/4P3/PP4PP/1BP2PBN/R1Q1RNK1 w - - 1 21", Black, 10, false},
+		{"a Deep Blue middlegame after move 30 (White)", "3rr1k1/1p1n4/1qp4p/5Pb1/pP2pP2/P3N1P1/1BP1b1B1/R1Q4K w - - 0 31", White, 10, false},
+		{"a Deep Blue middlegame after move 10 (Black)", "r1bqr1k1/2p1bpp1/p1np1n1p/1p2p3/3PP3/1BP2N1P/PP3PP1/RNBQR1K1 w - - 1 11", Black, 10, false},
+		{"a Deep Blue middlegame after move 20, queens off (White)", "2k1rr2/ppnn2p1/2p2qp1/3pp3/3P2PP/5NR1/PPP1QP2/1K1NR3 w - - 0 21", White, 14, false},
+		{"king and queen against king mate in a natural number of moves", "8/8/8/4k3/8/8/8/3QK3 w - - 0 1", White, 24, false},
+		{"king and rook against king mate in a natural number of moves", "8/8/8/3k4/8/8/8/R3K3 b - - 0 1", White, 30, false},
+		{"a pawn promotes and mates in a natural number of moves", "8/2k5/8/8/8/8/5P2/4K3 w - - 0 1", White, 36, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := AnalyseFEN(tt.fen, tt.winner, 300_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != Winnable {
+				t.Fatalf("%v (%s), want winnable", r.Verdict, r.Proof())
+			}
+			if why := replayMates(tt.fen, tt.winner, r.Line); why != "" {
+				t.Fatalf("helpmate %v: %s", r.Line, why)
+			}
+			if n := len(r.Line); n > tt.maxPlies || tt.exact && n != tt.maxPlies {
+				t.Errorf("the helpmate has %d plies (%s), want at most %d", n, r.Proof(), tt.maxPlies)
+			}
+		})
+	}
+}

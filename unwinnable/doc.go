@@ -21,5 +21,8 @@
 // corner, finds the helpmate; an iterative-deepening full-width search with
 // a transposition table, in which captures, pawn moves and forced moves
 // cost no depth, and an exhaustive search of closed positions prove the
-// rest. See docs/unwinnable.md.
+// rest. A helpmate found is made short before it is shown: the shortest of
+// at most 6 plies by a full-width search, else the greedy search again
+// counting the plies played, then shortcuts along the line. See
+// docs/unwinnable.md.
 package unwinnable

@@ -115,7 +115,9 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // with -benchtime 1x; make bench does) at the node limit UNWINNABLE_LIMIT
 // (default 50,000) and reports, per file and for the lichess rows: wrong
 // verdicts (must be 0), undetermined rows, positions per second (all
-// cores), and the mean and p99 time of one lichess position.
+// cores), the mean and p99 time of one position, the positions searched
+// a row (independent of the machine's load), and the mean and longest
+// helpmate shown as proof (plies).
 func BenchmarkReferenceFiles(b *testing.B) {
 	limit := 50_000
 	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
@@ -144,14 +146,26 @@ func BenchmarkReferenceFiles(b *testing.B) {
 					wrong, und := check(b, outs)
 					var times []time.Duration
 					var sum time.Duration
+					proofs, plies, longest, positions := 0, 0, 0, 0
 					for _, o := range outs {
 						times = append(times, o.elapsed)
 						sum += o.elapsed
+						positions += o.res.Nodes
+						if o.res.Verdict == Winnable {
+							proofs++
+							plies += len(o.res.Line)
+							longest = max(longest, len(o.res.Line))
+						}
+					}
+					if proofs > 0 {
+						b.ReportMetric(float64(plies)/float64(proofs), "proof-mean-plies")
+						b.ReportMetric(float64(longest), "proof-max-plies")
 					}
 					b.ReportMetric(float64(len(rs)), "rows")
 					b.ReportMetric(float64(wrong), "wrong")
 					b.ReportMetric(float64(und), "undetermined")
 					b.ReportMetric(float64(len(rs))/wall.Seconds(), "positions/s")
+					b.ReportMetric(float64(positions)/float64(len(rs)), "searched/row")
 					b.ReportMetric(float64(sum.Microseconds())/float64(len(rs)), "mean-µs")
 					b.ReportMetric(float64(percentile(times, 0.5).Microseconds()), "p50-µs")
 					b.ReportMetric(float64(percentile(times, 0.99).Microseconds()), "p99-µs")

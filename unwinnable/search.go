@@ -12,11 +12,30 @@ const (
 // hasLegal reports whether the side to move has a legal move (stops at the
 // first one found).
 func (b *Board) hasLegal() bool {
+	if b.kingCanStep() {
+		return true
+	}
 	var l MoveList
 	b.pseudo(&l)
 	var c Board
 	for _, m := range l.Moves[:l.N] {
 		if b.MakeInto(m, &c) {
+			return true
+		}
+	}
+	return false
+}
+
+// kingCanStep reports whether the king of the side to move can step to a
+// square no enemy man attacks (the king itself taken off the board, so it
+// does not hide a square behind it from a slider): a legal move, found
+// without making one.
+func (b *Board) kingCanStep() bool {
+	us := b.stm
+	k := bits.TrailingZeros64(b.bb[us][King])
+	occ := b.all() &^ (uint64(1) << k)
+	for t := kingAttacks[k] &^ b.occ[us]; t != 0; t &= t - 1 {
+		if b.attackersOf(bits.TrailingZeros64(t), 1-us, occ) == 0 {
 			return true
 		}
 	}
@@ -41,7 +60,9 @@ type searcher struct {
 	aborted bool
 	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
 	path    []uint64
-	wBlock  int // weight of the loser's men next to its king in score
+	short   map[uint64]int8 // helpmate: no helpmate of at most this many plies
+	wDepth  int             // weight of a ply played in the best-first score, in quarters
+	wBlock  int             // weight of the loser's men next to its king in score
 }
 
 const provedNone = 1 << 14
@@ -83,17 +104,24 @@ func cheb(a, b int) int {
 	return dr
 }
 
-var cornerDist [64]int
+// cornerDist: king steps to the nearest corner, of any colour, of the
+// light ones (h1, a8), of the dark ones (a1, h8).
+var cornerDist, lightCornerDist, darkCornerDist [64]int
 
 func init() {
-	for s := range cornerDist {
+	near := func(s int, corners ...int) int {
 		d := 8
-		for _, c := range []int{0, 7, 56, 63} {
+		for _, c := range corners {
 			if x := cheb(s, c); x < d {
 				d = x
 			}
 		}
-		cornerDist[s] = d
+		return d
+	}
+	for s := range cornerDist {
+		cornerDist[s] = near(s, 0, 7, 56, 63)
+		lightCornerDist[s] = near(s, 7, 56)
+		darkCornerDist[s] = near(s, 0, 63)
 	}
 }
 
@@ -112,6 +140,16 @@ func (s *searcher) score(b *Board) int {
 	lk := bits.TrailingZeros64(l[King])
 	wk := bits.TrailingZeros64(w[King])
 	sc := 6 * cornerDist[lk]
+	if w[Pawn]|w[Knight]|w[Rook]|w[Queen] == 0 {
+		// Bishops alone check a cornered king only in the corners of
+		// their colour.
+		switch {
+		case w[Bishop]&^light == 0:
+			sc = 6 * lightCornerDist[lk]
+		case w[Bishop]&light == 0:
+			sc = 6 * darkCornerDist[lk]
+		}
+	}
 	d := cheb(wk, lk) - 2
 	if d < 0 {
 		d = 0

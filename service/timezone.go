@@ -1,4 +1,4 @@
-package cli
+package service
 
 import (
 	"os"
@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// machineZone is the IANA name of this machine's time zone, the default of
-// "match new --tz": $TZ when it names a zone, else /etc/timezone, else the
+// MachineZone is the IANA name of this machine's time zone, the default of
+// "match new --tz" and of the console's new match: $TZ when it names a zone, else /etc/timezone, else the
 // target of the /etc/localtime link. "" (UTC) when none of them names a zone
 // this build knows.
-func machineZone(getenv func(string) string) string {
+func MachineZone(getenv func(string) string) string {
 	var cands []string
 	if tz := strings.TrimPrefix(getenv("TZ"), ":"); tz != "" {
 		cands = append(cands, tz)

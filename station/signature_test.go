@@ -1,0 +1,132 @@
+package station
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/internal/kdf"
+	"arbiter/match"
+	"arbiter/store"
+)
+
+const testPIN = "correct horse battery staple"
+
+// newProtectedRecord makes a record of a match protected by the arbiter's
+// passphrase testPIN: every event is signed (docs/store.md).
+func newProtectedRecord(t testing.TB, path string) {
+	t.Helper()
+	kdf.Current = kdf.Fast
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = app.NewMatch(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
+		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996", PIN: testPIN})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pinReq(role string, args ...string) Request {
+	r := req(role, args...)
+	r.PIN = testPIN
+	return r
+}
+
+func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
+	foreign := func() ed25519.PrivateKey {
+		_, k, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	for _, tc := range []struct {
+		name string
+		sigs func(e store.Event) []store.Signature
+	}{
+		{"a move without any signature", func(store.Event) []store.Signature { return nil }},
+		{"a move signed with a key that is not the arbiter's credential", func(e store.Event) []store.Signature {
+			k, st := foreign(), foreign()
+			kp, sp := hex.EncodeToString(k.Public().(ed25519.PublicKey)), hex.EncodeToString(st.Public().(ed25519.PublicKey))
+			return []store.Signature{
+				{Seq: e.Seq, Kind: store.SigCommand, Count: 1, Cmd: "forged", Signer: "arbiter", Station: sp, Key: kp,
+					Sig: hex.EncodeToString(ed25519.Sign(k, match.CommandMessage("forged", "arbiter", sp, []store.Event{e})))},
+				{Seq: e.Seq, Kind: store.SigStation, Count: 1, Key: sp, Sig: hex.EncodeToString(ed25519.Sign(st, match.StationMessage(e.Hash)))},
+			}
+		}},
+	} {
+		t.Run(tc.name+" fits the chain but not the signatures: the alarm, nothing applied", func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "a.db")
+			newProtectedRecord(t, path)
+			db := openDB(t, path)
+			var logged []string
+			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+				Logf:   func(f string, a ...any) { logged = append(logged, f) },
+				Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Stop()
+			submit(t, s, pinReq("arbiter", "start"))
+			r := submit(t, s, pinReq("white", "move", "e4"))
+			if r.Error != "" {
+				t.Fatalf("move: %s", r.Error)
+			}
+			head := verifyHead(t, db) // the station's own signed events verify
+			// The forger has the stream: the next event, its hash its own and
+			// its prev the head, as a copy of the last move one second later.
+			evs, err := db.EventsAfter(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := evs[len(evs)-1]
+			forged := last
+			forged.Seq, forged.Prev, forged.At = last.Seq+1, last.Hash, last.At.Add(time.Second)
+			forged.Hash = store.EventHash(forged)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if _, err := s.Link().Append(ctx, "forged", encodeEvents("forged", []store.Event{forged}, tc.sigs(forged)), uint64(last.Seq)); err != nil {
+				t.Fatalf("inject: %v", err)
+			}
+			if err := s.Replica().WaitSeq(ctx, uint64(forged.Seq)); err == nil {
+				t.Fatal("the forged event was applied")
+			}
+			st := s.Status()
+			t.Log(st.Alarm)
+			if !strings.Contains(st.Alarm, "signature") || st.CanAppend {
+				t.Fatalf("status %+v: want the alarm naming the signature and no appending", st)
+			}
+			if seq, _, _ := db.Head(context.Background()); seq != last.Seq || verifyHead(t, db) != head {
+				t.Fatalf("the record moved: head %d", seq)
+			}
+			alarmLogged := false
+			for _, l := range logged {
+				alarmLogged = alarmLogged || strings.HasPrefix(l, "ALARM")
+			}
+			if !alarmLogged {
+				t.Fatalf("the alarm was not logged: %q", logged)
+			}
+			// The authority with the alarm runs no more commands.
+			ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel2()
+			if r, err := s.Submit(ctx2, pinReq("operator", "move", "c5")); err == nil && r.Error == "" {
+				t.Fatalf("a command was answered after the alarm: %+v", r)
+			}
+		})
+	}
+}
