@@ -684,7 +684,7 @@ func incidentText(s string) string {
 				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
 			}
 			if p.method == i/2 {
-				arg = methodTitle(arg) // a correction's method (record, keep …)
+				arg = methodWord(arg) // a correction's method (record, keep …)
 			}
 			args = append(args, arg)
 		}
