@@ -53,7 +53,7 @@ func (c *console) pause() {
 	cause.SetSelected(causeLabel(match.CauseOther))
 	reason := entryWith("")
 	reason.SetPlaceHolder(lang.L("optional"))
-	when := widget.NewLabel(tr("at %s, the instant you asked", at.Local().Format("15:04:05.000")))
+	when := widget.NewLabel(tr("at %s, the instant you asked", c.timeOfDay(at)))
 	c.formDialog(lang.L("Stop the clocks (6.12a)"), lang.L("Stop the clocks"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Clocks stop"), when),
 		widget.NewFormItem(lang.L("Cause"), cause),
