@@ -32,7 +32,7 @@ import (
 // FILE.station/; the running station writes FILE.station.status.json
 // several times a second for 'station status'.
 func init() {
-	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME]",
+	register(&command{name: "station serve", roles: rolesRead, usage: "station serve --listen HOST:PORT [--name NAME] [--epoch]",
 		summary: "Run this station headless until killed; on a record with no stations, make it the match's first record holder and its authority.", run: runStationServe})
 	register(&command{name: "station invite", roles: rolesArbiter, usage: "station invite --role organiser|display|operator|mirror --name NAME -o INVITE [--operator-key FILE]",
 		summary: "Write an invitation for another station.", run: runStationInvite})
@@ -193,12 +193,24 @@ func clientAddr(listen string) (string, int, error) {
 func runStationServe(r *runner, a *args) error {
 	listen, _ := a.take("listen")
 	name, _ := a.take("name")
+	epoch := a.bool("epoch")
 	if err := a.done("station serve", 0); err != nil {
 		return err
 	}
 	sf, ok, err := readStation(r.g.DB)
 	if err != nil {
 		return err
+	}
+	if epoch {
+		// The survivor of two record holders whose engine cannot start
+		// without the other: the arbiter starts the new epoch as it starts.
+		if !ok || !station.Holder(sf.Role) {
+			return fmt.Errorf("%s is not a record holder's record: only a record holder starts a new epoch", r.g.DB)
+		}
+		if err := checkArbiterPIN(r.ctx, r.g.DB, r.g.PIN); err != nil {
+			return err
+		}
+		return serveStationEpoch(r, sf)
 	}
 	if !ok {
 		if _, err := os.Stat(r.g.DB); err != nil {
@@ -221,7 +233,48 @@ func runStationServe(r *runner, a *args) error {
 	return serveStation(r, sf)
 }
 
-func serveStation(r *runner, sf *stationFile) error {
+// checkArbiterPIN checks the arbiter's passphrase against the record.
+func checkArbiterPIN(ctx context.Context, path, pin string) error {
+	db, err := service.OpenRecordReadOnly(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
+		if pin == "" {
+			return fmt.Errorf("a new epoch needs the arbiter's PIN: give --pin")
+		}
+		return fmt.Errorf("wrong arbiter PIN for a new epoch")
+	}
+	return nil
+}
+
+// serveStationEpoch serves sf starting a new epoch (station serve --epoch).
+func serveStationEpoch(r *runner, sf *stationFile) error {
+	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	rep, err := station.OpenReplica(r.ctx, db)
+	db.Close()
+	if err != nil {
+		return err
+	}
+	next := rep.Epoch() + 1
+	sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
+	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
+		return err
+	}
+	return serveStationFrom(r, sf, true)
+}
+
+func serveStation(r *runner, sf *stationFile) error { return serveStationFrom(r, sf, false) }
+
+func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 	ctx, cancel := stationCtx(r.ctx)
 	defer cancel()
 	db, err := service.OpenRecord(ctx, r.g.DB)
@@ -238,7 +291,6 @@ func serveStation(r *runner, sf *stationFile) error {
 		return err
 	}
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
-	epoch := false
 	for {
 		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch}
 		cfg.CheckClaim = func(pin string) error {
@@ -305,7 +357,11 @@ func serveStation(r *runner, sf *stationFile) error {
 		if !r.inPlay {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
 		}
-		restart, err := watchStation(ctx, r.g.DB, s, len(routes))
+		engines := len(routes)
+		if epoch {
+			engines = 1 // alone from the epoch's claim on: a holder joining makes it a cluster again
+		}
+		restart, err := watchStation(ctx, r.g.DB, s, engines)
 		if epoch {
 			epoch = false
 			routes = nil

@@ -272,7 +272,7 @@ func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
 	inv := filepath.Join(dir, "appeals.invite")
 	mustArb(t, first, "station", "invite", "--role", "organiser", "--name", "appeals", "-o", inv)
 	appeals := filepath.Join(dir, "appeals.db")
-	serveInBackground(t, appeals, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	stopAppeals := serveInBackground(t, appeals, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 	mustArb(t, appeals, "--as", "operator", "move", "e4") // acknowledged only when both hold it
 	acked := strings.TrimSpace(mustArb(t, first, "verify"))
 	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "majority") {
@@ -283,6 +283,22 @@ func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
 	out := mustArb(t, appeals, "station", "claim", "--epoch")
 	t.Logf("%s(%v after the first station stopped)", out, time.Since(t0))
 	mustArb(t, appeals, "--as", "black", "move", "c5")
+	if err := verifyContains(t, appeals, acked); err != nil {
+		t.Fatal(err)
+	}
+	// A station that is not running starts the next epoch as it starts
+	// (station serve --epoch, given by the arbiter: on a protected match with --pin).
+	stopAppeals()
+	acked = strings.TrimSpace(mustArb(t, appeals, "verify"))
+	serveInBackground(t, appeals, "station", "serve", "--epoch")
+	mustArb(t, appeals, "--as", "operator", "move", "Nf3")
+	var st struct {
+		Epoch     int    `json:"epoch"`
+		Authority string `json:"authority"`
+	}
+	if err := json.Unmarshal([]byte(mustArb(t, appeals, "station", "status", "--json")), &st); err != nil || st.Epoch != 2 || st.Authority != "appeals" {
+		t.Fatalf("after station serve --epoch: %+v %v", st, err)
+	}
 	if err := verifyContains(t, appeals, acked); err != nil {
 		t.Fatal(err)
 	}

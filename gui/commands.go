@@ -452,6 +452,7 @@ func (c *console) flag(which string) {
 			c.showError(err)
 			return
 		}
+		c.refresh() // the game's end shows behind the verdict at once
 		if v.Why != nil {
 			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
 		} else if v.Reason != "" {

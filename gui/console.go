@@ -610,16 +610,17 @@ var incidentPatterns = []struct {
 	re     *regexp.Regexp
 	format string // the dictionary's key
 	colour bool   // the argument is a colour ("White")
+	method int    // the argument with this number (from 1) is a correction's method
 }{
-	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true},
-	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false},
-	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false},
-	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false},
-	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true},
-	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true},
-	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false},
+	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true, 0},
+	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false, 0},
+	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false, 0},
+	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false, 0},
+	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true, 0},
+	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true, 0},
+	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false, 3},
 	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
-		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
+		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false, 0},
 }
 
 // flagFell is the head of a flag's incident text as the core writes it
@@ -674,6 +675,9 @@ func incidentText(s string) string {
 			arg := s[m[i]:m[i+1]]
 			if p.colour && i == 2 {
 				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+			}
+			if p.method == i/2 {
+				arg = methodWord(arg) // a correction's method (record, keep …)
 			}
 			args = append(args, arg)
 		}
@@ -970,6 +974,15 @@ func (c *console) showError(err error) {
 // info shows a message; Enter closes it.
 func (c *console) info(title, msg string) {
 	d := dialog.NewInformation(title, msg, c.win)
+	if len(msg) > 400 {
+		// a long note (a 6.9 verdict with a long helpmate) scrolls in a
+		// dialog of a fixed size instead of covering the window
+		l := widget.NewLabel(msg)
+		l.Wrapping = fyne.TextWrapWord
+		scr := container.NewVScroll(l)
+		scr.SetMinSize(fyne.NewSize(600, 240))
+		d = dialog.NewCustom(title, lang.L("OK"), scr, c.win)
+	}
 	d.SetOnClosed(func() { c.onEnter = nil })
 	c.onEnter = d.Hide
 	c.showDialog(d)

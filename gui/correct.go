@@ -72,6 +72,21 @@ type correctColumn struct {
 	choose *widget.Button
 }
 
+// methodWord is a method as the incident log says it, mid-sentence.
+func methodWord(m string) string {
+	switch m {
+	case match.MethodRecord:
+		return lang.L("clocks from the record")
+	case match.MethodProportional:
+		return lang.L("clocks proportional (rule 10)")
+	case match.MethodKeep:
+		return lang.L("clocks kept")
+	case match.MethodSet:
+		return lang.L("clocks set by the arbiter")
+	}
+	return m
+}
+
 // methodTitle is a method's heading in the dialog.
 func methodTitle(m string) string {
 	switch m {
