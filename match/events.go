@@ -421,6 +421,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	g.Result = p.Result
 	g.Termination = scoresheet.Termination(p.Termination)
 	g.Reason = p.Reason
+	g.Why = p.Why
 	g.Ended = e.At
 	g.Offer, g.OfferNext, g.Pressed = nil, nil, nil
 	if p.Termination == string(scoresheet.TermForfeit) {

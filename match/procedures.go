@@ -387,7 +387,7 @@ func applyAppealDecision(s *State, g *Game, e store.Event, p IncidentPayload) er
 	}
 	rg := appealedGame(s, ag, appeal)
 	rg.Result = p.Result
-	rg.Reason = "result changed by the appeals board (rule 19): " + p.Text
+	rg.Reason, rg.Why = "result changed by the appeals board (rule 19): "+p.Text, nil
 	return nil
 }
 
