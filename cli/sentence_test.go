@@ -54,10 +54,10 @@ func TestSentenceIsOneCapitalisedSentence(t *testing.T) {
 
 // Every refusal the core leaves to the faces (a match.Code in
 // match/errors.go, service/codes.go) has the command line's words in words.go, taking the
-// arguments the console's words (gui/translations/en.json) take, in the
+// arguments the console's words (assets/translations/en.json) take, in the
 // same order: the two faces say the same refusal with the same facts.
 func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "gui", "translations", "en.json"))
+	data, err := os.ReadFile(filepath.Join("..", "assets", "translations", "en.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
