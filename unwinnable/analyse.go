@@ -232,6 +232,7 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return because(Winnable, out, phrase.Errorf("%s mates in %d plies", wn, len(out)))
 	}
+	s.far = bits.OnesCount64(b.all()) <= farMen
 	var line []Move
 	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
