@@ -63,6 +63,7 @@ type searcher struct {
 	short   map[uint64]int8 // helpmate: no helpmate of at most this many plies
 	wDepth  int             // weight of a ply played in the best-first score, in quarters
 	wBlock  int             // weight of the loser's men next to its king in score
+	far     bool            // score counts the loser's men away from its king
 }
 
 const provedNone = 1 << 14
@@ -130,11 +131,24 @@ func init() {
 const (
 	wPromo  = 3
 	wFlight = 3
+	// wFar, wFarPawn: each of the loser's pieces (pawns) not next to its
+	// king. A man away from its king is no blocker and may guard the mating
+	// squares; the term draws the loser's men to its king or gets them
+	// exchanged. Measured on every 40th lichess row at 50,000 positions:
+	// 4 rows undetermined instead of 10 and 10 % fewer positions; 44 of a
+	// sample of 63 rows undetermined before are decided.
+	wFar     = 3
+	wFarPawn = 1
+	// farMen: wFar and wFarPawn count only when the position searched has
+	// at most this many men (endgames; in a middlegame every man is away
+	// from its king and the term only sends the search after exchanges).
+	farMen = 24
 )
 
 // score estimates how far b is from a mate by winner (lower is nearer): the
 // loser's king near a corner, the winner's men near it, the winner's pawns
-// near promotion, the winner's material kept.
+// near promotion, the winner's material kept, the loser's men near its
+// king.
 func (s *searcher) score(b *Board) int {
 	w, l := &b.bb[s.winner], &b.bb[1-s.winner]
 	lk := bits.TrailingZeros64(l[King])
@@ -177,6 +191,10 @@ func (s *searcher) score(b *Board) int {
 	}
 	// The loser's own men are the blockers of its king's flight squares.
 	sc -= s.wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
+	if s.far {
+		sc += wFar * bits.OnesCount64(b.occ[1-s.winner]&^kingAttacks[lk]&^l[King]&^l[Pawn])
+		sc += wFarPawn * bits.OnesCount64(l[Pawn]&^kingAttacks[lk])
+	}
 	if b.stm == 1-s.winner && b.InCheck() {
 		sc -= 4
 	}
