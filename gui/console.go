@@ -168,6 +168,12 @@ type console struct {
 	// geometryFile receives the board's position in pixels after each
 	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
 	geometryFile string
+	// stations is the open Match → Stations… dialog, inviting its Invite
+	// form (tests drive them); stationNote says, on a station's replica,
+	// whose replica it is and who the authority is (gui/stations.go).
+	stations    *stationsView
+	inviting    *inviteForm
+	stationNote string
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -822,6 +828,9 @@ func (c *console) refreshWhere() {
 		mode = lang.L("ARBITER mode")
 	}
 	txt := c.cfg.path + " · " + mode
+	if c.stationNote != "" {
+		txt += " · " + c.stationNote
+	}
 	if c.warning != "" {
 		txt += " · " + c.warning
 	}
