@@ -246,3 +246,52 @@ func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 		}
 	})
 }
+
+// A console opened on a station's record (run.go) opens it read only: it
+// says whose replica it is and who the authority is, writes nothing, and
+// follows what the station applies.
+func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("40/7200+1800", "")
+	makeFirstStation(t, h, service.StationStatus{Station: "laptop", Role: "operator", Authority: "arbiter", UncertaintyMS: 0.4,
+		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true}}})
+	if !service.IsStation(h.dbPath) {
+		t.Fatal("the fixture is no station's record")
+	}
+	core, err := service.OpenReplica(h.ctx, h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.DB().Close() })
+	fa := test.NewTempApp(t)
+	setupApp(fa)
+	c := newConsole(h.ctx, fa, core, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	c.stationNote = stationNote(h.dbPath, h.ft.Now())
+	c.refreshWhere()
+	if want := "station laptop's replica (read only) · authority arbiter"; !strings.Contains(c.where.Text, want) {
+		t.Errorf("the status line %q does not say %q", c.where.Text, want)
+	}
+	before, _ := os.ReadFile(h.dbPath)
+	c.do(actStartGame)
+	if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "it gives no commands") || !strings.Contains(c.banner.text.Text, "authority arbiter") {
+		t.Errorf("a command on the replica is not explained: banner %v %q", c.banner.obj.Visible(), c.banner.text.Text)
+	}
+	if after, _ := os.ReadFile(h.dbPath); string(after) != string(before) {
+		t.Error("the console wrote to the station's record")
+	}
+	if core.State().CurrentGame() != nil {
+		t.Error("a game started on the replica")
+	}
+
+	t.Run("the replica's console follows the record the station writes", func(t *testing.T) {
+		if err := h.core.StartGame(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := core.Refresh(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+		if core.State().CurrentGame() == nil {
+			t.Error("the replica's console does not see the game the station started")
+		}
+	})
+}
