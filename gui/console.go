@@ -977,7 +977,7 @@ func (c *console) showError(err error) {
 	if err == nil {
 		return
 	}
-	c.lastError = sentence(err)
+	c.lastError = c.explain(err)
 	c.noteWriteError(err)
 	c.info(lang.L("Not done"), c.lastError)
 }

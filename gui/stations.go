@@ -218,14 +218,33 @@ func stationNote(path string, now time.Time) string {
 	return tr("station %s's replica (read only) · authority %s", sf.Name, auth)
 }
 
-// noteStationWrite shows, on a station's replica, why a command was not
-// done: the console does not forward commands to the authority.
+// stationRefusal is, on a station's replica, the sentence for a command
+// the console refused because it writes nothing there: the console does
+// not forward commands to the authority (the command line does).
+func (c *console) stationRefusal() string {
+	if sf, ok, _ := service.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
+		return fmt.Sprintf(lang.L("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
+	}
+	return fmt.Sprintf(lang.L("This console shows %s; it gives no commands. Give them at the authority's console, or here with 'arbiter --db %s …', which sends them to the authority."), c.stationNote, c.recordPath())
+}
+
+// noteStationWrite shows the banner of a command refused on a station's
+// replica (noteWriteError).
 func (c *console) noteStationWrite() bool {
 	if c.stationNote == "" {
 		return false
 	}
 	c.blockedSeq = c.state().Seq
-	c.banner.text.SetText("⚠ " + fmt.Sprintf(lang.L("This console shows %s; it gives no commands. Give them at the authority's console, or here with 'arbiter --db %s …', which sends them to the authority."), c.stationNote, c.recordPath()))
+	c.banner.text.SetText("⚠ " + c.stationRefusal())
 	c.banner.obj.Show()
 	return true
+}
+
+// explain is the sentence of a refusal: on a station's replica, a
+// command the console could not write is explained as the station's.
+func (c *console) explain(err error) string {
+	if _, ok := writeProblem(err); ok && c.stationNote != "" {
+		return c.stationRefusal()
+	}
+	return sentence(err)
 }

@@ -282,6 +282,9 @@ func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
 	if core.State().CurrentGame() != nil {
 		t.Error("a game started on the replica")
 	}
+	if !strings.Contains(c.lastError, "it gives no commands") {
+		t.Errorf("the refusal says %q, not why a station's replica gives no commands", c.lastError)
+	}
 
 	t.Run("the replica's console follows the record the station writes", func(t *testing.T) {
 		if err := h.core.StartGame(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, 0); err != nil {
