@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"arbiter/match"
 	"arbiter/service"
@@ -297,4 +298,22 @@ func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
 			t.Error("the replica's console does not see the game the station started")
 		}
 	})
+}
+
+// The status line of a console on a station's replica, in German with a
+// long path, must not make the window wider than 1280 pixels.
+func TestAConsoleOnAStationsReplicaFits1280PixelsInGerman(t *testing.T) {
+	inGerman(t)
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	makeFirstStation(t, h, service.StationStatus{Station: "laptop-des-operators", Role: "operator", Authority: "schiedsrichter"})
+	h.c.stationNote = stationNote(h.dbPath, h.ft.Now())
+	h.c.cfg.path = "/home/schiedsrichter/wettkampf/acm1996-laptop.db"
+	h.c.refresh()
+	if !strings.Contains(h.c.where.Text, "Replik der Station laptop-des-operators") {
+		t.Fatalf("the status line is %q", h.c.where.Text)
+	}
+	if w := h.c.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
+		t.Errorf("the console needs %.0f px with the station's status line %q", w, h.c.where.Text)
+	}
 }
