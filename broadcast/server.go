@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"arbiter/assets"
+	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/report"
 	"arbiter/store"
@@ -27,7 +28,7 @@ import (
 var webFS embed.FS
 
 var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"clock": formatMS,
+	"clock": func(ms int64) string { return clock.FormatShown(time.Duration(ms) * time.Millisecond) },
 }).ParseFS(webFS, "web/page.html"))
 
 // DefaultInterval is the poller's default interval.

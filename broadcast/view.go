@@ -186,15 +186,6 @@ func board(fen string) [][]Square {
 	return rows
 }
 
-// formatMS writes milliseconds as H:MM:SS (rounded down), as clocks show.
-func formatMS(ms int64) string {
-	if ms < 0 {
-		ms = 0
-	}
-	s := ms / 1000
-	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-}
-
 // Labels are the page's words in one language.
 type Labels struct {
 	Lang       string `json:"-"`

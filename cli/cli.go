@@ -139,12 +139,9 @@ func Run(ctx context.Context, argv []string, env Env) int {
 	return 0
 }
 
-// Sentence turns an error into the one clear sentence shown to users
-// (service.Sentence).
-func Sentence(err error) string { return service.Sentence(err) }
-
-// SentenceIn is Sentence in the language of tr (service.SentenceIn).
-func SentenceIn(err error, tr func(string) string) string { return service.SentenceIn(err, tr) }
+// Sentence turns an error into the one clear sentence shown to users, in
+// the command line's words (words.go; service.SentenceIn).
+func Sentence(err error) string { return service.SentenceIn(err, say) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {

@@ -92,10 +92,10 @@ func runCorrect(r *runner, a *args) error {
 	o := res.Outcome
 	r.out("position before %s restored; %d ply(s) struck out\n", res.Options.Mistake, len(res.Options.Struck))
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), match.FormatDuration(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
+		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
 	}
 	if res.Bonus > 0 {
-		r.out("%s receives the recovery bonus of %s (rule 10)\n", res.BonusTo, match.FormatDuration(res.Bonus))
+		r.out("%s receives the recovery bonus of %s (rule 10)\n", res.BonusTo, clock.FormatReading(res.Bonus))
 	}
 	r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(res.Options.ToMove))
 	return nil
@@ -108,7 +108,7 @@ func CorrectionTable(o match.CorrectionOptions) string {
 	fmt.Fprintf(&b, "FEN %s\n", o.FEN)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		fmt.Fprintf(&b, "%s: moves %d at the error, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
-			o.MovesErr[s], o.MovesNow[s], match.FormatDuration(o.UsedErr[s]), match.FormatDuration(o.UsedNow[s]), match.FormatDuration(o.Bonuses[s]), match.FormatDuration(o.Readings[s]))
+			o.MovesErr[s], o.MovesNow[s], clock.FormatReading(o.UsedErr[s]), clock.FormatReading(o.UsedNow[s]), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(o.Readings[s]))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "method\tWhite\tBlack\tpossible")
@@ -121,12 +121,12 @@ func CorrectionTable(o match.CorrectionOptions) string {
 			possible = "give --white and --black"
 		}
 		fmt.Fprintf(tw, "%s\t%s (period %d)\t%s (period %d)\t%s\n", oc.Method,
-			match.FormatDuration(oc.Sides[clock.White].Remaining), oc.Sides[clock.White].Period,
-			match.FormatDuration(oc.Sides[clock.Black].Remaining), oc.Sides[clock.Black].Period, possible)
+			clock.FormatReading(oc.Sides[clock.White].Remaining), oc.Sides[clock.White].Period,
+			clock.FormatReading(oc.Sides[clock.Black].Remaining), oc.Sides[clock.Black].Period, possible)
 	}
 	tw.Flush()
 	if o.Human != "" {
-		fmt.Fprintf(&b, "after an operator error %s also receives %s (rule 10) unless --no-bonus\n", o.Human, match.FormatDuration(match.RecoveryBonus))
+		fmt.Fprintf(&b, "after an operator error %s also receives %s (rule 10) unless --no-bonus\n", o.Human, clock.FormatReading(match.RecoveryBonus))
 	}
 	return b.String()
 }

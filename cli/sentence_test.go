@@ -1,10 +1,23 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"testing"
 
+	"arbiter/match"
+
 	"arbiter/internal/phrase"
+	"arbiter/service"
 )
 
 func TestSentenceIsOneCapitalisedSentence(t *testing.T) {
@@ -30,11 +43,66 @@ func TestSentenceIsOneCapitalisedSentence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Sentence(tc.err)
 			if tc.tr != nil {
-				got = SentenceIn(tc.err, tc.tr)
+				got = service.SentenceIn(tc.err, tc.tr)
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// Every refusal the core leaves to the faces (a match.Code in
+// match/errors.go, service/codes.go) has the command line's words in words.go, taking the
+// arguments the console's words (assets/translations/en.json) take, in the
+// same order: the two faces say the same refusal with the same facts.
+func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "assets", "translations", "en.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var console map[string]string
+	if err := json.Unmarshal(data, &console); err != nil {
+		t.Fatal(err)
+	}
+	verb := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true}
+	n := 0
+	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(node ast.Node) bool {
+			v, ok := node.(*ast.ValueSpec)
+			if !ok {
+				return true
+			}
+			if id, ok := v.Type.(*ast.Ident); ok && id.Name != "Code" || !ok && fmt.Sprint(v.Type) != "&{match Code}" {
+				return true
+			}
+			for _, x := range v.Values {
+				s, err := strconv.Unquote(x.(*ast.BasicLit).Value)
+				if err != nil || neutral[match.Code(s)] {
+					continue
+				}
+				n++
+				w, ok := words[match.Code(s)]
+				if !ok {
+					t.Errorf("words.go has no words for the refusal %q", s)
+					continue
+				}
+				if c, l := verb.FindAllString(w, -1), verb.FindAllString(console[s], -1); !slices.Equal(c, l) {
+					t.Errorf("the refusal %q takes %v on the command line and %v in the console", s, c, l)
+				}
+			}
+			return true
+		})
+	}
+	if n < 40 {
+		t.Fatalf("found only %d codes: the scan of match/errors.go is broken", n)
+	}
+	if n != len(words) {
+		t.Errorf("words.go words %d refusals, match/errors.go has %d codes", len(words), n)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 	"arbiter/station"
 )
 
@@ -44,8 +45,8 @@ func init() {
 
 // stationFile and invitation are the service's (shared with the console).
 type (
-	stationFile = service.StationFile
-	invitation  = service.Invitation
+	stationFile = stations.StationFile
+	invitation  = stations.Invitation
 )
 
 func stationDir(db string) string { return db + ".station" }
@@ -54,7 +55,7 @@ func credsPath(db string) string { return filepath.Join(stationDir(db), "credent
 
 func caKeyPath(db string) string { return filepath.Join(stationDir(db), "ca-key.pem") }
 
-func readCreds(db string) (station.Credentials, error) { return service.ReadStationCreds(db) }
+func readCreds(db string) (station.Credentials, error) { return stations.ReadStationCreds(db) }
 
 // newMatchCA makes the match's CA and the first station's credentials.
 func newMatchCA(ctx context.Context, db, name string) error {
@@ -76,24 +77,24 @@ func newMatchCA(ctx context.Context, db, name string) error {
 	return writeJSONFile(credsPath(db), creds)
 }
 
-func matchTitle(ctx context.Context, path string) string { return service.MatchTitle(ctx, path) }
+func matchTitle(ctx context.Context, path string) string { return stations.MatchTitle(ctx, path) }
 
-func checkRecord(ctx context.Context, db string) error { return service.CheckRecord(ctx, db) }
+func checkRecord(ctx context.Context, db string) error { return stations.CheckRecord(ctx, db) }
 
-func stationPath(db string) string { return service.StationPath(db) }
+func stationPath(db string) string { return stations.StationPath(db) }
 
-func readStation(db string) (*stationFile, bool, error) { return service.ReadStation(db) }
+func readStation(db string) (*stationFile, bool, error) { return stations.ReadStation(db) }
 
-func writeJSONFile(path string, v any) error { return service.WriteJSONFile(path, v) }
+func writeJSONFile(path string, v any) error { return stations.WriteJSONFile(path, v) }
 
 // IsStation reports whether the record at db belongs to a station.
-func IsStation(db string) bool { return service.IsStation(db) }
+func IsStation(db string) bool { return stations.IsStation(db) }
 
 func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
-func clientAddr(listen string) (string, int, error) { return service.StationClientAddr(listen) }
+func clientAddr(listen string) (string, int, error) { return stations.StationClientAddr(listen) }
 
 func runStationServe(r *runner, a *args) error {
 	listen, _ := a.take("listen")
@@ -292,11 +293,11 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 }
 
 func holderRoutes(ctx context.Context, db *service.DB, sf *stationFile) ([]string, error) {
-	return service.HolderRoutes(ctx, db, sf)
+	return stations.HolderRoutes(ctx, db, sf)
 }
 
 func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
-	return service.StationContacts(ctx, db, sf)
+	return stations.StationContacts(ctx, db, sf)
 }
 
 // Why watchStation returns.
@@ -396,7 +397,7 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 		}
 	}
 	err = r.exec(c, cargs)
-	return out.String(), err
+	return out.String(), inWords(err)
 }
 
 // appendMember records that a station joined. Only record holders'
@@ -613,7 +614,7 @@ func runStationInvite(r *runner, a *args) error {
 	if err := a.done("station invite", 0); err != nil {
 		return err
 	}
-	inv, err := service.PrepareInvitation(r.ctx, r.g.DB, role, name, out)
+	inv, err := stations.PrepareInvitation(r.ctx, r.g.DB, role, name, out)
 	if err != nil {
 		return err
 	}
@@ -861,7 +862,7 @@ func runStationStatus(r *runner, a *args) error {
 	if err := checkRecord(r.ctx, r.g.DB); err != nil {
 		return err
 	}
-	st, running, err := service.ReadStationStatus(r.g.DB, time.Now())
+	st, running, err := stations.ReadStationStatus(r.g.DB, time.Now())
 	if err != nil {
 		return err
 	}

@@ -252,7 +252,7 @@ func (c Control) Readable() string {
 			if i > 0 {
 				b.WriteString(" + ")
 			}
-			b.WriteString(readableDuration(p.Duration))
+			b.WriteString(FormatLength(p.Duration))
 			if p.Moves > 0 {
 				b.WriteString("/" + strconv.Itoa(p.Moves))
 			}
@@ -263,7 +263,7 @@ func (c Control) Readable() string {
 			if p.Moves > 0 {
 				b.WriteString(strconv.Itoa(p.Moves) + "/")
 			}
-			b.WriteString(readableDuration(p.Duration))
+			b.WriteString(FormatLength(p.Duration))
 			if p.Method != MethodNone {
 				b.WriteString(" " + perMoveRule(p) + " from move " + strconv.Itoa(c.MovesThrough(i-1)+1))
 			}
@@ -284,32 +284,13 @@ func (c Control) Readable() string {
 func perMoveRule(p Period) string {
 	switch p.Method {
 	case Fischer:
-		return "+" + readableDuration(p.PerMove) + " per move"
+		return "+" + FormatLength(p.PerMove) + " per move"
 	case SimpleDelay:
-		return readableDuration(p.PerMove) + " delay (simple)"
+		return FormatLength(p.PerMove) + " delay (simple)"
 	case Bronstein:
-		return readableDuration(p.PerMove) + " delay (Bronstein)"
+		return FormatLength(p.PerMove) + " delay (Bronstein)"
 	}
 	return ""
-}
-
-// readableDuration writes whole hours as "2h", whole minutes as "90m", and
-// anything else as "1m30s" or "45s".
-func readableDuration(d time.Duration) string {
-	s := int64(d / time.Second)
-	switch {
-	case d%time.Second != 0:
-		return d.String()
-	case s == 0:
-		return "0s"
-	case s%3600 == 0:
-		return strconv.FormatInt(s/3600, 10) + "h"
-	case s%60 == 0:
-		return strconv.FormatInt(s/60, 10) + "m"
-	case s > 60:
-		return strconv.FormatInt(s/60, 10) + "m" + strconv.FormatInt(s%60, 10) + "s"
-	}
-	return strconv.FormatInt(s, 10) + "s"
 }
 
 // Preset is a named time control.

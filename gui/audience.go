@@ -32,9 +32,9 @@ func (c *console) toggleAudience() {
 	}
 	a := &audience{c: c}
 	a.win = c.fa.NewWindow(lang.L("Arbiter — audience display"))
-	a.board = newBoard(c, false)
-	a.clocks[0] = newClockView(c, 0, true)
-	a.clocks[1] = newClockView(c, 1, true)
+	a.board = newBoard(false, nil, nil)
+	a.clocks[0] = newClockView(c.clockFeed(0, true), 0, true)
+	a.clocks[1] = newClockView(c.clockFeed(1, true), 1, true)
 	a.title = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.title.TextStyle.Bold = true
 	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))
@@ -120,7 +120,7 @@ func (a *audience) refresh() {
 	}
 	a.moves.Text = mv
 	a.moves.Refresh()
-	a.board.refresh()
+	a.board.show(a.c.game(), a.c.flipped)
 	for _, cv := range a.clocks {
 		cv.update()
 	}

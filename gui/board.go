@@ -7,10 +7,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
+
+	"arbiter/match"
 )
 
 // Figurines: the solid glyphs are drawn for both colours (white pieces filled
@@ -28,25 +28,35 @@ var (
 // an image that changes only when the position, the highlights, the
 // orientation or the size change. The interactive board takes click-click
 // and drag moves: the board maps the pointer's position to a square.
+//
+// It takes what it shows (show: the game and the orientation) and emits the
+// moves played on it (onMove, onPromote); it knows nothing of the console.
 type board struct {
 	widget.BaseWidget
-	c           *console
 	interactive bool
-	cells       [64]cellView // by chess.Square (a1 = 0): what each square shows
-	selected    int          // chess.Square selected by a first click, -1 none
-	dragFrom    int
-	dragPos     fyne.Position // pointer position of the drag, board coordinates
-	pos         *chess.Position
-	raster      *canvas.Raster
-	shown       bool // cells and painted hold what the image shows
-	painted     bool // the orientation (flipped) the image shows
-	// changes counts the times the image was asked to be painted again
-	// (tests read it: a clock tick must never repaint the board).
-	changes int
+	g           *match.Game // the game shown (nil: the start position)
+	flipped     bool        // Black at the bottom
+	// onMove is told a move played on the board, in UCI ("e2e4");
+	// onPromote a pawn's move to the last rank without the piece
+	// ("e7e8"), for the console to ask which piece.
+	onMove, onPromote func(uci string)
+	// geometryFile receives the board's position in pixels after each
+	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
+	geometryFile string
+	cells        [64]cellView // by chess.Square (a1 = 0): what each square shows
+	selected     int          // chess.Square selected by a first click, -1 none
+	dragFrom     int
+	dragPos      fyne.Position // pointer position of the drag, board coordinates
+	pos          *chess.Position
+	raster       *canvas.Raster
+	shown        bool // cells and painted hold what the image shows
+	painted      bool // the orientation (flipped) the image shows
 }
 
-func newBoard(c *console, interactive bool) *board {
-	b := &board{c: c, interactive: interactive, selected: -1, dragFrom: -1}
+// newBoard makes a board; an interactive one tells moves played on it to
+// onMove and onPromote.
+func newBoard(interactive bool, onMove, onPromote func(uci string)) *board {
+	b := &board{interactive: interactive, onMove: onMove, onPromote: onPromote, selected: -1, dragFrom: -1}
 	b.raster = canvas.NewRaster(b.paint)
 	b.raster.ScaleMode = canvas.ImageScalePixels
 	b.ExtendBaseWidget(b)
@@ -150,7 +160,7 @@ func (b *board) DragEnd() {
 // cell is where square sq stands: row 0 at the top.
 func (b *board) cell(sq chess.Square) (row, col int) {
 	file, rank := int(sq)%8, int(sq)/8
-	if b.c.flipped {
+	if b.flipped {
 		return rank, 7 - file
 	}
 	return 7 - rank, file
@@ -158,15 +168,21 @@ func (b *board) cell(sq chess.Square) (row, col int) {
 
 // at is the square standing at row, col.
 func (b *board) at(row, col int) chess.Square {
-	if b.c.flipped {
+	if b.flipped {
 		return chess.Square(row*8 + 7 - col)
 	}
 	return chess.Square((7-row)*8 + col)
 }
 
-// refresh redraws the board from the current game.
+// show draws game g (nil: the start position), flipped or not.
+func (b *board) show(g *match.Game, flipped bool) {
+	b.g, b.flipped = g, flipped
+	b.refresh()
+}
+
+// refresh redraws the board from the game it shows.
 func (b *board) refresh() {
-	g := b.c.game()
+	g := b.g
 	var pos *chess.Position
 	last := [2]int{-1, -1}
 	check := -1
@@ -199,11 +215,10 @@ func (b *board) refresh() {
 		cells[i].selected = i == b.selected && b.interactive
 		cells[i].check = i == check
 	}
-	if b.shown && cells == b.cells && b.painted == b.c.flipped {
+	if b.shown && cells == b.cells && b.painted == b.flipped {
 		return // nothing changed: keep the image (and the frame) as it is
 	}
-	b.cells, b.painted, b.shown = cells, b.c.flipped, true
-	b.changes++
+	b.cells, b.painted, b.shown = cells, b.flipped, true
 	b.Refresh()
 }
 
@@ -256,23 +271,14 @@ func (b *board) play(from, to chess.Square) {
 	uci := squareName(from) + squareName(to)
 	p := b.pos.Board().Piece(from)
 	if p.Type() == chess.Pawn && (to/8 == 7 || to/8 == 0) {
-		choices := []string{lang.L("Queen"), lang.L("Rook"), lang.L("Bishop"), lang.L("Knight")}
-		letters := []string{"q", "r", "b", "n"}
-		sel := widget.NewRadioGroup(choices, nil)
-		sel.SetSelected(choices[0])
-		b.c.showDialog(dialog.NewCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
-			if !ok {
-				return
-			}
-			for i, ch := range choices {
-				if ch == sel.Selected {
-					b.c.enterMove(uci + letters[i])
-				}
-			}
-		}, b.c.win))
+		if b.onPromote != nil {
+			b.onPromote(uci)
+		}
 		return
 	}
-	b.c.enterMove(uci)
+	if b.onMove != nil {
+		b.onMove(uci)
+	}
 }
 
 func floorDiv(x, w float32) int {
@@ -289,7 +295,7 @@ func floorDiv(x, w float32) int {
 // writeGeometry writes where the board stands on the screen, in pixels:
 // "x y square flipped" (for scripts/gui-check.sh, which clicks squares).
 func (b *board) writeGeometry() {
-	if b.c.geometryFile == "" || !b.interactive {
+	if b.geometryFile == "" || !b.interactive {
 		return
 	}
 	cv := fyne.CurrentApp().Driver().CanvasForObject(b)
@@ -303,6 +309,6 @@ func (b *board) writeGeometry() {
 		side = size.Height
 	}
 	s := cv.Scale()
-	txt := fmt.Sprintf("%d %d %d %v\n", int(pos.X*s), int(pos.Y*s), int(side/8*s), b.c.flipped)
-	_ = os.WriteFile(b.c.geometryFile, []byte(txt), 0o644)
+	txt := fmt.Sprintf("%d %d %d %v\n", int(pos.X*s), int(pos.Y*s), int(side/8*s), b.flipped)
+	_ = os.WriteFile(b.geometryFile, []byte(txt), 0o644)
 }

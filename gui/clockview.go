@@ -20,7 +20,7 @@ import (
 // changes: update computes the texts at now and arms one timer for the next
 // instant the display or the flag changes (never a periodic ticker).
 type clockView struct {
-	c     *console
+	feed  clockFeed
 	slot  int  // 0 left, 1 right
 	large bool // audience display
 	frame *canvas.Rectangle
@@ -37,8 +37,9 @@ type clockView struct {
 	stop  func()
 	due   time.Time // instant the armed timer fires at
 	gen   int       // generation of the armed timer
-	// updates counts redraws of the time text (tests and benchmarks read it).
-	updates int
+	// onRedraw, when set, is told of each redraw of the time text (tests
+	// and benchmarks count them).
+	onRedraw func()
 	// nameLabel shows name in the console (nil in the audience display)
 	nameLabel *widget.Label
 	// zoom scales the digits with the clock's width (1 at the theme's size);
@@ -52,8 +53,28 @@ type clockView struct {
 	fallen bool
 }
 
-func newClockView(c *console, slot int, large bool) *clockView {
-	v := &clockView{c: c, slot: slot, large: large}
+// clockFeed is what a clock view shows and whom it tells: the view takes
+// its data through it and holds no console.
+type clockFeed struct {
+	side  func() clock.Side   // the side standing at the view's place
+	state func() *match.State // the match as recorded
+	game  func() *match.Game  // the game shown (nil before the first)
+	now   func() time.Time
+	after afterFunc
+	// timeOfDay writes an instant as the console shows the time of day
+	// (the match's zone or the local one).
+	timeOfDay func(time.Time) string
+	// relayout lays the view's window out again (the digits' size changed).
+	relayout func()
+	// onPress is told of a click on the clock (nil: the clock is not pressed
+	// by a click, as on the audience display).
+	onPress func()
+	// onFall is told when the flag falls or is lifted (nil: nobody).
+	onFall func(g *match.Game)
+}
+
+func newClockView(feed clockFeed, slot int, large bool) *clockView {
+	v := &clockView{feed: feed, slot: slot, large: large}
 	v.frame = canvas.NewRectangle(color.Transparent)
 	v.frame.CornerRadius = 0
 	v.name = canvas.NewText("", themeColor(theme.ColorNameForeground))
@@ -63,13 +84,7 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	v.time.TextStyle.Bold = true
 	v.info = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	v.toGo = canvas.NewText("", themeColor(theme.ColorNameForeground))
-	infoRow := container.New(&flowLayout{relayout: func() {
-		w := c.win
-		if large && c.audience != nil {
-			w = c.audience.win
-		}
-		fyne.Do(w.Content().Refresh)
-	}}, v.info, v.toGo)
+	infoRow := container.New(&flowLayout{relayout: feed.relayout}, v.info, v.toGo)
 	v.flag = canvas.NewText("", colFlag)
 	v.flag.TextStyle.Bold = true
 	for i := range v.notes {
@@ -90,9 +105,9 @@ func newClockView(c *console, slot int, large bool) *clockView {
 	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
 	v.zoomBox = container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body)))
 	v.obj = container.NewStack(v.frame, v.zoomBox)
-	if !large {
+	if feed.onPress != nil {
 		// a click on the console's clock presses it, as its key does
-		v.obj = newTapArea(v.obj, func() { c.pressSlot(slot) })
+		v.obj = newTapArea(v.obj, feed.onPress)
 	}
 	return v
 }
@@ -166,11 +181,7 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 			v.zoom = z
 			v.restyle()
 			// the digits' height changed: lay the window out again
-			w := v.c.win
-			if v.large && v.c.audience != nil {
-				w = v.c.audience.win
-			}
-			fyne.Do(w.Content().Refresh)
+			v.feed.relayout()
 		}
 	}
 	for _, o := range objs {
@@ -198,17 +209,18 @@ func setText(t *canvas.Text, s string, col color.Color) bool {
 
 // update redraws the clock at the current instant and re-arms its timer.
 func (v *clockView) update() {
-	c := v.c
-	side := c.sideAt(v.slot)
-	g := c.game()
+	feed := v.feed
+	side := feed.side()
+	g := feed.game()
 	fg := themeColor(theme.ColorNameForeground)
 	dim := themeColor(theme.ColorNamePlaceHolder)
 	if g == nil {
 		// before the first game: the players and the time they start with
 		name, start := lang.L(match.Colour(side)), "-:--:--"
-		if m := c.state().Match; m != nil && len(c.state().Games) > 0 {
-			n := c.state().Games[0].Number
-			for _, sg := range c.state().Games {
+		if st := feed.state(); st.Match != nil && len(st.Games) > 0 {
+			m := st.Match
+			n := st.Games[0].Number
+			for _, sg := range st.Games {
 				if sg.State == match.Scheduled {
 					n = sg.Number
 					break
@@ -224,7 +236,7 @@ func (v *clockView) update() {
 			}
 			name = glyph + player + " — " + name
 			if ctl, ok := m.Controls[player]; ok {
-				start = match.FormatDuration(ctl.Allotment(0))
+				start = clock.FormatReading(ctl.Allotment(0))
 			}
 		}
 		setText(v.name, name, fg)
@@ -237,7 +249,7 @@ func (v *clockView) update() {
 		v.disarm()
 		return
 	}
-	at := c.now()
+	at := feed.now()
 	running, isRunning := g.Clock.Running()
 	on := isRunning && running == side && g.Live()
 	glyph := "♔ "
@@ -252,7 +264,9 @@ func (v *clockView) update() {
 		col = fg
 	}
 	if v.time.set(txt, col) {
-		v.updates++
+		if v.onRedraw != nil {
+			v.onRedraw()
+		}
 		if n := len([]rune(txt)); n != v.textLen {
 			v.textLen = n
 			v.zoomBox.Refresh() // fit the longer or shorter reading
@@ -271,7 +285,7 @@ func (v *clockView) update() {
 	if f.Fallen {
 		flagTxt = "⚑ " + lang.L("FLAG")
 		if !f.At.IsZero() {
-			flagTxt += " " + v.c.timeOfDay(f.At)
+			flagTxt += " " + feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {
@@ -298,9 +312,8 @@ func (v *clockView) update() {
 	}
 	if f.Fallen != v.fallen {
 		v.fallen = f.Fallen
-		if !v.large {
-			c.refreshNotice(g)
-			c.refreshButtons()
+		if feed.onFall != nil {
+			feed.onFall(g)
 		}
 	}
 	setText(v.flag, flagTxt, flagCol)
@@ -360,7 +373,7 @@ func (v *clockView) arm(next, at time.Time) {
 	v.due = next
 	v.gen++
 	gen := v.gen
-	v.stop = v.c.after(d, func() {
+	v.stop = v.feed.after(d, func() {
 		fyne.Do(func() {
 			if gen != v.gen {
 				return // superseded by a later arm

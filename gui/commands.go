@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +36,7 @@ func (c *console) cmdAs(a match.Actor) match.Cmd {
 // unprotected match (match.UnprotectedWarning, issue 16).
 func (c *console) warn(w error) {
 	c.warning = "⚠ " + lang.L("Unprotected match: nothing is signed")
-	if !strings.HasPrefix(w.Error(), "unprotected match") {
+	if match.ErrorCode(w) != match.CodeUnprotected {
 		c.warning = "⚠ " + sentence(w)
 	}
 	if c.where != nil {
@@ -150,7 +149,7 @@ func (c *console) askPIN(then func()) {
 		// checked by the core, which records a wrong PIN and backs off
 		if err := c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin.Text})); err != nil {
 			d.Hide()
-			if errors.Is(err, match.ErrPermission) && strings.Contains(err.Error(), "wrong credential") {
+			if match.ErrorCode(err) == match.CodeWrongCredential {
 				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
 			} else {
 				c.showError(err)
@@ -265,7 +264,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	c.setMoveError("")
 	c.moveEntry.SetText("")
 	c.board.selected = -1
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 	c.focusMove() // the next move can be typed at once
 	if res.Ended {
 		g := c.game()
@@ -453,6 +452,7 @@ func (c *console) flag(which string) {
 			c.showError(err)
 			return
 		}
+		c.refresh() // the game's end shows behind the verdict at once
 		if v.Why != nil {
 			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
 		} else if v.Reason != "" {
@@ -494,7 +494,7 @@ func (c *console) swapClocks() {
 func (c *console) flip() {
 	c.flipped = !c.flipped
 	c.saveSettings()
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 }
 
 func (c *console) toggleMovePresses() {

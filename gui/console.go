@@ -13,7 +13,7 @@
 // in actions.go.
 //
 // Time: every command's instant comes from the console's time source (now), in
-// production match.TimeSource. A clock display is redrawn only when its text
+// production service.TimeSource. A clock display is redrawn only when its text
 // changes: each clock view arms one timer for the next instant its text (or
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
 // reaches the widgets through fyne.Do. There is no periodic redraw.
@@ -150,9 +150,10 @@ type console struct {
 	// lastSheet and lastLog are the rendered rows (tests read them).
 	lastSheet []string
 	lastLog   []string
-	// refreshes counts full redraws from the state (tests read it: the
-	// poll and the heartbeat must not cause one when nothing changed).
-	refreshes int
+	// onRefresh, when set, is told of each full redraw from the state
+	// (tests count them: the poll and the heartbeat must not cause one when
+	// nothing changed).
+	onRefresh func()
 	// warning is the warning of the last command given (match.Cmd.Warn),
 	// shown on the status line at the top right until the next command.
 	warning string
@@ -165,9 +166,6 @@ type console struct {
 	// dialogs are the console's open dialogs, the newest last: Escape
 	// closes the newest, and shortcuts do nothing while one is open.
 	dialogs []dialog.Dialog
-	// geometryFile receives the board's position in pixels after each
-	// layout (ARBITER_GUI_GEOMETRY, used by scripts/gui-check.sh).
-	geometryFile string
 	// stations is the open Match → Stations… dialog, inviting its Invite
 	// form (tests drive them); stationNote says, on a station's replica,
 	// whose replica it is and who the authority is (gui/stations.go).
@@ -251,8 +249,8 @@ func (c *console) build() {
 	c.banner = newBanner()
 	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
 
-	c.board = newBoard(c, true)
-	c.moveEntry = newMoveEntry(c)
+	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
+	c.moveEntry = newMoveEntry(c.handleKey)
 	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
 	// a refusal wraps under the field rather than widening the board's
@@ -266,8 +264,8 @@ func (c *console) build() {
 	below := container.NewVBox(c.moveEntry, c.moveErr)
 	left := container.NewBorder(nil, below, nil, nil, c.board)
 
-	c.clocks[0] = newClockView(c, 0, false)
-	c.clocks[1] = newClockView(c, 1, false)
+	c.clocks[0] = newClockView(c.clockFeed(0, false), 0, false)
+	c.clocks[1] = newClockView(c.clockFeed(1, false), 1, false)
 	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -279,7 +277,7 @@ func (c *console) build() {
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
 	c.logScr = container.NewVScroll(c.logBox)
-	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{c: c}, c.logScr)))
+	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{scr: c.logScr, box: c.logBox, toEnd: &c.logToEnd}, c.logScr)))
 
 	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
 
@@ -350,7 +348,9 @@ func (c *console) sideAt(slot int) clock.Side {
 
 // refresh redraws everything from the current state.
 func (c *console) refresh() {
-	c.refreshes++
+	if c.onRefresh != nil {
+		c.onRefresh()
+	}
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
@@ -383,7 +383,7 @@ func (c *console) refresh() {
 		c.setMoveError("")
 	}
 	c.refreshGames(st)
-	c.board.refresh()
+	c.board.show(c.game(), c.flipped)
 	for _, cv := range c.clocks {
 		cv.update()
 	}
@@ -470,7 +470,7 @@ func sheetRows(g *match.Game) []string {
 	}
 	strike := func(ply int) {
 		for _, e := range struck[ply] {
-			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), short(e.Used), lang.L("struck out")))
+			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), lang.L("struck out")))
 		}
 		delete(struck, ply)
 	}
@@ -487,7 +487,7 @@ func sheetRows(g *match.Game) []string {
 		if e.DrawOffer {
 			mv += " (=)"
 		}
-		cell := fmt.Sprintf("%-8s%5s %7s", mv, short(e.Used), match.FormatDuration(after.Truncate(time.Second)))
+		cell := fmt.Sprintf("%-8s%5s %7s", mv, clock.FormatUsed(e.Used), clock.FormatReading(after.Truncate(time.Second)))
 		if e.Color == chess.White {
 			flush()
 			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
@@ -518,15 +518,6 @@ func localSAN(s string) string {
 	}
 	r := strings.NewReplacer("N", string(letters[0]), "B", string(letters[1]), "R", string(letters[2]), "Q", string(letters[3]), "K", string(letters[4]))
 	return r.Replace(s)
-}
-
-// short writes a move's time used as M:SS (H:MM:SS above an hour).
-func short(d time.Duration) string {
-	d = d.Truncate(time.Second)
-	if d >= time.Hour {
-		return match.FormatDuration(d)
-	}
-	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 func (c *console) refreshSheet(g *match.Game) {
@@ -601,7 +592,7 @@ func logRows(m *match.Match, g *match.Game) []string {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
-			match.FormatDuration(in.WhiteClock.Truncate(time.Second)), match.FormatDuration(in.BlackClock.Truncate(time.Second)), who, kind)
+			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
 		text := incidentText(in.Text)
 		if in.Why != nil {
 			// a flag's verdict: the record's English reason, said from its code
@@ -625,16 +616,17 @@ var incidentPatterns = []struct {
 	re     *regexp.Regexp
 	format string // the dictionary's key
 	colour bool   // the argument is a colour ("White")
+	method int    // the argument with this number (from 1) is a correction's method
 }{
-	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true},
-	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false},
-	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false},
-	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false},
-	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true},
-	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true},
-	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false},
+	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true, 0},
+	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false, 0},
+	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false, 0},
+	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false, 0},
+	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true, 0},
+	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true, 0},
+	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false, 3},
 	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
-		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false},
+		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false, 0},
 }
 
 // flagFell is the head of a flag's incident text as the core writes it
@@ -689,6 +681,9 @@ func incidentText(s string) string {
 			arg := s[m[i]:m[i+1]]
 			if p.colour && i == 2 {
 				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
+			}
+			if p.method == i/2 {
+				arg = methodWord(arg) // a correction's method (record, keep …)
 			}
 			args = append(args, arg)
 		}
@@ -747,23 +742,26 @@ func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0]
 // logEnd lays out the incident log's scroll and, when the log changed
 // before the window was laid out (at start), scrolls it to the newest entry
 // once it has a size.
-type logEnd struct{ c *console }
+type logEnd struct {
+	scr   *container.Scroll
+	box   *fyne.Container
+	toEnd *bool // scroll to the end at the next layout (cleared then)
+}
 
 func (l *logEnd) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	c := l.c
-	s := c.logScr
+	s := l.scr
 	// a log showing its newest entry keeps showing it when the window
 	// is resized
-	atEnd := s.Offset.Y >= c.logBox.MinSize().Height-s.Size().Height-1
+	atEnd := s.Offset.Y >= l.box.MinSize().Height-s.Size().Height-1
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
-	if (c.logToEnd || atEnd) && size.Height > 0 {
-		c.logToEnd = false
-		c.logScr.Refresh()
-		c.logBox.Resize(fyne.NewSize(size.Width, c.logBox.MinSize().Height))
-		c.logScr.ScrollToBottom()
+	if (*l.toEnd || atEnd) && size.Height > 0 {
+		*l.toEnd = false
+		l.scr.Refresh()
+		l.box.Resize(fyne.NewSize(size.Width, l.box.MinSize().Height))
+		l.scr.ScrollToBottom()
 	}
 }
 
@@ -985,6 +983,15 @@ func (c *console) showError(err error) {
 // info shows a message; Enter closes it.
 func (c *console) info(title, msg string) {
 	d := dialog.NewInformation(title, msg, c.win)
+	if len(msg) > 400 {
+		// a long note (a 6.9 verdict with a long helpmate) scrolls in a
+		// dialog of a fixed size instead of covering the window
+		l := widget.NewLabel(msg)
+		l.Wrapping = fyne.TextWrapWord
+		scr := container.NewVScroll(l)
+		scr.SetMinSize(fyne.NewSize(600, 240))
+		d = dialog.NewCustom(title, lang.L("OK"), scr, c.win)
+	}
 	d.SetOnClosed(func() { c.onEnter = nil })
 	c.onEnter = d.Hide
 	c.showDialog(d)
@@ -1056,4 +1063,51 @@ func (c *console) showDialog(d dialog.Dialog) {
 		c.endLoan()
 	})
 	d.Show()
+}
+
+// askPromotion asks which piece a pawn moved to the last rank on the board
+// becomes (uci is its move without the piece), then enters the move.
+func (c *console) askPromotion(uci string) {
+	choices := []string{lang.L("Queen"), lang.L("Rook"), lang.L("Bishop"), lang.L("Knight")}
+	letters := []string{"q", "r", "b", "n"}
+	sel := widget.NewRadioGroup(choices, nil)
+	sel.SetSelected(choices[0])
+	c.showDialog(dialog.NewCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
+		if !ok {
+			return
+		}
+		for i, ch := range choices {
+			if ch == sel.Selected {
+				c.enterMove(uci + letters[i])
+			}
+		}
+	}, c.win))
+}
+
+// clockFeed gives the clock at slot (0 left, 1 right) of the console
+// (large: of the audience display) its data and callbacks.
+func (c *console) clockFeed(slot int, large bool) clockFeed {
+	f := clockFeed{
+		side:      func() clock.Side { return c.sideAt(slot) },
+		state:     c.state,
+		game:      c.game,
+		now:       func() time.Time { return c.now() },
+		after:     func(d time.Duration, f func()) func() { return c.after(d, f) },
+		timeOfDay: c.timeOfDay,
+		relayout: func() {
+			w := c.win
+			if large && c.audience != nil {
+				w = c.audience.win
+			}
+			fyne.Do(w.Content().Refresh)
+		},
+	}
+	if !large {
+		f.onPress = func() { c.pressSlot(slot) }
+		f.onFall = func(g *match.Game) {
+			c.refreshNotice(g)
+			c.refreshButtons()
+		}
+	}
+	return f
 }

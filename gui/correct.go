@@ -72,6 +72,21 @@ type correctColumn struct {
 	choose *widget.Button
 }
 
+// methodWord is a method as the incident log says it, mid-sentence.
+func methodWord(m string) string {
+	switch m {
+	case match.MethodRecord:
+		return lang.L("clocks from the record")
+	case match.MethodProportional:
+		return lang.L("clocks proportional (rule 10)")
+	case match.MethodKeep:
+		return lang.L("clocks kept")
+	case match.MethodSet:
+		return lang.L("clocks set by the arbiter")
+	}
+	return m
+}
+
 // methodTitle is a method's heading in the dialog.
 func methodTitle(m string) string {
 	switch m {
@@ -235,7 +250,7 @@ func (cd *correctDialog) preview() {
 	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
 		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), lang.L(match.Colour(o.ToMove)))
 	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
-		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, match.FormatDuration(match.RecoveryBonus))
+		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, clock.FormatReading(match.RecoveryBonus))
 	}
 	cd.summary.SetText(s)
 	cd.fillSet()
@@ -260,7 +275,7 @@ func (cd *correctDialog) preview() {
 			col.black.SetText(tr("Black: period %d, %d moves", oc.Sides[clock.Black].Period, oc.Sides[clock.Black].Moves))
 			work := lang.L("The readings given above (H:MM:SS).")
 			if cd.bonus() > 0 {
-				work += " " + tr("%s then receives %s (rule 10).", o.Human, match.FormatDuration(cd.bonus()))
+				work += " " + tr("%s then receives %s (rule 10).", o.Human, clock.FormatReading(cd.bonus()))
 			}
 			col.work.SetText(work)
 		}
@@ -281,9 +296,9 @@ func (cd *correctDialog) bonus() time.Duration {
 func (cd *correctDialog) sideLine(s clock.Side, cs match.ClockSetting, possible bool) string {
 	r := cs.Remaining
 	if b := cd.bonus(); b > 0 && possible && s == cd.opts.HumanSide {
-		return tr("%s: %s (period %d, %d moves, with %s rule 10)", lang.L(match.Colour(s)), match.FormatDuration((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+match.FormatDuration(b))
+		return tr("%s: %s (period %d, %d moves, with %s rule 10)", lang.L(match.Colour(s)), clock.FormatReading((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+clock.FormatReading(b))
 	}
-	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), match.FormatDuration(r.Truncate(time.Second)), cs.Period, cs.Moves)
+	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), clock.FormatReading(r.Truncate(time.Second)), cs.Period, cs.Moves)
 }
 
 // fillSet fills the set fields from the record for the chosen ply (the
@@ -298,8 +313,8 @@ func (cd *correctDialog) fillSet() {
 		r = [2]time.Duration{oc.Sides[clock.White].Remaining, oc.Sides[clock.Black].Remaining}
 	}
 	cd.filling = true
-	cd.setW.SetText(match.FormatDuration(r[clock.White].Truncate(time.Second)))
-	cd.setB.SetText(match.FormatDuration(r[clock.Black].Truncate(time.Second)))
+	cd.setW.SetText(clock.FormatReading(r[clock.White].Truncate(time.Second)))
+	cd.setB.SetText(clock.FormatReading(r[clock.Black].Truncate(time.Second)))
 	cd.filling = false
 }
 
@@ -343,7 +358,7 @@ func (cd *correctDialog) apply(method string) {
 	msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
 		localSAN(res.Options.Mistake), methodTitle(method), len(res.Options.Struck))
 	if res.Bonus > 0 {
-		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, match.FormatDuration(res.Bonus))
+		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
 	}
 	cd.c.info(lang.L("Position corrected"), msg)
 }

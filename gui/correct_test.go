@@ -116,7 +116,7 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 			t.Errorf("ply %q, summary %q after picking 3. Bc4", cd.ply.Text, cd.summary.Text)
 		}
 		rec, _ := cd.opts.Outcome(match.MethodRecord)
-		if want := match.FormatDuration(rec.Sides[clock.White].Remaining.Truncate(time.Second)); cd.setW.Text != want {
+		if want := clock.FormatReading(rec.Sides[clock.White].Remaining.Truncate(time.Second)); cd.setW.Text != want {
 			t.Errorf("set White %q after the ply changed, want the record's %q", cd.setW.Text, want)
 		}
 		cd.ply.SetText("7")

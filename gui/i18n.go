@@ -1,24 +1,23 @@
 package gui
 
 import (
-	"embed"
 	"encoding/json"
 	"sync"
 
 	"fyne.io/fyne/v2/lang"
 
+	"arbiter/assets"
 	"arbiter/internal/phrase"
 )
 
 // translations holds the console's texts in English and German
-// (translations/en.json, translations/de.json), keyed by the English text.
+// (assets/translations/en.json and de.json, shared with the PDF report),
+// keyed by the English text.
 // Both files hold the same keys, so that a lookup never misses (Fyne logs
 // every miss as an error). English maps the console's own texts to
 // themselves and may reword a refusal of the core for the console (the
 // command line's "adjust needs --reason" is "give a reason" here).
-//
-//go:embed translations/*.json
-var translations embed.FS
+var translations = assets.Translations
 
 var dictionaryKeys = sync.OnceValue(func() map[string]bool {
 	keys := map[string]bool{}

@@ -21,9 +21,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"arbiter/cli"
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -226,7 +226,7 @@ func TestARefusalIsShownInTheConsolesLanguage(t *testing.T) {
 		{"an error without a phrase stays as it is", errors.New("disk on fire"), "Disk on fire."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := cli.SentenceIn(tc.err, german); got != tc.want {
+			if got := service.SentenceIn(tc.err, german); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
@@ -323,18 +323,23 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 }
 
 // Both dictionaries hold the same keys. en.json maps the console's own
-// texts to themselves; a refusal of the core may be reworded for the
-// console (the command line's "adjust needs --reason" is "give a reason"
-// there), with the same arguments.
+// texts to themselves and a refusal's code (match.Code) to the console's
+// words for it; a neutral sentence of the core may still be reworded for
+// the console, with the same arguments.
 func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	de, en := dictionary(t, "de"), dictionary(t, "en")
 	core := map[string]bool{}
 	for _, k := range phrasesIn(t, "match", "scoresheet", "cli", "service", "unwinnable") {
 		core[k] = true
 	}
+	codes := map[string]bool{}
+	for _, c := range matchCodes(t) {
+		codes[c] = true
+	}
 	for k, v := range en {
 		switch {
 		case v == k:
+		case codes[k]: // the console's words for a refusal (TestTheConsoleWordsEveryCodedRefusalItself)
 		case !core[k]:
 			t.Errorf("en.json maps %q to %q; the console's own English texts map to themselves", k, v)
 		case !slices.Equal(verb.FindAllString(k, -1), verb.FindAllString(v, -1)):
@@ -514,28 +519,63 @@ func TestRuleReferencesAreSaidInTheConsolesLanguage(t *testing.T) {
 }
 
 // A refusal the console shows names keys and menus, not the command line's
-// flags: every core refusal whose English names a flag (--reason, --refers,
-// 'game start') and that a dialog of the console can meet is reworded in
-// en.json and de.json.
-func TestTheConsoleRewordsRefusalsThatNameCommandLineFlags(t *testing.T) {
+// flags: every refusal of the core that each face words itself (a
+// match.Code, found in match/errors.go) has the console's words in en.json
+// and de.json, with the same arguments in both, and none of them names a
+// flag ("--reason") or a command ('game start').
+func TestTheConsoleWordsEveryCodedRefusalItself(t *testing.T) {
 	de, en := dictionary(t, "de"), dictionary(t, "en")
-	for _, k := range []string{
-		"adjust needs --reason: say why the clock is corrected",
-		"result needs --reason: say why the arbiter decides",
-		"forfeit needs --reason: say what happened",
-		"amend needs --reason: say what was entered wrongly",
-		"correct needs --reason: say what went wrong",
-		"incident %s needs --text: describe what happened",
-		"an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)",
-		"game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s",
-		"no game is in progress: start one with 'game start'",
-	} {
-		for lang, v := range map[string]string{"en": en[k], "de": de[k]} {
-			if v == "" || strings.Contains(v, "--") || strings.Contains(v, "'game start'") {
-				t.Errorf("%s.json shows %q as %q: name the console's keys or menus instead", lang, k, v)
+	codes := matchCodes(t)
+	if len(codes) < 40 {
+		t.Fatalf("found only %d codes in match/errors.go: the scan is broken", len(codes))
+	}
+	for _, code := range codes {
+		for lang, v := range map[string]string{"en": en[code], "de": de[code]} {
+			if v == "" {
+				t.Errorf("%s.json has no words for the refusal %q", lang, code)
+			}
+			if strings.Contains(v, "--") || regexp.MustCompile(`'[a-z]+( [a-z-]+)*'`).MatchString(v) {
+				t.Errorf("%s.json says %q as %q: name the console's keys or menus instead", lang, code, v)
 			}
 		}
+		if e, d := verb.FindAllString(en[code], -1), verb.FindAllString(de[code], -1); !slices.Equal(e, d) {
+			t.Errorf("the refusal %q takes arguments %v in English and %v in German", code, e, d)
+		}
 	}
+}
+
+// isCode is the type Code or match.Code.
+func isCode(e ast.Expr) bool {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		return sel.Sel.Name == "Code"
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "Code"
+}
+
+// matchCodes are the values of the match.Code constants in match/errors.go
+// and service/codes.go that faces word themselves (not the neutral kinds).
+func matchCodes(t *testing.T) []string {
+	t.Helper()
+	neutral := map[string]bool{"invalid": true, "forbidden": true, "wrong-credential": true}
+	var codes []string
+	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if v, ok := n.(*ast.ValueSpec); ok && isCode(v.Type) {
+				for _, x := range v.Values {
+					if s, ok := stringLit(x); ok && !neutral[s] {
+						codes = append(codes, s)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return codes
 }
 
 func TestTheConsoleSaysARefusalInItsOwnWordsInBothLanguages(t *testing.T) {
@@ -557,8 +597,8 @@ func TestTheConsoleSaysARefusalInItsOwnWordsInBothLanguages(t *testing.T) {
 			if got := sentence(err); got != tc.want {
 				t.Errorf("the console says %q, want %q", got, tc.want)
 			}
-			if got := err.Error(); !strings.Contains(got, "--reason") {
-				t.Errorf("the command line's own words changed too: %q", got)
+			if got := match.ErrorCode(err); got != match.CodeResultNeedsReason {
+				t.Errorf("the refusal's code is %q, want %q", got, match.CodeResultNeedsReason)
 			}
 		})
 	}

@@ -106,7 +106,7 @@ func TestIncidentTextsAreShownInGerman(t *testing.T) {
 		{"white +0:05:00", "Weiß +0:05:00"},
 		{"recovery bonus after the operator's error", "Erholungszeit nach dem Fehler des Operators"},
 		{"position before ply 6 restored, 1 ply(s) struck out (keep): the operator relayed Bc5",
-			"Stellung vor Halbzug 6 wiederhergestellt, 1 Halbzug/Halbzüge gestrichen (keep): the operator relayed Bc5"},
+			"Stellung vor Halbzug 6 wiederhergestellt, 1 Halbzug/Halbzüge gestrichen (Uhren belassen): the operator relayed Bc5"},
 		{"clocks stopped; White 1:59:43.157 (period 1, 3 moves), Black 1:59:47.049 (period 1, 2 moves)",
 			"Uhren angehalten; Weiß 1:59:43.157 (Periode 1, Züge: 3), Schwarz 1:59:47.049 (Periode 1, Züge: 2)"},
 		{"the relay froze", "the relay froze"}, // the arbiter's own words stay

@@ -17,7 +17,9 @@ import (
 // through to the console even while it has the focus.
 type moveEntry struct {
 	widget.BaseWidget
-	c           *console
+	// onKey is offered every key first (the clock keys); it reports
+	// whether it took the key.
+	onKey       func(*fyne.KeyEvent) bool
 	Text        string
 	placeHolder string
 	focused     bool
@@ -27,8 +29,8 @@ type moveEntry struct {
 	OnSubmitted func(string)
 }
 
-func newMoveEntry(c *console) *moveEntry {
-	e := &moveEntry{c: c}
+func newMoveEntry(onKey func(*fyne.KeyEvent) bool) *moveEntry {
+	e := &moveEntry{onKey: onKey}
 	e.ExtendBaseWidget(e)
 	return e
 }
@@ -82,7 +84,7 @@ func (e *moveEntry) TypedRune(r rune) {
 
 // TypedKey handles the clock keys first, then editing and Enter.
 func (e *moveEntry) TypedKey(ev *fyne.KeyEvent) {
-	if e.c.handleKey(ev) {
+	if e.onKey != nil && e.onKey(ev) {
 		return
 	}
 	switch ev.Name {

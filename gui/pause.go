@@ -1,12 +1,10 @@
 package gui
 
 import (
-	"unicode"
-	"unicode/utf8"
-
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -93,7 +91,4 @@ func pauseWhy(p match.PauseInfo) string {
 }
 
 // capitalFirst begins a sentence with a capital letter.
-func capitalFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
-}
+func capitalFirst(s string) string { return phrase.CapitalFirst(s) }

@@ -15,6 +15,7 @@ import (
 	"arbiter/assets"
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 )
 
 // appID identifies the console's preferences.
@@ -31,10 +32,10 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	// station's) is written only by its station: the console shows it read
 	// only, says whose replica it is and who the authority is, and writes
 	// no heartbeat and no recovery event (gui/stations.go).
-	replica := service.IsStation(path)
+	replica := stations.IsStation(path)
 	open := service.Open
 	if replica {
-		open = service.OpenReplica
+		open = stations.OpenReplica
 	}
 	core, err := open(ctx, path)
 	if err != nil {
@@ -58,9 +59,9 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		os.Setenv("LANG", l)
 	}
 	setupApp(fa)
-	ts := match.NewTimeSource()
+	ts := service.NewTimeSource()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
-	c.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
+	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
 	defer func() { c.live.Load().DB().Close() }()
 

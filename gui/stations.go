@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
-	"arbiter/service"
+	"arbiter/service/stations"
 )
 
 // Match → Stations… (docs/stations.md, docs/console.md): this station, its
@@ -48,8 +48,8 @@ func (c *console) recordPath() string { return c.core.DB().Path() }
 
 // stationsLines is what the dialog shows of the record at path at now.
 func stationsLines(path string, now time.Time) (lines []string, isStation bool) {
-	st, running, err := service.ReadStationStatus(path, now)
-	if _, ok, _ := service.ReadStation(path); !ok {
+	st, running, err := stations.ReadStationStatus(path, now)
+	if _, ok, _ := stations.ReadStation(path); !ok {
 		return []string{lang.L("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
 	}
 	if err != nil {
@@ -168,7 +168,7 @@ func (c *console) hasArbiterCredential() bool {
 
 // inviteDialog asks for the invited station's role, name and file.
 func (c *console) inviteDialog() {
-	role := widget.NewSelect(service.StationRoles, nil)
+	role := widget.NewSelect(stations.StationRoles, nil)
 	role.SetSelected("operator")
 	name := newFormEntry(false)
 	name.SetPlaceHolder(lang.L("e.g. laptop"))
@@ -185,7 +185,7 @@ func (c *console) inviteDialog() {
 		}
 		path := strings.TrimSpace(file.Text)
 		n := strings.TrimSpace(name.Text)
-		if err := service.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path); err != nil {
+		if err := stations.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path); err != nil {
 			return err
 		}
 		c.afterDialog(func() {
@@ -207,12 +207,12 @@ type inviteForm struct {
 // stationNote is the status line's word for a station's replica ("" for
 // a record of no station): the console shows it read-only (run.go).
 func stationNote(path string, now time.Time) string {
-	sf, ok, _ := service.ReadStation(path)
+	sf, ok, _ := stations.ReadStation(path)
 	if !ok {
 		return ""
 	}
 	auth := "–"
-	if st, _, err := service.ReadStationStatus(path, now); err == nil && st.Authority != "" {
+	if st, _, err := stations.ReadStationStatus(path, now); err == nil && st.Authority != "" {
 		auth = st.Authority
 	}
 	return tr("station %s's replica (read only) · authority %s", sf.Name, auth)
@@ -222,7 +222,7 @@ func stationNote(path string, now time.Time) string {
 // the console refused because it writes nothing there: the console does
 // not forward commands to the authority (the command line does).
 func (c *console) stationRefusal() string {
-	if sf, ok, _ := service.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
+	if sf, ok, _ := stations.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
 		return fmt.Sprintf(lang.L("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
 	}
 	return fmt.Sprintf(lang.L("This console shows %s; it gives no commands. Give them at the authority's console, or here with 'arbiter --db %s …', which sends them to the authority."), c.stationNote, c.recordPath())

@@ -16,14 +16,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"arbiter/match"
-	"arbiter/service"
+	"arbiter/service/stations"
 	"arbiter/station"
 )
 
 // makeFirstStation makes the harness's record the match's first station,
 // as 'station serve' leaves it (description, CA, credentials), with a
 // status file written at the console's now.
-func makeFirstStation(t *testing.T, h *harness, st service.StationStatus) {
+func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 	t.Helper()
 	db := h.dbPath
 	ca, caKey, err := station.NewCA("ACM 1996")
@@ -34,29 +34,29 @@ func makeFirstStation(t *testing.T, h *harness, st service.StationStatus) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(service.StationDir(db), 0o700); err != nil {
+	if err := os.MkdirAll(stations.StationDir(db), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(service.StationCAKeyPath(db), caKey, 0o600); err != nil {
+	if err := os.WriteFile(stations.StationCAKeyPath(db), caKey, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := service.WriteJSONFile(service.StationCredsPath(db), creds); err != nil {
+	if err := stations.WriteJSONFile(stations.StationCredsPath(db), creds); err != nil {
 		t.Fatal(err)
 	}
-	sf := service.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422", ClientURL: "nats://127.0.0.1:7423", First: true}
-	if err := service.WriteJSONFile(service.StationPath(db), sf); err != nil {
+	sf := stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422", ClientURL: "nats://127.0.0.1:7423", First: true}
+	if err := stations.WriteJSONFile(stations.StationPath(db), sf); err != nil {
 		t.Fatal(err)
 	}
 	writeStationStatus(t, h, st)
 }
 
-func writeStationStatus(t *testing.T, h *harness, st service.StationStatus) {
+func writeStationStatus(t *testing.T, h *harness, st stations.StationStatus) {
 	t.Helper()
 	b, _ := json.Marshal(struct {
-		service.StationStatus
+		stations.StationStatus
 		WrittenNS int64 `json:"written_ns"`
 	}{st, h.ft.Now().UnixNano()})
-	if err := os.WriteFile(service.StationStatusPath(h.dbPath), b, 0o600); err != nil {
+	if err := os.WriteFile(stations.StationStatusPath(h.dbPath), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -87,8 +87,8 @@ func TestStationsDialogOnARecordOfNoStationSaysSoInOneLine(t *testing.T) {
 func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	st := service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 7, Head: "00112233445566778899aabbccddeeff",
-		OffsetMS: 1.25, UncertaintyMS: 0.5, CanAppend: true, Members: []service.StationMember{
+	st := stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 7, Head: "00112233445566778899aabbccddeeff",
+		OffsetMS: 1.25, UncertaintyMS: 0.5, CanAppend: true, Members: []stations.StationMember{
 			{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true, Lag: 3}}}
 	makeFirstStation(t, h, st)
 	h.c.do(actStations)
@@ -115,7 +115,7 @@ func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *
 	t.Run("the open dialog re-reads the status: a new lag, another authority, an unknown clock", func(t *testing.T) {
 		st.Authority, st.UncertaintyMS = "display", -1
 		st.Members[1].Lag = 0
-		st.Members = append(st.Members, service.StationMember{Name: "display", Role: "display", Up: true})
+		st.Members = append(st.Members, stations.StationMember{Name: "display", Role: "display", Up: true})
 		writeStationStatus(t, h, st)
 		h.ft.advance(stationsEvery)
 		shown := stationsShown(h)
@@ -145,8 +145,8 @@ func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *
 func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	makeFirstStation(t, h, service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true,
-		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}}})
+	makeFirstStation(t, h, stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true,
+		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}}})
 	h.c.do(actStations)
 	test.Tap(h.c.stations.invite)
 	f := h.c.inviting
@@ -164,7 +164,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inv service.Invitation
+	var inv stations.Invitation
 	if err := json.Unmarshal(b, &inv); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	}
 
 	t.Run("an existing file is refused with one sentence and left as it is", func(t *testing.T) {
-		err := service.InviteStation(h.ctx, h.dbPath, "display", "display", out)
+		err := stations.InviteStation(h.ctx, h.dbPath, "display", "display", out)
 		if err == nil || !strings.Contains(err.Error(), "exists already") {
 			t.Errorf("got %v", err)
 		}
@@ -203,7 +203,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "correct horse battery")
 	h.newMatch("40/7200+1800", "correct horse battery")
-	makeFirstStation(t, h, service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true})
+	makeFirstStation(t, h, stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true})
 	h.c.do(actStations)
 	test.Tap(h.c.stations.invite)
 	f := h.c.inviting
@@ -254,12 +254,12 @@ func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	makeFirstStation(t, h, service.StationStatus{Station: "laptop", Role: "operator", Authority: "arbiter", UncertaintyMS: 0.4,
-		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true}}})
-	if !service.IsStation(h.dbPath) {
+	makeFirstStation(t, h, stations.StationStatus{Station: "laptop", Role: "operator", Authority: "arbiter", UncertaintyMS: 0.4,
+		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true}}})
+	if !stations.IsStation(h.dbPath) {
 		t.Fatal("the fixture is no station's record")
 	}
-	core, err := service.OpenReplica(h.ctx, h.dbPath)
+	core, err := stations.OpenReplica(h.ctx, h.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestAConsoleOnAStationsReplicaFits1280PixelsInGerman(t *testing.T) {
 	inGerman(t)
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
-	makeFirstStation(t, h, service.StationStatus{Station: "laptop-des-operators", Role: "operator", Authority: "schiedsrichter"})
+	makeFirstStation(t, h, stations.StationStatus{Station: "laptop-des-operators", Role: "operator", Authority: "schiedsrichter"})
 	h.c.stationNote = stationNote(h.dbPath, h.ft.Now())
 	h.c.cfg.path = "/home/schiedsrichter/wettkampf/acm1996-laptop.db"
 	h.c.refresh()

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -57,38 +56,6 @@ type Stamp struct {
 	Pressed, Received  time.Time
 	Uncertainty        time.Duration
 	Raised, Correction bool
-}
-
-// Error is a refusal a user can act on: one sentence saying what was wrong
-// and what to do instead. Nothing was written when a command returns it.
-// Msg is the sentence in English; the phrase it unwraps to lets a console
-// say it in another language (phrase.Translate).
-type Error struct {
-	Msg    string
-	phrase *phrase.Error
-}
-
-func (e *Error) Error() string { return e.Msg }
-func (e *Error) Unwrap() error { return e.phrase }
-
-// refuse makes a refusal from an English format; arguments that are
-// phrase.Words (colours, states) or phrase errors are translated with it.
-func refuse(format string, args ...any) error {
-	p := phrase.Errorf(format, args...)
-	return &Error{Msg: p.Error(), phrase: p}
-}
-
-// ErrPermission is wrapped by refusals for a missing role or PIN.
-var ErrPermission = errors.New("not permitted")
-
-type permissionError struct{ phrase *phrase.Error }
-
-func (e *permissionError) Error() string   { return e.phrase.Error() }
-func (e *permissionError) Unwrap() []error { return []error{ErrPermission, e.phrase} }
-
-// forbid refuses a command for a missing role or PIN (it wraps ErrPermission).
-func forbid(format string, args ...any) error {
-	return &permissionError{phrase.Errorf(format, args...)}
 }
 
 // App is the application core over one database: it holds the state rebuilt
@@ -345,7 +312,7 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 	base, problem := a.state, a.problem
 	a.mu.Unlock()
 	if problem != "" {
-		return refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", problem)
+		return refuseAs(CodeRecordBroken, problem)
 	}
 	provisional := c.At
 	if c.Now != nil {
@@ -368,7 +335,7 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 			return err
 		}
 		if p := checkTail(base.Seq, base.Head, evs); p != "" {
-			return refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", p)
+			return refuseAs(CodeRecordBroken, p)
 		}
 		st := base.clone()
 		for _, e := range evs {
@@ -388,7 +355,7 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 		}
 		for _, id := range an.tried { // another process may have recorded a failure meanwhile
 			if until := st.backoffUntil(id); c.At.Before(until) {
-				return forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
+				return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 			}
 		}
 		signed := st.ArbiterCredential() != nil
@@ -398,7 +365,7 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 				return err
 			}
 			until := t.st.backoffUntil(an.fail.Credential)
-			refusal = forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano))
+			refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
 		} else {
 			if an.err != nil {
 				return an.err
@@ -484,7 +451,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 		return Seal{}, err
 	}
 	if p := a.Problem(); p != "" {
-		return Seal{}, refuse("the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup", p)
+		return Seal{}, refuseAs(CodeRecordBroken, p)
 	}
 	st := a.State()
 	if st.ArbiterCredential() == nil {
@@ -501,7 +468,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 	}
 	if an.fail != nil || an.arbiter == nil {
 		// a wrong credential is recorded like any other
-		err := a.do(ctx, c, func(t *tx) error { return refuse("signing the head needs the arbiter's credential: give --pin") })
+		err := a.do(ctx, c, func(t *tx) error { return refuseAs(CodeSignNeedsPIN) })
 		return Seal{}, err
 	}
 	var sig store.Signature
@@ -563,7 +530,7 @@ func (t *tx) require(command string, roles ...Role) error {
 
 func (t *tx) match() (*Match, error) {
 	if t.st.Match == nil {
-		return nil, refuse("this database holds no match yet: create one with 'arbiter match new'")
+		return nil, refuseAs(CodeNoMatch)
 	}
 	return t.st.Match, nil
 }
@@ -576,9 +543,9 @@ func (t *tx) live() (*Game, error) {
 	g := t.st.CurrentGame()
 	if g == nil || !g.Live() {
 		if g != nil && g.Over() {
-			return nil, refuse("game %d is over (%s): start the next game with 'game start'", g.Number, g.Result)
+			return nil, refuseAs(CodeGameOver, g.Number, g.Result)
 		}
-		return nil, refuse("no game is in progress: start one with 'game start'")
+		return nil, refuseAs(CodeNoGame)
 	}
 	return g, nil
 }

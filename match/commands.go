@@ -69,7 +69,7 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 	}
 	return a.do(ctx, c, func(t *tx) error {
 		if t.st.Match != nil {
-			return refuse("this database already holds the match %q: use another file with --db", t.st.Match.Title)
+			return refuseAs(CodeMatchExists, t.st.Match.Title)
 		}
 		if c.Role != RoleArbiter {
 			return forbid("match new must be given by the arbiter")
@@ -95,17 +95,17 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	}
 	for _, name := range spec.Players {
 		if err := checkText("a player's name", name, true); err != nil {
-			return p, refuse("a match needs two players: give --player NAME twice")
+			return p, refuseAs(CodeNeedTwoPlayers)
 		}
 	}
 	if spec.Players[0] == spec.Players[1] {
 		return p, refuse("both players are called %q: give two different names", spec.Players[0])
 	}
 	if spec.Computer != "" && spec.Computer != spec.Players[0] && spec.Computer != spec.Players[1] {
-		return p, refuse("--computer %q is not one of the players %q and %q", spec.Computer, spec.Players[0], spec.Players[1])
+		return p, refuseAs(CodeComputerNotAPlayer, spec.Computer, spec.Players[0], spec.Players[1])
 	}
 	if spec.Computer == "" && len(spec.Operators) > 0 {
-		return p, refuse("operators relay moves for a computer: name the computer player with --computer")
+		return p, refuseAs(CodeOperatorsNeedComputer)
 	}
 	for _, o := range append(append([]string{}, spec.Operators...), spec.Appeals...) {
 		if err := checkText("a name", o, true); err != nil {
@@ -117,16 +117,16 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		games = 6
 	}
 	if games < 1 || games > 100 {
-		return p, refuse("a match of %d games is not possible: give --games between 1 and 100", games)
+		return p, refuseAs(CodeGamesOutOfRange, games)
 	}
 	// a control for someone who is not a player is refused first: its
 	// spec would otherwise be judged for nobody
 	for _, name := range slices.Sorted(maps.Keys(spec.Controls)) {
 		switch {
 		case strings.TrimSpace(name) == "":
-			return p, refuse("a control for one player needs the player's name before the '=': give --tc \"NAME=SPEC\"")
+			return p, refuseAs(CodeControlNeedsName)
 		case name != spec.Players[0] && name != spec.Players[1]:
-			return p, refuse("%s is not a player of this match: give --tc \"NAME=SPEC\" with %s or %s, exactly as given with --player", name, spec.Players[0], spec.Players[1])
+			return p, refuseAs(CodeControlNotAPlayer, name, spec.Players[0], spec.Players[1])
 		}
 	}
 	tcSpec := spec.Control
@@ -144,7 +144,7 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 			return p, refuse("time control for %s: %v", name, err)
 		}
 		if tc.Mode != clock.Timed {
-			return p, refuse("the match needs a timed control, not %q: give e.g. --tc acm1996 or --tc 40/7200:20/3600:1800", s)
+			return p, refuseAs(CodeUntimedControl, s)
 		}
 		controls[name] = tc.String()
 	}
@@ -172,7 +172,7 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	case spec.Players[0], spec.Players[1]:
 		p.Lots, p.Game1White = "physical", spec.White
 	default:
-		return p, refuse("--white %q is neither player nor \"lots\"", spec.White)
+		return p, refuseAs(CodeWhiteNotAPlayer, spec.White)
 	}
 	return p, nil
 }
@@ -284,7 +284,7 @@ const maxStartMove = 6000
 func (from StartPosition) fill(p *GamePayload) error {
 	if strings.TrimSpace(from.FEN) == "" {
 		if from.White != nil || from.Black != nil {
-			return refuse("the clocks are given with a start position: add --fen FEN, or leave out --white and --black")
+			return refuseAs(CodeClocksNeedPosition)
 		}
 		return nil
 	}
@@ -313,7 +313,7 @@ func (from StartPosition) fill(p *GamePayload) error {
 			continue
 		}
 		if *x.d < 0 || *x.d > 24*time.Hour {
-			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, FormatDuration(*x.d))
+			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, clock.FormatReading(*x.d))
 		}
 		ns := int64(*x.d)
 		*x.ns = &ns
@@ -387,14 +387,14 @@ func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (Move
 			return err
 		}
 		if pressed && g.Pressed == nil {
-			return refuse("no clock press is waiting for its move: enter the move without --pressed")
+			return refuseAs(CodeNoPressWaiting)
 		}
 		if !pressed && g.Pressed != nil {
-			return refuse("%s pressed the clock before the move was recorded: enter it with 'move %s --pressed'", colour(*g.Pressed), input)
+			return refuseAs(CodePressedBeforeMove, colour(*g.Pressed), input)
 		}
 		if !pressed {
 			if running, ok := g.Clock.Running(); !ok {
-				return refuse("the clocks are stopped (%s): the arbiter resumes them with 'resume'", g.pauseText())
+				return refuseAs(CodeClocksStopped, g.pauseText())
 			} else if running != mover {
 				return refuse("%s's clock is running but %s is to move: correct the clocks first", colour(running), colour(mover))
 			}
@@ -473,7 +473,7 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 			return refuse("no clock is running (%s): nothing to press", g.pauseText())
 		}
 		if g.Pressed != nil {
-			return refuse("%s already pressed: record that move with 'move MOVE --pressed' first", colour(*g.Pressed))
+			return refuseAs(CodeAlreadyPressed, colour(*g.Pressed))
 		}
 		if err := t.mayActFor(g, running, "press the clock"); err != nil {
 			return err
@@ -527,7 +527,7 @@ func (a *App) PauseFor(ctx context.Context, c Cmd, args PauseArgs) error {
 			return err
 		}
 		if !slices.Contains(PauseCauses(), cause) {
-			return refuse("%q is not a cause of a pause: give --cause fault, power-failure, unplayable or other", cause)
+			return refuseAs(CodeNotAPauseCause, cause)
 		}
 		g, err := t.live()
 		if err != nil {
@@ -544,20 +544,20 @@ func (a *App) PauseFor(ctx context.Context, c Cmd, args PauseArgs) error {
 			}
 		case RoleWhite, RoleBlack:
 			if !call {
-				return forbid("a player may stop the clocks only to call the arbiter (6.12b): use 'pause --call'")
+				return forbidAs(CodePlayerPausesOnlyToCall)
 			}
 		case RoleOperator:
 			if s, _ := g.Side(t.st.Match.Computer); s == running {
 				return forbid("rule 7: the computer's clock must keep running on its turn; only the arbiter can stop it")
 			}
 			if !call {
-				return forbid("the operator may stop the clocks only to call the arbiter: use 'pause --call'")
+				return forbidAs(CodeOperatorPausesOnlyToCall)
 			}
 		default:
-			return forbid("pause must be given by the arbiter, or by a player with --call")
+			return forbidAs(CodePauseNeedsArbiter)
 		}
 		if cs, ok := g.Side(t.st.Match.Computer); ok && cs == running && cause == CauseFault {
-			return refuse("rule 7: during a technical fault the computer's clock keeps running on its turn, so the clocks are not stopped for a fault; log it with 'incident technical-fault', or give --cause power-failure or unplayable")
+			return refuseAs(CodeNoPauseForFault)
 		}
 		return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: reason, Call: call, Cause: cause})
 	})
@@ -601,7 +601,7 @@ func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("adjust needs --reason: say why the clock is corrected")
+			return refuseAs(CodeAdjustNeedsReason)
 		}
 		g, err := t.live()
 		if err != nil {
@@ -613,7 +613,7 @@ func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment
 
 func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule string) error {
 	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
-		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", FormatDuration(adj.D))
+		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", clock.FormatReading(adj.D))
 	}
 	if adj.Moves != nil && (*adj.Moves < 0 || *adj.Moves > 1000) {
 		return refuse("the move counter must be between 0 and 1000, not %d", *adj.Moves)
@@ -739,7 +739,7 @@ func (a *App) Result(ctx context.Context, c Cmd, result, reason string) error {
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("result needs --reason: say why the arbiter decides")
+			return refuseAs(CodeResultNeedsReason)
 		}
 		g, err := t.live()
 		if err != nil {

@@ -116,11 +116,11 @@ func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, err
 func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOptions, error) {
 	var o CorrectionOptions
 	if g.Pressed != nil {
-		return o, refuse("%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first", colour(*g.Pressed))
+		return o, refuseAs(CodePressedRecordFirst, colour(*g.Pressed))
 	}
 	entries := g.Sheet.Entries()
 	if ply < 1 || ply > len(entries) {
-		return o, refuse("there is no ply %d to take back: game %d has %d recorded plies; give --ply from 1 to %d", ply, g.Number, len(entries), len(entries))
+		return o, refuseAs(CodeNoSuchPly, ply, g.Number, len(entries), len(entries))
 	}
 	o = CorrectionOptions{Ply: ply, Mistake: entries[ply-1].Label(), AtInstant: at, GameNumber: g.Number}
 	for _, e := range entries[ply-1:] {
@@ -176,7 +176,7 @@ func (oc *CorrectionOutcome) refuseNegative(what phrase.Word) {
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if r := oc.Sides[s].Remaining; r < 0 && oc.Possible {
 			oc.Possible = false
-			oc.Why = phrase.Errorf("%s gives %s %s (%s): choose another method", what, colour(s), FormatDuration(r), oc.Working[s])
+			oc.Why = phrase.Errorf("%s gives %s %s (%s): choose another method", what, colour(s), clock.FormatReading(r), oc.Working[s])
 		}
 	}
 }
@@ -188,7 +188,7 @@ func (o *CorrectionOptions) record(g *Game) CorrectionOutcome {
 		r := allot + o.Bonuses[s] - o.UsedErr[s]
 		oc.Sides[s].Remaining = r
 		oc.Working[s] = phrase.Errorf("allotment after %d moves %s + bonuses %s − used to ply %d %s = %s",
-			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), o.Ply, FormatDuration(o.UsedErr[s]), FormatDuration(r))
+			o.MovesErr[s], clock.FormatReading(allot), clock.FormatReading(o.Bonuses[s]), o.Ply, clock.FormatReading(o.UsedErr[s]), clock.FormatReading(r))
 	}
 	oc.refuseNegative("the record")
 	return oc
@@ -200,7 +200,7 @@ func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
 		if o.MovesNow[s] == g.startMoves[s] {
 			oc.Sides[s].Remaining = o.Readings[s]
 			oc.Sides[s].Period = g.Clock.Period(s) + 1
-			oc.Working[s] = phrase.Errorf("no move completed at discovery: unchanged at %s", FormatDuration(o.Readings[s]))
+			oc.Working[s] = phrase.Errorf("no move completed at discovery: unchanged at %s", clock.FormatReading(o.Readings[s]))
 			continue
 		}
 		// the proportion is of the moves made in this game (a game from a
@@ -211,8 +211,8 @@ func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
 		r := allot + o.Bonuses[s] - used
 		oc.Sides[s].Remaining = r
 		oc.Working[s] = phrase.Errorf("used %s × %d/%d = %s; allotment after %d moves %s + bonuses %s − %s = %s",
-			FormatDuration(o.UsedNow[s]), errIn, nowIn, FormatDuration(used),
-			o.MovesErr[s], FormatDuration(allot), FormatDuration(o.Bonuses[s]), FormatDuration(used), FormatDuration(r))
+			clock.FormatReading(o.UsedNow[s]), errIn, nowIn, clock.FormatReading(used),
+			o.MovesErr[s], clock.FormatReading(allot), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(used), clock.FormatReading(r))
 	}
 	oc.refuseNegative("the proportional method (rule 10)")
 	return oc
@@ -235,7 +235,7 @@ func (o *CorrectionOptions) keep(g *Game) CorrectionOutcome {
 		oc.Sides[s].Remaining = o.Readings[s]
 		// The time of a period already begun stays credited: so does the period.
 		oc.Sides[s].Period = g.Clock.Period(s) + 1
-		oc.Working[s] = phrase.Errorf("unchanged at %s, period %d", FormatDuration(o.Readings[s]), oc.Sides[s].Period)
+		oc.Working[s] = phrase.Errorf("unchanged at %s, period %d", clock.FormatReading(o.Readings[s]), oc.Sides[s].Period)
 	}
 	return oc
 }
@@ -244,7 +244,7 @@ func (o *CorrectionOptions) set(g *Game, r [2]time.Duration) CorrectionOutcome {
 	oc := o.base(g, MethodSet)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		oc.Sides[s].Remaining = r[s]
-		oc.Working[s] = phrase.Errorf("set by the arbiter to %s", FormatDuration(r[s]))
+		oc.Working[s] = phrase.Errorf("set by the arbiter to %s", clock.FormatReading(r[s]))
 	}
 	return oc
 }
@@ -296,7 +296,7 @@ func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResu
 			return err
 		}
 		if err := checkText("the reason", args.Reason, true); err != nil {
-			return refuse("correct needs --reason: say what went wrong")
+			return refuseAs(CodeCorrectNeedsReason)
 		}
 		cause := args.Cause
 		if cause == "" {
@@ -308,20 +308,20 @@ func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResu
 		case CauseIrregularity:
 			rule = "6.13"
 		default:
-			return refuse("--cause %q is not a cause: use operator-error (rule 10) or irregularity (6.13)", args.Cause)
+			return refuseAs(CodeNotACorrectionCause, args.Cause)
 		}
 		known := false
 		for _, m := range CorrectionMethods {
 			known = known || m == args.Method
 		}
 		if !known {
-			return refuse("--method %q is not a method: use record, proportional, keep or set", args.Method)
+			return refuseAs(CodeNotAMethod, args.Method)
 		}
 		if args.Method != MethodSet && (args.White != 0 || args.Black != 0) {
-			return refuse("--white and --black go with --method set")
+			return refuseAs(CodeReadingsGoWithSet)
 		}
 		if args.Method == MethodSet && (args.White <= 0 || args.Black <= 0) {
-			return refuse("--method set needs both readings: --white H:MM:SS --black H:MM:SS, each above zero")
+			return refuseAs(CodeSetNeedsReadings)
 		}
 		g, err := t.live()
 		if err != nil {
@@ -402,8 +402,8 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 	g.Paused = PauseInfo{Reason: "position reset (" + rule + "): the arbiter resumes", By: Role(e.Role), ToMove: g.ToMove()}
 	text := fmt.Sprintf("position before ply %d restored, %d ply(s) struck out (%s): %s", p.Ply, len(p.Struck), p.Method, p.Reason)
 	effect := fmt.Sprintf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
-		FormatDuration(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
-		FormatDuration(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
-	g.Incidents = append(g.Incidents, s.incident(g, e, "correct", text, rule, effect))
+		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
+		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentCorrect, text, rule, effect))
 	return nil
 }

@@ -58,7 +58,7 @@ func checkOperatorError(t *testing.T, tc operatorErrorCase) {
 	}
 	for s, want := range map[clock.Side]string{clock.White: tc.white, clock.Black: tc.black} {
 		if got := r.remaining(s); got != hms(want) {
-			t.Errorf("%s = %s, want %s (%s)", Colour(s), FormatDuration(got), want, res.Outcome.Working[s])
+			t.Errorf("%s = %s, want %s (%s)", Colour(s), clock.FormatReading(got), want, res.Outcome.Working[s])
 		}
 		if got := g.Clock.Moves(s); got != 30 {
 			t.Errorf("%s's move counter = %d, want 30", Colour(s), got)
@@ -76,7 +76,7 @@ func checkOperatorError(t *testing.T, tc operatorErrorCase) {
 		t.Errorf("the replayed 31st move took %s, want 4m", e.Used)
 	}
 	if got, want := r.remaining(clock.White), hms(tc.white)-4*time.Minute; got != want {
-		t.Errorf("White after the 31st move = %s, want %s", FormatDuration(got), FormatDuration(want))
+		t.Errorf("White after the 31st move = %s, want %s", clock.FormatReading(got), clock.FormatReading(want))
 	}
 	r.replayed()
 }
@@ -101,15 +101,15 @@ func moveFortyCase(t *testing.T) *rig {
 func testRecordAcrossMoveForty(t *testing.T) {
 	r := moveFortyCase(t)
 	if got := r.remaining(clock.White); got != hms("0:11:20") {
-		t.Fatalf("White's clock before the reset = %s, want 0:11:20", FormatDuration(got))
+		t.Fatalf("White's clock before the reset = %s, want 0:11:20", clock.FormatReading(got))
 	}
 	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodRecord, NoBonus: true, Reason: "40. Nf3 was relayed as Nh4"})
 	r.ok(err)
 	if got := r.remaining(clock.White); got != hms("0:01:20") {
-		t.Errorf("White = %s, want 0:01:20", FormatDuration(got))
+		t.Errorf("White = %s, want 0:01:20", clock.FormatReading(got))
 	}
 	if got := r.remaining(clock.Black); got != hms("1:21:00") {
-		t.Errorf("Black = %s, want 1:21:00", FormatDuration(got))
+		t.Errorf("Black = %s, want 1:21:00", clock.FormatReading(got))
 	}
 	if p := r.game().Clock.Period(clock.White); p != 0 {
 		t.Errorf("White's period = %d, want 1", p+1)
@@ -118,7 +118,7 @@ func testRecordAcrossMoveForty(t *testing.T) {
 	r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 0)))
 	r.move(time.Minute, "Ng1")
 	if got := r.remaining(clock.White); got != hms("1:00:20") {
-		t.Errorf("White after the 40th move again = %s, want 1:00:20", FormatDuration(got))
+		t.Errorf("White after the 40th move again = %s, want 1:00:20", clock.FormatReading(got))
 	}
 }
 
@@ -178,12 +178,12 @@ func testCorrectRefusals(t *testing.T) {
 		want string
 	}{
 		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, "must be given by the arbiter"},
-		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, "--reason"},
-		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, "from 1 to 6"},
-		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, "not a method"},
-		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, "both readings"},
-		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, "go with --method set"},
-		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, "not a cause"},
+		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, string(CodeCorrectNeedsReason)},
+		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, string(CodeNoSuchPly)},
+		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, string(CodeNotAMethod)},
+		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, string(CodeSetNeedsReadings)},
+		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, string(CodeReadingsGoWithSet)},
+		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, string(CodeNotACorrectionCause)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

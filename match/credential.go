@@ -114,7 +114,7 @@ func newCredential(role, name, secret string, key ed25519.PrivateKey) (*Credenti
 		return c, key, nil
 	}
 	if utf8.RuneCountInString(secret) < MinSecret {
-		return nil, nil, refuse("the passphrase is too short: use at least %d characters (a few words), or a key file made with 'arbiter credential keygen'", MinSecret)
+		return nil, nil, refuseAs(CodePassphraseTooShort, MinSecret)
 	}
 	if !utf8.ValidString(secret) {
 		return nil, nil, refuse("the passphrase is not valid UTF-8 text: retype it")
@@ -156,7 +156,7 @@ func NewKeyFile() ([]byte, error) {
 func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 	f := strings.Fields(string(b))
 	if len(f) != 2 || f[0] != KeyFileHeader {
-		return nil, refuse("this is not an Arbiter key file: make one with 'arbiter credential keygen FILE'")
+		return nil, refuseAs(CodeNotAKeyFile)
 	}
 	seed, err := hex.DecodeString(f[1])
 	if err != nil || len(seed) != ed25519.SeedSize {
@@ -348,7 +348,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 			return an, nil
 		}
 		if c.PIN == "" {
-			an.err = forbid("this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin")
+			an.err = forbidAs(CodeNeedPIN)
 			return an, nil
 		}
 		an.fail = &AuthFailPayload{Credential: "arbiter", Given: "passphrase"}
@@ -373,7 +373,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	an.tried = tries
 	for _, id := range tries {
 		if until := st.backoffUntil(id); at.Before(until) {
-			return an, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano))
+			return an, withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 		}
 	}
 	given := func(k ed25519.PrivateKey) string {
@@ -393,7 +393,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	if c.Role != RoleArbiter && (secret != "" || key != nil) {
 		cred := st.Credential(ownID)
 		if cred == nil {
-			return an, forbid("the %s has no credential: the arbiter gives one with 'credential add', or give the arbiter's --pin", credWord(ownID))
+			return an, forbidAs(CodeNoCredential, credWord(ownID))
 		}
 		k, ok := cred.unlock(secret, key)
 		if !ok {
@@ -404,9 +404,9 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	}
 	if an.key == nil {
 		if c.Role == RoleArbiter {
-			an.err = forbid("this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin (or --key-file)")
+			an.err = forbidAs(CodeNeedPINOrKey)
 		} else {
-			an.err = forbid("this match is protected: commands given as the %s need the %s's credential (--secret or --key-file) or the arbiter's --pin", c.Role, credWord(ownID))
+			an.err = forbidAs(CodeNeedCredential, c.Role, credWord(ownID))
 		}
 		return an, nil
 	}
@@ -425,7 +425,7 @@ func credWord(id string) any {
 // UnprotectedWarning is said at every arbiter action on a match without an
 // arbiter credential.
 func UnprotectedWarning() error {
-	return phrase.Errorf("unprotected match: anyone can act as the arbiter and nothing is signed; protect it with 'credential add --role arbiter --secret PASSPHRASE'")
+	return refuseAs(CodeUnprotected)
 }
 
 // CredentialSpec is what "credential add" needs.
@@ -444,13 +444,13 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 		return forbid("credential add must be given by the arbiter, not the %s", c.Role)
 	}
 	if (spec.Secret == "") == (spec.Key == nil) {
-		return refuse("give the new credential as --secret PASSPHRASE or as --key-file FILE (one of them)")
+		return refuseAs(CodeCredentialOneOf)
 	}
 	role, name := string(spec.Role), ""
 	switch spec.Role {
 	case RoleArbiter, RoleOperator:
 		if spec.Player != "" {
-			return refuse("--player names a player's credential: give --role player with it")
+			return refuseAs(CodePlayerCredentialNeedsRole)
 		}
 	case "player", RoleWhite, RoleBlack:
 		role, name = "player", spec.Player
@@ -467,14 +467,14 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 			return err
 		}
 		if role == "player" && name != m.Players[0] && name != m.Players[1] {
-			return refuse("%q is not a player of this match: give --player %q or --player %q", name, m.Players[0], m.Players[1])
+			return refuseAs(CodeCredentialNotAPlayer, name, m.Players[0], m.Players[1])
 		}
 		if role == "operator" && m.Computer == "" {
 			return refuse("this match has no computer player and so no operator: no credential is needed for one")
 		}
 		if !t.st.Protected() {
 			if role != "arbiter" {
-				return refuse("the match is unprotected: give the arbiter a credential first with 'credential add --role arbiter --secret PASSPHRASE'")
+				return refuseAs(CodeProtectFirst)
 			}
 			t.signWith("arbiter", key, true) // the new key signs its own registration
 		} else if t.st.ArbiterCredential() == nil {
@@ -490,7 +490,7 @@ func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
 		return nil, nil, nil
 	}
 	if spec.PIN != "" && spec.ArbiterKey != nil {
-		return nil, nil, refuse("give the arbiter's credential as --pin PASSPHRASE or as --key-file FILE, not both")
+		return nil, nil, refuseAs(CodePINOrKeyNotBoth)
 	}
 	return newCredential("arbiter", "", spec.PIN, spec.ArbiterKey)
 }

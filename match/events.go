@@ -402,7 +402,7 @@ func applyPostpone(s *State, g *Game, e store.Event) error {
 	}
 	g.State = Postponed
 	g.Reason = p.Reason
-	g.Incidents = append(g.Incidents, s.incident(g, e, "postponed", p.Reason, "rule 3", ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentPostponed, p.Reason, "rule 3", ""))
 	return nil
 }
 
@@ -421,6 +421,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	g.Result = p.Result
 	g.Termination = scoresheet.Termination(p.Termination)
 	g.Reason = p.Reason
+	g.Why = p.Why
 	g.Ended = e.At
 	g.Offer, g.OfferNext, g.Pressed = nil, nil, nil
 	if p.Termination == string(scoresheet.TermForfeit) {
@@ -436,7 +437,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	if p.Reason != "" {
 		text += ": " + p.Reason
 	}
-	inc := s.incident(g, e, "result", text, "", "clocks stopped")
+	inc := s.incident(g, e, IncidentResult, text, "", "clocks stopped")
 	inc.Why = p.Why
 	g.Incidents = append(g.Incidents, inc)
 	return nil
@@ -597,7 +598,7 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 	if rule == "" {
 		rule = "6.10"
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "adjust", p.Reason, rule, effect))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAdjust, p.Reason, rule, effect))
 	return nil
 }
 
@@ -612,7 +613,7 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 		effect = fmt.Sprintf("%s %s", side, signed(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
-		effect = fmt.Sprintf("%s set to %s", side, FormatDuration(d))
+		effect = fmt.Sprintf("%s set to %s", side, clock.FormatReading(d))
 	default:
 		return c, "", fmt.Errorf("unknown adjustment %q", p.Op)
 	}
@@ -638,9 +639,9 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 
 func signed(d time.Duration) string {
 	if d < 0 {
-		return "−" + FormatDuration(-d)
+		return "−" + clock.FormatReading(-d)
 	}
-	return "+" + FormatDuration(d)
+	return "+" + clock.FormatReading(d)
 }
 
 func applyDrawOffer(s *State, g *Game, e store.Event) error {
@@ -711,7 +712,7 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if p.OrderUnknown {
 		rule = "6.11"
 	}
-	inc := s.incident(g, e, "flag", text, rule, "")
+	inc := s.incident(g, e, IncidentFlag, text, rule, "")
 	inc.Why = p.Why
 	if !fell.IsZero() {
 		inc.At = fell // the console, the PGN and the PDF show when the flag fell, not when it was recorded
@@ -742,7 +743,7 @@ func applyRecovery(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "recovery", p.Text, "rule 7", ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentRecovery, p.Text, "rule 7", ""))
 	return nil
 }
 

@@ -67,7 +67,7 @@ func (r *rig) wantClocks(t *testing.T, white, black string) {
 	}{{clock.White, white}, {clock.Black, black}} {
 		got := r.remaining(x.s).Truncate(time.Millisecond)
 		if got != hms(x.want) {
-			t.Errorf("%s's clock %s, want %s", Colour(x.s), FormatDuration(got), x.want)
+			t.Errorf("%s's clock %s, want %s", Colour(x.s), clock.FormatReading(got), x.want)
 		}
 	}
 }
@@ -233,7 +233,7 @@ var flagRules = []struct {
 			refused(t, err, "can never be claimed")
 		}
 		_, err = r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
-		refused(t, err, "already been recorded")
+		refused(t, err, string(CodeBothFlagsRecorded))
 		r.move(10*sec, "Nf3")
 		r.move(10*sec, "Nc6")
 		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, sec), "white", false)
@@ -300,7 +300,7 @@ var flagRules = []struct {
 		r.wantResult(t, "0-1", "checkmate")
 		since := r.seq()
 		_, err := r.app.Flag(r.ctx, r.as(RoleWhite, sec), "black", false)
-		refused(t, err, "is over")
+		refused(t, err, string(CodeGameOver))
 		r.wantLog(t, since)
 		r.wantResult(t, "0-1", "checkmate")
 		r.wantClocks(t, "0:00:58", "0:00:00")
@@ -312,8 +312,8 @@ var flagRules = []struct {
 		r.start()
 		r.move(m, "e4") // Deep Blue's clock runs from +60 s
 		since := r.seq()
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), "rule 7")
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), "not a cause")
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), string(CodeNoPauseForFault))
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), string(CodeNotAPauseCause))
 		r.wantLog(t, since)
 		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
 		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: unplayable") {
@@ -424,8 +424,8 @@ var flagRules = []struct {
 			moves int
 			want  string
 		}{{clock.White, 30, "0:18:00"}, {clock.Black, 30, "0:28:00"}} {
-			if g.Clock.Moves(x.s) != x.moves || FormatDuration(g.Clock.Remaining(x.s, r.now)) != x.want {
-				t.Errorf("%s after the reset: %d moves, %s; want %d, %s", Colour(x.s), g.Clock.Moves(x.s), FormatDuration(g.Clock.Remaining(x.s, r.now)), x.moves, x.want)
+			if g.Clock.Moves(x.s) != x.moves || clock.FormatReading(g.Clock.Remaining(x.s, r.now)) != x.want {
+				t.Errorf("%s after the reset: %d moves, %s; want %d, %s", Colour(x.s), g.Clock.Moves(x.s), clock.FormatReading(g.Clock.Remaining(x.s, r.now)), x.moves, x.want)
 			}
 		}
 	}},
@@ -441,7 +441,7 @@ var flagRules = []struct {
 		app, _, _ := openTestApp(t, "tc.db")
 		cmd := Cmd{At: rigStart, Actor: Actor{Role: RoleArbiter}}
 		spec := MatchSpec{Title: "T", Players: [2]string{kasparov, deepBlue}, Controls: map[string]string{"Nobody": "bad"}}
-		refused(t, app.NewMatch(context.Background(), cmd, spec), "Nobody is not a player of this match")
+		refused(t, app.NewMatch(context.Background(), cmd, spec), string(CodeControlNotAPlayer))
 		spec.Controls = map[string]string{deepBlue: "classical"}
 		refused(t, app.NewMatch(context.Background(), cmd, spec), `"classical" is not a preset`)
 		spec.Controls = map[string]string{deepBlue: "40/banana"}

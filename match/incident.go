@@ -83,7 +83,7 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 			return err
 		}
 		if strings.TrimSpace(args.Text) == "" {
-			return refuse("incident %s needs --text: describe what happened", kind)
+			return refuseAs(CodeIncidentNeedsText, kind)
 		}
 		if err := checkText("the incident text", args.Text, true); err != nil {
 			return err
@@ -192,7 +192,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		at := t.cmd.At
 		if which == "both" {
 			if !orderUnknown {
-				return refuse("'flag both' records Article 6.11: add --order-unknown, or name the side whose flag fell first")
+				return refuseAs(CodeFlagBothNeedsOrder)
 			}
 			if err := t.require("flag both", RoleArbiter); err != nil {
 				return err
@@ -203,17 +203,17 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			for _, s := range []clock.Side{clock.White, clock.Black} {
 				fl[s] = g.Clock.Flag(s, at)
 				if !fl[s].Fallen {
-					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), FormatDuration(g.Clock.Remaining(s, at)))
+					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
 				}
 			}
 			if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
-				return refuse("Article 6.11 has already been recorded for both flags: the game continues, and the arbiter decides with 'result' if it cannot go on")
+				return refuseAs(CodeBothFlagsRecorded)
 			}
 			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
 				WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
 		}
 		if orderUnknown {
-			return refuse("--order-unknown goes with 'flag both'")
+			return refuseAs(CodeOrderUnknownGoesWithBoth)
 		}
 		side, err := clock.ParseSide(which)
 		if err != nil {
@@ -221,7 +221,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		}
 		f := g.Clock.Flag(side, at)
 		if !f.Fallen {
-			return refuse("%s's flag has not fallen: %s remain", colour(side), FormatDuration(g.Clock.Remaining(side, at)))
+			return refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
 		}
 		if f.OrderUnknown {
 			return refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
@@ -230,7 +230,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		if of := g.Clock.Flag(side.Other(), at); of.Fallen && !of.OrderUnknown {
 			switch {
 			case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
-				return refuse("both flags fell at the same instant (%s), so which fell first cannot be established: the arbiter records Article 6.11 with 'flag both --order-unknown'", instant(f.At))
+				return refuseAs(CodeSameInstant, instant(f.At))
 			case of.At.Before(f.At):
 				first := side.Other()
 				if _, done := requiredDone(g, first, of); done {

@@ -37,8 +37,8 @@ func init() {
 	for k, v := range procedureKinds() {
 		incidentKinds[k] = v
 	}
-	incidentEffects["appeal"] = keepRefers
-	incidentEffects["appeal-decision"] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	incidentEffects[IncidentAppeal] = keepRefers
+	incidentEffects[IncidentAppealDecision] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
 		keepRefers(s, g, e, p)
 		return applyAppealDecision(s, g, e, p)
 	}
@@ -51,13 +51,13 @@ var (
 
 func procedureKinds() map[string]incidentKind {
 	return map[string]incidentKind{
-		"maintenance": {rule: "rule 13", roles: rolesComputer,
+		IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
 			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
 			fill: fillWhere, effects: hallBonus},
 		"replacement": {rule: "rule 13", roles: rolesComputer,
 			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
 			fill: fillWhere, effects: hallBonus},
-		"technical-fault": {rule: "rules 6, 7, 12", roles: rolesComputer,
+		IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
 			guard: computerMatch("rules 6, 7, 12"),
 			fill:  fillEffect("the computer's clock keeps running (rule 7)")},
 		"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
@@ -66,18 +66,18 @@ func procedureKinds() map[string]incidentKind {
 		"setup": {rule: "rule 12", roles: rolesComputer,
 			guard: notHumansTurn("rule 12", "setting up the position in the computer"),
 			fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
-		"operator-replaced": {rule: "rule 4", roles: rolesComputer, matchLevel: true,
+		IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
 			options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
 		"time-info": {rule: "rule 11", roles: rolesComputer,
 			guard: computersTurn, fill: fillReadings},
 		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
 			fill: fillEffect("set the new clock with 'adjust' (6.10)")},
-		"conduct":          {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
-		"ruling":           {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
-		"arbiter-replaced": {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
-		"appeal":           {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
-		"appeal-decision":  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
-		"irregularity":     {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
+		"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
+		IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
+		IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
+		IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
+		IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
+		"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
 	}
 }
 
@@ -104,7 +104,7 @@ func flags(allowed ...string) guardFunc {
 		given := map[string]bool{"name": a.Name != "", "in-hall": a.InHall, "remote": a.Remote, "result": a.Result != "", "refers": a.Refers != 0}
 		for _, f := range []string{"name", "in-hall", "remote", "result", "refers"} {
 			if given[f] && !ok[f] {
-				return refuse("this kind of incident does not take --%s: leave it out", f)
+				return refuseAs(CodeIncidentTakesNo, f)
 			}
 		}
 		return nil
@@ -113,14 +113,14 @@ func flags(allowed ...string) guardFunc {
 
 func hallOrRemote(t *tx, g *Game, a IncidentArgs) error {
 	if a.InHall == a.Remote {
-		return refuse("say where the work is done: --in-hall (in the playing hall) or --remote (from the control room's mirror terminal)")
+		return refuseAs(CodeSayWhere)
 	}
 	return nil
 }
 
 func needName(t *tx, g *Game, a IncidentArgs) error {
 	if strings.TrimSpace(a.Name) == "" {
-		return refuse("give the new person's name with --name")
+		return refuseAs(CodeNeedName)
 	}
 	return nil
 }
@@ -185,7 +185,7 @@ func HumansTurn(m *Match, g *Game) bool {
 func fillWhere(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 	if a.InHall {
 		p.Extra = map[string]string{"where": "in-hall"}
-		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), FormatDuration(RecoveryBonus))
+		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), clock.FormatReading(RecoveryBonus))
 	} else {
 		p.Extra = map[string]string{"where": "remote"}
 		p.Effect = "from the control room: no bonus"
@@ -204,7 +204,7 @@ type Readings struct {
 }
 
 func readingsAt(g *Game, at time.Time) Readings {
-	return Readings{White: FormatDuration(g.Clock.Remaining(clock.White, at)), Black: FormatDuration(g.Clock.Remaining(clock.Black, at))}
+	return Readings{White: clock.FormatReading(g.Clock.Remaining(clock.White, at)), Black: clock.FormatReading(g.Clock.Remaining(clock.Black, at))}
 }
 
 func fillReadings(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
@@ -245,7 +245,7 @@ func SetupCard(g *Game, m *Match, at time.Time) string {
 		if n, ok := c.MovesToControl(s); ok {
 			toCtl = fmt.Sprintf("%d moves to the control at move %d", n, ctl.MovesThrough(c.Period(s)))
 		}
-		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", FormatDuration(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
+		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", clock.FormatReading(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
 	}
 	running := "none (clocks stopped)"
 	if s, ok := g.Clock.Running(); ok {
@@ -328,7 +328,7 @@ func (s *State) ruling(seq int64) (*Game, *Incident) {
 
 func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 	if a.Refers == 0 {
-		return refuse("an appeal contests a decision of the arbiter: give its event number with --refers (see the incident log)")
+		return refuseAs(CodeAppealNeedsRefers)
 	}
 	_, inc := t.st.ruling(a.Refers)
 	if inc == nil {
@@ -339,7 +339,7 @@ func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 
 func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	if a.Refers == 0 {
-		return refuse("an appeal decision closes an appeal: give the appeal's event number with --refers")
+		return refuseAs(CodeAppealDecisionNeedsRefers)
 	}
 	ag, inc := t.st.findIncident(a.Refers)
 	if inc == nil || inc.Kind != "appeal" {
@@ -356,7 +356,7 @@ func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	rg := appealedGame(t.st, ag, inc)
 	if !rg.Over() {
-		return refuse("game %d is still in progress: the appeals board changes results of finished games only; end the game with 'result'", rg.Number)
+		return refuseAs(CodeAppealGameInProgress, rg.Number)
 	}
 	return nil
 }
@@ -387,7 +387,7 @@ func applyAppealDecision(s *State, g *Game, e store.Event, p IncidentPayload) er
 	}
 	rg := appealedGame(s, ag, appeal)
 	rg.Result = p.Result
-	rg.Reason = "result changed by the appeals board (rule 19): " + p.Text
+	rg.Reason, rg.Why = "result changed by the appeals board (rule 19): "+p.Text, nil
 	return nil
 }
 
@@ -419,7 +419,7 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("forfeit needs --reason: say what happened")
+			return refuseAs(CodeForfeitNeedsReason)
 		}
 		m, err := t.match()
 		if err != nil {
@@ -432,7 +432,7 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 				return refuse("every game of the match has been played: there is no game to forfeit")
 			}
 			if g.Scheduled.IsZero() {
-				return refuse("game %d has no scheduled start: start it with 'game start' (White's clock runs, 6.5) or schedule it, then wait %s", g.Number, FormatDuration(m.ForfeitAfter))
+				return refuseAs(CodeForfeitNoStart, g.Number, clock.FormatReading(m.ForfeitAfter))
 			}
 		}
 		base, what := g.Scheduled, phrase.Word("the scheduled start")
@@ -445,14 +445,14 @@ func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string
 		deadline := base.Add(m.ForfeitAfter)
 		if !t.cmd.At.After(deadline) {
 			return refuse("%s may be defaulted only when absent more than %s after %s (%s), that is after %s: wait %s more (6.6)",
-				g.Name(side), FormatDuration(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), FormatDuration(deadline.Sub(t.cmd.At)))
+				g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
 		}
 		result := "0-1"
 		if side == clock.Black {
 			result = "1-0"
 		}
 		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermForfeit),
-			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), FormatDuration(m.ForfeitAfter), what, reason)})
+			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), clock.FormatReading(m.ForfeitAfter), what, reason)})
 	})
 }
 
@@ -539,7 +539,7 @@ func applyClaim(s *State, g *Game, e store.Event) error {
 	if p.Move != "" {
 		text += " with the intended move " + p.Move
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "claim", text+": "+p.Ruling, rule, ""))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentClaim, text+": "+p.Ruling, rule, ""))
 	return nil
 }
 
@@ -564,10 +564,10 @@ func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) e
 			return err
 		}
 		if err := checkText("the reason", reason, true); err != nil {
-			return refuse("amend needs --reason: say what was entered wrongly")
+			return refuseAs(CodeAmendNeedsReason)
 		}
 		if err := checkText("the move", input, true); err != nil {
-			return refuse("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'")
+			return refuseAs(CodeAmendNeedsMove)
 		}
 		if _, err := t.match(); err != nil {
 			return err
@@ -591,7 +591,7 @@ func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) e
 			return refuse("%s is already recorded at ply %d: nothing to amend", ne.SAN, ply)
 		}
 		if term, _ := probe.Outcome(); term != beforeTerm {
-			return refuse("amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead", oldLabel, ne.SAN, term)
+			return refuseAs(CodeAmendChangesStanding, oldLabel, ne.SAN, term)
 		}
 		return t.emit(g.Number, KindAmend, AmendPayload{Ply: ply, Old: old.SAN, SAN: ne.SAN, UCI: ne.UCI, Input: input, Reason: reason})
 	})
@@ -609,7 +609,7 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 		return err
 	}
 	text := fmt.Sprintf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
-	g.Incidents = append(g.Incidents, s.incident(g, e, "amend", text, "rule 15", "clocks untouched"))
+	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAmend, text, "rule 15", "clocks untouched"))
 	return nil
 }
 

@@ -138,7 +138,7 @@ func (r *rig) replayed() *State {
 	live, again := r.app.State().CurrentGame(), st.CurrentGame()
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if a, b := live.Clock.Remaining(s, r.now), again.Clock.Remaining(s, r.now); a != b {
-			r.t.Errorf("replay: %s's clock %s, live %s", Colour(s), FormatDuration(b), FormatDuration(a))
+			r.t.Errorf("replay: %s's clock %s, live %s", Colour(s), clock.FormatReading(b), clock.FormatReading(a))
 		}
 	}
 	if live.Sheet.FEN() != again.Sheet.FEN() {

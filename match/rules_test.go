@@ -31,7 +31,7 @@ func TestRules(t *testing.T) {
 		r.shuffle(60, m, m)
 		g := r.game()
 		if got, want := r.remaining(clock.White), hms("2:30:00"); got != want {
-			t.Errorf("White after 60 moves of 1 minute: %s, want 2h + 1h + 30m − 60m = %s", FormatDuration(got), FormatDuration(want))
+			t.Errorf("White after 60 moves of 1 minute: %s, want 2h + 1h + 30m − 60m = %s", clock.FormatReading(got), clock.FormatReading(want))
 		}
 		if p := g.Clock.Period(clock.White) + 1; p != 3 {
 			t.Errorf("White's period after 60 moves = %d, want 3", p)
@@ -52,7 +52,7 @@ func TestRules(t *testing.T) {
 		}
 		r.ok(r.app.Adjust(r.ctx, r.as(RoleArbiter, 0), clock.White, Adjustment{Set: true, D: hms("1:55:00")}, "set the replacement clock from the old one"))
 		if got := r.remaining(clock.White); got != hms("1:55:00") {
-			t.Errorf("White after adjust = %s", FormatDuration(got))
+			t.Errorf("White after adjust = %s", clock.FormatReading(got))
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "clock-replaced", IncidentArgs{Text: "x"})
 		refused(t, err, "must be given by the arbiter")
@@ -83,7 +83,7 @@ func TestRules(t *testing.T) {
 		refused(t, err, "rule 4")
 		r.move(0, "e4")
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-replaced", IncidentArgs{Text: "shift change"})
-		refused(t, err, "--name")
+		refused(t, err, string(CodeNeedName))
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "operator-replaced", IncidentArgs{Text: "shift change", Name: "Joe Hoane"})
 		r.ok(err)
 		if _, err := r.app.Move(r.ctx, r.as(RoleOperator, m), "e5", false); err != nil {
@@ -211,7 +211,7 @@ func TestRules(t *testing.T) {
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "maintenance", IncidentArgs{Text: "replace a node board", InHall: true})
 		r.ok(err)
 		if got := r.remaining(clock.White); got != before+5*m {
-			t.Errorf("Kasparov after in-hall maintenance: %s, want %s", FormatDuration(got), FormatDuration(before+5*m))
+			t.Errorf("Kasparov after in-hall maintenance: %s, want %s", clock.FormatReading(got), clock.FormatReading(before+5*m))
 		}
 		if inc := r.lastIncident(); inc.Kind != "adjust" || inc.Rule != "rule 13" {
 			t.Errorf("the bonus is logged as %s %q, want an adjust under rule 13", inc.Kind, inc.Rule)
@@ -222,7 +222,7 @@ func TestRules(t *testing.T) {
 			t.Error("remote maintenance must give no bonus")
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "maintenance", IncidentArgs{Text: "where?"})
-		refused(t, err, "--in-hall")
+		refused(t, err, string(CodeSayWhere))
 	})
 
 	t.Run("rule_13_maintenance_refused_on_humans_turn", func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestRules(t *testing.T) {
 			refused(t, err, "rule 13")
 		}
 		if got := r.remaining(clock.White); got != hms("1:58:00") {
-			t.Errorf("a refused maintenance changed the clock: %s", FormatDuration(got))
+			t.Errorf("a refused maintenance changed the clock: %s", clock.FormatReading(got))
 		}
 	})
 
@@ -260,7 +260,7 @@ func TestRules(t *testing.T) {
 	t.Run("rule_17_arbiter_replaced", func(t *testing.T) {
 		r := newRig(t)
 		_, err := r.app.Incident(r.ctx, r.as(RoleArbiter, m), "arbiter-replaced", IncidentArgs{Text: "unwell"})
-		refused(t, err, "--name")
+		refused(t, err, string(CodeNeedName))
 		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, 0), "arbiter-replaced", IncidentArgs{Text: "unwell", Name: "Carol Jarecki"})
 		r.ok(err)
 		if got := r.app.State().Match.Arbiter; got != "Carol Jarecki" {
@@ -325,7 +325,7 @@ func TestRules(t *testing.T) {
 		r.start()
 		r.shuffle(40, 2*m, m)
 		if got, want := r.remaining(clock.White), hms("1:40:00"); got != want {
-			t.Errorf("White after 40 moves in 80 minutes = %s, want 40 saved + 60 = %s", FormatDuration(got), FormatDuration(want))
+			t.Errorf("White after 40 moves in 80 minutes = %s, want 40 saved + 60 = %s", clock.FormatReading(got), clock.FormatReading(want))
 		}
 	})
 
@@ -348,7 +348,7 @@ func TestRules(t *testing.T) {
 		r.start()
 		r.now = r.now.Add(20 * m)
 		if got := r.remaining(clock.White); got != hms("1:40:00") {
-			t.Errorf("absent White's clock after 20 minutes: %s", FormatDuration(got))
+			t.Errorf("absent White's clock after 20 minutes: %s", clock.FormatReading(got))
 		}
 	})
 
@@ -474,7 +474,7 @@ func TestRules(t *testing.T) {
 		r.ok(err)
 		r.ok(r.app.Adjust(r.ctx, r.as(RoleArbiter, 0), clock.Black, Adjustment{D: -30 * time.Second}, "best judgement from the log"))
 		if got := r.remaining(clock.Black); got != hms("1:58:30") {
-			t.Errorf("Black = %s", FormatDuration(got))
+			t.Errorf("Black = %s", clock.FormatReading(got))
 		}
 	})
 
@@ -507,7 +507,7 @@ func TestRules(t *testing.T) {
 	t.Run("6.12b_player_stops_clocks", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
-		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), "--call")
+		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), string(CodePlayerPausesOnlyToCall))
 		r.ok(r.app.Pause(r.ctx, r.as(RoleWhite, 0), "the operator moves about", true))
 		if g := r.game(); g.State != Paused || !g.Paused.Call {
 			t.Error("a player's call must stop the clocks")
@@ -533,10 +533,10 @@ func TestRules(t *testing.T) {
 			t.Error("an irregularity gives no recovery bonus")
 		}
 		if got := r.remaining(clock.White); got != hms("1:56:00") {
-			t.Errorf("White = %s, want 2:00:00 − 4 moves of 1m", FormatDuration(got))
+			t.Errorf("White = %s, want 2:00:00 − 4 moves of 1m", clock.FormatReading(got))
 		}
 		if got := r.remaining(clock.Black); got != hms("1:57:00") {
-			t.Errorf("Black = %s, want 2:00:00 − 3 moves of 1m", FormatDuration(got))
+			t.Errorf("Black = %s, want 2:00:00 − 3 moves of 1m", clock.FormatReading(got))
 		}
 		if inc := r.lastIncident(); inc.Rule != "6.13" {
 			t.Errorf("rule %q", inc.Rule)
@@ -578,7 +578,7 @@ func TestRules(t *testing.T) {
 		r.move(m, "Nc3")
 		r.move(m, "Nf6")
 		w, b := r.remaining(clock.White), r.remaining(clock.Black)
-		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), "--reason")
+		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), string(CodeAmendNeedsReason))
 		r.ok(r.app.Amend(r.ctx, r.as(RoleArbiter, 0), 1, "Nf3", "Nf3 was played, Nc3 entered"))
 		g := r.game()
 		if got := g.Sheet.Entries()[0].SAN; got != "Nf3" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arbiter/cli"
+	"arbiter/clock"
 	"arbiter/match"
 )
 
@@ -98,7 +99,7 @@ func clockOf(s match.Status, white bool) string {
 	if white {
 		c = s.Game.Clock.White
 	}
-	return match.FormatDuration(time.Duration(c.RemainingMS) * time.Millisecond)
+	return clock.FormatReading(time.Duration(c.RemainingMS) * time.Millisecond)
 }
 
 func TestScriptOperatorErrorFoundTenMovesLater(t *testing.T) {

@@ -304,12 +304,12 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 			}
 		}
 		if first == "" {
-			r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key given with --key (it is unprotected or was stripped of its credentials)"
+			r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)"
 			return r
 		}
 		if !found {
 			i := int(r.ProtectedFrom - 1)
-			return fail(i, "registers the arbiter key %s, not the key %s given with --key (the record was re-keyed)", HexBlocks(Fingerprint(first)), HexBlocks(want))
+			return fail(i, "registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)", HexBlocks(Fingerprint(first)), HexBlocks(want))
 		}
 	}
 	return r

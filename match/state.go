@@ -139,6 +139,7 @@ type Game struct {
 	Result      string // "*" while undecided
 	Termination scoresheet.Termination
 	Reason      string
+	Why         *phrase.Error // Reason as a code and arguments (a 6.9 verdict) for a face to say in its language; nil for free text
 	Clock       clock.Clock
 	Sheet       *scoresheet.Sheet
 	Incidents   []Incident

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -32,22 +31,10 @@ func Colour(s clock.Side) string {
 	return "White"
 }
 
-// FormatDuration writes a duration as H:MM:SS, with milliseconds when it has
-// any ("1:05:00", "0:04:59.250"). Negative durations get a minus sign.
-func FormatDuration(d time.Duration) string {
-	sign := ""
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	h := d / time.Hour
-	m := (d % time.Hour) / time.Minute
-	sec := (d % time.Minute) / time.Second
-	ms := (d % time.Second) / time.Millisecond
-	if ms != 0 {
-		return fmt.Sprintf("%s%d:%02d:%02d.%03d", sign, h, m, sec, ms)
-	}
-	return fmt.Sprintf("%s%d:%02d:%02d", sign, h, m, sec)
-}
+// FormatDuration is clock.FormatReading.
+//
+// Deprecated: use clock.FormatReading; kept for branches still calling it.
+func FormatDuration(d time.Duration) string { return clock.FormatReading(d) }
 
 // ParseClockReading reads H:MM:SS[.fff] (also MM:SS) as a duration.
 func ParseClockReading(s string) (time.Duration, error) {

@@ -56,4 +56,13 @@
 // bytes (the document's dates are the instant of the record's last event).
 // Times of day are printed in the match's time zone (match.Match.Location),
 // the zone named.
+//
+// # Files
+//
+// pdf.go holds WritePDF and its options; layout.go the renderer and its
+// primitives (headings, paragraphs, tables); then one file per part of the
+// report: cover.go, sheet.go (a game's scoresheet), chart.go (the time
+// chart), incidents.go (the incident log and the clock adjustments),
+// signatures.go and appendix.go. The incident kinds they tell apart are
+// match's constants (match.IncidentAdjust, …).
 package report

@@ -66,7 +66,7 @@ func germanTextRules() []textRule {
 		{regexp.MustCompile(`^(.+) declines the draw offer$`), func(t tr, m []string) string { return m[1] + " lehnt das Remisangebot ab" }},
 		{regexp.MustCompile(`^(.+) accepts the draw offer$`), func(t tr, m []string) string { return m[1] + " nimmt das Remisangebot an" }},
 		{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): (.*)$`), func(t tr, m []string) string {
-			return "Stellung vor Halbzug " + m[1] + " wiederhergestellt, " + m[2] + " Halbzug/Halbzüge gestrichen (" + m[3] + "): " + m[4]
+			return "Stellung vor Halbzug " + m[1] + " wiederhergestellt, " + m[2] + " Halbzug/Halbzüge gestrichen (" + methodDE(m[3]) + "): " + m[4]
 		}},
 		{regexp.MustCompile(`^clocks stopped; (.*)$`), func(t tr, m []string) string { return "Uhren angehalten; " + clocksDE.Replace(m[1]) }},
 		{regexp.MustCompile(`^recovery bonus after the operator's error$`), func(t tr, m []string) string {
@@ -108,7 +108,7 @@ func IncidentLine(m *match.Match, in match.Incident, lang string) string {
 		s += " (" + t.rule(in.Rule) + ")"
 	}
 	if in.Text != "" {
-		s += " " + t.text(in.Text)
+		s += " " + t.reasoned(in.Text, in.Why)
 	}
 	return s
 }

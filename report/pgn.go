@@ -268,7 +268,7 @@ func moveComment(e *scoresheet.Entry, cmds, notes []string) string {
 	if e.Color == chess.Black {
 		left = e.ClockBlack
 	}
-	fmt.Fprintf(&b, "[%%clk %s] [%%emt %s]", scoresheet.FormatClock(left), scoresheet.FormatClock(e.Elapsed))
+	fmt.Fprintf(&b, "[%%clk %s] [%%emt %s]", clock.FormatShown(left), clock.FormatShown(e.Elapsed))
 	for _, c := range cmds {
 		b.WriteString(" " + c)
 	}
@@ -357,7 +357,7 @@ func IncidentNote(in match.Incident) string {
 	if in.Effect != "" {
 		b.WriteString(" (" + in.Effect + ")")
 	}
-	fmt.Fprintf(&b, "; W %s B %s", scoresheet.FormatClock(in.WhiteClock), scoresheet.FormatClock(in.BlackClock))
+	fmt.Fprintf(&b, "; W %s B %s", clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock))
 	return b.String()
 }
 
@@ -400,7 +400,7 @@ func struckRuns(g *match.Game) []struckRun {
 	}
 	k := 0
 	for _, in := range g.Incidents {
-		if in.Kind == "correct" && k < len(runs) {
+		if in.Kind == match.IncidentCorrect && k < len(runs) {
 			runs[k].Cause, runs[k].Rule = struckCause(in), in.Rule
 			k++
 		}

@@ -332,7 +332,7 @@ func TestClockCommentsAgreeWithStatus(t *testing.T) {
 		if s.Game.ToMove == "white" {
 			ms = s.Game.Clock.Black.RemainingMS
 		}
-		want = append(want, scoresheet.FormatClock(time.Duration(ms)*time.Millisecond))
+		want = append(want, clock.FormatShown(time.Duration(ms)*time.Millisecond))
 	}
 	pgn := runCLI(t, "--db", db, "export", "pgn", "--game", "1")
 	var got []string

@@ -7,22 +7,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/notnil/chess"
-)
 
-// FormatClock writes a duration as "H:MM:SS", rounded down to whole
-// seconds; negative durations are written as "0:00:00".
-func FormatClock(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	s := int64(d / time.Second)
-	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-}
+	"arbiter/clock"
+)
 
 // Tag is one PGN tag pair.
 type Tag struct{ Name, Value string }
@@ -712,7 +703,7 @@ func (s *Sheet) PGN(tags []Tag, result string) PGNGame {
 			if e.Color == chess.Black {
 				clk = e.ClockBlack
 			}
-			parts = append(parts, "[%clk "+FormatClock(clk)+"]", "[%emt "+FormatClock(e.Elapsed)+"]")
+			parts = append(parts, "[%clk "+clock.FormatShown(clk)+"]", "[%emt "+clock.FormatShown(e.Elapsed)+"]")
 		}
 		parts = append(parts, e.Notes...)
 		g.Moves = append(g.Moves, PGNMove{SAN: e.SAN, Comment: strings.Join(parts, " ")})

@@ -135,26 +135,6 @@ func TestWritePGNFormat(t *testing.T) {
 	})
 }
 
-func TestFormatClock(t *testing.T) {
-	tests := []struct {
-		name string
-		d    time.Duration
-		want string
-	}{
-		{"zero", 0, "0:00:00"},
-		{"fractions are rounded down", 59*time.Second + 999*time.Millisecond, "0:00:59"},
-		{"hours are not padded", 2*time.Hour + 5*time.Minute + 3*time.Second, "2:05:03"},
-		{"negative time is written as zero", -5 * time.Second, "0:00:00"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := FormatClock(tt.d); got != tt.want {
-				t.Errorf("FormatClock(%v) = %q, want %q", tt.d, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestPGNRoundTrip(t *testing.T) {
 	g, fen := deepBlueGame1(t)
 	var b bytes.Buffer

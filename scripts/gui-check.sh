@@ -5,7 +5,7 @@
 #
 #  1. 1280×800, English: accept the New match dialog, start the game, play
 #     four moves press first (F1/F12, then a click-click move or a typed
-#     one), the arbiter's stop (F9) and resume; open the audience display
+#     one), the arbiter's stop (F9: the cause asked, Enter) and resume; open the audience display
 #     (full screen), press the clock key in it and type a move there; open
 #     the rule 10 dialog (the clocks stop), cancel it; strike the last two
 #     plies out with the command line (`correct`) and play the replacement:
@@ -14,6 +14,8 @@
 #     theme with Reports → Verify the record.
 #  3. A 10-second game: the flag falls, the status line says so, Ctrl+Shift+F
 #     asks, Enter records it and the 6.9 verdict is shown.
+#  4. German: Game → Start from a position… (Ctrl+O) with a FEN, the flag
+#     falls and the 6.9 verdict (a draw) is said in German.
 #
 # After each part the database is checked for the events the actions wrote.
 # Needs: Xvfb, xdotool, ImageMagick (import), sqlite3 (optional).
@@ -112,7 +114,9 @@ xdotool type --window "$wid" --delay 50 "Nc6"
 key Return
 sleep 0.5
 shot 04-four-moves
-key F9 # the arbiter's own stop (6.12a): both clocks marked stopped
+key F9 # the arbiter's own stop (6.12a): the console asks for the cause
+shot 05a-pause-cause
+key Return # the cause offered (another cause): both clocks marked stopped
 shot 05-stopped
 key ctrl+r # the arbiter resumes
 sleep 1.2 # let the running clock tick once
@@ -239,6 +243,7 @@ shot 17-flag-fallen
 key ctrl+shift+f # White's flag fell: the console asks first
 shot 18-flag-question
 key Return
+sleep 4 # the 6.9 analysis of the opening position takes a few seconds here
 shot 19-flag-verdict
 xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true # closes the verdict
 sleep 0.4
@@ -252,6 +257,34 @@ app_pid=""
 if command -v sqlite3 >/dev/null; then
 	kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
 	case "$kinds" in *"flag game.end"*) ;; *) fail "the flag game's events are '$kinds', want a flag and the game's end" ;; esac
+fi
+
+# German: a game started from a position (Game → Start from a position…),
+# its flag falls, and the 6.9 verdict (a draw: Black has only the king) is
+# said in German
+db="$work/flag-de.db"
+cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 >/dev/null || fail "match new failed"
+start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+key ctrl+o
+xdotool type --window "$wid" --delay 30 "8/8/4k3/8/8/4K3/4P3/8 w - - 0 60"
+shot 20-de-start-from-position
+key Return
+sleep 11 # White's 10 seconds run out
+shot 21-de-flag-fallen
+key ctrl+shift+f
+key Return
+shot 22-de-flag-verdict
+xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true
+sleep 0.4
+xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
+xdotool keyup ctrl q 2>/dev/null || true
+for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app_pid" 2>/dev/null && fail "the console did not quit after the German flag game"
+app_pid=""
+if command -v sqlite3 >/dev/null; then
+	kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
+	case "$kinds" in *"game.start"*"flag game.end"*) ;; *) fail "the German flag game's events are '$kinds', want a start, a flag and the game's end" ;; esac
 fi
 
 # The live broadcast's spectator page in headless Chromium (issue 18).

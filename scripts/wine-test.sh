@@ -5,7 +5,7 @@
 #
 # Default: the packages whose tests pass under Debian 12's Wine 8.0 (clock,
 # scoresheet, internal/phrase, internal/quietlocale) and the time source's
-# tests in match. The packages that write files in t.TempDir (store, match,
+# tests in service. The packages that write files in t.TempDir (store, match,
 # cli, report, internal/demo) cannot pass there: Go 1.26's os.RemoveAll
 # deletes with FileDispositionInformationEx, which Wine 8.0 answers with
 # "Invalid function", so every test's TempDir cleanup fails (docs/cli.md,
@@ -58,7 +58,7 @@ wintest() {
 status=0
 if (($# == 0)); then
 	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ || status=$?
-	wintest -run 'TimeSource' ./match/ || status=$?
+	wintest -run 'TimeSource' ./service/ || status=$?
 else
 	wintest "$@" || status=$?
 fi

@@ -11,6 +11,12 @@
 // (ParseAdjustment) and turns errors into the one sentence a user reads
 // (Sentence, SentenceIn). Exports are written with package atomicfile.
 //
-// This is the start of the layer the issue describes; the transaction
-// wrapper, change notifications and the time source still live in match/.
+// Refusals are codes with arguments (match.Code); SentenceIn says them in
+// the words of the face that passes its table (docs/errors.md).
+//
+// It holds the time source of a live session (TimeSource: the wall clock
+// read once, advanced by the platform's monotonic clock that counts sleep;
+// docs/clock.md). The transaction wrapper and the change notifications
+// still live in match/ (App.do, App.OnChange): they are the core's own
+// guarantee that an event is committed before anyone sees its effect.
 package service

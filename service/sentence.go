@@ -11,22 +11,22 @@ import (
 	"arbiter/store"
 )
 
-// Sentence turns an error into the one clear sentence shown to users.
+// Sentence turns an error into the one clear sentence shown to users, with
+// no face's table of words: a refusal that each face words itself is then
+// its code and arguments. The faces call SentenceIn with their tables.
 func Sentence(err error) string { return SentenceIn(err, func(s string) string { return s }) }
 
-// SentenceIn is Sentence in the language of tr, which translates an English
-// format or word (see package phrase) and returns what it does not know
-// unchanged. Refusals of the match and the move parser are translated;
-// other errors stay in English.
+// SentenceIn is Sentence in the words of a face: tr gives the face's
+// format for a refusal's code (match.Code) and translates an English format
+// or word (see package phrase), and returns what it does not know
+// unchanged. Refusals of the match and the move parser are said in those
+// words; other errors stay in English.
 func SentenceIn(err error, tr func(string) string) string {
 	msg := err.Error()
 	var me *match.Error
 	var ph *phrase.Error
 	if errors.As(err, &me) {
-		msg = me.Msg
-		if errors.As(me, &ph) {
-			msg = phrase.Translate(me, tr)
-		}
+		msg = phrase.Translate(me, tr)
 	} else if errors.As(err, &ph) {
 		msg = phrase.Translate(err, tr)
 	}
@@ -34,6 +34,9 @@ func SentenceIn(err error, tr func(string) string) string {
 	for _, known := range []error{store.ErrDiskFull, store.ErrReadOnly, store.ErrForeign, store.ErrNewerSchema, store.ErrCorrupt, store.ErrEmpty, store.ErrExists} {
 		if errors.Is(err, known) && me == nil {
 			msg = tr(known.Error())
+			if code, ok := storeCodes[known]; ok && tr(string(code)) != string(code) {
+				msg = tr(string(code))
+			}
 			break
 		}
 	}
@@ -53,6 +56,9 @@ func SentenceIn(err error, tr func(string) string) string {
 	r, n := utf8.DecodeRuneInString(msg)
 	return string(unicode.ToUpper(r)) + msg[n:]
 }
+
+// storeCodes are the failures of the file each face words itself.
+var storeCodes = map[error]match.Code{store.ErrForeign: CodeNotADatabase, store.ErrCorrupt: CodeDamagedRecord}
 
 // looksLikeFile reports whether the first word of a sentence is a file name
 // or path rather than an English word: it holds a path separator, or a dot

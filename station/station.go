@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/store"
 )
 
@@ -32,7 +33,7 @@ type Config struct {
 	Dial []string
 	TLS  *tls.Config
 	Exec Executor
-	// Now is the local time source (default match.NewTimeSource().Now).
+	// Now is the local time source (default service.NewTimeSource().Now).
 	Now func() time.Time
 	// Silence: how long the authority may be silent before another record
 	// holder claims authority (default 2 s). BeatEvery: heartbeat period
@@ -126,7 +127,7 @@ func (e *EngineError) Unwrap() error { return e.Err }
 // replica applies the stream.
 func Start(ctx context.Context, cfg Config) (*Station, error) {
 	if cfg.Now == nil {
-		cfg.Now = match.NewTimeSource().Now
+		cfg.Now = service.NewTimeSource().Now
 	}
 	if cfg.Silence == 0 {
 		cfg.Silence = 2 * time.Second

@@ -29,7 +29,7 @@ const ApplicationID = 0x41524249 // "ARBI", PRAGMA application_id
 var (
 	// ErrForeign: the file is not an Arbiter event log (not SQLite at all,
 	// or SQLite belonging to another application).
-	ErrForeign = errors.New("the file is not an Arbiter database; give the match's database with --db")
+	ErrForeign = errors.New("the file is not an Arbiter database; open the match's database file")
 	// ErrNewerSchema: the file was written by a newer Arbiter.
 	ErrNewerSchema = errors.New("the file was written by a newer version of Arbiter; open it with that version or newer")
 	// ErrNotFound: the file (or the requested meta key) does not exist.
@@ -45,7 +45,7 @@ var (
 	ErrAppendOnly = errors.New("events are append-only; record a correcting event instead of changing an old one")
 	// ErrExists: Backup refuses to overwrite an existing destination.
 	// ErrCorrupt: SQLite found the file damaged.
-	ErrCorrupt = errors.New("the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board")
+	ErrCorrupt = errors.New("the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board")
 	ErrExists  = errors.New("the destination already exists; choose a new file name")
 )
 

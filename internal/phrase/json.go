@@ -15,6 +15,7 @@ import (
 // "s" is a plain string, "w" a Word, "i" an integer, "p" a phrase. Any
 // other argument is stored as the string fmt.Sprint gives.
 type jsonPhrase struct {
+	Code   string    `json:"code,omitempty"` // a coded phrase (Coded): the faces' words
 	Format string    `json:"format"`
 	Args   []jsonArg `json:"args,omitempty"`
 }
@@ -28,7 +29,7 @@ type jsonArg struct {
 
 // MarshalJSON stores the phrase as its format and tagged arguments.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	j := jsonPhrase{Format: e.Format}
+	j := jsonPhrase{Code: e.Code, Format: e.Format}
 	for _, a := range e.Args {
 		var ja jsonArg
 		switch x := a.(type) {
@@ -70,7 +71,7 @@ func (e *Error) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	e.Format, e.Args = j.Format, nil
+	e.Code, e.Format, e.Args = j.Code, j.Format, nil
 	for _, a := range j.Args {
 		switch {
 		case a.P != nil:

@@ -10,15 +10,25 @@
 // phrase, is translated too. What the dictionary does not know stays in
 // English, so a missing entry degrades to the English sentence, never to a
 // broken one.
+//
+// A phrase may instead carry a Code and no words of its own ([Coded]): the
+// refusals whose words differ by face (the command line names its flags,
+// the console its keys and menus). [Translate] then asks the dictionary for
+// the code itself, so each face's table of words holds the format; a code
+// the table does not know is shown as the code and its arguments, never as
+// another face's words.
 package phrase
 
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
-// Error is a sentence for the user, kept as its format and arguments.
+// Error is a sentence for the user, kept as its format and arguments, or as
+// a code whose format each face's dictionary gives.
 type Error struct {
+	Code   string
 	Format string
 	Args   []any
 }
@@ -26,7 +36,24 @@ type Error struct {
 // Errorf makes a phrase error; its Error() is fmt.Sprintf(format, args...).
 func Errorf(format string, args ...any) *Error { return &Error{Format: format, Args: args} }
 
-func (e *Error) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
+// Coded makes a phrase without words: a dictionary gives the format for
+// code. Its Error() is the code and the arguments ("no-game", "not-a-player:
+// "Bob", "Ann", "Carl"").
+func Coded(code string, args ...any) *Error { return &Error{Code: code, Args: args} }
+
+func (e *Error) Error() string {
+	if e.Code != "" {
+		if len(e.Args) == 0 {
+			return e.Code
+		}
+		parts := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			parts[i] = fmt.Sprintf("%q", fmt.Sprint(a))
+		}
+		return e.Code + ": " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf(e.Format, e.Args...)
+}
 
 // Word is an argument that a dictionary may translate, such as "White" or
 // "knight"; a plain string argument (a name, a move, a reason typed by the
@@ -50,6 +77,13 @@ func (e *Error) translate(tr func(string) string) string {
 	args := make([]any, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = translateArg(a, tr)
+	}
+	if e.Code != "" {
+		format := tr(e.Code)
+		if format == e.Code {
+			return e.Error() // the dictionary has no words for it
+		}
+		return fmt.Sprintf(format, args...)
 	}
 	return fmt.Sprintf(tr(e.Format), args...)
 }

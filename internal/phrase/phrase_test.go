@@ -11,6 +11,7 @@ var german = map[string]string{
 	"%s is not legal for %s: %s":         "%s ist für %s nicht legal: %s",
 	"%s's clock cannot be set: %v":       "die Uhr von %s lässt sich nicht stellen: %v",
 	"White":                              "Weiß",
+	"no-game-for":                        "keine Partie für %s",
 	"Black":                              "Schwarz",
 	"the move":                           "der Zug",
 	"%s is empty: say it in a few words": "%s ist leer: sagen Sie es in wenigen Worten",
@@ -50,6 +51,10 @@ func TestTranslate(t *testing.T) {
 			Errorf("no move for %s", Word("Black")), "no move for Black", "no move for Schwarz"},
 		{"a phrase wrapped by context is found in the chain",
 			fmt.Errorf("match: %w", Errorf("%s is in check", Word("Black"))), "match: Black is in check", "Schwarz steht im Schach"},
+		{"a coded phrase takes the dictionary's words for its code",
+			Coded("no-game-for", Word("Black")), `no-game-for: "Black"`, "keine Partie für Schwarz"},
+		{"a coded phrase the dictionary does not know is its code and arguments",
+			Coded("unknown-code", 3), `unknown-code: "3"`, `unknown-code: "3"`},
 		{"an error without a phrase is its English text",
 			errors.New("disk full"), "disk full", "disk full"},
 	} {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package match
+package service
 
 import (
 	"time"

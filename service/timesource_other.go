@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package match
+package service
 
 import "time"
 

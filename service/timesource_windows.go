@@ -1,6 +1,6 @@
 //go:build windows
 
-package match
+package service
 
 import (
 	"time"

@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package service
+package stations
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/station"
 )
 
@@ -177,7 +178,7 @@ func StationClientAddr(listen string) (string, int, error) {
 // MatchTitle is the title of the match in the record at path ("" if none).
 func MatchTitle(ctx context.Context, path string) string {
 	title := ""
-	if db, err := OpenRecordReadOnly(ctx, path); err == nil {
+	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
 		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
 			title = app.State().Match.Title
 		}
@@ -188,7 +189,7 @@ func MatchTitle(ctx context.Context, path string) string {
 
 // HolderRoutes are the route addresses of the record holders: those the
 // record names, those the invitation named, and this station's own.
-func HolderRoutes(ctx context.Context, db *DB, sf *StationFile) ([]string, error) {
+func HolderRoutes(ctx context.Context, db *service.DB, sf *StationFile) ([]string, error) {
 	rep, err := station.OpenReplica(ctx, db)
 	if err != nil {
 		return nil, err
@@ -227,7 +228,7 @@ func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
 	for _, c := range sf.Contacts {
 		add(c)
 	}
-	if rdb, err := OpenRecordReadOnly(ctx, db); err == nil {
+	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
 		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := StationClientAddr(r); err == nil {
@@ -282,7 +283,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	if err != nil {
 		return nil, err
 	}
-	rdb, err := OpenRecordReadOnly(ctx, db)
+	rdb, err := service.OpenRecordReadOnly(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +302,7 @@ func CheckRecord(ctx context.Context, db string) error {
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	rdb, err := OpenRecord(ctx, db) // refuses before any write, as every command's open does
+	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
 	if err != nil {
 		return err
 	}
@@ -312,11 +313,16 @@ func CheckRecord(ctx context.Context, db string) error {
 // write to a station's record goes through its station (the authority
 // appends it to the stream first), so the console never writes it itself.
 func OpenReplica(ctx context.Context, path string) (*match.App, error) {
-	db, err := OpenRecordReadOnly(ctx, path)
+	db, err := service.OpenRecordReadOnly(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return openMatch(ctx, db)
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
 }
 
 // ErrInviteOperatorHere: the console makes no operator's invitation on a
@@ -334,7 +340,7 @@ func InviteStation(ctx context.Context, db, role, name, out string) error {
 		return err
 	}
 	if role == "operator" {
-		rdb, err := OpenRecordReadOnly(ctx, db)
+		rdb, err := service.OpenRecordReadOnly(ctx, db)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 //go:build nostation
 
-package service
+package stations
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -63,11 +64,16 @@ func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 
 // OpenReplica opens the record read-only.
 func OpenReplica(ctx context.Context, path string) (*match.App, error) {
-	db, err := OpenRecordReadOnly(ctx, path)
+	db, err := service.OpenRecordReadOnly(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return openMatch(ctx, db)
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
 }
 
 // InviteStation: this arbiter was built without stations.

@@ -1,6 +1,6 @@
 //go:build darwin
 
-package match
+package service
 
 import (
 	"time"

@@ -1,0 +1,80 @@
+package clock
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// The formatters of durations, one per quantity; every face and report
+// writes durations with these (docs/clock.md, "Writing durations").
+
+// FormatReading writes a clock reading or a correction exactly, as H:MM:SS
+// with milliseconds when it has any ("1:05:00", "0:04:59.250"); negative
+// durations get a minus sign. The record's texts, refusals and the command
+// line use it.
+func FormatReading(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	h := d / time.Hour
+	m := (d % time.Hour) / time.Minute
+	sec := (d % time.Minute) / time.Second
+	ms := (d % time.Second) / time.Millisecond
+	if ms != 0 {
+		return fmt.Sprintf("%s%d:%02d:%02d.%03d", sign, h, m, sec, ms)
+	}
+	return fmt.Sprintf("%s%d:%02d:%02d", sign, h, m, sec)
+}
+
+// FormatShown writes a clock as a clock face or a PGN [%clk] shows it:
+// H:MM:SS rounded down to whole seconds, and 0:00:00 for a negative
+// duration.
+func FormatShown(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// FormatUsed writes the time a move used, in whole seconds: "0:42",
+// "12:05", "1:02:03" (H:MM:SS from an hour); 0:00 for a negative duration.
+func FormatUsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// FormatHoursMinutes writes a duration in whole minutes as H:MM, as the
+// axis of a time chart is labelled: "2:00", "1:30", "0:05".
+func FormatHoursMinutes(d time.Duration) string {
+	m := int(d / time.Minute)
+	return fmt.Sprintf("%d:%02d", m/60, m%60)
+}
+
+// FormatLength writes the length of a period or an increment of a time
+// control: whole hours as "2h", whole minutes as "90m", and anything else
+// as "1m30s" or "45s" (with a fraction of a second, as Go writes it).
+func FormatLength(d time.Duration) string {
+	s := int64(d / time.Second)
+	switch {
+	case d%time.Second != 0:
+		return d.String()
+	case s == 0:
+		return "0s"
+	case s%3600 == 0:
+		return strconv.FormatInt(s/3600, 10) + "h"
+	case s%60 == 0:
+		return strconv.FormatInt(s/60, 10) + "m"
+	case s > 60:
+		return strconv.FormatInt(s/60, 10) + "m" + strconv.FormatInt(s%60, 10) + "s"
+	}
+	return strconv.FormatInt(s, 10) + "s"
+}

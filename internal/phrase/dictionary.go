@@ -1,0 +1,50 @@
+package phrase
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Dictionary maps English formats and words to another language: the
+// console's translation files (assets/translations/LANG.json) read without
+// Fyne, so that a package such as report can say a recorded phrase in the
+// same words as the console.
+type Dictionary map[string]string
+
+// LoadDictionary reads the JSON object name of fsys (keys: the English
+// texts, values: their translations).
+func LoadDictionary(fsys fs.FS, name string) (Dictionary, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	var d Dictionary
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("phrase: %s: %w", name, err)
+	}
+	return d, nil
+}
+
+// T is the translation of en, or en itself when the dictionary has none.
+func (d Dictionary) T(en string) string {
+	if v, ok := d[en]; ok {
+		return v
+	}
+	return en
+}
+
+// Say renders err in the dictionary's language (see [Translate]).
+func (d Dictionary) Say(err error) string { return Translate(err, d.T) }
+
+// CapitalFirst begins a sentence with a capital letter (a phrase said on its
+// own, not inside another sentence).
+func CapitalFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}

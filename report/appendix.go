@@ -1,0 +1,115 @@
+package report
+
+// The appendix: the rulings and corrections of the whole match, and how to check the record.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/match"
+	"arbiter/scoresheet"
+)
+
+// ruledKinds are the incident kinds the appendix lists: decisions of the
+// arbiter and of the appeals board, corrections of clocks and record.
+var ruledKinds = map[string]bool{
+	match.IncidentRuling: true, match.IncidentAppeal: true, match.IncidentAppealDecision: true,
+	match.IncidentAdjust: true, match.IncidentCorrect: true, match.IncidentAmend: true,
+	match.IncidentTakeback: true, match.IncidentFlag: true, match.IncidentRecovery: true,
+	match.IncidentTechnicalFault: true, match.IncidentMaintenance: true,
+	match.IncidentOperatorReplaced: true, match.IncidentArbiterReplaced: true,
+	match.IncidentPenalty: true, match.IncidentForfeit: true, match.IncidentPostponed: true,
+}
+
+func (r *renderer) appendix(games []*match.Game, head string) {
+	f, t := r.f, r.t
+	f.AddPage()
+	r.heading(t.s("Appendix"), 16)
+	f.Ln(2)
+	r.heading(t.s("Rulings, appeals and corrections"), 11)
+	rows := [][]string{}
+	for _, g := range games {
+		for _, in := range g.Incidents {
+			if !ruled(g, in) {
+				continue
+			}
+			row := r.incidentRow(g, in, true)
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		r.para(t.s("No rulings, appeals or corrections were recorded."), 9, false)
+	} else {
+		r.table([]col{{11, "C"}, {25, "L"}, {17, "L"}, {26, "L"}, {20, "L"}, {0, "L"}, {14, "L"}, {26, "L"}},
+			[]string{t.s("Game"), t.f("Time (%s)", t.zoneLabel(r.allIncidentTimes(games)...)), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+	}
+	f.Ln(8)
+	r.ensure(50)
+	r.heading(t.s("Fingerprint of the record"), 11)
+	explain := "This fingerprint is the head of the record's hash chain when the report was made; every event is bound to " +
+		"the one before it with SHA-256. To check that the record still contains this report and has not been altered " +
+		"since, run on the match computer:"
+	if t.de {
+		explain = t.s("fingerprint explanation")
+	}
+	r.para(explain, 9, false)
+	f.Ln(3)
+	hexHead := head
+	if hexHead == "" {
+		hexHead = t.s("not given")
+	}
+	r.font(10.5, true)
+	f.SetFillColor(240, 242, 246)
+	f.SetX(r.margin)
+	f.CellFormat(r.cw, 8, hexHead, "", 1, "C", true, 0, "")
+	f.Ln(3)
+	cmd := "arbiter verify --head " + head
+	if head == "" {
+		cmd = "arbiter verify --head HEX"
+	}
+	r.font(8.5, false)
+	f.SetX(r.margin)
+	f.CellFormat(r.cw, 6, cmd, "", 1, "C", false, 0, "")
+	f.Ln(3)
+	verify := "The command succeeds and prints the current head if the chain is intact and contains this fingerprint; " +
+		"otherwise it names the first event that does not match."
+	if t.de {
+		verify = t.s("verify explanation")
+	}
+	r.para(verify, 9, false)
+	f.Ln(2)
+	r.para(fmt.Sprintf("%s: %d", t.s("Events in the record"), r.st.Seq), 9, false)
+}
+
+func ruled(g *match.Game, in match.Incident) bool {
+	if ruledKinds[in.Kind] || strings.HasPrefix(in.Kind, match.IncidentClaim) {
+		return true
+	}
+	return in.Kind == match.IncidentResult && g.Termination == scoresheet.TermArbiter
+}
+
+func incidentTimes(ins []match.Incident) []time.Time {
+	var ts []time.Time
+	for _, in := range ins {
+		ts = append(ts, in.At)
+	}
+	return ts
+}
+
+func (r *renderer) allIncidentTimes(games []*match.Game) []time.Time {
+	var ts []time.Time
+	for _, g := range games {
+		ts = append(ts, incidentTimes(g.Incidents)...)
+	}
+	return ts
+}
+
+func firstStart(games []*match.Game) time.Time {
+	for _, g := range games {
+		if !g.Started.IsZero() {
+			return g.Started
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,79 @@
+package report
+
+// The incident log of a game and its table of clock adjustments.
+
+import (
+	"fmt"
+
+	"github.com/notnil/chess"
+
+	"arbiter/clock"
+	"arbiter/match"
+)
+
+func (r *renderer) incidents(g *match.Game) {
+	f, t := r.f, r.t
+	r.ensure(30)
+	r.heading(t.s("Incident log"), 11)
+	if len(g.Incidents) == 0 {
+		r.para(t.s("No incidents were logged."), 9, false)
+		f.Ln(3)
+		return
+	}
+	rows := [][]string{}
+	for _, in := range g.Incidents {
+		rows = append(rows, r.incidentRow(g, in, false))
+	}
+	r.table([]col{{14.5, "L"}, {16, "L"}, {13, "R"}, {13, "R"}, {25, "L"}, {17, "L"}, {0, "L"}, {13, "L"}, {23, "L"}},
+		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+	f.Ln(2)
+}
+
+func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) []string {
+	after := r.t.s("start")
+	if es := g.Sheet.Entries(); in.Ply > 0 && in.Ply <= len(es) {
+		e := es[in.Ply-1]
+		after = fmt.Sprintf("%d.", e.Number)
+		if e.Color == chess.Black {
+			after = fmt.Sprintf("%d…", e.Number)
+		}
+		after += " " + r.t.san(e.SAN)
+	}
+	actor := r.t.word(string(in.Role))
+	if in.Actor != "" {
+		actor += ": " + in.Actor
+	}
+	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), r.t.text(in.Text), r.t.rule(in.Rule), r.t.text(r.t.word(in.Effect))}
+	if withGame {
+		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
+		row = append(row[:3], row[5:]...) // no clock readings in the appendix
+	}
+	return row
+}
+
+// adjustments lists every clock adjustment of the game — the rule 10 and
+// rule 13 bonuses, the arbiter's corrections, position resets that set the
+// clocks — with the clock readings after it.
+func (r *renderer) adjustments(g *match.Game) {
+	f, t := r.f, r.t
+	var rows [][]string
+	for _, in := range g.Incidents {
+		if in.Kind != match.IncidentAdjust && in.Kind != match.IncidentCorrect {
+			continue
+		}
+		row := r.incidentRow(g, in, false)
+		// Time, after, kind, rule, effect, text.
+		rows = append(rows, []string{row[0], row[1], row[5], row[7], row[8], row[6], row[2] + " / " + row[3]})
+	}
+	r.ensure(18)
+	r.heading(t.s("Clock adjustments and bonuses"), 11)
+	if len(rows) == 0 {
+		r.para(t.s("No clock was adjusted and no bonus given."), 9, false)
+		f.Ln(3)
+		return
+	}
+	r.table([]col{{14.5, "L"}, {16, "L"}, {17, "L"}, {13, "L"}, {34, "L"}, {0, "L"}, {24, "R"}},
+		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
+			t.s("White") + " / " + t.s("Black")}, rows, 7)
+	f.Ln(2)
+}
