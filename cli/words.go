@@ -8,7 +8,7 @@ import (
 
 // words is the command line's table of words for the refusals of the core
 // that each face words itself (match.Code): the command line names its own
-// flags and commands. The console's table is gui/translations/en.json and
+// flags and commands. The console's table is assets/translations/en.json and
 // de.json, keyed by the same codes; docs/errors.md explains both.
 var words = map[match.Code]string{
 	service.CodeNotADatabase:            "the file is not an Arbiter database; give the match's database with --db",
