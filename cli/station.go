@@ -11,11 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -24,6 +22,7 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 	"arbiter/station"
 )
 
@@ -44,38 +43,11 @@ func init() {
 		summary: "Show this station: the authority, the members, the record's head and the clock offset.", run: runStationStatus})
 }
 
-// stationFile describes a station's record (FILE.station.json).
-type stationFile struct {
-	Name      string   `json:"name"`
-	Role      string   `json:"role"`
-	Listen    string   `json:"listen,omitempty"`
-	ClientURL string   `json:"client_url,omitempty"` // this record holder's client port
-	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
-	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
-	First     bool     `json:"first,omitempty"`
-	// Store is the engine's store in FILE.station/ from a new epoch on
-	// ("epoch-N"; a later cluster in "epoch-N-cluster"); Cluster the
-	// cluster's name ("arbiter", "arbiter-eN" from epoch N on, so that a
-	// holder of an earlier epoch cannot route in).
-	Store   string `json:"store,omitempty"`
-	Cluster string `json:"cluster,omitempty"`
-}
-
-// invitation is the file 'station invite' writes.
-type invitation struct {
-	Match       string              `json:"match"`
-	Name        string              `json:"name"`
-	Role        string              `json:"role"`
-	Contacts    []string            `json:"contacts"`
-	Routes      []string            `json:"routes,omitempty"`  // the record holders' route addresses
-	Cluster     string              `json:"cluster,omitempty"` // the cluster's name (after a new epoch)
-	Credentials station.Credentials `json:"credentials"`       // the match's CA and this station's certificate
-	// OperatorKey: on an operator's invitation to a protected match, the
-	// operator's credential as a key file's contents (made and registered
-	// by the invitation if the match had none), so that on the laptop the
-	// operator's commands need no credential flag.
-	OperatorKey string `json:"operator_key,omitempty"`
-}
+// stationFile and invitation are the service's (shared with the console).
+type (
+	stationFile = stations.StationFile
+	invitation  = stations.Invitation
+)
 
 func stationDir(db string) string { return db + ".station" }
 
@@ -83,17 +55,7 @@ func credsPath(db string) string { return filepath.Join(stationDir(db), "credent
 
 func caKeyPath(db string) string { return filepath.Join(stationDir(db), "ca-key.pem") }
 
-func readCreds(db string) (station.Credentials, error) {
-	var c station.Credentials
-	b, err := os.ReadFile(credsPath(db))
-	if err == nil {
-		err = json.Unmarshal(b, &c)
-	}
-	if err != nil {
-		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", credsPath(db), err)
-	}
-	return c, nil
-}
+func readCreds(db string) (station.Credentials, error) { return stations.ReadStationCreds(db) }
 
 // newMatchCA makes the match's CA and the first station's credentials.
 func newMatchCA(ctx context.Context, db, name string) error {
@@ -115,80 +77,24 @@ func newMatchCA(ctx context.Context, db, name string) error {
 	return writeJSONFile(credsPath(db), creds)
 }
 
-func matchTitle(ctx context.Context, path string) string {
-	title := ""
-	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
-		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
-			title = app.State().Match.Title
-		}
-		db.Close()
-	}
-	return title
-}
+func matchTitle(ctx context.Context, path string) string { return stations.MatchTitle(ctx, path) }
 
-// checkRecord refuses a file at db that is not an Arbiter record (damaged,
-// foreign, newer), with the store's sentence; no file is no refusal.
-func checkRecord(ctx context.Context, db string) error {
-	if _, err := os.Stat(db); err != nil {
-		return nil
-	}
-	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
-	if err != nil {
-		return err
-	}
-	return rdb.Close()
-}
+func checkRecord(ctx context.Context, db string) error { return stations.CheckRecord(ctx, db) }
 
-func stationPath(db string) string { return db + ".station.json" }
+func stationPath(db string) string { return stations.StationPath(db) }
 
-func readStation(db string) (*stationFile, bool, error) {
-	b, err := os.ReadFile(stationPath(db))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	var sf stationFile
-	if err := json.Unmarshal(b, &sf); err != nil {
-		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", stationPath(db), err)
-	}
-	return &sf, true, nil
-}
+func readStation(db string) (*stationFile, bool, error) { return stations.ReadStation(db) }
 
-func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeJSONFile(path string, v any) error { return stations.WriteJSONFile(path, v) }
 
 // IsStation reports whether the record at db belongs to a station.
-func IsStation(db string) bool {
-	_, ok, _ := readStation(db)
-	return ok
-}
+func IsStation(db string) bool { return stations.IsStation(db) }
 
 func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
-func clientAddr(listen string) (string, int, error) {
-	h, ps, err := net.SplitHostPort(listen)
-	if err != nil {
-		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
-	}
-	p, err := strconv.Atoi(ps)
-	if err != nil || p < 1 || p > 65534 {
-		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
-	}
-	return h, p + 1, nil
-}
+func clientAddr(listen string) (string, int, error) { return stations.StationClientAddr(listen) }
 
 func runStationServe(r *runner, a *args) error {
 	listen, _ := a.take("listen")
@@ -386,58 +292,12 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 	}
 }
 
-// holderRoutes are the route addresses of the record holders: those the
-// record names, those the invitation named, and this station's own.
 func holderRoutes(ctx context.Context, db *service.DB, sf *stationFile) ([]string, error) {
-	rep, err := station.OpenReplica(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	var routes []string
-	add := func(a string) {
-		if a != "" && !seen[a] {
-			seen[a] = true
-			routes = append(routes, a)
-		}
-	}
-	for _, h := range rep.Holders() {
-		add(h.Listen)
-	}
-	for _, a := range sf.Routes {
-		add(a)
-	}
-	add(sf.Listen)
-	return routes, nil
+	return stations.HolderRoutes(ctx, db, sf)
 }
 
-// contactsOf are the client URLs of the record holders this station knows:
-// its own, the invitation's, and those derived from the record's members
-// (the client port is the route port + 1).
 func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
-	seen := map[string]bool{}
-	var urls []string
-	add := func(u string) {
-		if u != "" && !seen[u] {
-			seen[u] = true
-			urls = append(urls, u)
-		}
-	}
-	add(sf.ClientURL)
-	for _, c := range sf.Contacts {
-		add(c)
-	}
-	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
-		if routes, err := holderRoutes(ctx, rdb, sf); err == nil {
-			for _, r := range routes {
-				if h, p, err := clientAddr(r); err == nil {
-					add("nats://" + net.JoinHostPort(h, strconv.Itoa(p)))
-				}
-			}
-		}
-		rdb.Close()
-	}
-	return urls
+	return stations.StationContacts(ctx, db, sf)
 }
 
 // Why watchStation returns.
@@ -754,50 +614,10 @@ func runStationInvite(r *runner, a *args) error {
 	if err := a.done("station invite", 0); err != nil {
 		return err
 	}
-	switch role {
-	case "organiser", "display", "operator", "mirror":
-	default:
-		return fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
-	}
-	if strings.TrimSpace(name) == "" || out == "" {
-		return fmt.Errorf("station invite needs --name NAME and -o INVITE")
-	}
-	if err := checkRecord(r.ctx, r.g.DB); err != nil {
-		return err
-	}
-	sf, ok, err := readStation(r.g.DB)
+	inv, err := stations.PrepareInvitation(r.ctx, r.g.DB, role, name, out)
 	if err != nil {
 		return err
 	}
-	if !ok || sf.ClientURL == "" {
-		return fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", r.g.DB)
-	}
-	if _, err := os.Stat(out); err == nil {
-		return fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
-	}
-	own, err := readCreds(r.g.DB)
-	if err != nil {
-		return err
-	}
-	caKey, err := os.ReadFile(caKeyPath(r.g.DB))
-	if err != nil {
-		return fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
-	}
-	creds, err := station.Issue(own.CA, caKey, name, role)
-	if err != nil {
-		return err
-	}
-	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
-	if err != nil {
-		return err
-	}
-	routes, err := holderRoutes(r.ctx, db, sf)
-	db.Close()
-	if err != nil {
-		return err
-	}
-	inv := invitation{Match: matchTitle(r.ctx, r.g.DB), Name: name, Role: role,
-		Contacts: contactsOf(r.ctx, r.g.DB, sf), Routes: routes, Credentials: creds, Cluster: sf.Cluster}
 	if role == "operator" {
 		if inv.OperatorKey, err = operatorCredential(r, opKey); err != nil {
 			return err
@@ -805,7 +625,7 @@ func runStationInvite(r *runner, a *args) error {
 	} else if opKey != "" {
 		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
 	}
-	return writeJSONFile(out, inv)
+	return writeJSONFile(out, *inv)
 }
 
 // operatorCredential is the operator's credential an operator's invitation
@@ -1042,31 +862,12 @@ func runStationStatus(r *runner, a *args) error {
 	if err := checkRecord(r.ctx, r.g.DB); err != nil {
 		return err
 	}
-	if _, ok, err := readStation(r.g.DB); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", r.g.DB)
-		}
+	st, running, err := stations.ReadStationStatus(r.g.DB, time.Now())
+	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(r.g.DB + ".station.status.json")
-	if err != nil {
-		return fmt.Errorf("station has not run on %s yet: start it with 'station serve'", r.g.DB)
-	}
-	var st struct {
-		station.Status
-		WrittenNS int64 `json:"written_ns"`
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return fmt.Errorf("the station's status file is damaged: restart the station")
-	}
-	running := time.Since(time.Unix(0, st.WrittenNS)) < 2*time.Second
-	for i := range st.Members {
-		if st.Members[i].Name == st.Station {
-			st.Members[i].Up = running
-		}
-	}
 	if asJSON {
-		out, _ := json.Marshal(st.Status)
+		out, _ := json.Marshal(st)
 		r.out("%s\n", out)
 		return nil
 	}

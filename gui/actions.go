@@ -56,6 +56,7 @@ const (
 	actBackup       actionID = "backup"
 	actContinue     actionID = "continue"
 	actBroadcast    actionID = "broadcast"
+	actStations     actionID = "stations"
 )
 
 // action is one row of the action table: adding a command to the console is
@@ -85,6 +86,7 @@ func init() {
 		{id: actAudience, menu: "Match", label: "Audience display", run: (*console).toggleAudience},
 		{id: actRefresh, menu: "Match", label: "Reload from database", run: (*console).reload},
 		{id: actBackup, menu: "Match", label: "Back up the record…", run: (*console).backupDialog},
+		{id: actStations, menu: "Match", label: "Stations…", run: (*console).stationsDialog},
 		{id: actContinue, menu: "Match", label: "Continue in a new file…", run: (*console).continueDialog},
 		{id: actQuit, menu: "Match", label: "Quit", run: (*console).quit},
 

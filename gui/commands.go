@@ -257,7 +257,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	res, err := c.core.Move(c.ctx, cmd, input, pressed)
 	if err != nil {
 		c.noteWriteError(err)
-		c.setMoveError(sentence(err))
+		c.setMoveError(c.explain(err))
 		c.moveEntry.SelectAll() // the next move typed replaces the refused one
 		return false
 	}

@@ -166,6 +166,12 @@ type console struct {
 	// dialogs are the console's open dialogs, the newest last: Escape
 	// closes the newest, and shortcuts do nothing while one is open.
 	dialogs []dialog.Dialog
+	// stations is the open Match → Stations… dialog, inviting its Invite
+	// form (tests drive them); stationNote says, on a station's replica,
+	// whose replica it is and who the authority is (gui/stations.go).
+	stations    *stationsView
+	inviting    *inviteForm
+	stationNote string
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -820,6 +826,9 @@ func (c *console) refreshWhere() {
 		mode = lang.L("ARBITER mode")
 	}
 	txt := c.cfg.path + " · " + mode
+	if c.stationNote != "" {
+		txt += " · " + c.stationNote
+	}
 	if c.warning != "" {
 		txt += " · " + c.warning
 	}
@@ -966,7 +975,7 @@ func (c *console) showError(err error) {
 	if err == nil {
 		return
 	}
-	c.lastError = sentence(err)
+	c.lastError = c.explain(err)
 	c.noteWriteError(err)
 	c.info(lang.L("Not done"), c.lastError)
 }

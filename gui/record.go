@@ -380,7 +380,7 @@ func writeProblem(err error) (string, bool) {
 // which holds everything up to the failed step.
 func (c *console) noteWriteError(err error) {
 	what, ok := writeProblem(err)
-	if !ok {
+	if !ok || c.noteStationWrite() {
 		return
 	}
 	c.blockedSeq = c.state().Seq

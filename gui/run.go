@@ -15,6 +15,7 @@ import (
 	"arbiter/assets"
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 )
 
 // appID identifies the console's preferences.
@@ -27,7 +28,16 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
 		}
 	}
-	core, err := service.Open(ctx, path)
+	// A station's record (a joined station's replica, or the first
+	// station's) is written only by its station: the console shows it read
+	// only, says whose replica it is and who the authority is, and writes
+	// no heartbeat and no recovery event (gui/stations.go).
+	replica := stations.IsStation(path)
+	open := service.Open
+	if replica {
+		open = stations.OpenReplica
+	}
+	core, err := open(ctx, path)
 	if err != nil {
 		return fmt.Errorf("gui: open %s: %w", path, err)
 	}
@@ -55,12 +65,17 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	// the console may have moved to another file (Continue in a new file…)
 	defer func() { c.live.Load().DB().Close() }()
 
-	if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
+	if replica {
+		c.stationNote = stationNote(path, time.Now())
+		c.refreshWhere()
+	} else if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
 	} else if msg != nil {
 		c.info(lang.L("The console was away"), sentence(msg))
 	}
-	c.noteWriteError(core.Beat(ctx, ts.Now()))
+	if !replica {
+		c.noteWriteError(core.Beat(ctx, ts.Now()))
+	}
 
 	// The heartbeat (with the suspend check) and the poll for events written
 	// by another process (e.g. the command line on the same file) run on
@@ -78,6 +93,16 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 			case <-stop:
 				return
 			case <-beat.C:
+				if replica {
+					note := stationNote(path, time.Now())
+					fyne.Do(func() {
+						if c.stationNote != note {
+							c.stationNote = note
+							c.refreshWhere()
+						}
+					})
+					continue
+				}
 				now := ts.Now()
 				core := c.live.Load()
 				c.noteWriteErrorAsync(core.Beat(ctx, now))

@@ -88,6 +88,7 @@ var shortcuts = map[actionID]fyne.Shortcut{
 	actBackup:       ctrl(fyne.KeyB),
 	actContinue:     ctrlShift(fyne.KeyO),
 	actBroadcast:    ctrlShift(fyne.KeyU),
+	actStations:     ctrlShift(fyne.KeyI),
 }
 
 // shortcutText is how a shortcut is written in the docs and the help dialog.

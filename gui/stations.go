@@ -1,0 +1,250 @@
+package gui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"arbiter/match"
+	"arbiter/service/stations"
+)
+
+// Match → Stations… (docs/stations.md, docs/console.md): this station, its
+// role, the authority, the members with up and lag, the clock's offset and
+// uncertainty, re-read from the station's status file twice a second while
+// the dialog is open; and Invite…, which writes an invitation for another
+// station with the arbiter's credential the console holds.
+
+// stationsEvery is how often the open dialog re-reads the status file (the
+// running station rewrites it every 250 ms).
+const stationsEvery = 500 * time.Millisecond
+
+// stationsView is the open Stations dialog (tests read its lines).
+type stationsView struct {
+	c      *console
+	box    *fyne.Container
+	invite *widget.Button
+	lines  []string
+	d      dialog.Dialog
+}
+
+// open reports whether the dialog is still open.
+func (v *stationsView) open() bool {
+	for _, d := range v.c.dialogs {
+		if d == v.d {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *console) recordPath() string { return c.core.DB().Path() }
+
+// stationsLines is what the dialog shows of the record at path at now.
+func stationsLines(path string, now time.Time) (lines []string, isStation bool) {
+	st, running, err := stations.ReadStationStatus(path, now)
+	if _, ok, _ := stations.ReadStation(path); !ok {
+		return []string{lang.L("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
+	}
+	if err != nil {
+		return []string{sentence(err)}, true
+	}
+	state := lang.L("running")
+	if !running {
+		state = lang.L("not running")
+	}
+	lines = append(lines,
+		tr("This station: %s (%s), %s", st.Station, st.Role, state),
+		tr("Authority: %s", orDash(st.Authority)),
+		tr("Record: event %d, head %s", st.Seq, shortHead(st.Head)))
+	if st.UncertaintyMS < 0 {
+		lines = append(lines, lang.L("Clock: no authority has answered a time request yet"))
+	} else {
+		lines = append(lines, tr("Clock: offset %.1f ms ± %.1f ms to the authority", st.OffsetMS, st.UncertaintyMS))
+	}
+	if st.Epoch > 0 {
+		lines = append(lines, tr("Epoch %d", st.Epoch))
+	}
+	if !st.CanAppend {
+		lines = append(lines, lang.L("This station can append nothing now (a client, or cut off from the majority of the record holders)."))
+	}
+	if st.Alarm != "" {
+		lines = append(lines, tr("ALARM: %s", st.Alarm))
+	}
+	lines = append(lines, tr("Members (%d):", len(st.Members)))
+	for _, m := range st.Members {
+		up := lang.L("down")
+		if m.Up {
+			up = lang.L("up")
+		}
+		auth := ""
+		if m.Name == st.Authority {
+			auth = " · " + lang.L("authority")
+		}
+		lines = append(lines, tr("%s (%s): %s, %d events behind", m.Name, m.Role, up, m.Lag)+auth)
+	}
+	return lines, true
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func shortHead(h string) string {
+	if len(h) > 16 {
+		return h[:16] + "…"
+	}
+	return h
+}
+
+// stationsDialog shows Match → Stations….
+func (c *console) stationsDialog() {
+	v := &stationsView{c: c, box: container.NewVBox()}
+	v.invite = widget.NewButton(lang.L("Invite…"), func() { c.asArbiter(c.inviteDialog) })
+	v.refresh()
+	content := container.NewBorder(nil, v.invite, nil, nil, container.NewVScroll(v.box))
+	d := dialog.NewCustom(lang.L("Stations"), lang.L("Close"), content, c.win)
+	d.Resize(fyne.NewSize(620, 460))
+	v.d = d
+	c.stations = v
+	c.showDialog(d)
+	v.arm()
+}
+
+// arm re-reads the status after stationsEvery while the dialog is open.
+func (v *stationsView) arm() {
+	v.c.after(stationsEvery, func() {
+		fyne.Do(func() {
+			if !v.open() {
+				if v.c.stations == v {
+					v.c.stations = nil
+				}
+				return
+			}
+			v.refresh()
+			v.arm()
+		})
+	})
+}
+
+func (v *stationsView) refresh() {
+	lines, isStation := stationsLines(v.c.recordPath(), v.c.now())
+	if strings.Join(lines, "\n") == strings.Join(v.lines, "\n") {
+		return
+	}
+	v.lines = lines
+	v.box.RemoveAll()
+	for _, l := range lines {
+		lb := widget.NewLabel(l)
+		lb.Wrapping = fyne.TextWrapWord
+		v.box.Add(lb)
+	}
+	v.box.Refresh()
+	if isStation {
+		v.invite.Enable()
+	} else {
+		v.invite.Disable()
+	}
+}
+
+// errNeedArbiter: invitations are the arbiter's.
+var errNeedArbiter = errText("Invitations are made with the arbiter's credential: switch to arbiter mode with the PIN (Ctrl+M) and invite again.")
+
+// hasArbiterCredential reports whether the console acts as the arbiter with
+// his credential (the PIN, on a protected match).
+func (c *console) hasArbiterCredential() bool {
+	m := c.state().Match
+	return c.mode == match.RoleArbiter && (m == nil || !m.Protected() || m.CheckPIN(c.pin))
+}
+
+// inviteDialog asks for the invited station's role, name and file.
+func (c *console) inviteDialog() {
+	role := widget.NewSelect(stations.StationRoles, nil)
+	role.SetSelected("operator")
+	name := newFormEntry(false)
+	name.SetPlaceHolder(lang.L("e.g. laptop"))
+	file := entryWith(c.beside("-invite.json"))
+	c.inviting = &inviteForm{role: role, name: name, file: file}
+	items := []*widget.FormItem{
+		widget.NewFormItem(lang.L("Role"), role),
+		widget.NewFormItem(lang.L("Name"), name),
+		widget.NewFormItem(lang.L("File"), file),
+	}
+	c.inviting.ok = func() error {
+		if !c.hasArbiterCredential() {
+			return errNeedArbiter
+		}
+		path := strings.TrimSpace(file.Text)
+		n := strings.TrimSpace(name.Text)
+		if err := stations.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path); err != nil {
+			return err
+		}
+		c.afterDialog(func() {
+			c.info(lang.L("Invitation written"), tr("The invitation for %s (%s) is in %s. On that machine: arbiter --db NEWFILE station join INVITE.", n, role.Selected, path))
+		})
+		return nil
+	}
+	c.inviting.d = c.formDialog(lang.L("Invite a station"), lang.L("Write the invitation"), items, c.inviting.ok)
+}
+
+// inviteForm is the open Invite dialog (tests fill it in).
+type inviteForm struct {
+	role       *widget.Select
+	name, file *formEntry
+	ok         func() error
+	d          dialog.Dialog
+}
+
+// stationNote is the status line's word for a station's replica ("" for
+// a record of no station): the console shows it read-only (run.go).
+func stationNote(path string, now time.Time) string {
+	sf, ok, _ := stations.ReadStation(path)
+	if !ok {
+		return ""
+	}
+	auth := "–"
+	if st, _, err := stations.ReadStationStatus(path, now); err == nil && st.Authority != "" {
+		auth = st.Authority
+	}
+	return tr("station %s's replica (read only) · authority %s", sf.Name, auth)
+}
+
+// stationRefusal is, on a station's replica, the sentence for a command
+// the console refused because it writes nothing there: the console does
+// not forward commands to the authority (the command line does).
+func (c *console) stationRefusal() string {
+	if sf, ok, _ := stations.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
+		return fmt.Sprintf(lang.L("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
+	}
+	return fmt.Sprintf(lang.L("This console shows %s; it gives no commands. Give them at the authority's console, or here with 'arbiter --db %s …', which sends them to the authority."), c.stationNote, c.recordPath())
+}
+
+// noteStationWrite shows the banner of a command refused on a station's
+// replica (noteWriteError).
+func (c *console) noteStationWrite() bool {
+	if c.stationNote == "" {
+		return false
+	}
+	c.blockedSeq = c.state().Seq
+	c.banner.text.SetText("⚠ " + c.stationRefusal())
+	c.banner.obj.Show()
+	return true
+}
+
+// explain is the sentence of a refusal: on a station's replica, a
+// command the console could not write is explained as the station's.
+func (c *console) explain(err error) string {
+	if _, ok := writeProblem(err); ok && c.stationNote != "" {
+		return c.stationRefusal()
+	}
+	return sentence(err)
+}

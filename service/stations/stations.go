@@ -1,0 +1,359 @@
+//go:build !nostation
+
+package stations
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/match"
+	"arbiter/service"
+	"arbiter/station"
+)
+
+// What both faces need of a station's record (docs/stations.md): its
+// description beside the record, its status file, and the invitation the
+// first station writes. The command line (cli/station.go) and the console's
+// Match → Stations… (gui/stations.go) call the same functions.
+
+// StationFile describes a station's record (FILE.station.json).
+type StationFile struct {
+	Name      string   `json:"name"`
+	Role      string   `json:"role"`
+	Listen    string   `json:"listen,omitempty"`
+	ClientURL string   `json:"client_url,omitempty"` // this record holder's client port
+	Contacts  []string `json:"contacts,omitempty"`   // client ports of record holders
+	Routes    []string `json:"routes,omitempty"`     // route addresses of record holders known when invited
+	First     bool     `json:"first,omitempty"`
+	// Store is the engine's store in FILE.station/ from a new epoch on
+	// ("epoch-N"; a later cluster in "epoch-N-cluster"); Cluster the
+	// cluster's name ("arbiter", "arbiter-eN" from epoch N on, so that a
+	// holder of an earlier epoch cannot route in).
+	Store   string `json:"store,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
+}
+
+// Invitation is the file 'station invite' writes.
+type Invitation struct {
+	Match       string              `json:"match"`
+	Name        string              `json:"name"`
+	Role        string              `json:"role"`
+	Contacts    []string            `json:"contacts"`
+	Routes      []string            `json:"routes,omitempty"`  // the record holders' route addresses
+	Cluster     string              `json:"cluster,omitempty"` // the cluster's name (after a new epoch)
+	Credentials station.Credentials `json:"credentials"`       // the match's CA and this station's certificate
+	// OperatorKey: on an operator's invitation to a protected match, the
+	// operator's credential as a key file's contents (made and registered
+	// by the invitation if the match had none), so that on the laptop the
+	// operator's commands need no credential flag.
+	OperatorKey string `json:"operator_key,omitempty"`
+}
+
+// StationStatus is what 'station status --json' prints; StationMember one
+// of its members.
+type (
+	StationStatus = station.Status
+	StationMember = station.Member
+)
+
+// StationDir is the folder beside a station's record FILE (FILE.station/).
+func StationDir(db string) string { return db + ".station" }
+
+// StationCredsPath is the station's certificate and key.
+func StationCredsPath(db string) string { return filepath.Join(StationDir(db), "credentials.json") }
+
+// StationCAKeyPath is the match's CA key (on the first station only).
+func StationCAKeyPath(db string) string { return filepath.Join(StationDir(db), "ca-key.pem") }
+
+// StationPath is the station's description beside the record.
+func StationPath(db string) string { return db + ".station.json" }
+
+// StationStatusPath is the status file the running station rewrites every 250 ms.
+func StationStatusPath(db string) string { return db + ".station.status.json" }
+
+// ReadStationCreds reads the station's certificate and key.
+func ReadStationCreds(db string) (station.Credentials, error) {
+	var c station.Credentials
+	b, err := os.ReadFile(StationCredsPath(db))
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil {
+		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", StationCredsPath(db), err)
+	}
+	return c, nil
+}
+
+// ReadStation reads the station's description; ok is false when the record
+// belongs to no station.
+func ReadStation(db string) (*StationFile, bool, error) {
+	b, err := os.ReadFile(StationPath(db))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var sf StationFile
+	if err := json.Unmarshal(b, &sf); err != nil {
+		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", StationPath(db), err)
+	}
+	return &sf, true, nil
+}
+
+// WriteJSONFile writes v indented to path (mode 0600), atomically.
+func WriteJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// IsStation reports whether the record at db belongs to a station.
+func IsStation(db string) bool {
+	_, ok, _ := ReadStation(db)
+	return ok
+}
+
+// ErrNoStation: the record belongs to no station (the console's Match →
+// Stations… says so in one line).
+var ErrNoStation = errors.New("this record belongs to no station")
+
+// ReadStationStatus is what 'station status' shows: the status file the
+// running station writes, with this station up only while that file is
+// younger than 2 s (running). now is the instant of the reading.
+func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool, err error) {
+	if _, ok, err := ReadStation(db); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+		}
+		return st, false, err
+	}
+	b, err := os.ReadFile(StationStatusPath(db))
+	if err != nil {
+		return st, false, fmt.Errorf("station has not run on %s yet: start it with 'station serve'", db)
+	}
+	var f struct {
+		station.Status
+		WrittenNS int64 `json:"written_ns"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return st, false, fmt.Errorf("the station's status file is damaged: restart the station")
+	}
+	running = now.Sub(time.Unix(0, f.WrittenNS)) < 2*time.Second
+	for i := range f.Members {
+		if f.Members[i].Name == f.Station {
+			f.Members[i].Up = running
+		}
+	}
+	return f.Status, running, nil
+}
+
+// StationClientAddr is the client port's host and port of a --listen address.
+func StationClientAddr(listen string) (string, int, error) {
+	h, ps, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
+	}
+	p, err := strconv.Atoi(ps)
+	if err != nil || p < 1 || p > 65534 {
+		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
+	}
+	return h, p + 1, nil
+}
+
+// MatchTitle is the title of the match in the record at path ("" if none).
+func MatchTitle(ctx context.Context, path string) string {
+	title := ""
+	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
+		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
+			title = app.State().Match.Title
+		}
+		db.Close()
+	}
+	return title
+}
+
+// HolderRoutes are the route addresses of the record holders: those the
+// record names, those the invitation named, and this station's own.
+func HolderRoutes(ctx context.Context, db *service.DB, sf *StationFile) ([]string, error) {
+	rep, err := station.OpenReplica(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var routes []string
+	add := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			routes = append(routes, a)
+		}
+	}
+	for _, h := range rep.Holders() {
+		add(h.Listen)
+	}
+	for _, a := range sf.Routes {
+		add(a)
+	}
+	add(sf.Listen)
+	return routes, nil
+}
+
+// StationContacts are the client URLs of the record holders this station
+// knows: its own, the invitation's, and those derived from the record's
+// members (the client port is the route port + 1).
+func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
+	seen := map[string]bool{}
+	var urls []string
+	add := func(u string) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			urls = append(urls, u)
+		}
+	}
+	add(sf.ClientURL)
+	for _, c := range sf.Contacts {
+		add(c)
+	}
+	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
+		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
+			for _, r := range routes {
+				if h, p, err := StationClientAddr(r); err == nil {
+					add("nats://" + net.JoinHostPort(h, strconv.Itoa(p)))
+				}
+			}
+		}
+		rdb.Close()
+	}
+	return urls
+}
+
+// StationRoles are the roles an invitation can name.
+var StationRoles = []string{"organiser", "display", "operator", "mirror"}
+
+// PrepareInvitation checks an invitation for a station (role, name, the
+// file out, not yet existing) and makes it on the record at db, which must
+// be the first station's (it holds the CA's key): everything but the
+// operator's credential, which the caller adds (an operator's invitation on
+// a protected match carries it). It writes nothing.
+func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invitation, error) {
+	switch role {
+	case "organiser", "display", "operator", "mirror":
+	default:
+		return nil, fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
+	}
+	if strings.TrimSpace(name) == "" || out == "" {
+		return nil, fmt.Errorf("station invite needs --name NAME and -o INVITE")
+	}
+	if err := CheckRecord(ctx, db); err != nil {
+		return nil, err
+	}
+	sf, ok, err := ReadStation(db)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || sf.ClientURL == "" {
+		return nil, fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", db)
+	}
+	if _, err := os.Stat(out); err == nil {
+		return nil, fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
+	}
+	own, err := ReadStationCreds(db)
+	if err != nil {
+		return nil, err
+	}
+	caKey, err := os.ReadFile(StationCAKeyPath(db))
+	if err != nil {
+		return nil, fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+	}
+	creds, err := station.Issue(own.CA, caKey, name, role)
+	if err != nil {
+		return nil, err
+	}
+	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	routes, err := HolderRoutes(ctx, rdb, sf)
+	rdb.Close()
+	if err != nil {
+		return nil, err
+	}
+	return &Invitation{Match: MatchTitle(ctx, db), Name: name, Role: role,
+		Contacts: StationContacts(ctx, db, sf), Routes: routes, Credentials: creds, Cluster: sf.Cluster}, nil
+}
+
+// CheckRecord refuses a file at db that is not an Arbiter record (damaged,
+// foreign, newer), with the store's sentence; no file is no refusal.
+func CheckRecord(ctx context.Context, db string) error {
+	if _, err := os.Stat(db); err != nil {
+		return nil
+	}
+	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
+	if err != nil {
+		return err
+	}
+	return rdb.Close()
+}
+
+// OpenReplica opens a station's record read-only for the console: every
+// write to a station's record goes through its station (the authority
+// appends it to the stream first), so the console never writes it itself.
+func OpenReplica(ctx context.Context, path string) (*match.App, error) {
+	db, err := service.OpenRecordReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
+}
+
+// ErrInviteOperatorHere: the console makes no operator's invitation on a
+// protected match (it needs the operator's credential, made and registered
+// through the authority by the command line).
+var ErrInviteOperatorHere = errors.New("an operator's invitation to a protected match carries the operator's credential: make it on the command line with 'arbiter --db FILE --pin PIN station invite --role operator --name NAME -o INVITE'")
+
+// InviteStation writes an invitation for a station as the console makes
+// it: organiser, display and mirror invitations, and operator invitations
+// on an unprotected match (which need no operator's credential). The
+// caller has checked the arbiter's credential.
+func InviteStation(ctx context.Context, db, role, name, out string) error {
+	inv, err := PrepareInvitation(ctx, db, role, name, out)
+	if err != nil {
+		return err
+	}
+	if role == "operator" {
+		rdb, err := service.OpenRecordReadOnly(ctx, db)
+		if err != nil {
+			return err
+		}
+		app, err := match.Open(ctx, rdb)
+		if err != nil {
+			rdb.Close()
+			return err
+		}
+		protected := app.State().ArbiterCredential() != nil
+		rdb.Close()
+		if protected {
+			return ErrInviteOperatorHere
+		}
+	}
+	return WriteJSONFile(out, *inv)
+}

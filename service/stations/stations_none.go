@@ -1,0 +1,82 @@
+//go:build nostation
+
+package stations
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"arbiter/match"
+	"arbiter/service"
+)
+
+// Built with -tags nostation: no record is a station's (see stations.go).
+
+// StationFile describes a station's record.
+type StationFile struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+// StationMember is one member of a station's status.
+type StationMember struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+	Up   bool   `json:"up"`
+	Lag  int64  `json:"lag"`
+}
+
+// StationStatus is what 'station status --json' prints.
+type StationStatus struct {
+	Station       string          `json:"station"`
+	Role          string          `json:"role"`
+	Authority     string          `json:"authority"`
+	Members       []StationMember `json:"members"`
+	Seq           uint64          `json:"seq"`
+	Head          string          `json:"head"`
+	OffsetMS      float64         `json:"offset_ms"`
+	UncertaintyMS float64         `json:"uncertainty_ms"`
+	Alarm         string          `json:"alarm,omitempty"`
+	CanAppend     bool            `json:"can_append"`
+	Epoch         int             `json:"epoch"`
+}
+
+// ErrNoStation: the record belongs to no station.
+var ErrNoStation = errors.New("this record belongs to no station")
+
+// ErrInviteOperatorHere is never returned in a build without stations.
+var ErrInviteOperatorHere = errors.New("this arbiter was built without stations")
+
+// StationRoles are the roles an invitation can name.
+var StationRoles = []string{"organiser", "display", "operator", "mirror"}
+
+// IsStation: never in a build without stations.
+func IsStation(db string) bool { return false }
+
+// ReadStation: no record belongs to a station.
+func ReadStation(db string) (*StationFile, bool, error) { return nil, false, nil }
+
+// ReadStationStatus: no record belongs to a station.
+func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
+	return StationStatus{}, false, ErrNoStation
+}
+
+// OpenReplica opens the record read-only.
+func OpenReplica(ctx context.Context, path string) (*match.App, error) {
+	db, err := service.OpenRecordReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
+}
+
+// InviteStation: this arbiter was built without stations.
+func InviteStation(ctx context.Context, db, role, name, out string) error {
+	return errors.New("this arbiter was built without stations")
+}
