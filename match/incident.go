@@ -286,7 +286,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 			}
 			said(phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
 		default:
-			said(phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides with 'result'", short, colour(opp), proof))
+			said(phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result", short, colour(opp), proof))
 		}
 		payload.Verdict, payload.Reason, payload.Why = mv.Verdict.String(), v.Reason, v.Why
 		if err := t.emit(g.Number, KindFlag, payload); err != nil {

@@ -71,7 +71,7 @@ func procedureKinds() map[string]incidentKind {
 		"time-info": {rule: "rule 11", roles: rolesComputer,
 			guard: computersTurn, fill: fillReadings},
 		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
-			fill: fillEffect("set the new clock with 'adjust' (6.10)")},
+			fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
 		"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
 		IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
 		IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
