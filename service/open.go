@@ -93,6 +93,12 @@ func OpenForReading(ctx context.Context, path string) (*match.App, error) {
 	if writable(path) {
 		return Open(ctx, path)
 	}
+	return OpenReadOnly(ctx, path)
+}
+
+// OpenReadOnly opens an existing record read-only (store.OpenReadOnly) and
+// the match over it: nothing can be appended through it.
+func OpenReadOnly(ctx context.Context, path string) (*match.App, error) {
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil, err

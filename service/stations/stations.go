@@ -309,22 +309,6 @@ func CheckRecord(ctx context.Context, db string) error {
 	return rdb.Close()
 }
 
-// OpenReplica opens a station's record read-only for the console: every
-// write to a station's record goes through its station (the authority
-// appends it to the stream first), so the console never writes it itself.
-func OpenReplica(ctx context.Context, path string) (*match.App, error) {
-	db, err := service.OpenRecordReadOnly(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return app, nil
-}
-
 // ErrInviteOperatorHere: the console makes no operator's invitation on a
 // protected match (it needs the operator's credential, made and registered
 // through the authority by the command line).

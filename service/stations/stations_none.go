@@ -6,9 +6,6 @@ import (
 	"context"
 	"errors"
 	"time"
-
-	"arbiter/match"
-	"arbiter/service"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -60,20 +57,6 @@ func ReadStation(db string) (*StationFile, bool, error) { return nil, false, nil
 // ReadStationStatus: no record belongs to a station.
 func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 	return StationStatus{}, false, ErrNoStation
-}
-
-// OpenReplica opens the record read-only.
-func OpenReplica(ctx context.Context, path string) (*match.App, error) {
-	db, err := service.OpenRecordReadOnly(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return app, nil
 }
 
 // InviteStation: this arbiter was built without stations.
