@@ -73,19 +73,7 @@ type correctColumn struct {
 }
 
 // methodWord is a method as the incident log says it, mid-sentence.
-func methodWord(m string) string {
-	switch m {
-	case match.MethodRecord:
-		return lang.L("clocks from the record")
-	case match.MethodProportional:
-		return lang.L("clocks proportional (rule 10)")
-	case match.MethodKeep:
-		return lang.L("clocks kept")
-	case match.MethodSet:
-		return lang.L("clocks set by the arbiter")
-	}
-	return m
-}
+func methodWord(m string) string { return lang.L(match.MethodEffect(m)) }
 
 // methodTitle is a method's heading in the dialog.
 func methodTitle(m string) string {

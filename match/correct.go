@@ -51,6 +51,23 @@ const (
 	CauseIrregularity  = "irregularity"
 )
 
+// MethodEffect is what a correction's method does to the clocks, in the
+// English words a face's dictionary translates ("clocks kept"); an unknown
+// method is returned as it is.
+func MethodEffect(method string) string {
+	switch method {
+	case MethodRecord:
+		return "clocks from the record"
+	case MethodProportional:
+		return "clocks proportional (rule 10)"
+	case MethodKeep:
+		return "clocks kept"
+	case MethodSet:
+		return "clocks set by the arbiter"
+	}
+	return method
+}
+
 // CorrectionMethods lists the methods in the order the dialog shows them.
 var CorrectionMethods = []string{MethodRecord, MethodProportional, MethodKeep, MethodSet}
 

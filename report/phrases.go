@@ -41,16 +41,4 @@ func (t tr) reasoned(text string, why *phrase.Error) string {
 
 // methodDE is a correction's method (rule 10, 6.13) in German, as the
 // console says it.
-func methodDE(m string) string {
-	switch m {
-	case match.MethodRecord:
-		return germanPhrases().T("clocks from the record")
-	case match.MethodProportional:
-		return germanPhrases().T("clocks proportional (rule 10)")
-	case match.MethodKeep:
-		return germanPhrases().T("clocks kept")
-	case match.MethodSet:
-		return germanPhrases().T("clocks set by the arbiter")
-	}
-	return m
-}
+func methodDE(m string) string { return germanPhrases().T(match.MethodEffect(m)) }
