@@ -102,6 +102,17 @@ func winnerOf(side chess.Color) int {
 
 // helpmateSAN writes a line of UCI moves from pos as numbered SAN
 // ("45...Kh8 46.Qg7#"); the UCI itself if notnil refuses a move.
+// tagged is m as the position's own legal move, which carries the check and
+// mate tags that SAN's "+" and "#" come from (a move decoded from UCI has none).
+func tagged(p *chess.Position, m *chess.Move) *chess.Move {
+	for _, v := range p.ValidMoves() {
+		if v.S1() == m.S1() && v.S2() == m.S2() && v.Promo() == m.Promo() {
+			return v
+		}
+	}
+	return m
+}
+
 func helpmateSAN(pos *chess.Position, line []string) string {
 	var sb strings.Builder
 	num := 1
@@ -124,7 +135,7 @@ func helpmateSAN(pos *chess.Position, line []string) string {
 		} else if i == 0 {
 			fmt.Fprintf(&sb, "%d...", num)
 		}
-		sb.WriteString(chess.AlgebraicNotation{}.Encode(p, m))
+		sb.WriteString(chess.AlgebraicNotation{}.Encode(p, tagged(p, m)))
 		if p.Turn() == chess.Black {
 			num++
 		}

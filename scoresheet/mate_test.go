@@ -140,3 +140,13 @@ func BenchmarkDeadPosition(b *testing.B) {
 		DeadPosition(pos)
 	}
 }
+
+func TestTheHelpmateIsWrittenInSANWithCheckAndMateSigns(t *testing.T) {
+	got := CanMate(mustPos(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), chess.Black)
+	if got.Verdict != MatePossible {
+		t.Fatalf("from the initial position Black can mate; got %v (%s)", got.Verdict, got.Reason)
+	}
+	if want := "Black can still checkmate, e.g. 1.f3 e6 2.g4 Qh4#"; got.Reason != want {
+		t.Errorf("reason = %q, want %q (the mating move ends in #)", got.Reason, want)
+	}
+}
