@@ -51,7 +51,7 @@ var words = map[match.Code]string{
 	match.CodeNeedPIN:                   "this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin",
 	match.CodeNoCredential:              "the %s has no credential: the arbiter gives one with 'credential add', or give the arbiter's --pin",
 	match.CodeNeedPINOrKey:              "this match is protected: commands given as the arbiter need the arbiter's PIN: give --pin (or --key-file)",
-	match.CodeNeedCredential:            "this match is protected: commands given as the %s need the %s's credential (--secret or --key-file) or the arbiter's --pin",
+	match.CodeNeedCredential:            "this match is protected: commands given as %s need the %s's credential (--secret or --key-file) or the arbiter's --pin",
 	match.CodeUnprotected:               "unprotected match: anyone can act as the arbiter and nothing is signed; protect it with 'credential add --role arbiter --secret PASSPHRASE'",
 	match.CodeCredentialOneOf:           "give the new credential as --secret PASSPHRASE or as --key-file FILE (one of them)",
 	match.CodePlayerCredentialNeedsRole: "--player names a player's credential: give --role player with it",
