@@ -37,7 +37,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -52,6 +51,7 @@ import (
 	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/scoresheet"
+	"arbiter/service"
 )
 
 const (
@@ -131,10 +131,10 @@ type console struct {
 	movePressesItem *fyne.MenuItem
 	audience        *audience
 
-	// live is the match the background tickers (heartbeat, poll) use: the
-	// same as core, readable from any goroutine (Continue in a new file
-	// replaces it).
-	live atomic.Pointer[match.App]
+	// live is the match the background tickers (heartbeat, poll) use (the
+	// same as core, readable from any goroutine; Continue in a new file
+	// replaces it) and the change notifications that redraw the console.
+	live *service.Live
 	// banner says the record cannot be written (disk full, read-only);
 	// blockedSeq is the record's last event then: a later event hides it.
 	banner     banner
