@@ -392,7 +392,7 @@ func (c *console) refresh() {
 	c.refreshNotice(g)
 	c.refreshButtons()
 	if c.audience != nil {
-		c.audience.refresh()
+		c.audience.show(c.audienceShows())
 	}
 	// texts changed size: lay the window out again (only on a state change,
 	// never on a clock tick)
