@@ -184,14 +184,6 @@ func (c *console) exportPGN(path string) error {
 	return writeExport(path, buf.Bytes())
 }
 
-// consoleLang is the language the console speaks: "de" or "en".
-func consoleLang() string {
-	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
-		return "de"
-	}
-	return "en"
-}
-
 // exportPDF writes the signed match report to path (Reports → Export PDF…),
 // with the record's fingerprint, in the console's language: the same report
 // as the CLI's export pdf (service.ReportPDF), each game's signature block
