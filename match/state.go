@@ -186,6 +186,16 @@ func (g *Game) Name(s clock.Side) string {
 	return g.Black
 }
 
+// Offerer is the side a draw offer is by when no side is named (Article
+// 9.1.2.2: a player offers after making his move): the side whose press
+// awaits its move, else the side that made the last move.
+func (g *Game) Offerer() clock.Side {
+	if g.Pressed != nil {
+		return *g.Pressed
+	}
+	return g.ToMove().Other()
+}
+
 // ToMove is the side to move in the game's current position.
 func (g *Game) ToMove() clock.Side {
 	if g.Sheet == nil {
