@@ -147,7 +147,8 @@ type console struct {
 	submitting bool
 	pending    []func()
 
-	// lastSheet and lastLog are the rendered rows (tests read them).
+	// lastSheet and lastLog are the rows shown, kept so that a redraw
+	// replaces them only when they changed (tests read them too).
 	lastSheet []string
 	lastLog   []string
 	// onRefresh, when set, is told of each full redraw from the state
