@@ -3,6 +3,7 @@ package gui
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -35,10 +36,28 @@ var dictionaries = sync.OnceValue(func() map[string]phrase.Dictionary {
 	return ds
 })
 
+// spoken is the language the console speaks ("de" or "en"), as the locale
+// said when the translations were last loaded (loadTranslations): a lookup
+// does not ask the system each time (Fyne logs a locale it cannot parse,
+// such as C, and on macOS asking may start a process).
+var spoken atomic.Pointer[string]
+
+// loadTranslations loads the translations into Fyne's bundle for the locale
+// the environment says now (LANGUAGE, LC_ALL, LANG) and makes the
+// console's dictionary that locale's language.
+func loadTranslations() error {
+	l := "en"
+	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
+		l = "de"
+	}
+	spoken.Store(&l)
+	return lang.AddTranslationsFS(translations, "translations")
+}
+
 // consoleLang is the language the console speaks: "de" or "en".
 func consoleLang() string {
-	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
-		return "de"
+	if l := spoken.Load(); l != nil {
+		return *l
 	}
 	return "en"
 }

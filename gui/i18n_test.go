@@ -229,11 +229,11 @@ func inGerman(t *testing.T) {
 	// cleanups run last added first: registered before t.Setenv's, this
 	// one runs after the variables were restored, and reloads the
 	// localizer for the language they say
-	t.Cleanup(func() { _ = lang.AddTranslationsFS(translations, "translations") })
+	t.Cleanup(func() { _ = loadTranslations() })
 	for _, k := range []string{"LANGUAGE", "LC_ALL", "LANG"} {
 		t.Setenv(k, "de_DE.UTF-8")
 	}
-	if err := lang.AddTranslationsFS(translations, "translations"); err != nil { // reloads the localizer for the locale
+	if err := loadTranslations(); err != nil { // reloads the localizer for the locale
 		t.Fatal(err)
 	}
 }

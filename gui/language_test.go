@@ -40,7 +40,7 @@ func (h *harness) chooseLanguage(i int) {
 func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 	// registered before t.Setenv's cleanups, so it runs after them: the
 	// localizer is reloaded for the restored variables
-	t.Cleanup(func() { _ = lang.AddTranslationsFS(translations, "translations") })
+	t.Cleanup(func() { _ = loadTranslations() })
 	for _, k := range languageVars {
 		t.Setenv(k, "en_US.UTF-8")
 	}

@@ -135,7 +135,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 // icon, the translations and the theme.
 func setupApp(fa fyne.App) {
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	if err := lang.AddTranslationsFS(translations, "translations"); err != nil {
+	if err := loadTranslations(); err != nil {
 		fyne.LogError("gui: load translations", err)
 	}
 	scale := float32(fa.Preferences().FloatWithFallback("scale", 1))
