@@ -367,7 +367,7 @@ func (c *console) refresh() {
 			t += " — " + tr("Game %d of %d", g.Number, m.GamesPlanned)
 		}
 		c.title.SetText(t)
-		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
+		c.score.SetText(lang.L("Score") + ": " + say(st.Standing().Phrase()))
 	}
 	if st.Seq > c.blockedSeq && c.banner.obj.Visible() && !c.tampered {
 		c.hideBanner() // a later event was written: the record takes writes again

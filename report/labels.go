@@ -125,27 +125,21 @@ func (t tr) colour(s clock.Side) string {
 // points writes a score with ½ (German uses the same sign).
 func points(p float64) string { return match.Points(p) }
 
-// matchResult is the match result in one phrase.
+// matchResult is the match result in one phrase: who won (the rule is
+// match.State.Standing's), else both scores after the games played.
 func (t tr) matchResult(st *match.State) string {
-	m := st.Match
-	sc := st.Score()
-	a, b := m.Players[0], m.Players[1]
-	over := 0
-	for _, g := range st.Games {
-		if g.Over() {
-			over++
-		}
-	}
-	half := float64(m.GamesPlanned) / 2
+	s := st.Standing()
+	a, b := s.Players[0], s.Players[1]
+	pa, pb := points(s.Points[0]), points(s.Points[1])
 	switch {
-	case sc[a] > half:
-		return t.f("%s wins the match %s–%s", a, points(sc[a]), points(sc[b]))
-	case sc[b] > half:
-		return t.f("%s wins the match %s–%s", b, points(sc[b]), points(sc[a]))
-	case over == m.GamesPlanned && sc[a] == sc[b]:
-		return t.f("the match is drawn %s–%s", points(sc[a]), points(sc[b]))
+	case s.Winner == 0:
+		return t.f("%s wins the match %s–%s", a, pa, pb)
+	case s.Winner == 1:
+		return t.f("%s wins the match %s–%s", b, pb, pa)
+	case s.Drawn:
+		return t.f("the match is drawn %s–%s", pa, pb)
 	}
-	return t.f("%s %s – %s %s after %d of %d games", a, points(sc[a]), b, points(sc[b]), over, m.GamesPlanned)
+	return t.f("%s %s – %s %s after %d of %d games", a, pa, b, pb, s.Played, s.Planned)
 }
 
 // controlWords says a time control in words: "40 moves in 2 h, then 20 moves
