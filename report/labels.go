@@ -125,21 +125,17 @@ func (t tr) colour(s clock.Side) string {
 // points writes a score with ½ (German uses the same sign).
 func points(p float64) string { return match.Points(p) }
 
-// matchResult is the match result in one phrase: who won (the rule is
-// match.State.Standing's), else both scores after the games played.
+// matchResult is the match result in one phrase: who won or that it is
+// drawn as match.Standing says it, else both scores after the games played.
 func (t tr) matchResult(st *match.State) string {
 	s := st.Standing()
-	a, b := s.Players[0], s.Players[1]
-	pa, pb := points(s.Points[0]), points(s.Points[1])
-	switch {
-	case s.Winner == 0:
-		return t.f("%s wins the match %s–%s", a, pa, pb)
-	case s.Winner == 1:
-		return t.f("%s wins the match %s–%s", b, pb, pa)
-	case s.Drawn:
-		return t.f("the match is drawn %s–%s", pa, pb)
+	if s.Winner >= 0 || s.Drawn {
+		if t.de {
+			return germanPhrases().Say(s.Phrase())
+		}
+		return s.Phrase().Error()
 	}
-	return t.f("%s %s – %s %s after %d of %d games", a, pa, b, pb, s.Played, s.Planned)
+	return t.f("%s %s – %s %s after %d of %d games", s.Players[0], points(s.Points[0]), s.Players[1], points(s.Points[1]), s.Played, s.Planned)
 }
 
 // controlWords says a time control in words: "40 moves in 2 h, then 20 moves
