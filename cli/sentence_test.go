@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -65,7 +64,6 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 	if err := json.Unmarshal(data, &console); err != nil {
 		t.Fatal(err)
 	}
-	verb := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true}
 	n := 0
 	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
@@ -92,7 +90,7 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 					t.Errorf("words.go has no words for the refusal %q", s)
 					continue
 				}
-				if c, l := verb.FindAllString(w, -1), verb.FindAllString(console[s], -1); !slices.Equal(c, l) {
+				if c, l := phrase.Verbs(w), phrase.Verbs(console[s]); !slices.Equal(c, l) {
 					t.Errorf("the refusal %q takes %v on the command line and %v in the console", s, c, l)
 				}
 			}

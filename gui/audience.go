@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
+
+	"arbiter/match"
 )
 
 // audience is the second window for a projector (Article 6.14: the audience
@@ -16,8 +18,11 @@ import (
 // and the characters of a move go to the console's move field, and the
 // console's shortcuts work in it, so the clock can be worked whichever
 // window has the focus.
+//
+// Like the board and the clock views it holds no console: it takes what it
+// shows (show, and a clockFeed per clock) and tells what happens in it
+// (audienceEvents).
 type audience struct {
-	c      *console
 	win    fyne.Window
 	board  *board
 	clocks [2]*clockView
@@ -25,45 +30,95 @@ type audience struct {
 	moves  *canvas.Text
 }
 
-func (c *console) toggleAudience() {
-	if c.audience != nil {
-		c.audience.win.Close()
-		return
-	}
-	a := &audience{c: c}
-	a.win = c.fa.NewWindow(lang.L("Arbiter — audience display"))
+// audienceEvents is what the audience window tells: a key or a character
+// typed in it, a shortcut of the console given in it, and its close.
+type audienceEvents struct {
+	onKey      func(*fyne.KeyEvent)
+	onRune     func(rune)
+	onShortcut func(actionID)
+	onClosed   func()
+}
+
+// audienceShows is what the audience display shows: the match's title
+// with the game's number, the last move (with the result once the game is
+// over), and the game on the board the way the console turns it.
+type audienceShows struct {
+	title, lastMove string
+	game            *match.Game
+	flipped         bool
+}
+
+// newAudience lays the audience display out in win, full screen.
+func newAudience(win fyne.Window, feeds [2]clockFeed, ev audienceEvents) *audience {
+	a := &audience{win: win}
 	a.board = newBoard(false, nil, nil)
-	a.clocks[0] = newClockView(c.clockFeed(0, true), 0, true)
-	a.clocks[1] = newClockView(c.clockFeed(1, true), 1, true)
+	a.clocks[0] = newClockView(feeds[0], 0, true)
+	a.clocks[1] = newClockView(feeds[1], 1, true)
 	a.title = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.title.TextStyle.Bold = true
 	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.restyle()
 	right := container.NewVBox(a.clocks[0].obj, a.clocks[1].obj, a.moves)
-	a.win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
-	a.win.SetOnClosed(func() {
+	win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
+	win.SetOnClosed(func() {
 		for _, cv := range a.clocks {
 			cv.disarm()
 		}
-		c.audience = nil
+		ev.onClosed()
 	})
-	cv := a.win.Canvas()
-	cv.SetOnTypedKey(func(ev *fyne.KeyEvent) { c.forwardKey(ev) })
-	cv.SetOnTypedRune(func(r rune) { c.forwardRune(r) })
+	cv := win.Canvas()
+	cv.SetOnTypedKey(ev.onKey)
+	cv.SetOnTypedRune(ev.onRune)
 	for id, s := range shortcuts {
 		id := id
-		cv.AddShortcut(s, func(fyne.Shortcut) {
-			if len(c.dialogs) > 0 {
-				return
-			}
-			c.do(id)
-		})
+		cv.AddShortcut(s, func(fyne.Shortcut) { ev.onShortcut(id) })
 	}
-	a.win.Resize(fyne.NewSize(1280, 720))
-	a.win.SetFullScreen(true)
-	c.audience = a
-	a.refresh()
-	a.win.Show()
+	win.Resize(fyne.NewSize(1280, 720))
+	win.SetFullScreen(true)
+	return a
+}
+
+func (c *console) toggleAudience() {
+	if c.audience != nil {
+		c.audience.win.Close()
+		return
+	}
+	win := c.fa.NewWindow(lang.L("Arbiter — audience display"))
+	c.audience = newAudience(win, [2]clockFeed{c.clockFeed(0, true), c.clockFeed(1, true)}, audienceEvents{
+		onKey:  c.forwardKey,
+		onRune: c.forwardRune,
+		onShortcut: func(id actionID) {
+			if len(c.dialogs) == 0 {
+				c.do(id)
+			}
+		},
+		onClosed: func() { c.audience = nil },
+	})
+	c.audience.show(c.audienceShows())
+	win.Show()
+}
+
+// audienceShows is what the audience display shows of the console's game.
+func (c *console) audienceShows() audienceShows {
+	st := c.state()
+	g := st.CurrentGame()
+	s := audienceShows{game: c.game(), flipped: c.flipped}
+	if st.Match != nil {
+		s.title = st.Match.Title
+		if g != nil {
+			s.title += " — " + tr("Game %d", g.Number)
+		}
+	}
+	if g != nil && g.Sheet != nil {
+		es := g.Sheet.Entries()
+		if n := len(es); n > 0 {
+			s.lastMove = tr("Last move: %s", localSAN(es[n-1].Label()))
+		}
+		if g.Over() {
+			s.lastMove += "   " + g.Result
+		}
+	}
+	return s
 }
 
 // forwardKey takes a key pressed in the audience display to the console's
@@ -95,32 +150,13 @@ func (a *audience) restyle() {
 	}
 }
 
-func (a *audience) refresh() {
-	st := a.c.state()
-	g := st.CurrentGame()
-	t := ""
-	if st.Match != nil {
-		t = st.Match.Title
-		if g != nil {
-			t += " — " + tr("Game %d", g.Number)
-		}
-	}
-	a.title.Text = t
+// show shows s, and both clocks as their feeds give them now.
+func (a *audience) show(s audienceShows) {
+	a.title.Text = s.title
 	a.title.Refresh()
-	mv := ""
-	if g != nil && g.Sheet != nil {
-		es := g.Sheet.Entries()
-		if n := len(es); n > 0 {
-			e := es[n-1]
-			mv = tr("Last move: %s", localSAN(e.Label()))
-		}
-		if g.Over() {
-			mv += "   " + g.Result
-		}
-	}
-	a.moves.Text = mv
+	a.moves.Text = s.lastMove
 	a.moves.Refresh()
-	a.board.show(a.c.game(), a.c.flipped)
+	a.board.show(s.game, s.flipped)
 	for _, cv := range a.clocks {
 		cv.update()
 	}

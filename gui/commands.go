@@ -372,10 +372,7 @@ func (c *console) drawOffer() {
 		c.showError(errText(lang.L("no game is in progress")))
 		return
 	}
-	side := g.ToMove().Other()
-	if g.Pressed != nil {
-		side = *g.Pressed
-	}
+	side := g.Offerer()
 	if err := c.core.DrawOffer(c.ctx, c.cmdAs(c.actorFor(side)), &side); err != nil {
 		c.showError(err)
 	}

@@ -37,7 +37,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -52,6 +51,7 @@ import (
 	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/scoresheet"
+	"arbiter/service"
 )
 
 const (
@@ -131,10 +131,10 @@ type console struct {
 	movePressesItem *fyne.MenuItem
 	audience        *audience
 
-	// live is the match the background tickers (heartbeat, poll) use: the
-	// same as core, readable from any goroutine (Continue in a new file
-	// replaces it).
-	live atomic.Pointer[match.App]
+	// live is the match the background tickers (heartbeat, poll) use (the
+	// same as core, readable from any goroutine; Continue in a new file
+	// replaces it) and the change notifications that redraw the console.
+	live *service.Live
 	// banner says the record cannot be written (disk full, read-only);
 	// blockedSeq is the record's last event then: a later event hides it.
 	banner     banner
@@ -147,7 +147,8 @@ type console struct {
 	submitting bool
 	pending    []func()
 
-	// lastSheet and lastLog are the rendered rows (tests read them).
+	// lastSheet and lastLog are the rows shown, kept so that a redraw
+	// replaces them only when they changed (tests read them too).
 	lastSheet []string
 	lastLog   []string
 	// onRefresh, when set, is told of each full redraw from the state
@@ -366,7 +367,7 @@ func (c *console) refresh() {
 			t += " — " + tr("Game %d of %d", g.Number, m.GamesPlanned)
 		}
 		c.title.SetText(t)
-		c.score.SetText(lang.L("Score") + ": " + st.MatchResult())
+		c.score.SetText(lang.L("Score") + ": " + say(st.Standing().Phrase()))
 	}
 	if st.Seq > c.blockedSeq && c.banner.obj.Visible() && !c.tampered {
 		c.hideBanner() // a later event was written: the record takes writes again
@@ -392,7 +393,7 @@ func (c *console) refresh() {
 	c.refreshNotice(g)
 	c.refreshButtons()
 	if c.audience != nil {
-		c.audience.refresh()
+		c.audience.show(c.audienceShows())
 	}
 	// texts changed size: lay the window out again (only on a state change,
 	// never on a clock tick)

@@ -40,8 +40,11 @@ import (
 // that method through match.App.Correct, which recomputes the figures at
 // the instant of the command. Any refusal is shown in the dialog, which
 // stays open.
+//
+// Like the board and the clock views it holds no console: it reads the
+// match and the time through a correctFeed and gives the reset to it.
 type correctDialog struct {
-	c       *console
+	feed    correctFeed
 	d       dialog.Dialog
 	ply     *formEntry
 	cause   *widget.RadioGroup
@@ -59,6 +62,22 @@ type correctDialog struct {
 	cols               map[string]*correctColumn
 	opts               match.CorrectionOptions
 	ok                 bool // opts holds a valid preview
+}
+
+// correctFeed is what the correction dialog reads and whom it tells.
+type correctFeed struct {
+	state func() *match.State // the match as recorded
+	now   func() time.Time
+	// correct resets the game (the console gives it as the arbiter); a
+	// refusal is shown in the dialog, which stays open
+	correct func(match.CorrectArgs) (match.CorrectResult, error)
+	// onRefused is told of each refusal the dialog shows
+	onRefused func(error)
+	// onDone is told of a reset done, after the dialog was hidden: the
+	// method's heading and the result
+	onDone func(method string, res match.CorrectResult)
+	// onClosed is told when the dialog closed, by a reset or by Cancel
+	onClosed func()
 }
 
 // correctColumn is one method's outcome.
@@ -110,7 +129,38 @@ func (c *console) correctDialog() {
 		}
 		g = c.game()
 	}
-	cd := &correctDialog{c: c, cols: map[string]*correctColumn{}}
+	var cd *correctDialog
+	cd = newCorrectDialog(c.win, g, correctFeed{
+		state: c.state,
+		now:   func() time.Time { return c.now() },
+		correct: func(args match.CorrectArgs) (match.CorrectResult, error) {
+			return c.core.Correct(c.ctx, c.cmdAs(c.arbiter()), args)
+		},
+		onRefused: c.noteWriteError,
+		onDone: func(method string, res match.CorrectResult) {
+			msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
+				localSAN(res.Options.Mistake), method, len(res.Options.Struck))
+			if res.Bonus > 0 {
+				msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
+			}
+			c.info(lang.L("Position corrected"), msg)
+		},
+		onClosed: func() {
+			if c.correcting == cd {
+				c.correcting = nil
+			}
+		},
+	})
+	c.correcting = cd
+	c.showDialog(cd.d)
+	c.win.Canvas().Focus(cd.reason)
+}
+
+// newCorrectDialog builds the dialog for the game g (a game in progress
+// with a move) in win, pointed at the last move and previewed now; the
+// caller shows cd.d.
+func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correctDialog {
+	cd := &correctDialog{feed: feed, cols: map[string]*correctColumn{}}
 	for _, e := range g.Sheet.Entries() {
 		cd.labels = append(cd.labels, tr("ply %d", e.Ply)+"   "+localSAN(e.Label()))
 	}
@@ -193,20 +243,14 @@ func (c *console) correctDialog() {
 	top := container.NewVBox(form, cd.summary)
 	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
 	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
-	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, c.win)
+	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, win)
 	escapeCloses(content, cd.d.Hide)
-	cd.d.SetOnClosed(func() {
-		if c.correcting == cd {
-			c.correcting = nil
-		}
-	})
+	cd.d.SetOnClosed(feed.onClosed)
 	cd.plies.Select(g.Sheet.Ply() - 1)
 	cd.plies.ScrollToBottom()
 	cd.preview()
 	cd.d.Resize(fyne.NewSize(1180, 700))
-	c.correcting = cd
-	c.showDialog(cd.d)
-	c.win.Canvas().Focus(cd.reason)
+	return cd
 }
 
 // preview recomputes the four outcomes for the ply in the dialog, now.
@@ -220,7 +264,7 @@ func (cd *correctDialog) preview() {
 	if !okN || n < 1 {
 		err = errText(tr("%q is not a ply number: give 1 for White's first move, 2 for Black's, and so on", cd.ply.Text))
 	} else {
-		cd.opts, err = match.CorrectionPreview(cd.c.state(), n, cd.c.now())
+		cd.opts, err = match.CorrectionPreview(cd.feed.state(), n, cd.feed.now())
 	}
 	if err != nil {
 		cd.summary.SetText(sentence(err))
@@ -311,7 +355,7 @@ func (cd *correctDialog) apply(method string) {
 	fail := func(err error) {
 		cd.errText.SetText(sentence(err))
 		cd.errText.Show()
-		cd.c.noteWriteError(err)
+		cd.feed.onRefused(err)
 	}
 	n, ok := atoiOr(cd.ply.Text, 0)
 	if !ok || n < 1 {
@@ -337,16 +381,11 @@ func (cd *correctDialog) apply(method string) {
 			return
 		}
 	}
-	res, err := cd.c.core.Correct(cd.c.ctx, cd.c.cmdAs(cd.c.arbiter()), args)
+	res, err := cd.feed.correct(args)
 	if err != nil {
 		fail(err)
 		return
 	}
 	cd.d.Hide()
-	msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
-		localSAN(res.Options.Mistake), methodTitle(method), len(res.Options.Struck))
-	if res.Bonus > 0 {
-		msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
-	}
-	cd.c.info(lang.L("Position corrected"), msg)
+	cd.feed.onDone(methodTitle(method), res)
 }

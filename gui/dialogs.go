@@ -527,7 +527,7 @@ func setLanguage(code string) {
 			os.Unsetenv(k)
 		}
 	}
-	if err := lang.AddTranslationsFS(translations, "translations"); err != nil { // reloads the localizer
+	if err := loadTranslations(); err != nil { // reloads the localizer
 		fyne.LogError("gui: reload translations", err)
 	}
 }

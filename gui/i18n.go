@@ -1,8 +1,9 @@
 package gui
 
 import (
-	"encoding/json"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -19,36 +20,59 @@ import (
 // command line's "adjust needs --reason" is "give a reason" here).
 var translations = assets.Translations
 
-var dictionaryKeys = sync.OnceValue(func() map[string]bool {
-	keys := map[string]bool{}
-	data, err := translations.ReadFile("translations/en.json")
-	if err != nil {
-		panic("gui: the embedded translations/en.json is missing: " + err.Error())
+// dictionaries are the same files read as phrase.Dictionary, one per
+// language: the one mechanism that says the console's refusals and phrases
+// and the PDF's labels (docs/i18n.md). Fyne's bundle (lang.L), loaded from
+// the same files, serves the texts of the console's own widgets.
+var dictionaries = sync.OnceValue(func() map[string]phrase.Dictionary {
+	ds := map[string]phrase.Dictionary{}
+	for _, l := range []string{"en", "de"} {
+		d, err := phrase.LoadDictionary(translations, "translations/"+l+".json")
+		if err != nil {
+			panic("gui: the embedded translations: " + err.Error())
+		}
+		ds[l] = d
 	}
-	var en map[string]string
-	if err := json.Unmarshal(data, &en); err != nil {
-		panic("gui: the embedded translations/en.json does not parse: " + err.Error())
-	}
-	for k := range en {
-		keys[k] = true
-	}
-	return keys
+	return ds
 })
+
+// spoken is the language the console speaks ("de" or "en"), as the locale
+// said when the translations were last loaded (loadTranslations): a lookup
+// does not ask the system each time (Fyne logs a locale it cannot parse,
+// such as C, and on macOS asking may start a process).
+var spoken atomic.Pointer[string]
+
+// loadTranslations loads the translations into Fyne's bundle for the locale
+// the environment says now (LANGUAGE, LC_ALL, LANG) and makes the
+// console's dictionary that locale's language.
+func loadTranslations() error {
+	l := "en"
+	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
+		l = "de"
+	}
+	spoken.Store(&l)
+	return lang.AddTranslationsFS(translations, "translations")
+}
+
+// consoleLang is the language the console speaks: "de" or "en".
+func consoleLang() string {
+	if l := spoken.Load(); l != nil {
+		return *l
+	}
+	return "en"
+}
+
+// consoleDictionary is the console's dictionary in the language it speaks now.
+func consoleDictionary() phrase.Dictionary { return dictionaries()[consoleLang()] }
 
 // say is a phrase from the core in the console's language ("" for none).
 func say(p *phrase.Error) string {
 	if p == nil {
 		return ""
 	}
-	return phrase.Translate(p, translate)
+	return consoleDictionary().Say(p)
 }
 
 // translate returns the translation of an English text, or the text itself
-// when the dictionary has none (a name, a move, "%v"): those are not looked
-// up at all.
-func translate(s string) string {
-	if !dictionaryKeys()[s] {
-		return s
-	}
-	return lang.L(s)
-}
+// when the dictionary has none (a name, a move, "%v").
+func translate(s string) string { return consoleDictionary().T(s) }

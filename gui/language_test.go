@@ -38,10 +38,12 @@ func (h *harness) chooseLanguage(i int) {
 // Switching the language applies at once, without a restart: the console's
 // own texts, the menus, the record's labels in the log (issue 14).
 func TestTheLanguageSwitchesAtOnce(t *testing.T) {
+	// registered before t.Setenv's cleanups, so it runs after them: the
+	// localizer is reloaded for the restored variables
+	t.Cleanup(func() { _ = loadTranslations() })
 	for _, k := range languageVars {
 		t.Setenv(k, "en_US.UTF-8")
 	}
-	t.Cleanup(func() { _ = lang.AddTranslationsFS(translations, "translations") })
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
 	h.c.do(actStartGame)

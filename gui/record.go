@@ -184,14 +184,6 @@ func (c *console) exportPGN(path string) error {
 	return writeExport(path, buf.Bytes())
 }
 
-// consoleLang is the language the console speaks: "de" or "en".
-func consoleLang() string {
-	if strings.HasPrefix(strings.ToLower(string(lang.SystemLocale())), "de") {
-		return "de"
-	}
-	return "en"
-}
-
 // exportPDF writes the signed match report to path (Reports → Export PDF…),
 // with the record's fingerprint, in the console's language: the same report
 // as the CLI's export pdf (service.ReportPDF), each game's signature block
@@ -323,22 +315,20 @@ func (c *console) continueDialog() {
 		})
 }
 
-// continueIn copies the live record to newPath with match.ContinueIn, opens
+// continueIn copies the live record to newPath with service.Live.ContinueIn, opens
 // the copy and goes on there: the console's commands, the heartbeat and the
 // poll then use the new file, and the window shows its path.
 func (c *console) continueIn(newPath string) error {
 	if sameFile(newPath, c.core.DB().Path()) {
 		return errText(lang.L("that is the match database itself: choose a new file name"))
 	}
-	old := c.core.DB()
-	core, err := service.ContinueIn(c.ctx, c.core, newPath)
+	oldPath := c.cfg.path
+	core, err := c.live.ContinueIn(c.ctx, newPath)
 	if err != nil {
 		return err
 	}
-	oldPath := c.cfg.path
-	c.setCore(core)
+	c.core = core
 	c.cfg.path = newPath
-	_ = old.Close()
 	c.hideBanner()
 	_ = core.Beat(c.ctx, c.now())
 	c.refresh()
@@ -348,17 +338,12 @@ func (c *console) continueIn(newPath string) error {
 	return nil
 }
 
-// setCore makes core the match the console works on.
+// setCore makes core the match the console works on; the console redraws
+// when the live match changed (service.Live).
 func (c *console) setCore(core *match.App) {
 	c.core = core
-	c.live.Store(core)
-	core.OnChange(func() {
-		fyne.Do(func() {
-			if c.core == core {
-				c.refresh()
-			}
-		})
-	})
+	c.live = service.NewLive(core)
+	c.live.OnChange(func() { fyne.Do(c.refresh) })
 }
 
 // writeProblem tells whether err means the record cannot be written (a full

@@ -194,7 +194,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newConsole(h.ctx, h.c.fa, roCore, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
-	t.Cleanup(func() { c.live.Load().DB().Close() })
+	t.Cleanup(func() { c.live.App().DB().Close() })
 	seq := roCore.State().Seq
 
 	t.Run("a read-only record refuses the press, shows the banner, and the clock keeps running", func(t *testing.T) {

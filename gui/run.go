@@ -63,7 +63,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
-	defer func() { c.live.Load().DB().Close() }()
+	defer func() { c.live.App().DB().Close() }()
 
 	if replica {
 		c.stationNote = stationNote(path, time.Now())
@@ -104,7 +104,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 					continue
 				}
 				now := ts.Now()
-				core := c.live.Load()
+				core := c.live.App()
 				c.noteWriteErrorAsync(core.Beat(ctx, now))
 				if d := ts.Suspended(); d > 0 {
 					if err := core.LogSuspend(ctx, now, d); err != nil {
@@ -112,7 +112,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 					}
 				}
 			case <-poll.C:
-				if err := c.live.Load().Refresh(ctx); err != nil {
+				if err := c.live.App().Refresh(ctx); err != nil {
 					fyne.Do(func() { c.showError(err) })
 				}
 			}
@@ -135,7 +135,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 // icon, the translations and the theme.
 func setupApp(fa fyne.App) {
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	if err := lang.AddTranslationsFS(translations, "translations"); err != nil {
+	if err := loadTranslations(); err != nil {
 		fyne.LogError("gui: load translations", err)
 	}
 	scale := float32(fa.Preferences().FloatWithFallback("scale", 1))

@@ -64,12 +64,12 @@ type App struct {
 	db      *store.DB
 	station ed25519.PrivateKey // signs the hash of every event this process appends
 
-	mu       sync.Mutex
-	state    *State
-	onChange []func()
-	pending  *pendingRecovery // armed by ArmRecovery, written by the next command
-	problem  string           // why the record does not verify; "" if it does
-	seal     Seal             // the last head the arbiter signed, as read or written
+	mu      sync.Mutex
+	state   *State
+	changed func()           // told after the state changed (SetChanged)
+	pending *pendingRecovery // armed by ArmRecovery, written by the next command
+	problem string           // why the record does not verify; "" if it does
+	seal    Seal             // the last head the arbiter signed, as read or written
 }
 
 // Open rebuilds the state of the match in db. It first checks the record —
@@ -148,18 +148,24 @@ func checkTail(seq int64, head string, evs []store.Event) string {
 // DB is the underlying store.
 func (a *App) DB() *store.DB { return a.db }
 
-// OnChange registers a callback run (outside the lock) after the state changed.
-func (a *App) OnChange(f func()) {
+// SetChanged sets the one function told that the state changed (nil: no
+// one): after a command's transaction committed, or after Refresh caught up
+// with events another process committed. It runs outside the App's lock and
+// never before the commit, so nothing sees an event's effect before the
+// event is in the record. Who hears it is the service's business
+// (service.Live fans it out to the faces and stops telling when the match
+// moved to another file), as the store's is who else reads the file.
+func (a *App) SetChanged(f func()) {
 	a.mu.Lock()
-	a.onChange = append(a.onChange, f)
+	a.changed = f
 	a.mu.Unlock()
 }
 
 func (a *App) notify() {
 	a.mu.Lock()
-	fs := append([]func(){}, a.onChange...)
+	f := a.changed
 	a.mu.Unlock()
-	for _, f := range fs {
+	if f != nil {
 		f()
 	}
 }

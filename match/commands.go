@@ -636,8 +636,9 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule strin
 	return t.emit(g.Number, KindAdjust, p)
 }
 
-// DrawOffer records a draw offer by side (nil: the side that made the last
-// move). The offer lapses when the opponent moves or declines.
+// DrawOffer records a draw offer by side (nil: the side of the player who
+// gives it, else Game.Offerer). The offer lapses when the opponent moves or
+// declines.
 func (a *App) DrawOffer(ctx context.Context, c Cmd, side *clock.Side) error {
 	return a.do(ctx, c, func(t *tx) error {
 		if err := t.require("draw offer", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
@@ -647,7 +648,7 @@ func (a *App) DrawOffer(ctx context.Context, c Cmd, side *clock.Side) error {
 		if err != nil {
 			return err
 		}
-		s := g.ToMove().Other()
+		s := g.Offerer()
 		if side != nil {
 			s = *side
 		} else if rs, ok, _ := t.roleSide(g); ok {

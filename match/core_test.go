@@ -218,6 +218,30 @@ func TestDrawOfferIsMarkedWithTheOfferersMoveAndLapsesWhenTheOpponentMoves(t *te
 	}
 }
 
+// With no side named and no player giving it, a draw offer is by the side
+// that made its move: the side whose press awaits its move, else the side
+// that made the last move (Game.Offerer, which the console asks too).
+func TestADrawOfferWithNoSideIsByTheSideWhosePressAwaitsItsMove(t *testing.T) {
+	f := newFixture(t)
+	f.newMatch(MatchSpec{})
+	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
+	f.moves(time.Second, "e4")
+	f.ok(f.app.Press(f.ctx, f.at(5*time.Second))) // Black moved on the board and pressed
+	if g := f.app.State().CurrentGame(); g.Offerer() != clock.Black {
+		t.Fatalf("the offerer while Black's press awaits its move is %s", g.Offerer())
+	}
+	f.ok(f.app.DrawOffer(f.ctx, f.at(time.Second), nil))
+	if g := f.app.State().CurrentGame(); g.Offer == nil || g.Offer.By != clock.Black {
+		t.Fatalf("the offer is %+v, want Black's", g.Offer)
+	}
+	if _, err := f.app.Move(f.ctx, f.at(time.Second), "e5", true); err != nil {
+		t.Fatal(err)
+	}
+	if g := f.app.State().CurrentGame(); !g.Sheet.Entries()[1].DrawOffer {
+		t.Error("(=) is not on Black's move made with the offer")
+	}
+}
+
 func TestPressThenMoveRecordsTheMoveAtThePress(t *testing.T) {
 	f := newFixture(t)
 	f.newMatch(MatchSpec{})

@@ -186,6 +186,16 @@ func (g *Game) Name(s clock.Side) string {
 	return g.Black
 }
 
+// Offerer is the side a draw offer is by when no side is named (Article
+// 9.1.2.2: a player offers after making his move): the side whose press
+// awaits its move, else the side that made the last move.
+func (g *Game) Offerer() clock.Side {
+	if g.Pressed != nil {
+		return *g.Pressed
+	}
+	return g.ToMove().Other()
+}
+
 // ToMove is the side to move in the game's current position.
 func (g *Game) ToMove() clock.Side {
 	if g.Sheet == nil {
@@ -290,29 +300,72 @@ func (s *State) Score() map[string]float64 {
 	return score
 }
 
-// MatchResult describes the match result so far in one sentence.
+// Standing is the match's result so far, as data: the rule of who has won
+// is here once, and each face (the console, the PDF, status) words it.
+type Standing struct {
+	Players [2]string
+	Points  [2]float64
+	// Played counts the games over; Planned is the match's length.
+	Played, Planned int
+	// Winner is the index in Players of the player who has more than half
+	// the planned games' points, or -1.
+	Winner int
+	// Drawn: every planned game is over and the points are level.
+	Drawn bool
+}
+
+// Standing is the match's result so far (the zero Standing, Winner -1,
+// before the match is created).
+func (s *State) Standing() Standing {
+	st := Standing{Winner: -1}
+	if s.Match == nil {
+		return st
+	}
+	sc := s.Score()
+	st.Players = s.Match.Players
+	st.Points = [2]float64{sc[st.Players[0]], sc[st.Players[1]]}
+	st.Planned = s.Match.GamesPlanned
+	for _, g := range s.Games {
+		if g.Over() {
+			st.Played++
+		}
+	}
+	half := float64(st.Planned) / 2
+	switch {
+	case st.Points[0] > half:
+		st.Winner = 0
+	case st.Points[1] > half:
+		st.Winner = 1
+	case st.Played == st.Planned && st.Points[0] == st.Points[1]:
+		st.Drawn = true
+	}
+	return st
+}
+
+// Phrase says the standing in one phrase: "Garry Kasparov wins the match
+// 4–2", "the match is drawn 3–3", else both scores ("Garry Kasparov 1 –
+// Deep Blue 1").
+func (st Standing) Phrase() *phrase.Error {
+	a, b := st.Players[0], st.Players[1]
+	pa, pb := Points(st.Points[0]), Points(st.Points[1])
+	switch {
+	case st.Winner == 0:
+		return phrase.Errorf("%s wins the match %s–%s", a, pa, pb)
+	case st.Winner == 1:
+		return phrase.Errorf("%s wins the match %s–%s", b, pb, pa)
+	case st.Drawn:
+		return phrase.Errorf("the match is drawn %s–%s", pa, pb)
+	}
+	return phrase.Errorf("%s %s – %s %s", a, pa, b, pb)
+}
+
+// MatchResult describes the match result so far in one sentence, in
+// English ("" before the match is created): status's result.
 func (s *State) MatchResult() string {
 	if s.Match == nil {
 		return ""
 	}
-	sc := s.Score()
-	a, b := s.Match.Players[0], s.Match.Players[1]
-	played := 0
-	for _, g := range s.Games {
-		if g.Over() {
-			played++
-		}
-	}
-	half := float64(s.Match.GamesPlanned) / 2
-	switch {
-	case sc[a] > half:
-		return a + " wins the match " + Points(sc[a]) + "–" + Points(sc[b])
-	case sc[b] > half:
-		return b + " wins the match " + Points(sc[b]) + "–" + Points(sc[a])
-	case played == s.Match.GamesPlanned && sc[a] == sc[b]:
-		return "the match is drawn " + Points(sc[a]) + "–" + Points(sc[b])
-	}
-	return a + " " + Points(sc[a]) + " – " + b + " " + Points(sc[b])
+	return s.Standing().Phrase().Error()
 }
 
 // Points formats a score with ½.

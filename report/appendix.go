@@ -47,13 +47,9 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	f.Ln(8)
 	r.ensure(50)
 	r.heading(t.s("Fingerprint of the record"), 11)
-	explain := "This fingerprint is the head of the record's hash chain when the report was made; every event is bound to " +
-		"the one before it with SHA-256. To check that the record still contains this report and has not been altered " +
-		"since, run on the match computer:"
-	if t.de {
-		explain = t.s("fingerprint explanation")
-	}
-	r.para(explain, 9, false)
+	r.para(t.s("This fingerprint is the head of the record's hash chain when the report was made; every event is bound to "+
+		"the one before it with SHA-256. To check that the record still contains this report and has not been altered "+
+		"since, run on the match computer:"), 9, false)
 	f.Ln(3)
 	hexHead := head
 	if hexHead == "" {
@@ -72,12 +68,8 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	f.SetX(r.margin)
 	f.CellFormat(r.cw, 6, cmd, "", 1, "C", false, 0, "")
 	f.Ln(3)
-	verify := "The command succeeds and prints the current head if the chain is intact and contains this fingerprint; " +
-		"otherwise it names the first event that does not match."
-	if t.de {
-		verify = t.s("verify explanation")
-	}
-	r.para(verify, 9, false)
+	r.para(t.s("The command succeeds and prints the current head if the chain is intact and contains this fingerprint; "+
+		"otherwise it names the first event that does not match."), 9, false)
 	f.Ln(2)
 	r.para(fmt.Sprintf("%s: %d", t.s("Events in the record"), r.st.Seq), 9, false)
 }

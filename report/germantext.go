@@ -20,10 +20,7 @@ func (t tr) text(s string) string {
 			return r.f(t, m)
 		}
 	}
-	if v, ok := germanKind[s]; ok {
-		return v
-	}
-	return s
+	return t.s(s)
 }
 
 type textRule struct {

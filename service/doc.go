@@ -16,7 +16,42 @@
 //
 // It holds the time source of a live session (TimeSource: the wall clock
 // read once, advanced by the platform's monotonic clock that counts sleep;
-// docs/clock.md). The transaction wrapper and the change notifications
-// still live in match/ (App.do, App.OnChange): they are the core's own
-// guarantee that an event is committed before anyone sees its effect.
+// docs/clock.md), copies a match to a new file (CopyMatch, ContinueIn) and
+// owns the change notifications (Live: the match a console works on, the
+// subscribers it tells after each commit, the switch to a new file), as
+// wtf's inmem.EventService is wired in its cmd/wtfd/main.go.
+//
+// # What stays in match/, and why
+//
+// The command's transaction (match.App.do) stays in the core. The store's
+// transaction itself is store's (store.DB.Update: BEGIN IMMEDIATE … COMMIT),
+// "now" comes from this package's TimeSource (match.Cmd.Now) and the
+// notifications go out through Live; but every step between BEGIN and
+// COMMIT is a rule of the record over state the core keeps private:
+//   - the tail check (events another process appended must continue the
+//     chain, else the record is marked broken and read-only) and catching
+//     up on a copy of the state (State.clone, Apply);
+//   - reading "now" inside the write lock and refusing an instant earlier
+//     than the record's last (time never runs back);
+//   - re-checking the credentials against the state inside the transaction
+//     (changed credentials, the back-off after wrong ones) and appending
+//     auth.fail instead of the command for a wrong credential;
+//   - an armed recovery note written as the command's first event (rule 7),
+//     and the heartbeat marked only when that commit wrote it;
+//   - the station's and the arbiter's signatures, stored in the same
+//     transaction with keys the App and the authentication hold;
+//   - publishing the new state and seal under the App's lock only after
+//     the commit, then telling (SetChanged) — so nothing sees an event's
+//     effect before the event is in the record.
+//
+// Running these from here would export the core's transaction, the
+// authentication result, the keys, the state's clone and the tail check, so
+// that the credential rules would be executed outside the core; the state
+// published after the commit would have to live here (a service.App), and
+// every holder of *match.App (both faces, station/, broadcast/,
+// service/stations) would change; and match's own tests, which are in
+// package match and cannot import service (an import cycle), would need a
+// second copy of the wrapper. In wtf's terms match/ plays the part of wtf's
+// sqlite services (the use case and its transaction), store/ the SQL
+// driver, and this package main.go's wiring and the event service.
 package service

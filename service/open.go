@@ -123,10 +123,10 @@ func writable(path string) bool {
 }
 
 // ContinueIn copies the live record of old to the new file newPath
-// (match.ContinueIn: a verified copy), opens the copy and returns the match
+// (CopyMatch: a verified copy), opens the copy and returns the match
 // over it. old stays open; the caller closes it once it has switched.
 func ContinueIn(ctx context.Context, old *match.App, newPath string) (*match.App, error) {
-	if err := match.ContinueIn(ctx, old.DB().Path(), newPath); err != nil {
+	if err := CopyMatch(ctx, old.DB().Path(), newPath); err != nil {
 		return nil, err
 	}
 	app, err := Open(ctx, newPath)

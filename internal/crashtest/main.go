@@ -25,7 +25,7 @@
 //     gives copies that verify and are prefixes of the reference log.
 //   - A full file system (a small tmpfs when root may mount one, else
 //     "ulimit -f", which gives EFBIG): play stops with a clear error, nothing
-//     acknowledged is lost, "arbiter backup" and match.ContinueIn copy the
+//     acknowledged is lost, "arbiter backup" and service.CopyMatch copy the
 //     match to another disk, and the rest of the match plays there to the
 //     reference head.
 //   - A read-only database (a 0444 file in a 0555 folder, used by an
@@ -53,7 +53,7 @@ import (
 	"time"
 
 	"arbiter/internal/demo"
-	"arbiter/match"
+	"arbiter/service"
 	"arbiter/store"
 )
 
@@ -587,8 +587,8 @@ func diskFullTest(sc *script, ref []store.Event, work string) {
 	out, err := exec.Command(*binFlag, "--db", db, "backup", bak).CombinedOutput()
 	check(name+": arbiter backup copies the match off the full disk", errWith(err, out))
 	moved := filepath.Join(work, "continued.arbiter")
-	err = match.ContinueIn(context.Background(), db, moved)
-	check(name+": match.ContinueIn moves the match to another disk", err)
+	err = service.CopyMatch(context.Background(), db, moved)
+	check(name+": service.CopyMatch moves the match to another disk", err)
 	if err != nil {
 		return
 	}

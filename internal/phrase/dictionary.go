@@ -36,6 +36,16 @@ func (d Dictionary) T(en string) string {
 	return en
 }
 
+// In is the translation of en in a context (gettext's msgctxt): the entry
+// "context|en" where a face words en its own way there (the PDF's "Reason"
+// is "Begründung", the console's "Grund"), else T(en).
+func (d Dictionary) In(context, en string) string {
+	if v, ok := d[context+"|"+en]; ok {
+		return v
+	}
+	return d.T(en)
+}
+
 // Say renders err in the dictionary's language (see [Translate]).
 func (d Dictionary) Say(err error) string { return Translate(err, d.T) }
 

@@ -1,4 +1,4 @@
-package match
+package service
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -17,12 +18,19 @@ var continueStart = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 
 // newContinueMatch creates a match with a started game and a few moves in a
 // real SQLite file and returns the open App and the file's path.
-func newContinueMatch(t *testing.T) (*App, string) {
+func newContinueMatch(t *testing.T) (*match.App, string) {
 	t.Helper()
 	ctx := context.Background()
-	app, _, path := openTestApp(t, "old.arbiter")
-	at := func(d time.Duration) Cmd { return Cmd{At: continueStart.Add(d), Actor: Actor{Role: RoleArbiter}} }
-	spec := MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
+	path := filepath.Join(t.TempDir(), "old.arbiter")
+	app, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.DB().Close() })
+	at := func(d time.Duration) match.Cmd {
+		return match.Cmd{At: continueStart.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
+	}
+	spec := match.MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}
 	if err := app.NewMatch(ctx, at(0), spec); err != nil {
 		t.Fatal(err)
@@ -46,8 +54,8 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	newPath := filepath.Join(t.TempDir(), "new.arbiter")
-	if err := ContinueIn(ctx, oldPath, newPath); err != nil {
-		t.Fatalf("ContinueIn: %v", err)
+	if err := CopyMatch(ctx, oldPath, newPath); err != nil {
+		t.Fatalf("CopyMatch: %v", err)
 	}
 	t.Run("the old file is only read", func(t *testing.T) {
 		after, err := os.ReadFile(oldPath)
@@ -55,7 +63,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(before, after) {
-			t.Error("ContinueIn changed the old file")
+			t.Error("CopyMatch changed the old file")
 		}
 	})
 	db, err := store.Open(ctx, newPath)
@@ -63,7 +71,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	moved, err := Open(ctx, db)
+	moved, err := match.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +85,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 		}
 	})
 	t.Run("the match goes on in the new file", func(t *testing.T) {
-		c := Cmd{At: continueStart.Add(10 * time.Minute), Actor: Actor{Role: RoleArbiter}}
+		c := match.Cmd{At: continueStart.Add(10 * time.Minute), Actor: match.Actor{Role: match.RoleArbiter}}
 		if _, err := moved.Move(ctx, c, "Nf6", false); err != nil {
 			t.Fatalf("move in the new file: %v", err)
 		}
@@ -113,9 +121,9 @@ func TestContinueInRefusesAndLeavesNothingBehind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := ContinueIn(ctx, tt.old, tt.new)
+			err := CopyMatch(ctx, tt.old, tt.new)
 			if err == nil {
-				t.Fatal("ContinueIn succeeded")
+				t.Fatal("CopyMatch succeeded")
 			}
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("error %v does not wrap %v", err, tt.wantErr)

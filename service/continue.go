@@ -1,4 +1,4 @@
-package match
+package service
 
 import (
 	"context"
@@ -6,22 +6,24 @@ import (
 	"fmt"
 	"os"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
-// ContinueIn moves a match to a new file so that officiating can go on after
+// CopyMatch copies a match to a new file so that officiating can go on after
 // the disk holding oldPath filled up (or became read-only): it writes a
 // consistent copy of the event log at oldPath to newPath with store.Backup
 // (VACUUM INTO, one read snapshot; a console may still hold oldPath open),
 // then opens the copy, checks that its hash chain is intact and ends at the
 // head oldPath had when the copy was taken, and that the match rebuilds from
-// it. The caller then opens newPath and carries on there; oldPath is only
-// read and stays as it was (opening it writes nothing).
+// it. The caller then opens newPath and carries on there (ContinueIn,
+// Live.ContinueIn); oldPath is only read and stays as it was (opening it
+// writes nothing).
 //
-// ContinueIn refuses an existing newPath (the error wraps store.ErrExists)
+// CopyMatch refuses an existing newPath (the error wraps store.ErrExists)
 // and removes a partial copy when it fails, so a failed attempt can simply
 // be retried with another place.
-func ContinueIn(ctx context.Context, oldPath, newPath string) error {
+func CopyMatch(ctx context.Context, oldPath, newPath string) error {
 	if _, err := os.Lstat(newPath); err == nil {
 		return fmt.Errorf("match: continue in %s: %w", newPath, store.ErrExists)
 	}
@@ -77,7 +79,7 @@ func checkCopy(ctx context.Context, old *store.DB, path string) error {
 	if rep.Events > 0 && orig.HeadSeq != rep.Events {
 		return fmt.Errorf("the copy's last event %d is not in the original's chain", rep.Events)
 	}
-	if _, err := Open(ctx, cp); err != nil {
+	if _, err := match.Open(ctx, cp); err != nil {
 		return fmt.Errorf("rebuild the match from the copy: %w", err)
 	}
 	return nil
