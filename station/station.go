@@ -942,7 +942,9 @@ func (s *Station) handle(m *nats.Msg) {
 				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
 				continue
 			}
-			s.respond(m, Reply{Error: err.Error(), Output: out})
+			var refusal *match.Error
+			errors.As(err, &refusal)
+			s.respond(m, Reply{Error: err.Error(), Refusal: refusal, Output: out})
 			return
 		}
 	}
