@@ -232,16 +232,39 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 // authority and waits until this station's record holds it
 // (stations.Forward, which the console calls too).
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
-	asGiven := false
-	for _, a := range argv {
-		asGiven = asGiven || a == "--as" || strings.HasPrefix(a, "--as=")
-	}
-	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven,
+	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv),
 		Notice: func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }})
 	if res.Output != "" {
 		fmt.Fprint(env.Stdout, res.Output)
 	}
 	return err
+}
+
+// stationScript connects a script run on a station's record to the
+// authority: each writing line is sent as a command given at start +
+// OFFSET on the match timeline (start: --at, or now on the authority's
+// timeline), the next line only once this station's record holds it.
+func stationScript(r *runner) (send func([]string, Global, bool) error, start time.Time, done func(), err error) {
+	l, err := stations.Dial(r.ctx, r.g.DB, time.Now)
+	if err != nil {
+		return nil, time.Time{}, nil, err
+	}
+	start = r.g.At
+	if !r.g.AtSet {
+		off, _, ok := l.Offset()
+		if !ok {
+			fmt.Fprintln(r.env.Stderr, "arbiter: no authority answers yet; the script waits for one")
+		}
+		start = time.Now().Add(off).UTC()
+	}
+	send = func(words []string, g Global, roleGiven bool) error {
+		res, err := l.Send(r.ctx, stations.Command{Words: words, G: g, RoleGiven: roleGiven})
+		if res.Output != "" {
+			fmt.Fprint(r.env.Stdout, res.Output)
+		}
+		return err
+	}
+	return send, start, l.Close, nil
 }
 
 func operatorKeyPath(db string) string { return stations.OperatorKeyPath(db) }
