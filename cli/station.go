@@ -5,7 +5,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -292,65 +291,11 @@ func runStationInvite(r *runner, a *args) error {
 }
 
 // operatorCredential is the operator's credential an operator's invitation
-// carries: on a protected match with no operator credential, a new key,
-// registered through the authority ('credential add --role operator', the
-// arbiter's command, so it needs his --pin); with one, the key file given
-// with --operator-key (it must be that credential). An unprotected match
-// needs none.
+// carries (stations.OperatorCredential).
 func operatorCredential(r *runner, keyFile string) (string, error) {
-	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
-	if err != nil {
-		return "", err
-	}
-	app, err := match.Open(r.ctx, db)
-	if err != nil {
-		db.Close()
-		return "", err
-	}
-	st := app.State()
-	db.Close()
-	if st.ArbiterCredential() == nil {
-		if keyFile != "" {
-			return "", fmt.Errorf("the match is unprotected, so the operator needs no credential: leave out --operator-key")
-		}
-		return "", nil
-	}
-	if have := st.Credential("operator"); have != nil {
-		if keyFile == "" {
-			return "", fmt.Errorf("the match has an operator's credential already: give its key file with --operator-key FILE so that the invitation carries it")
-		}
-		k, err := readKeyFile(keyFile)
-		if err != nil {
-			return "", err
-		}
-		if hex.EncodeToString(k.Public().(ed25519.PublicKey)) != have.PublicKey {
-			return "", fmt.Errorf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", keyFile)
-		}
-		return match.KeyFileHeader + " " + hex.EncodeToString(k.Seed()), nil
-	}
-	if keyFile != "" {
-		return "", fmt.Errorf("the match has no operator's credential yet; leave out --operator-key and the invitation makes one")
-	}
-	b, err := match.NewKeyFile()
-	if err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(stationDir(r.g.DB), "operator-*.key")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	tmp.Close()
 	g := r.g
 	g.Role = match.RoleArbiter
-	if err := forward(r.ctx, r.env, g, []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, nil); err != nil {
-		return "", fmt.Errorf("the operator's credential could not be made: %v", err)
-	}
-	return strings.TrimSpace(string(b)), nil
+	return stations.OperatorCredential(r.ctx, r.g.DB, g, keyFile, func(s string) { fmt.Fprintln(r.env.Stderr, "arbiter: "+s) })
 }
 
 func runStationJoin(r *runner, a *args) error {

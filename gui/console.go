@@ -37,6 +37,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -172,6 +173,13 @@ type console struct {
 	stations    *stationsView
 	inviting    *inviteForm
 	stationNote string
+	// stationRole is the role of the station whose record this is ("" for
+	// none); on a station's record other than the mirror's the console
+	// sends its commands to the authority (gui/forward.go) through sendq,
+	// sending counting those not yet answered (tests wait for them).
+	stationRole string
+	sendq       chan sendItem
+	sending     sync.WaitGroup
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).

@@ -46,7 +46,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			// the sentence may wrap to more lines than the dialog has room
 			// for: measure it at the form's width, then grow the dialog to
 			// its new minimum and lay it out again, so it covers no field
-			errLabel.SetText(sentence(err))
+			errLabel.SetText(c.explain(err))
 			errLabel.Resize(fyne.NewSize(form.Size().Width, errLabel.MinSize().Height))
 			errLabel.Show()
 			d.Resize(fyne.NewSize(560, 0))

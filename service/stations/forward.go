@@ -65,16 +65,6 @@ type Result struct {
 	RTT   time.Duration
 }
 
-// Refused is a command the authority refused: nothing was written and
-// nothing will be for it. Its text is the command line's sentence; Refusal,
-// when the match refused it, its code and phrase for the console's words.
-type Refused struct {
-	Text    string
-	Refusal *match.Error
-}
-
-func (e *Refused) Error() string { return e.Text }
-
 // OperatorKeyPath is the operator's credential an invitation brought to
 // the operator's laptop (FILE.station/operator.key).
 func OperatorKeyPath(db string) string { return filepath.Join(StationDir(db), "operator.key") }
@@ -113,7 +103,7 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 	urls := StationContacts(ctx, db, sf)
 	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
 	if err != nil {
-		return nil, fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", sf.Name, db)
+		return nil, &NotRunningError{Station: sf.Name, DB: db}
 	}
 	return &Link{db: db, sf: sf, nc: nc, now: now}, nil
 }
@@ -188,13 +178,10 @@ func checkRole(db string, c *Command) error {
 		if sf.Role == "mirror" {
 			return ErrMirror
 		}
-		return fmt.Errorf("the %s's station gives only the operator's commands: use --as operator", sf.Role)
+		return &RoleError{StationRole: sf.Role}
 	}
 	return nil
 }
-
-// ErrMirror: the mirror terminal gives no commands.
-var ErrMirror = errors.New("the mirror terminal only reads the record: give commands at another station")
 
 // Send sends one command over the link and waits until this station's
 // record holds it. The command's role is checked as Forward checks it.
@@ -231,7 +218,11 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	}
 	res := Result{Seq: rep.Seq, Output: rep.Output, Stamp: at, RTT: rtt}
 	if rep.Error != "" {
-		return res, &Refused{Text: rep.Error, Refusal: rep.Refusal}
+		ref := &Refused{Text: rep.Error}
+		if rep.Refusal != nil {
+			ref.Refusal = rep.Refusal
+		}
+		return res, ref
 	}
 	return res, WaitApplied(ctx, l.db, rep.Seq)
 }
