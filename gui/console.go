@@ -180,6 +180,8 @@ type console struct {
 	stationRole string
 	sendq       chan sendItem
 	sending     sync.WaitGroup
+	// correctionSeq is the last event noteCorrections has read.
+	correctionSeq int64
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -362,6 +364,7 @@ func (c *console) refresh() {
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
+	c.noteCorrections(st)
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -108,4 +109,36 @@ func stationWords(err error) (string, bool) {
 		return lang.L("The mirror terminal only reads the record: give commands at another station."), true
 	}
 	return "", false
+}
+
+// noteCorrections says on the status line when the record gains a press
+// that arrived late at the authority (after a failover, from a laptop that
+// slept: the event's "correction"): its instant corrects the clocks this
+// console showed meanwhile (docs/stations.md, "Exact clocks across
+// machines"). It reads only the events after the last it has seen.
+func (c *console) noteCorrections(st *match.State) {
+	if c.stationRole == "" || st.Seq <= c.correctionSeq {
+		return
+	}
+	if c.correctionSeq == 0 {
+		c.correctionSeq = st.Seq // what the console opened on is no news
+		return
+	}
+	evs, err := c.core.DB().EventsAfter(c.ctx, c.correctionSeq)
+	if err != nil {
+		return
+	}
+	c.correctionSeq = st.Seq
+	for _, e := range evs {
+		if e.Kind != match.KindPress && e.Kind != match.KindMove {
+			continue
+		}
+		var p match.PressStamp
+		if json.Unmarshal(e.Payload, &p) != nil || !p.Correction {
+			continue
+		}
+		pressed, received := time.Unix(0, p.PressedNS), time.Unix(0, p.ReceivedNS)
+		c.warning = "⚠ " + tr("A late press corrected the clocks: %s's press at %s reached the authority %.1f s later and counts at %s.",
+			e.Actor, c.timeOfDay(pressed), received.Sub(pressed).Seconds(), c.timeOfDay(e.At))
+	}
 }

@@ -316,3 +316,44 @@ func TestTheConsolesOperatorInvitationToAProtectedMatchCarriesTheOperatorsCreden
 		}
 	})
 }
+
+// A press that reaches the authority late (after a failover, from a laptop
+// that slept) is recorded as a correction of the clocks, and the console
+// says so on its status line (issue 17).
+func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, lc.Now)
+	h.c.startGame()
+	h.c.sending.Wait()
+	lc.advance(10 * time.Second)
+	// White's press, stamped 1.5 s before the authority runs it, given at
+	// another station (the command line on this record).
+	late := lc.Now().Add(-1500 * time.Millisecond)
+	_, err := stations.Forward(h.ctx, h.dbPath, stations.Command{Words: []string{"press"}, RoleGiven: true,
+		G: service.Global{DB: h.dbPath, Role: match.RoleWhite, At: late, AtSet: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p match.SidePayload
+	if e := h.lastEvent(); e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil || !p.Correction {
+		t.Fatalf("last event %s %s, want a press recorded as a correction", e.Kind, e.Payload)
+	}
+	if strings.Contains(h.c.where.Text, "corrected the clocks") {
+		t.Fatal("the status line tells of a correction before the console read it")
+	}
+	if err := h.core.Refresh(h.ctx); err != nil { // the console's poll
+		t.Fatal(err)
+	}
+	h.c.refresh()
+	want := "A late press corrected the clocks: Garry Kasparov's press at 20:01:08.500 UTC reached the authority 1.5 s later and counts at 20:01:10.000 UTC."
+	if !strings.Contains(h.c.where.Text, want) {
+		t.Fatalf("the status line is %q, want it to say %q", h.c.where.Text, want)
+	}
+	h.c.refresh()
+	if strings.Count(h.c.where.Text, "corrected the clocks") != 1 {
+		t.Fatalf("the status line is %q", h.c.where.Text)
+	}
+}
