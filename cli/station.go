@@ -143,17 +143,7 @@ func checkArbiterPIN(ctx context.Context, path, pin string) error {
 		return err
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
-		if pin == "" {
-			return fmt.Errorf("a new epoch needs the arbiter's PIN: give --pin")
-		}
-		return fmt.Errorf("wrong arbiter PIN for a new epoch")
-	}
-	return nil
+	return stations.CheckArbiterPIN(ctx, db, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
 }
 
 // serveStation runs the station sf until killed (stations.Serve).

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,28 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testnet"
 	"arbiter/service"
 )
 
 // freePortPair finds PORT with PORT and PORT+1 free on 127.0.0.1.
-func freePortPair(t *testing.T) int {
-	t.Helper()
-	for i := 0; i < 50; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1))
-		l.Close()
-		if err == nil {
-			l2.Close()
-			return p
-		}
-	}
-	t.Fatal("no two consecutive free ports")
-	return 0
-}
+func freePortPair(t *testing.T) int { return testnet.FreePortPair(t) }
 
 // serveInBackground runs a station command until the test ends or the
 // returned stop is called.

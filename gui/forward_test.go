@@ -6,8 +6,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,10 +21,10 @@ import (
 	// commands to service/stations); the console itself never calls cli.
 	_ "arbiter/cli"
 	"arbiter/clock"
+	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
-	"arbiter/station"
 )
 
 // lockedClock is a time source read by the console and by the station's
@@ -48,27 +46,6 @@ func (l *lockedClock) advance(d time.Duration) {
 	l.mu.Unlock()
 }
 
-// freeListen is a HOST:PORT on 127.0.0.1 with PORT and PORT+1 free (the
-// station's route and client ports).
-func freeListen(t *testing.T) string {
-	t.Helper()
-	for i := 0; i < 50; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1))
-		l.Close()
-		if err == nil {
-			l2.Close()
-			return fmt.Sprintf("127.0.0.1:%d", p)
-		}
-	}
-	t.Fatal("no two consecutive free ports")
-	return ""
-}
-
 // runFirstStation makes the harness's record the match's first station (as
 // 'station serve' makes it) and has the console run it in process, as the
 // console does on a station's record when no station runs for it, on the
@@ -76,27 +53,8 @@ func freeListen(t *testing.T) string {
 func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	t.Helper()
 	db := h.dbPath
-	ca, caKey, err := station.NewCA("ACM 1996")
-	if err != nil {
-		t.Fatal(err)
-	}
-	creds, err := station.Issue(ca, caKey, "arbiter", "organiser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(stations.StationDir(db), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(stations.StationCAKeyPath(db), caKey, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := stations.WriteJSONFile(stations.StationCredsPath(db), creds); err != nil {
-		t.Fatal(err)
-	}
-	sf := &stations.StationFile{Name: "arbiter", Role: "organiser", Listen: freeListen(t), First: true}
-	if err := stations.WriteJSONFile(stations.StationPath(db), sf); err != nil {
-		t.Fatal(err)
-	}
+	sf := &stations.StationFile{Name: "arbiter", Role: "organiser", Listen: testnet.Listen(t), First: true}
+	writeFirstStation(t, db, sf)
 	h.c.stationRole = sf.Role
 	t.Cleanup(h.c.runStation(db, sf, now))
 	deadline := time.Now().Add(60 * time.Second)

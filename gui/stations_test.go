@@ -26,12 +26,21 @@ import (
 // status file written at the console's now.
 func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 	t.Helper()
-	db := h.dbPath
+	writeFirstStation(t, h.dbPath, &stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422",
+		ClientURL: "nats://127.0.0.1:7423", First: true})
+	writeStationStatus(t, h, st)
+}
+
+// writeFirstStation writes the files 'station serve' leaves beside the
+// first station's record db: the match's CA key, the station's
+// certificate and its description sf.
+func writeFirstStation(t *testing.T, db string, sf *stations.StationFile) {
+	t.Helper()
 	ca, caKey, err := station.NewCA("ACM 1996")
 	if err != nil {
 		t.Fatal(err)
 	}
-	creds, err := station.Issue(ca, caKey, st.Station, st.Role)
+	creds, err := station.Issue(ca, caKey, sf.Name, sf.Role)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +53,9 @@ func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 	if err := stations.WriteJSONFile(stations.StationCredsPath(db), creds); err != nil {
 		t.Fatal(err)
 	}
-	sf := stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422", ClientURL: "nats://127.0.0.1:7423", First: true}
 	if err := stations.WriteJSONFile(stations.StationPath(db), sf); err != nil {
 		t.Fatal(err)
 	}
-	writeStationStatus(t, h, st)
 }
 
 func writeStationStatus(t *testing.T, h *harness, st stations.StationStatus) {

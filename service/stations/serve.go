@@ -69,20 +69,6 @@ func AppendMember(ctx context.Context, app *match.App, req station.Request) erro
 	return err
 }
 
-// ServeOptions are how a face runs a station.
-type ServeOptions struct {
-	// Epoch: the survivor of two record holders starts a new epoch as it
-	// starts (station serve --epoch; the caller checked the arbiter's PIN).
-	Epoch bool
-	// Logf is told what the station does (the command line's stderr).
-	Logf func(format string, a ...any)
-	// Started is told each time the station's engine (re)starts, with the
-	// number of record holders it started with.
-	Started func(sf *StationFile, holders int)
-	// Now is the station's time source (default service.NewTimeSource).
-	Now func() time.Time
-}
-
 // Serve runs the station sf on its record db until ctx ends: as a lone
 // record holder, a member of the cluster, or a client; it restarts its
 // engine when a second record holder joins (a cluster) and when the
@@ -113,17 +99,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	for {
 		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: exec, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now}
 		cfg.CheckClaim = func(pin string) error {
-			app, err := match.Open(ctx, rdb)
-			if err != nil {
-				return err
-			}
-			if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
-				if pin == "" {
-					return fmt.Errorf("taking authority needs the arbiter's PIN: give --pin")
-				}
-				return fmt.Errorf("wrong arbiter PIN for station claim")
-			}
-			return nil
+			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
 		}
 		routes := []string(nil)
 		if station.Holder(sf.Role) {
@@ -279,4 +255,21 @@ func submitMember(ctx context.Context, s *station.Station, sf *StationFile) erro
 		err = errors.New(rep.Error)
 	}
 	return err
+}
+
+// CheckArbiterPIN checks pin against the arbiter's PIN of the match on db:
+// missing or wrong (the caller's sentences) when the match has one and pin
+// is empty or not it.
+func CheckArbiterPIN(ctx context.Context, db *service.DB, pin, missing, wrong string) error {
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
+		if pin == "" {
+			return errors.New(missing)
+		}
+		return errors.New(wrong)
+	}
+	return nil
 }

@@ -4,7 +4,6 @@ package stations
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"time"
 
@@ -64,32 +63,9 @@ func InviteStation(ctx context.Context, db, role, name, out string, g service.Gl
 	return errors.New("this arbiter was built without stations")
 }
 
-// Command is a command given at a station (none in this build).
-type Command struct {
-	Words     []string
-	G         service.Global
-	RoleGiven bool
-	Key       ed25519.PrivateKey
-	Pressed   time.Time
-	Now       func() time.Time
-	Notice    func(string)
-}
-
-// Result is what the authority answered.
-type Result struct {
-	Seq    uint64
-	Output string
-}
-
 // Forward: this arbiter was built without stations.
 func Forward(ctx context.Context, db string, c Command) (Result, error) {
 	return Result{}, errors.New("this arbiter was built without stations")
-}
-
-// ServeOptions are how a face runs a station.
-type ServeOptions struct {
-	Now  func() time.Time
-	Logf func(format string, a ...any)
 }
 
 // Serve: this arbiter was built without stations.
