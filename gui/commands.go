@@ -521,7 +521,7 @@ func (c *console) flag(which string) {
 			if which == "both" {
 				words = append(words, "--order-unknown")
 			}
-			c.send(a, c.now(), words, nil)
+			c.send(a, c.now(), words, c.flagSent)
 			return
 		}
 		v, err := c.core.Flag(c.ctx, c.cmdAs(a), which, which == "both")
@@ -560,6 +560,27 @@ func (c *console) flag(which string) {
 		return
 	}
 	ask()
+}
+
+// flagSent shows the outcome of a flag sent to the authority: the 6.9
+// verdict the record holds with the flag, as flag shows it for a local one.
+func (c *console) flagSent(err error) {
+	if err != nil {
+		c.showError(err)
+		return
+	}
+	g := c.game()
+	if g == nil {
+		return
+	}
+	for i := len(g.Incidents) - 1; i >= 0; i-- {
+		if in := g.Incidents[i]; in.Kind == match.KindFlag {
+			if in.Why != nil {
+				c.info(lang.L("Flag"), capitalFirst(say(in.Why)))
+			}
+			return
+		}
+	}
 }
 
 func (c *console) swapClocks() {

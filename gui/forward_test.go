@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
@@ -313,5 +314,35 @@ func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 	h.c.refresh()
 	if strings.Count(h.c.where.Text, "corrected the clocks") != 1 {
 		t.Fatalf("the status line is %q", h.c.where.Text)
+	}
+}
+
+// The arbiter's record of a fallen flag, sent to the authority, shows the
+// 6.9 verdict the record holds once the station's record holds it, as a
+// flag recorded at the console does (6.8, 6.9).
+func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("60", "") // one minute sudden death
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, lc.Now)
+	h.c.startGame()
+	h.c.sending.Wait()
+	lc.advance(time.Minute + time.Second)
+	h.c.win.Canvas().Unfocus()
+	h.c.do(actFlagWhite)
+	if got := topDialogTexts(h.c); !strings.Contains(got, "6.9") {
+		t.Fatalf("no question before the flag: %q", got)
+	}
+	h.key(fyne.KeyReturn)
+	h.c.sending.Wait()
+	if g := h.game(); g.Result != "0-1" {
+		t.Fatalf("result %q after the flag, want 0-1", g.Result)
+	}
+	if e := h.lastEvent(); e.Role != string(match.RoleArbiter) {
+		t.Errorf("the flag was recorded by %s, want the arbiter", e.Role)
+	}
+	if !strings.Contains(topDialogTexts(h.c), "(6.9)") {
+		t.Errorf("the verdict is not shown: %q", topDialogTexts(h.c))
 	}
 }
