@@ -40,13 +40,21 @@ func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole 
 // console's thread once the record holds the command (nil: a refusal is
 // shown in a dialog).
 func (c *console) send(a match.Actor, at time.Time, words []string, done func(error)) {
-	c.warning = ""
+	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
 	if c.sendq == nil {
 		c.sendq = make(chan sendItem, 64)
 		go c.sender(c.sendq)
 	}
 	c.sending.Add(1)
 	c.sendq <- sendItem{a: a, at: at, words: words, done: done}
+}
+
+// sendFromDialog sends a dialog's command (given now) and closes the
+// dialog: the outcome comes once the station's record holds it, a refusal
+// in a dialog of its own (the form cannot wait for the authority).
+func (c *console) sendFromDialog(a match.Actor, words []string) error {
+	c.send(a, c.now(), words, nil)
+	return nil
 }
 
 // sender sends the queued commands one after another.

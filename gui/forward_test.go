@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	// The authority runs a forwarded command through the command line's
 	// commands, as in the program (main links package cli, which gives its
@@ -345,4 +346,67 @@ func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
 	if !strings.Contains(topDialogTexts(h.c), "(6.9)") {
 		t.Errorf("the verdict is not shown: %q", topDialogTexts(h.c))
 	}
+}
+
+// On a protected match the console sends its commands with the PIN it
+// holds, as it gives local ones: the arbiter's with his, a player's press
+// with the PIN the arbiter gave at this console; a dialog's command (the
+// arbiter's result) goes to the authority when its form is confirmed.
+func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
+	const pin = "correct horse battery"
+	h := newHarness(t, match.RoleArbiter, pin)
+	h.newMatch("acm1996", pin)
+	h.c.pin, h.c.hallPIN = pin, pin
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, lc.Now)
+	h.c.startGame()
+	h.c.sending.Wait()
+	if e := h.lastEvent(); e.Kind != match.KindGameStart {
+		t.Fatalf("last event %s, want the game's start: %s", e.Kind, h.c.lastError)
+	}
+
+	t.Run("a player's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
+		h.c.mode = match.RoleOperator
+		slot := 0
+		if h.c.sideAt(0) != clock.White {
+			slot = 1
+		}
+		lc.advance(time.Second)
+		h.c.pressSlot(slot)
+		h.c.sending.Wait()
+		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleWhite) {
+			t.Fatalf("last event %s by %s, want White's press: %s", e.Kind, e.Role, h.c.lastError)
+		}
+		h.typeMove("e4")
+		h.c.sending.Wait()
+		h.c.mode = match.RoleArbiter
+	})
+
+	t.Run("the arbiter's result from its dialog is recorded by the authority", func(t *testing.T) {
+		h.c.do(actResult)
+		var res *widget.Select
+		var reason *formEntry
+		for _, o := range overlayWidgets(h) {
+			switch w := o.(type) {
+			case *widget.Select:
+				res = w
+			case *formEntry:
+				reason = w
+			}
+		}
+		if res == nil || reason == nil {
+			t.Fatal("the result dialog has no result or reason")
+		}
+		res.SetSelected("1/2-1/2")
+		test.Type(reason, "both players agreed")
+		h.key(fyne.KeyReturn)
+		h.c.sending.Wait()
+		if g := h.game(); g.Result != "1/2-1/2" {
+			t.Fatalf("result %q, want 1/2-1/2: %s", g.Result, h.c.lastError)
+		}
+		if e := h.lastEvent(); e.Role != string(match.RoleArbiter) {
+			t.Errorf("the result was recorded by %s, want the arbiter", e.Role)
+		}
+	})
 }
