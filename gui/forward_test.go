@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -85,10 +84,6 @@ func (h *harness) lastEvent() service.Event {
 // shows the result once its record holds it; the authority's refusals are
 // said in the console's words (issue 17).
 func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T) {
-	for _, k := range languageVars {
-		t.Setenv(k, "en_US.UTF-8")
-	}
-	t.Cleanup(func() { _ = lang.AddTranslationsFS(translations, "translations") })
 	h := newHarness(t, match.RoleOperator, "")
 	h.newMatch("acm1996", "")
 	lc := &lockedClock{t: t0.Add(time.Minute)}
@@ -182,7 +177,7 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 		if got := h.c.moveErr.Text; !strings.Contains(got, "Ctrl+R") || strings.Contains(got, "'resume'") {
 			t.Fatalf("the move field says %q, want the console's words for stopped clocks", got)
 		}
-		h.chooseLanguage(2)
+		inGerman(t)
 		h.c.moveEntry.SetText("")
 		e := send(func() { h.typeMove("Nf3") })
 		if got := h.c.moveErr.Text; !strings.Contains(got, "Die Uhren sind angehalten") || !strings.Contains(got, "Strg+R") {
