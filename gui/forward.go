@@ -62,12 +62,24 @@ func (c *console) sender(q chan sendItem) {
 	path := c.recordPath()
 	for it := range q {
 		g := service.Global{DB: path, Role: it.a.Role, PIN: it.a.PIN, Secret: it.a.Secret}
+		// While no authority answers (a failover takes seconds) the command
+		// waits, retried with its id; the status line says so meanwhile.
+		waiting := func(string) {
+			fyne.Do(func() {
+				c.warning = "⚠ " + lang.L("No authority answers yet: the command waits for one.")
+				c.refreshWhere()
+			})
+		}
 		_, err := stations.Forward(c.ctx, path, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
-			Pressed: it.at, Now: c.now})
+			Pressed: it.at, Now: c.now, Notice: waiting})
 		fyne.Do(func() {
 			defer c.sending.Done()
+			c.warning = ""
 			if rerr := c.core.Refresh(c.ctx); rerr != nil && err == nil {
 				err = rerr
+			}
+			if m := c.state().Match; err == nil && it.a.Role == match.RoleArbiter && m != nil && !m.Protected() {
+				c.warn(match.UnprotectedWarning()) // as the core warns of a local arbiter action (issue 16)
 			}
 			c.refresh()
 			if it.done != nil {

@@ -110,6 +110,9 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 		if g := h.game(); g == nil || !g.Live() {
 			t.Fatal("the console does not show the game started")
 		}
+		if !strings.Contains(h.c.where.Text, "Unprotected match") {
+			t.Errorf("the arbiter's action on an unprotected match is not warned of: %q", h.c.where.Text)
+		}
 	})
 
 	t.Run("a press is stamped where it was given, with the offset to the authority", func(t *testing.T) {
