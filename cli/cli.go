@@ -102,6 +102,12 @@ type runner struct {
 	warned bool               // the unprotected-match warning was given
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
+	// roleGiven: --as was given (on the operator's laptop a command
+	// without it is the operator's).
+	roleGiven bool
+	// send, in a script run on a station's record, sends a writing line to
+	// the authority (stationScript).
+	send func(words []string, g Global, roleGiven bool) error
 }
 
 // readOnlyCommands never write to the record: they open it read-only when it
@@ -292,15 +298,25 @@ func run(ctx context.Context, argv []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if c.writes && IsStation(g.DB) { // a station's record: the authority runs it (cli/station.go)
+	if c.writes && c.name != "play" && IsStation(g.DB) { // a station's record: the authority runs it (cli/station.go)
 		return forward(ctx, env, g, rest, argv)
 	}
-	r := &runner{ctx: ctx, env: env, g: g}
+	r := &runner{ctx: ctx, env: env, g: g, roleGiven: asGiven(argv)}
 	defer r.close()
 	if err := r.loadKey(); err != nil {
 		return err
 	}
 	return r.exec(c, cargs)
+}
+
+// asGiven reports whether argv names the role (--as).
+func asGiven(argv []string) bool {
+	for _, a := range argv {
+		if a == "--as" || strings.HasPrefix(a, "--as=") {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *runner) close() {
@@ -375,7 +391,7 @@ func (r *runner) exec(c *command, words []string) error {
 		return nil
 	}
 	if c.writes || c.reads {
-		r.readOnly = readOnlyCommands[c.name] && !r.inPlay
+		r.readOnly = readOnlyCommands[c.name] && (!r.inPlay || r.send != nil)
 		if err := r.open(c.writes); err != nil {
 			return err
 		}

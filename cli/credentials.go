@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"arbiter/match"
@@ -41,24 +40,7 @@ func (r *runner) loadKey() error {
 	return nil
 }
 
-func readKeyFile(path string) (ed25519.PrivateKey, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
-	}
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the key file %s can be read by others: make it private with 'chmod 600 %s' (and make a new key if others may have read it)", path, path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
-	}
-	k, err := match.ParseKeyFile(b)
-	if err != nil {
-		return nil, err
-	}
-	return k, nil
-}
+func readKeyFile(path string) (ed25519.PrivateKey, error) { return service.ReadKeyFile(path) }
 
 func runCredentialAdd(r *runner, a *args) error {
 	role, _ := a.take("role")

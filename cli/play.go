@@ -29,6 +29,17 @@ func runPlay(r *runner, a *args) error {
 		return err
 	}
 	start := r.g.At
+	if IsStation(r.g.DB) {
+		// On a station's record each writing line goes to the authority
+		// (docs/stations.md); the script's start is on the match timeline.
+		send, at, done, err := stationScript(r)
+		if err != nil {
+			return err
+		}
+		defer done()
+		r.send, start = send, at
+		defer func() { r.send = nil }()
+	}
 	outer := r.g
 	r.inPlay = true
 	defer func() { r.inPlay = false; r.g = outer }()
@@ -64,6 +75,7 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 	g := outer
 	g.At, g.AtSet = at, true
 	rest := []string{}
+	roleGiven := r.roleGiven
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "--"), "=")
@@ -81,7 +93,7 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 				if err != nil {
 					return err
 				}
-				g.Role = role
+				g.Role, roleGiven = role, true
 			case "pin":
 				g.PIN = val
 			case "secret":
@@ -102,6 +114,14 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 	}
 	if c.name == "play" {
 		return fmt.Errorf("a script cannot play another script")
+	}
+	if r.send != nil {
+		if c.writes {
+			return r.send(rest, g, roleGiven)
+		}
+		r.close() // a line that reads sees the station's record as it is now
+		r.g = g
+		return r.exec(c, cargs)
 	}
 	r.g = g
 	if err := r.loadKey(); err != nil {

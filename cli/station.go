@@ -5,7 +5,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -94,8 +93,6 @@ func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
-func clientAddr(listen string) (string, int, error) { return stations.StationClientAddr(listen) }
-
 func runStationServe(r *runner, a *args) error {
 	listen, _ := a.take("listen")
 	name, _ := a.take("name")
@@ -146,212 +143,32 @@ func checkArbiterPIN(ctx context.Context, path, pin string) error {
 		return err
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
-		if pin == "" {
-			return fmt.Errorf("a new epoch needs the arbiter's PIN: give --pin")
-		}
-		return fmt.Errorf("wrong arbiter PIN for a new epoch")
-	}
-	return nil
+	return stations.CheckArbiterPIN(ctx, db, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
 }
 
-// serveStationEpoch serves sf starting a new epoch (station serve --epoch).
-func serveStationEpoch(r *runner, sf *stationFile) error {
-	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
-	if err != nil {
-		return err
-	}
-	rep, err := station.OpenReplica(r.ctx, db)
-	db.Close()
-	if err != nil {
-		return err
-	}
-	next := rep.Epoch() + 1
-	sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
-	if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
-		return err
-	}
-	return serveStationFrom(r, sf, true)
-}
-
+// serveStation runs the station sf until killed (stations.Serve).
 func serveStation(r *runner, sf *stationFile) error { return serveStationFrom(r, sf, false) }
+
+func serveStationEpoch(r *runner, sf *stationFile) error { return serveStationFrom(r, sf, true) }
 
 func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 	ctx, cancel := stationCtx(r.ctx)
 	defer cancel()
-	db, err := service.OpenRecord(ctx, r.g.DB)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	creds, err := readCreds(r.g.DB)
-	if err != nil {
-		return err
-	}
-	tlsc, err := creds.TLSConfig()
-	if err != nil {
-		return err
-	}
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
-	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch}
-		cfg.CheckClaim = func(pin string) error {
-			app, err := match.Open(ctx, db)
-			if err != nil {
-				return err
-			}
-			if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
-				if pin == "" {
-					return fmt.Errorf("taking authority needs the arbiter's PIN: give --pin")
-				}
-				return fmt.Errorf("wrong arbiter PIN for station claim")
-			}
-			return nil
-		}
-		routes := []string(nil)
-		if station.Holder(sf.Role) {
-			host, port, err := clientAddr(sf.Listen)
-			if err != nil {
-				return err
-			}
-			routes, err = holderRoutes(ctx, db, sf)
-			if err != nil {
-				return err
-			}
-			lone, cluster, cname := "lone", "cluster", "arbiter"
-			if sf.Store != "" {
-				lone, cluster = sf.Store, sf.Store+"-cluster"
-			}
-			if sf.Cluster != "" {
-				cname = sf.Cluster
-			}
-			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(stationDir(r.g.DB), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
-			if len(routes) >= 2 && !epoch {
-				// Two or more record holders: a cluster, in a store of its own
-				// (a lone engine's stream cannot become a clustered one; the
-				// record seeds the new stream).
-				ec.Dir = filepath.Join(stationDir(r.g.DB), cluster)
-				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
-			}
-			cfg.Engine = ec
-		} else {
-			cfg.Dial, cfg.TLS = contactsOf(ctx, r.g.DB, sf), tlsc
-		}
-		s, err := station.Start(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		if s.Engine() != nil {
-			sf.ClientURL = s.Engine().ClientURL()
-		}
-		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
-			s.Stop()
-			return err
-		}
-		if sf.First && station.Holder(sf.Role) {
-			if _, ok := s.Replica().Members()[sf.Name]; !ok {
-				if err := submitMember(ctx, s, sf); err != nil {
-					s.Stop()
-					return err
-				}
-			}
-		}
+	started := func(sf *stationFile, holders int) {
 		if !r.inPlay {
-			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, max(len(routes), 1))
-		}
-		engines := len(routes)
-		if epoch {
-			engines = 1 // alone from the epoch's claim on: a holder joining makes it a cluster again
-		}
-		restart, err := watchStation(ctx, r.g.DB, s, engines)
-		if epoch {
-			epoch = false
-			routes = nil
-		}
-		next := s.Replica().Epoch() + 1
-		s.Stop()
-		switch {
-		case restart == restartEpoch:
-			// The arbiter's new epoch: a lone engine in a new store; the
-			// other holders rejoin only by a new invitation.
-			epoch = true
-			sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
-			if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {
-				return err
-			}
-			logf("station %s: the arbiter starts epoch %d here", sf.Name, next)
-		case restart == restartCluster:
-			logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
-		default:
-			return err
+			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started})
 }
 
-func holderRoutes(ctx context.Context, db *service.DB, sf *stationFile) ([]string, error) {
-	return stations.HolderRoutes(ctx, db, sf)
-}
-
-func contactsOf(ctx context.Context, db string, sf *stationFile) []string {
-	return stations.StationContacts(ctx, db, sf)
-}
-
-// Why watchStation returns.
-const (
-	restartNone    = iota
-	restartCluster // a lone record holder restarts as a cluster
-	restartEpoch   // the arbiter asked for a new epoch (station claim --epoch)
-)
-
-// watchStation writes the status file until ctx ends or the engine must
-// restart (see the restart constants).
-func watchStation(ctx context.Context, db string, s *station.Station, routes int) (int, error) {
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		st := s.Status()
-		writeJSONFile(db+".station.status.json", struct {
-			station.Status
-			WrittenNS int64 `json:"written_ns"`
-		}{st, time.Now().UnixNano()})
-		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
-			return restartCluster, nil
-		}
-		select {
-		case <-ctx.Done():
-			return restartNone, nil
-		case <-s.EpochWanted():
-			return restartEpoch, nil
-		case <-t.C:
-		}
-	}
-}
-
-// submitMember records a station joining (station.member) through the authority.
-func submitMember(ctx context.Context, s *station.Station, sf *stationFile) error {
-	var idb [8]byte
-	rand.Read(idb[:])
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
-		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
-	if err == nil && rep.Error != "" {
-		err = errors.New(rep.Error)
-	}
-	return err
-}
+func init() { stations.SetExecutor(stationExec) }
 
 // stationExec runs a forwarded command on the authority's record through
 // the same commands as the command line.
 func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
 	var out bytes.Buffer
-	if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
-		return "", appendMember(ctx, app, req)
-	}
 	role, err := parseRole(req.Role)
 	if err != nil {
 		return "", err
@@ -368,14 +185,14 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 			Stamp: req.Stamp},
 		app: app, db: app.DB(), inPlay: true}
 	if req.Key != "" {
-		if r.key, err = keyOf(req.Key); err != nil {
+		if r.key, err = stations.KeyOf(req.Key); err != nil {
 			return "", err
 		}
 	}
 	if req.NewKey != "" {
 		// credential add --key-file -: the key came with the request.
 		cargs = append([]string(nil), cargs...) // req.Args stays as sent (a retry runs it again)
-		k, err := keyOf(req.NewKey)
+		k, err := stations.KeyOf(req.NewKey)
 		if err != nil {
 			return "", err
 		}
@@ -400,211 +217,46 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 	return out.String(), inWords(err)
 }
 
-// appendMember records that a station joined. Only record holders'
-// connections may send it (arb.cmd.arbiter).
-func appendMember(ctx context.Context, app *match.App, req station.Request) error {
-	if req.Role != "arbiter" {
-		return fmt.Errorf("only a record holder records a station joining")
-	}
-	at := time.Unix(0, req.At).UTC()
-	if last := app.State().LastAt; at.Before(last) {
-		at = last
-	}
-	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
-	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		e, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
-		if err != nil {
-			return err
-		}
-		return app.SignSystemEvent(tx, e)
-	})
-	if err == nil {
-		err = app.Refresh(ctx)
+// forward sends a write command given with --db of a station to the
+// authority and waits until this station's record holds it
+// (stations.Forward, which the console calls too).
+func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
+	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv),
+		Notice: func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }})
+	if res.Output != "" {
+		fmt.Fprint(env.Stdout, res.Output)
 	}
 	return err
 }
 
-// forward sends a write command given with --db of a station to the
-// authority and waits until this station's record holds it.
-func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
-	sf, _, err := readStation(g.DB)
+// stationScript connects a script run on a station's record to the
+// authority: each writing line is sent as a command given at start +
+// OFFSET on the match timeline (start: --at, or now on the authority's
+// timeline), the next line only once this station's record holds it.
+func stationScript(r *runner) (send func([]string, Global, bool) error, start time.Time, done func(), err error) {
+	l, err := stations.Dial(r.ctx, r.g.DB, time.Now)
 	if err != nil {
-		return err
+		return nil, time.Time{}, nil, err
 	}
-	asGiven := false
-	for _, a := range argv {
-		asGiven = asGiven || a == "--as" || strings.HasPrefix(a, "--as=")
-	}
-	if !asGiven && sf.Role == "operator" {
-		g.Role = match.RoleOperator // the operator's laptop speaks for the operator
-	}
-	pressed := time.Now() // the command happens now; stamped on the match timeline below
-	urls := contactsOf(ctx, g.DB, sf)
-	if !hasRole(station.CommandRoles(sf.Role), string(g.Role)) {
-		if sf.Role == "mirror" {
-			return fmt.Errorf("the mirror terminal only reads the record: give commands at another station")
-		}
-		return fmt.Errorf("the %s's station gives only the operator's commands: use --as operator", sf.Role)
-	}
-	creds, err := readCreds(g.DB)
-	if err != nil {
-		return err
-	}
-	tlsc, err := creds.TLSConfig()
-	if err != nil {
-		return err
-	}
-	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
-	if err != nil {
-		return fmt.Errorf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", sf.Name, g.DB)
-	}
-	defer nc.Close()
-	at, rtt := g.At, time.Duration(0)
-	if !g.AtSet {
-		off, r, ok := estimateOffset(nc)
+	start = r.g.At
+	if !r.g.AtSet {
+		off, _, ok := l.Offset()
 		if !ok {
-			fmt.Fprintln(env.Stderr, "arbiter: no authority answers yet; the command waits for one")
+			fmt.Fprintln(r.env.Stderr, "arbiter: no authority answers yet; the script waits for one")
 		}
-		at, rtt = pressed.Add(off).UTC(), r
+		start = time.Now().Add(off).UTC()
 	}
-	var idb [12]byte
-	rand.Read(idb[:])
-	req := station.Request{ID: sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name, Role: string(g.Role), PIN: g.PIN,
-		Secret: g.Secret, At: at.UnixNano(), RTT: int64(rtt)}
-	if err := credentialOf(g, sf, &req); err != nil {
+	send = func(words []string, g Global, roleGiven bool) error {
+		res, err := l.Send(r.ctx, stations.Command{Words: words, G: g, RoleGiven: roleGiven})
+		if res.Output != "" {
+			fmt.Fprint(r.env.Stdout, res.Output)
+		}
 		return err
 	}
-	if req.Args, req.NewKey, err = inlineKeyFile(words); err != nil {
-		return err
-	}
-	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
-	if err != nil {
-		return err
-	}
-	if rep.Output != "" {
-		fmt.Fprint(env.Stdout, rep.Output)
-	}
-	if rep.Error != "" {
-		return errors.New(rep.Error)
-	}
-	// Wait until this station's record holds the command.
-	db, err := service.OpenRecordReadOnly(ctx, g.DB)
-	if err != nil && !errors.Is(err, service.ErrEmpty) {
-		return err
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if db == nil {
-			db, _ = service.OpenRecordReadOnly(ctx, g.DB)
-		}
-		if db != nil {
-			if seq, _, err := db.Head(ctx); err == nil && uint64(seq) >= rep.Seq {
-				db.Close()
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			if db != nil {
-				db.Close()
-			}
-			return fmt.Errorf("the command is committed as event %d but this station's record has not caught up within 30 s: check 'station status'", rep.Seq)
-		}
-		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
-	}
+	return send, start, l.Close, nil
 }
 
-func operatorKeyPath(db string) string { return filepath.Join(stationDir(db), "operator.key") }
-
-// credentialOf puts the role's credential into the request: the key file
-// given with --key-file, or on the operator's laptop, when the operator's
-// command is given with no credential, the operator's key the invitation
-// brought (FILE.station/operator.key).
-func credentialOf(g Global, sf *stationFile, req *station.Request) error {
-	path := g.KeyFile
-	if path == "" && sf.Role == "operator" && g.Role == match.RoleOperator && g.PIN == "" && g.Secret == "" {
-		if _, err := os.Stat(operatorKeyPath(g.DB)); err == nil {
-			path = operatorKeyPath(g.DB)
-		}
-	}
-	if path == "" {
-		return nil
-	}
-	k, err := readKeyFile(path)
-	if err != nil {
-		return err
-	}
-	req.Key = hex.EncodeToString(k.Seed())
-	return nil
-}
-
-// inlineKeyFile reads the key file a forwarded 'credential add --key-file
-// FILE' names, here where the command is given; FILE becomes "-".
-func inlineKeyFile(words []string) ([]string, string, error) {
-	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
-		return words, "", nil
-	}
-	out := append([]string(nil), words...)
-	for i, w := range out {
-		path := ""
-		switch {
-		case w == "--key-file" && i+1 < len(out):
-			path, out[i+1] = out[i+1], "-"
-		case strings.HasPrefix(w, "--key-file="):
-			path, out[i] = strings.TrimPrefix(w, "--key-file="), "--key-file=-"
-		default:
-			continue
-		}
-		k, err := readKeyFile(path)
-		if err != nil {
-			return nil, "", err
-		}
-		return out, hex.EncodeToString(k.Seed()), nil
-	}
-	return out, "", nil
-}
-
-// keyOf is the key of a request's hex seed.
-func keyOf(seedHex string) (ed25519.PrivateKey, error) {
-	b, err := hex.DecodeString(seedHex)
-	if err != nil || len(b) != ed25519.SeedSize {
-		return nil, fmt.Errorf("the command came with an unreadable key: give it again")
-	}
-	return ed25519.NewKeyFromSeed(b), nil
-}
-
-func hasRole(roles []string, r string) bool {
-	for _, x := range roles {
-		if x == r {
-			return true
-		}
-	}
-	return false
-}
-
-// estimateOffset asks the authority for its timeline a few times and keeps
-// the answer with the shortest round trip.
-func estimateOffset(nc *nats.Conn) (time.Duration, time.Duration, bool) {
-	best, bestRTT, ok := time.Duration(0), time.Duration(0), false
-	for i := 0; i < 4; i++ {
-		t0 := time.Now()
-		m, err := nc.Request(station.SubjectTime, nil, time.Second)
-		t3 := time.Now()
-		if err != nil {
-			continue
-		}
-		var b struct {
-			NowNS int64 `json:"now_ns"`
-		}
-		if json.Unmarshal(m.Data, &b) != nil {
-			continue
-		}
-		rtt := t3.Sub(t0)
-		if !ok || rtt < bestRTT {
-			best, bestRTT, ok = time.Unix(0, b.NowNS).Sub(t0.Add(rtt/2)), rtt, true
-		}
-	}
-	return best, bestRTT, ok
-}
+func operatorKeyPath(db string) string { return stations.OperatorKeyPath(db) }
 
 func runStationInvite(r *runner, a *args) error {
 	role, _ := a.take("role")
@@ -629,65 +281,11 @@ func runStationInvite(r *runner, a *args) error {
 }
 
 // operatorCredential is the operator's credential an operator's invitation
-// carries: on a protected match with no operator credential, a new key,
-// registered through the authority ('credential add --role operator', the
-// arbiter's command, so it needs his --pin); with one, the key file given
-// with --operator-key (it must be that credential). An unprotected match
-// needs none.
+// carries (stations.OperatorCredential).
 func operatorCredential(r *runner, keyFile string) (string, error) {
-	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
-	if err != nil {
-		return "", err
-	}
-	app, err := match.Open(r.ctx, db)
-	if err != nil {
-		db.Close()
-		return "", err
-	}
-	st := app.State()
-	db.Close()
-	if st.ArbiterCredential() == nil {
-		if keyFile != "" {
-			return "", fmt.Errorf("the match is unprotected, so the operator needs no credential: leave out --operator-key")
-		}
-		return "", nil
-	}
-	if have := st.Credential("operator"); have != nil {
-		if keyFile == "" {
-			return "", fmt.Errorf("the match has an operator's credential already: give its key file with --operator-key FILE so that the invitation carries it")
-		}
-		k, err := readKeyFile(keyFile)
-		if err != nil {
-			return "", err
-		}
-		if hex.EncodeToString(k.Public().(ed25519.PublicKey)) != have.PublicKey {
-			return "", fmt.Errorf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", keyFile)
-		}
-		return match.KeyFileHeader + " " + hex.EncodeToString(k.Seed()), nil
-	}
-	if keyFile != "" {
-		return "", fmt.Errorf("the match has no operator's credential yet; leave out --operator-key and the invitation makes one")
-	}
-	b, err := match.NewKeyFile()
-	if err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(stationDir(r.g.DB), "operator-*.key")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	tmp.Close()
 	g := r.g
 	g.Role = match.RoleArbiter
-	if err := forward(r.ctx, r.env, g, []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, nil); err != nil {
-		return "", fmt.Errorf("the operator's credential could not be made: %v", err)
-	}
-	return strings.TrimSpace(string(b)), nil
+	return stations.OperatorCredential(r.ctx, r.g.DB, g, keyFile, func(s string) { fmt.Fprintln(r.env.Stderr, "arbiter: "+s) })
 }
 
 func runStationJoin(r *runner, a *args) error {

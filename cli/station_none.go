@@ -5,6 +5,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Built with -tags nostation (make bench compares the binary's size and
@@ -17,4 +18,8 @@ func IsStation(db string) bool { return false }
 
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
 	return errors.New("this arbiter was built without stations")
+}
+
+func stationScript(r *runner) (func([]string, Global, bool) error, time.Time, func(), error) {
+	return nil, time.Time{}, nil, errors.New("this arbiter was built without stations")
 }

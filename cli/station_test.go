@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,28 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testnet"
 	"arbiter/service"
 )
 
 // freePortPair finds PORT with PORT and PORT+1 free on 127.0.0.1.
-func freePortPair(t *testing.T) int {
-	t.Helper()
-	for i := 0; i < 50; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1))
-		l.Close()
-		if err == nil {
-			l2.Close()
-			return p
-		}
-	}
-	t.Fatal("no two consecutive free ports")
-	return 0
-}
+func freePortPair(t *testing.T) int { return testnet.FreePortPair(t) }
 
 // serveInBackground runs a station command until the test ends or the
 // returned stop is called.
@@ -165,6 +148,21 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 	if _, errs, code := arb(t, laptop, "move", "Nc3"); code != 1 || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("a refused move from the laptop: exit %d, %q (want exit 1 and one sentence)", code, errs)
 	}
+	t.Run("a script on a station's record sends each writing line to the authority and reads the local record", func(t *testing.T) {
+		out := mustArb(t, first, "play", "-v", writeScript(t, "0:00:00 --as black move Nc6\n0:00:01 status\n"))
+		if !strings.Contains(out, "ok 1") || !strings.Contains(out, "ok 2") || !strings.Contains(out, "Nc6") {
+			t.Fatalf("the script at the first station printed %q", out)
+		}
+		// On the laptop a line without --as is the operator's; the human's
+		// line is refused there, and stops the script after the line before.
+		_, errs, code := arb(t, laptop, "play", writeScript(t, "0:00:00 move d4\n0:00:00 --as black move cxd4\n"))
+		if code != 1 || !strings.Contains(errs, "line 2") || !strings.Contains(errs, "only the operator's commands") || strings.Count(errs, "\n") != 1 {
+			t.Fatalf("the laptop's script: exit %d, %q", code, errs)
+		}
+		if out := mustArb(t, laptop, "status"); !strings.Contains(out, "d4") {
+			t.Fatalf("the laptop's record lacks the script's first line: %s", out)
+		}
+	})
 	heads := map[string]string{}
 	for _, db := range []string{first, laptop} {
 		heads[db] = strings.TrimSpace(mustArb(t, db, "verify"))

@@ -254,6 +254,14 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	}
 	cmd := c.cmdAs(c.moveActor(g, g.ToMove()))
 	cmd.At = at // the press's instant (6.7a), not the entry's
+	if c.forwards() {
+		words := []string{"move", input}
+		if pressed {
+			words = append(words, "--pressed")
+		}
+		c.send(cmd.Actor, at, words, func(err error) { c.moveSent(err) })
+		return true
+	}
 	res, err := c.core.Move(c.ctx, cmd, input, pressed)
 	if err != nil {
 		c.noteWriteError(err)
@@ -271,6 +279,25 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
 	}
 	return true
+}
+
+// moveSent shows the outcome of a move sent to the authority: as
+// recordMove does once the station's record holds it.
+func (c *console) moveSent(err error) {
+	if err != nil {
+		c.setMoveError(c.explain(err))
+		c.moveEntry.SelectAll()
+		return
+	}
+	c.setMoveError("")
+	c.moveEntry.SetText("")
+	c.board.selected = -1
+	c.board.show(c.game(), c.flipped)
+	c.focusMove()
+	if g := c.game(); g != nil && !g.Live() && g.Sheet != nil && g.Sheet.Ply() > 0 {
+		last := g.Sheet.Entries()[g.Sheet.Ply()-1]
+		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", last.SAN, g.Result, translate(string(g.Termination))))
+	}
 }
 
 // endsGame reports whether input is a legal move that ends the game
@@ -306,6 +333,10 @@ func (c *console) pressSlot(slot int) {
 	if !ok || running != side {
 		return // pressing a stopped clock does nothing, like a real clock
 	}
+	if c.forwards() {
+		c.send(c.actorFor(side), c.now(), []string{"press"}, nil)
+		return
+	}
 	if err := c.core.Press(c.ctx, c.cmdAs(c.actorFor(side))); err != nil {
 		c.showError(err)
 	}
@@ -320,6 +351,10 @@ func (c *console) callArbiter() {
 	}
 	running, ok := g.Clock.Running()
 	if !ok {
+		return
+	}
+	if c.forwards() {
+		c.send(c.callActor(g, running), c.now(), []string{"pause", "--call"}, nil)
 		return
 	}
 	if err := c.core.Pause(c.ctx, c.cmdAs(c.callActor(g, running)), "", true); err != nil {
@@ -347,6 +382,10 @@ func roleOf(s clock.Side) match.Role {
 }
 
 func (c *console) startGame() {
+	if c.forwards() {
+		c.send(c.arbiter(), c.now(), []string{"game", "start"}, c.sentFocus)
+		return
+	}
 	if err := c.core.StartGame(c.ctx, c.cmdAs(c.arbiter()), 0); err != nil {
 		c.showError(err)
 		return
@@ -355,7 +394,21 @@ func (c *console) startGame() {
 }
 
 func (c *console) resume() {
+	if c.forwards() {
+		c.send(c.arbiter(), c.now(), []string{"resume"}, c.sentFocus)
+		return
+	}
 	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
+		c.showError(err)
+		return
+	}
+	c.focusMove()
+}
+
+// sentFocus shows a refusal of a command sent to the authority, else
+// puts the focus on the move field.
+func (c *console) sentFocus(err error) {
+	if err != nil {
 		c.showError(err)
 		return
 	}
@@ -373,6 +426,10 @@ func (c *console) drawOffer() {
 		return
 	}
 	side := g.Offerer()
+	if c.forwards() {
+		c.send(c.actorFor(side), c.now(), []string{"draw", "offer", side.String()}, nil)
+		return
+	}
 	if err := c.core.DrawOffer(c.ctx, c.cmdAs(c.actorFor(side)), &side); err != nil {
 		c.showError(err)
 	}
@@ -385,6 +442,14 @@ func (c *console) drawAnswer(accept bool) {
 		return
 	}
 	answer := func() {
+		if c.forwards() {
+			words := []string{"draw", "decline"}
+			if accept {
+				words[1] = "accept"
+			}
+			c.send(c.actorFor(g.Offer.By.Other()), c.now(), words, nil)
+			return
+		}
 		if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
 			c.showError(err)
 		}
@@ -414,6 +479,10 @@ func (c *console) resign(side clock.Side) {
 		return
 	}
 	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
+		if c.forwards() {
+			c.send(c.actorFor(side), c.now(), []string{"resign", side.String()}, nil)
+			return
+		}
 		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
 			c.showError(err)
 		}
@@ -443,6 +512,14 @@ func (c *console) flag(which string) {
 		if which != "both" && c.mode != match.RoleArbiter {
 			s, _ := clock.ParseSide(which)
 			a = c.actorFor(s.Other())
+		}
+		if c.forwards() {
+			words := []string{"flag", which}
+			if which == "both" {
+				words = append(words, "--order-unknown")
+			}
+			c.send(a, c.now(), words, c.flagSent)
+			return
 		}
 		v, err := c.core.Flag(c.ctx, c.cmdAs(a), which, which == "both")
 		if err != nil {
@@ -480,6 +557,27 @@ func (c *console) flag(which string) {
 		return
 	}
 	ask()
+}
+
+// flagSent shows the outcome of a flag sent to the authority: the 6.9
+// verdict the record holds with the flag, as flag shows it for a local one.
+func (c *console) flagSent(err error) {
+	if err != nil {
+		c.showError(err)
+		return
+	}
+	g := c.game()
+	if g == nil {
+		return
+	}
+	for i := len(g.Incidents) - 1; i >= 0; i-- {
+		if in := g.Incidents[i]; in.Kind == match.KindFlag {
+			if in.Why != nil {
+				c.info(lang.L("Flag"), capitalFirst(say(in.Why)))
+			}
+			return
+		}
+	}
 }
 
 func (c *console) swapClocks() {

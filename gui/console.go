@@ -37,6 +37,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -173,6 +174,15 @@ type console struct {
 	stations    *stationsView
 	inviting    *inviteForm
 	stationNote string
+	// stationRole is the role of the station whose record this is ("" for
+	// none); on a station's record other than the mirror's the console
+	// sends its commands to the authority (gui/forward.go) through sendq,
+	// sending counting those not yet answered (tests wait for them).
+	stationRole string
+	sendq       chan sendItem
+	sending     sync.WaitGroup
+	// correctionSeq is the last event noteCorrections has read.
+	correctionSeq int64
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -355,6 +365,7 @@ func (c *console) refresh() {
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
+	c.noteCorrections(st)
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)

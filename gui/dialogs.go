@@ -46,7 +46,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			// the sentence may wrap to more lines than the dialog has room
 			// for: measure it at the form's width, then grow the dialog to
 			// its new minimum and lay it out again, so it covers no field
-			errLabel.SetText(sentence(err))
+			errLabel.SetText(c.explain(err))
 			errLabel.Resize(fyne.NewSize(form.Size().Width, errLabel.MinSize().Height))
 			errLabel.Show()
 			d.Resize(fyne.NewSize(560, 0))
@@ -289,6 +289,13 @@ func (c *console) postponeDialog() {
 		if !ok {
 			return errText(tr("%q is not a game number", n.Text))
 		}
+		if c.forwards() {
+			words := []string{"game", "postpone"}
+			if num != 0 {
+				words = append(words, strconv.Itoa(num))
+			}
+			return c.sendFromDialog(c.arbiter(), append(words, "--reason", reason.Text))
+		}
 		return c.core.PostponeGame(c.ctx, c.cmdAs(c.arbiter()), num, reason.Text)
 	})
 }
@@ -344,6 +351,9 @@ func (c *console) resultDialog() {
 	}, func() error {
 		if res.Selected == "" {
 			return errText(lang.L("no result chosen: choose 1-0, 0-1 or 1/2-1/2"))
+		}
+		if c.forwards() {
+			return c.sendFromDialog(c.arbiter(), []string{"result", res.Selected, "--reason", reason.Text})
 		}
 		return c.core.Result(c.ctx, c.cmdAs(c.arbiter()), res.Selected, reason.Text)
 	})
@@ -650,6 +660,9 @@ func (c *console) forfeitDialog() {
 		widget.NewFormItem(lang.L("Forfeiting side"), side),
 		widget.NewFormItem(lang.L("Reason"), reason),
 	}, func() error {
+		if c.forwards() {
+			return c.sendFromDialog(c.arbiter(), []string{"forfeit", get().String(), "--reason", reason.Text})
+		}
 		return c.core.Forfeit(c.ctx, c.cmdAs(c.arbiter()), get(), reason.Text)
 	})
 }
@@ -667,6 +680,9 @@ func (c *console) amendDialog() {
 		n, ok := atoiOr(ply.Text, 0)
 		if !ok || n < 1 {
 			return errText(tr("%q is not a ply number", ply.Text))
+		}
+		if c.forwards() {
+			return c.sendFromDialog(c.arbiter(), []string{"amend", "--ply", strconv.Itoa(n), strings.TrimSpace(mv.Text), "--reason", reason.Text})
 		}
 		return c.core.Amend(c.ctx, c.cmdAs(c.arbiter()), n, strings.TrimSpace(mv.Text), reason.Text)
 	})

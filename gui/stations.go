@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/service/stations"
 )
 
@@ -173,11 +176,14 @@ func (c *console) inviteDialog() {
 	name := newFormEntry(false)
 	name.SetPlaceHolder(lang.L("e.g. laptop"))
 	file := entryWith(c.beside("-invite.json"))
-	c.inviting = &inviteForm{role: role, name: name, file: file}
+	opKey := entryWith("")
+	opKey.SetPlaceHolder(lang.L("only if the match has an operator's credential"))
+	c.inviting = &inviteForm{role: role, name: name, file: file, opKey: opKey}
 	items := []*widget.FormItem{
 		widget.NewFormItem(lang.L("Role"), role),
 		widget.NewFormItem(lang.L("Name"), name),
 		widget.NewFormItem(lang.L("File"), file),
+		widget.NewFormItem(lang.L("Operator's key file"), opKey),
 	}
 	c.inviting.ok = func() error {
 		if !c.hasArbiterCredential() {
@@ -185,7 +191,15 @@ func (c *console) inviteDialog() {
 		}
 		path := strings.TrimSpace(file.Text)
 		n := strings.TrimSpace(name.Text)
-		if err := stations.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path); err != nil {
+		// An operator's invitation to a protected match carries the
+		// operator's credential: made and registered through the authority
+		// with the arbiter's PIN the console holds, or the key file given.
+		g := service.Global{DB: c.recordPath(), Role: match.RoleArbiter, PIN: c.pin}
+		key := ""
+		if role.Selected == "operator" {
+			key = strings.TrimSpace(opKey.Text)
+		}
+		if err := stations.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path, g, key); err != nil {
 			return err
 		}
 		c.afterDialog(func() {
@@ -198,10 +212,10 @@ func (c *console) inviteDialog() {
 
 // inviteForm is the open Invite dialog (tests fill it in).
 type inviteForm struct {
-	role       *widget.Select
-	name, file *formEntry
-	ok         func() error
-	d          dialog.Dialog
+	role              *widget.Select
+	name, file, opKey *formEntry
+	ok                func() error
+	d                 dialog.Dialog
 }
 
 // stationNote is the status line's word for a station's replica ("" for
@@ -215,7 +229,27 @@ func stationNote(path string, now time.Time) string {
 	if st, _, err := stations.ReadStationStatus(path, now); err == nil && st.Authority != "" {
 		auth = st.Authority
 	}
-	return tr("station %s's replica (read only) · authority %s", sf.Name, auth)
+	if sf.Role == "mirror" {
+		return tr("station %s's replica (read only) · authority %s", sf.Name, auth)
+	}
+	return tr("station %s's replica · authority %s", sf.Name, auth)
+}
+
+// runStation runs the station of the record at path in this process (as
+// 'station serve' does; docs/stations.md, "The console"), on the console's
+// time source, until the returned stop is called. A station that cannot
+// start or stops with an error says so in a dialog.
+func (c *console) runStation(path string, sf *stations.StationFile, now func() time.Time) (stop func()) {
+	ctx, cancel := context.WithCancel(c.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "arbiter: "+f+"\n", a...) }
+		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf}); err != nil && ctx.Err() == nil {
+			fyne.Do(func() { c.showError(err) })
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // stationRefusal is, on a station's replica, the sentence for a command
@@ -225,7 +259,7 @@ func (c *console) stationRefusal() string {
 	if sf, ok, _ := stations.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
 		return fmt.Sprintf(lang.L("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
 	}
-	return fmt.Sprintf(lang.L("This console shows %s; it gives no commands. Give them at the authority's console, or here with 'arbiter --db %s …', which sends them to the authority."), c.stationNote, c.recordPath())
+	return fmt.Sprintf(lang.L("This console shows %s; it sends the moves, the presses and the game's commands to the authority, not this one yet. Give it at the authority's console, or here with 'arbiter --db %s …', which sends it to the authority."), c.stationNote, c.recordPath())
 }
 
 // noteStationWrite shows the banner of a command refused on a station's
@@ -243,6 +277,9 @@ func (c *console) noteStationWrite() bool {
 // explain is the sentence of a refusal: on a station's replica, a
 // command the console could not write is explained as the station's.
 func (c *console) explain(err error) string {
+	if words, ok := stationWords(err); ok {
+		return words
+	}
 	if _, ok := writeProblem(err); ok && c.stationNote != "" {
 		return c.stationRefusal()
 	}

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/service/stations"
 	"arbiter/station"
 )
@@ -25,12 +26,21 @@ import (
 // status file written at the console's now.
 func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 	t.Helper()
-	db := h.dbPath
+	writeFirstStation(t, h.dbPath, &stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422",
+		ClientURL: "nats://127.0.0.1:7423", First: true})
+	writeStationStatus(t, h, st)
+}
+
+// writeFirstStation writes the files 'station serve' leaves beside the
+// first station's record db: the match's CA key, the station's
+// certificate and its description sf.
+func writeFirstStation(t *testing.T, db string, sf *stations.StationFile) {
+	t.Helper()
 	ca, caKey, err := station.NewCA("ACM 1996")
 	if err != nil {
 		t.Fatal(err)
 	}
-	creds, err := station.Issue(ca, caKey, st.Station, st.Role)
+	creds, err := station.Issue(ca, caKey, sf.Name, sf.Role)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +53,9 @@ func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 	if err := stations.WriteJSONFile(stations.StationCredsPath(db), creds); err != nil {
 		t.Fatal(err)
 	}
-	sf := stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422", ClientURL: "nats://127.0.0.1:7423", First: true}
 	if err := stations.WriteJSONFile(stations.StationPath(db), sf); err != nil {
 		t.Fatal(err)
 	}
-	writeStationStatus(t, h, st)
 }
 
 func writeStationStatus(t *testing.T, h *harness, st stations.StationStatus) {
@@ -190,7 +198,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	}
 
 	t.Run("an existing file is refused with one sentence and left as it is", func(t *testing.T) {
-		err := stations.InviteStation(h.ctx, h.dbPath, "display", "display", out)
+		err := stations.InviteStation(h.ctx, h.dbPath, "display", "display", out, service.Global{}, "")
 		if err == nil || !strings.Contains(err.Error(), "exists already") {
 			t.Errorf("got %v", err)
 		}
@@ -225,11 +233,11 @@ func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 			t.Error("an invitation was written")
 		}
 	})
-	t.Run("an operator's invitation to a protected match is sent to the command line", func(t *testing.T) {
+	t.Run("an operator's invitation to a protected match needs its station running to make the operator's credential", func(t *testing.T) {
 		h.c.pin = "correct horse battery"
 		f.role.SetSelected("operator")
 		err := f.ok()
-		if err == nil || !strings.Contains(err.Error(), "station invite --role operator") {
+		if err == nil || !strings.Contains(h.c.explain(err), "is not running") {
 			t.Fatalf("got %v", err)
 		}
 		if _, err := os.Stat(out); err == nil {
@@ -248,14 +256,14 @@ func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 	})
 }
 
-// A console opened on a station's record (run.go) opens it read only: it
-// says whose replica it is and who the authority is, writes nothing, and
-// follows what the station applies.
-func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
+// A console opened on a station's record (run.go) opens it read only; on
+// the mirror's it gives no commands: it says whose replica it is and who
+// the authority is, writes nothing, and follows what the station applies.
+func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	makeFirstStation(t, h, stations.StationStatus{Station: "laptop", Role: "operator", Authority: "arbiter", UncertaintyMS: 0.4,
-		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true}}})
+	makeFirstStation(t, h, stations.StationStatus{Station: "mirror", Role: "mirror", Authority: "arbiter", UncertaintyMS: 0.4,
+		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "mirror", Role: "mirror", Up: true}}})
 	if !stations.IsStation(h.dbPath) {
 		t.Fatal("the fixture is no station's record")
 	}
@@ -267,14 +275,15 @@ func TestAConsoleOnAStationsReplicaShowsItAndWritesNothing(t *testing.T) {
 	fa := test.NewTempApp(t)
 	setupApp(fa)
 	c := newConsole(h.ctx, fa, core, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	c.stationRole = "mirror"
 	c.stationNote = stationNote(h.dbPath, h.ft.Now())
 	c.refreshWhere()
-	if want := "station laptop's replica (read only) · authority arbiter"; !strings.Contains(c.where.Text, want) {
+	if want := "station mirror's replica (read only) · authority arbiter"; !strings.Contains(c.where.Text, want) {
 		t.Errorf("the status line %q does not say %q", c.where.Text, want)
 	}
 	before, _ := os.ReadFile(h.dbPath)
 	c.do(actStartGame)
-	if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "it gives no commands") || !strings.Contains(c.banner.text.Text, "authority arbiter") {
+	if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "the mirror terminal only reads") || !strings.Contains(c.banner.text.Text, "authority arbiter") {
 		t.Errorf("a command on the replica is not explained: banner %v %q", c.banner.obj.Visible(), c.banner.text.Text)
 	}
 	if after, _ := os.ReadFile(h.dbPath); string(after) != string(before) {

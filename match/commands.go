@@ -411,7 +411,11 @@ func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (Move
 		term, result := scoresheet.OutcomeOf(pos.Update(mv))
 		san, uci := chess.AlgebraicNotation{}.Encode(pos, mv), chess.UCINotation{}.Encode(pos, mv)
 		press := !pressed && term == scoresheet.TermNone
-		if err := t.emit(g.Number, KindMove, MovePayload{SAN: san, UCI: uci, Press: press, Input: input}); err != nil {
+		p := MovePayload{SAN: san, UCI: uci, Press: press, Input: input}
+		if press {
+			p.PressStamp = pressStamp(t.cmd.Stamp)
+		}
+		if err := t.emit(g.Number, KindMove, p); err != nil {
 			return err
 		}
 		res = MoveResult{SAN: san, Ply: g.Sheet.Ply() + 1}
@@ -478,12 +482,7 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 		if err := t.mayActFor(g, running, "press the clock"); err != nil {
 			return err
 		}
-		p := SidePayload{Side: running.String()}
-		if st := t.cmd.Stamp; st != nil {
-			p.PressedNS, p.ReceivedNS, p.UncertaintyNS = st.Pressed.UnixNano(), st.Received.UnixNano(), int64(st.Uncertainty)
-			p.Raised, p.Correction = st.Raised, st.Correction
-		}
-		return t.emit(g.Number, KindPress, p)
+		return t.emit(g.Number, KindPress, SidePayload{Side: running.String(), PressStamp: pressStamp(t.cmd.Stamp)})
 	})
 }
 

@@ -83,6 +83,9 @@ type MovePayload struct {
 	UCI   string `json:"uci"`
 	Press bool   `json:"press"`
 	Input string `json:"input,omitempty"`
+	// A move that presses the clock, given at a station, carries the
+	// press's stamp as a press does.
+	PressStamp
 }
 
 // SidePayload names a side.
@@ -91,15 +94,30 @@ type SidePayload struct {
 	Reason string `json:"reason,omitempty"`
 	Call   bool   `json:"call,omitempty"`
 	Cause  string `json:"cause,omitempty"` // pause: fault|power-failure|unplayable|other ("" = other)
-	// A press given at a station (docs/stations.md): the instant stamped
-	// where it happened, the authority's first receipt, the sender's clock
-	// uncertainty; raised: the stamp was raised to receipt minus round
-	// trip; correction: it arrived late and corrects the clocks shown.
+	PressStamp
+}
+
+// PressStamp is how a press given at a station was timed (docs/stations.md;
+// in a press, and in a move that presses the clock): the instant stamped
+// where it happened, the authority's first receipt, the sender's clock
+// uncertainty; raised: the stamp was raised to receipt minus round trip;
+// correction: it arrived late and corrects the clocks shown. Empty for a
+// press given where the record is.
+type PressStamp struct {
 	PressedNS     int64 `json:"pressed_ns,omitempty"`
 	ReceivedNS    int64 `json:"received_ns,omitempty"`
 	UncertaintyNS int64 `json:"uncertainty_ns,omitempty"`
 	Raised        bool  `json:"raised,omitempty"`
 	Correction    bool  `json:"correction,omitempty"`
+}
+
+// pressStamp is the stamp a station's command carries (nil: none).
+func pressStamp(st *Stamp) PressStamp {
+	if st == nil {
+		return PressStamp{}
+	}
+	return PressStamp{PressedNS: st.Pressed.UnixNano(), ReceivedNS: st.Received.UnixNano(), UncertaintyNS: int64(st.Uncertainty),
+		Raised: st.Raised, Correction: st.Correction}
 }
 
 // AdjustPayload is an arbiter's clock correction.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -897,7 +898,7 @@ func (s *Station) handle(m *nats.Msg) {
 		if floor := first.Add(-time.Duration(req.RTT)); at.Before(floor) {
 			at, stamp.Raised = floor, true // a sender cannot backdate by more than its round trip
 		}
-		if late := s.Now().Sub(pressed); late > time.Second && len(req.Args) > 0 && req.Args[0] == "press" {
+		if late := s.Now().Sub(pressed); late > time.Second && presses(req.Args) {
 			// Arrived late (a failover, a sleeping laptop): its instant
 			// corrects the clocks shown meanwhile.
 			stamp.Correction = true
@@ -942,10 +943,29 @@ func (s *Station) handle(m *nats.Msg) {
 				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
 				continue
 			}
-			s.respond(m, Reply{Error: err.Error(), Output: out})
+			var refusal *match.Error
+			errors.As(err, &refusal)
+			s.respond(m, Reply{Error: err.Error(), Refusal: refusal, Output: out})
 			return
 		}
 	}
+}
+
+// presses reports whether a command's words press a clock: 'press', and
+// 'move' without --pressed (the move presses its clock).
+func presses(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	if args[0] == "move" {
+		for _, a := range args[1:] {
+			if a == "--pressed" || strings.HasPrefix(a, "--pressed=") {
+				return false
+			}
+		}
+		return true
+	}
+	return args[0] == "press"
 }
 
 // Trace, when set, is told about every unanswered try (tests and debugging).

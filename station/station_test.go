@@ -269,6 +269,23 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 			}
 		})
 	}
+	t.Run("a move that presses the clock records the press's stamp as a press does", func(t *testing.T) {
+		r := req("white", "move", "Nf3")
+		r.RTT = int64(100 * time.Millisecond)
+		r.At = s.Now().UnixNano()
+		if rep := submit(t, s, r); rep.Error != "" {
+			t.Fatalf("move refused: %s", rep.Error)
+		}
+		evs, _ := db.EventsAfter(context.Background(), 0)
+		e := evs[len(evs)-1]
+		var p match.MovePayload
+		if e.Kind != match.KindMove || json.Unmarshal(e.Payload, &p) != nil || !p.Press {
+			t.Fatalf("last event %s %s, want a move that presses", e.Kind, e.Payload)
+		}
+		if p.PressedNS != r.At || e.At.UnixNano() != r.At || p.ReceivedNS < p.PressedNS || p.UncertaintyNS != r.RTT/2 || p.Raised || p.Correction {
+			t.Fatalf("move payload %s at %d (stamped %d)", e.Payload, e.At.UnixNano(), r.At)
+		}
+	})
 	// A press stamped before the last event of the game is refused by the match.
 	r := req("white", "press")
 	r.At = s.Now().Add(-time.Hour).UnixNano()
@@ -277,5 +294,27 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 	defer cancel()
 	if rep, err := s.Submit(ctx, r); err != nil || !strings.Contains(rep.Error, "earlier than the last event") {
 		t.Fatalf("a press before the last event: %+v %v", rep, err)
+	}
+}
+
+// A command presses a clock when it is 'press' or a move without --pressed:
+// arriving late, either is recorded as a correction of the clocks.
+func TestACommandPressesAClockWhenItIsAPressOrAMoveWithoutPressed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"press"}, true},
+		{[]string{"move", "e4"}, true},
+		{[]string{"move", "e4", "--pressed"}, false},
+		{[]string{"move", "--pressed", "e4"}, false},
+		{[]string{"pause"}, false},
+		{nil, false},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			if got := presses(tc.args); got != tc.want {
+				t.Errorf("presses(%q) = %v, want %v", tc.args, got, tc.want)
+			}
+		})
 	}
 }

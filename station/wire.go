@@ -106,10 +106,14 @@ type Request struct {
 // Reply answers a Request: the last event of the committed command, or a
 // refusal (nothing was written and nothing will be for this id).
 type Reply struct {
-	Seq    uint64 `json:"seq,omitempty"`
-	Error  string `json:"error,omitempty"`
-	Output string `json:"output,omitempty"`
-	By     string `json:"by"`
+	Seq   uint64 `json:"seq,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Refusal is the refusal's code and phrase (match.Error) when the
+	// command was refused by the match, so that the face where it was
+	// given says it in its own words (Error is the command line's).
+	Refusal *match.Error `json:"refusal,omitempty"`
+	Output  string       `json:"output,omitempty"`
+	By      string       `json:"by"`
 }
 
 // beat is the authority's heartbeat and its answer to a time request.

@@ -4,6 +4,8 @@ package stations
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -309,34 +311,82 @@ func CheckRecord(ctx context.Context, db string) error {
 	return rdb.Close()
 }
 
-// ErrInviteOperatorHere: the console makes no operator's invitation on a
-// protected match (it needs the operator's credential, made and registered
-// through the authority by the command line).
-var ErrInviteOperatorHere = errors.New("an operator's invitation to a protected match carries the operator's credential: make it on the command line with 'arbiter --db FILE --pin PIN station invite --role operator --name NAME -o INVITE'")
+// OperatorCredential is the operator's credential an operator's
+// invitation carries (a key file's contents): on a protected match with no
+// operator's credential, a new key, registered through the authority
+// ('credential add --role operator', the arbiter's command, given as g:
+// his --pin); with one, the key file keyFile, which must be that
+// credential. An unprotected match needs none (""). notice is told what a
+// forwarded command waits for.
+func OperatorCredential(ctx context.Context, db string, g service.Global, keyFile string, notice func(string)) (string, error) {
+	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	app, err := match.Open(ctx, rdb)
+	if err != nil {
+		rdb.Close()
+		return "", err
+	}
+	st := app.State()
+	rdb.Close()
+	if st.ArbiterCredential() == nil {
+		if keyFile != "" {
+			return "", &OperatorKeyError{Kind: OperatorKeyNotNeeded}
+		}
+		return "", nil
+	}
+	if have := st.Credential("operator"); have != nil {
+		if keyFile == "" {
+			return "", &OperatorKeyError{Kind: OperatorKeyNeeded}
+		}
+		k, err := service.ReadKeyFile(keyFile)
+		if err != nil {
+			return "", err
+		}
+		if hex.EncodeToString(k.Public().(ed25519.PublicKey)) != have.PublicKey {
+			return "", &OperatorKeyError{Kind: OperatorKeyWrong, File: keyFile}
+		}
+		return match.KeyFileHeader + " " + hex.EncodeToString(k.Seed()), nil
+	}
+	if keyFile != "" {
+		return "", &OperatorKeyError{Kind: OperatorKeyNone}
+	}
+	b, err := match.NewKeyFile()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(StationDir(db), "operator-*.key")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	tmp.Close()
+	g.Role = match.RoleArbiter
+	if _, err := Forward(ctx, db, Command{Words: []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, G: g,
+		RoleGiven: true, Notice: notice}); err != nil {
+		return "", &OperatorKeyError{Kind: OperatorKeyNotMade, Err: err}
+	}
+	return strings.TrimSpace(string(b)), nil
+}
 
 // InviteStation writes an invitation for a station as the console makes
-// it: organiser, display and mirror invitations, and operator invitations
-// on an unprotected match (which need no operator's credential). The
-// caller has checked the arbiter's credential.
-func InviteStation(ctx context.Context, db, role, name, out string) error {
+// it, with the arbiter's credential g (the caller has checked it); an
+// operator's invitation to a protected match carries the operator's
+// credential (OperatorCredential; keyFile: the operator's key file when
+// the match has one).
+func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
 	inv, err := PrepareInvitation(ctx, db, role, name, out)
 	if err != nil {
 		return err
 	}
 	if role == "operator" {
-		rdb, err := service.OpenRecordReadOnly(ctx, db)
-		if err != nil {
+		if inv.OperatorKey, err = OperatorCredential(ctx, db, g, keyFile, nil); err != nil {
 			return err
-		}
-		app, err := match.Open(ctx, rdb)
-		if err != nil {
-			rdb.Close()
-			return err
-		}
-		protected := app.State().ArbiterCredential() != nil
-		rdb.Close()
-		if protected {
-			return ErrInviteOperatorHere
 		}
 	}
 	return WriteJSONFile(out, *inv)

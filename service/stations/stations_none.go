@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"arbiter/service"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -42,9 +44,6 @@ type StationStatus struct {
 // ErrNoStation: the record belongs to no station.
 var ErrNoStation = errors.New("this record belongs to no station")
 
-// ErrInviteOperatorHere is never returned in a build without stations.
-var ErrInviteOperatorHere = errors.New("this arbiter was built without stations")
-
 // StationRoles are the roles an invitation can name.
 var StationRoles = []string{"organiser", "display", "operator", "mirror"}
 
@@ -60,6 +59,19 @@ func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 }
 
 // InviteStation: this arbiter was built without stations.
-func InviteStation(ctx context.Context, db, role, name, out string) error {
+func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
 	return errors.New("this arbiter was built without stations")
 }
+
+// Forward: this arbiter was built without stations.
+func Forward(ctx context.Context, db string, c Command) (Result, error) {
+	return Result{}, errors.New("this arbiter was built without stations")
+}
+
+// Serve: this arbiter was built without stations.
+func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) error {
+	return errors.New("this arbiter was built without stations")
+}
+
+// Running: no station runs in a build without stations.
+func Running(db string, now time.Time) bool { return false }

@@ -1,0 +1,72 @@
+package stations
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The refusals of the command path of a station's record, in the command
+// line's words; the console matches them by type and says them in its own.
+
+// ErrMirror: the mirror terminal gives no commands.
+var ErrMirror = errors.New("the mirror terminal only reads the record: give commands at another station")
+
+// RoleError: this station's connection may not send the command's role
+// (the operator's laptop sends only the operator's commands).
+type RoleError struct{ StationRole string }
+
+func (e *RoleError) Error() string {
+	return fmt.Sprintf("the %s's station gives only the operator's commands: use --as operator", e.StationRole)
+}
+
+// NotRunningError: no record holder answers for the station (its station
+// process is not running).
+type NotRunningError struct{ Station, DB string }
+
+func (e *NotRunningError) Error() string {
+	return fmt.Sprintf("station %s is not running: start it with 'arbiter --db %s station serve' and give the command again", e.Station, e.DB)
+}
+
+// Refused is a command the authority refused: nothing was written and
+// nothing will be for it. Its text is the command line's sentence; Refusal,
+// when the match refused it, carries its code and phrase (a *match.Error)
+// for the console's words.
+type Refused struct {
+	Text    string
+	Refusal error
+}
+
+func (e *Refused) Error() string { return e.Text }
+
+// The ways an operator's credential for an invitation is refused
+// (OperatorKeyError.Kind).
+const (
+	OperatorKeyNotNeeded = iota // an unprotected match: no key file
+	OperatorKeyNeeded           // the match has one: its key file is needed
+	OperatorKeyWrong            // the key file given is not the match's operator's credential
+	OperatorKeyNone             // the match has none: the invitation makes it, no key file
+	OperatorKeyNotMade          // registering the new credential through the authority failed (Err)
+)
+
+// OperatorKeyError refuses the operator's credential of an invitation.
+type OperatorKeyError struct {
+	Kind int
+	File string
+	Err  error
+}
+
+func (e *OperatorKeyError) Error() string {
+	switch e.Kind {
+	case OperatorKeyNotNeeded:
+		return "the match is unprotected, so the operator needs no credential: leave out --operator-key"
+	case OperatorKeyNeeded:
+		return "the match has an operator's credential already: give its key file with --operator-key FILE so that the invitation carries it"
+	case OperatorKeyWrong:
+		return fmt.Sprintf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", e.File)
+	case OperatorKeyNone:
+		return "the match has no operator's credential yet; leave out --operator-key and the invitation makes one"
+	}
+	return fmt.Sprintf("the operator's credential could not be made: %v", e.Err)
+}
+
+func (e *OperatorKeyError) Unwrap() error { return e.Err }

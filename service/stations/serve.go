@@ -1,0 +1,275 @@
+//go:build !nostation
+
+package stations
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"arbiter/match"
+	"arbiter/service"
+	"arbiter/station"
+)
+
+// Running a station (docs/stations.md): 'station serve' and 'station join'
+// on the command line, and the console on a station's record when no
+// station runs for it, call Serve.
+
+// commands runs a forwarded command's words on the authority's record: the
+// command line's commands (package cli sets it with SetExecutor), so that
+// a command given at any station is run by the same code, with the same
+// checks, as when given at the command line.
+var commands station.Executor
+
+// SetExecutor sets what runs a forwarded command's words on the authority
+// (package cli: its own commands). The program always has it; a station
+// without it refuses every forwarded command with a sentence.
+func SetExecutor(e station.Executor) { commands = e }
+
+// exec runs a request on the authority: a station joining (station member)
+// here, every other command through the command line's commands.
+func exec(ctx context.Context, app *match.App, req station.Request) (string, error) {
+	if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
+		return "", AppendMember(ctx, app, req)
+	}
+	if commands == nil {
+		return "", fmt.Errorf("this program runs no commands for other stations")
+	}
+	return commands(ctx, app, req)
+}
+
+// AppendMember records that a station joined. Only record holders'
+// connections may send it (arb.cmd.arbiter).
+func AppendMember(ctx context.Context, app *match.App, req station.Request) error {
+	if req.Role != "arbiter" {
+		return fmt.Errorf("only a record holder records a station joining")
+	}
+	at := time.Unix(0, req.At).UTC()
+	if last := app.State().LastAt; at.Before(last) {
+		at = last
+	}
+	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
+	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
+		e, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return app.SignSystemEvent(tx, e)
+	})
+	if err == nil {
+		err = app.Refresh(ctx)
+	}
+	return err
+}
+
+// Serve runs the station sf on its record db until ctx ends: as a lone
+// record holder, a member of the cluster, or a client; it restarts its
+// engine when a second record holder joins (a cluster) and when the
+// arbiter starts a new epoch, and rewrites the status file every 250 ms.
+func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) error {
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	epoch := o.Epoch
+	if epoch {
+		if err := nextEpochStore(ctx, db, sf); err != nil {
+			return err
+		}
+	}
+	rdb, err := service.OpenRecord(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	creds, err := ReadStationCreds(db)
+	if err != nil {
+		return err
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		return err
+	}
+	for {
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: exec, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now}
+		cfg.CheckClaim = func(pin string) error {
+			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
+		}
+		routes := []string(nil)
+		if station.Holder(sf.Role) {
+			host, port, err := StationClientAddr(sf.Listen)
+			if err != nil {
+				return err
+			}
+			routes, err = HolderRoutes(ctx, rdb, sf)
+			if err != nil {
+				return err
+			}
+			lone, cluster, cname := "lone", "cluster", "arbiter"
+			if sf.Store != "" {
+				lone, cluster = sf.Store, sf.Store+"-cluster"
+			}
+			if sf.Cluster != "" {
+				cname = sf.Cluster
+			}
+			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(StationDir(db), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
+			if len(routes) >= 2 && !epoch {
+				// Two or more record holders: a cluster, in a store of its own
+				// (a lone engine's stream cannot become a clustered one; the
+				// record seeds the new stream).
+				ec.Dir = filepath.Join(StationDir(db), cluster)
+				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+			}
+			cfg.Engine = ec
+		} else {
+			cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
+		}
+		s, err := station.Start(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		if s.Engine() != nil {
+			sf.ClientURL = s.Engine().ClientURL()
+		}
+		if err := WriteJSONFile(StationPath(db), sf); err != nil {
+			s.Stop()
+			return err
+		}
+		if sf.First && station.Holder(sf.Role) {
+			if _, ok := s.Replica().Members()[sf.Name]; !ok {
+				if err := submitMember(ctx, s, sf); err != nil {
+					s.Stop()
+					return err
+				}
+			}
+		}
+		if o.Started != nil {
+			o.Started(sf, max(len(routes), 1))
+		}
+		engines := len(routes)
+		if epoch {
+			engines = 1 // alone from the epoch's claim on: a holder joining makes it a cluster again
+		}
+		restart, err := watchStation(ctx, db, s, engines)
+		if epoch {
+			epoch = false
+			routes = nil
+		}
+		next := s.Replica().Epoch() + 1
+		s.Stop()
+		switch {
+		case restart == restartEpoch:
+			// The arbiter's new epoch: a lone engine in a new store; the
+			// other holders rejoin only by a new invitation.
+			epoch = true
+			sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
+			if err := WriteJSONFile(StationPath(db), sf); err != nil {
+				return err
+			}
+			o.Logf("station %s: the arbiter starts epoch %d here", sf.Name, next)
+		case restart == restartCluster:
+			o.Logf("station %s: a record holder joined; the engine restarts as a cluster", sf.Name)
+		default:
+			return err
+		}
+	}
+}
+
+// nextEpochStore puts the station into the next epoch's store (station
+// serve --epoch: the survivor of two record holders whose engine cannot
+// start without the other).
+func nextEpochStore(ctx context.Context, db string, sf *StationFile) error {
+	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	if err != nil {
+		return err
+	}
+	rep, err := station.OpenReplica(ctx, rdb)
+	rdb.Close()
+	if err != nil {
+		return err
+	}
+	next := rep.Epoch() + 1
+	sf.Store, sf.Cluster, sf.Routes = fmt.Sprintf("epoch-%d", next), fmt.Sprintf("arbiter-e%d", next), nil
+	return WriteJSONFile(StationPath(db), sf)
+}
+
+// Why watchStation returns.
+const (
+	restartNone    = iota
+	restartCluster // a lone record holder restarts as a cluster
+	restartEpoch   // the arbiter asked for a new epoch (station claim --epoch)
+)
+
+// watchStation writes the status file until ctx ends or the engine must
+// restart (see the restart constants).
+func watchStation(ctx context.Context, db string, s *station.Station, routes int) (int, error) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		st := s.Status()
+		WriteJSONFile(StationStatusPath(db), struct {
+			station.Status
+			WrittenNS int64 `json:"written_ns"`
+		}{st, time.Now().UnixNano()})
+		if s.Engine() != nil && routes < 2 && len(s.Replica().Holders()) >= 2 {
+			return restartCluster, nil
+		}
+		select {
+		case <-ctx.Done():
+			return restartNone, nil
+		case <-s.EpochWanted():
+			return restartEpoch, nil
+		case <-t.C:
+		}
+	}
+}
+
+// Running reports whether a station runs on the record at db now: its
+// status file was written less than 2 s before now.
+func Running(db string, now time.Time) bool {
+	var st struct {
+		WrittenNS int64 `json:"written_ns"`
+	}
+	b, err := os.ReadFile(StationStatusPath(db))
+	if err != nil || json.Unmarshal(b, &st) != nil {
+		return false
+	}
+	return now.Sub(time.Unix(0, st.WrittenNS)) < 2*time.Second
+}
+
+// submitMember records a station joining (station.member) through the authority.
+func submitMember(ctx context.Context, s *station.Station, sf *StationFile) error {
+	var idb [8]byte
+	rand.Read(idb[:])
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
+		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
+	if err == nil && rep.Error != "" {
+		err = errors.New(rep.Error)
+	}
+	return err
+}
+
+// CheckArbiterPIN checks pin against the arbiter's PIN of the match on db:
+// missing or wrong (the caller's sentences) when the match has one and pin
+// is empty or not it.
+func CheckArbiterPIN(ctx context.Context, db *service.DB, pin, missing, wrong string) error {
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
+		if pin == "" {
+			return errors.New(missing)
+		}
+		return errors.New(wrong)
+	}
+	return nil
+}
