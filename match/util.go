@@ -31,11 +31,6 @@ func Colour(s clock.Side) string {
 	return "White"
 }
 
-// FormatDuration is clock.FormatReading.
-//
-// Deprecated: use clock.FormatReading; kept for branches still calling it.
-func FormatDuration(d time.Duration) string { return clock.FormatReading(d) }
-
 // ParseClockReading reads H:MM:SS[.fff] (also MM:SS) as a duration.
 func ParseClockReading(s string) (time.Duration, error) {
 	bad := phrase.Errorf("%q is not a clock reading: write H:MM:SS, e.g. 1:59:30 or 0:04:59.5", s)
