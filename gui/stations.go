@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,23 +29,43 @@ import (
 // running station rewrites it every 250 ms).
 const stationsEvery = 500 * time.Millisecond
 
-// stationsView is the open Stations dialog (tests read its lines).
+// stationsView is the Stations dialog. Like the correction dialog it holds
+// no console: it shows the status lines it is given (show) and tells
+// onInvite when Invite… is tapped and onClose when it closed (Close or
+// Escape).
 type stationsView struct {
-	c      *console
+	d      dialog.Dialog
 	box    *fyne.Container
 	invite *widget.Button
-	lines  []string
-	d      dialog.Dialog
+	// lines are the lines shown: show redraws only when they change
+	lines []string
 }
 
-// open reports whether the dialog is still open.
-func (v *stationsView) open() bool {
-	for _, d := range v.c.dialogs {
-		if d == v.d {
-			return true
-		}
+// newStationsView builds the dialog in win, empty; the caller shows v.d.
+func newStationsView(win fyne.Window, onInvite, onClose func()) *stationsView {
+	v := &stationsView{box: container.NewVBox()}
+	v.invite = widget.NewButton(lang.L("Invite…"), onInvite)
+	content := container.NewBorder(nil, v.invite, nil, nil, container.NewVScroll(v.box))
+	v.d = dialog.NewCustom(lang.L("Stations"), lang.L("Close"), content, win)
+	v.d.Resize(fyne.NewSize(620, 460))
+	v.d.SetOnClosed(onClose)
+	return v
+}
+
+// show shows lines, one label each, and enables Invite… if canInvite.
+func (v *stationsView) show(lines []string, canInvite bool) {
+	enable(v.invite, canInvite)
+	if slices.Equal(lines, v.lines) {
+		return
 	}
-	return false
+	v.lines = lines
+	v.box.RemoveAll()
+	for _, l := range lines {
+		lb := widget.NewLabel(l)
+		lb.Wrapping = fyne.TextWrapWord
+		v.box.Add(lb)
+	}
+	v.box.Refresh()
 }
 
 func (c *console) recordPath() string { return c.core.DB().Path() }
@@ -109,54 +130,33 @@ func shortHead(h string) string {
 	return h
 }
 
-// stationsDialog shows Match → Stations….
+// stationsDialog shows Match → Stations…, re-read from the status file
+// every stationsEvery while it is open.
 func (c *console) stationsDialog() {
-	v := &stationsView{c: c, box: container.NewVBox()}
-	v.invite = widget.NewButton(lang.L("Invite…"), func() { c.asArbiter(c.inviteDialog) })
-	v.refresh()
-	content := container.NewBorder(nil, v.invite, nil, nil, container.NewVScroll(v.box))
-	d := dialog.NewCustom(lang.L("Stations"), lang.L("Close"), content, c.win)
-	d.Resize(fyne.NewSize(620, 460))
-	v.d = d
-	c.stations = v
-	c.showDialog(d)
-	v.arm()
-}
-
-// arm re-reads the status after stationsEvery while the dialog is open.
-func (v *stationsView) arm() {
-	v.c.after(stationsEvery, func() {
-		fyne.Do(func() {
-			if !v.open() {
-				if v.c.stations == v {
-					v.c.stations = nil
-				}
-				return
-			}
-			v.refresh()
-			v.arm()
-		})
+	var v *stationsView
+	stop := func() {}
+	v = newStationsView(c.win, func() { c.asArbiter(c.inviteDialog) }, func() {
+		stop()
+		if c.stations == v {
+			c.stations = nil
+		}
 	})
-}
-
-func (v *stationsView) refresh() {
-	lines, isStation := stationsLines(v.c.recordPath(), v.c.now())
-	if strings.Join(lines, "\n") == strings.Join(v.lines, "\n") {
-		return
+	refresh := func() { v.show(stationsLines(c.recordPath(), c.now())) }
+	var arm func()
+	arm = func() {
+		stop = c.after(stationsEvery, func() {
+			fyne.Do(func() {
+				if c.stations == v {
+					refresh()
+					arm()
+				}
+			})
+		})
 	}
-	v.lines = lines
-	v.box.RemoveAll()
-	for _, l := range lines {
-		lb := widget.NewLabel(l)
-		lb.Wrapping = fyne.TextWrapWord
-		v.box.Add(lb)
-	}
-	v.box.Refresh()
-	if isStation {
-		v.invite.Enable()
-	} else {
-		v.invite.Disable()
-	}
+	refresh()
+	c.stations = v
+	c.showDialog(v.d)
+	arm()
 }
 
 // errNeedArbiter: invitations are the arbiter's.

@@ -69,19 +69,20 @@ func writeStationStatus(t *testing.T, h *harness, st stations.StationStatus) {
 	}
 }
 
+// stationsShown is what the open Stations dialog shows, a line a label.
 func stationsShown(h *harness) string {
 	h.t.Helper()
 	if h.c.stations == nil {
 		h.t.Fatal("the Stations dialog is not open")
 	}
-	return strings.Join(h.c.stations.lines, "\n")
+	return strings.Join(labelTexts(h.c.stations.box), "\n")
 }
 
 func TestStationsDialogOnARecordOfNoStationSaysSoInOneLine(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
 	h.c.do(actStations)
-	if got := h.c.stations.lines; len(got) != 1 || !strings.Contains(got[0], "belongs to no station") {
+	if got := labelTexts(h.c.stations.box); len(got) != 1 || !strings.Contains(got[0], "belongs to no station") {
 		t.Fatalf("the dialog shows %q, want one line saying the record belongs to no station", got)
 	}
 	if !strings.Contains(topDialogTexts(h.c), "belongs to no station") {
