@@ -159,8 +159,6 @@ type console struct {
 	// warning is the warning of the last command given (match.Cmd.Warn),
 	// shown on the status line at the top right until the next command.
 	warning string
-	// lastError is the last refusal shown in a dialog.
-	lastError string
 	// onEnter confirms the open quit dialog with Enter.
 	onEnter func()
 	// moveErrAt is the game and ply the move field's refusal was shown at.
@@ -987,9 +985,9 @@ func (c *console) showError(err error) {
 	if err == nil {
 		return
 	}
-	c.lastError = c.explain(err)
+	msg := c.explain(err)
 	c.noteWriteError(err)
-	c.info(lang.L("Not done"), c.lastError)
+	c.info(lang.L("Not done"), msg)
 }
 
 // info shows a message; Enter closes it.

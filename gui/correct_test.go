@@ -48,7 +48,7 @@ func openCorrection(t *testing.T, h *harness) *correctDialog {
 	h.c.do(actCorrect)
 	cd := h.c.correcting
 	if cd == nil {
-		t.Fatalf("no correction dialog (error %q)", h.c.lastError)
+		t.Fatalf("no correction dialog (error %q)", refusalShown(h.c))
 	}
 	if cd.ply.Text != "8" {
 		t.Errorf("the dialog proposes ply %q, want 8 (the last move)", cd.ply.Text)

@@ -361,7 +361,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 	h.c.startGame()
 	h.c.sending.Wait()
 	if e := h.lastEvent(); e.Kind != match.KindGameStart {
-		t.Fatalf("last event %s, want the game's start: %s", e.Kind, h.c.lastError)
+		t.Fatalf("last event %s, want the game's start: %s", e.Kind, refusalShown(h.c))
 	}
 
 	t.Run("a player's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
@@ -374,7 +374,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 		h.c.pressSlot(slot)
 		h.c.sending.Wait()
 		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleWhite) {
-			t.Fatalf("last event %s by %s, want White's press: %s", e.Kind, e.Role, h.c.lastError)
+			t.Fatalf("last event %s by %s, want White's press: %s", e.Kind, e.Role, refusalShown(h.c))
 		}
 		h.typeMove("e4")
 		h.c.sending.Wait()
@@ -401,7 +401,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 		h.key(fyne.KeyReturn)
 		h.c.sending.Wait()
 		if g := h.game(); g.Result != "1/2-1/2" {
-			t.Fatalf("result %q, want 1/2-1/2: %s", g.Result, h.c.lastError)
+			t.Fatalf("result %q, want 1/2-1/2: %s", g.Result, refusalShown(h.c))
 		}
 		if e := h.lastEvent(); e.Role != string(match.RoleArbiter) {
 			t.Errorf("the result was recorded by %s, want the arbiter", e.Role)

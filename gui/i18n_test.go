@@ -256,8 +256,8 @@ func TestTheGermanConsoleRefusesInGerman(t *testing.T) {
 	t.Run("a refusal in a dialog is German too", func(t *testing.T) {
 		h.c.moveEntry.SetText("")
 		h.c.showError(h.core.Resume(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}))
-		if want := "Eine Uhr läuft bereits."; h.c.lastError != want {
-			t.Errorf("dialog says %q, want %q", h.c.lastError, want)
+		if want := "Eine Uhr läuft bereits."; refusalShown(h.c) != want {
+			t.Errorf("dialog says %q, want %q", refusalShown(h.c), want)
 		}
 	})
 }

@@ -136,7 +136,7 @@ func TestTheCorrectionDialogsPauseGivesItsCause(t *testing.T) {
 	h.c.do(actCorrect)
 	e, ok := h.last(match.KindPause)
 	if !ok {
-		t.Fatalf("the dialog did not stop the clocks (%q)", h.c.lastError)
+		t.Fatalf("the dialog did not stop the clocks (%q)", refusalShown(h.c))
 	}
 	if got := pauseCause(t, e); got != match.CauseUnplayable || e.Role != "arbiter" {
 		t.Errorf("the pause is %s's for %q, want the arbiter's for unplayable", e.Role, got)

@@ -201,7 +201,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 		c.win.Canvas().Unfocus()
 		c.handleKey(&fyne.KeyEvent{Name: defaultKeyRight}) // Black runs after e4; Black's clock stands right
 		if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "read-only") {
-			t.Fatalf("banner %v %q (error %q)", c.banner.obj.Visible(), c.banner.text.Text, c.lastError)
+			t.Fatalf("banner %v %q (error %q)", c.banner.obj.Visible(), c.banner.text.Text, refusalShown(c))
 		}
 		if roCore.State().Seq != seq {
 			t.Fatal("the read-only console wrote an event")
@@ -237,7 +237,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 		h.ft.advance(time.Second)
 		c.pressSlot(1)
 		if p := c.game().Pressed; p == nil {
-			t.Fatalf("the press was not recorded in the new file: %q", c.lastError)
+			t.Fatalf("the press was not recorded in the new file: %q", refusalShown(c))
 		}
 		if h.eventCount() != oldEvents {
 			t.Error("the old file changed")
@@ -449,7 +449,7 @@ func TestAcceptingADrawAsksFirst(t *testing.T) {
 	h.typeMove("e4")
 	h.c.do(actDrawOffer) // White, who has just moved, offers a draw (Article 9.1b)
 	if g := h.game(); g.Offer == nil || g.OfferNext != nil {
-		t.Fatalf("no draw offer for Black to answer (error %q)", h.c.lastError)
+		t.Fatalf("no draw offer for Black to answer (error %q)", refusalShown(h.c))
 	}
 	h.c.do(actDrawAccept)
 	if h.game().Over() {
@@ -462,7 +462,7 @@ func TestAcceptingADrawAsksFirst(t *testing.T) {
 	h.c.do(actDrawAccept)
 	h.key(fyne.KeyReturn) // yes
 	if g := h.game(); !g.Over() || g.Result != "1/2-1/2" {
-		t.Errorf("after confirming: over %v, result %q (error %q, dialogs %d)", g.Over(), g.Result, h.c.lastError, len(h.c.dialogs))
+		t.Errorf("after confirming: over %v, result %q (error %q, dialogs %d)", g.Over(), g.Result, refusalShown(h.c), len(h.c.dialogs))
 	}
 }
 
@@ -489,7 +489,7 @@ func TestTheClaimDialogNamesTheClaimsAndRecordsTheCommandsWords(t *testing.T) {
 	h.key(fyne.KeyReturn)
 	in := h.game().Incidents
 	if len(in) == 0 || !strings.Contains(in[len(in)-1].Text, "50 moves") {
-		t.Errorf("incidents after a fifty-move claim: %+v (error %q)", in, h.c.lastError)
+		t.Errorf("incidents after a fifty-move claim: %+v (error %q)", in, refusalShown(h.c))
 	}
 }
 

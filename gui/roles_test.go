@@ -113,7 +113,7 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 				if h.dbBytes() != bytes {
 					t.Error("the refused action changed the database file")
 				}
-				shown := h.c.lastError + h.c.moveErr.Text
+				shown := refusalShown(h.c) + h.c.moveErr.Text
 				if !strings.Contains(shown, tc.refusal) {
 					t.Errorf("shown %q, want the core's refusal naming %q", shown, tc.refusal)
 				}
@@ -124,7 +124,7 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 			}
 			e, ok := h.last(tc.kind)
 			if !ok || e.Seq <= int64(n) {
-				t.Fatalf("no %s event was recorded (shown: %q %q)", tc.kind, h.c.lastError, h.c.moveErr.Text)
+				t.Fatalf("no %s event was recorded (shown: %q %q)", tc.kind, refusalShown(h.c), h.c.moveErr.Text)
 			}
 			if e.Role != tc.role {
 				t.Errorf("the %s event is recorded as %q, want %q", tc.kind, e.Role, tc.role)
@@ -147,7 +147,7 @@ func TestAPINForOneActionLeavesTheConsoleInOperatorMode(t *testing.T) {
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyCall) // Kasparov's turn: the operator's call
 	if g := h.game(); g.State != match.Paused {
-		t.Fatalf("the call did not stop the clocks: %s (%q)", g.State, h.c.lastError)
+		t.Fatalf("the call did not stop the clocks: %s (%q)", g.State, refusalShown(h.c))
 	}
 	h.c.do(actResume)
 	pin, ok := h.c.win.Canvas().Focused().(*formEntry)
