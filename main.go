@@ -42,7 +42,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(2)
 	}
-	if err := gui.Run(ctx, db, opts); err != nil {
+	// The console runs a station's record's station in process: as the
+	// authority it runs the commands other stations forward through the
+	// command line's commands, as 'station serve' does.
+	if err := gui.Run(ctx, db, opts, cli.StationCommands); err != nil {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(1)
 	}

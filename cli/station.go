@@ -160,10 +160,14 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started})
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: stationExec})
 }
 
-func init() { stations.SetExecutor(stationExec) }
+// StationCommands runs a command another station forwarded to this one
+// (the authority) through the command line's commands: 'station serve'
+// passes it to its station, and main.go gives it to the console, which runs
+// a station's record's station in process (stations.ServeOptions.Exec).
+var StationCommands stations.Executor = stationExec
 
 // stationExec runs a forwarded command on the authority's record through
 // the same commands as the command line.

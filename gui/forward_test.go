@@ -18,9 +18,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	// The authority runs a forwarded command through the command line's
-	// commands, as in the program (main links package cli, which gives its
-	// commands to service/stations); the console itself never calls cli.
-	_ "arbiter/cli"
+	// commands, which main.go gives the console (gui.Run) as this test
+	// does: the one command layer; the console itself never calls cli.
+	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/internal/testnet"
 	"arbiter/match"
@@ -57,6 +57,7 @@ func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	sf := &stations.StationFile{Name: "arbiter", Role: "organiser", Listen: testnet.Listen(t), First: true}
 	writeFirstStation(t, db, sf)
 	h.c.stationRole = sf.Role
+	h.c.cfg.commands = cli.StationCommands // as main.go gives them to gui.Run
 	t.Cleanup(h.c.runStation(db, sf, now))
 	deadline := time.Now().Add(60 * time.Second)
 	for !stations.Running(db, time.Now()) {

@@ -54,4 +54,8 @@ type ServeOptions struct {
 	Started func(sf *StationFile, holders int)
 	// Now is the station's time source (default service.NewTimeSource).
 	Now func() time.Time
+	// Exec runs the commands other stations forward while this station is
+	// the authority (the command line's, cli.StationCommands); nil refuses
+	// them with a sentence.
+	Exec Executor
 }

@@ -22,27 +22,27 @@ import (
 // on the command line, and the console on a station's record when no
 // station runs for it, call Serve.
 
-// commands runs a forwarded command's words on the authority's record: the
-// command line's commands (package cli sets it with SetExecutor), so that
-// a command given at any station is run by the same code, with the same
-// checks, as when given at the command line.
-var commands station.Executor
+// Executor runs a forwarded command's words on the authority's record: the
+// command line's commands (cli.StationCommands), so that a command given at
+// any station is run by the same code, with the same checks, as when given
+// at the command line. The face that runs a station passes it
+// (ServeOptions.Exec): 'station serve' its own commands, the console the
+// ones main.go gives it.
+type Executor = station.Executor
 
-// SetExecutor sets what runs a forwarded command's words on the authority
-// (package cli: its own commands). The program always has it; a station
-// without it refuses every forwarded command with a sentence.
-func SetExecutor(e station.Executor) { commands = e }
-
-// exec runs a request on the authority: a station joining (station member)
-// here, every other command through the command line's commands.
-func exec(ctx context.Context, app *match.App, req station.Request) (string, error) {
-	if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
-		return "", AppendMember(ctx, app, req)
+// execWith runs a request on the authority: a station joining (station
+// member) here, every other command through commands; without commands
+// every forwarded command is refused with a sentence.
+func execWith(commands Executor) station.Executor {
+	return func(ctx context.Context, app *match.App, req station.Request) (string, error) {
+		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
+			return "", AppendMember(ctx, app, req)
+		}
+		if commands == nil {
+			return "", fmt.Errorf("this program runs no commands for other stations")
+		}
+		return commands(ctx, app, req)
 	}
-	if commands == nil {
-		return "", fmt.Errorf("this program runs no commands for other stations")
-	}
-	return commands(ctx, app, req)
 }
 
 // AppendMember records that a station joined. Only record holders'
@@ -97,7 +97,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 		return err
 	}
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: exec, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: execWith(o.Exec), First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now}
 		cfg.CheckClaim = func(pin string) error {
 			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
 		}

@@ -68,6 +68,10 @@ func Forward(ctx context.Context, db string, c Command) (Result, error) {
 	return Result{}, errors.New("this arbiter was built without stations")
 }
 
+// Executor: no station runs commands for others in a build without
+// stations.
+type Executor func()
+
 // Serve: this arbiter was built without stations.
 func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) error {
 	return errors.New("this arbiter was built without stations")
