@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -407,4 +408,28 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 			t.Errorf("the result was recorded by %s, want the arbiter", e.Role)
 		}
 	})
+}
+
+// One station per record: the console that runs its record's station
+// holds the record's station lock, so 'station serve' (or a second
+// console) for that record is refused while it runs, and a console opened
+// while a station runs for its record uses that one and says nothing.
+func TestTheConsolesStationIsTheRecordsOnlyOne(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	runFirstStation(t, h, time.Now)
+	_, err := stations.LockStation(h.dbPath)
+	var busy *stations.BusyError
+	if !errors.As(err, &busy) || busy.PID != os.Getpid() {
+		t.Fatalf("a second station for the record: %v, want it refused as running in this process", err)
+	}
+	sf, _, err := stations.ReadStation(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.c.lastError = ""
+	h.c.runStation(h.dbPath, sf, time.Now)() // a second console's: returns at once, nothing to stop
+	if h.c.lastError != "" {
+		t.Fatalf("the console said %q, want it to use the running station silently", h.c.lastError)
+	}
 }

@@ -54,4 +54,8 @@ type ServeOptions struct {
 	Started func(sf *StationFile, holders int)
 	// Now is the station's time source (default service.NewTimeSource).
 	Now func() time.Time
+	// Lock is the record's station lock the caller took before writing
+	// anything (LockStation); Serve takes it itself when nil, and releases
+	// it when it returns either way.
+	Lock *StationLock
 }
