@@ -317,3 +317,22 @@ func (c *console) claimSent(res stations.Result, err error) {
 		c.info(lang.L("Claim"), p.Ruling)
 	}
 }
+
+// errWrongStationPIN: the PIN given at a station's console is not the
+// arbiter's.
+var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
+
+// checkArbiterPIN checks the arbiter's PIN the console is given. A local
+// record's core checks it, recording a wrong one and backing off; a
+// station's record is read only here, so the console checks it against
+// the match's PIN hash the record holds, and the authority checks it (and
+// records a wrong one) with every command sent with it.
+func (c *console) checkArbiterPIN(pin string) error {
+	if c.stationRole == "" {
+		return c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin}))
+	}
+	if m := c.state().Match; m != nil && !m.CheckPIN(pin) {
+		return errWrongStationPIN
+	}
+	return nil
+}

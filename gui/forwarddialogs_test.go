@@ -228,3 +228,43 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 		}
 	})
 }
+
+// At a station's console the arbiter's PIN for arbiter mode is checked
+// against the record's match without writing (the console's record is
+// the station's, read only): the right PIN gives arbiter mode and his
+// command goes to the authority with it; a wrong one is refused in one
+// sentence and nothing is written there.
+func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
+	const pin = "correct horse battery"
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", pin)
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, lc.Now)
+	before := h.lastEvent().Seq
+	h.c.do(actArbiterMode)
+	if h.c.mode != match.RoleOperator {
+		t.Fatalf("arbiter mode without the PIN (the match %v)", h.c.state().Match != nil)
+	}
+	test.Type(topEntries(t, h.c)[0], "not the passphrase")
+	h.key(fyne.KeyReturn)
+	if h.c.mode != match.RoleOperator || !strings.Contains(topDialogTexts(h.c), "The PIN is wrong") {
+		t.Fatalf("a wrong PIN: %s mode, the console says %q", h.c.mode, topDialogTexts(h.c))
+	}
+	h.c.win.Canvas().Unfocus()
+	h.key(fyne.KeyReturn) // closes the message
+	if e := h.lastEvent(); e.Seq != before {
+		t.Fatalf("the console wrote event %d (%s) on the station's record", e.Seq, e.Kind)
+	}
+	h.c.do(actArbiterMode)
+	test.Type(topEntries(t, h.c)[0], pin)
+	h.key(fyne.KeyReturn)
+	if h.c.mode != match.RoleArbiter {
+		t.Fatalf("the right PIN: %s mode (%q)", h.c.mode, h.c.lastError)
+	}
+	h.c.startGame()
+	h.c.sending.Wait()
+	if e := h.lastEvent(); e.Kind != match.KindGameStart || e.Role != string(match.RoleArbiter) {
+		t.Fatalf("last event %s by %s, want the arbiter's start of the game: %q", e.Kind, e.Role, h.c.lastError)
+	}
+}
