@@ -69,6 +69,20 @@ func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	h.c.stationNote = stationNote(db, time.Now())
 }
 
+// stationHarness is a console on the first station's record of the 1996
+// match (pin: the match's arbiter PIN, "" for none), in mode role, which
+// runs the station; the console's clock stands still at lc until the test
+// moves it, and the authority's timeline runs offset ahead of it.
+func stationHarness(t *testing.T, role match.Role, pin string, offset time.Duration) (*harness, *lockedClock) {
+	t.Helper()
+	h := newHarness(t, role, "")
+	h.newMatch("acm1996", pin)
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	return h, lc
+}
+
 // lastEvent is the record's last event, read back from the file.
 func (h *harness) lastEvent() service.Event {
 	h.t.Helper()
@@ -85,14 +99,10 @@ func (h *harness) lastEvent() service.Event {
 // shows the result once its record holds it; the authority's refusals are
 // said in the console's words (issue 17).
 func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T) {
-	h := newHarness(t, match.RoleOperator, "")
-	h.newMatch("acm1996", "")
-	lc := &lockedClock{t: t0.Add(time.Minute)}
-	h.c.now = lc.Now
 	// The authority's timeline runs 250 ms ahead of the console's clock:
 	// the console's stamps must carry that offset.
 	const offset = 250 * time.Millisecond
-	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	h, lc := stationHarness(t, match.RoleOperator, "", offset)
 	if !h.c.forwards() {
 		t.Fatal("the console on the first station's record does not send its commands")
 	}

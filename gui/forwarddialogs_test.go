@@ -54,15 +54,11 @@ func submitTop(t *testing.T, h *harness) {
 // there in one sentence, since a station's record holds its match
 // (issue 17).
 func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
-	h := newHarness(t, match.RoleArbiter, "")
-	h.newMatch("acm1996", "")
-	lc := &lockedClock{t: t0.Add(time.Minute)}
-	h.c.now = lc.Now
 	// The authority's timeline runs 250 ms ahead of the console's clock:
 	// each event's instant shows that the authority recorded it, stamped
 	// where it was given.
 	const offset = 250 * time.Millisecond
-	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	h, lc := stationHarness(t, match.RoleArbiter, "", offset)
 	given := func() time.Time { return lc.Now().Add(offset) }
 	sent := func() service.Event {
 		t.Helper()
@@ -236,11 +232,7 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 // sentence and nothing is written there.
 func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
 	const pin = "correct horse battery"
-	h := newHarness(t, match.RoleOperator, "")
-	h.newMatch("acm1996", pin)
-	lc := &lockedClock{t: t0.Add(time.Minute)}
-	h.c.now = lc.Now
-	runFirstStation(t, h, lc.Now)
+	h, _ := stationHarness(t, match.RoleOperator, pin, 0)
 	before := h.lastEvent().Seq
 	h.c.do(actArbiterMode)
 	if h.c.mode != match.RoleOperator {
