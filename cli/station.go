@@ -100,6 +100,16 @@ func runStationServe(r *runner, a *args) error {
 	if err := a.done("station serve", 0); err != nil {
 		return err
 	}
+	if _, err := os.Stat(r.g.DB); err != nil {
+		return fmt.Errorf("there is no record at %s: create the match first with 'arbiter match new', or join with 'station join'", r.g.DB)
+	}
+	// One station per record: the lock is taken before anything is
+	// written, and the station's description read under it.
+	lock, err := stations.LockStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	sf, ok, err := readStation(r.g.DB)
 	if err != nil {
 		return err
@@ -113,12 +123,9 @@ func runStationServe(r *runner, a *args) error {
 		if err := checkArbiterPIN(r.ctx, r.g.DB, r.g.PIN); err != nil {
 			return err
 		}
-		return serveStationEpoch(r, sf)
+		return serveStationFrom(r, sf, true, lock)
 	}
 	if !ok {
-		if _, err := os.Stat(r.g.DB); err != nil {
-			return fmt.Errorf("there is no record at %s: create the match first with 'arbiter match new', or join with 'station join'", r.g.DB)
-		}
 		if listen == "" {
 			return fmt.Errorf("station serve needs --listen HOST:PORT, the address other stations reach")
 		}
@@ -133,7 +140,7 @@ func runStationServe(r *runner, a *args) error {
 	if listen != "" {
 		sf.Listen = listen
 	}
-	return serveStation(r, sf)
+	return serveStationFrom(r, sf, false, lock)
 }
 
 // checkArbiterPIN checks the arbiter's passphrase against the record.
@@ -146,12 +153,9 @@ func checkArbiterPIN(ctx context.Context, path, pin string) error {
 	return stations.CheckArbiterPIN(ctx, db, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
 }
 
-// serveStation runs the station sf until killed (stations.Serve).
-func serveStation(r *runner, sf *stationFile) error { return serveStationFrom(r, sf, false) }
-
-func serveStationEpoch(r *runner, sf *stationFile) error { return serveStationFrom(r, sf, true) }
-
-func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
+// serveStationFrom runs the station sf until killed (stations.Serve),
+// holding the record's station lock.
+func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.StationLock) error {
 	ctx, cancel := stationCtx(r.ctx)
 	defer cancel()
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
@@ -160,7 +164,7 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: stationExec})
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: stationExec, Lock: lock})
 }
 
 // StationCommands runs a command another station forwarded to this one
@@ -322,6 +326,13 @@ func runStationJoin(r *runner, a *args) error {
 	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return err
 	}
+	// One station per record: a second join (or a serve) on NEWFILE is
+	// refused before it writes anything.
+	lock, err := stations.LockStation(r.g.DB)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	sf := &stationFile{Name: inv.Name, Role: inv.Role, Listen: listen, Contacts: inv.Contacts, Cluster: inv.Cluster}
 	if _, err := inv.Credentials.TLSConfig(); err != nil {
 		return fmt.Errorf("%s carries no usable certificate: ask the arbiter for a new invitation", a.pos[0])
@@ -352,7 +363,7 @@ func runStationJoin(r *runner, a *args) error {
 			return err
 		}
 	}
-	return serveStation(r, sf)
+	return serveStationFrom(r, sf, false, lock)
 }
 
 // joinAsHolder records the new record holder in the match (through the

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -146,10 +147,11 @@ func (c *console) askPIN(then func()) {
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
-		// checked by the core, which records a wrong PIN and backs off
-		if err := c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin.Text})); err != nil {
+		// checked by the core, which records a wrong PIN and backs off (on
+		// a station's record: stationPINCheck)
+		if err := c.checkArbiterPIN(pin.Text); err != nil {
 			d.Hide()
-			if match.ErrorCode(err) == match.CodeWrongCredential {
+			if match.ErrorCode(err) == match.CodeWrongCredential || errors.Is(err, errWrongStationPIN) {
 				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
 			} else {
 				c.showError(err)
@@ -186,7 +188,7 @@ func (c *console) toggleMode() {
 		return
 	}
 	m := c.state().Match
-	if m == nil || m.PINHash == "" {
+	if m == nil || !m.Protected() {
 		c.mode = match.RoleArbiter
 		c.refresh()
 		return

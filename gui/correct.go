@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/service/stations"
 )
 
 // correctDialog is the position reset of rule 10 (an operator's error) and
@@ -71,6 +73,10 @@ type correctFeed struct {
 	// correct resets the game (the console gives it as the arbiter); a
 	// refusal is shown in the dialog, which stays open
 	correct func(match.CorrectArgs) (match.CorrectResult, error)
+	// send, when set (a station's record), sends the reset to the
+	// authority instead of correct: the dialog closes at once (method: the
+	// method's heading)
+	send func(method string, args match.CorrectArgs)
 	// onRefused is told of each refusal the dialog shows
 	onRefused func(error)
 	// onDone is told of a reset done, after the dialog was hidden: the
@@ -119,38 +125,86 @@ func (c *console) correctDialog() {
 		c.showError(errText(lang.L("no move has been recorded in this game: there is nothing to take back")))
 		return
 	}
+	arb := c.arbiter() // the PIN lent for this action, also once the authority answered
 	if _, running := g.Clock.Running(); running && g.Pressed == nil {
 		// the figures must not drift while the arbiter weighs them
 		// the position cannot be played on until it is corrected (a fault's
 		// cause would be refused on the computer's turn, rule 7)
-		if err := c.core.PauseFor(c.ctx, c.cmdAs(c.arbiter()), match.PauseArgs{Reason: "position correction (rule 10 / 6.13)", Cause: match.CauseUnplayable}); err != nil {
+		if c.forwards() {
+			// on a station's record the authority stops them first; the
+			// dialog opens once this record holds the pause
+			c.send(arb, c.now(), []string{"pause", "--reason", correctionPause, "--cause", match.CauseUnplayable}, func(err error) {
+				if err != nil {
+					c.showError(err)
+					return
+				}
+				c.openCorrectDialog(arb)
+			})
+			return
+		}
+		if err := c.core.PauseFor(c.ctx, c.cmdAs(c.arbiter()), match.PauseArgs{Reason: correctionPause, Cause: match.CauseUnplayable}); err != nil {
 			c.showError(err)
 			return
 		}
-		g = c.game()
+	}
+	c.openCorrectDialog(arb)
+}
+
+// correctionPause is the recorded reason of the pause a correction makes.
+const correctionPause = "position correction (rule 10 / 6.13)"
+
+// openCorrectDialog shows the correction dialog on the game in progress,
+// the clocks stopped; arb is the arbiter who resets.
+func (c *console) openCorrectDialog(arb match.Actor) {
+	g := c.game()
+	if g == nil || !g.Live() || g.Sheet == nil || g.Sheet.Ply() == 0 {
+		return // the game ended or was reset meanwhile (at another station)
 	}
 	var cd *correctDialog
-	cd = newCorrectDialog(c.win, g, correctFeed{
+	done := func(method string, res match.CorrectResult) {
+		msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
+			localSAN(res.Options.Mistake), method, len(res.Options.Struck))
+		if res.Bonus > 0 {
+			msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
+		}
+		c.info(lang.L("Position corrected"), msg)
+	}
+	feed := correctFeed{
 		state: c.state,
 		now:   func() time.Time { return c.now() },
 		correct: func(args match.CorrectArgs) (match.CorrectResult, error) {
-			return c.core.Correct(c.ctx, c.cmdAs(c.arbiter()), args)
+			return c.core.Correct(c.ctx, c.cmdAs(arb), args)
 		},
 		onRefused: c.noteWriteError,
-		onDone: func(method string, res match.CorrectResult) {
-			msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
-				localSAN(res.Options.Mistake), method, len(res.Options.Struck))
-			if res.Bonus > 0 {
-				msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
-			}
-			c.info(lang.L("Position corrected"), msg)
-		},
+		onDone:    done,
 		onClosed: func() {
 			if c.correcting == cd {
 				c.correcting = nil
 			}
 		},
-	})
+	}
+	if c.forwards() {
+		// on a station's record the reset goes to the authority; what was
+		// struck out is read back from the record's event
+		feed.send = func(method string, args match.CorrectArgs) {
+			bonus, human := cd.bonus(), cd.opts.Human
+			c.sendFor(arb, c.now(), correctWords(args), func(res stations.Result, err error) {
+				var p match.CorrectPayload
+				e, ok := c.sentEvent(res, match.KindCorrect)
+				switch {
+				case err != nil:
+					c.showError(err)
+				case ok && json.Unmarshal(e.Payload, &p) == nil && len(p.Struck) > 0:
+					r := match.CorrectResult{Options: match.CorrectionOptions{Mistake: p.Struck[0], Struck: p.Struck}}
+					if bonus > 0 {
+						r.Bonus, r.BonusTo = bonus, human
+					}
+					done(method, r)
+				}
+			})
+		}
+	}
+	cd = newCorrectDialog(c.win, g, feed)
 	c.correcting = cd
 	c.showDialog(cd.d)
 	c.win.Canvas().Focus(cd.reason)
@@ -380,6 +434,11 @@ func (cd *correctDialog) apply(method string) {
 			fail(phrase.Errorf("%s: %v", phrase.Word("Black"), err))
 			return
 		}
+	}
+	if cd.feed.send != nil {
+		cd.d.Hide()
+		cd.feed.send(methodTitle(method), args)
+		return
 	}
 	res, err := cd.feed.correct(args)
 	if err != nil {

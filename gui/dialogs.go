@@ -155,6 +155,11 @@ func defaultSpec() match.MatchSpec {
 
 // newMatchDialog asks for the match, filled in with the 1996 match.
 func (c *console) newMatchDialog() {
+	if c.stationRole != "" {
+		// a station's record holds the match its stations were invited to
+		c.showError(errText(tr("This console shows %s, whose record holds the match its stations were invited to: make a new match in a new file (arbiter --db NEWFILE), then serve it as a station.", c.stationNote)))
+		return
+	}
 	if m := c.state().Match; m != nil {
 		c.showError(errText(tr("this database already holds the match %q: start the console with another --db file", m.Title)))
 		return
@@ -273,6 +278,9 @@ func (c *console) scheduleDialog() {
 		if err != nil {
 			return errText(tr("%q is not a start time: write it as 1996-02-10 15:00", start.Text))
 		}
+		if c.forwards() {
+			return c.sendFromDialog(c.arbiter(), scheduleWords(num, t))
+		}
 		return c.core.ScheduleGame(c.ctx, c.cmdAs(c.arbiter()), num, t)
 	})
 }
@@ -336,6 +344,9 @@ func (c *console) adjustDialog() {
 				return errText(tr("%q is not a number of moves", moves.Text))
 			}
 			adj.Moves = &n
+		}
+		if c.forwards() {
+			return c.sendFromDialog(c.arbiter(), adjustWords(get(), strings.TrimSpace(corr.Text), adj.Moves, reason.Text))
 		}
 		return c.core.Adjust(c.ctx, c.cmdAs(c.arbiter()), get(), adj, reason.Text)
 	})
@@ -448,6 +459,10 @@ func (c *console) incidentDialog() {
 				var out string
 				var err error
 				c.asArbiter(func() {
+					if c.forwards() {
+						c.sendFor(c.arbiter(), c.now(), incidentWords(kind.Selected, args), c.incidentSent)
+						return
+					}
 					out, err = c.core.Incident(c.ctx, c.cmdAs(c.arbiter()), kind.Selected, args)
 					if err != nil {
 						c.showError(err)
@@ -458,6 +473,9 @@ func (c *console) incidentDialog() {
 				return nil
 			}
 			actor = c.arbiter()
+		}
+		if c.forwards() {
+			return c.sendFromDialogThen(actor, incidentWords(kind.Selected, args), c.incidentSent)
 		}
 		out, err := c.core.Incident(c.ctx, c.cmdAs(actor), kind.Selected, args)
 		if err != nil {
@@ -704,6 +722,9 @@ func (c *console) claimDialog() {
 		g := c.game()
 		if g == nil {
 			return errText(lang.L("no game is in progress"))
+		}
+		if c.forwards() {
+			return c.sendFromDialogThen(c.actorFor(g.ToMove()), claimWords(claims[kind.Selected], strings.TrimSpace(intended.Text)), c.claimSent)
 		}
 		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), claims[kind.Selected], strings.TrimSpace(intended.Text))
 		if err != nil {

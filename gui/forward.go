@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 
+	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
@@ -28,7 +31,7 @@ type sendItem struct {
 	a     match.Actor
 	at    time.Time
 	words []string
-	done  func(error)
+	done  func(stations.Result, error)
 }
 
 // forwards reports whether this console sends its commands to the
@@ -40,6 +43,16 @@ func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole 
 // console's thread once the record holds the command (nil: a refusal is
 // shown in a dialog).
 func (c *console) send(a match.Actor, at time.Time, words []string, done func(error)) {
+	var d func(stations.Result, error)
+	if done != nil {
+		d = func(_ stations.Result, err error) { done(err) }
+	}
+	c.sendFor(a, at, words, d)
+}
+
+// sendFor is send whose done is told the authority's answer too (the
+// command's last event, the output of a command that prints one).
+func (c *console) sendFor(a match.Actor, at time.Time, words []string, done func(stations.Result, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
 	if c.sendq == nil {
 		c.sendq = make(chan sendItem, 64)
@@ -57,6 +70,13 @@ func (c *console) sendFromDialog(a match.Actor, words []string) error {
 	return nil
 }
 
+// sendFromDialogThen is sendFromDialog whose outcome goes to done (which
+// shows a refusal itself).
+func (c *console) sendFromDialogThen(a match.Actor, words []string, done func(stations.Result, error)) error {
+	c.sendFor(a, c.now(), words, done)
+	return nil
+}
+
 // sender sends the queued commands one after another.
 func (c *console) sender(q chan sendItem) {
 	path := c.recordPath()
@@ -70,7 +90,7 @@ func (c *console) sender(q chan sendItem) {
 				c.refreshWhere()
 			})
 		}
-		_, err := stations.Forward(c.ctx, path, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
+		res, err := stations.Forward(c.ctx, path, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
 			Pressed: it.at, Now: c.now, Notice: waiting})
 		fyne.Do(func() {
 			defer c.sending.Done()
@@ -83,7 +103,7 @@ func (c *console) sender(q chan sendItem) {
 			}
 			c.refresh()
 			if it.done != nil {
-				it.done(err)
+				it.done(res, err)
 			} else if err != nil {
 				c.showError(err)
 			}
@@ -161,4 +181,158 @@ func (c *console) noteCorrections(st *match.State) {
 		c.warning = "⚠ " + tr("A late press corrected the clocks: %s's press at %s reached the authority %.1f s later and counts at %s.",
 			e.Actor, c.timeOfDay(pressed), received.Sub(pressed).Seconds(), c.timeOfDay(e.At))
 	}
+}
+
+// The words of the dialogs' commands on a station's record, built from the
+// values the dialog read and checked, exactly as the command line takes
+// them (docs/cli.md): the authority runs them through the same commands.
+
+// scheduleWords: game schedule [N] --start TIME.
+func scheduleWords(num int, start time.Time) []string {
+	w := []string{"game", "schedule"}
+	if num != 0 {
+		w = append(w, strconv.Itoa(num))
+	}
+	return append(w, "--start", start.UTC().Format(time.RFC3339Nano))
+}
+
+// adjustWords: adjust white|black CORRECTION [--moves N] --reason R.
+func adjustWords(side clock.Side, correction string, moves *int, reason string) []string {
+	w := []string{"adjust", side.String(), correction}
+	if moves != nil {
+		w = append(w, "--moves", strconv.Itoa(*moves))
+	}
+	return append(w, "--reason", reason)
+}
+
+// incidentWords: incident KIND --text T [--name NAME] [--in-hall|--remote]
+// [--result R] [--refers SEQ].
+func incidentWords(kind string, a match.IncidentArgs) []string {
+	w := []string{"incident", kind, "--text", a.Text}
+	if a.Name != "" {
+		w = append(w, "--name", a.Name)
+	}
+	if a.InHall {
+		w = append(w, "--in-hall")
+	}
+	if a.Remote {
+		w = append(w, "--remote")
+	}
+	if a.Result != "" {
+		w = append(w, "--result", a.Result)
+	}
+	if a.Refers != 0 {
+		w = append(w, "--refers", strconv.FormatInt(a.Refers, 10))
+	}
+	return w
+}
+
+// claimWords: claim repetition|fifty-moves [--move M].
+func claimWords(kind, intended string) []string {
+	w := []string{"claim", kind}
+	if intended != "" {
+		w = append(w, "--move", intended)
+	}
+	return w
+}
+
+// correctWords: correct --ply N --method M [--white H:MM:SS --black
+// H:MM:SS] --cause C [--no-bonus] --reason R.
+func correctWords(a match.CorrectArgs) []string {
+	w := []string{"correct", "--ply", strconv.Itoa(a.Ply), "--method", a.Method}
+	if a.Method == match.MethodSet {
+		w = append(w, "--white", readingWord(a.White), "--black", readingWord(a.Black))
+	}
+	if a.Cause != "" {
+		w = append(w, "--cause", a.Cause)
+	}
+	if a.NoBonus {
+		w = append(w, "--no-bonus")
+	}
+	return append(w, "--reason", a.Reason)
+}
+
+// startFromWords: game start --fen FEN [--white H:MM:SS] [--black H:MM:SS]
+// (the readings as given, checked already).
+func startFromWords(fen, white, black string) []string {
+	w := []string{"game", "start", "--fen", fen}
+	if white != "" {
+		w = append(w, "--white", white)
+	}
+	if black != "" {
+		w = append(w, "--black", black)
+	}
+	return w
+}
+
+// readingWord is a clock reading as H:MM:SS with as many decimals as it
+// has (match.ParseClockReading reads it back exactly).
+func readingWord(d time.Duration) string {
+	s := clock.FormatReading(d.Truncate(time.Second))
+	if ns := d % time.Second; ns != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%09d", ns), "0")
+	}
+	return s
+}
+
+// sentEvent is the event of kind the command the authority answered with
+// res wrote (a command writes at most two: a claim and the game's end, a
+// correction and the recovery bonus), read from this station's record.
+func (c *console) sentEvent(res stations.Result, kind string) (service.Event, bool) {
+	after := int64(res.Seq) - 2
+	if after < 0 {
+		after = 0
+	}
+	evs, err := c.core.DB().EventsAfter(c.ctx, after)
+	if err != nil {
+		return service.Event{}, false
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == kind && uint64(evs[i].Seq) <= res.Seq {
+			return evs[i], true
+		}
+	}
+	return service.Event{}, false
+}
+
+// incidentSent shows what an incident sent to the authority printed (a
+// setup card), or its refusal.
+func (c *console) incidentSent(res stations.Result, err error) {
+	if err != nil {
+		c.showError(err)
+	} else if res.Output != "" {
+		c.info(lang.L("Incident"), res.Output)
+	}
+}
+
+// claimSent shows the ruling on a claim sent to the authority, as the
+// record holds it, or its refusal.
+func (c *console) claimSent(res stations.Result, err error) {
+	if err != nil {
+		c.showError(err)
+		return
+	}
+	var p match.ClaimPayload
+	if e, ok := c.sentEvent(res, match.KindClaim); ok && json.Unmarshal(e.Payload, &p) == nil {
+		c.info(lang.L("Claim"), p.Ruling)
+	}
+}
+
+// errWrongStationPIN: the PIN given at a station's console is not the
+// arbiter's.
+var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
+
+// checkArbiterPIN checks the arbiter's PIN the console is given. A local
+// record's core checks it, recording a wrong one and backing off; a
+// station's record is read only here, so the console checks it against
+// the match's PIN hash the record holds, and the authority checks it (and
+// records a wrong one) with every command sent with it.
+func (c *console) checkArbiterPIN(pin string) error {
+	if c.stationRole == "" {
+		return c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin}))
+	}
+	if m := c.state().Match; m != nil && !m.CheckPIN(pin) {
+		return errWrongStationPIN
+	}
+	return nil
 }

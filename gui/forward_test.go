@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,20 @@ func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	h.c.stationNote = stationNote(db, time.Now())
 }
 
+// stationHarness is a console on the first station's record of the 1996
+// match (pin: the match's arbiter PIN, "" for none), in mode role, which
+// runs the station; the console's clock stands still at lc until the test
+// moves it, and the authority's timeline runs offset ahead of it.
+func stationHarness(t *testing.T, role match.Role, pin string, offset time.Duration) (*harness, *lockedClock) {
+	t.Helper()
+	h := newHarness(t, role, "")
+	h.newMatch("acm1996", pin)
+	lc := &lockedClock{t: t0.Add(time.Minute)}
+	h.c.now = lc.Now
+	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	return h, lc
+}
+
 // lastEvent is the record's last event, read back from the file.
 func (h *harness) lastEvent() service.Event {
 	h.t.Helper()
@@ -85,14 +100,10 @@ func (h *harness) lastEvent() service.Event {
 // shows the result once its record holds it; the authority's refusals are
 // said in the console's words (issue 17).
 func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T) {
-	h := newHarness(t, match.RoleOperator, "")
-	h.newMatch("acm1996", "")
-	lc := &lockedClock{t: t0.Add(time.Minute)}
-	h.c.now = lc.Now
 	// The authority's timeline runs 250 ms ahead of the console's clock:
 	// the console's stamps must carry that offset.
 	const offset = 250 * time.Millisecond
-	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	h, lc := stationHarness(t, match.RoleOperator, "", offset)
 	if !h.c.forwards() {
 		t.Fatal("the console on the first station's record does not send its commands")
 	}
@@ -408,4 +419,28 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 			t.Errorf("the result was recorded by %s, want the arbiter", e.Role)
 		}
 	})
+}
+
+// One station per record: the console that runs its record's station
+// holds the record's station lock, so 'station serve' (or a second
+// console) for that record is refused while it runs, and a console opened
+// while a station runs for its record uses that one and says nothing.
+func TestTheConsolesStationIsTheRecordsOnlyOne(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	runFirstStation(t, h, time.Now)
+	_, err := stations.LockStation(h.dbPath)
+	var busy *stations.BusyError
+	if !errors.As(err, &busy) || busy.PID != os.Getpid() {
+		t.Fatalf("a second station for the record: %v, want it refused as running in this process", err)
+	}
+	sf, _, err := stations.ReadStation(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(h.c.win.Canvas().Overlays().List())
+	h.c.runStation(h.dbPath, sf, time.Now)() // a second console's: returns at once, nothing to stop
+	if len(h.c.win.Canvas().Overlays().List()) != before {
+		t.Fatalf("the console said %q, want it to use the running station silently", refusalShown(h.c))
+	}
 }

@@ -71,11 +71,9 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	if replica {
 		if sf, ok, _ := stations.ReadStation(path); ok {
 			c.stationRole = sf.Role
-			if !stations.Running(path, time.Now()) {
-				// No station runs for this record: the console runs it
-				// (as 'station serve' would) until it closes.
-				defer c.runStation(path, sf, ts.Now)()
-			}
+			// Unless a station runs for this record already, the console
+			// runs it (as 'station serve' would) until it closes.
+			defer c.runStation(path, sf, ts.Now)()
 		}
 		c.stationNote = stationNote(path, time.Now())
 		c.refreshWhere()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
+	"arbiter/service/stations"
 )
 
 // startFromDialog starts the next game from a position (issue 13): a FEN
@@ -50,6 +51,10 @@ func (c *console) startFromDialog() {
 				return err
 			}
 			*x.d = &d
+		}
+		if c.forwards() {
+			return c.sendFromDialogThen(c.arbiter(), startFromWords(from.FEN, strings.TrimSpace(white.Text), strings.TrimSpace(black.Text)),
+				func(_ stations.Result, err error) { c.sentFocus(err) })
 		}
 		if err := c.core.StartGameFrom(c.ctx, c.cmdAs(c.arbiter()), 0, from); err != nil {
 			return err

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -237,15 +238,25 @@ func stationNote(path string, now time.Time) string {
 
 // runStation runs the station of the record at path in this process (as
 // 'station serve' does; docs/stations.md, "The console"), on the console's
-// time source, until the returned stop is called. A station that cannot
-// start or stops with an error says so in a dialog.
+// time source, until the returned stop is called, unless a station runs
+// for the record already (it holds the record's station lock): then the
+// console uses that one. A station that cannot start or stops with an
+// error says so in a dialog.
 func (c *console) runStation(path string, sf *stations.StationFile, now func() time.Time) (stop func()) {
+	lock, err := stations.LockStation(path)
+	if err != nil {
+		var busy *stations.BusyError
+		if !errors.As(err, &busy) {
+			c.showError(err)
+		}
+		return func() {}
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "arbiter: "+f+"\n", a...) }
-		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf, Exec: c.cfg.commands}); err != nil && ctx.Err() == nil {
+		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf, Exec: c.cfg.commands, Lock: lock}); err != nil && ctx.Err() == nil {
 			fyne.Do(func() { c.showError(err) })
 		}
 	}()

@@ -58,4 +58,8 @@ type ServeOptions struct {
 	// the authority (the command line's, cli.StationCommands); nil refuses
 	// them with a sentence.
 	Exec Executor
+	// Lock is the record's station lock the caller took before writing
+	// anything (LockStation); Serve takes it itself when nil, and releases
+	// it when it returns either way.
+	Lock *StationLock
 }

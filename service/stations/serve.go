@@ -77,6 +77,14 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	lock := o.Lock
+	if lock == nil {
+		var err error
+		if lock, err = LockStation(db); err != nil {
+			return err
+		}
+	}
+	defer lock.Release()
 	epoch := o.Epoch
 	if epoch {
 		if err := nextEpochStore(ctx, db, sf); err != nil {
