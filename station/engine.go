@@ -302,17 +302,32 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 // has no leader for the stream (forming, or electing) is never answered,
 // so a caller with a long deadline must ask again, not wait it out.
 func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
+	last, _, err := e.lastSeqPeers(ctx)
+	return last, err
+}
+
+// lastSeqPeers is LastSeq with the names of the servers (named after their
+// stations) that hold the stream's replicas, the leader first; none for a
+// lone engine's stream.
+func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
 	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
 	defer cancel()
 	s, err := e.js.Stream(ctx, StreamName)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return info.State.LastSeq, nil
+	var peers []string
+	if c := info.Cluster; c != nil && info.Config.Replicas > 1 {
+		peers = append(peers, c.Leader)
+		for _, p := range c.Replicas {
+			peers = append(peers, p.Name)
+		}
+	}
+	return info.State.LastSeq, peers, nil
 }
 
 // Majority reports whether the stream has a leader with a majority of its

@@ -76,17 +76,19 @@ type Station struct {
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
 
-	mu       sync.Mutex
-	started  time.Time
-	beats    map[string]beatSeen
-	samples  []sample // time samples from the authority, newest last
-	frozen   time.Duration
-	isAuth   bool
-	receipts map[string]time.Time // command id -> first receipt here (match timeline)
-	acked    map[string]uint64    // command id -> last seq, acknowledged by the stream
-	claims   int
-	epoch    int // the epoch a claim of this station starts (Config.Epoch)
-	refusals refusalCount
+	mu      sync.Mutex
+	started time.Time
+	beats   map[string]beatSeen
+	// beatChanged is closed and replaced on every beat heard
+	beatChanged chan struct{}
+	samples     []sample // time samples from the authority, newest last
+	frozen      time.Duration
+	isAuth      bool
+	receipts    map[string]time.Time // command id -> first receipt here (match timeline)
+	acked       map[string]uint64    // command id -> last seq, acknowledged by the stream
+	claims      int
+	epoch       int // the epoch a claim of this station starts (Config.Epoch)
+	refusals    refusalCount
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
@@ -138,7 +140,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, receipts: map[string]time.Time{},
+	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]time.Time{},
 		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -310,6 +312,8 @@ func (s *Station) subscribe() error {
 		}
 		s.mu.Lock()
 		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq}
+		close(s.beatChanged)
+		s.beatChanged = make(chan struct{})
 		s.mu.Unlock()
 	})
 	if err != nil {
@@ -469,30 +473,51 @@ func (s *Station) timeLoop() {
 	}
 }
 
+// otherHolder is, when the stream has exactly two replicas (two record
+// holders), the station that holds the other one; "" otherwise.
+func (s *Station) otherHolder(peers []string) string {
+	if len(peers) != 2 || s.eng == nil {
+		return ""
+	}
+	for _, p := range peers {
+		if p != s.cfg.Name && p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
 // waitOtherHolder: with exactly two record holders, the authority answers a
 // command only once the other holder's record holds it too (its beat right
-// after applying), up to 2 s, so that a new epoch on either (station claim
-// --epoch) starts from a record with every acknowledged command.
-func (s *Station) waitOtherHolder(ctx context.Context, seq uint64) {
-	hs := s.rep.Holders()
-	if len(hs) != 2 || s.eng == nil || s.eng.cfg.Cluster == nil {
-		return
+// after applying, or its periodic one), however long that takes, so that a
+// new epoch on either (station claim --epoch) starts from a record with
+// every acknowledged command. It reports false when ctx ended first: the
+// command is then not answered (the sender retries with the same id, and
+// the retry waits the same way). With one holder the record is the
+// authority's own; with three the stream's majority keeps every
+// acknowledged event and a new authority catches up from it.
+func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string) bool {
+	if other == "" {
+		return true
 	}
-	other := hs[0].Name
-	if other == s.cfg.Name {
-		other = hs[1].Name
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	said := time.NewTimer(time.Second)
+	defer said.Stop()
+	for {
 		s.mu.Lock()
-		b := s.beats[other]
+		b, changed := s.beats[other], s.beatChanged
 		s.mu.Unlock()
 		if uint64(b.seq) >= seq {
-			return
+			return true
 		}
-		time.Sleep(time.Millisecond) // polling another station's beat
+		select {
+		case <-ctx.Done():
+			s.cfg.Logf("%s: event %d not answered: %s has not reported it applied", s.cfg.Name, seq, other)
+			return false
+		case <-said.C:
+			s.cfg.Logf("%s: event %d waits for %s to apply it (two record holders: answered only when both hold it)", s.cfg.Name, seq, other)
+		case <-changed:
+		}
 	}
-	s.cfg.Logf("%s: event %d answered before %s reported it applied", s.cfg.Name, seq, other)
 }
 
 // beat publishes one heartbeat now.
@@ -868,17 +893,20 @@ func (s *Station) handle(m *nats.Msg) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
 	for attempt := 0; attempt < 5; attempt++ {
-		last, err := s.link.LastSeq(ctx)
+		last, peers, err := s.link.lastSeqPeers(ctx)
 		if err != nil {
 			s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
 			return // no answer: the sender retries
 		}
+		other := s.otherHolder(peers)
 		if err := s.rep.WaitSeq(ctx, last); err != nil {
 			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
 			return
 		}
 		if seq, ok := s.rep.IDSeq(req.ID); ok {
-			s.respond(m, Reply{Seq: seq})
+			if s.waitOtherHolder(ctx, seq, other) {
+				s.respond(m, Reply{Seq: seq})
+			}
 			return
 		}
 		if !s.authority() {
@@ -922,8 +950,9 @@ func (s *Station) handle(m *nats.Msg) {
 			} else {
 				s.rep.Adopt(ctx, req.ID, seq)
 			}
-			s.waitOtherHolder(ctx, seq)
-			s.respond(m, Reply{Seq: seq, Output: out})
+			if s.waitOtherHolder(ctx, seq, other) {
+				s.respond(m, Reply{Seq: seq, Output: out})
+			}
 			return
 		case errors.Is(err, ErrStale), errors.As(err, &dup):
 			s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
@@ -979,6 +1008,9 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 		}
 		if ctx.Err() != nil {
 			return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
+		}
+		if errors.Is(err, nats.ErrConnectionClosed) {
+			return Reply{}, fmt.Errorf("station: no authority answered command %s: the connection was closed", req.ID)
 		}
 		if errors.Is(err, nats.ErrNoResponders) {
 			if sleepCtx(ctx, 100*time.Millisecond) != nil {
