@@ -17,7 +17,7 @@ type holder struct {
 
 func startHolders(t *testing.T, hs []*holder, routes []string) { startHoldersN(t, hs, routes, 3) }
 
-func startHoldersN(t *testing.T, hs []*holder, routes []string, replicas int) {
+func startHoldersN(t testing.TB, hs []*holder, routes []string, replicas int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, len(hs))

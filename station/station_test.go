@@ -62,7 +62,7 @@ func newRecord(t testing.TB, path string) {
 	}
 }
 
-func openDB(t *testing.T, path string) *store.DB {
+func openDB(t testing.TB, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), path)
 	if err != nil {
