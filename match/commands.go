@@ -481,6 +481,7 @@ func (a *App) Press(ctx context.Context, c Cmd) error {
 		p := SidePayload{Side: running.String()}
 		if st := t.cmd.Stamp; st != nil {
 			p.PressedNS, p.ReceivedNS, p.UncertaintyNS = st.Pressed.UnixNano(), st.Received.UnixNano(), int64(st.Uncertainty)
+			p.ReceivedBy, p.RTTNS = st.ReceivedBy, int64(st.RTT)
 			p.Raised, p.Correction = st.Raised, st.Correction
 		}
 		return t.emit(g.Number, KindPress, p)

@@ -92,14 +92,17 @@ type SidePayload struct {
 	Call   bool   `json:"call,omitempty"`
 	Cause  string `json:"cause,omitempty"` // pause: fault|power-failure|unplayable|other ("" = other)
 	// A press given at a station (docs/stations.md): the instant stamped
-	// where it happened, the authority's first receipt, the sender's clock
+	// where it happened, the first receipt by any record holder (which,
+	// and the round trip it measured to the sender), the sender's clock
 	// uncertainty; raised: the stamp was raised to receipt minus round
 	// trip; correction: it arrived late and corrects the clocks shown.
-	PressedNS     int64 `json:"pressed_ns,omitempty"`
-	ReceivedNS    int64 `json:"received_ns,omitempty"`
-	UncertaintyNS int64 `json:"uncertainty_ns,omitempty"`
-	Raised        bool  `json:"raised,omitempty"`
-	Correction    bool  `json:"correction,omitempty"`
+	PressedNS     int64  `json:"pressed_ns,omitempty"`
+	ReceivedNS    int64  `json:"received_ns,omitempty"`
+	ReceivedBy    string `json:"received_by,omitempty"`
+	RTTNS         int64  `json:"rtt_ns,omitempty"`
+	UncertaintyNS int64  `json:"uncertainty_ns,omitempty"`
+	Raised        bool   `json:"raised,omitempty"`
+	Correction    bool   `json:"correction,omitempty"`
 }
 
 // AdjustPayload is an arbiter's clock correction.

@@ -26,6 +26,8 @@ const (
 	SubjectTime     = "arb.time"  // NTP-style time requests answered by the authority
 	SubjectBeat     = "arb.hb"    // the authority's heartbeats
 	SubjectClaim    = "arb.claim" // arb.claim.NAME: the arbiter asks station NAME to take authority
+	SubjectReceipt  = "arb.rcpt"  // a record holder's first receipt of a request (receiptNote)
+	SubjectPing     = "arb.ping"  // arb.ping.NAME: a record holder measures its round trip to station NAME
 
 	// DuplicateWindow is how long the stream remembers a command id. It
 	// outlasts any retry: a laptop that sleeps for hours and retries keeps

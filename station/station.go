@@ -84,8 +84,9 @@ type Station struct {
 	samples     []sample // time samples from the authority, newest last
 	frozen      time.Duration
 	isAuth      bool
-	receipts    map[string]time.Time // command id -> first receipt here (match timeline)
-	acked       map[string]uint64    // command id -> last seq, acknowledged by the stream
+	receipts    map[string]receipt         // command id -> its first receipt by any record holder
+	rtts        map[string][]time.Duration // station -> the last round trips this holder measured to it
+	acked       map[string]uint64          // command id -> last seq, acknowledged by the stream
 	claims      int
 	epoch       int // the epoch a claim of this station starts (Config.Epoch)
 	refusals    refusalCount
@@ -106,6 +107,17 @@ type beatSeen struct {
 
 type sample struct {
 	offset, rtt time.Duration
+}
+
+// receipt is the first receipt of a request by any record holder: the
+// instant on that holder's match timeline, the holder, and the round trip
+// it measured to the sender (0: none measured). here: this holder has
+// received the request itself (and published its note).
+type receipt struct {
+	at   time.Time
+	by   string
+	rtt  time.Duration
+	here bool
 }
 
 var (
@@ -140,7 +152,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]time.Time{},
+	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
 		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -182,9 +194,10 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 			s.Stop()
 			return nil, err
 		}
-		s.wg.Add(2)
+		s.wg.Add(3)
 		go s.worker()
 		go s.monitor()
+		go s.pingLoop()
 	}
 	s.wg.Add(2)
 	go s.beatLoop()
@@ -320,6 +333,12 @@ func (s *Station) subscribe() error {
 		return err
 	}
 	s.subs = append(s.subs, sub)
+	// Every station answers the record holders' round-trip measurements.
+	sub, err = nc.Subscribe(pingSubject(s.cfg.Name), func(m *nats.Msg) { m.Respond(nil) })
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
 	if s.eng == nil {
 		return nil
 	}
@@ -333,24 +352,51 @@ func (s *Station) subscribe() error {
 		}
 		now := s.Now()
 		s.mu.Lock()
-		if _, ok := s.receipts[req.ID]; !ok {
-			if len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
-				for id, at := range s.receipts {
-					if now.Sub(at) > time.Hour {
+		r, ok := s.receipts[req.ID]
+		var note []byte
+		if !ok || !r.here {
+			if !ok && len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
+				for id, x := range s.receipts {
+					if now.Sub(x.at) > time.Hour {
 						delete(s.receipts, id)
 					}
 				}
 			}
-			s.receipts[req.ID] = now
+			rtt := s.rttLocked(req.From)
+			first := receipt{at: now, by: s.cfg.Name, rtt: rtt, here: true}
+			if ok && !now.Before(r.at) {
+				first.at, first.by, first.rtt = r.at, r.by, r.rtt // another holder received it first
+			}
+			s.receipts[req.ID] = first
+			note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt)})
 		}
 		auth := s.isAuth
 		s.mu.Unlock()
+		if note != nil {
+			nc.Publish(SubjectReceipt, note) // the other holders learn this holder's receipt
+		}
 		if auth {
 			select {
 			case s.cmds <- m:
 			default: // full: the sender retries
 			}
 		}
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	sub, err = nc.Subscribe(SubjectReceipt, func(m *nats.Msg) {
+		var n receiptNote
+		if json.Unmarshal(m.Data, &n) != nil || n.ID == "" || n.By == s.cfg.Name {
+			return
+		}
+		at := time.Unix(0, n.AtNS)
+		s.mu.Lock()
+		if r, ok := s.receipts[n.ID]; !ok || at.Before(r.at) {
+			s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), here: r.here}
+		}
+		s.mu.Unlock()
 	})
 	if err != nil {
 		return err
@@ -518,6 +564,70 @@ func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string)
 		case <-changed:
 		}
 	}
+}
+
+// rttLocked is the round trip this holder measured to station name: the
+// shortest of its last eight measurements (0: none). s.mu is held.
+func (s *Station) rttLocked(name string) time.Duration {
+	var best time.Duration
+	for i, d := range s.rtts[name] {
+		if i == 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// RoundTrip is the round trip this record holder measured to station name
+// (0: none measured).
+func (s *Station) RoundTrip(name string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rttLocked(name)
+}
+
+// pingLoop measures, four times a second, the round trip from this record
+// holder to every station heard beating in the last 2 s, itself included
+// (a command given on its own machine): the bound on a request's stamp
+// (docs/stations.md, "Exact clocks").
+func (s *Station) pingLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		var names []string
+		for name, b := range s.beats {
+			if time.Since(b.at) < 2*time.Second {
+				names = append(names, name)
+			}
+		}
+		s.mu.Unlock()
+		for _, name := range names {
+			go s.ping(name)
+		}
+	}
+}
+
+// ping measures one round trip to station name.
+func (s *Station) ping(name string) {
+	t0 := time.Now()
+	if _, err := s.link.nc.Request(pingSubject(name), nil, 500*time.Millisecond); err != nil {
+		return
+	}
+	d := time.Since(t0)
+	s.mu.Lock()
+	rs := append(s.rtts[name], d)
+	if len(rs) > 8 {
+		rs = rs[len(rs)-8:]
+	}
+	s.rtts[name] = rs
+	s.mu.Unlock()
 }
 
 // beat publishes one heartbeat now.
@@ -918,12 +1028,15 @@ func (s *Station) handle(m *nats.Msg) {
 		s.mu.Unlock()
 		pressed := time.Unix(0, req.At)
 		at := pressed
-		if first.IsZero() {
-			first = s.Now()
+		if first.at.IsZero() {
+			first = receipt{at: s.Now(), by: s.cfg.Name}
 		}
-		stamp := &match.Stamp{Pressed: pressed, Received: first, Uncertainty: time.Duration(req.RTT) / 2}
-		if floor := first.Add(-time.Duration(req.RTT)); at.Before(floor) {
-			at, stamp.Raised = floor, true // a sender cannot backdate by more than its round trip
+		stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
+		if floor := first.at.Add(-first.rtt); at.Before(floor) {
+			// A sender cannot backdate by more than the round trip the
+			// holder that received it first measured to it: raised to
+			// that bound (docs/stations.md says why it is not refused).
+			at, stamp.Raised = floor, true
 		}
 		if late := s.Now().Sub(pressed); late > time.Second && len(req.Args) > 0 && req.Args[0] == "press" {
 			// Arrived late (a failover, a sleeping laptop): its instant
