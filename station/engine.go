@@ -21,13 +21,14 @@ import (
 // Names of the stream and subjects every station uses.
 const (
 	StreamName      = "EVENTS"
-	SubjectEvents   = "arb.ev"    // one message per event, the stream's only subject
-	SubjectCommands = "arb.cmd"   // requests to the authority, arb.cmd.ROLE (all holders receive them)
-	SubjectTime     = "arb.time"  // NTP-style time requests answered by the authority
-	SubjectBeat     = "arb.hb"    // the authority's heartbeats
-	SubjectClaim    = "arb.claim" // arb.claim.NAME: the arbiter asks station NAME to take authority
-	SubjectReceipt  = "arb.rcpt"  // a record holder's first receipt of a request (receiptNote)
-	SubjectPing     = "arb.ping"  // arb.ping.NAME: a record holder measures its round trip to station NAME
+	SubjectEvents   = "arb.ev"        // one message per event, the stream's only subject
+	SubjectCommands = "arb.cmd"       // requests to the authority, arb.cmd.ROLE (all holders receive them)
+	SubjectTime     = "arb.time"      // NTP-style time requests answered by the authority
+	SubjectTimePeer = "arb.time.peer" // the same, answered by record holders that know the timeline (one that has none asks)
+	SubjectBeat     = "arb.hb"        // the authority's heartbeats
+	SubjectClaim    = "arb.claim"     // arb.claim.NAME: the arbiter asks station NAME to take authority
+	SubjectReceipt  = "arb.rcpt"      // a record holder's first receipt of a request (receiptNote)
+	SubjectPing     = "arb.ping"      // arb.ping.NAME: a record holder measures its round trip to station NAME
 
 	// DuplicateWindow is how long the stream remembers a command id. It
 	// outlasts any retry: a laptop that sleeps for hours and retries keeps

@@ -83,13 +83,17 @@ type Station struct {
 	beatChanged chan struct{}
 	samples     []sample // time samples from the authority, newest last
 	frozen      time.Duration
-	isAuth      bool
-	receipts    map[string]receipt         // command id -> its first receipt by any record holder
-	rtts        map[string][]time.Duration // station -> the last round trips this holder measured to it
-	acked       map[string]uint64          // command id -> last seq, acknowledged by the stream
-	claims      int
-	epoch       int // the epoch a claim of this station starts (Config.Epoch)
-	refusals    refusalCount
+	// timeKnown: this station knows the match timeline (a time sample, a
+	// claim of its own in this run, or the other holders asked at start:
+	// an authority that restarted does not know its offset)
+	timeKnown bool
+	isAuth    bool
+	receipts  map[string]receipt         // command id -> its first receipt by any record holder
+	rtts      map[string][]time.Duration // station -> the last round trips this holder measured to it
+	acked     map[string]uint64          // command id -> last seq, acknowledged by the stream
+	claims    int
+	epoch     int // the epoch a claim of this station starts (Config.Epoch)
+	refusals  refusalCount
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
@@ -193,6 +197,16 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		if err := s.bootstrap(ctx); err != nil {
 			s.Stop()
 			return nil, err
+		}
+		s.mu.Lock()
+		claimed := s.claims > 0
+		s.mu.Unlock()
+		if auth, _ := s.rep.Authority(); auth == s.cfg.Name && !claimed && s.eng.cfg.Cluster != nil {
+			s.learnTimeline(ctx)
+		} else {
+			s.mu.Lock()
+			s.timeKnown = s.timeKnown || auth == s.cfg.Name // a lone holder's clock is the timeline
+			s.mu.Unlock()
 		}
 		s.wg.Add(3)
 		go s.worker()
@@ -410,12 +424,25 @@ func (s *Station) subscribe() error {
 	}
 	s.subs = append(s.subs, sub)
 	sub, err = nc.Subscribe(SubjectTime, func(m *nats.Msg) {
-		if !s.authority() {
+		if !s.authority() || !s.knowsTime() {
 			return
 		}
 		seq, _ := s.rep.Head()
 		_, claim := s.rep.Authority()
 		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Claim: int64(claim)})
+		m.Respond(b)
+	})
+	if err != nil {
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	// A record holder that knows the match timeline gives it to one that
+	// does not (just started, while no authority answers).
+	sub, err = nc.Subscribe(SubjectTimePeer, func(m *nats.Msg) {
+		if !s.knowsTime() {
+			return
+		}
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano()})
 		m.Respond(b)
 	})
 	if err != nil {
@@ -498,25 +525,70 @@ func (s *Station) timeLoop() {
 		if s.authority() {
 			continue
 		}
-		t0 := s.cfg.Now()
-		m, err := s.link.nc.Request(SubjectTime, nil, 500*time.Millisecond)
-		t3 := s.cfg.Now()
-		if err != nil {
-			continue
+		if !s.timeSample(SubjectTime) && s.eng != nil && !s.knowsTime() {
+			// No authority answers and this holder has no timeline yet
+			// (it has just started): take it from another record holder
+			// that has one, so that a claim of its own continues it.
+			s.timeSample(SubjectTimePeer)
 		}
-		var b beat
-		if json.Unmarshal(m.Data, &b) != nil {
-			continue
-		}
-		rtt := t3.Sub(t0)
-		off := time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2))
-		s.mu.Lock()
-		s.samples = append(s.samples, sample{offset: off, rtt: rtt})
-		if len(s.samples) > 8 {
-			s.samples = s.samples[len(s.samples)-8:]
-		}
-		s.mu.Unlock()
 	}
+}
+
+// timeSample asks subject for the match timeline once and keeps the answer
+// as a sample (offset NTP-style, the round trip its uncertainty).
+func (s *Station) timeSample(subject string) bool {
+	t0 := s.cfg.Now()
+	m, err := s.link.nc.Request(subject, nil, 500*time.Millisecond)
+	t3 := s.cfg.Now()
+	if err != nil {
+		return false
+	}
+	var b beat
+	if json.Unmarshal(m.Data, &b) != nil {
+		return false
+	}
+	rtt := t3.Sub(t0)
+	off := time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2))
+	s.mu.Lock()
+	s.samples = append(s.samples, sample{offset: off, rtt: rtt})
+	if len(s.samples) > 8 {
+		s.samples = s.samples[len(s.samples)-8:]
+	}
+	s.timeKnown = true
+	s.mu.Unlock()
+	return true
+}
+
+// knowsTime reports whether this station knows the match timeline.
+func (s *Station) knowsTime() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.timeKnown
+}
+
+// learnTimeline: a record holder the record names as the authority, which
+// has not claimed in this run (it restarted), does not know its offset to
+// the match timeline; it asks the other holders for up to 2 s and
+// continues their timeline. If none answers (the whole match restarts) its
+// own clock becomes the timeline.
+func (s *Station) learnTimeline(ctx context.Context) {
+	deadline := time.Now().Add(2 * time.Second)
+	for n := 0; n < 4 && time.Now().Before(deadline) && ctx.Err() == nil; {
+		if s.timeSample(SubjectTimePeer) {
+			n++
+			continue
+		}
+		sleepCtx(ctx, 100*time.Millisecond)
+	}
+	s.mu.Lock()
+	if len(s.samples) > 0 {
+		s.frozen = s.offsetLocked()
+	} else {
+		s.cfg.Logf("%s: no other record holder knows the match timeline: this station's clock is the timeline now", s.cfg.Name)
+	}
+	s.samples = nil // samples from peers, not from an authority
+	s.timeKnown = true
+	s.mu.Unlock()
 }
 
 // otherHolder is, when the stream has exactly two replicas (two record
@@ -684,6 +756,9 @@ func (s *Station) monitor() {
 		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
 			continue
 		}
+		if auth != "" && !s.knowsTime() && time.Since(last) < 3*s.cfg.Silence {
+			continue // another holder that knows the timeline claims first
+		}
 		if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
 			s.cfg.Logf("%s: claim failed: %v", s.cfg.Name, err)
 		}
@@ -711,6 +786,7 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	}
 	s.mu.Lock()
 	s.frozen = s.offsetLocked()
+	s.timeKnown = true
 	s.claims++
 	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)
 	s.mu.Unlock()
