@@ -283,6 +283,16 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		}
 	}
 	send("arbiter", "start")
+	// Every station knows the match timeline before the first failover.
+	waitFor(t, 60*time.Second, "a station does not know the match timeline", func() bool {
+		for _, sp := range specs {
+			b, _ := os.ReadFile(sp.ClockFile)
+			if !strings.Contains(string(b), " 1 arbiter\n") {
+				return false
+			}
+		}
+		return true
+	})
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 	rng := rand.New(rand.NewSource(1))
 	ply := 0
