@@ -17,10 +17,10 @@ import (
 	"arbiter/store"
 )
 
-func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledgedLost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("forms a cluster of two")
-	}
+// startTwoHolders starts two clustered record holders, arbiter (the first,
+// on a record made by newRec) and appeals, with a stream of two replicas;
+// they stop when the test ends.
+func startTwoHolders(t *testing.T, newRec func(testing.TB, string)) (string, []*holder) {
 	dir := t.TempDir()
 	var hs []*holder
 	var routes []string
@@ -29,15 +29,23 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 		hs = append(hs, h)
 		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
 	}
-	newProtectedRecord(t, hs[0].path)
+	newRec(t, hs[0].path)
 	startHoldersN(t, hs, routes, 2)
-	defer func() {
+	t.Cleanup(func() {
 		for _, h := range hs {
 			if h.s != nil {
 				h.s.Stop()
 			}
 		}
-	}()
+	})
+	return dir, hs
+}
+
+func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledgedLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("forms a cluster of two")
+	}
+	dir, hs := startTwoHolders(t, newProtectedRecord)
 	submit(t, hs[0].s, pinReq("arbiter", "start"))
 	submit(t, hs[0].s, pinReq("white", "move", "e4"))
 	acked := submit(t, hs[0].s, pinReq("operator", "move", "c5")) // acknowledged only when both hold it
@@ -55,6 +63,7 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 		t.Fatal(err)
 	}
 	hs[1].s = s
+	defer func() { s.Stop(); hs[1].s = nil }() // before its record closes
 	if auth, _ := s.Replica().Authority(); auth != "appeals" || s.Replica().Epoch() != 1 {
 		t.Fatalf("after the new epoch the authority is %q in epoch %d", auth, s.Replica().Epoch())
 	}
@@ -82,23 +91,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	if testing.Short() {
 		t.Skip("forms a cluster of two")
 	}
-	dir := t.TempDir()
-	var hs []*holder
-	var routes []string
-	for _, n := range []string{"arbiter", "appeals"} {
-		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
-		hs = append(hs, h)
-		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
-	}
-	newRecord(t, hs[0].path)
-	startHoldersN(t, hs, routes, 2)
-	defer func() {
-		for _, h := range hs {
-			if h.s != nil {
-				h.s.Stop()
-			}
-		}
-	}()
+	dir, hs := startTwoHolders(t, newRecord)
 	var acked []Reply
 	acked = append(acked, submit(t, hs[0].s, req("arbiter", "start")))
 	acked = append(acked, submit(t, hs[0].s, req("white", "move", "e4")))
@@ -188,6 +181,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 		t.Fatal(err)
 	}
 	hs[1].s = s
+	defer func() { s.Stop(); hs[1].s = nil }() // before its record closes
 	for _, a := range acked {
 		if seq, _ := s.Replica().Head(); seq < a.Seq {
 			t.Fatalf("the survivor's record ends at event %d, before the acknowledged %d", seq, a.Seq)
