@@ -197,8 +197,9 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 		return err
 	}
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
+	var offset *time.Duration // the match timeline, carried into a restart in this process
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: db, Exec: stationExec, First: sf.First, Logf: logf, Epoch: epoch, Offset: offset}
 		cfg.CheckClaim = func(pin string) error {
 			app, err := match.Open(ctx, db)
 			if err != nil {
@@ -273,6 +274,9 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool) error {
 			routes = nil
 		}
 		next := s.Replica().Epoch() + 1
+		if off, u := s.Offset(); u >= 0 {
+			offset = &off
+		}
 		s.Stop()
 		switch {
 		case restart == restartEpoch:

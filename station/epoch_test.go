@@ -14,18 +14,22 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"arbiter/match"
+	"arbiter/service"
 	"arbiter/store"
 )
 
 // startTwoHolders starts two clustered record holders, arbiter (the first,
 // on a record made by newRec) and appeals, with a stream of two replicas;
 // they stop when the test ends.
-func startTwoHolders(t *testing.T, newRec func(testing.TB, string)) (string, []*holder) {
+func startTwoHolders(t *testing.T, newRec func(testing.TB, string), appealsClock func() time.Time) (string, []*holder) {
 	dir := t.TempDir()
 	var hs []*holder
 	var routes []string
 	for _, n := range []string{"arbiter", "appeals"} {
 		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
+		if n == "appeals" {
+			h.now = appealsClock
+		}
 		hs = append(hs, h)
 		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
 	}
@@ -45,19 +49,28 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	if testing.Short() {
 		t.Skip("forms a cluster of two")
 	}
-	dir, hs := startTwoHolders(t, newProtectedRecord)
+	// The survivor's machine clock is 3 s off the match timeline: the new
+	// epoch continues the timeline, not that clock.
+	ts := service.NewTimeSource()
+	appealsClock := func() time.Time { return ts.Now().Add(3 * time.Second) }
+	dir, hs := startTwoHolders(t, newProtectedRecord, appealsClock)
 	submit(t, hs[0].s, pinReq("arbiter", "start"))
 	submit(t, hs[0].s, pinReq("white", "move", "e4"))
 	acked := submit(t, hs[0].s, pinReq("operator", "move", "c5")) // acknowledged only when both hold it
+
+	waitFor(t, 10*time.Second, "the survivor does not know the match timeline", func() bool { _, u := hs[1].s.Offset(); return u >= 0 })
 
 	// The arbiter's station dies: the survivor alone is no majority.
 	hs[0].s.Stop()
 	hs[0].s = nil
 	waitFor(t, 20*time.Second, "the survivor still says it can append", func() bool { return !hs[1].s.Status().CanAppend })
-	// The arbiter's one action: a new epoch on the survivor.
+	// The arbiter's one action: a new epoch on the survivor, which carries
+	// its offset to the match timeline into the new epoch's station.
+	offset, _ := hs[1].s.Offset()
+	before := time.Until(hs[1].s.Now())
 	hs[1].s.Stop()
 	db := openDB(t, hs[1].path)
-	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Exec: testExec, Logf: t.Logf, Epoch: true,
+	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Exec: testExec, Logf: t.Logf, Epoch: true, Now: appealsClock, Offset: &offset,
 		Engine: &EngineConfig{Name: "appeals", Dir: filepath.Join(dir, "appeals-epoch1")}})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +79,9 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	defer func() { s.Stop(); hs[1].s = nil }() // before its record closes
 	if auth, _ := s.Replica().Authority(); auth != "appeals" || s.Replica().Epoch() != 1 {
 		t.Fatalf("after the new epoch the authority is %q in epoch %d", auth, s.Replica().Epoch())
+	}
+	if d := time.Until(s.Now()) - before; d > 50*time.Millisecond || d < -50*time.Millisecond {
+		t.Errorf("the match timeline jumped by %v across the new epoch", d)
 	}
 	if seq, _ := s.Replica().Head(); seq < acked.Seq {
 		t.Fatalf("the new epoch starts at event %d, before the acknowledged %d", seq, acked.Seq)
@@ -91,7 +107,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	if testing.Short() {
 		t.Skip("forms a cluster of two")
 	}
-	dir, hs := startTwoHolders(t, newRecord)
+	dir, hs := startTwoHolders(t, newRecord, nil)
 	var acked []Reply
 	acked = append(acked, submit(t, hs[0].s, req("arbiter", "start")))
 	acked = append(acked, submit(t, hs[0].s, req("white", "move", "e4")))

@@ -47,6 +47,11 @@ type Config struct {
 	// First: this station is the match's first record holder: it puts the
 	// record it starts with into an empty stream and claims authority.
 	First bool
+	// Offset, when set, is this station's offset to the match timeline as
+	// the station it replaces in the same process knew it (Station.Offset):
+	// a new epoch, or a lone holder restarting as a cluster, continues the
+	// timeline instead of making its own clock the timeline.
+	Offset *time.Duration
 	// Epoch: this record holder, the survivor of two, starts a new epoch:
 	// its engine (lone, in a new store) takes its record, and it claims
 	// authority with the next epoch's number, after which it is the only
@@ -160,6 +165,9 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if cfg.Offset != nil {
+		s.frozen, s.timeKnown = *cfg.Offset, true
+	}
 	var err error
 	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
 		return nil, err
@@ -201,7 +209,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.mu.Lock()
 		claimed := s.claims > 0
 		s.mu.Unlock()
-		if auth, _ := s.rep.Authority(); auth == s.cfg.Name && !claimed && s.eng.cfg.Cluster != nil {
+		if auth, _ := s.rep.Authority(); auth == s.cfg.Name && !claimed && s.eng.cfg.Cluster != nil && cfg.Offset == nil {
 			s.learnTimeline(ctx)
 		} else {
 			s.mu.Lock()
