@@ -313,13 +313,7 @@ func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
 // stations) that hold the stream's replicas, the leader first; none for a
 // lone engine's stream.
 func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
-	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
-	defer cancel()
-	s, err := e.js.Stream(ctx, StreamName)
-	if err != nil {
-		return 0, nil, err
-	}
-	info, err := s.Info(ctx)
+	info, err := e.streamInfo(ctx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -331,6 +325,18 @@ func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
 		}
 	}
 	return info.State.LastSeq, peers, nil
+}
+
+// streamInfo asks the stream's leader for its state, one try of at most
+// LastSeqTry.
+func (e *Link) streamInfo(ctx context.Context) (*jetstream.StreamInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
+	defer cancel()
+	s, err := e.js.Stream(ctx, StreamName)
+	if err != nil {
+		return nil, err
+	}
+	return s.Info(ctx)
 }
 
 // Majority reports whether the stream has a leader with a majority of its
