@@ -216,9 +216,6 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 			s.timeKnown = s.timeKnown || auth == s.cfg.Name // a lone holder's clock is the timeline
 			s.mu.Unlock()
 		}
-		if c := s.eng.cfg.Cluster; c != nil && c.Replicas > 1 {
-			s.waitReplicasCurrent(ctx, c.Replicas)
-		}
 		s.wg.Add(3)
 		go s.worker()
 		go s.monitor()
@@ -228,6 +225,13 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	go s.beatLoop()
 	go s.timeLoop()
 	close(s.ready)
+	if s.eng != nil {
+		if c := s.eng.cfg.Cluster; c != nil && c.Replicas > 1 {
+			// The station runs meanwhile (it learns the timeline, beats,
+			// may claim); only Start's return, which says it serves, waits.
+			s.waitReplicasCurrent(ctx, c.Replicas)
+		}
+	}
 	return s, nil
 }
 
