@@ -771,8 +771,11 @@ func (s *Station) monitor() {
 		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
 			continue
 		}
-		if auth != "" && !s.knowsTime() && time.Since(last) < 3*s.cfg.Silence {
-			continue // another holder that knows the timeline claims first
+		if auth != "" && !s.knowsTime() {
+			if time.Since(last) < 3*s.cfg.Silence {
+				continue // another holder that knows the timeline claims first
+			}
+			s.cfg.Logf("%s: no record holder that knows the match timeline answers: a claim here makes this station's clock the timeline", s.cfg.Name)
 		}
 		if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
 			s.cfg.Logf("%s: claim failed: %v", s.cfg.Name, err)
