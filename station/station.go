@@ -528,17 +528,9 @@ func (s *Station) Offset() (offset, uncertainty time.Duration) {
 
 // timeLoop estimates the offset to the authority several times a second.
 func (s *Station) timeLoop() {
-	defer s.wg.Done()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
+	s.every(250*time.Millisecond, func() {
 		if s.authority() {
-			continue
+			return
 		}
 		if !s.timeSample(SubjectTime) && s.eng != nil && !s.knowsTime() {
 			// No authority answers and this holder has no timeline yet
@@ -546,6 +538,22 @@ func (s *Station) timeLoop() {
 			// that has one, so that a claim of its own continues it.
 			s.timeSample(SubjectTimePeer)
 		}
+	})
+}
+
+// every runs fn every d until the station stops (one of the station's
+// goroutines: s.wg counts it).
+func (s *Station) every(d time.Duration, fn func()) {
+	defer s.wg.Done()
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		fn()
 	}
 }
 
@@ -678,15 +686,7 @@ func (s *Station) RoundTrip(name string) time.Duration {
 // (a command given on its own machine): the bound on a request's stamp
 // (docs/stations.md, "Exact clocks").
 func (s *Station) pingLoop() {
-	defer s.wg.Done()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
+	s.every(250*time.Millisecond, func() {
 		s.mu.Lock()
 		var names []string
 		for name, b := range s.beats {
@@ -698,7 +698,7 @@ func (s *Station) pingLoop() {
 		for _, name := range names {
 			go s.ping(name)
 		}
-	}
+	})
 }
 
 // ping measures one round trip to station name.
@@ -726,19 +726,7 @@ func (s *Station) beat() {
 }
 
 // beatLoop publishes this station's heartbeats (the authority's say so).
-func (s *Station) beatLoop() {
-	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.BeatEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
-		s.beat()
-	}
-}
+func (s *Station) beatLoop() { s.every(s.cfg.BeatEvery, s.beat) }
 
 // monitor claims authority when the authority named by the record has been
 // silent for cfg.Silence.
