@@ -47,14 +47,16 @@ type Cmd struct {
 }
 
 // Stamp is how a station timed a command: the instant the sender stamped
-// (the press instant), the first receipt by the authority and the sender's
-// clock uncertainty; Raised when the stamp was earlier than the receipt
-// minus the sender's round trip and so raised to that bound; Correction
+// (the press instant), the request's first receipt by any record holder
+// (ReceivedBy) and the round trip that holder measured to the sender (RTT),
+// the sender's clock uncertainty; Raised when the stamp was earlier than
+// the receipt minus that round trip and so raised to that bound; Correction
 // when it arrived late (more than a second after the press, as after a
 // failover), so that its press corrects the clocks shown meanwhile.
 type Stamp struct {
 	Pressed, Received  time.Time
-	Uncertainty        time.Duration
+	ReceivedBy         string
+	RTT, Uncertainty   time.Duration
 	Raised, Correction bool
 }
 

@@ -30,6 +30,9 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStatic
 # Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
 # publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
 run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1|BenchmarkRawReplicatedPublishR3)$' -benchtime "${SAMPLES}x" ./station/
+# The record on one, two and three holders: the same command from the laptop, the three setups
+# interleaved in one run (two holders: answered once the other holder's record holds it).
+run go test -count=1 -run '^$' -bench '^BenchmarkStationHolders$' -benchtime "${STATION_SAMPLES:-300}x" ./station/
 # The failover stall: three holders as child processes, the authority SIGKILLed STATION_STALL times
 # (default 10; each after the one killed before has caught up), to the next committed command; the
 # median is in raw.txt ("killing the authority to the next commit"). STATION_STALL=0 leaves it out
@@ -138,13 +141,14 @@ END {
 	echo
 	echo "Stations (docs/stations.md), one run:"
 	awk '/^BenchmarkStationCommandFromLaptop/ { for (i = 3; i < NF; i++) v[$(i+1)] = $i }
-		/^BenchmarkRawReplicatedPublishR[13]/ { for (i = 3; i < NF; i++) v[$(i+1)] = $i }
+		/^BenchmarkRawReplicatedPublishR[13]/ || /^BenchmarkStationHolders/ { for (i = 3; i < NF; i++) v[$(i+1)] = $i }
 		/^station-size/ { split($2, t, "="); split($3, b, "="); split($4, s, "="); size[t[2]] = b[2]; strip[t[2]] = s[2] }
 		/^station-cold/ { split($2, t, "="); split($3, c, "="); cold[t[2]] = c[2] }
 		/killing the authority to the next commit/ { sub(/.*commit: /, ""); stall = $0 }
 		END {
 			ms = 1e6
 			if ("laptop-p50-ns" in v) printf "    command from the laptop to committed: p50 %.2f ms, p99 %.2f ms; raw publish R1 p50 %.2f / p99 %.2f ms; raw publish R3 p50 %.2f / p99 %.2f ms; raw fsync p50 %.2f / p99 %.2f ms\n", v["laptop-p50-ns"]/ms, v["laptop-p99-ns"]/ms, v["publish-p50-ns"]/ms, v["publish-p99-ns"]/ms, v["publish-r3-p50-ns"]/ms, v["publish-r3-p99-ns"]/ms, v["fsync-p50-ns"]/ms, v["fsync-p99-ns"]/ms
+			if ("holders1-p50-ns" in v) printf "    the same command by record holders (one run, interleaved, no TLS): one p50 %.2f / p99 %.2f ms; two p50 %.2f / p99 %.2f ms (%.2fx one at p50); three p50 %.2f / p99 %.2f ms (%.2fx)\n", v["holders1-p50-ns"]/ms, v["holders1-p99-ns"]/ms, v["holders2-p50-ns"]/ms, v["holders2-p99-ns"]/ms, v["holders2-p50-ns"]/v["holders1-p50-ns"], v["holders3-p50-ns"]/ms, v["holders3-p99-ns"]/ms, v["holders3-p50-ns"]/v["holders1-p50-ns"]
 			if (stall != "") printf "    failover stall (SIGKILL of the authority to the next commit): %s\n", stall
 			if ("default" in size) printf "    binary: %.1f MB (%.1f MB stripped) with stations, %.1f MB (%.1f MB stripped) without: +%.1f MB, +%.1f MB stripped\n", size["default"]/1e6, strip["default"]/1e6, size["nostation"]/1e6, strip["nostation"]/1e6, (size["default"]-size["nostation"])/1e6, (strip["default"]-strip["nostation"])/1e6
 			if ("default" in cold) printf "    cold build: %.0f s with stations, %.0f s without\n", cold["default"], cold["nostation"]

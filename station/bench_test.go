@@ -191,3 +191,99 @@ func openBenchDB(b *testing.B, path string) *storeDB {
 type storeDB = store.DB
 
 func openStore(path string) (*store.DB, error) { return store.Open(context.Background(), path) }
+
+// BenchmarkStationHolders is the cost of holding the record on one, two and
+// three machines: a command from the operator's laptop to committed and
+// applied on the laptop, through a lone record holder, two (the authority
+// answers once the other holder's record holds the command) and three (the
+// stream's majority), the three setups in one process and their commands
+// interleaved so that they share the same noise. No TLS (the cluster tests'
+// setup); BenchmarkStationCommandFromLaptop measures the lone holder with it.
+func BenchmarkStationHolders(b *testing.B) {
+	type setup struct {
+		hs     []*holder
+		laptop *Station
+		d      []time.Duration
+	}
+	dir := b.TempDir()
+	var setups []*setup
+	defer func() {
+		for _, su := range setups {
+			if su.laptop != nil {
+				su.laptop.Stop()
+			}
+			for _, h := range su.hs {
+				if h.s != nil {
+					h.s.Stop()
+				}
+			}
+		}
+	}()
+	for n := 1; n <= 3; n++ {
+		su := &setup{}
+		setups = append(setups, su)
+		var routes []string
+		for _, name := range []string{"arbiter", "appeals", "display"}[:n] {
+			d := filepath.Join(dir, fmt.Sprint(n), name)
+			h := &holder{name: name, path: d + ".db", dir: d + "-js", port: freePortB(b)}
+			su.hs = append(su.hs, h)
+			routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
+		}
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprint(n)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		newRecord(b, su.hs[0].path)
+		if n == 1 {
+			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: openDB(b, su.hs[0].path), First: true, Exec: testExec,
+				Engine: &EngineConfig{Name: "arbiter", Dir: su.hs[0].dir}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			su.hs[0].s = s
+		} else {
+			startHoldersN(b, su.hs, routes, n)
+		}
+		var urls []string
+		for _, h := range su.hs {
+			urls = append(urls, h.s.Engine().ClientURL())
+		}
+		laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openDB(b, filepath.Join(dir, fmt.Sprint(n), "laptop.db")), Dial: urls})
+		if err != nil {
+			b.Fatal(err)
+		}
+		su.laptop = laptop
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		r, err := su.hs[0].s.Submit(ctx, req("arbiter", "start"))
+		cancel()
+		if err != nil || r.Error != "" {
+			b.Fatal(n, err, r.Error)
+		}
+	}
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, su := range setups {
+			for ply, role := range []string{"white", "operator"} {
+				st := su.laptop
+				if role == "white" {
+					st = su.hs[0].s
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				t0 := time.Now()
+				r, err := st.Submit(ctx, req(role, "move", moves[(2*i+ply)%4]))
+				d := time.Since(t0)
+				cancel()
+				if err != nil || r.Error != "" {
+					b.Fatal(len(su.hs), err, r.Error)
+				}
+				if role == "operator" {
+					su.d = append(su.d, d)
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	for n, su := range setups {
+		percentiles(b, fmt.Sprintf("holders%d-", n+1), su.d)
+	}
+}

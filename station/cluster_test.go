@@ -13,11 +13,12 @@ type holder struct {
 	name, path, dir string
 	port            int
 	s               *Station
+	now             func() time.Time // the machine's clock (nil: this process's)
 }
 
 func startHolders(t *testing.T, hs []*holder, routes []string) { startHoldersN(t, hs, routes, 3) }
 
-func startHoldersN(t *testing.T, hs []*holder, routes []string, replicas int) {
+func startHoldersN(t testing.TB, hs []*holder, routes []string, replicas int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, len(hs))
@@ -27,7 +28,7 @@ func startHoldersN(t *testing.T, hs []*holder, routes []string, replicas int) {
 			defer wg.Done()
 			db := openDB(t, h.path)
 			h.s, errs[i] = Start(context.Background(), Config{Name: h.name, Role: "organiser", DB: db, First: i == 0 && h.name == "arbiter",
-				Exec: testExec, Logf: t.Logf,
+				Exec: testExec, Logf: t.Logf, Now: h.now,
 				Engine: &EngineConfig{Name: h.name, Dir: h.dir, Cluster: &ClusterConfig{Name: "match",
 					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: replicas}}})
 		}(i, h)

@@ -21,11 +21,14 @@ import (
 // Names of the stream and subjects every station uses.
 const (
 	StreamName      = "EVENTS"
-	SubjectEvents   = "arb.ev"    // one message per event, the stream's only subject
-	SubjectCommands = "arb.cmd"   // requests to the authority, arb.cmd.ROLE (all holders receive them)
-	SubjectTime     = "arb.time"  // NTP-style time requests answered by the authority
-	SubjectBeat     = "arb.hb"    // the authority's heartbeats
-	SubjectClaim    = "arb.claim" // arb.claim.NAME: the arbiter asks station NAME to take authority
+	SubjectEvents   = "arb.ev"        // one message per event, the stream's only subject
+	SubjectCommands = "arb.cmd"       // requests to the authority, arb.cmd.ROLE (all holders receive them)
+	SubjectTime     = "arb.time"      // NTP-style time requests answered by the authority
+	SubjectTimePeer = "arb.time.peer" // the same, answered by record holders that know the timeline (one that has none asks)
+	SubjectBeat     = "arb.hb"        // the authority's heartbeats
+	SubjectClaim    = "arb.claim"     // arb.claim.NAME: the arbiter asks station NAME to take authority
+	SubjectReceipt  = "arb.rcpt"      // a record holder's first receipt of a request (receiptNote)
+	SubjectPing     = "arb.ping"      // arb.ping.NAME: a record holder measures its round trip to station NAME
 
 	// DuplicateWindow is how long the stream remembers a command id. It
 	// outlasts any retry: a laptop that sleeps for hours and retries keeps
@@ -302,17 +305,38 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 // has no leader for the stream (forming, or electing) is never answered,
 // so a caller with a long deadline must ask again, not wait it out.
 func (e *Link) LastSeq(ctx context.Context) (uint64, error) {
+	last, _, err := e.lastSeqPeers(ctx)
+	return last, err
+}
+
+// lastSeqPeers is LastSeq with the names of the servers (named after their
+// stations) that hold the stream's replicas, the leader first; none for a
+// lone engine's stream.
+func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
+	info, err := e.streamInfo(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	var peers []string
+	if c := info.Cluster; c != nil && info.Config.Replicas > 1 {
+		peers = append(peers, c.Leader)
+		for _, p := range c.Replicas {
+			peers = append(peers, p.Name)
+		}
+	}
+	return info.State.LastSeq, peers, nil
+}
+
+// streamInfo asks the stream's leader for its state, one try of at most
+// LastSeqTry.
+func (e *Link) streamInfo(ctx context.Context) (*jetstream.StreamInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
 	defer cancel()
 	s, err := e.js.Stream(ctx, StreamName)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	info, err := s.Info(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return info.State.LastSeq, nil
+	return s.Info(ctx)
 }
 
 // Majority reports whether the stream has a leader with a majority of its

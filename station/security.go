@@ -156,7 +156,9 @@ func RoleUsers() []*server.User {
 	client := func(extra ...string) *server.Permissions {
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: append(append([]string{}, read...), extra...)},
-			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", SubjectBeat}},
+			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", SubjectBeat, SubjectPing + ".>"}},
+			// answering a record holder's round-trip measurement (arb.ping.NAME)
+			Response: &server.ResponsePermission{MaxMsgs: 1, Expires: 5 * time.Second},
 		}
 	}
 	return []*server.User{

@@ -8,6 +8,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func newRecord(t testing.TB, path string) {
 	}
 }
 
-func openDB(t *testing.T, path string) *store.DB {
+func openDB(t testing.TB, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), path)
 	if err != nil {
@@ -204,19 +205,38 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	}
 }
 
+// testClock is a station's local time source that moves only when told.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
 func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+	clk := &testClock{t: time.Now().UTC()} // the match timeline moves only when the test says
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec, Now: clk.Now,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Stop()
 	submit(t, s, req("arbiter", "start"))
-	lastPress := func() match.SidePayload {
+	lastPress := func() (match.SidePayload, int64) {
 		evs, err := db.EventsAfter(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
@@ -226,43 +246,58 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
 			t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
 		}
-		return p
+		return p, e.At.UnixNano()
 	}
+	const holderRTT = 300 * time.Millisecond // the round trip the first receiving holder measured to the sender
 	for _, tc := range []struct {
-		name           string
-		role, san      string
-		before, rtt    time.Duration
+		name      string
+		role, san string
+		// note: another record holder received the request first, this long
+		// before now; 0: the authority's own receipt is the first
+		note, before   time.Duration
 		raised, correc bool
 	}{
-		{"a press stamped within its round trip keeps its instant", "white", "e4", 20 * time.Millisecond, 100 * time.Millisecond, false, false},
-		{"a press stamped before its receipt minus its round trip is raised to that bound and arriving late is a correction", "operator", "c5", 1500 * time.Millisecond, 0, true, true},
+		{"a press stamped within the round trip the first receiving holder measured keeps its instant, not the sender's own round trip", "white", "e4",
+			100 * time.Millisecond, 350 * time.Millisecond, false, false},
+		{"a press stamped before the first receipt by any holder minus that holder's round trip is raised to that bound, marked, and arriving late is a correction", "operator", "c5",
+			100 * time.Millisecond, 1600 * time.Millisecond, true, true},
+		{"with no other holder's receipt the authority's own receipt and its round trip to the sender bound the stamp", "white", "Nf3",
+			0, 600 * time.Millisecond, true, false}, // a measured round trip is under 500 ms (the ping gives up then)
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(10 * time.Second) // the game's last event is 10 s old
 			r := req(tc.role, "press")
-			r.RTT = int64(tc.rtt)
-			r.At = s.Now().Add(-tc.before).UnixNano()
-			if !tc.raised {
-				// a stamp within its round trip, but never before the
-				// game's last event (the start may be under 20 ms old)
-				evs, err := db.EventsAfter(context.Background(), 0)
-				if err != nil {
+			r.RTT = int64(2 * time.Millisecond) // the sender's round trip to the authority: its clock's uncertainty, not the bound
+			now := s.Now()
+			r.At = now.Add(-tc.before).UnixNano()
+			received, by, rtt := now, "arbiter", time.Duration(0)
+			if tc.note > 0 {
+				received, by, rtt = now.Add(-tc.note), "appeals", holderRTT
+				b, _ := json.Marshal(receiptNote{ID: r.ID, By: by, AtNS: received.UnixNano(), RTTNS: int64(rtt)})
+				if err := s.Link().Conn().Publish(SubjectReceipt, b); err != nil {
 					t.Fatal(err)
 				}
-				if last := evs[len(evs)-1].At.UnixNano(); r.At <= last {
-					r.At = last + 1
+				waitFor(t, 10*time.Second, "the holder's receipt did not arrive", func() bool {
+					s.mu.Lock()
+					defer s.mu.Unlock()
+					return s.receipts[r.ID].by == "appeals"
+				})
+			}
+			submit(t, s, r)
+			p, at := lastPress()
+			if tc.note == 0 {
+				rtt = time.Duration(p.RTTNS) // the authority's measured round trip to itself, whatever it was
+			}
+			if p.PressedNS != r.At || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.RTTNS != int64(rtt) ||
+				p.UncertaintyNS != int64(time.Millisecond) || p.Raised != tc.raised || p.Correction != tc.correc {
+				t.Fatalf("press payload %+v (stamped %d, received %d by %s, round trip %v)", p, r.At, received.UnixNano(), by, rtt)
+			}
+			if want := r.At; tc.raised {
+				if want = received.Add(-rtt).UnixNano(); at != want {
+					t.Fatalf("press recorded at %d, want the bound %d (stamped %d)", at, want, r.At)
 				}
-			}
-			if rep := submit(t, s, r); rep.Error != "" {
-				t.Fatalf("press refused: %s", rep.Error)
-			}
-			p := lastPress()
-			if p.PressedNS != r.At || p.ReceivedNS <= p.PressedNS || p.UncertaintyNS != int64(tc.rtt/2) || p.Raised != tc.raised || p.Correction != tc.correc {
-				t.Fatalf("press payload %+v (stamped %d)", p, r.At)
-			}
-			evs, _ := db.EventsAfter(context.Background(), 0)
-			at := evs[len(evs)-1].At.UnixNano()
-			if want := r.At; !tc.raised && at != want || tc.raised && at != p.ReceivedNS-int64(tc.rtt) {
-				t.Fatalf("press recorded at %d, stamped %d, received %d", at, r.At, p.ReceivedNS)
+			} else if at != want {
+				t.Fatalf("press recorded at %d, stamped %d", at, r.At)
 			}
 			if rep := submit(t, s, req(tc.role, "move", tc.san, "--pressed")); rep.Error != "" {
 				t.Fatalf("move: %s", rep.Error)
@@ -270,7 +305,8 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 		})
 	}
 	t.Run("a move that presses the clock records the press's stamp as a press does", func(t *testing.T) {
-		r := req("white", "move", "Nf3")
+		clk.Advance(10 * time.Second)
+		r := req("operator", "move", "Nc6")
 		r.RTT = int64(100 * time.Millisecond)
 		r.At = s.Now().UnixNano()
 		if rep := submit(t, s, r); rep.Error != "" {
@@ -286,15 +322,22 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 			t.Fatalf("move payload %s at %d (stamped %d)", e.Payload, e.At.UnixNano(), r.At)
 		}
 	})
-	// A press stamped before the last event of the game is refused by the match.
-	r := req("white", "press")
-	r.At = s.Now().Add(-time.Hour).UnixNano()
-	r.RTT = int64(2 * time.Hour)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if rep, err := s.Submit(ctx, r); err != nil || !strings.Contains(rep.Error, "earlier than the last event") {
-		t.Fatalf("a press before the last event: %+v %v", rep, err)
-	}
+	t.Run("a press stamped before the game's last event is refused by the match", func(t *testing.T) {
+		r := req("white", "press")
+		r.At = s.Now().Add(-time.Hour).UnixNano()
+		b, _ := json.Marshal(receiptNote{ID: r.ID, By: "appeals", AtNS: s.Now().UnixNano(), RTTNS: int64(2 * time.Hour)})
+		s.Link().Conn().Publish(SubjectReceipt, b)
+		waitFor(t, 10*time.Second, "the holder's receipt did not arrive", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.receipts[r.ID].by == "appeals"
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if rep, err := s.Submit(ctx, r); err != nil || !strings.Contains(rep.Error, "earlier than the last event") {
+			t.Fatalf("a press before the last event: %+v %v", rep, err)
+		}
+	})
 }
 
 // A command presses a clock when it is 'press' or a move without --pressed:

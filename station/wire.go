@@ -116,6 +116,29 @@ type Reply struct {
 	By      string       `json:"by"`
 }
 
+// receiptNote is a record holder's first receipt of a request, published
+// to the other holders: the instant on its match timeline and the round
+// trip it measured to the sender (0: none measured yet).
+type receiptNote struct {
+	ID    string `json:"id"`
+	By    string `json:"by"`
+	AtNS  int64  `json:"at_ns"`
+	RTTNS int64  `json:"rtt_ns,omitempty"`
+}
+
+// pingSubject is the subject on which station name answers round-trip
+// measurements (a name's characters outside letters, digits, '-' and '_'
+// become '_', so that it is one subject token).
+func pingSubject(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return SubjectPing + "." + string(b)
+}
+
 // beat is the authority's heartbeat and its answer to a time request.
 type beat struct {
 	Name   string `json:"name"`

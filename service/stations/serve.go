@@ -104,8 +104,9 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	if err != nil {
 		return err
 	}
+	var offset *time.Duration // the match timeline, carried into a restart in this process
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: execWith(o.Exec), First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: execWith(o.Exec), First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
 		cfg.CheckClaim = func(pin string) error {
 			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
 		}
@@ -170,6 +171,9 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			routes = nil
 		}
 		next := s.Replica().Epoch() + 1
+		if off, u := s.Offset(); u >= 0 {
+			offset = &off
+		}
 		s.Stop()
 		switch {
 		case restart == restartEpoch:
