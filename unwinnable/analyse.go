@@ -44,7 +44,9 @@ type Result struct {
 	Line    []string
 	Reason  string
 	Why     *phrase.Error
-	Nodes   int
+	// Nodes: the positions visited in all; ProofNodes of them went into
+	// making the helpmate short, after the verdict was settled.
+	Nodes, ProofNodes int
 }
 
 // because is a result whose reason is why, begun with a capital letter:
@@ -114,20 +116,39 @@ func AnalyseFEN(fen string, winner int, limit int) (Result, error) {
 	return Analyse(b, winner, limit), nil
 }
 
+// Options of AnalyseWith.
+type Options struct {
+	// Limit: the positions the verdict may visit (DefaultLimit if <= 0).
+	Limit int
+	// Short: a helpmate found is made as short as the shortening stages
+	// can within their own budgets — the proof a person reads (the flag
+	// verdict, 'arbiter unwinnable --short'). Otherwise the helpmate is the
+	// line as found: the verdict needs any helpmate, and shortening it
+	// costs several times what finding it did.
+	Short bool
+}
+
 // Analyse decides whether winner can still checkmate from b by any series
 // of legal moves, visiting at most limit positions (DefaultLimit if limit
-// <= 0).
+// <= 0), and makes a helpmate found short (Options.Short): the verdict
+// shown to the arbiter.
 func Analyse(b *Board, winner int, limit int) Result {
-	if limit <= 0 {
-		limit = DefaultLimit
+	return AnalyseWith(b, winner, Options{Limit: limit, Short: true})
+}
+
+// AnalyseWith is Analyse with options.
+func AnalyseWith(b *Board, winner int, o Options) Result {
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
 	}
-	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
-	r := s.analyse(b)
+	s := &searcher{winner: winner, limit: o.Limit, proven: map[uint64]int16{}}
+	r := s.analyse(b, o.Short)
 	r.Nodes = s.nodes
+	r.ProofNodes = s.proofNodes
 	return r
 }
 
-func (s *searcher) analyse(root *Board) Result {
+func (s *searcher) analyse(root *Board, short bool) Result {
 	wn, ln := phrase.Word(colourName(s.winner)), phrase.Word(colourName(1-s.winner))
 	b := *root
 	var prefix []string
@@ -176,56 +197,19 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return n
 	}
-	// win writes the helpmate found, first made short: the first line of
-	// the greedy search may wander. The verdict is settled, so this work
-	// is not taken from the limit; it grows with the work that found the
-	// line (spent), so that easy positions stay fast, and has bounds of
-	// its own.
+	// win writes the helpmate found, made short first (the verdict is
+	// settled, so that work is not taken from the limit).
 	win := func(line []Move, reversed bool, spent int) Result {
-		floor := 0
-		if len(line) > longLine {
-			floor = shortFloor
-		}
 		if reversed {
 			for i, j := 0, len(line)-1; i < j; i, j = i+1, j-1 {
 				line[i], line[j] = line[j], line[i]
 			}
 		}
-		if len(line) > 3 {
-			// The shortest helpmate of at most shortPlies plies, by a
-			// full-width search.
-			if l, ok := s.shortMate(&b, min(shortPlies, len(line)-2), min(shortBudget, max(floor, 2*spent))); ok {
-				line = l
-			}
+		n := s.nodes
+		if short {
+			line = s.makeShort(&b, line, spent)
 		}
-		// The greedy search again, counting the plies played: much (short
-		// lines where it finds one, as in middlegames), then, for a line
-		// still long, a little (it finds more, of middling length).
-		for _, w := range []struct{ weight, budget, above int }{
-			{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
-			{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
-		} {
-			if len(line) <= w.above {
-				continue
-			}
-			s.wDepth = w.weight
-			if l, ok := s.bestFirst(&b, w.budget, len(line)-1); ok {
-				line = l
-			}
-		}
-		// Shortcuts, again while they help (the lines of the exhaustive
-		// search wander most); not on a line of at most 2*shortPlies
-		// plies, which the stages above leave as short as shortcuts would
-		// (measured on the lichess rows: they cost 6 % of the positions
-		// searched there and shortened no such line).
-		for pass, left := 0, min(shortenBudget, max(floor, 2*spent)); pass < 8 && left > 0 && len(line) > 2*shortPlies; pass++ {
-			before, n := len(line), s.nodes
-			line = s.shorten(&b, line, left)
-			left -= s.nodes - n
-			if len(line) == before {
-				break
-			}
-		}
+		s.proofNodes = s.nodes - n
 		out := append([]string(nil), prefix...)
 		for _, m := range line {
 			out = append(out, m.UCI())
@@ -267,11 +251,62 @@ func (s *searcher) analyse(root *Board) Result {
 	// Again, the loser's own men weighing more: the mates where they box
 	// their king in.
 	s.wBlock = 8
+	if l, ok := s.bestFirst(&b, capped(total/4), 0); ok {
+		return win(l, false, s.nodes)
+	}
+	s.wBlock = 2
+	s.simplify = true
 	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
 		return win(l, false, s.nodes)
 	}
 	why := phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
+}
+
+// makeShort makes a helpmate line (in playing order, from b) short for a
+// person to read. Each stage grows with the work that found the line
+// (spent), so that easy positions stay fast, and has bounds of its own.
+func (s *searcher) makeShort(b *Board, line []Move, spent int) []Move {
+	floor := 0
+	if len(line) > longLine {
+		floor = shortFloor
+	}
+	if len(line) > 3 {
+		// The shortest helpmate of at most shortPlies plies, by a
+		// full-width search.
+		if l, ok := s.shortMate(b, min(shortPlies, len(line)-2), min(shortBudget, max(floor, 2*spent))); ok {
+			line = l
+		}
+	}
+	// The greedy search again, counting the plies played: much (short
+	// lines where it finds one, as in middlegames), then, for a line
+	// still long, a little (it finds more, of middling length).
+	for _, w := range []struct{ weight, budget, above int }{
+		{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
+		{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
+	} {
+		if len(line) <= w.above {
+			continue
+		}
+		s.wDepth = w.weight
+		if l, ok := s.bestFirst(b, w.budget, len(line)-1); ok {
+			line = l
+		}
+	}
+	// Shortcuts, again while they help (the lines of the exhaustive
+	// search wander most); not on a line of at most 2*shortPlies plies,
+	// which the stages above leave as short as shortcuts would (measured
+	// on the lichess rows: they cost 6 % of the positions searched there
+	// and shortened no such line).
+	for pass, left := 0, min(shortenBudget, max(floor, 2*spent)); pass < 8 && left > 0 && len(line) > 2*shortPlies; pass++ {
+		before, n := len(line), s.nodes
+		line = s.shorten(b, line, left)
+		left -= s.nodes - n
+		if len(line) == before {
+			break
+		}
+	}
+	return line
 }
 
 func plies(n int) *phrase.Error {

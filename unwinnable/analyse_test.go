@@ -183,3 +183,34 @@ func TestProofsAreShort(t *testing.T) {
 		})
 	}
 }
+
+// The verdict needs any helpmate: without Options.Short none of the work
+// goes into making it short, and the line found is still a helpmate;
+// Analyse (the flag verdict) makes it short.
+func TestOnlyTheShownVerdictSpendsPositionsOnAShortProof(t *testing.T) {
+	const initial = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	b, err := ParseFEN(initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		short bool
+	}{{"the verdict alone spends nothing on the proof", false}, {"the shown verdict makes the proof short", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := AnalyseWith(b, Black, Options{Limit: 300_000, Short: tc.short})
+			if r.Verdict != Winnable {
+				t.Fatalf("%v (%s), want winnable", r.Verdict, r.Proof())
+			}
+			if why := replayMates(initial, Black, r.Line); why != "" {
+				t.Fatalf("helpmate %v: %s", r.Line, why)
+			}
+			if spent := r.ProofNodes > 0; spent != tc.short {
+				t.Errorf("%d positions went into the proof (short: %v)", r.ProofNodes, tc.short)
+			}
+			if tc.short && len(r.Line) != 4 {
+				t.Errorf("the shown helpmate has %d plies, want 4", len(r.Line))
+			}
+		})
+	}
+}

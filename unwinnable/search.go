@@ -54,16 +54,19 @@ func (b *Board) status() int {
 
 // searcher holds one analysis' counters and tables.
 type searcher struct {
-	winner  int
-	nodes   int
-	limit   int
-	aborted bool
-	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
-	path    []uint64
-	short   map[uint64]int8 // helpmate: no helpmate of at most this many plies
-	wDepth  int             // weight of a ply played in the best-first score, in quarters
-	wBlock  int             // weight of the loser's men next to its king in score
-	far     bool            // score counts the loser's men away from its king
+	winner int
+	nodes  int
+	// proofNodes: positions spent making the helpmate short
+	proofNodes int
+	limit      int
+	aborted    bool
+	proven     map[uint64]int16 // proof search: provedNone, or the depth searched without a result
+	path       []uint64
+	short      map[uint64]int8 // helpmate: no helpmate of at most this many plies
+	wDepth     int             // weight of a ply played in the best-first score, in quarters
+	wBlock     int             // weight of the loser's men next to its king in score
+	far        bool            // score counts the loser's men away from its king
+	simplify   bool            // score counts the loser's pieces (wSimplify)
 }
 
 const provedNone = 1 << 14
@@ -143,6 +146,13 @@ const (
 	// at most this many men (endgames; in a middlegame every man is away
 	// from its king and the term only sends the search after exchanges).
 	farMen = 24
+	// wSimplify: each of the loser's pieces, in the last best-first
+	// search: it offers them to the winner's few men (a lone rook or minor
+	// piece often mates only once the loser's pieces are gone, its pawns
+	// left as blockers). Measured on the 28 lichess rows of a sample (every
+	// 10th) undetermined at 50,000 positions: 4 decided, with any weight
+	// from 10 to 40.
+	wSimplify = 10
 )
 
 // score estimates how far b is from a mate by winner (lower is nearer): the
@@ -197,6 +207,9 @@ func (s *searcher) score(b *Board) int {
 	}
 	if b.stm == 1-s.winner && b.InCheck() {
 		sc -= 4
+	}
+	if s.simplify {
+		sc += wSimplify * bits.OnesCount64(l[Knight]|l[Bishop]|l[Rook]|l[Queen])
 	}
 	return sc
 }
