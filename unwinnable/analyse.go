@@ -73,8 +73,7 @@ func (r Result) Proof() string {
 // Making a helpmate found short: a full-width search of at most
 // shortPlies plies within shortBudget positions; each stage may spend a few
 // times what finding the first line cost, and at least shortFloor
-// positions when that line is longer than longLine plies (the initial
-// position's fool's mates need about 3,000).
+// positions.
 const (
 	shortPlies  = 6
 	shortBudget = 20_000
@@ -221,6 +220,7 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
 	s.wDepth = 0
+	s.partial = true
 	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
 		return win(l, false, s.nodes)
 	}
@@ -267,10 +267,14 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 // person to read. Each stage grows with the work that found the line
 // (spent), so that easy positions stay fast, and has bounds of its own.
 func (s *searcher) makeShort(b *Board, line []Move, spent int) []Move {
-	floor := 0
-	if len(line) > longLine {
-		floor = shortFloor
-	}
+	// At least shortFloor positions a stage: the partial expansion finds
+	// many lines with so few that a budget of a few times that would be
+	// too small for the shortest (the initial position's fool's mates
+	// need about 3,000).
+	floor := shortFloor
+	// The ply-counting searches below expand every node fully (as tuned).
+	defer func(p bool) { s.partial = p }(s.partial)
+	s.partial = false
 	if len(line) > 3 {
 		// The shortest helpmate of at most shortPlies plies, by a
 		// full-width search.
@@ -282,7 +286,7 @@ func (s *searcher) makeShort(b *Board, line []Move, spent int) []Move {
 	// lines where it finds one, as in middlegames), then, for a line
 	// still long, a little (it finds more, of middling length).
 	for _, w := range []struct{ weight, budget, above int }{
-		{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
+		{wImproveMuch, min(shortBudget, max(floor, 4*spent)), shortPlies},
 		{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
 	} {
 		if len(line) <= w.above {

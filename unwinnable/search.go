@@ -67,6 +67,7 @@ type searcher struct {
 	wBlock     int             // weight of the loser's men next to its king in score
 	far        bool            // score counts the loser's men away from its king
 	simplify   bool            // score counts the loser's pieces (wSimplify)
+	partial    bool            // best-first expands a node partially (stops at a child better than it)
 }
 
 const provedNone = 1 << 14
