@@ -185,6 +185,11 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	if ok, why := blockedUnwinnable(&b, s.winner); ok {
 		return because(Unwinnable, nil, after(why))
 	}
+	proven, n, why := progressUnwinnable(&b, s.winner, progressBudget)
+	s.nodes += n
+	if proven {
+		return because(Unwinnable, nil, after(why))
+	}
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -259,7 +264,7 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
 		return win(l, false, s.nodes)
 	}
-	why := phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
+	why = phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
 }
 
