@@ -92,6 +92,10 @@ const (
 	wImproveMuch = 16
 )
 
+// firstRound: the positions of the first best-first search; most
+// positions of real games need far fewer.
+const firstRound = 20_000
+
 // DefaultLimit is the node limit of Analyse when none is given.
 const DefaultLimit = 2_000_000
 
@@ -226,8 +230,11 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	s.wBlock = 2
 	s.wDepth = 0
 	s.partial = true
-	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
+	if l, ok := s.bestFirst(&b, capped(min(total/2, firstRound)), 0); ok {
 		return win(l, false, s.nodes)
+	}
+	if s.exhausted {
+		return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 	}
 	// A shallow full-width search proves positions where every line soon
 	// ends or reaches a proven-unwinnable position.
@@ -253,16 +260,24 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 		}
 	}
-	// Again, the loser's own men weighing more: the mates where they box
-	// their king in.
-	s.wBlock = 8
-	if l, ok := s.bestFirst(&b, capped(total/4), 0); ok {
-		return win(l, false, s.nodes)
-	}
-	s.wBlock = 2
-	s.simplify = true
-	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
-		return win(l, false, s.nodes)
+	// Then three scores in turn, each search with twice the positions of
+	// its last round, until the limit: the loser's own men weighing more
+	// (the mates where they box their king in); the loser's pieces counted
+	// (it offers them to the winner's few men); the first again.
+	for round := firstRound; s.nodes < total; round *= 2 {
+		for _, sc := range []struct {
+			block    int
+			simplify bool
+			name     string
+		}{{8, false, "bf8"}, {2, true, "simplify"}, {2, false, "bf1"}} {
+			s.wBlock, s.simplify = sc.block, sc.simplify
+			if l, ok := s.bestFirst(&b, capped(round), 0); ok {
+				return win(l, false, s.nodes)
+			}
+			if s.exhausted {
+				return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
+			}
+		}
 	}
 	why = phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}

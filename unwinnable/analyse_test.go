@@ -246,3 +246,28 @@ func TestTheProgressSearchFollowsEveryPawnMove(t *testing.T) {
 		})
 	}
 }
+
+// A best-first search that runs out of positions has made every position
+// reachable through positions from which a mate could follow, and none was
+// a mate: unwinnable, also where no pawn is blocked for good (so the
+// exhaustive search of closed positions does not run).
+func TestABestFirstSearchThatRunsOutOfPositionsProvesUnwinnable(t *testing.T) {
+	for _, tc := range []struct{ name, fen string }{
+		{"a CHA test vector where every line ends within a few plies", "8/4b1pk/4p3/6PK/6PP/5b2/8/8 w - - 0 1"},
+		{"a CHA test vector with White's pieces behind its own pawns (about 130 positions)", "4k3/8/8/8/1p1p1p2/1P1P1Pp1/BPBPB1P1/NB1B1BK1 w - - 0 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fixed, _ := b.fixedPawns(); fixed != 0 {
+				t.Fatalf("pawns are fixed: the exhaustive search would prove it")
+			}
+			r := AnalyseWith(b, White, Options{Limit: 50_000})
+			if r.Verdict != Unwinnable || !strings.Contains(r.Reason, "every position reachable by legal moves was examined") {
+				t.Errorf("%v (%s), want unwinnable by an exhausted search", r.Verdict, r.Proof())
+			}
+		})
+	}
+}

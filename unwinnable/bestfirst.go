@@ -233,6 +233,9 @@ func (s *searcher) flights(b *Board) int {
 // lowest score is expanded next, each position once. It returns the line
 // in playing order. With maxPly > 0 only helpmates of at most maxPly
 // plies are looked for; s.wDepth adds the plies played to the score.
+// Without, s.exhausted reports a queue run empty: every position reachable
+// from root through positions the material rule does not prove
+// unwinnable was made, and none was a mate by the winner.
 func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 	nodes := arenas.Get().(*bfArena)
 	nodes.reset()
@@ -244,6 +247,7 @@ func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 	seen := &nodes.seen
 	seen.add(root.key)
 	var l MoveList
+	defer func() { s.exhausted = maxPly == 0 && len(*q) == 0 }()
 	for len(*q) > 0 && budget > 0 {
 		parentScore, i := q.popEntry()
 		b := &nodes.at(i).b

@@ -68,6 +68,7 @@ type searcher struct {
 	far        bool            // score counts the loser's men away from its king
 	simplify   bool            // score counts the loser's pieces (wSimplify)
 	partial    bool            // best-first expands a node partially (stops at a child better than it)
+	exhausted  bool            // the last best-first search without a ply bound ran out of positions
 }
 
 const provedNone = 1 << 14
