@@ -86,9 +86,15 @@ func (st *pawnState) checks(winner int) bool {
 // capture of a pawn) can lead to. Captures of pieces are not made: by
 // monotonicity a state with the captured piece still in it allows every
 // check and every pawn move the state without it allows.
-func (st *pawnState) successors(f func(pawnState)) {
+//
+// The order matters only for speed: the search takes the last state
+// found first, so the winner's pawn moves come last, its most advanced
+// pawn's last of all — where a pawn can run to promotion, the search
+// reaches the new queen (and a check) in a few states instead of trying
+// every other pawn's moves first.
+func (st *pawnState) successors(winner int, f func(pawnState)) {
 	walls := st.pawns[0] | st.pawns[1]
-	for c := 0; c < 2; c++ {
+	for _, c := range [2]int{1 - winner, winner} {
 		own, opp := st.pawns[c], st.pawns[1-c]
 		up := upOf(c)
 		start, last := rank1<<8, rank8
@@ -116,8 +122,35 @@ func (st *pawnState) successors(f func(pawnState)) {
 			n.close()
 			f(n)
 		}
-		for ps := own; ps != 0; ps &= ps - 1 {
-			s := bits.TrailingZeros64(ps)
+		// A piece takes an enemy pawn it could attack; a king one no
+		// other enemy pawn guards.
+		for p := Knight; p <= King; p++ {
+			r := st.reg[c][p-1]
+			if r == 0 {
+				continue
+			}
+			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
+				bit := t & -t
+				if p == King && pawnsAttack(1-c, opp&^bit)&bit != 0 {
+					continue
+				}
+				n := *st
+				n.pawns[1-c] &^= bit
+				n.reg[c][p-1] |= bit
+				n.close()
+				f(n)
+			}
+		}
+		for ps := own; ps != 0; {
+			// White's pawns from the lowest square up, Black's from the
+			// highest down: the least advanced first.
+			var s int
+			if c == White {
+				s = bits.TrailingZeros64(ps)
+			} else {
+				s = 63 - bits.LeadingZeros64(ps)
+			}
+			ps &^= uint64(1) << s
 			one := s + up
 			if walls&(uint64(1)<<one) == 0 {
 				move(s, one, 0)
@@ -138,25 +171,6 @@ func (st *pawnState) successors(f func(pawnState)) {
 			for t := pawnAttacks[c][s] & (opp | pieces); t != 0; t &= t - 1 {
 				to := bits.TrailingZeros64(t)
 				move(s, to, opp&(uint64(1)<<to))
-			}
-		}
-		// A piece takes an enemy pawn it could attack; a king one no
-		// other enemy pawn guards.
-		for p := Knight; p <= King; p++ {
-			r := st.reg[c][p-1]
-			if r == 0 {
-				continue
-			}
-			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
-				bit := t & -t
-				if p == King && pawnsAttack(1-c, opp&^bit)&bit != 0 {
-					continue
-				}
-				n := *st
-				n.pawns[1-c] &^= bit
-				n.reg[c][p-1] |= bit
-				n.close()
-				f(n)
 			}
 		}
 	}
@@ -203,7 +217,7 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 		if visited > budget || st.checks(winner) {
 			return false, visited, nil
 		}
-		st.successors(func(n pawnState) {
+		st.successors(winner, func(n pawnState) {
 			if !seen[n] {
 				seen[n] = true
 				stack = append(stack, n)
