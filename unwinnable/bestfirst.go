@@ -181,25 +181,31 @@ func (h *bfHeap) popEntry() (int, int32) {
 // so the order is the same each time a node's moves are generated.
 func (s *searcher) order(b *Board, l *MoveList) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
+	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
 	var keys [256]int8
+	var count [16]int
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
 		p := int(b.sq[from]) % 6
-		var key int
+		key := 7
 		switch {
 		case b.stm != s.winner && p == King:
-			key = cornerDist[to] - cornerDist[from]
+			key += cornerDist[to] - cornerDist[from]
 		case p != Pawn:
-			key = cheb(to, lk) - cheb(from, lk)
+			key += cheb(to, lk) - cheb(from, lk)
 		}
 		keys[k] = int8(key)
+		count[key+1]++
 	}
-	for i := 1; i < l.N; i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-			l.Moves[j], l.Moves[j-1] = l.Moves[j-1], l.Moves[j]
-		}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
 	}
+	var out [256]Move
+	for k, m := range l.Moves[:l.N] {
+		out[count[keys[k]]] = m
+		count[keys[k]]++
+	}
+	copy(l.Moves[:l.N], out[:l.N])
 }
 
 // lineTo is the line of moves from the root to node i.
