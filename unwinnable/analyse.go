@@ -194,6 +194,9 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	if proven {
 		return because(Unwinnable, nil, after(why))
 	}
+	// The progress search ran out of states (none allowed a check): it
+	// runs again below with more, once the first helpmate search failed.
+	progressAgain := n > progressBudget
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -258,6 +261,13 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			return win(line, false, s.nodes)
 		case none:
 			return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
+		}
+	}
+	if more := capped(total / progressShare); progressAgain && more > progressBudget {
+		proven, n, why := progressUnwinnable(&b, s.winner, more)
+		s.nodes += n
+		if proven {
+			return because(Unwinnable, nil, after(why))
 		}
 	}
 	// Then three scores in turn, each search with twice the positions of

@@ -271,3 +271,22 @@ func TestABestFirstSearchThatRunsOutOfPositionsProvesUnwinnable(t *testing.T) {
 		})
 	}
 }
+
+// A progress search that runs out of states at the root (4,096) without a
+// state that allows a check runs again, after the first helpmate search,
+// with a twentieth of the limit: this chain of pawns that can still close
+// it needs about 10,000 states.
+func TestTheProgressSearchGetsMoreStatesWhenTheRootsRunOut(t *testing.T) {
+	const fen = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1"
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, n, _ := progressUnwinnable(b, White, progressBudget); ok || n <= progressBudget {
+		t.Fatalf("the root's search gives %v after %d states: the case does not need more", ok, n)
+	}
+	r := AnalyseWith(b, White, Options{Limit: 300_000})
+	if r.Verdict != Unwinnable || !strings.Contains(r.Reason, "hatever pawn moves and captures are made") {
+		t.Errorf("%v (%s), want unwinnable by the progress search", r.Verdict, r.Proof())
+	}
+}

@@ -17,8 +17,14 @@ type pawnState struct {
 	reg   [2][5]uint64 // Knight, Bishop, Rook, Queen, King: index type-1
 }
 
-// progressBudget bounds the abstract states of progressUnwinnable.
-const progressBudget = 4096
+// progressBudget bounds the abstract states of progressUnwinnable at the
+// root. When they run out with no state allowing a check, the search runs
+// again after the first helpmate search with a 1/progressShare of the
+// limit (a state costs about as much as ten positions of a search).
+const (
+	progressBudget = 4096
+	progressShare  = 20
+)
 
 // pawnsAttack is the set of squares the pawns in set of colour c attack.
 func pawnsAttack(c int, set uint64) uint64 {
