@@ -12,8 +12,9 @@ import (
 )
 
 func init() {
-	register(&command{name: "unwinnable", roles: rolesRead, usage: "unwinnable [--limit NODES]",
-		summary: "Read lines 'FEN white|black' from standard input and write for each 'VERDICT<TAB>FEN<TAB>COLOUR<TAB>PROOF': can that side still checkmate by any series of legal moves (Article 6.9)? No database needed.",
+	boolFlags = append(boolFlags, "short")
+	register(&command{name: "unwinnable", roles: rolesRead, usage: "unwinnable [--limit NODES] [--short]",
+		summary: "Read lines 'FEN white|black' from standard input and write for each 'VERDICT<TAB>FEN<TAB>COLOUR<TAB>PROOF': can that side still checkmate by any series of legal moves (Article 6.9)? --short makes each helpmate short for a person to read (slower). No database needed.",
 		run:     runUnwinnable})
 }
 
@@ -52,6 +53,7 @@ func runUnwinnable(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
+	opt := unwinnable.Options{Limit: limit, Short: a.bool("short")}
 	if err := a.done("unwinnable", 0); err != nil {
 		return err
 	}
@@ -84,7 +86,7 @@ func runUnwinnable(r *runner, a *args) error {
 		go func() {
 			defer wg.Done()
 			for l := range next {
-				l.out = analyseLine(l, limit)
+				l.out = analyseLine(l, opt)
 			}
 		}()
 	}
@@ -117,7 +119,9 @@ func runUnwinnable(r *runner, a *args) error {
 	return nil
 }
 
-func analyseLine(l *unwinnableLine, limit int) string {
+// analyseLine is the output line of one input line: the helpmate as found
+// (the verdict needs any), made short with opt.Short.
+func analyseLine(l *unwinnableLine, opt unwinnable.Options) string {
 	row := func(verdict, proof string) string {
 		proof = strings.Join(strings.Fields(proof), " ") // one line, no tabs
 		return verdict + "\t" + l.fen + "\t" + l.colour + "\t" + proof + "\n"
@@ -126,10 +130,11 @@ func analyseLine(l *unwinnableLine, limit int) string {
 		return row("error", l.bad)
 	}
 	c, _ := unwinnable.ParseColour(l.colour)
-	res, err := unwinnable.AnalyseFEN(l.fen, c, limit)
+	b, err := unwinnable.ParseFEN(l.fen)
 	if err != nil {
 		l.bad = err.Error()
 		return row("error", l.bad)
 	}
+	res := unwinnable.AnalyseWith(b, c, opt)
 	return row(res.Verdict.String(), res.Proof())
 }

@@ -70,6 +70,36 @@ func TestUnwinnableCommandMarksAMalformedLineAndExitsOneAtTheEnd(t *testing.T) {
 	}
 }
 
+// Without --short the helpmate is the line the search found (any helpmate
+// proves the verdict); --short makes it short for a person to read: from
+// the initial position Black's fool's mate.
+func TestUnwinnableCommandShortensTheHelpmateOnlyWithShort(t *testing.T) {
+	const in = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 black\n"
+	for _, tc := range []struct {
+		args      []string
+		maxPlies  int
+		wantExact bool
+	}{{nil, 1000, false}, {[]string{"--short"}, 4, true}} {
+		t.Run(strings.Join(append([]string{"unwinnable"}, tc.args...), " "), func(t *testing.T) {
+			out, errs, code := runUnwinnableCmd(t, in, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			f := strings.Split(strings.TrimSuffix(out, "\n"), "\t")
+			if len(f) != 4 || f[0] != "winnable" {
+				t.Fatalf("line %q, want a winnable verdict", out)
+			}
+			n := len(strings.Fields(f[3]))
+			if n == 0 || n > tc.maxPlies || tc.wantExact && n != tc.maxPlies {
+				t.Errorf("the helpmate %q has %d plies, want at most %d (exactly: %v)", f[3], n, tc.maxPlies, tc.wantExact)
+			}
+			if tc.wantExact && !strings.HasSuffix(f[3], " d8h4") {
+				t.Errorf("the helpmate %q is not a fool's mate", f[3])
+			}
+		})
+	}
+}
+
 func TestUnwinnableCommandRefusesABadLimit(t *testing.T) {
 	if _, errs, code := runUnwinnableCmd(t, "", "--limit", "zero"); code != 1 || !strings.Contains(errs, "not a whole number") {
 		t.Errorf("exit %d, stderr %q", code, errs)

@@ -44,7 +44,9 @@ type Result struct {
 	Line    []string
 	Reason  string
 	Why     *phrase.Error
-	Nodes   int
+	// Nodes: the positions visited in all; ProofNodes of them went into
+	// making the helpmate short, after the verdict was settled.
+	Nodes, ProofNodes int
 }
 
 // because is a result whose reason is why, begun with a capital letter:
@@ -71,8 +73,7 @@ func (r Result) Proof() string {
 // Making a helpmate found short: a full-width search of at most
 // shortPlies plies within shortBudget positions; each stage may spend a few
 // times what finding the first line cost, and at least shortFloor
-// positions when that line is longer than longLine plies (the initial
-// position's fool's mates need about 3,000).
+// positions.
 const (
 	shortPlies  = 6
 	shortBudget = 20_000
@@ -90,6 +91,10 @@ const (
 	wImprove     = 1
 	wImproveMuch = 16
 )
+
+// firstRound: the positions of the first best-first search; most
+// positions of real games need far fewer.
+const firstRound = 20_000
 
 // DefaultLimit is the node limit of Analyse when none is given.
 const DefaultLimit = 2_000_000
@@ -114,20 +119,39 @@ func AnalyseFEN(fen string, winner int, limit int) (Result, error) {
 	return Analyse(b, winner, limit), nil
 }
 
+// Options of AnalyseWith.
+type Options struct {
+	// Limit: the positions the verdict may visit (DefaultLimit if <= 0).
+	Limit int
+	// Short: a helpmate found is made as short as the shortening stages
+	// can within their own budgets — the proof a person reads (the flag
+	// verdict, 'arbiter unwinnable --short'). Otherwise the helpmate is the
+	// line as found: the verdict needs any helpmate, and shortening it
+	// costs several times what finding it did.
+	Short bool
+}
+
 // Analyse decides whether winner can still checkmate from b by any series
 // of legal moves, visiting at most limit positions (DefaultLimit if limit
-// <= 0).
+// <= 0), and makes a helpmate found short (Options.Short): the verdict
+// shown to the arbiter.
 func Analyse(b *Board, winner int, limit int) Result {
-	if limit <= 0 {
-		limit = DefaultLimit
+	return AnalyseWith(b, winner, Options{Limit: limit, Short: true})
+}
+
+// AnalyseWith is Analyse with options.
+func AnalyseWith(b *Board, winner int, o Options) Result {
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
 	}
-	s := &searcher{winner: winner, limit: limit, proven: map[uint64]int16{}}
-	r := s.analyse(b)
+	s := &searcher{winner: winner, limit: o.Limit, proven: map[uint64]int16{}}
+	r := s.analyse(b, o.Short)
 	r.Nodes = s.nodes
+	r.ProofNodes = s.proofNodes
 	return r
 }
 
-func (s *searcher) analyse(root *Board) Result {
+func (s *searcher) analyse(root *Board, short bool) Result {
 	wn, ln := phrase.Word(colourName(s.winner)), phrase.Word(colourName(1-s.winner))
 	b := *root
 	var prefix []string
@@ -165,6 +189,14 @@ func (s *searcher) analyse(root *Board) Result {
 	if ok, why := blockedUnwinnable(&b, s.winner); ok {
 		return because(Unwinnable, nil, after(why))
 	}
+	proven, n, why := progressUnwinnable(&b, s.winner, progressBudget)
+	s.nodes += n
+	if proven {
+		return because(Unwinnable, nil, after(why))
+	}
+	// The progress search ran out of states (none allowed a check): it
+	// runs again below with more, once the first helpmate search failed.
+	progressAgain := n > progressBudget
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -176,56 +208,19 @@ func (s *searcher) analyse(root *Board) Result {
 		}
 		return n
 	}
-	// win writes the helpmate found, first made short: the first line of
-	// the greedy search may wander. The verdict is settled, so this work
-	// is not taken from the limit; it grows with the work that found the
-	// line (spent), so that easy positions stay fast, and has bounds of
-	// its own.
+	// win writes the helpmate found, made short first (the verdict is
+	// settled, so that work is not taken from the limit).
 	win := func(line []Move, reversed bool, spent int) Result {
-		floor := 0
-		if len(line) > longLine {
-			floor = shortFloor
-		}
 		if reversed {
 			for i, j := 0, len(line)-1; i < j; i, j = i+1, j-1 {
 				line[i], line[j] = line[j], line[i]
 			}
 		}
-		if len(line) > 3 {
-			// The shortest helpmate of at most shortPlies plies, by a
-			// full-width search.
-			if l, ok := s.shortMate(&b, min(shortPlies, len(line)-2), min(shortBudget, max(floor, 2*spent))); ok {
-				line = l
-			}
+		n := s.nodes
+		if short {
+			line = s.makeShort(&b, line, spent)
 		}
-		// The greedy search again, counting the plies played: much (short
-		// lines where it finds one, as in middlegames), then, for a line
-		// still long, a little (it finds more, of middling length).
-		for _, w := range []struct{ weight, budget, above int }{
-			{wImproveMuch, min(shortBudget, max(floor, 4*spent)), 2 * shortPlies},
-			{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
-		} {
-			if len(line) <= w.above {
-				continue
-			}
-			s.wDepth = w.weight
-			if l, ok := s.bestFirst(&b, w.budget, len(line)-1); ok {
-				line = l
-			}
-		}
-		// Shortcuts, again while they help (the lines of the exhaustive
-		// search wander most); not on a line of at most 2*shortPlies
-		// plies, which the stages above leave as short as shortcuts would
-		// (measured on the lichess rows: they cost 6 % of the positions
-		// searched there and shortened no such line).
-		for pass, left := 0, min(shortenBudget, max(floor, 2*spent)); pass < 8 && left > 0 && len(line) > 2*shortPlies; pass++ {
-			before, n := len(line), s.nodes
-			line = s.shorten(&b, line, left)
-			left -= s.nodes - n
-			if len(line) == before {
-				break
-			}
-		}
+		s.proofNodes = s.nodes - n
 		out := append([]string(nil), prefix...)
 		for _, m := range line {
 			out = append(out, m.UCI())
@@ -237,8 +232,12 @@ func (s *searcher) analyse(root *Board) Result {
 	// A greedy best-first look for a helpmate (most positions of real games).
 	s.wBlock = 2
 	s.wDepth = 0
-	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
+	s.partial = true
+	if l, ok := s.bestFirst(&b, capped(min(total/2, firstRound)), 0); ok {
 		return win(l, false, s.nodes)
+	}
+	if s.exhausted {
+		return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 	}
 	// A shallow full-width search proves positions where every line soon
 	// ends or reaches a proven-unwinnable position.
@@ -264,14 +263,84 @@ func (s *searcher) analyse(root *Board) Result {
 			return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 		}
 	}
-	// Again, the loser's own men weighing more: the mates where they box
-	// their king in.
-	s.wBlock = 8
-	if l, ok := s.bestFirst(&b, capped(total/2), 0); ok {
-		return win(l, false, s.nodes)
+	if more := capped(total / progressShare); progressAgain && more > progressBudget {
+		proven, n, why := progressUnwinnable(&b, s.winner, more)
+		s.nodes += n
+		if proven {
+			return because(Unwinnable, nil, after(why))
+		}
 	}
-	why := phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
+	// Then three scores in turn, each search with twice the positions of
+	// its last round, until the limit: the loser's own men weighing more
+	// (the mates where they box their king in); the loser's pieces counted
+	// (it offers them to the winner's few men); the first again.
+	for round := firstRound; s.nodes < total; round *= 2 {
+		for _, sc := range []struct {
+			block    int
+			simplify bool
+			name     string
+		}{{8, false, "bf8"}, {2, true, "simplify"}, {2, false, "bf1"}} {
+			s.wBlock, s.simplify = sc.block, sc.simplify
+			if l, ok := s.bestFirst(&b, capped(round), 0); ok {
+				return win(l, false, s.nodes)
+			}
+			if s.exhausted {
+				return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
+			}
+		}
+	}
+	why = phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
+}
+
+// makeShort makes a helpmate line (in playing order, from b) short for a
+// person to read. Each stage grows with the work that found the line
+// (spent), so that easy positions stay fast, and has bounds of its own.
+func (s *searcher) makeShort(b *Board, line []Move, spent int) []Move {
+	// At least shortFloor positions a stage: the partial expansion finds
+	// many lines with so few that a budget of a few times that would be
+	// too small for the shortest (the initial position's fool's mates
+	// need about 3,000).
+	floor := shortFloor
+	// The ply-counting searches below expand every node fully (as tuned).
+	defer func(p bool) { s.partial = p }(s.partial)
+	s.partial = false
+	if len(line) > 3 {
+		// The shortest helpmate of at most shortPlies plies, by a
+		// full-width search.
+		if l, ok := s.shortMate(b, min(shortPlies, len(line)-2), min(shortBudget, max(floor, 2*spent))); ok {
+			line = l
+		}
+	}
+	// The greedy search again, counting the plies played: much (short
+	// lines where it finds one, as in middlegames), then, for a line
+	// still long, a little (it finds more, of middling length).
+	for _, w := range []struct{ weight, budget, above int }{
+		{wImproveMuch, min(shortBudget, max(floor, 4*spent)), shortPlies},
+		{wImprove, min(improveBudget, max(floor, 8*spent)), longLine},
+	} {
+		if len(line) <= w.above {
+			continue
+		}
+		s.wDepth = w.weight
+		if l, ok := s.bestFirst(b, w.budget, len(line)-1); ok {
+			line = l
+		}
+	}
+	// Shortcuts, again while they help (the lines of the exhaustive
+	// search wander most); not on a line of at most 2*shortPlies plies,
+	// which the stages above leave as short as shortcuts would (measured
+	// on the lichess rows: they cost 6 % of the positions searched there
+	// and shortened no such line).
+	for pass, left := 0, min(shortenBudget, max(floor, 2*spent)); pass < 8 && left > 0 && len(line) > 2*shortPlies; pass++ {
+		before, n := len(line), s.nodes
+		line = s.shorten(b, line, left)
+		left -= s.nodes - n
+		if len(line) == before {
+			break
+		}
+	}
+	return line
 }
 
 func plies(n int) *phrase.Error {

@@ -63,6 +63,8 @@ func TestVerdicts(t *testing.T) {
 		{"a blocked pawn chain with kings only is dead for White", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", White, Unwinnable},
 		{"a blocked pawn chain with kings only is dead for Black", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", Black, Unwinnable},
 		{"a blocked chain with bishops that cannot pass it", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", White, Unwinnable},
+		{"a semi-blocked chain whose free pawn blocks itself (the progress search)", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/2P5/8/8 w - - 0 1", White, Unwinnable},
+		{"a chain with free pawns on both wings that can only lock it further (the progress search)", "3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - - 0 1", White, Unwinnable},
 		{"the stalemate trap: every White move stalemates", "8/8/8/8/1N6/2N5/2K5/kN1N4 w - -", White, Unwinnable},
 		{"the side to move is stalemated", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", White, Unwinnable},
 		{"the checkmated side cannot mate", "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", Black, Unwinnable},
@@ -181,5 +183,110 @@ func TestProofsAreShort(t *testing.T) {
 				t.Errorf("the helpmate has %d plies (%s), want at most %d", n, r.Proof(), tt.maxPlies)
 			}
 		})
+	}
+}
+
+// The verdict needs any helpmate: without Options.Short none of the work
+// goes into making it short, and the line found is still a helpmate;
+// Analyse (the flag verdict) makes it short.
+func TestOnlyTheShownVerdictSpendsPositionsOnAShortProof(t *testing.T) {
+	const initial = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	b, err := ParseFEN(initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		short bool
+	}{{"the verdict alone spends nothing on the proof", false}, {"the shown verdict makes the proof short", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := AnalyseWith(b, Black, Options{Limit: 300_000, Short: tc.short})
+			if r.Verdict != Winnable {
+				t.Fatalf("%v (%s), want winnable", r.Verdict, r.Proof())
+			}
+			if why := replayMates(initial, Black, r.Line); why != "" {
+				t.Fatalf("helpmate %v: %s", r.Line, why)
+			}
+			if spent := r.ProofNodes > 0; spent != tc.short {
+				t.Errorf("%d positions went into the proof (short: %v)", r.ProofNodes, tc.short)
+			}
+			if tc.short && len(r.Line) != 4 {
+				t.Errorf("the shown helpmate has %d plies, want 4", len(r.Line))
+			}
+		})
+	}
+}
+
+// The progress search proves what the blocked-pawn analysis cannot: a pawn
+// that can still move is followed through every move and capture open to
+// it, and none lets a White man ever attack a square the Black king can
+// reach; where a free pawn can promote, it proves nothing.
+func TestTheProgressSearchFollowsEveryPawnMove(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		want      bool
+	}{
+		{"the c-pawn steps up to the chain and locks it", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/2P5/8/8 w - - 0 1", true},
+		{"the d- and h-pawns can only lock the chain further", "3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - - 0 1", true},
+		{"a free pawn that can promote proves nothing", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/8/7P/8 w - - 0 1", false},
+		{"an open position proves nothing", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := blockedUnwinnable(b, White); ok {
+				t.Fatalf("the blocked-pawn analysis proves it already")
+			}
+			got, n, _ := progressUnwinnable(b, White, progressBudget)
+			if got != tc.want {
+				t.Errorf("progressUnwinnable = %v after %d states, want %v", got, n, tc.want)
+			}
+		})
+	}
+}
+
+// A best-first search that runs out of positions has made every position
+// reachable through positions from which a mate could follow, and none was
+// a mate: unwinnable, also where no pawn is blocked for good (so the
+// exhaustive search of closed positions does not run).
+func TestABestFirstSearchThatRunsOutOfPositionsProvesUnwinnable(t *testing.T) {
+	for _, tc := range []struct{ name, fen string }{
+		{"a CHA test vector where every line ends within a few plies", "8/4b1pk/4p3/6PK/6PP/5b2/8/8 w - - 0 1"},
+		{"a CHA test vector with White's pieces behind its own pawns (about 130 positions)", "4k3/8/8/8/1p1p1p2/1P1P1Pp1/BPBPB1P1/NB1B1BK1 w - - 0 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fixed, _ := b.fixedPawns(); fixed != 0 {
+				t.Fatalf("pawns are fixed: the exhaustive search would prove it")
+			}
+			r := AnalyseWith(b, White, Options{Limit: 50_000})
+			if r.Verdict != Unwinnable || !strings.Contains(r.Reason, "every position reachable by legal moves was examined") {
+				t.Errorf("%v (%s), want unwinnable by an exhausted search", r.Verdict, r.Proof())
+			}
+		})
+	}
+}
+
+// A progress search that runs out of states at the root (4,096) without a
+// state that allows a check runs again, after the first helpmate search,
+// with a twentieth of the limit: this chain of pawns that can still close
+// it needs about 10,000 states.
+func TestTheProgressSearchGetsMoreStatesWhenTheRootsRunOut(t *testing.T) {
+	const fen = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1"
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, n, _ := progressUnwinnable(b, White, progressBudget); ok || n <= progressBudget {
+		t.Fatalf("the root's search gives %v after %d states: the case does not need more", ok, n)
+	}
+	r := AnalyseWith(b, White, Options{Limit: 300_000})
+	if r.Verdict != Unwinnable || !strings.Contains(r.Reason, "hatever pawn moves and captures are made") {
+		t.Errorf("%v (%s), want unwinnable by the progress search", r.Verdict, r.Proof())
 	}
 }

@@ -11,6 +11,9 @@ type bfNode struct {
 	parent int32
 	m      Move
 	ply    int32
+	// next: the index of the first move not yet made from this node
+	// (partial expansion).
+	next int32
 }
 
 // bfChunk nodes are kept in chunks, so that a growing search never copies
@@ -21,11 +24,68 @@ type bfArena struct {
 	chunks [][]bfNode
 	n      int
 	heap   bfHeap
-	seen   map[uint64]bool
+	seen   keySet
 }
 
 // arenas keeps arenas for reuse: a search starts without allocating.
-var arenas = sync.Pool{New: func() any { return &bfArena{seen: map[uint64]bool{}} }}
+var arenas = sync.Pool{New: func() any { return &bfArena{} }}
+
+// keySet is a set of Zobrist keys by open addressing (linear probing in a
+// table of a power of two, at most half full): several times faster than a
+// Go map on the best-first search's hottest question, "seen before?". The
+// key 0 stands for an empty slot and is kept aside.
+type keySet struct {
+	slots []uint64
+	n     int
+	zero  bool
+}
+
+// add inserts k and reports whether it was new.
+func (s *keySet) add(k uint64) bool {
+	if k == 0 {
+		had := s.zero
+		s.zero = true
+		return !had
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := (k * 0x9E3779B97F4A7C15) >> 32 & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case k:
+			return false
+		case 0:
+			s.slots[i] = k
+			s.n++
+			return true
+		}
+	}
+}
+
+func (s *keySet) grow() {
+	old := s.slots
+	size := 2 * len(old)
+	if size < 1024 {
+		size = 1024
+	}
+	s.slots, s.n = make([]uint64, size), 0
+	for _, k := range old {
+		if k != 0 {
+			s.add(k)
+		}
+	}
+}
+
+// reset empties the set, keeping its table unless it grew large.
+func (s *keySet) reset() {
+	if len(s.slots) > 1<<17 {
+		s.slots = nil
+	} else {
+		clear(s.slots)
+	}
+	s.n, s.zero = 0, false
+}
 
 // reset empties the arena, keeping its first chunks' memory.
 func (a *bfArena) reset() {
@@ -37,21 +97,27 @@ func (a *bfArena) reset() {
 	}
 	a.n = 0
 	a.heap = a.heap[:0]
-	if len(a.seen) > 1<<16 {
-		a.seen = map[uint64]bool{}
-	} else {
-		clear(a.seen)
-	}
+	a.seen.reset()
 }
 
 func (a *bfArena) at(i int32) *bfNode { return &a.chunks[i/bfChunk][i%bfChunk] }
 
-func (a *bfArena) add(n bfNode) int32 {
+// next is the slot the next node will take, for a move to be made into it
+// directly; add keeps it.
+func (a *bfArena) next() *bfNode {
 	c := a.n / bfChunk
 	if c == len(a.chunks) {
-		a.chunks = append(a.chunks, make([]bfNode, 0, bfChunk))
+		a.chunks = append(a.chunks, make([]bfNode, bfChunk))
+	} else if len(a.chunks[c]) < bfChunk {
+		a.chunks[c] = a.chunks[c][:bfChunk]
 	}
-	a.chunks[c] = append(a.chunks[c], n)
+	return &a.chunks[c][a.n%bfChunk]
+}
+
+// add keeps the node in the slot next gave, with how it was reached.
+func (a *bfArena) add(parent int32, m Move, ply int32) int32 {
+	n := a.next()
+	n.parent, n.m, n.ply, n.next = parent, m, ply, 0
 	a.n++
 	return int32(a.n - 1)
 }
@@ -78,6 +144,12 @@ func (h *bfHeap) push(e uint64) {
 }
 
 func (h *bfHeap) pop() int32 {
+	_, i := h.popEntry()
+	return i
+}
+
+// popEntry is pop with the entry's score.
+func (h *bfHeap) popEntry() (int, int32) {
 	q := *h
 	top := q[0]
 	n := len(q) - 1
@@ -98,7 +170,54 @@ func (h *bfHeap) pop() int32 {
 		j = c
 	}
 	*h = q
-	return int32(^uint32(top))
+	return int(uint32(top>>32)) - 1<<30, int32(^uint32(top))
+}
+
+// order sorts the moves of b so that those likely to bring a mate nearer
+// come first (the partial expansion of bestFirst stops at the first child
+// better than its parent): the loser's king towards a corner, the other
+// men but pawns towards the loser's king (the winner's attack it, the
+// loser's block its flight squares). A stable sort on a small key,
+// so the order is the same each time a node's moves are generated.
+func (s *searcher) order(b *Board, l *MoveList) {
+	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
+	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
+	var keys [256]int8
+	var count [16]int
+	for k, m := range l.Moves[:l.N] {
+		from, to := m.From(), m.To()
+		p := int(b.sq[from]) % 6
+		key := 7
+		switch {
+		case b.stm != s.winner && p == King:
+			key += cornerDist[to] - cornerDist[from]
+		case p != Pawn:
+			key += cheb(to, lk) - cheb(from, lk)
+		}
+		keys[k] = int8(key)
+		count[key+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	var out [256]Move
+	for k, m := range l.Moves[:l.N] {
+		out[count[keys[k]]] = m
+		count[keys[k]]++
+	}
+	copy(l.Moves[:l.N], out[:l.N])
+}
+
+// lineTo is the line of moves from the root to node i.
+func (a *bfArena) lineTo(i int32) []Move {
+	var line []Move
+	for j := i; a.at(j).parent >= 0; j = a.at(j).parent {
+		line = append(line, a.at(j).m)
+	}
+	for x, y := 0, len(line)-1; x < y; x, y = x+1, y-1 {
+		line[x], line[y] = line[y], line[x]
+	}
+	return line
 }
 
 // flights counts the squares the loser's king could step to: not its own
@@ -120,26 +239,44 @@ func (s *searcher) flights(b *Board) int {
 // lowest score is expanded next, each position once. It returns the line
 // in playing order. With maxPly > 0 only helpmates of at most maxPly
 // plies are looked for; s.wDepth adds the plies played to the score.
+// Without, s.exhausted reports a queue run empty: every position reachable
+// from root through positions the material rule does not prove
+// unwinnable was made, and none was a mate by the winner.
 func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 	nodes := arenas.Get().(*bfArena)
 	nodes.reset()
 	defer arenas.Put(nodes)
-	nodes.add(bfNode{b: *root, parent: -1})
+	nodes.next().b = *root
+	nodes.add(-1, 0, 0)
 	q := &nodes.heap
 	q.push(bfEntry(0, 0))
-	seen := nodes.seen
-	seen[root.key] = true
+	seen := &nodes.seen
+	seen.add(root.key)
 	var l MoveList
+	defer func() { s.exhausted = maxPly == 0 && len(*q) == 0 }()
 	for len(*q) > 0 && budget > 0 {
-		i := q.pop()
+		parentScore, i := q.popEntry()
 		b := &nodes.at(i).b
+		first := nodes.at(i).next
 		b.pseudo(&l)
-		for _, m := range l.Moves[:l.N] {
-			var c Board
-			if !b.MakeInto(m, &c) || seen[c.key] {
+		if s.partial {
+			s.order(b, &l)
+		}
+		if s.partial && first == 0 && b.stm == s.winner && (maxPly == 0 || int(nodes.at(i).ply) < maxPly) {
+			// A mate in one is looked for among the checking moves
+			// before any child is made.
+			if m, ok := s.mateInOne(b); ok {
+				return append(nodes.lineTo(i), m), true
+			}
+		}
+		for k := int(first); k < l.N; k++ {
+			m := l.Moves[k]
+			// The move is made into the next free slot, kept only if
+			// the position is legal, new and worth expanding.
+			c := &nodes.next().b
+			if !b.MakeInto(m, c) || !seen.add(c.key) {
 				continue
 			}
-			seen[c.key] = true
 			budget--
 			s.nodes++
 			ply := nodes.at(i).ply + 1
@@ -148,23 +285,24 @@ func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 			}
 			winnerMoved := b.stm == s.winner
 			if winnerMoved && c.InCheck() && !c.hasLegal() {
-				line := []Move{m}
-				for j := i; nodes.at(j).parent >= 0; j = nodes.at(j).parent {
-					line = append(line, nodes.at(j).m)
-				}
-				for x, y := 0, len(line)-1; x < y; x, y = x+1, y-1 {
-					line[x], line[y] = line[y], line[x]
-				}
-				return line, true
+				return append(nodes.lineTo(i), m), true
 			}
 			if maxPly > 0 && int(ply) >= maxPly {
 				continue // no room left for the mate
 			}
-			if ok, _ := materialUnwinnable(&c, s.winner); ok {
+			if ok, _ := materialUnwinnable(c, s.winner); ok {
 				continue
 			}
-			sc := s.score(&c) + wFlight*s.flights(&c) + int(ply)*s.wDepth/4
-			q.push(bfEntry(sc, nodes.add(bfNode{b: c, parent: i, m: m, ply: ply})))
+			sc := s.score(c) + wFlight*s.flights(c) + int(ply)*s.wDepth/4
+			q.push(bfEntry(sc, nodes.add(i, m, ply)))
+			if s.partial && sc < parentScore && k+1 < l.N {
+				// Partial expansion: a child better than its parent
+				// is looked at first; the parent's other moves wait
+				// in the queue at the parent's score.
+				nodes.at(i).next = int32(k + 1)
+				q.push(bfEntry(parentScore, i))
+				break
+			}
 		}
 	}
 	return nil, false

@@ -16,13 +16,18 @@
 // against what cannot be mated by them, bishops all on one colour) is
 // applied at every node; a static analysis of blocked pawns computes the
 // squares every piece can ever reach, so a king region no enemy piece can
-// ever attack proves the position unwinnable; a greedy best-first search
-// over positions (each once, by Zobrist key), scored towards a mate in a
-// corner, finds the helpmate; an iterative-deepening full-width search with
-// a transposition table, in which captures, pawn moves and forced moves
-// cost no depth, and an exhaustive search of closed positions prove the
-// rest. A helpmate found is made short before it is shown: the shortest of
-// at most 6 plies by a full-width search, else the greedy search again
-// counting the plies played, then shortcuts along the line. See
+// ever attack proves the position unwinnable; the progress search follows
+// the pawns that can still move through every pawn move and capture of a
+// pawn (abstract states: the pawns and the region each piece type can
+// stand on) with the same test in each state; a greedy best-first search
+// over positions (each once, by Zobrist key; partial expansion, moves
+// ordered towards the mate), scored towards a mate in a corner, finds the
+// helpmate; an iterative-deepening full-width search with a transposition
+// table, in which captures, pawn moves and forced moves cost no depth, and
+// an exhaustive search of closed positions prove the rest. With
+// Options.Short (Analyse: the flag verdict) a helpmate found is made short
+// before it is shown: the shortest of at most 6 plies by a full-width
+// search, else the greedy search again counting the plies played, then
+// shortcuts along the line; otherwise it is the line as found. See
 // docs/unwinnable.md.
 package unwinnable

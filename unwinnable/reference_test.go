@@ -25,8 +25,8 @@ type outcome struct {
 	elapsed time.Duration
 }
 
-// analyseRows analyses rows on every core with the given node limit.
-func analyseRows(rows []row, limit int) []outcome {
+// analyseRows analyses rows on every core with the given options.
+func analyseRows(rows []row, opt Options) []outcome {
 	out := make([]outcome, len(rows))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -39,8 +39,12 @@ func analyseRows(rows []row, limit int) []outcome {
 				c, err := ParseColour(r.colour)
 				start := time.Now()
 				var res Result
+				var b *Board
 				if err == nil {
-					res, err = AnalyseFEN(r.fen, c, limit)
+					b, err = ParseFEN(r.fen)
+				}
+				if err == nil {
+					res = AnalyseWith(b, c, opt)
 				}
 				out[i] = outcome{r, res, err, time.Since(start)}
 			}
@@ -96,7 +100,7 @@ func TestReferenceSample(t *testing.T) {
 			for i := 0; i < len(all); i += f.every {
 				rows = append(rows, all[i])
 			}
-			wrong, und := check(t, analyseRows(rows, 20_000))
+			wrong, und := check(t, analyseRows(rows, Options{Limit: 20_000}))
 			t.Logf("%d rows: %d wrong, %d undetermined at 20,000 nodes", len(rows), wrong, und)
 		})
 	}
@@ -113,15 +117,18 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 // BenchmarkReferenceFiles runs every row of both reference files (run it
 // with -benchtime 1x; make bench does) at the node limit UNWINNABLE_LIMIT
-// (default 50,000) and reports, per file and for the lichess rows: wrong
-// verdicts (must be 0), undetermined rows, positions per second (all
-// cores), the mean and p99 time of one position, the positions searched
-// a row (independent of the machine's load), and the mean and longest
-// helpmate shown as proof (plies).
+// (default 50,000), the verdict as 'arbiter unwinnable' gives it (with
+// UNWINNABLE_SHORT=1 as 'arbiter unwinnable --short' and the flag verdict:
+// the helpmate made short), and reports, per file and for the lichess
+// rows: wrong verdicts (must be 0), undetermined rows, positions per
+// second (all cores), the mean, p50 and p99 time of one position, the
+// positions searched a row (independent of the machine's load) and of
+// them those spent making the proof short, and the mean and longest
+// helpmate (plies).
 func BenchmarkReferenceFiles(b *testing.B) {
-	limit := 50_000
+	opt := Options{Limit: 50_000, Short: os.Getenv("UNWINNABLE_SHORT") == "1"}
 	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
-		fmt.Sscan(s, &limit)
+		fmt.Sscan(s, &opt.Limit)
 	}
 	for _, name := range []string{"unwinnable.tsv", "unwinnable-chasolver.tsv"} {
 		rows := readRows(b, filepath.Join(dataDir, name))
@@ -141,16 +148,17 @@ func BenchmarkReferenceFiles(b *testing.B) {
 			b.Run(strings.TrimSuffix(name, ".tsv")+"/"+part, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					start := time.Now()
-					outs := analyseRows(rs, limit)
+					outs := analyseRows(rs, opt)
 					wall := time.Since(start)
 					wrong, und := check(b, outs)
 					var times []time.Duration
 					var sum time.Duration
-					proofs, plies, longest, positions := 0, 0, 0, 0
+					proofs, plies, longest, positions, proofPositions := 0, 0, 0, 0, 0
 					for _, o := range outs {
 						times = append(times, o.elapsed)
 						sum += o.elapsed
 						positions += o.res.Nodes
+						proofPositions += o.res.ProofNodes
 						if o.res.Verdict == Winnable {
 							proofs++
 							plies += len(o.res.Line)
@@ -166,6 +174,7 @@ func BenchmarkReferenceFiles(b *testing.B) {
 					b.ReportMetric(float64(und), "undetermined")
 					b.ReportMetric(float64(len(rs))/wall.Seconds(), "positions/s")
 					b.ReportMetric(float64(positions)/float64(len(rs)), "searched/row")
+					b.ReportMetric(float64(proofPositions)/float64(len(rs)), "proof-searched/row")
 					b.ReportMetric(float64(sum.Microseconds())/float64(len(rs)), "mean-µs")
 					b.ReportMetric(float64(percentile(times, 0.5).Microseconds()), "p50-µs")
 					b.ReportMetric(float64(percentile(times, 0.99).Microseconds()), "p99-µs")

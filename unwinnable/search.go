@@ -54,16 +54,21 @@ func (b *Board) status() int {
 
 // searcher holds one analysis' counters and tables.
 type searcher struct {
-	winner  int
-	nodes   int
-	limit   int
-	aborted bool
-	proven  map[uint64]int16 // proof search: provedNone, or the depth searched without a result
-	path    []uint64
-	short   map[uint64]int8 // helpmate: no helpmate of at most this many plies
-	wDepth  int             // weight of a ply played in the best-first score, in quarters
-	wBlock  int             // weight of the loser's men next to its king in score
-	far     bool            // score counts the loser's men away from its king
+	winner int
+	nodes  int
+	// proofNodes: positions spent making the helpmate short
+	proofNodes int
+	limit      int
+	aborted    bool
+	proven     map[uint64]int16 // proof search: provedNone, or the depth searched without a result
+	path       []uint64
+	short      map[uint64]int8 // helpmate: no helpmate of at most this many plies
+	wDepth     int             // weight of a ply played in the best-first score, in quarters
+	wBlock     int             // weight of the loser's men next to its king in score
+	far        bool            // score counts the loser's men away from its king
+	simplify   bool            // score counts the loser's pieces (wSimplify)
+	partial    bool            // best-first expands a node partially (stops at a child better than it)
+	exhausted  bool            // the last best-first search without a ply bound ran out of positions
 }
 
 const provedNone = 1 << 14
@@ -143,6 +148,13 @@ const (
 	// at most this many men (endgames; in a middlegame every man is away
 	// from its king and the term only sends the search after exchanges).
 	farMen = 24
+	// wSimplify: each of the loser's pieces, in the last best-first
+	// search: it offers them to the winner's few men (a lone rook or minor
+	// piece often mates only once the loser's pieces are gone, its pawns
+	// left as blockers). Measured on the 28 lichess rows of a sample (every
+	// 10th) undetermined at 50,000 positions: 4 decided, with any weight
+	// from 10 to 40.
+	wSimplify = 10
 )
 
 // score estimates how far b is from a mate by winner (lower is nearer): the
@@ -197,6 +209,9 @@ func (s *searcher) score(b *Board) int {
 	}
 	if b.stm == 1-s.winner && b.InCheck() {
 		sc -= 4
+	}
+	if s.simplify {
+		sc += wSimplify * bits.OnesCount64(l[Knight]|l[Bishop]|l[Rook]|l[Queen])
 	}
 	return sc
 }
@@ -289,53 +304,61 @@ func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
 // found: a mate by winner, line set; none: every reachable position was
 // seen; unknown: the node limit was hit.
 func (s *searcher) exhaust(root *Board, line *[]Move) int {
+	// A frame is a position on the path with its legal moves, kept in one
+	// shared slice (moves[lo:hi], the next at i): a deep path costs a
+	// board and its few moves a ply, not a full move list.
 	type frame struct {
-		b     Board
-		moves MoveList
-		i     int
+		b         Board
+		lo, i, hi int
+	}
+	var moves []Move
+	var l MoveList
+	push := func(stack []frame, b *Board) []frame {
+		b.Legal(&l)
+		lo := len(moves)
+		moves = append(moves, l.Moves[:l.N]...)
+		return append(stack, frame{b: *b, lo: lo, i: lo, hi: len(moves)})
 	}
 	seen := map[uint64]bool{root.key: true}
-	stack := []*frame{{b: *root}}
-	stack[0].b.Legal(&stack[0].moves)
+	stack := push(nil, root)
+	var n Board
 	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		if f.i == f.moves.N {
+		f := &stack[len(stack)-1]
+		if f.i == f.hi {
+			moves = moves[:f.lo]
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		m := f.moves.Moves[f.i]
+		m := moves[f.i]
 		f.i++
 		if !s.tick() {
 			return unknown
 		}
-		n := &frame{}
-		f.b.MakeInto(m, &n.b)
-		if seen[n.b.key] {
+		f.b.MakeInto(m, &n)
+		if seen[n.key] {
 			continue
 		}
-		seen[n.b.key] = true
-		n.b.Legal(&n.moves)
-		if n.moves.N == 0 {
-			if f.b.stm == s.winner && n.b.InCheck() {
-				// the line: the moves that led to each frame, then m
-				for i := 1; i < len(stack); i++ {
-					p := stack[i-1]
-					*line = append(*line, p.moves.Moves[p.i-1])
+		seen[n.key] = true
+		if !n.hasLegal() {
+			if f.b.stm == s.winner && n.InCheck() {
+				// the line: the move that led from each frame, then m
+				for i := 0; i < len(stack)-1; i++ {
+					*line = append(*line, moves[stack[i].i-1])
 				}
 				*line = append(*line, m)
 				return found
 			}
 			continue
 		}
-		if ok, _ := materialUnwinnable(&n.b, s.winner); ok {
+		if ok, _ := materialUnwinnable(&n, s.winner); ok {
 			continue
 		}
 		if f.b.irreversible(m) {
-			if ok, _ := blockedUnwinnable(&n.b, s.winner); ok {
+			if ok, _ := blockedUnwinnable(&n, s.winner); ok {
 				continue
 			}
 		}
-		stack = append(stack, n)
+		stack = push(stack, &n)
 	}
 	return none
 }

@@ -24,7 +24,12 @@ func upOf(c int) int {
 // through anything but the walls (other men are taken to step aside), and
 // the squares it attacks from them. forbid are squares it may not stand on.
 func flood(p, s int, walls, forbid uint64) (stand, attack uint64) {
-	stand = uint64(1) << s
+	return floodFrom(p, uint64(1)<<s, walls, forbid)
+}
+
+// floodFrom is flood from every square of from.
+func floodFrom(p int, from, walls, forbid uint64) (stand, attack uint64) {
+	stand = from
 	frontier := stand
 	for frontier != 0 {
 		var next uint64

@@ -1,0 +1,234 @@
+package unwinnable
+
+import (
+	"math/bits"
+
+	"arbiter/internal/phrase"
+)
+
+// pawnState is an abstract state of the progress search: the exact pawns
+// of both sides and, for each side and piece type (knight to king), the
+// region its pieces of that type can stand on — all squares they can
+// reach with the pawns as walls (other pieces are taken to step aside). A
+// concrete position belongs to the state when its pawns are these and
+// each piece stands in the region of its colour and type.
+type pawnState struct {
+	pawns [2]uint64
+	reg   [2][5]uint64 // Knight, Bishop, Rook, Queen, King: index type-1
+}
+
+// progressBudget bounds the abstract states of progressUnwinnable at the
+// root. When they run out with no state allowing a check, the search runs
+// again after the first helpmate search with a 1/progressShare of the
+// limit (a state costs about as much as ten positions of a search).
+const (
+	progressBudget = 4096
+	progressShare  = 20
+)
+
+// pawnsAttack is the set of squares the pawns in set of colour c attack.
+func pawnsAttack(c int, set uint64) uint64 {
+	if c == White {
+		return set<<7&^fileH | set<<9&^fileA
+	}
+	return set>>9&^fileH | set>>7&^fileA
+}
+
+// close makes every region closed under its pieces' moves with the pawns
+// as walls: a piece that stood in the region before a pawn moved stands on
+// one of its squares that is no pawn now, and moves from there. A king
+// never steps onto a square an enemy pawn attacks (it may stand on one
+// already, in check).
+func (st *pawnState) close() {
+	walls := st.pawns[0] | st.pawns[1]
+	for c := 0; c < 2; c++ {
+		for i := range st.reg[c] {
+			if st.reg[c][i] == 0 {
+				continue
+			}
+			var forbid uint64
+			if i+1 == King {
+				forbid = pawnsAttack(1-c, st.pawns[1-c])
+			}
+			st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, forbid)
+		}
+	}
+}
+
+// attacks is what the pieces of type p standing anywhere in region attack,
+// the pawns as walls.
+func regionAttacks(p int, region, walls uint64) uint64 {
+	var a uint64
+	for f := region; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		switch p {
+		case Knight:
+			a |= knightAttacks[q]
+		case Bishop:
+			a |= bishopAttacks(q, walls)
+		case Rook:
+			a |= rookAttacks(q, walls)
+		case Queen:
+			a |= bishopAttacks(q, walls) | rookAttacks(q, walls)
+		case King:
+			a |= kingAttacks[q]
+		}
+	}
+	return a
+}
+
+// checks reports whether some man of winner could attack a square the
+// loser's king could stand on in a position of the state: a check.
+func (st *pawnState) checks(winner int) bool {
+	walls := st.pawns[0] | st.pawns[1]
+	a := pawnsAttack(winner, st.pawns[winner])
+	for p := Knight; p <= Queen; p++ {
+		a |= regionAttacks(p, st.reg[winner][p-1], walls)
+	}
+	return a&st.reg[1-winner][King-1] != 0
+}
+
+// successors calls f with every state a progress move (a pawn move or a
+// capture of a pawn) can lead to. Captures of pieces are not made: by
+// monotonicity a state with the captured piece still in it allows every
+// check and every pawn move the state without it allows.
+//
+// The order matters only for speed: the search takes the last state
+// found first, so the winner's pawn moves come last, its most advanced
+// pawn's last of all — where a pawn can run to promotion, the search
+// reaches the new queen (and a check) in a few states instead of trying
+// every other pawn's moves first.
+func (st *pawnState) successors(winner int, f func(pawnState)) {
+	walls := st.pawns[0] | st.pawns[1]
+	for _, c := range [2]int{1 - winner, winner} {
+		own, opp := st.pawns[c], st.pawns[1-c]
+		up := upOf(c)
+		start, last := rank1<<8, rank8
+		if c == Black {
+			start, last = rank8>>8, rank1
+		}
+		var pieces uint64 // squares where an enemy piece could stand, to be captured by a pawn
+		for i := 0; i < 4; i++ {
+			pieces |= st.reg[1-c][i]
+		}
+		move := func(from, to int, captured uint64) {
+			n := *st
+			n.pawns[c] &^= uint64(1) << from
+			n.pawns[1-c] &^= captured
+			if uint64(1)<<to&last != 0 {
+				for p := Knight; p <= Queen; p++ {
+					m := n
+					m.reg[c][p-1] |= uint64(1) << to
+					m.close()
+					f(m)
+				}
+				return
+			}
+			n.pawns[c] |= uint64(1) << to
+			n.close()
+			f(n)
+		}
+		// A piece takes an enemy pawn it could attack; a king one no
+		// other enemy pawn guards.
+		for p := Knight; p <= King; p++ {
+			r := st.reg[c][p-1]
+			if r == 0 {
+				continue
+			}
+			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
+				bit := t & -t
+				if p == King && pawnsAttack(1-c, opp&^bit)&bit != 0 {
+					continue
+				}
+				n := *st
+				n.pawns[1-c] &^= bit
+				n.reg[c][p-1] |= bit
+				n.close()
+				f(n)
+			}
+		}
+		for ps := own; ps != 0; {
+			// White's pawns from the lowest square up, Black's from the
+			// highest down: the least advanced first.
+			var s int
+			if c == White {
+				s = bits.TrailingZeros64(ps)
+			} else {
+				s = 63 - bits.LeadingZeros64(ps)
+			}
+			ps &^= uint64(1) << s
+			one := s + up
+			if walls&(uint64(1)<<one) == 0 {
+				move(s, one, 0)
+				two := one + up
+				if uint64(1)<<s&start != 0 && walls&(uint64(1)<<two) == 0 {
+					move(s, two, 0)
+					// En passant: an enemy pawn beside the square reached
+					// takes on the square passed.
+					for e := opp & pawnAttacks[c][one]; e != 0; e &= e - 1 {
+						n := *st
+						n.pawns[c] &^= uint64(1) << s
+						n.pawns[1-c] = n.pawns[1-c]&^(e&-e) | uint64(1)<<one
+						n.close()
+						f(n)
+					}
+				}
+			}
+			for t := pawnAttacks[c][s] & (opp | pieces); t != 0; t &= t - 1 {
+				to := bits.TrailingZeros64(t)
+				move(s, to, opp&(uint64(1)<<to))
+			}
+		}
+	}
+}
+
+// progressUnwinnable is the progress search: from the position's abstract
+// state, every state reachable by pawn moves and captures of pawns is
+// visited (finitely many: a pawn move or a capture cannot be undone); when
+// in none of them a man of winner could ever attack a square the loser's
+// king could stand on, the loser's king is never even checked. Sound by
+// induction on the moves of any game from b: every position reached
+// belongs to a visited state (see pawnState, close and successors).
+// Unknown (false) when some state allows a check or after budget states.
+func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error) {
+	var st pawnState
+	for c := 0; c < 2; c++ {
+		st.pawns[c] = b.bb[c][Pawn]
+		for p := Knight; p <= King; p++ {
+			st.reg[c][p-1] = b.bb[c][p]
+		}
+	}
+	st.close()
+	seen := map[pawnState]bool{st: true}
+	stack := []pawnState{st}
+	if b.ep >= 0 {
+		// An en-passant capture open now.
+		us := b.stm
+		for e := b.bb[us][Pawn] & pawnAttacks[1-us][b.ep]; e != 0; e &= e - 1 {
+			n := st
+			n.pawns[us] = n.pawns[us]&^(e&-e) | uint64(1)<<b.ep
+			n.pawns[1-us] &^= uint64(1) << (int(b.ep) + upOf(1-us))
+			n.close()
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, n)
+			}
+		}
+	}
+	visited := 0
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		visited++
+		if visited > budget || st.checks(winner) {
+			return false, visited, nil
+		}
+		st.successors(winner, func(n pawnState) {
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, n)
+			}
+		})
+	}
+	return true, visited, phrase.Errorf("whatever pawn moves and captures are made, no %s piece can ever attack a square the %s king can reach", lower(colourName(winner)), lower(colourName(1-winner)))
+}
