@@ -21,7 +21,8 @@ type Command struct {
 	// holds it); else g.KeyFile is read here.
 	Key ed25519.PrivateKey
 	// Pressed is the instant the command was given on the face's time
-	// source Now (default: Now() when Forward is called); the request is
+	// source Now (default: Now() once the link to the authority is up, just
+	// before the request is sent); the request is
 	// stamped with Pressed plus this station's offset to the authority,
 	// estimated on Now.
 	Pressed time.Time
