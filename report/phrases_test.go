@@ -19,17 +19,24 @@ const flagScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --play
 0:01:20 --as operator flag white
 `
 
+// playScript plays a script into a new record and returns its path.
+func playScript(t *testing.T, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	sp := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "r.db")
+	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	return db
+}
+
 // The German PDF says the 6.9 verdict and its proof in German (issue 14),
 // from the phrase the record keeps, in the words of the console; the
 // English PDF keeps the record's English sentence.
 func TestThePDFSaysTheFlagVerdictInItsLanguage(t *testing.T) {
-	dir := t.TempDir()
-	sp := filepath.Join(dir, "s.txt")
-	if err := os.WriteFile(sp, []byte(flagScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "f.db")
-	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	db := playScript(t, flagScript)
 	st, head := loadState(t, db)
 	tests := []struct {
 		lang       string
@@ -82,13 +89,7 @@ const recordedScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --
 // log in German, from the phrase the core keeps beside the English, in the
 // PDF's words; the English PDF prints the record's English.
 func TestTheGermanPDFSaysEveryRecordedTextInGerman(t *testing.T) {
-	dir := t.TempDir()
-	sp := filepath.Join(dir, "s.txt")
-	if err := os.WriteFile(sp, []byte(recordedScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "r.db")
-	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	db := playScript(t, recordedScript)
 	st, _ := loadState(t, db)
 	g := st.Game(1)
 	for _, tc := range []struct{ name, kind, text, effect string }{
