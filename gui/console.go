@@ -34,8 +34,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +48,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/scoresheet"
 	"arbiter/service"
@@ -608,103 +607,23 @@ func logRows(m *match.Match, g *match.Game) []string {
 		}
 		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
 			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
-		text := incidentText(in.Text)
-		if in.Why != nil {
-			// a flag's verdict: the record's English reason, said from its code
-			if head, ok := strings.CutSuffix(in.Text, " ("+in.Why.Error()+")"); ok {
-				text = flagText(head) + " (" + capitalFirst(say(in.Why)) + ")"
-			} else if head, ok := strings.CutSuffix(in.Text, ": "+in.Why.Error()); ok {
-				text = resultText(head) + ": " + capitalFirst(say(in.Why))
-			}
-		}
+		text := sayRecorded(in.Text, in.Said)
 		if in.Effect != "" {
-			text = strings.TrimSpace(text + " [" + incidentText(in.Effect) + "]")
+			text = strings.TrimSpace(text + " [" + sayRecorded(in.Effect, in.EffectSaid) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
 	return rows
 }
 
-// incidentPatterns are the texts the core writes into the incident log with
-// a colour or a name in them: the log shows them in the console's language.
-var incidentPatterns = []struct {
-	re     *regexp.Regexp
-	format string // the dictionary's key
-	colour bool   // the argument is a colour ("White")
-	method int    // the argument with this number (from 1) is a correction's method
-}{
-	{regexp.MustCompile(`^(White|Black)'s clock runs again$`), "%s's clock runs again", true, 0},
-	{regexp.MustCompile(`^(.+) offers a draw$`), "%s offers a draw", false, 0},
-	{regexp.MustCompile(`^(.+) accepts the draw offer$`), "%s accepts the draw offer", false, 0},
-	{regexp.MustCompile(`^(.+) declines the draw offer$`), "%s declines the draw offer", false, 0},
-	{regexp.MustCompile(`^(white|black) flag fallen`), "%s's flag fallen", true, 0},
-	{regexp.MustCompile(`^(white|black) ([+-][0-9:.]+)$`), "%s %s", true, 0},
-	{regexp.MustCompile(`^position before ply (\d+) restored, (\d+) ply\(s\) struck out \((\w+)\): `), "position before ply %s restored, %s ply(s) struck out (%s): ", false, 3},
-	{regexp.MustCompile(`^clocks stopped; White (\S+) \(period (\d+), (\d+) moves\), Black (\S+) \(period (\d+), (\d+) moves\)$`),
-		"clocks stopped; White %s (period %s, %s moves), Black %s (period %s, %s moves)", false, 0},
-}
-
-// flagFell is the head of a flag's incident text as the core writes it
-// (match: "white flag fell at 20:01:00.000 UTC; can mate").
-var flagFell = regexp.MustCompile(`^(white|black) flag fell at ([^;]+)(?:; (.+))?$`)
-
-// resultText is the head of a result's incident text ("0-1 (time
-// forfeit)") in the console's language.
-func resultText(s string) string {
-	if res, term, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(term, ")") {
-		return res + " (" + translate(strings.TrimSuffix(term, ")")) + ")"
+// sayRecorded is a text of the incident log in the console's language: the
+// phrase the core keeps beside it (match.Incident.Said), else the text the
+// dictionary knows whole, else as recorded (the words a person typed).
+func sayRecorded(text string, said *phrase.Error) string {
+	if said != nil {
+		return say(said)
 	}
-	return incidentText(s)
-}
-
-// flagText is the head of a flag's incident text in the console's language.
-func flagText(s string) string {
-	m := flagFell.FindStringSubmatch(s)
-	if m == nil {
-		return incidentText(s)
-	}
-	t := tr("%s's flag fell at %s", lang.L(strings.ToUpper(m[1][:1])+m[1][1:]), m[2])
-	if m[3] != "" {
-		t += "; " + translate(m[3])
-	}
-	return t
-}
-
-// incidentText is an incident's text in the console's language: a text of
-// the dictionary, a known pattern (the rest of the text kept), else as
-// recorded (the arbiter's own words).
-func incidentText(s string) string {
-	if t := translate(s); t != s {
-		return t
-	}
-	if rest, ok := strings.CutPrefix(s, "cause: "); ok {
-		// a pause's cause (match: "cause: power failure. REASON")
-		if word, reason, ok := strings.Cut(rest, "."); ok && slices.Contains(match.PauseCauses(), strings.ReplaceAll(word, " ", "-")) {
-			return strings.TrimSpace(tr("cause: %s.", causeLabel(strings.ReplaceAll(word, " ", "-"))) + " " + incidentText(strings.TrimSpace(reason)))
-		}
-	}
-	if rest, ok := strings.CutPrefix(s, "both flags fallen, order unknown: the game continues"); ok {
-		return lang.L("both flags fallen, order unknown: the game continues") + rest
-	}
-	for _, p := range incidentPatterns {
-		m := p.re.FindStringSubmatchIndex(s)
-		if m == nil {
-			continue
-		}
-		var args []any
-		for i := 2; i+1 < len(m); i += 2 {
-			arg := s[m[i]:m[i+1]]
-			if p.colour && i == 2 {
-				arg = lang.L(strings.ToUpper(arg[:1]) + arg[1:])
-			}
-			if p.method == i/2 {
-				arg = methodWord(arg) // a correction's method (record, keep …)
-			}
-			args = append(args, arg)
-		}
-		return fmt.Sprintf(lang.L(p.format), args...) + s[m[1]:]
-	}
-	return s
+	return translate(text)
 }
 
 func (c *console) refreshLog(g *match.Game) {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/clock"
 	"arbiter/match"
 )
 
@@ -98,23 +99,78 @@ func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 	}
 }
 
-// The texts the core writes into the log with a colour, a name or figures
-// in them are shown in the console's language.
-func TestIncidentTextsAreShownInGerman(t *testing.T) {
+// Every kind of text the core writes into the incident log is said in the
+// console's language from the phrase it keeps beside the English (no
+// rewriting of the English): one row per text, the record made by the
+// core's commands.
+func TestTheGermanConsoleSaysEveryRecordedTextInGerman(t *testing.T) {
 	inGerman(t)
-	for _, tc := range []struct{ in, want string }{
-		{"White's clock runs again", "Die Uhr von Weiß läuft wieder"},
-		{"Garry Kasparov offers a draw", "Garry Kasparov bietet Remis an"},
-		{"white +0:05:00", "Weiß +0:05:00"},
-		{"recovery bonus after the operator's error", "Erholungszeit nach dem Fehler des Operators"},
-		{"position before ply 6 restored, 1 ply(s) struck out (keep): the operator relayed Bc5",
-			"Stellung vor Halbzug 6 wiederhergestellt, 1 Halbzug/Halbzüge gestrichen (Uhren belassen): the operator relayed Bc5"},
-		{"clocks stopped; White 1:59:43.157 (period 1, 3 moves), Black 1:59:47.049 (period 1, 2 moves)",
-			"Uhren angehalten; Weiß 1:59:43.157 (Periode 1, Züge: 3), Schwarz 1:59:47.049 (Periode 1, Züge: 2)"},
-		{"the relay froze", "the relay froze"}, // the arbiter's own words stay
-	} {
-		if got := incidentText(tc.in); got != tc.want {
-			t.Errorf("incidentText(%q) = %q, want %q", tc.in, got, tc.want)
+	h := newHarness(t, match.RoleArbiter, "")
+	h.newMatch("acm1996", "")
+	at := h.ft.Now()
+	cmd := func(s int, role match.Role) match.Cmd {
+		return match.Cmd{At: at.Add(time.Duration(s) * time.Second), Actor: match.Actor{Role: role}}
+	}
+	arb, op := match.RoleArbiter, match.RoleOperator
+	ok := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
 		}
+	}
+	move := func(s int, role match.Role, mv string) {
+		t.Helper()
+		_, err := h.core.Move(h.ctx, cmd(s, role), mv, false)
+		ok(err)
+	}
+	three, one := 3, 1
+	ok(h.core.StartGame(h.ctx, cmd(1, arb), 1))
+	move(10, arb, "e4")
+	move(20, op, "e5")
+	move(30, arb, "Nf3")
+	move(40, op, "Nc6")
+	move(50, arb, "Bb5")
+	_, err := h.core.Correct(h.ctx, cmd(60, arb), match.CorrectArgs{Ply: 4, Method: match.MethodKeep, Reason: "the operator relayed Nc6"})
+	ok(err)
+	ok(h.core.Resume(h.ctx, cmd(70, arb)))
+	move(80, op, "Nf6")
+	ok(h.core.PauseFor(h.ctx, cmd(90, arb), match.PauseArgs{Reason: "stopped by the arbiter", Cause: match.CausePowerFailure}))
+	ok(h.core.Resume(h.ctx, cmd(100, arb)))
+	ok(h.core.Adjust(h.ctx, cmd(110, arb), clock.White, match.Adjustment{D: 5 * time.Minute, Moves: &three}, "the clock was behind"))
+	ok(h.core.Adjust(h.ctx, cmd(115, arb), clock.Black, match.Adjustment{Set: true, D: time.Hour, Period: &one}, "the clock was ahead"))
+	ok(h.core.DrawOffer(h.ctx, cmd(120, arb), nil))
+	ok(h.core.DrawAnswer(h.ctx, cmd(130, arb), false))
+	ok(h.core.Amend(h.ctx, cmd(140, arb), 1, "d4", "the operator misread"))
+	move(145, arb, "Bf4")
+	_, err = h.core.Incident(h.ctx, cmd(150, op), match.IncidentMaintenance, match.IncidentArgs{InHall: true, Text: "a node board is replaced"})
+	ok(err)
+	ok(h.core.LogSuspend(h.ctx, at.Add(160*time.Second), 3*time.Second))
+	ok(h.core.Resign(h.ctx, cmd(170, arb), clock.White))
+
+	g := h.core.State().Game(1)
+	rows := logRows(h.core.State().Match, g)
+	for _, tc := range []struct{ name, kind, want string }{
+		{"a correction and the clocks it sets", match.IncidentCorrect,
+			"Stellung vor Halbzug 4 wiederhergestellt, 2 Halbzug/Halbzüge gestrichen (Uhren belassen): the operator relayed Nc6 [Uhren angehalten; Weiß "},
+		{"the rule-10 bonus and its effect", match.IncidentAdjust, "Erholungszeit nach dem Fehler des Operators [Weiß +0:05:00]"},
+		{"a resumption", "resume", "Die Uhr von Weiß läuft wieder [Uhr gestartet]"},
+		{"a pause's cause", "pause", "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten [Uhren angehalten]"},
+		{"an addition with a move counter", match.IncidentAdjust, "the clock was behind [Weiß +0:05:00, Zugzähler 3]"},
+		{"a setting with a period", match.IncidentAdjust, "the clock was ahead [Schwarz gestellt auf 1:00:00, Periode 1]"},
+		{"a draw offer", "draw offer", "Deep Blue bietet Remis an"},
+		{"a declined draw offer", "draw decline", "Garry Kasparov lehnt das Remisangebot ab"},
+		{"an amendment", match.IncidentAmend, "Halbzug 1: e4 eingegeben, d4 gespielt; Protokoll berichtigt: the operator misread [Uhren unverändert]"},
+		{"the rule-13 bonus", match.IncidentAdjust, "Erholungszeit für Wartung im Spielsaal [Weiß +0:05:00]"},
+		{"a suspension", "suspend", "der Rechner war 3s lang im Ruhezustand"},
+		{"a resignation's result", match.IncidentResult, "0-1 (Aufgabe): Garry Kasparov hat aufgegeben [Uhren angehalten]"},
+	} {
+		t.Run(tc.name+" is said in German", func(t *testing.T) {
+			for i, in := range g.Incidents {
+				if in.Kind == tc.kind && strings.Contains(rows[i], tc.want) {
+					return
+				}
+			}
+			t.Errorf("no %s row says %q:\n%s", tc.kind, tc.want, strings.Join(rows, "\n"))
+		})
 	}
 }

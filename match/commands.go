@@ -610,7 +610,9 @@ func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment
 	})
 }
 
-func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule string) error {
+// adjust corrects side's clock for reason: the arbiter's words (a string),
+// or the core's own (a phrase, also stored as the payload's why).
+func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason any, rule string) error {
 	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
 		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", clock.FormatReading(adj.D))
 	}
@@ -620,7 +622,13 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason, rule strin
 	if adj.Period != nil && (*adj.Period < 1 || *adj.Period > 100) {
 		return refuse("the period counts from 1, not %d", *adj.Period)
 	}
-	p := AdjustPayload{Side: side.String(), Op: "add", Moves: adj.Moves, Period: adj.Period, Reason: reason, Rule: rule}
+	p := AdjustPayload{Side: side.String(), Op: "add", Moves: adj.Moves, Period: adj.Period, Rule: rule}
+	switch r := reason.(type) {
+	case *phrase.Error:
+		p.Reason, p.Why = r.Error(), r
+	case string:
+		p.Reason = r
+	}
 	if adj.Set {
 		p.Op = "set"
 		if adj.D < 0 {
@@ -716,7 +724,7 @@ func (a *App) Resign(ctx context.Context, c Cmd, side clock.Side) error {
 		if side == clock.Black {
 			result = "1-0"
 		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermResignation), Reason: g.Name(side) + " resigned"})
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermResignation), Reason: g.Name(side) + " resigned", Why: phrase.Errorf(resignedFormat, g.Name(side))})
 	})
 }
 

@@ -369,7 +369,7 @@ func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResu
 			return nil
 		}
 		res.Bonus, res.BonusTo = RecoveryBonus, opts.Human
-		return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, "recovery bonus after the operator's error", rule)
+		return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, phrase.Errorf(bonusOperatorError), rule)
 	})
 	return res, err
 }
@@ -417,10 +417,10 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 		rule = "6.13"
 	}
 	g.Paused = PauseInfo{Reason: "position reset (" + rule + "): the arbiter resumes", By: Role(e.Role), ToMove: g.ToMove()}
-	text := fmt.Sprintf("position before ply %d restored, %d ply(s) struck out (%s): %s", p.Ply, len(p.Struck), p.Method, p.Reason)
-	effect := fmt.Sprintf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
+	text := phrase.Errorf("position before ply %d restored, %d ply(s) struck out (%s): %s", p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
+	effect := phrase.Errorf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
 		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
 		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
-	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentCorrect, text, rule, effect))
+	g.Incidents = append(g.Incidents, s.said(g, e, IncidentCorrect, rule, text, effect))
 	return nil
 }

@@ -133,6 +133,9 @@ type AdjustPayload struct {
 	Period *int   `json:"period,omitempty"` // 1-based
 	Reason string `json:"reason"`
 	Rule   string `json:"rule,omitempty"`
+	// Why is Reason as a phrase where the core gave the reason (a recovery
+	// bonus), for a face to say it in its language (absent in older records)
+	Why *phrase.Error `json:"why,omitempty"`
 }
 
 // EndPayload ends a game.
@@ -174,6 +177,10 @@ type IncidentPayload struct {
 	Result string `json:"result,omitempty"` // appeal decision changing the result
 	Refers int64  `json:"refers,omitempty"` // seq of the ruling an appeal contests, or of the appeal a decision closes
 	Extra  any    `json:"extra,omitempty"`
+	// Why is Text as a phrase where the core wrote the text (a
+	// suspension), for a face to say it in its language (absent in older
+	// records)
+	Why *phrase.Error `json:"why,omitempty"`
 }
 
 // RecoveryPayload records that the program was away while a clock ran.
@@ -442,7 +449,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	g.Result = p.Result
 	g.Termination = scoresheet.Termination(p.Termination)
 	g.Reason = p.Reason
-	g.Why = p.Why
+	g.Why = recordedPhrase(p.Reason, p.Why, g) // an older record's resignation too
 	g.Ended = e.At
 	g.Offer, g.OfferNext, g.Pressed = nil, nil, nil
 	if p.Termination == string(scoresheet.TermForfeit) {
@@ -454,11 +461,11 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 		g.Started = e.At
 	}
 	s.Current = g.Number - 1
-	text := p.Result + " (" + p.Termination + ")"
+	text := phrase.Errorf("%s (%s)", p.Result, phrase.Word(p.Termination))
 	if p.Reason != "" {
-		text += ": " + p.Reason
+		text = phrase.Errorf("%s (%s): %s", p.Result, phrase.Word(p.Termination), reasonArg(p.Reason, p.Why, g))
 	}
-	inc := s.incident(g, e, IncidentResult, text, "", "clocks stopped")
+	inc := s.said(g, e, IncidentResult, "", text, phrase.Errorf("clocks stopped"))
 	inc.Why = p.Why
 	g.Incidents = append(g.Incidents, inc)
 	return nil
@@ -578,10 +585,17 @@ func applyPause(s *State, g *Game, e store.Event) error {
 		kind, rule = "call", "6.12b"
 	}
 	text := p.Reason
+	var said *phrase.Error
 	if p.Cause != "" && p.Cause != CauseOther {
 		text = strings.TrimSpace("cause: " + strings.ReplaceAll(p.Cause, "-", " ") + ". " + p.Reason)
+		said = phrase.Errorf("cause: %s.", causeWord(p.Cause))
+		if p.Reason != "" {
+			said = phrase.Errorf("cause: %s. %s", causeWord(p.Cause), phrase.Word(p.Reason))
+		}
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, kind, text, rule, "clocks stopped"))
+	inc := s.said(g, e, kind, rule, nil, phrase.Errorf("clocks stopped"))
+	inc.Text, inc.Said = text, sameText(text, said)
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 
@@ -597,7 +611,7 @@ func applyResume(s *State, g *Game, e store.Event) error {
 	g.Clock = c
 	g.State = Running
 	g.Paused = PauseInfo{}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "resume", Colour(side)+"'s clock runs again", "6.12c", "clock started"))
+	g.Incidents = append(g.Incidents, s.said(g, e, "resume", "6.12c", phrase.Errorf("%s's clock runs again", colour(side)), phrase.Errorf("clock started")))
 	return nil
 }
 
@@ -619,41 +633,44 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 	if rule == "" {
 		rule = "6.10"
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAdjust, p.Reason, rule, effect))
+	inc := s.said(g, e, IncidentAdjust, rule, nil, effect)
+	inc.Text, inc.Said = p.Reason, recordedPhrase(p.Reason, p.Why, g)
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 
-// adjustClock applies an adjustment to a clock value and describes it.
-func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) (clock.Clock, string, error) {
+// adjustClock applies an adjustment to a clock value and describes it
+// ("white +0:05:00, move counter 20").
+func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) (clock.Clock, *phrase.Error, error) {
 	d := time.Duration(p.MS)*time.Millisecond + time.Duration(p.NS)
 	var err error
-	var effect string
+	var effect *phrase.Error
 	switch p.Op {
 	case "add":
 		c, err = c.AddTime(side, d, at)
-		effect = fmt.Sprintf("%s %s", side, signed(d))
+		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), signed(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
-		effect = fmt.Sprintf("%s set to %s", side, clock.FormatReading(d))
+		effect = phrase.Errorf("%s set to %s", phrase.Word(side.String()), clock.FormatReading(d))
 	default:
-		return c, "", fmt.Errorf("unknown adjustment %q", p.Op)
+		return c, nil, fmt.Errorf("unknown adjustment %q", p.Op)
 	}
 	if err != nil {
-		return c, "", err
+		return c, nil, err
 	}
 	if p.Moves != nil {
 		c, err = c.SetMoves(side, *p.Moves, at)
 		if err != nil {
-			return c, "", err
+			return c, nil, err
 		}
-		effect += fmt.Sprintf(", move counter %d", *p.Moves)
+		effect = phrase.Errorf("%s, move counter %d", effect, *p.Moves)
 	}
 	if p.Period != nil {
 		c, err = c.SetPeriod(side, *p.Period-1, at)
 		if err != nil {
-			return c, "", err
+			return c, nil, err
 		}
-		effect += fmt.Sprintf(", period %d", *p.Period)
+		effect = phrase.Errorf("%s, period %d", effect, *p.Period)
 	}
 	return c, effect, nil
 }
@@ -680,7 +697,7 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 		g.Offer = &DrawOffer{By: side, Ply: len(entries)}
 		g.OfferNext = &side
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, "draw offer", g.Name(side)+" offers a draw", "rule 8/14", ""))
+	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
 	return nil
 }
 
@@ -689,12 +706,12 @@ func applyDrawAnswer(s *State, g *Game, e store.Event) error {
 	if err != nil {
 		return err
 	}
-	verb := "declines"
+	kind, text := "draw decline", phrase.Errorf("%s declines the draw offer", g.Name(side))
 	if e.Kind == KindDrawAccept {
-		verb = "accepts"
+		kind, text = "draw accept", phrase.Errorf("%s accepts the draw offer", g.Name(side))
 	}
 	g.Offer, g.OfferNext = nil, nil
-	g.Incidents = append(g.Incidents, s.incident(g, e, "draw "+strings.TrimSuffix(verb, "s"), g.Name(side)+" "+verb+" the draw offer", "rule 8/14", ""))
+	g.Incidents = append(g.Incidents, s.said(g, e, kind, "rule 8/14", text, nil))
 	return nil
 }
 
@@ -710,30 +727,34 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 		}
 		g.Clock = c
 	}
-	text := p.Side + " flag fallen"
+	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
 	if !fell.IsZero() {
-		text = p.Side + " flag fell at " + instant(fell)
+		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), instant(fell))
 	}
 	if p.OrderUnknown {
-		text = "both flags fallen, order unknown: the game continues"
+		text = phrase.Errorf("both flags fallen, order unknown: the game continues")
 		w, _ := time.Parse(time.RFC3339Nano, p.WhiteFellAt)
 		b, _ := time.Parse(time.RFC3339Nano, p.BlackFellAt)
 		if !w.IsZero() && !b.IsZero() {
-			text = "both flags fallen (White's at " + instant(w) + ", Black's at " + instant(b) + "), order unknown: the game continues"
+			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", instant(w), instant(b))
 		}
 	}
 	if p.Verdict != "" {
-		text += "; " + p.Verdict
+		text = phrase.Errorf("%s; %s", text, phrase.Word(p.Verdict))
 	}
 	if p.Reason != "" {
-		text += " (" + p.Reason + ")"
+		var reason any = p.Reason // an older record's verdict: as recorded
+		if why := sameText(p.Reason, p.Why); why != nil {
+			reason = why
+		}
+		text = phrase.Errorf("%s (%s)", text, reason)
 	}
 	rule := "6.8/6.9"
 	if p.OrderUnknown {
 		rule = "6.11"
 	}
-	inc := s.incident(g, e, IncidentFlag, text, rule, "")
+	inc := s.said(g, e, IncidentFlag, rule, text, nil)
 	inc.Why = p.Why
 	if !fell.IsZero() {
 		inc.At = fell // the console, the PGN and the PDF show when the flag fell, not when it was recorded
@@ -749,6 +770,7 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	}
 	s.applyPeople(p)
 	inc := s.incident(g, e, p.Kind, p.Text, p.Rule, p.Effect)
+	inc.Said = recordedPhrase(p.Text, p.Why, g)
 	g.Incidents = append(g.Incidents, inc)
 	if h, ok := incidentEffects[p.Kind]; ok {
 		return h(s, g, e, p)

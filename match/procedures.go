@@ -271,7 +271,7 @@ func hallBonus(t *tx, g *Game, a IncidentArgs) error {
 	if !ok {
 		return nil
 	}
-	return t.adjust(t.st.Game(g.Number), hs, Adjustment{D: RecoveryBonus}, "recovery bonus for maintenance in the playing hall", "rule 13")
+	return t.adjust(t.st.Game(g.Number), hs, Adjustment{D: RecoveryBonus}, phrase.Errorf(bonusHall), "rule 13")
 }
 
 // stopForPower stops the clocks: the one fault that may (rule 7).
@@ -608,8 +608,8 @@ func applyAmend(s *State, g *Game, e store.Event) error {
 	if err := g.Sheet.Amend(p.Ply, p.UCI); err != nil {
 		return err
 	}
-	text := fmt.Sprintf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
-	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentAmend, text, "rule 15", "clocks untouched"))
+	text := phrase.Errorf("ply %d: %s entered, %s played; record amended: %s", p.Ply, p.Old, p.SAN, p.Reason)
+	g.Incidents = append(g.Incidents, s.said(g, e, IncidentAmend, "rule 15", text, phrase.Errorf("clocks untouched")))
 	return nil
 }
 

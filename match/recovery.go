@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -155,7 +154,7 @@ func (a *App) LogSuspend(ctx context.Context, now time.Time, d time.Duration) er
 		if g == nil || !g.Live() {
 			return nil
 		}
-		text := fmt.Sprintf("the computer was suspended for %s; the running clock counted that time: the arbiter decides whether to correct it", roundAway(d))
-		return t.emitAs(g.Number, RoleSystem, KindIncident, IncidentPayload{Kind: "suspend", Text: text, Rule: "6.10"})
+		why := phrase.Errorf(suspendedFormat, roundAway(d))
+		return t.emitAs(g.Number, RoleSystem, KindIncident, IncidentPayload{Kind: "suspend", Text: why.Error(), Rule: "6.10", Why: why})
 	})
 }

@@ -119,6 +119,12 @@ type Incident struct {
 	// Why is the reason in Text as a code and arguments, for a console to
 	// say it in its language: a flag's verdict (nil where the record has none)
 	Why *phrase.Error
+	// Said is Text as a phrase (Said.Error() == Text), for a face to say it
+	// in its language; nil for words a person typed, and for texts an
+	// older record stored in English that no phrase is known for
+	Said *phrase.Error
+	// EffectSaid is Effect as a phrase, as Said is Text
+	EffectSaid *phrase.Error
 }
 
 // DrawOffer is a pending draw offer.

@@ -43,7 +43,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	if in.Actor != "" {
 		actor += ": " + in.Actor
 	}
-	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), r.t.reasoned(in.Text, in.Why), r.t.rule(in.Rule), r.t.text(r.t.word(in.Effect))}
+	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), r.t.said(in.Text, in.Said), r.t.rule(in.Rule), r.t.said(in.Effect, in.EffectSaid)}
 	if withGame {
 		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
 		row = append(row[:3], row[5:]...) // no clock readings in the appendix

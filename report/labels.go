@@ -9,18 +9,8 @@ import (
 	"arbiter/match"
 )
 
-// word is a kind, role or effect of the record in the report's language.
-func (t tr) word(s string) string {
-	if t.de {
-		// Effects of clock corrections: "white +0:05:00".
-		for _, side := range []string{"white ", "black "} {
-			if rest, ok := strings.CutPrefix(s, side); ok {
-				return t.s(strings.TrimSpace(side)) + " " + rest
-			}
-		}
-	}
-	return t.s(s)
-}
+// word is a kind or role of the record in the report's language.
+func (t tr) word(s string) string { return t.s(s) }
 
 // rule is a rule reference in the report's language: "rule 10" → "Regel 10".
 func (t tr) rule(s string) string {

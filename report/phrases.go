@@ -1,12 +1,10 @@
 package report
 
 import (
-	"strings"
 	"sync"
 
 	"arbiter/assets"
 	"arbiter/internal/phrase"
-	"arbiter/match"
 )
 
 // germanPhrases is the console's German dictionary
@@ -20,25 +18,17 @@ var germanPhrases = sync.OnceValue(func() phrase.Dictionary {
 	return d
 })
 
-// reasoned translates a recorded text whose reason the record also keeps as
-// a phrase (why): the text before the reason through the text rules, the
-// reason said from its code. Without a phrase, or in English, it is text.
-func (t tr) reasoned(text string, why *phrase.Error) string {
-	if !t.de || why == nil {
-		return t.text(text)
+// said is a recorded text in the report's language: in English the text as
+// recorded; in German the phrase the core keeps beside it (match.Incident.
+// Said) said with the shared dictionary in the PDF's words (the context
+// "report"), else the text the dictionary knows whole, else as recorded
+// (the words a person typed).
+func (t tr) said(text string, p *phrase.Error) string {
+	if !t.de || text == "" {
+		return text
 	}
-	reason := phrase.CapitalFirst(germanPhrases().Say(why))
-	if text == why.Error() {
-		return reason
+	if p != nil && p.Error() == text {
+		return germanPhrases().SayIn("report", p)
 	}
-	for _, sep := range []struct{ before, after string }{{" (", ")"}, {": ", ""}} {
-		if head, ok := strings.CutSuffix(text, sep.before+why.Error()+sep.after); ok {
-			return t.text(head) + sep.before + reason + sep.after
-		}
-	}
-	return t.text(text)
+	return t.s(text)
 }
-
-// methodDE is a correction's method (rule 10, 6.13) in German, as the
-// console says it.
-func methodDE(m string) string { return germanPhrases().T(match.MethodEffect(m)) }

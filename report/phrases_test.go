@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/assets"
+	"arbiter/internal/phrase"
+	"arbiter/match"
 	"arbiter/report"
 )
 
@@ -16,17 +19,24 @@ const flagScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --play
 0:01:20 --as operator flag white
 `
 
+// playScript plays a script into a new record and returns its path.
+func playScript(t *testing.T, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	sp := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "r.db")
+	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	return db
+}
+
 // The German PDF says the 6.9 verdict and its proof in German (issue 14),
 // from the phrase the record keeps, in the words of the console; the
 // English PDF keeps the record's English sentence.
 func TestThePDFSaysTheFlagVerdictInItsLanguage(t *testing.T) {
-	dir := t.TempDir()
-	sp := filepath.Join(dir, "s.txt")
-	if err := os.WriteFile(sp, []byte(flagScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "f.db")
-	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	db := playScript(t, flagScript)
 	st, head := loadState(t, db)
 	tests := []struct {
 		lang       string
@@ -50,4 +60,99 @@ func TestThePDFSaysTheFlagVerdictInItsLanguage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recordedScript writes every kind of text the core puts into the incident
+// log (a suspension is written by the console alone: match's tests).
+const recordedScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --player "Deep Blue" --computer "Deep Blue" --operator "Op" --arbiter "Carl Meyer" --white "Anna Schmidt" --tz Europe/Berlin --games 2
+0:00:01 game start
+0:00:10 move e4
+0:00:20 --as operator move e5
+0:00:30 move Nf3
+0:00:40 --as operator move Nc6
+0:01:00 correct --ply 4 --method keep --reason "the operator relayed Nc6"
+0:01:10 resume
+0:01:20 --as operator move Nf6
+0:01:30 pause --cause power-failure --reason "stopped by the arbiter"
+0:01:40 resume
+0:01:50 adjust white +5m --moves 3 --reason "the clock was behind"
+0:01:55 adjust black =1:00:00 --period 1 --reason "the clock was ahead"
+0:02:00 draw offer
+0:02:10 draw decline
+0:02:20 amend --ply 1 d4 --reason "the operator misread"
+0:02:30 move Bf4
+0:02:40 --as operator incident maintenance --in-hall --text "a node board is replaced"
+0:02:50 resign white
+`
+
+// The German PDF says every kind of text the core writes into the incident
+// log in German, from the phrase the core keeps beside the English, in the
+// PDF's words; the English PDF prints the record's English.
+func TestTheGermanPDFSaysEveryRecordedTextInGerman(t *testing.T) {
+	db := playScript(t, recordedScript)
+	st, _ := loadState(t, db)
+	g := st.Game(1)
+	for _, tc := range []struct{ name, kind, text, effect string }{
+		{"a correction and the clocks it sets", match.IncidentCorrect,
+			"Stellung vor Halbzug 4 wiederhergestellt, 1 Halbzug/Halbzüge gestrichen (Uhren belassen): the operator relayed Nc6", "Uhren angehalten; Weiß 1:59:21 (Periode 1, Züge: 2), Schwarz 1:59:40 (Periode 1, Züge: 1)"},
+		{"the rule-10 bonus", match.IncidentAdjust, "Erholungszeit nach dem Fehler des Operators", "Weiß +0:05:00"},
+		{"a resumption", "resume", "die Uhr von Schwarz läuft wieder", "Uhr gestartet"},
+		{"a pause's cause", "pause", "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten", "Uhren angehalten"},
+		{"an addition with a move counter", match.IncidentAdjust, "the clock was behind", "Weiß +0:05:00, Zugzähler 3"},
+		{"a setting with a period", match.IncidentAdjust, "the clock was ahead", "Schwarz gestellt auf 1:00:00, Periode 1"},
+		{"a draw offer", "draw offer", "Deep Blue bietet Remis an", ""},
+		{"a declined draw offer", "draw decline", "Anna Schmidt lehnt das Remisangebot ab", ""},
+		{"an amendment", match.IncidentAmend, "Halbzug 1: e4 eingegeben, d4 gespielt; Protokoll berichtigt: the operator misread", "Uhren unverändert"},
+		{"the rule-13 bonus", match.IncidentAdjust, "Erholungszeit für Wartung im Spielsaal", "Weiß +0:05:00"},
+		{"a resignation's result", match.IncidentResult, "0-1 (Aufgabe): Anna Schmidt hat aufgegeben", "Uhren angehalten"},
+	} {
+		t.Run(tc.name+" is said in German", func(t *testing.T) {
+			var seen []string
+			for _, in := range g.Incidents {
+				text, effect := report.IncidentCells(st.Match, g, in, "de")
+				if in.Kind == tc.kind && text == tc.text && effect == tc.effect {
+					if en, _ := report.IncidentCells(st.Match, g, in, "en"); en != in.Text {
+						t.Errorf("the English PDF says %q, the record %q", en, in.Text)
+					}
+					return
+				}
+				seen = append(seen, text+" | "+effect)
+			}
+			t.Errorf("no %s row says %q | %q:\n%s", tc.kind, tc.text, tc.effect, strings.Join(seen, "\n"))
+		})
+	}
+	t.Run("every format and word of these phrases has its German with the same verbs", func(t *testing.T) {
+		de, err := phrase.LoadDictionary(assets.Translations, "translations/de.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		var walk func(p *phrase.Error)
+		walk = func(p *phrase.Error) {
+			if p == nil {
+				return
+			}
+			keys = append(keys, p.Format)
+			for _, a := range p.Args {
+				switch x := a.(type) {
+				case *phrase.Error:
+					walk(x)
+				case phrase.Word:
+					keys = append(keys, string(x))
+				case interface{ Word() phrase.Word }:
+					keys = append(keys, string(x.Word()))
+				}
+			}
+		}
+		for _, in := range g.Incidents {
+			walk(in.Said)
+			walk(in.EffectSaid)
+		}
+		if len(keys) < 30 {
+			t.Fatalf("only %d keys: the walk is broken", len(keys))
+		}
+		for _, context := range []string{"", "report"} { // the console's words, the PDF's
+			phrase.CheckDictionary(t, de, context, keys)
+		}
+	})
 }

@@ -57,7 +57,7 @@ func (r *renderer) game(g *match.Game) {
 	case g.Over():
 		res += " (" + t.term(string(g.Termination)) + ")"
 		if g.Reason != "" {
-			res += " — " + t.reasoned(g.Reason, g.Why)
+			res += " — " + t.said(g.Reason, g.Why)
 		}
 	default:
 		res = "* (" + t.s("in progress") + ")"

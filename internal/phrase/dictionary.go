@@ -49,6 +49,12 @@ func (d Dictionary) In(context, en string) string {
 // Say renders err in the dictionary's language (see [Translate]).
 func (d Dictionary) Say(err error) string { return Translate(err, d.T) }
 
+// SayIn renders err in the dictionary's language with a face's own words in
+// a context (see [Dictionary.In]).
+func (d Dictionary) SayIn(context string, err error) string {
+	return Translate(err, func(en string) string { return d.In(context, en) })
+}
+
 // CapitalFirst begins a sentence with a capital letter (a phrase said on its
 // own, not inside another sentence).
 func CapitalFirst(s string) string {

@@ -1,0 +1,115 @@
+package match
+
+import (
+	"strings"
+
+	"arbiter/internal/phrase"
+	"arbiter/store"
+)
+
+// The texts of the incident log that the core writes itself are kept as
+// phrases beside their English (Incident.Said, Incident.EffectSaid), so that
+// each face says them in its language with its dictionary. Most are composed
+// during replay from the payload's fields (a resumption, a draw offer, a
+// result, a flag, a correction, an amendment, an adjustment's effect), so
+// every record gets them, old ones too. The few the record stores as
+// English (the recovery bonuses' reasons, a suspension, a resignation) are
+// stored as a phrase too in events written since (the payload's "why",
+// docs/events.md); for older events storedPhrase knows their exact words.
+
+// The texts the core stores in English.
+const (
+	bonusOperatorError = "recovery bonus after the operator's error"
+	bonusHall          = "recovery bonus for maintenance in the playing hall"
+	suspendedFormat    = "the computer was suspended for %s; the running clock counted that time: the arbiter decides whether to correct it"
+	resignedFormat     = "%s resigned"
+)
+
+// said is an incident whose text and effect the core composes as phrases:
+// its Text and Effect are their English.
+func (s *State) said(g *Game, e store.Event, kind, rule string, text, effect *phrase.Error) Incident {
+	inc := s.incident(g, e, kind, english(text), rule, english(effect))
+	inc.Said, inc.EffectSaid = text, effect
+	return inc
+}
+
+func english(p *phrase.Error) string {
+	if p == nil {
+		return ""
+	}
+	return p.Error()
+}
+
+// sameText is p when its English is text, else nil: a phrase never says
+// anything but what the record says.
+func sameText(text string, p *phrase.Error) *phrase.Error {
+	if p == nil || p.Error() != text {
+		return nil
+	}
+	return p
+}
+
+// storedPhrase is the phrase of a text that an event written before
+// phrases were stored ("why") holds in English, when it is one of the
+// core's own (a recovery bonus, a suspension, a player of g resigning);
+// nil for any other text, such as the words a person typed.
+func storedPhrase(text string, g *Game) *phrase.Error {
+	switch text {
+	case bonusOperatorError, bonusHall:
+		return &phrase.Error{Format: text}
+	}
+	if head, ok := strings.CutSuffix(text, " resigned"); ok && g != nil && (head == g.White || head == g.Black) {
+		return phrase.Errorf(resignedFormat, head)
+	}
+	prefix, suffix, _ := strings.Cut(suspendedFormat, "%s")
+	if rest, ok := strings.CutPrefix(text, prefix); ok {
+		if d, ok := strings.CutSuffix(rest, suffix); ok && d != "" && !strings.ContainsAny(d, " ;") {
+			return phrase.Errorf(suspendedFormat, d)
+		}
+	}
+	return nil
+}
+
+// recordedPhrase is the phrase of a text the record stores in English: the
+// event's own (why) when it has one, else storedPhrase's.
+func recordedPhrase(text string, why *phrase.Error, g *Game) *phrase.Error {
+	if p := sameText(text, why); p != nil {
+		return p
+	}
+	return storedPhrase(text, g)
+}
+
+// reasonArg is a recorded reason as the argument of a phrase: its phrase
+// when it has one, else a word a dictionary may know whole (a reason the
+// console offers), else the text as recorded (the dictionary has no words
+// a person typed).
+func reasonArg(text string, why *phrase.Error, g *Game) any {
+	if p := recordedPhrase(text, why, g); p != nil {
+		return p
+	}
+	return phrase.Word(text)
+}
+
+// methodWord is a correction's method: written as the record names it
+// ("keep"), said as what it does to the clocks ("clocks kept").
+type methodWord string
+
+func (m methodWord) Word() phrase.Word { return phrase.Word(MethodEffect(string(m))) }
+
+// causeWord is a pause's cause: written as the record's words ("power
+// failure"), said as the console names the cause ("power failure (rule 7)").
+type causeWord string
+
+func (c causeWord) String() string { return strings.ReplaceAll(string(c), "-", " ") }
+
+func (c causeWord) Word() phrase.Word {
+	switch string(c) {
+	case CauseFault:
+		return "technical fault"
+	case CausePowerFailure:
+		return "power failure (rule 7)"
+	case CauseUnplayable:
+		return "the game cannot be played"
+	}
+	return phrase.Word(c.String())
+}
