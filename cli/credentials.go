@@ -3,6 +3,7 @@ package cli
 import (
 	"crypto/ed25519"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -47,6 +48,7 @@ func runCredentialAdd(r *runner, a *args) error {
 	player, _ := a.take("player")
 	secret, _ := a.take("secret")
 	keyFile, _ := a.take("key-file")
+	made, _ := a.take("credential") // made at another station (stations.Link): the record's form only
 	if err := a.done("credential add", 0); err != nil {
 		return err
 	}
@@ -60,6 +62,12 @@ func runCredentialAdd(r *runner, a *args) error {
 			return err
 		}
 		spec.Key = k
+	}
+	if made != "" {
+		spec.Made = new(match.Credential)
+		if err := json.Unmarshal([]byte(made), spec.Made); err != nil {
+			return fmt.Errorf("--credential is not a credential made by a station: give the command again")
+		}
 	}
 	if err := r.app.AddCredential(r.ctx, r.cmd(), spec); err != nil {
 		return err

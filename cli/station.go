@@ -164,7 +164,7 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.Sta
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: stationExec, Lock: lock})
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: StationCommands, Lock: lock})
 }
 
 // StationCommands runs a command another station forwarded to this one
@@ -188,38 +188,14 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 	if !c.writes || c.name == "play" || strings.HasPrefix(c.name, "station ") {
 		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
 	}
+	// The request carries no credential: its role's signature (checked by
+	// the match against the credential's public key in the record), or a
+	// wrong credential tried where it was given (recorded as auth.fail).
 	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g: Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, PIN: req.PIN, Secret: req.Secret,
-			Stamp: req.Stamp},
-		app: app, db: app.DB(), inPlay: true}
-	if req.Key != "" {
-		if r.key, err = stations.KeyOf(req.Key); err != nil {
-			return "", err
-		}
-	}
-	if req.NewKey != "" {
-		// credential add --key-file -: the key came with the request.
-		cargs = append([]string(nil), cargs...) // req.Args stays as sent (a retry runs it again)
-		k, err := stations.KeyOf(req.NewKey)
-		if err != nil {
-			return "", err
-		}
-		dir, err := os.MkdirTemp("", "arbiter-key-")
-		if err != nil {
-			return "", err
-		}
-		defer os.RemoveAll(dir)
-		path := filepath.Join(dir, "key")
-		if err := os.WriteFile(path, []byte(match.KeyFileHeader+" "+hex.EncodeToString(k.Seed())+"\n"), 0o600); err != nil {
-			return "", err
-		}
-		for i, w := range cargs {
-			if w == "-" && i > 0 && cargs[i-1] == "--key-file" {
-				cargs[i] = path
-			} else if w == "--key-file=-" {
-				cargs[i] = "--key-file=" + path
-			}
-		}
+		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, Stamp: req.Stamp},
+		app: app, db: app.DB(), inPlay: true, signed: req.Signed()}
+	if req.Tried != "" {
+		r.tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
 	}
 	err = r.exec(c, cargs)
 	return out.String(), inWords(err)

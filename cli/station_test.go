@@ -242,7 +242,7 @@ func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {
 	}
 	signer := ""
 	for _, s := range sigs {
-		if s.Kind == "command" && s.Seq <= seq && s.Seq+s.Count-1 >= seq {
+		if s.Kind == "request" && s.Seq <= seq && s.Seq+s.Count-1 >= seq {
 			signer = s.Signer
 		}
 	}

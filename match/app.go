@@ -28,6 +28,13 @@ type Actor struct {
 	Secret string
 	// Key is Role's own credential given as a key file (--key-file).
 	Key ed25519.PrivateKey
+	// Signed is a command given at another station, signed there by the
+	// role's credential (docs/stations.md): checked against the
+	// credential's public key in the record instead of a passphrase.
+	Signed *SignedRequest
+	// Tried is a wrong credential given at another station (checked there
+	// against the sealed key of its replica): recorded as auth.fail.
+	Tried *AuthFailPayload
 }
 
 // Cmd is the context of one command: the instant it happens at and who gives it.
@@ -248,9 +255,11 @@ type tx struct {
 	st     *State
 	events []store.Event
 	// signer and signKey, when set, sign the command instead of the
-	// credential given (a new arbiter credential signs its registration).
+	// credential given (a new arbiter credential signs its registration);
+	// signReq likewise for a registration signed at another station.
 	signer  string
 	signKey ed25519.PrivateKey
+	signReq *SignedRequest
 }
 
 func (t *tx) signWith(signer string, key ed25519.PrivateKey, _ bool) {
@@ -394,7 +403,10 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 			}
 			t.events[i] = stored
 		}
-		signer, key := an.signer, an.key
+		signer, key, req := an.signer, an.key, an.req
+		if t.signReq != nil {
+			signer, req, signed = t.signer, t.signReq, true
+		}
 		if t.signKey != nil {
 			signer, key, signed = t.signer, t.signKey, true
 			if t.signer == "arbiter" {
@@ -402,14 +414,14 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 			}
 		}
 		if an.fail != nil {
-			key = nil
+			key, req = nil, nil
 		}
 		if signed && !an.legacy {
 			// The arbiter signs the new head whenever his key is unlocked: at
 			// each game end given with his credential, and at every other
 			// command given with it, so that opening the record checks only
 			// the few signatures after his last one.
-			for _, s := range signatures(t.events, signer, key, a.station, an.arbiter, true) {
+			for _, s := range signatures(t.events, signer, key, req, a.station, an.arbiter, true) {
 				if err := stx.PutSignature(s); err != nil {
 					return err
 				}

@@ -323,6 +323,7 @@ type authn struct {
 	signerPub string             // its public key (hex), to notice a change meanwhile
 	key       ed25519.PrivateKey // the signing key
 	arbiter   ed25519.PrivateKey // the arbiter's key, when his credential was given (signs heads)
+	req       *SignedRequest     // a command given at another station, its signature checked
 	fail      *AuthFailPayload   // a wrong credential was given
 	tried     []string           // the credentials given (their back-off is checked again inside the transaction)
 	err       error              // the refusal when none was given
@@ -353,6 +354,9 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 		}
 		an.fail = &AuthFailPayload{Credential: "arbiter", Given: "passphrase"}
 		return an, nil
+	}
+	if c.Tried != nil || c.Signed != nil {
+		return authenticateRemote(st, c, at)
 	}
 	pin, secret, key := c.PIN, c.Secret, c.Key
 	if c.Role == RoleArbiter && pin == "" {
@@ -434,6 +438,9 @@ type CredentialSpec struct {
 	Player string // the player's name (role "player")
 	Secret string // a passphrase of at least MinSecret characters
 	Key    ed25519.PrivateKey
+	// Made is the credential as made where a station's command was given
+	// (NewCredential): the record's form only, no passphrase or key.
+	Made *Credential
 }
 
 // AddCredential records a credential the arbiter hands out: the operator's
@@ -443,7 +450,7 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 	if c.Role != RoleArbiter {
 		return forbid("credential add must be given by the arbiter, not the %s", c.Role)
 	}
-	if (spec.Secret == "") == (spec.Key == nil) {
+	if n := btoi(spec.Secret != "") + btoi(spec.Key != nil) + btoi(spec.Made != nil); n != 1 {
 		return refuseAs(CodeCredentialOneOf)
 	}
 	role, name := string(spec.Role), ""
@@ -457,7 +464,14 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 	default:
 		return refuse("%q is not a role a credential is given to: use arbiter, operator or player", string(spec.Role))
 	}
-	cred, key, err := newCredential(role, name, spec.Secret, spec.Key)
+	var cred *Credential
+	var key ed25519.PrivateKey
+	var err error
+	if spec.Made != nil {
+		cred, err = spec.Made, checkMade(spec.Made, role, name)
+	} else {
+		cred, key, err = newCredential(role, name, spec.Secret, spec.Key)
+	}
 	if err != nil {
 		return err
 	}
@@ -475,6 +489,15 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 		if !t.st.Protected() {
 			if role != "arbiter" {
 				return refuseAs(CodeProtectFirst)
+			}
+			if key == nil {
+				// made at another station: its request, signed there by the new key
+				req, ok := registrationSignedBy(c, cred)
+				if !ok {
+					return refuse("the new arbiter credential must sign its own registration: give the command again")
+				}
+				t.signer, t.signReq = "arbiter", req
+				return t.emit(0, KindCredentialAdd, cred)
 			}
 			t.signWith("arbiter", key, true) // the new key signs its own registration
 		} else if t.st.ArbiterCredential() == nil {
@@ -508,4 +531,11 @@ func (a *App) CheckCredential(ctx context.Context, c Cmd) error {
 		return nil
 	}
 	return a.do(ctx, c, func(t *tx) error { return nil })
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

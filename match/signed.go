@@ -84,13 +84,18 @@ func newCommandID() string {
 // by signer's key (if any), the station's signature of each event's hash
 // and, with the arbiter's key, his signature of the new head when a game
 // ended in the command (or head is set).
-func signatures(evs []store.Event, signer string, key, station, arbiter ed25519.PrivateKey, head bool) []store.Signature {
+//
+// A command given at another station (req) gets, instead of the command's
+// signature, its request signature by the signer's credential (pub).
+func signatures(evs []store.Event, signer string, key ed25519.PrivateKey, req *SignedRequest, station, arbiter ed25519.PrivateKey, head bool) []store.Signature {
 	var out []store.Signature
 	if len(evs) == 0 {
 		return nil
 	}
 	sp := pubHex(station)
-	if key != nil {
+	if req != nil {
+		out = append(out, requestRow(req, req.pub, evs[0].Seq, len(evs)))
+	} else if key != nil {
 		id := newCommandID()
 		out = append(out, store.Signature{Seq: evs[0].Seq, Kind: store.SigCommand, Count: int64(len(evs)), Cmd: id,
 			Signer: signer, Station: sp, Key: pubHex(key), Sig: sign(key, CommandMessage(id, signer, sp, evs))})
@@ -168,7 +173,7 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 	var heads []store.Signature
 	for _, s := range sigs {
 		switch s.Kind {
-		case store.SigCommand:
+		case store.SigCommand, store.SigRequest:
 			cmds[s.Seq] = s
 		case store.SigStation:
 			stations[s.Seq] = s
@@ -242,16 +247,35 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 		if want == "" || c.Key != want {
 			return fail(i, "is signed with a key that is not the %s's credential", c.Signer)
 		}
+		certified, msg := c.Station, []byte(nil)
+		if c.Kind == store.SigRequest {
+			// given at another station: the role signed the request, and
+			// the events are certified by the one station that appended them
+			req, bad := requestOf(c)
+			if bad != "" {
+				return fail(i, "%s", bad)
+			}
+			if bad := checkRequest(req, evs, i); bad != "" {
+				if req.Seq >= 1 && req.Seq <= int64(i) {
+					return fail(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, e.Seq)
+				}
+				return fail(i, "%s", bad)
+			}
+			certified, msg = stations[e.Seq].Key, req.RequestMessage()
+		}
 		for k, g := range group {
 			if !signerMay(c.Signer, g) {
 				return fail(i+k, "was recorded for the %s but signed with the %s's credential", g.Role, c.Signer)
 			}
-			if bad := checkStation(g, stations[g.Seq], c.Station, crypto(g.Seq)); bad != "" {
+			if bad := checkStation(g, stations[g.Seq], certified, crypto(g.Seq)); bad != "" {
 				return fail(i+k, "%s", bad)
 			}
 			r.Signatures++
 		}
-		if crypto(group[len(group)-1].Seq) && !verifySig(c.Key, c.Sig, CommandMessage(c.Cmd, c.Signer, c.Station, group)) {
+		if msg == nil {
+			msg = CommandMessage(c.Cmd, c.Signer, c.Station, group)
+		}
+		if crypto(group[len(group)-1].Seq) && !verifySig(c.Key, c.Sig, msg) {
 			return fail(i, "does not match the command the %s signed (it was edited, reordered or re-hashed)", c.Signer)
 		}
 		r.Signatures++

@@ -15,10 +15,11 @@ import (
 	"arbiter/store"
 )
 
-const testPIN = "correct horse battery staple"
+// testKey is the arbiter's key of newProtectedRecord's match.
+var testKey = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
 
 // newProtectedRecord makes a record of a match protected by the arbiter's
-// passphrase testPIN: every event is signed (docs/store.md).
+// key testKey: every event is signed (docs/store.md).
 func newProtectedRecord(t testing.TB, path string) {
 	t.Helper()
 	kdf.Current = kdf.Fast
@@ -34,15 +35,20 @@ func newProtectedRecord(t testing.TB, path string) {
 	}
 	err = app.NewMatch(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
 		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
-		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996", PIN: testPIN})
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996", ArbiterKey: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
+// pinReq is a request the arbiter signed where it was given (as
+// service/stations does): no credential in it, only his signature.
 func pinReq(role string, args ...string) Request {
 	r := req(role, args...)
-	r.PIN = testPIN
+	r.From, r.At = "test", time.Now().UnixNano() // as signed (Submit fills in neither then)
+	sr := match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: "arbiter", AtNS: r.At, Words: r.Args}
+	sr.Sign(testKey)
+	r.Signer, r.Sig = "arbiter", sr.Sig
 	return r
 }
 

@@ -1138,7 +1138,7 @@ func (s *Station) handle(m *nats.Msg) {
 		}
 		if seq, ok := s.rep.IDSeq(req.ID); ok {
 			if s.waitOtherHolder(ctx, seq, other) {
-				s.respond(m, Reply{Seq: seq})
+				s.respond(m, s.answerFromLog(ctx, seq))
 			}
 			return
 		}
@@ -1384,4 +1384,21 @@ func (s *Station) Status() Status {
 		st.CanAppend = err == nil && ok && st.Alarm == ""
 	}
 	return st
+}
+
+// answerFromLog answers a command found in the log at seq: committed, or,
+// when what it wrote is an auth.fail (a wrong credential or request
+// signature, recorded), refused, the first time and on every retry with
+// its id.
+func (s *Station) answerFromLog(ctx context.Context, seq uint64) Reply {
+	evs, err := s.cfg.DB.EventsAfter(ctx, int64(seq)-1)
+	if err != nil || len(evs) == 0 || evs[0].Kind != match.KindAuthFail {
+		return Reply{Seq: seq}
+	}
+	var p match.AuthFailPayload
+	json.Unmarshal(evs[0].Payload, &p)
+	refused := match.WrongCredential(p.Credential, s.app.State().BackoffUntil(p.Credential))
+	var refusal *match.Error
+	errors.As(refused, &refusal)
+	return Reply{Seq: seq, Error: refused.Error(), Refusal: refusal}
 }

@@ -19,7 +19,7 @@ import (
 
 // testExec runs the few commands the tests give: start, move SAN, press.
 func testExec(ctx context.Context, app *match.App, req Request) (string, error) {
-	c := match.Cmd{At: time.Unix(0, req.At), Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), PIN: req.PIN}}
+	c := match.Cmd{At: time.Unix(0, req.At), Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), Signed: req.Signed()}}
 	switch {
 	case len(req.Args) == 1 && req.Args[0] == "press":
 		return "", app.Press(ctx, c)

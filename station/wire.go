@@ -41,10 +41,11 @@ type wireSig struct {
 	Station string `json:"station,omitempty"`
 	Key     string `json:"key"`
 	Sig     string `json:"sig"`
+	Request string `json:"request,omitempty"`
 }
 
 func (w wireSig) signature(seq int64) store.Signature {
-	return store.Signature{Seq: seq, Kind: w.Kind, Count: w.Count, Cmd: w.Cmd, Signer: w.Signer, Station: w.Station, Key: w.Key, Sig: w.Sig}
+	return store.Signature{Seq: seq, Kind: w.Kind, Count: w.Count, Cmd: w.Cmd, Signer: w.Signer, Station: w.Station, Key: w.Key, Sig: w.Sig, Request: w.Request}
 }
 
 // encodeEvents makes the stream messages of one command: its events and
@@ -57,7 +58,7 @@ func encodeEvents(id string, evs []store.Event, sigs []store.Signature) [][]byte
 			Prev: e.Prev, Hash: e.Hash}
 		for _, s := range sigs {
 			if s.Seq == e.Seq {
-				w.Sigs = append(w.Sigs, wireSig{Kind: s.Kind, Count: s.Count, Cmd: s.Cmd, Signer: s.Signer, Station: s.Station, Key: s.Key, Sig: s.Sig})
+				w.Sigs = append(w.Sigs, wireSig{Kind: s.Kind, Count: s.Count, Cmd: s.Cmd, Signer: s.Signer, Station: s.Station, Key: s.Key, Sig: s.Sig, Request: s.Request})
 			}
 		}
 		b, err := json.Marshal(w)
@@ -81,26 +82,46 @@ func decodeEvent(data []byte) (wireEvent, store.Event, error) {
 		Actor: w.Actor, Kind: w.Kind, Payload: []byte(w.Payload), Prev: w.Prev, Hash: w.Hash}, nil
 }
 
-// Request is a command sent to the authority.
+// Request is a command sent to the authority. It carries no credential:
+// where the command was given, the role's key was unlocked and signed it
+// (match.SignedRequest: the id, the sending station, the role, the signer,
+// the stamped instant, the sender's head and the words); the authority
+// checks the signature against the credential's public key in the record.
 type Request struct {
 	ID   string `json:"id"`   // command id: the same on every retry
 	From string `json:"from"` // the sending station
 	Role string `json:"role"` // the role the command is given in
-	PIN  string `json:"pin,omitempty"`
-	// Secret and Key are the role's own credential (--secret, or the seed
-	// of --key-file in hex), sent over the mutual TLS connection as the PIN
-	// is: the authority unlocks it and signs the command with it.
-	Secret string `json:"secret,omitempty"`
-	Key    string `json:"key,omitempty"`
-	// NewKey: the seed (hex) of the key file a forwarded 'credential add
-	// --key-file FILE' names (read where the command was given; the FILE
-	// argument is then "-").
-	NewKey string `json:"new_key,omitempty"`
+	// Signer, HeadSeq, Head and Sig are the role's signature of the
+	// request (none on an unprotected match, or when no credential was given).
+	Signer  string `json:"signer,omitempty"`
+	HeadSeq int64  `json:"head_seq,omitempty"`
+	Head    string `json:"head,omitempty"`
+	Sig     string `json:"sig,omitempty"`
+	// Tried and TriedGiven report a wrong credential given where the
+	// command was given ("arbiter", "operator", "player:NAME"; "passphrase"
+	// or "key"): the authority records the attempt and refuses the command.
+	Tried      string `json:"tried,omitempty"`
+	TriedGiven string `json:"tried_given,omitempty"`
 	// Stamp is set by the authority before it runs the command (not sent).
 	Stamp *match.Stamp `json:"-"`
 	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
 	RTT   int64        `json:"rtt_ns,omitempty"`
 	Args  []string     `json:"args"` // the command's words and flags, as on the command line
+}
+
+// Signed is the request as its role signed it (nil: unsigned). At the
+// authority the instant is the one stamped where it was given (Stamp's
+// Pressed), whatever the authority raised it to.
+func (r Request) Signed() *match.SignedRequest {
+	if r.Sig == "" {
+		return nil
+	}
+	at := r.At
+	if r.Stamp != nil {
+		at = r.Stamp.Pressed.UnixNano()
+	}
+	return &match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer, AtNS: at, Seq: r.HeadSeq, Head: r.Head,
+		Words: r.Args, Sig: r.Sig}
 }
 
 // Reply answers a Request: the last event of the committed command, or a

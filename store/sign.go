@@ -18,6 +18,9 @@ type Signature struct {
 	Station string // command: the station key named in the command
 	Key     string // the public key, 64 lowercase hex
 	Sig     string // the signature, 128 lowercase hex
+	// Request: request only, the signed fields of a command given at
+	// another station (JSON, match.SignedRequest), so that verify re-checks it.
+	Request string
 }
 
 // Signature kinds.
@@ -25,6 +28,7 @@ const (
 	SigCommand = "command"
 	SigStation = "station"
 	SigHead    = "head"
+	SigRequest = "request" // the role's signature of a command sent to a station's authority
 )
 
 // PutSignature stores a signature in the transaction. A head signature
@@ -40,8 +44,8 @@ func (tx *Tx) PutSignature(s Signature) error {
 	if s.Kind == SigHead {
 		verb = "INSERT OR IGNORE"
 	}
-	_, err := tx.conn.ExecContext(tx.ctx, verb+` INTO signatures (seq, kind, count, cmd, signer, station, key, sig)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig)
+	_, err := tx.conn.ExecContext(tx.ctx, verb+` INTO signatures (seq, kind, count, cmd, signer, station, key, sig, request)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
 	if err != nil {
 		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
 	}
@@ -79,7 +83,7 @@ func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
 }
 
 func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
-	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig FROM signatures ORDER BY seq, kind")
+	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig, request FROM signatures ORDER BY seq, kind")
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {
 			return nil, nil
@@ -90,7 +94,7 @@ func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
 	var out []Signature
 	for rows.Next() {
 		var s Signature
-		if err := rows.Scan(&s.Seq, &s.Kind, &s.Count, &s.Cmd, &s.Signer, &s.Station, &s.Key, &s.Sig); err != nil {
+		if err := rows.Scan(&s.Seq, &s.Kind, &s.Count, &s.Cmd, &s.Signer, &s.Station, &s.Key, &s.Sig, &s.Request); err != nil {
 			return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
 		}
 		out = append(out, s)

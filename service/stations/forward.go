@@ -41,6 +41,11 @@ type Link struct {
 	sf  *StationFile
 	nc  *nats.Conn
 	now func() time.Time
+	// rdb and app are this station's replica, read to sign commands.
+	rdb *service.DB
+	app *match.App
+	// authSeq is the authority's head as its time answers last showed it.
+	authSeq int64
 }
 
 // Dial connects to the record holders of the station's record db (its own
@@ -74,7 +79,12 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 }
 
 // Close closes the connection.
-func (l *Link) Close() { l.nc.Close() }
+func (l *Link) Close() {
+	l.nc.Close()
+	if l.rdb != nil {
+		l.rdb.Close()
+	}
+}
 
 // Station is the station's description.
 func (l *Link) Station() *StationFile { return l.sf }
@@ -93,10 +103,12 @@ func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
 		}
 		var b struct {
 			NowNS int64 `json:"now_ns"`
+			Seq   int64 `json:"seq"`
 		}
 		if json.Unmarshal(m.Data, &b) != nil {
 			continue
 		}
+		l.authSeq = max(l.authSeq, b.Seq)
 		r := t3.Sub(t0)
 		if !ok || r < rtt {
 			offset, rtt, ok = time.Unix(0, b.NowNS).Sub(t0.Add(r/2)), r, true
@@ -159,8 +171,8 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	}
 	g := c.G
 	at, rtt := g.At, time.Duration(0)
+	off, r, ok := l.Offset() // also the authority's head, which the replica signs on
 	if !g.AtSet {
-		off, r, ok := l.Offset()
 		if !ok && c.Notice != nil {
 			c.Notice("no authority answers yet; the command waits for one")
 		}
@@ -168,13 +180,9 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	}
 	var idb [12]byte
 	rand.Read(idb[:])
-	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role), PIN: g.PIN,
-		Secret: g.Secret, At: at.UnixNano(), RTT: int64(rtt)}
-	if err := credentialOf(l.db, g, l.sf, c.Key, &req); err != nil {
-		return Result{}, err
-	}
-	var err error
-	if req.Args, req.NewKey, err = inlineKeyFile(c.Words); err != nil {
+	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
+		At: at.UnixNano(), RTT: int64(rtt), Args: c.Words}
+	if err := l.sign(ctx, g, c.Key, &req); err != nil {
 		return Result{}, err
 	}
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
@@ -220,64 +228,194 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 	}
 }
 
-// credentialOf puts the role's credential into the request: the key given
-// (or read from g.KeyFile), or on the operator's laptop, when the
-// operator's command is given with no credential, the operator's key the
-// invitation brought (FILE.station/operator.key).
-func credentialOf(db string, g service.Global, sf *StationFile, key ed25519.PrivateKey, req *station.Request) error {
-	if key == nil {
-		path := g.KeyFile
-		if path == "" && sf.Role == "operator" && g.Role == match.RoleOperator && g.PIN == "" && g.Secret == "" {
-			if _, err := os.Stat(OperatorKeyPath(db)); err == nil {
-				path = OperatorKeyPath(db)
-			}
-		}
-		if path == "" {
-			return nil
-		}
-		k, err := service.ReadKeyFile(path)
-		if err != nil {
+// sign signs the request with the role's credential, here where the
+// command is given, so that no credential crosses the network
+// (docs/stations.md, "One authority"): a passphrase opens the sealed key of
+// that credential in this station's replica, a key file is read (given with
+// --key-file, or on the operator's laptop the operator's key its invitation
+// brought). A wrong one is not sent either: the request reports whose
+// credential was tried, and the authority records the attempt (auth.fail)
+// and refuses the command, as when it is given there. A 'credential add'
+// sends the record's form of the new credential, made here.
+func (l *Link) sign(ctx context.Context, g service.Global, key ed25519.PrivateKey, req *station.Request) error {
+	app, err := l.replica(ctx)
+	if err != nil {
+		return err
+	}
+	// The replica catches up with the authority's head first (a credential
+	// handed out a moment ago must be in it), for a few seconds at most:
+	// signed on an older head, the authority still checks it.
+	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < l.authSeq && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond) // the station applies the stream in another process
+		if err := app.Refresh(ctx); err != nil {
 			return err
 		}
-		key = k
 	}
-	req.Key = hex.EncodeToString(key.Seed())
+	st := app.State()
+	words, newKey, err := madeHere(st, req.Args)
+	if err != nil {
+		return err
+	}
+	req.Args = words
+	protected := st.Match != nil && st.ArbiterCredential() != nil
+	if !protected {
+		if newKey != nil {
+			// credential add --role arbiter on an unprotected match: the
+			// new key signs its own registration
+			return signWith(st, "arbiter", newKey, req)
+		}
+		if st.Match != nil && st.Protected() && g.Role == match.RoleArbiter {
+			return fmt.Errorf("this record keeps an older PIN without signing keys, which a station cannot check without sending it: give the arbiter's commands on a record made with this version")
+		}
+		return nil // unprotected: no credential is needed
+	}
+	if key == nil {
+		path := g.KeyFile
+		if path == "" && l.sf.Role == "operator" && g.Role == match.RoleOperator && g.PIN == "" && g.Secret == "" {
+			if _, err := os.Stat(OperatorKeyPath(l.db)); err == nil {
+				path = OperatorKeyPath(l.db)
+			}
+		}
+		if path != "" {
+			if key, err = service.ReadKeyFile(path); err != nil {
+				return err
+			}
+		}
+	}
+	pin, secret := g.PIN, g.Secret
+	if g.Role == match.RoleArbiter && pin == "" {
+		pin, secret = secret, ""
+	}
+	id, pass := "", ""
+	switch {
+	case pin != "" || (g.Role == match.RoleArbiter && key != nil):
+		id, pass = "arbiter", pin
+	case secret != "" || key != nil:
+		id, pass = st.CredentialFor(g.Role), secret
+	default:
+		return nil // no credential given: the authority refuses it in its words
+	}
+	cred := st.Credential(id)
+	if cred == nil {
+		return nil // the authority says whose credential is missing
+	}
+	if until := st.BackoffUntil(id); time.Unix(0, req.At).Before(until) {
+		return match.TooManyWrong(id, until) // tried only once the wait is over
+	}
+	if pass != "" {
+		key = nil
+	}
+	k, ok := cred.Unlock(pass, key)
+	if !ok {
+		req.Tried, req.TriedGiven = id, "key"
+		if pass != "" {
+			req.TriedGiven = "passphrase"
+		}
+		return nil
+	}
+	return signWith(st, id, k, req)
+}
+
+// signWith signs req as the credential id with key, on this replica's head.
+func signWith(st *match.State, id string, key ed25519.PrivateKey, req *station.Request) error {
+	req.Signer, req.HeadSeq, req.Head = id, st.Seq, st.Head
+	r := match.SignedRequest{ID: req.ID, From: req.From, Role: req.Role, Signer: id, AtNS: req.At, Seq: req.HeadSeq, Head: req.Head, Words: req.Args}
+	r.Sign(key)
+	req.Sig = r.Sig
 	return nil
 }
 
-// inlineKeyFile reads the key file a forwarded 'credential add --key-file
-// FILE' names, here where the command is given; FILE becomes "-".
-func inlineKeyFile(words []string) ([]string, string, error) {
-	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
-		return words, "", nil
-	}
-	out := append([]string(nil), words...)
-	for i, w := range out {
-		path := ""
-		switch {
-		case w == "--key-file" && i+1 < len(out):
-			path, out[i+1] = out[i+1], "-"
-		case strings.HasPrefix(w, "--key-file="):
-			path, out[i] = strings.TrimPrefix(w, "--key-file="), "--key-file=-"
-		default:
-			continue
-		}
-		k, err := service.ReadKeyFile(path)
+// replica is this station's record, opened once per link and brought up
+// to date with each command.
+func (l *Link) replica(ctx context.Context) (*match.App, error) {
+	if l.app == nil {
+		db, err := service.OpenRecordReadOnly(ctx, l.db)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		return out, hex.EncodeToString(k.Seed()), nil
+		app, err := match.Open(ctx, db)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		l.rdb, l.app = db, app
+		return app, nil
 	}
-	return out, "", nil
+	return l.app, l.app.Refresh(ctx)
 }
 
-// KeyOf is the key of a request's hex seed.
-func KeyOf(seedHex string) (ed25519.PrivateKey, error) {
-	b, err := hex.DecodeString(seedHex)
-	if err != nil || len(b) != ed25519.SeedSize {
-		return nil, fmt.Errorf("the command came with an unreadable key: give it again")
+// madeHere rewrites a 'credential add' to carry the new credential as the
+// record will hold it (--credential JSON: a key file's public key, or a
+// passphrase's salt, verifier and sealed key), made here: neither the
+// passphrase nor the key file leaves this station. It returns the new
+// credential's key with it (it signs its own registration when it is the
+// arbiter's first).
+func madeHere(st *match.State, words []string) ([]string, ed25519.PrivateKey, error) {
+	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
+		return words, nil, nil
 	}
-	return ed25519.NewKeyFromSeed(b), nil
+	out := []string{"credential", "add"}
+	var role, player, secret, keyFile string
+	for i := 2; i < len(words); i++ {
+		w := words[i]
+		name, val, eq := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+		if !strings.HasPrefix(w, "--") || (name != "role" && name != "player" && name != "secret" && name != "key-file") {
+			out = append(out, w)
+			continue
+		}
+		if !eq {
+			if i+1 >= len(words) {
+				return words, nil, nil // the authority says what is missing
+			}
+			i++
+			val = words[i]
+		}
+		switch name {
+		case "role":
+			role = val
+		case "player":
+			player = val
+		case "secret":
+			secret = val
+		case "key-file":
+			keyFile = val
+		}
+	}
+	if role != "" {
+		out = append(out, "--role", role)
+	}
+	if player != "" {
+		out = append(out, "--player", player)
+	}
+	if (secret == "") == (keyFile == "") {
+		return out, nil, nil // neither or both: the authority refuses it
+	}
+	var key ed25519.PrivateKey
+	if keyFile != "" {
+		k, err := service.ReadKeyFile(keyFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		key = k
+	}
+	r, name := strings.ToLower(role), ""
+	switch match.Role(r) {
+	case match.RoleArbiter, match.RoleOperator:
+	default:
+		r, name = "player", player
+	}
+	cred, k, err := match.NewCredential(r, name, secret, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := json.Marshal(cred)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r != "arbiter" {
+		k = nil
+	}
+	return append(out, "--credential", string(b)), k, nil
 }
 
 func hasRole(roles []string, r string) bool {

@@ -1,0 +1,301 @@
+//go:build !nostation
+
+package cli
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/match"
+	"arbiter/service"
+	"arbiter/station"
+)
+
+const (
+	signPIN      = "arbiter passphrase"
+	signOperator = "operator passphrase"
+)
+
+// capturedRequests records every request the authority receives, as it
+// came off the wire (decoded, then encoded again: any field it carried is
+// in the bytes), while the test runs.
+func capturedRequests(t *testing.T) func() []string {
+	var mu sync.Mutex
+	var got []string
+	prev := StationCommands
+	StationCommands = func(ctx context.Context, app *match.App, req station.Request) (string, error) {
+		b, _ := json.Marshal(req)
+		mu.Lock()
+		got = append(got, string(b))
+		mu.Unlock()
+		return stationExec(ctx, app, req)
+	}
+	t.Cleanup(func() { StationCommands = prev })
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+// signedStation is a protected match served by its first station, with an
+// operator's passphrase and a key file for Garry Kasparov (not yet handed out).
+func signedStation(t *testing.T) (first, keyFile string, key ed25519.PrivateKey) {
+	dir := t.TempDir()
+	first = filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
+	mustArb(t, first, "--at", at(time.Second), "--pin", signPIN, "credential", "add", "--role", "operator", "--secret", signOperator)
+	keyFile = filepath.Join(dir, "kasparov.key")
+	mustArb(t, first, "credential", "keygen", keyFile)
+	key, err := service.ReadKeyFile(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	return first, keyFile, key
+}
+
+func TestForwardedCommandCarriesNoCredential(t *testing.T) {
+	requests := capturedRequests(t)
+	first, keyFile, key := signedStation(t)
+	mustArb(t, first, "--pin", signPIN, "credential", "add", "--role", "player", "--player", "Garry Kasparov", "--key-file", keyFile)
+	mustArb(t, first, "--pin", signPIN, "game", "start")
+	mustArb(t, first, "--as", "operator", "--secret", signOperator, "move", "e4")
+	mustArb(t, first, "--as", "black", "--key-file", keyFile, "move", "c5")
+	got := requests()
+	if len(got) != 4 {
+		t.Fatalf("the authority received %d requests, want 4: %q", len(got), got)
+	}
+	seed := hex.EncodeToString(key.Seed())
+	for _, r := range got {
+		t.Run("no passphrase, seed or key file in "+r[:min(len(r), 60)], func(t *testing.T) {
+			for _, secret := range []string{signPIN, signOperator, seed, keyFile} {
+				if strings.Contains(r, secret) {
+					t.Fatalf("the request carries %q: %s", secret, r)
+				}
+			}
+			var req station.Request
+			if err := json.Unmarshal([]byte(r), &req); err != nil || req.Sig == "" || req.Signer == "" {
+				t.Fatalf("the request is not signed by its role: %s", r)
+			}
+		})
+	}
+	t.Run("credential add --key-file sends only the public key", func(t *testing.T) {
+		pub := hex.EncodeToString(key.Public().(ed25519.PublicKey))
+		if !strings.Contains(got[0], pub) || strings.Contains(got[0], "--key-file") {
+			t.Fatalf("the request of credential add: %s", got[0])
+		}
+	})
+	t.Run("the operator's passphrase was checked where it was given and the request signed by his credential", func(t *testing.T) {
+		var req station.Request
+		json.Unmarshal([]byte(got[2]), &req)
+		if req.Signer != "operator" || req.Role != "operator" {
+			t.Fatalf("the operator's move was signed by %q as %q", req.Signer, req.Role)
+		}
+	})
+}
+
+func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
+	first, keyFile, _ := signedStation(t)
+	mustArb(t, first, "--pin", signPIN, "credential", "add", "--role", "player", "--player", "Garry Kasparov", "--key-file", keyFile)
+	inv := filepath.Join(filepath.Dir(first), "mirror.invite")
+	mustArb(t, first, "--pin", signPIN, "station", "invite", "--role", "mirror", "--name", "mirror", "-o", inv)
+	mirror := filepath.Join(filepath.Dir(first), "mirror.db")
+	serveInBackground(t, mirror, "station", "join", inv)
+	mustArb(t, first, "--pin", signPIN, "game", "start")
+	mustArb(t, first, "--as", "operator", "--secret", signOperator, "move", "e4")
+	mustArb(t, first, "--as", "black", "--key-file", keyFile, "move", "c5")
+	head := strings.TrimSpace(mustArb(t, first, "verify"))
+	for _, db := range []string{first, mirror} {
+		t.Run("the replica "+filepath.Base(db)+" verifies every request signature to the same head", func(t *testing.T) {
+			deadline := time.Now().Add(10 * time.Second)
+			for strings.TrimSpace(mustArb(t, db, "verify")) != head {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s does not reach head %s", db, head)
+				}
+				time.Sleep(20 * time.Millisecond) // the mirror applies the stream in its goroutine
+			}
+			rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rdb.Close()
+			rep, err := match.VerifyRecord(context.Background(), rdb, "", "")
+			if err != nil || !rep.OK {
+				t.Fatalf("verify: %v %+v", err, rep)
+			}
+			_, sigs, err := rdb.Record(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			signers := map[string]bool{}
+			for _, s := range sigs {
+				if s.Kind == "request" {
+					signers[s.Signer] = true
+				}
+			}
+			for _, want := range []string{"arbiter", "operator", "player:Garry Kasparov"} {
+				if !signers[want] {
+					t.Errorf("no request signed by the %s's credential in %s: %v", want, db, signers)
+				}
+			}
+		})
+	}
+	t.Run("an edited request row is named by verify", func(t *testing.T) {
+		rawSQL(t, first, `UPDATE signatures SET request = replace(request, '"e4"', '"d4"') WHERE kind = 'request'`)
+		out, errs, code := arb(t, first, "verify")
+		if code == 0 || !strings.Contains(out+errs, "event") {
+			t.Fatalf("verify after editing a request row: exit %d, %s%s", code, out, errs)
+		}
+	})
+}
+
+// submitRaw sends req to the authority of the station's record db as any
+// station's connection could, bypassing the signing of service/stations.
+func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
+	t.Helper()
+	sf, _, err := readStation(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := readCreds(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsc, err := creds.TLSConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(sf.ClientURL, nats.Secure(tlsc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rep, err := station.Submit(ctx, nc, req, nil, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// authFails are the auth.fail payloads of the record at db.
+func authFails(t *testing.T, db string) []match.AuthFailPayload {
+	t.Helper()
+	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	evs, _, err := rdb.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []match.AuthFailPayload
+	for _, e := range evs {
+		if e.Kind == match.KindAuthFail {
+			var p match.AuthFailPayload
+			json.Unmarshal(e.Payload, &p)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestForgedOrAlteredRequestSignatureIsRefusedAndLogged(t *testing.T) {
+	first, keyFile, key := signedStation(t)
+	mustArb(t, first, "--pin", signPIN, "credential", "add", "--role", "player", "--player", "Garry Kasparov", "--key-file", keyFile)
+	mustArb(t, first, "--pin", signPIN, "game", "start")
+	mustArb(t, first, "--as", "operator", "--secret", signOperator, "move", "e4")
+	_, other, _ := ed25519.GenerateKey(nil)
+	signed := func(id, signer, role string, k ed25519.PrivateKey, words ...string) station.Request {
+		r := station.Request{ID: id, From: "intruder", Role: role, Signer: signer, At: time.Now().UnixNano(), Args: words}
+		sr := match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: signer, AtNS: r.At, Words: r.Args}
+		sr.Sign(k)
+		r.Sig = sr.Sig
+		return r
+	}
+	altered := signed("altered-1", "player:Garry Kasparov", "black", key, "move", "c5")
+	altered.Args = []string{"move", "e5"}
+	for i, tc := range []struct {
+		name string
+		req  station.Request
+		want match.AuthFailPayload
+	}{
+		{"a request signed with a key that is not the arbiter's is refused and logged", signed("forged-1", "arbiter", "black", other, "move", "e5"),
+			match.AuthFailPayload{Credential: "arbiter", Given: "signature"}},
+		{"a request altered after it was signed is refused and logged", altered,
+			match.AuthFailPayload{Credential: "player:Garry Kasparov", Given: "signature"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := submitRaw(t, first, tc.req)
+			if rep.Error == "" || rep.Refusal == nil || rep.Refusal.Code != match.CodeWrongCredential {
+				t.Fatalf("the authority answered %+v", rep)
+			}
+			fails := authFails(t, first)
+			if len(fails) != i+1 || fails[i] != tc.want {
+				t.Fatalf("auth.fail events %+v, want the last %+v", fails, tc.want)
+			}
+		})
+	}
+	if out := strings.TrimSpace(mustArb(t, first, "verify")); len(out) != 64 {
+		t.Fatalf("the record with the refusals logged does not verify: %s", out)
+	}
+}
+
+func TestWrongPassphraseAtTheLaptopIsLoggedAtTheAuthorityWithBackoff(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "arbiter.db")
+	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
+	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	mustArb(t, first, "--pin", signPIN, "game", "start")
+	inv := filepath.Join(dir, "laptop.invite")
+	mustArb(t, first, "--pin", signPIN, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
+	laptop := filepath.Join(dir, "laptop.db")
+	serveInBackground(t, laptop, "station", "join", inv)
+	// Instants given with --at, an hour ahead: the back-off is reckoned on
+	// them, not on how fast this machine runs the commands.
+	base := time.Now().Add(time.Hour)
+	when := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339Nano) }
+	_, errs, code := arb(t, laptop, "--at", when(0), "--pin", "wrong passphrase", "move", "e4")
+	if code != 1 || !strings.Contains(strings.ToLower(errs), "wrong credential for the arbiter") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("a wrong arbiter's passphrase at the laptop: exit %d, %q", code, errs)
+	}
+	t.Run("the authority recorded the attempt: who tried, which credential, no passphrase", func(t *testing.T) {
+		fails := authFails(t, first)
+		if len(fails) != 1 || fails[0] != (match.AuthFailPayload{Credential: "arbiter", Given: "passphrase"}) {
+			t.Fatalf("auth.fail events %+v", fails)
+		}
+		b, err := os.ReadFile(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "wrong passphrase") {
+			t.Fatal("the record holds the passphrase tried")
+		}
+	})
+	t.Run("the right passphrase during the back-off is refused", func(t *testing.T) {
+		_, errs, code := arb(t, laptop, "--at", when(500*time.Millisecond), "--pin", signPIN, "move", "e4")
+		if code != 1 || !strings.Contains(strings.ToLower(errs), "too many wrong credentials") {
+			t.Fatalf("exit %d, %q", code, errs)
+		}
+	})
+	t.Run("once the back-off is over the command is signed and committed", func(t *testing.T) {
+		mustArb(t, laptop, "--at", when(2*time.Second), "--pin", signPIN, "move", "e4")
+		if a, b := strings.TrimSpace(mustArb(t, first, "verify")), strings.TrimSpace(mustArb(t, laptop, "verify")); a != b {
+			t.Fatalf("heads differ: %s %s", a, b)
+		}
+	})
+}

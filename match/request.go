@@ -1,0 +1,223 @@
+package match
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"arbiter/store"
+)
+
+// A command given at a station (docs/stations.md) is sent to the match's
+// authority, which appends its events. The credential never crosses the
+// network: where the command is given, the role's key is unlocked (a
+// passphrase opens the sealed key of the credential in that station's
+// replica; a key file is read) and signs the request; the authority checks
+// the signature against the credential's public key in the record and runs
+// the command as that authenticated actor. The request signature is kept
+// beside the command's events (signatures row of kind "request", its
+// fields in the row's Request column), so that verify re-checks it on
+// every replica.
+
+// SignedRequest is a command as its role signed it where it was given.
+type SignedRequest struct {
+	ID     string   `json:"id"`     // the command id (the stream's message id)
+	From   string   `json:"from"`   // the station where it was given
+	Role   string   `json:"role"`   // the role it is given in
+	Signer string   `json:"signer"` // whose credential signs: "arbiter", "operator", "player:NAME"
+	AtNS   int64    `json:"at_ns"`  // the instant stamped where it was given (match timeline)
+	Seq    int64    `json:"seq"`    // the last event of the sender's replica when it signed (0: none)
+	Head   string   `json:"head"`   // that event's hash
+	Words  []string `json:"words"`  // the command's words, as on the command line
+	Sig    string   `json:"sig,omitempty"`
+
+	pub string // the signer's public key, once checked against the record
+}
+
+// RequestMessage is what a role signs for a command sent to the authority:
+// arbiter-request-v1, the id, the sending station, the role, the signing
+// credential, the stamped instant, the sender's head (seq, hash), the
+// number of words and each word.
+func (r SignedRequest) RequestMessage() []byte {
+	parts := [][]byte{[]byte("arbiter-request-v1"), []byte(r.ID), []byte(r.From), []byte(r.Role), []byte(r.Signer),
+		i64(r.AtNS), i64(r.Seq), []byte(r.Head), i64(int64(len(r.Words)))}
+	for _, w := range r.Words {
+		parts = append(parts, []byte(w))
+	}
+	return fields(parts...)
+}
+
+// Sign signs the request with key (the signer's unlocked key).
+func (r *SignedRequest) Sign(key ed25519.PrivateKey) { r.Sig = sign(key, r.RequestMessage()) }
+
+// verify reports whether pub (hex) signed the request.
+func (r SignedRequest) verify(pub string) bool { return verifySig(pub, r.Sig, r.RequestMessage()) }
+
+// mayActAs reports whether the credential signer may give a command in role r
+// now: the arbiter's in any role, the operator's and a player's in their own.
+func (s *State) mayActAs(signer string, r Role) bool {
+	return signer == "arbiter" || (r != RoleArbiter && signer == s.credentialID(r))
+}
+
+// CredentialFor is whose credential role r needs now besides the
+// arbiter's: "operator", or "player:NAME" of the player who has that colour
+// in the current game ("" for the arbiter and when there is no game).
+func (s *State) CredentialFor(r Role) string {
+	if r == RoleArbiter {
+		return "arbiter"
+	}
+	return s.credentialID(r)
+}
+
+// BackoffUntil is the earliest instant the credential id may be tried
+// again (zero: at once), as the authority reckons it from the record.
+func (s *State) BackoffUntil(id string) time.Time { return s.backoffUntil(id) }
+
+// Unlock returns the signing key if secret (or key) is this credential's:
+// a passphrase opens the sealed key (argon2id, then AES-GCM), a key file's
+// key is compared with the public key.
+func (c *Credential) Unlock(secret string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+	return c.unlock(secret, key)
+}
+
+// NewCredential makes the credential of role ("arbiter", "operator" or
+// "player" with name) from a passphrase (sealed here) or a key, and returns
+// its unlocked key with it: a station makes a credential it hands out where
+// the command is given, so that only the record's form of it is sent.
+func NewCredential(role, name, secret string, key ed25519.PrivateKey) (*Credential, ed25519.PrivateKey, error) {
+	return newCredential(role, name, secret, key)
+}
+
+// WrongCredential is the refusal of a wrong passphrase or key given where a
+// station's command was given (the authority recorded the attempt): the
+// same as a wrong credential given at the authority.
+func WrongCredential(id string, until time.Time) error {
+	return withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+}
+
+// TooManyWrong is the refusal of a credential tried during its back-off.
+func TooManyWrong(id string, until time.Time) error {
+	return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+}
+
+// requestRow is the signatures row of a request signed by the credential
+// with public key pub, covering the n events from seq on.
+func requestRow(r *SignedRequest, pub string, seq int64, n int) store.Signature {
+	f := *r
+	f.Sig = ""
+	b, err := json.Marshal(f)
+	if err != nil {
+		panic(err) // strings and integers only
+	}
+	return store.Signature{Seq: seq, Kind: store.SigRequest, Count: int64(n), Cmd: r.ID, Signer: r.Signer, Station: r.From,
+		Key: pub, Sig: r.Sig, Request: string(b)}
+}
+
+// requestOf reads a request row back: the request as signed, or a problem.
+func requestOf(s store.Signature) (SignedRequest, string) {
+	var r SignedRequest
+	if err := json.Unmarshal([]byte(s.Request), &r); err != nil {
+		return r, "has a request signature whose fields are unreadable (the row was edited)"
+	}
+	if r.ID != s.Cmd || r.Signer != s.Signer || r.From != s.Station {
+		return r, "has a request signature whose fields disagree with its row (the row was edited)"
+	}
+	r.Sig = s.Sig
+	return r, ""
+}
+
+// checkRequest checks a request row against the record before it (evs[:i]):
+// the sender's head it signed must be the record's event at that seq.
+func checkRequest(r SignedRequest, evs []store.Event, i int) string {
+	if r.Seq < 0 || r.Seq > int64(i) {
+		return fmt.Sprintf("has a request signature made on a record of %d events, more than stood before it (the record was reordered)", r.Seq)
+	}
+	if r.Seq > 0 && evs[r.Seq-1].Hash != r.Head {
+		return fmt.Sprintf("has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)", r.Seq)
+	}
+	return ""
+}
+
+// authenticateRemote checks a command given at another station: a wrong
+// credential that station reports (recorded as auth.fail), or the request
+// its role signed, against the credential's public key in the record. The
+// back-off applies to both as to a credential given here.
+func authenticateRemote(st *State, c Cmd, at time.Time) (authn, error) {
+	an := authn{protected: true}
+	id, given := "", ""
+	if c.Tried != nil {
+		id, given = c.Tried.Credential, c.Tried.Given
+	} else {
+		id, given = c.Signed.Signer, "signature"
+		if c.Signed.Role != string(c.Role) {
+			return an, forbid("the request was signed for the %s, not the %s: give it again", Role(c.Signed.Role), c.Role)
+		}
+	}
+	if !st.mayActAs(id, c.Role) {
+		return an, forbidAs(CodeNeedCredential, c.Role, credWord(st.credentialID(c.Role)))
+	}
+	cred := st.Credential(id)
+	if cred == nil {
+		return an, forbidAs(CodeNoCredential, credWord(id))
+	}
+	an.tried = []string{id}
+	if until := st.backoffUntil(id); at.Before(until) {
+		return an, TooManyWrong(id, until)
+	}
+	if c.Tried != nil || !c.Signed.verify(cred.PublicKey) {
+		if given != "passphrase" && given != "key" {
+			given = "signature"
+		}
+		an.fail = &AuthFailPayload{Credential: id, Given: given}
+		return an, nil
+	}
+	r := *c.Signed
+	r.pub = cred.PublicKey
+	an.req, an.signer, an.signerPub = &r, id, cred.PublicKey
+	return an, nil
+}
+
+// registrationSignedBy checks that a new arbiter credential registered at
+// another station signs its own registration (the request c.Signed, by the
+// key of cred) and returns the request to keep beside it.
+func registrationSignedBy(c Cmd, cred *Credential) (*SignedRequest, bool) {
+	if c.Signed == nil || c.Signed.Signer != "arbiter" || !c.Signed.verify(cred.PublicKey) {
+		return nil, false
+	}
+	r := *c.Signed
+	r.pub = cred.PublicKey
+	return &r, true
+}
+
+// checkMade checks a credential made at another station (NewCredential)
+// before it is recorded: its role, its public key and, for a passphrase,
+// the sealed key's fields (the record never holds anything else).
+func checkMade(c *Credential, role, name string) error {
+	bad := func() error {
+		return refuse("the credential sent is not one this version makes: give the command again")
+	}
+	if c.Role != role || c.Name != name {
+		return bad()
+	}
+	if p, err := hexKey(c.PublicKey); err != nil || len(p) != ed25519.PublicKeySize {
+		return bad()
+	}
+	switch c.Kind {
+	case "key":
+		if c.KDF != "" || c.Params != nil || c.Salt != "" || c.Verifier != "" || c.Sealed != "" {
+			return bad()
+		}
+	case "passphrase":
+		if c.KDF != "argon2id" || c.Params == nil || c.Params.Time < 1 || c.Params.Memory < 1 || c.Params.Threads < 1 ||
+			c.Salt == "" || c.Verifier == "" || c.Sealed == "" {
+			return bad()
+		}
+	default:
+		return bad()
+	}
+	return nil
+}
+
+func hexKey(s string) ([]byte, error) { return hex.DecodeString(s) }
