@@ -38,21 +38,37 @@ func pawnsAttack(c int, set uint64) uint64 {
 // as walls: a piece that stood in the region before a pawn moved stands on
 // one of its squares that is no pawn now, and moves from there. A king
 // never steps onto a square an enemy pawn attacks (it may stand on one
-// already, in check).
+// already, in check). A king whose region is one square stands there in
+// every position of the state: that square is a wall too (walls).
 func (st *pawnState) close() {
-	walls := st.pawns[0] | st.pawns[1]
+	pawns := st.pawns[0] | st.pawns[1]
 	for c := 0; c < 2; c++ {
-		for i := range st.reg[c] {
-			if st.reg[c][i] == 0 {
-				continue
-			}
-			var forbid uint64
-			if i+1 == King {
-				forbid = pawnsAttack(1-c, st.pawns[1-c])
-			}
-			st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, forbid)
+		if k := st.reg[c][King-1]; k != 0 {
+			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, pawnsAttack(1-c, st.pawns[1-c]))
 		}
 	}
+	walls := st.walls()
+	for c := 0; c < 2; c++ {
+		for i := range st.reg[c][:King-1] {
+			if st.reg[c][i] != 0 {
+				st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, 0)
+			}
+		}
+	}
+}
+
+// walls are the squares no man can ever pass or step onto in a position
+// of the state: the pawns, and the square of a king that cannot leave it
+// (its region is that square; a king is never taken), so no pawn steps or
+// captures onto it and no piece stands on it or moves through it.
+func (st *pawnState) walls() uint64 {
+	w := st.pawns[0] | st.pawns[1]
+	for c := 0; c < 2; c++ {
+		if k := st.reg[c][King-1]; k&(k-1) == 0 {
+			w |= k
+		}
+	}
+	return w
 }
 
 // attacks is what the pieces of type p standing anywhere in region attack,
@@ -80,7 +96,7 @@ func regionAttacks(p int, region, walls uint64) uint64 {
 // checks reports whether some man of winner could attack a square the
 // loser's king could stand on in a position of the state: a check.
 func (st *pawnState) checks(winner int) bool {
-	walls := st.pawns[0] | st.pawns[1]
+	walls := st.walls()
 	a := pawnsAttack(winner, st.pawns[winner])
 	for p := Knight; p <= Queen; p++ {
 		a |= regionAttacks(p, st.reg[winner][p-1], walls)
@@ -99,7 +115,7 @@ func (st *pawnState) checks(winner int) bool {
 // reaches the new queen (and a check) in a few states instead of trying
 // every other pawn's moves first.
 func (st *pawnState) successors(winner int, f func(pawnState)) {
-	walls := st.pawns[0] | st.pawns[1]
+	walls := st.walls()
 	for _, c := range [2]int{1 - winner, winner} {
 		own, opp := st.pawns[c], st.pawns[1-c]
 		up := upOf(c)
@@ -215,13 +231,22 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 			}
 		}
 	}
-	visited := 0
+	visited, checked := 0, false
+	loser := 1 - winner
+	movers := bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King]) // pieces and pawns: see room
 	for len(stack) > 0 {
 		st := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		visited++
-		if visited > budget || st.checks(winner) {
+		if visited > budget {
 			return false, visited, nil
+		}
+		if st.checks(winner) {
+			// A check, but perhaps never a mate (nomate.go).
+			if st.room(winner, movers).mateSquare() >= 0 {
+				return false, visited, nil
+			}
+			checked = true
 		}
 		st.successors(winner, func(n pawnState) {
 			if !seen[n] {
@@ -229,6 +254,9 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 				stack = append(stack, n)
 			}
 		})
+	}
+	if checked {
+		return true, visited, noMateWhy(winner, false)
 	}
 	return true, visited, phrase.Errorf("whatever pawn moves and captures are made, no %s piece can ever attack a square the %s king can reach", lower(colourName(winner)), lower(colourName(1-winner)))
 }
