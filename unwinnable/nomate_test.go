@@ -22,6 +22,8 @@ func TestAKingThatCanBeCheckedButNeverMatedIsUnwinnable(t *testing.T) {
 			"8/2k5/5b2/p1p1pBp1/P1P1P1P1/5K2/4B3/8 w - - 0 1", "white", "unwinnable", true, "checked but never mated"},
 		{"a king that can never leave its corner keeps the pawn in front of it from promoting",
 			"k1b5/Pp1b4/1P2b2B/5bB1/5Bb1/1p2B2b/pP1B4/K1B5 w - - 0 1", "black", "unwinnable", true, ""},
+		{"a king held in its corner keeps the other king off its pawn, so that pawn never goes and the corner never opens",
+			"k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1", "white", "unwinnable", true, "checked but never mated"},
 		{"a lone bishop and king cannot take both flight squares of the other colour next to a corner",
 			"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "white", "", true, "checked but never mated"},
 		{"a knight of the loser can block the flight square the winner's king and bishop leave (K+B vs K+N)",

@@ -47,6 +47,14 @@ func (st *pawnState) close() {
 			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, pawnsAttack(1-c, st.pawns[1-c]))
 		}
 	}
+	// A king held on one square keeps the other king off its neighbours
+	// (which may hold that one too: twice round).
+	for i := 0; i < 4; i++ {
+		c := i % 2
+		if ring := kingRing(st.held(1 - c)); ring != 0 {
+			st.reg[c][King-1], _ = floodFrom(King, st.reg[c][King-1]&^pawns&^ring, pawns, pawnsAttack(1-c, st.pawns[1-c])|ring)
+		}
+	}
 	walls := st.walls()
 	for c := 0; c < 2; c++ {
 		for i := range st.reg[c][:King-1] {
@@ -62,13 +70,24 @@ func (st *pawnState) close() {
 // (its region is that square; a king is never taken), so no pawn steps or
 // captures onto it and no piece stands on it or moves through it.
 func (st *pawnState) walls() uint64 {
-	w := st.pawns[0] | st.pawns[1]
-	for c := 0; c < 2; c++ {
-		if k := st.reg[c][King-1]; k&(k-1) == 0 {
-			w |= k
-		}
+	return st.pawns[0] | st.pawns[1] | st.held(White) | st.held(Black)
+}
+
+// kingRing is the squares next to the square in set (empty or one square).
+func kingRing(set uint64) uint64 {
+	if set == 0 {
+		return 0
 	}
-	return w
+	return kingAttacks[bits.TrailingZeros64(set)]
+}
+
+// held is the square of c's king when its region is that one square, else
+// the empty set.
+func (st *pawnState) held(c int) uint64 {
+	if k := st.reg[c][King-1]; k&(k-1) == 0 {
+		return k
+	}
+	return 0
 }
 
 // attacks is what the pieces of type p standing anywhere in region attack,
@@ -153,7 +172,7 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 			}
 			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
 				bit := t & -t
-				if p == King && pawnsAttack(1-c, opp&^bit)&bit != 0 {
+				if p == King && (pawnsAttack(1-c, opp&^bit)&bit != 0 || bit&kingRing(st.held(1-c)) != 0) {
 					continue
 				}
 				n := *st
