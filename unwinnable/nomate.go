@@ -12,7 +12,8 @@ import (
 //   - king: the squares the loser's king can stand on;
 //   - attack: the squares some man of the winner other than its king can
 //     attack (with the pawns as walls: other men only block more);
-//   - pawns: squares where a pawn of the loser stands in every position;
+//   - pawns: squares where a man of the loser (a pawn, or a piece that
+//     cannot move) stands in every position;
 //   - block, movers: the squares where its other men (not the king) can
 //     stand, and how many such men it can have at most;
 //   - winnerKing: the squares the winner's king can stand on.
@@ -59,9 +60,10 @@ func (room mateRoom) mateSquare() int {
 }
 
 // room is the "no mate" test's view of a progress state; movers is the
-// number of the loser's men (not king) that can stand anywhere in it: its
-// pieces at the root and one for each of its pawns gone since (a pawn
-// leaves the state's pawns only by being taken or by promoting).
+// number of the loser's men (not king) at the root: in the state it has at
+// most one more man for each of its pawns gone since (a pawn leaves the
+// state's pawns only by being taken or by promoting), of which its pawns
+// and its pieces of stay stand where they stand.
 func (st *pawnState) room(winner, movers int) mateRoom {
 	loser := 1 - winner
 	walls := st.walls()
@@ -71,6 +73,11 @@ func (st *pawnState) room(winner, movers int) mateRoom {
 		pawns:      st.pawns[loser],
 		winnerKing: st.reg[winner][King-1],
 		movers:     movers - bits.OnesCount64(st.pawns[loser]),
+	}
+	// The loser's pieces of stay block their own squares only.
+	for _, t := range st.stay[loser] {
+		r.pawns |= t
+		r.movers -= bits.OnesCount64(t)
 	}
 	for p := Knight; p <= Queen; p++ {
 		r.attack |= regionAttacks(p, st.reg[winner][p-1], walls)

@@ -12,9 +12,14 @@ import (
 // reach with the pawns as walls (other pieces are taken to step aside). A
 // concrete position belongs to the state when its pawns are these and
 // each piece stands in the region of its colour and type.
+//
+// stay are squares of pieces (knight to queen, index type-1) that stand
+// there in every position of the state: they stood there at the root and
+// could never move nor be taken since (dropStay).
 type pawnState struct {
 	pawns [2]uint64
 	reg   [2][5]uint64 // Knight, Bishop, Rook, Queen, King: index type-1
+	stay  [2][4]uint64
 }
 
 // progressBudget bounds the abstract states of progressUnwinnable at the
@@ -39,9 +44,22 @@ func pawnsAttack(c int, set uint64) uint64 {
 // one of its squares that is no pawn now, and moves from there. A king
 // never steps onto a square an enemy pawn attacks (it may stand on one
 // already, in check). A king whose region is one square stands there in
-// every position of the state: that square is a wall too (walls).
+// every position of the state, and so does a piece of stay: those
+// squares are walls too (walls), and a piece of stay that could move or
+// be taken leaves stay (then walls shrink and regions grow: round again).
 func (st *pawnState) close() {
-	pawns := st.pawns[0] | st.pawns[1]
+	for {
+		st.flood()
+		if !st.dropStay() {
+			return
+		}
+	}
+}
+
+// flood is one round of close: every region flooded with the walls.
+func (st *pawnState) flood() {
+	stay := st.stays()
+	pawns := st.pawns[0] | st.pawns[1] | stay
 	for c := 0; c < 2; c++ {
 		if k := st.reg[c][King-1]; k != 0 {
 			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, pawnsAttack(1-c, st.pawns[1-c]))
@@ -60,17 +78,60 @@ func (st *pawnState) close() {
 		for i := range st.reg[c][:King-1] {
 			if st.reg[c][i] != 0 {
 				st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, 0)
+				st.reg[c][i] |= st.stay[c][i]
 			}
 		}
 	}
 }
 
+// dropStay takes out of stay every piece that could move (a square it
+// moves to is no wall) or be taken (an enemy man could attack its
+// square), and reports whether it took any. What remains is the greatest
+// such set: by induction on the moves, while all of them stand, none
+// moves within the state (a piece that takes a pawn makes a progress
+// move, and leaves stay in the state it leads to) and none is taken.
+func (st *pawnState) dropStay() bool {
+	walls := st.walls()
+	dropped := false
+	for c := 0; c < 2; c++ {
+		if st.stay[c] == [4]uint64{} {
+			continue
+		}
+		e := 1 - c
+		attacked := pawnsAttack(e, st.pawns[e]) | regionAttacks(King, st.reg[e][King-1], walls)
+		for p := Knight; p <= Queen; p++ {
+			attacked |= regionAttacks(p, st.reg[e][p-1], walls)
+		}
+		for p := Knight; p <= Queen; p++ {
+			for f := st.stay[c][p-1]; f != 0; f &= f - 1 {
+				sq := f & -f
+				if stand, _ := floodFrom(p, sq, walls, 0); stand != sq || sq&attacked != 0 {
+					st.stay[c][p-1] &^= sq
+					dropped = true
+				}
+			}
+		}
+	}
+	return dropped
+}
+
+// stays is the squares of every piece of stay.
+func (st *pawnState) stays() uint64 {
+	var s uint64
+	for c := 0; c < 2; c++ {
+		for _, t := range st.stay[c] {
+			s |= t
+		}
+	}
+	return s
+}
+
 // walls are the squares no man can ever pass or step onto in a position
-// of the state: the pawns, and the square of a king that cannot leave it
-// (its region is that square; a king is never taken), so no pawn steps or
-// captures onto it and no piece stands on it or moves through it.
+// of the state: the pawns, the square of a king that cannot leave it (its
+// region is that square; a king is never taken) and the pieces of stay,
+// so no pawn steps or captures onto them and no piece moves through them.
 func (st *pawnState) walls() uint64 {
-	return st.pawns[0] | st.pawns[1] | st.held(White) | st.held(Black)
+	return st.pawns[0] | st.pawns[1] | st.held(White) | st.held(Black) | st.stays()
 }
 
 // kingRing is the squares next to the square in set (empty or one square).
@@ -178,6 +239,14 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 				n := *st
 				n.pawns[1-c] &^= bit
 				n.reg[c][p-1] |= bit
+				if p < King {
+					// The piece that took may be one of stay.
+					for f := n.stay[c][p-1]; f != 0; f &= f - 1 {
+						if regionAttacks(p, f&-f, walls)&bit != 0 {
+							n.stay[c][p-1] &^= f & -f
+						}
+					}
+				}
 				n.close()
 				f(n)
 			}
@@ -231,6 +300,9 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 		st.pawns[c] = b.bb[c][Pawn]
 		for p := Knight; p <= King; p++ {
 			st.reg[c][p-1] = b.bb[c][p]
+		}
+		for p := Knight; p <= Queen; p++ {
+			st.stay[c][p-1] = b.bb[c][p]
 		}
 	}
 	st.close()
