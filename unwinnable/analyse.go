@@ -377,7 +377,7 @@ func Dead(b *Board, limit int) bool {
 	}
 	if fixed, r := b.fixedPawns(); fixed != 0 {
 		for c := 0; c < 2; c++ {
-			proven[c] = proven[c] || r[c].attack&r[1-c].kingStand == 0
+			proven[c] = proven[c] || r[c].attack&r[1-c].kingStand == 0 || staticRoom(b, fixed, r, c).mateSquare() < 0
 		}
 	}
 	if proven[0] && proven[1] {

@@ -12,9 +12,14 @@ import (
 // reach with the pawns as walls (other pieces are taken to step aside). A
 // concrete position belongs to the state when its pawns are these and
 // each piece stands in the region of its colour and type.
+//
+// stay are squares of pieces (knight to queen, index type-1) that stand
+// there in every position of the state: they stood there at the root and
+// could never move nor be taken since (dropStay).
 type pawnState struct {
 	pawns [2]uint64
 	reg   [2][5]uint64 // Knight, Bishop, Rook, Queen, King: index type-1
+	stay  [2][4]uint64
 }
 
 // progressBudget bounds the abstract states of progressUnwinnable at the
@@ -38,21 +43,112 @@ func pawnsAttack(c int, set uint64) uint64 {
 // as walls: a piece that stood in the region before a pawn moved stands on
 // one of its squares that is no pawn now, and moves from there. A king
 // never steps onto a square an enemy pawn attacks (it may stand on one
-// already, in check).
+// already, in check). A king whose region is one square stands there in
+// every position of the state, and so does a piece of stay: those
+// squares are walls too (walls), and a piece of stay that could move or
+// be taken leaves stay (then walls shrink and regions grow: round again).
 func (st *pawnState) close() {
-	walls := st.pawns[0] | st.pawns[1]
-	for c := 0; c < 2; c++ {
-		for i := range st.reg[c] {
-			if st.reg[c][i] == 0 {
-				continue
-			}
-			var forbid uint64
-			if i+1 == King {
-				forbid = pawnsAttack(1-c, st.pawns[1-c])
-			}
-			st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, forbid)
+	for {
+		st.flood()
+		if !st.dropStay() {
+			return
 		}
 	}
+}
+
+// flood is one round of close: every region flooded with the walls.
+func (st *pawnState) flood() {
+	stay := st.stays()
+	pawns := st.pawns[0] | st.pawns[1] | stay
+	for c := 0; c < 2; c++ {
+		if k := st.reg[c][King-1]; k != 0 {
+			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, pawnsAttack(1-c, st.pawns[1-c]))
+		}
+	}
+	// A king held on one square keeps the other king off its neighbours
+	// (which may hold that one too: twice round).
+	for i := 0; i < 4; i++ {
+		c := i % 2
+		if ring := kingRing(st.held(1 - c)); ring != 0 {
+			st.reg[c][King-1], _ = floodFrom(King, st.reg[c][King-1]&^pawns&^ring, pawns, pawnsAttack(1-c, st.pawns[1-c])|ring)
+		}
+	}
+	walls := st.walls()
+	for c := 0; c < 2; c++ {
+		for i := range st.reg[c][:King-1] {
+			if st.reg[c][i] != 0 {
+				st.reg[c][i], _ = floodFrom(i+1, st.reg[c][i]&^walls, walls, 0)
+				st.reg[c][i] |= st.stay[c][i]
+			}
+		}
+	}
+}
+
+// dropStay takes out of stay every piece that could move (a square it
+// moves to is no wall) or be taken (an enemy man could attack its
+// square), and reports whether it took any. What remains is the greatest
+// such set: by induction on the moves, while all of them stand, none
+// moves within the state (a piece that takes a pawn makes a progress
+// move, and leaves stay in the state it leads to) and none is taken.
+func (st *pawnState) dropStay() bool {
+	walls := st.walls()
+	dropped := false
+	for c := 0; c < 2; c++ {
+		if st.stay[c] == [4]uint64{} {
+			continue
+		}
+		e := 1 - c
+		attacked := pawnsAttack(e, st.pawns[e]) | regionAttacks(King, st.reg[e][King-1], walls)
+		for p := Knight; p <= Queen; p++ {
+			attacked |= regionAttacks(p, st.reg[e][p-1], walls)
+		}
+		for p := Knight; p <= Queen; p++ {
+			for f := st.stay[c][p-1]; f != 0; f &= f - 1 {
+				sq := f & -f
+				if stand, _ := floodFrom(p, sq, walls, 0); stand != sq || sq&attacked != 0 {
+					st.stay[c][p-1] &^= sq
+					dropped = true
+				}
+			}
+		}
+	}
+	return dropped
+}
+
+// stays is the squares of every piece of stay.
+func (st *pawnState) stays() uint64 {
+	var s uint64
+	for c := 0; c < 2; c++ {
+		for _, t := range st.stay[c] {
+			s |= t
+		}
+	}
+	return s
+}
+
+// walls are the squares no man can ever pass or step onto in a position
+// of the state: the pawns, the square of a king that cannot leave it (its
+// region is that square; a king is never taken) and the pieces of stay,
+// so no pawn steps or captures onto them and no piece moves through them.
+func (st *pawnState) walls() uint64 {
+	return st.pawns[0] | st.pawns[1] | st.held(White) | st.held(Black) | st.stays()
+}
+
+// kingRing is the squares next to the square in set (empty or one square).
+func kingRing(set uint64) uint64 {
+	if set == 0 {
+		return 0
+	}
+	return kingAttacks[bits.TrailingZeros64(set)]
+}
+
+// held is the square of c's king when its region is that one square, else
+// the empty set.
+func (st *pawnState) held(c int) uint64 {
+	if k := st.reg[c][King-1]; k&(k-1) == 0 {
+		return k
+	}
+	return 0
 }
 
 // attacks is what the pieces of type p standing anywhere in region attack,
@@ -80,7 +176,7 @@ func regionAttacks(p int, region, walls uint64) uint64 {
 // checks reports whether some man of winner could attack a square the
 // loser's king could stand on in a position of the state: a check.
 func (st *pawnState) checks(winner int) bool {
-	walls := st.pawns[0] | st.pawns[1]
+	walls := st.walls()
 	a := pawnsAttack(winner, st.pawns[winner])
 	for p := Knight; p <= Queen; p++ {
 		a |= regionAttacks(p, st.reg[winner][p-1], walls)
@@ -99,7 +195,7 @@ func (st *pawnState) checks(winner int) bool {
 // reaches the new queen (and a check) in a few states instead of trying
 // every other pawn's moves first.
 func (st *pawnState) successors(winner int, f func(pawnState)) {
-	walls := st.pawns[0] | st.pawns[1]
+	walls := st.walls()
 	for _, c := range [2]int{1 - winner, winner} {
 		own, opp := st.pawns[c], st.pawns[1-c]
 		up := upOf(c)
@@ -137,12 +233,20 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 			}
 			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
 				bit := t & -t
-				if p == King && pawnsAttack(1-c, opp&^bit)&bit != 0 {
+				if p == King && (pawnsAttack(1-c, opp&^bit)&bit != 0 || bit&kingRing(st.held(1-c)) != 0) {
 					continue
 				}
 				n := *st
 				n.pawns[1-c] &^= bit
 				n.reg[c][p-1] |= bit
+				if p < King {
+					// The piece that took may be one of stay.
+					for f := n.stay[c][p-1]; f != 0; f &= f - 1 {
+						if regionAttacks(p, f&-f, walls)&bit != 0 {
+							n.stay[c][p-1] &^= f & -f
+						}
+					}
+				}
 				n.close()
 				f(n)
 			}
@@ -197,6 +301,9 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 		for p := Knight; p <= King; p++ {
 			st.reg[c][p-1] = b.bb[c][p]
 		}
+		for p := Knight; p <= Queen; p++ {
+			st.stay[c][p-1] = b.bb[c][p]
+		}
 	}
 	st.close()
 	seen := map[pawnState]bool{st: true}
@@ -215,13 +322,22 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 			}
 		}
 	}
-	visited := 0
+	visited, checked := 0, false
+	loser := 1 - winner
+	movers := bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King]) // pieces and pawns: see room
 	for len(stack) > 0 {
 		st := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		visited++
-		if visited > budget || st.checks(winner) {
+		if visited > budget {
 			return false, visited, nil
+		}
+		if st.checks(winner) {
+			// A check, but perhaps never a mate (nomate.go).
+			if st.room(winner, movers).mateSquare() >= 0 {
+				return false, visited, nil
+			}
+			checked = true
 		}
 		st.successors(winner, func(n pawnState) {
 			if !seen[n] {
@@ -229,6 +345,9 @@ func progressUnwinnable(b *Board, winner, budget int) (bool, int, *phrase.Error)
 				stack = append(stack, n)
 			}
 		})
+	}
+	if checked {
+		return true, visited, noMateWhy(winner, false)
 	}
 	return true, visited, phrase.Errorf("whatever pawn moves and captures are made, no %s piece can ever attack a square the %s king can reach", lower(colourName(winner)), lower(colourName(1-winner)))
 }

@@ -202,7 +202,10 @@ func blockedUnwinnable(b *Board, winner int) (bool, *phrase.Error) {
 	}
 	loser := 1 - winner
 	if r[winner].attack&r[loser].kingStand != 0 {
-		return false, nil
+		if staticRoom(b, fixed, r, winner).mateSquare() >= 0 {
+			return false, nil
+		}
+		return true, noMateWhy(winner, true)
 	}
 	return true, phrase.Errorf("the pawns are blocked for good and no %s piece can ever reach the %s king's region behind them", lower(colourName(winner)), lower(colourName(loser)))
 }
