@@ -293,7 +293,10 @@ func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 			if ok, _ := materialUnwinnable(c, s.winner); ok {
 				continue
 			}
-			sc := s.score(c) + wFlight*s.flights(c) + int(ply)*s.wDepth/4
+			sc := s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+			if s.noise > 0 {
+				sc = 4*sc + int(c.key>>60)%s.noise
+			}
 			q.push(bfEntry(sc, nodes.add(i, m, ply)))
 			if s.partial && sc < parentScore && k+1 < l.N {
 				// Partial expansion: a child better than its parent
