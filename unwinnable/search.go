@@ -75,6 +75,8 @@ type searcher struct {
 	// noise read from the position's key — another order among
 	// near-equal positions (a search of its own, see analyse).
 	noise int
+	// sorted: order's scratch list
+	sorted [256]Move
 }
 
 const provedNone = 1 << 14
