@@ -104,18 +104,20 @@ func (b *Board) irreversible(m Move) bool {
 	return b.sq[m.To()] >= 0 || int(b.sq[m.From()])%6 == Pawn || m.kind() == kindCastle
 }
 
-func cheb(a, b int) int {
-	df, dr := a&7-b&7, a>>3-b>>3
-	if df < 0 {
-		df = -df
+// cheb is the king-step (Chebyshev) distance between two squares.
+func cheb(a, b int) int { return int(chebDist[a][b]) }
+
+// chebDist: cheb's table (the score and the move order ask it for every
+// piece of every position).
+var chebDist [64][64]int8
+
+func init() {
+	for a := range chebDist {
+		for b := range chebDist[a] {
+			df, dr := a&7-b&7, a>>3-b>>3
+			chebDist[a][b] = int8(max(df, -df, dr, -dr))
+		}
 	}
-	if dr < 0 {
-		dr = -dr
-	}
-	if df > dr {
-		return df
-	}
-	return dr
 }
 
 // cornerDist: king steps to the nearest corner, of any colour, of the
