@@ -102,7 +102,9 @@ const (
 // run) come first.
 const (
 	firstRound = 2_000
-	lateRound  = 8_000
+	// probe: the first search's positions before the static stages.
+	probe     = 300
+	lateRound = 8_000
 )
 
 // roundSearches: the best-first searches of the rounds after the first,
@@ -220,19 +222,6 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		prefix = append(prefix, l.Moves[0].UCI())
 		b, _ = b.Make(l.Moves[0])
 	}
-	s.stage = "static"
-	if ok, why := blockedUnwinnable(&b, s.winner); ok {
-		return because(Unwinnable, nil, after(why))
-	}
-	s.stage = "progress"
-	proven, n, why := progressUnwinnable(&b, s.winner, progressBudget)
-	s.nodes += n
-	if proven {
-		return because(Unwinnable, nil, after(why))
-	}
-	// The progress search ran out of states (none allowed a check): it
-	// runs again below with more, once the first helpmate search failed.
-	progressAgain := n > progressBudget
 	budget := func(n int) {
 		s.aborted = false
 		s.limit = s.nodes + n
@@ -269,12 +258,37 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		return because(Unwinnable, nil, after(phrase.Errorf("every position reachable by legal moves was examined and none is a mate by %s", wn)))
 	}
 	// A greedy best-first look for a helpmate (most positions of real
-	// games need a few hundred positions).
+	// games need a few hundred positions). Its first probe positions come
+	// before the static stages, which cost as much as a few hundred
+	// positions and prove nothing in a position that has a short
+	// helpmate; a queue run empty in the probe is said after them (their
+	// reasons first, as before).
 	s.wBlock, s.wDepth, s.partial, s.w = 2, 0, true, nearMate
 	s.stage = "bf-first"
-	if l, ok := s.bestFirst(&b, capped(min(total/2, firstRound)), 0); ok {
+	first := startBestFirst(&b, 0)
+	defer first.release()
+	firstBudget := capped(min(total/2, firstRound))
+	if l, ok := s.runBestFirst(first, min(probe, firstBudget)); ok {
 		return win(l, false, s.nodes)
 	}
+	s.stage = "static"
+	if ok, why := blockedUnwinnable(&b, s.winner); ok {
+		return because(Unwinnable, nil, after(why))
+	}
+	s.stage = "progress"
+	proven, n, why := progressUnwinnable(&b, s.winner, progressBudget)
+	s.nodes += n
+	if proven {
+		return because(Unwinnable, nil, after(why))
+	}
+	// The progress search ran out of states (none allowed a check): it
+	// runs again below with more, once the first helpmate search failed.
+	progressAgain := n > progressBudget
+	s.stage = "bf-first"
+	if l, ok := s.runBestFirst(first, firstBudget-first.spent); ok {
+		return win(l, false, s.nodes)
+	}
+	first.release()
 	if s.exhausted {
 		return exhausted()
 	}

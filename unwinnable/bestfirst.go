@@ -276,17 +276,49 @@ func (s *searcher) flights(b *Board) int {
 // from root through positions the material rule does not prove
 // unwinnable was made, and none was a mate by the winner.
 func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
+	x := startBestFirst(root, maxPly)
+	defer x.release()
+	return s.runBestFirst(x, budget)
+}
+
+// bfSearch is a best-first search under way: run on with more positions,
+// it goes on where it stopped.
+type bfSearch struct {
+	nodes  *bfArena
+	maxPly int
+	spent  int // the budget spent in all runs
+}
+
+// startBestFirst begins a best-first search from root (its queue holds
+// the root); release gives its memory back.
+func startBestFirst(root *Board, maxPly int) *bfSearch {
 	nodes := arenas.Get().(*bfArena)
 	nodes.reset()
-	defer arenas.Put(nodes)
 	nodes.next().b = *root
 	nodes.add(-1, 0, 0)
+	nodes.heap.push(bfEntry(0, 0))
+	nodes.seen.add(root.key)
+	return &bfSearch{nodes: nodes, maxPly: maxPly}
+}
+
+func (x *bfSearch) release() {
+	if x.nodes != nil {
+		arenas.Put(x.nodes)
+		x.nodes = nil
+	}
+}
+
+// runBestFirst runs the search x on with at most budget more positions
+// (the score's weights are the searcher's: keep them between runs).
+func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
+	nodes, maxPly := x.nodes, x.maxPly
 	q := &nodes.heap
-	q.push(bfEntry(0, 0))
 	seen := &nodes.seen
-	seen.add(root.key)
 	var l MoveList
-	defer func() { s.exhausted = maxPly == 0 && len(*q) == 0 }()
+	defer func(b int) {
+		s.exhausted = maxPly == 0 && len(*q) == 0
+		x.spent += b - budget
+	}(budget)
 	for len(*q) > 0 && budget > 0 {
 		parentScore, i := q.popEntry()
 		node := nodes.at(i)
