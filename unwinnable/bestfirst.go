@@ -14,6 +14,9 @@ type bfNode struct {
 	// next: the index of the first move not yet made from this node
 	// (partial expansion).
 	next int32
+	// moves: where the node's moves, in the order they are made, start
+	// in the arena's moves (-1: not generated yet); nmoves: how many.
+	moves, nmoves int32
 }
 
 // bfChunk nodes are kept in chunks, so that a growing search never copies
@@ -25,6 +28,10 @@ type bfArena struct {
 	n      int
 	heap   bfHeap
 	seen   keySet
+	// moves: the moves of the nodes expanded so far, each node's in
+	// order, generated once: a node taken from the queue again (partial
+	// expansion) goes on where it stopped.
+	moves []Move
 }
 
 // arenas keeps arenas for reuse: a search starts without allocating.
@@ -77,9 +84,11 @@ func (s *keySet) grow() {
 	}
 }
 
-// reset empties the set, keeping its table unless it grew large.
+// reset empties the set, keeping its table unless it grew large or the
+// last use filled little of it (clearing a large table for the few
+// hundred positions most searches make would cost more than they do).
 func (s *keySet) reset() {
-	if len(s.slots) > 1<<17 {
+	if len(s.slots) > 1<<17 || len(s.slots) > 1<<12 && 16*s.n < len(s.slots) {
 		s.slots = nil
 	} else {
 		clear(s.slots)
@@ -97,6 +106,10 @@ func (a *bfArena) reset() {
 	}
 	a.n = 0
 	a.heap = a.heap[:0]
+	if cap(a.moves) > 1<<20 {
+		a.moves = nil
+	}
+	a.moves = a.moves[:0]
 	a.seen.reset()
 }
 
@@ -117,7 +130,7 @@ func (a *bfArena) next() *bfNode {
 // add keeps the node in the slot next gave, with how it was reached.
 func (a *bfArena) add(parent int32, m Move, ply int32) int32 {
 	n := a.next()
-	n.parent, n.m, n.ply, n.next = parent, m, ply, 0
+	n.parent, n.m, n.ply, n.next, n.moves = parent, m, ply, 0, -1
 	a.n++
 	return int32(a.n - 1)
 }
@@ -200,7 +213,7 @@ func (s *searcher) order(b *Board, l *MoveList) {
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	var out [256]Move
+	out := &s.sorted
 	for k, m := range l.Moves[:l.N] {
 		out[count[keys[k]]] = m
 		count[keys[k]]++
@@ -221,18 +234,38 @@ func (a *bfArena) lineTo(i int32) []Move {
 }
 
 // flights counts the squares the loser's king could step to: not its own
-// men's, not attacked by the winner. Few flights: near a mate.
+// men's, not attacked by the winner (the king itself taken off the board,
+// so it hides no square behind it). Few flights: near a mate. The attacks
+// are taken off the ring of squares piece by piece, a slider's only when
+// one of its lines crosses the ring.
 func (s *searcher) flights(b *Board) int {
 	l := 1 - s.winner
 	lk := bits.TrailingZeros64(b.bb[l][King])
-	n := 0
+	ring := kingAttacks[lk] &^ b.occ[l]
+	w := &b.bb[s.winner]
+	if s.winner == White {
+		ring &^= (w[Pawn]<<7)&^fileH | (w[Pawn]<<9)&^fileA
+	} else {
+		ring &^= (w[Pawn]>>9)&^fileH | (w[Pawn]>>7)&^fileA
+	}
+	ring &^= kingAttacks[bits.TrailingZeros64(w[King])]
+	for f := w[Knight]; f != 0 && ring != 0; f &= f - 1 {
+		ring &^= knightAttacks[bits.TrailingZeros64(f)]
+	}
 	occ := b.all() &^ b.bb[l][King]
-	for t := kingAttacks[lk] &^ b.occ[l]; t != 0; t &= t - 1 {
-		if b.attackersOf(bits.TrailingZeros64(t), s.winner, occ) == 0 {
-			n++
+	for f := w[Bishop] | w[Queen]; f != 0 && ring != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		if (lineMask[2][q]|lineMask[3][q])&ring != 0 {
+			ring &^= bishopAttacks(q, occ)
 		}
 	}
-	return n
+	for f := w[Rook] | w[Queen]; f != 0 && ring != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		if (lineMask[0][q]|lineMask[1][q])&ring != 0 {
+			ring &^= rookAttacks(q, occ)
+		}
+	}
+	return bits.OnesCount64(ring)
 }
 
 // bestFirst is a greedy best-first search for a helpmate: the position of
@@ -243,34 +276,72 @@ func (s *searcher) flights(b *Board) int {
 // from root through positions the material rule does not prove
 // unwinnable was made, and none was a mate by the winner.
 func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
+	x := startBestFirst(root, maxPly)
+	defer x.release()
+	return s.runBestFirst(x, budget)
+}
+
+// bfSearch is a best-first search under way: run on with more positions,
+// it goes on where it stopped.
+type bfSearch struct {
+	nodes  *bfArena
+	maxPly int
+	spent  int // the budget spent in all runs
+}
+
+// startBestFirst begins a best-first search from root (its queue holds
+// the root); release gives its memory back.
+func startBestFirst(root *Board, maxPly int) *bfSearch {
 	nodes := arenas.Get().(*bfArena)
 	nodes.reset()
-	defer arenas.Put(nodes)
 	nodes.next().b = *root
 	nodes.add(-1, 0, 0)
+	nodes.heap.push(bfEntry(0, 0))
+	nodes.seen.add(root.key)
+	return &bfSearch{nodes: nodes, maxPly: maxPly}
+}
+
+func (x *bfSearch) release() {
+	if x.nodes != nil {
+		arenas.Put(x.nodes)
+		x.nodes = nil
+	}
+}
+
+// runBestFirst runs the search x on with at most budget more positions
+// (the score's weights are the searcher's: keep them between runs).
+func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
+	nodes, maxPly := x.nodes, x.maxPly
 	q := &nodes.heap
-	q.push(bfEntry(0, 0))
 	seen := &nodes.seen
-	seen.add(root.key)
 	var l MoveList
-	defer func() { s.exhausted = maxPly == 0 && len(*q) == 0 }()
+	defer func(b int) {
+		s.exhausted = maxPly == 0 && len(*q) == 0
+		x.spent += b - budget
+	}(budget)
 	for len(*q) > 0 && budget > 0 {
 		parentScore, i := q.popEntry()
-		b := &nodes.at(i).b
-		first := nodes.at(i).next
-		b.pseudo(&l)
-		if s.partial {
-			s.order(b, &l)
-		}
-		if s.partial && first == 0 && b.stm == s.winner && (maxPly == 0 || int(nodes.at(i).ply) < maxPly) {
-			// A mate in one is looked for among the checking moves
-			// before any child is made.
-			if m, ok := s.mateInOne(b); ok {
-				return append(nodes.lineTo(i), m), true
+		node := nodes.at(i)
+		b := &node.b
+		first := node.next
+		if node.moves < 0 {
+			b.pseudo(&l)
+			if s.partial {
+				s.order(b, &l)
+			}
+			node.moves, node.nmoves = int32(len(nodes.moves)), int32(l.N)
+			nodes.moves = append(nodes.moves, l.Moves[:l.N]...)
+			if s.partial && b.stm == s.winner && (maxPly == 0 || int(node.ply) < maxPly) {
+				// A mate in one is looked for among the checking
+				// moves before any child is made.
+				if m, ok := s.mateAmong(b, l.Moves[:l.N]); ok {
+					return append(nodes.lineTo(i), m), true
+				}
 			}
 		}
-		for k := int(first); k < l.N; k++ {
-			m := l.Moves[k]
+		moves := nodes.moves[node.moves : node.moves+node.nmoves]
+		for k := int(first); k < len(moves); k++ {
+			m := moves[k]
 			// The move is made into the next free slot, kept only if
 			// the position is legal, new and worth expanding.
 			c := &nodes.next().b
@@ -293,9 +364,12 @@ func (s *searcher) bestFirst(root *Board, budget, maxPly int) ([]Move, bool) {
 			if ok, _ := materialUnwinnable(c, s.winner); ok {
 				continue
 			}
-			sc := s.score(c) + wFlight*s.flights(c) + int(ply)*s.wDepth/4
+			sc := s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+			if s.noise > 0 {
+				sc = 4*sc + int(c.key>>60)%s.noise
+			}
 			q.push(bfEntry(sc, nodes.add(i, m, ply)))
-			if s.partial && sc < parentScore && k+1 < l.N {
+			if s.partial && sc < parentScore && k+1 < len(moves) {
 				// Partial expansion: a child better than its parent
 				// is looked at first; the parent's other moves wait
 				// in the queue at the parent's score.

@@ -52,8 +52,13 @@ func (b *Board) givesCheck(m Move) bool {
 func (s *searcher) mateInOne(b *Board) (Move, bool) {
 	var l MoveList
 	b.pseudo(&l)
+	return s.mateAmong(b, l.Moves[:l.N])
+}
+
+// mateAmong is mateInOne among b's pseudo-legal moves, already generated.
+func (s *searcher) mateAmong(b *Board, moves []Move) (Move, bool) {
 	var c Board
-	for _, m := range l.Moves[:l.N] {
+	for _, m := range moves {
 		if !b.givesCheck(m) {
 			continue
 		}

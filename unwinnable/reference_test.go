@@ -130,14 +130,23 @@ func BenchmarkReferenceFiles(b *testing.B) {
 	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
 		fmt.Sscan(s, &opt.Limit)
 	}
+	// UNWINNABLE_EVERY=n: every nth row of each part only (a sample for
+	// measuring a change by its counts).
+	every := 1
+	if s := os.Getenv("UNWINNABLE_EVERY"); s != "" {
+		fmt.Sscan(s, &every)
+	}
 	for _, name := range []string{"unwinnable.tsv", "unwinnable-chasolver.tsv"} {
 		rows := readRows(b, filepath.Join(dataDir, name))
 		parts := map[string][]row{"all": rows}
+		seen := map[string]int{}
 		for _, r := range rows {
+			part := "community"
 			if strings.Contains(r.source, "lichess") {
-				parts["lichess"] = append(parts["lichess"], r)
-			} else {
-				parts["community"] = append(parts["community"], r)
+				part = "lichess"
+			}
+			if seen[part]++; (seen[part]-1)%every == 0 {
+				parts[part] = append(parts[part], r)
 			}
 		}
 		for _, part := range []string{"community", "lichess"} {
@@ -151,13 +160,15 @@ func BenchmarkReferenceFiles(b *testing.B) {
 					outs := analyseRows(rs, opt)
 					wall := time.Since(start)
 					wrong, und := check(b, outs)
-					var times []time.Duration
+					dump(b, outs)
+					var times, searched []time.Duration // searched: positions, as durations to share percentile
 					var sum time.Duration
 					proofs, plies, longest, positions, proofPositions := 0, 0, 0, 0, 0
 					for _, o := range outs {
 						times = append(times, o.elapsed)
 						sum += o.elapsed
 						positions += o.res.Nodes
+						searched = append(searched, time.Duration(o.res.Nodes))
 						proofPositions += o.res.ProofNodes
 						if o.res.Verdict == Winnable {
 							proofs++
@@ -174,6 +185,9 @@ func BenchmarkReferenceFiles(b *testing.B) {
 					b.ReportMetric(float64(und), "undetermined")
 					b.ReportMetric(float64(len(rs))/wall.Seconds(), "positions/s")
 					b.ReportMetric(float64(positions)/float64(len(rs)), "searched/row")
+					b.ReportMetric(float64(percentile(searched, 0.5)), "searched-p50")
+					b.ReportMetric(float64(percentile(searched, 0.9)), "searched-p90")
+					b.ReportMetric(float64(percentile(searched, 0.99)), "searched-p99")
 					b.ReportMetric(float64(proofPositions)/float64(len(rs)), "proof-searched/row")
 					b.ReportMetric(float64(sum.Microseconds())/float64(len(rs)), "mean-µs")
 					b.ReportMetric(float64(percentile(times, 0.5).Microseconds()), "p50-µs")
@@ -181,6 +195,25 @@ func BenchmarkReferenceFiles(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// dump writes each row's verdict and positions searched to the file
+// UNWINNABLE_DUMP names (appending), for looking at the rows a change
+// moves: FEN, colour, verdict, positions, the stage that settled it,
+// tab-separated.
+func dump(b *testing.B, outs []outcome) {
+	path := os.Getenv("UNWINNABLE_DUMP")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	for _, o := range outs {
+		fmt.Fprintf(f, "%s\t%s\t%v\t%d\t%s\n", o.row.fen, o.row.colour, o.res.Verdict, o.res.Nodes, o.res.stage)
 	}
 }
 
