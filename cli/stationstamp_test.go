@@ -10,33 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
 )
 
-// stillClock is one time source for the station and the commands of a
-// test: it stands still until the test, or an unlock, moves it.
-type stillClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *stillClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *stillClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // costlyUnlocks has every passphrase unlock of a forwarded command cost
 // cost on clock (argon2id's time, on the match's clock) and counts them.
-func costlyUnlocks(t *testing.T, clock *stillClock, cost time.Duration) (count func() int) {
+func costlyUnlocks(t *testing.T, clock *testnet.Clock, cost time.Duration) (count func() int) {
 	var mu sync.Mutex
 	n := 0
 	prev := stations.UnlockCredential
@@ -45,7 +27,7 @@ func costlyUnlocks(t *testing.T, clock *stillClock, cost time.Duration) (count f
 			mu.Lock()
 			n++
 			mu.Unlock()
-			clock.advance(cost)
+			clock.Advance(cost)
 		}
 		return prev(c, pass, key)
 	}
@@ -57,8 +39,8 @@ func costlyUnlocks(t *testing.T, clock *stillClock, cost time.Duration) (count f
 	}
 }
 
-// lastEventOf is the last event of the record at db.
-func lastEventOf(t *testing.T, db string) service.Event {
+// recordEvents are the events of the record at db, read from the file.
+func recordEvents(t *testing.T, db string) []service.Event {
 	t.Helper()
 	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
 	if err != nil {
@@ -66,8 +48,18 @@ func lastEventOf(t *testing.T, db string) service.Event {
 	}
 	defer rdb.Close()
 	evs, _, err := rdb.Record(context.Background())
-	if err != nil || len(evs) == 0 {
-		t.Fatalf("the record: %v", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// lastEventOf is the last event of the record at db.
+func lastEventOf(t *testing.T, db string) service.Event {
+	t.Helper()
+	evs := recordEvents(t, db)
+	if len(evs) == 0 {
+		t.Fatal("the record has no events")
 	}
 	return evs[len(evs)-1]
 }
@@ -81,7 +73,7 @@ func lastEventOf(t *testing.T, db string) service.Event {
 // it by 100 ms: a stamp taken before the unlock would reach the authority
 // 100 ms late and be raised.
 func TestStationCommandIsStampedOnceItsKeyIsUnlockedAndNotRaised(t *testing.T) {
-	clock := &stillClock{t: start.Add(time.Minute)}
+	clock := testnet.NewClock(start.Add(time.Minute))
 	stationClock = clock.Now
 	t.Cleanup(func() { stationClock = nil })
 	unlocks := costlyUnlocks(t, clock, 100*time.Millisecond)
@@ -100,7 +92,7 @@ func TestStationCommandIsStampedOnceItsKeyIsUnlockedAndNotRaised(t *testing.T) {
 		{"a player's press given with the arbiter's PIN", []string{"--as", "black", "--pin", signPIN, "press"}, match.KindPress},
 	} {
 		t.Run(tc.name+" is recorded at its stamp, not raised, its key unlocked once", func(t *testing.T) {
-			clock.advance(time.Second)
+			clock.Advance(time.Second)
 			before := unlocks()
 			mustArb(t, first, tc.args...)
 			if got := unlocks() - before; got != 1 {
