@@ -164,7 +164,7 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.Sta
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: StationCommands, Lock: lock})
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: StationCommands, Lock: lock, Now: stationClock})
 }
 
 // StationCommands runs a command another station forwarded to this one
@@ -201,11 +201,17 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 	return out.String(), inWords(err)
 }
 
+// stationClock is the time source of the stations this process serves and
+// of the commands it forwards; nil: the defaults (the station's
+// service.NewTimeSource, the command's time.Now). A test sets it to one
+// clock it moves itself.
+var stationClock func() time.Time
+
 // forward sends a write command given with --db of a station to the
 // authority and waits until this station's record holds it
 // (stations.Forward, which the console calls too).
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
-	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv),
+	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv), Now: stationClock,
 		Notice: func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }})
 	if res.Output != "" {
 		fmt.Fprint(env.Stdout, res.Output)
@@ -218,7 +224,11 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 // OFFSET on the match timeline (start: --at, or now on the authority's
 // timeline), the next line only once this station's record holds it.
 func stationScript(r *runner) (send func([]string, Global, bool) error, start time.Time, done func(), err error) {
-	l, err := stations.Dial(r.ctx, r.g.DB, time.Now)
+	now := stationClock
+	if now == nil {
+		now = time.Now
+	}
+	l, err := stations.Dial(r.ctx, r.g.DB, now)
 	if err != nil {
 		return nil, time.Time{}, nil, err
 	}
@@ -228,7 +238,7 @@ func stationScript(r *runner) (send func([]string, Global, bool) error, start ti
 		if !ok {
 			fmt.Fprintln(r.env.Stderr, "arbiter: no authority answers yet; the script waits for one")
 		}
-		start = time.Now().Add(off).UTC()
+		start = now().Add(off).UTC()
 	}
 	send = func(words []string, g Global, roleGiven bool) error {
 		res, err := l.Send(r.ctx, stations.Command{Words: words, G: g, RoleGiven: roleGiven})

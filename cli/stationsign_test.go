@@ -194,17 +194,8 @@ func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
 // authFails are the auth.fail payloads of the record at db.
 func authFails(t *testing.T, db string) []match.AuthFailPayload {
 	t.Helper()
-	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
-	evs, _, err := rdb.Record(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []match.AuthFailPayload
-	for _, e := range evs {
+	for _, e := range recordEvents(t, db) {
 		if e.Kind == match.KindAuthFail {
 			var p match.AuthFailPayload
 			json.Unmarshal(e.Payload, &p)

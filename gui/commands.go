@@ -162,6 +162,7 @@ func (c *console) askPIN(then func()) {
 		c.pin = pin.Text
 		c.hallPIN = pin.Text
 		c.mode = match.RoleArbiter
+		c.prepareLink() // on a station's record: its key unlocked now, not at the next press
 		c.refresh()
 		if then != nil {
 			then()

@@ -182,6 +182,7 @@ type console struct {
 	// sending counting those not yet answered (tests wait for them).
 	stationRole string
 	sendq       chan sendItem
+	senderDone  chan struct{}
 	sending     sync.WaitGroup
 	// correctionSeq is the last event noteCorrections has read.
 	correctionSeq int64

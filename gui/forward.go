@@ -21,17 +21,22 @@ import (
 // its commands through the station: each is sent to the authority with the
 // console's credential and the instant stamped where it was given (the
 // console's time source plus the station's offset to the authority), as
-// the command line's own words (stations.Forward, the same path as
-// 'arbiter --db FILE …'), one at a time in the order given; the console
-// shows the result once its record holds the command. The mirror's
-// console gives none.
+// the command line's own words (the same command path as 'arbiter --db
+// FILE …', stations.Link.Send), one at a time in the order given; the
+// console shows the result once its record holds the command. It keeps one
+// link to the authority for as long as it is open (its offset estimated in
+// the background, the keys it unlocked kept in memory), so that no dial,
+// no estimate and no argon2id stands between a press and its request. The
+// mirror's console gives none.
 
-// sendItem is one command waiting to be sent.
+// sendItem is one command waiting to be sent; prepare: only unlock the
+// actor's credential ahead of its commands; stop: close the link.
 type sendItem struct {
-	a     match.Actor
-	at    time.Time
-	words []string
-	done  func(stations.Result, error)
+	a             match.Actor
+	at            time.Time
+	words         []string
+	done          func(stations.Result, error)
+	prepare, stop bool
 }
 
 // forwards reports whether this console sends its commands to the
@@ -54,12 +59,46 @@ func (c *console) send(a match.Actor, at time.Time, words []string, done func(er
 // command's last event, the output of a command that prints one).
 func (c *console) sendFor(a match.Actor, at time.Time, words []string, done func(stations.Result, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
+	c.queue(sendItem{a: a, at: at, words: words, done: done})
+}
+
+// queue starts the console's sender the first time and queues it.
+func (c *console) queue(it sendItem) {
 	if c.sendq == nil {
 		c.sendq = make(chan sendItem, 64)
-		go c.sender(c.sendq)
+		c.senderDone = make(chan struct{})
+		go c.sender(c.sendq, c.senderDone)
 	}
 	c.sending.Add(1)
-	c.sendq <- sendItem{a: a, at: at, words: words, done: done}
+	c.sendq <- it
+}
+
+// prepareLink connects the console to the authority ahead of its first
+// command and unlocks the credentials it holds (the arbiter's PIN, the PIN
+// the arbiter gave for the operator's and players' commands), so that the
+// first press is sent as fast as the next (the console opens on a station's
+// record, the arbiter gives his PIN).
+func (c *console) prepareLink() {
+	if !c.forwards() {
+		return
+	}
+	c.queue(sendItem{a: c.arbiter(), prepare: true})
+	if c.hallPIN != "" && c.hallPIN != c.pin {
+		c.queue(sendItem{a: match.Actor{Role: match.RoleOperator, PIN: c.hallPIN}, prepare: true})
+	}
+}
+
+// closeLink stops the sender and closes its link (the console closes).
+func (c *console) closeLink() {
+	if c.sendq == nil {
+		return
+	}
+	c.queue(sendItem{stop: true})
+	select {
+	case <-c.senderDone:
+	case <-time.After(3 * time.Second): // a command's answer waits for the window, which is gone
+	}
+	c.sendq = nil
 }
 
 // sendFromDialog sends a dialog's command (given now) and closes the
@@ -77,11 +116,41 @@ func (c *console) sendFromDialogThen(a match.Actor, words []string, done func(st
 	return nil
 }
 
-// sender sends the queued commands one after another.
-func (c *console) sender(q chan sendItem) {
+// sender sends the queued commands one after another on the console's
+// link, dialled once (again only when a dial failed: the link itself
+// reconnects when the connection drops).
+func (c *console) sender(q chan sendItem, done chan struct{}) {
+	defer close(done)
 	path := c.recordPath()
+	var l *stations.Link
+	defer func() {
+		if l != nil {
+			l.Close()
+		}
+	}()
 	for it := range q {
+		if it.stop {
+			c.sending.Done()
+			return
+		}
+		var err error
+		if l == nil {
+			l, err = stations.Dial(c.ctx, path, c.now)
+			// ahead of the commands the console waits for its station to
+			// start (the console runs it) for a while
+			for deadline := time.Now().Add(30 * time.Second); err != nil && it.prepare && time.Now().Before(deadline) && c.ctx.Err() == nil; {
+				time.Sleep(200 * time.Millisecond)
+				l, err = stations.Dial(c.ctx, path, c.now)
+			}
+		}
 		g := service.Global{DB: path, Role: it.a.Role, PIN: it.a.PIN, Secret: it.a.Secret}
+		if it.prepare {
+			if err == nil {
+				_ = l.Prepare(c.ctx, stations.Command{G: g, RoleGiven: true, Key: it.a.Key}) // its command says what is wrong
+			}
+			c.sending.Done()
+			continue
+		}
 		// While no authority answers (a failover takes seconds) the command
 		// waits, retried with its id; the status line says so meanwhile.
 		waiting := func(string) {
@@ -90,8 +159,11 @@ func (c *console) sender(q chan sendItem) {
 				c.refreshWhere()
 			})
 		}
-		res, err := stations.Forward(c.ctx, path, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
-			Pressed: it.at, Now: c.now, Notice: waiting})
+		var res stations.Result
+		if err == nil {
+			res, err = l.Send(c.ctx, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
+				Pressed: it.at, Now: c.now, Notice: waiting})
+		}
 		fyne.Do(func() {
 			defer c.sending.Done()
 			c.warning = ""
@@ -112,7 +184,7 @@ func (c *console) sender(q chan sendItem) {
 }
 
 // stationWords is, on a station's record, the console's sentence for a
-// refusal of the command path (stations.Forward); ok is false for other
+// refusal of the command path (stations.Link.Send); ok is false for other
 // errors.
 func stationWords(err error) (string, bool) {
 	var refused *stations.Refused

@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,22 +31,7 @@ import (
 
 // lockedClock is a time source read by the console and by the station's
 // goroutines: it moves only when the test moves it.
-type lockedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (l *lockedClock) Now() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.t
-}
-
-func (l *lockedClock) advance(d time.Duration) {
-	l.mu.Lock()
-	l.t = l.t.Add(d)
-	l.mu.Unlock()
-}
+type lockedClock = testnet.Clock
 
 // runFirstStation makes the harness's record the match's first station (as
 // 'station serve' makes it) and has the console run it in process, as the
@@ -60,6 +45,7 @@ func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	h.c.stationRole = sf.Role
 	h.c.cfg.commands = cli.StationCommands // as main.go gives them to gui.Run
 	t.Cleanup(h.c.runStation(db, sf, now))
+	t.Cleanup(h.c.closeLink) // before the station stops
 	deadline := time.Now().Add(60 * time.Second)
 	for !stations.Running(db, time.Now()) {
 		if time.Now().After(deadline) {
@@ -78,10 +64,18 @@ func stationHarness(t *testing.T, role match.Role, pin string, offset time.Durat
 	t.Helper()
 	h := newHarness(t, role, "")
 	h.newMatch("acm1996", pin)
-	lc := &lockedClock{t: t0.Add(time.Minute)}
+	lc := testnet.NewClock(t0.Add(time.Minute))
 	h.c.now = lc.Now
 	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
 	return h, lc
+}
+
+// whiteSlot is the clock slot White's clock is shown in.
+func (h *harness) whiteSlot() int {
+	if h.c.sideAt(0) != clock.White {
+		return 1
+	}
+	return 0
 }
 
 // lastEvent is the record's last event, read back from the file.
@@ -128,12 +122,9 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 	})
 
 	t.Run("a press is stamped where it was given, with the offset to the authority", func(t *testing.T) {
-		lc.advance(time.Second)
+		lc.Advance(time.Second)
 		given := lc.Now()
-		slot := 0
-		if h.c.sideAt(0) != clock.White {
-			slot = 1
-		}
+		slot := h.whiteSlot()
 		e := send(func() { h.c.pressSlot(slot) })
 		var p match.SidePayload
 		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
@@ -155,7 +146,7 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 	})
 
 	t.Run("the operator's move presses the computer's clock stamped where it was given", func(t *testing.T) {
-		lc.advance(2 * time.Second)
+		lc.Advance(2 * time.Second)
 		given := lc.Now()
 		e := send(func() { h.typeMove("c5") })
 		var p match.MovePayload
@@ -293,12 +284,12 @@ func TestTheConsolesOperatorInvitationToAProtectedMatchCarriesTheOperatorsCreden
 func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
-	lc := &lockedClock{t: t0.Add(time.Minute)}
+	lc := testnet.NewClock(t0.Add(time.Minute))
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
 	h.c.sending.Wait()
-	lc.advance(10 * time.Second)
+	lc.Advance(10 * time.Second)
 	// White's press, stamped 1.5 s before the authority runs it, given at
 	// another station (the command line on this record).
 	late := lc.Now().Add(-1500 * time.Millisecond)
@@ -342,12 +333,12 @@ func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("60", "") // one minute sudden death
-	lc := &lockedClock{t: t0.Add(time.Minute)}
+	lc := testnet.NewClock(t0.Add(time.Minute))
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
 	h.c.sending.Wait()
-	lc.advance(time.Minute + time.Second)
+	lc.Advance(time.Minute + time.Second)
 	h.c.win.Canvas().Unfocus()
 	h.c.do(actFlagWhite)
 	if got := topDialogTexts(h.c); !strings.Contains(got, "6.9") {
@@ -375,7 +366,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, pin)
 	h.newMatch("acm1996", pin)
 	h.c.pin, h.c.hallPIN = pin, pin
-	lc := &lockedClock{t: t0.Add(time.Minute)}
+	lc := testnet.NewClock(t0.Add(time.Minute))
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
@@ -386,11 +377,8 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 
 	t.Run("a player's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
 		h.c.mode = match.RoleOperator
-		slot := 0
-		if h.c.sideAt(0) != clock.White {
-			slot = 1
-		}
-		lc.advance(time.Second)
+		slot := h.whiteSlot()
+		lc.Advance(time.Second)
 		h.c.pressSlot(slot)
 		h.c.sending.Wait()
 		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleWhite) {
@@ -451,4 +439,82 @@ func TestTheConsolesStationIsTheRecordsOnlyOne(t *testing.T) {
 	if len(h.c.win.Canvas().Overlays().List()) != before {
 		t.Fatalf("the console said %q, want it to use the running station silently", refusalShown(h.c))
 	}
+}
+
+// The console keeps one link to the authority for its session and unlocks
+// the arbiter's credential once, when it opens on a station's record with
+// the PIN (or when the PIN is given): its presses then reach the authority
+// with nothing slow between the key and the request, and are recorded at
+// the instant given plus the offset, not raised (issue 17). The console's
+// clock and the authority's stand still (250 ms apart) except that each
+// unlock with a passphrase moves them by 100 ms (argon2id's cost, on the
+// match's clock): an unlock between a press and its request would have it
+// reach the authority 100 ms late, raised.
+func TestTheConsoleUnlocksItsKeyOnceAndItsPressesAreNotRaised(t *testing.T) {
+	const pin = "correct horse battery"
+	const offset = 250 * time.Millisecond
+	h := newHarness(t, match.RoleArbiter, pin)
+	h.newMatch("acm1996", pin)
+	h.c.pin, h.c.hallPIN = pin, pin
+	lc := testnet.NewClock(t0.Add(time.Minute))
+	h.c.now = lc.Now
+	var unlocks atomic.Int32
+	prev := stations.UnlockCredential
+	stations.UnlockCredential = func(cr *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+		if pass != "" {
+			unlocks.Add(1)
+			lc.Advance(100 * time.Millisecond)
+		}
+		return prev(cr, pass, key)
+	}
+	t.Cleanup(func() { stations.UnlockCredential = prev })
+	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
+	h.c.prepareLink() // as the console does when it opens on a station's record
+	h.c.sending.Wait()
+	if n := unlocks.Load(); n != 1 {
+		t.Fatalf("opening the console unlocked the arbiter's key %d times, want once", n)
+	}
+	h.c.startGame()
+	h.c.sending.Wait()
+	if e := h.lastEvent(); e.Kind != match.KindGameStart {
+		t.Fatalf("last event %s, want the game's start: %s", e.Kind, refusalShown(h.c))
+	}
+	stamped := func(t *testing.T, e service.Event, kind string, given time.Time) {
+		t.Helper()
+		var p match.PressStamp
+		if e.Kind != kind || json.Unmarshal(e.Payload, &p) != nil {
+			t.Fatalf("last event %s %s, want %s: %s", e.Kind, e.Payload, kind, refusalShown(h.c))
+		}
+		if want := given.Add(offset); p.Raised || p.PressedNS != want.UnixNano() || !e.At.Equal(want) {
+			t.Fatalf("recorded at %v, payload %s; want it at the instant given plus the offset, %v, not raised", e.At, e.Payload, want)
+		}
+	}
+
+	t.Run("White's press given in operator mode with the PIN the console holds is recorded at its instant", func(t *testing.T) {
+		h.c.mode = match.RoleOperator
+		slot := h.whiteSlot()
+		lc.Advance(time.Second)
+		given := lc.Now()
+		h.c.pressSlot(slot)
+		h.c.sending.Wait()
+		stamped(t, h.lastEvent(), match.KindPress, given)
+		h.typeMove("e4")
+		h.c.sending.Wait()
+	})
+
+	t.Run("the operator's move that presses the computer's clock is recorded at its instant", func(t *testing.T) {
+		lc.Advance(2 * time.Second)
+		given := lc.Now()
+		h.typeMove("c5")
+		h.c.sending.Wait()
+		stamped(t, h.lastEvent(), match.KindMove, given)
+	})
+
+	t.Run("the arbiter's key was unlocked once for the console's session", func(t *testing.T) {
+		h.c.prepareLink() // the PIN given again: the key is at hand already
+		h.c.sending.Wait()
+		if n := unlocks.Load(); n != 1 {
+			t.Fatalf("the arbiter's key was unlocked %d times in the session, want once", n)
+		}
+	})
 }

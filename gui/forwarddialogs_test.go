@@ -101,7 +101,7 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 		checkEvent(t, sent(), match.KindAdjust, match.RoleArbiter, given(), map[string]any{"side": "white", "op": "add", "ms": -90000, "moves": 0, "reason": "the board's clock"})
 	})
 
-	lc.advance(5 * time.Second)
+	lc.Advance(5 * time.Second)
 	h.typeMove("e5")
 	if e := sent(); e.Kind != match.KindMove {
 		t.Fatalf("the move e5: last event %s (%s)", e.Kind, h.c.moveErr.Text)
@@ -166,7 +166,7 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 
 	t.Run("correct: the pause first, then the ply, the method, the cause and the reason", func(t *testing.T) {
 		before := events()
-		lc.advance(time.Second)
+		lc.Advance(time.Second)
 		h.c.do(actCorrect)
 		h.c.sending.Wait() // the pause: the dialog opens once the record holds it
 		cd := h.c.correcting

@@ -74,6 +74,10 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 			// Unless a station runs for this record already, the console
 			// runs it (as 'station serve' would) until it closes.
 			defer c.runStation(path, sf, ts.Now)()
+			// One link to the authority for the console's session, its
+			// credentials unlocked ahead of the first press.
+			c.prepareLink()
+			defer c.closeLink()
 		}
 		c.stationNote = stationNote(path, time.Now())
 		c.refreshWhere()

@@ -87,7 +87,7 @@ type Station struct {
 	beats   map[string]beatSeen
 	// beatChanged is closed and replaced on every beat heard
 	beatChanged chan struct{}
-	samples     []sample // time samples from the authority, newest last
+	samples     Samples // time samples from the authority, newest last
 	frozen      time.Duration
 	// timeKnown: this station knows the match timeline (a time sample, a
 	// claim of its own in this run, or the other holders asked at start:
@@ -115,8 +115,51 @@ type beatSeen struct {
 	seq int64
 }
 
-type sample struct {
-	offset, rtt time.Duration
+// TimeSample is one answer of the authority to a time request: the offset
+// of its timeline to the asker's time source (NTP-style: its instant minus
+// the middle of the round trip), the round trip, and the authority's head.
+type TimeSample struct {
+	Offset, RTT time.Duration
+	Seq         int64
+}
+
+// Samples are the last eight time samples, newest last: the one with the
+// shortest round trip gives the offset (docs/stations.md, "Exact clocks").
+type Samples []TimeSample
+
+// Add keeps s among the last eight.
+func (ss *Samples) Add(s TimeSample) {
+	*ss = append(*ss, s)
+	if len(*ss) > 8 {
+		*ss = (*ss)[len(*ss)-8:]
+	}
+}
+
+// Best is the sample with the shortest round trip; ok is false when there
+// is none.
+func (ss Samples) Best() (best TimeSample, ok bool) {
+	for _, x := range ss {
+		if !ok || x.RTT < best.RTT {
+			best, ok = x, true
+		}
+	}
+	return best, ok
+}
+
+// AskTime asks subject for the match timeline once, on the time source now.
+func AskTime(nc *nats.Conn, subject string, now func() time.Time, timeout time.Duration) (TimeSample, bool) {
+	t0 := now()
+	m, err := nc.Request(subject, nil, timeout)
+	t3 := now()
+	if err != nil {
+		return TimeSample{}, false
+	}
+	var b beat
+	if json.Unmarshal(m.Data, &b) != nil {
+		return TimeSample{}, false
+	}
+	rtt := t3.Sub(t0)
+	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2)), RTT: rtt, Seq: b.Seq}, true
 }
 
 // receipt is the first receipt of a request by any record holder: the
@@ -495,16 +538,10 @@ func (s *Station) Now() time.Time {
 }
 
 func (s *Station) offsetLocked() time.Duration {
-	best := -1
-	for i, x := range s.samples {
-		if best < 0 || x.rtt < s.samples[best].rtt {
-			best = i
-		}
+	if best, ok := s.samples.Best(); ok {
+		return best.Offset
 	}
-	if best < 0 {
-		return s.frozen
-	}
-	return s.samples[best].offset
+	return s.frozen
 }
 
 // Offset is the estimated offset to the authority's timeline and its
@@ -515,16 +552,11 @@ func (s *Station) Offset() (offset, uncertainty time.Duration) {
 	if s.isAuth {
 		return s.frozen, 0
 	}
-	best := -1
-	for i, x := range s.samples {
-		if best < 0 || x.rtt < s.samples[best].rtt {
-			best = i
-		}
-	}
-	if best < 0 {
+	best, ok := s.samples.Best()
+	if !ok {
 		return s.frozen, -time.Millisecond // unknown: no answer from the authority yet
 	}
-	return s.samples[best].offset, s.samples[best].rtt / 2
+	return best.Offset, best.RTT / 2
 }
 
 // timeLoop estimates the offset to the authority several times a second.
@@ -561,23 +593,12 @@ func (s *Station) every(d time.Duration, fn func()) {
 // timeSample asks subject for the match timeline once and keeps the answer
 // as a sample (offset NTP-style, the round trip its uncertainty).
 func (s *Station) timeSample(subject string) bool {
-	t0 := s.cfg.Now()
-	m, err := s.link.nc.Request(subject, nil, 500*time.Millisecond)
-	t3 := s.cfg.Now()
-	if err != nil {
+	x, ok := AskTime(s.link.nc, subject, s.cfg.Now, 500*time.Millisecond)
+	if !ok {
 		return false
 	}
-	var b beat
-	if json.Unmarshal(m.Data, &b) != nil {
-		return false
-	}
-	rtt := t3.Sub(t0)
-	off := time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2))
 	s.mu.Lock()
-	s.samples = append(s.samples, sample{offset: off, rtt: rtt})
-	if len(s.samples) > 8 {
-		s.samples = s.samples[len(s.samples)-8:]
-	}
+	s.samples.Add(x)
 	s.timeKnown = true
 	s.mu.Unlock()
 	return true

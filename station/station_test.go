@@ -8,11 +8,11 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -206,29 +206,14 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 }
 
 // testClock is a station's local time source that moves only when told.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+type testClock = testnet.Clock
 
 func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	clk := &testClock{t: time.Now().UTC()} // the match timeline moves only when the test says
+	clk := testnet.NewClock(time.Now().UTC()) // the match timeline moves only when the test says
 	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec, Now: clk.Now,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {

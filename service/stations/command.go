@@ -21,8 +21,9 @@ type Command struct {
 	// holds it); else g.KeyFile is read here.
 	Key ed25519.PrivateKey
 	// Pressed is the instant the command was given on the face's time
-	// source Now (default: Now() once the link to the authority is up, just
-	// before the request is sent); the request is
+	// source Now (default: Now() once the command is ready to be sent — its
+	// link up, the offset known, its key unlocked — just before it is
+	// signed and sent); the request is
 	// stamped with Pressed plus this station's offset to the authority,
 	// estimated on Now.
 	Pressed time.Time

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -34,8 +36,12 @@ import (
 // the operator's laptop (FILE.station/operator.key).
 func OperatorKeyPath(db string) string { return filepath.Join(StationDir(db), "operator.key") }
 
-// Link is a face's connection to the record holders of a station's record,
-// for one command or a script's lines.
+// Link is a face's connection to the record holders of a station's record:
+// for one command, a script's lines, or a console's whole session. It keeps
+// its offset to the authority's timeline estimated in the background from
+// the authority's time answers, as a station does, and the credentials'
+// keys it unlocked, so that nothing slow stands between a command's stamp
+// and its request (docs/stations.md, "Exact clocks across machines").
 type Link struct {
 	db  string
 	sf  *StationFile
@@ -44,13 +50,30 @@ type Link struct {
 	// rdb and app are this station's replica, read to sign commands.
 	rdb *service.DB
 	app *match.App
-	// authSeq is the authority's head as its time answers last showed it.
+
+	mu sync.Mutex
+	// samples are the authority's last time answers; authSeq is its head as
+	// they showed it.
+	samples station.Samples
 	authSeq int64
+	// first is closed once the first time requests are answered or gave up.
+	first      chan struct{}
+	stop, done chan struct{}
+	// keys are the keys this link unlocked with a passphrase, for the
+	// link's life, in memory only: by credential, its public key and the
+	// passphrase's hash.
+	keys map[string]ed25519.PrivateKey
 }
 
+// UnlockCredential opens a credential's key with a passphrase (argon2id,
+// slow by design) or checks a key file's key against it. A test replaces it
+// to count the unlocks; nothing else does.
+var UnlockCredential = (*match.Credential).Unlock
+
 // Dial connects to the record holders of the station's record db (its own
-// client port first) with the station's certificate. now is the face's
-// time source, on which the offset to the authority is estimated.
+// client port first) with the station's certificate, reconnecting when the
+// connection drops, and starts estimating the offset to the authority on
+// now, the face's time source.
 func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 	if now == nil {
 		now = time.Now
@@ -71,16 +94,61 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		return nil, err
 	}
 	urls := StationContacts(ctx, db, sf)
-	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc))
+	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc),
+		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
 	if err != nil {
 		return nil, &NotRunningError{Station: sf.Name, DB: db}
 	}
-	return &Link{db: db, sf: sf, nc: nc, now: now}, nil
+	l := &Link{db: db, sf: sf, nc: nc, now: now, first: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{}),
+		keys: map[string]ed25519.PrivateKey{}}
+	go l.estimate()
+	return l, nil
 }
 
-// Close closes the connection.
+// estimate asks the authority for its timeline: four times at once (a
+// command of the command line waits for them), then four times a second
+// while the link is open.
+func (l *Link) estimate() {
+	defer close(l.done)
+	for i := 0; i < 4; i++ {
+		select {
+		case <-l.stop:
+			close(l.first)
+			return
+		default:
+		}
+		l.sample(time.Second)
+	}
+	close(l.first)
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.sample(500 * time.Millisecond)
+		}
+	}
+}
+
+func (l *Link) sample(timeout time.Duration) {
+	x, ok := station.AskTime(l.nc, station.SubjectTime, l.now, timeout)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	l.samples.Add(x)
+	l.authSeq = max(l.authSeq, x.Seq)
+	l.mu.Unlock()
+}
+
+// Close closes the connection and forgets the unlocked keys.
 func (l *Link) Close() {
+	close(l.stop)
 	l.nc.Close()
+	<-l.done
+	l.keys = nil
 	if l.rdb != nil {
 		l.rdb.Close()
 	}
@@ -89,32 +157,16 @@ func (l *Link) Close() {
 // Station is the station's description.
 func (l *Link) Station() *StationFile { return l.sf }
 
-// Offset asks the authority for its timeline a few times and keeps the
-// answer with the shortest round trip: the offset of the authority's
-// timeline to the link's time source, and that round trip; ok is false
-// when no authority answered.
+// Offset is the offset of the authority's timeline to the link's time
+// source, estimated from its last eight time answers (the one with the
+// shortest round trip), and that round trip; ok is false when no authority
+// answered. A link just dialled waits for its first answers.
 func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
-	for i := 0; i < 4; i++ {
-		t0 := l.now()
-		m, err := l.nc.Request(station.SubjectTime, nil, time.Second)
-		t3 := l.now()
-		if err != nil {
-			continue
-		}
-		var b struct {
-			NowNS int64 `json:"now_ns"`
-			Seq   int64 `json:"seq"`
-		}
-		if json.Unmarshal(m.Data, &b) != nil {
-			continue
-		}
-		l.authSeq = max(l.authSeq, b.Seq)
-		r := t3.Sub(t0)
-		if !ok || r < rtt {
-			offset, rtt, ok = time.Unix(0, b.NowNS).Sub(t0.Add(r/2)), r, true
-		}
-	}
-	return offset, rtt, ok
+	<-l.first
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	best, ok := l.samples.Best()
+	return best.Offset, best.RTT, ok
 }
 
 // Forward sends one command given at the station's record db to the
@@ -145,6 +197,10 @@ func checkRole(db string, c *Command) error {
 	if !ok {
 		return fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
 	}
+	return checkRoleOf(sf, c)
+}
+
+func checkRoleOf(sf *StationFile, c *Command) error {
 	if !c.RoleGiven && sf.Role == "operator" {
 		c.G.Role = match.RoleOperator // the operator's laptop speaks for the operator
 	}
@@ -157,21 +213,48 @@ func checkRole(db string, c *Command) error {
 	return nil
 }
 
+// Prepare unlocks the credential a command like c would be signed with and
+// keeps its key for the link's life (the console does it when it is given
+// a PIN): its commands are then signed without the wait.
+func (l *Link) Prepare(ctx context.Context, c Command) error {
+	if err := checkRoleOf(l.sf, &c); err != nil {
+		return err
+	}
+	off, _, _ := l.Offset()
+	_, err := l.prepare(ctx, c.G, c.Key, c.Words, l.now().Add(off))
+	return err
+}
+
 // Send sends one command over the link and waits until this station's
 // record holds it. The command's role is checked as Forward checks it.
+// Everything that takes time — the offset's estimate, the replica's
+// catch-up, the credential's unlock — is done before the command is
+// stamped (a command of the command line is given once it is ready; the
+// console's press was given before, and its link has all of it at hand),
+// then it is stamped, signed and sent at once: a press is not raised at the
+// authority for time spent here (docs/stations.md).
 func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
-	if c.Pressed.IsZero() {
-		// A command of the command line is given once its link is up: stamped
-		// before the connection and the offset's estimate, its press would be
-		// late by them and raised at the authority (docs/stations.md).
-		c.Pressed = l.now()
-	}
-	if err := checkRole(l.db, &c); err != nil {
+	if err := checkRoleOf(l.sf, &c); err != nil {
 		return Result{}, err
 	}
 	g := c.G
+	off, r, ok := l.Offset()
+	guess := g.At
+	if !g.AtSet {
+		guess = c.Pressed
+		if guess.IsZero() {
+			guess = l.now()
+		}
+		guess = guess.Add(off)
+	}
+	p, err := l.prepare(ctx, g, c.Key, c.Words, guess)
+	if err != nil {
+		return Result{}, err
+	}
+	if c.Pressed.IsZero() {
+		c.Pressed = l.now()
+	}
 	at, rtt := g.At, time.Duration(0)
-	off, r, ok := l.Offset() // also the authority's head, which the replica signs on
 	if !g.AtSet {
 		if !ok && c.Notice != nil {
 			c.Notice("no authority answers yet; the command waits for one")
@@ -181,10 +264,8 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
-		At: at.UnixNano(), RTT: int64(rtt), Args: c.Words}
-	if err := l.sign(ctx, g, c.Key, &req); err != nil {
-		return Result{}, err
-	}
+		At: at.UnixNano(), RTT: int64(rtt), Args: p.words}
+	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
 		return Result{}, err
@@ -228,46 +309,74 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 	}
 }
 
-// sign signs the request with the role's credential, here where the
-// command is given, so that no credential crosses the network
-// (docs/stations.md, "One authority"): a passphrase opens the sealed key of
-// that credential in this station's replica, a key file is read (given with
-// --key-file, or on the operator's laptop the operator's key its invitation
-// brought). A wrong one is not sent either: the request reports whose
-// credential was tried, and the authority records the attempt (auth.fail)
-// and refuses the command, as when it is given there. A 'credential add'
-// sends the record's form of the new credential, made here.
-func (l *Link) sign(ctx context.Context, g service.Global, key ed25519.PrivateKey, req *station.Request) error {
+// prepared is a command made ready to be signed: its words as sent, and
+// the credential and unlocked key that sign it (none: the match is
+// unprotected, or no credential was given, which the authority refuses in
+// its words), or the credential a wrong passphrase or key was tried on.
+type prepared struct {
+	st            *match.State
+	words         []string
+	id            string
+	key           ed25519.PrivateKey
+	tried, triedG string
+}
+
+// sign signs req, stamped now, as prepared.
+func (p prepared) sign(req *station.Request) {
+	switch {
+	case p.tried != "":
+		req.Tried, req.TriedGiven = p.tried, p.triedG
+	case p.key != nil:
+		signWith(p.st, p.id, p.key, req)
+	}
+}
+
+// prepare makes a command ready to be signed with the role's credential,
+// here where the command is given, so that no credential crosses the
+// network (docs/stations.md, "One authority"): a passphrase opens the
+// sealed key of that credential in this station's replica (once per link:
+// the key is kept), a key file is read (given with --key-file, or on the
+// operator's laptop the operator's key its invitation brought). A wrong
+// one is not sent either: the request reports whose credential was tried,
+// and the authority records the attempt (auth.fail) and refuses the
+// command, as when it is given there. A 'credential add' sends the
+// record's form of the new credential, made here. at is the command's
+// instant as far as it is known (its back-off is checked on it).
+func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (prepared, error) {
 	app, err := l.replica(ctx)
 	if err != nil {
-		return err
+		return prepared{}, err
 	}
 	// The replica catches up with the authority's head first (a credential
 	// handed out a moment ago must be in it), for a few seconds at most:
 	// signed on an older head, the authority still checks it.
-	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < l.authSeq && time.Now().Before(deadline); {
+	l.mu.Lock()
+	authSeq := l.authSeq
+	l.mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < authSeq && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond) // the station applies the stream in another process
 		if err := app.Refresh(ctx); err != nil {
-			return err
+			return prepared{}, err
 		}
 	}
 	st := app.State()
-	words, newKey, err := madeHere(st, req.Args)
+	words, newKey, err := madeHere(st, words)
 	if err != nil {
-		return err
+		return prepared{}, err
 	}
-	req.Args = words
+	p := prepared{st: st, words: words}
 	protected := st.Match != nil && st.ArbiterCredential() != nil
 	if !protected {
 		if newKey != nil {
 			// credential add --role arbiter on an unprotected match: the
 			// new key signs its own registration
-			return signWith(st, "arbiter", newKey, req)
+			p.id, p.key = "arbiter", newKey
+			return p, nil
 		}
 		if st.Match != nil && st.Protected() && g.Role == match.RoleArbiter {
-			return fmt.Errorf("this record keeps an older PIN without signing keys, which a station cannot check without sending it: give the arbiter's commands on a record made with this version")
+			return p, fmt.Errorf("this record keeps an older PIN without signing keys, which a station cannot check without sending it: give the arbiter's commands on a record made with this version")
 		}
-		return nil // unprotected: no credential is needed
+		return p, nil // unprotected: no credential is needed
 	}
 	if key == nil {
 		path := g.KeyFile
@@ -278,7 +387,7 @@ func (l *Link) sign(ctx context.Context, g service.Global, key ed25519.PrivateKe
 		}
 		if path != "" {
 			if key, err = service.ReadKeyFile(path); err != nil {
-				return err
+				return p, err
 			}
 		}
 	}
@@ -293,36 +402,56 @@ func (l *Link) sign(ctx context.Context, g service.Global, key ed25519.PrivateKe
 	case secret != "" || key != nil:
 		id, pass = st.CredentialFor(g.Role), secret
 	default:
-		return nil // no credential given: the authority refuses it in its words
+		return p, nil // no credential given: the authority refuses it in its words
 	}
 	cred := st.Credential(id)
 	if cred == nil {
-		return nil // the authority says whose credential is missing
+		return p, nil // the authority says whose credential is missing
 	}
-	if until := st.BackoffUntil(id); time.Unix(0, req.At).Before(until) {
-		return match.TooManyWrong(id, until) // tried only once the wait is over
+	if until := st.BackoffUntil(id); at.Before(until) {
+		return p, match.TooManyWrong(id, until) // tried only once the wait is over
 	}
 	if pass != "" {
 		key = nil
 	}
-	k, ok := cred.Unlock(pass, key)
+	k, ok := l.unlock(id, cred, pass, key)
 	if !ok {
-		req.Tried, req.TriedGiven = id, "key"
+		p.tried, p.triedG = id, "key"
 		if pass != "" {
-			req.TriedGiven = "passphrase"
+			p.triedG = "passphrase"
 		}
-		return nil
+		return p, nil
 	}
-	return signWith(st, id, k, req)
+	p.id, p.key = id, k
+	return p, nil
+}
+
+// unlock opens credential id's key with the passphrase pass, or checks key
+// against it; a key a passphrase opened is kept for the link's life, so
+// that argon2id runs once per credential and passphrase. A wrong one is
+// never kept: each attempt is tried and reported.
+func (l *Link) unlock(id string, cred *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+	if pass == "" {
+		return UnlockCredential(cred, pass, key)
+	}
+	h := sha256.Sum256([]byte(pass))
+	name := id + "\x00" + cred.PublicKey + "\x00" + hex.EncodeToString(h[:])
+	if k, ok := l.keys[name]; ok {
+		return k, true
+	}
+	k, ok := UnlockCredential(cred, pass, nil)
+	if ok && l.keys != nil {
+		l.keys[name] = k
+	}
+	return k, ok
 }
 
 // signWith signs req as the credential id with key, on this replica's head.
-func signWith(st *match.State, id string, key ed25519.PrivateKey, req *station.Request) error {
+func signWith(st *match.State, id string, key ed25519.PrivateKey, req *station.Request) {
 	req.Signer, req.HeadSeq, req.Head = id, st.Seq, st.Head
 	r := match.SignedRequest{ID: req.ID, From: req.From, Role: req.Role, Signer: id, AtNS: req.At, Seq: req.HeadSeq, Head: req.Head, Words: req.Args}
 	r.Sign(key)
 	req.Sig = r.Sig
-	return nil
 }
 
 // replica is this station's record, opened once per link and brought up

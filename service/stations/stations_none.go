@@ -68,6 +68,27 @@ func Forward(ctx context.Context, db string, c Command) (Result, error) {
 	return Result{}, errors.New("this arbiter was built without stations")
 }
 
+// Link: no link to an authority in a build without stations.
+type Link struct{}
+
+// Dial: this arbiter was built without stations.
+func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
+	return nil, errors.New("this arbiter was built without stations")
+}
+
+// Close: nothing to close.
+func (l *Link) Close() {}
+
+// Prepare: this arbiter was built without stations.
+func (l *Link) Prepare(ctx context.Context, c Command) error {
+	return errors.New("this arbiter was built without stations")
+}
+
+// Send: this arbiter was built without stations.
+func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
+	return Result{}, errors.New("this arbiter was built without stations")
+}
+
 // Executor: no station runs commands for others in a build without
 // stations.
 type Executor func()
