@@ -66,9 +66,10 @@ func runChild(spec string) int {
 	defer db.Close()
 	ts := service.NewTimeSource()
 	cfg := Config{Name: c.Name, Role: "organiser", DB: db, First: c.First, Exec: testExec,
-		Now:    func() time.Time { return ts.Now().Add(c.Skew) },
-		Logf:   func(f string, a ...any) { fmt.Fprintf(os.Stderr, c.Name+": "+f+"\n", a...) },
-		Engine: &EngineConfig{Name: c.Name, Dir: c.Dir, ClientPort: c.ClientPort, Cluster: &ClusterConfig{Name: "match", Listen: c.Listen, Routes: c.Routes, Replicas: 3}}}
+		Now:          func() time.Time { return ts.Now().Add(c.Skew) },
+		Logf:         func(f string, a ...any) { fmt.Fprintf(os.Stderr, c.Name+": "+f+"\n", a...) },
+		TimelineFile: c.DB + ".timeline.json",
+		Engine:       &EngineConfig{Name: c.Name, Dir: c.Dir, ClientPort: c.ClientPort, Cluster: &ClusterConfig{Name: "match", Listen: c.Listen, Routes: c.Routes, Replicas: 3}}}
 	if c.Dial != nil {
 		cfg.Role, cfg.Engine, cfg.Dial = "operator", nil, c.Dial
 	}

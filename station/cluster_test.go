@@ -14,6 +14,7 @@ type holder struct {
 	port            int
 	s               *Station
 	now             func() time.Time // the machine's clock (nil: this process's)
+	timeline        string           // Config.TimelineFile
 }
 
 func startHolders(t *testing.T, hs []*holder, routes []string) { startHoldersN(t, hs, routes, 3) }
@@ -28,7 +29,7 @@ func startHoldersN(t testing.TB, hs []*holder, routes []string, replicas int) {
 			defer wg.Done()
 			db := openDB(t, h.path)
 			h.s, errs[i] = Start(context.Background(), Config{Name: h.name, Role: "organiser", DB: db, First: i == 0 && h.name == "arbiter",
-				Exec: testExec, Logf: t.Logf, Now: h.now,
+				Exec: testExec, Logf: t.Logf, Now: h.now, TimelineFile: h.timeline,
 				Engine: &EngineConfig{Name: h.name, Dir: h.dir, Cluster: &ClusterConfig{Name: "match",
 					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: replicas}}})
 		}(i, h)

@@ -53,6 +53,13 @@ type Config struct {
 	// a new epoch, or a lone holder restarting as a cluster, continues the
 	// timeline instead of making its own clock the timeline.
 	Offset *time.Duration
+	// TimelineFile: where a record holder keeps its offset to the match
+	// timeline (against Now), rewritten when it moves by more than 1 ms and
+	// every 5 s; without Offset, a holder starting takes the offset it
+	// finds there as its timeline until a time sample from the authority
+	// or a peer arrives, so that when every holder restarted the timeline
+	// continues. "" keeps none. Clients ignore it.
+	TimelineFile string
 	// Epoch: this record holder, the survivor of two, starts a new epoch:
 	// its engine (lone, in a new store) takes its record, and it claims
 	// authority with the next epoch's number, after which it is the only
@@ -93,13 +100,19 @@ type Station struct {
 	// claim of its own in this run, or the other holders asked at start:
 	// an authority that restarted does not know its offset)
 	timeKnown bool
-	isAuth    bool
-	receipts  map[string]receipt         // command id -> its first receipt by any record holder
-	rtts      map[string][]time.Duration // station -> the last round trips this holder measured to it
-	acked     map[string]uint64          // command id -> last seq, acknowledged by the stream
-	claims    int
-	epoch     int // the epoch a claim of this station starts (Config.Epoch)
-	refusals  refusalCount
+	// saved: the offset read from Config.TimelineFile at start (nil: none);
+	// persisted, persistedAt: the last one written there, and when (local,
+	// monotonic).
+	saved       *savedTimeline
+	persisted   time.Duration
+	persistedAt time.Time
+	isAuth      bool
+	receipts    map[string]receipt         // command id -> its first receipt by any record holder
+	rtts        map[string][]time.Duration // station -> the last round trips this holder measured to it
+	acked       map[string]uint64          // command id -> last seq, acknowledged by the stream
+	claims      int
+	epoch       int // the epoch a claim of this station starts (Config.Epoch)
+	refusals    refusalCount
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
@@ -209,8 +222,13 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if cfg.Engine == nil {
+		s.cfg.TimelineFile = "" // a client keeps no timeline of its own
+	}
 	if cfg.Offset != nil {
 		s.frozen, s.timeKnown = *cfg.Offset, true
+	} else if s.cfg.TimelineFile != "" {
+		s.loadTimeline()
 	}
 	var err error
 	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
@@ -264,6 +282,10 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		go s.worker()
 		go s.monitor()
 		go s.pingLoop()
+		if s.cfg.TimelineFile != "" {
+			s.wg.Add(1)
+			go s.every(250*time.Millisecond, s.persistTimeline)
+		}
 	}
 	s.wg.Add(2)
 	go s.beatLoop()
@@ -531,10 +553,15 @@ func (s *Station) authority() bool {
 func (s *Station) Now() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.cfg.Now().Add(s.timelineLocked())
+}
+
+// timelineLocked is the offset Now adds to the local time source.
+func (s *Station) timelineLocked() time.Duration {
 	if s.isAuth {
-		return s.cfg.Now().Add(s.frozen)
+		return s.frozen
 	}
-	return s.cfg.Now().Add(s.offsetLocked())
+	return s.offsetLocked()
 }
 
 func (s *Station) offsetLocked() time.Duration {
@@ -614,7 +641,8 @@ func (s *Station) knowsTime() bool {
 // learnTimeline: a record holder the record names as the authority, which
 // has not claimed in this run (it restarted), does not know its offset to
 // the match timeline; it asks the other holders for up to 2 s and
-// continues their timeline. If none answers (the whole match restarts) its
+// continues their timeline. If none answers (the whole match restarts) it
+// continues the timeline it saved (Config.TimelineFile), or, with none, its
 // own clock becomes the timeline.
 func (s *Station) learnTimeline(ctx context.Context) {
 	deadline := time.Now().Add(2 * time.Second)
@@ -626,14 +654,20 @@ func (s *Station) learnTimeline(ctx context.Context) {
 		sleepCtx(ctx, 100*time.Millisecond)
 	}
 	s.mu.Lock()
-	if len(s.samples) > 0 {
+	learnt := len(s.samples) > 0
+	if learnt {
 		s.frozen = s.offsetLocked()
-	} else {
-		s.cfg.Logf("%s: no other record holder knows the match timeline: this station's clock is the timeline now", s.cfg.Name)
 	}
 	s.samples = nil // samples from peers, not from an authority
 	s.timeKnown = true
 	s.mu.Unlock()
+	if !learnt {
+		how := "this station's clock is the timeline now"
+		if saved := s.savedTimeline(); saved != "" {
+			how = "this station " + saved
+		}
+		s.cfg.Logf("%s: no other record holder knows the match timeline: %s", s.cfg.Name, how)
+	}
 }
 
 // otherHolder is, when the stream has exactly two replicas (two record
@@ -785,7 +819,11 @@ func (s *Station) monitor() {
 			if time.Since(last) < 3*s.cfg.Silence {
 				continue // another holder that knows the timeline claims first
 			}
-			s.cfg.Logf("%s: no record holder that knows the match timeline answers: a claim here makes this station's clock the timeline", s.cfg.Name)
+			how := "makes this station's clock the timeline"
+			if saved := s.savedTimeline(); saved != "" {
+				how = saved
+			}
+			s.cfg.Logf("%s: no record holder that knows the match timeline answers: a claim here %s", s.cfg.Name, how)
 		}
 		if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
 			s.cfg.Logf("%s: claim failed: %v", s.cfg.Name, err)

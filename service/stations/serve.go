@@ -136,6 +136,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
 			}
 			cfg.Engine = ec
+			cfg.TimelineFile = TimelinePath(db)
 		} else {
 			cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
 		}

@@ -75,6 +75,10 @@ func StationCredsPath(db string) string { return filepath.Join(StationDir(db), "
 // StationCAKeyPath is the match's CA key (on the first station only).
 func StationCAKeyPath(db string) string { return filepath.Join(StationDir(db), "ca-key.pem") }
 
+// TimelinePath is where a record holder keeps its offset to the match
+// timeline (station.Config.TimelineFile).
+func TimelinePath(db string) string { return filepath.Join(StationDir(db), "timeline.json") }
+
 // StationPath is the station's description beside the record.
 func StationPath(db string) string { return db + ".station.json" }
 
