@@ -267,7 +267,7 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		r.At = time.Now().UnixNano()
 		rep, err := Submit(ctx, nc, r, nil, time.Second)
 		if err != nil || rep.Error != "" {
-			t.Fatalf("%v: %v %s (connected to %s)", args, err, rep.Error, nc.ConnectedUrl())
+			t.Fatalf("%v: %v %s (answered by %q, connected to %s)", args, err, rep.Error, rep.By, nc.ConnectedUrl())
 		}
 		authority = rep.By
 		if d := time.Since(t0); d > time.Second {
