@@ -1266,6 +1266,20 @@ func (s *Station) handle(m *nats.Msg) {
 				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
 				continue
 			}
+			// A refusal is never appended, so no sequence check guards it:
+			// a deposed authority (frozen, then thawed) may have validated
+			// on a record the stream has long passed. It is answered only
+			// while the stream has a majority and still ends where the
+			// record validated ended; else the sender retries with the
+			// same id and the current authority decides.
+			if ok, merr := s.link.Majority(ctx); merr != nil || !ok {
+				s.cfg.Logf("%s: command %s refused without a majority of the stream (%v): not answered", s.cfg.Name, req.ID, err)
+				return
+			}
+			if now, _, lerr := s.link.lastSeqPeers(ctx); lerr != nil || now != last {
+				s.cfg.Logf("%s: command %s refused on event %d while the stream is at %d; catching up", s.cfg.Name, req.ID, last, now)
+				continue
+			}
 			var refusal *match.Error
 			errors.As(err, &refusal)
 			s.respond(m, Reply{Error: err.Error(), Refusal: refusal, Output: out})
