@@ -206,6 +206,10 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a key file that is missing", "live", static("--at", later, "credential", "add", "--role", "arbiter", "--key-file", "/nonexistent/k"), "key file"},
 			{"not the arbiter", "live", static("--at", later, "--as", "operator", "credential", "add", "--role", "arbiter", "--secret", "a long passphrase"), "arbiter"},
 		},
+		"credential check": {
+			{"a surplus argument", "live", static("--at", later, "credential", "check", "now"), "unexpected argument"},
+			{"an unknown role", "live", static("--at", later, "--as", "spectator", "credential", "check"), "not a role"},
+		},
 		"credential keygen": {
 			{"no file", "live", static("credential", "keygen"), "file"},
 			{"an existing file", "live", func(t *testing.T) []string {
@@ -536,6 +540,8 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "flag", "black"}
 	case "credential add":
 		return []string{"--at", later, "credential", "add", "--role", "arbiter", "--secret", "a long passphrase"}
+	case "credential check":
+		return []string{"--at", later, "credential", "check"}
 	case "credential keygen":
 		return nil
 	case "credential list":

@@ -19,6 +19,10 @@ func init() {
 		usage:   "credential add --role arbiter|operator|player [--player NAME] (--secret PASSPHRASE | --key-file FILE)",
 		summary: "Hand out a credential: the operator's, a player's, or a new one of the arbiter's (on an unprotected match: the arbiter's, which protects it).",
 		run:     runCredentialAdd})
+	register(&command{name: "credential check", writes: true, roles: rolesAnyone,
+		usage:   "credential check",
+		summary: "Check the credential given (--pin, --secret or --key-file) as any command of the role would, doing nothing: a wrong one is recorded (auth.fail) and backs off like any other.",
+		run:     runCredentialCheck})
 	register(&command{name: "credential keygen", roles: rolesRead, usage: "credential keygen FILE",
 		summary: "Write a new key file (an Ed25519 key, readable only by you) to give with --key-file instead of a passphrase.",
 		run:     runCredentialKeygen})
@@ -81,6 +85,18 @@ func runCredentialAdd(r *runner, a *args) error {
 		r.out("%s\n", match.HexBlocks(c.Fingerprint()))
 	}
 	return nil
+}
+
+// runCredentialCheck checks the credential given and writes nothing when
+// it is right (or none is needed); a wrong one is recorded as auth.fail and
+// backs off, as at the console's PIN prompt (match.App.CheckCredential). On
+// a station's record it is the command a wrong credential given there is
+// reported with (stations.Link.CheckCredential).
+func runCredentialCheck(r *runner, a *args) error {
+	if err := a.done("credential check", 0); err != nil {
+		return err
+	}
+	return r.app.CheckCredential(r.ctx, r.cmd())
 }
 
 func runCredentialKeygen(r *runner, a *args) error {

@@ -290,3 +290,57 @@ func TestWrongPassphraseAtTheLaptopIsLoggedAtTheAuthorityWithBackoff(t *testing.
 		}
 	})
 }
+
+// 'credential check' (the command a station's console reports a wrong PIN
+// for arbiter mode with) checks the credential given and writes nothing
+// when it is right; a wrong one is refused and recorded as auth.fail, and
+// the back-off refuses the next try, the right one included, in the same
+// words — on one machine, and given with --db of a station's record, where
+// the wrong passphrase is reported to the authority without itself.
+func TestCredentialCheckRecordsAWrongOneAndBacksOffOnOneMachineAsAtAStation(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		station bool
+	}{
+		{"on one machine", false},
+		{"at a station, checked there and a wrong one recorded by the authority", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "arbiter.db")
+			mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
+			if tc.station {
+				serveInBackground(t, db, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+			}
+			// Instants given with --at, an hour ahead: the back-off is
+			// reckoned on them, not on how fast the commands run.
+			base := time.Now().Add(time.Hour)
+			when := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339Nano) }
+			events := func() int { return len(recordEvents(t, db)) }
+
+			n := events()
+			_, errs, code := arb(t, db, "--at", when(0), "--pin", "wrong passphrase", "credential", "check")
+			if code != 1 || !strings.Contains(strings.ToLower(errs), "wrong credential for the arbiter: the attempt was recorded") || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("a wrong passphrase: exit %d, %q", code, errs)
+			}
+			if fails := authFails(t, db); events() != n+1 || len(fails) != 1 || fails[0] != (match.AuthFailPayload{Credential: "arbiter", Given: "passphrase"}) {
+				t.Fatalf("%d events after %d, auth.fail events %+v: want the attempt recorded once", events(), n, fails)
+			}
+			for _, pin := range []string{signPIN, "wrong passphrase"} {
+				_, errs, code := arb(t, db, "--at", when(500*time.Millisecond), "--pin", pin, "credential", "check")
+				if code != 1 || !strings.Contains(strings.ToLower(errs), "too many wrong credentials for the arbiter") {
+					t.Fatalf("during the back-off: exit %d, %q", code, errs)
+				}
+			}
+			if events() != n+1 {
+				t.Fatal("a try during the back-off was recorded")
+			}
+			mustArb(t, db, "--at", when(2*time.Second), "--pin", signPIN, "credential", "check")
+			if events() != n+1 {
+				t.Fatal("the right passphrase wrote an event")
+			}
+			if b, err := os.ReadFile(db); err != nil || strings.Contains(string(b), "wrong passphrase") {
+				t.Fatalf("the record holds the passphrase tried (%v)", err)
+			}
+		})
+	}
+}

@@ -147,26 +147,28 @@ func (c *console) askPIN(then func()) {
 	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
-		// checked by the core, which records a wrong PIN and backs off (on
-		// a station's record: stationPINCheck)
-		if err := c.checkArbiterPIN(pin.Text); err != nil {
-			d.Hide()
-			if match.ErrorCode(err) == match.CodeWrongCredential || errors.Is(err, errWrongStationPIN) {
-				c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
-			} else {
-				c.showError(err)
-			}
-			return
-		}
 		d.Hide()
-		c.pin = pin.Text
-		c.hallPIN = pin.Text
-		c.mode = match.RoleArbiter
-		c.prepareLink() // on a station's record: its key unlocked now, not at the next press
-		c.refresh()
-		if then != nil {
-			then()
-		}
+		given := pin.Text
+		// checked by the core, which records a wrong PIN and backs off (on
+		// a station's record: by the authority, checkArbiterPIN)
+		c.checkArbiterPIN(given, func(err error) {
+			if err != nil {
+				if wrongCredential(err) || errors.Is(err, errWrongStationPIN) {
+					c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+				} else {
+					c.showError(err)
+				}
+				return
+			}
+			c.pin = given
+			c.hallPIN = given
+			c.mode = match.RoleArbiter
+			c.prepareLink() // on a station's record: its key unlocked now, not at the next press
+			c.refresh()
+			if then != nil {
+				then()
+			}
+		})
 	}
 	pin.OnSubmitted = func(string) { submit() }
 	d = dialog.NewCustomConfirm(lang.L("Arbiter mode"), lang.L("OK"), lang.L("Cancel"),

@@ -30,13 +30,15 @@ import (
 // mirror's console gives none.
 
 // sendItem is one command waiting to be sent; prepare: only unlock the
-// actor's credential ahead of its commands; stop: close the link.
+// actor's credential ahead of its commands; check: check the actor's
+// credential for arbiter mode (a wrong one is reported to the authority);
+// stop: close the link.
 type sendItem struct {
-	a             match.Actor
-	at            time.Time
-	words         []string
-	done          func(stations.Result, error)
-	prepare, stop bool
+	a                    match.Actor
+	at                   time.Time
+	words                []string
+	done                 func(stations.Result, error)
+	prepare, check, stop bool
 }
 
 // forwards reports whether this console sends its commands to the
@@ -138,7 +140,7 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 			l, err = stations.Dial(c.ctx, path, c.now)
 			// ahead of the commands the console waits for its station to
 			// start (the console runs it) for a while
-			for deadline := time.Now().Add(30 * time.Second); err != nil && it.prepare && time.Now().Before(deadline) && c.ctx.Err() == nil; {
+			for deadline := time.Now().Add(30 * time.Second); err != nil && (it.prepare || it.check) && time.Now().Before(deadline) && c.ctx.Err() == nil; {
 				time.Sleep(200 * time.Millisecond)
 				l, err = stations.Dial(c.ctx, path, c.now)
 			}
@@ -160,7 +162,13 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 			})
 		}
 		var res stations.Result
-		if err == nil {
+		switch {
+		case err != nil:
+		case it.check:
+			// the role as the station may send it: on the operator's laptop
+			// the operator's, with the arbiter's PIN
+			res, err = l.CheckCredential(c.ctx, stations.Command{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
+		default:
 			res, err = l.Send(c.ctx, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
 				Pressed: it.at, Now: c.now, Notice: waiting})
 		}
@@ -394,17 +402,42 @@ func (c *console) claimSent(res stations.Result, err error) {
 // arbiter's.
 var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
 
-// checkArbiterPIN checks the arbiter's PIN the console is given. A local
-// record's core checks it, recording a wrong one and backing off; a
-// station's record is read only here, so the console checks it against
-// the match's PIN hash the record holds, and the authority checks it (and
-// records a wrong one) with every command sent with it.
-func (c *console) checkArbiterPIN(pin string) error {
+// checkArbiterPIN checks the arbiter's PIN the console is given and tells
+// done the outcome on the console's thread. A local record's core checks
+// it, recording a wrong one and backing off. A station's record is read
+// only here, so the console checks it through its link, in turn with its
+// commands (stations.Link.CheckCredential): refused without trying during
+// the back-off its replica holds, a right one at once and sent nowhere, a
+// wrong one reported to the authority (whose credential, not what was
+// typed), which records it as auth.fail and backs off as on one machine;
+// it is refused once its record holds that. The mirror's connection sends
+// nothing, and an older record's SHA-256 PIN cannot be checked at the
+// authority without sending it: those are checked against the replica's
+// match and a wrong one is not recorded (docs/stations.md).
+func (c *console) checkArbiterPIN(pin string, done func(error)) {
 	if c.stationRole == "" {
-		return c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin}))
+		done(c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin})))
+		return
 	}
-	if m := c.state().Match; m != nil && !m.CheckPIN(pin) {
-		return errWrongStationPIN
+	m := c.state().Match
+	if !c.forwards() || m == nil || m.Credential == nil {
+		if m != nil && !m.CheckPIN(pin) {
+			done(errWrongStationPIN)
+			return
+		}
+		done(nil)
+		return
 	}
-	return nil
+	c.queue(sendItem{a: match.Actor{Role: match.RoleArbiter, PIN: pin}, at: c.now(), check: true,
+		done: func(_ stations.Result, err error) { done(err) }})
+}
+
+// wrongCredential reports whether err refuses a wrong credential, or one
+// tried during its back-off, here or at the authority.
+func wrongCredential(err error) bool {
+	var refused *stations.Refused
+	if errors.As(err, &refused) {
+		return match.ErrorCode(refused.Refusal) == match.CodeWrongCredential
+	}
+	return match.ErrorCode(err) == match.CodeWrongCredential
 }

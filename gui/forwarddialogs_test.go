@@ -226,13 +226,14 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 }
 
 // At a station's console the arbiter's PIN for arbiter mode is checked
-// against the record's match without writing (the console's record is
-// the station's, read only): the right PIN gives arbiter mode and his
-// command goes to the authority with it; a wrong one is refused in one
-// sentence and nothing is written there.
+// where it is given (the console's record is the station's, read only):
+// a wrong one is refused in one sentence and recorded by the authority
+// (auth.fail, reported without the PIN); once the back-off is over the
+// right PIN gives arbiter mode and his command goes to the authority
+// with it.
 func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
 	const pin = "correct horse battery"
-	h, _ := stationHarness(t, match.RoleOperator, pin, 0)
+	h, lc := stationHarness(t, match.RoleOperator, pin, 0)
 	before := h.lastEvent().Seq
 	h.c.do(actArbiterMode)
 	if h.c.mode != match.RoleOperator {
@@ -240,17 +241,20 @@ func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
 	}
 	test.Type(topEntries(t, h.c)[0], "not the passphrase")
 	h.key(fyne.KeyReturn)
+	h.c.sending.Wait() // reported to the authority
 	if h.c.mode != match.RoleOperator || !strings.Contains(topDialogTexts(h.c), "The PIN is wrong") {
 		t.Fatalf("a wrong PIN: %s mode, the console says %q", h.c.mode, topDialogTexts(h.c))
 	}
 	h.c.win.Canvas().Unfocus()
 	h.key(fyne.KeyReturn) // closes the message
-	if e := h.lastEvent(); e.Seq != before {
-		t.Fatalf("the console wrote event %d (%s) on the station's record", e.Seq, e.Kind)
+	if e := h.lastEvent(); e.Seq != before+1 || e.Kind != match.KindAuthFail {
+		t.Fatalf("the station's record ends with event %d (%s), want the authority's auth.fail after %d (TestAWrongPINForArbiterModeAtAStationsConsole…)", e.Seq, e.Kind, before)
 	}
+	lc.Advance(time.Second) // the back-off is over
 	h.c.do(actArbiterMode)
 	test.Type(topEntries(t, h.c)[0], pin)
 	h.key(fyne.KeyReturn)
+	h.c.sending.Wait()
 	if h.c.mode != match.RoleArbiter {
 		t.Fatalf("the right PIN: %s mode (%q)", h.c.mode, refusalShown(h.c))
 	}

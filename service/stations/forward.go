@@ -251,6 +251,65 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return l.submit(ctx, c, p, off, r, ok)
+}
+
+// CheckWords are the words of the command that checks a credential
+// (docs/cli.md, 'credential check').
+var CheckWords = []string{"credential", "check"}
+
+// CheckCredential checks the credential c is given with (c.G: --pin,
+// --secret, --key-file; c.Key) where it is given, as the console's PIN
+// prompt for arbiter mode does on one machine (match.App.CheckCredential):
+// during the credential's back-off, as this station's replica reckons it
+// at the instant given plus the offset to the authority, it is refused
+// without trying; a right one (or none needed: an unprotected match) is
+// told at once and nothing is sent — the key it unlocked is kept for the
+// link's life, as Prepare keeps it; a wrong one (or none given on a
+// protected match) is sent to the authority as 'credential check' —
+// never the passphrase or key, only whose credential was tried and how
+// (station.Request.Tried) — which records it as auth.fail with the
+// back-off as for a credential given there, and refuses it; the refusal
+// is returned once this station's record holds the auth.fail, so that the
+// next attempt here is reckoned with it. While no authority answers the
+// report waits, retried with its id (c.Notice is told), and the attempt
+// is refused only once it is recorded.
+func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
+	if err := checkRoleOf(l.sf, &c); err != nil {
+		return Result{}, err
+	}
+	c.Words = CheckWords
+	off, r, ok := l.Offset()
+	at := c.G.At
+	if !c.G.AtSet {
+		if c.Pressed.IsZero() {
+			c.Pressed = l.now()
+		}
+		at = c.Pressed.Add(off)
+	}
+	p, err := l.prepare(ctx, c.G, c.Key, c.Words, at)
+	if err != nil {
+		return Result{}, err // the back-off, or an older record's PIN
+	}
+	if p.key != nil || !p.protected() {
+		return Result{}, nil // right (or none needed): nothing to record
+	}
+	res, err := l.submit(ctx, c, p, off, r, ok)
+	var refused *Refused
+	if errors.As(err, &refused) && res.Seq > 0 {
+		// the auth.fail is committed: wait until this record holds it
+		if werr := WaitApplied(ctx, l.db, res.Seq); werr != nil {
+			return res, werr
+		}
+	}
+	return res, err
+}
+
+// submit stamps, signs and sends a prepared command and waits until this
+// station's record holds it (off, r, ok: the offset to the authority, its
+// round trip, whether one answered).
+func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Duration, ok bool) (Result, error) {
+	g := c.G
 	if c.Pressed.IsZero() {
 		c.Pressed = l.now()
 	}
@@ -320,6 +379,11 @@ type prepared struct {
 	key           ed25519.PrivateKey
 	tried, triedG string
 }
+
+// protected reports whether the match the command was prepared on has
+// an arbiter's credential (signed commands; else none is needed, or an
+// older record's PIN, which prepare refuses for the arbiter).
+func (p prepared) protected() bool { return p.st.Match != nil && p.st.ArbiterCredential() != nil }
 
 // sign signs req, stamped now, as prepared.
 func (p prepared) sign(req *station.Request) {

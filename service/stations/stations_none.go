@@ -89,6 +89,11 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	return Result{}, errors.New("this arbiter was built without stations")
 }
 
+// CheckCredential: this arbiter was built without stations.
+func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
+	return Result{}, errors.New("this arbiter was built without stations")
+}
+
 // Executor: no station runs commands for others in a build without
 // stations.
 type Executor func()
