@@ -100,7 +100,8 @@ func TestAReadingWithTenthsFitsItsClock(t *testing.T) {
 // window size (1280×800 and up), at the normal and larger text sizes, in
 // English and in German: each move's row, as drawn, shows the move, the
 // time used and the full clock reading after it, and fits the width the
-// sheet is given (nothing is cut off at its right edge).
+// sheet is given (nothing is cut off at its right edge). The clocks' names
+// are shown whole too, never shortened with an ellipsis.
 func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 	// the larger text is gui-check's (two steps up); 150 % on 1920×1080
 	sizes := []struct {
@@ -117,7 +118,8 @@ func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 					inGerman(t)
 				}
 				h := newHarness(t, match.RoleArbiter, "")
-				// as in gui-check: Deep Blue has White in game 1
+				// as in gui-check: Deep Blue has White in game 1, so that
+				// "Garry Kasparov — Schwarz" is the longer name line
 				spec := defaultSpec()
 				spec.White = "Deep Blue"
 				if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
@@ -159,6 +161,11 @@ func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 						return strings.Contains(row, " "+localSAN(e.SAN)+" ") && strings.Contains(row, cols)
 					}) {
 						t.Errorf("no row shows %s with %s:\n%s", localSAN(e.SAN), cols, strings.Join(shown, "\n"))
+					}
+				}
+				for _, cv := range h.c.clocks {
+					if got := strings.Join(drawnTexts(cv.nameLabel), " "); strings.Contains(got, "…") {
+						t.Errorf("the clock's name %q is shown as %q", cv.nameLabel.Text, got)
 					}
 				}
 			})
