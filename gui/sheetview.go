@@ -102,6 +102,9 @@ type sheetView struct {
 	// (a text size change measures again)
 	pairW, plyW float32
 	sizedAt     float32
+	// rowH and gap are a row's height and the space between rows as last
+	// shown (atEnd)
+	rowH, gap float32
 }
 
 func newSheetView() *sheetView {
@@ -185,32 +188,37 @@ func (v *sheetView) wantWidth() float32 {
 // show lays the rows out for the view's width: pairs if they fit, else one
 // move to a row. The newest row stays in view if it was (or toEnd).
 func (v *sheetView) show(toEnd bool) {
+	if !toEnd {
+		toEnd = v.atEnd()
+	}
 	v.measure()
 	rows := v.pairs
 	if w := v.Size().Width; w > 0 && w < v.pairW {
 		rows = v.plies
 	}
-	if !toEnd {
-		toEnd = v.atEnd()
-	}
-	if !equal(rows, v.shown) {
-		v.shown = rows
+	changed := !equal(rows, v.shown)
+	v.shown = rows
+	if changed || toEnd {
+		// the list takes its rows' height (the text size may have
+		// changed) before it scrolls to the end
 		v.list.Refresh()
 	}
 	if toEnd {
 		v.list.ScrollToBottom()
 	}
+	v.rowH = fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height
+	v.gap = theme.Padding()
 }
 
-// atEnd reports whether the list shows its last row (or has no rows).
+// atEnd reports whether the list shows its last row (or has no rows), in
+// the geometry last shown: a new text size or width is not yet laid out.
 func (v *sheetView) atEnd() bool {
 	n := len(v.shown)
-	if n == 0 {
+	if n == 0 || v.rowH == 0 {
 		return true
 	}
-	rowH := fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height
-	content := float32(n)*(rowH+theme.Padding()) - theme.Padding()
-	return v.list.GetScrollOffset() >= content-v.list.Size().Height-rowH
+	content := float32(n)*(v.rowH+v.gap) - v.gap
+	return v.list.GetScrollOffset() >= content-v.list.Size().Height-v.rowH
 }
 
 // Resize lays the rows out again for the new width (pairs or one move to a
@@ -218,6 +226,14 @@ func (v *sheetView) atEnd() bool {
 func (v *sheetView) Resize(size fyne.Size) {
 	toEnd := v.atEnd()
 	v.BaseWidget.Resize(size)
+	v.show(toEnd)
+}
+
+// Refresh draws the rows again (a new text size or theme), keeping the
+// newest row in view if it was.
+func (v *sheetView) Refresh() {
+	toEnd := v.atEnd()
+	v.BaseWidget.Refresh()
 	v.show(toEnd)
 }
 

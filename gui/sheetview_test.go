@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,6 +117,26 @@ func TestTheScoresheetKeepsTheNewestMoveInViewWhenItReflows(t *testing.T) {
 			drawn := drawnTexts(v)
 			if len(drawn) == 0 || len(drawn) >= len(v.shown) {
 				t.Fatalf("%d of %d rows drawn", len(drawn), len(v.shown))
+			}
+			if last, want := drawn[len(drawn)-1], v.shown[len(v.shown)-1]; last != want {
+				t.Errorf("the last row drawn is %q, want the newest %q", last, want)
+			}
+		})
+	}
+}
+
+// A larger text size keeps the newest move in view: the rows grow taller
+// and fewer fit.
+func TestTheScoresheetKeepsTheNewestMoveInViewAtALargerTextSize(t *testing.T) {
+	moves := sheetGame(30)
+	v := sheetViewIn(t, moves, fyne.NewSize(1000, 300))
+	for _, scale := range []float32{1.1, 1.2, 1.5, 1} {
+		t.Run(fmt.Sprintf("at %.0f %% the sheet shows the newest move", scale*100), func(t *testing.T) {
+			fyne.CurrentApp().Settings().SetTheme(&consoleTheme{scale: scale})
+			v.Resize(fyne.NewSize(1000, 300))
+			drawn := drawnTexts(v)
+			if len(drawn) == 0 {
+				t.Fatal("no row drawn")
 			}
 			if last, want := drawn[len(drawn)-1], v.shown[len(v.shown)-1]; last != want {
 				t.Errorf("the last row drawn is %q, want the newest %q", last, want)
