@@ -71,6 +71,11 @@ type clockFeed struct {
 	onPress func()
 	// onFall is told when the flag falls or is lifted (nil: nobody).
 	onFall func(g *match.Game)
+	// nameFits is told whether the clock's name fits its width at the
+	// sub-heading size and answers whether the names are set at that size
+	// (nil: if this one fits): the console's two clocks set their names
+	// at one size.
+	nameFits func(slot int, fits bool) bool
 }
 
 func newClockView(feed clockFeed, slot int, large bool) *clockView {
@@ -337,16 +342,21 @@ func (v *clockView) update() {
 }
 
 // fitName sets the console's clock name at the sub-heading size if it fits
-// width on one line, else at the text size (where it wraps if it still does
-// not fit). It reports whether the size changed.
+// width on one line (and the other clock's does, feed.nameFits), else at
+// the text size (where it wraps if it still does not fit). It reports
+// whether the size changed.
 func (v *clockView) fitName(width float32) bool {
 	lb := v.nameLabel
 	if lb == nil || width <= 0 {
 		return false
 	}
-	want := theme.SizeNameSubHeadingText
 	room := width - 2*theme.InnerPadding() // the label's own inset
-	if fyne.MeasureText(lb.Text, theme.Size(want), lb.TextStyle).Width > room {
+	fits := fyne.MeasureText(lb.Text, theme.Size(theme.SizeNameSubHeadingText), lb.TextStyle).Width <= room
+	if v.feed.nameFits != nil {
+		fits = v.feed.nameFits(v.slot, fits)
+	}
+	want := theme.SizeNameSubHeadingText
+	if !fits {
 		want = theme.SizeNameText
 	}
 	if lb.SizeName == want {

@@ -132,6 +132,9 @@ type console struct {
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
 	buttons   map[actionID]*widget.Button
+	// nameTooLong tells, per clock, that its name does not fit at the
+	// sub-heading size: both names are then set at the text size
+	nameTooLong [2]bool
 
 	movePressesItem *fyne.MenuItem
 	audience        *audience
@@ -989,6 +992,10 @@ func (c *console) clockFeed(slot int, large bool) clockFeed {
 	}
 	if !large {
 		f.onPress = func() { c.pressSlot(slot) }
+		f.nameFits = func(slot int, fits bool) bool {
+			c.nameTooLong[slot] = !fits
+			return !c.nameTooLong[0] && !c.nameTooLong[1]
+		}
 		f.onFall = func(g *match.Game) {
 			c.refreshNotice(g)
 			c.refreshButtons()

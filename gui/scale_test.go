@@ -168,6 +168,9 @@ func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 						t.Errorf("the clock's name %q is shown as %q", cv.nameLabel.Text, got)
 					}
 				}
+				if l, r := h.c.clocks[0].nameLabel, h.c.clocks[1].nameLabel; l.SizeName != r.SizeName {
+					t.Errorf("the clocks' names are set at two sizes: %q %s, %q %s", l.Text, l.SizeName, r.Text, r.SizeName)
+				}
 			})
 		}
 	}
