@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -206,7 +207,7 @@ func (v *sheetView) show(toEnd bool) {
 	if toEnd {
 		v.list.ScrollToBottom()
 	}
-	v.rowH = fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height
+	v.rowH = sheetRowHeight(fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height)
 	v.gap = theme.Padding()
 }
 
@@ -264,4 +265,28 @@ func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[1].Resize(fyne.NewSize(w, max(1, t.TextSize/12)))
 }
 
-func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+// MinSize is the text's, its height made a whole pitch (sheetRowHeight).
+func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[0].MinSize()
+	return fyne.NewSize(s.Width, sheetRowHeight(s.Height))
+}
+
+// sheetRowHeight is the height of a row whose text is h high, made such
+// that the row and the list's padding under it are a whole number of
+// pixels. widget.List (Fyne 2.7) finds the first row in view as
+// floor(floor(offset/pitch)*pitch/pitch): with a fractional pitch (a text
+// size of 120 %) that can come out a row short, and every row then stands a
+// row lower, the newest below the sheet's edge. With a whole pitch the
+// division is exact.
+func sheetRowHeight(h float32) float32 {
+	pad := theme.Padding()
+	pitch := float32(math.Ceil(float64(h + pad)))
+	h = pitch - pad
+	for h+pad > pitch { // float32 rounding: the sum must be the pitch exactly
+		h = math.Nextafter32(h, 0)
+	}
+	for h+pad < pitch {
+		h = math.Nextafter32(h, pitch)
+	}
+	return h
+}

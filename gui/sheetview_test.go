@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -140,6 +141,57 @@ func TestTheScoresheetKeepsTheNewestMoveInViewAtALargerTextSize(t *testing.T) {
 			}
 			if last, want := drawn[len(drawn)-1], v.shown[len(v.shown)-1]; last != want {
 				t.Errorf("the last row drawn is %q, want the newest %q", last, want)
+			}
+		})
+	}
+}
+
+// rowAt finds the drawn text of row under o and where it stands: its top
+// from o's top, as the painter places it (a scroll's content moved by the
+// offset).
+func rowAt(o fyne.CanvasObject, row string, y float32) (float32, *canvas.Text) {
+	if !o.Visible() {
+		return 0, nil
+	}
+	var kids []fyne.CanvasObject
+	switch x := o.(type) {
+	case *canvas.Text:
+		if x.Text == row {
+			return y, x
+		}
+	case *fyne.Container:
+		kids = x.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(x).Objects()
+	}
+	for _, k := range kids {
+		if top, t := rowAt(k, row, y+k.Position().Y); t != nil {
+			return top, t
+		}
+	}
+	return 0, nil
+}
+
+// The newest move is drawn whole inside the sheet after it scrolled to the
+// end, at every text size and height: the list finds its first row in view
+// by dividing the scroll offset by the row pitch, which must not come out a
+// row short (the rows would then stand one row lower, the newest below the
+// sheet's edge).
+func TestTheScoresheetsNewestRowIsDrawnInsideIt(t *testing.T) {
+	v := sheetViewIn(t, sheetGame(30), fyne.NewSize(1000, 300))
+	for _, scale := range []float32{1, 1.1, 1.2, 1.3, 1.5} {
+		t.Run(fmt.Sprintf("at %.0f %% the newest row is inside the sheet", scale*100), func(t *testing.T) {
+			fyne.CurrentApp().Settings().SetTheme(&consoleTheme{scale: scale})
+			for h := float32(120); h < 320; h += 3.7 {
+				v.set(sheetGame(30 + int(h)%2*2)) // a new move: scroll to the end
+				v.Resize(fyne.NewSize(1000, h))
+				newest := v.shown[len(v.shown)-1]
+				top, text := rowAt(v, newest, 0)
+				if text == nil {
+					t.Errorf("%.1f px high: the newest row %q is not drawn", h, newest)
+				} else if bottom := top + text.MinSize().Height; top < 0 || bottom > h+0.5 {
+					t.Errorf("%.1f px high: the newest row stands at %.1f–%.1f", h, top, bottom)
+				}
 			}
 		})
 	}
