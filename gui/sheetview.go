@@ -144,17 +144,15 @@ func newSheetView() *sheetView {
 	return v
 }
 
-// set shows moves and scrolls to the newest. It reports whether the rows
-// changed.
-func (v *sheetView) set(moves []sheetMove) bool {
+// set shows moves and, when they changed, scrolls to the newest.
+func (v *sheetView) set(moves []sheetMove) {
 	pairs, plies := pairRows(moves), plyRows(moves)
 	if equal(pairs, v.pairs) && equal(plies, v.plies) {
-		return false
+		return
 	}
 	v.pairs, v.plies = pairs, plies
 	v.sizedAt = 0 // measure the new rows
 	v.show(true)
-	return true
 }
 
 // measure finds the widest row of each layout at the current text size.
