@@ -71,6 +71,11 @@ type clockFeed struct {
 	onPress func()
 	// onFall is told when the flag falls or is lifted (nil: nobody).
 	onFall func(g *match.Game)
+	// nameFits is told whether the clock's name fits its width at the
+	// sub-heading size and answers whether the names are set at that size
+	// (nil: if this one fits): the console's two clocks set their names
+	// at one size.
+	nameFits func(slot int, fits bool) bool
 }
 
 func newClockView(feed clockFeed, slot int, large bool) *clockView {
@@ -94,12 +99,14 @@ func newClockView(feed clockFeed, slot int, large bool) *clockView {
 	v.restyle()
 	var nameObj fyne.CanvasObject = v.name
 	if !large {
-		// the console's clock names shorten with an ellipsis rather than
-		// widen the window (long names, German, larger text)
+		// the console's clock names never widen the window: a name too
+		// long for its clock (long names, German, larger text) is set at
+		// the text size, and wraps if it is still too long (zoomLayout);
+		// it is never cut short
 		v.nameLabel = widget.NewLabel("")
 		v.nameLabel.TextStyle.Bold = true
 		v.nameLabel.SizeName = theme.SizeNameSubHeadingText
-		v.nameLabel.Truncation = fyne.TextTruncateEllipsis
+		v.nameLabel.Wrapping = fyne.TextWrapWord
 		nameObj = v.nameLabel
 	}
 	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
@@ -163,11 +170,15 @@ const minZoom = 0.6
 
 // zoomLayout lays out a clock's body and grows its digits with the width
 // the clock is given (the window's size, 1280×800 to 3840×2160); the
-// minimum width stays that of the digits at the theme's size.
+// minimum width stays that of the digits at the theme's size. The console's
+// clock name is set smaller when it does not fit the width (fitName).
 type zoomLayout struct{ v *clockView }
 
 func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	v := l.v
+	if v.fitName(size.Width - 4*theme.Padding()) {
+		v.feed.relayout() // the name's height changed
+	}
 	design := v.time.MinTextSize / minZoom
 	if design > 0 {
 		ref := "0:00:00"
@@ -330,10 +341,37 @@ func (v *clockView) update() {
 	v.arm(next, at)
 }
 
+// fitName sets the console's clock name at the sub-heading size if it fits
+// width on one line (and the other clock's does, feed.nameFits), else at
+// the text size (where it wraps if it still does not fit). It reports
+// whether the size changed.
+func (v *clockView) fitName(width float32) bool {
+	lb := v.nameLabel
+	if lb == nil || width <= 0 {
+		return false
+	}
+	room := width - 2*theme.InnerPadding() // the label's own inset
+	fits := fyne.MeasureText(lb.Text, theme.Size(theme.SizeNameSubHeadingText), lb.TextStyle).Width <= room
+	if v.feed.nameFits != nil {
+		fits = v.feed.nameFits(v.slot, fits)
+	}
+	want := theme.SizeNameSubHeadingText
+	if !fits {
+		want = theme.SizeNameText
+	}
+	if lb.SizeName == want {
+		return false
+	}
+	lb.SizeName = want
+	lb.Refresh()
+	return true
+}
+
 // showName copies the name into the console's label.
 func (v *clockView) showName() {
 	if v.nameLabel != nil && v.nameLabel.Text != v.name.Text {
 		v.nameLabel.SetText(v.name.Text)
+		v.fitName(v.zoomBox.Size().Width - 4*theme.Padding())
 	}
 }
 

@@ -125,13 +125,16 @@ type console struct {
 	gamesBox  *fyne.Container
 	score     *widget.Label
 	where     *widget.Label
-	sheet     *widget.List
+	sheet     *sheetView
 	sheetHead *widget.Label
 	logBox    *fyne.Container
 	logHead   *widget.Label
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
 	buttons   map[actionID]*widget.Button
+	// nameTooLong tells, per clock, that its name does not fit at the
+	// sub-heading size: both names are then set at the text size
+	nameTooLong [2]bool
 
 	movePressesItem *fyne.MenuItem
 	audience        *audience
@@ -152,10 +155,10 @@ type console struct {
 	submitting bool
 	pending    []func()
 
-	// lastSheet and lastLog are the rows shown, kept so that a redraw
-	// replaces them only when they changed (tests read them too).
-	lastSheet []string
-	lastLog   []string
+	// lastLog is the log's rows shown, kept so that a redraw replaces them
+	// only when they changed (tests read them too; the scoresheet's are
+	// sheet.shown).
+	lastLog []string
 	// onRefresh, when set, is told of each full redraw from the state
 	// (tests count them: the poll and the heartbeat must not cause one when
 	// nothing changed).
@@ -283,9 +286,10 @@ func (c *console) build() {
 	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	c.sheet = c.newSheetList()
+	c.sheet = newSheetView()
 	sheetFoot := widget.NewLabel(lang.L("move · time used · clock after · (=) draw offer"))
 	sheetFoot.SizeName = theme.SizeNameCaptionText
+	sheetFoot.Wrapping = fyne.TextWrapWord // the sheet may be narrower (one move to a row)
 	sheet := card(container.NewBorder(c.sheetHead, sheetFoot, nil, nil, c.sheet))
 
 	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -293,7 +297,10 @@ func (c *console) build() {
 	c.logScr = container.NewVScroll(c.logBox)
 	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{scr: c.logScr, box: c.logBox, toEnd: &c.logToEnd}, c.logScr)))
 
-	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(&splitLayout{frac: 0.56}, sheet, logc))
+	// the scoresheet takes the width its move pairs need, the incident log
+	// (whose entries wrap) yielding it down to its share
+	split := &splitLayout{frac: 0.56, maxFrac: 0.7, want: func() float32 { return c.sheet.wantWidth() + cardInset() }}
+	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(split, sheet, logc))
 
 	flow := &flowLayout{}
 	bar := container.New(flow)
@@ -345,6 +352,10 @@ func card(content fyne.CanvasObject) fyne.CanvasObject {
 	}
 	return container.NewBorder(line(), line(), line(), line(), container.NewPadded(content))
 }
+
+// cardInset is how much wider a card is than its content: a line and a
+// padding on each side (the border's), and the padding around the content.
+func cardInset() float32 { return 2 * (1 + 2*theme.Padding()) }
 
 // state is the current snapshot of the match.
 func (c *console) state() *match.State { return c.core.State() }
@@ -450,14 +461,15 @@ func (c *console) refreshGames(st *match.State) {
 	c.gamesBox.Refresh()
 }
 
-// sheetRows renders the scoresheet: numbered move pairs, each move with the
-// time it used and the mover's clock after it, (=) marking a draw offer.
-// Moves struck out by a position reset (rule 10, 6.13) stand where they were
-// played, each on a row of its own (opened by struckMark, drawn struck
-// through and greyed) just before the move that replaced it; moves struck
-// and not yet replaced follow the last move. Piece letters are the
-// console's language's (German S L T D K).
-func sheetRows(g *match.Game) []string {
+// sheetMoves is the scoresheet's data: each move with the time it used and
+// the mover's clock after it, (=) marking a draw offer. Moves struck out by
+// a position reset (rule 10, 6.13) stand where they were played, each on a
+// row of its own (opened by struckMark, drawn struck through and greyed)
+// just before the move that replaced it; moves struck and not yet replaced
+// follow the last move. Piece letters are the console's language's (German
+// S L T D K). The sheet view lays the moves out (move pairs, or one move to
+// a row when narrow).
+func sheetMoves(g *match.Game) []sheetMove {
 	if g == nil || g.Sheet == nil {
 		return nil
 	}
@@ -475,25 +487,16 @@ func sheetRows(g *match.Game) []string {
 		next = e.Ply + 1
 		struck[anchor] = append(struck[anchor], e)
 	}
-	var rows []string
-	cur := ""
-	flush := func() {
-		if cur != "" {
-			rows = append(rows, cur)
-			cur = ""
-		}
-	}
+	var moves []sheetMove
 	strike := func(ply int) {
 		for _, e := range struck[ply] {
-			rows = append(rows, fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), lang.L("struck out")))
+			moves = append(moves, sheetMove{number: e.Number, black: e.Color == chess.Black,
+				struck: fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), lang.L("struck out"))})
 		}
 		delete(struck, ply)
 	}
 	for _, e := range g.Sheet.Entries() {
-		if len(struck[e.Ply]) > 0 {
-			flush()
-			strike(e.Ply)
-		}
+		strike(e.Ply)
 		after := e.ClockWhite
 		if e.Color == chess.Black {
 			after = e.ClockBlack
@@ -502,23 +505,13 @@ func sheetRows(g *match.Game) []string {
 		if e.DrawOffer {
 			mv += " (=)"
 		}
-		cell := fmt.Sprintf("%-8s%5s %7s", mv, clock.FormatUsed(e.Used), clock.FormatReading(after.Truncate(time.Second)))
-		if e.Color == chess.White {
-			flush()
-			cur = fmt.Sprintf("%3d. %s", e.Number, cell)
-		} else {
-			if cur == "" {
-				cur = fmt.Sprintf("%3d. %-21s", e.Number, "…")
-			}
-			rows = append(rows, cur+"  "+cell)
-			cur = ""
-		}
+		moves = append(moves, sheetMove{number: e.Number, black: e.Color == chess.Black,
+			cell: sheetCell(mv, clock.FormatUsed(e.Used), clock.FormatReading(after.Truncate(time.Second)))})
 	}
-	flush()
 	for _, a := range anchors {
 		strike(a) // struck and not yet replaced
 	}
-	return rows
+	return moves
 }
 
 // struckMark opens a scoresheet row of a struck-out move.
@@ -536,55 +529,10 @@ func localSAN(s string) string {
 }
 
 func (c *console) refreshSheet(g *match.Game) {
-	rows := sheetRows(g)
 	if g != nil {
 		c.sheetHead.SetText(tr("Scoresheet (game %d)", g.Number))
 	}
-	if equal(rows, c.lastSheet) {
-		return
-	}
-	c.lastSheet = rows
-	c.sheet.Refresh()
-	c.sheet.ScrollToBottom()
-}
-
-// newSheetList shows the rows of lastSheet. It is a list, not a box of
-// texts in a scroll: the GL painter draws every object of a window on every
-// repaint, in view or scrolled away, and a repaint happens every second
-// while a clock runs; a list holds only the rows in view, so a long game
-// costs no more to show than a short one.
-func (c *console) newSheetList() *widget.List {
-	l := widget.NewList(
-		func() int { return len(c.lastSheet) },
-		func() fyne.CanvasObject {
-			t := canvas.NewText("", themeColor(theme.ColorNameForeground))
-			t.TextStyle.Monospace = true
-			t.TextSize = theme.TextSize() * 0.86
-			line := canvas.NewRectangle(themeColor(theme.ColorNamePlaceHolder))
-			line.Hide()
-			return container.New(strikeLayout{}, t, line)
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			box := o.(*fyne.Container)
-			t, line := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Rectangle)
-			r := c.lastSheet[i]
-			t.Text = r
-			t.Color = themeColor(theme.ColorNameForeground)
-			t.TextStyle = fyne.TextStyle{Monospace: true}
-			t.TextSize = theme.TextSize() * 0.86
-			line.Hide()
-			if strings.HasPrefix(r, struckMark) {
-				t.Color = themeColor(theme.ColorNamePlaceHolder)
-				t.TextStyle.Italic = true
-				line.FillColor = t.Color
-				line.Show()
-			}
-			t.Refresh()
-			box.Refresh()
-		})
-	l.HideSeparators = true
-	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) } // rows are read, not chosen
-	return l
+	c.sheet.set(sheetMoves(g))
 }
 
 // logRows renders the incident log: the event's number in the record (an
@@ -655,24 +603,6 @@ func (c *console) refreshLog(g *match.Game) {
 	c.logScr.ScrollToBottom()
 	c.logToEnd = c.logScr.Size().Height == 0 // not laid out yet: at the first layout
 }
-
-// strikeLayout draws a scoresheet row: its text, and over the move of a
-// struck-out row a line through the middle (a canvas.Text cannot strike
-// through).
-type strikeLayout struct{}
-
-func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	t := objs[0].(*canvas.Text)
-	t.Move(fyne.NewPos(0, 0))
-	t.Resize(size)
-	// the line covers the label and time: from the mark to the word
-	mark := fyne.MeasureText(struckMark+" ", t.TextSize, t.TextStyle).Width
-	w := fyne.MeasureText(struckMark+" 000... Qxh8=Q+  0:00", t.TextSize, t.TextStyle).Width - mark
-	objs[1].Move(fyne.NewPos(mark, size.Height/2))
-	objs[1].Resize(fyne.NewSize(w, max(1, t.TextSize/12)))
-}
-
-func (strikeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 // logEnd lays out the incident log's scroll and, when the log changed
 // before the window was laid out (at start), scrolls it to the newest entry
@@ -963,25 +893,48 @@ func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(boardMin+r.Width, max(boardMin+l.below.MinSize().Height, r.Height))
 }
 
-// splitLayout places two objects side by side, the first taking frac of the
-// width. Its minimum width is only the larger child's, so long rows (which
-// scroll or wrap) never push the window wider than the screen.
-type splitLayout struct{ frac float32 }
+// splitLayout places two panels side by side, the first taking frac of the
+// width, or the width it wants (want) up to maxFrac, the second keeping the
+// rest: the scoresheet takes the width that shows its move pairs whole, and
+// the incident log, whose entries wrap, yields it down to its share. Never
+// less than the first panel's minimum (the scoresheet one move to a row).
+type splitLayout struct {
+	frac, maxFrac float32
+	want          func() float32 // the first panel's preferred width (nil: none)
+}
+
+// first is the width of the first panel out of avail.
+func (l *splitLayout) first(objs []fyne.CanvasObject, avail float32) float32 {
+	w := avail * l.frac
+	if l.want != nil {
+		if want := l.want(); want > w && want <= avail*l.maxFrac {
+			w = want
+		}
+	}
+	return min(max(w, objs[0].MinSize().Width), avail)
+}
 
 func (l *splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(objs) != 2 {
 		return
 	}
 	p := theme.Padding()
-	w := (size.Width - p) * l.frac
+	w := l.first(objs, size.Width-p)
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(w, size.Height))
 	objs[1].Move(fyne.NewPos(w+p, 0))
 	objs[1].Resize(fyne.NewSize(size.Width-w-p, size.Height))
 }
 
+// MinSize is the first panel's minimum beside the second's: long rows
+// (which wrap, or go one move to a row) never push the window wider than
+// the screen.
 func (l *splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(200, 80)
+	if len(objs) != 2 {
+		return fyne.NewSize(200, 80)
+	}
+	w := objs[0].MinSize().Width + theme.Padding() + objs[1].MinSize().Width
+	return fyne.NewSize(max(w, 200), 80)
 }
 
 // showDialog shows d and keeps it on the console's stack of open dialogs
@@ -1039,6 +992,10 @@ func (c *console) clockFeed(slot int, large bool) clockFeed {
 	}
 	if !large {
 		f.onPress = func() { c.pressSlot(slot) }
+		f.nameFits = func(slot int, fits bool) bool {
+			c.nameTooLong[slot] = !fits
+			return !c.nameTooLong[0] && !c.nameTooLong[1]
+		}
 		f.onFall = func(g *match.Game) {
 			c.refreshNotice(g)
 			c.refreshButtons()

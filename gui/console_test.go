@@ -306,8 +306,8 @@ func TestPlayAGameWithMouseAndKeyboard(t *testing.T) {
 	})
 	t.Run("the scoresheet shows move pairs with time used and clock after", func(t *testing.T) {
 		want := []string{"  1. e4       0:07 1:59:53  e5       0:03 1:59:57", "  2. Nf3      1:05 1:58:48  Nc6      0:02 1:59:55"}
-		if !equal(h.c.lastSheet, want) {
-			t.Errorf("scoresheet =\n%s\nwant\n%s", strings.Join(h.c.lastSheet, "\n"), strings.Join(want, "\n"))
+		if !equal(h.c.sheet.shown, want) {
+			t.Errorf("scoresheet =\n%s\nwant\n%s", strings.Join(h.c.sheet.shown, "\n"), strings.Join(want, "\n"))
 		}
 	})
 	t.Run("the clocks show names, time, period, move and moves to control", func(t *testing.T) {

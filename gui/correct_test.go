@@ -181,7 +181,7 @@ func TestCorrectionDialogAppliesTheChosenMethod(t *testing.T) {
 			if got := g.Clock.Moves(clock.White); got != 3 {
 				t.Errorf("White's moves %d, want 3", got)
 			}
-			sheet := strings.Join(h.c.lastSheet, "\n")
+			sheet := strings.Join(h.c.sheet.shown, "\n")
 			if !strings.Contains(sheet, struckMark+" 4. d3") || !strings.Contains(sheet, struckMark+" 4... d6") {
 				t.Errorf("struck moves not shown as struck:\n%s", sheet)
 			}
@@ -204,7 +204,7 @@ func TestStruckMovesStandWhereTheyWerePlayed(t *testing.T) {
 	}
 	h.key("Return")
 	t.Run("before the replacement the struck moves follow the last move", func(t *testing.T) {
-		rows := h.c.lastSheet
+		rows := h.c.sheet.shown
 		if n := len(rows); n != 5 || !strings.HasPrefix(rows[3], struckMark+" 4. d3") || !strings.HasPrefix(rows[4], struckMark+" 4... d6") {
 			t.Errorf("scoresheet:\n%s", strings.Join(rows, "\n"))
 		}
@@ -215,7 +215,7 @@ func TestStruckMovesStandWhereTheyWerePlayed(t *testing.T) {
 	h.ft.advance(2 * time.Second)
 	h.typeMove("d6")
 	t.Run("after it they stand before the move that replaced them", func(t *testing.T) {
-		rows := h.c.lastSheet
+		rows := h.c.sheet.shown
 		want := []string{"  1.", "  2.", "  3.", struckMark + " 4. d3", struckMark + " 4... d6", "  4. d4"}
 		if len(rows) != len(want) {
 			t.Fatalf("scoresheet has %d rows, want %d:\n%s", len(rows), len(want), strings.Join(rows, "\n"))
@@ -241,7 +241,7 @@ func TestGermanPieceLetters(t *testing.T) {
 	for _, mv := range []string{"Nf3", "Nf6", "g3", "g6", "Bg2", "Bg7", "O-O", "O-O", "d3", "d6", "Qd2", "Qd7", "Re1", "Re8", "Kh1"} {
 		h.typeMove(mv)
 	}
-	sheet := strings.Join(h.c.lastSheet, "\n")
+	sheet := strings.Join(h.c.sheet.shown, "\n")
 	for _, want := range []string{"Sf3", "Sf6", "Lg2", "Dd2", "Te1", "Kh1"} {
 		if !strings.Contains(sheet, want) {
 			t.Errorf("the German scoresheet lacks %s:\n%s", want, sheet)

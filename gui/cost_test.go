@@ -56,14 +56,14 @@ func TestALongGameDrawsOnlyTheScoresheetRowsInView(t *testing.T) {
 		h.ft.advance(time.Second)
 		h.typeMove(mv)
 	}
-	if len(h.c.lastSheet) != 30 {
-		t.Fatalf("%d scoresheet rows after 30 moves, want 30", len(h.c.lastSheet))
+	if len(h.c.sheet.shown) != 30 {
+		t.Fatalf("%d scoresheet rows after 30 moves, want 30", len(h.c.sheet.shown))
 	}
 	drawn := drawnTexts(h.c.sheet)
 	inView := int(h.c.sheet.Size().Height/15) + 2 // rows are at least 15 px high
-	t.Logf("%d of %d rows drawn, %d fit in view", len(drawn), len(h.c.lastSheet), inView)
-	if len(drawn) > inView || len(drawn) >= len(h.c.lastSheet) {
-		t.Errorf("the scoresheet draws %d rows of %d; at most %d fit in view", len(drawn), len(h.c.lastSheet), inView)
+	t.Logf("%d of %d rows drawn, %d fit in view", len(drawn), len(h.c.sheet.shown), inView)
+	if len(drawn) > inView || len(drawn) >= len(h.c.sheet.shown) {
+		t.Errorf("the scoresheet draws %d rows of %d; at most %d fit in view", len(drawn), len(h.c.sheet.shown), inView)
 	}
 	if last := drawn[len(drawn)-1]; !strings.Contains(last, "30. Qd5") {
 		t.Errorf("the last row drawn is %q, want move 30 (the sheet follows the game)", last)

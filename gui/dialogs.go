@@ -567,7 +567,7 @@ func (c *console) relocalize() {
 		cv.disarm()
 	}
 	typed := c.moveEntry.Text
-	c.lastSheet, c.lastLog = nil, nil
+	c.lastLog = nil
 	c.build()
 	c.win.SetMainMenu(c.mainMenu())
 	c.moveEntry.SetText(typed)

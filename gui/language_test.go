@@ -79,8 +79,8 @@ func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 		}
 	})
 	t.Run("the scoresheet has German piece letters; the typed move stays", func(t *testing.T) {
-		if !strings.Contains(strings.Join(h.c.lastSheet, "\n"), "Sf3") {
-			t.Errorf("scoresheet %q", h.c.lastSheet)
+		if !strings.Contains(strings.Join(h.c.sheet.shown, "\n"), "Sf3") {
+			t.Errorf("scoresheet %q", h.c.sheet.shown)
 		}
 		if h.c.moveEntry.Text != "e5" {
 			t.Errorf("the move field lost %q: %q", "e5", h.c.moveEntry.Text)
