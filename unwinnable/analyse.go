@@ -105,6 +105,10 @@ const (
 	// probe: the first search's positions before the static stages.
 	probe     = 300
 	lateRound = 8_000
+	// minorTargets, minorBudget: the shapes of mate a lone minor piece's
+	// search is steered to, nearest first, and the positions of each.
+	minorTargets = 16
+	minorBudget  = 2_000
 )
 
 // roundSearches: the best-first searches of the rounds after the first,
@@ -292,7 +296,37 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	if s.exhausted {
 		return exhausted()
 	}
-	fixed, _ := b.fixedPawns()
+	fixed, reached := b.fixedPawns()
+	// A lone minor piece (or one behind blocked pawns): its mates are of
+	// few shapes, listed; none is a proof, else a search steered to each of
+	// the nearest shapes in turn.
+	var room *minorRoom
+	var roomWhy *phrase.Error
+	if minor, ok := loneMinor(&b, s.winner); ok {
+		room = loneMinorRoom(&b, s.winner, minor)
+		roomWhy = room.reason(s.winner, false)
+	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
+		room, roomWhy = x, x.reason(s.winner, true)
+	}
+	if room != nil {
+		s.stage = "lone-minor"
+		targets := s.mateTargets(&b, room, minorTargets)
+		if len(targets) == 0 {
+			return because(Unwinnable, nil, after(roomWhy))
+		}
+		s.wBlock, s.simplify, s.noise, s.w = 2, false, 0, nearMate
+		for i := range targets {
+			s.target = &targets[i]
+			l, ok := s.bestFirst(&b, capped(minorBudget), 0)
+			s.target = nil
+			if ok {
+				return win(l, false, s.nodes)
+			}
+			if s.exhausted {
+				return exhausted()
+			}
+		}
+	}
 	// The stages for the positions the greedy searches rarely decide:
 	// proofs of unwinnability and closed positions.
 	late := func() (Result, bool) {
