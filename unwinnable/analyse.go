@@ -110,6 +110,8 @@ const (
 	minorTargets = 16
 	minorBudget  = 2_000
 	minorDepth   = 1
+	// minorRoundTargets: the nearest shapes searched again in each round.
+	minorRoundTargets = 4
 )
 
 // roundSearches: the best-first searches of the rounds after the first,
@@ -303,15 +305,21 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	// the nearest shapes in turn.
 	var room *minorRoom
 	var roomWhy *phrase.Error
+	var targets []matePattern
 	if minor, ok := loneMinor(&b, s.winner); ok {
 		room = loneMinorRoom(&b, s.winner, minor)
 		roomWhy = room.reason(s.winner, false)
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
+	} else if men, r := b.fixedMen(); men&^fixed&^b.bb[White][Pawn]&^b.bb[Black][Pawn] != 0 {
+		// Pieces that never move hold more pawns, or more men.
+		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
+			room, roomWhy = x, x.reason(s.winner, true)
+		}
 	}
 	if room != nil {
 		s.stage = "lone-minor"
-		targets := s.mateTargets(&b, room, minorTargets)
+		targets = s.mateTargets(&b, room, minorTargets)
 		if len(targets) == 0 {
 			return because(Unwinnable, nil, after(roomWhy))
 		}
@@ -392,6 +400,21 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			s.wBlock, s.simplify, s.noise, s.w = sc.block, sc.simplify, sc.noise, sc.w
 			s.stage = fmt.Sprintf("%s-%d", sc.name, round)
 			if l, ok := s.bestFirst(&b, capped(round), 0); ok {
+				return win(l, false, s.nodes)
+			}
+			if s.exhausted {
+				return exhausted()
+			}
+		}
+		// The nearest shapes of a lone minor piece's mate again, each with
+		// the round's positions.
+		for i := range targets[:min(len(targets), minorRoundTargets)] {
+			s.wBlock, s.simplify, s.noise, s.w, s.wDepth = 2, false, 0, nearMate, minorDepth
+			s.target = &targets[i]
+			s.stage = fmt.Sprintf("lone-minor-%d", round)
+			l, ok := s.bestFirst(&b, capped(round), 0)
+			s.target, s.wDepth = nil, 0
+			if ok {
 				return win(l, false, s.nodes)
 			}
 			if s.exhausted {

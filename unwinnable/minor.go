@@ -627,7 +627,7 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 	// far, near: where the men that never come near the loser's king
 	// stand, and the others (the target search's key leaves out the men
 	// on far squares that are not near ones: their moves are only tempo).
-	var minorStand, minorAttack, far, near, colours uint64
+	var minorStand, minorAttack, far, near, colours, relevant uint64
 	near = zone | r[lc].kingStand
 	for p := Knight; p <= Queen; p++ {
 		for f := w[p]; f != 0; f &= f - 1 {
@@ -639,6 +639,7 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 					return nil // two kinds of men
 				}
 				minor = p
+				relevant |= 1 << q
 				minorStand |= st
 				minorAttack |= at
 				colours |= 1 << (light >> q & 1)
@@ -676,15 +677,95 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 		minorStand:  minorStand,
 		winnerKing:  r[winner].kingStand,
 		block:       r[lc].stand,
-		fixed:       fixed,
-		loserFixed:  b.bb[lc][Pawn] & fixed,
+		fixed:       fixed &^ b.bb[White][King] &^ b.bb[Black][King] &^ relevant,
+		loserFixed:  fixed & b.occ[lc] &^ b.bb[lc][King],
 		fixedAttack: pawnsAttack(winner, w[Pawn]&fixed),
 		tempo:       far &^ near &^ fixed,
 		others:      n > 1,
 		otherCover:  minorAttack,
 	}
-	x.count(b, lc, fixed)
+	x.count(b, lc, x.loserFixed)
 	return x
+}
+
+// fixedMen is fixedPawns with pieces: the greatest set of men (pawns,
+// pieces, kings) that provably never move nor disappear while they all
+// stand. A pawn stands behind a man of the set and none of its capture
+// squares can ever hold an enemy man (nor an enemy pawn of the set), no
+// enemy man can ever attack it, and the enemy king can never step next to
+// it unless a pawn, king or knight of the set guards it; a piece's moves (the set as
+// walls) all lead onto its own men of the set, and no enemy man (nor the
+// enemy king) can ever attack it; a king's steps lead onto its own men of
+// the set or squares the enemy pawns of the set attack. "Ever": the
+// reaches with the set as walls. No castling right for a side with men in
+// it; an en-passant capture open now leaves both pawns out. Computed, as
+// fixedPawns, by removing men until nothing changes (removing one can only
+// enlarge what the others' enemies reach); sound by induction on the first
+// move that would move or take one of them. It returns the set and the
+// reaches with it as walls (pawns alone: fixedPawns).
+func (b *Board) fixedMen() (uint64, [2]reach) {
+	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
+	cand := b.all()
+	for c := 0; c < 2; c++ {
+		if b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[c] != 0 {
+			cand &^= b.bb[c][King] | b.bb[c][Rook]
+		}
+	}
+	if b.ep >= 0 {
+		them := 1 - b.stm
+		cand &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
+		cand &^= uint64(1) << (int(b.ep) + upOf(them))
+	}
+	for cand != 0 {
+		r := b.reaches(cand)
+		keep := cand
+		for f := cand; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			c, p := int(b.sq[q])/6, int(b.sq[q])%6
+			m := uint64(1) << q
+			e := &r[1-c]
+			own := cand & b.occ[c]
+			switch p {
+			case Pawn:
+				front := uint64(1) << (q + upOf(c))
+				// Guarded for good by a pawn, king or knight of the set
+				// (the enemy king never takes it).
+				guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
+				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded {
+					keep &^= m
+				}
+				continue
+			case King:
+				if kingAttacks[q]&^own&^pawnsAttack(1-c, b.bb[1-c][Pawn]&cand) != 0 {
+					keep &^= m
+				}
+				continue
+			}
+			var to uint64
+			switch p {
+			case Knight:
+				to = knightAttacks[q]
+			case Bishop:
+				to = bishopAttacks(q, cand)
+			case Rook:
+				to = rookAttacks(q, cand)
+			case Queen:
+				to = bishopAttacks(q, cand) | rookAttacks(q, cand)
+			}
+			if to&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
+				keep &^= m
+			}
+		}
+		if keep == cand {
+			if cand&pawns == 0 {
+				return 0, [2]reach{} // pieces alone are no blocked structure
+			}
+			return cand, r
+		}
+		cand = keep
+	}
+	return 0, [2]reach{}
 }
 
 // tempoKey is b's key without the men on squares of tempo: positions that

@@ -27,6 +27,7 @@ func TestALoneMinorPiece(t *testing.T) {
 		{"only one bishop passes the locked chain and no mate can be set up with it", "k1b5/8/8/1p1p1pBp/1P1P1PbP/8/8/K1B5 w - - 0 1", White, Unwinnable, 5_000},
 		{"only bishops of one colour pass the locked chain, against the king and a bishop of the other colour", "8/1k5B/6Bb/8/1p1p1p1p/1PpP1P1P/2Pb2K1/N1b1b3 b - - 0 1", White, Unwinnable, 5_000},
 		{"a lone bishop behind the locked chain mates with the loser's bishops as blockers", "8/2k5/2b1b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", White, Winnable, 20_000},
+		{"a bishop mates once its king is held for good in the corner behind the pawns", "k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", White, Winnable, 200_000},
 		{"lone knight mates against king and rook", "8/8/8/4k3/8/8/1r6/4K1N1 w - - 0 1", White, Winnable, 100_000},
 		{"lone bishop mates against king and knight", "8/8/8/4k3/8/8/1n6/4KB2 w - - 0 1", White, Winnable, 100_000},
 		{"lone knight mates against king and pawn", "8/8/8/4k3/4p3/8/8/4K1N1 w - - 0 1", White, Winnable, 100_000},
@@ -141,4 +142,25 @@ func lsb(x uint64) int {
 		}
 	}
 	return -1
+}
+
+func TestAKingHeldByPawnsIsFixedWithThem(t *testing.T) {
+	b, err := ParseFEN("Bk6/2b4B/3b2B1/5B2/4B3/p1pB1B2/PpP1B3/1K6 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixed, _ := b.fixedPawns(); fixed != 0 {
+		t.Fatalf("pawns alone fixed: %x (the test needs a position where only the king holds them)", fixed)
+	}
+	men, _ := b.fixedMen()
+	// The white king on b1 can step nowhere (a1 and c1 are attacked by
+	// the pawn on b2, which it holds in front), and guards c2 for good.
+	want := uint64(0)
+	for _, s := range []string{"b1", "a2", "b2", "c2", "a3", "c3"} {
+		q, _ := parseSquare(s)
+		want |= 1 << q
+	}
+	if men != want {
+		t.Fatalf("fixed men %x, want %x", men, want)
+	}
 }
