@@ -313,6 +313,10 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		room, roomWhy = x, x.reason(s.winner, true)
 	} else if men, r := b.fixedMen(); men&^fixed&^b.bb[White][Pawn]&^b.bb[Black][Pawn] != 0 {
 		// Pieces that never move hold more pawns, or more men.
+		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
+			s.stage = "fixed-men"
+			return because(Unwinnable, nil, after(why))
+		}
 		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
 			room, roomWhy = x, x.reason(s.winner, true)
 		}

@@ -779,3 +779,28 @@ func tempoKey(b *Board, tempo uint64) uint64 {
 	}
 	return k
 }
+
+// menUnwinnable is the static analysis of blocked pawns (stage 3 and the
+// "no mate" test) with the men of fixedMen instead of the pawns of
+// fixedPawns: the loser's men among them stand beside its king in every
+// position (they never move nor are taken), the winner's attack from their
+// squares (their floods, in the reaches).
+func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.Error) {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if r[winner].attack&r[loser].kingStand == 0 {
+		return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and no %s man can ever attack a square the %s king can reach", w, l)
+	}
+	room := mateRoom{
+		king:       r[loser].kingStand,
+		attack:     r[winner].attack | pawnsAttack(winner, b.bb[winner][Pawn]&men),
+		pawns:      men & b.occ[loser] &^ b.bb[loser][King],
+		block:      r[loser].stand,
+		movers:     bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King] &^ men),
+		winnerKing: r[winner].kingStand,
+	}
+	if room.mateSquare() >= 0 {
+		return false, nil
+	}
+	return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, w, l)
+}

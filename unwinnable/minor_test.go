@@ -28,6 +28,7 @@ func TestALoneMinorPiece(t *testing.T) {
 		{"only bishops of one colour pass the locked chain, against the king and a bishop of the other colour", "8/1k5B/6Bb/8/1p1p1p1p/1PpP1P1P/2Pb2K1/N1b1b3 b - - 0 1", White, Unwinnable, 5_000},
 		{"a lone bishop behind the locked chain mates with the loser's bishops as blockers", "8/2k5/2b1b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", White, Winnable, 20_000},
 		{"a bishop mates once its king is held for good in the corner behind the pawns", "k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", White, Winnable, 200_000},
+		{"knights held by the locked pawns never move and the bishop alone never mates", "N1b1N1N1/1pPpPpPp/1P1P1P1P/2K5/8/8/8/4B2k w - - 0 1", White, Unwinnable, 5_000},
 		{"lone knight mates against king and rook", "8/8/8/4k3/8/8/1r6/4K1N1 w - - 0 1", White, Winnable, 100_000},
 		{"lone bishop mates against king and knight", "8/8/8/4k3/8/8/1n6/4KB2 w - - 0 1", White, Winnable, 100_000},
 		{"lone knight mates against king and pawn", "8/8/8/4k3/4p3/8/8/4K1N1 w - - 0 1", White, Winnable, 100_000},
