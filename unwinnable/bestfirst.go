@@ -316,7 +316,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	seen := &nodes.seen
 	var l MoveList
 	defer func(b int) {
-		s.exhausted = maxPly == 0 && len(*q) == 0
+		s.exhausted = maxPly == 0 && len(*q) == 0 && (s.target == nil || s.target.tempo == 0)
 		x.spent += b - budget
 	}(budget)
 	for len(*q) > 0 && budget > 0 {
@@ -345,7 +345,14 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			// The move is made into the next free slot, kept only if
 			// the position is legal, new and worth expanding.
 			c := &nodes.next().b
-			if !b.MakeInto(m, c) || !seen.add(c.key) {
+			if !b.MakeInto(m, c) {
+				continue
+			}
+			key := c.key
+			if s.target != nil && s.target.tempo != 0 {
+				key = tempoKey(c, s.target.tempo)
+			}
+			if !seen.add(key) {
 				continue
 			}
 			budget--
@@ -364,7 +371,12 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if ok, _ := materialUnwinnable(c, s.winner); ok {
 				continue
 			}
-			sc := s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+			var sc int
+			if s.target != nil {
+				sc = s.targetScore(c) + int(ply)*s.wDepth/4
+			} else {
+				sc = s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+			}
 			if s.noise > 0 {
 				sc = 4*sc + int(c.key>>60)%s.noise
 			}

@@ -22,9 +22,14 @@
 // stand on) with the same test in each state; a greedy best-first search
 // over positions (each once, by Zobrist key; partial expansion, moves
 // ordered towards the mate), scored towards a mate in a corner, finds the
-// helpmate; an iterative-deepening full-width search with a transposition
-// table, in which captures, pawn moves and forced moves cost no depth, and
-// an exhaustive search of closed positions prove the rest. With
+// helpmate; where the winner has only a king and a knight or bishops of
+// one colour (or only such men can come near the loser's king behind
+// blocked pawns, fixed alone or with the pieces and kings that hold them),
+// the shapes of its mates are listed — none is a proof, the nearest are
+// targets of best-first searches steered to them; an iterative-deepening
+// full-width search with a transposition table, in which captures, pawn
+// moves and forced moves cost no depth, and an exhaustive search of closed
+// positions prove the rest. With
 // Options.Short (Analyse: the flag verdict) a helpmate found is made short
 // before it is shown: the shortest of at most 6 plies by a full-width
 // search, else the greedy search again counting the plies played, then

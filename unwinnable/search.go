@@ -75,6 +75,9 @@ type searcher struct {
 	// noise read from the position's key — another order among
 	// near-equal positions (a search of its own, see analyse).
 	noise int
+	// target: a shape of mate the best-first search steers to
+	// (targetScore) instead of score.
+	target *matePattern
 	// sorted: order's scratch list
 	sorted [256]Move
 }

@@ -1,0 +1,806 @@
+package unwinnable
+
+import (
+	"math/bits"
+	"sort"
+
+	"arbiter/internal/phrase"
+)
+
+// The lone minor piece: the winner has its king and one knight or one
+// bishop, nothing else (no pawn, so it never has more). Every mate it can
+// give is then one of few shapes, and they can all be listed: the loser's
+// king on k, the minor piece on s checking it, the winner's king on w (or
+// too far to cover a square beside k), and on the squares beside k that
+// neither covers, men of the loser, which must not be able to take the
+// checking piece or (a bishop's check) step between. Listing them with an
+// over-approximation gives two things (loneMinorPatterns):
+//
+//   - no shape at all: no mate can ever arise, a proof (below);
+//   - shapes: concrete targets for a best-first search steered to one of
+//     them (targetScore), which finds the helpmates of K+N against K+B(s)
+//     that the searches towards "a corner" need millions of positions for.
+//
+// Soundness of the proof. Take any mate by the winner reachable from the
+// position: the loser's king on k, the checking piece on s (the minor: the
+// winner's king never checks), the winner's king on w, S the squares beside
+// k on which a man of the loser stands. The listing visits k, s, and w when
+// it is two squares from k (further away, its king covers nothing beside k
+// and defends nothing beside it, and the listing takes it as absent), and
+// S: it is a subset of the squares beside k other than s and, for a
+// bishop, other than the squares between s and k (they are empty, or there
+// is no check). The listing's tests are each implied by the mate:
+//   - s attacks k with only k, s, w and S occupied (fewer men than the
+//     real position: a line open in it is open here);
+//   - every square beside k that is not in S and not s is attacked by the
+//     winner's king or by the minor piece with only s, w and S occupied
+//     (again the real attacks are a subset); s beside k is defended by the
+//     winner's king (else the king takes it);
+//   - a man of the loser on a square of S that *surely* attacks s or (a
+//     bishop's check) surely reaches a square between s and k would parry
+//     the check: "surely" counts a slider's line only when every square on
+//     it is known to be empty in every such mate (squares beside k that are
+//     not in S and not s, squares between s and k). The winner has no
+//     other piece, so no man of the loser is pinned and the parry is legal.
+//     Likewise a man that surely attacks w would leave the winner in check.
+//     So the real man on that square has a type that the listing allows;
+//   - the types: every man of the loser is one of its pieces now (a bishop
+//     keeps its squares' colour) or one of its pawns, still a pawn or
+//     promoted to anything; so the squares of S can be given types with at
+//     most as many of each piece type (and bishop colour) as it has now,
+//     the rest each taken by one of its pawns (as a pawn, never on the first
+//     or last rank, or promoted). The listing asks for such an assignment
+//     by a matching.
+//
+// All these hold in every position reachable from the root (material only
+// shrinks, pawns are counted as anything they can become), so when the
+// listing finds no shape, no reachable position is a mate by the winner.
+
+// matePattern is one shape of a mate by a lone minor piece: the loser's
+// king on k, the minor on s, the winner's king on w (-1: any square three
+// or more from k), the loser's men on blk (the square and the piece type).
+type matePattern struct {
+	k, s, w int
+	minor   int
+	nb      int
+	blk     [8]struct{ sq, piece int }
+	// promoted: some blocker must be a promoted pawn (the target search
+	// leaves those shapes for last).
+	promoted bool
+	cost     int
+	// minorStand: where the minor piece can stand (the winner's piece of
+	// that type standing there is the one steered).
+	minorStand uint64
+	// tempo: squares whose men the target search's key leaves out
+	// (minorRoom.tempo).
+	tempo uint64
+}
+
+// loneMinor reports whether winner has exactly a king and one knight or one
+// bishop, and which.
+func loneMinor(b *Board, winner int) (int, bool) {
+	w := &b.bb[winner]
+	if w[Pawn]|w[Rook]|w[Queen] != 0 {
+		return 0, false
+	}
+	switch {
+	case w[Bishop] == 0 && bits.OnesCount64(w[Knight]) == 1:
+		return Knight, true
+	case w[Knight] == 0 && w[Bishop] != 0 && (w[Bishop]&light == 0 || w[Bishop]&^light == 0):
+		// One bishop, or bishops all on squares of one colour.
+		return Bishop, true
+	}
+	return 0, false
+}
+
+// blocker categories of the matching: knight, bishop on a light square,
+// bishop on a dark square, rook, queen.
+const (
+	catKnight = iota
+	catLightBishop
+	catDarkBishop
+	catRook
+	catQueen
+	nCats
+)
+
+func catOf(piece, sq int) int {
+	switch piece {
+	case Knight:
+		return catKnight
+	case Bishop:
+		if light&(1<<sq) != 0 {
+			return catLightBishop
+		}
+		return catDarkBishop
+	case Rook:
+		return catRook
+	}
+	return catQueen
+}
+
+// surely: a man of colour c and type p on from attacks (capture) or, with
+// step, moves to (a pawn's push) the square to, every square between
+// being in empty.
+func surely(p, c, from, to int, empty uint64, step bool) bool {
+	t := uint64(1) << to
+	occ := ^empty &^ (1 << from)
+	switch p {
+	case Knight:
+		return knightAttacks[from]&t != 0
+	case Bishop:
+		return bishopAttacks(from, occ)&t != 0
+	case Rook:
+		return rookAttacks(from, occ)&t != 0
+	case Queen:
+		return (bishopAttacks(from, occ)|rookAttacks(from, occ))&t != 0
+	case Pawn:
+		if !step {
+			return pawnAttacks[c][from]&t != 0
+		}
+		d := 8
+		if c == Black {
+			d = -8
+		}
+		if from+d == to {
+			return true
+		}
+		r := from >> 3
+		if (c == White && r == 1 || c == Black && r == 6) && from+2*d == to && empty&(1<<(from+d)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// loneMinorPatterns lists the shapes of a mate by winner's lone minor
+// piece (loneMinor) that the loser's material allows, calling visit on
+// each (visit returns false to stop). It returns whether any was found.
+func loneMinorPatterns(b *Board, winner, minor int, visit func(*matePattern) bool) bool {
+	x := loneMinorRoom(b, winner, minor)
+	return x.patterns(1-winner, visit)
+}
+
+// loneMinorRoom is the room of a lone minor piece: anywhere.
+func loneMinorRoom(b *Board, winner, minor int) *minorRoom {
+	x := &minorRoom{minor: minor, king: ^uint64(0), minorStand: ^uint64(0), winnerKing: ^uint64(0), block: ^uint64(0)}
+	if minor == Bishop {
+		if b.bb[winner][Bishop]&light != 0 {
+			x.minorStand = light
+		} else {
+			x.minorStand = ^light
+		}
+		if bits.OnesCount64(b.bb[winner][Bishop]) > 1 {
+			x.others, x.otherCover = true, x.minorStand
+		}
+	}
+	x.count(b, 1-winner, 0)
+	return x
+}
+
+// minorRoom: where a mate by a lone checking minor piece could stand, each
+// an over-approximation (see the soundness notes): the loser king's
+// squares, the minor's, the winner king's; fixed: pawns that stand in
+// every position (walls, attackers and blockers that never move), of them
+// loserFixed the loser's, fixedAttack the squares the winner's attack;
+// block: where the loser's other men can stand; have, pawns: how many of
+// each kind of man the loser has besides its fixed pawns.
+type minorRoom struct {
+	minor                               int
+	king, minorStand, winnerKing, block uint64
+	fixed, loserFixed, fixedAttack      uint64
+	men                                 []blockMan
+	// others: the winner has more than one bishop (all of one colour)
+	// that may come near: the others may cover, and defend the checking
+	// bishop on, any square of otherCover, may stand on a square of it
+	// beside the king (so it is not known to be empty) and may pin a man
+	// of the loser standing there against its king.
+	others     bool
+	otherCover uint64
+	// tempo: squares where only men that never come near the loser's king
+	// stand (for the target search's key).
+	tempo uint64
+}
+
+// count lists the loser's men on b that are not fixed, each with the
+// squares it can ever stand on: a piece by its own moves with the fixed
+// pawns as walls, a pawn anywhere (it may promote).
+func (x *minorRoom) count(b *Board, lc int, fixed uint64) {
+	x.men = x.men[:0]
+	for p := Pawn; p <= Queen; p++ {
+		for f := b.bb[lc][p] &^ fixed; f != 0; f &= f - 1 {
+			stand := ^uint64(0)
+			if p != Pawn {
+				stand, _ = flood(p, bits.TrailingZeros64(f), fixed, 0)
+			}
+			x.men = append(x.men, blockMan{p, stand})
+		}
+	}
+}
+
+// patterns lists the shapes of mate in the room (visit as above).
+func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
+	minor := x.minor
+	var p matePattern
+	p.minor = minor
+	any := false
+	for ks := x.king &^ x.fixed; ks != 0; ks &= ks - 1 {
+		k := bits.TrailingZeros64(ks)
+		ring := kingAttacks[k]
+		var checks uint64
+		if minor == Knight {
+			checks = knightAttacks[k]
+		} else {
+			checks = bishopAttacks(k, x.fixed)
+		}
+		for cs := checks & x.minorStand &^ x.fixed; cs != 0; cs &= cs - 1 {
+			s := bits.TrailingZeros64(cs)
+			var between uint64
+			if minor == Bishop {
+				between = bishopAttacks(s, 1<<k) & bishopAttacks(k, 1<<s)
+			}
+			// The winner's king: two squares from k, or absent (-1).
+			ws := []int{-1}
+			for f := x.winnerKing &^ x.fixed; f != 0; f &= f - 1 {
+				if w := bits.TrailingZeros64(f); cheb(w, k) == 2 && w != s && between&(1<<w) == 0 {
+					ws = append(ws, w)
+				}
+			}
+			for _, w := range ws {
+				var wbit, wcover uint64
+				if w >= 0 {
+					wbit, wcover = 1<<w, kingAttacks[w]
+				}
+				if ring&(1<<s) != 0 && (wcover|x.fixedAttack)&(1<<s) == 0 && !x.others {
+					continue // the king takes the bishop
+				}
+				optional := ring &^ (1 << s) &^ between &^ x.fixed & x.block
+				for sub := optional; ; sub = (sub - 1) & optional {
+					occ := 1<<k | 1<<s | wbit | sub | x.fixed
+					if minorAttacksFrom(minor, s, occ)&(1<<k) != 0 {
+						cover := wcover | x.fixedAttack | minorAttacksFrom(minor, s, occ&^(1<<k))
+						var pinnable uint64
+						if x.others {
+							cover |= x.otherCover
+							pinnable = ring & x.otherCover
+						}
+						if ring&^sub&^(1<<s)&^x.loserFixed&^cover == 0 {
+							empty := ring&^sub&^(1<<s)&^x.fixed&^pinnable | between
+							if assignBlockers(&p, k, s, w, sub, between, empty, pinnable, lc, x.men) {
+								any = true
+								if !visit(&p) {
+									return true
+								}
+							}
+						}
+					}
+					if sub == 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+	return any
+}
+
+func minorAttacksFrom(minor, s int, occ uint64) uint64 {
+	if minor == Knight {
+		return knightAttacks[s]
+	}
+	return bishopAttacks(s, occ)
+}
+
+// blockMan: a man of the loser that may block, and where it can stand.
+type blockMan struct {
+	piece int
+	stand uint64
+}
+
+// assignBlockers gives each square of sub one of the loser's men (colour
+// lc) that can stand there and, of a type it can have there, parries
+// nothing (see the soundness note above): a piece keeps its type, a pawn
+// stays a pawn (not on the first or last rank) or promotes to anything. A
+// matching of squares to men (augmenting paths). It fills p and reports
+// whether every square has a man.
+func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable uint64, lc int, men []blockMan) bool {
+	var sqs [8]int
+	var allowed [8]uint8 // bit per piece type (Pawn..Queen)
+	n := 0
+	for f := sub; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		var a uint8
+		for t := Pawn; t <= Queen; t++ {
+			if t == Pawn && (q>>3 == 0 || q>>3 == 7) {
+				continue
+			}
+			if w >= 0 && surely(t, lc, q, w, empty, false) {
+				continue
+			}
+			if pinnable&(1<<q) != 0 {
+				a |= 1 << t // it may be pinned: no parry is sure
+				continue
+			}
+			if surely(t, lc, q, s, empty, false) {
+				continue
+			}
+			parries := false
+			for bt := between; bt != 0 && !parries; bt &= bt - 1 {
+				parries = surely(t, lc, q, bits.TrailingZeros64(bt), empty, t == Pawn)
+			}
+			if !parries {
+				a |= 1 << t
+			}
+		}
+		if a == 0 {
+			return false
+		}
+		sqs[n], allowed[n] = q, a
+		n++
+	}
+	if n > len(men) {
+		return false
+	}
+	can := func(i, m int) bool {
+		man := men[m]
+		if man.stand&(1<<sqs[i]) == 0 {
+			return false
+		}
+		if man.piece == Pawn {
+			return true // as a pawn or promoted: allowed[i] != 0
+		}
+		return allowed[i]&(1<<man.piece) != 0
+	}
+	var manOf [8]int
+	var squareOf [32]int
+	for m := range squareOf {
+		squareOf[m] = -1
+	}
+	if len(men) > len(squareOf) {
+		// More men than a position can hold: no conclusion (a shape is
+		// taken to exist, which only keeps the proofs out).
+		p.k, p.s, p.w, p.nb, p.promoted = k, s, w, 0, true
+		return true
+	}
+	var try func(i int, seen *[32]bool) bool
+	try = func(i int, seen *[32]bool) bool {
+		for m := range men {
+			if seen[m] || !can(i, m) {
+				continue
+			}
+			seen[m] = true
+			if squareOf[m] < 0 || try(squareOf[m], seen) {
+				squareOf[m], manOf[i] = i, m
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		var seen [32]bool
+		if !try(i, &seen) {
+			return false
+		}
+	}
+	p.k, p.s, p.w, p.nb, p.promoted = k, s, w, n, false
+	for i := 0; i < n; i++ {
+		p.blk[i].sq = sqs[i]
+		switch man := men[manOf[i]]; {
+		case man.piece != Pawn:
+			p.blk[i].piece = man.piece
+		case allowed[i]&1 != 0:
+			p.blk[i].piece = Pawn
+		default:
+			p.promoted = true
+			p.blk[i].piece = bits.TrailingZeros8(allowed[i] &^ 1)
+		}
+	}
+	return true
+}
+
+// loneMinorUnwinnable proves, for a winner with a lone minor piece, that no
+// shape of a mate exists (see the soundness note above).
+func loneMinorUnwinnable(b *Board, winner int) (bool, *phrase.Error) {
+	minor, ok := loneMinor(b, winner)
+	if !ok {
+		return false, nil
+	}
+	if loneMinorPatterns(b, winner, minor, func(*matePattern) bool { return false }) {
+		return false, nil
+	}
+	return true, loneMinorRoom(b, winner, minor).reason(winner, false)
+}
+
+// reason is the proof's sentence for the room x (blocked: behind the fixed
+// pawns).
+func (x *minorRoom) reason(winner int, blocked bool) *phrase.Error {
+	name, checker := phrase.Word("knight"), phrase.Word("knight")
+	if x.minor == Bishop {
+		name, checker = "bishop", "bishop"
+		if x.others {
+			name = "bishops"
+		}
+	}
+	if blocked {
+		wn, ln := lower(colourName(winner)), lower(colourName(1-winner))
+		return phrase.Errorf("the pawns are blocked for good and besides its king only the %s %s can ever come near the %s king; no mate can be set up with them: wherever the %s king stands, a square beside it stays free, or a man that must block it can take the checking %s or step in between", wn, name, ln, ln, checker)
+	}
+	wn, ln := phrase.Word(colourName(winner)), phrase.Word(colourName(1-winner))
+	return phrase.Errorf("%s has only king and %s, and no mate can be set up with the men %s has or can promote to: wherever the %s king stands, a square beside it stays free, or a man that must block it can take the checking %s or step in between", wn, name, ln, ln, checker)
+}
+
+// mateTargets lists at most n shapes of a mate by the lone minor piece,
+// those nearest to b first (targetScore), shapes needing a promoted pawn
+// last.
+func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
+	var all []matePattern
+	x.patterns(1-s.winner, func(p *matePattern) bool {
+		q := *p
+		q.minorStand, q.tempo = x.minorStand, x.tempo
+		s.target = &q
+		q.cost = s.targetScore(b)
+		if q.promoted {
+			q.cost += 1000
+		}
+		all = append(all, q)
+		return len(all) < 20000
+	})
+	s.target = nil
+	sort.SliceStable(all, func(i, j int) bool { return all[i].cost < all[j].cost })
+	if len(all) > n {
+		all = all[:n]
+	}
+	return all
+}
+
+// knightDist: knight moves between two squares on an empty board.
+var knightDist [64][64]int8
+
+func init() {
+	for a := 0; a < 64; a++ {
+		d := &knightDist[a]
+		for i := range d {
+			d[i] = -1
+		}
+		d[a] = 0
+		queue := []int{a}
+		for len(queue) > 0 {
+			q := queue[0]
+			queue = queue[1:]
+			for f := knightAttacks[q]; f != 0; f &= f - 1 {
+				t := bits.TrailingZeros64(f)
+				if d[t] < 0 {
+					d[t] = d[q] + 1
+					queue = append(queue, t)
+				}
+			}
+		}
+	}
+}
+
+// pieceSteps estimates the moves a man of type p and colour c needs from
+// a to t (9: never, as far as the estimate knows).
+func pieceSteps(p, c, a, t int) int {
+	if a == t {
+		return 0
+	}
+	switch p {
+	case Knight:
+		return int(knightDist[a][t])
+	case Bishop:
+		if (light>>a)&1 != (light>>t)&1 {
+			return 9
+		}
+		if (lineMask[2][a]|lineMask[3][a])&(1<<t) != 0 {
+			return 1
+		}
+		return 2
+	case Rook:
+		if (lineMask[0][a]|lineMask[1][a])&(1<<t) != 0 {
+			return 1
+		}
+		return 2
+	case Queen:
+		if (lineMask[0][a]|lineMask[1][a]|lineMask[2][a]|lineMask[3][a])&(1<<t) != 0 {
+			return 1
+		}
+		return 2
+	case Pawn:
+		if a&7 != t&7 {
+			return 9
+		}
+		d := t>>3 - a>>3
+		if c == Black {
+			d = -d
+		}
+		if d < 0 {
+			return 9
+		}
+		return d
+	}
+	return cheb(a, t)
+}
+
+// Weights of targetScore, in the score's units.
+const (
+	tKing    = 4 // the loser king's steps to k
+	tWKing   = 3 // the winner king's steps to w
+	tMinor   = 3 // the minor's moves to s
+	tBlocker = 3 // each blocker's moves to its square
+	tGuard   = 6 // each other man of the loser that parries the mate
+)
+
+// targetScore: how far b is from s.target, a shape of mate (lower is
+// nearer), by the moves each man needs to reach its square there.
+func (s *searcher) targetScore(b *Board) int {
+	t := s.target
+	lc := 1 - s.winner
+	w, l := &b.bb[s.winner], &b.bb[lc]
+	lk := bits.TrailingZeros64(l[King])
+	wk := bits.TrailingZeros64(w[King])
+	sc := tKing * cheb(lk, t.k)
+	if t.w >= 0 {
+		sc += tWKing * cheb(wk, t.w)
+	} else if d := cheb(wk, t.k); d < 3 {
+		sc += tWKing * (3 - d)
+	}
+	m := w[t.minor] & t.minorStand
+	if m == 0 {
+		return 1 << 20
+	}
+	best := 9
+	for f := m; f != 0; f &= f - 1 {
+		best = min(best, pieceSteps(t.minor, s.winner, bits.TrailingZeros64(f), t.s))
+	}
+	sc += tMinor * best
+	var used uint64
+	for i := 0; i < t.nb; i++ {
+		q, p := t.blk[i].sq, t.blk[i].piece
+		best, from := 9, -1
+		for f := l[p] &^ used; f != 0; f &= f - 1 {
+			a := bits.TrailingZeros64(f)
+			if d := pieceSteps(p, lc, a, q); d < best {
+				best, from = d, a
+			}
+		}
+		if from >= 0 {
+			used |= 1 << from
+		}
+		sc += tBlocker * best
+	}
+	// The loser's other men must not parry the check.
+	occ := b.all()
+	others := b.occ[lc] &^ used &^ l[King]
+	if b.attackersOf(t.s, lc, occ)&others != 0 {
+		sc += tGuard
+	}
+	if t.minor == Bishop {
+		between := bishopAttacks(t.s, 1<<t.k) & bishopAttacks(t.k, 1<<t.s)
+		for f := between; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			if others&(1<<q) != 0 || b.attackersOf(q, lc, occ)&others != 0 {
+				sc += tGuard
+			}
+		}
+	}
+	return sc
+}
+
+// blockedMinorUnwinnable is the listing of shapes behind blocked pawns:
+// with the fixed pawns standing for good (fixedPawns), only one man of the
+// winner other than its king — a knight or a bishop — can ever stand on or
+// attack a square the loser's king can reach or a square next to one. Its
+// other men never check the king, never cover a square next to it, never
+// defend the checking piece and never stand next to it, so in every mate
+// the winner's king and that piece are alone against the loser's men, and
+// the listing above applies with the regions of the static analysis: the
+// loser king's squares, the piece's, the winner king's and the squares the
+// loser's other men can reach; the fixed pawns as walls, the winner's
+// attacking (a neighbour of the king holding one of the winner's fixed
+// pawns must be covered: else the king takes it) and the loser's standing
+// beside the king as blockers that never take or step (a fixed pawn never
+// moves nor captures). Sound by the same argument, every set being an
+// over-approximation (a pawn of the winner that is not fixed is followed
+// as if it could capture anywhere; one that could reach the king's
+// neighbourhood makes the test give up).
+func blockedMinorUnwinnable(b *Board, winner int, fixed uint64, r [2]reach) (bool, *phrase.Error) {
+	x := blockedMinorRoom(b, winner, fixed, r)
+	if x == nil || x.patterns(1-winner, func(*matePattern) bool { return false }) {
+		return false, nil
+	}
+	return true, x.reason(winner, true)
+}
+
+// blockedMinorRoom is the room of blockedMinorUnwinnable, nil when more
+// than one man of the winner (or none) can come near the loser's king.
+func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom {
+	if fixed == 0 {
+		return nil
+	}
+	lc := 1 - winner
+	zone := r[lc].kingStand
+	for f := r[lc].kingStand; f != 0; f &= f - 1 {
+		zone |= kingAttacks[bits.TrailingZeros64(f)]
+	}
+	w := &b.bb[winner]
+	n, minor := 0, 0
+	// far, near: where the men that never come near the loser's king
+	// stand, and the others (the target search's key leaves out the men
+	// on far squares that are not near ones: their moves are only tempo).
+	var minorStand, minorAttack, far, near, colours, relevant uint64
+	near = zone | r[lc].kingStand
+	for p := Knight; p <= Queen; p++ {
+		for f := w[p]; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			st, at := flood(p, q, fixed, 0)
+			if (st|at)&zone != 0 {
+				n++
+				if p != minor && n > 1 {
+					return nil // two kinds of men
+				}
+				minor = p
+				relevant |= 1 << q
+				minorStand |= st
+				minorAttack |= at
+				colours |= 1 << (light >> q & 1)
+				near |= st
+			} else {
+				far |= st
+			}
+		}
+	}
+	if r[winner].kingStand&zone == 0 {
+		far |= r[winner].kingStand
+	} else {
+		near |= r[winner].kingStand
+	}
+	for p := Knight; p <= Queen; p++ {
+		for f := b.bb[lc][p]; f != 0; f &= f - 1 {
+			if st, _ := flood(p, bits.TrailingZeros64(f), fixed, 0); st&zone == 0 {
+				far |= st
+			} else {
+				near |= st
+			}
+		}
+	}
+	for f := w[Pawn] &^ fixed; f != 0; f &= f - 1 {
+		if st, at := pawnFlood(winner, bits.TrailingZeros64(f), fixed, ^uint64(0)); (st|at)&zone != 0 {
+			return nil
+		}
+	}
+	if n == 0 || minor != Knight && minor != Bishop || n > 1 && (minor != Bishop || colours == 3) {
+		return nil // more than one knight, or bishops of both colours
+	}
+	x := &minorRoom{
+		minor:       minor,
+		king:        r[lc].kingStand,
+		minorStand:  minorStand,
+		winnerKing:  r[winner].kingStand,
+		block:       r[lc].stand,
+		fixed:       fixed &^ b.bb[White][King] &^ b.bb[Black][King] &^ relevant,
+		loserFixed:  fixed & b.occ[lc] &^ b.bb[lc][King],
+		fixedAttack: pawnsAttack(winner, w[Pawn]&fixed),
+		tempo:       far &^ near &^ fixed,
+		others:      n > 1,
+		otherCover:  minorAttack,
+	}
+	x.count(b, lc, x.loserFixed)
+	return x
+}
+
+// fixedMen is fixedPawns with pieces: the greatest set of men (pawns,
+// pieces, kings) that provably never move nor disappear while they all
+// stand. A pawn stands behind a man of the set and none of its capture
+// squares can ever hold an enemy man (nor an enemy pawn of the set), no
+// enemy man can ever attack it, and the enemy king can never step next to
+// it unless a pawn, king or knight of the set guards it; a piece's moves (the set as
+// walls) all lead onto its own men of the set, and no enemy man (nor the
+// enemy king) can ever attack it; a king's steps lead onto its own men of
+// the set or squares the enemy pawns of the set attack. "Ever": the
+// reaches with the set as walls. No castling right for a side with men in
+// it; an en-passant capture open now leaves both pawns out. Computed, as
+// fixedPawns, by removing men until nothing changes (removing one can only
+// enlarge what the others' enemies reach); sound by induction on the first
+// move that would move or take one of them. It returns the set and the
+// reaches with it as walls (pawns alone: fixedPawns).
+func (b *Board) fixedMen() (uint64, [2]reach) {
+	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
+	cand := b.all()
+	for c := 0; c < 2; c++ {
+		if b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[c] != 0 {
+			cand &^= b.bb[c][King] | b.bb[c][Rook]
+		}
+	}
+	if b.ep >= 0 {
+		them := 1 - b.stm
+		cand &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
+		cand &^= uint64(1) << (int(b.ep) + upOf(them))
+	}
+	for cand != 0 {
+		r := b.reaches(cand)
+		keep := cand
+		for f := cand; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			c, p := int(b.sq[q])/6, int(b.sq[q])%6
+			m := uint64(1) << q
+			e := &r[1-c]
+			own := cand & b.occ[c]
+			switch p {
+			case Pawn:
+				front := uint64(1) << (q + upOf(c))
+				// Guarded for good by a pawn, king or knight of the set
+				// (the enemy king never takes it).
+				guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
+				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded {
+					keep &^= m
+				}
+				continue
+			case King:
+				if kingAttacks[q]&^own&^pawnsAttack(1-c, b.bb[1-c][Pawn]&cand) != 0 {
+					keep &^= m
+				}
+				continue
+			}
+			var to uint64
+			switch p {
+			case Knight:
+				to = knightAttacks[q]
+			case Bishop:
+				to = bishopAttacks(q, cand)
+			case Rook:
+				to = rookAttacks(q, cand)
+			case Queen:
+				to = bishopAttacks(q, cand) | rookAttacks(q, cand)
+			}
+			if to&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
+				keep &^= m
+			}
+		}
+		if keep == cand {
+			if cand&pawns == 0 {
+				return 0, [2]reach{} // pieces alone are no blocked structure
+			}
+			return cand, r
+		}
+		cand = keep
+	}
+	return 0, [2]reach{}
+}
+
+// tempoKey is b's key without the men on squares of tempo: positions that
+// differ only in where such men stand are one for the target search (it
+// only finds lines, each replayed, and never concludes from running out).
+func tempoKey(b *Board, tempo uint64) uint64 {
+	k := b.key
+	for f := b.all() & tempo; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		k ^= zPiece[b.sq[q]][q]
+	}
+	return k
+}
+
+// menUnwinnable is the static analysis of blocked pawns (stage 3 and the
+// "no mate" test) with the men of fixedMen instead of the pawns of
+// fixedPawns: the loser's men among them stand beside its king in every
+// position (they never move nor are taken), the winner's attack from their
+// squares (their floods, in the reaches).
+func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.Error) {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if r[winner].attack&r[loser].kingStand == 0 {
+		return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and no %s man can ever attack a square the %s king can reach", w, l)
+	}
+	room := mateRoom{
+		king:       r[loser].kingStand,
+		attack:     r[winner].attack | pawnsAttack(winner, b.bb[winner][Pawn]&men),
+		pawns:      men & b.occ[loser] &^ b.bb[loser][King],
+		block:      r[loser].stand,
+		movers:     bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King] &^ men),
+		winnerKing: r[winner].kingStand,
+	}
+	if room.mateSquare() >= 0 {
+		return false, nil
+	}
+	return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, w, l)
+}
