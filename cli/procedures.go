@@ -90,7 +90,11 @@ func runCorrect(r *runner, a *args) error {
 		return nil
 	}
 	o := res.Outcome
-	r.out("position before %s restored; %d ply(s) struck out\n", res.Options.Mistake, len(res.Options.Struck))
+	plies := "plies"
+	if len(res.Options.Struck) == 1 {
+		plies = "ply"
+	}
+	r.out("position before %s restored; %d %s struck out\n", res.Options.Mistake, len(res.Options.Struck), plies)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
 	}

@@ -162,8 +162,11 @@ func (c *console) openCorrectDialog(arb match.Actor) {
 	}
 	var cd *correctDialog
 	done := func(method string, res match.CorrectResult) {
-		msg := tr("Position before %s restored (%s); %d ply(s) struck out. The clocks are stopped: resume with Ctrl+R.",
-			localSAN(res.Options.Mistake), method, len(res.Options.Struck))
+		format := "Position before %s restored (%s); %d plies struck out. The clocks are stopped: resume with Ctrl+R."
+		if len(res.Options.Struck) == 1 {
+			format = "Position before %s restored (%s); %d ply struck out. The clocks are stopped: resume with Ctrl+R."
+		}
+		msg := tr(format, localSAN(res.Options.Mistake), method, len(res.Options.Struck))
 		if res.Bonus > 0 {
 			msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
 		}

@@ -417,7 +417,11 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 		rule = "6.13"
 	}
 	g.Paused = PauseInfo{Reason: "position reset (" + rule + "): the arbiter resumes", By: Role(e.Role), ToMove: g.ToMove()}
-	text := phrase.Errorf("position before ply %d restored, %d ply(s) struck out (%s): %s", p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
+	format := "position before ply %d restored, %d plies struck out (%s): %s"
+	if len(p.Struck) == 1 {
+		format = "position before ply %d restored, %d ply struck out (%s): %s"
+	}
+	text := phrase.Errorf(format, p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
 	effect := phrase.Errorf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
 		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
 		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
