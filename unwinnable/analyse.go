@@ -311,10 +311,15 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		roomWhy = room.reason(s.winner, false)
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
-	} else if men, r := b.fixedMen(); men&^fixed&^b.bb[White][Pawn]&^b.bb[Black][Pawn] != 0 {
-		// Pieces that never move hold more pawns, or more men.
+	} else if men, r := b.fixedMenHeld(s.winner); men&^fixed != 0 {
+		// Pieces that never move hold more pawns, or more men; or pawns
+		// the loser's king can take only into a stalemate (held.go).
 		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
 			s.stage = "fixed-men"
+			if plain, _ := b.fixedMen(); plain != men {
+				s.stage = "held-men"
+				why = heldWhy(s.winner, why)
+			}
 			return because(Unwinnable, nil, after(why))
 		}
 		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
