@@ -110,8 +110,13 @@ const (
 	minorTargets = 16
 	minorBudget  = 2_000
 	minorDepth   = 1
-	// minorRoundTargets: the nearest shapes searched again in each round.
+	// minorRoundTargets: the nearest shapes searched again in each round
+	// with the round's positions; the others of the minorTargets listed
+	// get a minorFarShare-th of them each (a shape far down the list can
+	// be the one that mates: Bk6/2b4B/3b2B1/5B2/4B3/p1pB1B2/PpP1B3/1K6 w
+	// mates from the 12th).
 	minorRoundTargets = 4
+	minorFarShare     = 2
 )
 
 // roundSearches: the best-first searches of the rounds after the first,
@@ -311,10 +316,15 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		roomWhy = room.reason(s.winner, false)
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
-	} else if men, r := b.fixedMen(); men&^fixed&^b.bb[White][Pawn]&^b.bb[Black][Pawn] != 0 {
-		// Pieces that never move hold more pawns, or more men.
+	} else if men, r := b.fixedMenHeld(s.winner); men&^fixed != 0 {
+		// Pieces that never move hold more pawns, or more men; or pawns
+		// the loser's king can take only into a stalemate (held.go).
 		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
 			s.stage = "fixed-men"
+			if plain, _ := b.fixedMen(); plain != men {
+				s.stage = "held-men"
+				why = heldWhy(s.winner, why)
+			}
 			return because(Unwinnable, nil, after(why))
 		}
 		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
@@ -412,11 +422,15 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		}
 		// The nearest shapes of a lone minor piece's mate again, each with
 		// the round's positions.
-		for i := range targets[:min(len(targets), minorRoundTargets)] {
+		for i := range targets {
 			s.wBlock, s.simplify, s.noise, s.w, s.wDepth = 2, false, 0, nearMate, minorDepth
 			s.target = &targets[i]
 			s.stage = fmt.Sprintf("lone-minor-%d", round)
-			l, ok := s.bestFirst(&b, capped(round), 0)
+			n := round
+			if i >= minorRoundTargets {
+				n = round / minorFarShare
+			}
+			l, ok := s.bestFirst(&b, capped(n), 0)
 			s.target, s.wDepth = nil, 0
 			if ok {
 				return win(l, false, s.nodes)

@@ -24,12 +24,16 @@
 // ordered towards the mate), scored towards a mate in a corner, finds the
 // helpmate; where the winner has only a king and a knight or bishops of
 // one colour (or only such men can come near the loser's king behind
-// blocked pawns, fixed alone or with the pieces and kings that hold them),
+// blocked pawns, fixed alone or with the pieces and kings that hold them,
+// or by the stalemate that taking them would be),
 // the shapes of its mates are listed — none is a proof, the nearest are
 // targets of best-first searches steered to them; an iterative-deepening
 // full-width search with a transposition table, in which captures, pawn
 // moves and forced moves cost no depth, and an exhaustive search of closed
-// positions prove the rest. With
+// positions prove the rest. The fixed men (pawns, and the pieces and kings
+// that hold them) also prove positions alone; a pawn of the winner that
+// the loser's king could take stays among them when every such capture
+// leaves the winner without a move (held.go). With
 // Options.Short (Analyse: the flag verdict) a helpmate found is made short
 // before it is shown: the shortest of at most 6 plies by a full-width
 // search, else the greedy search again counting the plies played, then

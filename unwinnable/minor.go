@@ -704,6 +704,15 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 // move that would move or take one of them. It returns the set and the
 // reaches with it as walls (pawns alone: fixedPawns).
 func (b *Board) fixedMen() (uint64, [2]reach) {
+	return b.fixedMenHeld(-1)
+}
+
+// fixedMenHeld is fixedMen where, for the side winner (none when -1), a
+// pawn the enemy king could take also stays when every such capture leaves
+// the winner without a legal move (kingTakesStalemate): that ends the game
+// without a mate by the winner, so the set stands in every position before
+// a game end (held.go).
+func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
 	for c := 0; c < 2; c++ {
@@ -732,7 +741,7 @@ func (b *Board) fixedMen() (uint64, [2]reach) {
 				// (the enemy king never takes it).
 				guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
 				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded {
+					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
 					keep &^= m
 				}
 				continue

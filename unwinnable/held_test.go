@@ -1,0 +1,191 @@
+package unwinnable
+
+import (
+	"math/bits"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// The rows of the 8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 family: the black king
+// can take g2 (White's king on h4) or h5 (on h3), and each capture leaves
+// White without a move; so the pawns stand until the game ends, and no
+// white man can ever attack the black king.
+func TestPawnsHeldByAStalemate(t *testing.T) {
+	tests := []struct {
+		name   string
+		fen    string
+		winner int
+		want   Verdict
+		nodes  int
+	}{
+		{"the black king takes g2 or h5 only into White's stalemate", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", White, Unwinnable, 20_000},
+		{"the same with many dark bishops and White to move (a forced king move first)", "8/8/3b3p/2b2p1P/1b1b1p1K/2b2Pp1/1b4P1/4bkb1 w - - 0 1", White, Unwinnable, 20_000},
+		{"the same with the black king among the bishops", "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1", White, Unwinnable, 20_000},
+		{"a free white a-pawn: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/P5P1/5kb1 b - - 0 1", White, Winnable, 200_000},
+		{"a white knight that can move: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kbN b - - 0 1", White, Winnable, 200_000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, tc.winner, Options{Limit: tc.nodes})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+			case Unwinnable:
+				if !strings.Contains(r.Reason, "left without a move") {
+					t.Fatalf("proven by another stage: %s", r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// heldSeeds are positions where the winner's pawns are held by a stalemate.
+var heldSeeds = []string{
+	"8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+	"8/2b5/1b5p/b4p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1",
+	"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 1",
+	"8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1",
+	"8/8/3b3p/2b2p1P/3b1p1K/b4Pp1/1b1b2P1/b4kb1 b - - 0 1",
+}
+
+// heldRoots are the seeds (White the winner) and every 5th community row
+// of the reference files with its colour.
+func heldRoots(t *testing.T) (fens []string, winners []int) {
+	for _, f := range heldSeeds {
+		fens, winners = append(fens, f), append(winners, White)
+	}
+	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
+		for i, r := range readRows(t, f) {
+			if i%5 != 0 || strings.Contains(r.source, "lichess") {
+				continue
+			}
+			w, _ := ParseColour(r.colour)
+			fens, winners = append(fens, r.fen), append(winners, w)
+		}
+	}
+	return fens, winners
+}
+
+// The induction behind fixedMenHeld, played out: along random games from
+// positions with such a set (captures by the loser's king of the set's men
+// chosen first, to meet the exception often), every man of the set stands
+// on its square in every position until the game ends; the one exception
+// is a capture by the loser's king of a pawn of the winner, after which
+// the winner has no legal move.
+func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
+	rng := rand.New(rand.NewSource(19))
+	fens, winners := heldRoots(t)
+	sets, exceptions := 0, 0
+	for i, fen := range fens {
+		root, err := ParseFEN(fen)
+		if err != nil || root.status() != playing {
+			continue
+		}
+		w := winners[i]
+		men, _ := root.fixedMenHeld(w)
+		if men == 0 {
+			continue
+		}
+		sets++
+		for game := 0; game < 6; game++ {
+			b := *root
+			for ply := 0; ply < 80; ply++ {
+				var l MoveList
+				b.Legal(&l)
+				if l.N == 0 {
+					break
+				}
+				var takes []Move
+				for _, m := range l.Moves[:l.N] {
+					if b.sq[m.From()] >= 0 && int(b.sq[m.From()])%6 == King && men&(uint64(1)<<m.To()) != 0 {
+						takes = append(takes, m)
+					}
+				}
+				m := l.Moves[rng.Intn(l.N)]
+				if len(takes) > 0 && rng.Intn(2) == 0 {
+					m = takes[rng.Intn(len(takes))]
+				}
+				before := b
+				b, _ = b.Make(m)
+				var next MoveList
+				b.Legal(&next)
+				for f := men; f != 0; f &= f - 1 {
+					q := bits.TrailingZeros64(f)
+					if b.sq[q] == root.sq[q] {
+						continue
+					}
+					taker := before.sq[m.From()]
+					if int(taker)%6 != King || int(taker)/6 == w || int(root.sq[q])/6 != w || int(root.sq[q])%6 != Pawn || m.To() != q || next.N != 0 {
+						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on", fen, colourName(w), m, before.FEN(), q, men)
+					}
+					exceptions++
+				}
+				if next.N == 0 {
+					break
+				}
+			}
+		}
+	}
+	t.Logf("%d sets, %d captures into a stalemate", sets, exceptions)
+	if sets < 50 || exceptions == 0 {
+		t.Fatalf("%d sets, %d exceptions: the test checks too little", sets, exceptions)
+	}
+}
+
+// From positions a few random moves after the seeds and after every 5th
+// community row: wherever the held pawns (and not the fixed men alone)
+// prove a position unwinnable, a best-first search of 20,000 positions
+// must find no helpmate.
+func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	fens, winners := heldRoots(t)
+	proofs := 0
+	for i, fen := range fens {
+		root, err := ParseFEN(fen)
+		if err != nil {
+			continue
+		}
+		w := winners[i]
+		for try := 0; try < 3; try++ {
+			b := *root
+			for n := rng.Intn(16); n > 0; n-- {
+				var l MoveList
+				b.Legal(&l)
+				if l.N == 0 {
+					break
+				}
+				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
+			}
+			if b.status() != playing {
+				continue
+			}
+			men, r := b.fixedMenHeld(w)
+			if plain, _ := b.fixedMen(); men == 0 || men == plain {
+				continue
+			}
+			ok, _ := menUnwinnable(&b, w, men, r)
+			if !ok {
+				continue
+			}
+			proofs++
+			s := &searcher{winner: w, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
+			if line, ok := s.bestFirst(&b, 20_000, 0); ok {
+				t.Errorf("%s (after random moves from %s) is proven unwinnable by the held pawns, but mates: %v", b.FEN(), fen, line)
+			}
+		}
+	}
+	t.Logf("%d proofs checked", proofs)
+	if proofs < 10 {
+		t.Fatalf("only %d proofs: the test checks too little", proofs)
+	}
+}
