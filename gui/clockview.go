@@ -208,6 +208,7 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
+	v.fitFlagLine()
 }
 
 // setCompact leaves the empty flag line out (on) or keeps its place.
@@ -218,8 +219,21 @@ func (v *clockView) setCompact(on bool) {
 	}
 }
 
-// fitFlagLine shows the flag line, unless it is empty in a compact clock.
+// fitFlagLine shows the flag line, unless it is empty in a compact clock,
+// and sets the flag's lines smaller where they are wider than the clock
+// (the instant to the millisecond in German beside a large board).
 func (v *clockView) fitFlagLine() {
+	if w := v.zoomBox.Size().Width - 4*theme.Padding(); w > 0 {
+		for _, t := range []*canvas.Text{v.flag, v.notes[0], v.notes[1]} {
+			if t.Text == "" {
+				continue
+			}
+			if need := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width; need > w {
+				t.TextSize *= w / need
+				t.Refresh()
+			}
+		}
+	}
 	if hide := v.compact && v.flag.Text == ""; hide == v.flag.Visible() {
 		if hide {
 			v.flag.Hide()
