@@ -47,6 +47,12 @@ type clockView struct {
 	// changes (tenths under ten seconds)
 	zoom    float32
 	zoomBox *fyne.Container
+	// maxZoom caps the zoom for the height the clock may take (0: none;
+	// never below minZoom): the console's scoresheet keeps its rows
+	maxZoom float32
+	// compact leaves out the flag line while no flag has fallen (a short
+	// window: the console's scoresheet keeps its rows)
+	compact bool
 	textLen int
 	// fallen is whether the flag showed fallen at the last update: when it
 	// falls the console's notice and action bar say so at that instant
@@ -188,6 +194,9 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		natural := fyne.MeasureText(ref, design, v.time.TextStyle).Width
 		pad := 4 * theme.Padding()
 		z := min(max((size.Width-pad)/natural*0.92, minZoom), 4)
+		if v.maxZoom > 0 {
+			z = max(min(z, v.maxZoom), minZoom)
+		}
 		if d := z - v.zoom; d > 0.03 || d < -0.03 {
 			v.zoom = z
 			v.restyle()
@@ -198,6 +207,52 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
+	}
+	v.fitFlagLine()
+}
+
+// setCompact leaves the empty flag line out (on) or keeps its place.
+func (v *clockView) setCompact(on bool) {
+	if v.compact != on {
+		v.compact = on
+		v.fitFlagLine()
+	}
+}
+
+// fitFlagLine shows the flag line, unless it is empty in a compact clock,
+// and sets the flag's lines smaller where they are wider than the clock
+// (the instant to the millisecond in German beside a large board).
+func (v *clockView) fitFlagLine() {
+	if w := v.zoomBox.Size().Width - 4*theme.Padding(); w > 0 {
+		for _, t := range []*canvas.Text{v.flag, v.notes[0], v.notes[1]} {
+			if t.Text == "" {
+				continue
+			}
+			if need := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width; need > w {
+				t.TextSize *= w / need
+				t.Refresh()
+			}
+		}
+	}
+	if hide := v.compact && v.flag.Text == ""; hide == v.flag.Visible() {
+		if hide {
+			v.flag.Hide()
+		} else {
+			v.flag.Show()
+		}
+		v.feed.relayout()
+	}
+}
+
+// setMaxZoom caps the digits' zoom for the height the clock may take, and
+// lays the clock out again when the cap moves enough to matter.
+func (v *clockView) setMaxZoom(z float32) {
+	if d := z - v.maxZoom; d > -0.01 && d < 0.01 {
+		return
+	}
+	v.maxZoom = z
+	if v.zoomBox != nil && !v.zoomBox.Size().IsZero() {
+		v.zoomBox.Refresh()
 	}
 }
 
@@ -256,6 +311,7 @@ func (v *clockView) update() {
 		setText(v.info, "", fg)
 		setText(v.toGo, "", fg)
 		setText(v.flag, "", colFlag)
+		v.fitFlagLine()
 		v.setFrame(false, false)
 		v.disarm()
 		return
@@ -328,6 +384,7 @@ func (v *clockView) update() {
 		}
 	}
 	setText(v.flag, flagTxt, flagCol)
+	v.fitFlagLine()
 	for i, n := range v.notes {
 		if setText(n, notes[i], colFlag) {
 			if notes[i] == "" {

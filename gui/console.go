@@ -132,6 +132,7 @@ type console struct {
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
 	buttons   map[actionID]*widget.Button
+	bar       *actionBar
 	// nameTooLong tells, per clock, that its name does not fit at the
 	// sub-heading size: both names are then set at the text size
 	nameTooLong [2]bool
@@ -300,11 +301,15 @@ func (c *console) build() {
 	// the scoresheet takes the width its move pairs need, the incident log
 	// (whose entries wrap) yielding it down to its share
 	split := &splitLayout{frac: 0.56, maxFrac: 0.7, want: func() float32 { return c.sheet.wantWidth() + cardInset() }}
-	right := container.NewBorder(container.NewVBox(clocks, c.notice), nil, nil, nil, container.New(split, sheet, logc))
+	lower := container.New(split, sheet, logc)
+	// the clocks' digits take the height the scoresheet's rows leave
+	right := container.New(&rightLayout{clocks: c.clocks, legend: sheetFoot, lowWant: func() float32 {
+		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
+	}}, container.NewVBox(clocks, c.notice), lower)
 
-	flow := &flowLayout{}
-	bar := container.New(flow)
-	for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience} {
+	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
+	buttons := make([]*widget.Button, len(ids))
+	for i, id := range ids {
 		id := id
 		b := widget.NewButton("", func() { c.do(id) })
 		switch id {
@@ -315,13 +320,16 @@ func (c *console) build() {
 			b.Hide() // shown once that flag has fallen
 		}
 		c.buttons[id] = b
-		bar.Add(b)
+		buttons[i] = b
 	}
+	// when the row is too narrow, the clock keys, the call and a fallen
+	// flag keep their place longest; the mode and the audience display
+	// go first under More…
+	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
 	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
-	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), bar), nil, nil, middle)
+	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), c.bar), nil, nil, middle)
 	c.win.SetContent(main)
-	flow.relayout = func() { fyne.Do(main.Refresh) }
-	gamesFlow.relayout = flow.relayout
+	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
 	c.win.Resize(fyne.NewSize(1280, 800))
 }
 
@@ -748,6 +756,7 @@ func (c *console) flagNotice(g *match.Game) string {
 }
 
 func (c *console) refreshButtons() {
+	changed := false
 	for id, b := range c.buttons {
 		label := lang.L(findAction(id).label)
 		switch id {
@@ -786,6 +795,7 @@ func (c *console) refreshButtons() {
 		}
 		if b.Text != label {
 			b.SetText(label)
+			changed = true
 		}
 	}
 	g := c.game()
@@ -794,12 +804,16 @@ func (c *console) refreshButtons() {
 		b := c.buttons[id]
 		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !flagRecorded(g, side)
 		if fallen != b.Visible() {
+			changed = true
 			if fallen {
 				b.Show()
 			} else {
 				b.Hide()
 			}
 		}
+	}
+	if changed && c.bar != nil {
+		c.bar.Refresh() // the row holds other buttons now
 	}
 	running := false
 	if live {
@@ -891,6 +905,95 @@ func (l *boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	r := objs[1].MinSize()
 	return fyne.NewSize(boardMin+r.Width, max(boardMin+l.below.MinSize().Height, r.Height))
+}
+
+// rightLayout places the clocks (with the notice line under them) over the
+// scoresheet and the incident log. The clocks' digits grow with their width
+// only as far as the height leaves the scoresheet room for sheetRowsWanted
+// rows (lowWant), and shrink with the height down to minZoom. Where even
+// that is too short (a larger text size on a 1280×800 screen) the layout
+// goes compact: the clocks leave out their flag line while no flag has
+// fallen, and the scoresheet its legend. The minimum height is the compact
+// one, at the smallest digits.
+type rightLayout struct {
+	clocks  [2]*clockView
+	legend  fyne.CanvasObject // the scoresheet's legend, left out when compact
+	lowWant func() float32    // the scoresheet panel's height for its rows
+	compact bool
+}
+
+// heights are the top's height without the digits and the lower panels'
+// wanted height, full and compact, and the digits' height per unit of zoom
+// (at the text size); none depends on the zoom or the mode now.
+func (l *rightLayout) heights(objs []fyne.CanvasObject) (fixed, low, fixedCompact, lowCompact, perZoom float32) {
+	top := objs[0]
+	clockH, rest := float32(0), float32(0)
+	flagH := theme.Padding()
+	for _, v := range l.clocks {
+		h := v.obj.MinSize().Height
+		clockH, rest = max(clockH, h), max(rest, h-v.time.obj.MinSize().Height)
+		if v.flag.Text != "" {
+			flagH = 0
+		}
+	}
+	if flagH > 0 {
+		flagH += l.clocks[0].flag.MinSize().Height
+	}
+	legendH := l.legend.MinSize().Height + theme.Padding()
+	fixed = top.MinSize().Height - clockH + rest
+	low = max(l.lowWant(), objs[1].MinSize().Height)
+	if l.compact {
+		fixed, low = fixed+flagH, low+legendH
+	}
+	v := l.clocks[0]
+	perZoom = fyne.MeasureText("0", v.time.MinTextSize/minZoom, v.time.TextStyle).Height
+	return fixed, low, fixed - flagH, low - legendH, perZoom
+}
+
+// smallest is the digits' height at their smallest.
+func (l *rightLayout) smallest() float32 {
+	v := l.clocks[0]
+	return fyne.MeasureText("0", v.time.MinTextSize, v.time.TextStyle).Height
+}
+
+func (l *rightLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	top, low := objs[0], objs[1]
+	p := theme.Padding()
+	fixed, want, fixedC, wantC, perZoom := l.heights(objs)
+	compact := size.Height < fixed+l.smallest()+p+want
+	if compact {
+		fixed, want = fixedC, wantC
+	}
+	if compact != l.compact {
+		l.compact = compact
+		l.legend.Show()
+		if compact {
+			l.legend.Hide()
+		}
+	}
+	for _, v := range l.clocks {
+		v.setCompact(compact)
+		if perZoom > 0 {
+			v.setMaxZoom((size.Height - p - want - fixed) / perZoom)
+		}
+	}
+	th := top.MinSize().Height
+	top.Move(fyne.NewPos(0, 0))
+	top.Resize(fyne.NewSize(size.Width, th))
+	low.Move(fyne.NewPos(0, th+p))
+	low.Resize(fyne.NewSize(size.Width, size.Height-th-p))
+}
+
+func (l *rightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if len(objs) != 2 {
+		return fyne.NewSize(0, 0)
+	}
+	_, _, fixed, low, _ := l.heights(objs)
+	w := max(objs[0].MinSize().Width, objs[1].MinSize().Width)
+	return fyne.NewSize(w, fixed+l.smallest()+theme.Padding()+low)
 }
 
 // splitLayout places two panels side by side, the first taking frac of the

@@ -299,6 +299,12 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				}
 				h.c.mode = role
 				h.c.refresh()
+				h.c.win.Content().Refresh()
+				for _, cv := range h.c.clocks {
+					if w, have := fyne.MeasureText(cv.flag.Text, cv.flag.TextSize, cv.flag.TextStyle).Width, cv.obj.Size().Width-4*theme.Padding(); w > have {
+						t.Errorf("the flag line %q needs %.0f px; its clock has %.0f", cv.flag.Text, w, have)
+					}
+				}
 				// the window pads its content on both sides
 				if w := h.c.win.Content().MinSize().Width + 2*theme.Padding(); w > 1280 {
 					t.Errorf("the console needs %.0f px of width; the screen has 1280", w)

@@ -8,7 +8,11 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
@@ -171,6 +175,127 @@ func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 				if l, r := h.c.clocks[0].nameLabel, h.c.clocks[1].nameLabel; l.SizeName != r.SizeName {
 					t.Errorf("the clocks' names are set at two sizes: %q %s, %q %s", l.Text, l.SizeName, r.Text, r.SizeName)
 				}
+			})
+		}
+	}
+}
+
+// menuBarHeight is the height of the real window's menu bar (Fyne's GL
+// driver draws it over the content's top; the test window has none): a
+// line of text and its inner padding.
+func menuBarHeight() float32 {
+	t := canvas.NewText("Wettkampf", themeColor(theme.ColorNameForeground))
+	t.TextSize = theme.TextSize()
+	return t.MinSize().Height + theme.InnerPadding()
+}
+
+// At every supported window size and every text size up to 150 %, in
+// English and in German, the window fits the screen with its menu bar and
+// still shows the scoresheet (at least sheetRowsWanted rows) and the
+// incident log beside it: the action bar keeps one row (the rest of its
+// buttons under More…) and the clock digits shrink with the height left.
+func TestTheWindowFitsTheScreenAndShowsTheScoresheetAtEveryTextSize(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		for _, screen := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1920, Height: 1080}} {
+			for _, scale := range []float32{1, 1.1, 1.2, 1.3, 1.4, 1.5} {
+				name := fmt.Sprintf("%s/%.0fx%.0f/%.0f%%: fits and shows %d rows and the log", language, screen.Width, screen.Height, scale*100, sheetRowsWanted)
+				t.Run(name, func(t *testing.T) {
+					if language == "de" {
+						inGerman(t)
+					}
+					h := newHarness(t, match.RoleArbiter, "")
+					spec := defaultSpec()
+					spec.White = "Deep Blue" // "Garry Kasparov — Schwarz": the longer name line
+					if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+						t.Fatal(err)
+					}
+					h.c.do(actStartGame)
+					for _, mv := range game1996Plies[:14] {
+						h.ft.advance(7 * time.Second)
+						h.typeMove(mv)
+					}
+					t.Cleanup(func() { h.c.setScale(1) })
+					h.c.setScale(scale)
+					menu := menuBarHeight()
+					// the test window has no menu bar: it is given the
+					// height the real one leaves under it
+					h.c.win.Resize(fyne.NewSize(screen.Width, screen.Height-menu))
+					for range 3 { // the flows and the digits settle
+						h.c.refresh()
+						h.c.win.Content().Refresh()
+					}
+					min := h.c.win.Content().MinSize()
+					need := fyne.NewSize(min.Width+2*theme.Padding(), min.Height+2*theme.Padding()+menu)
+					if need.Width > screen.Width || need.Height > screen.Height {
+						t.Errorf("the window needs %.0f×%.0f px (menu bar %.0f px)", need.Width, need.Height, menu)
+					}
+					pitch := sheetRowHeight(fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height) + theme.Padding()
+					if got := h.c.sheet.Size().Height; got < sheetRowsWanted*pitch {
+						t.Errorf("the scoresheet is %.0f px high: %.1f rows of %.0f px", got, got/pitch, pitch)
+					}
+					if got, line := h.c.logScr.Size().Height, fyne.MeasureText("0", theme.TextSize(), fyne.TextStyle{}).Height; got < 3*line || !h.c.logScr.Visible() {
+						t.Errorf("the incident log is %.0f px high (visible %v): not 3 lines of %.0f px", got, h.c.logScr.Visible(), line)
+					}
+				})
+			}
+		}
+	}
+}
+
+// The action bar keeps one row at every text size: the buttons that do not
+// fit the width are under More…, whose menu shows each with its label and
+// state; the clock buttons and the call keep their place longest.
+func TestTheActionBarKeepsOneRowAndTheRestUnderMore(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		for _, scale := range []float32{1, 1.2, 1.5} {
+			t.Run(fmt.Sprintf("%s/%.0f%%: one row, the rest under More…", language, scale*100), func(t *testing.T) {
+				if language == "de" {
+					inGerman(t)
+				}
+				h := newHarness(t, match.RoleArbiter, "")
+				h.newMatch("acm1996", "")
+				h.c.do(actStartGame)
+				t.Cleanup(func() { h.c.setScale(1) })
+				h.c.setScale(scale)
+				h.c.refresh()
+				h.c.win.Content().Refresh()
+				bar := h.c.bar
+				var row []string
+				for _, o := range bar.shown {
+					if o.Position().Y != 0 || o.Position().X+o.Size().Width > bar.Size().Width {
+						t.Errorf("%q stands at %v (%v) in a bar of %v", o.(*widget.Button).Text, o.Position(), o.Size(), bar.Size())
+					}
+					row = append(row, o.(*widget.Button).Text)
+				}
+				for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter} {
+					if !slices.Contains(row, h.c.buttons[id].Text) {
+						t.Errorf("%q is not in the row %q", h.c.buttons[id].Text, row)
+					}
+				}
+				more := slices.Contains(row, lang.L("More…"))
+				if more != (len(bar.overflow) > 0) {
+					t.Fatalf("the row %q, under More… %d buttons", row, len(bar.overflow))
+				}
+				for _, b := range h.c.buttons {
+					if b.Visible() && !slices.Contains(row, b.Text) && !slices.Contains(bar.overflow, b) {
+						t.Errorf("%q is neither in the row nor under More…", b.Text)
+					}
+				}
+				if !more {
+					return
+				}
+				test.Tap(bar.more)
+				menu := h.c.win.Canvas().Overlays().Top()
+				if menu == nil {
+					t.Fatal("More… opens no menu")
+				}
+				shown := drawnTexts(menu)
+				for _, b := range bar.overflow {
+					if !slices.Contains(shown, b.Text) {
+						t.Errorf("More…'s menu %q does not show %q", shown, b.Text)
+					}
+				}
+				h.c.win.Canvas().Overlays().Remove(menu)
 			})
 		}
 	}

@@ -236,6 +236,17 @@ func (v *sheetView) Refresh() {
 	v.show(toEnd)
 }
 
+// sheetRowsWanted is how many rows the console keeps room for at the least:
+// the clocks' digits shrink for them (rightLayout).
+const sheetRowsWanted = 5
+
+// rowsHeight is the height that shows n rows whole (a padding over, for
+// the list's own edge).
+func (v *sheetView) rowsHeight(n int) float32 {
+	h := sheetRowHeight(fyne.MeasureText("0", sheetTextSize(), fyne.TextStyle{Monospace: true}).Height)
+	return float32(n)*(h+theme.Padding()) + theme.Padding()
+}
+
 // MinSize is the width of the widest row one move to a row.
 func (v *sheetView) MinSize() fyne.Size {
 	v.ExtendBaseWidget(v)
