@@ -291,6 +291,43 @@ func minorAttacksFrom(minor, s int, occ uint64) uint64 {
 	return bishopAttacks(s, occ)
 }
 
+// blockMatching: assignBlockers' matching of the squares (sqs, with the
+// types allowed on each) to the men (manOf, squareOf: -1 for none).
+type blockMatching struct {
+	sqs      *[8]int
+	allowed  *[8]uint8
+	men      []blockMan
+	manOf    [8]int
+	squareOf [32]int
+}
+
+// can: man m can stand on square i with a type allowed there.
+func (x *blockMatching) can(i, m int) bool {
+	man := x.men[m]
+	if man.stand&(1<<x.sqs[i]) == 0 {
+		return false
+	}
+	if man.piece == Pawn {
+		return true // as a pawn or promoted: allowed[i] != 0
+	}
+	return x.allowed[i]&(1<<man.piece) != 0
+}
+
+// try finds square i a man by an augmenting path.
+func (x *blockMatching) try(i int, seen *[32]bool) bool {
+	for m := range x.men {
+		if seen[m] || !x.can(i, m) {
+			continue
+		}
+		seen[m] = true
+		if x.squareOf[m] < 0 || x.try(x.squareOf[m], seen) {
+			x.squareOf[m], x.manOf[i] = i, m
+			return true
+		}
+	}
+	return false
+}
+
 // blockMan: a man of the loser that may block, and where it can stand.
 type blockMan struct {
 	piece int
@@ -341,18 +378,11 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 	if n > len(men) {
 		return false
 	}
-	can := func(i, m int) bool {
-		man := men[m]
-		if man.stand&(1<<sqs[i]) == 0 {
-			return false
-		}
-		if man.piece == Pawn {
-			return true // as a pawn or promoted: allowed[i] != 0
-		}
-		return allowed[i]&(1<<man.piece) != 0
-	}
-	var manOf [8]int
-	var squareOf [32]int
+	// (a matching of its own, not closures: a recursive closure
+	// would put its variables on the heap for every shape)
+	var x blockMatching
+	x.sqs, x.allowed, x.men = &sqs, &allowed, men
+	manOf, squareOf := &x.manOf, &x.squareOf
 	for m := range squareOf {
 		squareOf[m] = -1
 	}
@@ -362,23 +392,9 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 		p.k, p.s, p.w, p.nb, p.promoted = k, s, w, 0, true
 		return true
 	}
-	var try func(i int, seen *[32]bool) bool
-	try = func(i int, seen *[32]bool) bool {
-		for m := range men {
-			if seen[m] || !can(i, m) {
-				continue
-			}
-			seen[m] = true
-			if squareOf[m] < 0 || try(squareOf[m], seen) {
-				squareOf[m], manOf[i] = i, m
-				return true
-			}
-		}
-		return false
-	}
 	for i := 0; i < n; i++ {
 		var seen [32]bool
-		if !try(i, &seen) {
+		if !x.try(i, &seen) {
 			return false
 		}
 	}
@@ -433,24 +449,36 @@ func (x *minorRoom) reason(winner int, blocked bool) *phrase.Error {
 // those nearest to b first (targetScore), shapes needing a promoted pawn
 // last.
 func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
-	var all []matePattern
+	// The n cheapest of the first 20,000 shapes, the earlier first among
+	// equal costs (as a stable sort of all of them would give), kept in
+	// order as they come: a shape goes in after those that cost no more.
+	var best []matePattern
+	if n <= 0 {
+		return best
+	}
+	count := 0
+	var q matePattern
 	x.patterns(1-s.winner, func(p *matePattern) bool {
-		q := *p
+		count++
+		q = *p
 		q.minorStand, q.tempo = x.minorStand, x.tempo
 		s.target = &q
 		q.cost = s.targetScore(b)
 		if q.promoted {
 			q.cost += 1000
 		}
-		all = append(all, q)
-		return len(all) < 20000
+		if len(best) < n || q.cost < best[len(best)-1].cost {
+			i := sort.Search(len(best), func(j int) bool { return best[j].cost > q.cost })
+			if len(best) < n {
+				best = append(best, matePattern{})
+			}
+			copy(best[i+1:], best[i:len(best)-1])
+			best[i] = q
+		}
+		return count < 20000
 	})
 	s.target = nil
-	sort.SliceStable(all, func(i, j int) bool { return all[i].cost < all[j].cost })
-	if len(all) > n {
-		all = all[:n]
-	}
-	return all
+	return best
 }
 
 // knightDist: knight moves between two squares on an empty board.

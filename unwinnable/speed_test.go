@@ -1,0 +1,78 @@
+package unwinnable
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The speed benchmarks: one core, the analysis alone (no replay), for
+// comparing two trees by CPU time and for -cpuprofile.
+
+// BenchmarkLichessSample analyses every 10th lichess row of
+// unwinnable-chasolver.tsv at 50,000 positions, one row after another.
+func BenchmarkLichessSample(b *testing.B) {
+	all := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	var rows []row
+	n := 0
+	for _, r := range all {
+		if strings.Contains(r.source, "lichess") {
+			if n%10 == 0 {
+				rows = append(rows, r)
+			}
+			n++
+		}
+	}
+	benchRows(b, rows, 50_000)
+}
+
+// longSearches: community rows of the lichess-heavy set that are
+// undetermined at the default limit (each search runs to its limit).
+var longSearches = []row{
+	{fen: "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", colour: "white"},
+	{fen: "8/8/3b4/2b5/1p1p1pBp/1PpP1P1P/2P5/1k1K4 w - - 0 1", colour: "white"},
+	{fen: "6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1", colour: "white"},
+}
+
+// BenchmarkLongSearches analyses the longSearches at 300,000 positions
+// (UNWINNABLE_LIMIT: another limit).
+func BenchmarkLongSearches(b *testing.B) {
+	limit := 300_000
+	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
+		if _, err := fmt.Sscan(s, &limit); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchRows(b, longSearches, limit)
+}
+
+func benchRows(b *testing.B, rows []row, limit int) {
+	boards := make([]*Board, len(rows))
+	colours := make([]int, len(rows))
+	for i, r := range rows {
+		var err error
+		if boards[i], err = ParseFEN(r.fen); err != nil {
+			b.Fatal(err)
+		}
+		if colours[i], err = ParseColour(r.colour); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	nodes := 0
+	for it := 0; it < b.N; it++ {
+		for i := range rows {
+			r := AnalyseWith(boards[i], colours[i], Options{Limit: limit})
+			nodes += r.Nodes
+		}
+	}
+	el := time.Since(start)
+	b.ReportMetric(float64(el.Microseconds())/float64(b.N*len(rows)), "µs/row")
+	b.ReportMetric(float64(el.Nanoseconds())/float64(max(nodes, 1)), "ns/position")
+	b.ReportMetric(float64(nodes)/float64(b.N*len(rows)), "positions/row")
+}
