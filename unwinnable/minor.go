@@ -128,12 +128,13 @@ func surely(p, c, from, to int, empty uint64, step bool) bool {
 	switch p {
 	case Knight:
 		return knightAttacks[from]&t != 0
-	case Bishop:
-		return bishopAttacks(from, occ)&t != 0
+	case Bishop: // (no line through both squares: no attack, cheaply)
+		return (lineMask[2][from]|lineMask[3][from])&t != 0 && bishopAttacks(from, occ)&t != 0
 	case Rook:
-		return rookAttacks(from, occ)&t != 0
+		return (lineMask[0][from]|lineMask[1][from])&t != 0 && rookAttacks(from, occ)&t != 0
 	case Queen:
-		return (bishopAttacks(from, occ)|rookAttacks(from, occ))&t != 0
+		return (lineMask[2][from]|lineMask[3][from])&t != 0 && bishopAttacks(from, occ)&t != 0 ||
+			(lineMask[0][from]|lineMask[1][from])&t != 0 && rookAttacks(from, occ)&t != 0
 	case Pawn:
 		if !step {
 			return pawnAttacks[c][from]&t != 0
