@@ -121,6 +121,36 @@ func (s *keySet) add(k uint64) bool {
 	}
 }
 
+// has reports whether k is in the set.
+func (s *keySet) has(k uint64) bool {
+	if k == 0 {
+		return s.zero
+	}
+	if len(s.slots) == 0 {
+		return false
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := (k * 0x9E3779B97F4A7C15) >> 32 & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// touch reads the slot where a search for k starts and returns it: asked
+// for the keys of all of a node's moves in a row, before any is looked
+// up, the reads of a large table (nearly all cache misses) overlap
+// instead of waiting one after the other.
+func (s *keySet) touch(k uint64) uint64 {
+	if len(s.slots) == 0 {
+		return 0
+	}
+	return s.slots[(k*0x9E3779B97F4A7C15)>>32&uint64(len(s.slots)-1)]
+}
+
 func (s *keySet) grow() {
 	old := s.slots
 	size := 2 * len(old)
@@ -400,6 +430,9 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	// pb: the position taken from the queue, unpacked; cb: its child,
 	// made there and packed into the arena when kept.
 	var pb, cb Board
+	tempo := s.target != nil && s.target.tempo != 0
+	var keys [256]uint64
+	var known [256]bool
 	defer func(b int) {
 		s.exhausted = maxPly == 0 && len(*q) == 0 && (s.target == nil || s.target.tempo == 0)
 		x.spent += b - budget
@@ -425,8 +458,29 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			}
 		}
 		moves := nodes.movesOf(node)
+		// In a large search (a seen set of more than 64,000 keys, far
+		// beyond the caches) the keys of the positions the moves lead to
+		// are computed from the moves (known false: made to know), and
+		// the seen set's slots for them read all at once; a small one
+		// makes its moves as they come (the partial expansion makes few
+		// of them, and the set is in the cache).
+		pre := !tempo && len(seen.slots) >= 1<<17
+		if pre {
+			var t uint64
+			for k := int(first); k < len(moves); k++ {
+				keys[k], known[k] = b.keyAfter(moves[k])
+				t += seen.touch(keys[k])
+			}
+			s.touched += t
+		}
 		for k := int(first); k < len(moves); k++ {
 			m := moves[k]
+			// A position seen before is passed over without making the
+			// move (most of a long search's moves lead to one). (Seen
+			// before, the move is left out whether it is legal or not.)
+			if pre && known[k] && seen.has(keys[k]) {
+				continue
+			}
 			// The move is made into cb, kept only if the position is
 			// legal, new and worth expanding.
 			c := &cb
@@ -434,7 +488,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 				continue
 			}
 			key := c.key
-			if s.target != nil && s.target.tempo != 0 {
+			if tempo {
 				key = tempoKey(c, s.target.tempo)
 			}
 			if !seen.add(key) {

@@ -236,6 +236,44 @@ func (b *Board) MakeInto(m Move, n *Board) bool {
 	return true
 }
 
+// keyAfter is the key of the position after the pseudo-legal move m
+// (MakeInto's n.key), computed without making it; ok is false for a
+// double step (whether en passant is open after it needs the new
+// position) and castling, which are made to know.
+func (b *Board) keyAfter(m Move) (key uint64, ok bool) {
+	kind := m.kind()
+	if kind == kindDouble || kind == kindCastle {
+		return 0, false
+	}
+	us := b.stm
+	from, to := m.From(), m.To()
+	key = b.key ^ zSide
+	if b.ep >= 0 {
+		key ^= zEP[b.ep&7]
+	}
+	pc := int(b.sq[from])
+	key ^= zPiece[pc][from]
+	if cap := b.sq[to]; cap >= 0 {
+		key ^= zPiece[cap][to]
+	}
+	if kind == kindEP {
+		if us == White {
+			key ^= zPiece[6+Pawn][to-8]
+		} else {
+			key ^= zPiece[Pawn][to+8]
+		}
+	}
+	if pr := m.Promo(); pr != 0 {
+		key ^= zPiece[us*6+pr][to]
+	} else {
+		key ^= zPiece[pc][to]
+	}
+	if c := b.castle & castleMask[from] & castleMask[to]; c != b.castle {
+		key ^= zCastle[b.castle] ^ zCastle[c]
+	}
+	return key, true
+}
+
 // Legal lists the legal moves of the side to move.
 func (b *Board) Legal(l *MoveList) {
 	var p MoveList

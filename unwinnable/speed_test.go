@@ -76,3 +76,47 @@ func benchRows(b *testing.B, rows []row, limit int) {
 	b.ReportMetric(float64(el.Nanoseconds())/float64(max(nodes, 1)), "ns/position")
 	b.ReportMetric(float64(nodes)/float64(b.N*len(rows)), "positions/row")
 }
+
+// TestKeyAfterIsTheKeyOfTheMadePosition: keyAfter, which the best-first
+// search asks to skip positions seen before without making the move,
+// gives MakeInto's key for every pseudo-legal move it computes (legal or
+// not), on the positions of a few plies from the perft positions.
+func TestKeyAfterIsTheKeyOfTheMadePosition(t *testing.T) {
+	fens := []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+	}
+	checked := 0
+	var walk func(b *Board, d int)
+	walk = func(b *Board, d int) {
+		var l MoveList
+		b.pseudo(&l)
+		var c Board
+		for _, m := range l.Moves[:l.N] {
+			legal := b.MakeInto(m, &c)
+			if k, ok := b.keyAfter(m); ok {
+				checked++
+				if k != c.key {
+					t.Fatalf("%s %s: keyAfter %x, made %x", b.FEN(), m.UCI(), k, c.key)
+				}
+			}
+			if legal && d > 1 {
+				walk(&c, d-1)
+			}
+		}
+	}
+	for _, f := range fens {
+		b, err := ParseFEN(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk(b, 3)
+	}
+	if checked < 100_000 {
+		t.Fatalf("only %d moves checked", checked)
+	}
+}
