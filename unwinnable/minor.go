@@ -241,7 +241,8 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 				between = bishopAttacks(s, 1<<k) & bishopAttacks(k, 1<<s)
 			}
 			// The winner's king: two squares from k, or absent (-1).
-			ws := []int{-1}
+			var wsBuf [17]int // (-1 and the 16 squares two from k)
+			ws := append(wsBuf[:0], -1)
 			for f := x.winnerKing &^ x.fixed; f != 0; f &= f - 1 {
 				if w := bits.TrailingZeros64(f); cheb(w, k) == 2 && w != s && between&(1<<w) == 0 {
 					ws = append(ws, w)
@@ -342,6 +343,19 @@ type blockMan struct {
 // matching of squares to men (augmenting paths). It fills p and reports
 // whether every square has a man.
 func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable uint64, lc int, men []blockMan) bool {
+	// No matching without a man for every square, nor where a square
+	// has no man that can stand there: said before the parries are
+	// looked at (the answer is the same, found cheaply).
+	if bits.OnesCount64(sub) > len(men) {
+		return false
+	}
+	var stand uint64
+	for _, man := range men {
+		stand |= man.stand
+	}
+	if sub&^stand != 0 {
+		return false
+	}
 	var sqs [8]int
 	var allowed [8]uint8 // bit per piece type (Pawn..Queen)
 	n := 0
