@@ -464,6 +464,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			}
 		}
 		moves := nodes.movesOf(node)
+		free := b.free()
 		// In a large search (a seen set of more than 64,000 keys, far
 		// beyond the caches) the keys of the positions the moves lead to
 		// are computed from the moves (known false: made to know), and
@@ -490,7 +491,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			// The move is made into cb, kept only if the position is
 			// legal, new and worth expanding.
 			c := &cb
-			if !b.MakeInto(m, c) {
+			if !b.makeInto(m, c, free&(1<<m.From()) == 0 || m.kind() == kindEP) {
 				continue
 			}
 			key := c.key

@@ -80,7 +80,9 @@ func benchRows(b *testing.B, rows []row, limit int) {
 // TestKeyAfterIsTheKeyOfTheMadePosition: keyAfter, which the best-first
 // search asks to skip positions seen before without making the move,
 // gives MakeInto's key for every pseudo-legal move it computes (legal or
-// not), on the positions of a few plies from the perft positions.
+// not), and every move from a square of free (not tested by the
+// best-first search) is legal, on the positions of a few plies from the
+// perft positions.
 func TestKeyAfterIsTheKeyOfTheMadePosition(t *testing.T) {
 	fens := []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -90,14 +92,21 @@ func TestKeyAfterIsTheKeyOfTheMadePosition(t *testing.T) {
 		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 		"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 	}
-	checked := 0
+	checked, freeMoves := 0, 0
 	var walk func(b *Board, d int)
 	walk = func(b *Board, d int) {
 		var l MoveList
 		b.pseudo(&l)
 		var c Board
+		free := b.free()
 		for _, m := range l.Moves[:l.N] {
 			legal := b.MakeInto(m, &c)
+			if free&(1<<m.From()) != 0 && m.kind() != kindEP {
+				freeMoves++
+				if !legal {
+					t.Fatalf("%s %s: a move from a free square is illegal", b.FEN(), m.UCI())
+				}
+			}
 			if k, ok := b.keyAfter(m); ok {
 				checked++
 				if k != c.key {
@@ -116,7 +125,7 @@ func TestKeyAfterIsTheKeyOfTheMadePosition(t *testing.T) {
 		}
 		walk(b, 3)
 	}
-	if checked < 100_000 {
-		t.Fatalf("only %d moves checked", checked)
+	if checked < 100_000 || freeMoves < 50_000 {
+		t.Fatalf("only %d keys and %d free moves checked", checked, freeMoves)
 	}
 }
