@@ -29,6 +29,23 @@ func BenchmarkLichessSample(b *testing.B) {
 	benchRows(b, rows, 50_000)
 }
 
+// BenchmarkCommunitySample analyses every 20th community row of
+// unwinnable-chasolver.tsv at 50,000 positions, one row after another.
+func BenchmarkCommunitySample(b *testing.B) {
+	all := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	var rows []row
+	n := 0
+	for _, r := range all {
+		if !strings.Contains(r.source, "lichess") {
+			if n%20 == 0 {
+				rows = append(rows, r)
+			}
+			n++
+		}
+	}
+	benchRows(b, rows, 50_000)
+}
+
 // longSearches: community rows of the lichess-heavy set that are
 // undetermined at the default limit (each search runs to its limit).
 var longSearches = []row{
@@ -38,7 +55,8 @@ var longSearches = []row{
 }
 
 // BenchmarkLongSearches analyses the longSearches at 300,000 positions
-// (UNWINNABLE_LIMIT: another limit).
+// (UNWINNABLE_LIMIT: another limit; UNWINNABLE_ROWS: the rows of that
+// file instead, FEN<TAB>COLOUR).
 func BenchmarkLongSearches(b *testing.B) {
 	limit := 300_000
 	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
@@ -46,7 +64,21 @@ func BenchmarkLongSearches(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	benchRows(b, longSearches, limit)
+	rows := longSearches
+	if f := os.Getenv("UNWINNABLE_ROWS"); f != "" {
+		// FEN<TAB>COLOUR lines, as arbiter unwinnable reads them
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = nil
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if p := strings.Split(l, "\t"); len(p) >= 2 {
+				rows = append(rows, row{fen: p[0], colour: p[1]})
+			}
+		}
+	}
+	benchRows(b, rows, limit)
 }
 
 func benchRows(b *testing.B, rows []row, limit int) {
