@@ -314,8 +314,9 @@ func (h *bfHeap) popEntry() (int, int32) {
 func (s *searcher) order(b *Board, l *MoveList) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
 	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
-	var keys [256]int8
-	var count [16]int
+	// (keys: the searcher's scratch, not cleared: each is written first.)
+	keys := &s.orderKeys
+	var count [16]int32
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
 		p := int(b.sq[from]) % 6
@@ -326,16 +327,20 @@ func (s *searcher) order(b *Board, l *MoveList) {
 		case p != Pawn:
 			key += cheb(to, lk) - cheb(from, lk)
 		}
-		keys[k] = int8(key)
-		count[key+1]++
+		keys[k] = uint8(key)
+		count[key&15]++
 	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
+	// Where each key's moves start: the sum runs in a register.
+	var sum int32
+	for i, c := range count {
+		count[i] = sum
+		sum += c
 	}
 	out := &s.sorted
 	for k, m := range l.Moves[:l.N] {
-		out[count[keys[k]]] = m
-		count[keys[k]]++
+		key := keys[k] & 15
+		out[count[key]&255] = m
+		count[key]++
 	}
 	copy(l.Moves[:l.N], out[:l.N])
 }
