@@ -257,7 +257,25 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 					continue // the king takes the bishop
 				}
 				optional := ring &^ (1 << s) &^ between &^ x.fixed & x.block
-				for sub := optional; ; sub = (sub - 1) & optional {
+				// must: the squares beside k every set of blockers
+				// must hold. A knight's cover does not depend on them:
+				// the squares beside k nothing covers are such, and
+				// only the sets that hold them are gone through, in the
+				// same order (the others fail the test below).
+				var must uint64
+				if minor == Knight {
+					cover := wcover | x.fixedAttack | knightAttacks[s]
+					if x.others {
+						cover |= x.otherCover
+					}
+					must = ring &^ (1 << s) &^ x.loserFixed &^ cover
+					if must&^optional != 0 {
+						continue
+					}
+				}
+				free := optional &^ must
+				for t := free; ; t = (t - 1) & free {
+					sub := t | must
 					occ := 1<<k | 1<<s | wbit | sub | x.fixed
 					if minorAttacksFrom(minor, s, occ)&(1<<k) != 0 {
 						cover := wcover | x.fixedAttack | minorAttacksFrom(minor, s, occ&^(1<<k))
@@ -276,7 +294,7 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 							}
 						}
 					}
-					if sub == 0 {
+					if t == 0 {
 						break
 					}
 				}
