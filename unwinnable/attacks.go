@@ -146,3 +146,59 @@ func (b *Board) attacked(s, by int) bool {
 func (b *Board) InCheck() bool {
 	return b.attacked(bits.TrailingZeros64(b.bb[b.stm][King]), 1-b.stm)
 }
+
+// The attacks of a set of men of one type at once (the union of each
+// one's attacks, the same squares as asking square by square): the flood
+// fills of the static stages move a whole frontier a step at a time.
+
+// knightsAttack: the squares the knights on set attack.
+func knightsAttack(set uint64) uint64 {
+	const notA, notAB = ^fileA, ^(fileA | fileA<<1)
+	const notH, notGH = ^fileH, ^(fileH | fileH>>1)
+	l1, l2 := (set>>1)&notH, (set>>2)&notGH
+	r1, r2 := (set<<1)&notA, (set<<2)&notAB
+	h1, h2 := l1|r1, l2|r2
+	return h1<<16 | h1>>16 | h2<<8 | h2>>8
+}
+
+// kingsAttack: the squares the kings on set attack.
+func kingsAttack(set uint64) uint64 {
+	a := (set<<1)&^fileA | (set>>1)&^fileH
+	c := set | a
+	return a | c<<8 | c>>8
+}
+
+// slide: the squares the sliders on set attack in one direction (shift
+// left by sh, or right by -sh; keep: the squares a step may land on),
+// with occ blocking (the blocker included). Kogge-Stone fills.
+func slide(set, occ uint64, sh int, keep uint64) uint64 {
+	empty := ^occ & keep
+	if sh > 0 {
+		s := uint(sh)
+		set |= empty & (set << s)
+		empty &= empty << s
+		set |= empty & (set << (2 * s))
+		empty &= empty << (2 * s)
+		set |= empty & (set << (4 * s))
+		return (set << s) & keep
+	}
+	s := uint(-sh)
+	set |= empty & (set >> s)
+	empty &= empty >> s
+	set |= empty & (set >> (2 * s))
+	empty &= empty >> (2 * s)
+	set |= empty & (set >> (4 * s))
+	return (set >> s) & keep
+}
+
+// bishopsAttack: the squares the bishops on set attack, occ blocking.
+func bishopsAttack(set, occ uint64) uint64 {
+	return slide(set, occ, 9, ^fileA) | slide(set, occ, 7, ^fileH) |
+		slide(set, occ, -7, ^fileA) | slide(set, occ, -9, ^fileH)
+}
+
+// rooksAttack: the squares the rooks on set attack, occ blocking.
+func rooksAttack(set, occ uint64) uint64 {
+	return slide(set, occ, 8, ^uint64(0)) | slide(set, occ, -8, ^uint64(0)) |
+		slide(set, occ, 1, ^fileA) | slide(set, occ, -1, ^fileH)
+}

@@ -5,9 +5,9 @@ import (
 	"sync"
 )
 
-// node of the best-first search: a position, how it was reached.
+// node of the best-first search: a position (packed), how it was reached.
 type bfNode struct {
-	b      Board
+	b      packedBoard
 	parent int32
 	m      Move
 	ply    int32
@@ -15,8 +15,56 @@ type bfNode struct {
 	// (partial expansion).
 	next int32
 	// moves: where the node's moves, in the order they are made, start
-	// in the arena's moves (-1: not generated yet); nmoves: how many.
+	// in the arena's moves (chunk<<16 | offset; -1: not generated yet);
+	// nmoves: how many.
 	moves, nmoves int32
+}
+
+// packedBoard is a Board as the best-first search keeps it in its
+// arena: the pieces, the key and the small fields, without the occupancy
+// and the mailbox, which unpack computes again from the pieces (120 bytes
+// instead of 216: a search of 2,000,000 positions holds about 300 MB
+// less, and writes and reads less memory for each position).
+type packedBoard struct {
+	bb         [2][6]uint64
+	key        uint64
+	half, full int32
+	stm        uint8
+	castle     uint8
+	ep         int8
+}
+
+// pack keeps b in p.
+func (p *packedBoard) pack(b *Board) {
+	p.bb, p.key = b.bb, b.key
+	p.half, p.full = int32(b.half), int32(b.full)
+	p.stm, p.castle, p.ep = uint8(b.stm), b.castle, b.ep
+}
+
+// emptySquares: a mailbox with no piece.
+var emptySquares = func() (sq [64]int8) {
+	for i := range sq {
+		sq[i] = -1
+	}
+	return
+}()
+
+// unpack writes the position p keeps into b.
+func (p *packedBoard) unpack(b *Board) {
+	b.bb, b.key = p.bb, p.key
+	b.half, b.full = int(p.half), int(p.full)
+	b.stm, b.castle, b.ep = int(p.stm), p.castle, p.ep
+	b.sq = emptySquares
+	for c := 0; c < 2; c++ {
+		var o uint64
+		for t := Pawn; t <= King; t++ {
+			o |= p.bb[c][t]
+			for f := p.bb[c][t]; f != 0; f &= f - 1 {
+				b.sq[bits.TrailingZeros64(f)] = int8(c*6 + t)
+			}
+		}
+		b.occ[c] = o
+	}
 }
 
 // bfChunk nodes are kept in chunks, so that a growing search never copies
@@ -30,8 +78,11 @@ type bfArena struct {
 	seen   keySet
 	// moves: the moves of the nodes expanded so far, each node's in
 	// order, generated once: a node taken from the queue again (partial
-	// expansion) goes on where it stopped.
-	moves []Move
+	// expansion) goes on where it stopped. Kept in chunks of
+	// bfMoveChunk (a node's moves within one), filled up to mcur, so
+	// that a growing search never copies them.
+	moves [][]Move
+	mcur  int
 }
 
 // arenas keeps arenas for reuse: a search starts without allocating.
@@ -70,6 +121,36 @@ func (s *keySet) add(k uint64) bool {
 	}
 }
 
+// has reports whether k is in the set.
+func (s *keySet) has(k uint64) bool {
+	if k == 0 {
+		return s.zero
+	}
+	if len(s.slots) == 0 {
+		return false
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := (k * 0x9E3779B97F4A7C15) >> 32 & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// touch reads the slot where a search for k starts and returns it: asked
+// for the keys of all of a node's moves in a row, before any is looked
+// up, the reads of a large table (nearly all cache misses) overlap
+// instead of waiting one after the other.
+func (s *keySet) touch(k uint64) uint64 {
+	if len(s.slots) == 0 {
+		return 0
+	}
+	return s.slots[(k*0x9E3779B97F4A7C15)>>32&uint64(len(s.slots)-1)]
+}
+
 func (s *keySet) grow() {
 	old := s.slots
 	size := 2 * len(old)
@@ -96,27 +177,59 @@ func (s *keySet) reset() {
 	s.n, s.zero = 0, false
 }
 
-// reset empties the arena, keeping its first chunks' memory.
+// reset empties the arena, keeping its chunks' memory up to about
+// 2,000,000 nodes and 64 million moves (a long analysis runs many
+// searches one after the other, the rounds up to the limit: they reuse
+// it instead of asking the runtime, and the system, for fresh memory
+// each time, and the memory a search leaves is not garbage).
 func (a *bfArena) reset() {
 	for i := range a.chunks {
 		a.chunks[i] = a.chunks[i][:0]
 	}
-	if len(a.chunks) > 16 {
-		a.chunks = a.chunks[:16]
+	if len(a.chunks) > 4096 {
+		clear(a.chunks[4096:])
+		a.chunks = a.chunks[:4096]
 	}
 	a.n = 0
 	a.heap = a.heap[:0]
-	if cap(a.moves) > 1<<20 {
-		a.moves = nil
+	for i := range a.moves {
+		a.moves[i] = a.moves[i][:0]
 	}
-	a.moves = a.moves[:0]
+	if len(a.moves) > 1024 {
+		clear(a.moves[1024:])
+		a.moves = a.moves[:1024]
+	}
+	a.mcur = 0
 	a.seen.reset()
+}
+
+// bfMoveChunk: moves in a chunk of the arena's moves.
+const bfMoveChunk = 1 << 16
+
+// keepMoves keeps ms (at most 256 moves) in the arena and says where
+// (bfNode.moves).
+func (a *bfArena) keepMoves(ms []Move) int32 {
+	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+len(ms) > bfMoveChunk {
+		a.mcur++
+	}
+	if a.mcur == len(a.moves) {
+		a.moves = append(a.moves, make([]Move, 0, bfMoveChunk))
+	}
+	c := &a.moves[a.mcur]
+	at := int32(a.mcur<<16 | len(*c))
+	*c = append(*c, ms...)
+	return at
+}
+
+// movesOf is the moves node n keeps.
+func (a *bfArena) movesOf(n *bfNode) []Move {
+	c, off := n.moves>>16, n.moves&(1<<16-1)
+	return a.moves[c][off : off+n.nmoves]
 }
 
 func (a *bfArena) at(i int32) *bfNode { return &a.chunks[i/bfChunk][i%bfChunk] }
 
-// next is the slot the next node will take, for a move to be made into it
-// directly; add keeps it.
+// next is the slot the next node will take; add keeps it.
 func (a *bfArena) next() *bfNode {
 	c := a.n / bfChunk
 	if c == len(a.chunks) {
@@ -127,16 +240,20 @@ func (a *bfArena) next() *bfNode {
 	return &a.chunks[c][a.n%bfChunk]
 }
 
-// add keeps the node in the slot next gave, with how it was reached.
-func (a *bfArena) add(parent int32, m Move, ply int32) int32 {
+// add keeps the position b in the next slot, with how it was reached.
+func (a *bfArena) add(b *Board, parent int32, m Move, ply int32) int32 {
 	n := a.next()
+	n.b.pack(b)
 	n.parent, n.m, n.ply, n.next, n.moves = parent, m, ply, 0, -1
 	a.n++
 	return int32(a.n - 1)
 }
 
-// bfHeap is a binary min-heap of entries score<<32 | (^index): the lowest
-// score first, the newest (deepest) among equals.
+// bfHeap is a 4-ary min-heap of entries score<<32 | (^index): the lowest
+// score first, the newest (deepest) among equals. (The entries are
+// distinct, so any heap takes them out in the same order; four children
+// a node, side by side in memory, halve the levels a large queue's pop
+// passes through.)
 type bfHeap []uint64
 
 func bfEntry(score int, i int32) uint64 {
@@ -147,7 +264,7 @@ func (h *bfHeap) push(e uint64) {
 	*h = append(*h, e)
 	q := *h
 	for j := len(q) - 1; j > 0; {
-		p := (j - 1) / 2
+		p := (j - 1) / 4
 		if q[p] <= q[j] {
 			break
 		}
@@ -169,12 +286,14 @@ func (h *bfHeap) popEntry() (int, int32) {
 	q[0] = q[n]
 	q = q[:n]
 	for j := 0; ; {
-		c := 2*j + 1
+		c := 4*j + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && q[c+1] < q[c] {
-			c++
+		for d, e := c+1, min(c+4, n); d < e; d++ {
+			if q[d] < q[c] {
+				c = d
+			}
 		}
 		if q[j] <= q[c] {
 			break
@@ -195,8 +314,9 @@ func (h *bfHeap) popEntry() (int, int32) {
 func (s *searcher) order(b *Board, l *MoveList) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
 	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
-	var keys [256]int8
-	var count [16]int
+	// (keys: the searcher's scratch, not cleared: each is written first.)
+	keys := &s.orderKeys
+	var count [16]int32
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
 		p := int(b.sq[from]) % 6
@@ -207,16 +327,20 @@ func (s *searcher) order(b *Board, l *MoveList) {
 		case p != Pawn:
 			key += cheb(to, lk) - cheb(from, lk)
 		}
-		keys[k] = int8(key)
-		count[key+1]++
+		keys[k] = uint8(key)
+		count[key&15]++
 	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
+	// Where each key's moves start: the sum runs in a register.
+	var sum int32
+	for i, c := range count {
+		count[i] = sum
+		sum += c
 	}
 	out := &s.sorted
 	for k, m := range l.Moves[:l.N] {
-		out[count[keys[k]]] = m
-		count[keys[k]]++
+		key := keys[k] & 15
+		out[count[key]&255] = m
+		count[key]++
 	}
 	copy(l.Moves[:l.N], out[:l.N])
 }
@@ -294,8 +418,7 @@ type bfSearch struct {
 func startBestFirst(root *Board, maxPly int) *bfSearch {
 	nodes := arenas.Get().(*bfArena)
 	nodes.reset()
-	nodes.next().b = *root
-	nodes.add(-1, 0, 0)
+	nodes.add(root, -1, 0, 0)
 	nodes.heap.push(bfEntry(0, 0))
 	nodes.seen.add(root.key)
 	return &bfSearch{nodes: nodes, maxPly: maxPly}
@@ -315,6 +438,12 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	q := &nodes.heap
 	seen := &nodes.seen
 	var l MoveList
+	// pb: the position taken from the queue, unpacked; cb: its child,
+	// made there and packed into the arena when kept.
+	var pb, cb Board
+	tempo := s.target != nil && s.target.tempo != 0
+	var keys [256]uint64
+	var known [256]bool
 	defer func(b int) {
 		s.exhausted = maxPly == 0 && len(*q) == 0 && (s.target == nil || s.target.tempo == 0)
 		x.spent += b - budget
@@ -322,15 +451,15 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	for len(*q) > 0 && budget > 0 {
 		parentScore, i := q.popEntry()
 		node := nodes.at(i)
-		b := &node.b
+		node.b.unpack(&pb)
+		b := &pb
 		first := node.next
 		if node.moves < 0 {
 			b.pseudo(&l)
 			if s.partial {
 				s.order(b, &l)
 			}
-			node.moves, node.nmoves = int32(len(nodes.moves)), int32(l.N)
-			nodes.moves = append(nodes.moves, l.Moves[:l.N]...)
+			node.moves, node.nmoves = nodes.keepMoves(l.Moves[:l.N]), int32(l.N)
 			if s.partial && b.stm == s.winner && (maxPly == 0 || int(node.ply) < maxPly) {
 				// A mate in one is looked for among the checking
 				// moves before any child is made.
@@ -339,17 +468,39 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 				}
 			}
 		}
-		moves := nodes.moves[node.moves : node.moves+node.nmoves]
+		moves := nodes.movesOf(node)
+		free := b.free()
+		// In a large search (a seen set of more than 64,000 keys, far
+		// beyond the caches) the keys of the positions the moves lead to
+		// are computed from the moves (known false: made to know), and
+		// the seen set's slots for them read all at once; a small one
+		// makes its moves as they come (the partial expansion makes few
+		// of them, and the set is in the cache).
+		pre := !tempo && len(seen.slots) >= 1<<17
+		if pre {
+			var t uint64
+			for k := int(first); k < len(moves); k++ {
+				keys[k], known[k] = b.keyAfter(moves[k])
+				t += seen.touch(keys[k])
+			}
+			s.touched += t
+		}
 		for k := int(first); k < len(moves); k++ {
 			m := moves[k]
-			// The move is made into the next free slot, kept only if
-			// the position is legal, new and worth expanding.
-			c := &nodes.next().b
-			if !b.MakeInto(m, c) {
+			// A position seen before is passed over without making the
+			// move (most of a long search's moves lead to one). (Seen
+			// before, the move is left out whether it is legal or not.)
+			if pre && known[k] && seen.has(keys[k]) {
+				continue
+			}
+			// The move is made into cb, kept only if the position is
+			// legal, new and worth expanding.
+			c := &cb
+			if !b.makeInto(m, c, free&(1<<m.From()) == 0 || m.kind() == kindEP) {
 				continue
 			}
 			key := c.key
-			if s.target != nil && s.target.tempo != 0 {
+			if tempo {
 				key = tempoKey(c, s.target.tempo)
 			}
 			if !seen.add(key) {
@@ -380,7 +531,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if s.noise > 0 {
 				sc = 4*sc + int(c.key>>60)%s.noise
 			}
-			q.push(bfEntry(sc, nodes.add(i, m, ply)))
+			q.push(bfEntry(sc, nodes.add(c, i, m, ply)))
 			if s.partial && sc < parentScore && k+1 < len(moves) {
 				// Partial expansion: a child better than its parent
 				// is looked at first; the parent's other moves wait

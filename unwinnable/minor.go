@@ -128,12 +128,13 @@ func surely(p, c, from, to int, empty uint64, step bool) bool {
 	switch p {
 	case Knight:
 		return knightAttacks[from]&t != 0
-	case Bishop:
-		return bishopAttacks(from, occ)&t != 0
+	case Bishop: // (no line through both squares: no attack, cheaply)
+		return (lineMask[2][from]|lineMask[3][from])&t != 0 && bishopAttacks(from, occ)&t != 0
 	case Rook:
-		return rookAttacks(from, occ)&t != 0
+		return (lineMask[0][from]|lineMask[1][from])&t != 0 && rookAttacks(from, occ)&t != 0
 	case Queen:
-		return (bishopAttacks(from, occ)|rookAttacks(from, occ))&t != 0
+		return (lineMask[2][from]|lineMask[3][from])&t != 0 && bishopAttacks(from, occ)&t != 0 ||
+			(lineMask[0][from]|lineMask[1][from])&t != 0 && rookAttacks(from, occ)&t != 0
 	case Pawn:
 		if !step {
 			return pawnAttacks[c][from]&t != 0
@@ -240,7 +241,8 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 				between = bishopAttacks(s, 1<<k) & bishopAttacks(k, 1<<s)
 			}
 			// The winner's king: two squares from k, or absent (-1).
-			ws := []int{-1}
+			var wsBuf [17]int // (-1 and the 16 squares two from k)
+			ws := append(wsBuf[:0], -1)
 			for f := x.winnerKing &^ x.fixed; f != 0; f &= f - 1 {
 				if w := bits.TrailingZeros64(f); cheb(w, k) == 2 && w != s && between&(1<<w) == 0 {
 					ws = append(ws, w)
@@ -255,7 +257,25 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 					continue // the king takes the bishop
 				}
 				optional := ring &^ (1 << s) &^ between &^ x.fixed & x.block
-				for sub := optional; ; sub = (sub - 1) & optional {
+				// must: the squares beside k every set of blockers
+				// must hold. A knight's cover does not depend on them:
+				// the squares beside k nothing covers are such, and
+				// only the sets that hold them are gone through, in the
+				// same order (the others fail the test below).
+				var must uint64
+				if minor == Knight {
+					cover := wcover | x.fixedAttack | knightAttacks[s]
+					if x.others {
+						cover |= x.otherCover
+					}
+					must = ring &^ (1 << s) &^ x.loserFixed &^ cover
+					if must&^optional != 0 {
+						continue
+					}
+				}
+				free := optional &^ must
+				for t := free; ; t = (t - 1) & free {
+					sub := t | must
 					occ := 1<<k | 1<<s | wbit | sub | x.fixed
 					if minorAttacksFrom(minor, s, occ)&(1<<k) != 0 {
 						cover := wcover | x.fixedAttack | minorAttacksFrom(minor, s, occ&^(1<<k))
@@ -274,7 +294,7 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 							}
 						}
 					}
-					if sub == 0 {
+					if t == 0 {
 						break
 					}
 				}
@@ -291,6 +311,43 @@ func minorAttacksFrom(minor, s int, occ uint64) uint64 {
 	return bishopAttacks(s, occ)
 }
 
+// blockMatching: assignBlockers' matching of the squares (sqs, with the
+// types allowed on each) to the men (manOf, squareOf: -1 for none).
+type blockMatching struct {
+	sqs      *[8]int
+	allowed  *[8]uint8
+	men      []blockMan
+	manOf    [8]int
+	squareOf [32]int
+}
+
+// can: man m can stand on square i with a type allowed there.
+func (x *blockMatching) can(i, m int) bool {
+	man := x.men[m]
+	if man.stand&(1<<x.sqs[i]) == 0 {
+		return false
+	}
+	if man.piece == Pawn {
+		return true // as a pawn or promoted: allowed[i] != 0
+	}
+	return x.allowed[i]&(1<<man.piece) != 0
+}
+
+// try finds square i a man by an augmenting path.
+func (x *blockMatching) try(i int, seen *[32]bool) bool {
+	for m := range x.men {
+		if seen[m] || !x.can(i, m) {
+			continue
+		}
+		seen[m] = true
+		if x.squareOf[m] < 0 || x.try(x.squareOf[m], seen) {
+			x.squareOf[m], x.manOf[i] = i, m
+			return true
+		}
+	}
+	return false
+}
+
 // blockMan: a man of the loser that may block, and where it can stand.
 type blockMan struct {
 	piece int
@@ -304,6 +361,19 @@ type blockMan struct {
 // matching of squares to men (augmenting paths). It fills p and reports
 // whether every square has a man.
 func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable uint64, lc int, men []blockMan) bool {
+	// No matching without a man for every square, nor where a square
+	// has no man that can stand there: said before the parries are
+	// looked at (the answer is the same, found cheaply).
+	if bits.OnesCount64(sub) > len(men) {
+		return false
+	}
+	var stand uint64
+	for _, man := range men {
+		stand |= man.stand
+	}
+	if sub&^stand != 0 {
+		return false
+	}
 	var sqs [8]int
 	var allowed [8]uint8 // bit per piece type (Pawn..Queen)
 	n := 0
@@ -341,18 +411,11 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 	if n > len(men) {
 		return false
 	}
-	can := func(i, m int) bool {
-		man := men[m]
-		if man.stand&(1<<sqs[i]) == 0 {
-			return false
-		}
-		if man.piece == Pawn {
-			return true // as a pawn or promoted: allowed[i] != 0
-		}
-		return allowed[i]&(1<<man.piece) != 0
-	}
-	var manOf [8]int
-	var squareOf [32]int
+	// (a matching of its own, not closures: a recursive closure
+	// would put its variables on the heap for every shape)
+	var x blockMatching
+	x.sqs, x.allowed, x.men = &sqs, &allowed, men
+	manOf, squareOf := &x.manOf, &x.squareOf
 	for m := range squareOf {
 		squareOf[m] = -1
 	}
@@ -362,23 +425,9 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 		p.k, p.s, p.w, p.nb, p.promoted = k, s, w, 0, true
 		return true
 	}
-	var try func(i int, seen *[32]bool) bool
-	try = func(i int, seen *[32]bool) bool {
-		for m := range men {
-			if seen[m] || !can(i, m) {
-				continue
-			}
-			seen[m] = true
-			if squareOf[m] < 0 || try(squareOf[m], seen) {
-				squareOf[m], manOf[i] = i, m
-				return true
-			}
-		}
-		return false
-	}
 	for i := 0; i < n; i++ {
 		var seen [32]bool
-		if !try(i, &seen) {
+		if !x.try(i, &seen) {
 			return false
 		}
 	}
@@ -433,24 +482,36 @@ func (x *minorRoom) reason(winner int, blocked bool) *phrase.Error {
 // those nearest to b first (targetScore), shapes needing a promoted pawn
 // last.
 func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
-	var all []matePattern
+	// The n cheapest of the first 20,000 shapes, the earlier first among
+	// equal costs (as a stable sort of all of them would give), kept in
+	// order as they come: a shape goes in after those that cost no more.
+	var best []matePattern
+	if n <= 0 {
+		return best
+	}
+	count := 0
+	var q matePattern
 	x.patterns(1-s.winner, func(p *matePattern) bool {
-		q := *p
+		count++
+		q = *p
 		q.minorStand, q.tempo = x.minorStand, x.tempo
 		s.target = &q
 		q.cost = s.targetScore(b)
 		if q.promoted {
 			q.cost += 1000
 		}
-		all = append(all, q)
-		return len(all) < 20000
+		if len(best) < n || q.cost < best[len(best)-1].cost {
+			i := sort.Search(len(best), func(j int) bool { return best[j].cost > q.cost })
+			if len(best) < n {
+				best = append(best, matePattern{})
+			}
+			copy(best[i+1:], best[i:len(best)-1])
+			best[i] = q
+		}
+		return count < 20000
 	})
 	s.target = nil
-	sort.SliceStable(all, func(i, j int) bool { return all[i].cost < all[j].cost })
-	if len(all) > n {
-		all = all[:n]
-	}
-	return all
+	return best
 }
 
 // knightDist: knight moves between two squares on an empty board.

@@ -172,7 +172,11 @@ func (b *Board) Make(m Move) (Board, bool) {
 }
 
 // MakeInto is Make writing the new position into n.
-func (b *Board) MakeInto(m Move, n *Board) bool {
+func (b *Board) MakeInto(m Move, n *Board) bool { return b.makeInto(m, n, true) }
+
+// makeInto is MakeInto; with test false the move is known to be legal
+// (a move of a piece in b.free()), and its legality is not tested.
+func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 	*n = *b
 	us, them := b.stm, 1-b.stm
 	from, to := m.From(), m.To()
@@ -227,13 +231,89 @@ func (b *Board) MakeInto(m Move, n *Board) bool {
 	if us == Black {
 		n.full++
 	}
-	if n.attacked(bits.TrailingZeros64(n.bb[us][King]), them) {
+	if test && n.attacked(bits.TrailingZeros64(n.bb[us][King]), them) {
 		return false
 	}
 	if m.kind() == kindDouble {
 		n.setEP((from + to) / 2)
 	}
 	return true
+}
+
+// free is the set of the pieces of the side to move whose moves are all
+// legal (none leaves the king in check): when the king is not in check,
+// every piece but the king that no enemy slider pins to it (a pinned
+// piece is the only man between its king and a slider on their line);
+// none when the king is in check. An en-passant capture, which takes a
+// second man off a line, is left to the test even from a free square.
+func (b *Board) free() uint64 {
+	us, them := b.stm, 1-b.stm
+	k := bits.TrailingZeros64(b.bb[us][King])
+	if b.attacked(k, them) {
+		return 0
+	}
+	own := b.occ[us] &^ (uint64(1) << k)
+	occ := b.all()
+	p := &b.bb[them]
+	bq, rq := p[Bishop]|p[Queen], p[Rook]|p[Queen]
+	var snipers uint64
+	if bq&(lineMask[2][k]|lineMask[3][k]) != 0 {
+		snipers |= bishopAttacks(k, b.occ[them]) & bq
+	}
+	if rq&(lineMask[0][k]|lineMask[1][k]) != 0 {
+		snipers |= rookAttacks(k, b.occ[them]) & rq
+	}
+	for ; snipers != 0; snipers &= snipers - 1 {
+		s := bits.TrailingZeros64(snipers)
+		var between uint64
+		if lineMask[2][k]&(1<<s) != 0 || lineMask[3][k]&(1<<s) != 0 {
+			between = bishopAttacks(k, 1<<s) & bishopAttacks(s, 1<<k)
+		} else {
+			between = rookAttacks(k, 1<<s) & rookAttacks(s, 1<<k)
+		}
+		if between&occ&(between&occ-1) == 0 {
+			own &^= between // one man or none between: it stays
+		}
+	}
+	return own
+}
+
+// keyAfter is the key of the position after the pseudo-legal move m
+// (MakeInto's n.key), computed without making it; ok is false for a
+// double step (whether en passant is open after it needs the new
+// position) and castling, which are made to know.
+func (b *Board) keyAfter(m Move) (key uint64, ok bool) {
+	kind := m.kind()
+	if kind == kindDouble || kind == kindCastle {
+		return 0, false
+	}
+	us := b.stm
+	from, to := m.From(), m.To()
+	key = b.key ^ zSide
+	if b.ep >= 0 {
+		key ^= zEP[b.ep&7]
+	}
+	pc := int(b.sq[from])
+	key ^= zPiece[pc][from]
+	if cap := b.sq[to]; cap >= 0 {
+		key ^= zPiece[cap][to]
+	}
+	if kind == kindEP {
+		if us == White {
+			key ^= zPiece[6+Pawn][to-8]
+		} else {
+			key ^= zPiece[Pawn][to+8]
+		}
+	}
+	if pr := m.Promo(); pr != 0 {
+		key ^= zPiece[us*6+pr][to]
+	} else {
+		key ^= zPiece[pc][to]
+	}
+	if c := b.castle & castleMask[from] & castleMask[to]; c != b.castle {
+		key ^= zCastle[b.castle] ^ zCastle[c]
+	}
+	return key, true
 }
 
 // Legal lists the legal moves of the side to move.

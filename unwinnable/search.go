@@ -78,8 +78,12 @@ type searcher struct {
 	// target: a shape of mate the best-first search steers to
 	// (targetScore) instead of score.
 	target *matePattern
-	// sorted: order's scratch list
-	sorted [256]Move
+	// sorted, orderKeys: order's scratch list and keys
+	sorted    [256]Move
+	orderKeys [256]uint8
+	// touched: the sum of the seen set's slots runBestFirst reads ahead
+	// (kept only so that the reads are made)
+	touched uint64
 }
 
 const provedNone = 1 << 14

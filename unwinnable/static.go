@@ -32,25 +32,22 @@ func floodFrom(p int, from, walls, forbid uint64) (stand, attack uint64) {
 	stand = from
 	frontier := stand
 	for frontier != 0 {
-		var next uint64
-		for f := frontier; f != 0; f &= f - 1 {
-			q := bits.TrailingZeros64(f)
-			var a uint64
-			switch p {
-			case Knight:
-				a = knightAttacks[q]
-			case Bishop:
-				a = bishopAttacks(q, walls)
-			case Rook:
-				a = rookAttacks(q, walls)
-			case Queen:
-				a = bishopAttacks(q, walls) | rookAttacks(q, walls)
-			case King:
-				a = kingAttacks[q]
-			}
-			attack |= a
-			next |= a &^ walls &^ forbid
+		// the whole frontier's attacks at once (attacks.go)
+		var a uint64
+		switch p {
+		case Knight:
+			a = knightsAttack(frontier)
+		case Bishop:
+			a = bishopsAttack(frontier, walls)
+		case Rook:
+			a = rooksAttack(frontier, walls)
+		case Queen:
+			a = bishopsAttack(frontier, walls) | rooksAttack(frontier, walls)
+		case King:
+			a = kingsAttack(frontier)
 		}
+		attack |= a
+		next := a &^ walls &^ forbid
 		frontier = next &^ stand
 		stand |= next
 	}
