@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -29,15 +28,6 @@ func BenchmarkLichessSample(b *testing.B) {
 		}
 	}
 	benchRows(b, rows, 50_000)
-}
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // BenchmarkCommunitySample analyses every 20th community row of
