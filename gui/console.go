@@ -269,7 +269,7 @@ func (c *console) build() {
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
-	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"))
+	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"), lang.L("Move, then Enter"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
 	// a refusal wraps under the field rather than widening the board's
 	// column: some reasons are longer than the board is wide

@@ -21,7 +21,7 @@ type moveEntry struct {
 	// whether it took the key.
 	onKey       func(*fyne.KeyEvent) bool
 	Text        string
-	placeHolder string
+	placeHolder []string // the hints, longest first: the longest that fits is shown
 	focused     bool
 	// selected is true when the whole text is selected (Ctrl+A, or a
 	// refused move): the next character replaces it, Backspace clears it.
@@ -51,10 +51,26 @@ func (e *moveEntry) SelectAll() {
 	e.Refresh()
 }
 
-// SetPlaceHolder sets the hint shown while the field is empty.
-func (e *moveEntry) SetPlaceHolder(s string) {
-	e.placeHolder = s
+// SetPlaceHolder sets the hint shown while the field is empty, and shorter
+// ones for a narrower field: the longest that fits is shown (at a large
+// text size the long hint would run past the field over its neighbours).
+func (e *moveEntry) SetPlaceHolder(s string, shorter ...string) {
+	e.placeHolder = append([]string{s}, shorter...)
 	e.Refresh()
+}
+
+// hint is the longest hint that fits a field this wide (the shortest if
+// none does); size is the hint's text size.
+func (e *moveEntry) hint(width, size float32) string {
+	if len(e.placeHolder) == 0 {
+		return ""
+	}
+	for _, h := range e.placeHolder {
+		if fyne.MeasureText(h, size, fyne.TextStyle{}).Width <= width-2*theme.InnerPadding()-4 {
+			return h
+		}
+	}
+	return e.placeHolder[len(e.placeHolder)-1]
 }
 
 // Tapped focuses the field.
@@ -146,6 +162,12 @@ func (r *moveEntryRenderer) Layout(size fyne.Size) {
 	th := r.text.MinSize().Height
 	r.text.Move(fyne.NewPos(p, (size.Height-th)/2))
 	r.text.Resize(fyne.NewSize(size.Width-2*p, th))
+	if r.e.Text == "" {
+		if h := r.e.hint(size.Width, r.text.TextSize); h != r.text.Text {
+			r.text.Text = h
+			r.text.Refresh()
+		}
+	}
 	x := p
 	if r.e.Text != "" {
 		x += r.text.MinSize().Width
@@ -173,7 +195,7 @@ func (r *moveEntryRenderer) Refresh() {
 	r.text.TextSize = theme.TextSize() * 1.15
 	r.text.TextStyle.Bold = e.Text != ""
 	if e.Text == "" {
-		r.text.Text = e.placeHolder
+		r.text.Text = e.hint(e.Size().Width, r.text.TextSize)
 		r.text.Color = themeColor(theme.ColorNamePlaceHolder)
 	} else {
 		r.text.Text = e.Text
