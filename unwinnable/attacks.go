@@ -191,6 +191,42 @@ func slide(set, occ uint64, sh int, keep uint64) uint64 {
 	return (set >> s) & keep
 }
 
+// menAttack: the squares men of type p (knight, bishop, rook, queen or
+// king; a pawn: none) on set attack, occ blocking.
+func menAttack(p int, set, occ uint64) uint64 {
+	switch p {
+	case Knight:
+		return knightsAttack(set)
+	case Bishop:
+		return bishopsAttack(set, occ)
+	case Rook:
+		return rooksAttack(set, occ)
+	case Queen:
+		return bishopsAttack(set, occ) | rooksAttack(set, occ)
+	case King:
+		return kingsAttack(set)
+	}
+	return 0
+}
+
+// manAttacks: the squares a man of type p (knight, bishop, rook, queen or
+// king; a pawn: none) on s attacks, occ blocking.
+func manAttacks(p, s int, occ uint64) uint64 {
+	switch p {
+	case Knight:
+		return knightAttacks[s]
+	case Bishop:
+		return bishopAttacks(s, occ)
+	case Rook:
+		return rookAttacks(s, occ)
+	case Queen:
+		return bishopAttacks(s, occ) | rookAttacks(s, occ)
+	case King:
+		return kingAttacks[s]
+	}
+	return 0
+}
+
 // bishopsAttack: the squares the bishops on set attack, occ blocking.
 func bishopsAttack(set, occ uint64) uint64 {
 	return slide(set, occ, 9, ^fileA) | slide(set, occ, 7, ^fileH) |

@@ -41,18 +41,7 @@ func (b *Board) kingTakesStalemate(winner, q int, cand uint64, r [2]reach) bool 
 	}
 	for f := own &^ b.bb[winner][Pawn] &^ b.bb[winner][King]; f != 0; f &= f - 1 {
 		s := bits.TrailingZeros64(f)
-		var to uint64
-		switch int(b.sq[s]) % 6 {
-		case Knight:
-			to = knightAttacks[s]
-		case Bishop:
-			to = bishopAttacks(s, cand)
-		case Rook:
-			to = rookAttacks(s, cand)
-		case Queen:
-			to = bishopAttacks(s, cand) | rookAttacks(s, cand)
-		}
-		if to&^own != 0 {
+		if manAttacks(int(b.sq[s])%6, s, cand)&^own != 0 {
 			return false
 		}
 	}

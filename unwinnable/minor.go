@@ -812,18 +812,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 				}
 				continue
 			}
-			var to uint64
-			switch p {
-			case Knight:
-				to = knightAttacks[q]
-			case Bishop:
-				to = bishopAttacks(q, cand)
-			case Rook:
-				to = rookAttacks(q, cand)
-			case Queen:
-				to = bishopAttacks(q, cand) | rookAttacks(q, cand)
-			}
-			if to&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
+			if manAttacks(p, q, cand)&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
 				keep &^= m
 			}
 		}

@@ -80,7 +80,7 @@ func (st *pawnState) room(winner, movers int) mateRoom {
 		r.movers -= bits.OnesCount64(t)
 	}
 	for p := Knight; p <= Queen; p++ {
-		r.attack |= regionAttacks(p, st.reg[winner][p-1], walls)
+		r.attack |= menAttack(p, st.reg[winner][p-1], walls)
 		r.block |= st.reg[loser][p-1]
 	}
 	return r

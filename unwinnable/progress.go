@@ -98,9 +98,9 @@ func (st *pawnState) dropStay() bool {
 			continue
 		}
 		e := 1 - c
-		attacked := pawnsAttack(e, st.pawns[e]) | regionAttacks(King, st.reg[e][King-1], walls)
+		attacked := pawnsAttack(e, st.pawns[e]) | menAttack(King, st.reg[e][King-1], walls)
 		for p := Knight; p <= Queen; p++ {
-			attacked |= regionAttacks(p, st.reg[e][p-1], walls)
+			attacked |= menAttack(p, st.reg[e][p-1], walls)
 		}
 		for p := Knight; p <= Queen; p++ {
 			for f := st.stay[c][p-1]; f != 0; f &= f - 1 {
@@ -151,35 +151,13 @@ func (st *pawnState) held(c int) uint64 {
 	return 0
 }
 
-// attacks is what the pieces of type p standing anywhere in region attack,
-// the pawns as walls.
-func regionAttacks(p int, region, walls uint64) uint64 {
-	var a uint64
-	for f := region; f != 0; f &= f - 1 {
-		q := bits.TrailingZeros64(f)
-		switch p {
-		case Knight:
-			a |= knightAttacks[q]
-		case Bishop:
-			a |= bishopAttacks(q, walls)
-		case Rook:
-			a |= rookAttacks(q, walls)
-		case Queen:
-			a |= bishopAttacks(q, walls) | rookAttacks(q, walls)
-		case King:
-			a |= kingAttacks[q]
-		}
-	}
-	return a
-}
-
 // checks reports whether some man of winner could attack a square the
 // loser's king could stand on in a position of the state: a check.
 func (st *pawnState) checks(winner int) bool {
 	walls := st.walls()
 	a := pawnsAttack(winner, st.pawns[winner])
 	for p := Knight; p <= Queen; p++ {
-		a |= regionAttacks(p, st.reg[winner][p-1], walls)
+		a |= menAttack(p, st.reg[winner][p-1], walls)
 	}
 	return a&st.reg[1-winner][King-1] != 0
 }
@@ -231,7 +209,7 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 			if r == 0 {
 				continue
 			}
-			for t := regionAttacks(p, r, walls) & opp; t != 0; t &= t - 1 {
+			for t := menAttack(p, r, walls) & opp; t != 0; t &= t - 1 {
 				bit := t & -t
 				if p == King && (pawnsAttack(1-c, opp&^bit)&bit != 0 || bit&kingRing(st.held(1-c)) != 0) {
 					continue
@@ -242,7 +220,7 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 				if p < King {
 					// The piece that took may be one of stay.
 					for f := n.stay[c][p-1]; f != 0; f &= f - 1 {
-						if regionAttacks(p, f&-f, walls)&bit != 0 {
+						if menAttack(p, f&-f, walls)&bit != 0 {
 							n.stay[c][p-1] &^= f & -f
 						}
 					}

@@ -32,20 +32,7 @@ func floodFrom(p int, from, walls, forbid uint64) (stand, attack uint64) {
 	stand = from
 	frontier := stand
 	for frontier != 0 {
-		// the whole frontier's attacks at once (attacks.go)
-		var a uint64
-		switch p {
-		case Knight:
-			a = knightsAttack(frontier)
-		case Bishop:
-			a = bishopsAttack(frontier, walls)
-		case Rook:
-			a = rooksAttack(frontier, walls)
-		case Queen:
-			a = bishopsAttack(frontier, walls) | rooksAttack(frontier, walls)
-		case King:
-			a = kingsAttack(frontier)
-		}
+		a := menAttack(p, frontier, walls) // the whole frontier's attacks at once
 		attack |= a
 		next := a &^ walls &^ forbid
 		frontier = next &^ stand
