@@ -121,19 +121,7 @@ func TestEveryScoresheetColumnIsReadableAtEverySupportedSize(t *testing.T) {
 				if language == "de" {
 					inGerman(t)
 				}
-				h := newHarness(t, match.RoleArbiter, "")
-				// as in gui-check: Deep Blue has White in game 1, so that
-				// "Garry Kasparov — Schwarz" is the longer name line
-				spec := defaultSpec()
-				spec.White = "Deep Blue"
-				if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
-					t.Fatal(err)
-				}
-				h.c.do(actStartGame)
-				for _, mv := range game1996Plies[:14] {
-					h.ft.advance(7 * time.Second)
-					h.typeMove(mv)
-				}
+				h := sevenMovesWithDeepBlueWhite(t)
 				t.Cleanup(func() { h.c.setScale(1) })
 				h.c.setScale(tc.scale)
 				h.c.win.Resize(tc.size)
@@ -203,17 +191,7 @@ func TestTheWindowFitsTheScreenAndShowsTheScoresheetAtEveryTextSize(t *testing.T
 					if language == "de" {
 						inGerman(t)
 					}
-					h := newHarness(t, match.RoleArbiter, "")
-					spec := defaultSpec()
-					spec.White = "Deep Blue" // "Garry Kasparov — Schwarz": the longer name line
-					if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
-						t.Fatal(err)
-					}
-					h.c.do(actStartGame)
-					for _, mv := range game1996Plies[:14] {
-						h.ft.advance(7 * time.Second)
-						h.typeMove(mv)
-					}
+					h := sevenMovesWithDeepBlueWhite(t)
 					t.Cleanup(func() { h.c.setScale(1) })
 					h.c.setScale(scale)
 					menu := menuBarHeight()
@@ -299,4 +277,23 @@ func TestTheActionBarKeepsOneRowAndTheRestUnderMore(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sevenMovesWithDeepBlueWhite is an arbiter's console on game 1 after seven
+// moves, 7 s each: as in gui-check, Deep Blue has White, so that
+// "Garry Kasparov — Schwarz" is the longer name line.
+func sevenMovesWithDeepBlueWhite(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, match.RoleArbiter, "")
+	spec := defaultSpec()
+	spec.White = "Deep Blue"
+	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	for _, mv := range game1996Plies[:14] {
+		h.ft.advance(7 * time.Second)
+		h.typeMove(mv)
+	}
+	return h
 }
