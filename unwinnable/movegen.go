@@ -240,6 +240,69 @@ func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 	return true
 }
 
+// undo is what unmake needs to take a move back to the position it was
+// made from: that position's key, half-move clock, castling rights and
+// en-passant square, and the man the move took on its square (a piece
+// code, -1 for none; an en-passant capture's pawn is known from the move).
+type undo struct {
+	key    uint64
+	half   int32
+	cap    int8
+	castle uint8
+	ep     int8
+}
+
+// undoOf is what unmake needs to take m, made from b, back.
+func (b *Board) undoOf(m Move) undo {
+	return undo{key: b.key, half: int32(b.half), cap: b.sq[m.To()], castle: b.castle, ep: b.ep}
+}
+
+// unmake takes back m on b, the position m led to (makeInto), with u, the
+// undoOf of the position it was made from: b becomes that position exactly
+// (TestUnmakeGivesBackThePositionTheMoveWasMadeFrom).
+func (b *Board) unmake(m Move, u undo) {
+	them := b.stm
+	us := 1 - them
+	from, to := m.From(), m.To()
+	now := int(b.sq[to]) - us*6
+	b.remove(us, now, to)
+	if m.Promo() != 0 {
+		b.put(us, Pawn, from)
+	} else {
+		b.put(us, now, from)
+	}
+	switch m.kind() {
+	case kindEP:
+		if us == White {
+			b.put(them, Pawn, to-8)
+		} else {
+			b.put(them, Pawn, to+8)
+		}
+	case kindCastle:
+		switch to {
+		case 6:
+			b.remove(us, Rook, 5)
+			b.put(us, Rook, 7)
+		case 2:
+			b.remove(us, Rook, 3)
+			b.put(us, Rook, 0)
+		case 62:
+			b.remove(us, Rook, 61)
+			b.put(us, Rook, 63)
+		case 58:
+			b.remove(us, Rook, 59)
+			b.put(us, Rook, 56)
+		}
+	}
+	if u.cap >= 0 {
+		b.put(them, int(u.cap)-them*6, to)
+	}
+	b.stm, b.key, b.half, b.castle, b.ep = us, u.key, int(u.half), u.castle, u.ep
+	if us == Black {
+		b.full--
+	}
+}
+
 // free is the set of the pieces of the side to move whose moves are all
 // legal (none leaves the king in check): when the king is not in check,
 // every piece but the king that no enemy slider pins to it (a pinned

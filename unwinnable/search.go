@@ -337,62 +337,132 @@ func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
 // those the material rule or the blocked-pawn analysis proves unwinnable.
 // found: a mate by winner, line set; none: every reachable position was
 // seen; unknown: the node limit was hit.
+//
+// A depth-first search whose path can be nearly as long as the positions
+// it has seen (a search of 1,000,000 positions had paths of 700,000): a
+// frame of the path keeps only the move that led to it and what takes
+// that move back (unmake), 32 bytes, in chunks that are never copied; the
+// moves of the position at the path's end are generated again when the
+// search comes back to it, and the positions seen are kept in an
+// open-addressing set. A move counts (tick) when it is legal, in the order
+// of the legal moves, as before: exhaustReference in the tests, the former
+// search, which kept a Board and a legal-move list a ply in slices that
+// grew by copying and a Go map, visits the same positions in the same
+// order (its long searches spent most of their time copying the path and
+// faulting in fresh memory for it).
 func (s *searcher) exhaust(root *Board, line *[]Move) int {
-	// A frame is a position on the path with its legal moves, kept in one
-	// shared slice (moves[lo:hi], the next at i): a deep path costs a
-	// board and its few moves a ply, not a full move list.
-	type frame struct {
-		b         Board
-		lo, i, hi int
-	}
-	var moves []Move
-	var l MoveList
-	push := func(stack []frame, b *Board) []frame {
-		b.Legal(&l)
-		lo := len(moves)
-		moves = append(moves, l.Moves[:l.N]...)
-		return append(stack, frame{b: *b, lo: lo, i: lo, hi: len(moves)})
-	}
-	seen := map[uint64]bool{root.key: true}
-	stack := push(nil, root)
-	var n Board
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.i == f.hi {
-			moves = moves[:f.lo]
-			stack = stack[:len(stack)-1]
+	var x exhaustPath
+	var bufs [2]Board
+	var lists [2]MoveList
+	// cur: the position at the path's end, ml its pseudo-legal moves;
+	// next: a move's result, nl its moves, which become cur and ml when
+	// it is entered.
+	cur, next := &bufs[0], &bufs[1]
+	ml, nl := &lists[0], &lists[1]
+	*cur = *root
+	x.seen.add(root.key)
+	cur.pseudo(ml)
+	x.push(exhaustFrame{free: cur.free()})
+	for {
+		f := x.top()
+		if int(f.i) == ml.N {
+			if x.n == 1 {
+				return none
+			}
+			// Back to the position before.
+			cur.unmake(f.m, f.undo)
+			x.n--
+			cur.pseudo(ml)
 			continue
 		}
-		m := moves[f.i]
+		m := ml.Moves[f.i]
 		f.i++
+		// Only a legal move counts (the former search made the legal
+		// moves only).
+		if !cur.makeInto(m, next, f.free&(1<<m.From()) == 0 || m.kind() == kindEP) {
+			continue
+		}
 		if !s.tick() {
 			return unknown
 		}
-		f.b.MakeInto(m, &n)
-		if seen[n.key] {
+		n := next
+		if !x.seen.add(n.key) {
 			continue
 		}
-		seen[n.key] = true
-		if !n.hasLegal() {
-			if f.b.stm == s.winner && n.InCheck() {
-				// the line: the move that led from each frame, then m
-				for i := 0; i < len(stack)-1; i++ {
-					*line = append(*line, moves[stack[i].i-1])
+		// The moves of n, generated once for the "has it a legal move?"
+		// test and, when it is entered, for its frame.
+		n.pseudo(nl)
+		free := n.free()
+		if !n.kingCanStep() && !anyLegal(n, nl, free) {
+			if cur.stm == s.winner && n.InCheck() {
+				// The line: the move that led to each frame, then m.
+				for i := 1; i < x.n; i++ {
+					*line = append(*line, x.frame(i).m)
 				}
 				*line = append(*line, m)
 				return found
 			}
 			continue
 		}
-		if ok, _ := materialUnwinnable(&n, s.winner); ok {
+		if ok, _ := materialUnwinnable(n, s.winner); ok {
 			continue
 		}
-		if f.b.irreversible(m) {
-			if ok, _ := blockedUnwinnable(&n, s.winner); ok {
+		if cur.irreversible(m) {
+			if ok, _ := blockedUnwinnable(n, s.winner); ok {
 				continue
 			}
 		}
-		stack = push(stack, &n)
+		x.push(exhaustFrame{m: m, undo: cur.undoOf(m), free: free})
+		cur, next = next, cur
+		ml, nl = nl, ml
 	}
-	return none
+}
+
+// anyLegal reports whether one of the pseudo-legal moves l of b is legal
+// (free: b.free()).
+func anyLegal(b *Board, l *MoveList, free uint64) bool {
+	var c Board
+	for _, m := range l.Moves[:l.N] {
+		if b.makeInto(m, &c, free&(1<<m.From()) == 0 || m.kind() == kindEP) {
+			return true
+		}
+	}
+	return false
+}
+
+// exhaustFrame is a position on the exhaustive search's path: the move
+// that led to it from the frame before and what takes it back (none at
+// the root), the men whose moves need no legality test (Board.free), and
+// the index of its next pseudo-legal move.
+type exhaustFrame struct {
+	undo
+	free uint64
+	m    Move
+	i    int32
+}
+
+// exhaustChunk: frames in a chunk of exhaustPath.frames.
+const exhaustChunk = 8192
+
+// exhaustPath is the exhaustive search's path, its frames in chunks so
+// that a deep path is never copied, and the positions it has seen.
+type exhaustPath struct {
+	frames [][]exhaustFrame
+	n      int
+	seen   keySet
+}
+
+func (x *exhaustPath) frame(i int) *exhaustFrame {
+	return &x.frames[i/exhaustChunk][i%exhaustChunk]
+}
+
+func (x *exhaustPath) top() *exhaustFrame { return x.frame(x.n - 1) }
+
+// push puts f at the end of the path.
+func (x *exhaustPath) push(f exhaustFrame) {
+	if x.n/exhaustChunk == len(x.frames) {
+		x.frames = append(x.frames, make([]exhaustFrame, exhaustChunk))
+	}
+	*x.frame(x.n) = f
+	x.n++
 }

@@ -200,3 +200,41 @@ func TestSetAttacksAreTheUnionOfTheSquaresAttacks(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmakeGivesBackThePositionTheMoveWasMadeFrom: the exhaustive search
+// keeps on its path only the moves and what takes them back; unmake after
+// makeInto must give the position before exactly (pieces, mailbox, key,
+// castling, en passant, clocks), for every legal move of the perft trees
+// to depth 3 (castling, en passant, promotions and captures of each kind).
+func TestUnmakeGivesBackThePositionTheMoveWasMadeFrom(t *testing.T) {
+	checked := 0
+	var walk func(b *Board, d int)
+	walk = func(b *Board, d int) {
+		var l MoveList
+		b.pseudo(&l)
+		var c Board
+		for _, m := range l.Moves[:l.N] {
+			if !b.MakeInto(m, &c) {
+				continue
+			}
+			u := b.undoOf(m)
+			if d > 1 {
+				walk(&c, d-1)
+			}
+			back := c
+			back.unmake(m, u)
+			checked++
+			if back != *b {
+				t.Fatalf("%s %s: unmake gives %s (key %x), want the position before (key %x)", b.FEN(), m.UCI(), back.FEN(), back.key, b.key)
+			}
+		}
+	}
+	for _, p := range perftPositions {
+		b, err := ParseFEN(p.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk(b, 3)
+	}
+	t.Logf("%d moves taken back", checked)
+}
