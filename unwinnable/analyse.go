@@ -402,7 +402,33 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	// first in a closed position (some pawns fixed: the exhaustive search
 	// is for those), else once the rounds reach lateRound positions a
 	// search, or before the round that would not fit in the limit.
+	//
+	// Each search of the rounds goes on where it stopped in the round
+	// before (resume): a search is deterministic and its budget only
+	// stops it, so a search of a round's positions begun afresh would
+	// first make again every position it made in the round before, in the
+	// same order. Going on, it makes the same positions as that fresh
+	// search, each only once: the same search of the same round finds
+	// the same line (or runs out of positions) for about half the
+	// positions in all, and near the limit each search gets further.
 	lateDone := false
+	searches := make([]*bfSearch, len(roundSearches)+len(targets))
+	defer func() {
+		for _, x := range searches {
+			if x != nil {
+				x.release()
+			}
+		}
+	}()
+	// resume runs search j on up to n positions in all (the count a
+	// search begun afresh in this round would have).
+	resume := func(j, n int) ([]Move, bool) {
+		if searches[j] == nil {
+			searches[j] = startBestFirst(&b, 0)
+		}
+		x := searches[j]
+		return s.runBestFirst(x, capped(n-x.spent))
+	}
 	for round := 2 * firstRound; s.nodes < total; round *= 2 {
 		if !lateDone && (fixed != 0 || round >= lateRound || s.nodes+3*round >= total) {
 			lateDone = true
@@ -410,10 +436,10 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 				return r
 			}
 		}
-		for _, sc := range roundSearches {
+		for j, sc := range roundSearches {
 			s.wBlock, s.simplify, s.noise, s.w = sc.block, sc.simplify, sc.noise, sc.w
 			s.stage = fmt.Sprintf("%s-%d", sc.name, round)
-			if l, ok := s.bestFirst(&b, capped(round), 0); ok {
+			if l, ok := resume(j, round); ok {
 				return win(l, false, s.nodes)
 			}
 			if s.exhausted {
@@ -430,7 +456,7 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			if i >= minorRoundTargets {
 				n = round / minorFarShare
 			}
-			l, ok := s.bestFirst(&b, capped(n), 0)
+			l, ok := resume(len(roundSearches)+i, n)
 			s.target, s.wDepth = nil, 0
 			if ok {
 				return win(l, false, s.nodes)

@@ -1,6 +1,8 @@
 package unwinnable
 
 import (
+	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 
@@ -294,5 +296,60 @@ func TestTheProgressSearchGetsMoreStatesWhenTheRootsRunOut(t *testing.T) {
 	r := AnalyseWith(b, White, Options{Limit: 300_000})
 	if r.Verdict != Unwinnable || !strings.Contains(r.Reason, "hatever pawn moves and captures are made") {
 		t.Errorf("%v (%s), want unwinnable by the progress search", r.Verdict, r.Proof())
+	}
+}
+
+// The rounds go on with each search where it stopped in the round before
+// instead of beginning it afresh with the round's positions: a search
+// run on makes the same positions, in the same order, as one begun
+// afresh with as many positions in all, and finds the same line (or runs
+// out of positions at the same point), each position made once.
+func TestASearchRunOnMakesThePositionsOfAFreshSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		round     int // the positions of the round before; the search runs on to twice as many
+	}{
+		{"a helpmate the searches of 16,000 positions find", "4k3/8/8/p1p1p3/P1P1Pp1p/1B3P1P/8/4K3 b - e3 0 1", 8000},
+		{"a helpmate after a mate-less stretch", "B6b/pr6/7b/8/8/4p1pp/P3Pp1p/5K1k w - - 0 1", 8000},
+		{"a search that runs out of positions", "8/8/1p6/bPp5/PpP2k2/1Pp5/B1P5/RB5K b - - 0 1", 4000},
+		{"neither, within the positions", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/4KBNR w - - 0 1", 4000},
+	} {
+		b, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range roundSearches {
+			t.Run(tc.name+"/"+sc.name, func(t *testing.T) {
+				setup := func() *searcher {
+					s := &searcher{winner: White, limit: 1 << 30, proven: map[uint64]int16{}, partial: true}
+					s.far = bits.OnesCount64(b.all()) <= farMen
+					s.wBlock, s.simplify, s.noise, s.w = sc.block, sc.simplify, sc.noise, sc.w
+					return s
+				}
+				fresh := setup()
+				fx := startBestFirst(b, 0)
+				defer fx.release()
+				freshLine, freshOK := fresh.runBestFirst(fx, 2*tc.round)
+				on := setup()
+				ox := startBestFirst(b, 0)
+				defer ox.release()
+				onLine, onOK := on.runBestFirst(ox, tc.round)
+				if !onOK && !on.exhausted {
+					onLine, onOK = on.runBestFirst(ox, 2*tc.round-ox.spent)
+				}
+				if onOK != freshOK || !slices.Equal(onLine, freshLine) || on.exhausted != fresh.exhausted {
+					t.Fatalf("run on: mate %v %v, ran out %v; afresh: mate %v %v, ran out %v", onOK, onLine, on.exhausted, freshOK, freshLine, fresh.exhausted)
+				}
+				if on.nodes != fresh.nodes || ox.nodes.n != fx.nodes.n {
+					t.Fatalf("run on: %d positions, %d nodes; afresh: %d, %d", on.nodes, ox.nodes.n, fresh.nodes, fx.nodes.n)
+				}
+				for i := int32(0); i < int32(fx.nodes.n); i++ {
+					if f, o := fx.nodes.at(i), ox.nodes.at(i); f.b != o.b || f.parent != o.parent || f.m != o.m {
+						t.Fatalf("node %d differs", i)
+					}
+				}
+				t.Logf("mate %v (%d plies), ran out %v, %d positions (%d spent)", onOK, len(onLine), on.exhausted, on.nodes, fx.spent)
+			})
+		}
 	}
 }

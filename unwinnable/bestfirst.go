@@ -206,14 +206,24 @@ func (a *bfArena) reset() {
 // bfMoveChunk: moves in a chunk of the arena's moves.
 const bfMoveChunk = 1 << 16
 
+// bfFirstMoveChunk: moves in an arena's first chunk of moves; each chunk
+// after it holds twice as many as the one before, up to bfMoveChunk (the
+// rounds keep several searches, each with an arena, at once: most of them
+// make few moves).
+const bfFirstMoveChunk = 1 << 12
+
 // keepMoves keeps ms (at most 256 moves) in the arena and says where
 // (bfNode.moves).
 func (a *bfArena) keepMoves(ms []Move) int32 {
-	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+len(ms) > bfMoveChunk {
+	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+len(ms) > cap(a.moves[a.mcur]) {
 		a.mcur++
 	}
 	if a.mcur == len(a.moves) {
-		a.moves = append(a.moves, make([]Move, 0, bfMoveChunk))
+		size := bfFirstMoveChunk
+		if a.mcur > 0 {
+			size = min(bfMoveChunk, 2*cap(a.moves[a.mcur-1]))
+		}
+		a.moves = append(a.moves, make([]Move, 0, size))
 	}
 	c := &a.moves[a.mcur]
 	at := int32(a.mcur<<16 | len(*c))
