@@ -22,6 +22,7 @@ func TestPawnsHeldByAStalemate(t *testing.T) {
 		{"the black king takes g2 or h5 only into White's stalemate", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", White, Unwinnable, 20_000},
 		{"the same with many dark bishops and White to move (a forced king move first)", "8/8/3b3p/2b2p1P/1b1b1p1K/2b2Pp1/1b4P1/4bkb1 w - - 0 1", White, Unwinnable, 20_000},
 		{"the same with the black king among the bishops", "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1", White, Unwinnable, 20_000},
+		{"a piece of the winner held: Black's walled bishop on c8, which the white king takes only into Black's no-move", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", Black, Unwinnable, 20_000},
 		{"a free white a-pawn: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/P5P1/5kb1 b - - 0 1", White, Winnable, 200_000},
 		{"a white knight that can move: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kbN b - - 0 1", White, Winnable, 200_000},
 	}
@@ -56,6 +57,81 @@ var heldSeeds = []string{
 	"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 1",
 	"8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1",
 	"8/8/3b3p/2b2p1P/3b1p1K/b4Pp1/1b1b2P1/b4kb1 b - - 0 1",
+	// The loser's men held: the white king takes c8 or b7 only into
+	// Black's stalemate.
+	"k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1",
+	"8/1p6/kPp5/2P5/p1P5/P7/2K5/8 w - - 0 1",
+}
+
+// The rows of the k1b5/1p1p4/1P1P4 family: the black bishop on c8, walled
+// in by its pawns, can be taken by the white king (from d8, with the black
+// king on a8) only into Black's stalemate, and the dark bishops never check
+// a8; so the men stand until the game ends, and the black king, checked on
+// b8 at most, always keeps a8.
+func TestMenHeldByTheLosersStalemate(t *testing.T) {
+	tests := []struct {
+		name   string
+		fen    string
+		winner int
+		want   Verdict
+	}{
+		{"the white king takes c8 only into Black's stalemate", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", White, Unwinnable},
+		{"three dark bishops", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5B1 w - - 0 1", White, Unwinnable},
+		{"behind a chain with a knight on a4, undetermined at 50,000 positions before", "k1b5/1pBpB3/1PpP4/2Pp4/N1pP4/1pP5/1P6/K7 w - - 0 1", White, Unwinnable},
+		{"a king and bishop, proven by a search of 24,000 positions before", "k1b5/1p1pB3/1P1P4/2K5/8/8/8/8 b - - 0 1", White, Unwinnable},
+		{"a white rook could check a8: the capture could be a mate, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", White, Winnable},
+		{"a white knight, which can cover a8, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5N1 w - - 0 1", White, Winnable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, tc.winner, Options{Limit: 200_000})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+			case Unwinnable:
+				if r.stage != "held-men" || !strings.Contains(r.Reason, "then stalemated") {
+					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// A capture by the winner's king that leaves the loser without a move is
+// a mate when it gives check (a discovered one): the loser's man is held
+// only where the winner can never attack a square the loser's king may
+// stand on then.
+func TestAManOfTheLoserIsHeldOnlyWhereTheCaptureCannotCheck(t *testing.T) {
+	c8, _ := parseSquare("c8")
+	for _, tc := range []struct {
+		name string
+		fen  string
+		want bool
+	}{
+		{"dark bishops never attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", true},
+		{"a rook could attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := b.bb[White][Pawn] | b.bb[Black][Pawn] | uint64(1)<<c8
+			r := b.reaches(set)
+			if got := b.kingTakesStalemate(Black, White, c8, set, r); got != tc.want {
+				t.Fatalf("the white king takes c8 into a stalemate: %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
 
 // heldRoots are the seeds (White the winner) and every 5th community row
@@ -85,7 +161,7 @@ func heldRoots(t *testing.T) (fens []string, winners []int) {
 func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	fens, winners := heldRoots(t)
-	sets, exceptions := 0, 0
+	sets, exceptions, stalemates := 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil || root.status() != playing {
@@ -125,8 +201,13 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 						continue
 					}
 					taker := before.sq[m.From()]
-					if int(taker)%6 != King || int(taker)/6 == w || int(root.sq[q])/6 != w || int(root.sq[q])%6 != Pawn || m.To() != q || next.N != 0 {
-						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on", fen, colourName(w), m, before.FEN(), q, men)
+					byLoser := int(taker)/6 != w && int(root.sq[q])/6 == w
+					byWinner := int(taker)/6 == w && int(root.sq[q])/6 != w && !b.InCheck()
+					if int(taker)%6 != King || !byLoser && !byWinner || m.To() != q || next.N != 0 {
+						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on (or with a mate)", fen, colourName(w), m, before.FEN(), q, men)
+					}
+					if byWinner {
+						stalemates++
 					}
 					exceptions++
 				}
@@ -136,20 +217,20 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sets, %d captures into a stalemate", sets, exceptions)
-	if sets < 50 || exceptions == 0 {
+	t.Logf("%d sets, %d captures into a position without a move (%d of them the loser's stalemate)", sets, exceptions, stalemates)
+	if sets < 50 || exceptions == 0 || stalemates == 0 {
 		t.Fatalf("%d sets, %d exceptions: the test checks too little", sets, exceptions)
 	}
 }
 
 // From positions a few random moves after the seeds and after every 5th
-// community row: wherever the held pawns (and not the fixed men alone)
+// community row: wherever the held men (and not the fixed men alone)
 // prove a position unwinnable, a best-first search of 20,000 positions
 // must find no helpmate.
 func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
 	fens, winners := heldRoots(t)
-	proofs := 0
+	proofs, loserHeld := 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil {
@@ -178,14 +259,17 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 				continue
 			}
 			proofs++
+			if _, _, lh := b.heldSides(w, men, r); lh {
+				loserHeld++
+			}
 			s := &searcher{winner: w, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
 			if line, ok := s.bestFirst(&b, 20_000, 0); ok {
-				t.Errorf("%s (after random moves from %s) is proven unwinnable by the held pawns, but mates: %v", b.FEN(), fen, line)
+				t.Errorf("%s (after random moves from %s) is proven unwinnable by the held men, but mates: %v", b.FEN(), fen, line)
 			}
 		}
 	}
-	t.Logf("%d proofs checked", proofs)
-	if proofs < 10 {
+	t.Logf("%d proofs checked (%d with men of the loser held)", proofs, loserHeld)
+	if proofs < 10 || loserHeld < 5 {
 		t.Fatalf("only %d proofs: the test checks too little", proofs)
 	}
 }

@@ -772,10 +772,12 @@ func (b *Board) fixedMen() (uint64, [2]reach) {
 }
 
 // fixedMenHeld is fixedMen where, for the side winner (none when -1), a
-// pawn the enemy king could take also stays when every such capture leaves
-// the winner without a legal move (kingTakesStalemate): that ends the game
-// without a mate by the winner, so the set stands in every position before
-// a game end (held.go).
+// man of the winner that the loser's king could take also stays when every
+// such capture leaves the winner without a legal move, and a man of the
+// loser that the winner's king could take when every such capture
+// stalemates the loser (kingTakesStalemate): either ends the game without a
+// mate by the winner, so the set stands in every position before a game
+// end (held.go).
 func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
@@ -806,7 +808,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 				// never takes it).
 				guarded := m&guards[c] != 0
 				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
+					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 					keep &^= m
 				}
 				continue
@@ -816,7 +818,8 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 				}
 				continue
 			}
-			if manAttacks(p, q, cand)&^own != 0 || m&e.attack != 0 || m&e.kingAttack&^guards[c] != 0 {
+			if manAttacks(p, q, cand)&^own != 0 || m&e.attack != 0 ||
+				m&e.kingAttack&^guards[c] != 0 && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 				keep &^= m
 			}
 		}
