@@ -321,9 +321,9 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		// king can take only into a position without a move (held.go).
 		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
 			s.stage = "fixed-men"
-			if wh, wp, lh := b.heldSides(s.winner, men, r); wh || lh {
+			if wh, wp, lh, sm := b.heldSides(s.winner, men, r); wh || lh || sm {
 				s.stage = "held-men"
-				why = heldWhy(s.winner, why, wh, wp, lh)
+				why = heldWhy(s.winner, why, wh, wp, lh, sm)
 			}
 			return because(Unwinnable, nil, after(why))
 		}

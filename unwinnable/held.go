@@ -67,16 +67,65 @@ func (b *Board) kingTakesStalemate(c, winner, q int, cand uint64, r [2]reach) bo
 	return true
 }
 
+// stepMatesWinner reports whether the loser's (l's) pawn on q, a man of the
+// set cand, can step only into a mate of the winner: in every position
+// where the set stands, its step (a single step; a double step must be
+// impossible, its square a man of the set) checks the winner's king,
+// which stands in the set, and the winner has no legal move then. So the
+// step ends the game without a mate by the winner, and the pawn stays in
+// the set (fixedMenHeld). The test:
+//   - the step's square q1 is not on the last rank, and the pawn on q1
+//     attacks the winner's king (a pawn's check cannot be blocked);
+//   - no man of the winner but its king can attack q1 (the reaches with
+//     the set less q as walls: the pawn has left q);
+//   - every square next to the winner's king holds its own man of the set,
+//     or is guarded for good by a loser's man of the set (q left out) or by
+//     the pawn on q1; q1 is one of them (the pawn checks from next to the
+//     king), so the king cannot take the pawn either.
+func (b *Board) stepMatesWinner(l, q int, cand uint64) bool {
+	w := 1 - l
+	k := b.bb[w][King]
+	if k&cand == 0 {
+		return false
+	}
+	up := upOf(l)
+	q1 := q + up
+	if q1 < 8 || q1 >= 56 || pawnAttacks[l][q1]&k == 0 {
+		return false
+	}
+	start := rank8 >> 8
+	if l == White {
+		start = rank1 << 8
+	}
+	if (uint64(1)<<q)&start != 0 && (uint64(1)<<(q1+up))&cand == 0 {
+		return false // a double step: not tested
+	}
+	rest := cand &^ (uint64(1) << q)
+	guards := b.guardsForGood(l, rest) | pawnAttacks[l][q1]
+	r := b.reaches(rest)
+	if (uint64(1)<<q1)&(r[w].attack|pawnsAttack(w, b.bb[w][Pawn]&rest)) != 0 {
+		return false
+	}
+	if kingAttacks[bits.TrailingZeros64(k)]&^(rest&b.occ[w])&^guards != 0 {
+		return false
+	}
+	return true
+}
+
 // heldSides says whose men of the set men (the held set of fixedMenHeld,
 // with r its reaches) stand only because the enemy king can take them only
 // into a position without a legal move: the winner's (taken by the loser's
 // king; winnerPiece: one of them is no pawn) and the loser's (taken by the
-// winner's king, a stalemate).
-func (b *Board) heldSides(winner int, men uint64, r [2]reach) (winnerHeld, winnerPiece, loserHeld bool) {
+// winner's king, a stalemate); and whether a pawn of the loser stands only
+// because its step mates the winner (stepMate: stepMatesWinner).
+func (b *Board) heldSides(winner int, men uint64, r [2]reach) (winnerHeld, winnerPiece, loserHeld, stepMate bool) {
 	guards := [2]uint64{b.guardsForGood(White, men), b.guardsForGood(Black, men)}
 	for f := men &^ b.bb[White][King] &^ b.bb[Black][King]; f != 0; f &= f - 1 {
 		q := bits.TrailingZeros64(f)
 		c := int(b.sq[q]) / 6
+		if int(b.sq[q])%6 == Pawn && (uint64(1)<<(q+upOf(c)))&men == 0 {
+			stepMate = true
+		}
 		if uint64(1)<<q&r[1-c].kingAttack&^guards[c] == 0 {
 			continue
 		}
@@ -87,17 +136,25 @@ func (b *Board) heldSides(winner int, men uint64, r [2]reach) (winnerHeld, winne
 			loserHeld = true
 		}
 	}
-	return winnerHeld, winnerPiece, loserHeld
+	return winnerHeld, winnerPiece, loserHeld, stepMate
 }
 
 // heldWhy is menUnwinnable's sentence when the set holds men by
 // kingTakesStalemate (heldSides): the same argument, saying why they stay.
-func heldWhy(winner int, why *phrase.Error, winnerHeld, winnerPiece, loserHeld bool) *phrase.Error {
+func heldWhy(winner int, why *phrase.Error, winnerHeld, winnerPiece, loserHeld, stepMate bool) *phrase.Error {
 	loser := 1 - winner
 	w, l := lower(colourName(winner)), lower(colourName(loser))
 	W, L := phrase.Word(colourName(winner)), phrase.Word(colourName(loser))
 	mated := strings.Contains(why.Format, "never mated")
 	switch {
+	case stepMate && (winnerHeld || loserHeld) && mated:
+		return phrase.Errorf("the pawns are blocked for good (a king can take a man of the set only where the other side is then left without a move, and a %s pawn can step only into a checkmate of %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, W, l, w, l)
+	case stepMate && (winnerHeld || loserHeld):
+		return phrase.Errorf("the pawns are blocked for good (a king can take a man of the set only where the other side is then left without a move, and a %s pawn can step only into a checkmate of %s) and no %s man can ever attack a square the %s king can reach", l, W, w, l)
+	case stepMate && mated:
+		return phrase.Errorf("the pawns are blocked for good (a %s pawn can step only into a checkmate of %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, W, l, w, l)
+	case stepMate:
+		return phrase.Errorf("the pawns are blocked for good (a %s pawn can step only into a checkmate of %s) and no %s man can ever attack a square the %s king can reach", l, W, w, l)
 	case winnerHeld && loserHeld && mated:
 		return phrase.Errorf("the pawns are blocked for good (the %s king can take a %s man only where %s is then left without a move, and the %s king a %s man only where %s is then stalemated) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, w, W, w, l, L, l, w, l)
 	case winnerHeld && loserHeld:

@@ -61,6 +61,10 @@ var heldSeeds = []string{
 	// Black's stalemate.
 	"k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1",
 	"8/1p6/kPp5/2P5/p1P5/P7/2K5/8 w - - 0 1",
+	// A black pawn can step only into White's checkmate (c6-c5 or e6-e5
+	// with the white king on d4; c3-c2 or e3-e2 with it on d1).
+	"1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1",
+	"B6b/8/4k3/2p1p1pB/1pP1P1P1/1Pppp3/3p4/3K4 b - - 0 1",
 }
 
 // The rows of the k1b5/1p1p4/1P1P4 family: the black bishop on c8, walled
@@ -103,6 +107,75 @@ func TestMenHeldByTheLosersStalemate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A pawn of the loser whose only step checks the winner's king, held in
+// the set, with no flight and no man to take the pawn, stays: the step
+// ends the game with the winner mated.
+func TestAPawnThatCanStepOnlyIntoTheWinnersMateIsHeld(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		want Verdict
+	}{
+		{"c6-c5 and e6-e5 mate the white king on d4", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Unwinnable},
+		{"the same with two white bishops", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B3B2 b - - 0 1", Unwinnable},
+		{"c3-c2 and e3-e2 mate the white king on d1", "B6b/8/4k3/2p1p1pB/1pP1P1P1/1Pppp3/3p4/3K4 b - - 0 1", Unwinnable},
+		{"without the pawn on d6 the white king has c5 and e5, and White mates", "1b2kb2/8/2p1p3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Winnable},
+		{"a white knight could take the pawn on c5 or e5, and White mates", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1BN1 b - - 0 1", Winnable},
+		{"without e6, after c6-c5 nothing guards d5: the white king takes it, and White mates", "1b2kb2/8/2pp4/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Winnable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, White, Options{Limit: 200_000})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, White, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+				// The first search may find the mate before the held
+				// men are looked at: they must not prove it either.
+				if men, re := b.fixedMenHeld(White); men != 0 {
+					if ok, why := menUnwinnable(b, White, men, re); ok {
+						t.Fatalf("the held men %s prove it: %s", squareList(men), why)
+					}
+				}
+			case Unwinnable:
+				if r.stage != "held-men" || !strings.Contains(r.Reason, "can step only into a checkmate of White") {
+					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// The step mates only where no man of the winner but its king can ever
+// attack the square the pawn steps to: a white knight that could reach a
+// square attacking c5 keeps c6 out.
+func TestAPawnStepMatesOnlyWhereNoManCanTakeThePawn(t *testing.T) {
+	b, err := ParseFEN("1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	men, _ := b.fixedMenHeld(White)
+	c6, _ := parseSquare("c6")
+	if men&(1<<c6) == 0 || !b.stepMatesWinner(Black, c6, men) {
+		t.Fatalf("c6 (in the set: %v) does not step only into a mate", men&(1<<c6) != 0)
+	}
+	withKnight, err := ParseFEN("1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1BN1 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withKnight.stepMatesWinner(Black, c6, men) {
+		t.Fatalf("with a white knight that can reach b3, a4, d3, e4, e6, d7, b7 or a6, c6-c5 is said to mate")
 	}
 }
 
@@ -161,7 +234,7 @@ func heldRoots(t *testing.T) (fens []string, winners []int) {
 func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	fens, winners := heldRoots(t)
-	sets, exceptions, stalemates := 0, 0, 0
+	sets, exceptions, stalemates, stepMates := 0, 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil || root.status() != playing {
@@ -203,10 +276,15 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 					taker := before.sq[m.From()]
 					byLoser := int(taker)/6 != w && int(root.sq[q])/6 == w
 					byWinner := int(taker)/6 == w && int(root.sq[q])/6 != w && !b.InCheck()
-					if int(taker)%6 != King || !byLoser && !byWinner || m.To() != q || next.N != 0 {
+					// Or a pawn of the loser steps and mates the winner.
+					stepMate := m.From() == q && int(root.sq[q])/6 != w && int(root.sq[q])%6 == Pawn && b.InCheck()
+					if next.N != 0 || !stepMate && (int(taker)%6 != King || !byLoser && !byWinner || m.To() != q) {
 						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on (or with a mate)", fen, colourName(w), m, before.FEN(), q, men)
 					}
-					if byWinner {
+					switch {
+					case stepMate:
+						stepMates++
+					case byWinner:
 						stalemates++
 					}
 					exceptions++
@@ -217,8 +295,8 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sets, %d captures into a position without a move (%d of them the loser's stalemate)", sets, exceptions, stalemates)
-	if sets < 50 || exceptions == 0 || stalemates == 0 {
+	t.Logf("%d sets, %d moves into a position without a move (%d of them the loser's stalemate, %d a loser's pawn step that mates the winner)", sets, exceptions, stalemates, stepMates)
+	if sets < 50 || exceptions == 0 || stalemates == 0 || stepMates == 0 {
 		t.Fatalf("%d sets, %d exceptions: the test checks too little", sets, exceptions)
 	}
 }
@@ -230,14 +308,18 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
 	fens, winners := heldRoots(t)
-	proofs, loserHeld := 0, 0
+	proofs, loserHeld, stepMates := 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil {
 			continue
 		}
 		w := winners[i]
-		for try := 0; try < 3; try++ {
+		tries := 3
+		if i < len(heldSeeds) {
+			tries = 12 // the seeds' families, more often
+		}
+		for try := 0; try < tries; try++ {
 			b := *root
 			for n := rng.Intn(16); n > 0; n-- {
 				var l MoveList
@@ -259,8 +341,12 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 				continue
 			}
 			proofs++
-			if _, _, lh := b.heldSides(w, men, r); lh {
+			_, _, lh, sm := b.heldSides(w, men, r)
+			if lh {
 				loserHeld++
+			}
+			if sm {
+				stepMates++
 			}
 			s := &searcher{winner: w, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
 			if line, ok := s.bestFirst(&b, 20_000, 0); ok {
@@ -268,8 +354,8 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d proofs checked (%d with men of the loser held)", proofs, loserHeld)
-	if proofs < 10 || loserHeld < 5 {
+	t.Logf("%d proofs checked (%d with men of the loser held, %d with a pawn that steps only into a mate)", proofs, loserHeld, stepMates)
+	if proofs < 10 || loserHeld < 5 || stepMates < 5 {
 		t.Fatalf("only %d proofs: the test checks too little", proofs)
 	}
 }

@@ -807,7 +807,8 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 				// Guarded for good by a man of the set (the enemy king
 				// never takes it).
 				guarded := m&guards[c] != 0
-				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+				if front&cand == 0 && (winner < 0 || c == winner || !b.stepMatesWinner(c, q, cand)) ||
+					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
 					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 					keep &^= m
 				}
