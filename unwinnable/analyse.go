@@ -317,13 +317,13 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
 	} else if men, r := b.fixedMenHeld(s.winner); men&^fixed != 0 {
-		// Pieces that never move hold more pawns, or more men; or pawns
-		// the loser's king can take only into a stalemate (held.go).
+		// Pieces that never move hold more pawns, or more men; or men a
+		// king can take only into a position without a move (held.go).
 		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
 			s.stage = "fixed-men"
-			if plain, _ := b.fixedMen(); plain != men {
+			if wh, wp, lh, sm := b.heldSides(s.winner, men, r); wh || lh || sm {
 				s.stage = "held-men"
-				why = heldWhy(s.winner, why)
+				why = heldWhy(s.winner, why, wh, wp, lh, sm)
 			}
 			return because(Unwinnable, nil, after(why))
 		}

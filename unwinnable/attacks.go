@@ -238,3 +238,18 @@ func rooksAttack(set, occ uint64) uint64 {
 	return slide(set, occ, 8, ^uint64(0)) | slide(set, occ, -8, ^uint64(0)) |
 		slide(set, occ, 1, ^fileA) | slide(set, occ, -1, ^fileH)
 }
+
+// guardsForGood: the squares that side c's men of set attack in every
+// position in which the whole set stands where it stands: the attacks of
+// its pawns, knights and king, and those of its bishops, rooks and queens
+// on the squares next to them along their lines (nothing can ever stand
+// between). A pinned man still attacks: the enemy king never steps onto
+// such a square, nor takes a man standing on it.
+func (b *Board) guardsForGood(c int, set uint64) uint64 {
+	p := &b.bb[c]
+	g := pawnsAttack(c, p[Pawn]&set) | knightsAttack(p[Knight]&set) | kingsAttack(p[King]&set)
+	for t := Bishop; t <= Queen; t++ {
+		g |= menAttack(t, p[t]&set, ^uint64(0))
+	}
+	return g
+}

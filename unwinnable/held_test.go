@@ -22,6 +22,7 @@ func TestPawnsHeldByAStalemate(t *testing.T) {
 		{"the black king takes g2 or h5 only into White's stalemate", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", White, Unwinnable, 20_000},
 		{"the same with many dark bishops and White to move (a forced king move first)", "8/8/3b3p/2b2p1P/1b1b1p1K/2b2Pp1/1b4P1/4bkb1 w - - 0 1", White, Unwinnable, 20_000},
 		{"the same with the black king among the bishops", "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1", White, Unwinnable, 20_000},
+		{"a piece of the winner held: Black's walled bishop on c8, which the white king takes only into Black's no-move", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", Black, Unwinnable, 20_000},
 		{"a free white a-pawn: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/P5P1/5kb1 b - - 0 1", White, Winnable, 200_000},
 		{"a white knight that can move: taking g2 stalemates nothing, and White mates", "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kbN b - - 0 1", White, Winnable, 200_000},
 	}
@@ -56,6 +57,154 @@ var heldSeeds = []string{
 	"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 1",
 	"8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1",
 	"8/8/3b3p/2b2p1P/3b1p1K/b4Pp1/1b1b2P1/b4kb1 b - - 0 1",
+	// The loser's men held: the white king takes c8 or b7 only into
+	// Black's stalemate.
+	"k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1",
+	"8/1p6/kPp5/2P5/p1P5/P7/2K5/8 w - - 0 1",
+	// A black pawn can step only into White's checkmate (c6-c5 or e6-e5
+	// with the white king on d4; c3-c2 or e3-e2 with it on d1).
+	"1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1",
+	"B6b/8/4k3/2p1p1pB/1pP1P1P1/1Pppp3/3p4/3K4 b - - 0 1",
+}
+
+// The rows of the k1b5/1p1p4/1P1P4 family: the black bishop on c8, walled
+// in by its pawns, can be taken by the white king (from d8, with the black
+// king on a8) only into Black's stalemate, and the dark bishops never check
+// a8; so the men stand until the game ends, and the black king, checked on
+// b8 at most, always keeps a8.
+func TestMenHeldByTheLosersStalemate(t *testing.T) {
+	tests := []struct {
+		name   string
+		fen    string
+		winner int
+		want   Verdict
+	}{
+		{"the white king takes c8 only into Black's stalemate", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", White, Unwinnable},
+		{"three dark bishops", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5B1 w - - 0 1", White, Unwinnable},
+		{"behind a chain with a knight on a4, undetermined at 50,000 positions before", "k1b5/1pBpB3/1PpP4/2Pp4/N1pP4/1pP5/1P6/K7 w - - 0 1", White, Unwinnable},
+		{"a king and bishop, proven by a search of 24,000 positions before", "k1b5/1p1pB3/1P1P4/2K5/8/8/8/8 b - - 0 1", White, Unwinnable},
+		{"a white rook could check a8: the capture could be a mate, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", White, Winnable},
+		{"a white knight, which can cover a8, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5N1 w - - 0 1", White, Winnable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, tc.winner, Options{Limit: 200_000})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+			case Unwinnable:
+				if r.stage != "held-men" || !strings.Contains(r.Reason, "then stalemated") {
+					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// A pawn of the loser whose only step checks the winner's king, held in
+// the set, with no flight and no man to take the pawn, stays: the step
+// ends the game with the winner mated.
+func TestAPawnThatCanStepOnlyIntoTheWinnersMateIsHeld(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		want Verdict
+	}{
+		{"c6-c5 and e6-e5 mate the white king on d4", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Unwinnable},
+		{"the same with two white bishops", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B3B2 b - - 0 1", Unwinnable},
+		{"c3-c2 and e3-e2 mate the white king on d1", "B6b/8/4k3/2p1p1pB/1pP1P1P1/1Pppp3/3p4/3K4 b - - 0 1", Unwinnable},
+		{"without the pawn on d6 the white king has c5 and e5, and White mates", "1b2kb2/8/2p1p3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Winnable},
+		{"a white knight could take the pawn on c5 or e5, and White mates", "1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1BN1 b - - 0 1", Winnable},
+		{"without e6, after c6-c5 nothing guards d5: the white king takes it, and White mates", "1b2kb2/8/2pp4/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1", Winnable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, White, Options{Limit: 200_000})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, White, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+				// The first search may find the mate before the held
+				// men are looked at: they must not prove it either.
+				if men, re := b.fixedMenHeld(White); men != 0 {
+					if ok, why := menUnwinnable(b, White, men, re); ok {
+						t.Fatalf("the held men %s prove it: %s", squareList(men), why)
+					}
+				}
+			case Unwinnable:
+				if r.stage != "held-men" || !strings.Contains(r.Reason, "can step only into a checkmate of White") {
+					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// The step mates only where no man of the winner but its king can ever
+// attack the square the pawn steps to: a white knight that could reach a
+// square attacking c5 keeps c6 out.
+func TestAPawnStepMatesOnlyWhereNoManCanTakeThePawn(t *testing.T) {
+	b, err := ParseFEN("1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1B2 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	men, _ := b.fixedMenHeld(White)
+	c6, _ := parseSquare("c6")
+	if men&(1<<c6) == 0 || !b.stepMatesWinner(Black, c6, men) {
+		t.Fatalf("c6 (in the set: %v) does not step only into a mate", men&(1<<c6) != 0)
+	}
+	withKnight, err := ParseFEN("1b2kb2/8/2ppp3/3p2p1/1p1K1pP1/1P1P1P2/8/1B1B1BN1 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withKnight.stepMatesWinner(Black, c6, men) {
+		t.Fatalf("with a white knight that can reach b3, a4, d3, e4, e6, d7, b7 or a6, c6-c5 is said to mate")
+	}
+}
+
+// A capture by the winner's king that leaves the loser without a move is
+// a mate when it gives check (a discovered one): the loser's man is held
+// only where the winner can never attack a square the loser's king may
+// stand on then.
+func TestAManOfTheLoserIsHeldOnlyWhereTheCaptureCannotCheck(t *testing.T) {
+	c8, _ := parseSquare("c8")
+	for _, tc := range []struct {
+		name string
+		fen  string
+		want bool
+	}{
+		{"dark bishops never attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", true},
+		{"a rook could attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := b.bb[White][Pawn] | b.bb[Black][Pawn] | uint64(1)<<c8
+			r := b.reaches(set)
+			if got := b.kingTakesStalemate(Black, White, c8, set, r); got != tc.want {
+				t.Fatalf("the white king takes c8 into a stalemate: %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
 
 // heldRoots are the seeds (White the winner) and every 5th community row
@@ -85,7 +234,7 @@ func heldRoots(t *testing.T) (fens []string, winners []int) {
 func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	fens, winners := heldRoots(t)
-	sets, exceptions := 0, 0
+	sets, exceptions, stalemates, stepMates := 0, 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil || root.status() != playing {
@@ -125,8 +274,18 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 						continue
 					}
 					taker := before.sq[m.From()]
-					if int(taker)%6 != King || int(taker)/6 == w || int(root.sq[q])/6 != w || int(root.sq[q])%6 != Pawn || m.To() != q || next.N != 0 {
-						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on", fen, colourName(w), m, before.FEN(), q, men)
+					byLoser := int(taker)/6 != w && int(root.sq[q])/6 == w
+					byWinner := int(taker)/6 == w && int(root.sq[q])/6 != w && !b.InCheck()
+					// Or a pawn of the loser steps and mates the winner.
+					stepMate := m.From() == q && int(root.sq[q])/6 != w && int(root.sq[q])%6 == Pawn && b.InCheck()
+					if next.N != 0 || !stepMate && (int(taker)%6 != King || !byLoser && !byWinner || m.To() != q) {
+						t.Fatalf("%s (%s to mate): after %v from %s the man on %d of the held set %x moved or was taken, and the game goes on (or with a mate)", fen, colourName(w), m, before.FEN(), q, men)
+					}
+					switch {
+					case stepMate:
+						stepMates++
+					case byWinner:
+						stalemates++
 					}
 					exceptions++
 				}
@@ -136,27 +295,31 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sets, %d captures into a stalemate", sets, exceptions)
-	if sets < 50 || exceptions == 0 {
+	t.Logf("%d sets, %d moves into a position without a move (%d of them the loser's stalemate, %d a loser's pawn step that mates the winner)", sets, exceptions, stalemates, stepMates)
+	if sets < 50 || exceptions == 0 || stalemates == 0 || stepMates == 0 {
 		t.Fatalf("%d sets, %d exceptions: the test checks too little", sets, exceptions)
 	}
 }
 
 // From positions a few random moves after the seeds and after every 5th
-// community row: wherever the held pawns (and not the fixed men alone)
+// community row: wherever the held men (and not the fixed men alone)
 // prove a position unwinnable, a best-first search of 20,000 positions
 // must find no helpmate.
 func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
 	fens, winners := heldRoots(t)
-	proofs := 0
+	proofs, loserHeld, stepMates := 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil {
 			continue
 		}
 		w := winners[i]
-		for try := 0; try < 3; try++ {
+		tries := 3
+		if i < len(heldSeeds) {
+			tries = 12 // the seeds' families, more often
+		}
+		for try := 0; try < tries; try++ {
 			b := *root
 			for n := rng.Intn(16); n > 0; n-- {
 				var l MoveList
@@ -178,14 +341,21 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 				continue
 			}
 			proofs++
+			_, _, lh, sm := b.heldSides(w, men, r)
+			if lh {
+				loserHeld++
+			}
+			if sm {
+				stepMates++
+			}
 			s := &searcher{winner: w, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
 			if line, ok := s.bestFirst(&b, 20_000, 0); ok {
-				t.Errorf("%s (after random moves from %s) is proven unwinnable by the held pawns, but mates: %v", b.FEN(), fen, line)
+				t.Errorf("%s (after random moves from %s) is proven unwinnable by the held men, but mates: %v", b.FEN(), fen, line)
 			}
 		}
 	}
-	t.Logf("%d proofs checked", proofs)
-	if proofs < 10 {
+	t.Logf("%d proofs checked (%d with men of the loser held, %d with a pawn that steps only into a mate)", proofs, loserHeld, stepMates)
+	if proofs < 10 || loserHeld < 5 || stepMates < 5 {
 		t.Fatalf("only %d proofs: the test checks too little", proofs)
 	}
 }

@@ -754,10 +754,13 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 // stand. A pawn stands behind a man of the set and none of its capture
 // squares can ever hold an enemy man (nor an enemy pawn of the set), no
 // enemy man can ever attack it, and the enemy king can never step next to
-// it unless a pawn, king or knight of the set guards it; a piece's moves (the set as
-// walls) all lead onto its own men of the set, and no enemy man (nor the
-// enemy king) can ever attack it; a king's steps lead onto its own men of
-// the set or squares the enemy pawns of the set attack. "Ever": the
+// it unless a man of the set guards it for good (guardsForGood: a pawn,
+// knight or king of the set attacks it, or a bishop, rook or queen of the
+// set stands next to it along its line); a piece's moves (the set as
+// walls) all lead onto its own men of the set, no enemy man can ever
+// attack it, nor the enemy king unless the set guards it for good; a
+// king's steps lead onto its own men of the set or squares the enemy men
+// of the set guard for good. "Ever": the
 // reaches with the set as walls. No castling right for a side with men in
 // it; an en-passant capture open now leaves both pawns out. Computed, as
 // fixedPawns, by removing men until nothing changes (removing one can only
@@ -769,10 +772,12 @@ func (b *Board) fixedMen() (uint64, [2]reach) {
 }
 
 // fixedMenHeld is fixedMen where, for the side winner (none when -1), a
-// pawn the enemy king could take also stays when every such capture leaves
-// the winner without a legal move (kingTakesStalemate): that ends the game
-// without a mate by the winner, so the set stands in every position before
-// a game end (held.go).
+// man of the winner that the loser's king could take also stays when every
+// such capture leaves the winner without a legal move, and a man of the
+// loser that the winner's king could take when every such capture
+// stalemates the loser (kingTakesStalemate): either ends the game without a
+// mate by the winner, so the set stands in every position before a game
+// end (held.go).
 func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
@@ -788,6 +793,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 	}
 	for cand != 0 {
 		r := b.reaches(cand)
+		guards := [2]uint64{b.guardsForGood(White, cand), b.guardsForGood(Black, cand)}
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros64(f)
@@ -798,21 +804,23 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
-				// Guarded for good by a pawn, king or knight of the set
-				// (the enemy king never takes it).
-				guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
-				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
+				// Guarded for good by a man of the set (the enemy king
+				// never takes it).
+				guarded := m&guards[c] != 0
+				if front&cand == 0 && (winner < 0 || c == winner || !b.stepMatesWinner(c, q, cand)) ||
+					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 					keep &^= m
 				}
 				continue
 			case King:
-				if kingAttacks[q]&^own&^pawnsAttack(1-c, b.bb[1-c][Pawn]&cand) != 0 {
+				if kingAttacks[q]&^own&^guards[1-c] != 0 {
 					keep &^= m
 				}
 				continue
 			}
-			if manAttacks(p, q, cand)&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
+			if manAttacks(p, q, cand)&^own != 0 || m&e.attack != 0 ||
+				m&e.kingAttack&^guards[c] != 0 && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 				keep &^= m
 			}
 		}

@@ -60,9 +60,11 @@ func (st *pawnState) close() {
 func (st *pawnState) flood() {
 	stay := st.stays()
 	pawns := st.pawns[0] | st.pawns[1] | stay
+	// The other king's ring is left out here: its region is not flooded
+	// yet, so whether it is held is known only below.
 	for c := 0; c < 2; c++ {
 		if k := st.reg[c][King-1]; k != 0 {
-			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, pawnsAttack(1-c, st.pawns[1-c]))
+			st.reg[c][King-1], _ = floodFrom(King, k&^pawns, pawns, st.menGuards(1-c))
 		}
 	}
 	// A king held on one square keeps the other king off its neighbours
@@ -70,7 +72,7 @@ func (st *pawnState) flood() {
 	for i := 0; i < 4; i++ {
 		c := i % 2
 		if ring := kingRing(st.held(1 - c)); ring != 0 {
-			st.reg[c][King-1], _ = floodFrom(King, st.reg[c][King-1]&^pawns&^ring, pawns, pawnsAttack(1-c, st.pawns[1-c])|ring)
+			st.reg[c][King-1], _ = floodFrom(King, st.reg[c][King-1]&^pawns&^ring, pawns, st.guards(1-c))
 		}
 	}
 	walls := st.walls()
@@ -98,7 +100,7 @@ func (st *pawnState) dropStay() bool {
 			continue
 		}
 		e := 1 - c
-		attacked := pawnsAttack(e, st.pawns[e]) | menAttack(King, st.reg[e][King-1], walls)
+		attacked := pawnsAttack(e, st.pawns[e]) | menAttack(King, st.reg[e][King-1], walls)&^st.guards(c)
 		for p := Knight; p <= Queen; p++ {
 			attacked |= menAttack(p, st.reg[e][p-1], walls)
 		}
@@ -149,6 +151,25 @@ func (st *pawnState) held(c int) uint64 {
 		return k
 	}
 	return 0
+}
+
+// guards is what c's men standing in every position of the state attack
+// in every such position: its pawns, the ring of its king held on one
+// square, its knights of stay, and its bishops, rooks and queens of stay
+// on the squares next to them along their lines (guardsForGood: nothing
+// can stand between). The enemy king never steps onto such a square nor
+// takes a man there.
+func (st *pawnState) guards(c int) uint64 {
+	return st.menGuards(c) | kingRing(st.held(c))
+}
+
+// menGuards is guards without the king's ring.
+func (st *pawnState) menGuards(c int) uint64 {
+	g := pawnsAttack(c, st.pawns[c]) | knightsAttack(st.stay[c][Knight-1])
+	for p := Bishop; p <= Queen; p++ {
+		g |= menAttack(p, st.stay[c][p-1], ^uint64(0))
+	}
+	return g
 }
 
 // checks reports whether some man of winner could attack a square the
@@ -211,7 +232,7 @@ func (st *pawnState) successors(winner int, f func(pawnState)) {
 			}
 			for t := menAttack(p, r, walls) & opp; t != 0; t &= t - 1 {
 				bit := t & -t
-				if p == King && (pawnsAttack(1-c, opp&^bit)&bit != 0 || bit&kingRing(st.held(1-c)) != 0) {
+				if p == King && bit&st.guards(1-c) != 0 {
 					continue
 				}
 				n := *st
