@@ -316,20 +316,10 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		roomWhy = room.reason(s.winner, false)
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
-	} else if men, r := b.fixedMenHeld(s.winner); men&^fixed != 0 {
-		// Pieces that never move hold more pawns, or more men; or pawns
-		// the loser's king can take only into a stalemate (held.go).
-		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
-			s.stage = "fixed-men"
-			if plain, _ := b.fixedMen(); plain != men {
-				s.stage = "held-men"
-				why = heldWhy(s.winner, why)
-			}
-			return because(Unwinnable, nil, after(why))
-		}
-		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
-			room, roomWhy = x, x.reason(s.winner, true)
-		}
+	} else if why, x := s.fixedMenStage(&b, fixed); why != nil {
+		return because(Unwinnable, nil, after(why))
+	} else if x != nil {
+		room, roomWhy = x, x.reason(s.winner, true)
 	}
 	if room != nil {
 		s.stage = "lone-minor"
@@ -447,6 +437,28 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	}
 	why = phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
+}
+
+// fixedMenStage is stages 4c and 4d: pieces that never move hold more
+// pawns, or more men; or pawns the loser's king can take only into a
+// stalemate (held.go); and pieces that never move though they may be
+// taken stand where they are (immobilePieces). It returns a proof, or
+// else the lone minor piece's room behind the men when there is one.
+func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorRoom) {
+	still := b.immobilePieces(s.winner)
+	men, r := b.fixedMenWith(s.winner, still, 0)
+	if men&^fixed == 0 && (still.set == 0 || men == 0) {
+		return nil, nil // nothing the pawns alone did not show
+	}
+	if ok, why := menUnwinnable(b, s.winner, men, still, r); ok {
+		s.stage = "fixed-men"
+		if plain, _ := b.fixedMenWith(-1, still, 0); plain != men {
+			s.stage = "held-men"
+			why = heldWhy(s.winner, why)
+		}
+		return why, nil
+	}
+	return nil, blockedMinorRoom(b, s.winner, men, r)
 }
 
 // makeShort makes a helpmate line (in playing order, from b) short for a

@@ -173,7 +173,7 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 			if plain, _ := b.fixedMen(); men == 0 || men == plain {
 				continue
 			}
-			ok, _ := menUnwinnable(&b, w, men, r)
+			ok, _ := menUnwinnable(&b, w, men, stillMen{}, r)
 			if !ok {
 				continue
 			}

@@ -774,6 +774,14 @@ func (b *Board) fixedMen() (uint64, [2]reach) {
 // without a mate by the winner, so the set stands in every position before
 // a game end (held.go).
 func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
+	return b.fixedMenWith(winner, stillMen{}, 0)
+}
+
+// fixedMenWith is fixedMenHeld where the pieces on still never move
+// (immobilePieces: they flood to their own square only, and may be taken)
+// and the piece on safe (none when 0) is taken to be never attacked: the
+// set then stands as long as that piece stands (immobilePieces).
+func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [2]reach) {
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
 	for c := 0; c < 2; c++ {
@@ -787,7 +795,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 		cand &^= uint64(1) << (int(b.ep) + upOf(them))
 	}
 	for cand != 0 {
-		r := b.reaches(cand)
+		r := b.reachesStill(cand, still)
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros64(f)
@@ -812,7 +820,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 				}
 				continue
 			}
-			if manAttacks(p, q, cand)&^own != 0 || m&(e.attack|e.kingAttack) != 0 {
+			if manAttacks(p, q, cand)&^own != 0 || m&(e.attack|e.kingAttack)&^safe != 0 {
 				keep &^= m
 			}
 		}
@@ -825,6 +833,44 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 		cand = keep
 	}
 	return 0, [2]reach{}
+}
+
+// immobilePieces is the set of pieces (knight to queen, of either side)
+// that provably never move, though they may be taken: a piece X whose
+// moves all lead onto its own men now, and which stays in the set of
+// fixedMenWith when X alone is taken to be never attacked (with its moves
+// leading onto its own men of that set). Sound: that set stands as long
+// as X stands — the induction of fixedMen on the first move that touches
+// it, where the capture of X ends the claim and every other condition is
+// checked as before — so while X stands, every square it could move to
+// holds its own man; and once taken, X moves no more. For the same
+// reason X attacks, while it stands, only what it attacks with the men
+// of that set as blockers. E.g.
+// B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b for White: the rook on a1
+// can be taken by the bishop from h2 (by g1, e1 or e3, d2, c1 and b2), but
+// while it stands the king on a2 (a3 and b2 attacked by the pawns on b4
+// and c3) and the bishop on b1 (c2 its own pawn) cannot move, nor can it.
+// Each X is proven on its own (the claim for one never leans on another's),
+// so all of them hold together; winner is fixedMenHeld's.
+func (b *Board) immobilePieces(winner int) stillMen {
+	occ := b.all()
+	var still stillMen
+	for c := 0; c < 2; c++ {
+		for p := Knight; p <= Queen; p++ {
+			for f := b.bb[c][p]; f != 0; f &= f - 1 {
+				q := bits.TrailingZeros64(f)
+				if manAttacks(p, q, occ)&^b.occ[c] != 0 {
+					continue // it can move now
+				}
+				m := uint64(1) << q
+				if set, _ := b.fixedMenWith(winner, stillMen{}, m); set&m != 0 {
+					still.set |= m
+					still.attack[c] |= manAttacks(p, q, set)
+				}
+			}
+		}
+	}
+	return still
 }
 
 // tempoKey is b's key without the men on squares of tempo: positions that
@@ -844,7 +890,7 @@ func tempoKey(b *Board, tempo uint64) uint64 {
 // fixedPawns: the loser's men among them stand beside its king in every
 // position (they never move nor are taken), the winner's attack from their
 // squares (their floods, in the reaches).
-func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.Error) {
+func menUnwinnable(b *Board, winner int, men uint64, still stillMen, r [2]reach) (bool, *phrase.Error) {
 	loser := 1 - winner
 	w, l := lower(colourName(winner)), lower(colourName(loser))
 	if r[winner].attack&r[loser].kingStand == 0 {
@@ -857,6 +903,9 @@ func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.
 		block:      r[loser].stand,
 		movers:     bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King] &^ men),
 		winnerKing: r[winner].kingStand,
+	}
+	if room.movers > 1 {
+		room.men = b.manStands(loser, men, still, men, r)
 	}
 	if room.mateSquare() >= 0 {
 		return false, nil
