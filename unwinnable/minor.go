@@ -803,14 +803,15 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 			m := uint64(1) << q
 			e := &r[1-c]
 			own := cand & b.occ[c]
+			// Guarded for good by a pawn, king or knight of the set (the
+			// enemy king never takes it: their attacks cannot be blocked,
+			// and a pinned man still guards).
+			guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
-				// Guarded for good by a pawn, king or knight of the set
-				// (the enemy king never takes it).
-				guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
 				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
+					m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
 					keep &^= m
 				}
 				continue
@@ -820,7 +821,10 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 				}
 				continue
 			}
-			if manAttacks(p, q, cand)&^own != 0 || m&(e.attack|e.kingAttack)&^safe != 0 {
+			// A piece: its moves lead onto its own men of the set, no
+			// enemy man attacks it, and the enemy king only where the set
+			// guards it.
+			if manAttacks(p, q, cand)&^own != 0 || m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded {
 				keep &^= m
 			}
 		}
@@ -835,36 +839,53 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 	return 0, [2]reach{}
 }
 
-// immobilePieces is the set of pieces (knight to queen, of either side)
-// that provably never move, though they may be taken: a piece X whose
-// moves all lead onto its own men now, and which stays in the set of
-// fixedMenWith when X alone is taken to be never attacked (with its moves
-// leading onto its own men of that set). Sound: that set stands as long
-// as X stands — the induction of fixedMen on the first move that touches
-// it, where the capture of X ends the claim and every other condition is
-// checked as before — so while X stands, every square it could move to
-// holds its own man; and once taken, X moves no more. For the same
-// reason X attacks, while it stands, only what it attacks with the men
-// of that set as blockers. E.g.
-// B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b for White: the rook on a1
-// can be taken by the bishop from h2 (by g1, e1 or e3, d2, c1 and b2), but
-// while it stands the king on a2 (a3 and b2 attacked by the pawns on b4
-// and c3) and the bishop on b1 (c2 its own pawn) cannot move, nor can it.
-// Each X is proven on its own (the claim for one never leans on another's),
-// so all of them hold together; winner is fixedMenHeld's.
+// immobilePieces is the set of men (pieces or pawns, of either side) that
+// provably never move, though they may be taken: a man X that cannot move
+// now (a piece's moves all lead onto its own men; a pawn has a man in
+// front and no enemy man on a square it takes on) and that stays in the
+// set of fixedMenWith when X alone is taken to be never attacked. Sound:
+// that set stands as long as X stands — the induction of fixedMen on the
+// first move that touches it, where the capture of X ends the claim and
+// every other condition is checked as before — so while X stands, it has
+// no move (a piece's squares hold its own men of the set; a pawn's front
+// holds a man of the set, and no enemy man ever stands where it takes,
+// en passant included); and once taken, X moves no more. For the same
+// reason X attacks, while it stands, only what it attacks with the men of
+// that set as blockers. E.g. B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b
+// for White: the rook on a1 can be taken by the bishop from h2 (by g1, e1
+// or e3, d2, c1 and b2), but while it stands the king on a2 (a3 and b2
+// attacked by the pawns on b4 and c3) and the bishop on b1 (c2 its own
+// pawn) cannot move, nor can it; and in
+// 1k6/1p4p1/1b1b2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b the pawn on g6,
+// which the black king can take, never moves: the pawn on g7 in front of
+// it never moves while it stands, and no black man can ever stand on f7
+// or h7. Each X is proven on its own (the claim for one never leans on
+// another's), so all of them hold together; winner is fixedMenHeld's.
 func (b *Board) immobilePieces(winner int) stillMen {
 	occ := b.all()
 	var still stillMen
+	// The men of the set itself stand for good: no need to ask.
+	base, _ := b.fixedMenWith(winner, stillMen{}, 0)
 	for c := 0; c < 2; c++ {
-		for p := Knight; p <= Queen; p++ {
-			for f := b.bb[c][p]; f != 0; f &= f - 1 {
+		for p := Pawn; p <= Queen; p++ {
+			for f := b.bb[c][p] &^ base; f != 0; f &= f - 1 {
 				q := bits.TrailingZeros64(f)
-				if manAttacks(p, q, occ)&^b.occ[c] != 0 {
+				m := uint64(1) << q
+				if p == Pawn {
+					if occ&(uint64(1)<<(q+upOf(c))) == 0 || pawnAttacks[c][q]&b.occ[1-c] != 0 || b.ep >= 0 {
+						continue // it can move now (or an en-passant capture is open)
+					}
+				} else if manAttacks(p, q, occ)&^b.occ[c] != 0 {
 					continue // it can move now
 				}
-				m := uint64(1) << q
-				if set, _ := b.fixedMenWith(winner, stillMen{}, m); set&m != 0 {
-					still.set |= m
+				set, _ := b.fixedMenWith(winner, stillMen{}, m)
+				if set&m == 0 {
+					continue
+				}
+				still.set |= m
+				if p == Pawn {
+					still.attack[c] |= pawnAttacks[c][q]
+				} else {
 					still.attack[c] |= manAttacks(p, q, set)
 				}
 			}

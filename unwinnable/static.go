@@ -96,18 +96,18 @@ func (b *Board) reaches(fixed uint64) [2]reach {
 	return b.reachesStill(fixed, stillMen{})
 }
 
-// stillMen are pieces that never move, though they may be taken
-// (immobilePieces): their squares, and what they can attack, by colour —
-// from their squares, with the men that stand as long as they stand as
-// walls.
+// stillMen are men (pieces or pawns) that never move, though they may be
+// taken (immobilePieces): their squares, and what they can attack, by
+// colour — from their squares, with the men that stand as long as they
+// stand as walls.
 type stillMen struct {
 	set    uint64
 	attack [2]uint64
 }
 
-// reachesStill is reaches where the pieces of still never move: each
-// stands on its square (or is taken) and attacks only still.attack. Such
-// a piece is no wall: it may be taken.
+// reachesStill is reaches where the men of still never move: each stands
+// on its square (or is taken) and attacks only still.attack. Such a man is
+// no wall: it may be taken.
 func (b *Board) reachesStill(fixed uint64, still stillMen) [2]reach {
 	capt := [2]uint64{b.occ[Black] &^ b.bb[Black][King], b.occ[White] &^ b.bb[White][King]}
 	for {
@@ -139,7 +139,7 @@ func (b *Board) reachesWith(fixed uint64, capt [2]uint64, still stillMen) [2]rea
 		}
 		r[c].stand |= b.occ[c] & still.set
 		r[c].attack |= still.attack[c]
-		for f := b.bb[c][Pawn] &^ fixed; f != 0; f &= f - 1 {
+		for f := b.bb[c][Pawn] &^ fixed &^ still.set; f != 0; f &= f - 1 {
 			st, at := pawnFlood(c, bits.TrailingZeros64(f), fixed, capt[c])
 			r[c].stand |= st
 			r[c].attack |= at
@@ -159,16 +159,12 @@ func (b *Board) manStands(c int, fixed uint64, still stillMen, skip uint64, r [2
 	var men []uint64
 	for f := b.occ[c] &^ b.bb[c][King] &^ skip; f != 0; f &= f - 1 {
 		q := bits.TrailingZeros64(f)
-		var st uint64
-		if p := int(b.sq[q]) % 6; p == Pawn {
-			if fixed&(uint64(1)<<q) != 0 {
-				st = uint64(1) << q
-			} else {
-				st, _ = pawnFlood(c, q, fixed, capt)
-			}
-		} else if still.set&(uint64(1)<<q) != 0 {
-			st = uint64(1) << q
-		} else {
+		st := uint64(1) << q
+		switch p := int(b.sq[q]) % 6; {
+		case (fixed|still.set)&st != 0:
+		case p == Pawn:
+			st, _ = pawnFlood(c, q, fixed, capt)
+		default:
 			st, _ = flood(p, q, fixed, 0)
 		}
 		men = append(men, st)

@@ -15,13 +15,7 @@ import (
 // pawns. Rows of the lichess-heavy set (CHA-Solver's labels) that were
 // undetermined at the default limit, with the stage that proves each.
 func TestTheChainWithHolesIsProven(t *testing.T) {
-	tests := []struct {
-		name  string
-		fen   string
-		want  Verdict
-		stage string // the stage that decides it (unwinnable rows)
-		nodes int
-	}{
+	tests := []stillCase{
 		{"the rook on a1 can only be taken, the black bishop on h2 never passes the pawns",
 			"B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b - - 0 1", Unwinnable, "fixed-men", 20_000},
 		{"the same with two white bishops, the bishop on g1 behind the pawns",
@@ -41,6 +35,46 @@ func TestTheChainWithHolesIsProven(t *testing.T) {
 		{"a black light bishop behind the pawns is given up to a white pawn",
 			"B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P1b3/RB6 b - - 0 1", Winnable, "", 50_000},
 	}
+	analyseStillCases(t, tests)
+}
+
+// The king shut in on f1: its neighbours are its pawn e2 and squares the
+// black pawns on e3, f2, h2 and h3 hold; the bishop on g1 (guarded by the
+// pawns f2 and h2, attacked only by the white king) and the rook on h1
+// never move, so the black g-pawn never promotes, and White's light bishop
+// never leaves a2, b1, c2 and d1. Rows of the lichess-heavy set that were
+// undetermined at the default limit.
+func TestTheKingShutInOnF1IsProven(t *testing.T) {
+	analyseStillCases(t, []stillCase{
+		{"the bishop on g1 is guarded against the white king, the white bishop shut in on a2, b1, c2, d1",
+			"8/1p4p1/6k1/6b1/1p1p4/1P1Pp1bp/B3Pp1p/5Kbr w - - 0 1", Unwinnable, "fixed-men", 20_000},
+		{"the same with a second white bishop on d1 and Black to move",
+			"8/3p2p1/6k1/6b1/1p1p4/1P1Pp1bp/B3Pp1p/3B1Kbr b - - 0 1", Unwinnable, "fixed-men", 20_000},
+		{"the same with two more black bishops",
+			"8/1p4p1/1b1b2k1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b - - 0 1", Unwinnable, "fixed-men", 20_000},
+		{"a white pawn on g6 that the black king can take but that never moves: no black man can stand on f7 or h7",
+			"1k6/1p4p1/1b1b2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b - - 0 1", Unwinnable, "fixed-men", 20_000},
+		{"a black knight gives itself up on e4 or f3 and a white pawn runs",
+			"8/1p4p1/6k1/6n1/1p1p4/1P1Pp1bp/B3Pp1p/5Kbr w - - 0 1", Winnable, "", 50_000},
+		{"a black knight gives itself up on f7 or h7 to the pawn on g6",
+			"1k6/1p4p1/1b1n2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b - - 0 1", Winnable, "", 50_000},
+		{"without the black rook the pawn on h2 promotes, and the white king comes out",
+			"8/1p4p1/6k1/6b1/1p1p4/1P1Pp1bp/B3Pp1p/5Kb1 w - - 0 1", Winnable, "", 200_000},
+	})
+}
+
+// stillCase is a row of the tests above: the verdict with White to mate,
+// and for an unwinnable one the stage that proves it.
+type stillCase struct {
+	name  string
+	fen   string
+	want  Verdict
+	stage string
+	nodes int
+}
+
+func analyseStillCases(t *testing.T, tests []stillCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := ParseFEN(tc.fen)
@@ -90,13 +124,17 @@ func TestBlockersFitMatchesEachSquareToAManOfItsOwn(t *testing.T) {
 	}
 }
 
-// stillSeeds are positions with pieces that can only be taken.
+// stillSeeds are positions with men that can only be taken.
 var stillSeeds = []string{
 	"B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b - - 0 1",
 	"B2b4/8/8/4k2B/1p1p1p1p/1PpP1P1P/K1P5/RB4b1 b - - 0 1",
 	"B2b4/2b5/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b - - 0 1",
 	"B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P1b3/RB6 b - - 0 1",
 	"8/8/2B5/4k3/1p1p1p1p/1PpP1P1P/K1P4b/NB6 b - - 0 1",
+	"8/1p4p1/6k1/6b1/1p1p4/1P1Pp1bp/B3Pp1p/5Kbr w - - 0 1",
+	"1k6/1p4p1/1b1b2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b - - 0 1",
+	"8/1p4p1/6k1/6n1/1p1p4/1P1Pp1bp/B3Pp1p/5Kbr w - - 0 1",
+	"1k6/1p4p1/1b1n2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b - - 0 1",
 }
 
 // stillRoots are the seeds and the chain rows (White the winner) and
@@ -120,10 +158,10 @@ func stillRoots(t *testing.T) (fens []string, winners []int) {
 }
 
 // The argument of immobilePieces, played out: along random games from
-// positions with such pieces (captures of them chosen half the time, and
-// then moves of the men they shut in), a piece that can only be taken
-// never moves: its square holds it until an enemy man takes it.
-func TestAPieceThatCanOnlyBeTakenNeverMoves(t *testing.T) {
+// positions with such men (captures of them chosen half the time, and
+// then moves of the men they shut in), a man that can only be taken never
+// moves: its square holds it until an enemy man takes it.
+func TestAManThatCanOnlyBeTakenNeverMoves(t *testing.T) {
 	rng := rand.New(rand.NewSource(20))
 	fens, winners := stillRoots(t)
 	pieces, taken := 0, 0
@@ -157,7 +195,7 @@ func TestAPieceThatCanOnlyBeTakenNeverMoves(t *testing.T) {
 					m = takes[rng.Intn(len(takes))]
 				}
 				if standing&(uint64(1)<<m.From()) != 0 {
-					t.Fatalf("%s: the piece on %d of the still set %x moves (%v) in %s", fen, m.From(), still.set, m, b.FEN())
+					t.Fatalf("%s: the man on %d of the still set %x moves (%v) in %s", fen, m.From(), still.set, m, b.FEN())
 				}
 				if standing&(uint64(1)<<m.To()) != 0 {
 					standing &^= uint64(1) << m.To()
@@ -167,9 +205,9 @@ func TestAPieceThatCanOnlyBeTakenNeverMoves(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pieces that can only be taken, %d taken in the games", pieces, taken)
+	t.Logf("%d men that can only be taken, %d taken in the games", pieces, taken)
 	if pieces < 10 || taken == 0 {
-		t.Fatalf("%d pieces, %d taken: the test checks too little", pieces, taken)
+		t.Fatalf("%d men, %d taken: the test checks too little", pieces, taken)
 	}
 }
 
