@@ -439,10 +439,11 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
 }
 
-// fixedMenStage is stages 4c and 4d: pieces that never move hold more
+// fixedMenStage is stages 4c to 4f: pieces that never move hold more
 // pawns, or more men; or pawns the loser's king can take only into a
-// stalemate (held.go); and pieces that never move though they may be
-// taken stand where they are (immobilePieces). It returns a proof, or
+// stalemate, or men of the loser that can move only where they mate the
+// winner (held.go); and men that never move though they may be taken
+// stand where they are (immobilePieces). It returns a proof, or
 // else the lone minor piece's room behind the men when there is one.
 func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorRoom) {
 	still := b.immobilePieces(s.winner)
@@ -452,9 +453,14 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 	}
 	if ok, why := menUnwinnable(b, s.winner, men, still, r); ok {
 		s.stage = "fixed-men"
-		if plain, _ := b.fixedMenWith(-1, still, 0); plain != men {
+		if plain, _ := b.fixedMenRules(s.winner, 0, still, 0); plain != men {
 			s.stage = "held-men"
-			why = heldWhy(s.winner, why)
+			if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
+				why = heldWhy(s.winner, why)
+			} else {
+				s.stage = "mate-men"
+				why = mateWhy(s.winner, why)
+			}
 		}
 		return why, nil
 	}

@@ -75,3 +75,133 @@ func heldWhy(winner int, why *phrase.Error) *phrase.Error {
 	}
 	return phrase.Errorf("the pawns are blocked for good (the %s king can take a %s pawn only where %s is then left without a move) and no %s man can ever attack a square the %s king can reach", l, w, phrase.Word(colourName(winner)), w, l)
 }
+
+// selfMates reports whether the loser's man on q, a piece or pawn of type
+// p, moving to s (empty, or a man of the winner taken) checkmates the
+// winner, whose king stands for good in cand (a man of the set); cand the
+// set, still its still men. Then that move ends the game without a mate
+// by the winner, and fixedMenRules keeps the man in the set (mateRule).
+// The test, on every position where the move can happen while the set
+// stands:
+//   - the man on s attacks the winner's king on w so that no man can step
+//     between: a pawn, a knight, or a piece beside w along its line;
+//   - the winner's king cannot take it: s is not beside w, or a pawn or
+//     knight of the loser in the set (not the man that moved) guards s;
+//   - no other man of the winner can ever attack s (its reach with the set
+//     as walls and q empty: winnerAttacks);
+//   - the king has no step: every square beside w but s holds a man of the
+//     winner in the set, or is attacked by a pawn or knight of the loser
+//     in the set (not the man that moved; they stand, and their attacks
+//     cannot be blocked), or by another piece of the loser in the set or
+//     the man on s along a line on which only w and q lie between (both
+//     empty then).
+//
+// The check needs no more: a check that cannot be parried by taking the
+// checking man, by stepping between or by the king's step is a mate
+// (another check at once only makes it surer).
+func (b *Board) selfMates(winner, p, q, s int, cand uint64, still stillMen) bool {
+	loser := 1 - winner
+	wk := b.bb[winner][King]
+	if wk&cand == 0 {
+		return false
+	}
+	w := bits.TrailingZeros64(wk)
+	sb, qb := uint64(1)<<s, uint64(1)<<q
+	var hits, certain uint64
+	switch p {
+	case Pawn:
+		hits, certain = pawnAttacks[loser][s], pawnAttacks[loser][s]
+	case Knight:
+		hits, certain = knightAttacks[s], knightAttacks[s]
+	case Bishop, Rook, Queen:
+		hits = manAttacks(p, s, ^uint64(0)) // beside s only
+		certain = manAttacks(p, s, ^(wk | qb))
+	default:
+		return false
+	}
+	if hits&wk == 0 {
+		return false
+	}
+	guards := pawnsAttack(loser, b.bb[loser][Pawn]&cand&^qb)
+	for f := b.bb[loser][Knight] & cand &^ qb; f != 0; f &= f - 1 {
+		guards |= knightAttacks[bits.TrailingZeros64(f)]
+	}
+	if kingAttacks[w]&sb != 0 && guards&sb == 0 {
+		return false
+	}
+	// The loser's other pieces of the set stand too: what they attack
+	// beside them (or through w or q) is covered for sure.
+	covered := guards | certain
+	for f := cand & b.occ[loser] &^ b.bb[loser][Pawn] &^ b.bb[loser][Knight] &^ b.bb[loser][King] &^ qb; f != 0; f &= f - 1 {
+		t := bits.TrailingZeros64(f)
+		covered |= manAttacks(int(b.sq[t])%6, t, ^(wk | qb))
+	}
+	if kingAttacks[w]&^sb&^(cand&b.occ[winner])&^covered != 0 {
+		return false
+	}
+	return b.winnerAttacks(winner, cand&^qb, still)&sb == 0
+}
+
+// stepMates is selfMates for the loser's pawn on q stepping one square
+// forward (not onto the last rank, where it would choose a piece, and not
+// from its first rank, where it could step two).
+func (b *Board) stepMates(winner, q int, cand uint64, still stillMen) bool {
+	loser := 1 - winner
+	s := q + upOf(loser)
+	last, start := rank1, rank8>>8
+	if loser == White {
+		last, start = rank8, rank1<<8
+	}
+	if (uint64(1)<<s)&last != 0 || (uint64(1)<<q)&start != 0 {
+		return false
+	}
+	return b.selfMates(winner, Pawn, q, s, cand, still)
+}
+
+// movesThatDoNotMate is the squares of moves (a piece of the loser on q,
+// of type p) that are not selfMates.
+func (b *Board) movesThatDoNotMate(winner, p, q int, moves, cand uint64, still stillMen) uint64 {
+	for f := moves; f != 0; f &= f - 1 {
+		if s := bits.TrailingZeros64(f); b.selfMates(winner, p, q, s, cand, still) {
+			moves &^= uint64(1) << s
+		}
+	}
+	return moves
+}
+
+// winnerAttacks is every square a man of winner other than its king can
+// ever attack with walls as walls (other men step aside): its pieces'
+// floods (a still man from its square), its pawns of walls from their
+// squares, its other pawns as if they could take anywhere and promote.
+func (b *Board) winnerAttacks(winner int, walls uint64, still stillMen) uint64 {
+	var a uint64
+	for p := Knight; p <= Queen; p++ {
+		for f := b.bb[winner][p]; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			if still.set&(uint64(1)<<q) != 0 {
+				a |= manAttacks(p, q, walls)
+				continue
+			}
+			_, at := flood(p, q, walls, 0)
+			a |= at
+		}
+	}
+	a |= pawnsAttack(winner, b.bb[winner][Pawn]&(walls|still.set))
+	for f := b.bb[winner][Pawn] &^ walls &^ still.set; f != 0; f &= f - 1 {
+		_, at := pawnFlood(winner, bits.TrailingZeros64(f), walls, ^uint64(0))
+		a |= at
+	}
+	return a
+}
+
+// mateWhy is menUnwinnable's sentence when the set holds a man of the
+// loser by selfMates (and perhaps a pawn of the winner by
+// kingTakesStalemate): the same argument, saying why the loser's men stay.
+func mateWhy(winner int, why *phrase.Error) *phrase.Error {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if strings.Contains(why.Format, "never mated") {
+		return phrase.Errorf("the pawns are blocked for good (a %s man can move only where it checkmates %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, phrase.Word(colourName(winner)), l, w, l)
+	}
+	return phrase.Errorf("the pawns are blocked for good (a %s man can move only where it checkmates %s) and no %s man can ever attack a square the %s king can reach", l, phrase.Word(colourName(winner)), w, l)
+}

@@ -782,6 +782,22 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 // and the piece on safe (none when 0) is taken to be never attacked: the
 // set then stands as long as that piece stands (immobilePieces).
 func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [2]reach) {
+	return b.fixedMenRules(winner, heldRule|mateRule, still, safe)
+}
+
+// The rules of fixedMenRules beyond fixedMen's, for the side winner: a
+// pawn of the winner held by a stalemate (kingTakesStalemate), a man of
+// the loser held by a mate of the winner (selfMates).
+const (
+	heldRule = 1 << iota
+	mateRule
+)
+
+// fixedMenRules is fixedMenWith with the rules chosen.
+func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (uint64, [2]reach) {
+	if winner < 0 {
+		rules = 0
+	}
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
 	for c := 0; c < 2; c++ {
@@ -807,11 +823,14 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 			// enemy king never takes it: their attacks cannot be blocked,
 			// and a pinned man still guards).
 			guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
+			// The loser's man may have moves that mate the winner.
+			mates := rules&mateRule != 0 && c != winner
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
-				if front&cand == 0 || pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded && (c != winner || !b.kingTakesStalemate(c, q, cand, r)) {
+				if front&cand == 0 && !(mates && b.stepMates(winner, q, cand, still)) ||
+					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+					m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded && (c != winner || rules&heldRule == 0 || !b.kingTakesStalemate(c, q, cand, r)) {
 					keep &^= m
 				}
 				continue
@@ -824,7 +843,11 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 			// A piece: its moves lead onto its own men of the set, no
 			// enemy man attacks it, and the enemy king only where the set
 			// guards it.
-			if manAttacks(p, q, cand)&^own != 0 || m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded {
+			moves := manAttacks(p, q, cand) &^ own
+			if mates && moves != 0 {
+				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
+			}
+			if moves != 0 || m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded {
 				keep &^= m
 			}
 		}

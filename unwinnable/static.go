@@ -132,7 +132,15 @@ func (b *Board) reachesWith(fixed uint64, capt [2]uint64, still stillMen) [2]rea
 		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks)
 		for p := Knight; p <= Queen; p++ {
 			for f := b.bb[c][p] &^ still.set; f != 0; f &= f - 1 {
-				st, at := flood(p, bits.TrailingZeros64(f), fixed, 0)
+				q := bits.TrailingZeros64(f)
+				if fixed&(uint64(1)<<q) != 0 {
+					// A piece of the set stands (its moves all lead onto
+					// its own men of the set, or mate: fixedMenRules).
+					r[c].stand |= uint64(1) << q
+					r[c].attack |= manAttacks(p, q, fixed)
+					continue
+				}
+				st, at := flood(p, q, fixed, 0)
 				r[c].stand |= st
 				r[c].attack |= at
 			}
