@@ -457,9 +457,12 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 			s.stage = "held-men"
 			if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
 				why = heldWhy(s.winner, why)
-			} else {
+			} else if mated, _ := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men {
 				s.stage = "mate-men"
 				why = mateWhy(s.winner, why)
+			} else {
+				s.stage = "stalemate-men"
+				why = gameEndsWhy(s.winner, why)
 			}
 		}
 		return why, nil

@@ -205,3 +205,120 @@ func mateWhy(winner int, why *phrase.Error) *phrase.Error {
 	}
 	return phrase.Errorf("the pawns are blocked for good (a %s man can move only where it checkmates %s) and no %s man can ever attack a square the %s king can reach", l, phrase.Word(colourName(winner)), w, l)
 }
+
+// stalemateSquares is the squares onto which the winner's king cannot
+// step (or take) without leaving the loser stalemated, in every position
+// where the set cand stands and every man is in its reach r: the game is
+// then over without a mate. The test, for the winner's king arriving on f
+// from a square g of its reach beside f:
+//   - the loser has no castling right and no man outside the set but its
+//     king; its pieces of the set move only onto its own men of the set
+//     (or attack f: then the king cannot step there); its pawns of the set
+//     have a man of the set, or the king on f, in front, and no man of the
+//     winner ever stands where they take (the set's condition; the last
+//     move was a king's, so no en-passant capture);
+//   - its king, on every square k of its reach not beside f, has no step:
+//     each square beside k holds its own man of the set (not f), or is f
+//     or beside f, or is attacked by a pawn or knight of the winner in the
+//     set (their attacks cannot be blocked);
+//   - and is not in check: before the move it was not (the winner was to
+//     move), the king gives no check, and the only line the move opens is
+//     through g: where g lies on a line with such a k, a man of the set
+//     stands between them, or the winner has no piece that moves along
+//     that line (nor a pawn outside the set, which might become one).
+func (b *Board) stalemateSquares(winner int, cand uint64, r [2]reach) uint64 {
+	if winner < 0 {
+		return 0
+	}
+	loser := 1 - winner
+	if b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[loser] != 0 ||
+		b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[winner] != 0 ||
+		b.occ[loser]&^b.bb[loser][King]&^cand != 0 {
+		return 0
+	}
+	own := cand & b.occ[loser]
+	var pieceTargets uint64 // squares the loser's pieces of the set attack beyond its own men
+	for f := own &^ b.bb[loser][Pawn] &^ b.bb[loser][King]; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		pieceTargets |= manAttacks(int(b.sq[q])%6, q, cand) &^ own
+	}
+	if bits.OnesCount64(pieceTargets) > 1 {
+		return 0 // a piece could move whatever square the king takes
+	}
+	var pawnFronts uint64 // fronts of the loser's pawns of the set that hold no man of the set
+	for f := own & b.bb[loser][Pawn]; f != 0; f &= f - 1 {
+		pawnFronts |= (uint64(1) << (bits.TrailingZeros64(f) + upOf(loser))) &^ cand
+	}
+	if bits.OnesCount64(pawnFronts|pieceTargets) > 1 {
+		return 0
+	}
+	unblockable := pawnsAttack(winner, b.bb[winner][Pawn]&cand)
+	for f := b.bb[winner][Knight] & cand; f != 0; f &= f - 1 {
+		unblockable |= knightAttacks[bits.TrailingZeros64(f)]
+	}
+	diag := b.bb[winner][Bishop]|b.bb[winner][Queen] != 0
+	orth := b.bb[winner][Rook]|b.bb[winner][Queen] != 0
+	if b.bb[winner][Pawn]&^cand != 0 {
+		diag, orth = true, true
+	}
+	kings := r[loser].kingStand
+	var out uint64
+	for cands := ^(cand & b.occ[winner]) &^ b.bb[loser][King]; cands != 0; cands &= cands - 1 {
+		f := bits.TrailingZeros64(cands)
+		fb := uint64(1) << f
+		if (pawnFronts|pieceTargets)&^fb != 0 {
+			continue // a pawn steps or a piece moves
+		}
+		near := kingAttacks[f] | fb
+		ok := true
+		for ks := kings &^ near; ks != 0 && ok; ks &= ks - 1 {
+			k := bits.TrailingZeros64(ks)
+			if kingAttacks[k]&^(own&^fb)&^near&^unblockable != 0 {
+				ok = false
+				break
+			}
+			for gs := kingAttacks[f] & r[winner].kingStand; gs != 0; gs &= gs - 1 {
+				g := bits.TrailingZeros64(gs)
+				if openLine(k, g, cand, diag, orth) {
+					ok = false
+					break
+				}
+			}
+		}
+		if ok {
+			out |= fb
+		}
+	}
+	return out
+}
+
+// openLine reports whether the squares k and g lie on a line along which
+// the winner has a piece that moves (diag: bishops or queens, orth: rooks
+// or queens) with no man of the set strictly between them.
+func openLine(k, g int, cand uint64, diag, orth bool) bool {
+	gb, kb := uint64(1)<<g, uint64(1)<<k
+	for i := 0; i < 4; i++ {
+		if lineMask[i][k]&gb == 0 {
+			continue
+		}
+		if i < 2 && !orth || i >= 2 && !diag {
+			return false
+		}
+		between := lineAttacks(gb, k, lineMask[i][k]) & lineAttacks(kb, g, lineMask[i][k]) &^ gb &^ kb
+		return between&cand == 0
+	}
+	return false
+}
+
+// gameEndsWhy is menUnwinnable's sentence when the set stands by
+// stalemateSquares as well (the winner's king can step onto some squares
+// only into a stalemate): any move that would touch the set, or bring the
+// winner's king there, ends the game at once without a mate by the winner.
+func gameEndsWhy(winner int, why *phrase.Error) *phrase.Error {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if strings.Contains(why.Format, "never mated") {
+		return phrase.Errorf("the men are blocked for good (any move that would change that ends the game at once, in a stalemate or a mate of %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", phrase.Word(colourName(winner)), l, w, l)
+	}
+	return phrase.Errorf("the men are blocked for good (any move that would change that ends the game at once, in a stalemate or a mate of %s) and no %s man can ever attack a square the %s king can reach", phrase.Word(colourName(winner)), w, l)
+}

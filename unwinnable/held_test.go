@@ -62,6 +62,11 @@ var heldSeeds = []string{
 	"6B1/b7/2k5/p1p1p1pB/P1P1P1P1/pp6/rp6/1K2b3 b - - 0 1",
 	"3b1b2/3k4/2ppp3/3p4/1p1K1p1p/bP1P1P1P/8/1B3B2 w - - 0 1",
 	"8/B4b2/2k5/1p1p4/1P1Pp1pB/1pp1P1P1/1p6/bK3b2 b - - 0 1",
+	// A pawn of the loser the winner's king can take, and squares it can
+	// step onto, only into a stalemate.
+	"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
+	"1K6/1p4B1/kPp2B2/2P1B3/p1PB4/P1B5/8/8 w - - 0 1",
+	"8/1p6/1Pp5/k1P5/p1P5/P7/5K2/8 w - - 0 1",
 }
 
 // heldRoots are the seeds (White the winner) and every 5th community row
@@ -87,23 +92,25 @@ func heldRoots(t *testing.T) (fens []string, winners []int) {
 // and moves of the set's men chosen half the time, to meet the exceptions
 // often), every man of the set stands on its square in every position
 // until the game ends; the exceptions are a capture by the loser's king of
-// a pawn of the winner, after which the winner has no legal move, and a
-// move of a man of the loser's after which the winner is checkmated.
+// a pawn of the winner, after which the winner has no legal move, a move
+// of a man of the loser's after which the winner is checkmated, and a
+// capture by the winner's king after which the loser is stalemated.
 func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	fens, winners := heldRoots(t)
-	sets, exceptions, mates := 0, 0, 0
+	sets, exceptions, mates, stalemates := 0, 0, 0, 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)
 		if err != nil || root.status() != playing {
 			continue
 		}
 		w := winners[i]
-		men, _ := root.fixedMenHeld(w)
+		men, reached := root.fixedMenHeld(w)
 		if men == 0 {
 			continue
 		}
 		sets++
+		kingStand := reached[w].kingStand
 		for game := 0; game < 6; game++ {
 			b := *root
 			for ply := 0; ply < 80; ply++ {
@@ -126,6 +133,13 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 				b, _ = b.Make(m)
 				var next MoveList
 				b.Legal(&next)
+				if b.bb[w][King]&kingStand == 0 && (next.N != 0 || b.InCheck()) {
+					t.Fatalf("%s (%s to mate): after %v from %s the winner's king left its reach %x, and the game goes on", fen, colourName(w), m.UCI(), before.FEN(), kingStand)
+				}
+				if b.bb[w][King]&kingStand == 0 {
+					stalemates++
+					break
+				}
 				for f := men; f != 0; f &= f - 1 {
 					q := bits.TrailingZeros64(f)
 					if b.sq[q] == root.sq[q] {
@@ -134,6 +148,10 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 					taker := before.sq[m.From()]
 					if m.From() == q && int(taker)/6 != w && next.N == 0 && b.InCheck() {
 						mates++ // the loser's man moved and mated the winner
+						continue
+					}
+					if m.To() == q && int(taker) == w*6+King && next.N == 0 && !b.InCheck() {
+						stalemates++ // the winner's king took it and stalemated the loser
 						continue
 					}
 					if int(taker)%6 != King || int(taker)/6 == w || int(root.sq[q])/6 != w || int(root.sq[q])%6 != Pawn || m.To() != q || next.N != 0 {
@@ -147,7 +165,7 @@ func TestTheHeldMenStandTillTheGameEnds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sets, %d captures into a stalemate, %d moves that mate the winner", sets, exceptions, mates)
+	t.Logf("%d sets, %d captures into a stalemate, %d moves that mate the winner, %d moves of the winner's king into a stalemate", sets, exceptions, mates, stalemates)
 	if sets < 50 || exceptions == 0 {
 		t.Fatalf("%d sets, %d exceptions: the test checks too little", sets, exceptions)
 	}
@@ -245,6 +263,52 @@ func TestMenHeldByAMateOfTheWinner(t *testing.T) {
 				}
 			case Unwinnable:
 				if r.stage != "mate-men" || !strings.Contains(r.Reason, "only where it checkmates White") {
+					t.Fatalf("proven by %s: %s", r.stage, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// Squares the winner's king can enter only into the loser's stalemate
+// (stalemateSquares): the black king shuttles between a5 and a6, its only
+// moves; White's king reaching a7, or taking b7, leaves it none. Rows of
+// the lichess-heavy set that were undetermined at the default limit, and
+// positions that must stay winnable.
+func TestTheWinnersKingStepsNextToTheBoxedKingOnlyIntoAStalemate(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		want Verdict
+	}{
+		{"Ka7 or Kxb7 stalemates the black king on a5, and a6 needs the white king beside it for a mate on a5",
+			"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1", Unwinnable},
+		{"the same with six dark bishops",
+			"8/1p2B1B1/1PpB1B2/k1P1B3/p1P2B2/P7/5K2/8 w - - 0 1", Unwinnable},
+		{"the same with the white king on b8 already",
+			"1K6/1p4B1/kPp2B2/2P1B3/p1PB4/P1B5/8/8 w - - 0 1", Unwinnable},
+		{"a white light bishop covers a6, so a dark bishop mates on a5",
+			"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/5B2 w - - 0 1", Winnable},
+		{"a black knight keeps Black from being stalemated",
+			"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/7n w - - 0 1", Winnable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := AnalyseWith(b, White, Options{Limit: 20_000})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
+			}
+			switch r.Verdict {
+			case Winnable:
+				if why := replayMates(tc.fen, White, r.Line); why != "" {
+					t.Fatalf("the line %v: %s", r.Line, why)
+				}
+			case Unwinnable:
+				if r.stage != "stalemate-men" || !strings.Contains(r.Reason, "in a stalemate") {
 					t.Fatalf("proven by %s: %s", r.stage, r.Reason)
 				}
 			}

@@ -782,7 +782,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 // and the piece on safe (none when 0) is taken to be never attacked: the
 // set then stands as long as that piece stands (immobilePieces).
 func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [2]reach) {
-	return b.fixedMenRules(winner, heldRule|mateRule, still, safe)
+	return b.fixedMenRules(winner, heldRule|mateRule|stalemateRule, still, safe)
 }
 
 // The rules of fixedMenRules beyond fixedMen's, for the side winner: a
@@ -791,6 +791,10 @@ func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [
 const (
 	heldRule = 1 << iota
 	mateRule
+	// stalemateRule: squares the winner's king never enters, its arrival
+	// leaving the loser stalemated (stalemateSquares); a pawn of the loser
+	// on such a square stays though the winner's king could take it.
+	stalemateRule
 )
 
 // fixedMenRules is fixedMenWith with the rules chosen.
@@ -810,8 +814,22 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 		cand &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
 		cand &^= uint64(1) << (int(b.ep) + upOf(them))
 	}
+	// off: squares the winner's king never enters; from all squares down
+	// to a set where every arrival stalemates the loser, together with
+	// the set (both only shrink, and the reaches are computed with both).
+	var off uint64
+	if rules&stalemateRule != 0 {
+		off = ^uint64(0)
+	}
 	for cand != 0 {
+		if winner >= 0 {
+			still.kingOff[winner] = off
+		}
 		r := b.reachesStill(cand, still)
+		offBefore := off
+		if off != 0 {
+			off &= b.stalemateSquares(winner, cand, r)
+		}
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros64(f)
@@ -823,14 +841,19 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 			// enemy king never takes it: their attacks cannot be blocked,
 			// and a pinned man still guards).
 			guarded := (pawnAttacks[1-c][q]&b.bb[c][Pawn]|kingAttacks[q]&b.bb[c][King]|knightAttacks[q]&b.bb[c][Knight])&cand != 0
-			// The loser's man may have moves that mate the winner.
+			// The loser's man may have moves that mate the winner, and
+			// squares the winner's king never enters.
 			mates := rules&mateRule != 0 && c != winner
+			var kOff uint64
+			if c != winner {
+				kOff = off
+			}
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
 				if front&cand == 0 && !(mates && b.stepMates(winner, q, cand, still)) ||
 					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded && (c != winner || rules&heldRule == 0 || !b.kingTakesStalemate(c, q, cand, r)) {
+					m&e.attack&^safe != 0 || m&e.kingAttack&^safe&^kOff != 0 && !guarded && (c != winner || rules&heldRule == 0 || !b.kingTakesStalemate(c, q, cand, r)) {
 					keep &^= m
 				}
 				continue
@@ -847,11 +870,11 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 			if mates && moves != 0 {
 				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
 			}
-			if moves != 0 || m&e.attack&^safe != 0 || m&e.kingAttack&^safe != 0 && !guarded {
+			if moves != 0 || m&e.attack&^safe != 0 || m&e.kingAttack&^safe&^kOff != 0 && !guarded {
 				keep &^= m
 			}
 		}
-		if keep == cand {
+		if keep == cand && off == offBefore {
 			if cand&pawns == 0 {
 				return 0, [2]reach{} // pieces alone are no blocked structure
 			}

@@ -100,9 +100,14 @@ func (b *Board) reaches(fixed uint64) [2]reach {
 // taken (immobilePieces): their squares, and what they can attack, by
 // colour — from their squares, with the men that stand as long as they
 // stand as walls.
+//
+// kingOff are squares each side's king never enters while the set stands
+// (fixedMenRules' stalemateRule: its arrival would leave the other side
+// stalemated, and the game over).
 type stillMen struct {
-	set    uint64
-	attack [2]uint64
+	set     uint64
+	attack  [2]uint64
+	kingOff [2]uint64
 }
 
 // reachesStill is reaches where the men of still never move: each stands
@@ -129,7 +134,7 @@ func (b *Board) reachesWith(fixed uint64, capt [2]uint64, still stillMen) [2]rea
 			fixedAttacks |= pawnAttacks[1-c][bits.TrailingZeros64(f)]
 		}
 		k := bits.TrailingZeros64(b.bb[c][King])
-		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks)
+		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks|still.kingOff[c])
 		for p := Knight; p <= Queen; p++ {
 			for f := b.bb[c][p] &^ still.set; f != 0; f &= f - 1 {
 				q := bits.TrailingZeros64(f)
