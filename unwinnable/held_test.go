@@ -245,6 +245,14 @@ func TestMenHeldByAMateOfTheWinner(t *testing.T) {
 			"6B1/b3b3/2k5/p1p1p1pB/P1P1P1P1/pp6/rp6/1K2b3 b - - 0 1", Winnable, 50_000},
 		{"a white dark bishop takes on c5, so c6-c5 mates nothing",
 			"3b1b2/3k4/2ppp3/3p4/1p1K1p1p/bP1P1P1P/8/1B2B3 w - - 0 1", Winnable, 50_000},
+		{"the white king on c5 is held by the knights on b8 and d8 (b6, d6) and the pawns; the knights move only where they mate it",
+			"bn1n2k1/2p2p2/2p2Pp1/1pKp1pP1/1P1P1P2/8/8/B1B1B1B1 b - - 0 1", Unwinnable, 20_000},
+		{"the same with other bishops",
+			"bn1n2k1/2p2p1b/2p2Pp1/1pKp1pP1/1P1P1P2/8/5B2/2B3B1 b - - 0 1", Unwinnable, 20_000},
+		{"without the knight on d8 the white king goes by d6 and the f-pawn promotes",
+			"bn4k1/2p2p2/2p2Pp1/1pKp1pP1/1P1P1P2/8/8/B1B1B1B1 b - - 0 1", Winnable, 50_000},
+		{"without the knight on b8 the white king goes by b6",
+			"b2n2k1/2p2p2/2p2Pp1/1pKp1pP1/1P1P1P2/8/8/B1B1B1B1 b - - 0 1", Winnable, 50_000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -858,7 +858,15 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 				}
 				continue
 			case King:
-				if kingAttacks[q]&^own&^pawnsAttack(1-c, b.bb[1-c][Pawn]&cand) != 0 {
+				// Its steps lead onto its own men of the set or squares
+				// that enemy pawns, knights or the king of the set attack
+				// (they stand, and their attacks cannot be blocked; an
+				// enemy man of the set beside it is guarded so or not).
+				held := pawnsAttack(1-c, b.bb[1-c][Pawn]&cand) | kingRing(b.bb[1-c][King]&cand)
+				for f := b.bb[1-c][Knight] & cand; f != 0; f &= f - 1 {
+					held |= knightAttacks[bits.TrailingZeros64(f)]
+				}
+				if kingAttacks[q]&^own&^held != 0 {
 					keep &^= m
 				}
 				continue
