@@ -296,7 +296,7 @@ func (b *Board) stalemateSquares(winner int, cand uint64, r [2]reach) uint64 {
 // the winner has a piece that moves (diag: bishops or queens, orth: rooks
 // or queens) with no man of the set strictly between them.
 func openLine(k, g int, cand uint64, diag, orth bool) bool {
-	gb, kb := uint64(1)<<g, uint64(1)<<k
+	gb := uint64(1) << g
 	for i := 0; i < 4; i++ {
 		if lineMask[i][k]&gb == 0 {
 			continue
@@ -304,10 +304,35 @@ func openLine(k, g int, cand uint64, diag, orth bool) bool {
 		if i < 2 && !orth || i >= 2 && !diag {
 			return false
 		}
-		between := lineAttacks(gb, k, lineMask[i][k]) & lineAttacks(kb, g, lineMask[i][k]) &^ gb &^ kb
-		return between&cand == 0
+		return squaresBetween(k, g)&cand == 0
 	}
 	return false
+}
+
+// squaresBetween is the squares strictly between a and b on the rank,
+// file or diagonal through both (empty when they share none, or are
+// neighbours), walked a step at a time.
+func squaresBetween(a, b int) uint64 {
+	df, dr := b&7-a&7, b>>3-a>>3
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return 0
+	}
+	sf, sr := sign(df), sign(dr)
+	var out uint64
+	for f, r := a&7+sf, a>>3+sr; f != b&7 || r != b>>3; f, r = f+sf, r+sr {
+		out |= uint64(1) << (r*8 + f)
+	}
+	return out
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // gameEndsWhy is menUnwinnable's sentence when the set stands by

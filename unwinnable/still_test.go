@@ -296,3 +296,34 @@ func newProof(b *Board, winner int) bool {
 	}
 	return room.mateSquare() >= 0
 }
+
+// squaresBetween on every pair of squares: the squares a queen on a
+// crosses towards b on an otherwise empty board, when b is on its lines.
+func TestSquaresBetweenAreTheQueensPath(t *testing.T) {
+	for a := 0; a < 64; a++ {
+		for b := 0; b < 64; b++ {
+			if a == b {
+				continue
+			}
+			var want uint64
+			if manAttacks(Queen, a, 0)&(uint64(1)<<b) != 0 {
+				// From each end with only the other standing: the line
+				// between them (and other lines, which the line cuts off).
+				want = manAttacks(Queen, a, uint64(1)<<b) & manAttacks(Queen, b, uint64(1)<<a) & lineThrough(a, b)
+			}
+			if got := squaresBetween(a, b); got != want {
+				t.Fatalf("squaresBetween(%d, %d) = %x, want %x", a, b, got, want)
+			}
+		}
+	}
+}
+
+// lineThrough is the line (of lineMask) through a and b, or 0.
+func lineThrough(a, b int) uint64 {
+	for i := 0; i < 4; i++ {
+		if lineMask[i][a]&(uint64(1)<<b) != 0 {
+			return lineMask[i][a]
+		}
+	}
+	return 0
+}
