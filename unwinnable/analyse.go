@@ -316,20 +316,10 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		roomWhy = room.reason(s.winner, false)
 	} else if x := blockedMinorRoom(&b, s.winner, fixed, reached); x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
-	} else if men, r := b.fixedMenHeld(s.winner); men&^fixed != 0 {
-		// Pieces that never move hold more pawns, or more men; or men a
-		// king can take only into a position without a move (held.go).
-		if ok, why := menUnwinnable(&b, s.winner, men, r); ok {
-			s.stage = "fixed-men"
-			if wh, wp, lh, sm := b.heldSides(s.winner, men, r); wh || lh || sm {
-				s.stage = "held-men"
-				why = heldWhy(s.winner, why, wh, wp, lh, sm)
-			}
-			return because(Unwinnable, nil, after(why))
-		}
-		if x := blockedMinorRoom(&b, s.winner, men, r); x != nil {
-			room, roomWhy = x, x.reason(s.winner, true)
-		}
+	} else if why, x := s.fixedMenStage(&b, fixed); why != nil {
+		return because(Unwinnable, nil, after(why))
+	} else if x != nil {
+		room, roomWhy = x, x.reason(s.winner, true)
 	}
 	if room != nil {
 		s.stage = "lone-minor"
@@ -473,6 +463,38 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	}
 	why = phrase.Errorf("neither a mate by %s nor a proof that none exists was found within %d positions", wn, total)
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
+}
+
+// fixedMenStage is stages 4c to 4f: pieces that never move hold more
+// pawns, or more men; or pawns the loser's king can take only into a
+// stalemate, or men of the loser that can move only where they mate the
+// winner (held.go); and men that never move though they may be taken
+// stand where they are (immobilePieces). It returns a proof, or
+// else the lone minor piece's room behind the men when there is one.
+func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorRoom) {
+	still := b.immobilePieces(s.winner)
+	men, r := b.fixedMenWith(s.winner, still, 0)
+	if men&^fixed == 0 && (still.set == 0 || men == 0) {
+		return nil, nil // nothing the pawns alone did not show
+	}
+	if ok, why := menUnwinnable(b, s.winner, men, still, r); ok {
+		s.stage = "fixed-men"
+		if plain, _ := b.fixedMenRules(s.winner, 0, still, 0); plain != men {
+			s.stage = "held-men"
+			if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
+				wh, wp, lh, sm := b.heldSides(s.winner, men, r)
+				why = heldWhy(s.winner, why, wh, wp, lh, sm)
+			} else if mated, _ := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men {
+				s.stage = "mate-men"
+				why = mateWhy(s.winner, why)
+			} else {
+				s.stage = "stalemate-men"
+				why = gameEndsWhy(s.winner, why)
+			}
+		}
+		return why, nil
+	}
+	return nil, blockedMinorRoom(b, s.winner, men, r)
 }
 
 // makeShort makes a helpmate line (in playing order, from b) short for a

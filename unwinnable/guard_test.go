@@ -64,7 +64,7 @@ func TestAPieceNextToASquareGuardsItForGood(t *testing.T) {
 				// pieces of stay) may prove it first; the fixed men
 				// must prove it on their own.
 				men, re := b.fixedMen()
-				if ok, _ := menUnwinnable(b, White, men, re); !ok {
+				if ok, _ := menUnwinnable(b, White, men, stillMen{}, re); !ok {
 					t.Fatalf("the fixed men %s prove nothing", squareList(men))
 				}
 			}
@@ -181,7 +181,7 @@ func TestTheGuardedMenNeverDenyAMateTheSearchFinds(t *testing.T) {
 			if men == 0 {
 				continue
 			}
-			if ok, _ := menUnwinnable(&b, White, men, r); !ok {
+			if ok, _ := menUnwinnable(&b, White, men, stillMen{}, r); !ok {
 				continue
 			}
 			proofs++

@@ -172,3 +172,275 @@ func heldWhy(winner int, why *phrase.Error, winnerHeld, winnerPiece, loserHeld, 
 	}
 	return phrase.Errorf("the pawns are blocked for good (the %s king can take a %s pawn only where %s is then left without a move) and no %s man can ever attack a square the %s king can reach", l, w, W, w, l)
 }
+
+// selfMates reports whether the loser's man on q, a piece or pawn of type
+// p, moving to s (empty, or a man of the winner taken) checkmates the
+// winner, whose king stands for good in cand (a man of the set); cand the
+// set, still its still men. Then that move ends the game without a mate
+// by the winner, and fixedMenRules keeps the man in the set (mateRule).
+// The test, on every position where the move can happen while the set
+// stands:
+//   - the man on s attacks the winner's king on w so that no man can step
+//     between: a pawn, a knight, or a piece beside w along its line;
+//   - the winner's king cannot take it: s is not beside w, or a pawn or
+//     knight of the loser in the set (not the man that moved) guards s;
+//   - no other man of the winner can ever attack s (its reach with the set
+//     as walls and q empty: winnerAttacks);
+//   - the king has no step: every square beside w but s holds a man of the
+//     winner in the set, or is attacked by a pawn or knight of the loser
+//     in the set (not the man that moved; they stand, and their attacks
+//     cannot be blocked), or by another piece of the loser in the set or
+//     the man on s along a line on which only w and q lie between (both
+//     empty then).
+//
+// The check needs no more: a check that cannot be parried by taking the
+// checking man, by stepping between or by the king's step is a mate
+// (another check at once only makes it surer).
+func (b *Board) selfMates(winner, p, q, s int, cand uint64, still stillMen) bool {
+	loser := 1 - winner
+	wk := b.bb[winner][King]
+	if wk&cand == 0 {
+		return false
+	}
+	w := bits.TrailingZeros64(wk)
+	sb, qb := uint64(1)<<s, uint64(1)<<q
+	var hits, certain uint64
+	switch p {
+	case Pawn:
+		hits, certain = pawnAttacks[loser][s], pawnAttacks[loser][s]
+	case Knight:
+		hits, certain = knightAttacks[s], knightAttacks[s]
+	case Bishop, Rook, Queen:
+		hits = manAttacks(p, s, ^uint64(0)) // beside s only
+		certain = manAttacks(p, s, ^(wk | qb))
+	default:
+		return false
+	}
+	if hits&wk == 0 {
+		return false
+	}
+	guards := pawnsAttack(loser, b.bb[loser][Pawn]&cand&^qb)
+	for f := b.bb[loser][Knight] & cand &^ qb; f != 0; f &= f - 1 {
+		guards |= knightAttacks[bits.TrailingZeros64(f)]
+	}
+	if kingAttacks[w]&sb != 0 && guards&sb == 0 {
+		return false
+	}
+	// The loser's other pieces of the set stand too: what they attack
+	// beside them (or through w or q) is covered for sure.
+	covered := guards | certain
+	for f := cand & b.occ[loser] &^ b.bb[loser][Pawn] &^ b.bb[loser][Knight] &^ b.bb[loser][King] &^ qb; f != 0; f &= f - 1 {
+		t := bits.TrailingZeros64(f)
+		covered |= manAttacks(int(b.sq[t])%6, t, ^(wk | qb))
+	}
+	if kingAttacks[w]&^sb&^(cand&b.occ[winner])&^covered != 0 {
+		return false
+	}
+	return b.winnerAttacks(winner, cand&^qb, still)&sb == 0
+}
+
+// stepMates is selfMates for the loser's pawn on q stepping one square
+// forward (not onto the last rank, where it would choose a piece, and not
+// from its first rank, where it could step two).
+func (b *Board) stepMates(winner, q int, cand uint64, still stillMen) bool {
+	loser := 1 - winner
+	s := q + upOf(loser)
+	last, start := rank1, rank8>>8
+	if loser == White {
+		last, start = rank8, rank1<<8
+	}
+	if (uint64(1)<<s)&last != 0 || (uint64(1)<<q)&start != 0 {
+		return false
+	}
+	return b.selfMates(winner, Pawn, q, s, cand, still)
+}
+
+// movesThatDoNotMate is the squares of moves (a piece of the loser on q,
+// of type p) that are not selfMates.
+func (b *Board) movesThatDoNotMate(winner, p, q int, moves, cand uint64, still stillMen) uint64 {
+	for f := moves; f != 0; f &= f - 1 {
+		if s := bits.TrailingZeros64(f); b.selfMates(winner, p, q, s, cand, still) {
+			moves &^= uint64(1) << s
+		}
+	}
+	return moves
+}
+
+// winnerAttacks is every square a man of winner other than its king can
+// ever attack with walls as walls (other men step aside): its pieces'
+// floods (a still man from its square), its pawns of walls from their
+// squares, its other pawns as if they could take anywhere and promote.
+func (b *Board) winnerAttacks(winner int, walls uint64, still stillMen) uint64 {
+	var a uint64
+	for p := Knight; p <= Queen; p++ {
+		for f := b.bb[winner][p]; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			if still.set&(uint64(1)<<q) != 0 {
+				a |= manAttacks(p, q, walls)
+				continue
+			}
+			_, at := flood(p, q, walls, 0)
+			a |= at
+		}
+	}
+	a |= pawnsAttack(winner, b.bb[winner][Pawn]&(walls|still.set))
+	for f := b.bb[winner][Pawn] &^ walls &^ still.set; f != 0; f &= f - 1 {
+		_, at := pawnFlood(winner, bits.TrailingZeros64(f), walls, ^uint64(0))
+		a |= at
+	}
+	return a
+}
+
+// mateWhy is menUnwinnable's sentence when the set holds a man of the
+// loser by selfMates (and perhaps a pawn of the winner by
+// kingTakesStalemate): the same argument, saying why the loser's men stay.
+func mateWhy(winner int, why *phrase.Error) *phrase.Error {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if strings.Contains(why.Format, "never mated") {
+		return phrase.Errorf("the pawns are blocked for good (a %s man can move only where it checkmates %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, phrase.Word(colourName(winner)), l, w, l)
+	}
+	return phrase.Errorf("the pawns are blocked for good (a %s man can move only where it checkmates %s) and no %s man can ever attack a square the %s king can reach", l, phrase.Word(colourName(winner)), w, l)
+}
+
+// stalemateSquares is the squares onto which the winner's king cannot
+// step (or take) without leaving the loser stalemated, in every position
+// where the set cand stands and every man is in its reach r: the game is
+// then over without a mate. The test, for the winner's king arriving on f
+// from a square g of its reach beside f:
+//   - the loser has no castling right and no man outside the set but its
+//     king; its pieces of the set move only onto its own men of the set
+//     (or attack f: then the king cannot step there); its pawns of the set
+//     have a man of the set, or the king on f, in front, and no man of the
+//     winner ever stands where they take (the set's condition; the last
+//     move was a king's, so no en-passant capture);
+//   - its king, on every square k of its reach not beside f, has no step:
+//     each square beside k holds its own man of the set (not f), or is f
+//     or beside f, or is attacked by a pawn or knight of the winner in the
+//     set (their attacks cannot be blocked);
+//   - and is not in check: before the move it was not (the winner was to
+//     move), the king gives no check, and the only line the move opens is
+//     through g: where g lies on a line with such a k, a man of the set
+//     stands between them, or the winner has no piece that moves along
+//     that line (nor a pawn outside the set, which might become one).
+func (b *Board) stalemateSquares(winner int, cand uint64, r [2]reach) uint64 {
+	if winner < 0 {
+		return 0
+	}
+	loser := 1 - winner
+	if b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[loser] != 0 ||
+		b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[winner] != 0 ||
+		b.occ[loser]&^b.bb[loser][King]&^cand != 0 {
+		return 0
+	}
+	own := cand & b.occ[loser]
+	var pieceTargets uint64 // squares the loser's pieces of the set attack beyond its own men
+	for f := own &^ b.bb[loser][Pawn] &^ b.bb[loser][King]; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		pieceTargets |= manAttacks(int(b.sq[q])%6, q, cand) &^ own
+	}
+	if bits.OnesCount64(pieceTargets) > 1 {
+		return 0 // a piece could move whatever square the king takes
+	}
+	var pawnFronts uint64 // fronts of the loser's pawns of the set that hold no man of the set
+	for f := own & b.bb[loser][Pawn]; f != 0; f &= f - 1 {
+		pawnFronts |= (uint64(1) << (bits.TrailingZeros64(f) + upOf(loser))) &^ cand
+	}
+	if bits.OnesCount64(pawnFronts|pieceTargets) > 1 {
+		return 0
+	}
+	unblockable := pawnsAttack(winner, b.bb[winner][Pawn]&cand)
+	for f := b.bb[winner][Knight] & cand; f != 0; f &= f - 1 {
+		unblockable |= knightAttacks[bits.TrailingZeros64(f)]
+	}
+	diag := b.bb[winner][Bishop]|b.bb[winner][Queen] != 0
+	orth := b.bb[winner][Rook]|b.bb[winner][Queen] != 0
+	if b.bb[winner][Pawn]&^cand != 0 {
+		diag, orth = true, true
+	}
+	kings := r[loser].kingStand
+	var out uint64
+	for cands := ^(cand & b.occ[winner]) &^ b.bb[loser][King]; cands != 0; cands &= cands - 1 {
+		f := bits.TrailingZeros64(cands)
+		fb := uint64(1) << f
+		if (pawnFronts|pieceTargets)&^fb != 0 {
+			continue // a pawn steps or a piece moves
+		}
+		near := kingAttacks[f] | fb
+		ok := true
+		for ks := kings &^ near; ks != 0 && ok; ks &= ks - 1 {
+			k := bits.TrailingZeros64(ks)
+			if kingAttacks[k]&^(own&^fb)&^near&^unblockable != 0 {
+				ok = false
+				break
+			}
+			for gs := kingAttacks[f] & r[winner].kingStand; gs != 0; gs &= gs - 1 {
+				g := bits.TrailingZeros64(gs)
+				if openLine(k, g, cand, diag, orth) {
+					ok = false
+					break
+				}
+			}
+		}
+		if ok {
+			out |= fb
+		}
+	}
+	return out
+}
+
+// openLine reports whether the squares k and g lie on a line along which
+// the winner has a piece that moves (diag: bishops or queens, orth: rooks
+// or queens) with no man of the set strictly between them.
+func openLine(k, g int, cand uint64, diag, orth bool) bool {
+	gb := uint64(1) << g
+	for i := 0; i < 4; i++ {
+		if lineMask[i][k]&gb == 0 {
+			continue
+		}
+		if i < 2 && !orth || i >= 2 && !diag {
+			return false
+		}
+		return squaresBetween(k, g)&cand == 0
+	}
+	return false
+}
+
+// squaresBetween is the squares strictly between a and b on the rank,
+// file or diagonal through both (empty when they share none, or are
+// neighbours), walked a step at a time.
+func squaresBetween(a, b int) uint64 {
+	df, dr := b&7-a&7, b>>3-a>>3
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return 0
+	}
+	sf, sr := sign(df), sign(dr)
+	var out uint64
+	for f, r := a&7+sf, a>>3+sr; f != b&7 || r != b>>3; f, r = f+sf, r+sr {
+		out |= uint64(1) << (r*8 + f)
+	}
+	return out
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// gameEndsWhy is menUnwinnable's sentence when the set stands by
+// stalemateSquares as well (the winner's king can step onto some squares
+// only into a stalemate): any move that would touch the set, or bring the
+// winner's king there, ends the game at once without a mate by the winner.
+func gameEndsWhy(winner int, why *phrase.Error) *phrase.Error {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	if strings.Contains(why.Format, "never mated") {
+		return phrase.Errorf("the men are blocked for good (any move that would change that ends the game at once, in a stalemate or a mate of %s) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", phrase.Word(colourName(winner)), l, w, l)
+	}
+	return phrase.Errorf("the men are blocked for good (any move that would change that ends the game at once, in a stalemate or a mate of %s) and no %s man can ever attack a square the %s king can reach", phrase.Word(colourName(winner)), w, l)
+}

@@ -779,6 +779,36 @@ func (b *Board) fixedMen() (uint64, [2]reach) {
 // mate by the winner, so the set stands in every position before a game
 // end (held.go).
 func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
+	return b.fixedMenWith(winner, stillMen{}, 0)
+}
+
+// fixedMenWith is fixedMenHeld where the pieces on still never move
+// (immobilePieces: they flood to their own square only, and may be taken)
+// and the piece on safe (none when 0) is taken to be never attacked: the
+// set then stands as long as that piece stands (immobilePieces).
+func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [2]reach) {
+	return b.fixedMenRules(winner, heldRule|mateRule|stalemateRule, still, safe)
+}
+
+// The rules of fixedMenRules beyond fixedMen's, for the side winner: men
+// a king can take only into a position without a move, and pawns of the
+// loser that can step only into the winner's checkmate (heldRule:
+// kingTakesStalemate, stepMatesWinner); men of the loser held by a mate of
+// the winner (mateRule: selfMates).
+const (
+	heldRule = 1 << iota
+	mateRule
+	// stalemateRule: squares the winner's king never enters, its arrival
+	// leaving the loser stalemated (stalemateSquares); a pawn of the loser
+	// on such a square stays though the winner's king could take it.
+	stalemateRule
+)
+
+// fixedMenRules is fixedMenWith with the rules chosen.
+func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (uint64, [2]reach) {
+	if winner < 0 {
+		rules = 0
+	}
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
 	cand := b.all()
 	for c := 0; c < 2; c++ {
@@ -791,9 +821,29 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 		cand &^= pawnAttacks[them][b.ep] & b.bb[b.stm][Pawn]
 		cand &^= uint64(1) << (int(b.ep) + upOf(them))
 	}
+	// off: squares the winner's king never enters; from all squares down
+	// to a set where every arrival stalemates the loser, together with
+	// the set (both only shrink, and the reaches are computed with both).
+	var off uint64
+	if rules&stalemateRule != 0 {
+		off = ^uint64(0)
+	}
 	for cand != 0 {
-		r := b.reaches(cand)
+		if winner >= 0 {
+			still.kingOff[winner] = off
+		}
+		r := b.reachesStill(cand, still)
+		offBefore := off
+		if off != 0 {
+			off &= b.stalemateSquares(winner, cand, r)
+		}
+		// Guarded for good by a man of the set (guardsForGood: a pawn,
+		// knight or king of the set attacks it, or a bishop, rook or queen
+		// of the set stands next to it along its line; their attacks cannot
+		// be blocked, and a pinned man still guards): the enemy king never
+		// takes it.
 		guards := [2]uint64{b.guardsForGood(White, cand), b.guardsForGood(Black, cand)}
+		held := rules&heldRule != 0
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros64(f)
@@ -801,30 +851,46 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 			m := uint64(1) << q
 			e := &r[1-c]
 			own := cand & b.occ[c]
+			// The loser's man may have moves that mate the winner, and
+			// squares the winner's king never enters.
+			mates := rules&mateRule != 0 && c != winner
+			var kOff uint64
+			if c != winner {
+				kOff = off
+			}
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
-				// Guarded for good by a man of the set (the enemy king
-				// never takes it).
 				guarded := m&guards[c] != 0
-				if front&cand == 0 && (winner < 0 || c == winner || !b.stepMatesWinner(c, q, cand)) ||
+				if front&cand == 0 && !(mates && b.stepMates(winner, q, cand, still)) &&
+					!(held && c != winner && b.stepMatesWinner(c, q, cand)) ||
 					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack != 0 || m&e.kingAttack != 0 && !guarded && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
+					m&e.attack&^safe != 0 || m&e.kingAttack&^safe&^kOff != 0 && !guarded && (!held || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 					keep &^= m
 				}
 				continue
 			case King:
+				// Its steps lead onto its own men of the set or squares the
+				// enemy men of the set guard for good (they stand, and their
+				// attacks cannot be blocked).
 				if kingAttacks[q]&^own&^guards[1-c] != 0 {
 					keep &^= m
 				}
 				continue
 			}
-			if manAttacks(p, q, cand)&^own != 0 || m&e.attack != 0 ||
-				m&e.kingAttack&^guards[c] != 0 && (winner < 0 || !b.kingTakesStalemate(c, winner, q, cand, r)) {
+			// A piece: its moves lead onto its own men of the set, no
+			// enemy man attacks it, and the enemy king only where the set
+			// guards it for good or where taking it ends the game.
+			moves := manAttacks(p, q, cand) &^ own
+			if mates && moves != 0 {
+				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
+			}
+			if moves != 0 || m&e.attack&^safe != 0 ||
+				m&e.kingAttack&^safe&^kOff&^guards[c] != 0 && (!held || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 				keep &^= m
 			}
 		}
-		if keep == cand {
+		if keep == cand && off == offBefore {
 			if cand&pawns == 0 {
 				return 0, [2]reach{} // pieces alone are no blocked structure
 			}
@@ -833,6 +899,61 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 		cand = keep
 	}
 	return 0, [2]reach{}
+}
+
+// immobilePieces is the set of men (pieces or pawns, of either side) that
+// provably never move, though they may be taken: a man X that cannot move
+// now (a piece's moves all lead onto its own men; a pawn has a man in
+// front and no enemy man on a square it takes on) and that stays in the
+// set of fixedMenWith when X alone is taken to be never attacked. Sound:
+// that set stands as long as X stands — the induction of fixedMen on the
+// first move that touches it, where the capture of X ends the claim and
+// every other condition is checked as before — so while X stands, it has
+// no move (a piece's squares hold its own men of the set; a pawn's front
+// holds a man of the set, and no enemy man ever stands where it takes,
+// en passant included); and once taken, X moves no more. For the same
+// reason X attacks, while it stands, only what it attacks with the men of
+// that set as blockers. E.g. B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b
+// for White: the rook on a1 can be taken by the bishop from h2 (by g1, e1
+// or e3, d2, c1 and b2), but while it stands the king on a2 (a3 and b2
+// attacked by the pawns on b4 and c3) and the bishop on b1 (c2 its own
+// pawn) cannot move, nor can it; and in
+// 1k6/1p4p1/1b1b2P1/6b1/1p1p4/1P1Pp1bp/4Pp1p/1B3Kbr b the pawn on g6,
+// which the black king can take, never moves: the pawn on g7 in front of
+// it never moves while it stands, and no black man can ever stand on f7
+// or h7. Each X is proven on its own (the claim for one never leans on
+// another's), so all of them hold together; winner is fixedMenHeld's.
+func (b *Board) immobilePieces(winner int) stillMen {
+	occ := b.all()
+	var still stillMen
+	// The men of the set itself stand for good: no need to ask.
+	base, _ := b.fixedMenWith(winner, stillMen{}, 0)
+	for c := 0; c < 2; c++ {
+		for p := Pawn; p <= Queen; p++ {
+			for f := b.bb[c][p] &^ base; f != 0; f &= f - 1 {
+				q := bits.TrailingZeros64(f)
+				m := uint64(1) << q
+				if p == Pawn {
+					if occ&(uint64(1)<<(q+upOf(c))) == 0 || pawnAttacks[c][q]&b.occ[1-c] != 0 || b.ep >= 0 {
+						continue // it can move now (or an en-passant capture is open)
+					}
+				} else if manAttacks(p, q, occ)&^b.occ[c] != 0 {
+					continue // it can move now
+				}
+				set, _ := b.fixedMenWith(winner, stillMen{}, m)
+				if set&m == 0 {
+					continue
+				}
+				still.set |= m
+				if p == Pawn {
+					still.attack[c] |= pawnAttacks[c][q]
+				} else {
+					still.attack[c] |= manAttacks(p, q, set)
+				}
+			}
+		}
+	}
+	return still
 }
 
 // tempoKey is b's key without the men on squares of tempo: positions that
@@ -852,7 +973,7 @@ func tempoKey(b *Board, tempo uint64) uint64 {
 // fixedPawns: the loser's men among them stand beside its king in every
 // position (they never move nor are taken), the winner's attack from their
 // squares (their floods, in the reaches).
-func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.Error) {
+func menUnwinnable(b *Board, winner int, men uint64, still stillMen, r [2]reach) (bool, *phrase.Error) {
 	loser := 1 - winner
 	w, l := lower(colourName(winner)), lower(colourName(loser))
 	if r[winner].attack&r[loser].kingStand == 0 {
@@ -865,6 +986,9 @@ func menUnwinnable(b *Board, winner int, men uint64, r [2]reach) (bool, *phrase.
 		block:      r[loser].stand,
 		movers:     bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King] &^ men),
 		winnerKing: r[winner].kingStand,
+	}
+	if room.movers > 1 {
+		room.men = b.manStands(loser, men, still, men, r)
 	}
 	if room.mateSquare() >= 0 {
 		return false, nil

@@ -206,7 +206,7 @@ func TestTheListingAndTheFixedMenNeverDenyAMateTheSearchFinds(t *testing.T) {
 				proven = "the listing behind blocked pawns"
 			}
 			if men, rm := b.fixedMen(); men != 0 {
-				if ok, _ := menUnwinnable(&b, w, men, rm); ok {
+				if ok, _ := menUnwinnable(&b, w, men, stillMen{}, rm); ok {
 					proven = "the fixed men"
 				}
 				if x := blockedMinorRoom(&b, w, men, rm); x != nil && !x.patterns(1-w, func(*matePattern) bool { return false }) {

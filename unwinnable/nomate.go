@@ -16,10 +16,15 @@ import (
 //     cannot move) stands in every position;
 //   - block, movers: the squares where its other men (not the king) can
 //     stand, and how many such men it can have at most;
-//   - winnerKing: the squares the winner's king can stand on.
+//   - winnerKing: the squares the winner's king can stand on;
+//   - men: when known, the squares each of those men can stand on, one
+//     entry a man (block is their union, movers their number): a square
+//     that needs a blocker then needs a man of its own that can stand
+//     there (blockersFit).
 type mateRoom struct {
 	king, attack, pawns, block, winnerKing uint64
 	movers                                 int
+	men                                    []uint64
 }
 
 // mateSquare is a square of room.king on which a mate of the loser's king
@@ -37,7 +42,8 @@ type mateRoom struct {
 // any square proves that none can ever arise.
 func (room mateRoom) mateSquare() int {
 	blocked := func(need uint64) bool {
-		return need&^room.block == 0 && bits.OnesCount64(need) <= room.movers
+		return need&^room.block == 0 && bits.OnesCount64(need) <= room.movers &&
+			(room.men == nil || blockersFit(need, room.men))
 	}
 	for ks := room.king & room.attack; ks != 0; ks &= ks - 1 {
 		k := bits.TrailingZeros64(ks)
@@ -57,6 +63,52 @@ func (room mateRoom) mateSquare() int {
 		}
 	}
 	return -1
+}
+
+// blockersFit reports whether the squares of need can each hold a man of
+// its own: a matching of the squares to distinct men, man i standing only
+// on men[i] (augmenting paths; at most 8 squares and 15 men). In a mate
+// every such square holds a man of the loser, distinct squares distinct
+// men, each on a square its entry allows; so no matching, no mate there.
+// The count and the union alone (movers, block) miss a man shut in
+// elsewhere: B2b4/8/8/4k3/1p1p1p1p/1PpP1P1P/K1P4b/RB6 b, where White's
+// light bishop needs two dark blockers beside the black king and Black's
+// bishop on h2 can never pass its own pawns on b4, d4, f4 and h4.
+func blockersFit(need uint64, men []uint64) bool {
+	if len(men) > 16 {
+		return true // no such position is legal; nothing proven
+	}
+	var sqs [8]uint64
+	n := 0
+	for f := need; f != 0; f &= f - 1 {
+		sqs[n] = f & -f
+		n++
+	}
+	var owner [16]int // the square of need each man holds, or -1
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(i int, seen *uint32) bool
+	try = func(i int, seen *uint32) bool {
+		for m, st := range men {
+			if st&sqs[i] == 0 || *seen&(1<<m) != 0 {
+				continue
+			}
+			*seen |= 1 << m
+			if owner[m] < 0 || try(owner[m], seen) {
+				owner[m] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		var seen uint32
+		if !try(i, &seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // room is the "no mate" test's view of a progress state; movers is the
@@ -98,10 +150,11 @@ func noMateWhy(winner int, blocked bool) *phrase.Error {
 
 // staticRoom is the "no mate" test's view of every position reachable
 // while the fixed pawns stand (fixedPawns and its reach r): the fixed
-// pawns attack and block too.
+// pawns attack and block too. The loser's men that are not fixed are
+// matched to the squares that need a blocker man by man (mateRoom.men).
 func staticRoom(b *Board, fixed uint64, r [2]reach, winner int) mateRoom {
 	loser := 1 - winner
-	return mateRoom{
+	room := mateRoom{
 		king:       r[loser].kingStand,
 		attack:     r[winner].attack | pawnsAttack(winner, b.bb[winner][Pawn]&fixed),
 		pawns:      b.bb[loser][Pawn] & fixed,
@@ -109,4 +162,8 @@ func staticRoom(b *Board, fixed uint64, r [2]reach, winner int) mateRoom {
 		movers:     bits.OnesCount64(b.occ[loser] &^ b.bb[loser][King] &^ fixed),
 		winnerKing: r[winner].kingStand,
 	}
+	if room.movers > 1 {
+		room.men = b.manStands(loser, fixed, stillMen{}, fixed, r)
+	}
+	return room
 }

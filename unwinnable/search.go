@@ -259,10 +259,20 @@ const (
 
 // prove is a shallow full-width search: found when some line reaches a mate
 // by winner, none when every line ends (mate of the winner, stalemate) or
-// reaches a position the material rule or the blocked-pawn analysis proves
+// reaches a position the material rule or (with static, at the root and
+// after every irreversible move: check) the blocked-pawn analysis proves
 // unwinnable, unknown otherwise. Irreversible and forced moves cost no
 // depth.
 func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
+	return s.proveAt(b, depth, static, true, line)
+}
+
+// proveAt is prove at a node: check says whether the blocked-pawn analysis
+// is tried here (the root, or the move into it was irreversible). Before,
+// it was tried only along lines of irreversible moves from the root:
+// after 1...Kd6 2.Bxb7 in B7/1b6/2k5/8/1p1p1p1p/1PpP1P1P/K1P4b/NB6 b (the
+// black bishop pinned, White's one move the capture) it proves every line.
+func (s *searcher) proveAt(b *Board, depth int, static, check bool, line *[]Move) int {
 	if !s.tick() {
 		return unknown
 	}
@@ -276,7 +286,7 @@ func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
 		s.proven[b.key] = provedNone
 		return none
 	}
-	if static {
+	if static && check {
 		if ok, _ := blockedUnwinnable(b, s.winner); ok {
 			s.proven[b.key] = provedNone
 			return none
@@ -313,7 +323,7 @@ func (s *searcher) prove(b *Board, depth int, static bool, line *[]Move) int {
 		if (l.N == 1 || irr) && len(s.path) < 48 {
 			d = depth // forced and irreversible moves cost nothing (up to a ply cap)
 		}
-		switch s.prove(&c, d, static && irr, line) {
+		switch s.proveAt(&c, d, static, irr, line) {
 		case found:
 			*line = append(*line, m)
 			return found

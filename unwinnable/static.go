@@ -93,9 +93,30 @@ func pawnFlood(c, s int, walls, capt uint64) (stand, attack uint64) {
 // board up to the least fixpoint: every square a man really reaches lies in
 // it, by induction on the moves played.
 func (b *Board) reaches(fixed uint64) [2]reach {
+	return b.reachesStill(fixed, stillMen{})
+}
+
+// stillMen are men (pieces or pawns) that never move, though they may be
+// taken (immobilePieces): their squares, and what they can attack, by
+// colour — from their squares, with the men that stand as long as they
+// stand as walls.
+//
+// kingOff are squares each side's king never enters while the set stands
+// (fixedMenRules' stalemateRule: its arrival would leave the other side
+// stalemated, and the game over).
+type stillMen struct {
+	set     uint64
+	attack  [2]uint64
+	kingOff [2]uint64
+}
+
+// reachesStill is reaches where the men of still never move: each stands
+// on its square (or is taken) and attacks only still.attack. Such a man is
+// no wall: it may be taken.
+func (b *Board) reachesStill(fixed uint64, still stillMen) [2]reach {
 	capt := [2]uint64{b.occ[Black] &^ b.bb[Black][King], b.occ[White] &^ b.bb[White][King]}
 	for {
-		r := b.reachesWith(fixed, capt)
+		r := b.reachesWith(fixed, capt, still)
 		next := [2]uint64{capt[0] | r[Black].stand, capt[1] | r[White].stand}
 		if next == capt {
 			return r
@@ -105,7 +126,7 @@ func (b *Board) reaches(fixed uint64) [2]reach {
 }
 
 // reachesWith is reaches for given capture squares of each side's pawns.
-func (b *Board) reachesWith(fixed uint64, capt [2]uint64) [2]reach {
+func (b *Board) reachesWith(fixed uint64, capt [2]uint64, still stillMen) [2]reach {
 	var r [2]reach
 	for c := 0; c < 2; c++ {
 		var fixedAttacks uint64 // the other side's fixed pawns attack these for good
@@ -113,21 +134,55 @@ func (b *Board) reachesWith(fixed uint64, capt [2]uint64) [2]reach {
 			fixedAttacks |= pawnAttacks[1-c][bits.TrailingZeros64(f)]
 		}
 		k := bits.TrailingZeros64(b.bb[c][King])
-		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks)
+		r[c].kingStand, r[c].kingAttack = flood(King, k, fixed, fixedAttacks|still.kingOff[c])
 		for p := Knight; p <= Queen; p++ {
-			for f := b.bb[c][p]; f != 0; f &= f - 1 {
-				st, at := flood(p, bits.TrailingZeros64(f), fixed, 0)
+			for f := b.bb[c][p] &^ still.set; f != 0; f &= f - 1 {
+				q := bits.TrailingZeros64(f)
+				if fixed&(uint64(1)<<q) != 0 {
+					// A piece of the set stands (its moves all lead onto
+					// its own men of the set, or mate: fixedMenRules).
+					r[c].stand |= uint64(1) << q
+					r[c].attack |= manAttacks(p, q, fixed)
+					continue
+				}
+				st, at := flood(p, q, fixed, 0)
 				r[c].stand |= st
 				r[c].attack |= at
 			}
 		}
-		for f := b.bb[c][Pawn] &^ fixed; f != 0; f &= f - 1 {
+		r[c].stand |= b.occ[c] & still.set
+		r[c].attack |= still.attack[c]
+		for f := b.bb[c][Pawn] &^ fixed &^ still.set; f != 0; f &= f - 1 {
 			st, at := pawnFlood(c, bits.TrailingZeros64(f), fixed, capt[c])
 			r[c].stand |= st
 			r[c].attack |= at
 		}
 	}
 	return r
+}
+
+// manStands is, for each man of side c that is not its king and not on a
+// square of skip, the squares it can ever stand on as reachesWith floods
+// them (fixed the walls, still the pieces that never move, r the reaches
+// of both sides with them): one entry a man, a pawn's with everything it
+// can become. The "no mate" test matches the squares that need a blocker
+// to these men (blockersFit).
+func (b *Board) manStands(c int, fixed uint64, still stillMen, skip uint64, r [2]reach) []uint64 {
+	capt := b.occ[1-c]&^b.bb[1-c][King] | r[1-c].stand
+	var men []uint64
+	for f := b.occ[c] &^ b.bb[c][King] &^ skip; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		st := uint64(1) << q
+		switch p := int(b.sq[q]) % 6; {
+		case (fixed|still.set)&st != 0:
+		case p == Pawn:
+			st, _ = pawnFlood(c, q, fixed, capt)
+		default:
+			st, _ = flood(p, q, fixed, 0)
+		}
+		men = append(men, st)
+	}
+	return men
 }
 
 // fixedPawns is the greatest set of pawns that provably never move nor
