@@ -134,6 +134,12 @@ var roundSearches = []struct {
 	w        weights
 	name     string
 }{
+	// The loser's pieces offered on the capture squares of the winner's
+	// blocked pawns, a pawn set free run to promotion (offerScore); only
+	// where each of the winner's pawns stands behind a pawn. First in the
+	// round: on the reference files at 50,000 positions, 465 rows
+	// undetermined against 479 with it last (497 without it).
+	{2, true, true, 0, nearMate, "offer"},
 	// The loser's pieces counted (it offers them to the winner's few
 	// men), another order among near-equal positions.
 	{2, true, false, 8, nearMate, "simplify"},
@@ -142,10 +148,6 @@ var roundSearches = []struct {
 	// The loser's men next to its king weigh more (the mates where they
 	// box their king in).
 	{8, false, false, 0, nearMate, "block"},
-	// The loser's pieces offered on the capture squares of the winner's
-	// blocked pawns, a pawn set free run to promotion (offerScore); only
-	// where each of the winner's pawns stands behind a pawn.
-	{2, true, true, 0, nearMate, "offer"},
 }
 
 // DefaultLimit is the node limit of Analyse when none is given.
@@ -399,7 +401,7 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		}
 		return Result{}, false
 	}
-	// Then rounds of three other searches (a fourth, the offer search,
+	// Then rounds of three other searches (and first the offer search
 	// where each of the winner's pawns stands behind a pawn of the
 	// loser), each with twice the positions of the round before, until
 	// the limit: the greedy search's cost is heavy-tailed and each

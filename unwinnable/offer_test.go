@@ -8,26 +8,28 @@ import (
 // The offer search finds the helpmates in which the loser takes apart a
 // chain of the winner's blocked pawns: it offers its pieces on the capture
 // squares of the blocked pawns, a pawn takes and is set free, and it
-// promotes. Each row is found by that search within the bound (before it,
-// the first was undetermined at 2,000,000 positions, the last two took
-// about 1,080,000 each), and the line found is a helpmate.
+// promotes. Each row is found by that search within the bound of
+// positions (before it, the first was undetermined at 2,000,000
+// positions, the last took about 1,080,000), and the line found is a
+// helpmate.
 func TestTheOfferSearchTakesABlockedChainApart(t *testing.T) {
 	for _, tc := range []struct {
 		name, fen string
 		winner    int
-		bound     int
+		limit     int // Options.Limit (a small limit changes the schedule of the rounds)
+		bound     int // the positions the verdict may take
 	}{
-		{"a rook offered on c6 sets the b-pawn free, which promotes", "1bB5/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K2 w - - 0 1", White, 20_000},
-		{"the winner's rook taken on e6 by the pawn in front of its own d-pawn, which promotes", "1k1rrb2/p7/Pp1p1p2/1PpPpPp1/2P1P1Pp/7P/8/2K5 w - - 0 1", Black, 20_000},
-		{"the black king takes c2, the c-pawn becomes a knight and is offered on g4", "8/8/3b4/2b5/1p1p1pBp/1PpP1P1P/2P5/1k1K4 w - - 0 1", White, 500_000},
+		{"a rook offered on c6 sets the b-pawn free, which promotes", "1bB5/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K2 w - - 0 1", White, 50_000, 5_000},
+		{"the winner's rook taken on e6 by the pawn in front of its own d-pawn, which promotes", "1k1rrb2/p7/Pp1p1p2/1PpPpPp1/2P1P1Pp/7P/8/2K5 w - - 0 1", Black, 50_000, 5_000},
+		{"the black king takes c2, the c-pawn becomes a knight and is offered on g4", "8/8/3b4/2b5/1p1p1pBp/1PpP1P1P/2P5/1k1K4 w - - 0 1", White, 2_000_000, 300_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := ParseFEN(tc.fen)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: tc.bound})
-			if r.Verdict != Winnable || !strings.HasPrefix(r.stage, "offer-") {
+			r := AnalyseWith(b, tc.winner, Options{Limit: tc.limit})
+			if r.Verdict != Winnable || !strings.HasPrefix(r.stage, "offer-") || r.Nodes > tc.bound {
 				t.Fatalf("%v by %s in %d positions, want winnable by the offer search within %d", r.Verdict, r.stage, r.Nodes, tc.bound)
 			}
 			if bad := replayMates(tc.fen, tc.winner, r.Line); bad != "" {
