@@ -129,18 +129,25 @@ const (
 var roundSearches = []struct {
 	block    int
 	simplify bool
+	offer    bool
 	noise    int
 	w        weights
 	name     string
 }{
+	// The loser's pieces offered on the capture squares of the winner's
+	// blocked pawns, a pawn set free run to promotion (offerScore); only
+	// where each of the winner's pawns stands behind a pawn. First in the
+	// round: on the reference files at 50,000 positions, 465 rows
+	// undetermined against 479 with it last (497 without it).
+	{2, true, true, 0, nearMate, "offer"},
 	// The loser's pieces counted (it offers them to the winner's few
 	// men), another order among near-equal positions.
-	{2, true, 8, nearMate, "simplify"},
+	{2, true, false, 8, nearMate, "simplify"},
 	// The first weights of all.
-	{2, false, 0, greedy, "greedy"},
+	{2, false, false, 0, greedy, "greedy"},
 	// The loser's men next to its king weigh more (the mates where they
 	// box their king in).
-	{8, false, 0, nearMate, "block"},
+	{8, false, false, 0, nearMate, "block"},
 }
 
 // DefaultLimit is the node limit of Analyse when none is given.
@@ -384,9 +391,11 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		}
 		return Result{}, false
 	}
-	// Then rounds of three other searches, each with twice the positions
-	// of the round before, until the limit: the greedy search's cost is
-	// heavy-tailed and each search's tail lies on other rows, so several
+	// Then rounds of three other searches (and first the offer search
+	// where each of the winner's pawns stands behind a pawn of the
+	// loser), each with twice the positions of the round before, until
+	// the limit: the greedy search's cost is heavy-tailed and each
+	// search's tail lies on other rows, so several
 	// searches with small budgets decide far more positions for the same
 	// work than one with a large budget (below). The late stages come
 	// first in a closed position (some pawns fixed: the exhaustive search
@@ -402,6 +411,11 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	// the same line (or runs out of positions) for about half the
 	// positions in all, and near the limit each search gets further.
 	lateDone := false
+	// The offer search only where the winner has pawns and each stands
+	// behind a pawn of the loser: a pawn set free is then the winner's
+	// only way to promote.
+	blocked, _ := blockedPawns(&b, s.winner)
+	offers := blocked != 0 && blocked == b.bb[s.winner][Pawn]
 	searches := make([]*bfSearch, len(roundSearches)+len(targets))
 	defer func() {
 		for _, x := range searches {
@@ -427,9 +441,14 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			}
 		}
 		for j, sc := range roundSearches {
-			s.wBlock, s.simplify, s.noise, s.w = sc.block, sc.simplify, sc.noise, sc.w
+			if sc.offer && !offers {
+				continue
+			}
+			s.wBlock, s.simplify, s.offer, s.noise, s.w = sc.block, sc.simplify, sc.offer, sc.noise, sc.w
 			s.stage = fmt.Sprintf("%s-%d", sc.name, round)
-			if l, ok := resume(j, round); ok {
+			l, ok := resume(j, round)
+			s.offer = false
+			if ok {
 				return win(l, false, s.nodes)
 			}
 			if s.exhausted {

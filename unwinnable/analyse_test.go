@@ -323,7 +323,7 @@ func TestASearchRunOnMakesThePositionsOfAFreshSearch(t *testing.T) {
 				setup := func() *searcher {
 					s := &searcher{winner: White, limit: 1 << 30, proven: map[uint64]int16{}, partial: true}
 					s.far = bits.OnesCount64(b.all()) <= farMen
-					s.wBlock, s.simplify, s.noise, s.w = sc.block, sc.simplify, sc.noise, sc.w
+					s.wBlock, s.simplify, s.offer, s.noise, s.w = sc.block, sc.simplify, sc.offer, sc.noise, sc.w
 					return s
 				}
 				fresh := setup()

@@ -67,6 +67,7 @@ type searcher struct {
 	wBlock     int             // weight of the loser's men next to its king in score
 	far        bool            // score counts the loser's men away from its king
 	simplify   bool            // score counts the loser's pieces (wSimplify)
+	offer      bool            // score counts offerScore (the loser's pieces to the capture squares of the winner's blocked pawns)
 	partial    bool            // best-first expands a node partially (stops at a child better than it)
 	exhausted  bool            // the last best-first search without a ply bound ran out of positions
 	stage      string          // the stage running (Result.stage)
@@ -247,7 +248,87 @@ func (s *searcher) score(b *Board) int {
 	if s.simplify {
 		sc += wSimplify * bits.OnesCount64(l[Knight]|l[Bishop]|l[Rook]|l[Queen])
 	}
+	if s.offer {
+		sc += offerScore(b, s.winner)
+	}
 	return sc
+}
+
+// Weights of offerScore: each step of the loser's nearest piece to a
+// capture square of the winner's blocked pawns, each step of the winner's
+// most advanced free pawn to promotion.
+const (
+	wOffer = 10
+	wFree  = 8
+)
+
+// blockedPawns: the pawns of side c that stand right behind a pawn of the
+// other side, and the squares on which they capture.
+func blockedPawns(b *Board, c int) (blocked, captures uint64) {
+	own, other := b.bb[c][Pawn], b.bb[1-c][Pawn]
+	if c == White {
+		blocked = own & (other >> 8)
+		captures = (blocked&^fileA)<<7 | (blocked&^fileH)<<9
+	} else {
+		blocked = own & (other << 8)
+		captures = (blocked&^fileA)>>9 | (blocked&^fileH)>>7
+	}
+	return blocked, captures
+}
+
+// offerScore: how far the sides are from taking apart a chain of the
+// winner's blocked pawns (the offer search of the rounds). The steps to
+// promotion of the winner's most advanced pawn that no pawn blocks (0 once
+// it has a queen, 7 when it has no such pawn); and, while it has none, the
+// steps of the loser's nearest piece (pieceSteps) to a capture square of a
+// blocked pawn of the winner — a pawn of the loser that no pawn blocks
+// counts as the piece it may become, its steps to promotion and one more;
+// 8 when no man of the loser can come. A piece offered there and taken
+// sets a pawn free, which then runs to promote. Only an order of the
+// search: no proof depends on it.
+func offerScore(b *Board, winner int) int {
+	blocked, captures := blockedPawns(b, winner)
+	l := &b.bb[1-winner]
+	togo := 7
+	if b.bb[winner][Queen] != 0 {
+		togo = 0 // promoted
+	}
+	for f := b.bb[winner][Pawn] &^ blocked; f != 0; f &= f - 1 {
+		q := bits.TrailingZeros64(f)
+		t := 7 - q>>3
+		if winner == Black {
+			t = q >> 3
+		}
+		if t < togo {
+			togo = t
+		}
+	}
+	near := 0
+	if captures != 0 && togo == 7 {
+		near = 8
+		for f := l[Knight] | l[Bishop] | l[Rook] | l[Queen]; f != 0; f &= f - 1 {
+			p := bits.TrailingZeros64(f)
+			for t := captures; t != 0; t &= t - 1 {
+				if d := pieceSteps(int(b.sq[p])%6, 1-winner, p, bits.TrailingZeros64(t)); d < near {
+					near = d
+				}
+			}
+		}
+		// A pawn of the loser that no pawn blocks may become such a
+		// piece: its steps to promotion and one more.
+		lb, _ := blockedPawns(b, 1-winner)
+		for f := l[Pawn] &^ lb; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			t := q>>3 + 1
+			if winner == Black {
+				t = 8 - q>>3
+			}
+			if t < near {
+				near = t
+			}
+		}
+	}
+	return wOffer*near + wFree*togo
 }
 
 // Proof-search outcomes.
