@@ -500,7 +500,10 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 		s.stage = "fixed-men"
 		if plain, _ := b.fixedMenRules(s.winner, 0, still, 0); plain != men {
 			s.stage = "held-men"
-			if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
+			if ended, _ := b.fixedMenRules(s.winner, heldRule|mateRule|stalemateRule, still, 0); ended != men {
+				s.stage = "last-piece-men"
+				why = lastPieceWhy(s.winner, why)
+			} else if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
 				wh, wp, lh, sm := b.heldSides(s.winner, men, r)
 				why = heldWhy(s.winner, why, wh, wp, lh, sm)
 			} else if mated, _ := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men {

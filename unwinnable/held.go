@@ -444,3 +444,78 @@ func gameEndsWhy(winner int, why *phrase.Error) *phrase.Error {
 	}
 	return phrase.Errorf("the men are blocked for good (any move that would change that ends the game at once, in a stalemate or a mate of %s) and no %s man can ever attack a square the %s king can reach", phrase.Word(colourName(winner)), w, l)
 }
+
+// lastPiece is the square of the winner's one man besides its king when
+// that man is a bishop, rook or queen and the winner has nothing else (no
+// pawn: it could promote), or -1. Once that piece is taken, the winner has
+// a lone king, which never mates (the material rule).
+func (b *Board) lastPiece(winner int) int {
+	if winner < 0 {
+		return -1
+	}
+	men := b.occ[winner] &^ b.bb[winner][King]
+	if bits.OnesCount64(men) != 1 || men&(b.bb[winner][Bishop]|b.bb[winner][Rook]|b.bb[winner][Queen]) == 0 {
+		return -1
+	}
+	return bits.TrailingZeros64(men)
+}
+
+// lastPieceTakes reports whether the winner's last piece (lastPiece, on
+// s) can take the loser's man on q, a man of the set cand, only into being
+// taken at once, in every position where the set stands:
+//   - the loser's king stands in the set on k beside q (so its steps lead
+//     only onto its own men of the set or squares the winner's men of the
+//     set guard for good: fixedMenRules' condition for a king);
+//   - the piece on q attacks k (a queen always, a rook orthogonally, a
+//     bishop diagonally; beside k nothing can step between): the loser is
+//     in check, its king's only step is onto q, and every legal reply
+//     takes the piece;
+//   - and one such reply is legal: the winner's king stands in the set on
+//     a square not beside q (the loser's king takes), or a pawn, knight or
+//     piece of the loser in the set other than its king guards q for good
+//     (guardsForGood; no man of the winner is left to pin it, and a king
+//     gives no check).
+//
+// So the capture is no mate, and after the reply the winner has a lone
+// king.
+func (b *Board) lastPieceTakes(winner, s, q int, cand uint64) bool {
+	loser := 1 - winner
+	kings := b.bb[loser][King] & cand
+	if kings == 0 {
+		return false
+	}
+	k := bits.TrailingZeros64(kings)
+	if kingAttacks[k]&(uint64(1)<<q) == 0 {
+		return false
+	}
+	orth := q/8 == k/8 || q%8 == k%8
+	switch b.sq[s] % 6 {
+	case Rook:
+		if !orth {
+			return false
+		}
+	case Bishop:
+		if orth {
+			return false
+		}
+	}
+	m := uint64(1) << q
+	if wk := b.bb[winner][King] & cand; wk != 0 && kingsAttack(wk)&m == 0 {
+		return true
+	}
+	return b.guardsForGood(loser, cand&^kings)&m != 0
+}
+
+// lastPieceWhy is menUnwinnable's sentence when the set stands by
+// lastPieceTakes as well: a move that would touch the set ends the game,
+// or is the winner's last piece taking a man beside the loser's king, which
+// must be answered by taking the piece.
+func lastPieceWhy(winner int, why *phrase.Error) *phrase.Error {
+	loser := 1 - winner
+	w, l := lower(colourName(winner)), lower(colourName(loser))
+	W := phrase.Word(colourName(winner))
+	if strings.Contains(why.Format, "never mated") {
+		return phrase.Errorf("the men are blocked for good (a move that would change that ends the game at once, or is a capture by the only %s piece that must be answered by taking it, leaving %s a lone king) and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", w, W, l, w, l)
+	}
+	return phrase.Errorf("the men are blocked for good (a move that would change that ends the game at once, or is a capture by the only %s piece that must be answered by taking it, leaving %s a lone king) and no %s man can ever attack a square the %s king can reach", w, W, w, l)
+}

@@ -787,7 +787,7 @@ func (b *Board) fixedMenHeld(winner int) (uint64, [2]reach) {
 // and the piece on safe (none when 0) is taken to be never attacked: the
 // set then stands as long as that piece stands (immobilePieces).
 func (b *Board) fixedMenWith(winner int, still stillMen, safe uint64) (uint64, [2]reach) {
-	return b.fixedMenRules(winner, heldRule|mateRule|stalemateRule, still, safe)
+	return b.fixedMenRules(winner, heldRule|mateRule|stalemateRule|lastPieceRule, still, safe)
 }
 
 // The rules of fixedMenRules beyond fixedMen's, for the side winner: men
@@ -802,6 +802,13 @@ const (
 	// leaving the loser stalemated (stalemateSquares); a pawn of the loser
 	// on such a square stays though the winner's king could take it.
 	stalemateRule
+	// lastPieceRule: where the winner has no pawn and one piece besides
+	// its king, a bishop, rook or queen (lastPiece), that piece may stand
+	// where a pawn of the loser in the set takes, and may attack a man of
+	// the loser's set that stands beside the loser's king of the set when
+	// taking it checks that king and must be answered by taking the piece
+	// (lastPieceTakes): either leaves the winner a lone king.
+	lastPieceRule
 )
 
 // fixedMenRules is fixedMenWith with the rules chosen.
@@ -827,6 +834,10 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 	var off uint64
 	if rules&stalemateRule != 0 {
 		off = ^uint64(0)
+	}
+	last := -1
+	if rules&lastPieceRule != 0 {
+		last = b.lastPiece(winner)
 	}
 	for cand != 0 {
 		if winner >= 0 {
@@ -858,14 +869,24 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 			if c != winner {
 				kOff = off
 			}
+			// The winner's last piece: where it stands, a pawn of the
+			// loser takes it; a man it takes may be one it can take only
+			// into being taken (lastPieceTakes).
+			stand, attack := e.stand, e.attack
+			if last >= 0 && c != winner {
+				stand = 0
+				if b.lastPieceTakes(winner, last, q, cand) {
+					attack = 0
+				}
+			}
 			switch p {
 			case Pawn:
 				front := uint64(1) << (q + upOf(c))
 				guarded := m&guards[c] != 0
 				if front&cand == 0 && !(mates && b.stepMates(winner, q, cand, still)) &&
 					!(held && c != winner && b.stepMatesWinner(c, q, cand)) ||
-					pawnAttacks[c][q]&(e.stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
-					m&e.attack&^safe != 0 || m&e.kingAttack&^safe&^kOff != 0 && !guarded && (!held || !b.kingTakesStalemate(c, winner, q, cand, r)) {
+					pawnAttacks[c][q]&(stand|e.kingStand|b.bb[1-c][Pawn]&cand) != 0 ||
+					m&attack&^safe != 0 || m&e.kingAttack&^safe&^kOff != 0 && !guarded && (!held || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 					keep &^= m
 				}
 				continue
@@ -881,11 +902,13 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 			// A piece: its moves lead onto its own men of the set, no
 			// enemy man attacks it, and the enemy king only where the set
 			// guards it for good or where taking it ends the game.
-			moves := manAttacks(p, q, cand) &^ own
+			// (No move ever takes a king: the enemy king of the set is no
+			// square to move to, though the piece may check it.)
+			moves := manAttacks(p, q, cand) &^ own &^ (b.bb[1-c][King] & cand)
 			if mates && moves != 0 {
 				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
 			}
-			if moves != 0 || m&e.attack&^safe != 0 ||
+			if moves != 0 || m&attack&^safe != 0 ||
 				m&e.kingAttack&^safe&^kOff&^guards[c] != 0 && (!held || !b.kingTakesStalemate(c, winner, q, cand, r)) {
 				keep &^= m
 			}
