@@ -843,6 +843,11 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 		// be blocked, and a pinned man still guards): the enemy king never
 		// takes it.
 		guards := [2]uint64{b.guardsForGood(White, cand), b.guardsForGood(Black, cand)}
+		// Guarded in every position by pieces that move round a cage
+		// (cageGuards): the same.
+		for c := 0; c < 2; c++ {
+			guards[c] |= b.cageGuards(c, cand, still, r)
+		}
 		held := rules&heldRule != 0
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
