@@ -481,10 +481,13 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 		s.stage = "fixed-men"
 		if plain, _ := b.fixedMenRules(s.winner, 0, still, 0); plain != men {
 			s.stage = "held-men"
-			if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
+			// A rule's sentence only where the set and the reaches of
+			// that rule alone prove it (the squares the winner's king
+			// enters only into a stalemate may shrink the reaches alone).
+			if held, hr := b.fixedMenRules(s.winner, heldRule, still, 0); held == men && provedBy(b, s.winner, men, still, hr) {
 				wh, wp, lh, sm := b.heldSides(s.winner, men, r)
 				why = heldWhy(s.winner, why, wh, wp, lh, sm)
-			} else if mated, _ := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men {
+			} else if mated, mr := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men && provedBy(b, s.winner, men, still, mr) {
 				s.stage = "mate-men"
 				why = mateWhy(s.winner, why)
 			} else {
@@ -495,6 +498,12 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 		return why, nil
 	}
 	return nil, blockedMinorRoom(b, s.winner, men, r)
+}
+
+// provedBy reports whether menUnwinnable proves men with the reaches r.
+func provedBy(b *Board, winner int, men uint64, still stillMen, r [2]reach) bool {
+	ok, _ := menUnwinnable(b, winner, men, still, r)
+	return ok
 }
 
 // makeShort makes a helpmate line (in playing order, from b) short for a

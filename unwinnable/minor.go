@@ -835,7 +835,10 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 		r := b.reachesStill(cand, still)
 		offBefore := off
 		if off != 0 {
-			off &= b.stalemateSquares(winner, cand, r)
+			// A square holding a man of the winner in the set (not its
+			// king) is never entered while the set stands: kept, so that
+			// it is tested when the man leaves the set.
+			off &= b.stalemateSquares(winner, cand, r) | cand&b.occ[winner]&^b.bb[winner][King]
 		}
 		// Guarded for good by a man of the set (guardsForGood: a pawn,
 		// knight or king of the set attacks it, or a bishop, rook or queen
