@@ -1025,7 +1025,10 @@ const maxTogether = 4
 // pawnsOnlyTakenTogether is immobilePieces for pawns that hold only
 // together (each of the pawns on cands cannot move now; branch w21c): the
 // largest T of them (dropping those that fail) such that, for every
-// subset C of T, the set S_C of fixedMenFrom on the board without the men
+// subset C of T, the set S_C of fixedMenFrom (the rules of 4d and 4f, not
+// stalemateRule: its squares are left out of the winner king's reach from
+// the root, and the king may stand on one when a man of T is taken, so
+// they would not hold from there) on the board without the men
 // of C, with the men of T but C never attacked (safe) and the men of
 // every S_C' (C' = C less one man) as the first candidates, holds every
 // man of T but C. Then no man of T ever moves. Sound by induction on the
@@ -1079,7 +1082,7 @@ func (b *Board) pawnsOnlyTakenTogether(winner int, cands []int) []int {
 					safe |= uint64(1) << q
 				}
 			}
-			set, rs := x.fixedMenFrom(winner, heldRule|mateRule|stalemateRule, stillMen{}, safe, start)
+			set, rs := x.fixedMenFrom(winner, heldRule|mateRule, stillMen{}, safe, start)
 			sets[c] = set
 			// Where an enemy pawn could ever stand (its square in the set,
 			// else its flood, taking where an enemy man could stand).
