@@ -484,7 +484,7 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	return Result{Verdict: Undetermined, Reason: why.Error(), Why: why}
 }
 
-// fixedMenStage is stages 4c to 4f: pieces that never move hold more
+// fixedMenStage is stages 4c to 4i: pieces that never move hold more
 // pawns, or more men; or pawns the loser's king can take only into a
 // stalemate, or men of the loser that can move only where they mate the
 // winner (held.go); and men that never move though they may be taken
@@ -503,10 +503,13 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 			if ended, _ := b.fixedMenRules(s.winner, heldRule|mateRule|stalemateRule, still, 0); ended != men {
 				s.stage = "last-piece-men"
 				why = lastPieceWhy(s.winner, why)
-			} else if held, _ := b.fixedMenRules(s.winner, heldRule, still, 0); held == men {
+			} else if held, hr := b.fixedMenRules(s.winner, heldRule, still, 0); held == men && provedBy(b, s.winner, men, still, hr) {
+				// A rule's sentence only where the set and the reaches of
+				// that rule alone prove it (the squares the winner's king
+				// enters only into a stalemate may shrink the reaches alone).
 				wh, wp, lh, sm := b.heldSides(s.winner, men, r)
 				why = heldWhy(s.winner, why, wh, wp, lh, sm)
-			} else if mated, _ := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men {
+			} else if mated, mr := b.fixedMenRules(s.winner, heldRule|mateRule, still, 0); mated == men && provedBy(b, s.winner, men, still, mr) {
 				s.stage = "mate-men"
 				why = mateWhy(s.winner, why)
 			} else {
@@ -517,6 +520,12 @@ func (s *searcher) fixedMenStage(b *Board, fixed uint64) (*phrase.Error, *minorR
 		return why, nil
 	}
 	return nil, blockedMinorRoom(b, s.winner, men, r)
+}
+
+// provedBy reports whether menUnwinnable proves men with the reaches r.
+func provedBy(b *Board, winner int, men uint64, still stillMen, r [2]reach) bool {
+	ok, _ := menUnwinnable(b, winner, men, still, r)
+	return ok
 }
 
 // makeShort makes a helpmate line (in playing order, from b) short for a

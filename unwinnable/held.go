@@ -14,7 +14,7 @@ import (
 // a mate by the winner; where c is the loser, the capture must not give
 // check as well (a discovered check would make it a mate): the loser's king,
 // wherever it can stand then, stands on no square the winner could ever
-// attack (loserInCheck false). It is used by fixedMenHeld to keep such a man
+// attack, or the king's move opens no line to it (kingCaptureMayUncover). It is used by fixedMenHeld to keep such a man
 // in the set. The test, on every position where the capture can happen
 // while the set stands:
 //   - c has no castling right and no man outside the set but its king;
@@ -56,7 +56,7 @@ func (b *Board) kingTakesStalemate(c, winner, q int, cand uint64, r [2]reach) bo
 	}
 	covered := own | kingAttacks[q] | b.guardsForGood(e, cand&^b.bb[e][King])
 	kings := r[c].kingStand &^ kingAttacks[q] &^ qb
-	if c != winner && kings&(r[e].attack|pawnsAttack(e, b.bb[e][Pawn]&cand)) != 0 {
+	if c != winner && kings&(r[e].attack|pawnsAttack(e, b.bb[e][Pawn]&cand)) != 0 && b.kingCaptureMayUncover(e, kings, q, cand, r) {
 		return false // the capture might give check: a mate
 	}
 	for f := kings; f != 0; f &= f - 1 {
@@ -65,6 +65,32 @@ func (b *Board) kingTakesStalemate(c, winner, q int, cand uint64, r [2]reach) bo
 		}
 	}
 	return true
+}
+
+// kingCaptureMayUncover reports whether side w's king, taking on q, may
+// give a discovered check to the enemy king standing on a square of kings:
+// the enemy was not in check before (w was to move), the king itself gives
+// none, and the man taken leaves q to the king; so the only line the move
+// opens runs through the square g the king came from (next to q, in its
+// reach), and that only where g and the enemy king lie on a line along
+// which w has a piece that moves (or a pawn outside the set, which could
+// become one) with no man of the set between them (openLine, as for
+// stalemateSquares).
+func (b *Board) kingCaptureMayUncover(w int, kings uint64, q int, cand uint64, r [2]reach) bool {
+	diag := b.bb[w][Bishop]|b.bb[w][Queen] != 0
+	orth := b.bb[w][Rook]|b.bb[w][Queen] != 0
+	if b.bb[w][Pawn]&^cand != 0 {
+		diag, orth = true, true
+	}
+	for ks := kings; ks != 0; ks &= ks - 1 {
+		k := bits.TrailingZeros64(ks)
+		for gs := kingAttacks[q] & r[w].kingStand; gs != 0; gs &= gs - 1 {
+			if openLine(k, bits.TrailingZeros64(gs), cand, diag, orth) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stepMatesWinner reports whether the loser's (l's) pawn on q, a man of the

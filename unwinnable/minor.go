@@ -813,11 +813,17 @@ const (
 
 // fixedMenRules is fixedMenWith with the rules chosen.
 func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (uint64, [2]reach) {
+	return b.fixedMenFrom(winner, rules, still, safe, ^uint64(0))
+}
+
+// fixedMenFrom is fixedMenRules with the men of start only as the first
+// candidates: the greatest such set within start.
+func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint64) (uint64, [2]reach) {
 	if winner < 0 {
 		rules = 0
 	}
 	pawns := b.bb[White][Pawn] | b.bb[Black][Pawn]
-	cand := b.all()
+	cand := b.all() & start
 	for c := 0; c < 2; c++ {
 		if b.castle&([2]uint8{castleWK | castleWQ, castleBK | castleBQ})[c] != 0 {
 			cand &^= b.bb[c][King] | b.bb[c][Rook]
@@ -846,7 +852,10 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 		r := b.reachesStill(cand, still)
 		offBefore := off
 		if off != 0 {
-			off &= b.stalemateSquares(winner, cand, r)
+			// A square holding a man of the winner in the set (not its
+			// king) is never entered while the set stands: kept, so that
+			// it is tested when the man leaves the set.
+			off &= b.stalemateSquares(winner, cand, r) | cand&b.occ[winner]&^b.bb[winner][King]
 		}
 		// Guarded for good by a man of the set (guardsForGood: a pawn,
 		// knight or king of the set attacks it, or a bishop, rook or queen
@@ -854,6 +863,11 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 		// be blocked, and a pinned man still guards): the enemy king never
 		// takes it.
 		guards := [2]uint64{b.guardsForGood(White, cand), b.guardsForGood(Black, cand)}
+		// Guarded in every position by pieces that move round a cage
+		// (cageGuards): the same.
+		for c := 0; c < 2; c++ {
+			guards[c] |= b.cageGuards(c, cand, still, r)
+		}
 		held := rules&heldRule != 0
 		keep := cand
 		for f := cand; f != 0; f &= f - 1 {
@@ -949,6 +963,7 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 func (b *Board) immobilePieces(winner int) stillMen {
 	occ := b.all()
 	var still stillMen
+	var alone []int // pawns that cannot move now, not proven on their own
 	// The men of the set itself stand for good: no need to ask.
 	base, _ := b.fixedMenWith(winner, stillMen{}, 0)
 	for c := 0; c < 2; c++ {
@@ -965,6 +980,9 @@ func (b *Board) immobilePieces(winner int) stillMen {
 				}
 				set, _ := b.fixedMenWith(winner, stillMen{}, m)
 				if set&m == 0 {
+					if p == Pawn {
+						alone = append(alone, q)
+					}
 					continue
 				}
 				still.set |= m
@@ -975,6 +993,10 @@ func (b *Board) immobilePieces(winner int) stillMen {
 				}
 			}
 		}
+	}
+	for _, q := range b.pawnsOnlyTakenTogether(winner, alone) {
+		still.set |= uint64(1) << q
+		still.attack[int(b.sq[q])/6] |= pawnAttacks[int(b.sq[q])/6][q]
 	}
 	return still
 }
@@ -1017,4 +1039,103 @@ func menUnwinnable(b *Board, winner int, men uint64, still stillMen, r [2]reach)
 		return false, nil
 	}
 	return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, w, l)
+}
+
+// maxTogether bounds the pawns pawnsOnlyTakenTogether proves together
+// (it computes the fixed men once for each subset of them).
+const maxTogether = 4
+
+// pawnsOnlyTakenTogether is immobilePieces for pawns that hold only
+// together (each of the pawns on cands cannot move now; branch w21c): the
+// largest T of them (dropping those that fail) such that, for every
+// subset C of T, the set S_C of fixedMenFrom (the rules of 4d and 4f, not
+// stalemateRule: its squares are left out of the winner king's reach from
+// the root, and the king may stand on one when a man of T is taken, so
+// they would not hold from there) on the board without the men
+// of C, with the men of T but C never attacked (safe) and the men of
+// every S_C' (C' = C less one man) as the first candidates, holds every
+// man of T but C. Then no man of T ever moves. Sound by induction on the
+// captures of T's men (each standing man of T but C must also be out of
+// reach of every enemy pawn's flood with S_C as walls — as fixedMen
+// floods them, taking where an enemy man could ever stand —, so that it is taken
+// only by a piece or the king, which lands on a square of its flood with
+// S_C as walls): while the men of C are the ones taken, S_C stands
+// as long as every man of T but C stands (fixedMen's induction on the
+// first move that touches it: the capture of a man of T moves on to
+// C with it, every other such move is impossible), so those men do not
+// move; the sets only shrink from one C to the next, so the reaches of
+// S_C (flooded from the root's squares, with S_C as walls) hold every man
+// wherever it went while a larger set stood. E.g. in
+// 1b3kBR/4pP1P/1pBpP2P/1P1P1Bp1/1pK1B1P1/1P1B1B2/8/8 b the white king can
+// take b4 and g5: with b4 taken, g5 still holds the pawn on g4 (which
+// holds it), and the other way round; 4e alone, which asks for each on its
+// own, lets the other's pawn run to promotion.
+func (b *Board) pawnsOnlyTakenTogether(winner int, cands []int) []int {
+	// The pawns asked about: those the enemy king could come next to,
+	// with every pawn that cannot move now and the kings as walls (a
+	// choice only: any choice is sound).
+	walls := b.bb[White][King] | b.bb[Black][King]
+	for _, q := range cands {
+		walls |= uint64(1) << q
+	}
+	r := b.reachesStill(walls, stillMen{})
+	var t []int
+	for _, q := range cands {
+		if r[1-int(b.sq[q])/6].kingAttack&(uint64(1)<<q) != 0 {
+			t = append(t, q)
+		}
+	}
+	if len(t) < 2 || len(t) > maxTogether {
+		return nil
+	}
+	for len(t) >= 2 {
+		n := len(t)
+		sets := make([]uint64, 1<<n)
+		bad := -1
+	subsets:
+		for c := 0; c < 1<<n; c++ { // a subset comes after each subset of it
+			x := *b
+			start := ^uint64(0)
+			var safe uint64
+			for i, q := range t {
+				if c&(1<<i) != 0 {
+					x.remove(int(b.sq[q])/6, Pawn, q)
+					start &= sets[c&^(1<<i)]
+				} else {
+					safe |= uint64(1) << q
+				}
+			}
+			set, rs := x.fixedMenFrom(winner, heldRule|mateRule, stillMen{}, safe, start)
+			sets[c] = set
+			// Where an enemy pawn could ever stand (its square in the set,
+			// else its flood, taking where an enemy man could stand).
+			var pawnAt [2]uint64
+			for e := 0; e < 2; e++ {
+				pawnAt[e] = x.bb[e][Pawn] & set
+				capt := x.occ[1-e]&^x.bb[1-e][King] | rs[1-e].stand
+				for f := x.bb[e][Pawn] &^ set; f != 0; f &= f - 1 {
+					st, _ := pawnFlood(e, bits.TrailingZeros64(f), set, capt)
+					pawnAt[e] |= st
+				}
+			}
+			for i, q := range t {
+				col := int(b.sq[q]) / 6
+				if c&(1<<i) == 0 && (set&(uint64(1)<<q) == 0 || pawnAttacks[col][q]&pawnAt[1-col] != 0) {
+					// Without the men of C the others fall: drop the
+					// first of C (its capture frees too much), or the
+					// man that falls when none is taken.
+					bad = i
+					if c != 0 {
+						bad = bits.TrailingZeros(uint(c))
+					}
+					break subsets
+				}
+			}
+		}
+		if bad < 0 {
+			return t
+		}
+		t = append(t[:bad], t[bad+1:]...)
+	}
+	return nil
 }
