@@ -31,9 +31,15 @@
 // full-width search with a transposition table, in which captures, pawn
 // moves and forced moves cost no depth, and an exhaustive search of closed
 // positions prove the rest. The fixed men (pawns, and the pieces and kings
-// that hold them) also prove positions alone; a pawn of the winner that
-// the loser's king could take stays among them when every such capture
-// leaves the winner without a move (held.go). With
+// that hold them) also prove positions alone: a man next to a square along
+// its line guards it for good, as does a group of pieces shut in a cage
+// that every placement of them guards; a man stays among them when taking
+// or moving it ends the game without a mate by the winner (a stalemate, the
+// winner left without a move or mated: held.go), when it can only be taken
+// (immobilePieces), or when the winner's last piece can take it only into
+// being taken. Where all the winner's pawns are blocked, a search of the
+// rounds draws the loser's pieces onto their capture squares (the offer
+// search). With
 // Options.Short (Analyse: the flag verdict) a helpmate found is made short
 // before it is shown: the shortest of at most 6 plies by a full-width
 // search, else the greedy search again counting the plies played, then
