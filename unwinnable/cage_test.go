@@ -129,14 +129,7 @@ func TestTheCageNeverDeniesAMateTheSearchFinds(t *testing.T) {
 		}
 		for try := 0; try < 16; try++ {
 			b := *root
-			for n := rng.Intn(30); n > 0; n-- {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
-			}
+			b = randomPlies(rng, b, rng.Intn(30))
 			if b.status() != playing {
 				continue
 			}

@@ -338,14 +338,7 @@ func TestTheHeldPawnsNeverDenyAMateTheSearchFinds(t *testing.T) {
 		}
 		for try := 0; try < tries; try++ {
 			b := *root
-			for n := rng.Intn(16); n > 0; n-- {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
-			}
+			b = randomPlies(rng, b, rng.Intn(16))
 			if b.status() != playing {
 				continue
 			}

@@ -269,14 +269,7 @@ func TestTheLastPieceRuleNeverDeniesAMateTheSearchFinds(t *testing.T) {
 				}
 				b = *m
 			}
-			for n := rng.Intn(17); n > 0; n-- {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
-			}
+			b = randomPlies(rng, b, rng.Intn(17))
 			if b.status() != playing {
 				continue
 			}

@@ -186,14 +186,7 @@ func TestTheListingAndTheFixedMenNeverDenyAMateTheSearchFinds(t *testing.T) {
 			}
 			w, _ := ParseColour(r.colour)
 			b := *root
-			for n := rng.Intn(14); n > 0; n-- {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
-			}
+			b = randomPlies(rng, b, rng.Intn(14))
 			if b.status() != playing {
 				continue
 			}

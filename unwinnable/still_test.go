@@ -228,14 +228,7 @@ func TestTheMatchedBlockersAndStillPiecesNeverDenyAMateTheSearchFinds(t *testing
 		w := winners[i]
 		for try := 0; try < 3; try++ {
 			b := *root
-			for n := rng.Intn(12); n > 0; n-- {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				b, _ = b.Make(l.Moves[rng.Intn(l.N)])
-			}
+			b = randomPlies(rng, b, rng.Intn(12))
 			if b.status() != playing {
 				continue
 			}
