@@ -50,15 +50,9 @@ func TestAPieceNextToASquareGuardsItForGood(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, White, Options{Limit: 200_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, White, 200_000, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				// The progress search (with the same guards, of its
 				// pieces of stay) may prove it first; the fixed men
@@ -224,15 +218,7 @@ func TestTheProgressSearchKeepsAKingOffWhatItsPiecesOfStayGuard(t *testing.T) {
 			if got, n, why := progressUnwinnable(b, White, progressBudget); got != (tc.want == Unwinnable) {
 				t.Fatalf("progressUnwinnable = %v after %d states (%v)", got, n, why)
 			}
-			r := AnalyseWith(b, White, Options{Limit: 200_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
-			if r.Verdict == Winnable {
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
-			}
+			analyseChecked(t, b, tc.fen, White, 200_000, tc.want)
 		})
 	}
 }

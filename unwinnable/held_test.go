@@ -32,15 +32,9 @@ func TestPawnsHeldByAStalemate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: tc.nodes})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, tc.winner, tc.nodes, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				if !strings.Contains(r.Reason, "left without a move") {
 					t.Fatalf("proven by another stage: %s", r.Reason)
@@ -103,15 +97,9 @@ func TestMenHeldByTheLosersStalemate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: 200_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, tc.winner, 200_000, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				if r.stage != "held-men" || !strings.Contains(r.Reason, "then stalemated") {
 					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
@@ -143,15 +131,9 @@ func TestAPawnThatCanStepOnlyIntoTheWinnersMateIsHeld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, White, Options{Limit: 200_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, White, 200_000, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 				// The first search may find the mate before the held
 				// men are looked at: they must not prove it either.
 				if men, re := b.fixedMenHeld(White); men != 0 {
@@ -411,15 +393,9 @@ func TestMenHeldByAMateOfTheWinner(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, White, Options{Limit: tc.nodes})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, White, tc.nodes, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				// A pawn that can only step into the mate is held by
 				// stepMatesWinner (4d) already, with its own sentence.
@@ -460,15 +436,9 @@ func TestTheWinnersKingStepsNextToTheBoxedKingOnlyIntoAStalemate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, White, Options{Limit: 20_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, White, 20_000, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				if r.stage != "stalemate-men" || !strings.Contains(r.Reason, "in a stalemate") {
 					t.Fatalf("proven by %s: %s", r.stage, r.Reason)

@@ -1,6 +1,9 @@
 package unwinnable
 
-import "math/rand"
+import (
+	"math/rand"
+	"testing"
+)
 
 // randomPlies plays n random legal moves from b (fewer where the game
 // ends first) and returns the position reached: the random walks of the
@@ -16,4 +19,22 @@ func randomPlies(rng *rand.Rand, b Board, n int) Board {
 		b, _ = b.Make(l.Moves[rng.Intn(l.N)])
 	}
 	return b
+}
+
+// analyseChecked analyses b (whose FEN is fen) for winner within limit
+// positions and fails unless the verdict is want; a helpmate found must
+// replay through notnil to a mate by winner. The table tests of the
+// stages check what proved an unwinnable verdict on the result.
+func analyseChecked(t *testing.T, b *Board, fen string, winner, limit int, want Verdict) Result {
+	t.Helper()
+	r := AnalyseWith(b, winner, Options{Limit: limit})
+	if r.Verdict != want {
+		t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), want)
+	}
+	if r.Verdict == Winnable {
+		if why := replayMates(fen, winner, r.Line); why != "" {
+			t.Fatalf("the line %v: %s", r.Line, why)
+		}
+	}
+	return r
 }

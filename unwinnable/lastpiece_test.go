@@ -51,15 +51,9 @@ func TestTheLastPieceTakesAManOfTheBoxOnlyIntoBeingTaken(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, White, Options{Limit: tc.nodes})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, White, tc.nodes, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, White, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				if r.stage != "last-piece-men" || !strings.Contains(r.Reason, "a capture by the only white piece that must be answered by taking it") {
 					t.Fatalf("proven by %s: %s", r.stage, r.Reason)

@@ -40,15 +40,7 @@ func TestALoneMinorPiece(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: tc.nodes})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
-			if r.Verdict == Winnable {
-				if why := replayMates(tc.fen, tc.winner, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
-			}
+			analyseChecked(t, b, tc.fen, tc.winner, tc.nodes, tc.want)
 		})
 	}
 }

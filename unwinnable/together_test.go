@@ -42,15 +42,9 @@ func TestPawnsThatCanOnlyBeTakenHoldTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := AnalyseWith(b, Black, Options{Limit: 200_000})
-			if r.Verdict != tc.want {
-				t.Fatalf("verdict %v (%s), want %v", r.Verdict, r.Proof(), tc.want)
-			}
+			r := analyseChecked(t, b, tc.fen, Black, 200_000, tc.want)
 			switch r.Verdict {
 			case Winnable:
-				if why := replayMates(tc.fen, Black, r.Line); why != "" {
-					t.Fatalf("the line %v: %s", r.Line, why)
-				}
 			case Unwinnable:
 				if r.stage != "fixed-men" {
 					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
