@@ -199,20 +199,9 @@ func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 			n.remove(them, Pawn, to+8)
 		}
 	case kindCastle:
-		switch to {
-		case 6:
-			n.remove(us, Rook, 7)
-			n.put(us, Rook, 5)
-		case 2:
-			n.remove(us, Rook, 0)
-			n.put(us, Rook, 3)
-		case 62:
-			n.remove(us, Rook, 63)
-			n.put(us, Rook, 61)
-		case 58:
-			n.remove(us, Rook, 56)
-			n.put(us, Rook, 59)
-		}
+		rookFrom, rookTo := castlingRook(to)
+		n.remove(us, Rook, rookFrom)
+		n.put(us, Rook, rookTo)
 	}
 	if pr := m.Promo(); pr != 0 {
 		n.put(us, pr, to)
@@ -238,6 +227,20 @@ func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 		n.setEP((from + to) / 2)
 	}
 	return true
+}
+
+// castlingRook gives the squares the rook comes from and goes to in the
+// castling whose king goes to kingTo (g1, c1, g8 or c8).
+func castlingRook(kingTo int) (rookFrom, rookTo int) {
+	switch kingTo {
+	case 6:
+		return 7, 5
+	case 2:
+		return 0, 3
+	case 62:
+		return 63, 61
+	}
+	return 56, 59
 }
 
 // undo is what unmake needs to take a move back to the position it was
@@ -279,20 +282,9 @@ func (b *Board) unmake(m Move, u undo) {
 			b.put(them, Pawn, to+8)
 		}
 	case kindCastle:
-		switch to {
-		case 6:
-			b.remove(us, Rook, 5)
-			b.put(us, Rook, 7)
-		case 2:
-			b.remove(us, Rook, 3)
-			b.put(us, Rook, 0)
-		case 62:
-			b.remove(us, Rook, 61)
-			b.put(us, Rook, 63)
-		case 58:
-			b.remove(us, Rook, 59)
-			b.put(us, Rook, 56)
-		}
+		rookFrom, rookTo := castlingRook(to)
+		b.remove(us, Rook, rookTo)
+		b.put(us, Rook, rookFrom)
 	}
 	if u.cap >= 0 {
 		b.put(them, int(u.cap)-them*6, to)
