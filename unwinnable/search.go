@@ -67,6 +67,7 @@ type searcher struct {
 	wBlock     int             // weight of the loser's men next to its king in score
 	far        bool            // score counts the loser's men away from its king
 	simplify   bool            // score counts the loser's pieces (wSimplify)
+	corners    bool            // score counts the corners of the winner's bishops' colour too where it has pawns and onlyChecksOfOneColour holds
 	offer      bool            // score counts offerScore (the loser's pieces to the capture squares of the winner's blocked pawns)
 	partial    bool            // best-first expands a node partially (stops at a child better than it)
 	exhausted  bool            // the last best-first search without a ply bound ran out of positions
@@ -201,7 +202,21 @@ func (s *searcher) score(b *Board) int {
 	lk := bits.TrailingZeros64(l[King])
 	wk := bits.TrailingZeros64(w[King])
 	sc := s.w.corner * cornerDist[lk]
-	if w[Pawn]|w[Knight]|w[Rook]|w[Queen] == 0 {
+	if s.corners && w[Pawn] != 0 && onlyChecksOfOneColour(b, s.winner) {
+		// The offer search, bishops of one colour and pawns on that
+		// colour behind the loser's pawns: until a pawn takes, every
+		// check is on that colour, and a king in a corner of the other
+		// colour is mated only once led out of it. The mean of the
+		// steps to the nearest corner and to the nearest of that
+		// colour (the colour's steps alone cost rows the nearest
+		// corner's order finds: a king beside a corner of the other
+		// colour mated by a pawn's check).
+		if w[Bishop]&^light == 0 {
+			sc = s.w.corner * (cornerDist[lk] + lightCornerDist[lk]) / 2
+		} else {
+			sc = s.w.corner * (cornerDist[lk] + darkCornerDist[lk]) / 2
+		}
+	} else if w[Pawn]|w[Knight]|w[Rook]|w[Queen] == 0 {
 		// Bishops alone check a cornered king only in the corners of
 		// their colour.
 		switch {
@@ -261,6 +276,29 @@ const (
 	wOffer = 10
 	wFree  = 8
 )
+
+// pawnsBehindPawns: the pawns of side c that stand right behind a pawn of
+// the other side (blockedPawns without the capture squares).
+func pawnsBehindPawns(b *Board, c int) uint64 {
+	if c == White {
+		return b.bb[c][Pawn] & (b.bb[1-c][Pawn] >> 8)
+	}
+	return b.bb[c][Pawn] & (b.bb[1-c][Pawn] << 8)
+}
+
+// onlyChecksOfOneColour: the winner has bishops and pawns only, its
+// bishops all of one colour, and each of its pawns stands on that colour
+// right behind a pawn of the loser: until a pawn takes, every check it can
+// give is on a square of that colour (a pawn attacks squares of its own
+// square's colour). Only an order of the search: no proof depends on it.
+func onlyChecksOfOneColour(b *Board, winner int) bool {
+	w := &b.bb[winner]
+	if w[Knight]|w[Rook]|w[Queen] != 0 || w[Bishop] == 0 || w[Pawn]&^pawnsBehindPawns(b, winner) != 0 {
+		return false
+	}
+	men := w[Bishop] | w[Pawn]
+	return men&^light == 0 || men&light == 0
+}
 
 // blockedPawns: the pawns of side c that stand right behind a pawn of the
 // other side, and the squares on which they capture.
