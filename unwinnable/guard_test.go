@@ -3,7 +3,6 @@ package unwinnable
 import (
 	"math/bits"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -235,15 +234,8 @@ func TestTheProgressSearchWithGuardsNeverDeniesAMateTheSearchFinds(t *testing.T)
 	for _, f := range append(append([]string(nil), guardSeeds...), progressSeeds...) {
 		fens, winners = append(fens, f), append(winners, White)
 	}
-	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
-		for i, r := range readRows(t, f) {
-			if i%10 != 0 || strings.Contains(r.source, "lichess") {
-				continue
-			}
-			w, _ := ParseColour(r.colour)
-			fens, winners = append(fens, r.fen), append(winners, w)
-		}
-	}
+	community, colours := communityRows(t, 10)
+	fens, winners = append(fens, community...), append(winners, colours...)
 	proofs := 0
 	for i, fen := range fens {
 		root, err := ParseFEN(fen)

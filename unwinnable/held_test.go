@@ -206,16 +206,8 @@ func heldRoots(t *testing.T) (fens []string, winners []int) {
 	for _, f := range heldSeeds {
 		fens, winners = append(fens, f), append(winners, White)
 	}
-	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
-		for i, r := range readRows(t, f) {
-			if i%5 != 0 || strings.Contains(r.source, "lichess") {
-				continue
-			}
-			w, _ := ParseColour(r.colour)
-			fens, winners = append(fens, r.fen), append(winners, w)
-		}
-	}
-	return fens, winners
+	f, w := communityRows(t, 5)
+	return append(fens, f...), append(winners, w...)
 }
 
 // The induction behind fixedMenHeld, played out: along random games from

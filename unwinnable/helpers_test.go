@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +38,20 @@ func analyseChecked(t *testing.T, b *Board, fen string, winner, limit int, want 
 		}
 	}
 	return r
+}
+
+// communityRows are every nth community row (not from lichess) of both
+// reference files, with the colour to win: the roots of the random
+// soundness tests beside their own seeds.
+func communityRows(t *testing.T, n int) (fens []string, winners []int) {
+	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
+		for i, r := range readRows(t, f) {
+			if i%n != 0 || strings.Contains(r.source, "lichess") {
+				continue
+			}
+			w, _ := ParseColour(r.colour)
+			fens, winners = append(fens, r.fen), append(winners, w)
+		}
+	}
+	return fens, winners
 }

@@ -216,28 +216,7 @@ func mutate(rng *rand.Rand, fen string) *Board {
 			sq[i] = "RB"[rng.Intn(2)]
 		}
 	}
-	var out strings.Builder
-	for r := 0; r < 8; r++ {
-		empty := 0
-		for _, c := range sq[8*r : 8*r+8] {
-			if c == '.' {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				out.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			out.WriteByte(c)
-		}
-		if empty > 0 {
-			out.WriteByte(byte('0' + empty))
-		}
-		if r < 7 {
-			out.WriteByte('/')
-		}
-	}
-	b, err := ParseFEN(out.String() + " " + strings.Join(f[1:], " "))
+	b, err := ParseFEN(packSquares(sq) + " " + strings.Join(f[1:], " "))
 	if err != nil || b.attacked(lsb(b.bb[1-b.stm][King]), b.stm) {
 		return nil
 	}

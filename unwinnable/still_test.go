@@ -3,7 +3,6 @@ package unwinnable
 import (
 	"math/bits"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -145,16 +144,8 @@ func stillRoots(t *testing.T) (fens []string, winners []int) {
 		"1bB5/k7/Q5q1/8/1pBp1p1p/1PpP1P1P/K1P5/NB2b3 b - - 0 1") {
 		fens, winners = append(fens, f), append(winners, White)
 	}
-	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
-		for i, r := range readRows(t, f) {
-			if i%3 != 0 || strings.Contains(r.source, "lichess") {
-				continue
-			}
-			w, _ := ParseColour(r.colour)
-			fens, winners = append(fens, r.fen), append(winners, w)
-		}
-	}
-	return fens, winners
+	f, w := communityRows(t, 3)
+	return append(fens, f...), append(winners, w...)
 }
 
 // The argument of immobilePieces, played out: along random games from
