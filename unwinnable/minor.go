@@ -480,7 +480,9 @@ func (x *minorRoom) reason(winner int, blocked bool) *phrase.Error {
 
 // mateTargets lists at most n shapes of a mate by the lone minor piece,
 // those nearest to b first (targetScore), shapes needing a promoted pawn
-// last.
+// after those, and shapes needing more of the loser's pawns on a file than
+// can ever reach that file (pawnFilesReachable) last: the listing keeps
+// them (it over-approximates; only its order is a heuristic).
 func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	// The n cheapest of the first 20,000 shapes, the earlier first among
 	// equal costs (as a stable sort of all of them would give), kept in
@@ -489,6 +491,7 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	if n <= 0 {
 		return best
 	}
+	files := loserPawnFiles(b, s.winner)
 	count := 0
 	var q matePattern
 	x.patterns(1-s.winner, func(p *matePattern) bool {
@@ -499,6 +502,9 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 		q.cost = s.targetScore(b)
 		if q.promoted {
 			q.cost += 1000
+		}
+		if !pawnFilesReachable(&q, files) {
+			q.cost += 2000
 		}
 		if len(best) < n || q.cost < best[len(best)-1].cost {
 			i := sort.Search(len(best), func(j int) bool { return best[j].cost > q.cost })
@@ -512,6 +518,39 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	})
 	s.target = nil
 	return best
+}
+
+// loserPawnFiles counts, for each file, the loser's pawns that can ever
+// stand on it: a pawn changes file only by taking a man of the winner, and
+// the winner keeps its king and the mating piece, so a pawn on file a can
+// reach file f only if |a-f| is at most the winner's other men.
+func loserPawnFiles(b *Board, winner int) [8]int {
+	var n [8]int
+	captures := max(0, bits.OnesCount64(b.occ[winner])-2)
+	for f := b.bb[1-winner][Pawn]; f != 0; f &= f - 1 {
+		a := bits.TrailingZeros64(f) & 7
+		for file := max(0, a-captures); file <= min(7, a+captures); file++ {
+			n[file]++
+		}
+	}
+	return n
+}
+
+// pawnFilesReachable reports whether, on every file, p's pawn blockers are
+// no more than the loser's pawns that can ever stand on it (files, from
+// loserPawnFiles).
+func pawnFilesReachable(p *matePattern, files [8]int) bool {
+	var need [8]int
+	for i := 0; i < p.nb; i++ {
+		if p.blk[i].piece == Pawn {
+			f := p.blk[i].sq & 7
+			need[f]++
+			if need[f] > files[f] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // knightDist: knight moves between two squares on an empty board.

@@ -213,3 +213,55 @@ func TestTheListingAndTheFixedMenNeverDenyAMateTheSearchFinds(t *testing.T) {
 		t.Fatalf("only %d proofs: the test checks too little", proofs)
 	}
 }
+
+// The shapes of mate that need more of the loser's pawns on a file than can
+// ever reach that file go last in the lone-minor searches: in the lichess
+// row below White has one h-pawn and Black nothing but the bishop for its
+// pawns to take, so the shapes of the white king on h4 between pawns on h3
+// and h5 are never set up; the shapes of the king on h8 shut in by its pawn
+// on h7 come first, and the helpmate is found.
+func TestShapesNeedingMorePawnsOnAFileThanCanReachItGoLast(t *testing.T) {
+	const fen = "R7/1P6/8/8/3P3k/2P2PbP/1P6/6K1 w - - 3 41"
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a pawn changes file only by taking a man of the winner besides its king and mating piece", func(t *testing.T) {
+		got := loserPawnFiles(b, Black)
+		want := [8]int{0, 2, 1, 1, 0, 1, 0, 1}
+		if got != want {
+			t.Errorf("loserPawnFiles = %v, want %v", got, want)
+		}
+		var p matePattern
+		p.nb = 2
+		p.blk[0].sq, p.blk[0].piece = 23, Pawn // h3
+		p.blk[1].sq, p.blk[1].piece = 39, Pawn // h5
+		if pawnFilesReachable(&p, got) {
+			t.Error("a shape with pawns on h3 and h5 is reachable with one h-pawn")
+		}
+		p.nb = 1
+		if !pawnFilesReachable(&p, got) {
+			t.Error("a shape with one pawn on h3 is unreachable with one h-pawn")
+		}
+	})
+	t.Run("the helpmate by hand is a helpmate", func(t *testing.T) {
+		line := strings.Fields("c3c4 g3f4 c4c5 f4d2 c5c6 h4g5 c6c7 g5f6 c7c8b f6e7 c8e6 e7d6 e6g8 d2a5 " +
+			"g1f2 d6c6 f2g3 c6d6 g3g4 d6c6 g4g5 c6d6 g5g6 d6c6 g6g7 c6d6 g7h8 d6c6 h3h4 c6d6 h4h5 d6c6 " +
+			"h5h6 c6d6 h6h7 a5d2 a8a7 d2h6 a7a8 d6e7 a8a7 e7f6 a7a8 h6g7")
+		if why := replayMates(fen, Black, line); why != "" {
+			t.Fatal(why)
+		}
+	})
+	t.Run("the lichess row is found within 300,000 positions", func(t *testing.T) {
+		r, err := AnalyseFEN(fen, Black, 300_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != Winnable {
+			t.Fatalf("%v (%s), want winnable", r.Verdict, r.Proof())
+		}
+		if why := replayMates(fen, Black, r.Line); why != "" {
+			t.Fatalf("helpmate %v: %s", r.Line, why)
+		}
+	})
+}
