@@ -283,12 +283,8 @@ func (h *bfHeap) push(e uint64) {
 	}
 }
 
-func (h *bfHeap) pop() int32 {
-	_, i := h.popEntry()
-	return i
-}
-
-// popEntry is pop with the entry's score.
+// popEntry takes the entry of lowest score off the heap: its score and
+// its node.
 func (h *bfHeap) popEntry() (int, int32) {
 	q := *h
 	top := q[0]

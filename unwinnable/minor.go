@@ -93,32 +93,6 @@ func loneMinor(b *Board, winner int) (int, bool) {
 	return 0, false
 }
 
-// blocker categories of the matching: knight, bishop on a light square,
-// bishop on a dark square, rook, queen.
-const (
-	catKnight = iota
-	catLightBishop
-	catDarkBishop
-	catRook
-	catQueen
-	nCats
-)
-
-func catOf(piece, sq int) int {
-	switch piece {
-	case Knight:
-		return catKnight
-	case Bishop:
-		if light&(1<<sq) != 0 {
-			return catLightBishop
-		}
-		return catDarkBishop
-	case Rook:
-		return catRook
-	}
-	return catQueen
-}
-
 // surely: a man of colour c and type p on from attacks (capture) or, with
 // step, moves to (a pawn's push) the square to, every square between
 // being in empty.
