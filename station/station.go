@@ -95,7 +95,11 @@ type Station struct {
 	// beatChanged is closed and replaced on every beat heard
 	beatChanged chan struct{}
 	samples     Samples // time samples from the authority, newest last
-	frozen      time.Duration
+	// frozen: the offset the station's timeline keeps while it is the
+	// authority (taken from the samples when it takes over) and before
+	// any sample; frozenErr: the error bound of that estimate when it
+	// was taken (0: none, the station's own or saved timeline)
+	frozen, frozenErr time.Duration
 	// timeKnown: this station knows the match timeline (a time sample, a
 	// claim of its own in this run, or the other holders asked at start:
 	// an authority that restarted does not know its offset)
@@ -130,33 +134,66 @@ type beatSeen struct {
 
 // TimeSample is one answer of the authority to a time request: the offset
 // of its timeline to the asker's time source (NTP-style: its instant minus
-// the middle of the round trip), the round trip, and the authority's head.
+// the middle of the round trip), the round trip, the authority's head, and
+// when it was taken (the asker's time source at the middle of the round
+// trip).
 type TimeSample struct {
 	Offset, RTT time.Duration
 	Seq         int64
+	At          time.Time
 }
 
-// Samples are the last eight time samples, newest last: the one with the
-// shortest round trip gives the offset (docs/stations.md, "Exact clocks").
+const (
+	// keptSamples: how many time samples a station or a link keeps, newest
+	// last: 16 s of them at four a second, so that a few seconds of a
+	// loaded machine or network (every round trip long) do not leave only
+	// poor samples to estimate from.
+	keptSamples = 64
+	// maxDrift: how fast two machines' clocks may run apart, as a fraction
+	// (100 ppm: a quartz clock keeps within 50 ppm of true time). A
+	// sample's error bound grows by it with the sample's age.
+	maxDrift = 100e-6
+)
+
+// Error is the bound on x's error at instant now on the asker's time
+// source: half its round trip (the answer was stamped somewhere within it)
+// plus how far the two clocks may have drifted apart since.
+func (x TimeSample) Error(now time.Time) time.Duration {
+	age := now.Sub(x.At)
+	if age < 0 {
+		age = 0
+	}
+	return x.RTT/2 + time.Duration(float64(age)*maxDrift)
+}
+
+// Samples are the last keptSamples time samples, newest last: the one with
+// the smallest error bound gives the offset (docs/stations.md, "Exact
+// clocks").
 type Samples []TimeSample
 
-// Add keeps s among the last eight.
+// Add keeps s among the last keptSamples.
 func (ss *Samples) Add(s TimeSample) {
 	*ss = append(*ss, s)
-	if len(*ss) > 8 {
-		*ss = (*ss)[len(*ss)-8:]
+	if len(*ss) > keptSamples {
+		*ss = append((*ss)[:0], (*ss)[len(*ss)-keptSamples:]...)
 	}
 }
 
-// Best is the sample with the shortest round trip; ok is false when there
-// is none.
-func (ss Samples) Best() (best TimeSample, ok bool) {
+// Best is the sample with the smallest error bound now (TimeSample.Error),
+// and that bound; ok is false when there is none. Which sample it is does
+// not depend on the instant the bounds are compared at, so they are
+// compared at the newest sample's.
+func (ss Samples) Best() (best TimeSample, uncertainty time.Duration, ok bool) {
+	if len(ss) == 0 {
+		return best, 0, false
+	}
+	now := ss[len(ss)-1].At
 	for _, x := range ss {
-		if !ok || x.RTT < best.RTT {
-			best, ok = x, true
+		if e := x.Error(now); !ok || e < uncertainty {
+			best, uncertainty, ok = x, e, true
 		}
 	}
-	return best, ok
+	return best, uncertainty, ok
 }
 
 // AskTime asks subject for the match timeline once, on the time source now.
@@ -172,7 +209,8 @@ func AskTime(nc *nats.Conn, subject string, now func() time.Time, timeout time.D
 		return TimeSample{}, false
 	}
 	rtt := t3.Sub(t0)
-	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(t0.Add(rtt / 2)), RTT: rtt, Seq: b.Seq}, true
+	mid := t0.Add(rtt / 2)
+	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, At: mid}, true
 }
 
 // receipt is the first receipt of a request by any record holder: the
@@ -505,12 +543,16 @@ func (s *Station) subscribe() error {
 	}
 	s.subs = append(s.subs, sub)
 	sub, err = nc.Subscribe(SubjectTime, func(m *nats.Msg) {
+		// Stamped on receipt: the checks below take time (locks) that would
+		// otherwise count on the answer's way only, which the asker's
+		// estimate takes as half the round trip.
+		got := s.cfg.Now()
 		if !s.authority() || !s.knowsTime() {
 			return
 		}
 		seq, _ := s.rep.Head()
 		_, claim := s.rep.Authority()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Claim: int64(claim)})
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim)})
 		m.Respond(b)
 	})
 	if err != nil {
@@ -520,10 +562,11 @@ func (s *Station) subscribe() error {
 	// A record holder that knows the match timeline gives it to one that
 	// does not (just started, while no authority answers).
 	sub, err = nc.Subscribe(SubjectTimePeer, func(m *nats.Msg) {
+		got := s.cfg.Now() // stamped on receipt, as the time requests
 		if !s.knowsTime() {
 			return
 		}
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano()})
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano()})
 		m.Respond(b)
 	})
 	if err != nil {
@@ -540,7 +583,7 @@ func (s *Station) authority() bool {
 	s.mu.Lock()
 	if ok && !s.isAuth {
 		// Taking over: continue the timeline the stations had.
-		s.frozen = s.offsetLocked()
+		s.freezeLocked()
 	}
 	s.isAuth = ok
 	s.mu.Unlock()
@@ -551,9 +594,15 @@ func (s *Station) authority() bool {
 // estimated offset to the authority's (for the authority, the offset it
 // had when it took over, so the timeline does not jump).
 func (s *Station) Now() time.Time {
+	return s.timelineAt(s.cfg.Now())
+}
+
+// timelineAt is the match timeline at the instant local of the station's
+// time source.
+func (s *Station) timelineAt(local time.Time) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cfg.Now().Add(s.timelineLocked())
+	return local.Add(s.timelineLocked())
 }
 
 // timelineLocked is the offset Now adds to the local time source.
@@ -564,26 +613,44 @@ func (s *Station) timelineLocked() time.Duration {
 	return s.offsetLocked()
 }
 
+// freezeLocked keeps the estimated offset to the match timeline (and its
+// error bound) as the one the station's timeline continues with.
+func (s *Station) freezeLocked() {
+	if best, u, ok := s.samples.Best(); ok {
+		s.frozen, s.frozenErr = best.Offset, u
+	}
+}
+
 func (s *Station) offsetLocked() time.Duration {
-	if best, ok := s.samples.Best(); ok {
+	if best, _, ok := s.samples.Best(); ok {
 		return best.Offset
 	}
 	return s.frozen
 }
 
 // Offset is the estimated offset to the authority's timeline and its
-// uncertainty (half the best round trip).
+// uncertainty (the best sample's error bound, Samples.Best).
 func (s *Station) Offset() (offset, uncertainty time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.isAuth {
 		return s.frozen, 0
 	}
-	best, ok := s.samples.Best()
+	best, u, ok := s.samples.Best()
 	if !ok {
 		return s.frozen, -time.Millisecond // unknown: no answer from the authority yet
 	}
-	return best.Offset, best.RTT / 2
+	return best.Offset, u
+}
+
+// takeoverError is the error bound of the offset the station continues the
+// timeline with as the authority (or, before any time sample, with the
+// timeline learnt from peers): the bound of the estimate when it was taken,
+// 0 when it continued none. isAuth: the station is the authority.
+func (s *Station) takeoverError() (bound time.Duration, isAuth bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.frozenErr, s.isAuth
 }
 
 // timeLoop estimates the offset to the authority several times a second.
@@ -656,7 +723,7 @@ func (s *Station) learnTimeline(ctx context.Context) {
 	s.mu.Lock()
 	learnt := len(s.samples) > 0
 	if learnt {
-		s.frozen = s.offsetLocked()
+		s.freezeLocked()
 	}
 	s.samples = nil // samples from peers, not from an authority
 	s.timeKnown = true
@@ -851,7 +918,7 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 		return nil // someone else claimed meanwhile
 	}
 	s.mu.Lock()
-	s.frozen = s.offsetLocked()
+	s.freezeLocked()
 	s.timeKnown = true
 	s.claims++
 	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)

@@ -158,14 +158,15 @@ func (l *Link) Close() {
 func (l *Link) Station() *StationFile { return l.sf }
 
 // Offset is the offset of the authority's timeline to the link's time
-// source, estimated from its last eight time answers (the one with the
-// shortest round trip), and that round trip; ok is false when no authority
+// source, estimated from its time answers of the last 16 s (the one with the
+// smallest error bound, station.Samples.Best), and that answer's round
+// trip; ok is false when no authority
 // answered. A link just dialled waits for its first answers.
 func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
 	<-l.first
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	best, ok := l.samples.Best()
+	best, _, ok := l.samples.Best()
 	return best.Offset, best.RTT, ok
 }
 

@@ -1,0 +1,57 @@
+package station
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTheTimeSampleWithTheSmallestErrorBoundGivesTheOffset(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name    string
+		samples []TimeSample
+		want    time.Duration // the offset of the best sample
+		wantErr time.Duration // its bound at the newest sample's instant
+	}{
+		{"the shortest round trip wins among fresh samples",
+			[]TimeSample{{Offset: 1 * ms, RTT: 8 * ms, At: at(0)}, {Offset: 2 * ms, RTT: 2 * ms, At: at(250 * ms)}, {Offset: 3 * ms, RTT: 6 * ms, At: at(500 * ms)}},
+			2 * ms, 1*ms + 25*time.Microsecond},
+		{"a sample from seconds ago outweighs the long round trips of a loaded moment",
+			[]TimeSample{{Offset: 1 * ms, RTT: 2 * ms, At: at(0)}, {Offset: 400 * ms, RTT: 900 * ms, At: at(10 * time.Second)}, {Offset: -300 * ms, RTT: 800 * ms, At: at(10*time.Second + 250*ms)}},
+			1 * ms, 1*ms + 1025*time.Microsecond},
+		{"an old sample loses once its drift bound exceeds its advantage",
+			[]TimeSample{{Offset: 1 * ms, RTT: 2 * ms, At: at(0)}, {Offset: 5 * ms, RTT: 3 * ms, At: at(15 * time.Second)}},
+			5 * ms, 1500 * time.Microsecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ss Samples
+			for _, x := range tc.samples {
+				ss.Add(x)
+			}
+			best, u, ok := ss.Best()
+			if !ok || best.Offset != tc.want || u != tc.wantErr {
+				t.Fatalf("best offset %v ± %v (ok %v), want %v ± %v", best.Offset, u, ok, tc.want, tc.wantErr)
+			}
+		})
+	}
+	t.Run("no sample gives no offset", func(t *testing.T) {
+		if _, _, ok := (Samples{}).Best(); ok {
+			t.Fatal("an offset from no sample")
+		}
+	})
+	t.Run("only the last 64 samples are kept", func(t *testing.T) {
+		var ss Samples
+		ss.Add(TimeSample{Offset: 7 * ms, RTT: time.Microsecond, At: at(0)})
+		for i := 1; i <= keptSamples; i++ {
+			ss.Add(TimeSample{Offset: 9 * ms, RTT: 5 * ms, At: at(time.Duration(i) * 250 * ms)})
+		}
+		if len(ss) != keptSamples {
+			t.Fatalf("%d samples kept, want %d", len(ss), keptSamples)
+		}
+		if best, _, _ := ss.Best(); best.Offset != 9*ms {
+			t.Fatalf("the sample that fell out still gives the offset %v", best.Offset)
+		}
+	})
+}
