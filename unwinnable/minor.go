@@ -74,6 +74,9 @@ type matePattern struct {
 	// tempo: squares whose men the target search's key leaves out
 	// (minorRoom.tempo).
 	tempo uint64
+	// stuck: the loser's pawns that never move (minorRoom.loserFixed):
+	// none of them is promoted (promotedSteps).
+	stuck uint64
 }
 
 // patternBlocker: a man of the loser on a square beside its king in a
@@ -489,7 +492,7 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	x.patterns(1-s.winner, func(p *matePattern) bool {
 		count++
 		q = *p
-		q.minorStand, q.tempo = x.minorStand, x.tempo
+		q.minorStand, q.tempo, q.stuck = x.minorStand, x.tempo, x.loserFixed
 		// A pawn blocker no pawn of the loser can ever come to as a
 		// pawn is a promoted one, where the listing allows that: the
 		// search is then steered to promoting it (targetScore).
@@ -706,7 +709,7 @@ func (s *searcher) targetScore(b *Board) int {
 		q, p := t.blk[i].sq, t.blk[i].piece
 		best, from := 9, -1
 		if t.blk[i].promoted {
-			best, from = promotedSteps(b, lc, &t.blk[i], used)
+			best, from = promotedSteps(b, lc, &t.blk[i], used|t.stuck)
 		} else {
 			for f := l[p] &^ used; f != 0; f &= f - 1 {
 				a := bits.TrailingZeros64(f)
@@ -740,7 +743,7 @@ func (s *searcher) targetScore(b *Board) int {
 
 // promotedSteps estimates the moves a promoted blocker bl needs: a piece
 // of the loser of a type allowed on its square already there, or a pawn
-// of the loser (not on used) pushed to its last rank — a move for each
+// of the loser (not on used: taken, or never moving) pushed to its last rank — a move for each
 // rank and for each man in its way, which must leave its file — and the
 // piece it becomes then going to the square (without the 9 of "never"
 // as a bound: the pawn's progress is what steers the search). It returns
