@@ -63,7 +63,7 @@ type matePattern struct {
 	k, s, w int
 	minor   int
 	nb      int
-	blk     [8]struct{ sq, piece int }
+	blk     [8]patternBlocker
 	// promoted: some blocker must be a promoted pawn (the target search
 	// leaves those shapes for last).
 	promoted bool
@@ -74,6 +74,19 @@ type matePattern struct {
 	// tempo: squares whose men the target search's key leaves out
 	// (minorRoom.tempo).
 	tempo uint64
+	// stuck: the loser's pawns that never move (minorRoom.loserFixed):
+	// none of them is promoted (promotedSteps).
+	stuck uint64
+}
+
+// patternBlocker: a man of the loser on a square beside its king in a
+// shape of mate, of the given type; types: every type the listing allows
+// there; promoted: a promoted pawn (or a piece of such a type already on
+// the board) stands there.
+type patternBlocker struct {
+	sq, piece int
+	types     uint8
+	promoted  bool
 }
 
 // loneMinor reports whether winner has exactly a king and one knight or one
@@ -148,6 +161,9 @@ func loneMinorRoom(b *Board, winner, minor int) *minorRoom {
 		if bits.OnesCount64(b.bb[winner][Bishop]) > 1 {
 			x.others, x.otherCover = true, x.minorStand
 		}
+		// The winner's men other than its king are bishops of one
+		// colour: a pawn of the loser takes only on that colour.
+		x.pawnNoTake = ^x.minorStand
 	}
 	x.count(b, 1-winner, 0)
 	return x
@@ -175,6 +191,10 @@ type minorRoom struct {
 	// tempo: squares where only men that never come near the loser's king
 	// stand (for the target search's key).
 	tempo uint64
+	// pawnNoTake: squares where no man of the winner but its king ever
+	// stands, so that a pawn of the loser never takes there (for the
+	// order of the targets only: pawnCanStand).
+	pawnNoTake uint64
 }
 
 // count lists the loser's men on b that are not fixed, each with the
@@ -407,14 +427,14 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 	}
 	p.k, p.s, p.w, p.nb, p.promoted = k, s, w, n, false
 	for i := 0; i < n; i++ {
-		p.blk[i].sq = sqs[i]
+		p.blk[i] = patternBlocker{sq: sqs[i], types: allowed[i]}
 		switch man := men[manOf[i]]; {
 		case man.piece != Pawn:
 			p.blk[i].piece = man.piece
 		case allowed[i]&1 != 0:
 			p.blk[i].piece = Pawn
 		default:
-			p.promoted = true
+			p.promoted, p.blk[i].promoted = true, true
 			p.blk[i].piece = bits.TrailingZeros8(allowed[i] &^ 1)
 		}
 	}
@@ -466,18 +486,34 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 		return best
 	}
 	files := loserPawnFiles(b, s.winner)
+	captures := max(0, bits.OnesCount64(b.occ[s.winner])-2)
 	count := 0
 	var q matePattern
 	x.patterns(1-s.winner, func(p *matePattern) bool {
 		count++
 		q = *p
-		q.minorStand, q.tempo = x.minorStand, x.tempo
+		q.minorStand, q.tempo, q.stuck = x.minorStand, x.tempo, x.loserFixed
+		// A pawn blocker no pawn of the loser can ever come to as a
+		// pawn is a promoted one, where the listing allows that: the
+		// search is then steered to promoting it (targetScore).
+		unreachable := false
+		for i := 0; i < q.nb; i++ {
+			bl := &q.blk[i]
+			if bl.piece != Pawn || pawnCanStand(b, 1-s.winner, bl.sq, x.pawnNoTake, captures) {
+				continue
+			}
+			if bl.types&^1 == 0 {
+				unreachable = true
+				continue
+			}
+			bl.piece, bl.promoted, q.promoted = bits.TrailingZeros8(bl.types&^1), true, true
+		}
 		s.target = &q
 		q.cost = s.targetScore(b)
 		if q.promoted {
 			q.cost += 1000
 		}
-		if !pawnFilesReachable(&q, files) {
+		if unreachable || !pawnFilesReachable(&q, files) {
 			q.cost += 2000
 		}
 		if len(best) < n || q.cost < best[len(best)-1].cost {
@@ -523,6 +559,47 @@ func pawnFilesReachable(p *matePattern, files [8]int) bool {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// pawnCanStand reports whether a pawn of colour c on b may ever stand, as
+// a pawn, on the square to: forward of it by at least as many ranks as
+// files, with at most captures captures (one for each file), none of them
+// on noTake. Where noTake holds every square of one colour, a pawn takes
+// only on the other, and a take keeps the colour of the pawn's square
+// while a step forward changes it: a pawn on the colour it never takes on
+// must step forward once before it takes. (For the order of the targets:
+// a shape with a pawn where none can come is one with a promoted pawn.)
+func pawnCanStand(b *Board, c, to int, noTake uint64, captures int) bool {
+	for f := b.bb[c][Pawn]; f != 0; f &= f - 1 {
+		if pawnReaches(c, bits.TrailingZeros64(f), to, noTake, captures) {
+			return true
+		}
+	}
+	return false
+}
+
+// pawnReaches is pawnCanStand for the pawn on from.
+func pawnReaches(c, from, to int, noTake uint64, captures int) bool {
+	ranks := to>>3 - from>>3
+	if c == Black {
+		ranks = -ranks
+	}
+	files := to&7 - from&7
+	files = max(files, -files)
+	if ranks < 0 || files > ranks || files > captures {
+		return false
+	}
+	if files == 0 {
+		return true
+	}
+	colour := light
+	if light&(1<<from) == 0 {
+		colour = ^light
+	}
+	if noTake&colour == colour && ranks == files {
+		return false // it must step onto the other colour first
 	}
 	return true
 }
@@ -631,10 +708,14 @@ func (s *searcher) targetScore(b *Board) int {
 	for i := 0; i < t.nb; i++ {
 		q, p := t.blk[i].sq, t.blk[i].piece
 		best, from := 9, -1
-		for f := l[p] &^ used; f != 0; f &= f - 1 {
-			a := bits.TrailingZeros64(f)
-			if d := pieceSteps(p, lc, a, q); d < best {
-				best, from = d, a
+		if t.blk[i].promoted {
+			best, from = promotedSteps(b, lc, &t.blk[i], used|t.stuck)
+		} else {
+			for f := l[p] &^ used; f != 0; f &= f - 1 {
+				a := bits.TrailingZeros64(f)
+				if d := pieceSteps(p, lc, a, q); d < best {
+					best, from = d, a
+				}
 			}
 		}
 		if from >= 0 {
@@ -658,6 +739,54 @@ func (s *searcher) targetScore(b *Board) int {
 		}
 	}
 	return sc
+}
+
+// promotedSteps estimates the moves a promoted blocker bl needs: a piece
+// of the loser of a type allowed on its square already there, or a pawn
+// of the loser (not on used: taken, or never moving) pushed to its last rank — a move for each
+// rank and for each man in its way, which must leave its file — and the
+// piece it becomes then going to the square (without the 9 of "never"
+// as a bound: the pawn's progress is what steers the search). It returns
+// the steps and the man's square (-1: none).
+func promotedSteps(b *Board, lc int, bl *patternBlocker, used uint64) (int, int) {
+	l := &b.bb[lc]
+	types := bl.types &^ 1
+	best, from := 9, -1
+	for t := Knight; t <= Queen; t++ {
+		if types&(1<<t) == 0 {
+			continue
+		}
+		for f := l[t] &^ used; f != 0; f &= f - 1 {
+			a := bits.TrailingZeros64(f)
+			if d := pieceSteps(t, lc, a, bl.sq); d < best {
+				best, from = d, a
+			}
+		}
+	}
+	occ := b.all()
+	for f := l[Pawn] &^ used; f != 0; f &= f - 1 {
+		a := bits.TrailingZeros64(f)
+		promo := a & 7
+		if lc == White {
+			promo += 56
+		}
+		ranks := promo>>3 - a>>3
+		ahead := lineMask[0][a] &^ (uint64(1)<<a - 1) // (White: up the file)
+		if lc == Black {
+			ranks, ahead = -ranks, lineMask[0][a]&(uint64(1)<<a-1)
+		}
+		way := bits.OnesCount64(occ & ahead)
+		piece := 9
+		for t := Knight; t <= Queen; t++ {
+			if types&(1<<t) != 0 {
+				piece = min(piece, pieceSteps(t, lc, promo, bl.sq))
+			}
+		}
+		if d := ranks + way + piece; from < 0 || d < best {
+			best, from = d, a
+		}
+	}
+	return best, from
 }
 
 // blockedMinorUnwinnable is the listing of shapes behind blocked pawns:

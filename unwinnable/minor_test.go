@@ -265,3 +265,59 @@ func TestShapesNeedingMorePawnsOnAFileThanCanReachItGoLast(t *testing.T) {
 		}
 	})
 }
+
+// A shape of mate whose pawn blocker no pawn of the loser can ever come to
+// as a pawn is taken as one of a promoted pawn, and the search steered to
+// it counts the pawn's way to promotion (promotedSteps). In the D3-Chess
+// row below White has only its king and nine dark bishops, and Black's
+// king can be boxed in only with a man of its own on a light square
+// beside it: a bishop of White covers no light square, its king at most
+// one beside a king on a dark square, and only the f-pawn, promoted, can
+// stand beside a dark corner (it takes only on the dark squares, where
+// the bishops stand, and must step forward first). The shapes with a pawn
+// on h7 or a2 came first; the row was undetermined at the default limit.
+func TestPawnBlockersNoPawnCanReachArePromoted(t *testing.T) {
+	const fen = "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1"
+	sq := func(s string) int {
+		q, _ := parseSquare(s)
+		return q
+	}
+	t.Run("a pawn's reach", func(t *testing.T) {
+		for _, c := range []struct {
+			from, to string
+			noTake   uint64
+			captures int
+			want     bool
+		}{
+			{"f7", "f1", light, 8, true},  // pushes only
+			{"f7", "a2", light, 8, false}, // five takes from a light square
+			{"f7", "a2", 0, 8, true},      // takes anywhere
+			{"f7", "b2", light, 8, true},  // f6 first, then four takes
+			{"f6", "b2", light, 8, true},  // from a dark square at once
+			{"f6", "b2", light, 3, false}, // four takes, three men to take
+			{"f7", "h7", 0, 8, false},     // no rank forward
+			{"f6", "e5", ^light, 8, false},
+		} {
+			if got := pawnReaches(Black, sq(c.from), sq(c.to), c.noTake, c.captures); got != c.want {
+				t.Errorf("pawnReaches(%s, %s, noTake %x, %d) = %v, want %v", c.from, c.to, c.noTake, c.captures, got, c.want)
+			}
+		}
+	})
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("the first shapes are of the promoted f-pawn beside the king on h8", func(t *testing.T) {
+		s := &searcher{winner: White, proven: map[uint64]int16{}}
+		minor, _ := loneMinor(b, White)
+		targets := s.mateTargets(b, loneMinorRoom(b, White, minor), minorTargets)
+		for _, p := range targets[:minorRoundTargets] {
+			if p.k != sq("h8") || p.nb != 1 || !p.blk[0].promoted || p.blk[0].sq != sq("g8") && p.blk[0].sq != sq("h7") {
+				t.Errorf("shape: king %s, check from %s, blocker %+v", squareName(p.k), squareName(p.s), p.blk[0])
+			}
+		}
+	})
+	t.Run("the D3-Chess row is found within 20,000 positions", func(t *testing.T) {
+		analyseChecked(t, b, fen, White, 20_000, Winnable)
+	})
+}
