@@ -862,7 +862,7 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 		if winner >= 0 {
 			still.kingOff[winner] = off
 		}
-		r := b.reachesStill(cand, still)
+		r := b.reachesPaired(cand, still)
 		offBefore := off
 		if off != 0 {
 			// A square holding a man of the winner in the set (not its
