@@ -33,7 +33,9 @@
 // positions prove the rest. The fixed men (pawns, and the pieces and kings
 // that hold them) also prove positions alone: a man next to a square along
 // its line guards it for good, as does a group of pieces shut in a cage
-// that every placement of them guards; a man stays among them when taking
+// that every placement of them guards; the kings' squares there are those
+// of their pairs (two kings never stand side by side, so one can bar the
+// other's way: kingPairs); a man stays among them when taking
 // or moving it ends the game without a mate by the winner (a stalemate, the
 // winner left without a move or mated: held.go), when it can only be taken
 // (immobilePieces), or when the winner's last piece can take it only into

@@ -184,7 +184,10 @@ func TestAManOfTheLoserIsHeldOnlyWhereTheCaptureCannotCheck(t *testing.T) {
 		want bool
 	}{
 		{"dark bishops never attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", true},
-		{"a rook could attack a8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", false},
+		// The rook on b1 could attack a8 through b8 only: the white
+		// king would have come from b8, where it never stands, the black
+		// king being on a8 or b8 (kingPairs).
+		{"a rook could attack a8 only from b8", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := ParseFEN(tc.fen)
@@ -192,9 +195,18 @@ func TestAManOfTheLoserIsHeldOnlyWhereTheCaptureCannotCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			set := b.bb[White][Pawn] | b.bb[Black][Pawn] | uint64(1)<<c8
-			r := b.reaches(set)
+			r := b.reachesPaired(set, stillMen{})
 			if got := b.kingTakesStalemate(Black, White, c8, set, r); got != tc.want {
 				t.Fatalf("the white king takes c8 into a stalemate: %v, want %v", got, tc.want)
+			}
+			// With b8 in the white king's reach (its flood alone, the
+			// black king left out), the king could come from b8 and
+			// uncover a check by the rook.
+			b8, _ := parseSquare("b8")
+			r[White].kingStand |= 1 << b8
+			rook := b.bb[White][Rook] != 0
+			if got := b.kingTakesStalemate(Black, White, c8, set, r); got == rook {
+				t.Fatalf("with the white king on b8 possible, it takes c8 into a stalemate: %v, want %v", got, !rook)
 			}
 		})
 	}

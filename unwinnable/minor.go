@@ -903,7 +903,8 @@ func blockedMinorRoom(b *Board, winner int, fixed uint64, r [2]reach) *minorRoom
 // attack it, nor the enemy king unless the set guards it for good; a
 // king's steps lead onto its own men of the set or squares the enemy men
 // of the set guard for good. "Ever": the
-// reaches with the set as walls. No castling right for a side with men in
+// reaches with the set as walls, the kings' squares narrowed by their
+// pairs (reachesPaired: the kings never stand side by side). No castling right for a side with men in
 // it; an en-passant capture open now leaves both pawns out. Computed, as
 // fixedPawns, by removing men until nothing changes (removing one can only
 // enlarge what the others' enemies reach); sound by induction on the first
@@ -991,7 +992,7 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 		if winner >= 0 {
 			still.kingOff[winner] = off
 		}
-		r := b.reachesStill(cand, still)
+		r := b.reachesPaired(cand, still)
 		offBefore := off
 		if off != 0 {
 			// A square holding a man of the winner in the set (not its

@@ -161,6 +161,84 @@ func (b *Board) reachesWith(fixed uint64, capt [2]uint64, still stillMen) [2]rea
 	return r
 }
 
+// reachesPaired is reachesStill with the kings' squares narrowed by
+// kingPairs: where their floods meet, one king can bar the other's way.
+// (Used by the fixed men's stages only: the per-move dead check and the
+// pawns' analysis keep the plain floods, which cost less.)
+func (b *Board) reachesPaired(fixed uint64, still stillMen) [2]reach {
+	r := b.reachesStill(fixed, still)
+	if b.bb[White][King] == 0 || b.bb[Black][King] == 0 {
+		return r
+	}
+	w, bl := kingPairs(bits.TrailingZeros64(b.bb[White][King]), bits.TrailingZeros64(b.bb[Black][King]), r[White].kingStand, r[Black].kingStand)
+	if w != r[White].kingStand || bl != r[Black].kingStand {
+		r[White].kingStand, r[White].kingAttack = w, kingsAttack(w)
+		r[Black].kingStand, r[Black].kingAttack = bl, kingsAttack(bl)
+	}
+	return r
+}
+
+// kingPairs is the squares each king can stand on when the white king
+// moves within regW from w0 and the black king within regB from b0 (their
+// floods) and the two never stand on one square or side by side: the
+// least set of pairs (white square, black square) that holds (w0, b0) and,
+// with a pair, every pair one king's step away that keeps the kings apart.
+// Every position reached while the walls of the floods stand has its
+// kings on such a pair, by induction on the moves: a move of another man
+// leaves the pair as it was; a king's step stays in its flood, and no
+// legal position has the kings side by side; castling is two steps, each
+// onto a square the enemy king does not attack (the square passed over
+// too), so the pair between is in the set as well. Where the regions lie
+// apart, no square of one next to the other, that is the two floods
+// themselves.
+//
+// E.g. BbK1kb2/b1p1p1p1/1pP1P1P1/1P6/8/8/8/1B2b2B b with the pawns and
+// the bishops on b8, a7 and f8 as walls: the black king's flood is c8, d8
+// and e8, and the white king on c8 could pass through d7 or d8 only with
+// the black king on none of the three, so it stays on c8, b7, a8 and a6.
+func kingPairs(w0, b0 int, regW, regB uint64) (standW, standB uint64) {
+	regW |= uint64(1) << w0
+	regB |= uint64(1) << b0
+	if kingsAttack(regW)&regB == 0 && regW&regB == 0 {
+		return regW, regB
+	}
+	// black[w]: the black king's squares paired with the white king on w;
+	// queued: the white squares whose pairs grew and are not yet followed.
+	var black [64]uint64
+	black[w0] = uint64(1) << b0
+	queued := uint64(1) << w0
+	for queued != 0 {
+		w := bits.TrailingZeros64(queued)
+		queued &^= uint64(1) << w
+		// The black king's steps, the white king on w.
+		apart := regB &^ kingAttacks[w] &^ (uint64(1) << w)
+		x := black[w]
+		for {
+			next := x | kingsAttack(x)&apart
+			if next == x {
+				break
+			}
+			x = next
+		}
+		black[w] = x
+		// The white king's steps from w, the black king where it is.
+		for ts := kingAttacks[w] & regW; ts != 0; ts &= ts - 1 {
+			t := bits.TrailingZeros64(ts)
+			if add := x &^ kingAttacks[t] &^ (uint64(1) << t); add&^black[t] != 0 {
+				black[t] |= add
+				queued |= uint64(1) << t
+			}
+		}
+	}
+	for w := range black {
+		if black[w] != 0 {
+			standW |= uint64(1) << w
+			standB |= black[w]
+		}
+	}
+	return standW, standB
+}
+
 // manStands is, for each man of side c that is not its king and not on a
 // square of skip, the squares it can ever stand on as reachesWith floods
 // them (fixed the walls, still the pieces that never move, r the reaches
