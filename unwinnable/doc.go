@@ -41,7 +41,9 @@
 // (immobilePieces), or when the winner's last piece can take it only into
 // being taken. Where all the winner's pawns are blocked, a search of the
 // rounds draws the loser's pieces onto their capture squares (the offer
-// search). With
+// search); where none can promote nor take a pawn as the pawns stand, one
+// steers to a capture onto a file clear ahead, a piece offered to a pawn
+// of the loser included (the change search). With
 // Options.Short (Analyse: the flag verdict) a helpmate found is made short
 // before it is shown: the shortest of at most 6 plies by a full-width
 // search, else the greedy search again counting the plies played, then

@@ -69,6 +69,7 @@ type searcher struct {
 	simplify   bool            // score counts the loser's pieces (wSimplify)
 	corners    bool            // score counts the corners of the winner's bishops' colour too where it has pawns and onlyChecksOfOneColour holds
 	offer      bool            // score counts offerScore (the loser's pieces to the capture squares of the winner's blocked pawns)
+	change     bool            // score counts changeSteps (a pawn of the winner taking onto a file clear ahead)
 	partial    bool            // best-first expands a node partially (stops at a child better than it)
 	exhausted  bool            // the last best-first search without a ply bound ran out of positions
 	stage      string          // the stage running (Result.stage)
@@ -265,6 +266,9 @@ func (s *searcher) score(b *Board) int {
 	}
 	if s.offer {
 		sc += offerScore(b, s.winner)
+	}
+	if s.change {
+		sc += wChange * changeSteps(b, s.winner)
 	}
 	return sc
 }
