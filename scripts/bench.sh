@@ -60,7 +60,8 @@ done
 # speed of its move generator beside notnil/chess in the same run (docs/unwinnable.md).
 # The perft runs in the same go test as the reference files (right after them), so the positions/s
 # of each file stand beside the raw generator and notnil speed of the same run.
-run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkReferenceFiles|BenchmarkPerftBeside)$' -benchtime 1x ./unwinnable/
+# At the command's default limit (unwinnable.DefaultLimit): the target is 0 undetermined there.
+UNWINNABLE_LIMIT=default run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkReferenceFiles|BenchmarkPerftBeside)$' -benchtime 1x ./unwinnable/
 run go test -count=1 -run '^$' -bench '^BenchmarkDeadCheck$' -benchtime 5x ./unwinnable/
 # The timing: one 'arbiter unwinnable' run (the real command, both cores, default limit)
 # over the lichess-heavy set of 7,966 positions (scripts/unwinnable-set.sh), against CHA-Solver's

@@ -117,7 +117,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 // BenchmarkReferenceFiles runs every row of both reference files (run it
 // with -benchtime 1x; make bench does) at the node limit UNWINNABLE_LIMIT
-// (default 50,000), the verdict as 'arbiter unwinnable' gives it (with
+// (default 50,000, for comparing two trees row by row in under a minute;
+// "default": DefaultLimit, the command's, as make bench runs it), the verdict as 'arbiter unwinnable' gives it (with
 // UNWINNABLE_SHORT=1 as 'arbiter unwinnable --short' and the flag verdict:
 // the helpmate made short), and reports, per file and for the lichess
 // rows: wrong verdicts (must be 0), undetermined rows, positions per
@@ -127,7 +128,9 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // helpmate (plies).
 func BenchmarkReferenceFiles(b *testing.B) {
 	opt := Options{Limit: 50_000, Short: os.Getenv("UNWINNABLE_SHORT") == "1"}
-	if s := os.Getenv("UNWINNABLE_LIMIT"); s != "" {
+	if s := os.Getenv("UNWINNABLE_LIMIT"); s == "default" {
+		opt.Limit = DefaultLimit // 'arbiter unwinnable' without --limit: make bench
+	} else if s != "" {
 		fmt.Sscan(s, &opt.Limit)
 	}
 	// UNWINNABLE_EVERY=n: every nth row of each part only (a sample for
