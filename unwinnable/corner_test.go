@@ -1,9 +1,6 @@
 package unwinnable
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // In the offer search, where the winner has only bishops of one colour
 // and pawns on that colour each behind a pawn of the loser, every check it
@@ -24,18 +21,7 @@ func TestBishopsBesideBlockedPawnsDriveTheKingToTheirCorner(t *testing.T) {
 		{"light bishops behind a chain of blocked pawns", "k1b5/8/8/1pBpBpBp/bPbP1PpP/Pp4P1/1P4P1/K1B1B3 w - - 0 1", Black, 420_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := AnalyseWith(b, tc.winner, Options{})
-			if r.Verdict != Winnable || !strings.HasPrefix(r.stage, "offer-") || r.Nodes > tc.bound {
-				t.Fatalf("%v by %s in %d positions, want winnable by the offer search within %d", r.Verdict, r.stage, r.Nodes, tc.bound)
-			}
-			if bad := replayMates(tc.fen, tc.winner, r.Line); bad != "" {
-				t.Fatalf("the line %v: %s", r.Line, bad)
-			}
-			t.Logf("%d positions (%s), %d plies", r.Nodes, r.stage, len(r.Line))
+			foundBy(t, tc.fen, tc.winner, 0, tc.bound, "offer-", "offer search")
 		})
 	}
 }

@@ -1,9 +1,6 @@
 package unwinnable
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The change search finds the helpmates in which a pawn of the winner
 // changes file by a capture onto a file with no pawn of the loser ahead
@@ -26,18 +23,7 @@ func TestTheChangeSearchTakesOntoAFileClearAhead(t *testing.T) {
 		{"a lichess row: the h-pawn behind the h6-pawn", "4r3/1p4B1/3p3p/5p2/q5k1/8/1K5P/2r5 w - - 20 59", White, 50_000, 20_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: tc.limit})
-			if r.Verdict != Winnable || !strings.HasPrefix(r.stage, "change-") || r.Nodes > tc.bound {
-				t.Fatalf("%v by %s in %d positions, want winnable by the change search within %d", r.Verdict, r.stage, r.Nodes, tc.bound)
-			}
-			if bad := replayMates(tc.fen, tc.winner, r.Line); bad != "" {
-				t.Fatalf("the line %v: %s", r.Line, bad)
-			}
-			t.Logf("%d positions (%s), %d plies", r.Nodes, r.stage, len(r.Line))
+			foundBy(t, tc.fen, tc.winner, tc.limit, tc.bound, "change-", "change search")
 		})
 	}
 }

@@ -40,6 +40,26 @@ func analyseChecked(t *testing.T, b *Board, fen string, winner, limit int, want 
 	return r
 }
 
+// foundBy analyses fen for winner within limit positions (0: the default)
+// and fails unless a helpmate is found by the search whose stage names
+// begin with stage (e.g. "offer-") within bound positions; the line must
+// replay through notnil to a mate by winner.
+func foundBy(t *testing.T, fen string, winner, limit, bound int, stage, search string) {
+	t.Helper()
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := AnalyseWith(b, winner, Options{Limit: limit})
+	if r.Verdict != Winnable || !strings.HasPrefix(r.stage, stage) || r.Nodes > bound {
+		t.Fatalf("%v by %s in %d positions, want winnable by the %s within %d", r.Verdict, r.stage, r.Nodes, search, bound)
+	}
+	if bad := replayMates(fen, winner, r.Line); bad != "" {
+		t.Fatalf("the line %v: %s", r.Line, bad)
+	}
+	t.Logf("%d positions (%s), %d plies", r.Nodes, r.stage, len(r.Line))
+}
+
 // communityRows are every nth community row (not from lichess) of both
 // reference files, with the colour to win: the roots of the random
 // soundness tests beside their own seeds.

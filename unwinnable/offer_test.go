@@ -1,9 +1,6 @@
 package unwinnable
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The offer search finds the helpmates in which the loser takes apart a
 // chain of the winner's blocked pawns: it offers its pieces on the capture
@@ -24,18 +21,7 @@ func TestTheOfferSearchTakesABlockedChainApart(t *testing.T) {
 		{"the black king takes c2, the c-pawn becomes a knight and is offered on g4", "8/8/3b4/2b5/1p1p1pBp/1PpP1P1P/2P5/1k1K4 w - - 0 1", White, 2_000_000, 300_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := AnalyseWith(b, tc.winner, Options{Limit: tc.limit})
-			if r.Verdict != Winnable || !strings.HasPrefix(r.stage, "offer-") || r.Nodes > tc.bound {
-				t.Fatalf("%v by %s in %d positions, want winnable by the offer search within %d", r.Verdict, r.stage, r.Nodes, tc.bound)
-			}
-			if bad := replayMates(tc.fen, tc.winner, r.Line); bad != "" {
-				t.Fatalf("the line %v: %s", r.Line, bad)
-			}
-			t.Logf("%d positions (%s), %d plies", r.Nodes, r.stage, len(r.Line))
+			foundBy(t, tc.fen, tc.winner, tc.limit, tc.bound, "offer-", "offer search")
 		})
 	}
 }
