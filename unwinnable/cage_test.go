@@ -1,7 +1,6 @@
 package unwinnable
 
 import (
-	"math/bits"
 	"math/rand"
 	"testing"
 )
@@ -138,30 +137,13 @@ func TestTheCageNeverDeniesAMateTheSearchFinds(t *testing.T) {
 				continue
 			}
 			sets++
-			g := b
-			for ply := 0; ply < 60; ply++ {
-				var l MoveList
-				g.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				m := l.Moves[rng.Intn(l.N)]
-				before := g
-				g, _ = g.Make(m)
-				for f := men; f != 0; f &= f - 1 {
-					q := bits.TrailingZeros64(f)
-					if g.sq[q] != b.sq[q] {
-						t.Fatalf("%s: after %v from %s the man on %s of the fixed men moved or was taken", b.FEN(), m, before.FEN(), squareName(q))
-					}
-				}
-			}
+			playOnKeepsMen(t, rng, b, men, nil)
 			for _, winner := range []int{White, Black} {
 				if ok, _ := menUnwinnable(&b, winner, men, stillMen{}, r); !ok {
 					continue
 				}
 				proofs++
-				s := &searcher{winner: winner, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
-				if line, ok := s.bestFirst(&b, 20_000, 0); ok {
+				if line, ok := greedyMate(&b, winner); ok {
 					t.Errorf("%s (after random moves from %s) is proven unwinnable by the fixed men, but mates: %v", b.FEN(), fen, line)
 				}
 			}

@@ -1,6 +1,7 @@
 package unwinnable
 
 import (
+	"math/bits"
 	"math/rand"
 	"strings"
 	"testing"
@@ -38,6 +39,44 @@ func analyseChecked(t *testing.T, b *Board, fen string, winner, limit int, want 
 		}
 	}
 	return r
+}
+
+// greedyMate looks for a helpmate by winner from b with the greedy
+// best-first search alone, within 20,000 positions: the random soundness
+// tests ask it of every position a rule proves unwinnable (a line found
+// there would make the rule wrong).
+func greedyMate(b *Board, winner int) ([]Move, bool) {
+	s := &searcher{winner: winner, limit: 1 << 30, proven: map[uint64]int16{}, partial: true, w: nearMate, wBlock: 2}
+	return s.bestFirst(b, 20_000, 0)
+}
+
+// playOnKeepsMen plays up to 60 random legal moves from b and fails as
+// soon as a man of men (a set of fixed men b stands with) moves or is
+// taken, or, with kings given, a king stands outside its kingStand.
+func playOnKeepsMen(t *testing.T, rng *rand.Rand, b Board, men uint64, kings *[2]reach) {
+	t.Helper()
+	g := b
+	for ply := 0; ply < 60; ply++ {
+		var l MoveList
+		g.Legal(&l)
+		if l.N == 0 {
+			return
+		}
+		m := l.Moves[rng.Intn(l.N)]
+		before := g
+		g, _ = g.Make(m)
+		for f := men; f != 0; f &= f - 1 {
+			q := bits.TrailingZeros64(f)
+			if g.sq[q] != b.sq[q] {
+				t.Fatalf("%s: after %v from %s the man on %s of the fixed men moved or was taken", b.FEN(), m, before.FEN(), squareName(q))
+			}
+		}
+		for c := 0; kings != nil && c < 2; c++ {
+			if g.bb[c][King]&^kings[c].kingStand != 0 {
+				t.Fatalf("%s: after %v from %s the %s king stands on %v, outside its reach %v", b.FEN(), m, before.FEN(), colourName(c), squareList(g.bb[c][King]), squareList(kings[c].kingStand))
+			}
+		}
+	}
 }
 
 // foundBy analyses fen for winner within limit positions (0: the default)
