@@ -137,7 +137,7 @@ func TestTheCageNeverDeniesAMateTheSearchFinds(t *testing.T) {
 				continue
 			}
 			sets++
-			playOnKeepsMen(t, rng, b, men, nil)
+			playOnKeepsMen(t, rng, b, men, nil, 60)
 			for _, winner := range []int{White, Black} {
 				if ok, _ := menUnwinnable(&b, winner, men, stillMen{}, r); !ok {
 					continue

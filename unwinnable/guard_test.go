@@ -124,23 +124,7 @@ func TestTheGuardedMenStandTillTheGameEnds(t *testing.T) {
 		}
 		sets++
 		for game := 0; game < 40; game++ {
-			b := *root
-			for ply := 0; ply < 120; ply++ {
-				var l MoveList
-				b.Legal(&l)
-				if l.N == 0 {
-					break
-				}
-				m := l.Moves[rng.Intn(l.N)]
-				before := b
-				b, _ = b.Make(m)
-				for f := men; f != 0; f &= f - 1 {
-					q := bits.TrailingZeros64(f)
-					if b.sq[q] != root.sq[q] {
-						t.Fatalf("%s: after %v from %s the man on %d of the fixed men %x moved or was taken", fen, m, before.FEN(), q, men)
-					}
-				}
-			}
+			playOnKeepsMen(t, rng, *root, men, nil, 120)
 		}
 	}
 	t.Logf("%d sets, 40 games each", sets)

@@ -50,13 +50,13 @@ func greedyMate(b *Board, winner int) ([]Move, bool) {
 	return s.bestFirst(b, 20_000, 0)
 }
 
-// playOnKeepsMen plays up to 60 random legal moves from b and fails as
+// playOnKeepsMen plays up to plies random legal moves from b and fails as
 // soon as a man of men (a set of fixed men b stands with) moves or is
 // taken, or, with kings given, a king stands outside its kingStand.
-func playOnKeepsMen(t *testing.T, rng *rand.Rand, b Board, men uint64, kings *[2]reach) {
+func playOnKeepsMen(t *testing.T, rng *rand.Rand, b Board, men uint64, kings *[2]reach, plies int) {
 	t.Helper()
 	g := b
-	for ply := 0; ply < 60; ply++ {
+	for ply := 0; ply < plies; ply++ {
 		var l MoveList
 		g.Legal(&l)
 		if l.N == 0 {

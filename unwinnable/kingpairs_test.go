@@ -139,7 +139,7 @@ func TestKingPairsNeverDenyAMateTheSearchFinds(t *testing.T) {
 				if plain := b.reachesStill(men, stillMen{}); plain[White].kingStand != r[White].kingStand || plain[Black].kingStand != r[Black].kingStand {
 					narrowed++
 				}
-				playOnKeepsMen(t, rng, b, men, &r)
+				playOnKeepsMen(t, rng, b, men, &r, 60)
 			}
 			fixed, _ := b.fixedPawns()
 			for _, winner := range []int{White, Black} {
