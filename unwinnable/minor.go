@@ -613,10 +613,17 @@ func (x *blockerTypes) assign(p *matePattern, sub uint64) bool {
 	for m := range men {
 		bm.squareOf[m] = -1
 	}
+	// pawns: the first n men are pawns that every square can take. The
+	// matching then gives each square one of them: it tries the men in
+	// their order, and an augmenting path from any square meets a free
+	// one of them before any other man. Only their type counts below.
+	first := uint32(1)<<n - 1
+	pawns := x.typeMen[Pawn]&first == first
 	for i := 0; i < n; i++ {
 		bm.cand[i] = x.menOn(sqs[i]) & x.menAs(allowed[i])
+		pawns = pawns && bm.cand[i]&first == first
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !pawns; i++ {
 		var seen uint32
 		if !bm.try(i, &seen) {
 			return false
@@ -625,9 +632,13 @@ func (x *blockerTypes) assign(p *matePattern, sub uint64) bool {
 	p.k, p.s, p.w, p.nb, p.promoted = k, s, w, n, false
 	for i := 0; i < n; i++ {
 		p.blk[i] = patternBlocker{sq: sqs[i], types: allowed[i]}
-		switch man := men[bm.manOf[i]]; {
-		case man.piece != Pawn:
-			p.blk[i].piece = man.piece
+		piece := Pawn
+		if !pawns {
+			piece = men[bm.manOf[i]].piece
+		}
+		switch {
+		case piece != Pawn:
+			p.blk[i].piece = piece
 		case allowed[i]&1 != 0:
 			p.blk[i].piece = Pawn
 		default:
