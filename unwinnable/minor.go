@@ -214,10 +214,29 @@ func (x *minorRoom) count(b *Board, lc int, fixed uint64) {
 }
 
 // patterns lists the shapes of mate in the room (visit as above).
+//
+// The sets of blockers of one k, s and w are gone through in the order of
+// their bits, largest first; a set that cannot pass (below) is passed over
+// unvisited, so the shapes come as the plain listing gives them
+// (patternsPlain, TestShapesAsListedPlainly), with fewer steps: what does
+// not depend on the set is made once for each k, s and w. Passed over:
+//   - sets without a square beside k that nothing covers whatever the
+//     blockers: the minor's cover from s only shrinks as blockers come
+//     (must);
+//   - sets with a square no man of the loser can stand on as a type
+//     allowed there whatever the other blockers, or with more squares than
+//     the loser has men (assign finds no man for them).
 func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 	minor := x.minor
 	var p matePattern
 	p.minor = minor
+	// The squares some man of the loser can stand on at all.
+	var standAny uint64
+	for _, man := range x.men {
+		standAny |= man.stand
+	}
+	var bt blockerTypes
+	bt.setMen(lc, x.men)
 	any := false
 	for ks := x.king &^ x.fixed; ks != 0; ks &= ks - 1 {
 		k := bits.TrailingZeros64(ks)
@@ -228,12 +247,17 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 		} else {
 			checks = bishopAttacks(k, x.fixed)
 		}
+		var pinnable uint64
+		if x.others {
+			pinnable = ring & x.otherCover
+		}
 		for cs := checks & x.minorStand &^ x.fixed; cs != 0; cs &= cs - 1 {
 			s := bits.TrailingZeros64(cs)
 			var between uint64
 			if minor == Bishop {
 				between = bishopAttacks(s, 1<<k) & bishopAttacks(k, 1<<s)
 			}
+			bt.startCheck(k, s, between, ring&^(1<<s)&^x.fixed&^pinnable, pinnable)
 			// The winner's king: two squares from k, or absent (-1).
 			var wsBuf [17]int // (-1 and the 16 squares two from k)
 			ws := append(wsBuf[:0], -1)
@@ -251,40 +275,53 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 					continue // the king takes the bishop
 				}
 				optional := ring &^ (1 << s) &^ between &^ x.fixed & x.block
-				// must: the squares beside k every set of blockers
-				// must hold. A knight's cover does not depend on them:
-				// the squares beside k nothing covers are such, and
-				// only the sets that hold them are gone through, in the
-				// same order (the others fail the test below).
-				var must uint64
+				// The minor on s checks k whatever the blockers: for a
+				// bishop, no blocker stands between (optional leaves those
+				// squares out, w is not one of them, and checks has no
+				// fixed man before s).
+				cover := wcover | x.fixedAttack
+				if x.others {
+					cover |= x.otherCover
+				}
+				// must: the squares beside k every set of blockers must
+				// hold, those that neither the cover above nor the minor
+				// on s with no blockers covers (blockers only take from a
+				// bishop's cover). A knight's cover does not depend on
+				// them, so every set that holds must passes the test of
+				// cover.
+				var fullCover uint64
 				if minor == Knight {
-					cover := wcover | x.fixedAttack | knightAttacks[s]
-					if x.others {
-						cover |= x.otherCover
+					fullCover = cover | knightAttacks[s]
+				} else {
+					fullCover = cover | bishopAttacks(s, wbit|x.fixed)
+				}
+				must := ring &^ (1 << s) &^ x.loserFixed &^ fullCover
+				if must&^optional != 0 || must&^standAny != 0 || bits.OnesCount64(must) > len(x.men) {
+					continue
+				}
+				bt.startKing(w)
+				// Squares no man can ever block (bt.can): out of the sets.
+				// (Not with more men than a position holds: assign then
+				// takes a shape to exist without a matching.)
+				if len(x.men) <= maxBlockMen {
+					for f := must | optional&standAny; f != 0; f &= f - 1 {
+						if q := bits.TrailingZeros64(f); !bt.can(q) {
+							optional &^= 1 << q
+						}
 					}
-					must = ring &^ (1 << s) &^ x.loserFixed &^ cover
 					if must&^optional != 0 {
 						continue
 					}
 				}
-				free := optional &^ must
+				free := optional &^ must & standAny
 				for t := free; ; t = (t - 1) & free {
 					sub := t | must
-					occ := 1<<k | 1<<s | wbit | sub | x.fixed
-					if minorAttacksFrom(minor, s, occ)&(1<<k) != 0 {
-						cover := wcover | x.fixedAttack | minorAttacksFrom(minor, s, occ&^(1<<k))
-						var pinnable uint64
-						if x.others {
-							cover |= x.otherCover
-							pinnable = ring & x.otherCover
-						}
-						if ring&^sub&^(1<<s)&^x.loserFixed&^cover == 0 {
-							empty := ring&^sub&^(1<<s)&^x.fixed&^pinnable | between
-							if assignBlockers(&p, k, s, w, sub, between, empty, pinnable, lc, x.men) {
-								any = true
-								if !visit(&p) {
-									return true
-								}
+					if bits.OnesCount64(sub) <= len(x.men) &&
+						(minor == Knight || ring&^sub&^(1<<s)&^x.loserFixed&^(cover|bishopAttacks(s, 1<<s|wbit|sub|x.fixed)) == 0) {
+						if bt.assign(&p, sub) {
+							any = true
+							if !visit(&p) {
+								return true
 							}
 						}
 					}
@@ -298,44 +335,31 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 	return any
 }
 
-func minorAttacksFrom(minor, s int, occ uint64) uint64 {
-	if minor == Knight {
-		return knightAttacks[s]
-	}
-	return bishopAttacks(s, occ)
-}
-
-// blockMatching: assignBlockers' matching of the squares (sqs, with the
-// types allowed on each) to the men (manOf, squareOf: -1 for none).
+// blockMatching: assign's matching of the squares of a set of blockers
+// to the men: the men that can stand on each square as a type allowed
+// there (cand, a bit for each man), the man of each square and the square
+// of each man (-1: none).
 type blockMatching struct {
-	sqs      *[8]int
-	allowed  *[8]uint8
-	men      []blockMan
+	cand     [8]uint32
 	manOf    [8]int
-	squareOf [32]int
+	squareOf [maxBlockMen]int8
 }
 
-// can: man m can stand on square i with a type allowed there.
-func (x *blockMatching) can(i, m int) bool {
-	man := x.men[m]
-	if man.stand&(1<<x.sqs[i]) == 0 {
-		return false
-	}
-	if man.piece == Pawn {
-		return true // as a pawn or promoted: allowed[i] != 0
-	}
-	return x.allowed[i]&(1<<man.piece) != 0
-}
+// maxBlockMen: the men of the loser a matching holds (more than a
+// position can hold).
+const maxBlockMen = 32
 
-// try finds square i a man by an augmenting path.
-func (x *blockMatching) try(i int, seen *[32]bool) bool {
-	for m := range x.men {
-		if seen[m] || !x.can(i, m) {
+// try finds square i a man by an augmenting path, the men in their order
+// (seen: the men on the path so far).
+func (x *blockMatching) try(i int, seen *uint32) bool {
+	for f := x.cand[i]; f != 0; f &= f - 1 {
+		m := bits.TrailingZeros32(f)
+		if *seen&(1<<m) != 0 {
 			continue
 		}
-		seen[m] = true
-		if x.squareOf[m] < 0 || x.try(x.squareOf[m], seen) {
-			x.squareOf[m], x.manOf[i] = i, m
+		*seen |= 1 << m
+		if x.squareOf[m] < 0 || x.try(int(x.squareOf[m]), seen) {
+			x.squareOf[m], x.manOf[i] = int8(i), m
 			return true
 		}
 	}
@@ -348,54 +372,226 @@ type blockMan struct {
 	stand uint64
 }
 
-// assignBlockers gives each square of sub one of the loser's men (colour
-// lc) that can stand there and, of a type it can have there, parries
-// nothing (see the soundness note above): a piece keeps its type, a pawn
-// stays a pawn (not on the first or last rank) or promotes to anything. A
+// blockerTypes gives, for one k, s and w of the listing, each square
+// beside k the types a man of the loser may have there (of a set sub of
+// blockers, with the squares beside k not in sub empty): a piece keeps its
+// type, a pawn stays a pawn (not on the first or last rank) or promotes to
+// anything, and a man parries nothing (see the soundness note above) —
+// attacks w, or (unless it may be pinned) attacks s or steps or attacks
+// onto a square between s and k, each "surely" (surely). Whether a man of a
+// type surely does so depends on the set only through the squares on its
+// line that may or may not hold a blocker: made once for each square, as
+// the types out whatever the set and, for each line, the types out when no
+// blocker stands on it; those of s and the squares between once for each k
+// and s (makeCheck), those of w once for each w (makeKing).
+type blockerTypes struct {
+	lc  int
+	men []blockMan
+	// typeMen: the men (a bit for each) of each type. menOnSq: the men
+	// that can stand on each square (made for the squares of menOnMade).
+	typeMen   [Queen + 1]uint32
+	menOnSq   [64]uint32
+	menOnMade uint64
+	k, s, w   int
+	// between: the squares between s and k (empty); varying: the squares
+	// empty where no blocker stands; pinnable: where a man of the loser
+	// may be pinned.
+	between, varying, pinnable uint64
+	// The tests of s and the squares between, made for the squares of
+	// checkMade since startCheck, and of w, for those of kingMade since
+	// startKing: the types out whatever the set (checkOut, kingOut), and
+	// the types out where no blocker stands on a line.
+	checkMade, kingMade uint64
+	checkOut, kingOut   [64]uint8
+	checkN              [64]uint8
+	checkLines          [64][maxCheckLines]typeLine
+	kingLine            [64]typeLine
+}
+
+// typeLine: the types that surely parry (or attack w) where no blocker
+// stands on line (none: types 0).
+type typeLine struct {
+	types uint8
+	line  uint64
+}
+
+// maxCheckLines: s and at most six squares between s and k, each on one
+// line (a diagonal, or a file or rank) from a square beside k, and one
+// pawn's double step.
+const maxCheckLines = 8
+
+// setMen sets the men of the loser (colour lc) that may block.
+func (x *blockerTypes) setMen(lc int, men []blockMan) {
+	x.lc, x.men = lc, men
+	if len(men) > maxBlockMen {
+		return // (assign does not match them)
+	}
+	for m, man := range men {
+		x.typeMen[man.piece] |= 1 << m
+	}
+}
+
+// menAs: the men (a bit for each) that may stand on a square as one of the
+// types of a (a bit for each type, not none): a pawn as any (staying a
+// pawn or promoted), a piece as its own.
+func (x *blockerTypes) menAs(a uint8) uint32 {
+	men := x.typeMen[Pawn]
+	for f := a &^ 1; f != 0; f &= f - 1 {
+		men |= x.typeMen[bits.TrailingZeros8(f)]
+	}
+	return men
+}
+
+// startCheck begins the squares of k and s (between, varying, pinnable as
+// above).
+func (x *blockerTypes) startCheck(k, s int, between, varying, pinnable uint64) {
+	x.k, x.s = k, s
+	x.between, x.varying, x.pinnable = between, varying, pinnable
+	x.checkMade = 0
+}
+
+// startKing begins the squares of w (of the k and s begun).
+func (x *blockerTypes) startKing(w int) {
+	x.w = w
+	x.kingMade = 0
+}
+
+// makeCheck makes the tests of s and the squares between for square q.
+func (x *blockerTypes) makeCheck(q int) {
+	x.checkMade |= 1 << q
+	var out uint8
+	n := 0
+	if x.pinnable&(1<<q) == 0 {
+		lines := &x.checkLines[q]
+		n = x.target(q, x.s, false, &out, lines[:], n)
+		for f := x.between; f != 0; f &= f - 1 {
+			n = x.target(q, bits.TrailingZeros64(f), true, &out, lines[:], n)
+		}
+	}
+	x.checkOut[q], x.checkN[q] = out, uint8(n)
+}
+
+// makeKing makes the test of w for square q.
+func (x *blockerTypes) makeKing(q int) {
+	x.kingMade |= 1 << q
+	var out uint8
+	var line [1]typeLine // (a capture: a slider's line at most)
+	if x.w >= 0 {
+		x.target(q, x.w, false, &out, line[:], 0)
+	}
+	x.kingOut[q], x.kingLine[q] = out, line[0]
+}
+
+// target makes surely's tests of the types on q against the square to (a
+// capture, or with step a pawn's push), for any set of blockers: the
+// types that reach it whatever the set go to out, those that reach it
+// where no blocker stands on a line to lines from n on (a square of the
+// line between s and k is always empty, one not varying never). It
+// returns the lines' new end.
+func (x *blockerTypes) target(q, to int, step bool, out *uint8, lines []typeLine, n int) int {
+	line := func(types uint8, line uint64) {
+		line &^= x.between
+		switch {
+		case line&^x.varying != 0: // never empty
+		case line == 0:
+			*out |= types
+		default:
+			lines[n] = typeLine{types, line}
+			n++
+		}
+	}
+	t := uint64(1) << to
+	if knightAttacks[q]&t != 0 {
+		*out |= 1 << Knight
+	}
+	if (lineMask[2][q]|lineMask[3][q])&t != 0 {
+		line(1<<Bishop|1<<Queen, bishopAttacks(q, t)&bishopAttacks(to, 1<<q))
+	} else if (lineMask[0][q]|lineMask[1][q])&t != 0 {
+		line(1<<Rook|1<<Queen, rookAttacks(q, t)&rookAttacks(to, 1<<q))
+	}
+	if !step {
+		if pawnAttacks[x.lc][q]&t != 0 {
+			*out |= 1 << Pawn
+		}
+		return n
+	}
+	d := 8
+	if x.lc == Black {
+		d = -8
+	}
+	if q+d == to {
+		*out |= 1 << Pawn
+	} else if r := q >> 3; (x.lc == White && r == 1 || x.lc == Black && r == 6) && q+2*d == to {
+		line(1<<Pawn, 1<<(q+d))
+	}
+	return n
+}
+
+// open: the types of q that no test rules out whatever the set.
+func (x *blockerTypes) open(q int) uint8 {
+	if x.checkMade&(1<<q) == 0 {
+		x.makeCheck(q)
+	}
+	if x.kingMade&(1<<q) == 0 {
+		x.makeKing(q)
+	}
+	a := uint8(1<<(Queen+1) - 1)
+	if q>>3 == 0 || q>>3 == 7 {
+		a &^= 1 << Pawn
+	}
+	return a &^ x.checkOut[q] &^ x.kingOut[q]
+}
+
+// types: the types allowed on q with the blockers of sub.
+func (x *blockerTypes) types(q int, sub uint64) uint8 {
+	a := x.open(q)
+	for _, l := range x.checkLines[q][:x.checkN[q]] {
+		if l.line&sub == 0 {
+			a &^= l.types
+		}
+	}
+	if l := x.kingLine[q]; l.types != 0 && l.line&sub == 0 {
+		a &^= l.types
+	}
+	return a
+}
+
+// can reports whether some man of the loser can stand on q as a type
+// allowed there with some set of blockers: else no set holding q passes.
+func (x *blockerTypes) can(q int) bool {
+	// (every type out by a line is allowed where a blocker stands on it)
+	a := x.open(q)
+	return a != 0 && x.menOn(q)&x.menAs(a) != 0
+}
+
+// menOn: the men (a bit for each) that can stand on q.
+func (x *blockerTypes) menOn(q int) uint32 {
+	if x.menOnMade&(1<<q) == 0 {
+		x.menOnMade |= 1 << q
+		var on uint32
+		for m, man := range x.men {
+			if man.stand&(1<<q) != 0 {
+				on |= 1 << m
+			}
+		}
+		x.menOnSq[q] = on
+	}
+	return x.menOnSq[q]
+}
+
+// assign gives each square of sub one of the loser's men that can stand
+// there and, of a type it can have there (types), parries nothing: a
 // matching of squares to men (augmenting paths). It fills p and reports
-// whether every square has a man.
-func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable uint64, lc int, men []blockMan) bool {
-	// No matching without a man for every square, nor where a square
-	// has no man that can stand there: said before the parries are
-	// looked at (the answer is the same, found cheaply).
-	if bits.OnesCount64(sub) > len(men) {
-		return false
-	}
-	var stand uint64
-	for _, man := range men {
-		stand |= man.stand
-	}
-	if sub&^stand != 0 {
-		return false
-	}
+// whether every square has a man. (The listing gives it no set with more
+// squares than men, nor with a square no man can ever stand on.)
+func (x *blockerTypes) assign(p *matePattern, sub uint64) bool {
+	k, s, w, men := x.k, x.s, x.w, x.men
 	var sqs [8]int
 	var allowed [8]uint8 // bit per piece type (Pawn..Queen)
 	n := 0
 	for f := sub; f != 0; f &= f - 1 {
 		q := bits.TrailingZeros64(f)
-		var a uint8
-		for t := Pawn; t <= Queen; t++ {
-			if t == Pawn && (q>>3 == 0 || q>>3 == 7) {
-				continue
-			}
-			if w >= 0 && surely(t, lc, q, w, empty, false) {
-				continue
-			}
-			if pinnable&(1<<q) != 0 {
-				a |= 1 << t // it may be pinned: no parry is sure
-				continue
-			}
-			if surely(t, lc, q, s, empty, false) {
-				continue
-			}
-			parries := false
-			for bt := between; bt != 0 && !parries; bt &= bt - 1 {
-				parries = surely(t, lc, q, bits.TrailingZeros64(bt), empty, t == Pawn)
-			}
-			if !parries {
-				a |= 1 << t
-			}
-		}
+		a := x.types(q, sub)
 		if a == 0 {
 			return false
 		}
@@ -405,32 +601,44 @@ func assignBlockers(p *matePattern, k, s, w int, sub, between, empty, pinnable u
 	if n > len(men) {
 		return false
 	}
-	// (a matching of its own, not closures: a recursive closure
-	// would put its variables on the heap for every shape)
-	var x blockMatching
-	x.sqs, x.allowed, x.men = &sqs, &allowed, men
-	manOf, squareOf := &x.manOf, &x.squareOf
-	for m := range squareOf {
-		squareOf[m] = -1
-	}
-	if len(men) > len(squareOf) {
+	if len(men) > maxBlockMen {
 		// More men than a position can hold: no conclusion (a shape is
 		// taken to exist, which only keeps the proofs out).
 		p.k, p.s, p.w, p.nb, p.promoted = k, s, w, 0, true
 		return true
 	}
+	// (a matching of its own, not closures: a recursive closure
+	// would put its variables on the heap for every shape)
+	var bm blockMatching
+	for m := range men {
+		bm.squareOf[m] = -1
+	}
+	// pawns: the first n men are pawns that every square can take. The
+	// matching then gives each square one of them: it tries the men in
+	// their order, and an augmenting path from any square meets a free
+	// one of them before any other man. Only their type counts below.
+	first := uint32(1)<<n - 1
+	pawns := x.typeMen[Pawn]&first == first
 	for i := 0; i < n; i++ {
-		var seen [32]bool
-		if !x.try(i, &seen) {
+		bm.cand[i] = x.menOn(sqs[i]) & x.menAs(allowed[i])
+		pawns = pawns && bm.cand[i]&first == first
+	}
+	for i := 0; i < n && !pawns; i++ {
+		var seen uint32
+		if !bm.try(i, &seen) {
 			return false
 		}
 	}
 	p.k, p.s, p.w, p.nb, p.promoted = k, s, w, n, false
 	for i := 0; i < n; i++ {
 		p.blk[i] = patternBlocker{sq: sqs[i], types: allowed[i]}
-		switch man := men[manOf[i]]; {
-		case man.piece != Pawn:
-			p.blk[i].piece = man.piece
+		piece := Pawn
+		if !pawns {
+			piece = men[bm.manOf[i]].piece
+		}
+		switch {
+		case piece != Pawn:
+			p.blk[i].piece = piece
 		case allowed[i]&1 != 0:
 			p.blk[i].piece = Pawn
 		default:
@@ -485,11 +693,17 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	if n <= 0 {
 		return best
 	}
+	lc := 1 - s.winner
 	files := loserPawnFiles(b, s.winner)
 	captures := max(0, bits.OnesCount64(b.occ[s.winner])-2)
+	// pawnCanStand for each square, asked once (the same for every shape:
+	// 0 not asked yet, 1 no, 2 yes).
+	var canStand [64]int8
+	var bound targetBound
+	bound.init(b, s.winner, x)
 	count := 0
 	var q matePattern
-	x.patterns(1-s.winner, func(p *matePattern) bool {
+	x.patterns(lc, func(p *matePattern) bool {
 		count++
 		q = *p
 		q.minorStand, q.tempo, q.stuck = x.minorStand, x.tempo, x.loserFixed
@@ -499,7 +713,16 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 		unreachable := false
 		for i := 0; i < q.nb; i++ {
 			bl := &q.blk[i]
-			if bl.piece != Pawn || pawnCanStand(b, 1-s.winner, bl.sq, x.pawnNoTake, captures) {
+			if bl.piece != Pawn {
+				continue
+			}
+			if canStand[bl.sq] == 0 {
+				canStand[bl.sq] = 1
+				if pawnCanStand(b, lc, bl.sq, x.pawnNoTake, captures) {
+					canStand[bl.sq] = 2
+				}
+			}
+			if canStand[bl.sq] == 2 {
 				continue
 			}
 			if bl.types&^1 == 0 {
@@ -508,14 +731,20 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 			}
 			bl.piece, bl.promoted, q.promoted = bits.TrailingZeros8(bl.types&^1), true, true
 		}
-		s.target = &q
-		q.cost = s.targetScore(b)
+		var extra int
 		if q.promoted {
-			q.cost += 1000
+			extra += 1000
 		}
 		if unreachable || !pawnFilesReachable(&q, files) {
-			q.cost += 2000
+			extra += 2000
 		}
+		// Once n are kept, a shape whose cost is surely no less than the
+		// n-th's does not go in: not scored.
+		if len(best) == n && bound.cost(b, &q)+extra >= best[n-1].cost {
+			return count < 20000
+		}
+		s.target = &q
+		q.cost = s.targetScore(b) + extra
 		if len(best) < n || q.cost < best[len(best)-1].cost {
 			i := sort.Search(len(best), func(j int) bool { return best[j].cost > q.cost })
 			if len(best) < n {
@@ -528,6 +757,103 @@ func (s *searcher) mateTargets(b *Board, x *minorRoom, n int) []matePattern {
 	})
 	s.target = nil
 	return best
+}
+
+// targetBound bounds targetScore from below for the shapes of one call of
+// mateTargets: its terms for the two kings and the minor piece as it
+// computes them, and for each blocker the fewest moves of any man of the
+// loser that could be the one targetScore takes (it takes the nearest of
+// those not taken by the blockers before: never fewer moves), capped at 9
+// for a promoted one (promotedSteps may give a pawn's moves beyond 9 where
+// no piece is nearer; with fewer men, it gives those or 9). Its terms for
+// the guards are never negative.
+type targetBound struct {
+	lc     int
+	lk, wk int
+	// noMinor: no piece of the minor's type on its squares (targetScore
+	// then gives 1<<20 whatever the shape).
+	noMinor bool
+	minors  uint64
+	minor   int
+	winner  int
+	stuck   uint64
+	// Made when first asked (-1: not yet): tMinor times the minor's moves
+	// to a square; tBlocker times the moves of the nearest man of a type
+	// to a square; that of a promoted blocker of the types allowed.
+	minorMoves    [64]int16
+	blockerMoves  [Queen + 1][64]int16
+	promotedMoves [1 << (Queen + 1)][64]int16
+}
+
+// init sets t up for the shapes of x on b.
+func (t *targetBound) init(b *Board, winner int, x *minorRoom) {
+	*t = targetBound{
+		lc:     1 - winner,
+		lk:     bits.TrailingZeros64(b.bb[1-winner][King]),
+		wk:     bits.TrailingZeros64(b.bb[winner][King]),
+		minors: b.bb[winner][x.minor] & x.minorStand,
+		minor:  x.minor,
+		winner: winner,
+		stuck:  x.loserFixed,
+	}
+	t.noMinor = t.minors == 0
+	for i := range t.minorMoves {
+		t.minorMoves[i] = -1
+	}
+	for p := range t.blockerMoves {
+		for i := range t.blockerMoves[p] {
+			t.blockerMoves[p][i] = -1
+		}
+	}
+	for p := range t.promotedMoves {
+		for i := range t.promotedMoves[p] {
+			t.promotedMoves[p][i] = -1
+		}
+	}
+}
+
+// cost is the bound for p on b.
+func (t *targetBound) cost(b *Board, p *matePattern) int {
+	if t.noMinor {
+		return 1 << 20
+	}
+	sc := tKing * cheb(t.lk, p.k)
+	if p.w >= 0 {
+		sc += tWKing * cheb(t.wk, p.w)
+	} else if d := cheb(t.wk, p.k); d < 3 {
+		sc += tWKing * (3 - d)
+	}
+	if t.minorMoves[p.s] < 0 {
+		best := 9
+		for f := t.minors; f != 0; f &= f - 1 {
+			best = min(best, pieceSteps(t.minor, t.winner, bits.TrailingZeros64(f), p.s))
+		}
+		t.minorMoves[p.s] = int16(tMinor * best)
+	}
+	sc += int(t.minorMoves[p.s])
+	for i := 0; i < p.nb; i++ {
+		bl := &p.blk[i]
+		q := bl.sq
+		if bl.promoted {
+			c := &t.promotedMoves[bl.types&^1][q]
+			if *c < 0 {
+				best, _ := promotedSteps(b, t.lc, bl, t.stuck)
+				*c = int16(tBlocker * min(best, 9))
+			}
+			sc += int(*c)
+			continue
+		}
+		c := &t.blockerMoves[bl.piece][q]
+		if *c < 0 {
+			best := 9
+			for f := b.bb[t.lc][bl.piece]; f != 0; f &= f - 1 {
+				best = min(best, pieceSteps(bl.piece, t.lc, bits.TrailingZeros64(f), q))
+			}
+			*c = int16(tBlocker * best)
+		}
+		sc += int(*c)
+	}
+	return sc
 }
 
 // loserPawnFiles counts, for each file, the loser's pawns that can ever
