@@ -475,7 +475,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			}
 		}
 		moves := nodes.movesOf(node)
-		free := b.free()
+		free, evade := b.freeAndEvasions()
 		// In a large search (a seen set of more than 64,000 keys, far
 		// beyond the caches) the keys of the positions the moves lead to
 		// are computed from the moves (known false: made to know), and
@@ -500,9 +500,20 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 				continue
 			}
 			// The move is made into cb, kept only if the position is
-			// legal, new and worth expanding.
+			// legal, new and worth expanding. A move not known legal
+			// (not from a free square) is tested before it is made,
+			// but en passant and castling (rare), tested made.
+			test := free&(1<<m.From()) == 0
+			if kind := m.kind(); kind == kindEP || kind == kindCastle {
+				test = true
+			} else if test {
+				if !b.legalAfter(m, evade) {
+					continue
+				}
+				test = false
+			}
 			c := &cb
-			if !b.makeInto(m, c, free&(1<<m.From()) == 0 || m.kind() == kindEP) {
+			if !b.makeInto(m, c, test) {
 				continue
 			}
 			key := c.key
