@@ -16,8 +16,12 @@ type bfNode struct {
 	next int32
 	// moves: where the node's moves, in the order they are made, start
 	// in the arena's moves (chunk<<16 | offset; -1: not generated yet);
-	// nmoves: how many.
-	moves, nmoves int32
+	// nmoves: how many (at most 256).
+	moves  int32
+	nmoves int16
+	// mateless: the node's moves were searched for a mate in one
+	// (mateAmong) and none mates: its children need not be tested.
+	mateless bool
 }
 
 // packedBoard is a Board as the best-first search keeps it in its
@@ -234,7 +238,7 @@ func (a *bfArena) keepMoves(ms []Move) int32 {
 // movesOf is the moves node n keeps.
 func (a *bfArena) movesOf(n *bfNode) []Move {
 	c, off := n.moves>>16, n.moves&(1<<16-1)
-	return a.moves[c][off : off+n.nmoves]
+	return a.moves[c][off : off+int32(n.nmoves)]
 }
 
 func (a *bfArena) at(i int32) *bfNode { return &a.chunks[i/bfChunk][i%bfChunk] }
@@ -254,7 +258,7 @@ func (a *bfArena) next() *bfNode {
 func (a *bfArena) add(b *Board, parent int32, m Move, ply int32) int32 {
 	n := a.next()
 	n.b.pack(b)
-	n.parent, n.m, n.ply, n.next, n.moves = parent, m, ply, 0, -1
+	n.parent, n.m, n.ply, n.next, n.moves, n.mateless = parent, m, ply, 0, -1, false
 	a.n++
 	return int32(a.n - 1)
 }
@@ -465,16 +469,21 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if s.partial {
 				s.order(b, &l)
 			}
-			node.moves, node.nmoves = nodes.keepMoves(l.Moves[:l.N]), int32(l.N)
+			node.moves, node.nmoves = nodes.keepMoves(l.Moves[:l.N]), int16(l.N)
 			if s.partial && b.stm == s.winner && (maxPly == 0 || int(node.ply) < maxPly) {
 				// A mate in one is looked for among the checking
 				// moves before any child is made.
 				if m, ok := s.mateAmong(b, l.Moves[:l.N]); ok {
 					return append(nodes.lineTo(i), m), true
 				}
+				node.mateless = true
 			}
 		}
 		moves := nodes.movesOf(node)
+		// (The node stays where it is while children are added: the
+		// arena's chunks never move.)
+		ply := node.ply + 1
+		winnerMoved := b.stm == s.winner
 		free, evade := b.freeAndEvasions()
 		// In a large search (a seen set of more than 64,000 keys, far
 		// beyond the caches) the keys of the positions the moves lead to
@@ -525,12 +534,13 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			}
 			budget--
 			s.nodes++
-			ply := nodes.at(i).ply + 1
 			if maxPly > 0 && int(ply) > maxPly {
 				continue
 			}
-			winnerMoved := b.stm == s.winner
-			if winnerMoved && c.InCheck() && !c.hasLegal() {
+			// check: the loser in check (asked once, for the mate and
+			// for the score).
+			check := winnerMoved && c.InCheck()
+			if check && !node.mateless && !c.hasLegal() {
 				return append(nodes.lineTo(i), m), true
 			}
 			if maxPly > 0 && int(ply) >= maxPly {
@@ -543,7 +553,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if s.target != nil {
 				sc = s.targetScore(c) + int(ply)*s.wDepth/4
 			} else {
-				sc = s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+				sc = s.scoreChecked(c, check) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
 			}
 			if s.noise > 0 {
 				sc = 4*sc + int(c.key>>60)%s.noise
@@ -553,7 +563,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 				// Partial expansion: a child better than its parent
 				// is looked at first; the parent's other moves wait
 				// in the queue at the parent's score.
-				nodes.at(i).next = int32(k + 1)
+				node.next = int32(k + 1)
 				q.push(bfEntry(parentScore, i))
 				break
 			}

@@ -199,6 +199,12 @@ const (
 // near promotion, the winner's material kept, the loser's men near its
 // king.
 func (s *searcher) score(b *Board) int {
+	return s.scoreChecked(b, b.stm == 1-s.winner && b.InCheck())
+}
+
+// scoreChecked is score with check, whether the loser is to move and in
+// check, known.
+func (s *searcher) scoreChecked(b *Board, check bool) int {
 	w, l := &b.bb[s.winner], &b.bb[1-s.winner]
 	lk := bits.TrailingZeros64(l[King])
 	wk := bits.TrailingZeros64(w[King])
@@ -258,7 +264,7 @@ func (s *searcher) score(b *Board) int {
 		sc += wFar * bits.OnesCount64(b.occ[1-s.winner]&^kingAttacks[lk]&^l[King]&^l[Pawn])
 		sc += wFarPawn * bits.OnesCount64(l[Pawn]&^kingAttacks[lk])
 	}
-	if b.stm == 1-s.winner && b.InCheck() {
+	if check {
 		sc -= s.w.check
 	}
 	if s.simplify {
