@@ -246,7 +246,8 @@ func TestUnmakeGivesBackThePositionTheMoveWasMadeFrom(t *testing.T) {
 // test on every pseudo-legal move but en passant and castling, and
 // freeAndEvasions' free must be free, on the perft trees to depth 3 and
 // on random walks from community rows (checks by every kind of man,
-// double checks, pins).
+// double checks, pins). The same positions check givesCheckBy (the mate
+// in one's sieve) against givesCheck on every pseudo-legal move.
 func TestLegalAfterIsMakeIntosTest(t *testing.T) {
 	checked, inCheck := 0, 0
 	try := func(b *Board) {
@@ -259,8 +260,12 @@ func TestLegalAfterIsMakeIntosTest(t *testing.T) {
 		if b.InCheck() {
 			inCheck++
 		}
+		cs := b.checkSquares()
 		var c Board
 		for _, m := range l.Moves[:l.N] {
+			if b.givesCheckBy(m, &cs) != b.givesCheck(m) {
+				t.Fatalf("%s %s: givesCheckBy %v, givesCheck %v", b.FEN(), m.UCI(), !b.givesCheck(m), b.givesCheck(m))
+			}
 			if k := m.kind(); k == kindEP || k == kindCastle {
 				continue
 			}
