@@ -327,15 +327,17 @@ func (s *searcher) order(b *Board, l *MoveList) {
 	// (keys: the searcher's scratch, not cleared: each is written first.)
 	keys := &s.orderKeys
 	var count [16]int32
+	dist := &chebDist[lk]
+	loser, own := b.stm != s.winner, int8(b.stm*6)
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
-		p := int(b.sq[from]) % 6
+		p := b.sq[from] - own
 		key := 7
 		switch {
-		case b.stm != s.winner && p == King:
+		case loser && p == King:
 			key += cornerDist[to] - cornerDist[from]
 		case p != Pawn:
-			key += cheb(to, lk) - cheb(from, lk)
+			key += int(dist[to]) - int(dist[from])
 		}
 		keys[k] = uint8(key)
 		count[key&15]++
@@ -448,9 +450,16 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	q := &nodes.heap
 	seen := &nodes.seen
 	var l MoveList
-	// pb: the position taken from the queue, unpacked; cb: its child,
+	// b: the position taken from the queue, unpacked; c: its child,
 	// made there and packed into the arena when kept.
-	var pb, cb Board
+	var boards [2]Board
+	b, c := &boards[0], &boards[1]
+	// pending: a child better than its parent at which an expansion
+	// stopped (-1: none), and its score. It is better than every entry
+	// of the queue (the parent was the best, and its other children
+	// kept are no better than it), so the queue would give it next: it
+	// is taken at once instead, its position still in c.
+	pending, pendingScore := int32(-1), 0
 	tempo := s.target != nil && s.target.tempo != 0
 	var keys [256]uint64
 	var known [256]bool
@@ -458,11 +467,17 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 		s.exhausted = maxPly == 0 && len(*q) == 0 && (s.target == nil || s.target.tempo == 0)
 		x.spent += b - budget
 	}(budget)
-	for len(*q) > 0 && budget > 0 {
-		parentScore, i := q.popEntry()
+	for (pending >= 0 || len(*q) > 0) && budget > 0 {
+		var parentScore int
+		var i int32
+		if pending >= 0 {
+			parentScore, i, pending = pendingScore, pending, -1
+			b, c = c, b
+		} else {
+			parentScore, i = q.popEntry()
+			nodes.at(i).b.unpack(b)
+		}
 		node := nodes.at(i)
-		node.b.unpack(&pb)
-		b := &pb
 		first := node.next
 		if node.moves < 0 {
 			b.pseudo(&l)
@@ -508,7 +523,7 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if pre && known[k] && seen.has(keys[k]) {
 				continue
 			}
-			// The move is made into cb, kept only if the position is
+			// The move is made into c, kept only if the position is
 			// legal, new and worth expanding. A move not known legal
 			// (not from a free square) is tested before it is made,
 			// but en passant and castling (rare), tested made.
@@ -521,7 +536,6 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 				}
 				test = false
 			}
-			c := &cb
 			if !b.makeInto(m, c, test) {
 				continue
 			}
@@ -558,16 +572,21 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if s.noise > 0 {
 				sc = 4*sc + int(c.key>>60)%s.noise
 			}
-			q.push(bfEntry(sc, nodes.add(c, i, m, ply)))
+			child := nodes.add(c, i, m, ply)
 			if s.partial && sc < parentScore && k+1 < len(moves) {
 				// Partial expansion: a child better than its parent
 				// is looked at first; the parent's other moves wait
 				// in the queue at the parent's score.
 				node.next = int32(k + 1)
 				q.push(bfEntry(parentScore, i))
+				pending, pendingScore = child, sc
 				break
 			}
+			q.push(bfEntry(sc, child))
 		}
+	}
+	if pending >= 0 {
+		q.push(bfEntry(pendingScore, pending)) // where a later run finds it
 	}
 	return nil, false
 }

@@ -233,30 +233,25 @@ func (s *searcher) scoreChecked(b *Board, check bool) int {
 			sc = s.w.corner * darkCornerDist[lk]
 		}
 	}
-	d := cheb(wk, lk) - 2
+	dist := &chebDist[lk]
+	d := int(dist[wk]) - 2
 	if d < 0 {
 		d = 0
 	}
 	sc += s.w.king * d
-	for p := Knight; p <= Queen; p++ {
-		for f := w[p]; f != 0; f &= f - 1 {
-			sc += s.w.piece*cheb(bits.TrailingZeros64(f), lk) - 20
-		}
+	for f := w[Knight] | w[Bishop] | w[Rook] | w[Queen]; f != 0; f &= f - 1 {
+		sc += s.w.piece*int(dist[bits.TrailingZeros64(f)]) - 20
 	}
-	best := 8
-	for f := w[Pawn]; f != 0; f &= f - 1 {
-		q := bits.TrailingZeros64(f)
-		togo := 7 - q>>3
-		if s.winner == Black {
-			togo = q >> 3
+	if pawns := w[Pawn]; pawns != 0 {
+		sc -= 6 * bits.OnesCount64(pawns)
+		if w[Queen]|w[Rook] == 0 {
+			// The steps to promotion of the most advanced pawn.
+			best := 7 - (63-bits.LeadingZeros64(pawns))>>3
+			if s.winner == Black {
+				best = bits.TrailingZeros64(pawns) >> 3
+			}
+			sc += wPromo * best
 		}
-		if togo < best {
-			best = togo
-		}
-		sc -= 6
-	}
-	if w[Queen]|w[Rook] == 0 && best < 8 {
-		sc += wPromo * best
 	}
 	// The loser's own men are the blockers of its king's flight squares.
 	sc -= s.wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
