@@ -560,8 +560,12 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if maxPly > 0 && int(ply) >= maxPly {
 				continue // no room left for the mate
 			}
-			if ok, _ := materialUnwinnable(c, s.winner); ok {
-				continue
+			// (A winner with a pawn, a rook or a queen is never
+			// short of material: the rule is not asked.)
+			if w := &c.bb[s.winner]; w[Pawn]|w[Rook]|w[Queen] == 0 {
+				if ok, _ := materialUnwinnable(c, s.winner); ok {
+					continue
+				}
 			}
 			var sc int
 			if s.target != nil {

@@ -10,20 +10,32 @@ const (
 )
 
 // hasLegal reports whether the side to move has a legal move (stops at the
-// first one found).
+// first one found). The moves are told legal without making them (but
+// en passant and castling): most positions asked are in check, and
+// freeAndEvasions passes over most answers that leave it standing.
 func (b *Board) hasLegal() bool {
 	if b.kingCanStep() {
 		return true
 	}
 	var l MoveList
 	b.pseudo(&l)
-	var c Board
+	free, evade := b.freeAndEvasions()
 	for _, m := range l.Moves[:l.N] {
-		if b.MakeInto(m, &c) {
+		if kind := m.kind(); kind == kindEP || kind == kindCastle {
+			if b.legalMade(m) {
+				return true
+			}
+		} else if free&(1<<m.From()) != 0 || b.legalAfter(m, evade) {
 			return true
 		}
 	}
 	return false
+}
+
+// legalMade: whether m is legal, made on a copy to know.
+func (b *Board) legalMade(m Move) bool {
+	var c Board
+	return b.MakeInto(m, &c)
 }
 
 // kingCanStep reports whether the king of the side to move can step to a
@@ -35,7 +47,7 @@ func (b *Board) kingCanStep() bool {
 	k := bits.TrailingZeros64(b.bb[us][King])
 	occ := b.all() &^ (uint64(1) << k)
 	for t := kingAttacks[k] &^ b.occ[us]; t != 0; t &= t - 1 {
-		if b.attackersOf(bits.TrailingZeros64(t), 1-us, occ) == 0 {
+		if !b.attackedWithout(bits.TrailingZeros64(t), 1-us, occ, 0) {
 			return true
 		}
 	}

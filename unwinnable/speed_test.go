@@ -247,7 +247,8 @@ func TestUnmakeGivesBackThePositionTheMoveWasMadeFrom(t *testing.T) {
 // freeAndEvasions' free must be free, on the perft trees to depth 3 and
 // on random walks from community rows (checks by every kind of man,
 // double checks, pins). The same positions check givesCheckBy (the mate
-// in one's sieve) against givesCheck on every pseudo-legal move.
+// in one's sieve) against givesCheck on every pseudo-legal move, and
+// hasLegal (which tells legality so) against the moves made.
 func TestLegalAfterIsMakeIntosTest(t *testing.T) {
 	checked, inCheck := 0, 0
 	try := func(b *Board) {
@@ -262,6 +263,13 @@ func TestLegalAfterIsMakeIntosTest(t *testing.T) {
 		}
 		cs := b.checkSquares()
 		var c Board
+		any := false
+		for _, m := range l.Moves[:l.N] {
+			any = any || b.MakeInto(m, &c)
+		}
+		if b.hasLegal() != any {
+			t.Fatalf("%s: hasLegal %v, a legal move made: %v", b.FEN(), !any, any)
+		}
 		for _, m := range l.Moves[:l.N] {
 			if b.givesCheckBy(m, &cs) != b.givesCheck(m) {
 				t.Fatalf("%s %s: givesCheckBy %v, givesCheck %v", b.FEN(), m.UCI(), !b.givesCheck(m), b.givesCheck(m))
