@@ -327,18 +327,18 @@ func (s *searcher) order(b *Board, l *MoveList) {
 	// (keys: the searcher's scratch, not cleared: each is written first.)
 	keys := &s.orderKeys
 	var count [16]int32
+	// steps[p]: the distances a man of type p is keyed by (none for a
+	// pawn): to the loser's king, or for the loser's king to a corner.
 	dist := &chebDist[lk]
-	loser, own := b.stm != s.winner, int8(b.stm*6)
+	steps := [King + 1]*[64]int8{&noSteps, dist, dist, dist, dist, dist}
+	if b.stm != s.winner {
+		steps[King] = &cornerSteps
+	}
+	own := int8(b.stm * 6)
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
-		p := b.sq[from] - own
-		key := 7
-		switch {
-		case loser && p == King:
-			key += cornerDist[to] - cornerDist[from]
-		case p != Pawn:
-			key += int(dist[to]) - int(dist[from])
-		}
+		row := steps[b.sq[from]-own]
+		key := 7 + int(row[to]) - int(row[from])
 		keys[k] = uint8(key)
 		count[key&15]++
 	}
@@ -356,6 +356,10 @@ func (s *searcher) order(b *Board, l *MoveList) {
 	}
 	copy(l.Moves[:l.N], out[:l.N])
 }
+
+// noSteps, cornerSteps: order's distances for a pawn (none) and for the
+// loser's king (cornerDist, filled with it).
+var noSteps, cornerSteps [64]int8
 
 // lineTo is the line of moves from the root to node i.
 func (a *bfArena) lineTo(i int32) []Move {

@@ -158,6 +158,7 @@ func init() {
 	}
 	for s := range cornerDist {
 		cornerDist[s] = near(s, 0, 7, 56, 63)
+		cornerSteps[s] = int8(cornerDist[s])
 		lightCornerDist[s] = near(s, 7, 56)
 		darkCornerDist[s] = near(s, 0, 63)
 	}
