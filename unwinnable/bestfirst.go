@@ -216,10 +216,10 @@ const bfMoveChunk = 1 << 16
 // make few moves).
 const bfFirstMoveChunk = 1 << 12
 
-// keepMoves keeps ms (at most 256 moves) in the arena and says where
-// (bfNode.moves).
-func (a *bfArena) keepMoves(ms []Move) int32 {
-	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+len(ms) > cap(a.moves[a.mcur]) {
+// keepMoves makes room for n moves (at most 256) in the arena: where
+// (bfNode.moves), and the room, for the moves to be written into.
+func (a *bfArena) keepMoves(n int) (int32, []Move) {
+	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+n > cap(a.moves[a.mcur]) {
 		a.mcur++
 	}
 	if a.mcur == len(a.moves) {
@@ -230,9 +230,9 @@ func (a *bfArena) keepMoves(ms []Move) int32 {
 		a.moves = append(a.moves, make([]Move, 0, size))
 	}
 	c := &a.moves[a.mcur]
-	at := int32(a.mcur<<16 | len(*c))
-	*c = append(*c, ms...)
-	return at
+	at := len(*c)
+	*c = (*c)[:at+n]
+	return int32(a.mcur<<16 | at), (*c)[at : at+n]
 }
 
 // movesOf is the moves node n keeps.
@@ -315,13 +315,13 @@ func (h *bfHeap) popEntry() (int, int32) {
 	return int(uint32(top>>32)) - 1<<30, int32(^uint32(top))
 }
 
-// order sorts the moves of b so that those likely to bring a mate nearer
+// order sorts the moves l of b into out so that those likely to bring a mate nearer
 // come first (the partial expansion of bestFirst stops at the first child
 // better than its parent): the loser's king towards a corner, the other
 // men but pawns towards the loser's king (the winner's attack it, the
 // loser's block its flight squares). A stable sort on a small key,
 // so the order is the same each time a node's moves are generated.
-func (s *searcher) order(b *Board, l *MoveList) {
+func (s *searcher) order(b *Board, l *MoveList, out []Move) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
 	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
 	// (keys: the searcher's scratch, not cleared: each is written first.)
@@ -348,13 +348,12 @@ func (s *searcher) order(b *Board, l *MoveList) {
 		count[i] = sum
 		sum += c
 	}
-	out := &s.sorted
+	out = out[:l.N]
 	for k, m := range l.Moves[:l.N] {
 		key := keys[k] & 15
-		out[count[key]&255] = m
+		out[count[key]] = m
 		count[key]++
 	}
-	copy(l.Moves[:l.N], out[:l.N])
 }
 
 // noSteps, cornerSteps: order's distances for a pawn (none) and for the
@@ -485,14 +484,17 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 		first := node.next
 		if node.moves < 0 {
 			b.pseudo(&l)
+			at, ms := nodes.keepMoves(l.N)
 			if s.partial {
-				s.order(b, &l)
+				s.order(b, &l, ms)
+			} else {
+				copy(ms, l.Moves[:l.N])
 			}
-			node.moves, node.nmoves = nodes.keepMoves(l.Moves[:l.N]), int16(l.N)
+			node.moves, node.nmoves = at, int16(l.N)
 			if s.partial && b.stm == s.winner && (maxPly == 0 || int(node.ply) < maxPly) {
 				// A mate in one is looked for among the checking
 				// moves before any child is made.
-				if m, ok := s.mateAmong(b, l.Moves[:l.N]); ok {
+				if m, ok := s.mateAmong(b, ms); ok {
 					return append(nodes.lineTo(i), m), true
 				}
 				node.mateless = true

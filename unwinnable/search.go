@@ -93,8 +93,7 @@ type searcher struct {
 	// target: a shape of mate the best-first search steers to
 	// (targetScore) instead of score.
 	target *matePattern
-	// sorted, orderKeys: order's scratch list and keys
-	sorted    [256]Move
+	// orderKeys: order's scratch keys
 	orderKeys [256]uint8
 	// touched: the sum of the seen set's slots runBestFirst reads ahead
 	// (kept only so that the reads are made)
