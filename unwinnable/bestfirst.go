@@ -315,12 +315,12 @@ func (h *bfHeap) popEntry() (int, int32) {
 	return int(uint32(top>>32)) - 1<<30, int32(^uint32(top))
 }
 
-// order sorts the moves l of b into out so that those likely to bring a mate nearer
-// come first (the partial expansion of bestFirst stops at the first child
-// better than its parent): the loser's king towards a corner, the other
-// men but pawns towards the loser's king (the winner's attack it, the
-// loser's block its flight squares). A stable sort on a small key,
-// so the order is the same each time a node's moves are generated.
+// order sorts the moves l of b into out so that those likely to bring a
+// mate nearer come first (the partial expansion of bestFirst stops at the
+// first child better than its parent): the loser's king towards a corner,
+// the other men but pawns towards the loser's king (the winner's attack
+// it, the loser's block its flight squares). A stable sort on a small
+// key, so the order is the same each time a node's moves are generated.
 func (s *searcher) order(b *Board, l *MoveList, out []Move) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
 	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
