@@ -142,6 +142,20 @@ func (b *Board) attacked(s, by int) bool {
 	return rq&(lineMask[0][s]|lineMask[1][s]) != 0 && rookAttacks(s, occ)&rq != 0
 }
 
+// attackedWithout is attacked with occupancy occ, the men of colour by
+// on gone left out (a man a move takes).
+func (b *Board) attackedWithout(s, by int, occ, gone uint64) bool {
+	p := &b.bb[by]
+	if (pawnAttacks[1-by][s]&p[Pawn]|knightAttacks[s]&p[Knight]|kingAttacks[s]&p[King])&^gone != 0 {
+		return true
+	}
+	if bq := (p[Bishop] | p[Queen]) &^ gone; bq&(lineMask[2][s]|lineMask[3][s]) != 0 && bishopAttacks(s, occ)&bq != 0 {
+		return true
+	}
+	rq := (p[Rook] | p[Queen]) &^ gone
+	return rq&(lineMask[0][s]|lineMask[1][s]) != 0 && rookAttacks(s, occ)&rq != 0
+}
+
 // InCheck: whether the side to move is in check.
 func (b *Board) InCheck() bool {
 	return b.attacked(bits.TrailingZeros64(b.bb[b.stm][King]), 1-b.stm)

@@ -16,8 +16,12 @@ type bfNode struct {
 	next int32
 	// moves: where the node's moves, in the order they are made, start
 	// in the arena's moves (chunk<<16 | offset; -1: not generated yet);
-	// nmoves: how many.
-	moves, nmoves int32
+	// nmoves: how many (at most 256).
+	moves  int32
+	nmoves int16
+	// mateless: the node's moves were searched for a mate in one
+	// (mateAmong) and none mates: its children need not be tested.
+	mateless bool
 }
 
 // packedBoard is a Board as the best-first search keeps it in its
@@ -212,10 +216,10 @@ const bfMoveChunk = 1 << 16
 // make few moves).
 const bfFirstMoveChunk = 1 << 12
 
-// keepMoves keeps ms (at most 256 moves) in the arena and says where
-// (bfNode.moves).
-func (a *bfArena) keepMoves(ms []Move) int32 {
-	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+len(ms) > cap(a.moves[a.mcur]) {
+// keepMoves makes room for n moves (at most 256) in the arena: where
+// (bfNode.moves), and the room, for the moves to be written into.
+func (a *bfArena) keepMoves(n int) (int32, []Move) {
+	if a.mcur < len(a.moves) && len(a.moves[a.mcur])+n > cap(a.moves[a.mcur]) {
 		a.mcur++
 	}
 	if a.mcur == len(a.moves) {
@@ -226,15 +230,15 @@ func (a *bfArena) keepMoves(ms []Move) int32 {
 		a.moves = append(a.moves, make([]Move, 0, size))
 	}
 	c := &a.moves[a.mcur]
-	at := int32(a.mcur<<16 | len(*c))
-	*c = append(*c, ms...)
-	return at
+	at := len(*c)
+	*c = (*c)[:at+n]
+	return int32(a.mcur<<16 | at), (*c)[at : at+n]
 }
 
 // movesOf is the moves node n keeps.
 func (a *bfArena) movesOf(n *bfNode) []Move {
 	c, off := n.moves>>16, n.moves&(1<<16-1)
-	return a.moves[c][off : off+n.nmoves]
+	return a.moves[c][off : off+int32(n.nmoves)]
 }
 
 func (a *bfArena) at(i int32) *bfNode { return &a.chunks[i/bfChunk][i%bfChunk] }
@@ -254,7 +258,7 @@ func (a *bfArena) next() *bfNode {
 func (a *bfArena) add(b *Board, parent int32, m Move, ply int32) int32 {
 	n := a.next()
 	n.b.pack(b)
-	n.parent, n.m, n.ply, n.next, n.moves = parent, m, ply, 0, -1
+	n.parent, n.m, n.ply, n.next, n.moves, n.mateless = parent, m, ply, 0, -1, false
 	a.n++
 	return int32(a.n - 1)
 }
@@ -311,28 +315,30 @@ func (h *bfHeap) popEntry() (int, int32) {
 	return int(uint32(top>>32)) - 1<<30, int32(^uint32(top))
 }
 
-// order sorts the moves of b so that those likely to bring a mate nearer
-// come first (the partial expansion of bestFirst stops at the first child
-// better than its parent): the loser's king towards a corner, the other
-// men but pawns towards the loser's king (the winner's attack it, the
-// loser's block its flight squares). A stable sort on a small key,
-// so the order is the same each time a node's moves are generated.
-func (s *searcher) order(b *Board, l *MoveList) {
+// order sorts the moves l of b into out so that those likely to bring a
+// mate nearer come first (the partial expansion of bestFirst stops at the
+// first child better than its parent): the loser's king towards a corner,
+// the other men but pawns towards the loser's king (the winner's attack
+// it, the loser's block its flight squares). A stable sort on a small
+// key, so the order is the same each time a node's moves are generated.
+func (s *searcher) order(b *Board, l *MoveList, out []Move) {
 	lk := bits.TrailingZeros64(b.bb[1-s.winner][King])
 	// A key is a change of distance, -7 to 7: a counting sort by key + 7.
 	// (keys: the searcher's scratch, not cleared: each is written first.)
 	keys := &s.orderKeys
 	var count [16]int32
+	// steps[p]: the distances a man of type p is keyed by (none for a
+	// pawn): to the loser's king, or for the loser's king to a corner.
+	dist := &chebDist[lk]
+	steps := [King + 1]*[64]int8{&noSteps, dist, dist, dist, dist, dist}
+	if b.stm != s.winner {
+		steps[King] = &cornerSteps
+	}
+	own := int8(b.stm * 6)
 	for k, m := range l.Moves[:l.N] {
 		from, to := m.From(), m.To()
-		p := int(b.sq[from]) % 6
-		key := 7
-		switch {
-		case b.stm != s.winner && p == King:
-			key += cornerDist[to] - cornerDist[from]
-		case p != Pawn:
-			key += cheb(to, lk) - cheb(from, lk)
-		}
+		row := steps[b.sq[from]-own]
+		key := 7 + int(row[to]) - int(row[from])
 		keys[k] = uint8(key)
 		count[key&15]++
 	}
@@ -342,14 +348,17 @@ func (s *searcher) order(b *Board, l *MoveList) {
 		count[i] = sum
 		sum += c
 	}
-	out := &s.sorted
+	out = out[:l.N]
 	for k, m := range l.Moves[:l.N] {
 		key := keys[k] & 15
-		out[count[key]&255] = m
+		out[count[key]] = m
 		count[key]++
 	}
-	copy(l.Moves[:l.N], out[:l.N])
 }
+
+// noSteps, cornerSteps: order's distances for a pawn (none) and for the
+// loser's king (cornerDist, filled with it).
+var noSteps, cornerSteps [64]int8
 
 // lineTo is the line of moves from the root to node i.
 func (a *bfArena) lineTo(i int32) []Move {
@@ -444,9 +453,16 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	q := &nodes.heap
 	seen := &nodes.seen
 	var l MoveList
-	// pb: the position taken from the queue, unpacked; cb: its child,
+	// b: the position taken from the queue, unpacked; c: its child,
 	// made there and packed into the arena when kept.
-	var pb, cb Board
+	var boards [2]Board
+	b, c := &boards[0], &boards[1]
+	// pending: a child better than its parent at which an expansion
+	// stopped (-1: none), and its score. It is better than every entry
+	// of the queue (the parent was the best, and its other children
+	// kept are no better than it), so the queue would give it next: it
+	// is taken at once instead, its position still in c.
+	pending, pendingScore := int32(-1), 0
 	tempo := s.target != nil && s.target.tempo != 0
 	var keys [256]uint64
 	var known [256]bool
@@ -454,28 +470,42 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 		s.exhausted = maxPly == 0 && len(*q) == 0 && (s.target == nil || s.target.tempo == 0)
 		x.spent += b - budget
 	}(budget)
-	for len(*q) > 0 && budget > 0 {
-		parentScore, i := q.popEntry()
+	for (pending >= 0 || len(*q) > 0) && budget > 0 {
+		var parentScore int
+		var i int32
+		if pending >= 0 {
+			parentScore, i, pending = pendingScore, pending, -1
+			b, c = c, b
+		} else {
+			parentScore, i = q.popEntry()
+			nodes.at(i).b.unpack(b)
+		}
 		node := nodes.at(i)
-		node.b.unpack(&pb)
-		b := &pb
 		first := node.next
 		if node.moves < 0 {
 			b.pseudo(&l)
+			at, ms := nodes.keepMoves(l.N)
 			if s.partial {
-				s.order(b, &l)
+				s.order(b, &l, ms)
+			} else {
+				copy(ms, l.Moves[:l.N])
 			}
-			node.moves, node.nmoves = nodes.keepMoves(l.Moves[:l.N]), int32(l.N)
+			node.moves, node.nmoves = at, int16(l.N)
 			if s.partial && b.stm == s.winner && (maxPly == 0 || int(node.ply) < maxPly) {
 				// A mate in one is looked for among the checking
 				// moves before any child is made.
-				if m, ok := s.mateAmong(b, l.Moves[:l.N]); ok {
+				if m, ok := s.mateAmong(b, ms); ok {
 					return append(nodes.lineTo(i), m), true
 				}
+				node.mateless = true
 			}
 		}
 		moves := nodes.movesOf(node)
-		free := b.free()
+		// (The node stays where it is while children are added: the
+		// arena's chunks never move.)
+		ply := node.ply + 1
+		winnerMoved := b.stm == s.winner
+		free, evade := b.freeAndEvasions()
 		// In a large search (a seen set of more than 64,000 keys, far
 		// beyond the caches) the keys of the positions the moves lead to
 		// are computed from the moves (known false: made to know), and
@@ -499,10 +529,20 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			if pre && known[k] && seen.has(keys[k]) {
 				continue
 			}
-			// The move is made into cb, kept only if the position is
-			// legal, new and worth expanding.
-			c := &cb
-			if !b.makeInto(m, c, free&(1<<m.From()) == 0 || m.kind() == kindEP) {
+			// The move is made into c, kept only if the position is
+			// legal, new and worth expanding. A move not known legal
+			// (not from a free square) is tested before it is made,
+			// but en passant and castling (rare), tested made.
+			test := free&(1<<m.From()) == 0
+			if kind := m.kind(); kind == kindEP || kind == kindCastle {
+				test = true
+			} else if test {
+				if !b.legalAfter(m, evade) {
+					continue
+				}
+				test = false
+			}
+			if !b.makeInto(m, c, test) {
 				continue
 			}
 			key := c.key
@@ -514,39 +554,49 @@ func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 			}
 			budget--
 			s.nodes++
-			ply := nodes.at(i).ply + 1
 			if maxPly > 0 && int(ply) > maxPly {
 				continue
 			}
-			winnerMoved := b.stm == s.winner
-			if winnerMoved && c.InCheck() && !c.hasLegal() {
+			// check: the loser in check (asked once, for the mate and
+			// for the score).
+			check := winnerMoved && c.InCheck()
+			if check && !node.mateless && !c.hasLegal() {
 				return append(nodes.lineTo(i), m), true
 			}
 			if maxPly > 0 && int(ply) >= maxPly {
 				continue // no room left for the mate
 			}
-			if ok, _ := materialUnwinnable(c, s.winner); ok {
-				continue
+			// (A winner with a pawn, a rook or a queen is never
+			// short of material: the rule is not asked.)
+			if w := &c.bb[s.winner]; w[Pawn]|w[Rook]|w[Queen] == 0 {
+				if ok, _ := materialUnwinnable(c, s.winner); ok {
+					continue
+				}
 			}
 			var sc int
 			if s.target != nil {
 				sc = s.targetScore(c) + int(ply)*s.wDepth/4
 			} else {
-				sc = s.score(c) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
+				sc = s.scoreChecked(c, check) + s.w.flight*s.flights(c) + int(ply)*s.wDepth/4
 			}
 			if s.noise > 0 {
 				sc = 4*sc + int(c.key>>60)%s.noise
 			}
-			q.push(bfEntry(sc, nodes.add(c, i, m, ply)))
+			child := nodes.add(c, i, m, ply)
 			if s.partial && sc < parentScore && k+1 < len(moves) {
 				// Partial expansion: a child better than its parent
 				// is looked at first; the parent's other moves wait
 				// in the queue at the parent's score.
-				nodes.at(i).next = int32(k + 1)
+				node.next = int32(k + 1)
 				q.push(bfEntry(parentScore, i))
+				pending, pendingScore = child, sc
 				break
 			}
+			q.push(bfEntry(sc, child))
 		}
+	}
+	if pending >= 0 {
+		q.push(bfEntry(pendingScore, pending)) // where a later run finds it
 	}
 	return nil, false
 }

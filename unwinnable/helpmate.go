@@ -47,6 +47,58 @@ func (b *Board) givesCheck(m Move) bool {
 	return rq&(lineMask[0][ksq]|lineMask[1][ksq]) != 0 && rookAttacks(ksq, occ)&rq != 0
 }
 
+// checkSquares lets givesCheckBy answer givesCheck for all the moves of
+// one position at the cost of a look-up a move: direct[p] are the squares
+// from which a man of type p of the side to move would attack the enemy
+// king (none for the king), uncover the men of the side to move standing
+// between one of its sliders and the enemy king on their line (moving
+// one may uncover a check).
+type checkSquares struct {
+	direct  [King + 1]uint64
+	uncover uint64
+}
+
+// checkSquares is the checkSquares of the side to move.
+func (b *Board) checkSquares() checkSquares {
+	us := b.stm
+	ksq := bits.TrailingZeros64(b.bb[1-us][King])
+	occ := b.all()
+	var cs checkSquares
+	cs.direct[Pawn] = pawnAttacks[1-us][ksq]
+	cs.direct[Knight] = knightAttacks[ksq]
+	cs.direct[Bishop] = bishopAttacks(ksq, occ)
+	cs.direct[Rook] = rookAttacks(ksq, occ)
+	cs.direct[Queen] = cs.direct[Bishop] | cs.direct[Rook]
+	p := &b.bb[us]
+	diag, orth := lineMask[2][ksq]|lineMask[3][ksq], lineMask[0][ksq]|lineMask[1][ksq]
+	for f := (p[Bishop] | p[Queen]) & diag; f != 0; f &= f - 1 {
+		x := bits.TrailingZeros64(f)
+		cs.uncover |= bishopAttacks(ksq, 1<<x) & bishopAttacks(x, 1<<ksq)
+	}
+	for f := (p[Rook] | p[Queen]) & orth; f != 0; f &= f - 1 {
+		x := bits.TrailingZeros64(f)
+		cs.uncover |= rookAttacks(ksq, 1<<x) & rookAttacks(x, 1<<ksq)
+	}
+	cs.uncover &= b.occ[us]
+	return cs
+}
+
+// givesCheckBy is givesCheck, cs b's checkSquares. A move that neither
+// promotes nor is en passant or castling, nor starts between a slider of
+// the mover and the enemy king, uncovers no check, and checks directly
+// just when it ends on a square from which its man attacks the king with
+// the occupancy before it: the square it leaves could open the man's own
+// line to the king only if it stood on that line with the king in front,
+// and a slider that could move along the line would then have been
+// checking already (the side not to move is never in check).
+func (b *Board) givesCheckBy(m Move, cs *checkSquares) bool {
+	from := m.From()
+	if m.Promo() != 0 || m.kind() >= kindEP || cs.uncover&(1<<from) != 0 {
+		return b.givesCheck(m)
+	}
+	return cs.direct[int(b.sq[from])-b.stm*6]&(1<<m.To()) != 0
+}
+
 // mateInOne finds a move of the winner (to move) that checkmates: only
 // the checking moves are made.
 func (s *searcher) mateInOne(b *Board) (Move, bool) {
@@ -58,8 +110,9 @@ func (s *searcher) mateInOne(b *Board) (Move, bool) {
 // mateAmong is mateInOne among b's pseudo-legal moves, already generated.
 func (s *searcher) mateAmong(b *Board, moves []Move) (Move, bool) {
 	var c Board
+	cs := b.checkSquares()
 	for _, m := range moves {
-		if !b.givesCheck(m) {
+		if !b.givesCheckBy(m, &cs) {
 			continue
 		}
 		s.nodes++

@@ -302,11 +302,16 @@ func (b *Board) unmake(m Move, u undo) {
 // none when the king is in check. An en-passant capture, which takes a
 // second man off a line, is left to the test even from a free square.
 func (b *Board) free() uint64 {
-	us, them := b.stm, 1-b.stm
-	k := bits.TrailingZeros64(b.bb[us][King])
-	if b.attacked(k, them) {
+	k := bits.TrailingZeros64(b.bb[b.stm][King])
+	if b.attacked(k, 1-b.stm) {
 		return 0
 	}
+	return b.unpinned(k)
+}
+
+// unpinned is free for a king on k not in check.
+func (b *Board) unpinned(k int) uint64 {
+	us, them := b.stm, 1-b.stm
 	own := b.occ[us] &^ (uint64(1) << k)
 	occ := b.all()
 	p := &b.bb[them]
@@ -331,6 +336,53 @@ func (b *Board) free() uint64 {
 		}
 	}
 	return own
+}
+
+// freeAndEvasions is free and, for the moves of the other men, a first
+// sieve: evade is, when the king is in check, the squares such a move
+// must end on to be legal at all (the lone checker's square and the
+// squares between it and the king; none in a double check: no move but
+// the king's answers two checks), every square when it is not. A move of
+// another man ending elsewhere leaves the check standing; the best-first
+// search, most of whose illegal moves are answers to a check, passes
+// them over without a test.
+func (b *Board) freeAndEvasions() (free, evade uint64) {
+	us, them := b.stm, 1-b.stm
+	k := bits.TrailingZeros64(b.bb[us][King])
+	if !b.attacked(k, them) {
+		return b.unpinned(k), ^uint64(0)
+	}
+	checkers := b.attackersOf(k, them, b.all())
+	if checkers&(checkers-1) != 0 {
+		return 0, 0
+	}
+	s := bits.TrailingZeros64(checkers)
+	// The squares between: empty, as the checker checks (none beside
+	// the king or for a knight, which stands on no line through it).
+	var between uint64
+	switch {
+	case (lineMask[2][k]|lineMask[3][k])&checkers != 0:
+		between = bishopAttacks(k, checkers) & bishopAttacks(s, 1<<k)
+	case (lineMask[0][k]|lineMask[1][k])&checkers != 0:
+		between = rookAttacks(k, checkers) & rookAttacks(s, 1<<k)
+	}
+	return 0, checkers | between
+}
+
+// legalAfter is makeInto's test of a pseudo-legal move m that is neither
+// en passant nor castling (whether the mover's king is left unattacked),
+// answered without making the move: the attacks on the king's square
+// after it, with the occupancy after it, by the other side's men but the
+// one m takes. evade is freeAndEvasions'.
+func (b *Board) legalAfter(m Move, evade uint64) bool {
+	us, them := b.stm, 1-b.stm
+	from, to := m.From(), m.To()
+	toBit := uint64(1) << to
+	occ := b.all()&^(uint64(1)<<from) | toBit
+	if k := bits.TrailingZeros64(b.bb[us][King]); k != from {
+		return evade&toBit != 0 && !b.attackedWithout(k, them, occ, toBit)
+	}
+	return !b.attackedWithout(to, them, occ, toBit)
 }
 
 // keyAfter is the key of the position after the pseudo-legal move m

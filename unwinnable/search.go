@@ -10,20 +10,32 @@ const (
 )
 
 // hasLegal reports whether the side to move has a legal move (stops at the
-// first one found).
+// first one found). The moves are told legal without making them (but
+// en passant and castling): most positions asked are in check, and
+// freeAndEvasions passes over most answers that leave it standing.
 func (b *Board) hasLegal() bool {
 	if b.kingCanStep() {
 		return true
 	}
 	var l MoveList
 	b.pseudo(&l)
-	var c Board
+	free, evade := b.freeAndEvasions()
 	for _, m := range l.Moves[:l.N] {
-		if b.MakeInto(m, &c) {
+		if kind := m.kind(); kind == kindEP || kind == kindCastle {
+			if b.legalMade(m) {
+				return true
+			}
+		} else if free&(1<<m.From()) != 0 || b.legalAfter(m, evade) {
 			return true
 		}
 	}
 	return false
+}
+
+// legalMade: whether m is legal, made on a copy to know.
+func (b *Board) legalMade(m Move) bool {
+	var c Board
+	return b.MakeInto(m, &c)
 }
 
 // kingCanStep reports whether the king of the side to move can step to a
@@ -35,7 +47,7 @@ func (b *Board) kingCanStep() bool {
 	k := bits.TrailingZeros64(b.bb[us][King])
 	occ := b.all() &^ (uint64(1) << k)
 	for t := kingAttacks[k] &^ b.occ[us]; t != 0; t &= t - 1 {
-		if b.attackersOf(bits.TrailingZeros64(t), 1-us, occ) == 0 {
+		if !b.attackedWithout(bits.TrailingZeros64(t), 1-us, occ, 0) {
 			return true
 		}
 	}
@@ -81,8 +93,7 @@ type searcher struct {
 	// target: a shape of mate the best-first search steers to
 	// (targetScore) instead of score.
 	target *matePattern
-	// sorted, orderKeys: order's scratch list and keys
-	sorted    [256]Move
+	// orderKeys: order's scratch keys
 	orderKeys [256]uint8
 	// touched: the sum of the seen set's slots runBestFirst reads ahead
 	// (kept only so that the reads are made)
@@ -146,6 +157,7 @@ func init() {
 	}
 	for s := range cornerDist {
 		cornerDist[s] = near(s, 0, 7, 56, 63)
+		cornerSteps[s] = int8(cornerDist[s])
 		lightCornerDist[s] = near(s, 7, 56)
 		darkCornerDist[s] = near(s, 0, 63)
 	}
@@ -199,6 +211,12 @@ const (
 // near promotion, the winner's material kept, the loser's men near its
 // king.
 func (s *searcher) score(b *Board) int {
+	return s.scoreChecked(b, b.stm == 1-s.winner && b.InCheck())
+}
+
+// scoreChecked is score with check, whether the loser is to move and in
+// check, known.
+func (s *searcher) scoreChecked(b *Board, check bool) int {
 	w, l := &b.bb[s.winner], &b.bb[1-s.winner]
 	lk := bits.TrailingZeros64(l[King])
 	wk := bits.TrailingZeros64(w[King])
@@ -227,30 +245,25 @@ func (s *searcher) score(b *Board) int {
 			sc = s.w.corner * darkCornerDist[lk]
 		}
 	}
-	d := cheb(wk, lk) - 2
+	dist := &chebDist[lk]
+	d := int(dist[wk]) - 2
 	if d < 0 {
 		d = 0
 	}
 	sc += s.w.king * d
-	for p := Knight; p <= Queen; p++ {
-		for f := w[p]; f != 0; f &= f - 1 {
-			sc += s.w.piece*cheb(bits.TrailingZeros64(f), lk) - 20
-		}
+	for f := w[Knight] | w[Bishop] | w[Rook] | w[Queen]; f != 0; f &= f - 1 {
+		sc += s.w.piece*int(dist[bits.TrailingZeros64(f)]) - 20
 	}
-	best := 8
-	for f := w[Pawn]; f != 0; f &= f - 1 {
-		q := bits.TrailingZeros64(f)
-		togo := 7 - q>>3
-		if s.winner == Black {
-			togo = q >> 3
+	if pawns := w[Pawn]; pawns != 0 {
+		sc -= 6 * bits.OnesCount64(pawns)
+		if w[Queen]|w[Rook] == 0 {
+			// The steps to promotion of the most advanced pawn.
+			best := 7 - (63-bits.LeadingZeros64(pawns))>>3
+			if s.winner == Black {
+				best = bits.TrailingZeros64(pawns) >> 3
+			}
+			sc += wPromo * best
 		}
-		if togo < best {
-			best = togo
-		}
-		sc -= 6
-	}
-	if w[Queen]|w[Rook] == 0 && best < 8 {
-		sc += wPromo * best
 	}
 	// The loser's own men are the blockers of its king's flight squares.
 	sc -= s.wBlock * bits.OnesCount64(kingAttacks[lk]&b.occ[1-s.winner])
@@ -258,7 +271,7 @@ func (s *searcher) score(b *Board) int {
 		sc += wFar * bits.OnesCount64(b.occ[1-s.winner]&^kingAttacks[lk]&^l[King]&^l[Pawn])
 		sc += wFarPawn * bits.OnesCount64(l[Pawn]&^kingAttacks[lk])
 	}
-	if b.stm == 1-s.winner && b.InCheck() {
+	if check {
 		sc -= s.w.check
 	}
 	if s.simplify {

@@ -3,6 +3,7 @@ package unwinnable
 import (
 	"fmt"
 	"math/bits"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,4 +238,85 @@ func TestUnmakeGivesBackThePositionTheMoveWasMadeFrom(t *testing.T) {
 		walk(b, 3)
 	}
 	t.Logf("%d moves taken back", checked)
+}
+
+// TestLegalAfterIsMakeIntosTest: the best-first search tells the legality
+// of a move not from a free square before making it (legalAfter, with
+// the evasion squares of freeAndEvasions); it must agree with makeInto's
+// test on every pseudo-legal move but en passant and castling, and
+// freeAndEvasions' free must be free, on the perft trees to depth 3 and
+// on random walks from community rows (checks by every kind of man,
+// double checks, pins). The same positions check givesCheckBy (the mate
+// in one's sieve) against givesCheck on every pseudo-legal move, and
+// hasLegal (which tells legality so) against the moves made.
+func TestLegalAfterIsMakeIntosTest(t *testing.T) {
+	checked, inCheck := 0, 0
+	try := func(b *Board) {
+		var l MoveList
+		b.pseudo(&l)
+		free, evade := b.freeAndEvasions()
+		if f := b.free(); free != f {
+			t.Fatalf("%s: freeAndEvasions' free %x, free %x", b.FEN(), free, f)
+		}
+		if b.InCheck() {
+			inCheck++
+		}
+		cs := b.checkSquares()
+		var c Board
+		any := false
+		for _, m := range l.Moves[:l.N] {
+			any = any || b.MakeInto(m, &c)
+		}
+		if b.hasLegal() != any {
+			t.Fatalf("%s: hasLegal %v, a legal move made: %v", b.FEN(), !any, any)
+		}
+		for _, m := range l.Moves[:l.N] {
+			if b.givesCheckBy(m, &cs) != b.givesCheck(m) {
+				t.Fatalf("%s %s: givesCheckBy %v, givesCheck %v", b.FEN(), m.UCI(), !b.givesCheck(m), b.givesCheck(m))
+			}
+			if k := m.kind(); k == kindEP || k == kindCastle {
+				continue
+			}
+			checked++
+			if legal := b.MakeInto(m, &c); b.legalAfter(m, evade) != legal {
+				t.Fatalf("%s %s: legalAfter %v, made: legal %v", b.FEN(), m.UCI(), !legal, legal)
+			}
+		}
+	}
+	var walk func(b *Board, d int)
+	walk = func(b *Board, d int) {
+		try(b)
+		if d == 0 {
+			return
+		}
+		var l MoveList
+		b.Legal(&l)
+		for _, m := range l.Moves[:l.N] {
+			c, _ := b.Make(m)
+			walk(&c, d-1)
+		}
+	}
+	for _, p := range perftPositions {
+		b, err := ParseFEN(p.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk(b, 3)
+	}
+	rng := rand.New(rand.NewSource(7))
+	fens, _ := communityRows(t, 10)
+	for _, f := range fens {
+		b, err := ParseFEN(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 10; i++ {
+			c := randomPlies(rng, *b, 1+rng.Intn(12))
+			try(&c)
+		}
+	}
+	if checked < 1_000_000 || inCheck < 4_000 {
+		t.Fatalf("only %d moves checked, %d positions in check", checked, inCheck)
+	}
+	t.Logf("%d moves checked, %d positions in check", checked, inCheck)
 }
