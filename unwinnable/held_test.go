@@ -93,18 +93,7 @@ func TestMenHeldByTheLosersStalemate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := analyseChecked(t, b, tc.fen, tc.winner, 200_000, tc.want)
-			switch r.Verdict {
-			case Winnable:
-			case Unwinnable:
-				if r.stage != "held-men" || !strings.Contains(r.Reason, "then stalemated") {
-					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
-				}
-			}
+			provenByStage(t, tc.fen, tc.winner, 200_000, tc.want, "held-men", "then stalemated")
 		})
 	}
 }
@@ -435,18 +424,7 @@ func TestTheWinnersKingStepsNextToTheBoxedKingOnlyIntoAStalemate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := analyseChecked(t, b, tc.fen, White, 20_000, tc.want)
-			switch r.Verdict {
-			case Winnable:
-			case Unwinnable:
-				if r.stage != "stalemate-men" || !strings.Contains(r.Reason, "in a stalemate") {
-					t.Fatalf("proven by %s: %s", r.stage, r.Reason)
-				}
-			}
+			provenByStage(t, tc.fen, White, 20_000, tc.want, "stalemate-men", "in a stalemate")
 		})
 	}
 }

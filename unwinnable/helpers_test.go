@@ -41,6 +41,21 @@ func analyseChecked(t *testing.T, b *Board, fen string, winner, limit int, want 
 	return r
 }
 
+// provenByStage parses fen, analyses it as analyseChecked does and, where
+// the verdict is unwinnable, fails unless the stage named stage proved it
+// with a reason that contains phrase ("" for any).
+func provenByStage(t *testing.T, fen string, winner, limit int, want Verdict, stage, phrase string) {
+	t.Helper()
+	b, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyseChecked(t, b, fen, winner, limit, want)
+	if r.Verdict == Unwinnable && (r.stage != stage || !strings.Contains(r.Reason, phrase)) {
+		t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
+	}
+}
+
 // greedyMate looks for a helpmate by winner from b with the greedy
 // best-first search alone, within 20,000 positions: the random soundness
 // tests ask it of every position a rule proves unwinnable (a line found

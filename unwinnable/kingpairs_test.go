@@ -46,14 +46,7 @@ func TestKingPairsKeepTheKingsApart(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := analyseChecked(t, b, tc.fen, tc.winner, 300_000, tc.want)
-			if r.Verdict == Unwinnable && r.stage != "fixed-men" {
-				t.Fatalf("proven by %s (%s), want the fixed men", r.stage, r.Proof())
-			}
+			provenByStage(t, tc.fen, tc.winner, 300_000, tc.want, "fixed-men", "")
 		})
 	}
 }

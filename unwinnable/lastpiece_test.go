@@ -47,18 +47,7 @@ func TestTheLastPieceTakesAManOfTheBoxOnlyIntoBeingTaken(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := analyseChecked(t, b, tc.fen, White, tc.nodes, tc.want)
-			switch r.Verdict {
-			case Winnable:
-			case Unwinnable:
-				if r.stage != "last-piece-men" || !strings.Contains(r.Reason, "a capture by the only white piece that must be answered by taking it") {
-					t.Fatalf("proven by %s: %s", r.stage, r.Reason)
-				}
-			}
+			provenByStage(t, tc.fen, White, tc.nodes, tc.want, "last-piece-men", "a capture by the only white piece that must be answered by taking it")
 		})
 	}
 }

@@ -38,18 +38,7 @@ func TestPawnsThatCanOnlyBeTakenHoldTogether(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := analyseChecked(t, b, tc.fen, Black, 200_000, tc.want)
-			switch r.Verdict {
-			case Winnable:
-			case Unwinnable:
-				if r.stage != "fixed-men" {
-					t.Fatalf("proven by stage %q: %s", r.stage, r.Reason)
-				}
-			}
+			provenByStage(t, tc.fen, Black, 200_000, tc.want, "fixed-men", "")
 		})
 	}
 }
