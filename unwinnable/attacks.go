@@ -13,11 +13,49 @@ const (
 var (
 	knightAttacks [64]uint64
 	kingAttacks   [64]uint64
-	pawnAttacks   [2][64]uint64 // squares a pawn of the colour on the square attacks
-	lineMask      [4][64]uint64 // file, rank, diagonal, anti-diagonal, without the square
+	pawnAttacks   [2][64]uint64  // squares a pawn of the colour on the square attacks
+	lineMask      [4][64]uint64  // file, rank, diagonal, anti-diagonal, without the square
+	betweenTable  [64][64]uint64 // squaresBetween
 )
 
+// squaresBetween is the squares strictly between a and b on the rank, file
+// or diagonal through both: empty when they share none or are neighbours
+// (a knight's check, a pawn's), so the squares that block a check or a pin
+// from b on a king on a.
+func squaresBetween(a, b int) uint64 { return betweenTable[a][b] }
+
+// walkBetween is the squares strictly between a and b on the rank, file
+// or diagonal through both (empty when they share none, or are
+// neighbours), walked a step at a time: the table squaresBetween reads.
+func walkBetween(a, b int) uint64 {
+	df, dr := b&7-a&7, b>>3-a>>3
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return 0
+	}
+	sf, sr := sign(df), sign(dr)
+	var out uint64
+	for f, r := a&7+sf, a>>3+sr; f != b&7 || r != b>>3; f, r = f+sf, r+sr {
+		out |= uint64(1) << (r*8 + f)
+	}
+	return out
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
 func init() {
+	for a := 0; a < 64; a++ {
+		for b := 0; b < 64; b++ {
+			betweenTable[a][b] = walkBetween(a, b)
+		}
+	}
 	for s := 0; s < 64; s++ {
 		f, r := s&7, s>>3
 		for _, d := range [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {

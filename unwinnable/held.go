@@ -432,32 +432,6 @@ func openLine(k, g int, cand uint64, diag, orth bool) bool {
 	return false
 }
 
-// squaresBetween is the squares strictly between a and b on the rank,
-// file or diagonal through both (empty when they share none, or are
-// neighbours), walked a step at a time.
-func squaresBetween(a, b int) uint64 {
-	df, dr := b&7-a&7, b>>3-a>>3
-	if df != 0 && dr != 0 && df != dr && df != -dr {
-		return 0
-	}
-	sf, sr := sign(df), sign(dr)
-	var out uint64
-	for f, r := a&7+sf, a>>3+sr; f != b&7 || r != b>>3; f, r = f+sf, r+sr {
-		out |= uint64(1) << (r*8 + f)
-	}
-	return out
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
 // gameEndsWhy is menUnwinnable's sentence when the set stands by
 // stalemateSquares as well (the winner's king can step onto some squares
 // only into a stalemate): any move that would touch the set, or bring the

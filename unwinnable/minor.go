@@ -253,10 +253,7 @@ func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 		}
 		for cs := checks & x.minorStand &^ x.fixed; cs != 0; cs &= cs - 1 {
 			s := bits.TrailingZeros64(cs)
-			var between uint64
-			if minor == Bishop {
-				between = bishopAttacks(s, 1<<k) & bishopAttacks(k, 1<<s)
-			}
+			between := squaresBetween(k, s) // none for a knight's check
 			bt.startCheck(k, s, between, ring&^(1<<s)&^x.fixed&^pinnable, pinnable)
 			// The winner's king: two squares from k, or absent (-1).
 			var wsBuf [17]int // (-1 and the 16 squares two from k)

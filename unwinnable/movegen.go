@@ -193,11 +193,7 @@ func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 	n.remove(us, pc, from)
 	switch m.kind() {
 	case kindEP:
-		if us == White {
-			n.remove(them, Pawn, to-8)
-		} else {
-			n.remove(them, Pawn, to+8)
-		}
+		n.remove(them, Pawn, epTaken(us, to))
 	case kindCastle:
 		rookFrom, rookTo := castlingRook(to)
 		n.remove(us, Rook, rookFrom)
@@ -227,6 +223,15 @@ func (b *Board) makeInto(m Move, n *Board, test bool) bool {
 		n.setEP((from + to) / 2)
 	}
 	return true
+}
+
+// epTaken is the square of the pawn that us's en-passant capture to to
+// takes: behind to, seen from us.
+func epTaken(us, to int) int {
+	if us == White {
+		return to - 8
+	}
+	return to + 8
 }
 
 // castlingRook gives the squares the rook comes from and goes to in the
@@ -276,11 +281,7 @@ func (b *Board) unmake(m Move, u undo) {
 	}
 	switch m.kind() {
 	case kindEP:
-		if us == White {
-			b.put(them, Pawn, to-8)
-		} else {
-			b.put(them, Pawn, to+8)
-		}
+		b.put(them, Pawn, epTaken(us, to))
 	case kindCastle:
 		rookFrom, rookTo := castlingRook(to)
 		b.remove(us, Rook, rookTo)
@@ -325,12 +326,7 @@ func (b *Board) unpinned(k int) uint64 {
 	}
 	for ; snipers != 0; snipers &= snipers - 1 {
 		s := bits.TrailingZeros64(snipers)
-		var between uint64
-		if lineMask[2][k]&(1<<s) != 0 || lineMask[3][k]&(1<<s) != 0 {
-			between = bishopAttacks(k, 1<<s) & bishopAttacks(s, 1<<k)
-		} else {
-			between = rookAttacks(k, 1<<s) & rookAttacks(s, 1<<k)
-		}
+		between := squaresBetween(k, s)
 		if between&occ&(between&occ-1) == 0 {
 			own &^= between // one man or none between: it stays
 		}
@@ -359,14 +355,7 @@ func (b *Board) freeAndEvasions() (free, evade uint64) {
 	s := bits.TrailingZeros64(checkers)
 	// The squares between: empty, as the checker checks (none beside
 	// the king or for a knight, which stands on no line through it).
-	var between uint64
-	switch {
-	case (lineMask[2][k]|lineMask[3][k])&checkers != 0:
-		between = bishopAttacks(k, checkers) & bishopAttacks(s, 1<<k)
-	case (lineMask[0][k]|lineMask[1][k])&checkers != 0:
-		between = rookAttacks(k, checkers) & rookAttacks(s, 1<<k)
-	}
-	return 0, checkers | between
+	return 0, checkers | squaresBetween(k, s)
 }
 
 // legalAfter is makeInto's test of a pseudo-legal move m that is neither
@@ -406,11 +395,7 @@ func (b *Board) keyAfter(m Move) (key uint64, ok bool) {
 		key ^= zPiece[cap][to]
 	}
 	if kind == kindEP {
-		if us == White {
-			key ^= zPiece[6+Pawn][to-8]
-		} else {
-			key ^= zPiece[Pawn][to+8]
-		}
+		key ^= zPiece[(1-us)*6+Pawn][epTaken(us, to)]
 	}
 	if pr := m.Promo(); pr != 0 {
 		key ^= zPiece[us*6+pr][to]
