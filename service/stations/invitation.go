@@ -60,7 +60,7 @@ func (e *InvitationError) Error() string {
 	case InvitationOtherMatch:
 		return fmt.Sprintf("the invitation %s is from another match: the record holders at %s answer with certificates its CA did not sign; ask this match's arbiter for an invitation", e.Path, strings.Join(e.Contacts, ", "))
 	case InvitationNoAnswer:
-		return fmt.Sprintf("no record holder answers at %s within %v: start the inviting station (or check the network) and join again", strings.Join(e.Contacts, ", "), JoinDeadline)
+		return fmt.Sprintf("no record holder answers at %s within %.0f s: start the inviting station (or check the network) and join again", strings.Join(e.Contacts, ", "), JoinDeadline.Seconds())
 	}
 	return fmt.Sprintf("%s is not an invitation written by 'station invite'", e.Path)
 }
