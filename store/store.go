@@ -438,10 +438,18 @@ var ErrEmpty = errors.New("the file holds no event log yet; open it read-write o
 // user_version, each in its own BEGIN IMMEDIATE transaction. The version is
 // re-read inside the transaction, so two processes opening the same new file
 // at once apply each migration exactly once.
+//
+// A file already at this binary's schema takes no write lock at all: a
+// command that only reads (status, verify) is then an outside reader like
+// any other, and never waits for, or holds up, the console's commits.
 func (db *DB) migrate(ctx context.Context) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
+	}
+	var uv int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&uv); err == nil && uv == len(ms) {
+		return nil
 	}
 	for _, m := range ms {
 		if err := db.applyMigration(ctx, m); err != nil {
