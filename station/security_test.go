@@ -12,6 +12,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"arbiter/store"
 )
 
 func credentials(t *testing.T, caCert, caKey []byte, name, role string) Credentials {
@@ -32,21 +34,29 @@ func tlsOf(t *testing.T, c Credentials) *tls.Config {
 	return cfg
 }
 
-func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testing.T) {
-	dir := t.TempDir()
+// tlsHolder starts a lone first record holder with mutual TLS from a new
+// match CA, on a new record in dir; it stops when the test ends.
+func tlsHolder(t *testing.T, dir string) (s *Station, db *store.DB, caCert, caKey []byte) {
+	t.Helper()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	caCert, caKey, err := NewCA("ACM Chess Challenge")
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := openDB(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+	db = openDB(t, path)
+	s, err = Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: tlsOf(t, credentials(t, caCert, caKey, "arbiter", "organiser"))}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Stop()
+	t.Cleanup(s.Stop)
+	return s, db, caCert, caKey
+}
+
+func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	s, db, caCert, caKey := tlsHolder(t, dir)
 	url := s.Engine().ClientURL()
 	submit(t, s, req("arbiter", "start"))
 	submit(t, s, req("white", "move", "e4"))
@@ -139,20 +149,7 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 // the ones left out counted in the next; a second holder's report of the
 // same peer and kind inside the window is counted, not recorded.
 func TestRefusedAttemptsAreRecordedAtMostOnceAMinutePerPeerAndKindWithACount(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "a.db")
-	newRecord(t, path)
-	caCert, caKey, err := NewCA("ACM Chess Challenge")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := openDB(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
-		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: tlsOf(t, credentials(t, caCert, caKey, "arbiter", "organiser"))}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
+	s, db, caCert, caKey := tlsHolder(t, t.TempDir())
 	submit(t, s, req("arbiter", "start"))
 	from, _ := s.Replica().Head()
 	url := s.Engine().ClientURL()
