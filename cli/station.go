@@ -290,15 +290,15 @@ func runStationJoin(r *runner, a *args) error {
 	if len(a.pos) != 1 {
 		return fmt.Errorf("station join needs the invitation file: station join INVITE")
 	}
+	if err := checkRecord(r.ctx, r.g.DB); err != nil { // a damaged or foreign NEWFILE is said first
+		return err
+	}
 	inv, err := stations.ReadInvitation(a.pos[0])
 	if err != nil {
 		return err
 	}
 	if station.Holder(inv.Role) && listen == "" {
 		return fmt.Errorf("a record holder needs --listen HOST:PORT, the address the other record holders reach")
-	}
-	if err := checkRecord(r.ctx, r.g.DB); err != nil {
-		return err
 	}
 	if _, ok, _ := readStation(r.g.DB); !ok {
 		if _, err := os.Stat(r.g.DB); err == nil {

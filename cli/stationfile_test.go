@@ -130,10 +130,9 @@ func TestAnOutsideReaderNeverCostsAnAcknowledgedEventAtAStation(t *testing.T) {
 	}
 	read()
 	for _, f := range files {
-		procs[f].Process.Kill() // SIGKILL
+		killStation(procs[f]) // SIGKILL
 	}
 	for _, f := range files {
-		procs[f].Wait()
 		if n := eventsIn(t, f); n != acked {
 			t.Errorf("after kill -9 %s holds %d events; its station had applied %d", filepath.Base(f), n, acked)
 		}
