@@ -209,8 +209,14 @@ func TestRefusedAttemptsAreRecordedAtMostOnceAMinutePerPeerAndKindWithACount(t *
 		return tls > 0 && perm > 0
 	})
 	t.Run("a flood of refused handshakes and publishes is one event per peer and kind", func(t *testing.T) {
-		// The holder counts the rest at once, in the same goroutine that
-		// sees them, so nothing more is on its way.
+		// The holder has seen every refused handshake (its server may log
+		// the last ones a moment after the client gave up) and counted all
+		// but the first, so nothing more is on its way.
+		waitFor(t, 10*time.Second, "the holder did not see every refused handshake", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.refusals.more["127.0.0.1 tls"] == attempts-1
+		})
 		for _, kind := range []string{"tls", "permission"} {
 			if n, _ := count(kind); n != 1 {
 				t.Errorf("%d %s refusals recorded for %d attempts, want one", n, kind, attempts)
@@ -230,10 +236,10 @@ func TestRefusedAttemptsAreRecordedAtMostOnceAMinutePerPeerAndKindWithACount(t *
 		s.refusals.window = time.Nanosecond // as if the minute had passed, for this holder and the authority
 		s.mu.Unlock()
 		flood(1)
-		waitFor(t, 10*time.Second, "no second tls refusal was recorded", func() bool { n, _ := count("tls"); return n == 2 })
+		waitFor(t, 10*time.Second, "no second tls refusal was recorded", func() bool { n, _ := count("tls"); return n >= 2 })
 		// attempts-1 left out by this holder, 4+1 by the other's report
-		if _, more := count("tls"); more[1] != fmt.Sprint(attempts-1+5) {
-			t.Errorf("the second tls refusal counts %s left out, want %d", more[1], attempts-1+5)
+		if n, more := count("tls"); n != 2 || more[1] != fmt.Sprint(attempts-1+5) {
+			t.Errorf("%d tls refusals recorded, the second counting %v left out; want 2, the second counting %d", n, more, attempts-1+5)
 		}
 	})
 }
