@@ -3,162 +3,47 @@ package match
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"arbiter/internal/forgery"
 	"arbiter/store"
 )
 
 // The attacks on the arbiter's key that issue 24 reproduced, made on real
-// files by a forger who has read docs/store.md: he rewrites the record
-// into a new file event by event (store.Append computes the chain) and
-// signs every command, station and head signature again with keys of his
-// own.
+// files by a forger who has read docs/store.md (internal/forgery).
 
-// rewriteRecord copies the record at src into a new file dst, passing each
-// event through edit (which may change anything but its seq), and signs
-// it anew: every command and head signature with arb (the record's
-// commands must all be the arbiter's), every station signature with a key
-// of the forger's in place of each station's. It returns dst's events.
-func rewriteRecord(t *testing.T, src, dst string, arb ed25519.PrivateKey, edit func(e *store.Event)) []store.Event {
-	t.Helper()
-	ctx := context.Background()
-	in, err := store.OpenReadOnly(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, sigs, err := in.Record(ctx)
-	in.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := store.Open(ctx, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	var forged []store.Event
-	if _, err := out.Update(ctx, func(tx *store.Tx) error {
-		for _, e := range evs {
-			e.Prev, e.Hash = "", ""
-			edit(&e)
-			e.Seq = 0
-			got, err := tx.Append(e)
-			if err != nil {
-				return err
-			}
-			forged = append(forged, got)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	stationKeys := map[string]ed25519.PrivateKey{}
-	stationOf := func(orig string) ed25519.PrivateKey {
-		if k, ok := stationKeys[orig]; ok {
-			return k
-		}
-		_, k, _ := ed25519.GenerateKey(rand.Reader)
-		stationKeys[orig] = k
-		return k
-	}
-	var resigned []store.Signature
-	for _, s := range sigs {
-		e := forged[s.Seq-1]
-		switch s.Kind {
-		case store.SigCommand:
-			if s.Signer != "arbiter" {
-				t.Fatalf("the forger re-signs only the arbiter's commands; event %d is the %s's", s.Seq, s.Signer)
-			}
-			st := pubHex(stationOf(s.Station))
-			msg := CommandMessage(s.Cmd, s.Signer, st, forged[s.Seq-1:s.Seq-1+s.Count])
-			s.Station, s.Key, s.Sig = st, pubHex(arb), sign(arb, msg)
-		case store.SigStation:
-			k := stationOf(s.Key)
-			s.Key, s.Sig = pubHex(k), sign(k, StationMessage(e.Hash))
-		case store.SigHead:
-			s.Key, s.Sig = pubHex(arb), sign(arb, HeadMessage(e.Seq, e.Hash))
-		default:
-			t.Fatalf("the forger does not re-sign %s signatures", s.Kind)
-		}
-		resigned = append(resigned, s)
-	}
-	putSignatures(t, out, resigned)
-	return forged
-}
-
-func putSignatures(t *testing.T, db *store.DB, sigs []store.Signature) {
-	t.Helper()
-	if _, err := db.Update(context.Background(), func(tx *store.Tx) error {
-		for _, s := range sigs {
-			if err := tx.PutSignature(s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// appendSignedCommand appends one event to the record at path as a command
-// signed by signer's key, station-signed by a key of the forger's, and has
-// the head after it signed by head (nil: none).
-func appendSignedCommand(t *testing.T, path string, e store.Event, signer string, key, head ed25519.PrivateKey) store.Event {
-	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var got store.Event
-	if _, err := db.Update(ctx, func(tx *store.Tx) error {
-		got, err = tx.Append(e)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	_, station, _ := ed25519.GenerateKey(rand.Reader)
-	putSignatures(t, db, signatures([]store.Event{got}, signer, key, nil, station, head, head != nil))
-	return got
-}
-
-// forgeReKeyed is the forgery of issue 24: the record at src rewritten into
-// a new file with a key of the forger's as the arbiter's in match.new, the
-// last move (Nf3 becomes Nc3) and the note changed, every signature made
-// again with his keys, then the genuine arbiter credential appended as a
-// credential.add signed by the forger's key, so that the record's arbiter
-// key at the end is the genuine one. It returns the new file's path.
+// forgeReKeyed is the forgery of issue 24 on the record at src (written by
+// protectedRecord): a key of the forger's in match.new, the last move (Nf3
+// becomes Nc3) and the note changed, every signature made again with his
+// keys, then the genuine arbiter credential appended, signed by his key.
 func forgeReKeyed(t *testing.T, src string) string {
 	t.Helper()
-	_, forger, _ := ed25519.GenerateKey(rand.Reader)
-	var genuine json.RawMessage
 	dst := filepath.Join(t.TempDir(), "forged.db")
-	evs := rewriteRecord(t, src, dst, forger, func(e *store.Event) {
+	_, err := forgery.ReKey(context.Background(), src, dst, func(e *store.Event) {
 		switch {
-		case e.Kind == KindMatchNew:
-			var p map[string]json.RawMessage
-			if err := json.Unmarshal(e.Payload, &p); err != nil {
-				t.Fatal(err)
-			}
-			genuine = p["credential"]
-			p["credential"], _ = json.Marshal(Credential{Role: "arbiter", Kind: "key", PublicKey: pubHex(forger)})
-			e.Payload, _ = json.Marshal(p)
 		case e.Kind == KindMove && strings.Contains(string(e.Payload), `"Nf3"`):
 			e.Payload = []byte(`{"san":"Nc3","uci":"b1c3","press":true,"input":"Nc3"}`)
 		case e.Kind == KindIncident:
 			e.Payload = []byte(strings.ReplaceAll(string(e.Payload), "quiet", "noisy"))
 		}
 	})
-	last := evs[len(evs)-1]
-	appendSignedCommand(t, dst, store.Event{Match: last.Match, At: last.At.Add(time.Second), Role: string(RoleArbiter), Actor: last.Actor,
-		Kind: KindCredentialAdd, Payload: genuine}, "arbiter", forger, forger)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return dst
+}
+
+func appendSignedCommand(t *testing.T, path string, e store.Event, signer string, key, head ed25519.PrivateKey) store.Event {
+	t.Helper()
+	got, err := forgery.AppendCommand(context.Background(), path, e, signer, key, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 func TestARecordReKeyedFromItsFirstEventFailsTheGenuineKeyWhateverKeysItRegistersLater(t *testing.T) {
@@ -212,7 +97,7 @@ func TestAnArbiterKeyNotSignedByTheKeyItReplacesFailsNamingTheEvent(t *testing.T
 	setup := func(t *testing.T) (path string, op ed25519.PrivateKey, last store.Event) {
 		f := newFixture(t)
 		f.newMatch(MatchSpec{PIN: arbiterPass})
-		_, op, _ = ed25519.GenerateKey(rand.Reader)
+		op = forgery.NewKey()
 		c := f.at(time.Second)
 		c.PIN = arbiterPass
 		f.ok(f.app.AddCredential(f.ctx, c, CredentialSpec{Role: RoleOperator, Key: op}))
@@ -224,7 +109,7 @@ func TestAnArbiterKeyNotSignedByTheKeyItReplacesFailsNamingTheEvent(t *testing.T
 		f.db.Close()
 		return path, op, evs[len(evs)-1]
 	}
-	_, own, _ := ed25519.GenerateKey(rand.Reader)
+	own := forgery.NewKey()
 	ownCred, _ := json.Marshal(Credential{Role: "arbiter", Kind: "key", PublicKey: pubHex(own)})
 	for _, tc := range []struct {
 		name, role, signer string
@@ -280,7 +165,7 @@ func readRecord(t *testing.T, path string) ([]store.Event, []store.Signature) {
 }
 
 func TestTheMatchIDTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
-	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	key := forgery.NewKey()
 	made := func(t *testing.T) (string, string) {
 		f := newFixture(t)
 		f.newMatch(MatchSpec{ArbiterKey: key})
@@ -330,7 +215,7 @@ func TestTheMatchIDTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
 		src := f.db.Path()
 		f.db.Close()
 		old := filepath.Join(t.TempDir(), "old.db")
-		rewriteRecord(t, src, old, key, func(e *store.Event) {
+		_, err := forgery.Rewrite(f.ctx, src, old, key, func(e *store.Event) {
 			if e.Kind == KindMatchNew {
 				var p map[string]json.RawMessage
 				if err := json.Unmarshal(e.Payload, &p); err != nil {
@@ -340,6 +225,9 @@ func TestTheMatchIDTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
 				e.Payload, _ = json.Marshal(p)
 			}
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		r := checkFile(t, old, Anchors{Key: fp})
 		if !r.OK || r.Seal.MatchID != "" {
 			t.Fatalf("the record without an id: OK %v id %q: %s", r.OK, r.Seal.MatchID, r.Problem)
