@@ -46,7 +46,9 @@ func commandMessage(id, signer, station string, evs []store.Event) []byte {
 }
 
 // PublicHex is a key's public half in hex, as the record holds it.
-func PublicHex(k ed25519.PrivateKey) string { return hex.EncodeToString(k.Public().(ed25519.PublicKey)) }
+func PublicHex(k ed25519.PrivateKey) string {
+	return hex.EncodeToString(k.Public().(ed25519.PublicKey))
+}
 
 func sign(k ed25519.PrivateKey, msg []byte) string { return hex.EncodeToString(ed25519.Sign(k, msg)) }
 
