@@ -216,7 +216,9 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 	// (the first signing its own registration, each later one signed by
 	// the key it replaces), cryptographically even on opening.
 	keys := arbiterKeysAt(evs)
-	headOK := func(h store.Signature) bool { return keys.signedHead(evs, h) }
+	headOK := func(h store.Signature) bool {
+		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && keys.CheckHead(h, evs[h.Seq-1].Hash) == ""
+	}
 	from := int64(0)
 	if !full && len(heads) > 0 && headOK(heads[len(heads)-1]) {
 		from = heads[len(heads)-1].Seq
@@ -356,7 +358,7 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 		r.Seal.ArbiterKey = Fingerprint(creds["arbiter"])
 		r.Unsigned = int64(len(evs)) - r.Seal.HeadSeq
 	}
-	r.Seal.ArbiterKeys = keys.registered
+	r.Seal.ArbiterKeys = keys.Registered()
 	r.Seal.MatchID = matchIDOf(evs)
 	if want.Key != "" {
 		if r = checkFirstKey(r, evs, want.Key, fail); !r.OK {
@@ -431,49 +433,71 @@ func matchIDOf(evs []store.Event) string {
 	return p.ID
 }
 
-// arbiterKeys are the arbiter's keys as the credential events register
-// them, read without cryptography.
-type arbiterKeys struct {
-	at, before []string     // hex public key valid after event i, and before it (a re-key's own head is signed by the old key)
+// ArbiterKeyring is the arbiter's key at each event of a record, read from
+// its credential events in order without cryptography (the record's check
+// verifies the registrations): it tells whether a head signature is the
+// arbiter's by his key at that event. A station keeps one beside its
+// replica, to check the head signatures the arbiter sends after his
+// commands (docs/stations.md).
+type ArbiterKeyring struct {
+	at, before []string     // hex public key valid after event i+1, and before it (a re-key's own head is signed by the old key)
 	registered []ArbiterKey // the first, then each rotation
+	cur        string
 }
 
-func arbiterKeysAt(evs []store.Event) arbiterKeys {
-	k := arbiterKeys{at: make([]string, len(evs)), before: make([]string, len(evs))}
-	cur := ""
-	for i, e := range evs {
-		k.before[i] = cur
-		if c := credentialIn(e); c != nil && c.Role == "arbiter" {
-			cur = c.PublicKey
-			k.registered = append(k.registered, ArbiterKey{Seq: e.Seq, Kind: e.Kind, PublicKey: c.PublicKey})
-		}
-		k.at[i] = cur
+// Add reads the next event of the record (event Len()+1).
+func (k *ArbiterKeyring) Add(e store.Event) {
+	k.before = append(k.before, k.cur)
+	if c := credentialIn(e); c != nil && c.Role == "arbiter" {
+		k.cur = c.PublicKey
+		k.registered = append(k.registered, ArbiterKey{Seq: e.Seq, Kind: e.Kind, PublicKey: c.PublicKey})
+	}
+	k.at = append(k.at, k.cur)
+}
+
+// Len is the number of events read.
+func (k *ArbiterKeyring) Len() int { return len(k.at) }
+
+// Registered are the arbiter's keys in the order registered.
+func (k *ArbiterKeyring) Registered() []ArbiterKey { return k.registered }
+
+// CheckHead checks the head signature h of the event h.Seq, whose hash is
+// hash: it must be a head signature, of an event read, by the arbiter's
+// key at that event. It returns "" or one sentence saying what is wrong.
+func (k *ArbiterKeyring) CheckHead(h store.Signature, hash string) string {
+	switch {
+	case h.Kind != store.SigHead:
+		return fmt.Sprintf("a %s signature is not a head signature", h.Kind)
+	case h.Seq < 1 || h.Seq > int64(len(k.at)):
+		return fmt.Sprintf("the head signature names event %d, which is not in the record", h.Seq)
+	}
+	i := h.Seq - 1
+	if h.Key == "" || (h.Key != k.at[i] && h.Key != k.before[i]) {
+		return fmt.Sprintf("the head signature of event %d is not by the arbiter's key there", h.Seq)
+	}
+	if !verifySig(h.Key, h.Sig, HeadMessage(h.Seq, hash)) {
+		return fmt.Sprintf("the head signature of event %d does not match that event's hash", h.Seq)
+	}
+	return ""
+}
+
+func arbiterKeysAt(evs []store.Event) *ArbiterKeyring {
+	k := &ArbiterKeyring{}
+	for _, e := range evs {
+		k.Add(e)
 	}
 	return k
 }
 
-// signedHead reports whether h is the arbiter's signature of the head at
-// its event, by his key there.
-func (k arbiterKeys) signedHead(evs []store.Event, h store.Signature) bool {
-	i := int(h.Seq - 1)
-	return h.Seq >= 1 && h.Seq <= int64(len(evs)) && h.Key != "" && (h.Key == k.at[i] || h.Key == k.before[i]) &&
-		verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash))
-}
-
-// CheckHeadSignature checks a head signature offered for a record (a
-// station's arbiter signs the head after his command; docs/stations.md):
-// h must name an event of evs and be the arbiter's signature of its hash
+// CheckHeadSignature checks a head signature offered for the record evs:
+// it must name an event of evs and be the arbiter's signature of its hash
 // by his key there. It returns "" or one sentence saying what is wrong.
 func CheckHeadSignature(evs []store.Event, h store.Signature) string {
-	switch {
-	case h.Kind != store.SigHead:
-		return fmt.Sprintf("a %s signature is not a head signature", h.Kind)
-	case h.Seq < 1 || h.Seq > int64(len(evs)):
-		return fmt.Sprintf("the head signature names event %d, which is not in the record", h.Seq)
-	case !arbiterKeysAt(evs).signedHead(evs, h):
-		return fmt.Sprintf("the head signature of event %d is not the arbiter's signature of that event by his key there", h.Seq)
+	hash := ""
+	if h.Seq >= 1 && h.Seq <= int64(len(evs)) {
+		hash = evs[h.Seq-1].Hash
 	}
-	return ""
+	return arbiterKeysAt(evs).CheckHead(h, hash)
 }
 
 // credWordText names a credential ID in a problem sentence: "arbiter",
