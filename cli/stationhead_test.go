@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -56,15 +55,7 @@ func waitSignedHead(t *testing.T, db, head string) int {
 }
 
 func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
-	dir := t.TempDir()
-	first := filepath.Join(dir, "arbiter.db")
-	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
-	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
-	mustArb(t, first, "--pin", signPIN, "game", "start")
-	inv := filepath.Join(dir, "laptop.invite")
-	mustArb(t, first, "--pin", signPIN, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
-	laptop := filepath.Join(dir, "laptop.db")
-	serveInBackground(t, laptop, "station", "join", inv)
+	first, laptop := protectedStationAndLaptop(t)
 	records := []string{first, laptop}
 
 	t.Run("the arbiter's command at the authority's station has the head after it signed, on every station", func(t *testing.T) {
