@@ -28,7 +28,7 @@ type benchMatch struct {
 	ply  int
 }
 
-func newBenchMatch(b *testing.B) *benchMatch {
+func newBenchMatch(b testing.TB) *benchMatch {
 	b.Helper()
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "bench.db")
@@ -59,7 +59,7 @@ func (m *benchMatch) cmd(d time.Duration) match.Cmd {
 var shuffle = []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 
 // move commits the next move and returns the record's seq after it.
-func (m *benchMatch) move(b *testing.B) int64 {
+func (m *benchMatch) move(b testing.TB) int64 {
 	if _, err := m.app.Move(context.Background(), m.cmd(2*time.Second), shuffle[m.ply%4], false); err != nil {
 		b.Fatal(err)
 	}
