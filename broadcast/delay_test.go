@@ -110,19 +110,34 @@ func readRoutes(t *testing.T, base string) routes {
 	if err := json.Unmarshal([]byte(r.stateJSON), &r.state); err != nil {
 		t.Fatalf("state.json: %v\n%s", err, r.stateJSON)
 	}
-	r.stream = firstEvent(t, base+"/events")
-	data, ok := strings.CutPrefix(r.stream[strings.Index(r.stream, "data: "):], "data: ")
-	if !ok {
-		t.Fatalf("the stream's first event has no data:\n%s", r.stream)
+	evs := firstEvents(t, base+"/events", 2)
+	r.stream = strings.Join(evs, "")
+	if !strings.Contains(evs[0], "event: state\n") || !strings.Contains(evs[1], "event: clock\n") {
+		t.Fatalf("the stream does not begin with the state and the clocks:\n%s", r.stream)
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(data)), &r.streamState); err != nil {
-		t.Fatalf("the stream's first event: %v\n%s", err, r.stream)
+	// The state as published, then the clocks read at the request.
+	if err := json.Unmarshal([]byte(eventData(evs[0])), &r.streamState); err != nil {
+		t.Fatalf("the stream's state: %v\n%s", err, r.stream)
+	}
+	published, _ := time.Parse(time.RFC3339Nano, r.streamState.At)
+	if err := json.Unmarshal([]byte(eventData(evs[1])), &r.streamState.Clocks); err != nil {
+		t.Fatalf("the stream's clocks: %v\n%s", err, r.stream)
+	}
+	if at, _ := time.Parse(time.RFC3339Nano, r.streamState.At); published.After(at) {
+		t.Fatalf("the stream's state was read at %s, after the served instant %s", published, at)
 	}
 	return r
 }
 
-// firstEvent opens the event stream at url and returns its first event.
-func firstEvent(t *testing.T, url string) string {
+// eventData is the data of a server-sent event.
+func eventData(ev string) string {
+	_, d, _ := strings.Cut(ev, "data: ")
+	return strings.TrimSpace(d)
+}
+
+// firstEvents opens the event stream at url and returns its first n
+// events.
+func firstEvents(t *testing.T, url string, n int) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -135,7 +150,12 @@ func firstEvent(t *testing.T, url string) string {
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		t.Fatalf("GET %s: Content-Type %q", url, ct)
 	}
-	return readEvent(t, bufio.NewReader(res.Body))
+	br := bufio.NewReader(res.Body)
+	var out []string
+	for len(out) < n {
+		out = append(out, readEvent(t, br))
+	}
+	return out
 }
 
 // readEvent reads one server-sent event (up to its blank line).

@@ -61,7 +61,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	l := lang(r)
 	sn := s.snap.Load()
-	first := append([]byte("retry: 3000\n"), stateEvent(sn, sn.view.at(s.served(s.opts.Now()), l, s.opts.Delay))...)
+	// The snapshot's own state event (built once for every spectator),
+	// then the clocks read now.
+	first := append([]byte("retry: 3000\n"), sn.stream[l]...)
+	first = append(first, clockEvent(sn.view.clocks(s.served(s.opts.Now())))...)
 	if !write(first) {
 		return
 	}
