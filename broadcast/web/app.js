@@ -62,8 +62,11 @@
     }
     var lis = ol.children, last = lis[lis.length - 1];
     last.children[m.black ? 3 : 1].classList.add("cur");
-    ol.scrollTop = ol.scrollHeight;
+    latest();
   }
+
+  // latest scrolls the move list to its last move.
+  function latest() { var ol = $("moves"); ol.scrollTop = ol.scrollHeight; }
 
   // shown is a clock's reading ticked by the time since it was read: down
   // after the hold (a simple delay), or up for an untimed game.
@@ -122,7 +125,9 @@
   seq = +d.seq;
   clocks = { running: d.running, white_ms: +d.whiteMs, black_ms: +d.blackMs, hold_ms: +d.holdMs, count_up: d.countUp === "true" };
   got = heard = Date.now();
-  var ol = $("moves"); ol.scrollTop = ol.scrollHeight;
+  latest();
+  window.addEventListener("load", latest); // the font changes the rows' height
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(latest);
   if (window.EventSource) {
     connect();
     setInterval(function () { if (Date.now() - heard > STALE) connect(); }, STALE / 2);
