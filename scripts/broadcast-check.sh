@@ -20,7 +20,7 @@ for tool in chromium curl; do
 	command -v "$tool" >/dev/null || { echo "broadcast-check: $tool is not installed (make deps-test)"; exit 1; }
 done
 mkdir -p bin build/screenshots
-[ -x bin/arbiter ] && [ -z "$(find . -name '*.go' -newer bin/arbiter -print -quit)" ] || go build -o bin/arbiter .
+[ -x bin/arbiter ] && [ -z "$(find . \( -name '*.go' -o -path './broadcast/web/*' -o -path './assets/*' \) -newer bin/arbiter -print -quit)" ] || go build -o bin/arbiter .
 
 work=$(mktemp -d)
 srv_pid=""
@@ -103,6 +103,13 @@ shoot() { # url file width,height
 	rm -rf "$prof"
 	[ -s "$2" ] || fail "no screenshot $2"
 }
+# The page's script runs and its event stream opens (no console error).
+prof=$(mktemp -d)
+timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$prof" \
+	--enable-logging=stderr --v=0 --timeout=5000 --dump-dom "$base/?lang=en" >"$work/dom.html" 2>"$work/dom.log" || true
+rm -rf "$prof"
+grep -q 'data-stream="open"' "$work/dom.html" || { grep -i console "$work/dom.log" || true; fail "the page's event stream did not open"; }
+if grep -qi 'Uncaught' "$work/dom.log"; then grep -i 'Uncaught' "$work/dom.log"; fail "the page's script failed"; fi
 shoot "$base/?lang=en" build/screenshots/broadcast-en.png 1280,800
 shoot "$base/?lang=de" build/screenshots/broadcast-de.png 1280,800
 shoot "$base/?lang=en" build/screenshots/broadcast-phone-en.png 390,844

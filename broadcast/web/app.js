@@ -68,15 +68,9 @@
   // latest scrolls the move list to its last move.
   function latest() { var ol = $("moves"); ol.scrollTop = ol.scrollHeight; }
 
-  // shown is a clock's reading ticked by the time since it was read: down
-  // after the hold (a simple delay), or up for an untimed game.
-  function shown(side) {
-    var ms = clocks[side + "_ms"];
-    if (clocks.running !== side) return ms;
-    var el = Math.min(Date.now() - got, STALE);
-    if (clocks.count_up) return ms + el;
-    return ms - Math.max(0, el - (clocks.hold_ms || 0));
-  }
+  // shown is a clock's reading ticked by the time since it was read
+  // (tick.js).
+  function shown(side) { return arbiterShown(clocks, side, Date.now() - got, STALE); }
 
   function render() {
     if (!clocks) return;
@@ -110,7 +104,8 @@
     if (es) es.close();
     heard = Date.now();
     es = new EventSource("/events?lang=" + encodeURIComponent(lang));
-    es.addEventListener("state", function (e) { apply(JSON.parse(e.data)); });
+    es.onopen = function () { body.dataset.stream = "open"; };
+    es.addEventListener("state", function (e) { apply(JSON.parse(e.data)); body.dataset.seq = seq; });
     es.addEventListener("clock", function (e) { setClocks(JSON.parse(e.data)); });
     es.onerror = function () { render(); };
   }
