@@ -32,10 +32,11 @@ var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"clock": func(ms int64) string { return clock.FormatShown(time.Duration(ms) * time.Millisecond) },
 }).ParseFS(webFS, "web/page.html"))
 
-// assetVersion names the embedded style, script and font: the page asks
+// assetVersion names the embedded style, scripts and font: the page asks
 // for /assets/app.js?v=VERSION, so a cache may keep them for a year and a
-// new binary's page still gets its own.
-var assetVersion = func() string {
+// new binary's page still gets its own. Computed on first use (the font is
+// large; most commands never serve a page).
+var assetVersion = sync.OnceValue(func() string {
 	h := sha256.New()
 	_ = fs.WalkDir(webFS, "web", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -47,7 +48,7 @@ var assetVersion = func() string {
 	})
 	h.Write(assets.DejaVuSans)
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}()
+})
 
 // DefaultInterval is the poller's default interval.
 const DefaultInterval = 100 * time.Millisecond
@@ -350,7 +351,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		// Named by the binary's version (?v=): a cache may keep them.
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		w.Header().Set("ETag", `"`+assetVersion+`"`)
+		w.Header().Set("ETag", `"`+assetVersion()+`"`)
 		if r.URL.Path == "/assets/dejavu.ttf" {
 			w.Header().Set("Content-Type", "font/ttf")
 			http.ServeContent(w, r, "dejavu.ttf", time.Time{}, bytes.NewReader(assets.DejaVuSans))
@@ -446,7 +447,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	sn := s.snap.Load()
 	v := sn.view.at(s.served(s.opts.Now()), lang(r), s.opts.Delay)
 	var b bytes.Buffer
-	if err := page.Execute(&b, pageData{View: v, Assets: assetVersion}); err != nil {
+	if err := page.Execute(&b, pageData{View: v, Assets: assetVersion()}); err != nil {
 		http.Error(w, "the page could not be built: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
