@@ -345,54 +345,24 @@ func spectators(b *testing.B, n int) {
 	}
 	addr = strings.TrimSpace(addr)
 
+	_, readers := openStreams(b, addr, n)
 	arrivals := make(chan arrival, 4*n)
-	conns := make([]net.Conn, n)
-	defer func() {
-		for _, c := range conns {
-			if c != nil {
-				c.Close()
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += 16 {
-				c, br, err := openStream(addr)
+	for _, br := range readers {
+		go func() {
+			var seq int64
+			for {
+				line, err := br.ReadString('\n')
 				if err != nil {
-					errs <- err
 					return
 				}
-				conns[i] = c
-				if _, err := nextEvent(br); err != nil {
-					errs <- err
-					return
+				if v, ok := strings.CutPrefix(line, "id: "); ok {
+					seq, _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				} else if line == "\n" && seq > 0 {
+					arrivals <- arrival{seq, time.Now()}
+					seq = 0
 				}
-				go func() {
-					var seq int64
-					for {
-						line, err := br.ReadString('\n')
-						if err != nil {
-							return
-						}
-						if v, ok := strings.CutPrefix(line, "id: "); ok {
-							seq, _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-						} else if line == "\n" && seq > 0 {
-							arrivals <- arrival{seq, time.Now()}
-							seq = 0
-						}
-					}
-				}()
 			}
-		}(w)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		b.Fatal(err)
+		}()
 	}
 
 	var each, all []time.Duration

@@ -91,6 +91,35 @@ func asItStood(t *testing.T, evs []store.Event, at time.Time) *match.State {
 	return st
 }
 
+// delayedServer plays script into a record and serves it with the given
+// delay on a clock the test sets (first at t0); it returns the record's
+// events.
+func delayedServer(t *testing.T, script string, delay time.Duration) ([]store.Event, *broadcast.Server, *httptest.Server, func(time.Time)) {
+	t.Helper()
+	path := playScript(t, script)
+	var now atomic.Pointer[time.Time]
+	setNow := func(at time.Time) { now.Store(&at) }
+	setNow(t0)
+	srv, hs := serveAt(t, path, broadcast.Options{Delay: delay, Now: func() time.Time { return *now.Load() }})
+	return records(t, path), srv, hs, setNow
+}
+
+// openApp is a new record at a temporary path and the match over it.
+func openApp(t *testing.T) (string, *match.App) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.db")
+	wdb, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wdb.Close() })
+	app, err := match.Open(context.Background(), wdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, app
+}
+
 // routes is what every route of a delayed server says at one instant.
 type routes struct {
 	pgn, game1, page, stateJSON, stream string
@@ -187,22 +216,7 @@ var pageMove = regexp.MustCompile(`<span class="mv[^"]*">([^<…]+)</span>`)
 // is exactly the record as it stood at now − delay.
 func TestADelayedFeedNeverShowsAMoveBeforeItsInstantPlusTheDelay(t *testing.T) {
 	const delay = 15 * time.Minute
-	path := playScript(t, delayedGame)
-	evs := records(t, path)
-	var now atomic.Pointer[time.Time]
-	setNow := func(at time.Time) { now.Store(&at) }
-	setNow(t0)
-	ro, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	srv, err := broadcast.New(context.Background(), ro, broadcast.Options{Delay: delay, Now: func() time.Time { return *now.Load() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	evs, srv, hs, setNow := delayedServer(t, delayedGame, delay)
 
 	var probes []time.Time
 	for _, e := range evs {
@@ -350,16 +364,7 @@ func sans(v broadcast.View) []string {
 func TestTheDelayedStreamPublishesEachMoveAtItsInstantPlusTheDelay(t *testing.T) {
 	const delay = 700 * time.Millisecond
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	wdb, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wdb.Close()
-	app, err := match.Open(ctx, wdb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, app := openApp(t)
 	cmd := func() match.Cmd { return match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}} }
 	if err := app.NewMatch(ctx, cmd(), match.MatchSpec{Title: "T", Players: [2]string{"A B", "C D"}, White: "A B", Control: "600"}); err != nil {
 		t.Fatal(err)
@@ -367,20 +372,10 @@ func TestTheDelayedStreamPublishesEachMoveAtItsInstantPlusTheDelay(t *testing.T)
 	if err := app.StartGame(ctx, cmd(), 0); err != nil {
 		t.Fatal(err)
 	}
-	ro, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	srv, err := broadcast.New(ctx, ro, broadcast.Options{Delay: delay, Interval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, hs := serveAt(t, path, broadcast.Options{Delay: delay, Interval: 20 * time.Millisecond})
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	go srv.Run(runCtx)
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
 
 	req, _ := http.NewRequestWithContext(runCtx, http.MethodGet, hs.URL+"/events", nil)
 	res, err := http.DefaultClient.Do(req)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"arbiter/broadcast"
-	"arbiter/store"
 )
 
 // liveServer serves a record with a game in progress on 127.0.0.1 with
@@ -21,15 +20,7 @@ import (
 func liveServer(t *testing.T, opts broadcast.Options) (*benchMatch, *broadcast.Server, string) {
 	t.Helper()
 	m := newBenchMatch(t)
-	ro, err := store.OpenReadOnly(context.Background(), m.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ro.Close() })
-	srv, err := broadcast.New(context.Background(), ro, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, m.path, opts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -240,40 +231,7 @@ func TestTheServerHoldsFourThousandSpectatorsAndRefusesBeyondItsLimit(t *testing
 	if srv.Capacity() != n {
 		t.Fatalf("the server takes %d connections, not its limit %d", srv.Capacity(), n)
 	}
-	readers := make([]*bufio.Reader, n)
-	conns := make([]net.Conn, n)
-	defer func() {
-		for _, c := range conns {
-			if c != nil {
-				c.Close()
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += 16 {
-				c, br, err := openStream(addr)
-				if err != nil {
-					errs <- fmt.Errorf("spectator %d: %v", i, err)
-					return
-				}
-				conns[i], readers[i] = c, br
-				if ev, err := nextEvent(readers[i]); err != nil || !strings.Contains(ev, "event: state") {
-					errs <- fmt.Errorf("spectator %d: %q, %v", i, ev, err)
-					return
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	conns, readers := openStreams(t, addr, n)
 	if open, _ := srv.Conns(); open != int64(n) {
 		t.Fatalf("%d connections open, want %d", open, n)
 	}
@@ -321,6 +279,47 @@ func TestTheServerHoldsFourThousandSpectatorsAndRefusesBeyondItsLimit(t *testing
 			t.Errorf("the new spectator got %q, %v", ev, err)
 		}
 	})
+}
+
+// openStreams opens n spectators' event streams at once (16 at a time),
+// each on its own connection, reads the first state of each, and closes
+// them when the test ends.
+func openStreams(tb testing.TB, addr string, n int) ([]net.Conn, []*bufio.Reader) {
+	tb.Helper()
+	conns, readers := make([]net.Conn, n), make([]*bufio.Reader, n)
+	tb.Cleanup(func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for w := 0; w < 16; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += 16 {
+				c, br, err := openStream(addr)
+				if err != nil {
+					errs <- fmt.Errorf("spectator %d: %v", i, err)
+					return
+				}
+				conns[i], readers[i] = c, br
+				if ev, err := nextEvent(br); err != nil || !strings.Contains(ev, "event: state") {
+					errs <- fmt.Errorf("spectator %d: %q, %v", i, ev, err)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		tb.Fatal(err)
+	}
+	return conns, readers
 }
 
 // nextEvent reads the next server-sent event with data.

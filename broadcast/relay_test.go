@@ -2,20 +2,16 @@ package broadcast_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"arbiter/broadcast"
 	"arbiter/clock"
 	"arbiter/scoresheet"
-	"arbiter/store"
 )
 
 // comments matches a PGN comment.
@@ -52,28 +48,13 @@ func pgnCheck(t *testing.T, pgn string) {
 // read it.
 func TestTheRelayFeedIsOneGameAcrossPolls(t *testing.T) {
 	const delay = time.Minute
-	path := playScript(t, delayedGame)
-	evs := records(t, path)
-	var now atomic.Pointer[time.Time]
-	now.Store(&t0)
-	ro, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	srv, err := broadcast.New(context.Background(), ro, broadcast.Options{Delay: delay, Now: func() time.Time { return *now.Load() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	evs, srv, hs, setNow := delayedServer(t, delayedGame, delay)
 
 	stable := []string{"Event", "Site", "Date", "Round", "White", "Black"}
 	first := map[string]string{}
 	var afterCorrection, last string
 	for _, e := range evs {
-		at := e.At.Add(delay)
-		now.Store(&at)
+		setNow(e.At.Add(delay))
 		if err := srv.Refresh(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -74,15 +74,30 @@ func played(t *testing.T) (string, *broadcast.Server, *httptest.Server) {
 
 func serve(t *testing.T, path string, now time.Time) (*broadcast.Server, *httptest.Server) {
 	t.Helper()
+	return serveAt(t, path, broadcast.Options{Interval: 5 * time.Millisecond, Now: func() time.Time { return now }})
+}
+
+// newServer is a server of the record at path, on its own read-only
+// handle, closed when the test ends.
+func newServer(t testing.TB, path string, opts broadcast.Options) *broadcast.Server {
+	t.Helper()
 	ro, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ro.Close() })
-	srv, err := broadcast.New(context.Background(), ro, broadcast.Options{Interval: 5 * time.Millisecond, Now: func() time.Time { return now }})
+	srv, err := broadcast.New(context.Background(), ro, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// serveAt serves the record at path with opts through its own read-only
+// handle until the test ends.
+func serveAt(t *testing.T, path string, opts broadcast.Options) (*broadcast.Server, *httptest.Server) {
+	t.Helper()
+	srv := newServer(t, path, opts)
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
 	return srv, hs
@@ -288,16 +303,7 @@ func FuzzCheckListen(f *testing.F) {
 
 func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	wdb, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wdb.Close()
-	app, err := match.Open(ctx, wdb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, app := openApp(t)
 	at := func(ms int) match.Cmd {
 		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
 	}

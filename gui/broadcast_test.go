@@ -13,12 +13,18 @@ import (
 	"arbiter/match"
 )
 
-func TestViewBroadcastServesTheMatchReadOnlyAndStops(t *testing.T) {
+// afterE4 is a console with a game in progress after 1. e4.
+func afterE4(t *testing.T) *harness {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
 	h.c.do(actStartGame)
 	h.ft.advance(3 * time.Second)
 	h.typeMove("e4")
+	return h
+}
+
+func TestViewBroadcastServesTheMatchReadOnlyAndStops(t *testing.T) {
+	h := afterE4(t)
 	before := h.eventCount()
 	h.c.do(actBroadcast)
 	h.submitPath("127.0.0.1:0")
@@ -75,11 +81,7 @@ func dialogEntries(c *console) []*formEntry {
 }
 
 func TestViewBroadcastAsksForTheDelayBesideTheAddress(t *testing.T) {
-	h := newHarness(t, match.RoleArbiter, "")
-	h.newMatch("acm1996", "")
-	h.c.do(actStartGame)
-	h.ft.advance(3 * time.Second)
-	h.typeMove("e4")
+	h := afterE4(t)
 	start := func(addr, delay string) {
 		h.c.do(actBroadcast)
 		fields := dialogEntries(h.c)
