@@ -67,7 +67,8 @@ func (c *console) broadcastDialog() {
 	c.formDialog(lang.L("Broadcast"), lang.L("Start the broadcast"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Address (HOST:PORT)"), addr),
 		widget.NewFormItem(lang.L("Delay (e.g. 15m; 0 for none)"), delay),
-		widget.NewFormItem("", widget.NewLabel(lang.L("Read-only, without credentials: the PGN with the clocks for broadcasters, and a spectator page. With a delay, everything shows the match as it stood that long ago."))),
+		widget.NewFormItem("", widget.NewLabel(lang.L("Read-only, without credentials: the PGN with the clocks for broadcasters, and a spectator page.")+"\n"+
+			lang.L("With a delay, everything shows the match as it stood that long ago."))),
 	}, func() error {
 		a := strings.TrimSpace(addr.Text)
 		if err := broadcast.CheckListen(a); err != nil {
