@@ -147,7 +147,7 @@ func TestAReaderThatTakesNothingIsDropped(t *testing.T) {
 // open for many times the idle and write timeouts, gets the clocks every
 // heartbeat, and gets each new move.
 func TestAnOpenEventStreamIsNotIdle(t *testing.T) {
-	lim := broadcast.Limits{ReadHeader: 300 * time.Millisecond, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: 300 * time.Millisecond}
+	lim := broadcast.Limits{ReadHeader: 2 * time.Second, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: 300 * time.Millisecond}
 	m, srv, addr := liveServer(t, broadcast.Options{Limits: lim, Heartbeat: 100 * time.Millisecond, Interval: 10 * time.Millisecond})
 	c, br, err := openStream(addr)
 	if err != nil {

@@ -47,9 +47,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc := http.NewResponseController(w)
-	// The request has been read: the stream is not bound by the read
-	// timeout (net/http would end it); each write has Limits.Write.
-	_ = rc.SetReadDeadline(time.Time{})
+	// Each write has Limits.Write to get through, however long the stream
+	// is open (the server's write timeout runs from the request; net/http
+	// lifts the read timeout once the request has been read).
 	write := func(b []byte) bool {
 		if rc.SetWriteDeadline(time.Now().Add(s.opts.Limits.Write)) != nil {
 			return false
