@@ -55,13 +55,18 @@ const (
 	keyClaim                 // an Update that appends a claim
 )
 
-// AlarmError is raised when an incoming event does not fit the record.
+// AlarmError is raised when an incoming event does not fit the record, or
+// (File) when the record's file no longer holds what this station wrote.
 type AlarmError struct {
 	Seq    uint64
 	Reason string
+	File   bool
 }
 
 func (a *AlarmError) Error() string {
+	if a.File {
+		return fmt.Sprintf("this station's record file was changed behind it (%s): this station stopped applying; keep the file for the appeals board and join again with a new invitation", a.Reason)
+	}
 	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
 }
 
@@ -200,13 +205,47 @@ func (r *Replica) WaitSeq(ctx context.Context, seq uint64) error {
 }
 
 func (r *Replica) raise(seq uint64, format string, a ...any) error {
+	return r.raiseAlarm(&AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)})
+}
+
+// raiseAlarm raises a (unless an alarm is raised already) and returns the
+// alarm raised.
+func (r *Replica) raiseAlarm(a *AlarmError) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.alarm == nil {
-		r.alarm = &AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)}
+		r.alarm = a
 		r.broadcast()
 	}
 	return r.alarm
+}
+
+// CheckFileHead is the station's head check (store.DB.SetHeadCheck): before
+// anything is appended to the record, its file must still end with the
+// event this station wrote or applied last — that event's seq, its hash,
+// and the hash recomputed from what the file now holds. An event after it
+// (the authority's own command, committed before it is taken into this
+// view) must at least be its own hash. Otherwise the file was edited or
+// damaged behind the station: the alarm is raised, applying stops and
+// nothing is appended.
+func (r *Replica) CheckFileHead(last store.Event, ok bool) error {
+	r.mu.Lock()
+	seq, head := r.seq, r.head
+	r.mu.Unlock()
+	var why string
+	switch {
+	case seq == 0:
+		return nil
+	case !ok || last.Seq < int64(seq):
+		why = fmt.Sprintf("it no longer holds event %d, the last this station wrote", seq)
+	case last.Seq == int64(seq) && last.Hash != head:
+		why = fmt.Sprintf("its event %d is not the one this station wrote", seq)
+	case store.EventHash(last) != last.Hash:
+		why = fmt.Sprintf("its event %d (%s) was edited: the hash recomputed from what the file holds is not the event's", last.Seq, last.Kind)
+	default:
+		return nil
+	}
+	return r.raiseAlarm(&AlarmError{Seq: uint64(last.Seq), Reason: why, File: true})
 }
 
 // Apply takes one stream message. Messages must come in stream order.
@@ -268,7 +307,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 			// This station's own command, committed after the stream
 			// acknowledged it: the record must hold exactly these events.
 			for i, p := range batch {
-				if i >= len(have) || have[i].Hash != p.ev.Hash {
+				if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
 					mismatch = fmt.Errorf("the record holds another event %d", p.ev.Seq)
 					return mismatch
 				}
@@ -316,7 +355,13 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		return r.raise(uint64(batch[0].ev.Seq), "%v", mismatch)
 	}
 	if err != nil {
-		if errors.Is(err, store.ErrInvalidEvent) {
+		var alarm *AlarmError
+		switch {
+		case errors.As(err, &alarm): // CheckFileHead: the file was changed behind the station
+			return alarm
+		case errors.Is(err, store.ErrCorrupt):
+			return r.raiseAlarm(&AlarmError{Seq: uint64(batch[0].ev.Seq), Reason: "SQLite finds it damaged", File: true})
+		case errors.Is(err, store.ErrInvalidEvent):
 			return r.raise(uint64(batch[0].ev.Seq), "%v", err)
 		}
 		r.mu.Lock()

@@ -195,7 +195,7 @@ type beat struct {
 const (
 	KindClaim   = "station.claim"   // {"station": NAME, "epoch": N}: NAME is the authority from here on
 	KindMember  = "station.member"  // {"name", "role", "listen", "client"}: a station joined
-	KindRefused = "station.refused" // {"station", "kind", "detail", "more"}: the server refused a connection or message
+	KindRefused = "station.refused" // {"station", "kind", "peer", "detail", "more"}: the server refused a connection or message (at most once per peer and kind a RefusalWindow)
 )
 
 type claimPayload struct {

@@ -299,10 +299,10 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 	res, err := l.submit(ctx, c, p, off, r, ok)
 	var refused *Refused
 	if errors.As(err, &refused) && res.Seq > 0 {
-		// the auth.fail is committed: wait until this record holds it
-		if werr := WaitApplied(ctx, l.db, res.Seq); werr != nil {
-			return res, werr
-		}
+		// the auth.fail is committed: wait until this record holds it (so
+		// that the next try reckons with it); the command stays refused
+		// either way
+		_ = WaitApplied(ctx, l.db, res.Seq)
 	}
 	return res, err
 }
@@ -417,14 +417,19 @@ func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
 	}
 }
 
+// AppliedWithin is how long a command committed at the authority waits for
+// this station's record to hold it before it says so (NotAppliedError).
+var AppliedWithin = 30 * time.Second
+
 // WaitApplied waits until the station's record at db holds event seq (the
-// station applies the stream in another process, or beside the face).
+// station applies the stream in another process, or beside the face); a
+// NotAppliedError when it does not within AppliedWithin.
 func WaitApplied(ctx context.Context, path string, seq uint64) error {
 	db, err := service.OpenRecordReadOnly(ctx, path)
 	if err != nil && !errors.Is(err, service.ErrEmpty) {
 		return err
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(AppliedWithin)
 	for {
 		if db == nil {
 			db, _ = service.OpenRecordReadOnly(ctx, path)
@@ -439,7 +444,7 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 			if db != nil {
 				db.Close()
 			}
-			return fmt.Errorf("the command is committed as event %d but this station's record has not caught up within 30 s: check 'station status'", seq)
+			return &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
