@@ -30,7 +30,7 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	r.heading(t.s("Rulings, appeals and corrections"), 11)
 	rows := [][]string{}
 	for _, g := range games {
-		for _, in := range g.Incidents {
+		for _, in := range g.ByInstant() {
 			if !ruled(g, in) {
 				continue
 			}

@@ -21,7 +21,7 @@ func (r *renderer) incidents(g *match.Game) {
 		return
 	}
 	rows := [][]string{}
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		rows = append(rows, r.incidentRow(g, in, false))
 	}
 	r.table([]col{{14.5, "L"}, {16, "L"}, {13, "R"}, {13, "R"}, {25, "L"}, {17, "L"}, {0, "L"}, {13, "L"}, {23, "L"}},
@@ -30,14 +30,17 @@ func (r *renderer) incidents(g *match.Game) {
 }
 
 func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) []string {
+	// the move it followed when it happened, struck out since or not
 	after := r.t.s("start")
-	if es := g.Sheet.Entries(); in.Ply > 0 && in.Ply <= len(es) {
-		e := es[in.Ply-1]
+	if e := g.Follows(in); e != nil {
 		after = fmt.Sprintf("%d.", e.Number)
 		if e.Color == chess.Black {
 			after = fmt.Sprintf("%d…", e.Number)
 		}
 		after += " " + r.t.san(e.SAN)
+		if e.Struck {
+			after += " (" + r.t.s("struck out") + ")"
+		}
 	}
 	actor := r.t.word(string(in.Role))
 	if in.Actor != "" {
@@ -57,7 +60,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 func (r *renderer) adjustments(g *match.Game) {
 	f, t := r.f, r.t
 	var rows [][]string
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		if in.Kind != match.IncidentAdjust && in.Kind != match.IncidentCorrect {
 			continue
 		}
