@@ -446,7 +446,7 @@ func initials(name string) string {
 func (c *console) refreshGames(st *match.State) {
 	c.gamesBox.RemoveAll()
 	for _, g := range st.Games {
-		txt := fmt.Sprintf("G%d %s–%s", g.Number, initials(g.White), initials(g.Black))
+		txt := tr("G%d %s–%s", g.Number, initials(g.White), initials(g.Black))
 		switch {
 		case g.Over():
 			txt += " " + g.Result
@@ -544,15 +544,18 @@ func (c *console) refreshSheet(g *match.Game) {
 	c.sheet.set(sheetMoves(g))
 }
 
-// logRows renders the incident log: the event's number in the record (an
-// appeal names the ruling it contests by it), time, both clock readings,
-// actor, kind and rule, and the text.
+// logRows renders the incident log in the order things happened
+// (match.Game.ByInstant): the event's number in the record (an appeal names
+// the ruling it contests by it), time, the move it followed (the last on
+// the scoresheet at its instant, "(struck out)" when struck out since; none
+// before the first move), both clock readings, actor, kind and rule, and
+// the text.
 func logRows(m *match.Match, g *match.Game) []string {
 	if g == nil {
 		return nil
 	}
 	var rows []string
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		// the record stays English; the log shows it in the console's
 		// language: the role, the kind, the rule, the text and the effect
 		who := translate(string(in.Role))
@@ -563,8 +566,14 @@ func logRows(m *match.Match, g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
-		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
-			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
+		after := ""
+		if e := g.Follows(in); e != nil && e.Struck {
+			after = tr("after %s (struck out)", localSAN(e.Label())) + "  "
+		} else if e != nil {
+			after = tr("after %s", localSAN(e.Label())) + "  "
+		}
+		clocks := tr("W %s · B %s", clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)))
+		head := fmt.Sprintf("#%d  %s  %s%s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"), after, clocks, who, kind)
 		text := sayRecorded(in.Text, in.Said)
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + sayRecorded(in.Effect, in.EffectSaid) + "]")
