@@ -230,14 +230,14 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		if of := g.Clock.Flag(side.Other(), at); of.Fallen && !of.OrderUnknown {
 			switch {
 			case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
-				return refuseAs(CodeSameInstant, instant(f.At))
+				return refuseAs(CodeSameInstant, t.st.Match.Instant(f.At))
 			case of.At.Before(f.At):
 				first := side.Other()
 				if _, done := requiredDone(g, first, of); done {
 					break // the first flag loses nothing (6.3): the claimed one is judged
 				}
 				if rs, ok, _ := t.roleSide(g); ok && rs == first {
-					return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
+					return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), t.st.Match.Instant(of.At), colour(side), t.st.Match.Instant(f.At), colour(first), colour(side))
 				}
 				side, f = first, of
 			}
@@ -248,7 +248,7 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		// decides, then why
 		said := func(why *phrase.Error) *phrase.Error {
 			if claimed != side {
-				why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
+				why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), t.st.Match.Instant(f.At), why)
 			}
 			v.Why, v.Reason = why, why.Error()
 			return why
@@ -261,13 +261,13 @@ func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) 
 		// not from the clock's counter, at the instant the flag fell.
 		done, ok := requiredDone(g, side, f)
 		if ok {
-			said(phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
+			said(phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, t.st.Match.Instant(f.At)))
 			payload.Verdict, payload.Reason, payload.Why = "required moves completed", v.Reason, v.Why
 			return t.emit(g.Number, KindFlag, payload)
 		}
-		short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
+		short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), t.st.Match.Instant(f.At), done, f.Required)
 		if f.Required == 0 {
-			short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
+			short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), t.st.Match.Instant(f.At))
 		}
 		mv := flagMateVerdict(g.Sheet, opp)
 		proof := mv.Why

@@ -94,6 +94,3 @@ func colorOf(s clock.Side) chess.Color {
 	return chess.White
 }
 
-// instant writes an instant of the record to the millisecond, in UTC
-// ("17:01:39.000 UTC").
-func instant(t time.Time) string { return t.UTC().Format("15:04:05.000") + " UTC" }
