@@ -29,8 +29,9 @@ type clockView struct {
 	info  *canvas.Text // period and move number
 	toGo  *canvas.Text // "· 38 to control": on the same row if it fits, else below
 	flag  *canvas.Text
-	// notes qualify a fallen flag, one per line (fell first or order
-	// unknown; required moves done); hidden while empty, so that a clock
+	// notes qualify a fallen flag, one per line (flag fell when only this
+	// one has, fell first when both have, or order unknown; required moves
+	// done); hidden while empty, so that a clock
 	// without a flag keeps its height and no line outgrows the panel
 	notes [2]*canvas.Text
 	obj   fyne.CanvasObject
@@ -355,14 +356,23 @@ func (v *clockView) update() {
 			flagTxt += " " + feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
+		both := g.Clock.Flag(side.Other(), at).Fallen
 		switch {
 		case unknown:
 			notes[0] = lang.L("order unknown (6.11)")
+		case !both:
+			notes[0] = lang.L("flag fell") // "first" only where another fell too
 		case ok && first == side:
 			notes[0] = lang.L("fell first")
 		}
 		if f.RequiredDone() {
 			notes[1] = lang.L("required moves done")
+		}
+		if other := side.Other(); !both && isRunning && running == other {
+			// "flag fell" becomes "fell first" when the other flag falls
+			if fa, ok := g.Clock.FlagAt(other); ok && fa.After(at) && (next.IsZero() || fa.Before(next)) {
+				next = fa
+			}
 		}
 	} else if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
 		next = fa // the flag must appear at its exact instant

@@ -566,7 +566,7 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 			t.Fatalf("flag shown 1 ms early: %q", white.flag.Text)
 		}
 		h.ft.advance(time.Millisecond)
-		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "fell first" || !white.notes[0].Visible() {
+		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "flag fell" || !white.notes[0].Visible() {
 			t.Errorf("flag = %q, note %q (shown %v)", white.flag.Text, white.notes[0].Text, white.notes[0].Visible())
 		}
 		if h.ft.pending() != 0 {
