@@ -112,3 +112,47 @@ func TestTheIncidentLogPlacesIncidentsByInstant(t *testing.T) {
 		})
 	}
 }
+
+// Incident kinds are shown by their names in both languages, never by the
+// record's identifiers: in the incident log and in the Log incident
+// dialog's choice of kinds.
+func TestIncidentKindsAreShownByTheirNames(t *testing.T) {
+	for _, tc := range []struct{ lang, name string }{
+		{"en", "technical fault"},
+		{"de", "technische Störung"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			if tc.lang == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.typeMove("e4")
+			if _, err := h.core.Incident(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, match.IncidentTechnicalFault, match.IncidentArgs{Text: "the relay froze"}); err != nil {
+				t.Fatal(err)
+			}
+			h.c.refresh()
+			log := strings.Join(logShown(h.c), "\n")
+			t.Run("the log names the kind", func(t *testing.T) {
+				if !strings.Contains(log, tc.name) || strings.Contains(log, "technical-fault") {
+					t.Errorf("the log says:\n%s\nwant %q and no identifier", log, tc.name)
+				}
+			})
+			t.Run("the Log incident dialog offers the kinds by name", func(t *testing.T) {
+				h.c.win.Canvas().Unfocus()
+				h.c.do(actIncident)
+				var options []string
+				for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+					if s, ok := o.(*widget.Select); ok && len(s.Options) > 5 {
+						options = s.Options
+					}
+				}
+				all := strings.Join(options, " | ")
+				if !strings.Contains(all, tc.name) || strings.Contains(all, "-") {
+					t.Errorf("the kinds offered: %s", all)
+				}
+			})
+		})
+	}
+}

@@ -9,8 +9,15 @@ import (
 	"arbiter/match"
 )
 
-// word is a kind or role of the record in the report's language.
-func (t tr) word(s string) string { return t.s(s) }
+// word is a kind or role of the record in the report's language, by its
+// name ("technical fault", "technische Störung"), never its identifier
+// ("technical-fault"): the shared dictionary's entry in either language.
+func (t tr) word(s string) string {
+	if t.de {
+		return t.s(s)
+	}
+	return englishPhrases().In("report", s)
+}
 
 // rule is a rule reference in the report's language: "rule 10" → "Regel 10".
 func (t tr) rule(s string) string {

@@ -18,6 +18,17 @@ var germanPhrases = sync.OnceValue(func() phrase.Dictionary {
 	return d
 })
 
+// englishPhrases is the console's English dictionary
+// (assets/translations/en.json): the English PDF names an incident kind by
+// the console's name for it ("technical fault").
+var englishPhrases = sync.OnceValue(func() phrase.Dictionary {
+	d, err := phrase.LoadDictionary(assets.Translations, "translations/en.json")
+	if err != nil {
+		panic("report: the embedded English dictionary: " + err.Error())
+	}
+	return d
+})
+
 // said is a recorded text in the report's language: in English the text as
 // recorded; in German the phrase the core keeps beside it (match.Incident.
 // Said) said with the shared dictionary in the PDF's words (the context
