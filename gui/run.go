@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"arbiter/assets"
+	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
@@ -62,7 +63,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 		os.Setenv("LANG", l)
 	}
 	setupApp(fa)
-	ts := service.NewTimeSource()
+	ts := timesource.New()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now, commands: commands})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
