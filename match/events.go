@@ -303,8 +303,8 @@ func (s *State) applyPeople(p IncidentPayload) {
 
 type gameHandler func(s *State, g *Game, e store.Event) error
 
-// gameHandlers apply game-level events by kind; files of this package add
-// their kinds with registerKind in init functions.
+// gameHandlers apply game-level events by kind: the one table of them
+// (match-level events are matchLevelKinds', match.new's applyMatchNew).
 var gameHandlers = map[string]gameHandler{
 	KindGameSchedule: applySchedule,
 	KindGameStart:    applyStart,
@@ -321,10 +321,10 @@ var gameHandlers = map[string]gameHandler{
 	KindFlag:         applyFlag,
 	KindIncident:     applyIncident,
 	KindRecovery:     applyRecovery,
+	KindCorrect:      applyCorrect,
+	KindAmend:        applyAmend,
+	KindClaim:        applyClaim,
 }
-
-// RegisterKind lets other files of this package add event kinds.
-func registerKind(kind string, h gameHandler) { gameHandlers[kind] = h }
 
 func applySchedule(s *State, g *Game, e store.Event) error {
 	var p GamePayload
@@ -778,8 +778,12 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	return nil
 }
 
-// incidentEffects are the automatic effects of incident kinds on the game.
-var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{}
+// incidentEffects are the automatic effects of incident kinds on the game
+// as the record is replayed (procedures.go).
+var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{
+	IncidentAppeal:         keepRefers,
+	IncidentAppealDecision: applyAppealDecision,
+}
 
 func applyRecovery(s *State, g *Game, e store.Event) error {
 	var p RecoveryPayload

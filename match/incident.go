@@ -46,10 +46,6 @@ type incidentKind struct {
 
 var anyone = []Role{RoleArbiter, RoleOperator, RoleWhite, RoleBlack}
 
-var incidentKinds = map[string]incidentKind{
-	"note": {rule: "", roles: anyone, matchLevel: true},
-}
-
 // IncidentKinds lists the incident kinds, sorted.
 func IncidentKinds() []string {
 	var ks []string

@@ -28,57 +28,42 @@ import (
 // (rule 13) or an operator error (rule 10).
 const RecoveryBonus = 5 * time.Minute
 
-// This init must run after the one in events.go, which creates
-// gameHandlers: files are initialised in the order of their names.
-func init() {
-	registerKind(KindCorrect, applyCorrect)
-	registerKind(KindAmend, applyAmend)
-	registerKind(KindClaim, applyClaim)
-	for k, v := range procedureKinds() {
-		incidentKinds[k] = v
-	}
-	incidentEffects[IncidentAppeal] = keepRefers
-	incidentEffects[IncidentAppealDecision] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
-		keepRefers(s, g, e, p)
-		return applyAppealDecision(s, g, e, p)
-	}
-}
-
 var (
 	rolesComputer = []Role{RoleOperator, RoleArbiter}
 	rolesArbiter  = []Role{RoleArbiter}
 )
 
-func procedureKinds() map[string]incidentKind {
-	return map[string]incidentKind{
-		IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
-			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
-			fill: fillWhere, effects: hallBonus},
-		"replacement": {rule: "rule 13", roles: rolesComputer,
-			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
-			fill: fillWhere, effects: hallBonus},
-		IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
-			guard: computerMatch("rules 6, 7, 12"),
-			fill:  fillEffect("the computer's clock keeps running (rule 7)")},
-		"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
-		"operator-communication": {rule: "rule 6", roles: rolesComputer,
-			guard: notHumansTurn("rule 6", "the operator's communication with others")},
-		"setup": {rule: "rule 12", roles: rolesComputer,
-			guard: notHumansTurn("rule 12", "setting up the position in the computer"),
-			fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
-		IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
-			options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
-		"time-info": {rule: "rule 11", roles: rolesComputer,
-			guard: computersTurn, fill: fillReadings},
-		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
-			fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
-		"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
-		IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
-		IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
-		IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
-		IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
-		"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
-	}
+// incidentKinds are the kinds of incident, with who may log each, its rule,
+// guard, effects and output (IncidentKinds lists them).
+var incidentKinds = map[string]incidentKind{
+	"note": {rule: "", roles: anyone, matchLevel: true},
+	IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
+		options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
+		fill: fillWhere, effects: hallBonus},
+	"replacement": {rule: "rule 13", roles: rolesComputer,
+		options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
+		fill: fillWhere, effects: hallBonus},
+	IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
+		guard: computerMatch("rules 6, 7, 12"),
+		fill:  fillEffect("the computer's clock keeps running (rule 7)")},
+	"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
+	"operator-communication": {rule: "rule 6", roles: rolesComputer,
+		guard: notHumansTurn("rule 6", "the operator's communication with others")},
+	"setup": {rule: "rule 12", roles: rolesComputer,
+		guard: notHumansTurn("rule 12", "setting up the position in the computer"),
+		fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
+	IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
+		options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
+	"time-info": {rule: "rule 11", roles: rolesComputer,
+		guard: computersTurn, fill: fillReadings},
+	"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
+		fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
+	"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
+	IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
+	IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
+	IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
+	IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
+	"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
 }
 
 type guardFunc = func(t *tx, g *Game, args IncidentArgs) error
@@ -376,8 +361,10 @@ func keepRefers(s *State, g *Game, e store.Event, p IncidentPayload) error {
 	return nil
 }
 
-// applyAppealDecision changes a game's result when the appeals board says so.
+// applyAppealDecision notes the appeal it closes and changes a game's result
+// when the appeals board says so.
 func applyAppealDecision(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	keepRefers(s, g, e, p)
 	if p.Result == "" {
 		return nil
 	}
