@@ -503,7 +503,7 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
 		entry.DrawOffer = true
-		g.Offer = &DrawOffer{By: mover, Ply: entry.Ply}
+		g.Offer = &Offer{By: mover, Ply: entry.Ply}
 		g.OfferNext = nil
 	} else if g.Offer != nil && g.Offer.By != mover {
 		// The opponent moved: a pending offer lapses.
@@ -691,10 +691,10 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
 		// Offered with the move just made: "(=)" goes with that move.
 		entries[n-1].DrawOffer = true
-		g.Offer = &DrawOffer{By: side, Ply: n}
+		g.Offer = &Offer{By: side, Ply: n}
 	} else {
 		// Offered before moving: the offer stands with the next move.
-		g.Offer = &DrawOffer{By: side, Ply: len(entries)}
+		g.Offer = &Offer{By: side, Ply: len(entries)}
 		g.OfferNext = &side
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))

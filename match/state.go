@@ -127,8 +127,8 @@ type Incident struct {
 	EffectSaid *phrase.Error
 }
 
-// DrawOffer is a pending draw offer.
-type DrawOffer struct {
+// Offer is a pending draw offer.
+type Offer struct {
 	By  clock.Side
 	Ply int // ply count when offered
 }
@@ -149,7 +149,7 @@ type Game struct {
 	Clock       clock.Clock
 	Sheet       *scoresheet.Sheet
 	Incidents   []Incident
-	Offer       *DrawOffer  // pending draw offer
+	Offer       *Offer      // pending draw offer
 	OfferNext   *clock.Side // a side that offered before moving: its next move carries (=)
 	Pressed     *clock.Side // a press recorded before its move (move --pressed pending)
 	PressedAt   time.Time
