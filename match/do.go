@@ -172,6 +172,16 @@ func (r Result) Logged() (IncidentPayload, time.Time, bool) {
 	return p, e.At, ok
 }
 
+// Registered is the credential the command handed out (the record's form:
+// its public key, no secret).
+func (r Result) Registered() (*Credential, bool) {
+	var c Credential
+	if _, ok := r.event(KindCredentialAdd, &c); !ok || c.PublicKey == "" {
+		return nil, false
+	}
+	return &c, true
+}
+
 // SetupCard is the setup card (rule 12) of a setup incident the command
 // logged, as the game stood in st at the incident's instant; ok is false
 // for any other command.
