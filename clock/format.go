@@ -3,6 +3,7 @@ package clock
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,22 @@ func FormatReading(d time.Duration) string {
 		return fmt.Sprintf("%s%d:%02d:%02d.%03d", sign, h, m, sec, ms)
 	}
 	return fmt.Sprintf("%s%d:%02d:%02d", sign, h, m, sec)
+}
+
+// FormatExact writes a clock reading to the nanosecond, as H:MM:SS with
+// as many decimals as it has ("1:59:30", "0:04:59.5", "0:00:00.000000001"),
+// so that reading it back (match.ParseClockReading) gives the same
+// duration; negative durations get a minus sign.
+func FormatExact(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	s := sign + FormatShown(d)
+	if ns := d % time.Second; ns != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%09d", int64(ns)), "0")
+	}
+	return s
 }
 
 // FormatShown writes a clock as a clock face or a PGN [%clk] shows it:

@@ -234,21 +234,11 @@ func (c *console) enterMove(input string) bool {
 // fallenFlag is a side whose flag has fallen by at and is not yet recorded.
 func (c *console) fallenFlag(g *match.Game, at time.Time) (clock.Side, time.Time, bool) {
 	for _, s := range []clock.Side{g.ToMove(), g.ToMove().Other()} {
-		if f := g.Clock.Flag(s, at); f.Fallen && !flagRecorded(g, s) {
+		if f := g.Clock.Flag(s, at); f.Fallen && !g.FlagRecorded(s) {
 			return s, f.At, true
 		}
 	}
 	return 0, time.Time{}, false
-}
-
-// flagRecorded reports whether side's fallen flag is in the record.
-func flagRecorded(g *match.Game, side clock.Side) bool {
-	for _, in := range g.Incidents {
-		if in.Kind == match.KindFlag && (strings.HasPrefix(in.Text, side.String()+" ") || strings.HasPrefix(in.Text, "both")) {
-			return true
-		}
-	}
-	return false
 }
 
 // recordMove records the move at instant at (given by the mover's actor).
@@ -257,52 +247,13 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	if g == nil || !g.Live() {
 		return false
 	}
-	cmd := c.cmdAs(c.moveActor(g, g.ToMove()))
-	cmd.At = at // the press's instant (6.7a), not the entry's
-	if c.forwards() {
-		words := []string{"move", input}
-		if pressed {
-			words = append(words, "--pressed")
-		}
-		c.send(cmd.Actor, at, words, func(err error) { c.moveSent(err) })
-		return true
-	}
-	res, err := c.core.Move(c.ctx, cmd, input, pressed)
-	if err != nil {
-		c.noteWriteError(err)
-		c.setMoveError(c.explain(err))
-		c.moveEntry.SelectAll() // the next move typed replaces the refused one
-		return false
-	}
-	c.setMoveError("")
-	c.moveEntry.SetText("")
-	c.board.selected = -1
-	c.board.show(c.game(), c.flipped)
-	c.focusMove() // the next move can be typed at once
-	if res.Ended {
-		g := c.game()
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
-	}
-	return true
-}
-
-// moveSent shows the outcome of a move sent to the authority: as
-// recordMove does once the station's record holds it.
-func (c *console) moveSent(err error) {
-	if err != nil {
-		c.setMoveError(c.explain(err))
-		c.moveEntry.SelectAll()
-		return
-	}
-	c.setMoveError("")
-	c.moveEntry.SetText("")
-	c.board.selected = -1
-	c.board.show(c.game(), c.flipped)
-	c.focusMove()
-	if g := c.game(); g != nil && !g.Live() && g.Sheet != nil && g.Sheet.Ply() > 0 {
-		last := g.Sheet.Entries()[g.Sheet.Ply()-1]
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", last.SAN, g.Result, translate(string(g.Termination))))
-	}
+	// given at the press's instant (6.7a), not the entry's
+	refused := false
+	c.give(c.moveActor(g, g.ToMove()), at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
+		refused = err != nil
+		c.moved(res, err)
+	})
+	return !refused
 }
 
 // endsGame reports whether input is a legal move that ends the game
@@ -338,13 +289,7 @@ func (c *console) pressSlot(slot int) {
 	if !ok || running != side {
 		return // pressing a stopped clock does nothing, like a real clock
 	}
-	if c.forwards() {
-		c.send(c.actorFor(side), c.now(), []string{"press"}, nil)
-		return
-	}
-	if err := c.core.Press(c.ctx, c.cmdAs(c.actorFor(side))); err != nil {
-		c.showError(err)
-	}
+	c.give(c.actorFor(side), c.now(), match.Press{}, nil)
 }
 
 // callArbiter stops both clocks to call the arbiter (6.12b), as who really
@@ -358,13 +303,7 @@ func (c *console) callArbiter() {
 	if !ok {
 		return
 	}
-	if c.forwards() {
-		c.send(c.callActor(g, running), c.now(), []string{"pause", "--call"}, nil)
-		return
-	}
-	if err := c.core.Pause(c.ctx, c.cmdAs(c.callActor(g, running)), "", true); err != nil {
-		c.showError(err)
-	}
+	c.give(c.callActor(g, running), c.now(), match.Pause{Cause: match.CauseOther, Call: true}, nil)
 }
 
 // arbiterStop is the arbiter's own stop of the clocks (6.12a), on its own key.
@@ -386,39 +325,9 @@ func roleOf(s clock.Side) match.Role {
 	return match.RoleBlack
 }
 
-func (c *console) startGame() {
-	if c.forwards() {
-		c.send(c.arbiter(), c.now(), []string{"game", "start"}, c.sentFocus)
-		return
-	}
-	if err := c.core.StartGame(c.ctx, c.cmdAs(c.arbiter()), 0); err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
+func (c *console) startGame() { c.give(c.arbiter(), c.now(), match.GameStart{}, c.focusAfter) }
 
-func (c *console) resume() {
-	if c.forwards() {
-		c.send(c.arbiter(), c.now(), []string{"resume"}, c.sentFocus)
-		return
-	}
-	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
-
-// sentFocus shows a refusal of a command sent to the authority, else
-// puts the focus on the move field.
-func (c *console) sentFocus(err error) {
-	if err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
+func (c *console) resume() { c.give(c.arbiter(), c.now(), match.Resume{}, c.focusAfter) }
 
 func (c *console) focusMove() {
 	c.win.Canvas().Focus(c.moveEntry)
@@ -431,13 +340,7 @@ func (c *console) drawOffer() {
 		return
 	}
 	side := g.Offerer()
-	if c.forwards() {
-		c.send(c.actorFor(side), c.now(), []string{"draw", "offer", side.String()}, nil)
-		return
-	}
-	if err := c.core.DrawOffer(c.ctx, c.cmdAs(c.actorFor(side)), &side); err != nil {
-		c.showError(err)
-	}
+	c.give(c.actorFor(side), c.now(), match.DrawOffer{Side: &side}, nil)
 }
 
 func (c *console) drawAnswer(accept bool) {
@@ -447,17 +350,11 @@ func (c *console) drawAnswer(accept bool) {
 		return
 	}
 	answer := func() {
-		if c.forwards() {
-			words := []string{"draw", "decline"}
-			if accept {
-				words[1] = "accept"
-			}
-			c.send(c.actorFor(g.Offer.By.Other()), c.now(), words, nil)
-			return
+		var cmd match.Command = match.DrawDecline{}
+		if accept {
+			cmd = match.DrawAccept{}
 		}
-		if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
-			c.showError(err)
-		}
+		c.give(c.actorFor(g.Offer.By.Other()), c.now(), cmd, nil)
 	}
 	if !accept {
 		answer()
@@ -484,13 +381,7 @@ func (c *console) resign(side clock.Side) {
 		return
 	}
 	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
-		if c.forwards() {
-			c.send(c.actorFor(side), c.now(), []string{"resign", side.String()}, nil)
-			return
-		}
-		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
-			c.showError(err)
-		}
+		c.give(c.actorFor(side), c.now(), match.Resign{Side: side}, nil)
 	})
 }
 
@@ -518,25 +409,7 @@ func (c *console) flag(which string) {
 			s, _ := clock.ParseSide(which)
 			a = c.actorFor(s.Other())
 		}
-		if c.forwards() {
-			words := []string{"flag", which}
-			if which == "both" {
-				words = append(words, "--order-unknown")
-			}
-			c.send(a, c.now(), words, c.flagSent)
-			return
-		}
-		v, err := c.core.Flag(c.ctx, c.cmdAs(a), which, which == "both")
-		if err != nil {
-			c.showError(err)
-			return
-		}
-		c.refresh() // the game's end shows behind the verdict at once
-		if v.Why != nil {
-			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
-		} else if v.Reason != "" {
-			c.info(lang.L("Flag"), v.Reason)
-		}
+		c.give(a, c.now(), match.Flag{Side: which, OrderUnknown: which == "both"}, c.flagged)
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
@@ -562,27 +435,6 @@ func (c *console) flag(which string) {
 		return
 	}
 	ask()
-}
-
-// flagSent shows the outcome of a flag sent to the authority: the 6.9
-// verdict the record holds with the flag, as flag shows it for a local one.
-func (c *console) flagSent(err error) {
-	if err != nil {
-		c.showError(err)
-		return
-	}
-	g := c.game()
-	if g == nil {
-		return
-	}
-	for i := len(g.Incidents) - 1; i >= 0; i-- {
-		if in := g.Incidents[i]; in.Kind == match.KindFlag {
-			if in.Why != nil {
-				c.info(lang.L("Flag"), capitalFirst(say(in.Why)))
-			}
-			return
-		}
-	}
 }
 
 func (c *console) swapClocks() {

@@ -802,7 +802,7 @@ func (c *console) refreshButtons() {
 	live := g != nil && g.Live()
 	for id, side := range map[actionID]clock.Side{actFlagWhite: clock.White, actFlagBlack: clock.Black} {
 		b := c.buttons[id]
-		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !flagRecorded(g, side)
+		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !g.FlagRecorded(side)
 		if fallen != b.Visible() {
 			changed = true
 			if fallen {

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/service/stations"
 )
 
 // correctDialog is the position reset of rule 10 (an operator's error) and
@@ -70,18 +68,13 @@ type correctDialog struct {
 type correctFeed struct {
 	state func() *match.State // the match as recorded
 	now   func() time.Time
-	// correct resets the game (the console gives it as the arbiter); a
-	// refusal is shown in the dialog, which stays open
-	correct func(match.CorrectArgs) (match.CorrectResult, error)
-	// send, when set (a station's record), sends the reset to the
-	// authority instead of correct: the dialog closes at once (method: the
-	// method's heading)
-	send func(method string, args match.CorrectArgs)
+	// correct gives the reset (the console gives it as the arbiter, and
+	// shows what it did once the dialog closed; method: the method's
+	// heading); a refusal it returns is shown in the dialog, which stays
+	// open
+	correct func(method string, args match.Correct) error
 	// onRefused is told of each refusal the dialog shows
 	onRefused func(error)
-	// onDone is told of a reset done, after the dialog was hidden: the
-	// method's heading and the result
-	onDone func(method string, res match.CorrectResult)
 	// onClosed is told when the dialog closed, by a reset or by Cancel
 	onClosed func()
 }
@@ -130,22 +123,16 @@ func (c *console) correctDialog() {
 		// the figures must not drift while the arbiter weighs them
 		// the position cannot be played on until it is corrected (a fault's
 		// cause would be refused on the computer's turn, rule 7)
-		if c.forwards() {
-			// on a station's record the authority stops them first; the
-			// dialog opens once this record holds the pause
-			c.send(arb, c.now(), []string{"pause", "--reason", correctionPause, "--cause", match.CauseUnplayable}, func(err error) {
-				if err != nil {
-					c.showError(err)
-					return
-				}
-				c.openCorrectDialog(arb)
-			})
-			return
-		}
-		if err := c.core.PauseFor(c.ctx, c.cmdAs(c.arbiter()), match.PauseArgs{Reason: correctionPause, Cause: match.CauseUnplayable}); err != nil {
-			c.showError(err)
-			return
-		}
+		// (on a station's record the dialog opens once this record holds
+		// the pause)
+		c.give(arb, c.now(), match.Pause{Reason: correctionPause, Cause: match.CauseUnplayable}, func(_ match.Result, err error) {
+			if err != nil {
+				c.showError(err)
+				return
+			}
+			c.openCorrectDialog(arb)
+		})
+		return
 	}
 	c.openCorrectDialog(arb)
 }
@@ -161,51 +148,41 @@ func (c *console) openCorrectDialog(arb match.Actor) {
 		return // the game ended or was reset meanwhile (at another station)
 	}
 	var cd *correctDialog
-	done := func(method string, res match.CorrectResult) {
+	done := func(method string, out match.Result) {
+		res, ok := out.Corrected()
+		if !ok {
+			return
+		}
 		format := "Position before %s restored (%s); %d plies struck out. The clocks are stopped: resume with Ctrl+R."
 		if len(res.Options.Struck) == 1 {
 			format = "Position before %s restored (%s); %d ply struck out. The clocks are stopped: resume with Ctrl+R."
 		}
 		msg := tr(format, localSAN(res.Options.Mistake), method, len(res.Options.Struck))
 		if res.Bonus > 0 {
-			msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
+			msg += " " + tr("%s received %s (rule 10).", c.game().Name(res.BonusSide), clock.FormatReading(res.Bonus))
 		}
 		c.info(lang.L("Position corrected"), msg)
 	}
 	feed := correctFeed{
 		state: c.state,
 		now:   func() time.Time { return c.now() },
-		correct: func(args match.CorrectArgs) (match.CorrectResult, error) {
-			return c.core.Correct(c.ctx, c.cmdAs(arb), args)
+		correct: func(method string, args match.Correct) error {
+			// what it did is shown once the dialog closed (onClosed)
+			c.submitting = true
+			defer func() { c.submitting = false }()
+			return c.giveFromDialog(arb, args, func(res match.Result) { done(method, res) })
 		},
 		onRefused: c.noteWriteError,
-		onDone:    done,
 		onClosed: func() {
 			if c.correcting == cd {
 				c.correcting = nil
 			}
+			pending := c.pending
+			c.pending = nil
+			for _, f := range pending {
+				f()
+			}
 		},
-	}
-	if c.forwards() {
-		// on a station's record the reset goes to the authority; what was
-		// struck out is read back from the record's event
-		feed.send = func(method string, args match.CorrectArgs) {
-			bonus, human := cd.bonus(), cd.opts.Human
-			c.sendFor(arb, c.now(), correctWords(args), func(res stations.Result, err error) {
-				var p match.CorrectPayload
-				e, ok := c.sentEvent(res, match.KindCorrect)
-				switch {
-				case err != nil:
-					c.showError(err)
-				case ok && json.Unmarshal(e.Payload, &p) == nil && len(p.Struck) > 0:
-					r := match.CorrectResult{Options: match.CorrectionOptions{Mistake: p.Struck[0], Struck: p.Struck}}
-					if bonus > 0 {
-						r.Bonus, r.BonusTo = bonus, human
-					}
-					done(method, r)
-				}
-			})
-		}
 	}
 	cd = newCorrectDialog(c.win, g, feed)
 	c.correcting = cd
@@ -438,16 +415,9 @@ func (cd *correctDialog) apply(method string) {
 			return
 		}
 	}
-	if cd.feed.send != nil {
-		cd.d.Hide()
-		cd.feed.send(methodTitle(method), args)
-		return
-	}
-	res, err := cd.feed.correct(args)
-	if err != nil {
+	if err := cd.feed.correct(methodTitle(method), args); err != nil {
 		fail(err)
 		return
 	}
 	cd.d.Hide()
-	cd.feed.onDone(methodTitle(method), res)
 }

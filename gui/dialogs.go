@@ -223,7 +223,7 @@ func (c *console) newMatchDialog() {
 		if !ok {
 			return errText(tr("%q is not a number of games: give a whole number such as 6", games.Text))
 		}
-		spec := match.MatchSpec{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
+		spec := match.MatchNew{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
 			Players: [2]string{strings.TrimSpace(p1.Text), strings.TrimSpace(p2.Text)}, Computer: strings.TrimSpace(computer.Text),
 			Games: n, Control: strings.TrimSpace(tc.Text), PIN: pin.Text, White: "lots", TimeZone: strings.TrimSpace(zone.Text)}
 		if strings.EqualFold(spec.TimeZone, "UTC") {
@@ -237,7 +237,7 @@ func (c *console) newMatchDialog() {
 		if i := white.SelectedIndex(); i > 0 {
 			spec.White = spec.Players[i-1]
 		}
-		if err := c.core.NewMatch(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter}), spec); err != nil {
+		if err := c.giveFromDialog(match.Actor{Role: match.RoleArbiter}, spec, nil); err != nil {
 			return err
 		}
 		c.pin = spec.PIN
@@ -278,10 +278,7 @@ func (c *console) scheduleDialog() {
 		if err != nil {
 			return errText(tr("%q is not a start time: write it as 1996-02-10 15:00", start.Text))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), scheduleWords(num, t))
-		}
-		return c.core.ScheduleGame(c.ctx, c.cmdAs(c.arbiter()), num, t)
+		return c.giveFromDialog(c.arbiter(), match.GameSchedule{Game: num, Start: t}, nil)
 	})
 }
 
@@ -297,14 +294,7 @@ func (c *console) postponeDialog() {
 		if !ok {
 			return errText(tr("%q is not a game number", n.Text))
 		}
-		if c.forwards() {
-			words := []string{"game", "postpone"}
-			if num != 0 {
-				words = append(words, strconv.Itoa(num))
-			}
-			return c.sendFromDialog(c.arbiter(), append(words, "--reason", reason.Text))
-		}
-		return c.core.PostponeGame(c.ctx, c.cmdAs(c.arbiter()), num, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.GamePostpone{Game: num, Reason: reason.Text}, nil)
 	})
 }
 
@@ -345,10 +335,7 @@ func (c *console) adjustDialog() {
 			}
 			adj.Moves = &n
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), adjustWords(get(), strings.TrimSpace(corr.Text), adj.Moves, reason.Text))
-		}
-		return c.core.Adjust(c.ctx, c.cmdAs(c.arbiter()), get(), adj, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Adjust{Side: get(), Adjustment: adj, Reason: reason.Text}, nil)
 	})
 }
 
@@ -363,10 +350,7 @@ func (c *console) resultDialog() {
 		if res.Selected == "" {
 			return errText(lang.L("no result chosen: choose 1-0, 0-1 or 1/2-1/2"))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"result", res.Selected, "--reason", reason.Text})
-		}
-		return c.core.Result(c.ctx, c.cmdAs(c.arbiter()), res.Selected, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Decide{Result: res.Selected, Reason: reason.Text}, nil)
 	})
 }
 
@@ -453,38 +437,24 @@ func (c *console) incidentDialog() {
 				args.Result = result.Selected
 			}
 		}
+		cmd := match.LogIncident{Incident: kind.Selected, IncidentArgs: args}
 		actor := match.Actor{Role: match.RoleOperator}
 		if c.mode == match.RoleArbiter || asArb.Checked {
 			if c.mode != match.RoleArbiter {
-				var out string
-				var err error
 				c.asArbiter(func() {
-					if c.forwards() {
-						c.sendFor(c.arbiter(), c.now(), incidentWords(kind.Selected, args), c.incidentSent)
-						return
-					}
-					out, err = c.core.Incident(c.ctx, c.cmdAs(c.arbiter()), kind.Selected, args)
-					if err != nil {
-						c.showError(err)
-					} else if out != "" {
-						c.info(lang.L("Incident"), out)
-					}
+					c.give(c.arbiter(), c.now(), cmd, func(res match.Result, err error) {
+						if err != nil {
+							c.showError(err)
+							return
+						}
+						c.logged(res)
+					})
 				})
 				return nil
 			}
 			actor = c.arbiter()
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(actor, incidentWords(kind.Selected, args), c.incidentSent)
-		}
-		out, err := c.core.Incident(c.ctx, c.cmdAs(actor), kind.Selected, args)
-		if err != nil {
-			return err
-		}
-		if out != "" {
-			c.afterDialog(func() { c.info(lang.L("Incident"), out) })
-		}
-		return nil
+		return c.giveFromDialog(actor, cmd, c.logged)
 	})
 }
 
@@ -678,10 +648,7 @@ func (c *console) forfeitDialog() {
 		widget.NewFormItem(lang.L("Forfeiting side"), side),
 		widget.NewFormItem(lang.L("Reason"), reason),
 	}, func() error {
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"forfeit", get().String(), "--reason", reason.Text})
-		}
-		return c.core.Forfeit(c.ctx, c.cmdAs(c.arbiter()), get(), reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Forfeit{Side: get(), Reason: reason.Text}, nil)
 	})
 }
 
@@ -699,10 +666,7 @@ func (c *console) amendDialog() {
 		if !ok || n < 1 {
 			return errText(tr("%q is not a ply number", ply.Text))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"amend", "--ply", strconv.Itoa(n), strings.TrimSpace(mv.Text), "--reason", reason.Text})
-		}
-		return c.core.Amend(c.ctx, c.cmdAs(c.arbiter()), n, strings.TrimSpace(mv.Text), reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Amend{Ply: n, Input: strings.TrimSpace(mv.Text), Reason: reason.Text}, nil)
 	})
 }
 
@@ -710,7 +674,7 @@ func (c *console) amendDialog() {
 // to move, now or with an intended move.
 func (c *console) claimDialog() {
 	// shown in the console's language, recorded as the command's words
-	claims := map[string]string{lang.L("threefold repetition (9.2)"): "repetition", lang.L("fifty moves (9.3)"): "fifty-moves"}
+	claims := map[string]string{lang.L("threefold repetition (9.2)"): match.ClaimRepetition, lang.L("fifty moves (9.3)"): match.ClaimFiftyMoves}
 	kind := widget.NewSelect([]string{lang.L("threefold repetition (9.2)"), lang.L("fifty moves (9.3)")}, nil)
 	kind.SetSelectedIndex(0)
 	intended := entryWith("")
@@ -723,15 +687,7 @@ func (c *console) claimDialog() {
 		if g == nil {
 			return errText(lang.L("no game is in progress"))
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(c.actorFor(g.ToMove()), claimWords(claims[kind.Selected], strings.TrimSpace(intended.Text)), c.claimSent)
-		}
-		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), claims[kind.Selected], strings.TrimSpace(intended.Text))
-		if err != nil {
-			return err
-		}
-		c.afterDialog(func() { c.info(lang.L("Claim"), res.Ruling) })
-		return nil
+		return c.giveFromDialog(c.actorFor(g.ToMove()), match.Claim{Draw: claims[kind.Selected], Move: strings.TrimSpace(intended.Text)}, c.claimed)
 	})
 }
 

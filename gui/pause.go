@@ -67,13 +67,7 @@ func (c *console) pause() {
 		if text == "" {
 			text = "stopped by the arbiter"
 		}
-		if c.forwards() {
-			c.send(c.arbiter(), at, []string{"pause", "--reason", text, "--cause", chosen}, nil)
-			return nil
-		}
-		cmd := c.cmdAs(c.arbiter())
-		cmd.At = at
-		return c.core.PauseFor(c.ctx, cmd, match.PauseArgs{Reason: text, Cause: chosen})
+		return c.giveAtFromDialog(c.arbiter(), at, match.Pause{Reason: text, Cause: chosen}, nil)
 	})
 }
 

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
-	"arbiter/service/stations"
 )
 
 // startFromDialog starts the next game from a position (issue 13): a FEN
@@ -52,14 +51,6 @@ func (c *console) startFromDialog() {
 			}
 			*x.d = &d
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(c.arbiter(), startFromWords(from.FEN, strings.TrimSpace(white.Text), strings.TrimSpace(black.Text)),
-				func(_ stations.Result, err error) { c.sentFocus(err) })
-		}
-		if err := c.core.StartGameFrom(c.ctx, c.cmdAs(c.arbiter()), 0, from); err != nil {
-			return err
-		}
-		c.pending = append(c.pending, c.focusMove)
-		return nil
+		return c.giveFromDialog(c.arbiter(), match.GameStart{StartPosition: from}, func(match.Result) { c.focusMove() })
 	})
 }

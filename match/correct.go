@@ -329,10 +329,11 @@ func (args Correct) rule() (string, error) {
 
 // CorrectResult tells what a correction did.
 type CorrectResult struct {
-	Options CorrectionOptions
-	Outcome CorrectionOutcome
-	Bonus   time.Duration // given to BonusTo
-	BonusTo string
+	Options   CorrectionOptions
+	Outcome   CorrectionOutcome
+	Bonus     time.Duration // given to BonusTo, who has BonusSide
+	BonusTo   string
+	BonusSide clock.Side
 }
 
 // CorrectSide is one side's setting in a correct event.

@@ -164,6 +164,29 @@ func (r Result) Ruling() (ClaimResult, bool) {
 	return ClaimResult{Valid: p.Valid, Ruling: p.Ruling}, true
 }
 
+// Corrected is what a position reset the command made did: the figures it
+// worked with when the command ran here (Result.Correction), else what its
+// events hold — the plies struck out and the recovery bonus (the working of
+// each reading and the options are not recorded).
+func (r Result) Corrected() (CorrectResult, bool) {
+	if r.Correction != nil {
+		return *r.Correction, true
+	}
+	var p CorrectPayload
+	if _, ok := r.event(KindCorrect, &p); !ok || len(p.Struck) == 0 {
+		return CorrectResult{}, false
+	}
+	res := CorrectResult{Options: CorrectionOptions{Ply: p.Ply, Mistake: p.Struck[0], Struck: p.Struck}}
+	var adj AdjustPayload
+	if e, ok := r.event(KindAdjust, &adj); ok && e.Kind == KindAdjust {
+		if s, err := sideOf(adj.Side); err == nil {
+			res.Bonus = time.Duration(adj.MS)*time.Millisecond + time.Duration(adj.NS)
+			res.BonusSide = s
+		}
+	}
+	return res, true
+}
+
 // Logged is the incident the command logged, with the instant it was
 // logged at (a setup card is printed for that instant: SetupCard).
 func (r Result) Logged() (IncidentPayload, time.Time, bool) {

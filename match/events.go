@@ -726,6 +726,9 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 			return err
 		}
 		g.Clock = c
+		g.flagged = [2]bool{true, true}
+	} else if side, err := sideOf(p.Side); err == nil {
+		g.flagged[side] = true
 	}
 	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)

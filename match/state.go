@@ -127,6 +127,10 @@ type Incident struct {
 	EffectSaid *phrase.Error
 }
 
+// FlagRecorded reports whether the record holds a flag event about side's
+// flag in this game (its verdict, or Article 6.11's finding for both).
+func (g *Game) FlagRecorded(side clock.Side) bool { return g.flagged[side] }
+
 // Offer is a pending draw offer.
 type Offer struct {
 	By  clock.Side
@@ -162,6 +166,7 @@ type Game struct {
 	startClock   [2]time.Duration // each clock at the start of a game from a position (FEN); zero otherwise
 	pressReading reading          // the reading of a press awaiting its move
 	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
+	flagged      [2]bool          // a flag event named this side's flag (or both, 6.11)
 }
 
 // PauseInfo tells why the clocks stand still during a game.
