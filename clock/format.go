@@ -45,6 +45,45 @@ func FormatExact(d time.Duration) string {
 	return s
 }
 
+// FormatMillis writes a duration as H:MM:SS.fff, always with milliseconds
+// ("0:00:05.000"): the offsets of a script ('arbiter play').
+func FormatMillis(d time.Duration) string {
+	ms := int64(d / time.Millisecond)
+	return fmt.Sprintf("%d:%02d:%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
+}
+
+// FormatCorrection writes a clock correction with its sign, "+0:05:00" or
+// "−0:00:30" (a minus sign, U+2212), as the record's effects say it.
+func FormatCorrection(d time.Duration) string {
+	if d < 0 {
+		return "−" + FormatReading(-d)
+	}
+	return "+" + FormatReading(d)
+}
+
+// FormatRounded writes a duration rounded to the second as Go writes it
+// ("20m0s", "1h5m3s"): how long a console was away or a machine slept, in
+// the notes the record keeps.
+func FormatRounded(d time.Duration) string { return d.Round(time.Second).String() }
+
+// FormatSpan writes a period of a time control in words whose units a
+// face gives: "2 h", "1 h 30 min", "30 s" (hours, minutes, seconds: the
+// unit words, e.g. "h", "min", "s"); zero is "0 s".
+func FormatSpan(d time.Duration, hours, minutes, seconds string) string {
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	var parts []string
+	if h > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", h, hours))
+	}
+	if m > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", m, minutes))
+	}
+	if s > 0 || len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", s, seconds))
+	}
+	return strings.Join(parts, " ")
+}
+
 // FormatShown writes a clock as a clock face or a PGN [%clk] shows it:
 // H:MM:SS rounded down to whole seconds, and 0:00:00 for a negative
 // duration.

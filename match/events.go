@@ -648,7 +648,7 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	switch p.Op {
 	case "add":
 		c, err = c.AddTime(side, d, at)
-		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), signed(d))
+		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), clock.FormatCorrection(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
 		effect = phrase.Errorf("%s set to %s", phrase.Word(side.String()), clock.FormatReading(d))
@@ -673,13 +673,6 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 		effect = phrase.Errorf("%s, period %d", effect, *p.Period)
 	}
 	return c, effect, nil
-}
-
-func signed(d time.Duration) string {
-	if d < 0 {
-		return "−" + clock.FormatReading(-d)
-	}
-	return "+" + clock.FormatReading(d)
 }
 
 func applyDrawOffer(s *State, g *Game, e store.Event) error {

@@ -156,22 +156,8 @@ func (t tr) controlWords(c clock.Control) string {
 	return strings.Join(parts, t.s(", then "))
 }
 
-// span writes a duration as "2 h", "30 min", "1 h 30 min", "30 s".
+// span writes a duration as "2 h", "30 min", "1 h 30 min", "30 s", the units
+// in the report's language.
 func (t tr) span(d time.Duration) string {
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	hu, mu := "h", "min"
-	if t.de {
-		hu, mu = "Std.", "Min."
-	}
-	var parts []string
-	if h > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", h, hu))
-	}
-	if m > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", m, mu))
-	}
-	if s > 0 || len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("%d s", s))
-	}
-	return strings.Join(parts, " ")
+	return clock.FormatSpan(d, t.s("h"), t.s("min"), t.s("s"))
 }

@@ -113,10 +113,7 @@ func (w *writer) comment(format string, a ...any) {
 }
 
 // offset writes H:MM:SS.fff.
-func offset(d time.Duration) string {
-	ms := int64(d / time.Millisecond)
-	return fmt.Sprintf("%d:%02d:%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
-}
+func offset(d time.Duration) string { return clock.FormatMillis(d) }
 
 // quote writes s as one shell word in double quotes.
 func quote(s string) string {
