@@ -211,8 +211,6 @@ func (f Flag) Validate() error {
 }
 
 func (cmd Flag) run(t *tx, _ *Result) error {
-	which, orderUnknown := cmd.Side, cmd.OrderUnknown
-	var v FlagVerdict
 	if err := t.require("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
 		return err
 	}
@@ -220,113 +218,139 @@ func (cmd Flag) run(t *tx, _ *Result) error {
 	if err != nil {
 		return err
 	}
-	at := t.cmd.At
-	if which == "both" {
-		if !orderUnknown {
+	if cmd.Side == "both" {
+		if !cmd.OrderUnknown {
 			return refuseAs(CodeFlagBothNeedsOrder)
 		}
-		if err := t.require("flag both", RoleArbiter); err != nil {
-			return err
-		}
-		// Article 6.11 is about two fallen flags: it cannot stop a clock
-		// that still shows time
-		var fl [2]clock.Flag
-		for _, s := range []clock.Side{clock.White, clock.Black} {
-			fl[s] = g.Clock.Flag(s, at)
-			if !fl[s].Fallen {
-				return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
-			}
-		}
-		if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
-			return refuseAs(CodeBothFlagsRecorded)
-		}
-		return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
-			WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
+		return t.bothFlags(g)
 	}
-	if orderUnknown {
+	if cmd.OrderUnknown {
 		return refuseAs(CodeOrderUnknownGoesWithBoth)
 	}
-	side, err := clock.ParseSide(which)
+	claimed, err := clock.ParseSide(cmd.Side)
 	if err != nil {
-		return refuse("flag needs white, black or both, not %q", which)
+		return refuse("flag needs white, black or both, not %q", cmd.Side)
 	}
+	side, f, err := t.decidingFlag(g, claimed)
+	if err != nil {
+		return err
+	}
+	p, end := judgeFlag(g, side, f, claimed)
+	if err := t.emit(g.Number, KindFlag, p); err != nil {
+		return err
+	}
+	if end == nil {
+		return nil
+	}
+	return t.emit(g.Number, KindGameEnd, *end)
+}
+
+// bothFlags records Article 6.11: both flags have fallen and which fell
+// first is not established. It cannot stop a clock that still shows time.
+func (t *tx) bothFlags(g *Game) error {
+	if err := t.require("flag both", RoleArbiter); err != nil {
+		return err
+	}
+	at := t.cmd.At
+	var fl [2]clock.Flag
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		fl[s] = g.Clock.Flag(s, at)
+		if !fl[s].Fallen {
+			return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
+		}
+	}
+	if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
+		return refuseAs(CodeBothFlagsRecorded)
+	}
+	return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
+		WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
+}
+
+// decidingFlag is the flag a claim of the claimed side's flag is judged on
+// (Article 6.8): the claimed one, unless the other fell first and its side
+// had not completed the required moves, which then decides — and which its
+// own side cannot claim away.
+func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, error) {
+	at, side := t.cmd.At, claimed
 	f := g.Clock.Flag(side, at)
 	if !f.Fallen {
-		return refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
+		return side, f, refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
 	}
 	if f.OrderUnknown {
-		return refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
+		return side, f, refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
 	}
-	claimed := side
-	if of := g.Clock.Flag(side.Other(), at); of.Fallen && !of.OrderUnknown {
-		switch {
-		case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
-			return refuseAs(CodeSameInstant, instant(f.At))
-		case of.At.Before(f.At):
-			first := side.Other()
-			if _, done := requiredDone(g, first, of); done {
-				break // the first flag loses nothing (6.3): the claimed one is judged
-			}
-			if rs, ok, _ := t.roleSide(g); ok && rs == first {
-				return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
-			}
-			side, f = first, of
+	of := g.Clock.Flag(side.Other(), at)
+	if !of.Fallen || of.OrderUnknown {
+		return side, f, nil
+	}
+	switch {
+	case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
+		return side, f, refuseAs(CodeSameInstant, instant(f.At))
+	case of.At.Before(f.At):
+		first := side.Other()
+		if _, done := requiredDone(g, first, of); done {
+			return side, f, nil // the first flag loses nothing (6.3): the claimed one is judged
 		}
-	}
-	v = FlagVerdict{Side: side, FellAt: f.At}
-	opp := side.Other()
-	// said is the verdict's sentence: the 6.8 note when the first flag
-	// decides, then why
-	said := func(why *phrase.Error) *phrase.Error {
-		if claimed != side {
-			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
+		if rs, ok, _ := t.roleSide(g); ok && rs == first {
+			return side, f, refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
 		}
-		v.Why, v.Reason = why, why.Error()
-		return why
+		return first, of, nil
 	}
+	return side, f, nil
+}
+
+// judgeFlag is the verdict on side's fallen flag f, claimed as claimed's:
+// Article 6.3 counts the moves completed from the scoresheet, not from the
+// clock's counter, at the instant the flag fell; a player who had not
+// completed them loses unless the opponent cannot checkmate by any series
+// of legal moves (6.9), and the arbiter decides when that is undetermined.
+// It returns the flag event's payload and the game's end, if it ends.
+func judgeFlag(g *Game, side clock.Side, f clock.Flag, claimed clock.Side) (FlagPayload, *EndPayload) {
 	payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
 	if claimed != side {
 		payload.Claimed = claimed.String()
 	}
-	// Article 6.3: the moves completed are counted from the scoresheet,
-	// not from the clock's counter, at the instant the flag fell.
+	// said is the verdict's sentence: the 6.8 note when the first flag
+	// decides, then why
+	said := func(verdict string, why *phrase.Error) {
+		if claimed != side {
+			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
+		}
+		payload.Verdict, payload.Reason, payload.Why = verdict, why.Error(), why
+	}
 	done, ok := requiredDone(g, side, f)
 	if ok {
-		said(phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
-		payload.Verdict, payload.Reason, payload.Why = "required moves completed", v.Reason, v.Why
-		return t.emit(g.Number, KindFlag, payload)
+		said("required moves completed", phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
+		return payload, nil
 	}
 	short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
 	if f.Required == 0 {
 		short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
 	}
+	opp := side.Other()
 	mv := flagMateVerdict(g.Sheet, opp)
 	proof := mv.Why
 	if proof == nil {
 		proof = phrase.Errorf("%s", mv.Reason)
 	}
-	v.Verdict = mv.Verdict
+	result := ""
 	switch mv.Verdict {
 	case scoresheet.CannotMate:
-		v.Result = "1/2-1/2"
-		said(phrase.Errorf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, colour(opp), proof))
+		result = "1/2-1/2"
+		said(mv.Verdict.String(), phrase.Errorf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, colour(opp), proof))
 	case scoresheet.MatePossible:
-		v.Result = "0-1"
+		result = "0-1"
 		if side == clock.Black {
-			v.Result = "1-0"
+			result = "1-0"
 		}
-		said(phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
+		said(mv.Verdict.String(), phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
 	default:
-		said(phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result", short, colour(opp), proof))
+		said(mv.Verdict.String(), phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result", short, colour(opp), proof))
 	}
-	payload.Verdict, payload.Reason, payload.Why = mv.Verdict.String(), v.Reason, v.Why
-	if err := t.emit(g.Number, KindFlag, payload); err != nil {
-		return err
+	if result == "" {
+		return payload, nil
 	}
-	if v.Result == "" {
-		return nil
-	}
-	return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason, Why: v.Why})
+	return payload, &EndPayload{Result: result, Termination: string(scoresheet.TermTimeForfeit), Reason: payload.Reason, Why: payload.Why}
 }
 
 // rfc writes an instant for an event payload ("" for the zero time).
