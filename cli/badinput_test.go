@@ -344,6 +344,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a head too short", "live", static("verify", "--head", "abc"), "64 hexadecimal"},
 			{"a head that is not hex", "live", static("verify", "--head", strings.Repeat("z", 64)), "64 hexadecimal"},
 			{"a head not in the chain", "live", static("verify", "--head", strings.Repeat("ab", 32)), ""},
+			{"a match id too short", "live", static("verify", "--match", "abc"), "32 hexadecimal"},
+			{"another match's id", "live", static("verify", "--match", strings.Repeat("ab", 16)), "another match"},
 		},
 		"play": {
 			{"no script", "live", static("--at", later, "play"), "needs a script"},

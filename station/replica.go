@@ -35,6 +35,11 @@ type Replica struct {
 	memberOrder []string
 	alarm       error
 	pending     []pendingEvent // parts of a command not complete yet
+	// keys is the arbiter's key at each event, heads the events whose head
+	// the arbiter signed in the record: the heads stream is checked and
+	// applied with them (ApplyHead).
+	keys  match.ArbiterKeyring
+	heads map[int64]bool
 }
 
 type pendingEvent struct {
@@ -62,14 +67,20 @@ func (a *AlarmError) Error() string {
 
 // OpenReplica reads the record's head, command ids and stations' events.
 func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}}
-	evs, err := db.EventsAfter(ctx, 0)
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
+	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range evs {
 		r.note(e)
 		r.hashes = append(r.hashes, e.Hash)
+		r.keys.Add(e)
+	}
+	for _, s := range sigs {
+		if s.Kind == store.SigHead {
+			r.heads[s.Seq] = true
+		}
 	}
 	if n := len(evs); n > 0 {
 		r.seq, r.head = uint64(evs[n-1].Seq), evs[n-1].Hash
@@ -390,6 +401,12 @@ func (r *Replica) commit(batch []pendingEvent) {
 		if p.ev.Seq == int64(len(r.hashes))+1 {
 			r.hashes = append(r.hashes, p.ev.Hash)
 			r.note(p.ev)
+			r.keys.Add(p.ev)
+		}
+		for _, w := range p.w.Sigs {
+			if w.Kind == store.SigHead {
+				r.heads[p.ev.Seq] = true
+			}
 		}
 		if uint64(p.ev.Seq) > r.seq {
 			r.seq, r.head = uint64(p.ev.Seq), p.ev.Hash
@@ -398,4 +415,68 @@ func (r *Replica) commit(batch []pendingEvent) {
 	last := batch[len(batch)-1]
 	r.ids[last.w.Cmd] = uint64(last.ev.Seq)
 	r.broadcast()
+}
+
+// HeadError is a head signature from the heads stream that this record
+// does not take: its event is not the record's, or it is not the
+// arbiter's signature by his key there. It is skipped; the record is
+// unchanged.
+type HeadError struct {
+	Seq    int64
+	Reason string
+}
+
+func (h *HeadError) Error() string {
+	return fmt.Sprintf("the head signature of event %d from the heads stream is not taken: %s", h.Seq, h.Reason)
+}
+
+// ApplyHead puts the arbiter's head signature h beside the record, which
+// must hold its event (the caller waits for it): checked against the
+// event's hash and the arbiter's key there (match.ArbiterKeyring). A head
+// the record has signed already is skipped; one that does not hold is
+// refused with *HeadError, the record unchanged.
+func (r *Replica) ApplyHead(ctx context.Context, h HeadNote) error {
+	if r.HeadSigned(h.Seq) {
+		return nil
+	}
+	if problem := r.CheckHead(h); problem != "" {
+		return &HeadError{Seq: h.Seq, Reason: problem}
+	}
+	if _, err := r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
+		return tx.PutSignature(h.Signature())
+	}); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.heads[h.Seq] = true
+	r.broadcast()
+	r.mu.Unlock()
+	return nil
+}
+
+// CheckHead checks the head signature h against the record: its event
+// must be in it with the hash h names, and h the arbiter's signature of
+// that hash by his key there. It returns "" or what is wrong.
+func (r *Replica) CheckHead(h HeadNote) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	hash := ""
+	if h.Seq >= 1 && h.Seq <= int64(len(r.hashes)) {
+		hash = r.hashes[h.Seq-1]
+	}
+	switch {
+	case hash == "":
+		return fmt.Sprintf("the record holds %d events, not event %d", len(r.hashes), h.Seq)
+	case h.Hash != hash:
+		return fmt.Sprintf("it signs another hash than the record's event %d", h.Seq)
+	}
+	return r.keys.CheckHead(h.Signature(), hash)
+}
+
+// HeadSigned reports whether the record holds the arbiter's signature of
+// the head at event seq.
+func (r *Replica) HeadSigned(seq int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.heads[seq]
 }

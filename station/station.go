@@ -299,8 +299,9 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.Stop()
 		return nil, err
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.consume()
+	go s.consumeHeads()
 	if s.eng != nil {
 		if err := s.bootstrap(ctx); err != nil {
 			s.Stop()
@@ -389,6 +390,105 @@ func (s *Station) consume() {
 		seq, _ := s.rep.Head()
 		from = seq + 1
 	}
+}
+
+// consumeHeads applies the heads stream to the replica (docs/stations.md,
+// "Signed heads"): each head signature the arbiter made after a command
+// given at a station, once the record holds its event. A signature the
+// record does not take is logged and skipped; applying stops with the
+// alarm.
+func (s *Station) consumeHeads() {
+	defer s.wg.Done()
+	from := uint64(1)
+	for s.ctx.Err() == nil {
+		err := s.link.ConsumeHeads(s.ctx, from, func(m StreamMsg) error {
+			var h HeadNote
+			if err := json.Unmarshal(m.Data, &h); err != nil {
+				s.cfg.Logf("%s: head signature %d of the heads stream is unreadable: skipped", s.cfg.Name, m.Seq)
+				from = m.Seq + 1
+				return nil
+			}
+			for {
+				if err := s.awaitEvent(h.Seq); err != nil {
+					return err
+				}
+				err := s.rep.ApplyHead(s.ctx, h)
+				var refused *HeadError
+				if errors.As(err, &refused) {
+					s.cfg.Logf("%s: %v", s.cfg.Name, err)
+				} else if err != nil {
+					if sleepCtx(s.ctx, 100*time.Millisecond) != nil {
+						return s.ctx.Err()
+					}
+					continue // the disk: tried again
+				}
+				from = m.Seq + 1
+				return nil
+			}
+		})
+		var alarm *AlarmError
+		if errors.As(err, &alarm) {
+			return
+		}
+	}
+}
+
+// awaitEvent waits until the replica holds event seq, or returns nil at
+// once when the stream itself does not hold it (a head signature of an
+// event that does not exist is then refused by ApplyHead); it returns the
+// alarm once raised, or the station's end.
+func (s *Station) awaitEvent(seq int64) error {
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+		err := s.rep.WaitSeq(ctx, uint64(max(seq, 0)))
+		cancel()
+		var alarm *AlarmError
+		switch {
+		case err == nil, errors.As(err, &alarm):
+			return err
+		case s.ctx.Err() != nil:
+			return s.ctx.Err()
+		}
+		if last, lerr := s.link.LastSeq(s.ctx); lerr == nil && last < uint64(seq) {
+			return nil
+		}
+	}
+}
+
+// handleHead appends to the heads stream the arbiter's head signature a
+// station sent after his command, once checked against this record (the
+// authority's); every station then puts it beside its record
+// (consumeHeads). A signature that does not hold is refused; while the
+// record has not reached its event, or the stream does not take it, it is
+// not answered and the sender retries.
+func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
+	h := *req.SignedHead
+	if !s.authority() {
+		return
+	}
+	if len(req.Args) > 0 {
+		s.respond(m, Reply{Error: "a head signature is sent alone, without a command: give the command again"})
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	err := s.rep.WaitSeq(wctx, uint64(max(h.Seq, 1)))
+	cancel()
+	if err != nil && s.rep.CheckHead(h) != "" {
+		s.cfg.Logf("%s: head signature %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, h.Seq, err)
+		if last, lerr := s.link.LastSeq(ctx); lerr != nil || last >= uint64(h.Seq) {
+			return // not answered: the sender retries
+		}
+	}
+	if problem := s.rep.CheckHead(h); problem != "" {
+		s.respond(m, Reply{Error: "the arbiter's head signature is refused: " + problem})
+		return
+	}
+	b, _ := json.Marshal(h)
+	if err := s.link.PublishHead(ctx, fmt.Sprintf("head-%d-%s", h.Seq, h.Key), b); err != nil {
+		s.cfg.Logf("%s: head signature %s not appended: %v", s.cfg.Name, req.ID, err)
+		return
+	}
+	s.respond(m, Reply{Seq: uint64(h.Seq)})
 }
 
 // watchConsumer restarts the consumer when the stream's leader reports
@@ -1251,6 +1351,10 @@ func (s *Station) handle(m *nats.Msg) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
+	if req.SignedHead != nil {
+		s.handleHead(ctx, m, req)
+		return
+	}
 	for attempt := 0; attempt < 5; attempt++ {
 		last, peers, err := s.link.lastSeqPeers(ctx)
 		if err != nil {
@@ -1459,7 +1563,10 @@ func (s *Station) SetReplicas(ctx context.Context, n int) error {
 	if s.eng == nil || s.eng.cfg.Cluster == nil {
 		return nil
 	}
-	_, err := s.eng.js.UpdateStream(ctx, StreamConfig(n))
+	if _, err := s.eng.js.UpdateStream(ctx, StreamConfig(n)); err != nil {
+		return err
+	}
+	_, err := s.eng.js.UpdateStream(ctx, HeadsStreamConfig(n))
 	return err
 }
 
