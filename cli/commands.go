@@ -169,7 +169,7 @@ func toldMatchNew(r *runner, _ match.Result) {
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
 	if r.inPlay {
-		return nil
+		return
 	}
 	r.out("the match id: %s\n", match.HexBlocks(st.Match.ID))
 	if c := st.ArbiterCredential(); c != nil {
