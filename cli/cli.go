@@ -158,8 +158,8 @@ func Run(ctx context.Context, argv []string, env Env) int {
 }
 
 // Sentence turns an error into the one clear sentence shown to users, in
-// the command line's words (words.go; service.SentenceIn).
-func Sentence(err error) string { return service.SentenceIn(err, say) }
+// the command line's words (words.go; phrase.Sentence).
+func Sentence(err error) string { return phrase.Sentence(service.Coded(err), say) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {

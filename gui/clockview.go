@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -284,7 +283,7 @@ func (v *clockView) update() {
 	side, at := v.feed.side(), v.feed.now()
 	running, isRunning := g.Clock.Running()
 	on := isRunning && running == side && g.Live()
-	setText(v.name, sideGlyph(side)+g.Name(side)+" — "+lang.L(match.Colour(side)), fg)
+	setText(v.name, sideGlyph(side)+g.Name(side)+" — "+translate(match.Colour(side)), fg)
 	v.showName()
 	next := v.showReading(g, side, at, on)
 	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
@@ -318,7 +317,7 @@ func sideGlyph(side clock.Side) string {
 func (v *clockView) showBeforeFirstGame() {
 	fg := themeColor(theme.ColorNameForeground)
 	side := v.feed.side()
-	name, start := lang.L(match.Colour(side)), "-:--:--"
+	name, start := translate(match.Colour(side)), "-:--:--"
 	if st := v.feed.state(); st.Match != nil && len(st.Games) > 0 {
 		m := st.Match
 		n := st.Games[0].Number
@@ -376,29 +375,29 @@ func (v *clockView) showFlagLine(g *match.Game, side clock.Side, f clock.Flag, a
 	flagTxt := ""
 	var notes [2]string
 	if f.Fallen {
-		flagTxt = "⚑ " + lang.L("FLAG")
+		flagTxt = "⚑ " + translate("FLAG")
 		if !f.At.IsZero() {
 			flagTxt += " " + v.feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {
 		case unknown:
-			notes[0] = lang.L("order unknown (6.11)")
+			notes[0] = translate("order unknown (6.11)")
 		case ok && first == side:
-			notes[0] = lang.L("fell first")
+			notes[0] = translate("fell first")
 		}
 		if f.RequiredDone() {
-			notes[1] = lang.L("required moves done")
+			notes[1] = translate("required moves done")
 		}
 	}
 	flagCol := color.Color(colFlag)
 	if flagTxt == "" && g.Pressed != nil && *g.Pressed == side {
 		// the player pressed; the move is still to be entered (clock keys
 		// alone switch the clocks, or a key was pressed first)
-		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
+		flagTxt, flagCol = "● "+translate("pressed: enter the move"), colRunning
 	}
 	if flagTxt == "" && stopped {
-		flagTxt, flagCol = "■ "+lang.L("clocks stopped"), colStopped
+		flagTxt, flagCol = "■ "+translate("clocks stopped"), colStopped
 	}
 	if f.Fallen != v.fallen {
 		v.fallen = f.Fallen

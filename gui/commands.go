@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
@@ -36,7 +35,7 @@ func (c *console) cmdAs(a match.Actor) match.Cmd {
 // only warning there is says that an arbiter action was taken on an
 // unprotected match (match.UnprotectedWarning, issue 16).
 func (c *console) warn(w error) {
-	c.warning = "⚠ " + lang.L("Unprotected match: nothing is signed")
+	c.warning = "⚠ " + translate("Unprotected match: nothing is signed")
 	if match.ErrorCode(w) != match.CodeUnprotected {
 		c.warning = "⚠ " + sentence(w)
 	}
@@ -144,7 +143,7 @@ func (c *console) endLoan() {
 // askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
 func (c *console) askPIN(then func()) {
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
+	pin.SetPlaceHolder(translate("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
 		d.Hide()
@@ -154,7 +153,7 @@ func (c *console) askPIN(then func()) {
 		c.checkArbiterPIN(given, func(err error) {
 			if err != nil {
 				if wrongCredential(err) || errors.Is(err, errWrongStationPIN) {
-					c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+					c.info(translate("Not done"), translate("The PIN is wrong: give the arbiter PIN set when the match was created."))
 				} else {
 					c.showError(err)
 				}
@@ -171,8 +170,8 @@ func (c *console) askPIN(then func()) {
 		})
 	}
 	pin.OnSubmitted = func(string) { submit() }
-	d = dialog.NewCustomConfirm(lang.L("Arbiter mode"), lang.L("OK"), lang.L("Cancel"),
-		widget.NewForm(widget.NewFormItem(lang.L("PIN"), pin)), func(ok bool) {
+	d = dialog.NewCustomConfirm(translate("Arbiter mode"), translate("OK"), translate("Cancel"),
+		widget.NewForm(widget.NewFormItem(translate("PIN"), pin)), func(ok bool) {
 			if ok {
 				submit()
 			}
@@ -209,23 +208,23 @@ func (c *console) enterMove(input string) bool {
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.setMoveError(lang.L("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
+		c.setMoveError(translate("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
 		return false
 	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
 		// that ends the game (mate, stalemate) needs none
-		c.setMoveError(lang.L("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
+		c.setMoveError(translate("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
 	at := c.now()
 	if side, fell, ok := c.fallenFlag(g, at); ok {
 		// a move after a fallen flag: the arbiter decides first (6.8, 6.9)
-		c.confirm(lang.L("The flag has fallen"),
+		c.confirm(translate("The flag has fallen"),
 			tr("%s's flag fell at %s. Record the move %s anyway? The arbiter then decides the flag (Game → %s's flag fell, 6.9).",
-				lang.L(match.Colour(side)), c.timeOfDay(fell), input, lang.L(match.Colour(side))),
-			lang.L("Record the move"), func() { c.recordMove(input, pressed, at) })
+				translate(match.Colour(side)), c.timeOfDay(fell), input, translate(match.Colour(side))),
+			translate("Record the move"), func() { c.recordMove(input, pressed, at) })
 		return false
 	}
 	return c.recordMove(input, pressed, at)
@@ -336,7 +335,7 @@ func (c *console) focusMove() {
 func (c *console) drawOffer() {
 	g := c.game()
 	if g == nil {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
 	side := g.Offerer()
@@ -346,7 +345,7 @@ func (c *console) drawOffer() {
 func (c *console) drawAnswer(accept bool) {
 	g := c.game()
 	if g == nil || g.Offer == nil {
-		c.showError(errText(lang.L("there is no draw offer to answer")))
+		c.showError(errText(translate("there is no draw offer to answer")))
 		return
 	}
 	answer := func() {
@@ -362,13 +361,13 @@ func (c *console) drawAnswer(accept bool) {
 	}
 	// accepting ends the game: one more step, as for a resignation
 	by := g.Offer.By.Other()
-	d := dialog.NewConfirm(lang.L("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), lang.L(match.Colour(by))), func(ok bool) {
+	d := dialog.NewConfirm(translate("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), translate(match.Colour(by))), func(ok bool) {
 		c.onEnter = nil
 		if ok {
 			answer()
 		}
 	}, c.win)
-	d.SetConfirmText(lang.L("Accept draw"))
+	d.SetConfirmText(translate("Accept draw"))
 	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
 	c.onEnter = d.Confirm
 	c.showDialog(d)
@@ -377,10 +376,10 @@ func (c *console) drawAnswer(accept bool) {
 func (c *console) resign(side clock.Side) {
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
-	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
+	c.confirm(translate("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), translate(match.Colour(side))), translate("Resign"), func() {
 		c.give(c.actorFor(side), c.now(), match.Resign{Side: side}, nil)
 	})
 }
@@ -413,23 +412,23 @@ func (c *console) flag(which string) {
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
 	at := c.now()
-	msg := lang.L("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
-	title := lang.L("Both flags, order unknown (6.11)")
+	msg := translate("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
+	title := translate("Both flags, order unknown (6.11)")
 	if which != "both" {
 		s, _ := clock.ParseSide(which)
 		f := g.Clock.Flag(s, at)
-		title = tr("%s's flag fell", lang.L(match.Colour(s)))
+		title = tr("%s's flag fell", translate(match.Colour(s)))
 		msg = tr("Record that %s's flag has fallen? Article 6.9 decides: %s loses if %s can still checkmate, the game is drawn if not.",
-			lang.L(match.Colour(s)), lang.L(match.Colour(s)), lang.L(match.Colour(s.Other())))
+			translate(match.Colour(s)), translate(match.Colour(s)), translate(match.Colour(s.Other())))
 		if f.Fallen {
-			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), c.timeOfDay(f.At)) + " " + msg
+			msg = tr("%s's flag fell at %s.", translate(match.Colour(s)), c.timeOfDay(f.At)) + " " + msg
 		}
 	}
-	ask := func() { c.confirm(title, msg, lang.L("Record the flag"), run) }
+	ask := func() { c.confirm(title, msg, translate("Record the flag"), run) }
 	if which == "both" {
 		c.asArbiter(ask)
 		return

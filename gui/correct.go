@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -91,19 +90,19 @@ type correctColumn struct {
 }
 
 // methodWord is a method as the incident log says it, mid-sentence.
-func methodWord(m string) string { return lang.L(match.MethodEffect(m)) }
+func methodWord(m string) string { return translate(match.MethodEffect(m)) }
 
 // methodTitle is a method's heading in the dialog.
 func methodTitle(m string) string {
 	switch m {
 	case match.MethodRecord:
-		return lang.L("From the record")
+		return translate("From the record")
 	case match.MethodProportional:
-		return lang.L("Proportional (rule 10)")
+		return translate("Proportional (rule 10)")
 	case match.MethodKeep:
-		return lang.L("Keep the clocks")
+		return translate("Keep the clocks")
 	case match.MethodSet:
-		return lang.L("Set by the arbiter")
+		return translate("Set by the arbiter")
 	}
 	return m
 }
@@ -111,11 +110,11 @@ func methodTitle(m string) string {
 func (c *console) correctDialog() {
 	g := c.game()
 	if g == nil || !g.Live() || g.Sheet == nil {
-		c.showError(errText(lang.L("no game is in progress: only a game in progress can be reset")))
+		c.showError(errText(translate("no game is in progress: only a game in progress can be reset")))
 		return
 	}
 	if g.Sheet.Ply() == 0 {
-		c.showError(errText(lang.L("no move has been recorded in this game: there is nothing to take back")))
+		c.showError(errText(translate("no move has been recorded in this game: there is nothing to take back")))
 		return
 	}
 	arb := c.arbiter() // the PIN lent for this action, also once the authority answered
@@ -161,7 +160,7 @@ func (c *console) openCorrectDialog(arb match.Actor) {
 		if res.Bonus > 0 {
 			msg += " " + tr("%s received %s (rule 10).", c.game().Name(res.BonusSide), clock.FormatReading(res.Bonus))
 		}
-		c.info(lang.L("Position corrected"), msg)
+		c.info(translate("Position corrected"), msg)
 	}
 	feed := correctFeed{
 		state: c.state,
@@ -207,13 +206,13 @@ func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correct
 			cd.ply.SetText(want)
 		}
 	}
-	causes := []string{lang.L("operator error (rule 10)"), lang.L("irregularity (6.13)")}
+	causes := []string{translate("operator error (rule 10)"), translate("irregularity (6.13)")}
 	cd.cause = widget.NewRadioGroup(causes, func(string) { cd.preview() })
 	cd.cause.Horizontal = true
 	cd.cause.SetSelected(causes[0])
-	cd.noBonus = widget.NewCheck(lang.L("no recovery bonus (the human waives it)"), func(bool) { cd.preview() })
+	cd.noBonus = widget.NewCheck(translate("no recovery bonus (the human waives it)"), func(bool) { cd.preview() })
 	cd.reason = entryWith("")
-	cd.reason.SetPlaceHolder(lang.L("what went wrong"))
+	cd.reason.SetPlaceHolder(translate("what went wrong"))
 	cd.summary = widget.NewLabel("")
 	cd.summary.Wrapping = fyne.TextWrapWord
 	cd.errText = widget.NewLabel("")
@@ -259,25 +258,25 @@ func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correct
 		cd.cols[m] = col
 		body := container.NewVBox(col.title, col.white, col.black)
 		if m == match.MethodSet {
-			body.Add(widget.NewForm(widget.NewFormItem(lang.L("White"), cd.setW), widget.NewFormItem(lang.L("Black"), cd.setB)))
+			body.Add(widget.NewForm(widget.NewFormItem(translate("White"), cd.setW), widget.NewFormItem(translate("Black"), cd.setB)))
 		}
 		body.Add(col.why)
 		body.Add(col.work)
 		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
 	}
 	pick := container.NewHBox(container.NewGridWrap(fyne.NewSize(260, 130), cd.plies),
-		container.NewVBox(widget.NewLabel(lang.L("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
+		container.NewVBox(widget.NewLabel(translate("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
 	form := widget.NewForm(
-		widget.NewFormItem(lang.L("Mistaken move"), pick),
-		widget.NewFormItem(lang.L("Cause"), cd.cause),
+		widget.NewFormItem(translate("Mistaken move"), pick),
+		widget.NewFormItem(translate("Cause"), cd.cause),
 		widget.NewFormItem("", cd.noBonus),
-		widget.NewFormItem(lang.L("Reason"), cd.reason),
+		widget.NewFormItem(translate("Reason"), cd.reason),
 	)
-	cancel := widget.NewButton(lang.L("Cancel"), func() { cd.d.Hide() })
+	cancel := widget.NewButton(translate("Cancel"), func() { cd.d.Hide() })
 	top := container.NewVBox(form, cd.summary)
 	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
 	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
-	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, win)
+	cd.d = dialog.NewCustomWithoutButtons(translate("Correct a position (rule 10, 6.13)"), content, win)
 	escapeCloses(content, cd.d.Hide)
 	cd.d.SetOnClosed(feed.onClosed)
 	cd.plies.Select(g.Sheet.Ply() - 1)
@@ -314,7 +313,7 @@ func (cd *correctDialog) preview() {
 	cd.ok = true
 	o := cd.opts
 	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
-		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), lang.L(match.Colour(o.ToMove)))
+		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), translate(match.Colour(o.ToMove)))
 	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
 		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, clock.FormatReading(match.RecoveryBonus))
 	}
@@ -327,19 +326,19 @@ func (cd *correctDialog) preview() {
 		}
 		col.white.SetText(cd.sideLine(clock.White, oc.Sides[clock.White], oc.Possible))
 		col.black.SetText(cd.sideLine(clock.Black, oc.Sides[clock.Black], oc.Possible))
-		col.work.SetText(lang.L("White") + ": " + say(oc.Working[clock.White]) + "\n" + lang.L("Black") + ": " + say(oc.Working[clock.Black]))
+		col.work.SetText(translate("White") + ": " + say(oc.Working[clock.White]) + "\n" + translate("Black") + ": " + say(oc.Working[clock.Black]))
 		if oc.Possible {
 			col.why.Hide()
 			col.choose.Enable()
 		} else {
-			col.why.SetText(lang.L("Refused") + ": " + say(oc.Why))
+			col.why.SetText(translate("Refused") + ": " + say(oc.Why))
 			col.why.Show()
 			col.choose.Disable()
 		}
 		if oc.Method == match.MethodSet {
 			col.white.SetText(tr("White: period %d, %d moves", oc.Sides[clock.White].Period, oc.Sides[clock.White].Moves))
 			col.black.SetText(tr("Black: period %d, %d moves", oc.Sides[clock.Black].Period, oc.Sides[clock.Black].Moves))
-			work := lang.L("The readings given above (H:MM:SS).")
+			work := translate("The readings given above (H:MM:SS).")
 			if cd.bonus() > 0 {
 				work += " " + tr("%s then receives %s (rule 10).", o.Human, clock.FormatReading(cd.bonus()))
 			}
@@ -362,9 +361,9 @@ func (cd *correctDialog) bonus() time.Duration {
 func (cd *correctDialog) sideLine(s clock.Side, cs match.ClockSetting, possible bool) string {
 	r := cs.Remaining
 	if b := cd.bonus(); b > 0 && possible && s == cd.opts.HumanSide {
-		return tr("%s: %s (period %d, %d moves, with %s rule 10)", lang.L(match.Colour(s)), clock.FormatReading((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+clock.FormatReading(b))
+		return tr("%s: %s (period %d, %d moves, with %s rule 10)", translate(match.Colour(s)), clock.FormatReading((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+clock.FormatReading(b))
 	}
-	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), clock.FormatReading(r.Truncate(time.Second)), cs.Period, cs.Moves)
+	return tr("%s: %s (period %d, %d moves)", translate(match.Colour(s)), clock.FormatReading(r.Truncate(time.Second)), cs.Period, cs.Moves)
 }
 
 // fillSet fills the set fields from the record for the chosen ply (the
@@ -401,7 +400,7 @@ func (cd *correctDialog) apply(method string) {
 		args.Cause = match.CauseIrregularity
 	}
 	if args.Reason == "" {
-		fail(errText(lang.L("a position reset needs a reason: say what went wrong")))
+		fail(errText(translate("a position reset needs a reason: say what went wrong")))
 		return
 	}
 	if method == match.MethodSet {

@@ -3,8 +3,6 @@ package gui
 import (
 	"time"
 
-	"fyne.io/fyne/v2/lang"
-
 	"arbiter/match"
 )
 
@@ -102,7 +100,7 @@ func (c *console) moved(res match.Result, err error) {
 	c.focusMove() // the next move can be typed at once
 	if m, ok := res.Moved(); ok && m.Ended {
 		end, _ := res.Ended()
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", m.SAN, m.Result, translate(end.Termination)))
+		c.info(translate("Game over"), tr("%s: the game is over, %s (%s).", m.SAN, m.Result, translate(end.Termination)))
 	}
 }
 
@@ -114,21 +112,21 @@ func (c *console) flagged(res match.Result, err error) {
 	}
 	c.refresh() // the game's end shows behind the verdict at once
 	if v, ok := res.Verdict(); ok && v.Why != nil {
-		c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
+		c.info(translate("Flag"), capitalFirst(say(v.Why)))
 	}
 }
 
 // logged shows what an incident printed (a setup card, rule 12).
 func (c *console) logged(res match.Result) {
 	if card, ok := res.SetupCard(c.state()); ok {
-		c.info(lang.L("Incident"), card)
+		c.info(translate("Incident"), card)
 	}
 }
 
 // claimed shows the ruling on a claim of a draw.
 func (c *console) claimed(res match.Result) {
 	if r, ok := res.Ruling(); ok {
-		c.info(lang.L("Claim"), r.Ruling)
+		c.info(translate("Claim"), r.Ruling)
 	}
 }
 

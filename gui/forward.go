@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -131,7 +130,7 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 		// waits, retried with its id; the status line says so meanwhile.
 		waiting := func(string) {
 			fyne.Do(func() {
-				c.warning = "⚠ " + lang.L("No authority answers yet: the command waits for one.")
+				c.warning = "⚠ " + translate("No authority answers yet: the command waits for one.")
 				c.refreshWhere()
 			})
 		}
@@ -180,27 +179,27 @@ func stationWords(err error) (string, bool) {
 		}
 		return sentence(errors.New(refused.Text)), true
 	case errors.As(err, &role):
-		return lang.L("The operator's station gives only the operator's commands: switch to operator mode (Ctrl+M)."), true
+		return translate("The operator's station gives only the operator's commands: switch to operator mode (Ctrl+M)."), true
 	case errors.As(err, &down):
-		return fmt.Sprintf(lang.L("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
+		return fmt.Sprintf(translate("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
 	case errors.As(err, &opKey):
 		switch opKey.Kind {
 		case stations.OperatorKeyNotNeeded:
-			return lang.L("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
+			return translate("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
 		case stations.OperatorKeyNeeded:
-			return lang.L("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
+			return translate("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
 		case stations.OperatorKeyWrong:
-			return fmt.Sprintf(lang.L("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
+			return fmt.Sprintf(translate("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
 		case stations.OperatorKeyNone:
-			return lang.L("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
+			return translate("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
 		}
 		why, ok := stationWords(opKey.Err)
 		if !ok {
 			why = sentence(opKey.Err)
 		}
-		return fmt.Sprintf(lang.L("The operator's credential could not be made: %s"), why), true
+		return fmt.Sprintf(translate("The operator's credential could not be made: %s"), why), true
 	case errors.Is(err, stations.ErrMirror):
-		return lang.L("The mirror terminal only reads the record: give commands at another station."), true
+		return translate("The mirror terminal only reads the record: give commands at another station."), true
 	}
 	return "", false
 }

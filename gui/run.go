@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/lang"
 
 	"arbiter/assets"
 	"arbiter/internal/timesource"
@@ -77,7 +76,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	} else if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
 	} else if msg != nil {
-		c.info(lang.L("The console was away"), sentence(msg))
+		c.info(translate("The console was away"), sentence(msg))
 	}
 	if !replica {
 		c.noteWriteError(core.Beat(ctx, ts.Now()))

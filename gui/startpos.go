@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -22,21 +21,21 @@ func (c *console) startFromDialog() {
 	fen := entryWith("")
 	fen.SetPlaceHolder("8/8/4k3/8/8/4K3/4P3/8 w - - 0 60")
 	white := entryWith("")
-	white.SetPlaceHolder(lang.L("the control's time"))
+	white.SetPlaceHolder(translate("the control's time"))
 	black := entryWith("")
-	black.SetPlaceHolder(lang.L("the control's time"))
-	help := widget.NewLabel(lang.L("The side to move in the FEN has the move and its clock starts; the FEN's move number sets the moves completed and the period. Clocks as H:MM:SS, e.g. 0:04:59.5."))
+	black.SetPlaceHolder(translate("the control's time"))
+	help := widget.NewLabel(translate("The side to move in the FEN has the move and its clock starts; the FEN's move number sets the moves completed and the period. Clocks as H:MM:SS, e.g. 0:04:59.5."))
 	help.Wrapping = fyne.TextWrapWord
 	help.SizeName = theme.SizeNameCaptionText
-	c.formDialog(lang.L("Start from a position"), lang.L("Start game"), []*widget.FormItem{
+	c.formDialog(translate("Start from a position"), translate("Start game"), []*widget.FormItem{
 		widget.NewFormItem("FEN", fen),
-		widget.NewFormItem(lang.L("White's clock"), white),
-		widget.NewFormItem(lang.L("Black's clock"), black),
+		widget.NewFormItem(translate("White's clock"), white),
+		widget.NewFormItem(translate("Black's clock"), black),
 		widget.NewFormItem("", help),
 	}, func() error {
 		from := match.StartPosition{FEN: strings.TrimSpace(fen.Text)}
 		if from.FEN == "" {
-			return errText(lang.L("no position given: write its FEN, or start the next game from the usual position with Ctrl+G"))
+			return errText(translate("no position given: write its FEN, or start the next game from the usual position with Ctrl+G"))
 		}
 		for _, x := range []struct {
 			e *formEntry
