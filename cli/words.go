@@ -77,10 +77,12 @@ var words = phrase.Dictionary{
 	string(match.CodeAmendNeedsReason):          "amend needs --reason: say what was entered wrongly",
 	string(match.CodeAmendNeedsMove):            "amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'",
 	string(match.CodeAmendChangesStanding):      "amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead",
-	// the console's English names its menu where the core's English, as
-	// the command line keeps it, names the command
+	string(match.CodeMatchNewNeedsArbiter):      "match new must be given by the arbiter",
+	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
+	// the shared refusals and texts whose English the console words its
+	// own way (it names its menu where the command line names the command)
+	string(match.CodeGameInProgress): "game %d is still in progress: finish it (result, resign, draw) before starting another",
 	"%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result": "%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result",
-	"game %d is still in progress: finish it (result, resign, draw) before starting another":  "game %d is still in progress: finish it (result, resign, draw) before starting another",
 }
 
 // say is the command line's word for s: its own table's, else the shared

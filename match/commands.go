@@ -25,13 +25,13 @@ const MaxText = 4000
 func checkText(what phrase.Word, s string, required bool) error {
 	switch {
 	case required && strings.TrimSpace(s) == "":
-		return refuse("%s is empty: say it in a few words", what)
+		return refuseAs(CodeTextEmpty, what)
 	case !utf8.ValidString(s):
-		return refuse("%s is not valid UTF-8 text: retype it", what)
+		return refuseAs(CodeTextInvalid, what)
 	case len(s) > MaxText:
-		return refuse("%s is %d bytes long: keep it under %d", what, len(s), MaxText)
+		return refuseAs(CodeTextTooLong, what, len(s), MaxText)
 	case strings.ContainsAny(s, "\x00"):
-		return refuse("%s contains a NUL character: retype it", what)
+		return refuseAs(CodeTextNUL, what)
 	}
 	return nil
 }
@@ -93,7 +93,7 @@ func (m MatchNew) prepare(*State, Cmd) (func(t *tx, res *Result) error, error) {
 			return refuseAs(CodeMatchExists, t.st.Match.Title)
 		}
 		if t.cmd.Role != RoleArbiter {
-			return forbid("match new must be given by the arbiter")
+			return forbidAs(CodeMatchNewNeedsArbiter)
 		}
 		p, err := m.payload()
 		if err != nil {
@@ -128,7 +128,7 @@ func (spec MatchNew) payload() (MatchNewPayload, error) {
 		}
 	}
 	if spec.Players[0] == spec.Players[1] {
-		return p, refuse("both players are called %q: give two different names", spec.Players[0])
+		return p, refuseAs(CodeSamePlayerNames, spec.Players[0])
 	}
 	if spec.Computer != "" && spec.Computer != spec.Players[0] && spec.Computer != spec.Players[1] {
 		return p, refuseAs(CodeComputerNotAPlayer, spec.Computer, spec.Players[0], spec.Players[1])
@@ -170,7 +170,7 @@ func (spec MatchNew) payload() (MatchNewPayload, error) {
 		}
 		tc, err := clock.ParseSpec(s)
 		if err != nil {
-			return p, refuse("time control for %s: %v", name, err)
+			return p, refuseAs(CodeBadTimeControl, name, err)
 		}
 		if tc.Mode != clock.Timed {
 			return p, refuseAs(CodeUntimedControl, s)
@@ -188,7 +188,7 @@ func (spec MatchNew) payload() (MatchNewPayload, error) {
 	}
 	p.TimeZone = spec.TimeZone
 	if spec.ForfeitAfter < 0 {
-		return p, refuse("the forfeit time cannot be negative")
+		return p, refuseAs(CodeNegativeForfeitTime)
 	}
 	p.ForfeitAfter = int64(time.Hour / time.Millisecond)
 	if spec.ForfeitAfter > 0 {
@@ -229,7 +229,7 @@ func (t *tx) game(n int) (*Game, error) {
 	}
 	g := t.st.Game(n)
 	if g == nil {
-		return nil, refuse("there is no game %d: the match has games 1 to %d", n, m.GamesPlanned)
+		return nil, refuseAs(CodeNoSuchGame, n, m.GamesPlanned)
 	}
 	return g, nil
 }
@@ -261,7 +261,7 @@ func (GameSchedule) Kind() string { return "game.schedule" }
 // Validate checks the game number and that a start is given.
 func (s GameSchedule) Validate() error {
 	if s.Start.IsZero() {
-		return refuse("no scheduled start given")
+		return refuseAs(CodeNoScheduledStart)
 	}
 	return checkGameNumber(s.Game)
 }
@@ -278,7 +278,7 @@ func (s GameSchedule) run(t *tx, _ *Result) error {
 		return err
 	}
 	if g.State != Scheduled && g.State != Postponed {
-		return refuse("game %d is %s: only a game not yet started can be scheduled", g.Number, g.State)
+		return refuseAs(CodeCannotSchedule, g.Number, g.State)
 	}
 	return t.emit(g.Number, KindGameSchedule, GamePayload{Game: g.Number, Start: s.Start.UTC().Format(time.RFC3339Nano)})
 }
@@ -286,7 +286,7 @@ func (s GameSchedule) run(t *tx, _ *Result) error {
 // checkGameNumber refuses a game number no match has (0: the next game).
 func checkGameNumber(n int) error {
 	if n < 0 || n > maxGames {
-		return refuse("there is no game %d: a match has games 1 to %d at most", n, maxGames)
+		return refuseAs(CodeGameNumberOutOfRange, n, maxGames)
 	}
 	return nil
 }
@@ -300,7 +300,7 @@ func (t *tx) pick(n int) (*Game, error) {
 	}
 	g := t.st.nextGame()
 	if g == nil {
-		return nil, refuse("every game of the match has been played")
+		return nil, refuseAs(CodeAllGamesPlayed)
 	}
 	return g, nil
 }
@@ -343,14 +343,14 @@ func (s GameStart) run(t *tx, _ *Result) error {
 		return err
 	}
 	if cur := t.st.CurrentGame(); cur != nil && cur.Live() {
-		return refuse("game %d is still in progress: finish it (result, resign, draw) before starting another", cur.Number)
+		return refuseAs(CodeGameInProgress, cur.Number)
 	}
 	g, err := t.pick(s.Game)
 	if err != nil {
 		return err
 	}
 	if g.State != Scheduled && g.State != Postponed {
-		return refuse("game %d is %s and cannot be started", g.Number, g.State)
+		return refuseAs(CodeCannotStart, g.Number, g.State)
 	}
 	p := GamePayload{Game: g.Number, White: g.White, Black: g.Black}
 	if err := s.StartPosition.fill(&p); err != nil {
@@ -376,15 +376,15 @@ func (from StartPosition) fill(p *GamePayload) error {
 	}
 	pos, err := scoresheet.ParseFEN(from.FEN)
 	if err != nil {
-		return refuse("%v", err)
+		return refuseAs(CodeNotAPosition, err)
 	}
 	if f := strings.Fields(pos.String()); len(f) == 6 {
 		if n, err := strconv.Atoi(f[5]); err != nil || n < 1 || n > maxStartMove {
-			return refuse("the FEN's move number %s is not one a game can reach: give a move number from 1 to %d", f[5], maxStartMove)
+			return refuseAs(CodeFENMoveNumber, f[5], maxStartMove)
 		}
 	}
 	if term, _ := scoresheet.OutcomeOf(pos); term != scoresheet.TermNone {
-		return refuse("the game cannot start from this position: it is already over (%s)", term)
+		return refuseAs(CodePositionOver, term)
 	}
 	p.FEN = pos.String()
 	for _, x := range []struct {
@@ -396,7 +396,7 @@ func (from StartPosition) fill(p *GamePayload) error {
 			continue
 		}
 		if *x.d < 0 || *x.d > 24*time.Hour {
-			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, clock.FormatReading(*x.d))
+			return refuseAs(CodeStartClockOutOfRange, x.who, clock.FormatReading(*x.d))
 		}
 		ns := int64(*x.d)
 		*x.ns = &ns
@@ -433,7 +433,7 @@ func (p GamePostpone) run(t *tx, _ *Result) error {
 		return err
 	}
 	if g.State != Scheduled {
-		return refuse("game %d is %s: only a game not yet started can be postponed", g.Number, g.State)
+		return refuseAs(CodeCannotPostpone, g.Number, g.State)
 	}
 	return t.emit(g.Number, KindGamePostpone, GamePayload{Game: g.Number, Reason: p.Reason})
 }
@@ -450,7 +450,7 @@ func (t *tx) roleSide(g *Game) (clock.Side, bool, error) {
 		m := t.st.Match
 		s, ok := g.Side(m.Computer)
 		if !ok {
-			return 0, false, forbid("this match has no computer player, so there is no operator")
+			return 0, false, forbidAs(CodeNoOperator)
 		}
 		return s, true, nil
 	}
@@ -500,7 +500,7 @@ func (m Move) run(t *tx, _ *Result) error {
 		if running, ok := g.Clock.Running(); !ok {
 			return refuseAs(CodeClocksStopped, g.pauseText())
 		} else if running != mover {
-			return refuse("%s's clock is running but %s is to move: correct the clocks first", colour(running), colour(mover))
+			return refuseAs(CodeWrongClockRunning, colour(running), colour(mover))
 		}
 	}
 	if err := m.Validate(); err != nil {
@@ -508,7 +508,7 @@ func (m Move) run(t *tx, _ *Result) error {
 	}
 	mv, err := g.Sheet.ParseMove(m.Input)
 	if err != nil {
-		return refuse("%v", err)
+		return refuseAs(CodeMoveNotLegal, err)
 	}
 	// Whether the move ends the game decides whether it presses the clock.
 	pos := g.Sheet.Position()
@@ -544,9 +544,9 @@ func (t *tx) mayActFor(g *Game, side clock.Side, what phrase.Word) error {
 	}
 	if restricted && s != side {
 		if t.cmd.Role == RoleOperator {
-			return forbid("the operator acts only for the computer (%s), not for %s: %s refused", t.st.Match.Computer, g.Name(side), what)
+			return forbidAs(CodeOperatorOnlyForComputer, t.st.Match.Computer, g.Name(side), what)
 		}
-		return forbid("%s cannot %s for %s", t.cmd.Role, what, colour(side))
+		return forbidAs(CodeNotYourSide, t.cmd.Role, what, colour(side))
 	}
 	return nil
 }
@@ -580,7 +580,7 @@ func (Press) run(t *tx, _ *Result) error {
 	}
 	running, ok := g.Clock.Running()
 	if !ok {
-		return refuse("no clock is running (%s): nothing to press", g.pauseText())
+		return refuseAs(CodeNothingToPress, g.pauseText())
 	}
 	if g.Pressed != nil {
 		return refuseAs(CodeAlreadyPressed, colour(*g.Pressed))
@@ -650,7 +650,7 @@ func (p Pause) run(t *tx, _ *Result) error {
 	}
 	running, ok := g.Clock.Running()
 	if !ok {
-		return refuse("the clocks are already stopped (%s)", g.pauseText())
+		return refuseAs(CodeAlreadyStopped, g.pauseText())
 	}
 	switch t.cmd.Role {
 	case RoleArbiter:
@@ -663,7 +663,7 @@ func (p Pause) run(t *tx, _ *Result) error {
 		}
 	case RoleOperator:
 		if s, _ := g.Side(t.st.Match.Computer); s == running {
-			return forbid("rule 7: the computer's clock must keep running on its turn; only the arbiter can stop it")
+			return forbidAs(CodeComputersClockRuns)
 		}
 		if !p.Call {
 			return forbidAs(CodeOperatorPausesOnlyToCall)
@@ -695,7 +695,7 @@ func (Resume) run(t *tx, _ *Result) error {
 		return err
 	}
 	if _, ok := g.Clock.Running(); ok {
-		return refuse("a clock is already running")
+		return refuseAs(CodeClockRunning)
 	}
 	side := g.ToMove()
 	if g.Pressed != nil {
@@ -715,16 +715,16 @@ type Adjustment struct {
 // check refuses a correction no clock can take.
 func (adj Adjustment) check() error {
 	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
-		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", clock.FormatReading(adj.D))
+		return refuseAs(CodeCorrectionTooLarge, clock.FormatReading(adj.D))
 	}
 	if adj.Moves != nil && (*adj.Moves < 0 || *adj.Moves > 1000) {
-		return refuse("the move counter must be between 0 and 1000, not %d", *adj.Moves)
+		return refuseAs(CodeMoveCounterOutOfRange, *adj.Moves)
 	}
 	if adj.Period != nil && (*adj.Period < 1 || *adj.Period > 100) {
-		return refuse("the period counts from 1, not %d", *adj.Period)
+		return refuseAs(CodePeriodOutOfRange, *adj.Period)
 	}
 	if adj.Set && adj.D < 0 {
-		return refuse("a clock cannot be set to a negative time")
+		return refuseAs(CodeNegativeClock)
 	}
 	return nil
 }
@@ -780,7 +780,7 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason any, rule s
 	p.MS = int64(adj.D / time.Millisecond)
 	p.NS = int64(adj.D % time.Millisecond)
 	if _, _, err := adjustClock(g.Clock, side, p, t.cmd.At); err != nil {
-		return refuse("%s's clock cannot be corrected that way: %v", colour(side), err)
+		return refuseAs(CodeCannotCorrectClock, colour(side), err)
 	}
 	return t.emit(g.Number, KindAdjust, p)
 }
@@ -815,7 +815,7 @@ func (d DrawOffer) run(t *tx, _ *Result) error {
 		return err
 	}
 	if g.Offer != nil {
-		return refuse("%s's draw offer is still open: it must be accepted or declined first", colour(g.Offer.By))
+		return refuseAs(CodeOfferOpen, colour(g.Offer.By))
 	}
 	return t.emit(g.Number, KindDrawOffer, SidePayload{Side: s.String()})
 }
@@ -856,7 +856,7 @@ func (t *tx) answerDraw(accept bool) error {
 		return err
 	}
 	if g.Offer == nil || g.OfferNext != nil {
-		return refuse("there is no draw offer to answer")
+		return refuseAs(CodeNoDrawOffer)
 	}
 	answering := g.Offer.By.Other()
 	if err := t.mayActFor(g, answering, phrase.Word(strings.TrimPrefix(verb, "draw ")+" the draw")); err != nil {
@@ -909,7 +909,7 @@ func ValidResult(r string) error {
 	case "1-0", "0-1", "1/2-1/2":
 		return nil
 	}
-	return refuse("%q is not a result: write 1-0, 0-1 or 1/2-1/2", r)
+	return refuseAs(CodeNotAResult, r)
 }
 
 // Decide ends the game in progress by the arbiter's decision (the command

@@ -125,7 +125,7 @@ func (o CorrectionOptions) Outcome(method string) (CorrectionOutcome, bool) {
 func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, error) {
 	g := st.CurrentGame()
 	if st.Match == nil || g == nil || !g.Live() {
-		return CorrectionOptions{}, refuse("no game is in progress: only a game in progress can be reset")
+		return CorrectionOptions{}, refuseAs(CodeNoGameToReset)
 	}
 	return correctionOptions(st.Match, g, ply, at)
 }
@@ -145,7 +145,7 @@ func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOpti
 	}
 	probe := g.Sheet.Clone()
 	if _, err := probe.TakeBack(ply); err != nil {
-		return o, refuse("%v", err)
+		return o, refuseAs(CodeCannotTakeBack, err)
 	}
 	o.FEN = probe.FEN()
 	o.ToMove = sideOfColor(probe.ToMove())
@@ -378,7 +378,7 @@ func (args Correct) run(t *tx, out *Result) error {
 		oc = opts.set(g, [2]time.Duration{args.White, args.Black})
 	}
 	if !oc.Possible {
-		return refuse("%s", oc.Why)
+		return refuseAs(CodeMethodImpossible, oc.Why)
 	}
 	res.Options, res.Outcome = opts, oc
 	out.Correction = &res

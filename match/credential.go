@@ -116,7 +116,7 @@ func newCredential(role, name, secret string, key ed25519.PrivateKey) (*Credenti
 		return nil, nil, refuseAs(CodePassphraseTooShort, MinSecret)
 	}
 	if !utf8.ValidString(secret) {
-		return nil, nil, refuse("the passphrase is not valid UTF-8 text: retype it")
+		return nil, nil, refuseAs(CodePassphraseNotUTF8)
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -159,7 +159,7 @@ func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 	}
 	seed, err := hex.DecodeString(f[1])
 	if err != nil || len(seed) != ed25519.SeedSize {
-		return nil, refuse("the key file is damaged: its key is not 64 hexadecimal digits")
+		return nil, refuseAs(CodeKeyFileDamaged)
 	}
 	return ed25519.NewKeyFromSeed(seed), nil
 }
@@ -498,7 +498,7 @@ func (spec CredentialAdd) roleAndName() (role, name string, err error) {
 	case "player", RoleWhite, RoleBlack:
 		return "player", spec.Player, nil
 	}
-	return "", "", refuse("%q is not a role a credential is given to: use arbiter, operator or player", string(spec.Role))
+	return "", "", refuseAs(CodeNotACredentialRole, string(spec.Role))
 }
 
 func (spec CredentialAdd) run(t *tx, res *Result) error {
@@ -513,7 +513,7 @@ func (spec CredentialAdd) run(t *tx, res *Result) error {
 // argon2id is slow on purpose); only the arbiter hands one out.
 func (spec CredentialAdd) prepare(_ *State, c Cmd) (func(t *tx, res *Result) error, error) {
 	if c.Role != RoleArbiter {
-		return nil, forbid("credential add must be given by the arbiter, not the %s", c.Role)
+		return nil, forbidAs(CodeCredentialAddNeedsArbiter, c.Role)
 	}
 	role, name, err := spec.roleAndName()
 	if err != nil {
@@ -538,7 +538,7 @@ func (spec CredentialAdd) prepare(_ *State, c Cmd) (func(t *tx, res *Result) err
 			return refuseAs(CodeCredentialNotAPlayer, name, m.Players[0], m.Players[1])
 		}
 		if role == "operator" && m.Computer == "" {
-			return refuse("this match has no computer player and so no operator: no credential is needed for one")
+			return refuseAs(CodeNoOperatorCredential)
 		}
 		if !t.st.Protected() {
 			if role != "arbiter" {
@@ -548,14 +548,14 @@ func (spec CredentialAdd) prepare(_ *State, c Cmd) (func(t *tx, res *Result) err
 				// made at another station: its request, signed there by the new key
 				req, ok := registrationSignedBy(c, cred)
 				if !ok {
-					return refuse("the new arbiter credential must sign its own registration: give the command again")
+					return refuseAs(CodeRegistrationUnsigned)
 				}
 				t.signer, t.signReq = "arbiter", req
 				return t.emit(0, KindCredentialAdd, cred)
 			}
 			t.signWith("arbiter", key, true) // the new key signs its own registration
 		} else if t.st.ArbiterCredential() == nil {
-			return refuse("this record keeps an older PIN without signing keys: credentials can be given only in a match created with this version")
+			return refuseAs(CodeOlderPIN)
 		}
 		return t.emit(0, KindCredentialAdd, cred)
 	}, nil

@@ -57,7 +57,7 @@ type preparer interface {
 // itself.
 func (a *App) Do(ctx context.Context, by Cmd, c Command) (Result, error) {
 	if c == nil {
-		return Result{}, refuse("no command given")
+		return Result{}, refuseAs(CodeNoCommand)
 	}
 	run := c.run
 	if p, ok := c.(preparer); ok {
@@ -287,20 +287,20 @@ func EncodeCommand(c Command) ([]byte, error) {
 func DecodeCommand(b []byte) (Command, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(b, &members); err != nil || members == nil {
-		return nil, refuse("the command is not a JSON object")
+		return nil, refuseAs(CodeNotAnObject)
 	}
 	var kind string
 	if raw, ok := members["kind"]; !ok || json.Unmarshal(raw, &kind) != nil {
-		return nil, refuse("the command names no kind")
+		return nil, refuseAs(CodeNoCommandKind)
 	}
 	decode, ok := commandKinds[kind]
 	if !ok {
-		return nil, refuse("%q is not a kind of command", kind)
+		return nil, refuseAs(CodeNotACommandKind, kind)
 	}
 	delete(members, "kind")
 	rest, err := json.Marshal(members)
 	if err != nil {
-		return nil, refuse("the command is not a JSON object")
+		return nil, refuseAs(CodeNotAnObject)
 	}
 	return decode(rest)
 }
@@ -312,7 +312,7 @@ func decodeAs[C Command](b []byte) (Command, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return nil, refuse("the command %s is malformed: %s", c.Kind(), err.Error())
+		return nil, refuseAs(CodeMalformedCommand, c.Kind(), err.Error())
 	}
 	return c, nil
 }

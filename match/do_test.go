@@ -97,22 +97,25 @@ func TestACommandsEncodingHoldsNoSecret(t *testing.T) {
 }
 
 func TestDecodeCommandRefusesWhatIsNoCommand(t *testing.T) {
-	for _, tc := range []struct{ name, in string }{
-		{"not JSON", `move e4`},
-		{"not an object", `["move"]`},
-		{"no kind", `{"input":"e4"}`},
-		{"a kind that is no command", `{"kind":"castle","input":"e4"}`},
-		{"a kind that only reads", `{"kind":"status"}`},
-		{"a member the command does not have", `{"kind":"move","input":"e4","promote":"q"}`},
-		{"a member of the wrong type", `{"kind":"move","input":4}`},
-		{"a side that is no side", `{"kind":"resign","side":"w"}`},
-		{"null", `null`},
+	for _, tc := range []struct {
+		name, in string
+		want     Code
+	}{
+		{"not JSON", `move e4`, CodeNotAnObject},
+		{"not an object", `["move"]`, CodeNotAnObject},
+		{"null", `null`, CodeNotAnObject},
+		{"no kind", `{"input":"e4"}`, CodeNoCommandKind},
+		{"a kind that is no command", `{"kind":"castle","input":"e4"}`, CodeNotACommandKind},
+		{"a kind that only reads", `{"kind":"status"}`, CodeNotACommandKind},
+		{"a member the command does not have", `{"kind":"move","input":"e4","promote":"q"}`, CodeMalformedCommand},
+		{"a member of the wrong type", `{"kind":"move","input":4}`, CodeMalformedCommand},
+		{"a side that is no side", `{"kind":"resign","side":"w"}`, CodeMalformedCommand},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if c, err := DecodeCommand([]byte(tc.in)); err == nil {
 				t.Fatalf("DecodeCommand(%s) = %#v, want a refusal", tc.in, c)
-			} else if ErrorCode(err) != CodeInvalid {
-				t.Fatalf("DecodeCommand(%s): %v, want a refusal coded %s", tc.in, err, CodeInvalid)
+			} else if ErrorCode(err) != tc.want {
+				t.Fatalf("DecodeCommand(%s): %v, want the refusal %s", tc.in, err, tc.want)
 			}
 		})
 	}

@@ -33,7 +33,7 @@ func (LogIncident) Kind() string { return "incident" }
 // Validate checks the kind and the texts.
 func (l LogIncident) Validate() error {
 	if _, ok := incidentKinds[l.Incident]; !ok {
-		return refuse("%q is not an incident kind: use one of %v", l.Incident, IncidentKinds())
+		return refuseAs(CodeNotAnIncidentKind, l.Incident, IncidentKinds())
 	}
 	return l.checkTexts()
 }
@@ -94,7 +94,7 @@ func (l LogIncident) run(t *tx, _ *Result) error {
 	kind, args := l.Incident, l.IncidentArgs
 	k, ok := incidentKinds[kind]
 	if !ok {
-		return refuse("%q is not an incident kind: use one of %v", kind, IncidentKinds())
+		return refuseAs(CodeNotAnIncidentKind, kind, IncidentKinds())
 	}
 	if err := t.require("incident "+kind, k.roles...); err != nil {
 		return err
@@ -107,7 +107,7 @@ func (l LogIncident) run(t *tx, _ *Result) error {
 	}
 	g := t.st.CurrentGame()
 	if (g == nil || !g.Live()) && !k.matchLevel {
-		return refuse("incident %s needs a game in progress", kind)
+		return refuseAs(CodeIncidentNeedsGame, kind)
 	}
 	if err := flags(k.options...)(t, g, args); err != nil {
 		return err
@@ -205,7 +205,7 @@ func (f Flag) Validate() error {
 		return refuseAs(CodeOrderUnknownGoesWithBoth)
 	}
 	if _, err := clock.ParseSide(f.Side); err != nil {
-		return refuse("flag needs white, black or both, not %q", f.Side)
+		return refuseAs(CodeNotAFlag, f.Side)
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func (cmd Flag) run(t *tx, _ *Result) error {
 	}
 	claimed, err := clock.ParseSide(cmd.Side)
 	if err != nil {
-		return refuse("flag needs white, black or both, not %q", cmd.Side)
+		return refuseAs(CodeNotAFlag, cmd.Side)
 	}
 	side, f, err := t.decidingFlag(g, claimed)
 	if err != nil {
@@ -256,7 +256,7 @@ func (t *tx) bothFlags(g *Game) error {
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		fl[s] = g.Clock.Flag(s, at)
 		if !fl[s].Fallen {
-			return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
+			return refuseAs(CodeBothFlagsNotFallen, colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
 		}
 	}
 	if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
@@ -274,10 +274,10 @@ func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, 
 	at, side := t.cmd.At, claimed
 	f := g.Clock.Flag(side, at)
 	if !f.Fallen {
-		return side, f, refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
+		return side, f, refuseAs(CodeFlagNotFallen, colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
 	}
 	if f.OrderUnknown {
-		return side, f, refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
+		return side, f, refuseAs(CodeFlagOrderUnknown, colour(side))
 	}
 	of := g.Clock.Flag(side.Other(), at)
 	if !of.Fallen || of.OrderUnknown {
@@ -292,7 +292,7 @@ func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, 
 			return side, f, nil // the first flag loses nothing (6.3): the claimed one is judged
 		}
 		if rs, ok, _ := t.roleSide(g); ok && rs == first {
-			return side, f, refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
+			return side, f, refuseAs(CodeOwnFlagFirst, colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
 		}
 		return first, of, nil
 	}

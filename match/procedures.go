@@ -112,7 +112,7 @@ func needName(t *tx, g *Game, a IncidentArgs) error {
 func computerMatch(rule phrase.Word) guardFunc {
 	return func(t *tx, g *Game, a IncidentArgs) error {
 		if t.st.Match.Computer == "" {
-			return refuse("%s concerns a computer player, and this match has none", rule)
+			return refuseAs(CodeNoComputer, rule)
 		}
 		return nil
 	}
@@ -126,7 +126,7 @@ func notHumansTurn(rule, what phrase.Word) guardFunc {
 		}
 		if HumansTurn(t.st.Match, g) {
 			h := t.st.Match.Human()
-			return refuse("%s: %s is allowed only when it is not %s's turn to move; wait until %s has moved", rule, what, h, h)
+			return refuseAs(CodeHumansTurn, rule, what, h, h)
 		}
 		return nil
 	}
@@ -138,7 +138,7 @@ func computersTurn(t *tx, g *Game, a IncidentArgs) error {
 		return err
 	}
 	if cs, ok := g.Side(m.Computer); !ok || turnOf(g) != cs {
-		return refuse("rule 11: the operator may tell %s the times only when it is %s's turn to move", m.Computer, m.Computer)
+		return refuseAs(CodeTimeInfoOnComputersTurn, m.Computer, m.Computer)
 	}
 	return nil
 }
@@ -316,7 +316,7 @@ func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	_, inc := t.st.ruling(a.Refers)
 	if inc == nil {
-		return refuse("event %d is not a decision of the arbiter in the incident log: give the number of the ruling the appeal contests", a.Refers)
+		return refuseAs(CodeNotARuling, a.Refers)
 	}
 	return nil
 }
@@ -327,10 +327,10 @@ func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	ag, inc := t.st.findIncident(a.Refers)
 	if inc == nil || inc.Kind != "appeal" {
-		return refuse("event %d is not an appeal: give the number of the appeal the decision closes", a.Refers)
+		return refuseAs(CodeNotAnAppeal, a.Refers)
 	}
 	if t.st.decided(a.Refers) {
-		return refuse("the appeal (event %d) has already been decided: log a new appeal to contest the decision", a.Refers)
+		return refuseAs(CodeAppealDecided, a.Refers)
 	}
 	if a.Result == "" {
 		return nil
@@ -430,7 +430,7 @@ func (f Forfeit) run(t *tx, _ *Result) error {
 	if g == nil || !g.Live() {
 		g = t.st.nextGame()
 		if g == nil {
-			return refuse("every game of the match has been played: there is no game to forfeit")
+			return refuseAs(CodeNoGameToForfeit)
 		}
 		if g.Scheduled.IsZero() {
 			return refuseAs(CodeForfeitNoStart, g.Number, clock.FormatReading(m.ForfeitAfter))
@@ -441,11 +441,11 @@ func (f Forfeit) run(t *tx, _ *Result) error {
 		base, what = g.Started, "the start of the game"
 	}
 	if n := sheetMoves(g, side); n > 0 {
-		return refuse("%s (%s) has made %d move(s) in game %d and is not absent: a player who has moved cannot be defaulted", g.Name(side), colour(side), n, g.Number)
+		return refuseAs(CodePlayerHasMoved, g.Name(side), colour(side), n, g.Number)
 	}
 	deadline := base.Add(m.ForfeitAfter)
 	if !t.cmd.At.After(deadline) {
-		return refuse("%s may be defaulted only when absent more than %s after %s (%s), that is after %s: wait %s more (6.6)",
+		return refuseAs(CodeForfeitTooEarly,
 			g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
 	}
 	result := "0-1"
@@ -498,7 +498,7 @@ func (cl Claim) Validate() error {
 		return err
 	}
 	if cl.Draw != ClaimRepetition && cl.Draw != ClaimFiftyMoves {
-		return refuse("%q is not a claim: claim repetition or fifty-moves", cl.Draw)
+		return refuseAs(CodeNotAClaim, cl.Draw)
 	}
 	return nil
 }
@@ -520,7 +520,7 @@ func (cl Claim) run(t *tx, _ *Result) error {
 	if s, ok, err := t.roleSide(g); err != nil {
 		return err
 	} else if ok && s != side {
-		return forbid("a draw claim is made by the player having the move (Article 9.2), and %s is to move", colour(side))
+		return forbidAs(CodeClaimNotYourMove, colour(side))
 	}
 	var term scoresheet.Termination
 	switch kind {
@@ -531,7 +531,7 @@ func (cl Claim) run(t *tx, _ *Result) error {
 		res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
 		term = scoresheet.TermFiftyMoves
 	default:
-		return refuse("%q is not a claim: claim repetition or fifty-moves", kind)
+		return refuseAs(CodeNotAClaim, kind)
 	}
 	if !res.Valid {
 		res.Ruling += " The game continues."
@@ -613,21 +613,21 @@ func (am Amend) run(t *tx, _ *Result) error {
 	}
 	g := t.st.CurrentGame()
 	if g == nil || g.Sheet == nil {
-		return refuse("no game has been started: there is no record to amend")
+		return refuseAs(CodeNoRecordToAmend)
 	}
 	probe := g.Sheet.Clone()
 	if ply < 1 || ply > probe.Ply() {
-		return refuse("there is no ply %d: game %d has %d recorded plies; choose a ply from 1 to %d", ply, g.Number, probe.Ply(), probe.Ply())
+		return refuseAs(CodeNoPlyToAmend, ply, g.Number, probe.Ply(), probe.Ply())
 	}
 	old := *probe.Entries()[ply-1] // Amend rewrites the entry in place
 	oldLabel := old.Label()
 	beforeTerm, _ := probe.Outcome()
 	if err := probe.Amend(ply, input); err != nil {
-		return refuse("%v", err)
+		return refuseAs(CodeCannotAmend, err)
 	}
 	ne := probe.Entries()[ply-1]
 	if ne.UCI == old.UCI {
-		return refuse("%s is already recorded at ply %d: nothing to amend", ne.SAN, ply)
+		return refuseAs(CodeNothingToAmend, ne.SAN, ply)
 	}
 	if term, _ := probe.Outcome(); term != beforeTerm {
 		return refuseAs(CodeAmendChangesStanding, oldLabel, ne.SAN, term)
