@@ -560,6 +560,15 @@ func (t *tx) match() (*Match, error) {
 	return t.st.Match, nil
 }
 
+// liveFor is the game in progress for a command the roles may give, or a
+// refusal.
+func (t *tx) liveFor(command string, roles ...Role) (*Game, error) {
+	if err := t.require(command, roles...); err != nil {
+		return nil, err
+	}
+	return t.live()
+}
+
 // live returns the game in progress or a refusal.
 func (t *tx) live() (*Game, error) {
 	if _, err := t.match(); err != nil {

@@ -267,13 +267,7 @@ func (s GameSchedule) Validate() error {
 }
 
 func (s GameSchedule) run(t *tx, _ *Result) error {
-	if err := t.require("game schedule", RoleArbiter); err != nil {
-		return err
-	}
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	g, err := t.pick(s.Game)
+	g, err := t.pickAsArbiter("game schedule", s, s.Game)
 	if err != nil {
 		return err
 	}
@@ -281,6 +275,19 @@ func (s GameSchedule) run(t *tx, _ *Result) error {
 		return refuseAs(CodeCannotSchedule, g.Number, g.State)
 	}
 	return t.emit(g.Number, KindGameSchedule, GamePayload{Game: g.Number, Start: s.Start.UTC().Format(time.RFC3339Nano)})
+}
+
+// pickAsArbiter is the game n (0: the next one) a command of the arbiter's
+// about a game not yet started is about, once the command's fields are
+// checked.
+func (t *tx) pickAsArbiter(command string, c Command, n int) (*Game, error) {
+	if err := t.require(command, RoleArbiter); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return t.pick(n)
 }
 
 // checkGameNumber refuses a game number no match has (0: the next game).
@@ -422,13 +429,7 @@ func (p GamePostpone) Validate() error {
 }
 
 func (p GamePostpone) run(t *tx, _ *Result) error {
-	if err := t.require("game postpone", RoleArbiter); err != nil {
-		return err
-	}
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	g, err := t.pick(p.Game)
+	g, err := t.pickAsArbiter("game postpone", p, p.Game)
 	if err != nil {
 		return err
 	}
@@ -479,10 +480,7 @@ func (Move) Kind() string { return "move" }
 func (m Move) Validate() error { return checkText("the move", m.Input, true) }
 
 func (m Move) run(t *tx, _ *Result) error {
-	if err := t.require("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}
@@ -571,10 +569,7 @@ func (Press) Kind() string { return "press" }
 func (Press) Validate() error { return nil }
 
 func (Press) run(t *tx, _ *Result) error {
-	if err := t.require("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}
@@ -687,10 +682,7 @@ func (Resume) Kind() string { return "resume" }
 func (Resume) Validate() error { return nil }
 
 func (Resume) run(t *tx, _ *Result) error {
-	if err := t.require("resume", RoleArbiter); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("resume", RoleArbiter)
 	if err != nil {
 		return err
 	}
@@ -798,10 +790,7 @@ func (DrawOffer) Kind() string { return "draw.offer" }
 func (DrawOffer) Validate() error { return nil }
 
 func (d DrawOffer) run(t *tx, _ *Result) error {
-	if err := t.require("draw offer", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("draw offer", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}
@@ -848,10 +837,7 @@ func (t *tx) answerDraw(accept bool) error {
 	if accept {
 		verb = "draw accept"
 	}
-	if err := t.require(verb, RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor(verb, RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}
@@ -886,10 +872,7 @@ func (Resign) Kind() string { return "resign" }
 func (Resign) Validate() error { return nil }
 
 func (r Resign) run(t *tx, _ *Result) error {
-	if err := t.require("resign", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("resign", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}

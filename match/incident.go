@@ -211,10 +211,7 @@ func (f Flag) Validate() error {
 }
 
 func (cmd Flag) run(t *tx, _ *Result) error {
-	if err := t.require("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-		return err
-	}
-	g, err := t.live()
+	g, err := t.liveFor("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
 		return err
 	}

@@ -12,44 +12,45 @@ import (
 // tests of packages that still use them (station/, broadcast/, bench/).
 // New code builds a Command and calls Do.
 
+// run runs cmd and tells only whether it was refused.
+func (a *App) run(ctx context.Context, c Cmd, cmd Command) error {
+	_, err := a.Do(ctx, c, cmd)
+	return err
+}
+
 // NewMatch runs MatchNew.
 //
 // Deprecated: use Do with MatchNew.
 func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchNew) error {
-	_, err := a.Do(ctx, c, spec)
-	return err
+	return a.run(ctx, c, spec)
 }
 
 // ScheduleGame runs GameSchedule.
 //
 // Deprecated: use Do with GameSchedule.
 func (a *App) ScheduleGame(ctx context.Context, c Cmd, n int, start time.Time) error {
-	_, err := a.Do(ctx, c, GameSchedule{Game: n, Start: start})
-	return err
+	return a.run(ctx, c, GameSchedule{Game: n, Start: start})
 }
 
 // StartGame runs GameStart from the standard position.
 //
 // Deprecated: use Do with GameStart.
 func (a *App) StartGame(ctx context.Context, c Cmd, n int) error {
-	_, err := a.Do(ctx, c, GameStart{Game: n})
-	return err
+	return a.run(ctx, c, GameStart{Game: n})
 }
 
 // StartGameFrom runs GameStart from a position.
 //
 // Deprecated: use Do with GameStart.
 func (a *App) StartGameFrom(ctx context.Context, c Cmd, n int, from StartPosition) error {
-	_, err := a.Do(ctx, c, GameStart{Game: n, StartPosition: from})
-	return err
+	return a.run(ctx, c, GameStart{Game: n, StartPosition: from})
 }
 
 // PostponeGame runs GamePostpone.
 //
 // Deprecated: use Do with GamePostpone.
 func (a *App) PostponeGame(ctx context.Context, c Cmd, n int, reason string) error {
-	_, err := a.Do(ctx, c, GamePostpone{Game: n, Reason: reason})
-	return err
+	return a.run(ctx, c, GamePostpone{Game: n, Reason: reason})
 }
 
 // Move runs Move.
@@ -65,48 +66,42 @@ func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (Move
 //
 // Deprecated: use Do with Press.
 func (a *App) Press(ctx context.Context, c Cmd) error {
-	_, err := a.Do(ctx, c, Press{})
-	return err
+	return a.run(ctx, c, Press{})
 }
 
 // Pause runs Pause for cause "other".
 //
 // Deprecated: use Do with Pause.
 func (a *App) Pause(ctx context.Context, c Cmd, reason string, call bool) error {
-	_, err := a.Do(ctx, c, Pause{Reason: reason, Call: call})
-	return err
+	return a.run(ctx, c, Pause{Reason: reason, Call: call})
 }
 
 // PauseFor runs Pause.
 //
 // Deprecated: use Do with Pause.
 func (a *App) PauseFor(ctx context.Context, c Cmd, p Pause) error {
-	_, err := a.Do(ctx, c, p)
-	return err
+	return a.run(ctx, c, p)
 }
 
 // Resume runs Resume.
 //
 // Deprecated: use Do with Resume.
 func (a *App) Resume(ctx context.Context, c Cmd) error {
-	_, err := a.Do(ctx, c, Resume{})
-	return err
+	return a.run(ctx, c, Resume{})
 }
 
 // Adjust runs Adjust.
 //
 // Deprecated: use Do with Adjust.
 func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment, reason string) error {
-	_, err := a.Do(ctx, c, Adjust{Side: side, Adjustment: adj, Reason: reason})
-	return err
+	return a.run(ctx, c, Adjust{Side: side, Adjustment: adj, Reason: reason})
 }
 
 // DrawOffer runs DrawOffer.
 //
 // Deprecated: use Do with DrawOffer.
 func (a *App) DrawOffer(ctx context.Context, c Cmd, side *clock.Side) error {
-	_, err := a.Do(ctx, c, DrawOffer{Side: side})
-	return err
+	return a.run(ctx, c, DrawOffer{Side: side})
 }
 
 // DrawAnswer runs DrawAccept or DrawDecline.
@@ -117,24 +112,21 @@ func (a *App) DrawAnswer(ctx context.Context, c Cmd, accept bool) error {
 	if accept {
 		cmd = DrawAccept{}
 	}
-	_, err := a.Do(ctx, c, cmd)
-	return err
+	return a.run(ctx, c, cmd)
 }
 
 // Resign runs Resign.
 //
 // Deprecated: use Do with Resign.
 func (a *App) Resign(ctx context.Context, c Cmd, side clock.Side) error {
-	_, err := a.Do(ctx, c, Resign{Side: side})
-	return err
+	return a.run(ctx, c, Resign{Side: side})
 }
 
 // Result runs Decide.
 //
 // Deprecated: use Do with Decide.
 func (a *App) Result(ctx context.Context, c Cmd, result, reason string) error {
-	_, err := a.Do(ctx, c, Decide{Result: result, Reason: reason})
-	return err
+	return a.run(ctx, c, Decide{Result: result, Reason: reason})
 }
 
 // Incident runs LogIncident.
@@ -173,8 +165,7 @@ func (a *App) Correct(ctx context.Context, c Cmd, args Correct) (CorrectResult, 
 //
 // Deprecated: use Do with Amend.
 func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) error {
-	_, err := a.Do(ctx, c, Amend{Ply: ply, Input: input, Reason: reason})
-	return err
+	return a.run(ctx, c, Amend{Ply: ply, Input: input, Reason: reason})
 }
 
 // Claim runs Claim.
@@ -190,22 +181,19 @@ func (a *App) Claim(ctx context.Context, c Cmd, kind, intended string) (ClaimRes
 //
 // Deprecated: use Do with Forfeit.
 func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string) error {
-	_, err := a.Do(ctx, c, Forfeit{Side: side, Reason: reason})
-	return err
+	return a.run(ctx, c, Forfeit{Side: side, Reason: reason})
 }
 
 // AddCredential runs CredentialAdd.
 //
 // Deprecated: use Do with CredentialAdd.
 func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialAdd) error {
-	_, err := a.Do(ctx, c, spec)
-	return err
+	return a.run(ctx, c, spec)
 }
 
 // CheckCredential runs CredentialCheck.
 //
 // Deprecated: use Do with CredentialCheck.
 func (a *App) CheckCredential(ctx context.Context, c Cmd) error {
-	_, err := a.Do(ctx, c, CredentialCheck{})
-	return err
+	return a.run(ctx, c, CredentialCheck{})
 }
