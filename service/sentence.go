@@ -11,7 +11,9 @@ import (
 // no face's table of words: a refusal that each face words itself is then
 // its code and arguments (a log line). The faces say it with their
 // dictionary: dictionary.Sentence(service.Coded(err)) (docs/errors.md).
-func Sentence(err error) string { return phrase.Sentence(Coded(err), func(s string) string { return s }) }
+func Sentence(err error) string {
+	return phrase.Sentence(Coded(err), func(s string) string { return s })
+}
 
 // Coded gives a failure of the database file (store.ErrDiskFull, …) its
 // code (codes.go), for a face's dictionary to say what the user can do
