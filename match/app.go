@@ -282,7 +282,7 @@ func (t *tx) emitAs(game int, role Role, kind string, payload any) error {
 		return fmt.Errorf("match: encode %s: %w", kind, err)
 	}
 	if !utf8.Valid(b) {
-		return refuse("the text is not valid UTF-8: retype it")
+		return refuseAs(CodeTextNotUTF8)
 	}
 	e := store.Event{Match: 1, Game: game, At: t.cmd.At.UTC(), Role: string(role), Actor: t.st.actorName(role, game), Kind: kind, Payload: b}
 	e.Seq = t.st.Seq + 1
@@ -480,7 +480,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 	}
 	st := a.State()
 	if st.ArbiterCredential() == nil {
-		return a.Seal(), refuse("the match has no arbiter credential, so there is no key to sign its head with")
+		return a.Seal(), refuseAs(CodeNoKeyToSignHead)
 	}
 	c.Role = RoleArbiter
 	at := c.At
@@ -503,7 +503,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 			return err
 		}
 		if len(evs) > 0 {
-			return refuse("the record grew while the head was being signed: give the command again")
+			return refuseAs(CodeRecordGrew)
 		}
 		sig = headSignature(an.arbiter, st.Seq, st.Head)
 		return stx.PutSignature(sig)
@@ -550,7 +550,7 @@ func (t *tx) require(command string, roles ...Role) error {
 	for _, r := range roles[1:] {
 		names = phrase.Errorf("%s or %s", names, r)
 	}
-	return forbid("%s must be given by the %s, not the %s", command, names, t.cmd.Role)
+	return forbidAs(CodeWrongRole, command, names, t.cmd.Role)
 }
 
 func (t *tx) match() (*Match, error) {
@@ -558,6 +558,15 @@ func (t *tx) match() (*Match, error) {
 		return nil, refuseAs(CodeNoMatch)
 	}
 	return t.st.Match, nil
+}
+
+// liveFor is the game in progress for a command the roles may give, or a
+// refusal.
+func (t *tx) liveFor(command string, roles ...Role) (*Game, error) {
+	if err := t.require(command, roles...); err != nil {
+		return nil, err
+	}
+	return t.live()
 }
 
 // live returns the game in progress or a refusal.

@@ -93,4 +93,3 @@ func colorOf(s clock.Side) chess.Color {
 	}
 	return chess.White
 }
-
