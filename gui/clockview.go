@@ -55,6 +55,10 @@ type clockView struct {
 	// window: the console's scoresheet keeps its rows)
 	compact bool
 	textLen int
+	// peer is the other clock of the pair: both set their digits for the
+	// longer reading of the two, so the running clock with tenths (time
+	// trouble) is never drawn smaller than the idle one
+	peer *clockView
 	// fallen is whether the flag showed fallen at the last update: when it
 	// falls the console's notice and action bar say so at that instant
 	fallen bool
@@ -191,7 +195,11 @@ func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	design := v.time.MinTextSize / minZoom
 	if design > 0 {
 		ref := "0:00:00"
-		if n := len([]rune(v.time.Text)); n > len(ref) {
+		n := len([]rune(v.time.Text))
+		if v.peer != nil {
+			n = max(n, len([]rune(v.peer.time.Text)))
+		}
+		if n > len(ref) {
 			ref = strings.Repeat("0", n) // the reading with tenths must fit too
 		}
 		// the digits' size in whole pixels from the clock's width alone
@@ -379,6 +387,9 @@ func (v *clockView) showReading(g *match.Game, side clock.Side, at time.Time, on
 		if n := len([]rune(txt)); n != v.textLen {
 			v.textLen = n
 			v.zoomBox.Refresh() // fit the longer or shorter reading
+			if v.peer != nil {
+				v.peer.zoomBox.Refresh() // the pair's digits stay alike
+			}
 		}
 	}
 	return next

@@ -306,6 +306,7 @@ func (c *console) build() {
 
 	c.clocks[0] = newClockView(c.clockFeed(0, false), 0, false)
 	c.clocks[1] = newClockView(c.clockFeed(1, false), 1, false)
+	c.clocks[0].peer, c.clocks[1].peer = c.clocks[1], c.clocks[0]
 	clocks := container.New(twoColumns{}, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(translate("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
