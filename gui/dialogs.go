@@ -199,6 +199,8 @@ func (c *console) newMatchDialog() {
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
 	pin.SetPlaceHolder(translate("optional: a passphrase of at least 10 characters"))
+	pin2 := newFormEntry(true) // typed twice: a slip would lock the arbiter out
+	pin2.SetPlaceHolder(translate("the same passphrase again"))
 	// the zone the times of day are shown in (match new --tz): the
 	// machine's by default; the record keeps UTC
 	zone := entryWith(service.MachineZone(os.Getenv))
@@ -216,8 +218,12 @@ func (c *console) newMatchDialog() {
 		widget.NewFormItem(translate("White in game 1"), container.NewVBox(white, lotsHelp)),
 		widget.NewFormItem(translate("Time zone"), zone),
 		widget.NewFormItem(translate("Arbiter PIN"), pin),
+		widget.NewFormItem(translate("Arbiter PIN again"), pin2),
 	}
 	c.formDialog(translate("New match"), translate("Create match"), items, func() error {
+		if pin.Text != pin2.Text {
+			return errText(translate("the two PINs differ: type the same arbiter PIN in both fields"))
+		}
 		n, ok := atoiOr(games.Text, 6)
 		if !ok {
 			return errText(tr("%q is not a number of games: give a whole number such as 6", games.Text))
@@ -244,11 +250,39 @@ func (c *console) newMatchDialog() {
 		c.mode = match.RoleArbiter
 		m := c.state().Match
 		c.refresh()
+		msg := tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots))
+		cred := c.state().ArbiterCredential()
 		c.afterDialog(func() {
-			c.info(translate("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+			if cred == nil {
+				c.info(translate("Match created"), msg)
+				return
+			}
+			c.fingerprintNote(msg, cred.Fingerprint())
 		})
 		return nil
 	})
+}
+
+// fingerprintNote says the match is created and shows the arbiter's key
+// fingerprint to write down (on the scoresheet, in the arbiter's notes),
+// with a button that copies it: every signed report and 'arbiter verify
+// --key' name the key by it.
+func (c *console) fingerprintNote(msg, fp string) {
+	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key: every signed report names the key by it, and 'arbiter verify --key' checks it."))
+	text.Wrapping = fyne.TextWrapWord
+	shown := widget.NewLabelWithStyle(match.HexBlocks(fp), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
+	shown.Wrapping = fyne.TextWrapWord
+	copied := widget.NewLabel("")
+	copyBtn := widget.NewButton(translate("Copy the fingerprint"), func() {
+		c.fa.Clipboard().SetContent(fp)
+		copied.SetText(translate("Copied."))
+	})
+	box := container.NewVBox(text, shown, container.NewHBox(copyBtn, copied))
+	d := dialog.NewCustom(translate("Match created"), translate("OK"), box, c.win)
+	d.Resize(fyne.NewSize(600, 0))
+	d.SetOnClosed(func() { c.onEnter = nil })
+	c.onEnter = d.Hide
+	c.showDialog(d)
 }
 
 func lotsText(l string) string {
