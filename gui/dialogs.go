@@ -346,6 +346,16 @@ func sideChoice() (*widget.RadioGroup, func() clock.Side) {
 
 func (c *console) adjustDialog() {
 	side, get := sideChoice()
+	// the clock that runs is the one most likely to be corrected; with the
+	// clocks stopped, the side to move's
+	if g := c.game(); g != nil && g.Live() {
+		s := g.ToMove()
+		if running, ok := g.Clock.Running(); ok {
+			s = running
+		}
+		side.SetSelected(side.Options[s])
+	}
+	confirmed := "" // a change of more than a minute, once shown: given again, it is made
 	corr := entryWith("")
 	corr.SetPlaceHolder("+5m, -1m30s, =1:59:30")
 	moves := entryWith("")
@@ -368,8 +378,35 @@ func (c *console) adjustDialog() {
 			}
 			adj.Moves = &n
 		}
+		// the clock runs on while the question stands: the same side and
+		// correction given again is the answer
+		key := fmt.Sprint(get(), strings.TrimSpace(corr.Text))
+		if msg := c.largeCorrection(get(), adj); msg != "" && confirmed != key {
+			confirmed = key
+			return errText(msg)
+		}
 		return c.giveFromDialog(c.arbiter(), match.Adjust{Side: get(), Adjustment: adj, Reason: reason.Text}, nil)
 	})
+}
+
+// largeCorrection is the question a correction of side's clock by more
+// than a minute asks first ("" for a smaller one): from what to what, by
+// how much.
+func (c *console) largeCorrection(side clock.Side, adj match.Adjustment) string {
+	g := c.game()
+	if g == nil || !g.Clock.Started() {
+		return ""
+	}
+	now := g.Clock.Remaining(side, c.now())
+	after := now + adj.D
+	if adj.Set {
+		after = adj.D
+	}
+	if d := after - now; d <= time.Minute && d >= -time.Minute {
+		return ""
+	}
+	return tr("%s's clock goes from %s to %s (%s), a change of more than a minute: press Adjust again to make it.",
+		translate(match.Colour(side)), clock.FormatReading(now), clock.FormatReading(after), clock.FormatCorrection(after-now))
 }
 
 func (c *console) resultDialog() {
