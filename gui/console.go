@@ -917,8 +917,8 @@ func (c *console) info(title, msg string) {
 // boardMin is the smallest side of the board.
 const boardMin = 8 * 40
 
-// rightLayout places the clocks (with the notice line under them) over the
-// scoresheet and the incident log. The clocks' digits grow with their width
+// rightLayout places the clocks over the scoresheet and the incident log
+// (the notice stands under the move field, boardColumn). The clocks' digits grow with their width
 // only as far as the height leaves the scoresheet room for sheetRowsWanted
 // rows (lowWant), and shrink with the height down to minZoom. Where even
 // that is too short (a larger text size on a 1280×800 screen) the layout

@@ -198,7 +198,7 @@ func (c *console) newMatchDialog() {
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(translate("optional: a passphrase of at least 10 characters"))
+	pin.SetPlaceHolder(translate("optional, 10 characters or more"))
 	pin2 := newFormEntry(true) // typed twice: a slip would lock the arbiter out
 	pin2.SetPlaceHolder(translate("the same passphrase again"))
 	// the zone the times of day are shown in (match new --tz): the
@@ -270,8 +270,10 @@ func (c *console) newMatchDialog() {
 func (c *console) fingerprintNote(msg, fp string) {
 	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key: every signed report names the key by it, and 'arbiter verify --key' checks it."))
 	text.Wrapping = fyne.TextWrapWord
-	shown := widget.NewLabelWithStyle(match.HexBlocks(fp), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
-	shown.Wrapping = fyne.TextWrapWord
+	// in two lines of four blocks of eight, as it is written down
+	blocks := strings.Fields(match.HexBlocks(fp))
+	half := (len(blocks) + 1) / 2
+	shown := widget.NewLabelWithStyle(strings.Join(blocks[:half], " ")+"\n"+strings.Join(blocks[half:], " "), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
 	copied := widget.NewLabel("")
 	copyBtn := widget.NewButton(translate("Copy the fingerprint"), func() {
 		c.fa.Clipboard().SetContent(fp)
@@ -405,6 +407,7 @@ func (c *console) largeCorrection(side clock.Side, adj match.Adjustment) string 
 	if d := after - now; d <= time.Minute && d >= -time.Minute {
 		return ""
 	}
+	now = now.Truncate(time.Second) // as the clock shows it
 	return tr("%s's clock goes from %s to %s (%s), a change of more than a minute: press Adjust again to make it.",
 		translate(match.Colour(side)), clock.FormatReading(now), clock.FormatReading(after), clock.FormatCorrection(after-now))
 }

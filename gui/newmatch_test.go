@@ -52,7 +52,7 @@ func TestNewMatchAsksForThePINTwiceAndShowsTheFingerprint(t *testing.T) {
 			t.Fatal("no protected match was created")
 		}
 		fp := st.ArbiterCredential().Fingerprint()
-		shown := topDialogTexts(h.c)
+		shown := strings.Join(strings.Fields(topDialogTexts(h.c)), " ")
 		if !strings.Contains(shown, match.HexBlocks(fp)) || !strings.Contains(shown, "Write down the fingerprint") {
 			t.Fatalf("the note says %q, not the fingerprint %s to write down", shown, match.HexBlocks(fp))
 		}
