@@ -347,6 +347,13 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 	} else if x != nil {
 		room, roomWhy = x, x.reason(s.winner, true)
 	}
+	// Men that can only be taken, followed through their captures (4k).
+	if _, lone := loneMinor(&b, s.winner); !lone {
+		if ok, why := b.phasesUnwinnable(s.winner); ok {
+			s.stage = "phases"
+			return because(Unwinnable, nil, after(why))
+		}
+	}
 	if room != nil {
 		s.stage = "lone-minor"
 		targets = s.mateTargets(&b, room, minorTargets)
