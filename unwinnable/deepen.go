@@ -78,7 +78,7 @@ type deepSearch struct {
 	// stops (its cap), cut: it stopped there.
 	raw, stop int
 	cut       bool
-	table depthSet
+	table     depthSet
 	// corners: the mating corners, runs the number of runs begun; the
 	// run's corner, and the bishop moves from each square to it or a
 	// square beside it (-1: never).
@@ -86,8 +86,8 @@ type deepSearch struct {
 	runs    int
 	corner  int
 	bishop  [64]int8
-	line   []Move // the moves from the root to the node searched
-	found  []Move
+	line    []Move // the moves from the root to the node searched
+	found   []Move
 }
 
 // startDeep prepares a deepening search from root.
