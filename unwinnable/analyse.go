@@ -202,6 +202,9 @@ type Options struct {
 	// line as found: the verdict needs any helpmate, and shortening it
 	// costs several times what finding it did.
 	Short bool
+	// noDeepen: the rounds without the deepening search (the tests of
+	// the other searches, which it often beats to a line).
+	noDeepen bool
 }
 
 // Analyse decides whether winner can still checkmate from b by any series
@@ -217,7 +220,7 @@ func AnalyseWith(b *Board, winner int, o Options) Result {
 	if o.Limit <= 0 {
 		o.Limit = DefaultLimit
 	}
-	s := &searcher{winner: winner, limit: o.Limit, proven: map[uint64]int16{}}
+	s := &searcher{winner: winner, limit: o.Limit, proven: map[uint64]int16{}, noDeepen: o.noDeepen}
 	r := s.analyse(b, o.Short)
 	r.Nodes = s.nodes
 	r.ProofNodes = s.proofNodes
@@ -483,6 +486,9 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			}
 			s.stage = fmt.Sprintf("%s-%d", name, round)
 			if sc.deep {
+				if s.noDeepen {
+					continue
+				}
 				if deep == nil {
 					deep = s.startDeep(&b)
 				}

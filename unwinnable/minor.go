@@ -1374,7 +1374,10 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 				// Its steps lead onto its own men of the set or squares the
 				// enemy men of the set guard for good (they stand, and their
 				// attacks cannot be blocked).
-				if kingAttacks[q]&^own&^guards[1-c] != 0 {
+				// (A step onto a man of safe takes it: the set stands
+				// only as long as that man stands, so no such step is
+				// made while it does.)
+				if kingAttacks[q]&^own&^guards[1-c]&^safe != 0 {
 					keep &^= m
 				}
 				continue
@@ -1384,7 +1387,7 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 			// guards it for good or where taking it ends the game.
 			// (No move ever takes a king: the enemy king of the set is no
 			// square to move to, though the piece may check it.)
-			moves := manAttacks(p, q, cand) &^ own &^ (b.bb[1-c][King] & cand)
+			moves := manAttacks(p, q, cand) &^ own &^ (b.bb[1-c][King] & cand) &^ safe
 			if mates && moves != 0 {
 				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
 			}

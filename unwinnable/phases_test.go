@@ -27,7 +27,7 @@ func TestMenThatCanOnlyBeTakenAreFollowedThroughTheirCaptures(t *testing.T) {
 		{"a white knight on f1 beside the bishop", "8/8/p3b3/P1pb4/K1p5/1pPb4/1Pb5/B1k2N2 b - - 0 1", White, Winnable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			provenByStage(t, tc.fen, tc.winner, DefaultLimit, tc.want, "phases", "can only be taken, and whichever of them are")
+			provenByStage(t, tc.fen, tc.winner, DefaultLimit, tc.want, "phases", "stand until they are taken, and whichever of them are")
 			if tc.want == Winnable {
 				b, _ := ParseFEN(tc.fen)
 				if ok, why := b.phasesUnwinnable(tc.winner); ok {
