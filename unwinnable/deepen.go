@@ -36,7 +36,8 @@ import (
 // Measured on 240 generated positions of one side's bishops crowded
 // against a queen and rooks (undetermined at the default limit before;
 // CHA-Solver finds each): one search of 1,000,000 positions in one order
-// found 136, runs of 31,250 positions in 32 orders 235.
+// found 136, runs of 31,250 positions in 32 orders 235, and with the
+// mating corners in turn from run to run 239.
 //
 // It only finds helpmates: each is a series of legal moves ending in a mate
 // by the winner, replayed in the tests. Running out of positions proves
