@@ -68,14 +68,10 @@ test: deps-test
 	fi
 	$(GO) vet ./...
 	@mkdir -p bin
-	@echo "ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./..."; \
-	status=0; \
-	ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./... 2>&1 | tee $(TESTLOG) || status=$$?; \
-	ok=$$(grep -c '^ok ' $(TESTLOG) || true); \
-	failed=$$(grep -Ec '^FAIL[[:space:]]' $(TESTLOG) || true); \
-	notests=$$(grep -c 'no test files' $(TESTLOG) || true); \
-	echo "go test summary: $$ok packages ok, $$failed packages FAILED, $$notests without test files (full log: $(TESTLOG))"; \
-	exit $$status
+	@$(GO) build -o bin/testsummary ./internal/testsummary
+	@echo "ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -json -count=1 -timeout $(TESTTIMEOUT) ./... | bin/testsummary -log $(TESTLOG)"; \
+	env -u REFERENCE_DATA ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -json -count=1 -timeout $(TESTTIMEOUT) ./... 2>&1 | \
+		bin/testsummary -log $(TESTLOG) | tee bin/go-test.out
 	@$(MAKE) --no-print-directory cross-check
 	@if command -v wine >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory test-windows; \
@@ -89,7 +85,7 @@ test: deps-test
 		echo "gui-check skipped: Xvfb is not installed"; \
 		gui=0; \
 	fi; \
-	echo "test: $$(( $$(grep -c '^ok ' $(TESTLOG)) + gui )) passed, 0 failed"
+	echo "test: passed: go test ($$(grep -m1 -o 'tests: [0-9]* passed, [0-9]* failed, [0-9]* skipped' bin/go-test.out); the skipped are listed above), cross-check$$(command -v wine >/dev/null 2>&1 && echo ', test-windows'), gui-check $$( ((gui)) && echo passed || echo 'not run')"
 
 bench:
 	@if [ -f scripts/bench.sh ]; then \
