@@ -1,11 +1,14 @@
 # Arbiter — build, run and test on Debian 12.
 #
 #   make run         install missing system packages, build, open the console
-#   make test        install test packages, gofmt check, go vet, all tests, GUI check
+#   make test        install test packages, gofmt check, go vet, all tests, GUI check; needs nothing
+#                    beside the repository (the summary counts passed, failed and skipped tests)
+#   make test-reference REFERENCE_DATA=DIR   the tests that read the reference files of others
+#                    (DIR/unwinnable.tsv, unwinnable-chasolver.tsv, clk-samples.pgn, pgn-edge/)
 #   make deps        system packages for building/running (idempotent)
 #   make deps-test   system packages for the test suite (idempotent)
 #   make build       bin/arbiter
-#   make bench       benchmarks (scripts/bench.sh if present)
+#   make bench       benchmarks (scripts/bench.sh); REFERENCE_DATA=DIR: 6.9 on the whole reference files
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
@@ -34,7 +37,14 @@ TESTLOG     := bin/go-test.log
 PGNCHECK    := tools/pgncheck
 ARGS        ?=
 
-.PHONY: all deps deps-test deps-cross build run test bench fuzz crash-test station-test gui-check clean \
+# REFERENCE_DATA=DIR names the folder of the reference files of others that the
+# repository may not hold (make test-reference, make bench); the tests run in
+# their packages' folders, so it is passed on as an absolute path.
+ifneq ($(strip $(REFERENCE_DATA)),)
+export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
+endif
+
+.PHONY: all deps deps-test deps-cross build run test test-reference bench fuzz crash-test station-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -86,6 +96,16 @@ test: deps-test
 		gui=0; \
 	fi; \
 	echo "test: passed: go test ($$(grep -m1 -o 'tests: [0-9]* passed, [0-9]* failed, [0-9]* skipped' bin/go-test.out); the skipped are listed above), cross-check$$(command -v wine >/dev/null 2>&1 && echo ', test-windows'), gui-check $$( ((gui)) && echo passed || echo 'not run')"
+
+# The packages whose tests read the reference files (internal/refdata).
+REFDATA_PKGS = $$(grep -rl --include='*_test.go' --exclude-dir=node_modules '"arbiter/internal/refdata"' . | xargs -n1 dirname | sort -u)
+
+test-reference:
+	@[ -n "$(REFERENCE_DATA)" ] || { echo "make test-reference needs REFERENCE_DATA=DIR: the folder with unwinnable.tsv, unwinnable-chasolver.tsv, clk-samples.pgn and pgn-edge/ (e.g. REFERENCE_DATA=../shared/data)"; exit 2; }
+	@mkdir -p bin
+	@$(GO) build -o bin/testsummary ./internal/testsummary
+	@echo "REFERENCE_DATA=$(REFERENCE_DATA) $(GO) test -json -count=1 <the packages that read it> | bin/testsummary -log bin/go-test-reference.log"; \
+	$(GO) test -json -count=1 -timeout 60m $(REFDATA_PKGS) 2>&1 | bin/testsummary -log bin/go-test-reference.log
 
 bench:
 	@if [ -f scripts/bench.sh ]; then \
