@@ -19,6 +19,7 @@
 #                    windows/amd64 and darwin/arm64 (part of make test)
 #   make test-windows the core tests as Windows programs under Wine (part of make test)
 #   make package-linux / package-windows   `fyne package` from a temporary copy
+#   make notices     regenerate THIRD_PARTY_NOTICES (internal/notices; make test checks it is current)
 #   make clean       remove build output
 
 SHELL := /bin/bash
@@ -44,7 +45,7 @@ ifneq ($(strip $(REFERENCE_DATA)),)
 export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
 endif
 
-.PHONY: all deps deps-test deps-cross build run test test-reference bench fuzz crash-test station-test gui-check clean \
+.PHONY: all deps deps-test deps-cross build run test test-reference notices bench fuzz crash-test station-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -171,6 +172,9 @@ package-linux package-windows: package-%:
 		$(FYNE) package --os linux --release; \
 		cp Arbiter.tar.xz "$(CURDIR)/bin/Arbiter.tar.xz"; echo "bin/Arbiter.tar.xz"; \
 	fi
+
+notices:
+	$(GO) test -count=1 -run '^TestThirdPartyNoticesAreCurrent$$' ./internal/notices -update
 
 clean:
 	rm -rf bin build arbiter
