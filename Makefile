@@ -19,6 +19,10 @@
 #                    windows/amd64 and darwin/arm64 (part of make test)
 #   make test-windows the core tests as Windows programs under Wine (part of make test)
 #   make package-linux / package-windows   `fyne package` from a temporary copy
+#   make release VERSION=X.Y.Z   dist/arbiter-X.Y.Z-linux-amd64.tar.gz, dist/arbiter-X.Y.Z-windows-amd64.zip
+#                    and dist/SHA256SUMS from HEAD, reproducible (scripts/release.sh, docs/release.md)
+#   make release-check VERSION=X.Y.Z   builds the release twice in two folders and compares the bytes
+#                    (RELEASE_COLD=1: the second with an empty build cache)
 #   make notices     regenerate THIRD_PARTY_NOTICES (internal/notices; make test checks it is current)
 #   make clean       remove build output
 
@@ -45,7 +49,7 @@ ifneq ($(strip $(REFERENCE_DATA)),)
 export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
 endif
 
-.PHONY: all deps deps-test deps-cross build run test test-reference notices bench fuzz crash-test station-test gui-check clean \
+.PHONY: all deps deps-test deps-cross build run test test-reference notices release release-check bench fuzz crash-test station-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -172,6 +176,14 @@ package-linux package-windows: package-%:
 		$(FYNE) package --os linux --release; \
 		cp Arbiter.tar.xz "$(CURDIR)/bin/Arbiter.tar.xz"; echo "bin/Arbiter.tar.xz"; \
 	fi
+
+release: deps-cross
+	@[ -n "$(VERSION)" ] || { echo "make release needs VERSION=X.Y.Z, e.g. make release VERSION=1.0.0"; exit 2; }
+	bash scripts/release.sh $(VERSION) dist
+
+release-check: deps-cross
+	@[ -n "$(VERSION)" ] || { echo "make release-check needs VERSION=X.Y.Z, e.g. make release-check VERSION=1.0.0"; exit 2; }
+	bash scripts/release-check.sh $(VERSION)
 
 notices:
 	$(GO) test -count=1 -run '^TestThirdPartyNoticesAreCurrent$$' ./internal/notices -update
