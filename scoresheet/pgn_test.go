@@ -186,11 +186,7 @@ func TestPGNRoundTrip(t *testing.T) {
 // games, results standing alone, an illegal last move): each parses or is
 // refused with the game and line named.
 func TestReadPGNDataFiles(t *testing.T) {
-	tests := []struct {
-		file    string
-		games   int    // when it parses
-		errPart string // when it must fail
-	}{
+	tests := []pgnFile{
 		{"../internal/games/deepblue1996.pgn", 6, ""},
 		{"../internal/games/deepblue1997.pgn", 6, ""},
 		{"broadcast-clk.pgn", 4, ""},
@@ -209,7 +205,7 @@ func TestReadPGNDataFiles(t *testing.T) {
 		if filepath.Dir(path) == "." {
 			path = filepath.Join(edge, path)
 		}
-		readsOrRefuses(t, path, tt.games, tt.errPart)
+		readsOrRefuses(t, path, tt)
 	}
 	t.Run("black-to-move FEN start replays to the right position", func(t *testing.T) {
 		g := readPGNFile(t, filepath.Join(edge, "fen-black-to-move.pgn"))[0]
@@ -244,11 +240,7 @@ func TestReadPGNDataFiles(t *testing.T) {
 // broadcast PGN and the files of chess.js, pgn-read and public broadcasts
 // the fixtures above were written after.
 func TestReadPGNReferenceFiles(t *testing.T) {
-	tests := []struct {
-		file    string
-		games   int    // when it parses
-		errPart string // when it must fail
-	}{
+	tests := []pgnFile{
 		{"deepblue1996.pgn", 6, ""},
 		{"deepblue1997.pgn", 6, ""},
 		{"clk-samples.pgn", 14, ""},
@@ -265,7 +257,7 @@ func TestReadPGNReferenceFiles(t *testing.T) {
 	}
 	dir := filepath.Dir(refdata.Need(t, "clk-samples.pgn"))
 	for _, tt := range tests {
-		readsOrRefuses(t, filepath.Join(dir, filepath.FromSlash(tt.file)), tt.games, tt.errPart)
+		readsOrRefuses(t, filepath.Join(dir, filepath.FromSlash(tt.file)), tt)
 	}
 	t.Run("black-to-move FEN start replays to the right position", func(t *testing.T) {
 		g := readPGNFile(t, filepath.Join(dir, "pgn-edge", "chessjs-3-fen-black-to-move.pgn"))[0]
@@ -282,9 +274,18 @@ func TestReadPGNReferenceFiles(t *testing.T) {
 	})
 }
 
-// readsOrRefuses runs the subtest that reads path: it must give games games,
-// or, with errPart, be refused with an error containing it.
-func readsOrRefuses(t *testing.T, path string, games int, errPart string) {
+// pgnFile is a PGN file and what reading it must give.
+type pgnFile struct {
+	file    string
+	games   int    // when it parses
+	errPart string // when it must fail
+}
+
+// readsOrRefuses runs the subtest that reads path (want.file's): it must
+// give want.games games, or, with want.errPart, be refused with an error
+// containing it.
+func readsOrRefuses(t *testing.T, path string, want pgnFile) {
+	games, errPart := want.games, want.errPart
 	name := filepath.Base(path) + " parses"
 	if errPart != "" {
 		name = filepath.Base(path) + " is refused with the game and line named"
