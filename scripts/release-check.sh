@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # release-check.sh VERSION — proves that 'make release' is reproducible: it builds the release of
-# HEAD twice, each from its own 'git archive' in its own temporary folder, into build/release-check/a
+# HEAD (the commit it is when the check starts, RELEASE_REF for both builds) twice, each from its
+# own 'git archive' in its own temporary folder, into build/release-check/a
 # and build/release-check/b, and compares the archives byte for byte (and SHA256SUMS). With
 # RELEASE_COLD=1 the second build runs with an empty Go build cache (every package and all the C
 # code of GLFW compiled again: many minutes), so that a cached result cannot hide a build that
@@ -8,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:?usage: scripts/release-check.sh VERSION}
+RELEASE_REF=$(git rev-parse --verify "${RELEASE_REF:-HEAD}^{commit}")
+export RELEASE_REF
 rm -rf build/release-check
 mkdir -p build/release-check
 bash scripts/release.sh "$version" build/release-check/a

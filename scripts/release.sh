@@ -2,8 +2,9 @@
 # release.sh — the release archives of one commit, reproducible (docs/release.md).
 #
 #   scripts/release.sh VERSION [OUTDIR]     (make release VERSION=X.Y.Z; OUTDIR defaults to dist)
+#   RELEASE_REF=COMMIT scripts/release.sh …  another commit than HEAD (make release-check pins one)
 #
-# Builds, from 'git archive HEAD' (never the working tree's uncommitted changes):
+# Builds, from 'git archive' of the commit (never the working tree's uncommitted changes):
 #   OUTDIR/arbiter-VERSION-linux-amd64.tar.gz   arbiter, org.arbiter.console.desktop,
 #                                               org.arbiter.console.png, README.md, LICENSE,
 #                                               THIRD_PARTY_NOTICES
@@ -38,18 +39,19 @@ for c in go git gcc x86_64-w64-mingw32-gcc tar gzip zip sha256sum; do
 	fi
 done
 
-commit=$(git rev-parse HEAD)
-if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
+ref=${RELEASE_REF:-HEAD}
+commit=$(git rev-parse --verify "$ref^{commit}")
+if [[ "$ref" == HEAD && -n "$(git status --porcelain --untracked-files=no)" ]]; then
 	echo "release: the working tree has uncommitted changes; the release is built from HEAD ${commit:0:12} without them" >&2
 fi
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct HEAD)}
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct "$commit")}
 
 # A fresh build folder: -trimpath makes its name irrelevant (Go maps the module folders for cgo's C
 # compiler too, -ffile-prefix-map), which 'make release-check' proves by building in two.
 build=$(mktemp -d "${TMPDIR:-/tmp}/arbiter-release.XXXXXX")
 trap 'rm -rf "$build"' EXIT
 mkdir -p "$build/src" "$build/stage"
-git archive --format=tar HEAD | tar -x -C "$build/src"
+git archive --format=tar "$commit" | tar -x -C "$build/src"
 
 ldflags="-s -w -buildid= -X arbiter/cli.releaseVersion=$version -X arbiter/cli.releaseCommit=$commit"
 gobuild() { # GOOS CC OUT [extra ldflags]
