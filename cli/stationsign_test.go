@@ -246,16 +246,25 @@ func TestForgedOrAlteredRequestSignatureIsRefusedAndLogged(t *testing.T) {
 	}
 }
 
-func TestWrongPassphraseAtTheLaptopIsLoggedAtTheAuthorityWithBackoff(t *testing.T) {
+// protectedStationAndLaptop is a protected match served by its first
+// station, game 1 started by the arbiter, and an operator's laptop joined
+// with the operator's credential its invitation made.
+func protectedStationAndLaptop(t *testing.T) (first, laptop string) {
+	t.Helper()
 	dir := t.TempDir()
-	first := filepath.Join(dir, "arbiter.db")
+	first = filepath.Join(dir, "arbiter.db")
 	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
 	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 	mustArb(t, first, "--pin", signPIN, "game", "start")
 	inv := filepath.Join(dir, "laptop.invite")
 	mustArb(t, first, "--pin", signPIN, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
-	laptop := filepath.Join(dir, "laptop.db")
+	laptop = filepath.Join(dir, "laptop.db")
 	serveInBackground(t, laptop, "station", "join", inv)
+	return first, laptop
+}
+
+func TestWrongPassphraseAtTheLaptopIsLoggedAtTheAuthorityWithBackoff(t *testing.T) {
+	first, laptop := protectedStationAndLaptop(t)
 	// Instants given with --at, an hour ahead: the back-off is reckoned on
 	// them, not on how fast this machine runs the commands.
 	base := time.Now().Add(time.Hour)
