@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -93,6 +94,18 @@ func TestTheDesktopFileSaysWhatFyneAppTomlSays(t *testing.T) {
 			}
 		}
 		t.Errorf("Categories=%s has no main category", entry["Categories"])
+	})
+	t.Run("desktop-file-validate accepts it", func(t *testing.T) {
+		validate, err := exec.LookPath("desktop-file-validate")
+		if err != nil {
+			if os.Getenv("ARBITER_REQUIRE_VALIDATORS") == "1" {
+				t.Fatal("desktop-file-validate is not installed (ARBITER_REQUIRE_VALIDATORS=1): install desktop-file-utils (make deps-test)")
+			}
+			t.Skip("desktop-file-validate is not installed (make deps-test installs desktop-file-utils)")
+		}
+		if out, err := exec.Command(validate, "packaging/org.arbiter.console.desktop").CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("desktop-file-validate: %v\n%s", err, out)
+		}
 	})
 	t.Run("the German entries translate the English ones", func(t *testing.T) {
 		for _, k := range []string{"GenericName[de]", "Comment[de]", "Keywords[de]"} {
