@@ -151,7 +151,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			name: "a forged event inserted with a made-up hash is a hash mismatch",
 			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
 				shift(t, raw, 4, +1)
-				mustExec(t, raw, `INSERT INTO events VALUES (4, 1, 1, 0, 'arbiter', 'X', 'draw.agreed', '{}', ?, ?)`,
+				mustExec(t, raw, `INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash) VALUES (4, 1, 1, 0, 'arbiter', 'X', 'draw.agreed', '{}', ?, ?)`,
 					evs[2].Hash, strings.Repeat("ab", 32))
 			},
 			wantBad: 4, wantProblem: "event 4 (draw.agreed) was edited (hash mismatch)",
