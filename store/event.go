@@ -14,22 +14,22 @@ import (
 
 // Event is one entry of the log.
 type Event struct {
-	Seq     int64     // 1-based, contiguous
-	Match   int64     // match id (one match per file; the match layer uses 1)
-	Game    int       // game number, 0 = match-level event
-	At      time.Time // the instant it happened, UTC, nanoseconds (stored as INTEGER unix nanoseconds)
+	Seq   int64     // 1-based, contiguous
+	Match int64     // match id (one match per file; the match layer uses 1)
+	Game  int       // game number, 0 = match-level event
+	At    time.Time // the instant it happened, UTC, nanoseconds (stored as INTEGER unix nanoseconds)
 	// Received is the instant the event was received where it was
 	// recorded (the machine's clock on one machine; a station's command:
 	// its first receipt by a record holder, on the match timeline), beside
 	// the instant At it claims. Zero for events written before it was
 	// recorded (migration 0005): they keep the encoding arbiter-event-v1.
 	Received time.Time
-	Role    string    // arbiter | operator | white | black | system
-	Actor   string    // name of the person in that role at that time
-	Kind    string    // e.g. "move", "press", "game.start"
-	Payload []byte    // JSON object text, stored verbatim (compact); hashed verbatim
-	Prev    string    // hex SHA-256 of the previous event (GenesisPrev for the first)
-	Hash    string    // hex SHA-256 over the canonical encoding, see EventHash
+	Role     string // arbiter | operator | white | black | system
+	Actor    string // name of the person in that role at that time
+	Kind     string // e.g. "move", "press", "game.start"
+	Payload  []byte // JSON object text, stored verbatim (compact); hashed verbatim
+	Prev     string // hex SHA-256 of the previous event (GenesisPrev for the first)
+	Hash     string // hex SHA-256 over the canonical encoding, see EventHash
 }
 
 // GenesisPrev is the Prev of event 1: 64 zeros.
