@@ -374,12 +374,15 @@ type MoveResult struct {
 // press already recorded. A move that ends the game stops the clocks.
 func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (MoveResult, error) {
 	var res MoveResult
-	err := a.do(ctx, c, func(t *tx) error {
+	err := a.doClock(ctx, c, func(t *tx) error {
 		if err := t.require("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
 			return err
 		}
 		g, err := t.live()
 		if err != nil {
+			return err
+		}
+		if err := t.clockBound(g); err != nil {
 			return err
 		}
 		mover := g.ToMove()
@@ -464,12 +467,15 @@ func (g *Game) pauseText() any {
 // Press presses the running clock before its move is recorded (the move
 // follows with Move(..., pressed=true)).
 func (a *App) Press(ctx context.Context, c Cmd) error {
-	return a.do(ctx, c, func(t *tx) error {
+	return a.doClock(ctx, c, func(t *tx) error {
 		if err := t.require("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
 			return err
 		}
 		g, err := t.live()
 		if err != nil {
+			return err
+		}
+		if err := t.clockBound(g); err != nil {
 			return err
 		}
 		running, ok := g.Clock.Running()

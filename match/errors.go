@@ -96,6 +96,12 @@ const (
 	CodeAmendNeedsReason          Code = "amend-needs-reason"
 	CodeAmendNeedsMove            Code = "amend-needs-move"
 	CodeAmendChangesStanding      Code = "amend-changes-standing"
+	// The bounds on a command's instant (app.go, checkWhen).
+	CodeBefore1900  Code = "instant-before-1900"
+	CodeBeforeMatch Code = "instant-before-match"
+	CodeFuture      Code = "instant-in-the-future"
+	CodeTooLate     Code = "instant-too-early-for-a-party"
+	CodeBeforeClock Code = "instant-before-clock"
 )
 
 // Error is a refusal a user can act on: one sentence, in a face's words,

@@ -923,21 +923,16 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	s.claims++
 	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)
 	s.mu.Unlock()
-	evs, err := s.cfg.DB.EventsAfter(ctx, int64(last)-1)
-	if err != nil {
-		return err
-	}
+	// The claim is a system event: it bounds no command (match.SystemEvent),
+	// so it carries the instant it is made, received here and then.
 	at := s.Now()
-	if len(evs) > 0 {
-		at = evs[len(evs)-1].At // the claim does not move the record's time
-	}
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
 	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
-		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
 		if err != nil {
 			return err
 		}
@@ -1094,16 +1089,14 @@ func (s *Station) refused(kind, detail string) {
 	}()
 }
 
-// appendRefused records a refusal (station.refused), stamped no earlier
-// than the record's last event.
+// appendRefused records a refusal (station.refused) at the instant the
+// reporting holder claims and the instant it was received (a system event:
+// it bounds no command, match.SystemEvent).
 func (s *Station) appendRefused(ctx context.Context, req Request) error {
-	at := time.Unix(0, req.At).UTC()
-	if last := s.app.State().LastAt; at.Before(last) {
-		at = last
-	}
+	at, received := SystemInstant(req)
 	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
 	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
-		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
 		if err != nil {
 			return err
 		}
@@ -1113,6 +1106,24 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 		s.app.Refresh(ctx)
 	}
 	return err
+}
+
+// SystemInstant is the instant a station's own event (station.refused,
+// station.member) is recorded at and the instant it was received: the
+// instant the sending station stamped, but never later than its receipt
+// plus the uncertainty the authority allows a stamp (match.Cmd's bounds) —
+// a station that does not know the match timeline yet stamps on its own
+// clock — nor earlier than 1900.
+func SystemInstant(req Request) (at, received time.Time) {
+	at = time.Unix(0, req.At).UTC()
+	if req.Stamp == nil || req.Stamp.Received.IsZero() {
+		return at, at
+	}
+	received = req.Stamp.Received.UTC()
+	if late := max(req.Stamp.RTT, min(req.Stamp.Uncertainty, match.FutureTolerance)); at.After(received.Add(late)) || at.Before(match.Earliest) {
+		at = received
+	}
+	return at, received
 }
 
 // claimRequest takes authority at the arbiter's request (handing it back to
@@ -1281,10 +1292,12 @@ func (s *Station) handle(m *nats.Msg) {
 			first = receipt{at: s.Now(), by: s.cfg.Name}
 		}
 		stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
-		if floor := first.at.Add(-first.rtt); at.Before(floor) {
+		if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
 			// A sender cannot backdate by more than the round trip the
 			// holder that received it first measured to it: raised to
 			// that bound (docs/stations.md says why it is not refused).
+			// Only the arbiter's credential records an earlier instant
+			// given with --at (match.LateAfter: it is recorded late).
 			at, stamp.Raised = floor, true
 		}
 		if late := s.Now().Sub(pressed); late > time.Second && presses(req.Args) {
@@ -1354,6 +1367,10 @@ func (s *Station) handle(m *nats.Msg) {
 		}
 	}
 }
+
+// byArbiter reports whether a request is given with the arbiter's
+// credential (signed by it, or reporting a wrong one tried).
+func byArbiter(req Request) bool { return req.Signer == "arbiter" || req.Tried == "arbiter" }
 
 // presses reports whether a command's words press a clock: 'press', and
 // 'move' without --pressed (the move presses its clock).
@@ -1484,6 +1501,26 @@ type Status struct {
 	Alarm         string   `json:"alarm,omitempty"`
 	CanAppend     bool     `json:"can_append"`
 	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
+	// TimelineNS is the match timeline as this station estimates it, read
+	// at the instant WallNS of this machine's wall clock, with its
+	// uncertainty (0 on the authority); absent while the station does not
+	// know the timeline. A command given on this machine is stamped from
+	// it (stations.Link.Offset) without asking an authority that may be gone.
+	TimelineNS    int64 `json:"timeline_ns,omitempty"`
+	WallNS        int64 `json:"wall_ns,omitempty"`
+	UncertaintyNS int64 `json:"uncertainty_ns,omitempty"`
+}
+
+// Estimate is the station's estimate of the match timeline now (the
+// offset to its time source, Config.Now) and its uncertainty; ok is false
+// while it does not know the timeline (no authority answered, and it is
+// not the authority).
+func (s *Station) Estimate() (offset, uncertainty time.Duration, ok bool) {
+	off, u := s.Offset()
+	if u < 0 && !s.knowsTime() {
+		return 0, 0, false
+	}
+	return off, max(u, 0), true
 }
 
 // Status describes the station now.
@@ -1493,6 +1530,10 @@ func (s *Station) Status() Status {
 	off, unc := s.Offset()
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
 		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}
+	if _, u, ok := s.Estimate(); ok {
+		wall := time.Now()
+		st.TimelineNS, st.WallNS, st.UncertaintyNS = s.Now().UnixNano(), wall.UnixNano(), int64(u)
+	}
 	if a := s.rep.Alarm(); a != nil {
 		st.Alarm = a.Error()
 	}

@@ -94,8 +94,8 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		return nil, err
 	}
 	urls := StationContacts(ctx, db, sf)
-	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc),
-		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
+	nc, err := dialFirst(urls, nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc),
+		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.PingInterval(time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, &NotRunningError{Station: sf.Name, DB: db}
 	}
@@ -103,6 +103,46 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		keys: map[string]ed25519.PrivateKey{}}
 	go l.estimate()
 	return l, nil
+}
+
+// dialFirst connects to every record holder at once and keeps the first
+// connection that is up (each knows the others, to reconnect to): a holder
+// whose machine froze accepts the TCP connection and never answers the TLS
+// handshake, and a command must not wait for it (docs/stations.md,
+// "Failover that always finishes").
+func dialFirst(urls []string, opts ...nats.Option) (*nats.Conn, error) {
+	if len(urls) <= 1 {
+		return nats.Connect(strings.Join(urls, ","), opts...)
+	}
+	type dialled struct {
+		nc  *nats.Conn
+		err error
+	}
+	out := make(chan dialled, len(urls))
+	for i := range urls {
+		order := append(append([]string{urls[i]}, urls[:i]...), urls[i+1:]...)
+		go func() {
+			nc, err := nats.Connect(strings.Join(order, ","), append(opts, nats.DontRandomize())...)
+			out <- dialled{nc, err}
+		}()
+	}
+	var err error
+	for n := 1; n <= len(urls); n++ {
+		d := <-out
+		if d.err != nil {
+			err = d.err
+			continue
+		}
+		go func(left int) { // close the others as they come
+			for ; left > 0; left-- {
+				if d := <-out; d.nc != nil {
+					d.nc.Close()
+				}
+			}
+		}(len(urls) - n)
+		return d.nc, nil
+	}
+	return nil, err
 }
 
 // estimate asks the authority for its timeline: four times at once (a
@@ -162,12 +202,55 @@ func (l *Link) Station() *StationFile { return l.sf }
 // smallest error bound, station.Samples.Best), and that answer's round
 // trip; ok is false when no authority
 // answered. A link just dialled waits for its first answers.
+//
+// A command is stamped when it is given, never after waiting for an
+// authority that may be gone: while the link has no answer of its own, the
+// offset is this station's estimate — the station this process runs
+// (on its time source, which the link's must be), or the one running
+// beside it on this machine, from its status file — and only a record
+// with no running station waits for the authority's first answers.
 func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
+	if off, r, ok := l.ownOffset(); ok {
+		return off, r, true
+	}
+	if off, u, ok := l.stationOffset(); ok {
+		return off, 2 * u, true
+	}
 	<-l.first
+	return l.ownOffset()
+}
+
+// ownOffset is the offset from the link's own time answers.
+func (l *Link) ownOffset() (offset, rtt time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	best, _, ok := l.samples.Best()
 	return best.Offset, best.RTT, ok
+}
+
+// stationOffset is the running station's estimate of the match timeline,
+// as an offset to the link's time source, and its uncertainty.
+func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
+	if v, found := inProcess.Load(l.db); found {
+		return v.(*station.Station).Estimate()
+	}
+	b, err := os.ReadFile(StationStatusPath(l.db))
+	if err != nil {
+		return 0, 0, false
+	}
+	var f struct {
+		station.Status
+		WrittenNS int64 `json:"written_ns"`
+	}
+	if json.Unmarshal(b, &f) != nil || f.TimelineNS == 0 {
+		return 0, 0, false
+	}
+	wall := time.Now()
+	if wall.Sub(time.Unix(0, f.WrittenNS)) > 2*time.Second {
+		return 0, 0, false // the station is not running
+	}
+	timeline := time.Unix(0, f.TimelineNS).Add(wall.Sub(time.Unix(0, f.WallNS)))
+	return timeline.Sub(l.now()), time.Duration(f.UncertaintyNS), true
 }
 
 // Forward sends one command given at the station's record db to the
@@ -252,6 +335,13 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if g.AtSet && ok {
+		// An instant given: checked here, where the command is received,
+		// as the authority checks it (a party's at most 5 s back).
+		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
+			return Result{}, err
+		}
+	}
 	return l.submit(ctx, c, p, off, r, ok)
 }
 
@@ -324,7 +414,7 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
-		At: at.UnixNano(), RTT: int64(rtt), Args: p.words}
+		At: at.UnixNano(), AtGiven: g.AtSet, RTT: int64(rtt), Args: p.words}
 	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
