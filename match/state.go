@@ -245,8 +245,8 @@ type State struct {
 	Match   *Match // nil before "match new"
 	Games   []*Game
 	Current int // index into Games of the game in progress or last finished; -1 before game 1
-	Seq  int64
-	Head string
+	Seq     int64
+	Head    string
 	// LastAt is the record's time: the latest instant of its events but
 	// the system's own and wrong credentials' (SystemEvent). A command may
 	// not claim an earlier one; a press or a move only not one before its

@@ -123,9 +123,9 @@ type Request struct {
 	// AtGiven: the instant was given (--at), not stamped. Given with the
 	// arbiter's credential it is recorded as given (he records earlier
 	// instants: a recovery); any other is bounded as a stamp is.
-	AtGiven bool `json:"at_given,omitempty"`
-	RTT   int64        `json:"rtt_ns,omitempty"`
-	Args  []string     `json:"args"` // the command's words and flags, as on the command line
+	AtGiven bool     `json:"at_given,omitempty"`
+	RTT     int64    `json:"rtt_ns,omitempty"`
+	Args    []string `json:"args"` // the command's words and flags, as on the command line
 }
 
 // Signed is the request as its role signed it (nil: unsigned). At the
