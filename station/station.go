@@ -117,6 +117,7 @@ type Station struct {
 	claims      int
 	epoch       int // the epoch a claim of this station starts (Config.Epoch)
 	refusals    refusalCount
+	scaled      time.Time // when the authority last looked at the stream's replicas (scaleStream)
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
@@ -865,7 +866,11 @@ func (s *Station) monitor() {
 			return
 		case <-t.C:
 		}
-		if s.rep.Alarm() != nil || s.authority() {
+		if s.rep.Alarm() != nil {
+			continue
+		}
+		if s.authority() {
+			s.scaleStream()
 			continue
 		}
 		auth, claimAt := s.rep.Authority()
@@ -960,13 +965,19 @@ func (s *Station) waitReplicasCurrent(ctx context.Context, n int) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	for {
-		if info, err := s.link.streamInfo(ctx); err == nil && info.Cluster != nil && info.Config.Replicas == n && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == n-1 {
-			current, offline := true, false
+		// As many replicas as the record names holders (at most 3), this
+		// holder's among them: a holder invited before another joined
+		// counts too few, and the authority scales the stream up
+		// (scaleStream) once it sees this one's member event.
+		want := max(n, min(len(s.rep.Holders()), 3))
+		if info, err := s.link.streamInfo(ctx); err == nil && info.Cluster != nil && info.Config.Replicas >= want && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == info.Config.Replicas-1 {
+			current, offline, mine := true, false, info.Cluster.Leader == s.cfg.Name
 			for _, r := range info.Cluster.Replicas {
 				current = current && r.Current
 				offline = offline || r.Offline || r.Active > 3*time.Second
+				mine = mine || r.Name == s.cfg.Name
 			}
-			if current || offline {
+			if (current || offline) && mine {
 				return
 			}
 		}
@@ -975,6 +986,29 @@ func (s *Station) waitReplicasCurrent(ctx context.Context, n int) {
 			return
 		}
 	}
+}
+
+// commandsOf splits a record into its commands as they were written: the
+// events a command's (or request's) signature covers, from its first event
+// on, go together, every other event alone. A stream seeded from a record
+// carries each command as one batch, so that a station joining applies it
+// in one transaction and checks its signature over all of its events (a
+// rule 10 correction, a move that mates, a credential's registration).
+func commandsOf(evs []store.Event, sigs []store.Signature) [][]store.Event {
+	count := map[int64]int64{}
+	for _, sg := range sigs {
+		if sg.Kind == store.SigCommand || sg.Kind == store.SigRequest {
+			count[sg.Seq] = max(count[sg.Seq], sg.Count)
+		}
+	}
+	var out [][]store.Event
+	for i := 0; i < len(evs); {
+		n := max(int(count[evs[i].Seq]), 1)
+		n = min(n, len(evs)-i)
+		out = append(out, evs[i:i+n])
+		i += n
+	}
+	return out
 }
 
 // bootstrap makes the first record holder's record the stream (an empty
@@ -1010,27 +1044,28 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range evs {
-		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
+	for _, cmd := range commandsOf(evs, sigs) {
+		first, end := cmd[0], cmd[len(cmd)-1]
+		id := fmt.Sprintf("seed/%d/%s", first.Seq, first.Hash[:16])
 		// A cluster that is still forming answers "no responders" or not
-		// at all until the stream has a leader: each event is tried again
-		// until it is in (another holder seeding the same events makes it
-		// a duplicate or moves the stream past it) or ctx ends.
+		// at all until the stream has a leader: each command is tried
+		// again until it is in (another holder seeding the same events
+		// makes it a duplicate or moves the stream past it) or ctx ends.
 		for {
 			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			_, err := s.link.Append(tctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
+			_, err := s.link.Append(tctx, id, encodeEvents(id, cmd, sigs), uint64(first.Seq-1))
 			cancel()
 			var dup *DuplicateError
 			if err == nil || errors.As(err, &dup) {
 				break
 			}
 			if errors.Is(err, ErrStale) {
-				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(e.Seq) {
+				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(end.Seq) {
 					break
 				}
 			}
 			if sleepCtx(ctx, 200*time.Millisecond) != nil {
-				return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+				return fmt.Errorf("station: put event %d into the stream: %w", first.Seq, err)
 			}
 		}
 	}
@@ -1470,14 +1505,37 @@ func (r *Replica) Holders() []MemberInfo {
 	return hs
 }
 
-// SetReplicas scales the stream (the authority does so when a third
-// record holder has joined).
-func (s *Station) SetReplicas(ctx context.Context, n int) error {
+// scaleStream gives the stream as many replicas as the record names
+// record holders, at most 3 (the authority does it, every few seconds):
+// a holder that joined with an invitation made before another holder
+// joined starts its engine counting too few, and an R2 stream takes no
+// writes once either of its two servers dies — a failover would never
+// finish (docs/stations.md, "Failover that always finishes").
+func (s *Station) scaleStream() {
 	if s.eng == nil || s.eng.cfg.Cluster == nil {
-		return nil
+		return
 	}
-	_, err := s.eng.js.UpdateStream(ctx, StreamConfig(n))
-	return err
+	s.mu.Lock()
+	due := time.Since(s.scaled) >= 2*time.Second
+	if due {
+		s.scaled = time.Now()
+	}
+	s.mu.Unlock()
+	want := min(len(s.rep.Holders()), 3)
+	if !due || want < 2 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+	defer cancel()
+	info, err := s.link.streamInfo(ctx)
+	if err != nil || info.Config.Replicas >= want {
+		return
+	}
+	if _, err := s.eng.js.UpdateStream(ctx, StreamConfig(want)); err != nil {
+		s.cfg.Logf("%s: the stream keeps %d replicas for %d record holders: %v", s.cfg.Name, info.Config.Replicas, want, err)
+		return
+	}
+	s.cfg.Logf("%s: the stream now has %d replicas, one on each record holder", s.cfg.Name, want)
 }
 
 // Member is a station as status shows it.
