@@ -495,7 +495,7 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 			return refuse("the match's credentials changed while the command was given: give it again")
 		}
 		for _, id := range an.tried { // another process may have recorded a failure meanwhile
-			if until := st.backoffUntil(id); c.At.Before(until) {
+			if until := st.backoffAt(id, c.At); c.At.Before(until) {
 				return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 			}
 		}

@@ -237,6 +237,9 @@ type LateEvent struct {
 	Actor    string    `json:"actor"`
 	At       time.Time `json:"at"`
 	Received time.Time `json:"received"`
+	// In is the game whose incident log shows it: its own, or for a
+	// match-level event the game in progress then (else the first).
+	In int `json:"-"`
 }
 
 // Late is how much later than its instant the event was received.
@@ -247,7 +250,11 @@ func (s *State) noteLate(e store.Event) {
 	if e.Received.IsZero() || SystemEvent(e) || !s.Protected() || e.Received.Sub(e.At) <= LateAfter {
 		return
 	}
-	s.Late = append(s.Late[:len(s.Late):len(s.Late)], LateEvent{Seq: e.Seq, Game: e.Game, Kind: e.Kind, Role: Role(e.Role), Actor: e.Actor, At: e.At, Received: e.Received})
+	in := e.Game
+	if g := s.CurrentGame(); in == 0 && g != nil {
+		in = g.Number
+	}
+	s.Late = append(s.Late[:len(s.Late):len(s.Late)], LateEvent{Seq: e.Seq, Game: e.Game, Kind: e.Kind, Role: Role(e.Role), Actor: e.Actor, At: e.At, Received: e.Received, In: max(in, 1)})
 }
 
 func (s *State) apply(e store.Event) error {

@@ -563,7 +563,7 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 	if cred == nil {
 		return p, nil // the authority says whose credential is missing
 	}
-	if until := st.BackoffUntil(id); at.Before(until) {
+	if until := st.BackoffAt(id, at); at.Before(until) {
 		return p, match.TooManyWrong(id, until) // tried only once the wait is over
 	}
 	if pass != "" {
