@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -18,11 +19,16 @@ import (
 // exit status.
 func live(t *testing.T, db string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"--db", db}, args...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"--db", db}, args...)...)
 	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("arbiter %s on %s still ran after 90 s: %s", strings.Join(args, " "), filepath.Base(db), e.String())
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		return o.String(), e.String(), ee.ExitCode()
 	} else if err != nil {
