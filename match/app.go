@@ -84,6 +84,16 @@ func CheckInstant(at time.Time) error {
 	return nil
 }
 
+// StampTolerance is how much later than its receipt a station's stamp may
+// be: the round trip the receiving holder measured to the sender, or the
+// sender's own stated uncertainty (at most FutureTolerance) when that is
+// larger or none was measured, and never less than a millisecond (two
+// processes' clocks on one machine, and a timeline carried forward on the
+// wall clock, differ by microseconds).
+func StampTolerance(rtt, uncertainty time.Duration) time.Duration {
+	return max(rtt, min(uncertainty, FutureTolerance), time.Millisecond)
+}
+
 // receipt is the instant the command was received and how much later than
 // it the command's instant may be (the receiving clock's uncertainty). A
 // command forwarded by a station was received at its first receipt by a
@@ -93,7 +103,7 @@ func CheckInstant(at time.Time) error {
 func (c Cmd) receipt(at time.Time) (time.Time, time.Duration) {
 	switch {
 	case c.Stamp != nil && !c.Stamp.Received.IsZero():
-		return c.Stamp.Received, max(c.Stamp.RTT, min(c.Stamp.Uncertainty, FutureTolerance))
+		return c.Stamp.Received, StampTolerance(c.Stamp.RTT, c.Stamp.Uncertainty)
 	case !c.Received.IsZero():
 		return c.Received, FutureTolerance
 	}

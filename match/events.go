@@ -212,8 +212,11 @@ func (s *State) Apply(e store.Event) error {
 	s.noteLate(e)
 	s.Seq = e.Seq
 	s.Head = e.Hash
-	if !SystemEvent(e) && e.At.After(s.LastAt) {
-		s.LastAt = e.At
+	if !SystemEvent(e) {
+		s.MatchSeq = e.Seq
+		if e.At.After(s.LastAt) {
+			s.LastAt = e.At
+		}
 	}
 	return nil
 }

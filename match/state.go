@@ -252,6 +252,10 @@ type State struct {
 	// not claim an earlier one; a press or a move only not one before its
 	// game's last clock event.
 	LastAt time.Time
+	// MatchSeq is the seq of the last event that is not a system event
+	// (SystemEvent): a station whose replica holds it lacks nothing a
+	// command is checked or signed against (docs/stations.md).
+	MatchSeq int64
 	// Late are the events of a protected match recorded late (noteLate).
 	Late []LateEvent
 	Auth authState // credentials and recent wrong attempts (credential.go)

@@ -129,8 +129,9 @@ type refusalCount struct {
 }
 
 type beatSeen struct {
-	at  time.Time // local, monotonic
-	seq int64
+	at       time.Time // local, monotonic
+	seq      int64
+	matchSeq int64
 }
 
 // TimeSample is one answer of the authority to a time request: the offset
@@ -141,6 +142,7 @@ type beatSeen struct {
 type TimeSample struct {
 	Offset, RTT time.Duration
 	Seq         int64
+	MatchSeq    int64 // the authority's last event that is not a system event
 	At          time.Time
 }
 
@@ -211,7 +213,7 @@ func AskTime(nc *nats.Conn, subject string, now func() time.Time, timeout time.D
 	}
 	rtt := t3.Sub(t0)
 	mid := t0.Add(rtt / 2)
-	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, At: mid}, true
+	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, MatchSeq: b.MatchSeq, At: mid}, true
 }
 
 // receipt is the first receipt of a request by any record holder: the
@@ -458,7 +460,7 @@ func (s *Station) subscribe() error {
 			return
 		}
 		s.mu.Lock()
-		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq}
+		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
 		close(s.beatChanged)
 		s.beatChanged = make(chan struct{})
 		s.mu.Unlock()
@@ -553,7 +555,7 @@ func (s *Station) subscribe() error {
 		}
 		seq, _ := s.rep.Head()
 		_, claim := s.rep.Authority()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim)})
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim), MatchSeq: s.app.State().MatchSeq})
 		m.Respond(b)
 	})
 	if err != nil {
@@ -845,7 +847,7 @@ func (s *Station) ping(name string) {
 func (s *Station) beat() {
 	auth := s.authority()
 	seq, _ := s.rep.Head()
-	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq})
 	s.link.nc.Publish(SubjectBeat, b)
 }
 
@@ -1155,7 +1157,7 @@ func SystemInstant(req Request) (at, received time.Time) {
 		return at, at
 	}
 	received = req.Stamp.Received.UTC()
-	if late := max(req.Stamp.RTT, min(req.Stamp.Uncertainty, match.FutureTolerance)); at.After(received.Add(late)) || at.Before(match.Earliest) {
+	if late := match.StampTolerance(req.Stamp.RTT, req.Stamp.Uncertainty); at.After(received.Add(late)) || at.Before(match.Earliest) {
 		at = received
 	}
 	return at, received
@@ -1567,6 +1569,22 @@ type Status struct {
 	TimelineNS    int64 `json:"timeline_ns,omitempty"`
 	WallNS        int64 `json:"wall_ns,omitempty"`
 	UncertaintyNS int64 `json:"uncertainty_ns,omitempty"`
+	// AuthorityMatchSeq is the authority's last event that is not a system
+	// event, as its heartbeats last said (its own on the authority): a
+	// command given on this machine is prepared once this record holds it.
+	AuthorityMatchSeq int64 `json:"authority_match_seq,omitempty"`
+}
+
+// AuthorityMatchSeq is the authority's last event that is not a system
+// event, as its heartbeats last said (this station's own on the authority).
+func (s *Station) AuthorityMatchSeq() int64 {
+	auth, _ := s.rep.Authority()
+	if auth == s.cfg.Name {
+		return s.app.State().MatchSeq
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.beats[auth].matchSeq
 }
 
 // Estimate is the station's estimate of the match timeline now (the
@@ -1601,6 +1619,7 @@ func (s *Station) Status() Status {
 		beats[k] = v
 	}
 	s.mu.Unlock()
+	st.AuthorityMatchSeq = s.AuthorityMatchSeq()
 	members := s.rep.Members()
 	if _, ok := members[s.cfg.Name]; !ok {
 		members[s.cfg.Name] = MemberInfo{Name: s.cfg.Name, Role: s.cfg.Role}

@@ -185,6 +185,9 @@ type beat struct {
 	NowNS  int64  `json:"now_ns"` // the match timeline at the authority
 	Seq    int64  `json:"seq"`
 	Claim  int64  `json:"claim"` // seq of the claim that names it
+	// MatchSeq is the seq of its record's last event that is not a
+	// system event (match.State.MatchSeq).
+	MatchSeq int64 `json:"match_seq,omitempty"`
 	Beat   bool   `json:"beat,omitempty"`
 	Status []byte `json:"-"`
 }

@@ -179,7 +179,7 @@ func (l *Link) sample(timeout time.Duration) {
 	}
 	l.mu.Lock()
 	l.samples.Add(x)
-	l.authSeq = max(l.authSeq, x.Seq)
+	l.authSeq = max(l.authSeq, x.MatchSeq)
 	l.mu.Unlock()
 }
 
@@ -204,12 +204,15 @@ func (l *Link) Station() *StationFile { return l.sf }
 // answered. A link just dialled waits for its first answers.
 //
 // A command is stamped when it is given, never after waiting for an
-// authority that may be gone: while the link has no answer of its own, the
-// offset is this station's estimate — the station this process runs
-// (on its time source, which the link's must be), or the one running
-// beside it on this machine, from its status file — and only a record
-// with no running station waits for the authority's first answers.
+// authority that may be gone: the offset is the estimate of the station
+// this process runs for the record (the console's), else the link's own
+// time answers, else the estimate of the station running beside it on
+// this machine, from its status file; only a record whose station does not
+// run waits for the authority's first answers.
 func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
+	if off, u, ok := l.inProcessOffset(); ok {
+		return off, 2 * u, true
+	}
 	if off, r, ok := l.ownOffset(); ok {
 		return off, r, true
 	}
@@ -220,6 +223,21 @@ func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
 	return l.ownOffset()
 }
 
+// inProcessOffset is the estimate of the station this process runs for
+// the record: its timeline read beside the link's clock, exact whatever
+// time source each runs on.
+func (l *Link) inProcessOffset() (offset, uncertainty time.Duration, ok bool) {
+	v, found := inProcess.Load(l.db)
+	if !found {
+		return 0, 0, false
+	}
+	st := v.(*station.Station)
+	if _, u, ok := st.Estimate(); ok {
+		return st.Now().Sub(l.now()), u, true
+	}
+	return 0, 0, false
+}
+
 // ownOffset is the offset from the link's own time answers.
 func (l *Link) ownOffset() (offset, rtt time.Duration, ok bool) {
 	l.mu.Lock()
@@ -228,12 +246,23 @@ func (l *Link) ownOffset() (offset, rtt time.Duration, ok bool) {
 	return best.Offset, best.RTT, ok
 }
 
-// stationOffset is the running station's estimate of the match timeline,
-// as an offset to the link's time source, and its uncertainty.
-func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
+// timeline is the match timeline now when this process runs the record's
+// station (read from it, whatever time source the link runs on), else at
+// (the link's clock plus its offset).
+func (l *Link) timeline(at time.Time) time.Time {
 	if v, found := inProcess.Load(l.db); found {
-		return v.(*station.Station).Estimate()
+		st := v.(*station.Station)
+		if _, _, ok := st.Estimate(); ok {
+			return st.Now().UTC()
+		}
 	}
+	return at
+}
+
+// stationOffset is the estimate of the station running beside this
+// process on this machine, from its status file, as an offset to the
+// link's time source, and its uncertainty.
+func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
 	b, err := os.ReadFile(StationStatusPath(l.db))
 	if err != nil {
 		return 0, 0, false
@@ -401,7 +430,8 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 // round trip, whether one answered).
 func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Duration, ok bool) (Result, error) {
 	g := c.G
-	if c.Pressed.IsZero() {
+	stamped := c.Pressed.IsZero()
+	if stamped {
 		c.Pressed = l.now()
 	}
 	at, rtt := g.At, time.Duration(0)
@@ -410,6 +440,9 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 			c.Notice("no authority answers yet; the command waits for one")
 		}
 		at, rtt = c.Pressed.Add(off).UTC(), r
+		if stamped {
+			at = l.timeline(at) // stamped now: on this process's station's timeline itself
+		}
 	}
 	var idb [12]byte
 	rand.Read(idb[:])
@@ -502,24 +535,45 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 	if err != nil {
 		return prepared{}, err
 	}
-	// The replica catches up with the authority's head first (a credential
-	// handed out a moment ago must be in it), for a few seconds at most:
-	// signed on an older head, the authority still checks it.
-	l.mu.Lock()
-	authSeq := l.authSeq
-	l.mu.Unlock()
-	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < authSeq && time.Now().Before(deadline); {
+	// The replica first catches up with the authority's last match event
+	// (not its system events: a claim, a station's refusal), as the link's
+	// own time answers or this machine's station last heard it — a
+	// credential handed out a moment ago must be in it — for a few seconds
+	// at most, and without asking an authority that may be gone: signed on
+	// an older head, the authority still checks it.
+	target := l.authMatchSeq()
+	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < target && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond) // the station applies the stream in another process
 		if err := app.Refresh(ctx); err != nil {
 			return prepared{}, err
 		}
 	}
-	st := app.State()
+	return l.prepareOn(app.State(), g, key, words, at)
+}
+
+// authMatchSeq is the authority's last event that is not a system event,
+// as the link's time answers show it, or this machine's station's status
+// (the authority's heartbeats).
+func (l *Link) authMatchSeq() int64 {
+	l.mu.Lock()
+	seq := l.authSeq
+	l.mu.Unlock()
+	if v, found := inProcess.Load(l.db); found {
+		return max(seq, v.(*station.Station).AuthorityMatchSeq())
+	}
+	if st, running, err := ReadStationStatus(l.db, time.Now()); err == nil && running {
+		seq = max(seq, st.AuthorityMatchSeq)
+	}
+	return seq
+}
+
+// prepareOn is prepare on the replica's state st.
+func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (p prepared, err error) {
 	words, newKey, err := madeHere(st, words)
 	if err != nil {
 		return prepared{}, err
 	}
-	p := prepared{st: st, words: words}
+	p = prepared{st: st, words: words}
 	protected := st.Match != nil && st.ArbiterCredential() != nil
 	if !protected {
 		if newKey != nil {
