@@ -181,15 +181,15 @@ func pingSubject(name string) string {
 
 // beat is the authority's heartbeat and its answer to a time request.
 type beat struct {
-	Name   string `json:"name"`
-	NowNS  int64  `json:"now_ns"` // the match timeline at the authority
-	Seq    int64  `json:"seq"`
-	Claim  int64  `json:"claim"` // seq of the claim that names it
+	Name  string `json:"name"`
+	NowNS int64  `json:"now_ns"` // the match timeline at the authority
+	Seq   int64  `json:"seq"`
+	Claim int64  `json:"claim"` // seq of the claim that names it
 	// MatchSeq is the seq of its record's last event that is not a
 	// system event (match.State.MatchSeq).
-	MatchSeq int64 `json:"match_seq,omitempty"`
-	Beat   bool   `json:"beat,omitempty"`
-	Status []byte `json:"-"`
+	MatchSeq int64  `json:"match_seq,omitempty"`
+	Beat     bool   `json:"beat,omitempty"`
+	Status   []byte `json:"-"`
 }
 
 // Kinds of the stations' own events (match.StationKindPrefix).
