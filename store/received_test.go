@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -32,19 +31,7 @@ func TestAReceivedEventIsHashedWithTheV2EncodingGolden(t *testing.T) {
 		e.Seq, e.Match, e.Game, e.At.UnixNano(), e.Received.UnixNano(), e.Role, e.Actor, e.Kind, e.Payload, e.Prev)
 	fmt.Fprintf(&b, "encoding:\n%s", hex.Dump(EncodeEvent(e)))
 	fmt.Fprintf(&b, "hash: %s\n", EventHash(e))
-	golden := filepath.Join("testdata", "hash_vector_v2.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestAReceivedEventIsHashedWithTheV2EncodingGolden -update to create it)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("the v2 hash encoding changed; records written since migration 0005 would no longer verify.\ngot:\n%s\nwant:\n%s", b.Bytes(), want)
-	}
+	matchGolden(t, "hash_vector_v2.golden", b.Bytes(), "records written since migration 0005")
 }
 
 func TestTheInstantReceivedIsCoveredByTheChain(t *testing.T) {
