@@ -344,6 +344,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a head too short", "live", static("verify", "--head", "abc"), "64 hexadecimal"},
 			{"a head that is not hex", "live", static("verify", "--head", strings.Repeat("z", 64)), "64 hexadecimal"},
 			{"a head not in the chain", "live", static("verify", "--head", strings.Repeat("ab", 32)), ""},
+			{"a match id too short", "live", static("verify", "--match", "abc"), "32 hexadecimal"},
+			{"another match's id", "live", static("verify", "--match", strings.Repeat("ab", 16)), "another match"},
 		},
 		"play": {
 			{"no script", "live", static("--at", later, "play"), "needs a script"},
@@ -434,6 +436,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"an address without a port", "live", static("broadcast", "--listen", "127.0.0.1"), "HOST:PORT"},
 			{"a port beyond 65535", "live", static("broadcast", "--listen", "127.0.0.1:99999"), "valid port"},
 			{"a surplus argument", "live", static("broadcast", "--listen", "127.0.0.1:8080", "now"), "unexpected argument"},
+			{"a delay that is no duration", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "soon"), "is not a delay"},
+			{"a negative delay", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "-5m"), "out of range"},
+			{"a delay over a day", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "25h"), "out of range"},
 			{"no database", "live", func(t *testing.T) []string {
 				return []string{"--db", filepath.Join(t.TempDir(), "missing.arbiter"), "broadcast", "--listen", "127.0.0.1:0"}
 			}, "does not exist"},

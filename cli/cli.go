@@ -9,6 +9,7 @@ package cli
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -146,13 +148,27 @@ func (r *runner) cmd() match.Cmd {
 func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
 
 // Run runs the command line and returns the exit status.
+//
+// Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
+// nothing will be for it; 2 the console has no display; 3 committed at the
+// authority of a station's match but not yet in this station's record
+// (stations.NotAppliedError): the command stands, and is not to be given
+// again.
 func Run(ctx context.Context, argv []string, env Env) int {
 	if err := run(ctx, argv, env); err != nil {
 		fmt.Fprintln(env.Stderr, "arbiter: "+Sentence(err))
+		var notApplied *stations.NotAppliedError
+		if errors.As(err, &notApplied) {
+			return ExitNotApplied
+		}
 		return 1
 	}
 	return 0
 }
+
+// ExitNotApplied is the exit status of a command committed at the
+// authority whose station's record has not caught up in time.
+const ExitNotApplied = 3
 
 // Sentence turns an error into the one clear sentence shown to users, in
 // the command line's words (words.go; service.SentenceIn).

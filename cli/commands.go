@@ -66,8 +66,8 @@ func init() {
 		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", run: runFlag})
 	register(&command{name: "status", reads: true, roles: rolesRead, usage: "status [--json]",
 		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
-	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT]",
-		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's key must have this fingerprint.", run: runVerify})
+	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT] [--match ID]",
+		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's first key must have this fingerprint; --match: the match must have this id.", run: runVerify})
 	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
 		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})
 }
@@ -164,8 +164,13 @@ func runMatchNew(r *runner, a *args) error {
 	st := r.app.State()
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
-	if c := st.ArbiterCredential(); c != nil && !r.inPlay {
+	if r.inPlay {
+		return nil
+	}
+	r.out("the match id: %s\n", match.HexBlocks(st.Match.ID))
+	if c := st.ArbiterCredential(); c != nil {
 		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
+		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
 	}
 	return nil
 }
@@ -521,6 +526,7 @@ func flagText(f any) string {
 func runVerify(r *runner, a *args) error {
 	head, _ := a.take("head")
 	key, _ := a.take("key")
+	id, _ := a.take("match")
 	if err := a.done("verify", 0); err != nil {
 		return err
 	}
@@ -532,7 +538,11 @@ func runVerify(r *runner, a *args) error {
 	if key != "" && (len(key) < 16 || len(key) > 64 || strings.Trim(key, "0123456789abcdef") != "") {
 		return fmt.Errorf("--key must be the arbiter's key fingerprint as printed on the report: 16 to 64 hexadecimal digits (spaces between them are ignored)")
 	}
-	rep, err := match.VerifyRecord(r.ctx, r.db, strings.ToLower(head), key)
+	id = strings.ToLower(strings.Join(strings.Fields(id), ""))
+	if id != "" && (len(id) != match.MatchIDDigits || strings.Trim(id, "0123456789abcdef") != "") {
+		return fmt.Errorf("--match must be the match id as printed by 'arbiter match new' and on the report: %d hexadecimal digits (spaces between them are ignored)", match.MatchIDDigits)
+	}
+	rep, err := match.VerifyRecordAgainst(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id})
 	if err != nil {
 		return err
 	}
@@ -553,8 +563,31 @@ func runVerify(r *runner, a *args) error {
 		} else {
 			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head\n", s.HeadSeq, rep.Unsigned)
 		}
+		for _, line := range keyHistory(s.ArbiterKeys) {
+			fmt.Fprintf(r.env.Stderr, "arbiter: %s\n", line)
+		}
+	}
+	if s := rep.Seal; s.MatchID != "" {
+		fmt.Fprintf(r.env.Stderr, "arbiter: the match id is %s ('verify --match' checks it)\n", match.HexBlocks(s.MatchID))
+	} else if rep.Events > 0 {
+		fmt.Fprintf(r.env.Stderr, "arbiter: this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it\n")
 	}
 	return nil
+}
+
+// keyHistory describes the arbiter's keys in the order registered: the
+// first, which anchors the record, then each rotation (verify and
+// credential list print it).
+func keyHistory(keys []match.ArbiterKey) []string {
+	var out []string
+	for i, k := range keys {
+		if i == 0 {
+			out = append(out, fmt.Sprintf("the arbiter's first key, which anchors the record ('verify --key' checks it): %s (event %d, %s)", match.HexBlocks(k.Fingerprint()), k.Seq, k.Kind))
+			continue
+		}
+		out = append(out, fmt.Sprintf("the arbiter's key replaced at event %d (%s), signed by the key it replaces: %s", k.Seq, k.Kind, match.HexBlocks(k.Fingerprint())))
+	}
+	return out
 }
 
 // readScript reads a script file ("-" is standard input is not supported: CI has none).

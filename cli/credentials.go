@@ -140,6 +140,9 @@ func runCredentialList(r *runner, a *args) error {
 	st := r.app.State()
 	if !st.Protected() {
 		r.out("unprotected match: no credentials\n")
+		if m := st.Match; m != nil && m.ID != "" {
+			r.out("match id: %s\n", match.HexBlocks(m.ID))
+		}
 		return nil
 	}
 	for _, id := range []string{"arbiter", "operator"} {
@@ -153,6 +156,12 @@ func runCredentialList(r *runner, a *args) error {
 				r.out("%-24s %-10s %s\n", "player "+p, c.Kind, match.HexBlocks(c.Fingerprint()))
 			}
 		}
+	}
+	for _, line := range keyHistory(st.ArbiterKeys()) {
+		r.out("%s\n", line)
+	}
+	if m := st.Match; m != nil && m.ID != "" {
+		r.out("match id: %s\n", match.HexBlocks(m.ID))
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func runDemo1996(r *runner, a *args) error {
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "demo: "))
 	}
-	if err := writeFile(out, []byte(text)); err != nil {
+	if err := writeFile(out, r.g.DB, []byte(text)); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.env.Stderr, "arbiter: the match script is written to %s; run it with 'arbiter --db FILE --at %s play %s'\n",

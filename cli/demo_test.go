@@ -99,6 +99,8 @@ func TestExportWritesOnlyRegularFiles(t *testing.T) {
 		{"a symbolic link is refused", link, "is a symbolic link, not a regular file"},
 		{"a device is refused", "/dev/null", "/dev/null is a device, not a regular file"},
 		{"a folder is refused", dir, "is a folder, not a regular file"},
+		{"the match's database itself is refused (the export would replace the record)", db, "is the match's database"},
+		{"the database's write-ahead log is refused", db + "-wal", "is the match's database (or a file of it)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := arb(t, db, "export", "pgn", "-o", tc.out)
@@ -106,6 +108,9 @@ func TestExportWritesOnlyRegularFiles(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, tc.want)
 			}
 		})
+	}
+	if out := mustArb(t, db, "verify"); len(strings.TrimSpace(out)) != 64 {
+		t.Errorf("after the refused exports verify prints %q", out)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
 		t.Errorf("the link's target was written: %q", b)

@@ -32,6 +32,7 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/color"
 	"strings"
@@ -856,6 +857,11 @@ func (c *console) showError(err error) {
 	}
 	msg := c.explain(err)
 	c.noteWriteError(err)
+	var notApplied *stations.NotAppliedError
+	if errors.As(err, &notApplied) { // it stands in the record: not "not done"
+		c.info(lang.L("Committed, not yet here"), msg)
+		return
+	}
 	c.info(lang.L("Not done"), msg)
 }
 

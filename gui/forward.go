@@ -199,6 +199,7 @@ func stationWords(err error) (string, bool) {
 	var role *stations.RoleError // only the operator's laptop has one
 	var down *stations.NotRunningError
 	var opKey *stations.OperatorKeyError
+	var notApplied *stations.NotAppliedError // committed, never said as refused
 	switch {
 	case errors.As(err, &refused):
 		if refused.Refusal != nil {
@@ -227,6 +228,8 @@ func stationWords(err error) (string, bool) {
 		return fmt.Sprintf(lang.L("The operator's credential could not be made: %s"), why), true
 	case errors.Is(err, stations.ErrMirror):
 		return lang.L("The mirror terminal only reads the record: give commands at another station."), true
+	case errors.As(err, &notApplied):
+		return fmt.Sprintf(lang.L("The command is committed as event %d at the authority, but this station's record has not caught up within %d s: it is not refused, so do not give it again; see Match → Stations…."), notApplied.Seq, int(notApplied.Within.Seconds())), true
 	}
 	return "", false
 }

@@ -269,7 +269,8 @@ func (c *console) verifyRecord() {
 	case !s.Protected:
 		msg += "\n" + lang.L("Unprotected match: the events are unsigned, so only the hash chain was checked.")
 	case s.Signed:
-		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.ArbiterKey))
+		// --key pins the first key (docs/store.md); after a rotation it is not the current one
+		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.FirstKey()))
 	}
 	c.info(lang.L("The record verifies"), msg)
 }

@@ -196,7 +196,7 @@ func Open(ctx context.Context, db *store.DB) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := checkRecord(evs, sigs, "", "", false)
+	rep := checkRecord(evs, sigs, Anchors{}, false)
 	upto := len(evs)
 	if !rep.OK {
 		a.problem = rep.Problem
@@ -233,6 +233,11 @@ func (a *App) Seal() Seal {
 	s.ArbiterKey = ""
 	if c := a.state.ArbiterCredential(); c != nil {
 		s.ArbiterKey = c.Fingerprint()
+	}
+	s.ArbiterKeys = a.state.ArbiterKeys()
+	s.MatchID = ""
+	if m := a.state.Match; m != nil {
+		s.MatchID = m.ID
 	}
 	return s
 }
@@ -339,7 +344,7 @@ func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r := checkRecord(evs, sigs, "", "", false); !r.OK {
+	if r := checkRecord(evs, sigs, Anchors{}, false); !r.OK {
 		evs = evs[:max(0, min(len(evs), int(r.BadSeq)-1))]
 	}
 	st := NewState()

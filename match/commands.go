@@ -148,7 +148,11 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		}
 		controls[name] = tc.String()
 	}
-	p = MatchNewPayload{Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
+	id, err := NewMatchID()
+	if err != nil {
+		return p, err
+	}
+	p = MatchNewPayload{ID: id, Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
 		Computer: spec.Computer, Operators: spec.Operators, Appeals: spec.Appeals, Games: games, Controls: controls}
 	if err := checkTimeZone(spec.TimeZone); err != nil {
 		return p, err
@@ -175,6 +179,18 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		return p, refuseAs(CodeWhiteNotAPlayer, spec.White)
 	}
 	return p, nil
+}
+
+// MatchIDDigits is the length of a match id in hexadecimal digits.
+const MatchIDDigits = 32
+
+// NewMatchID draws a match's id: 16 random bytes (crypto/rand), in hex.
+func NewMatchID() (string, error) {
+	var b [MatchIDDigits / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("match: draw the match id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 func (t *tx) game(n int) (*Game, error) {

@@ -170,20 +170,40 @@ func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 type authState struct {
 	Creds map[string]*Credential  // by Credential.ID()
 	Fails map[string]failureCount // by credential ID: wrong attempts since that role last acted
+	// ArbiterKeys are the arbiter's keys in the order registered: the
+	// first (match.new's, or the credential that protected the match) and
+	// every rotation after it. Never changed in place.
+	ArbiterKeys []ArbiterKey
 }
+
+// ArbiterKey is one of the arbiter's keys as the record registers it: the
+// first anchors the record ('verify --key'); each later one is a rotation,
+// signed by the key it replaces (docs/store.md, "Credentials").
+type ArbiterKey struct {
+	Seq       int64  // the event that registers it (match.new or credential.add)
+	Kind      string // the event's kind
+	PublicKey string // Ed25519, hex
+}
+
+// Fingerprint is the SHA-256 of the key, 64 hex digits.
+func (k ArbiterKey) Fingerprint() string { return Fingerprint(k.PublicKey) }
 
 type failureCount struct {
 	N    int
 	Last time.Time
 }
 
-func (a authState) withCred(c *Credential) authState {
+// withCred registers c, registered by event e.
+func (a authState) withCred(c *Credential, e store.Event) authState {
 	m := map[string]*Credential{}
 	for k, v := range a.Creds {
 		m[k] = v
 	}
 	m[c.ID()] = c
 	a.Creds = m
+	if c.Role == "arbiter" {
+		a.ArbiterKeys = append(a.ArbiterKeys[:len(a.ArbiterKeys):len(a.ArbiterKeys)], ArbiterKey{Seq: e.Seq, Kind: e.Kind, PublicKey: c.PublicKey})
+	}
 	return a
 }
 
@@ -229,6 +249,10 @@ func (s *State) Protected() bool {
 
 // ArbiterCredential is the arbiter's credential, nil if the match is unprotected.
 func (s *State) ArbiterCredential() *Credential { return s.Auth.Creds["arbiter"] }
+
+// ArbiterKeys are the arbiter's keys in the order registered: the first,
+// which anchors the record, then each rotation (none: unprotected).
+func (s *State) ArbiterKeys() []ArbiterKey { return s.Auth.ArbiterKeys }
 
 // Credential returns the credential with the given ID, or nil.
 func (s *State) Credential(id string) *Credential { return s.Auth.Creds[id] }
@@ -290,7 +314,7 @@ func applyCredentialAdd(s *State, e store.Event) error {
 	if err := decode(e, &c); err != nil {
 		return err
 	}
-	s.Auth = s.Auth.withCred(&c)
+	s.Auth = s.Auth.withCred(&c, e)
 	if c.Role == "arbiter" {
 		s.Match.Credential = &c
 	}

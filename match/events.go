@@ -41,6 +41,10 @@ const (
 
 // MatchNewPayload creates the match.
 type MatchNewPayload struct {
+	// ID is the match's random id (NewMatchID), signed with the match by
+	// the arbiter's first key: 'verify --match' tells this match from
+	// another made with the same key file. Records made before it have none.
+	ID           string            `json:"match_id,omitempty"`
 	Title        string            `json:"title"`
 	Site         string            `json:"site,omitempty"`
 	Arbiter      string            `json:"arbiter,omitempty"`
@@ -292,7 +296,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 		return fmt.Errorf("a match exists already")
 	}
 	m := &Match{
-		Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
+		ID: p.ID, Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
 		Operators: p.Operators, Appeals: p.Appeals, GamesPlanned: p.Games, PINHash: p.PINHash, PINSalt: p.PINSalt,
 		ForfeitAfter: time.Duration(p.ForfeitAfter) * time.Millisecond, Game1White: p.Game1White, Lots: p.Lots,
 		Created: e.At, Controls: map[string]clock.Control{}, TimeZone: p.TimeZone,
@@ -309,7 +313,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 	}
 	if p.Credential != nil {
 		m.Credential = p.Credential
-		s.Auth = s.Auth.withCred(p.Credential)
+		s.Auth = s.Auth.withCred(p.Credential, e)
 	}
 	s.Match = m
 	s.Games = nil

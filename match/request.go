@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"arbiter/store"
@@ -225,3 +226,23 @@ func checkMade(c *Credential, role, name string) error {
 }
 
 func hexKey(s string) ([]byte, error) { return hex.DecodeString(s) }
+
+// requestCarriesKey reports whether the words of a signed request register
+// the credential with public key pub (a 'credential add' given at another
+// station carries the record's form of the new credential, made there, as
+// a JSON word): a new arbiter key registered through another station must
+// be the one the arbiter signed, not one the appending station put in its
+// place.
+func requestCarriesKey(r SignedRequest, pub string) bool {
+	for _, w := range r.Words {
+		j := strings.IndexByte(w, '{')
+		if j < 0 {
+			continue
+		}
+		var c Credential
+		if json.Unmarshal([]byte(w[j:]), &c) == nil && c.PublicKey == pub {
+			return true
+		}
+	}
+	return false
+}

@@ -54,6 +54,7 @@ const (
 
 // Match is the match as configured, with the people currently in each role.
 type Match struct {
+	ID           string // the random match id of match.new ("" in records made before it)
 	Title        string
 	Site         string
 	Arbiter      string    // the arbiter now officiating (rule 17 may replace)

@@ -65,6 +65,10 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	r.kv(t.s("Appeals board"), dash(strings.Join(m.Appeals, ", ")), lw)
 	r.kv(t.s("Time control"), r.controls(), lw)
 	r.kvOneLine(t.s("Arbiter's key"), r.keyText(""), lw)
+	for _, l := range r.anchorLines() {
+		label, value, _ := strings.Cut(l, ": ")
+		r.kvOneLine(label, value, lw)
+	}
 	f.Ln(5)
 
 	r.heading(t.s("Standings"), 12)

@@ -113,6 +113,7 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 		if c := st.ArbiterCredential(); c != nil {
 			r.seal.Signed, r.seal.ArbiterKey = true, c.Fingerprint()
 		}
+		r.seal.ArbiterKeys, r.seal.MatchID = st.ArbiterKeys(), st.Match.ID
 	}
 	r.cover(games, head)
 	for _, g := range games {

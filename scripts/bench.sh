@@ -27,6 +27,9 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkPress|BenchmarkRemaining)$' -b
 # (7): the live broadcast: commit to visible in /games.pgn; requests/s while the match is played, beside a static file server.
 run go test -count=1 -run '^$' -bench '^BenchmarkBroadcastCommitToVisible$' -benchtime "${BROADCAST_SAMPLES:-200}x" ./broadcast/
 run go test -count=1 -run '^$' -bench '^(BenchmarkBroadcastServe|BenchmarkStaticFileServe)$' -benchtime 3s ./broadcast/
+# 2,000 spectators' pages (server-sent events) on one server process, beside one spectator, in one run:
+# commit to visible at every spectator, and the server's memory.
+run go test -count=1 -timeout 30m -run '^$' -bench '^BenchmarkBroadcastSpectators$' -benchtime "${SPECTATOR_COMMITS:-60}x" ./broadcast/
 # Stations (docs/stations.md): a command from the operator's laptop to committed, beside the raw
 # publish to the engine (R1, sync always) and a raw fsync, in one run; figures in raw.txt.
 run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|BenchmarkRawReplicatedPublishR1|BenchmarkRawReplicatedPublishR3)$' -benchtime "${SAMPLES}x" ./station/
@@ -122,6 +125,10 @@ END {
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p50 | %s | poll interval 100 ms | %s | – |\n", us(b50), ratio(b50, 100e6)
 	printf "| 7 | broadcast: commit to visible in /games.pgn, p99 | %s | goal 1 s | %s | < 1 s |\n", us(b99), ratio(b99, 1e9)
 	printf "| 7 | broadcast: GET /games.pgn while the match is played | %d req/s | net/http static file server, same bytes: %d req/s | %s | – |\n", v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"], ratio(v["BenchmarkBroadcastServe", "req/s"], v["BenchmarkStaticFileServe", "req/s"])
+	s1 = "BenchmarkBroadcastSpectators/spectators=1"; s2 = "BenchmarkBroadcastSpectators/spectators=2000"
+	printf "| 7 | broadcast: commit to visible at every one of 2,000 spectators (event streams), p50 / p99 | %s / %s | one spectator, same run: %s / %s | p99: %s | p99 ≤ 500 ms |\n", us(v[s2, "all-p50-ns"]), us(v[s2, "all-p99-ns"]), us(v[s1, "all-p50-ns"]), us(v[s1, "all-p99-ns"]), ratio(v[s2, "all-p99-ns"], v[s1, "all-p99-ns"])
+	printf "| 7 | broadcast: commit to visible at a spectator, each of 2,000, p50 / p99 | %s / %s | one spectator, same run: %s / %s | p99: %s | – |\n", us(v[s2, "p50-ns"]), us(v[s2, "p99-ns"]), us(v[s1, "p50-ns"]), us(v[s1, "p99-ns"]), ratio(v[s2, "p99-ns"], v[s1, "p99-ns"])
+	printf "| 7 | broadcast: server memory (RSS, peak) with 2,000 spectators | %.1f MB, %.1f MB | one spectator: %.1f MB, %.1f MB | %s | – |\n", v[s2, "rss-bytes"] / 1e6, v[s2, "peak-bytes"] / 1e6, v[s1, "rss-bytes"] / 1e6, v[s1, "peak-bytes"] / 1e6, ratio(v[s2, "rss-bytes"], v[s1, "rss-bytes"])
 	for (f = 1; f <= 4; f++) {
 		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable/lichess" : (f == 3) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
 		if (v[n, "rows"] == "") continue

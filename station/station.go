@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"arbiter/match"
 	"arbiter/service"
@@ -121,11 +124,28 @@ type Station struct {
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
-// kind every 10 s, counting those left out.
+// peer and kind every RefusalWindow, counting those left out (keys
+// "PEER kind"); at the authority, recorded counts those another holder's
+// report left out of the record (refusalKept).
 type refusalCount struct {
-	last map[string]time.Time
-	more map[string]int
-	n    int
+	last     map[string]time.Time
+	more     map[string]int
+	recorded map[string]int
+	n        int
+	window   time.Duration // RefusalWindow (tests shorten it)
+}
+
+// RefusalWindow: a station has a refused connection or message of one
+// peer and kind recorded at most once in it, with the count of those left
+// out (docs/stations.md, "Security on the LAN").
+const RefusalWindow = time.Minute
+
+// refusalWindowLocked is the window in force (s.mu held).
+func (s *Station) refusalWindowLocked() time.Duration {
+	if s.refusals.window == 0 {
+		return RefusalWindow
+	}
+	return s.refusals.window
 }
 
 type beatSeen struct {
@@ -278,6 +298,15 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	if s.app, err = match.Open(ctx, cfg.DB); err != nil {
 		return nil, err
 	}
+	// Before anything is appended, the record must end with what this
+	// station wrote (an edited or damaged file raises the alarm).
+	cfg.DB.SetHeadCheck(s.rep.CheckFileHead)
+	started := false
+	defer func() {
+		if !started {
+			cfg.DB.SetHeadCheck(nil)
+		}
+	}()
 	if cfg.Engine != nil {
 		ec := *cfg.Engine
 		ec.OnRefused = s.refused
@@ -302,8 +331,9 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.Stop()
 		return nil, err
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.consume()
+	go s.consumeHeads()
 	if s.eng != nil {
 		if err := s.bootstrap(ctx); err != nil {
 			s.Stop()
@@ -339,6 +369,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 			s.waitReplicasCurrent(ctx, c.Replicas)
 		}
 	}
+	started = true
 	return s, nil
 }
 
@@ -357,6 +388,7 @@ func (s *Station) Stop() {
 		s.cfg.DB.SetBeforeCommit(nil)
 	}
 	s.wg.Wait()
+	s.cfg.DB.SetHeadCheck(nil)
 	if s.eng != nil {
 		s.eng.Stop()
 	} else if s.link != nil {
@@ -392,6 +424,105 @@ func (s *Station) consume() {
 		seq, _ := s.rep.Head()
 		from = seq + 1
 	}
+}
+
+// consumeHeads applies the heads stream to the replica (docs/stations.md,
+// "Signed heads"): each head signature the arbiter made after a command
+// given at a station, once the record holds its event. A signature the
+// record does not take is logged and skipped; applying stops with the
+// alarm.
+func (s *Station) consumeHeads() {
+	defer s.wg.Done()
+	from := uint64(1)
+	for s.ctx.Err() == nil {
+		err := s.link.ConsumeHeads(s.ctx, from, func(m StreamMsg) error {
+			var h HeadNote
+			if err := json.Unmarshal(m.Data, &h); err != nil {
+				s.cfg.Logf("%s: head signature %d of the heads stream is unreadable: skipped", s.cfg.Name, m.Seq)
+				from = m.Seq + 1
+				return nil
+			}
+			for {
+				if err := s.awaitEvent(h.Seq); err != nil {
+					return err
+				}
+				err := s.rep.ApplyHead(s.ctx, h)
+				var refused *HeadError
+				if errors.As(err, &refused) {
+					s.cfg.Logf("%s: %v", s.cfg.Name, err)
+				} else if err != nil {
+					if sleepCtx(s.ctx, 100*time.Millisecond) != nil {
+						return s.ctx.Err()
+					}
+					continue // the disk: tried again
+				}
+				from = m.Seq + 1
+				return nil
+			}
+		})
+		var alarm *AlarmError
+		if errors.As(err, &alarm) {
+			return
+		}
+	}
+}
+
+// awaitEvent waits until the replica holds event seq, or returns nil at
+// once when the stream itself does not hold it (a head signature of an
+// event that does not exist is then refused by ApplyHead); it returns the
+// alarm once raised, or the station's end.
+func (s *Station) awaitEvent(seq int64) error {
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+		err := s.rep.WaitSeq(ctx, uint64(max(seq, 0)))
+		cancel()
+		var alarm *AlarmError
+		switch {
+		case err == nil, errors.As(err, &alarm):
+			return err
+		case s.ctx.Err() != nil:
+			return s.ctx.Err()
+		}
+		if last, lerr := s.link.LastSeq(s.ctx); lerr == nil && last < uint64(seq) {
+			return nil
+		}
+	}
+}
+
+// handleHead appends to the heads stream the arbiter's head signature a
+// station sent after his command, once checked against this record (the
+// authority's); every station then puts it beside its record
+// (consumeHeads). A signature that does not hold is refused; while the
+// record has not reached its event, or the stream does not take it, it is
+// not answered and the sender retries.
+func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
+	h := *req.SignedHead
+	if !s.authority() {
+		return
+	}
+	if len(req.Args) > 0 {
+		s.respond(m, Reply{Error: "a head signature is sent alone, without a command: give the command again"})
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	err := s.rep.WaitSeq(wctx, uint64(max(h.Seq, 1)))
+	cancel()
+	if err != nil && s.rep.CheckHead(h) != "" {
+		s.cfg.Logf("%s: head signature %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, h.Seq, err)
+		if last, lerr := s.link.LastSeq(ctx); lerr != nil || last >= uint64(h.Seq) {
+			return // not answered: the sender retries
+		}
+	}
+	if problem := s.rep.CheckHead(h); problem != "" {
+		s.respond(m, Reply{Error: "the arbiter's head signature is refused: " + problem})
+		return
+	}
+	b, _ := json.Marshal(h)
+	if err := s.link.PublishHead(ctx, fmt.Sprintf("head-%d-%s", h.Seq, h.Key), b); err != nil {
+		s.cfg.Logf("%s: head signature %s not appended: %v", s.cfg.Name, req.ID, err)
+		return
+	}
+	s.respond(m, Reply{Seq: uint64(h.Seq)})
 }
 
 // watchConsumer restarts the consumer when the stream's leader reports
@@ -1094,20 +1225,22 @@ func (s *Station) bootstrap(ctx context.Context) error {
 }
 
 // refused records a refusal of this station's server as an event (through
-// the authority), at most one per kind every 10 s; the ones in between are
-// counted in the next.
+// the authority), at most one per peer (the address it came from) and kind
+// every RefusalWindow; the ones in between are counted in the next.
 func (s *Station) refused(kind, detail string) {
+	peer := refusedPeer(detail)
+	key := peer + " " + kind
 	s.mu.Lock()
 	if s.refusals.last == nil {
 		s.refusals.last, s.refusals.more = map[string]time.Time{}, map[string]int{}
 	}
-	if time.Since(s.refusals.last[kind]) < 10*time.Second {
-		s.refusals.more[kind]++
+	if last, ok := s.refusals.last[key]; ok && time.Since(last) < s.refusalWindowLocked() {
+		s.refusals.more[key]++
 		s.mu.Unlock()
 		return
 	}
-	more := s.refusals.more[kind]
-	s.refusals.last[kind], s.refusals.more[kind] = time.Now(), 0
+	more := s.refusals.more[key]
+	s.refusals.last[key], s.refusals.more[key] = time.Now(), 0
 	s.refusals.n++
 	id := fmt.Sprintf("refused/%s/%d/%d", s.cfg.Name, time.Now().UnixNano(), s.refusals.n)
 	s.mu.Unlock()
@@ -1122,16 +1255,57 @@ func (s *Station) refused(kind, detail string) {
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 		defer cancel()
-		s.Submit(ctx, Request{ID: id, Role: "arbiter", Args: []string{"station", "refused", kind, detail, fmt.Sprint(more)}})
+		s.Submit(ctx, Request{ID: id, Role: "arbiter", Args: []string{"station", "refused", kind, detail, fmt.Sprint(more), peer}})
 	}()
+}
+
+// refusedPeer is the address (host) a refusal of the server came from: its
+// log lines begin "HOST:PORT - cid:N - …" (rid for routes); "" when the
+// line names none.
+func refusedPeer(detail string) string {
+	addr, _, ok := strings.Cut(detail, " - ")
+	if !ok {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(strings.TrimSpace(addr))
+	if err != nil {
+		return ""
+	}
+	return host
 }
 
 // appendRefused records a refusal (station.refused) at the instant the
 // reporting holder claims and the instant it was received (a system event:
-// it bounds no command, match.SystemEvent).
+// it bounds no command, match.SystemEvent), unless the record holds one of
+// the same peer and kind received less than RefusalWindow before it
+// (reported by another holder): then it is only counted, in the next one
+// recorded.
 func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	at, received := SystemInstant(req)
-	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": req.Args[2], "detail": req.Args[3], "more": req.Args[4]})
+	kind, more, peer := req.Args[2], req.Args[4], ""
+	if len(req.Args) > 5 {
+		peer = req.Args[5]
+	}
+	n, _ := strconv.Atoi(more)
+	key := peer + " " + kind
+	s.mu.Lock()
+	window := s.refusalWindowLocked()
+	s.mu.Unlock()
+	if recent, err := s.refusedSince(ctx, received.Add(-window), peer, kind); err != nil {
+		return err
+	} else if recent {
+		s.mu.Lock()
+		if s.refusals.recorded == nil {
+			s.refusals.recorded = map[string]int{}
+		}
+		s.refusals.recorded[key] += n + 1
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Lock()
+	n += s.refusals.recorded[key]
+	s.mu.Unlock()
+	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": kind, "peer": peer, "detail": req.Args[3], "more": strconv.Itoa(n)})
 	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
 		e, err := tx.Append(store.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
 		if err != nil {
@@ -1140,6 +1314,9 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 		return s.app.SignSystemEvent(tx, e)
 	})
 	if err == nil {
+		s.mu.Lock()
+		delete(s.refusals.recorded, key)
+		s.mu.Unlock()
 		s.app.Refresh(ctx)
 	}
 	return err
@@ -1161,6 +1338,29 @@ func SystemInstant(req Request) (at, received time.Time) {
 		at = received
 	}
 	return at, received
+}
+
+// refusedSince reports whether the record holds a station.refused of this
+// peer and kind received at or after since (its instant for one without a
+// receipt). The record's instants need not grow with seq (a system event
+// bounds nothing), so every refusal is looked at.
+func (s *Station) refusedSince(ctx context.Context, since time.Time, peer, kind string) (bool, error) {
+	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
+	if err != nil {
+		return false, err
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		when := e.Received
+		if when.IsZero() {
+			when = e.At
+		}
+		var p struct{ Kind, Peer string }
+		if e.Kind == KindRefused && !when.Before(since) && json.Unmarshal(e.Payload, &p) == nil && p.Kind == kind && p.Peer == peer {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // claimRequest takes authority at the arbiter's request (handing it back to
@@ -1299,6 +1499,10 @@ func (s *Station) handle(m *nats.Msg) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
+	if req.SignedHead != nil {
+		s.handleHead(ctx, m, req)
+		return
+	}
 	for attempt := 0; attempt < 5; attempt++ {
 		last, peers, err := s.link.lastSeqPeers(ctx)
 		if err != nil {
@@ -1345,14 +1549,20 @@ func (s *Station) handle(m *nats.Msg) {
 		}
 		req.At, req.Stamp = at.UnixNano(), stamp
 		var out string
-		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
+		if (len(req.Args) == 5 || len(req.Args) == 6) && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
 			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)
 		} else {
 			out, err = s.cfg.Exec(context.WithValue(ctx, keyCommand, req.ID), s.app, req)
 		}
 		var dup *DuplicateError
 		var eng *EngineError
+		var alarm *AlarmError
 		switch {
+		case errors.As(err, &alarm):
+			// the record's file was changed behind the authority: it runs
+			// no more commands; the sender retries and another decides
+			s.cfg.Logf("ALARM: %v", err)
+			return
 		case err == nil:
 			s.mu.Lock()
 			seq, ok := s.acked[req.ID]
@@ -1529,15 +1739,17 @@ func (s *Station) scaleStream() {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
 	defer cancel()
-	info, err := s.link.streamInfo(ctx)
-	if err != nil || info.Config.Replicas >= want {
-		return
+	for _, cfg := range []jetstream.StreamConfig{StreamConfig(want), HeadsStreamConfig(want)} {
+		st, err := s.eng.js.Stream(ctx, cfg.Name)
+		if err != nil || st.CachedInfo().Config.Replicas >= want {
+			continue
+		}
+		if _, err := s.eng.js.UpdateStream(ctx, cfg); err != nil {
+			s.cfg.Logf("%s: the stream %s keeps %d replicas for %d record holders: %v", s.cfg.Name, cfg.Name, st.CachedInfo().Config.Replicas, want, err)
+			continue
+		}
+		s.cfg.Logf("%s: the stream %s now has %d replicas, one on each record holder", s.cfg.Name, cfg.Name, want)
 	}
-	if _, err := s.eng.js.UpdateStream(ctx, StreamConfig(want)); err != nil {
-		s.cfg.Logf("%s: the stream keeps %d replicas for %d record holders: %v", s.cfg.Name, info.Config.Replicas, want, err)
-		return
-	}
-	s.cfg.Logf("%s: the stream now has %d replicas, one on each record holder", s.cfg.Name, want)
 }
 
 // Member is a station as status shows it.

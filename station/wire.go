@@ -117,6 +117,11 @@ type Request struct {
 	// or "key"): the authority records the attempt and refuses the command.
 	Tried      string `json:"tried,omitempty"`
 	TriedGiven string `json:"tried_given,omitempty"`
+	// SignedHead, instead of a command (no Args), is the arbiter's signature of
+	// the head after his command, made where he gave it: the authority
+	// checks it against its record and appends it to the heads stream
+	// (docs/stations.md, "Signed heads").
+	SignedHead *HeadNote `json:"signed_head,omitempty"`
 	// Stamp is set by the authority before it runs the command (not sent).
 	Stamp *match.Stamp `json:"-"`
 	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
@@ -141,6 +146,22 @@ func (r Request) Signed() *match.SignedRequest {
 	}
 	return &match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer, AtNS: at, Seq: r.HeadSeq, Head: r.Head,
 		Words: r.Args, Sig: r.Sig}
+}
+
+// HeadNote is the arbiter's signature of the chain's head at event Seq
+// (match.HeadMessage), whose hash is Hash, by his key Key: a message of the
+// heads stream, and what a station sends to the authority to have it
+// appended there.
+type HeadNote struct {
+	Seq  int64  `json:"seq"`
+	Hash string `json:"hash"`
+	Key  string `json:"key"`
+	Sig  string `json:"sig"`
+}
+
+// Signature is the signatures row the note stands for.
+func (h HeadNote) Signature() store.Signature {
+	return store.Signature{Seq: h.Seq, Kind: store.SigHead, Count: 1, Key: h.Key, Sig: h.Sig}
 }
 
 // Reply answers a Request: the last event of the committed command, or a
@@ -196,7 +217,7 @@ type beat struct {
 const (
 	KindClaim   = "station.claim"   // {"station": NAME, "epoch": N}: NAME is the authority from here on
 	KindMember  = "station.member"  // {"name", "role", "listen", "client"}: a station joined
-	KindRefused = "station.refused" // {"station", "kind", "detail", "more"}: the server refused a connection or message
+	KindRefused = "station.refused" // {"station", "kind", "peer", "detail", "more"}: the server refused a connection or message (at most once per peer and kind a RefusalWindow)
 )
 
 type claimPayload struct {

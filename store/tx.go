@@ -34,14 +34,15 @@ func fault(point string) {
 // Tx is the write transaction passed to the fn of Update. It must not be used
 // after fn returns.
 type Tx struct {
-	ctx      context.Context
-	conn     *sql.Conn
-	loaded   bool
-	headSeq  int64
-	headHash string
-	appended []Event
-	signed   []Signature // put in this transaction (for the before-commit hook)
-	done     bool
+	ctx       context.Context
+	conn      *sql.Conn
+	headCheck func(Event, bool) error // the DB's head check (SetHeadCheck), if any
+	loaded    bool
+	headSeq   int64
+	headHash  string
+	appended  []Event
+	signed    []Signature // put in this transaction (for the before-commit hook)
+	done      bool
 }
 
 // Update runs fn inside one write transaction (BEGIN IMMEDIATE), so that
@@ -65,7 +66,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return nil, fmt.Errorf("store: update: begin: %w", mapErr(err))
 	}
-	tx := &Tx{ctx: ctx, conn: conn}
+	tx := &Tx{ctx: ctx, conn: conn, headCheck: db.headCheck()}
 	committed := false
 	defer func() {
 		tx.done = true
@@ -99,7 +100,14 @@ func (tx *Tx) loadHead() error {
 	if tx.loaded {
 		return nil
 	}
-	seq, hash, err := head(tx.ctx, tx.conn)
+	var seq int64
+	var hash string
+	var err error
+	if tx.headCheck != nil {
+		seq, hash, err = tx.checkHead(tx.headCheck)
+	} else {
+		seq, hash, err = head(tx.ctx, tx.conn)
+	}
 	if err != nil {
 		return err
 	}

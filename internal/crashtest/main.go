@@ -28,6 +28,11 @@
 //     acknowledged is lost, "arbiter backup" and service.CopyMatch copy the
 //     match to another disk, and the rest of the match plays there to the
 //     reference head.
+//   - Outside readers (the sqlite3 shell, Python's sqlite3, another
+//     'arbiter status') read the record all along while it is played and
+//     killed; and a first station and an operator's laptop take commands
+//     with the readers reading both records between them, then both are
+//     killed with kill -9: every acknowledged event is in both files.
 //   - A read-only database (a 0444 file in a 0555 folder, used by an
 //     unprivileged user through setpriv, since root writes anyway): a move is
 //     refused with a clear error and the file stays byte-identical.
@@ -123,7 +128,10 @@ func main() {
 	sc.index(refEvents)
 	fmt.Printf("crashtest: reference: %d events in %v\n", len(refEvents), refTime.Round(time.Millisecond))
 
-	killTest(sc, refEvents, refTime, work, rng)
+	names, read := readers()
+	fmt.Printf("crashtest: outside readers between commands: %s\n", strings.Join(names, ", "))
+	killTest(sc, refEvents, refTime, work, rng, read)
+	stationReaderTest(work, read)
 	faultTest(sc, refEvents, work, rng)
 	diskFullTest(sc, refEvents, work)
 	readOnlyTest(sc, work)
@@ -406,12 +414,12 @@ func checkLog(sc *script, ref []store.Event, db string, lastOK int, exact int) (
 	return sc.lineOfEvents(len(evs)), nil
 }
 
-func killTest(sc *script, ref []store.Event, refTime time.Duration, work string, rng *rand.Rand) {
+func killTest(sc *script, ref []store.Event, refTime time.Duration, work string, rng *rand.Rand, read func(string) error) {
 	mean := refTime / time.Duration(*killsFlag+10)
 	if mean < time.Millisecond {
 		mean = time.Millisecond
 	}
-	round, done, more, backups := 1, 0, 0, 0
+	round, done, more, backups, reads := 1, 0, 0, 0, 0
 	db := filepath.Join(work, "kill-1.arbiter")
 	doneLine := 0
 	for kill := 1; kill <= *killsFlag; {
@@ -445,8 +453,15 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 			case <-stop:
 			}
 		}()
+		// The outside readers read the record all along, between commands.
+		stopReaders := readAlong(db, read)
 		err = r.wait()
 		close(stop)
+		rounds, rerr := stopReaders()
+		reads += rounds
+		if rerr != nil {
+			check(fmt.Sprintf("kill %d: the outside readers read the record", kill), rerr)
+		}
 		if kill%10 == 5 {
 			backups++
 			check(fmt.Sprintf("live backup %d during play copies a consistent, verifiable prefix", backups), <-backupErr)
@@ -474,7 +489,7 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 		done++
 		kill++
 	}
-	fmt.Printf("crashtest: %d kills in %d match run(s); %d times the log held the one command not yet reported ok\n", done, round, more)
+	fmt.Printf("crashtest: %d kills in %d match run(s); %d times the log held the one command not yet reported ok; the outside readers read the record %d times meanwhile\n", done, round, more, reads)
 }
 
 // liveBackup runs "arbiter backup" while another process plays.

@@ -22,6 +22,7 @@ import (
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/station"
+	"arbiter/store"
 )
 
 // The command path of a station's record (docs/stations.md): a writing
@@ -417,10 +418,10 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 	res, err := l.submit(ctx, c, p, off, r, ok)
 	var refused *Refused
 	if errors.As(err, &refused) && res.Seq > 0 {
-		// the auth.fail is committed: wait until this record holds it
-		if werr := WaitApplied(ctx, l.db, res.Seq); werr != nil {
-			return res, werr
-		}
+		// the auth.fail is committed: wait until this record holds it (so
+		// that the next try reckons with it); the command stays refused
+		// either way
+		_ = WaitApplied(ctx, l.db, res.Seq)
 	}
 	return res, err
 }
@@ -461,17 +462,97 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 		}
 		return res, ref
 	}
-	return res, WaitApplied(ctx, l.db, rep.Seq)
+	if err := WaitApplied(ctx, l.db, rep.Seq); err != nil {
+		return res, err
+	}
+	if p.id == "arbiter" && p.key != nil {
+		if err := l.signHead(ctx, c, p.key, rep.Seq); err != nil && c.Notice != nil {
+			c.Notice(err.Error())
+		}
+	}
+	return res, nil
 }
 
+// signHead has the arbiter sign the head after his command (its last
+// event, seq) here, where he gave it with his credential, as one machine
+// signs it in the command's transaction (docs/stations.md, "Signed
+// heads"): the signature goes to the authority, which checks it and
+// appends it to the heads stream, and signHead returns once this
+// station's record holds it. A head not recorded leaves the command as
+// committed; the error says so.
+func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, seq uint64) error {
+	fail := func(err error) error {
+		return fmt.Errorf("the command is committed as event %d, but the arbiter's signature of that head is not recorded (%v): it is signed at his next command", seq, err)
+	}
+	if l.rdb == nil {
+		return fail(errors.New("this station's record is not open"))
+	}
+	evs, err := l.rdb.EventsAfter(ctx, int64(seq)-1)
+	if err != nil || len(evs) == 0 || evs[0].Seq != int64(seq) {
+		return fail(fmt.Errorf("event %d is not in this station's record", seq))
+	}
+	e := evs[0]
+	note := station.HeadNote{Seq: e.Seq, Hash: e.Hash, Key: hex.EncodeToString(key.Public().(ed25519.PublicKey)),
+		Sig: hex.EncodeToString(ed25519.Sign(key, match.HeadMessage(e.Seq, e.Hash)))}
+	var idb [12]byte
+	rand.Read(idb[:])
+	req := station.Request{ID: l.sf.Name + "/head/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(c.G.Role),
+		At: e.At.UnixNano(), SignedHead: &note}
+	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	rep, err := station.Submit(sctx, l.nc, req, nil, 2*time.Second)
+	if err != nil {
+		return fail(err)
+	}
+	if rep.Error != "" {
+		return fail(errors.New(rep.Error))
+	}
+	if err := WaitHeadSigned(sctx, l.db, e.Seq); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// WaitHeadSigned waits until the station's record at path holds the
+// arbiter's signature of the head at event seq (the station applies the
+// heads stream in another process, or beside the face).
+func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
+	db, err := service.OpenRecordReadOnly(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for {
+		sigs, err := db.Signatures(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range sigs {
+			if s.Kind == store.SigHead && s.Seq == seq {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("this station's record does not hold it yet: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond): // the station applies it in another process
+		}
+	}
+}
+
+// AppliedWithin is how long a command committed at the authority waits for
+// this station's record to hold it before it says so (NotAppliedError).
+var AppliedWithin = 30 * time.Second
+
 // WaitApplied waits until the station's record at db holds event seq (the
-// station applies the stream in another process, or beside the face).
+// station applies the stream in another process, or beside the face); a
+// NotAppliedError when it does not within AppliedWithin.
 func WaitApplied(ctx context.Context, path string, seq uint64) error {
 	db, err := service.OpenRecordReadOnly(ctx, path)
 	if err != nil && !errors.Is(err, service.ErrEmpty) {
 		return err
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(AppliedWithin)
 	for {
 		if db == nil {
 			db, _ = service.OpenRecordReadOnly(ctx, path)
@@ -486,7 +567,7 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 			if db != nil {
 				db.Close()
 			}
-			return fmt.Errorf("the command is committed as event %d but this station's record has not caught up within 30 s: check 'station status'", seq)
+			return &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
