@@ -264,23 +264,13 @@ func (l *Link) timeline(at time.Time) time.Time {
 // process on this machine, from its status file, as an offset to the
 // link's time source, and its uncertainty.
 func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
-	b, err := os.ReadFile(StationStatusPath(l.db))
-	if err != nil {
-		return 0, 0, false
-	}
-	var f struct {
-		station.Status
-		WrittenNS int64 `json:"written_ns"`
-	}
-	if json.Unmarshal(b, &f) != nil || f.TimelineNS == 0 {
-		return 0, 0, false
-	}
 	wall := time.Now()
-	if wall.Sub(time.Unix(0, f.WrittenNS)) > 2*time.Second {
-		return 0, 0, false // the station is not running
+	st, running, err := ReadStationStatus(l.db, wall)
+	if err != nil || !running || st.TimelineNS == 0 {
+		return 0, 0, false // no station runs beside this process, or it does not know the timeline
 	}
-	timeline := time.Unix(0, f.TimelineNS).Add(wall.Sub(time.Unix(0, f.WallNS)))
-	return timeline.Sub(l.now()), time.Duration(f.UncertaintyNS), true
+	timeline := time.Unix(0, st.TimelineNS).Add(wall.Sub(time.Unix(0, st.WallNS)))
+	return timeline.Sub(l.now()), time.Duration(st.UncertaintyNS), true
 }
 
 // Forward sends one command given at the station's record db to the
