@@ -392,7 +392,7 @@ func (t *tx) emitAs(game int, role Role, kind string, payload any) error {
 		return fmt.Errorf("match: encode %s: %w", kind, err)
 	}
 	if !utf8.Valid(b) {
-		return refuse("the text is not valid UTF-8: retype it")
+		return refuseAs(CodeTextNotUTF8)
 	}
 	e := store.Event{Match: 1, Game: game, At: t.cmd.At.UTC(), Received: t.received, Role: string(role), Actor: t.st.actorName(role, game), Kind: kind, Payload: b}
 	e.Seq = t.st.Seq + 1
@@ -438,14 +438,11 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 	return a.doBounded(ctx, c, false, run)
 }
 
-// doClock is do for a press or a move: bounded by its game's clock events
-// only (its run checks tx.clockBound), never by other events — a system
-// event (a station's, a wrong credential, a recovery note) recorded
-// meanwhile neither refuses nor moves it (docs/stations.md).
-func (a *App) doClock(ctx context.Context, c Cmd, run func(t *tx) error) error {
-	return a.doBounded(ctx, c, true, run)
-}
-
+// doBounded is do; clockBound: the command is a press or a move, bounded
+// by its game's clock events only (its run checks tx.clockBound), never
+// by the record's time — a system event (a station's, a wrong credential,
+// a recovery note) recorded meanwhile neither refuses nor moves it
+// (docs/stations.md; Do passes it for the commands that are clockBounded).
 func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error) error {
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
@@ -503,8 +500,7 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 			return err
 		}
 		if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
-			return refuse("the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
-				c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
+			return refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
 		}
 		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
 			return refuse("the match's credentials changed while the command was given: give it again")
@@ -614,7 +610,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 	}
 	st := a.State()
 	if st.ArbiterCredential() == nil {
-		return a.Seal(), refuse("the match has no arbiter credential, so there is no key to sign its head with")
+		return a.Seal(), refuseAs(CodeNoKeyToSignHead)
 	}
 	c.Role = RoleArbiter
 	at := c.At
@@ -637,7 +633,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 			return err
 		}
 		if len(evs) > 0 {
-			return refuse("the record grew while the head was being signed: give the command again")
+			return refuseAs(CodeRecordGrew)
 		}
 		sig = headSignature(an.arbiter, st.Seq, st.Head)
 		return stx.PutSignature(sig)
@@ -684,7 +680,7 @@ func (t *tx) require(command string, roles ...Role) error {
 	for _, r := range roles[1:] {
 		names = phrase.Errorf("%s or %s", names, r)
 	}
-	return forbid("%s must be given by the %s, not the %s", command, names, t.cmd.Role)
+	return forbidAs(CodeWrongRole, command, names, t.cmd.Role)
 }
 
 func (t *tx) match() (*Match, error) {
@@ -695,12 +691,21 @@ func (t *tx) match() (*Match, error) {
 }
 
 // clockBound refuses a press or a move at an instant before the last
-// operation of its game's clock: the only bound on it (doClock).
+// operation of its game's clock: the only bound on it (doBounded).
 func (t *tx) clockBound(g *Game) error {
 	if last := g.Clock.Last(); t.cmd.At.Before(last) {
 		return refuseAs(CodeBeforeClock, t.cmd.At.UTC().Format(time.RFC3339Nano), last.UTC().Format(time.RFC3339Nano))
 	}
 	return nil
+}
+
+// liveFor is the game in progress for a command the roles may give, or a
+// refusal.
+func (t *tx) liveFor(command string, roles ...Role) (*Game, error) {
+	if err := t.require(command, roles...); err != nil {
+		return nil, err
+	}
+	return t.live()
 }
 
 // live returns the game in progress or a refusal.

@@ -352,8 +352,8 @@ func (s *State) applyPeople(p IncidentPayload) {
 
 type gameHandler func(s *State, g *Game, e store.Event) error
 
-// gameHandlers apply game-level events by kind; files of this package add
-// their kinds with registerKind in init functions.
+// gameHandlers apply game-level events by kind: the one table of them
+// (match-level events are matchLevelKinds', match.new's applyMatchNew).
 var gameHandlers = map[string]gameHandler{
 	KindGameSchedule: applySchedule,
 	KindGameStart:    applyStart,
@@ -370,10 +370,10 @@ var gameHandlers = map[string]gameHandler{
 	KindFlag:         applyFlag,
 	KindIncident:     applyIncident,
 	KindRecovery:     applyRecovery,
+	KindCorrect:      applyCorrect,
+	KindAmend:        applyAmend,
+	KindClaim:        applyClaim,
 }
-
-// RegisterKind lets other files of this package add event kinds.
-func registerKind(kind string, h gameHandler) { gameHandlers[kind] = h }
 
 func applySchedule(s *State, g *Game, e store.Event) error {
 	var p GamePayload
@@ -552,7 +552,7 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
 		entry.DrawOffer = true
-		g.Offer = &DrawOffer{By: mover, Ply: entry.Ply}
+		g.Offer = &Offer{By: mover, Ply: entry.Ply}
 		g.OfferNext = nil
 	} else if g.Offer != nil && g.Offer.By != mover {
 		// The opponent moved: a pending offer lapses.
@@ -697,7 +697,7 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	switch p.Op {
 	case "add":
 		c, err = c.AddTime(side, d, at)
-		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), signed(d))
+		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), clock.FormatCorrection(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
 		effect = phrase.Errorf("%s set to %s", phrase.Word(side.String()), clock.FormatReading(d))
@@ -724,13 +724,6 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	return c, effect, nil
 }
 
-func signed(d time.Duration) string {
-	if d < 0 {
-		return "−" + clock.FormatReading(-d)
-	}
-	return "+" + clock.FormatReading(d)
-}
-
 func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	_, side, err := decodeSide(e)
 	if err != nil {
@@ -740,10 +733,10 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
 		// Offered with the move just made: "(=)" goes with that move.
 		entries[n-1].DrawOffer = true
-		g.Offer = &DrawOffer{By: side, Ply: n}
+		g.Offer = &Offer{By: side, Ply: n}
 	} else {
 		// Offered before moving: the offer stands with the next move.
-		g.Offer = &DrawOffer{By: side, Ply: len(entries)}
+		g.Offer = &Offer{By: side, Ply: len(entries)}
 		g.OfferNext = &side
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
@@ -775,6 +768,9 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 			return err
 		}
 		g.Clock = c
+		g.flagged = [2]bool{true, true}
+	} else if side, err := sideOf(p.Side); err == nil {
+		g.flagged[side] = true
 	}
 	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
@@ -827,8 +823,12 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	return nil
 }
 
-// incidentEffects are the automatic effects of incident kinds on the game.
-var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{}
+// incidentEffects are the automatic effects of incident kinds on the game
+// as the record is replayed (procedures.go).
+var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{
+	IncidentAppeal:         keepRefers,
+	IncidentAppealDecision: applyAppealDecision,
+}
 
 func applyRecovery(s *State, g *Game, e store.Event) error {
 	var p RecoveryPayload

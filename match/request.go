@@ -201,7 +201,7 @@ func registrationSignedBy(c Cmd, cred *Credential) (*SignedRequest, bool) {
 // the sealed key's fields (the record never holds anything else).
 func checkMade(c *Credential, role, name string) error {
 	bad := func() error {
-		return refuse("the credential sent is not one this version makes: give the command again")
+		return refuseAs(CodeCredentialNotMadeHere)
 	}
 	if c.Role != role || c.Name != name {
 		return bad()

@@ -128,8 +128,12 @@ type Incident struct {
 	EffectSaid *phrase.Error
 }
 
-// DrawOffer is a pending draw offer.
-type DrawOffer struct {
+// FlagRecorded reports whether the record holds a flag event about side's
+// flag in this game (its verdict, or Article 6.11's finding for both).
+func (g *Game) FlagRecorded(side clock.Side) bool { return g.flagged[side] }
+
+// Offer is a pending draw offer.
+type Offer struct {
 	By  clock.Side
 	Ply int // ply count when offered
 }
@@ -150,7 +154,7 @@ type Game struct {
 	Clock       clock.Clock
 	Sheet       *scoresheet.Sheet
 	Incidents   []Incident
-	Offer       *DrawOffer  // pending draw offer
+	Offer       *Offer      // pending draw offer
 	OfferNext   *clock.Side // a side that offered before moving: its next move carries (=)
 	Pressed     *clock.Side // a press recorded before its move (move --pressed pending)
 	PressedAt   time.Time
@@ -163,6 +167,7 @@ type Game struct {
 	startClock   [2]time.Duration // each clock at the start of a game from a position (FEN); zero otherwise
 	pressReading reading          // the reading of a press awaiting its move
 	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
+	flagged      [2]bool          // a flag event named this side's flag (or both, 6.11)
 }
 
 // PauseInfo tells why the clocks stand still during a game.

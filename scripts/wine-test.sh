@@ -4,8 +4,7 @@
 # Usage: scripts/wine-test.sh [PACKAGE...]
 #
 # Default: the packages whose tests pass under Debian 12's Wine 8.0 (clock,
-# scoresheet, internal/phrase, internal/quietlocale) and the time source's
-# tests in service. The packages that write files in t.TempDir (store, match,
+# scoresheet, internal/phrase, internal/quietlocale, internal/timesource). The packages that write files in t.TempDir (store, match,
 # cli, report, internal/demo) cannot pass there: Go 1.26's os.RemoveAll
 # deletes with FileDispositionInformationEx, which Wine 8.0 answers with
 # "Invalid function", so every test's TempDir cleanup fails (docs/cli.md,
@@ -57,8 +56,7 @@ wintest() {
 }
 status=0
 if (($# == 0)); then
-	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ || status=$?
-	wintest -run 'TimeSource' ./service/ || status=$?
+	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ ./internal/timesource/ || status=$?
 else
 	wintest "$@" || status=$?
 fi

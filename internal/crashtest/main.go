@@ -57,6 +57,7 @@ import (
 	"syscall"
 	"time"
 
+	"arbiter/clock"
 	"arbiter/internal/demo"
 	"arbiter/service"
 	"arbiter/store"
@@ -219,7 +220,7 @@ func shuffleScript(plies int) string {
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 	for i := 0; i < plies; i++ {
 		d := time.Duration(2+i) * 5 * time.Second
-		fmt.Fprintf(&b, "%d:%02d:%02d move %s\n", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60, moves[i%4])
+		fmt.Fprintf(&b, "%s move %s\n", clock.FormatShown(d), moves[i%4])
 	}
 	return b.String()
 }
