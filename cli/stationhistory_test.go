@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"arbiter/internal/demo"
-	"arbiter/service"
 )
 
 // game1996 is the score of game 1 of the 1996 match (a fact; the reference
@@ -92,17 +90,8 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 	for _, e := range recordEvents(t, first) {
 		kinds[e.Kind]++
 	}
-	rdb, err := service.OpenRecordReadOnly(context.Background(), first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sigs, err := rdb.Signatures(context.Background())
-	rdb.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	multi := 0
-	for _, sg := range sigs {
+	for _, sg := range recordSignatures(t, first) {
 		if sg.Kind == "command" && sg.Count > 1 {
 			multi++
 		}
