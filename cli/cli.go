@@ -52,7 +52,13 @@ type command struct {
 	writes  bool   // appends events: opens (and creates) the database
 	reads   bool   // reads an existing database without writing events
 	summary string
-	run     func(r *runner, a *args) error
+	// parse turns a writing command's words into its value (match.Command;
+	// nil: nothing to run, as for 'correct --preview'), which the core
+	// runs (match.App.Do); told prints what it did (nil: nothing).
+	parse func(r *runner, a *args) (match.Command, error)
+	told  func(r *runner, res match.Result)
+	// run runs every other command.
+	run func(r *runner, a *args) error
 }
 
 var commands = map[string]*command{}
@@ -131,6 +137,9 @@ func (r *runner) cmd() match.Cmd {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
 		c.Now = func() time.Time { return now().UTC() }
+	} else if r.env.Now != nil {
+		// an instant given: received now, on this machine's clock
+		c.Received = r.env.Now().UTC()
 	}
 	c.Warn = func(w error) {
 		if r.inPlay && r.warned {
@@ -168,8 +177,8 @@ func Run(ctx context.Context, argv []string, env Env) int {
 const ExitNotApplied = 3
 
 // Sentence turns an error into the one clear sentence shown to users, in
-// the command line's words (words.go; service.SentenceIn).
-func Sentence(err error) string { return service.SentenceIn(err, say) }
+// the command line's words (words.go; phrase.Sentence).
+func Sentence(err error) string { return phrase.Sentence(service.Coded(err), say) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {
@@ -419,12 +428,32 @@ func (r *runner) exec(c *command, words []string) error {
 			return err
 		}
 	}
-	if err := c.run(r, a); err != nil {
+	if err := r.runCommand(c, a); err != nil {
 		return err
 	}
 	if r.note != nil {
 		fmt.Fprintln(r.env.Stderr, "arbiter: "+r.note.Error())
 		r.note = nil
+	}
+	return nil
+}
+
+// runCommand runs c: a writing command as its value through the core,
+// every other by its own function.
+func (r *runner) runCommand(c *command, a *args) error {
+	if c.parse == nil {
+		return c.run(r, a)
+	}
+	cmd, err := c.parse(r, a)
+	if err != nil || cmd == nil {
+		return err
+	}
+	res, err := r.app.Do(r.ctx, r.cmd(), cmd)
+	if err != nil {
+		return err
+	}
+	if c.told != nil {
+		c.told(r, res)
 	}
 	return nil
 }

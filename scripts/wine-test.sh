@@ -4,9 +4,9 @@
 # Usage: scripts/wine-test.sh [PACKAGE...]
 #
 # Default: the packages whose tests pass under Debian 12's Wine 8.0 (clock,
-# scoresheet, internal/phrase, internal/quietlocale) and the time source's
-# tests in service; then the Windows program itself, built as the release
-# builds it, must start under Wine and answer --version. The packages that write files in t.TempDir (store, match,
+# scoresheet, internal/phrase, internal/quietlocale, internal/timesource);
+# then the Windows program itself, built as the release builds it, must
+# start under Wine and answer --version. The packages that write files in t.TempDir (store, match,
 # cli, report, internal/demo) cannot pass there: Go 1.26's os.RemoveAll
 # deletes with FileDispositionInformationEx, which Wine 8.0 answers with
 # "Invalid function", so every test's TempDir cleanup fails (docs/cli.md,
@@ -80,8 +80,7 @@ windows_program() {
 
 status=0
 if (($# == 0)); then
-	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ || status=$?
-	wintest -run 'TimeSource' ./service/ || status=$?
+	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ ./internal/timesource/ || status=$?
 	windows_program || status=1
 else
 	wintest "$@" || status=$?
