@@ -3,7 +3,9 @@ package broadcast
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +22,6 @@ import (
 	"arbiter/assets"
 	"arbiter/clock"
 	"arbiter/match"
-	"arbiter/report"
 	"arbiter/store"
 )
 
@@ -31,29 +32,80 @@ var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"clock": func(ms int64) string { return clock.FormatShown(time.Duration(ms) * time.Millisecond) },
 }).ParseFS(webFS, "web/page.html"))
 
+// assetVersion names the embedded style, scripts and font: the page asks
+// for /assets/app.js?v=VERSION, so a cache may keep them for a year and a
+// new binary's page still gets its own. Computed on first use (the font is
+// large; most commands never serve a page).
+var assetVersion = sync.OnceValue(func() string {
+	h := sha256.New()
+	_ = fs.WalkDir(webFS, "web", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := webFS.ReadFile(p)
+			h.Write([]byte(p))
+			h.Write(b)
+		}
+		return nil
+	})
+	h.Write(assets.DejaVuSans)
+	return hex.EncodeToString(h.Sum(nil))[:12]
+})
+
 // DefaultInterval is the poller's default interval.
 const DefaultInterval = 100 * time.Millisecond
+
+// DefaultHeartbeat is how often an open event stream gets the clocks read
+// afresh when nothing else happens.
+const DefaultHeartbeat = 5 * time.Second
+
+// Source is where a Server reads the record: the process's own SQLite
+// connection to it (a *store.DB, opened through service/). The server
+// never opens the record's file itself.
+type Source interface {
+	Head(ctx context.Context) (seq int64, hash string, err error)
+	EventsAfter(ctx context.Context, seq int64) ([]store.Event, error)
+}
 
 // Options configure a Server.
 type Options struct {
 	// Interval is how often the poller asks the record for its last seq;
-	// default 100 ms (a commit is visible within Interval plus a rebuild).
+	// default 100 ms (a commit is visible within Interval plus a rebuild,
+	// or at once after Changed).
 	Interval time.Duration
-	// Now is the instant a spectator view is read at (default time.Now): the
-	// clocks are derived from the record at that instant, never sampled.
+	// Now is the instant a view is read at (default time.Now): the clocks
+	// are derived from the record at that instant, never sampled.
 	Now func() time.Time
+	// Delay is the transmission delay: every route serves the match as it
+	// stood Delay ago (CheckDelay bounds it). 0 serves every committed
+	// event at once.
+	Delay time.Duration
+	// Heartbeat is how often an open event stream gets the clocks read
+	// afresh; default DefaultHeartbeat. The page stops ticking when it has
+	// heard nothing for two heartbeats.
+	Heartbeat time.Duration
+	// Limits are Serve's timeouts and connection limit (zero fields:
+	// DefaultLimits).
+	Limits Limits
 }
 
 // Server serves one record. Create it with New, run its poller with Run or
-// call Refresh, and serve Handler.
+// call Refresh, and serve Handler (Serve does both).
 type Server struct {
-	db   *store.DB
+	src  Source
 	opts Options
 
-	mu   sync.Mutex // guards st and seq (the poller's own)
-	st   *match.State
-	seq  int64
-	snap atomic.Pointer[snapshot]
+	mu      sync.Mutex   // guards the poller's fields below
+	st      *match.State // the record up to the served instant
+	read    int64        // seq of the last event read from the record
+	pending []store.Event
+	snap    atomic.Pointer[snapshot]
+
+	kick chan struct{}
+	done chan struct{} // closed when Serve ends: open streams return
+	stop sync.Once
+	capN int // connections served at once (Limits.MaxConns, or less if the system allows fewer files)
+
+	conns atomic.Int64 // connections open now (Serve)
+	full  atomic.Int64 // connections refused because the limit was reached
 
 	subMu sync.Mutex
 	subs  []chan int64
@@ -63,22 +115,33 @@ type Server struct {
 type snapshot struct {
 	seq      int64
 	etag     string
-	modified time.Time
+	modified time.Time // Last-Modified, whole seconds; zero: none
 	all      []byte
 	games    map[int][]byte
 	view     view
+	stream   map[string][]byte // the page's "state" event per language, read at publication
+	next     chan struct{}     // closed when a newer snapshot replaces this one
 }
 
-// New is a server for the record db (open it with store.OpenReadOnly). It
-// reads the record once before returning.
-func New(ctx context.Context, db *store.DB, opts Options) (*Server, error) {
+// New is a server for the record src (the process's own read handle of it,
+// from service.OpenRecordReadOnly, or the console's own). It reads the
+// record once before returning.
+func New(ctx context.Context, src Source, opts Options) (*Server, error) {
 	if opts.Interval <= 0 {
 		opts.Interval = DefaultInterval
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{db: db, opts: opts, st: match.NewState()}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if err := CheckDelay(opts.Delay); err != nil {
+		return nil, err
+	}
+	opts.Limits = opts.Limits.withDefaults()
+	s := &Server{src: src, opts: opts, st: match.NewState(), kick: make(chan struct{}, 1), done: make(chan struct{})}
+	s.capN = capacity(opts.Limits.MaxConns)
 	if err := s.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -87,6 +150,18 @@ func New(ctx context.Context, db *store.DB, opts Options) (*Server, error) {
 
 // Seq is the seq of the last event the served snapshot holds.
 func (s *Server) Seq() int64 { return s.snap.Load().seq }
+
+// Delay is the transmission delay the server keeps.
+func (s *Server) Delay() time.Duration { return s.opts.Delay }
+
+// Capacity is how many connections Serve keeps open at once: the limit
+// asked for, or fewer when the system allows this process fewer open files
+// (each connection is one).
+func (s *Server) Capacity() int { return s.capN }
+
+// Conns is the number of connections Serve has open now, and how many it
+// refused so far because Capacity was reached.
+func (s *Server) Conns() (open, refused int64) { return s.conns.Load(), s.full.Load() }
 
 // Updated returns a channel that receives the seq of each new snapshot
 // (buffered; a slow reader misses intermediate seqs, never the latest).
@@ -98,42 +173,118 @@ func (s *Server) Updated() <-chan int64 {
 	return c
 }
 
-// Refresh reads the events after the last one applied and, if there are
-// any, builds and publishes a new snapshot. The poller calls it every
-// Interval; tests may call it directly.
+// Changed tells the poller that the record has changed (the console calls
+// it after each commit): it reads the record now rather than at its next
+// tick.
+func (s *Server) Changed() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// served is the instant the served view stands at when it is read at now:
+// now − Delay.
+func (s *Server) served(now time.Time) time.Time { return now.Add(-s.opts.Delay) }
+
+// Refresh reads the events after the last one read and publishes a new
+// snapshot when the served view changed: with a delay, the events whose
+// instant is at most now − Delay, in the record's order (an event waits
+// for every event before it, so the view is always the record up to one
+// event, exactly as it stood then). Run calls it every Interval and when
+// the next held-back event falls due; tests may call it directly.
 func (s *Server) Refresh(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	seq, _, err := s.db.Head(ctx)
+	reset, err := s.readNew(ctx)
 	if err != nil {
 		return err
 	}
-	if seq == s.seq && s.snap.Load() != nil {
-		return nil
+	applied, err := s.advance(s.opts.Now())
+	if (applied || reset || s.snap.Load() == nil) && s.st != nil {
+		s.publish()
 	}
-	if seq < s.seq {
+	return err
+}
+
+// readNew appends the events committed since the last read to pending.
+func (s *Server) readNew(ctx context.Context) (reset bool, err error) {
+	seq, _, err := s.src.Head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if seq == s.read {
+		return false, nil
+	}
+	if seq < s.read {
 		// A different record under the same name: start again.
-		s.st, s.seq = match.NewState(), 0
+		s.st, s.read, s.pending, reset = match.NewState(), 0, nil, true
 	}
-	evs, err := s.db.EventsAfter(ctx, s.seq)
+	evs, err := s.src.EventsAfter(ctx, s.read)
 	if err != nil {
-		return err
+		return reset, err
 	}
-	for _, e := range evs {
-		if err := s.st.Apply(e); err != nil {
-			return err
+	s.pending = append(s.pending, evs...)
+	if n := len(evs); n > 0 {
+		s.read = evs[n-1].Seq
+	}
+	return reset, nil
+}
+
+// advance applies the pending events that are public at now: all of them
+// without a delay; with one, those up to the first whose instant is later
+// than now − Delay.
+func (s *Server) advance(now time.Time) (applied bool, err error) {
+	cut := s.served(now)
+	n := 0
+	for _, e := range s.pending {
+		if s.opts.Delay > 0 && e.At.After(cut) {
+			break
 		}
-		s.seq = e.Seq
+		if err = s.st.Apply(e); err != nil {
+			break
+		}
+		n++
 	}
+	s.pending = s.pending[n:]
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
+	return n > 0, err
+}
+
+// nextDue is the instant the first held-back event becomes public.
+func (s *Server) nextDue() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.Delay == 0 || len(s.pending) == 0 {
+		return time.Time{}, false
+	}
+	return s.pending[0].At.Add(s.opts.Delay), true
+}
+
+// publish builds the snapshot of s.st and makes it the one served.
+func (s *Server) publish() {
 	snap := build(s.st)
 	// Last-Modified has whole seconds: two commits in one second would look
 	// unchanged to a poller that sends only If-Modified-Since. Each new
-	// snapshot is therefore at least a second after the one before.
+	// snapshot is therefore at least a second after the one before (and
+	// with a delay the header is left out until the served instant has
+	// reached it: see lastModified).
 	snap.modified = snap.modified.Truncate(time.Second)
-	if prev := s.snap.Load(); prev != nil && !snap.modified.After(prev.modified) {
+	prev := s.snap.Load()
+	if prev != nil && !prev.modified.IsZero() && !snap.modified.After(prev.modified) {
 		snap.modified = prev.modified.Add(time.Second)
 	}
+	at := s.served(s.opts.Now())
+	snap.stream = map[string][]byte{}
+	for _, l := range []string{"en", "de"} {
+		snap.stream[l] = stateEvent(snap, snap.view.at(at, l, s.opts.Delay))
+	}
 	s.snap.Store(snap)
+	if prev != nil {
+		close(prev.next)
+	}
 	s.subMu.Lock()
 	for _, c := range s.subs {
 		select {
@@ -143,44 +294,41 @@ func (s *Server) Refresh(ctx context.Context) error {
 		c <- snap.seq
 	}
 	s.subMu.Unlock()
-	return nil
 }
 
-// Run polls the record every Interval until ctx ends. A failed poll is
-// retried at the next tick; the last good snapshot stays served.
+// Run polls the record every Interval, and publishes each held-back event
+// the moment it becomes public, until ctx ends. A failed poll is retried at
+// the next tick; the last good snapshot stays served.
 func (s *Server) Run(ctx context.Context) {
-	t := time.NewTicker(s.opts.Interval)
+	t := time.NewTimer(s.opts.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_ = s.Refresh(ctx)
+		case <-s.kick:
 		}
+		_ = s.Refresh(ctx)
+		wait := s.opts.Interval
+		if due, ok := s.nextDue(); ok {
+			wait = min(wait, max(due.Sub(s.opts.Now()), time.Millisecond))
+		}
+		t.Reset(wait)
 	}
 }
 
 func build(st *match.State) *snapshot {
-	sn := &snapshot{seq: st.Seq, modified: st.LastAt, games: map[int][]byte{}}
+	sn := &snapshot{seq: st.Seq, modified: st.LastAt, games: map[int][]byte{}, next: make(chan struct{})}
 	head := st.Head
 	if len(head) > 16 {
 		head = head[:16]
 	}
 	sn.etag = fmt.Sprintf(`"%d-%s"`, st.Seq, head)
-	var b bytes.Buffer
-	if err := report.WritePGN(&b, st, 0); err == nil {
-		sn.all = b.Bytes()
-	} else {
-		sn.all = []byte{}
-	}
+	sn.all = relayPGN(st, 0)
 	for _, g := range st.Games {
-		if g.Sheet == nil {
-			continue
-		}
-		var gb bytes.Buffer
-		if err := report.WritePGN(&gb, st, g.Number); err == nil {
-			sn.games[g.Number] = gb.Bytes()
+		if g.Sheet != nil {
+			sn.games[g.Number] = relayPGN(st, g.Number)
 		}
 	}
 	sn.view = makeView(st)
@@ -193,16 +341,20 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/games.pgn", s.servePGN)
 	mux.HandleFunc("/game/", s.serveGamePGN)
 	mux.HandleFunc("/state.json", s.serveState)
+	mux.HandleFunc("/events", s.serveEvents)
 	static, _ := fs.Sub(webFS, "web")
 	files := http.StripPrefix("/assets/", http.FileServer(http.FS(static)))
 	mux.HandleFunc("/assets/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".html") || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		// Named by the binary's version (?v=): a cache may keep them.
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		w.Header().Set("ETag", `"`+assetVersion()+`"`)
 		if r.URL.Path == "/assets/dejavu.ttf" {
 			w.Header().Set("Content-Type", "font/ttf")
 			http.ServeContent(w, r, "dejavu.ttf", time.Time{}, bytes.NewReader(assets.DejaVuSans))
-			return
-		}
-		if strings.HasSuffix(r.URL.Path, ".html") || strings.HasSuffix(r.URL.Path, "/") {
-			http.NotFound(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)
@@ -221,6 +373,7 @@ func readOnly(h http.Handler) http.Handler {
 		hd.Set("Referrer-Policy", "no-referrer")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			hd.Set("Allow", "GET, HEAD")
+			hd.Set("Cache-Control", "no-store")
 			http.Error(w, "the broadcast is read-only: use GET or HEAD", http.StatusMethodNotAllowed)
 			return
 		}
@@ -230,7 +383,7 @@ func readOnly(h http.Handler) http.Handler {
 
 func (s *Server) servePGN(w http.ResponseWriter, r *http.Request) {
 	sn := s.snap.Load()
-	servePGNBytes(w, r, sn, "games.pgn", sn.all)
+	s.servePGNBytes(w, r, sn, "games.pgn", sn.all)
 }
 
 func (s *Server) serveGamePGN(w http.ResponseWriter, r *http.Request) {
@@ -244,27 +397,45 @@ func (s *Server) serveGamePGN(w http.ResponseWriter, r *http.Request) {
 	}
 	b, ok := sn.games[n]
 	if !ok {
+		w.Header().Set("Cache-Control", "public, max-age=5")
 		http.Error(w, fmt.Sprintf("game %d has not started", n), http.StatusNotFound)
 		return
 	}
-	servePGNBytes(w, r, sn, name, b)
+	s.servePGNBytes(w, r, sn, name, b)
 }
 
-func servePGNBytes(w http.ResponseWriter, r *http.Request, sn *snapshot, name string, b []byte) {
+// pgnCacheControl lets any cache serve one copy of a PGN route to every
+// poller for a second, then revalidate (ETag, 304): a move reaches the
+// pollers at most a second late, never early.
+const pgnCacheControl = "public, max-age=1, must-revalidate"
+
+func (s *Server) servePGNBytes(w http.ResponseWriter, r *http.Request, sn *snapshot, name string, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", pgnCacheControl)
 	h.Set("ETag", sn.etag)
 	h.Set("Access-Control-Allow-Origin", "*") // broadcasters' web pages may read it
 	// ServeContent answers If-None-Match / If-Modified-Since with 304.
-	http.ServeContent(w, r, name, sn.modified, bytes.NewReader(b))
+	http.ServeContent(w, r, name, s.lastModified(sn), bytes.NewReader(b))
+}
+
+// lastModified is the snapshot's Last-Modified, or none while it would be
+// later than the served instant (a delayed feed never names an instant
+// after the one it shows).
+func (s *Server) lastModified(sn *snapshot) time.Time {
+	if s.opts.Delay > 0 && sn.modified.After(s.served(s.opts.Now())) {
+		return time.Time{}
+	}
+	return sn.modified
 }
 
 func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	sn := s.snap.Load()
-	v := sn.view.at(s.opts.Now(), lang(r))
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	v := sn.view.at(s.served(s.opts.Now()), lang(r), s.opts.Delay)
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store") // the clocks are read at the instant of the request
+	h.Set("Vary", "Accept-Language")
 	_ = json.NewEncoder(w).Encode(v)
 }
 
@@ -274,15 +445,23 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sn := s.snap.Load()
-	v := sn.view.at(s.opts.Now(), lang(r))
+	v := sn.view.at(s.served(s.opts.Now()), lang(r), s.opts.Delay)
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := page.Execute(&b, pageData{View: v, Assets: assetVersion()}); err != nil {
 		http.Error(w, "the page could not be built: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache") // its clocks are read at the request; the stream keeps it current
+	h.Set("Vary", "Accept-Language")
 	_, _ = w.Write(b.Bytes())
+}
+
+// pageData is what the page's template gets.
+type pageData struct {
+	View
+	Assets string
 }
 
 // lang is "de" when ?lang=de or the browser prefers German, else "en".
@@ -314,18 +493,60 @@ func CheckListen(addr string) error {
 	return nil
 }
 
-// Serve runs the poller and serves on ln until ctx ends.
+// MaxDelay is the longest transmission delay a broadcast keeps.
+const MaxDelay = 24 * time.Hour
+
+// ParseDelay reads a --delay value: a Go duration ("15m", "90s", "1h30m")
+// or 0, from 0 to MaxDelay.
+func ParseDelay(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a delay: give a duration such as 15m, 90s or 1h30m, or 0 for none", s)
+	}
+	return d, CheckDelay(d)
+}
+
+// CheckDelay refuses a negative delay or one longer than MaxDelay.
+func CheckDelay(d time.Duration) error {
+	if d < 0 || d > MaxDelay {
+		return fmt.Errorf("a delay of %s is out of range: give a duration from 0 to 24h, e.g. 15m", d)
+	}
+	return nil
+}
+
+// Serve runs the poller and serves on ln until ctx ends, with Limits'
+// timeouts and at most Capacity connections at once.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 60 * time.Second}
+	l := s.opts.Limits
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: l.ReadHeader,
+		ReadTimeout:       l.Read,
+		WriteTimeout:      l.Write,
+		IdleTimeout:       l.Idle,
+		MaxHeaderBytes:    16 << 10,
+	}
+	hs.RegisterOnShutdown(s.endStreams)
 	go s.Run(ctx)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_ = hs.Shutdown(sctx)
+		if hs.Shutdown(sctx) != nil {
+			_ = hs.Close()
+		}
 	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := hs.Serve(s.limit(ln))
+	s.endStreams()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// endStreams ends every open event stream (Serve is ending).
+func (s *Server) endStreams() { s.stop.Do(func() { close(s.done) }) }

@@ -3,11 +3,13 @@ package broadcast_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,15 +74,30 @@ func played(t *testing.T) (string, *broadcast.Server, *httptest.Server) {
 
 func serve(t *testing.T, path string, now time.Time) (*broadcast.Server, *httptest.Server) {
 	t.Helper()
+	return serveAt(t, path, broadcast.Options{Interval: 5 * time.Millisecond, Now: func() time.Time { return now }})
+}
+
+// newServer is a server of the record at path, on its own read-only
+// handle, closed when the test ends.
+func newServer(t testing.TB, path string, opts broadcast.Options) *broadcast.Server {
+	t.Helper()
 	ro, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ro.Close() })
-	srv, err := broadcast.New(context.Background(), ro, broadcast.Options{Interval: 5 * time.Millisecond, Now: func() time.Time { return now }})
+	srv, err := broadcast.New(context.Background(), ro, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// serveAt serves the record at path with opts through its own read-only
+// handle until the test ends.
+func serveAt(t *testing.T, path string, opts broadcast.Options) (*broadcast.Server, *httptest.Server) {
+	t.Helper()
+	srv := newServer(t, path, opts)
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
 	return srv, hs
@@ -286,16 +303,7 @@ func FuzzCheckListen(f *testing.F) {
 
 func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "m.db")
-	wdb, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wdb.Close()
-	app, err := match.Open(ctx, wdb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, app := openApp(t)
 	at := func(ms int) match.Cmd {
 		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
@@ -324,5 +332,84 @@ func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	r3, _ := get(t, hs.URL+"/games.pgn", "If-Modified-Since", r2.Header.Get("Last-Modified"))
 	if r3.StatusCode != http.StatusNotModified {
 		t.Errorf("an unchanged feed gave %d to If-Modified-Since", r3.StatusCode)
+	}
+}
+
+// TestEveryRouteSaysHowACacheMayKeepIt: behind any HTTP cache, the PGN
+// routes are kept a second and revalidated, the per-instant answers
+// (state.json, the event stream) never kept, the page revalidated each
+// time, the embedded files (named by the binary's version) kept a year;
+// whatever depends on the language varies by Accept-Language.
+func TestEveryRouteSaysHowACacheMayKeepIt(t *testing.T) {
+	_, _, hs := played(t)
+	_, page := get(t, hs.URL+"/")
+	asset := regexp.MustCompile(`/assets/app\.js\?v=[0-9a-f]+`).FindString(page)
+	if asset == "" {
+		t.Fatalf("the page does not name its script by version:\n%s", page)
+	}
+	for _, tc := range []struct {
+		path, cache, vary string
+	}{
+		{"/games.pgn", "public, max-age=1, must-revalidate", ""},
+		{"/game/1.pgn", "public, max-age=1, must-revalidate", ""},
+		{"/game/2.pgn", "public, max-age=5", ""},
+		{"/state.json", "no-store", "Accept-Language"},
+		{"/", "no-cache", "Accept-Language"},
+		{asset, "public, max-age=31536000, immutable", ""},
+		{"/assets/dejavu.ttf", "public, max-age=31536000, immutable", ""},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			res, _ := get(t, hs.URL+tc.path)
+			if got := res.Header.Get("Cache-Control"); got != tc.cache {
+				t.Errorf("Cache-Control %q, want %q", got, tc.cache)
+			}
+			if got := res.Header.Get("Vary"); got != tc.vary {
+				t.Errorf("Vary %q, want %q", got, tc.vary)
+			}
+		})
+	}
+	t.Run("/events", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, hs.URL+"/events", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		h := res.Header
+		if h.Get("Cache-Control") != "no-cache, no-transform" || h.Get("X-Accel-Buffering") != "no" || h.Get("Vary") != "Accept-Language" {
+			t.Errorf("the event stream's headers: %v", h)
+		}
+	})
+}
+
+// TestThePageMarksTheLastMoveAndGivesEachMoveItsClock: the board marks
+// the last move's squares (9. Bxe4: d3 and e4, nothing else), the move
+// list gives each move its mover's clock after it, the score is shown,
+// and state.json says the same.
+func TestThePageMarksTheLastMoveAndGivesEachMoveItsClock(t *testing.T) {
+	_, _, hs := played(t)
+	_, page := get(t, hs.URL+"/")
+	marked := regexp.MustCompile(`class="sq[^"]* last" data-sq="([a-h][1-8])"`).FindAllStringSubmatch(page, -1)
+	if len(marked) != 2 || marked[0][1] != "e4" || marked[1][1] != "d3" {
+		t.Errorf("the squares marked as the last move: %v", marked)
+	}
+	for _, want := range []string{
+		`<span class="mv">Nf3</span><span class="ck">1:58:51</span><span class="mv">d5</span><span class="ck">1:58:10</span>`,
+		`<span class="mv cur">Bxe4</span><span class="ck">1:40:46</span>`,
+		`Garry Kasparov 0 – Deep Blue 0`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	var v broadcast.View
+	_, body := get(t, hs.URL+"/state.json")
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(v.Last, "-") != "d3-e4" || v.Moves[0].WhiteClock != "1:58:51" || v.Moves[8].WhiteClock != "1:40:46" || v.Score == "" {
+		t.Errorf("state.json: last %v, first row %+v, score %q", v.Last, v.Moves[0], v.Score)
 	}
 }

@@ -344,6 +344,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a head too short", "live", static("verify", "--head", "abc"), "64 hexadecimal"},
 			{"a head that is not hex", "live", static("verify", "--head", strings.Repeat("z", 64)), "64 hexadecimal"},
 			{"a head not in the chain", "live", static("verify", "--head", strings.Repeat("ab", 32)), ""},
+			{"a match id too short", "live", static("verify", "--match", "abc"), "32 hexadecimal"},
+			{"another match's id", "live", static("verify", "--match", strings.Repeat("ab", 16)), "another match"},
 		},
 		"play": {
 			{"no script", "live", static("--at", later, "play"), "needs a script"},
@@ -434,6 +436,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"an address without a port", "live", static("broadcast", "--listen", "127.0.0.1"), "HOST:PORT"},
 			{"a port beyond 65535", "live", static("broadcast", "--listen", "127.0.0.1:99999"), "valid port"},
 			{"a surplus argument", "live", static("broadcast", "--listen", "127.0.0.1:8080", "now"), "unexpected argument"},
+			{"a delay that is no duration", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "soon"), "is not a delay"},
+			{"a negative delay", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "-5m"), "out of range"},
+			{"a delay over a day", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "25h"), "out of range"},
 			{"no database", "live", func(t *testing.T) []string {
 				return []string{"--db", filepath.Join(t.TempDir(), "missing.arbiter"), "broadcast", "--listen", "127.0.0.1:0"}
 			}, "does not exist"},
@@ -474,7 +479,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			}, ""},
 		},
 		"demo 1996": {
-			{"no PGN", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "pgn"},
+			{"a script in a folder that does not exist", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "/nonexistent/s.txt"},
 			{"a PGN that does not exist", "live", static("demo", "1996", "--pgn", "/nonexistent/g.pgn", "-o", "/nonexistent/s.txt"), "pgn"},
 			{"a number of games that is a word", "live", static("demo", "1996", "--pgn", "x.pgn", "--games", "six", "-o", "s.txt"), "games"},
 		},
@@ -670,9 +675,16 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 func TestAnOlderSchemaIsBackedUpThenMigratedForward(t *testing.T) {
 	fixtures := buildFixtures(t)
 	db := copyFixture(t, fixtures["live"])
-	head := strings.TrimSpace(mustArb(t, db, "verify"))
-	// Schema version 1 had no heartbeat or meta table.
-	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
+	// Schema version 1 had no heartbeat or meta table, and its events no
+	// receipts (so they are hashed as arbiter-event-v1).
+	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "ALTER TABLE events DROP COLUMN received_ns", "PRAGMA user_version = 1")
+	raw := rawOpen(t, db)
+	rehashAll(t, raw)
+	var head string
+	if err := raw.QueryRow("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
 	if _, errs, code := arb(t, db, "status"); code != 0 {
 		t.Fatalf("status on a version 1 file: exit %d: %s", code, errs)
 	}

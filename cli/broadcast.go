@@ -12,13 +12,14 @@ import (
 )
 
 func init() {
-	register(&command{name: "broadcast", roles: rolesRead, usage: "broadcast --listen HOST:PORT",
-		summary: "Serve the match live, read-only: /games.pgn (with [%clk]), /game/N.pgn and a spectator page at /; runs until interrupted.",
+	register(&command{name: "broadcast", roles: rolesRead, usage: "broadcast --listen HOST:PORT [--delay DURATION]",
+		summary: "Serve the match live, read-only: /games.pgn (with [%clk]), /game/N.pgn and a spectator page at /; --delay 15m serves it as it stood 15 minutes ago; runs until interrupted.",
 		run:     runBroadcast})
 }
 
 func runBroadcast(r *runner, a *args) error {
 	addr, ok := a.take("listen")
+	delayText, _ := a.take("delay")
 	if err := a.done("broadcast", 0); err != nil {
 		return err
 	}
@@ -28,14 +29,18 @@ func runBroadcast(r *runner, a *args) error {
 	if err := broadcast.CheckListen(addr); err != nil {
 		return err
 	}
-	// The broadcast never writes: its own read-only handle, beside the
-	// console's.
+	delay, err := broadcast.ParseDelay(delayText)
+	if err != nil {
+		return fmt.Errorf("--delay: %w", err)
+	}
+	// The broadcast never writes: the process's one handle of the record,
+	// read-only.
 	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	srv, err := broadcast.New(r.ctx, db, broadcast.Options{})
+	srv, err := broadcast.New(r.ctx, db, broadcast.Options{Delay: delay})
 	if err != nil {
 		return err
 	}
@@ -45,6 +50,15 @@ func runBroadcast(r *runner, a *args) error {
 	}
 	ctx, stop := signal.NotifyContext(r.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(r.env.Stderr, "arbiter: broadcasting %s read-only on http://%s/ (games.pgn, game/N.pgn); Ctrl+C stops\n", r.g.DB, ln.Addr())
+	held := "as it stands"
+	if delay > 0 {
+		held = "as it stood " + delay.String() + " ago"
+	}
+	fmt.Fprintf(r.env.Stderr, "arbiter: broadcasting %s read-only on http://%s/ (games.pgn, game/N.pgn), %s, to at most %d connections at once; Ctrl+C stops\n",
+		r.g.DB, ln.Addr(), held, srv.Capacity())
+	if n := srv.Capacity(); n < broadcast.DefaultLimits.MaxConns {
+		fmt.Fprintf(r.env.Stderr, "arbiter: this process may open only about %d files: raise the limit (ulimit -n %d) to serve %d spectators\n",
+			n, broadcast.DefaultLimits.MaxConns+256, broadcast.DefaultLimits.MaxConns)
+	}
 	return srv.Serve(ctx, ln)
 }

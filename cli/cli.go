@@ -9,6 +9,7 @@ package cli
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/service/stations"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -50,7 +52,13 @@ type command struct {
 	writes  bool   // appends events: opens (and creates) the database
 	reads   bool   // reads an existing database without writing events
 	summary string
-	run     func(r *runner, a *args) error
+	// parse turns a writing command's words into its value (match.Command;
+	// nil: nothing to run, as for 'correct --preview'), which the core
+	// runs (match.App.Do); told prints what it did (nil: nothing).
+	parse func(r *runner, a *args) (match.Command, error)
+	told  func(r *runner, res match.Result)
+	// run runs every other command.
+	run func(r *runner, a *args) error
 }
 
 var commands = map[string]*command{}
@@ -129,6 +137,9 @@ func (r *runner) cmd() match.Cmd {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
 		c.Now = func() time.Time { return now().UTC() }
+	} else if r.env.Now != nil {
+		// an instant given: received now, on this machine's clock
+		c.Received = r.env.Now().UTC()
 	}
 	c.Warn = func(w error) {
 		if r.inPlay && r.warned {
@@ -143,17 +154,31 @@ func (r *runner) cmd() match.Cmd {
 func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
 
 // Run runs the command line and returns the exit status.
+//
+// Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
+// nothing will be for it; 2 the console has no display; 3 committed at the
+// authority of a station's match but not yet in this station's record
+// (stations.NotAppliedError): the command stands, and is not to be given
+// again.
 func Run(ctx context.Context, argv []string, env Env) int {
 	if err := run(ctx, argv, env); err != nil {
 		fmt.Fprintln(env.Stderr, "arbiter: "+Sentence(err))
+		var notApplied *stations.NotAppliedError
+		if errors.As(err, &notApplied) {
+			return ExitNotApplied
+		}
 		return 1
 	}
 	return 0
 }
 
+// ExitNotApplied is the exit status of a command committed at the
+// authority whose station's record has not caught up in time.
+const ExitNotApplied = 3
+
 // Sentence turns an error into the one clear sentence shown to users, in
-// the command line's words (words.go; service.SentenceIn).
-func Sentence(err error) string { return service.SentenceIn(err, say) }
+// the command line's words (words.go; phrase.Sentence).
+func Sentence(err error) string { return phrase.Sentence(service.Coded(err), say) }
 
 // HasCommand reports whether argv names a command (else the console opens).
 func HasCommand(argv []string) bool {
@@ -295,6 +320,7 @@ func run(ctx context.Context, argv []string, env Env) error {
 			return fmt.Errorf("--version takes nothing after it: give 'arbiter --version' alone")
 		}
 		fmt.Fprintln(env.Stdout, VersionLine(env.Manifest))
+		fmt.Fprintln(env.Stdout, LicenceLine)
 		return nil
 	case len(rest) >= 2 && isHelpFlag(rest[1]) && commands[rest[0]] == nil && len(groupCommands(rest[0])) > 0:
 		// arbiter export --help: the commands of the group
@@ -402,12 +428,32 @@ func (r *runner) exec(c *command, words []string) error {
 			return err
 		}
 	}
-	if err := c.run(r, a); err != nil {
+	if err := r.runCommand(c, a); err != nil {
 		return err
 	}
 	if r.note != nil {
 		fmt.Fprintln(r.env.Stderr, "arbiter: "+r.note.Error())
 		r.note = nil
+	}
+	return nil
+}
+
+// runCommand runs c: a writing command as its value through the core,
+// every other by its own function.
+func (r *runner) runCommand(c *command, a *args) error {
+	if c.parse == nil {
+		return c.run(r, a)
+	}
+	cmd, err := c.parse(r, a)
+	if err != nil || cmd == nil {
+		return err
+	}
+	res, err := r.app.Do(r.ctx, r.cmd(), cmd)
+	if err != nil {
+		return err
+	}
+	if c.told != nil {
+		c.told(r, res)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
 )
@@ -31,43 +32,43 @@ func init() {
 	register(&command{name: "help", usage: "help [COMMAND]", roles: rolesRead, summary: "Show the commands.", run: runHelp})
 	register(&command{name: "match new", writes: true, roles: rolesArbiter,
 		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PASSPHRASE|--key-file FILE] [--forfeit-after DURATION] [--tz Area/City]",
-		summary: "Create the match (one per database).", run: runMatchNew})
+		summary: "Create the match (one per database).", parse: parseMatchNew, told: toldMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
-		summary: "Set the scheduled start of game N (default: the next game).", run: runGameSchedule})
+		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule})
 	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
-		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", run: runGameStart})
+		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", parse: parseGameStart, told: toldGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
-		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", run: runGamePostpone})
+		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone})
 	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
-		usage: "move MOVE [--pressed]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock.", run: runMove})
+		usage: "move MOVE [--pressed]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock.", parse: parseMove, told: toldMove})
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
-		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", run: runPress})
+		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
-		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", run: runPause})
+		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause})
 	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
-		summary: "Start the clock of the side to move (6.12c).", run: runResume})
+		summary: "Start the clock of the side to move (6.12c).", parse: parseResume})
 	register(&command{name: "adjust", writes: true, roles: rolesArbiter,
 		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
-		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", run: runAdjust})
+		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust})
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
-		summary: "Record a draw offer (default: the side that made the last move).", run: runDrawOffer})
+		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
-		summary: "Accept the pending draw offer: the game is drawn.", run: func(r *runner, a *args) error { return runDrawAnswer(r, a, true) }})
+		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw", 0) }})
 	register(&command{name: "draw decline", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw decline",
-		summary: "Decline the pending draw offer.", run: func(r *runner, a *args) error { return runDrawAnswer(r, a, false) }})
+		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw", 0) }})
 	register(&command{name: "resign", writes: true, roles: rolesAnyone + " (operator only for the computer, rule 14)", usage: "resign white|black",
-		summary: "The side resigns.", run: runResign})
+		summary: "The side resigns.", parse: parseResign})
 	register(&command{name: "result", writes: true, roles: rolesArbiter, usage: "result 1-0|0-1|1/2-1/2 --reason R",
-		summary: "End the game by the arbiter's decision.", run: runResult})
+		summary: "End the game by the arbiter's decision.", parse: parseResult})
 	register(&command{name: "incident", writes: true, roles: "depends on the kind (see the table of incident kinds)",
 		usage:   "incident KIND --text T [--name NAME] [--in-hall|--remote] [--result R] [--refers SEQ]",
-		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", run: runIncident})
+		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", parse: parseIncident, told: toldIncident})
 	register(&command{name: "flag", writes: true, roles: rolesAnyone + "; 'both' only the arbiter", usage: "flag white|black | flag both --order-unknown",
-		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", run: runFlag})
+		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", parse: parseFlag, told: toldFlag})
 	register(&command{name: "status", reads: true, roles: rolesRead, usage: "status [--json]",
 		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
-	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT]",
-		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's key must have this fingerprint.", run: runVerify})
+	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT] [--match ID]",
+		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's first key must have this fingerprint; --match: the match must have this id.", run: runVerify})
 	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
 		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})
 }
@@ -96,8 +97,8 @@ func runHelp(r *runner, a *args) error {
 	return nil
 }
 
-func runMatchNew(r *runner, a *args) error {
-	spec := match.MatchSpec{Controls: map[string]string{}}
+func parseMatchNew(r *runner, a *args) (match.Command, error) {
+	spec := match.MatchNew{Controls: map[string]string{}}
 	spec.Title, _ = a.take("title")
 	spec.Site, _ = a.take("site")
 	spec.Arbiter, _ = a.take("arbiter")
@@ -112,13 +113,13 @@ func runMatchNew(r *runner, a *args) error {
 	if kf, ok := a.take("key-file"); ok {
 		k, err := readKeyFile(kf)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.ArbiterKey = k
 	}
 	players := a.takeAll("player")
 	if len(players) != 2 {
-		return fmt.Errorf("match new needs exactly two --player NAME, got %d", len(players))
+		return nil, fmt.Errorf("match new needs exactly two --player NAME, got %d", len(players))
 	}
 	spec.Players = [2]string{players[0], players[1]}
 	spec.Operators = a.takeAll("operator")
@@ -128,46 +129,53 @@ func runMatchNew(r *runner, a *args) error {
 		// core refuses a name that is not one
 		if name, s, ok := strings.Cut(tc, "="); ok {
 			if _, twice := spec.Controls[name]; twice {
-				return fmt.Errorf("--tc gives %s a control twice: give one --tc \"%s=SPEC\"", name, name)
+				return nil, fmt.Errorf("--tc gives %s a control twice: give one --tc \"%s=SPEC\"", name, name)
 			}
 			spec.Controls[name] = s
 		} else if spec.Control == "" {
 			spec.Control = tc
 		} else {
-			return fmt.Errorf("--tc given twice for both players: give one --tc SPEC, or --tc \"NAME=SPEC\" per player")
+			return nil, fmt.Errorf("--tc given twice for both players: give one --tc SPEC, or --tc \"NAME=SPEC\" per player")
 		}
 	}
 	n, err := a.int("games", 6)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n < 1 {
-		return fmt.Errorf("--games %d is not possible: give --games between 1 and 100", n)
+		return nil, fmt.Errorf("--games %d is not possible: give --games between 1 and 100", n)
 	}
 	spec.Games = n
 	if v, ok := a.take("forfeit-after"); ok {
 		d, err := match.ParseDuration(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.ForfeitAfter = d
 	}
 	if err := a.done("match new", 0); err != nil {
-		return err
+		return nil, err
 	}
 	if spec.Title == "" {
-		return fmt.Errorf("match new needs --title")
+		return nil, fmt.Errorf("match new needs --title")
 	}
-	if err := r.app.NewMatch(r.ctx, r.cmd(), spec); err != nil {
-		return err
-	}
+	return spec, nil
+}
+
+// toldMatchNew says what match was created, and the arbiter's key to write
+// down.
+func toldMatchNew(r *runner, _ match.Result) {
 	st := r.app.State()
 	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
 		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
-	if c := st.ArbiterCredential(); c != nil && !r.inPlay {
-		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
+	if r.inPlay {
+		return
 	}
-	return nil
+	r.out("the match id: %s\n", match.HexBlocks(st.Match.ID))
+	if c := st.ArbiterCredential(); c != nil {
+		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
+		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
+	}
 }
 
 func lotsText(l string) string {
@@ -189,26 +197,23 @@ func gameNumber(a *args) (int, error) {
 	return n, nil
 }
 
-func runGameSchedule(r *runner, a *args) error {
+func parseGameSchedule(r *runner, a *args) (match.Command, error) {
 	start, ok := a.take("start")
 	if !ok {
-		return fmt.Errorf("game schedule needs --start TIME")
+		return nil, fmt.Errorf("game schedule needs --start TIME")
 	}
 	t, err := parseTime(start)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	n, err := gameNumber(a)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := a.done("game schedule", 1); err != nil {
-		return err
-	}
-	return r.app.ScheduleGame(r.ctx, r.cmd(), n, t)
+	return match.GameSchedule{Game: n, Start: t}, a.done("game schedule", 1)
 }
 
-func runGameStart(r *runner, a *args) error {
+func parseGameStart(r *runner, a *args) (match.Command, error) {
 	var from match.StartPosition
 	from.FEN, _ = a.take("fen")
 	for _, x := range []struct {
@@ -218,21 +223,20 @@ func runGameStart(r *runner, a *args) error {
 		if v, ok := a.take(x.name); ok {
 			d, err := match.ParseClockReading(v)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			*x.d = &d
 		}
 	}
 	n, err := gameNumber(a)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := a.done("game start", 1); err != nil {
-		return err
-	}
-	if err := r.app.StartGameFrom(r.ctx, r.cmd(), n, from); err != nil {
-		return err
-	}
+	return match.GameStart{Game: n, StartPosition: from}, a.done("game start", 1)
+}
+
+// toldGameStart says which game started and whose clock runs.
+func toldGameStart(r *runner, _ match.Result) {
 	g := r.app.State().CurrentGame()
 	if !r.inPlay {
 		side := "White"
@@ -241,66 +245,56 @@ func runGameStart(r *runner, a *args) error {
 		}
 		r.out("game %d started: %s (White) vs %s (Black); %s's clock runs\n", g.Number, g.White, g.Black, side)
 	}
-	return nil
 }
 
-func runGamePostpone(r *runner, a *args) error {
+func parseGamePostpone(r *runner, a *args) (match.Command, error) {
 	reason, _ := a.take("reason")
 	n, err := gameNumber(a)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := a.done("game postpone", 1); err != nil {
-		return err
-	}
-	return r.app.PostponeGame(r.ctx, r.cmd(), n, reason)
+	return match.GamePostpone{Game: n, Reason: reason}, a.done("game postpone", 1)
 }
 
-func runMove(r *runner, a *args) error {
+func parseMove(r *runner, a *args) (match.Command, error) {
 	pressed := a.bool("pressed")
 	if err := a.done("move", 1); err != nil {
-		return err
+		return nil, err
 	}
 	if len(a.pos) != 1 {
-		return fmt.Errorf("move needs the move, e.g. 'move Nf3' or 'move g1f3'")
+		return nil, fmt.Errorf("move needs the move, e.g. 'move Nf3' or 'move g1f3'")
 	}
-	res, err := r.app.Move(r.ctx, r.cmd(), a.pos[0], pressed)
-	if err != nil {
-		return err
-	}
-	if res.Ended && !r.inPlay {
-		g := r.app.State().CurrentGame()
-		r.out("%s: game over, %s (%s)\n", res.SAN, res.Result, g.Termination)
-	}
-	return nil
+	return match.Move{Input: a.pos[0], Pressed: pressed}, nil
 }
 
-func runPress(r *runner, a *args) error {
-	if err := a.done("press", 0); err != nil {
-		return err
+// toldMove says when the move ended the game.
+func toldMove(r *runner, res match.Result) {
+	if m, ok := res.Moved(); ok && m.Ended && !r.inPlay {
+		end, _ := res.Ended()
+		r.out("%s: game over, %s (%s)\n", m.SAN, m.Result, end.Termination)
 	}
-	return r.app.Press(r.ctx, r.cmd())
 }
 
-func runPause(r *runner, a *args) error {
-	var p match.PauseArgs
+func parsePress(r *runner, a *args) (match.Command, error) {
+	return match.Press{}, a.done("press", 0)
+}
+
+func parsePause(r *runner, a *args) (match.Command, error) {
+	var p match.Pause
 	p.Reason, _ = a.take("reason")
 	p.Cause, _ = a.take("cause")
 	p.Call = a.bool("call")
 	if err := a.done("pause", 0); err != nil {
-		return err
+		return nil, err
 	}
 	if p.Cause == "" {
 		p.Cause = match.CauseOther
 	}
-	return r.app.PauseFor(r.ctx, r.cmd(), p)
+	return p, nil
 }
 
-func runResume(r *runner, a *args) error {
-	if err := a.done("resume", 0); err != nil {
-		return err
-	}
-	return r.app.Resume(r.ctx, r.cmd())
+func parseResume(r *runner, a *args) (match.Command, error) {
+	return match.Resume{}, a.done("resume", 0)
 }
 
 func parseSideArg(a *args, command string) (clock.Side, error) {
@@ -317,86 +311,79 @@ func parseSideArg(a *args, command string) (clock.Side, error) {
 // ParseAdjustment reads "+5m", "-1m30s" or "=1:59:30.5" (service.ParseAdjustment).
 func ParseAdjustment(s string) (match.Adjustment, error) { return service.ParseAdjustment(s) }
 
-func runAdjust(r *runner, a *args) error {
+func parseAdjust(r *runner, a *args) (match.Command, error) {
 	reason, _ := a.take("reason")
 	var moves, period *int
 	if _, ok := a.flags["moves"]; ok {
 		n, err := a.int("moves", 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		moves = &n
 	}
 	if _, ok := a.flags["period"]; ok {
 		n, err := a.int("period", 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		period = &n
 	}
 	if err := a.done("adjust", 2); err != nil {
-		return err
+		return nil, err
 	}
 	side, err := parseSideArg(a, "adjust")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(a.pos) != 2 {
-		return fmt.Errorf("adjust needs the correction after the side: +5m, -1m30s or =1:59:30")
+		return nil, fmt.Errorf("adjust needs the correction after the side: +5m, -1m30s or =1:59:30")
 	}
 	adj, err := ParseAdjustment(a.pos[1])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	adj.Moves, adj.Period = moves, period
-	return r.app.Adjust(r.ctx, r.cmd(), side, adj, reason)
+	return match.Adjust{Side: side, Adjustment: adj, Reason: reason}, nil
 }
 
-func runDrawOffer(r *runner, a *args) error {
+func parseDrawOffer(r *runner, a *args) (match.Command, error) {
 	if err := a.done("draw offer", 1); err != nil {
-		return err
+		return nil, err
 	}
 	var side *clock.Side
 	if len(a.pos) == 1 {
 		s, err := parseSideArg(a, "draw offer")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		side = &s
 	}
-	return r.app.DrawOffer(r.ctx, r.cmd(), side)
+	return match.DrawOffer{Side: side}, nil
 }
 
-func runDrawAnswer(r *runner, a *args, accept bool) error {
-	if err := a.done("draw", 0); err != nil {
-		return err
-	}
-	return r.app.DrawAnswer(r.ctx, r.cmd(), accept)
-}
-
-func runResign(r *runner, a *args) error {
+func parseResign(r *runner, a *args) (match.Command, error) {
 	if err := a.done("resign", 1); err != nil {
-		return err
+		return nil, err
 	}
 	side, err := parseSideArg(a, "resign")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return r.app.Resign(r.ctx, r.cmd(), side)
+	return match.Resign{Side: side}, nil
 }
 
-func runResult(r *runner, a *args) error {
+func parseResult(r *runner, a *args) (match.Command, error) {
 	reason, _ := a.take("reason")
 	if err := a.done("result", 1); err != nil {
-		return err
+		return nil, err
 	}
 	if len(a.pos) != 1 {
-		return fmt.Errorf("result needs 1-0, 0-1 or 1/2-1/2")
+		return nil, fmt.Errorf("result needs 1-0, 0-1 or 1/2-1/2")
 	}
-	return r.app.Result(r.ctx, r.cmd(), a.pos[0], reason)
+	return match.Decide{Result: a.pos[0], Reason: reason}, nil
 }
 
-func runIncident(r *runner, a *args) error {
+func parseIncident(r *runner, a *args) (match.Command, error) {
 	var ia match.IncidentArgs
 	ia.Text, _ = a.take("text")
 	ia.Name, _ = a.take("name")
@@ -406,42 +393,42 @@ func runIncident(r *runner, a *args) error {
 	if v, ok := a.take("refers"); ok {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1 {
-			return fmt.Errorf("--refers %q is not an event number", v)
+			return nil, fmt.Errorf("--refers %q is not an event number", v)
 		}
 		ia.Refers = n
 	}
 	if err := a.done("incident", 1); err != nil {
-		return err
+		return nil, err
 	}
 	if len(a.pos) != 1 {
-		return fmt.Errorf("incident needs a kind: one of %s", strings.Join(match.IncidentKinds(), ", "))
+		return nil, fmt.Errorf("incident needs a kind: one of %s", strings.Join(match.IncidentKinds(), ", "))
 	}
-	out, err := r.app.Incident(r.ctx, r.cmd(), a.pos[0], ia)
-	if err != nil {
-		return err
-	}
-	if out != "" {
-		r.out("%s", out)
-	}
-	return nil
+	return match.LogIncident{Incident: a.pos[0], IncidentArgs: ia}, nil
 }
 
-func runFlag(r *runner, a *args) error {
+// toldIncident prints a setup card (rule 12).
+func toldIncident(r *runner, res match.Result) {
+	if card, ok := res.SetupCard(r.app.State()); ok {
+		r.out("%s", card)
+	}
+}
+
+func parseFlag(r *runner, a *args) (match.Command, error) {
 	unknown := a.bool("order-unknown")
 	if err := a.done("flag", 1); err != nil {
-		return err
+		return nil, err
 	}
 	if len(a.pos) != 1 {
-		return fmt.Errorf("flag needs white, black or both")
+		return nil, fmt.Errorf("flag needs white, black or both")
 	}
-	v, err := r.app.Flag(r.ctx, r.cmd(), a.pos[0], unknown)
-	if err != nil {
-		return err
+	return match.Flag{Side: a.pos[0], OrderUnknown: unknown}, nil
+}
+
+// toldFlag prints the verdict (6.9), in the command line's words.
+func toldFlag(r *runner, res match.Result) {
+	if v, ok := res.Verdict(); ok && v.Reason != "" && !r.inPlay {
+		r.out("%s\n", phrase.Translate(v.Why, say))
 	}
-	if v.Reason != "" && !r.inPlay {
-		r.out("%s\n", v.Reason)
-	}
-	return nil
 }
 
 func runStatus(r *runner, a *args) error {
@@ -486,6 +473,10 @@ func StatusText(s match.Status) string {
 		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
 		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
 	}
+	if n := len(s.RecordedLate); n > 0 {
+		l := s.RecordedLate[n-1]
+		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, l.At, l.Received)
+	}
 	return b.String()
 }
 
@@ -517,6 +508,7 @@ func flagText(f any) string {
 func runVerify(r *runner, a *args) error {
 	head, _ := a.take("head")
 	key, _ := a.take("key")
+	id, _ := a.take("match")
 	if err := a.done("verify", 0); err != nil {
 		return err
 	}
@@ -528,7 +520,11 @@ func runVerify(r *runner, a *args) error {
 	if key != "" && (len(key) < 16 || len(key) > 64 || strings.Trim(key, "0123456789abcdef") != "") {
 		return fmt.Errorf("--key must be the arbiter's key fingerprint as printed on the report: 16 to 64 hexadecimal digits (spaces between them are ignored)")
 	}
-	rep, err := match.VerifyRecord(r.ctx, r.db, strings.ToLower(head), key)
+	id = strings.ToLower(strings.Join(strings.Fields(id), ""))
+	if id != "" && (len(id) != match.MatchIDDigits || strings.Trim(id, "0123456789abcdef") != "") {
+		return fmt.Errorf("--match must be the match id as printed by 'arbiter match new' and on the report: %d hexadecimal digits (spaces between them are ignored)", match.MatchIDDigits)
+	}
+	rep, err := match.VerifyRecordAgainst(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id})
 	if err != nil {
 		return err
 	}
@@ -549,8 +545,31 @@ func runVerify(r *runner, a *args) error {
 		} else {
 			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head\n", s.HeadSeq, rep.Unsigned)
 		}
+		for _, line := range keyHistory(s.ArbiterKeys) {
+			fmt.Fprintf(r.env.Stderr, "arbiter: %s\n", line)
+		}
+	}
+	if s := rep.Seal; s.MatchID != "" {
+		fmt.Fprintf(r.env.Stderr, "arbiter: the match id is %s ('verify --match' checks it)\n", match.HexBlocks(s.MatchID))
+	} else if rep.Events > 0 {
+		fmt.Fprintf(r.env.Stderr, "arbiter: this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it\n")
 	}
 	return nil
+}
+
+// keyHistory describes the arbiter's keys in the order registered: the
+// first, which anchors the record, then each rotation (verify and
+// credential list print it).
+func keyHistory(keys []match.ArbiterKey) []string {
+	var out []string
+	for i, k := range keys {
+		if i == 0 {
+			out = append(out, fmt.Sprintf("the arbiter's first key, which anchors the record ('verify --key' checks it): %s (event %d, %s)", match.HexBlocks(k.Fingerprint()), k.Seq, k.Kind))
+			continue
+		}
+		out = append(out, fmt.Sprintf("the arbiter's key replaced at event %d (%s), signed by the key it replaces: %s", k.Seq, k.Kind, match.HexBlocks(k.Fingerprint())))
+	}
+	return out
 }
 
 // readScript reads a script file ("-" is standard input is not supported: CI has none).

@@ -18,11 +18,11 @@ func init() {
 	register(&command{name: "credential add", writes: true, roles: rolesArbiter,
 		usage:   "credential add --role arbiter|operator|player [--player NAME] (--secret PASSPHRASE | --key-file FILE)",
 		summary: "Hand out a credential: the operator's, a player's, or a new one of the arbiter's (on an unprotected match: the arbiter's, which protects it).",
-		run:     runCredentialAdd})
+		parse:   parseCredentialAdd, told: toldCredentialAdd})
 	register(&command{name: "credential check", writes: true, roles: rolesAnyone,
 		usage:   "credential check",
 		summary: "Check the credential given (--pin, --secret or --key-file) as any command of the role would, doing nothing: a wrong one is recorded (auth.fail) and backs off like any other.",
-		run:     runCredentialCheck})
+		parse:   parseCredentialCheck})
 	register(&command{name: "credential keygen", roles: rolesRead, usage: "credential keygen FILE",
 		summary: "Write a new key file (an Ed25519 key, readable only by you) to give with --key-file instead of a passphrase.",
 		run:     runCredentialKeygen})
@@ -47,44 +47,40 @@ func (r *runner) loadKey() error {
 
 func readKeyFile(path string) (ed25519.PrivateKey, error) { return service.ReadKeyFile(path) }
 
-func runCredentialAdd(r *runner, a *args) error {
+func parseCredentialAdd(r *runner, a *args) (match.Command, error) {
 	role, _ := a.take("role")
 	player, _ := a.take("player")
 	secret, _ := a.take("secret")
 	keyFile, _ := a.take("key-file")
 	made, _ := a.take("credential") // made at another station (stations.Link): the record's form only
 	if err := a.done("credential add", 0); err != nil {
-		return err
+		return nil, err
 	}
 	if role == "" {
-		return fmt.Errorf("credential add needs --role arbiter, operator or player")
+		return nil, fmt.Errorf("credential add needs --role arbiter, operator or player")
 	}
-	spec := match.CredentialSpec{Role: match.Role(strings.ToLower(role)), Player: player, Secret: secret}
+	spec := match.CredentialAdd{Role: match.Role(strings.ToLower(role)), Player: player, Secret: secret}
 	if keyFile != "" {
 		k, err := readKeyFile(keyFile)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.Key = k
 	}
 	if made != "" {
 		spec.Made = new(match.Credential)
 		if err := json.Unmarshal([]byte(made), spec.Made); err != nil {
-			return fmt.Errorf("--credential is not a credential made by a station: give the command again")
+			return nil, fmt.Errorf("--credential is not a credential made by a station: give the command again")
 		}
 	}
-	if err := r.app.AddCredential(r.ctx, r.cmd(), spec); err != nil {
-		return err
-	}
-	st := r.app.State()
-	id := role
-	if spec.Role == "player" || spec.Role == match.RoleWhite || spec.Role == match.RoleBlack {
-		id = "player:" + player
-	}
-	if c := st.Credential(id); c != nil && !r.inPlay {
+	return spec, nil
+}
+
+// toldCredentialAdd prints the new key's fingerprint.
+func toldCredentialAdd(r *runner, res match.Result) {
+	if c, ok := res.Registered(); ok && !r.inPlay {
 		r.out("%s\n", match.HexBlocks(c.Fingerprint()))
 	}
-	return nil
 }
 
 // runCredentialCheck checks the credential given and writes nothing when
@@ -92,11 +88,8 @@ func runCredentialAdd(r *runner, a *args) error {
 // backs off, as at the console's PIN prompt (match.App.CheckCredential). On
 // a station's record it is the command a wrong credential given there is
 // reported with (stations.Link.CheckCredential).
-func runCredentialCheck(r *runner, a *args) error {
-	if err := a.done("credential check", 0); err != nil {
-		return err
-	}
-	return r.app.CheckCredential(r.ctx, r.cmd())
+func parseCredentialCheck(r *runner, a *args) (match.Command, error) {
+	return match.CredentialCheck{}, a.done("credential check", 0)
 }
 
 func runCredentialKeygen(r *runner, a *args) error {
@@ -140,6 +133,9 @@ func runCredentialList(r *runner, a *args) error {
 	st := r.app.State()
 	if !st.Protected() {
 		r.out("unprotected match: no credentials\n")
+		if m := st.Match; m != nil && m.ID != "" {
+			r.out("match id: %s\n", match.HexBlocks(m.ID))
+		}
 		return nil
 	}
 	for _, id := range []string{"arbiter", "operator"} {
@@ -153,6 +149,12 @@ func runCredentialList(r *runner, a *args) error {
 				r.out("%-24s %-10s %s\n", "player "+p, c.Kind, match.HexBlocks(c.Fingerprint()))
 			}
 		}
+	}
+	for _, line := range keyHistory(st.ArbiterKeys()) {
+		r.out("%s\n", line)
+	}
+	if m := st.Match; m != nil && m.ID != "" {
+		r.out("match id: %s\n", match.HexBlocks(m.ID))
 	}
 	return nil
 }

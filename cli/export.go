@@ -43,7 +43,7 @@ func runExportPGN(r *runner, a *args) error {
 		_, err := r.env.Stdout.Write(buf.Bytes())
 		return err
 	}
-	return writeFile(out, buf.Bytes())
+	return writeFile(out, r.g.DB, buf.Bytes())
 }
 
 func runExportPDF(r *runner, a *args) error {
@@ -84,7 +84,7 @@ func runExportPDF(r *runner, a *args) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(out, pdf); err != nil {
+	if err := writeFile(out, r.g.DB, pdf); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, head)
@@ -93,7 +93,15 @@ func runExportPDF(r *runner, a *args) error {
 
 // writeFile writes an export to path whole or not at all, and only to a
 // regular file (package atomicfile).
-func writeFile(path string, data []byte) error {
+// writeFile writes an export or a script to path, whole or not at all,
+// and never over the match's database db or its -wal and -shm files (an
+// export renamed over the record would replace it).
+func writeFile(path, db string, data []byte) error {
+	for _, f := range []string{db, db + "-wal", db + "-shm"} {
+		if same, _ := samePath(path, f); same {
+			return fmt.Errorf("%s is the match's database (or a file of it): give a new file name to write to", path)
+		}
+	}
 	return atomicfile.Write(path, data, 0o644)
 }
 

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"arbiter/service/stations"
 )
 
 // runPlay runs a script: each line that is not empty and does not start with
@@ -46,6 +49,10 @@ func runPlay(r *runner, a *args) error {
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
 		if err := r.playLine(line, start, outer); err != nil {
+			var notApplied *stations.NotAppliedError
+			if errors.As(err, &notApplied) { // committed: exit 3, not a refusal
+				return fmt.Errorf("%s line %d: %w", a.pos[0], n, notApplied)
+			}
 			return fmt.Errorf("%s line %d: %s", a.pos[0], n, Sentence(err))
 		}
 		if verbose && !isBlankOrComment(line) {

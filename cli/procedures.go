@@ -17,21 +17,21 @@ func init() {
 	boolFlags = append(boolFlags, "preview")
 	register(&command{name: "correct", writes: true, roles: rolesArbiter,
 		usage:   "correct --ply N --method record|proportional|keep|set [--white H:MM:SS --black H:MM:SS] [--cause operator-error|irregularity] [--no-bonus] --reason R | correct --ply N --preview",
-		summary: "Restore the position before ply N and set the clocks (rule 10, 6.13); --preview shows the four methods side by side.", run: runCorrect})
+		summary: "Restore the position before ply N and set the clocks (rule 10, 6.13); --preview shows the four methods side by side.", parse: parseCorrectCommand, told: toldCorrect})
 	register(&command{name: "amend", writes: true, roles: rolesArbiter, usage: "amend --ply N MOVE --reason R",
-		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", run: runAmend})
+		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", parse: parseAmend})
 	register(&command{name: "claim repetition", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "claim repetition [--move M]",
 		summary: "Claim a draw by threefold repetition, now or with an intended move; an invalid claim is logged and play continues.",
-		run:     func(r *runner, a *args) error { return runClaim(r, a, "repetition") }})
+		parse:   func(r *runner, a *args) (match.Command, error) { return parseClaim(a, match.ClaimRepetition) }, told: toldClaim})
 	register(&command{name: "claim fifty-moves", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "claim fifty-moves [--move M]",
 		summary: "Claim a draw under the fifty-move rule, now or with an intended move; an invalid claim is logged and play continues.",
-		run:     func(r *runner, a *args) error { return runClaim(r, a, "fifty-moves") }})
+		parse:   func(r *runner, a *args) (match.Command, error) { return parseClaim(a, match.ClaimFiftyMoves) }, told: toldClaim})
 	register(&command{name: "forfeit", writes: true, roles: rolesArbiter, usage: "forfeit white|black --reason R",
-		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", run: runForfeit})
+		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", parse: parseForfeit})
 }
 
 // parseCorrect reads the arguments of "correct".
-func parseCorrect(a *args) (ca match.CorrectArgs, preview bool, err error) {
+func parseCorrect(a *args) (ca match.Correct, preview bool, err error) {
 	preview = a.bool("preview")
 	v, ok := a.take("ply")
 	if !ok {
@@ -69,25 +69,29 @@ func parseCorrect(a *args) (ca match.CorrectArgs, preview bool, err error) {
 	return ca, preview, nil
 }
 
-func runCorrect(r *runner, a *args) error {
+// parseCorrectCommand reads a correction; --preview prints the four methods
+// side by side instead and gives no command.
+func parseCorrectCommand(r *runner, a *args) (match.Command, error) {
 	ca, preview, err := parseCorrect(a)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if preview {
 		opts, err := match.CorrectionPreview(r.app.State(), ca.Ply, r.g.At)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		r.out("%s", CorrectionTable(opts))
-		return nil
+		return nil, nil
 	}
-	res, err := r.app.Correct(r.ctx, r.cmd(), ca)
-	if err != nil {
-		return err
-	}
-	if r.inPlay {
-		return nil
+	return ca, nil
+}
+
+// toldCorrect prints the restored position's figures.
+func toldCorrect(r *runner, out match.Result) {
+	res := out.Correction
+	if r.inPlay || res == nil {
+		return
 	}
 	o := res.Outcome
 	plies := "plies"
@@ -102,7 +106,6 @@ func runCorrect(r *runner, a *args) error {
 		r.out("%s receives the recovery bonus of %s (rule 10)\n", res.BonusTo, clock.FormatReading(res.Bonus))
 	}
 	r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(res.Options.ToMove))
-	return nil
 }
 
 // CorrectionTable renders the four outcomes of a position reset side by side.
@@ -135,47 +138,44 @@ func CorrectionTable(o match.CorrectionOptions) string {
 	return b.String()
 }
 
-func runAmend(r *runner, a *args) error {
+func parseAmend(r *runner, a *args) (match.Command, error) {
 	reason, _ := a.take("reason")
 	ply, err := a.int("ply", 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := a.done("amend", 1); err != nil {
-		return err
+		return nil, err
 	}
 	if ply < 1 {
-		return fmt.Errorf("amend needs --ply N, the ply entered wrongly (1 = White's first move)")
+		return nil, fmt.Errorf("amend needs --ply N, the ply entered wrongly (1 = White's first move)")
 	}
 	if len(a.pos) != 1 {
-		return fmt.Errorf("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason \"entered Nd2\"'")
+		return nil, fmt.Errorf("amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason \"entered Nd2\"'")
 	}
-	return r.app.Amend(r.ctx, r.cmd(), ply, a.pos[0], reason)
+	return match.Amend{Ply: ply, Input: a.pos[0], Reason: reason}, nil
 }
 
-func runClaim(r *runner, a *args, kind string) error {
+func parseClaim(a *args, kind string) (match.Command, error) {
 	mv, _ := a.take("move")
-	if err := a.done("claim "+kind, 0); err != nil {
-		return err
-	}
-	res, err := r.app.Claim(r.ctx, r.cmd(), kind, mv)
-	if err != nil {
-		return err
-	}
-	if !r.inPlay {
-		r.out("%s\n", res.Ruling)
-	}
-	return nil
+	return match.Claim{Draw: kind, Move: mv}, a.done("claim "+kind, 0)
 }
 
-func runForfeit(r *runner, a *args) error {
+// toldClaim prints the ruling on the claim.
+func toldClaim(r *runner, res match.Result) {
+	if c, ok := res.Ruling(); ok && !r.inPlay {
+		r.out("%s\n", c.Ruling)
+	}
+}
+
+func parseForfeit(r *runner, a *args) (match.Command, error) {
 	reason, _ := a.take("reason")
 	if err := a.done("forfeit", 1); err != nil {
-		return err
+		return nil, err
 	}
 	side, err := parseSideArg(a, "forfeit")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return r.app.Forfeit(r.ctx, r.cmd(), side, reason)
+	return match.Forfeit{Side: side, Reason: reason}, nil
 }

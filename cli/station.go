@@ -271,7 +271,7 @@ func runStationInvite(r *runner, a *args) error {
 	} else if opKey != "" {
 		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
 	}
-	return writeJSONFile(out, *inv)
+	return stations.WriteInvitation(r.g.DB, out, *inv)
 }
 
 // operatorCredential is the operator's credential an operator's invitation
@@ -290,24 +290,26 @@ func runStationJoin(r *runner, a *args) error {
 	if len(a.pos) != 1 {
 		return fmt.Errorf("station join needs the invitation file: station join INVITE")
 	}
-	b, err := os.ReadFile(a.pos[0])
-	if err != nil {
-		return fmt.Errorf("cannot read the invitation %s: %v", a.pos[0], err)
+	if err := checkRecord(r.ctx, r.g.DB); err != nil { // a damaged or foreign NEWFILE is said first
+		return err
 	}
-	var inv invitation
-	if err := json.Unmarshal(b, &inv); err != nil || inv.Name == "" || len(inv.Contacts) == 0 {
-		return fmt.Errorf("%s is not an invitation written by 'station invite'", a.pos[0])
+	inv, err := stations.ReadInvitation(a.pos[0])
+	if err != nil {
+		return err
 	}
 	if station.Holder(inv.Role) && listen == "" {
 		return fmt.Errorf("a record holder needs --listen HOST:PORT, the address the other record holders reach")
-	}
-	if err := checkRecord(r.ctx, r.g.DB); err != nil {
-		return err
 	}
 	if _, ok, _ := readStation(r.g.DB); !ok {
 		if _, err := os.Stat(r.g.DB); err == nil {
 			return fmt.Errorf("%s exists already: give a new file with --db for the copy of the record", r.g.DB)
 		}
+	}
+	// An invitation of another match, or no record holder at its
+	// contacts, is said within stations.JoinDeadline, before anything is
+	// written.
+	if err := stations.CheckInvitationReaches(r.ctx, a.pos[0], inv); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return err
@@ -342,7 +344,7 @@ func runStationJoin(r *runner, a *args) error {
 	}
 	if station.Holder(inv.Role) {
 		sf.Routes = inv.Routes
-		if err := joinAsHolder(r.ctx, sf, inv); err != nil {
+		if err := joinAsHolder(r.ctx, sf, *inv); err != nil {
 			return err
 		}
 		if err := writeJSONFile(stationPath(r.g.DB), sf); err != nil {

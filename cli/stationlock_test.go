@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -32,7 +33,8 @@ func stationChild(t *testing.T, db string, args ...string) *exec.Cmd {
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	stationExits.Store(cmd, exited)
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited; stationExits.Delete(cmd) })
 	for deadline := began.Add(60 * time.Second); ; {
 		var st struct {
 			WrittenNS int64 `json:"written_ns"`
@@ -49,6 +51,19 @@ func stationChild(t *testing.T, db string, args ...string) *exec.Cmd {
 			t.Fatalf("the station process on %s did not start: %s", db, errb.String())
 		}
 		time.Sleep(10 * time.Millisecond) // polling the other process's status file
+	}
+}
+
+// stationExits holds, for each stationChild process, the channel closed
+// once it has ended (its Wait is the one goroutine stationChild runs).
+var stationExits sync.Map // *exec.Cmd -> chan struct{}
+
+// killStation kills a stationChild process with SIGKILL and waits until it
+// has ended.
+func killStation(cmd *exec.Cmd) {
+	cmd.Process.Kill()
+	if exited, ok := stationExits.Load(cmd); ok {
+		<-exited.(chan struct{})
 	}
 }
 

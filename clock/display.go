@@ -57,6 +57,19 @@ func (c Clock) Display(side Side, at time.Time, o DisplayOptions) (text string, 
 	return text, at.Add(hold + shown - boundary + 1)
 }
 
+// Shown is the time side's display shows at instant at, before rounding, and
+// for how much longer it holds still before it counts down (the rest of a
+// simple delay; 0 otherwise): what a face that ticks the display itself (the
+// broadcast's page) needs to show it exactly as Display does. For an
+// untimed or unknown control it is the time used, which counts up.
+func (c Clock) Shown(side Side, at time.Time) (shown, hold time.Duration) {
+	side &= 1
+	if !c.ctl[side].timed() {
+		return c.Used(side, at), 0
+	}
+	return c.shown(side, at)
+}
+
 // shown returns the time on side's display at at, and for how much longer
 // it holds still before counting down (the rest of a simple delay).
 func (c *Clock) shown(side Side, at time.Time) (shown, hold time.Duration) {

@@ -87,3 +87,49 @@ func TestDisplayNext(t *testing.T) {
 		}
 	})
 }
+
+// TestShownTicksAsTheDisplay: a face that ticks a clock itself from Shown
+// (shown − max(0, elapsed − hold), or shown + elapsed counting up) shows
+// at every later instant of the turn what Display shows.
+func TestShownTicksAsTheDisplay(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name, spec string
+		read       time.Duration // instant of the reading, into White's turn
+		shown      time.Duration
+		hold       time.Duration
+	}{
+		{"main_time_counts_down_at_once", "60", 2 * sec, 58 * sec, 0},
+		{"a_simple_delay_holds_the_rest_of_the_delay", "60d5", 2 * sec, 60 * sec, 3 * sec},
+		{"after_a_simple_delay_the_main_time_counts", "60d5", 7 * sec, 58 * sec, 0},
+		{"bronstein_shows_the_delay_on_top", "60b5", 2 * sec, 63 * sec, 0},
+		{"untimed_shows_the_time_used", "-", 1500 * ms, 1500 * ms, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGame(t, tc.spec, tc.spec)
+			shown, hold := g.c.Shown(White, at(tc.read))
+			if shown != tc.shown || hold != tc.hold {
+				t.Fatalf("Shown = %v, %v; want %v, %v", shown, hold, tc.shown, tc.hold)
+			}
+			up := tc.spec == "-"
+			for el := time.Duration(0); el < 10*sec; el += 250 * ms {
+				d := shown + el
+				if !up {
+					d = shown - max(0, el-hold)
+				}
+				c, err := New(mustParse(t, "60"), mustParse(t, "60")).SetRemaining(White, max(d, 0), t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := g.c.Display(White, at(tc.read+el), DisplayOptions{TenthsBelow: -1})
+				got, _ := c.Display(White, t0, DisplayOptions{TenthsBelow: -1})
+				if up {
+					got = FormatShown(d)
+				}
+				if got != want {
+					t.Fatalf("%v after the reading: ticked %q, the display shows %q", el, got, want)
+				}
+			}
+		})
+	}
+}

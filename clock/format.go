@@ -3,6 +3,7 @@ package clock
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,61 @@ func FormatReading(d time.Duration) string {
 		return fmt.Sprintf("%s%d:%02d:%02d.%03d", sign, h, m, sec, ms)
 	}
 	return fmt.Sprintf("%s%d:%02d:%02d", sign, h, m, sec)
+}
+
+// FormatExact writes a clock reading to the nanosecond, as H:MM:SS with
+// as many decimals as it has ("1:59:30", "0:04:59.5", "0:00:00.000000001"),
+// so that reading it back (match.ParseClockReading) gives the same
+// duration; negative durations get a minus sign.
+func FormatExact(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	s := sign + FormatShown(d)
+	if ns := d % time.Second; ns != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%09d", int64(ns)), "0")
+	}
+	return s
+}
+
+// FormatMillis writes a duration as H:MM:SS.fff, always with milliseconds
+// ("0:00:05.000"): the offsets of a script ('arbiter play').
+func FormatMillis(d time.Duration) string {
+	ms := int64(d / time.Millisecond)
+	return fmt.Sprintf("%d:%02d:%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
+}
+
+// FormatCorrection writes a clock correction with its sign, "+0:05:00" or
+// "−0:00:30" (a minus sign, U+2212), as the record's effects say it.
+func FormatCorrection(d time.Duration) string {
+	if d < 0 {
+		return "−" + FormatReading(-d)
+	}
+	return "+" + FormatReading(d)
+}
+
+// FormatRounded writes a duration rounded to the second as Go writes it
+// ("20m0s", "1h5m3s"): how long a console was away or a machine slept, in
+// the notes the record keeps.
+func FormatRounded(d time.Duration) string { return d.Round(time.Second).String() }
+
+// FormatSpan writes a period of a time control in words whose units a
+// face gives: "2 h", "1 h 30 min", "30 s" (hours, minutes, seconds: the
+// unit words, e.g. "h", "min", "s"); zero is "0 s".
+func FormatSpan(d time.Duration, hours, minutes, seconds string) string {
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	var parts []string
+	if h > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", h, hours))
+	}
+	if m > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", m, minutes))
+	}
+	if s > 0 || len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", s, seconds))
+	}
+	return strings.Join(parts, " ")
 }
 
 // FormatShown writes a clock as a clock face or a PGN [%clk] shows it:

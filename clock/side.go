@@ -61,3 +61,25 @@ func (m Method) String() string {
 
 // isDelay reports whether m is one of the two delay methods.
 func (m Method) isDelay() bool { return m == Bronstein || m == SimpleDelay }
+
+// MarshalText writes "white" or "black" (a command's side on the wire).
+func (s Side) MarshalText() ([]byte, error) {
+	if !s.valid() {
+		return nil, fmt.Errorf("clock: %s is not a side", s)
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads exactly "white" or "black", the canonical form
+// MarshalText writes.
+func (s *Side) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "white":
+		*s = White
+	case "black":
+		*s = Black
+	default:
+		return fmt.Errorf("clock: %q is not a side; write \"white\" or \"black\"", b)
+	}
+	return nil
+}

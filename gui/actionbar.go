@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -38,7 +37,7 @@ func newActionBar(buttons []*widget.Button, keep []int) *actionBar {
 	for r, i := range keep {
 		b.rank[i] = r
 	}
-	b.more = widget.NewButton(lang.L("More…"), b.showMore)
+	b.more = widget.NewButton(translate("More…"), b.showMore)
 	b.ExtendBaseWidget(b)
 	return b
 }
@@ -144,7 +143,7 @@ func (r *actionBarRenderer) MinSize() fyne.Size {
 }
 
 func (r *actionBarRenderer) Refresh() {
-	r.b.more.SetText(lang.L("More…"))
+	r.b.more.SetText(translate("More…"))
 	r.Layout(r.b.Size())
 	for _, o := range r.b.shown {
 		o.Refresh()

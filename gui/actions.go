@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 )
 
 // actionID names one thing the console can do.
@@ -168,7 +167,7 @@ func (c *console) mainMenu() *fyne.MainMenu {
 				continue
 			}
 			id := a.id
-			label := lang.L(a.label)
+			label := translate(a.label)
 			if a.arbiter {
 				label += " ⚖"
 			}
@@ -183,7 +182,7 @@ func (c *console) mainMenu() *fyne.MainMenu {
 			}
 			items = append(items, it)
 		}
-		ms = append(ms, fyne.NewMenu(lang.L(title), items...))
+		ms = append(ms, fyne.NewMenu(translate(title), items...))
 	}
 	return fyne.NewMainMenu(ms...)
 }

@@ -4,7 +4,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 
 	"arbiter/match"
@@ -83,7 +82,7 @@ func (c *console) toggleAudience() {
 		c.audience.win.Close()
 		return
 	}
-	win := c.fa.NewWindow(lang.L("Arbiter — audience display"))
+	win := c.fa.NewWindow(translate("Arbiter — audience display"))
 	c.audience = newAudience(win, [2]clockFeed{c.clockFeed(0, true), c.clockFeed(1, true)}, audienceEvents{
 		onKey:  c.forwardKey,
 		onRune: c.forwardRune,

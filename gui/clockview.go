@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -275,60 +274,86 @@ func setText(t *canvas.Text, s string, col color.Color) bool {
 
 // update redraws the clock at the current instant and re-arms its timer.
 func (v *clockView) update() {
-	feed := v.feed
-	side := feed.side()
-	g := feed.game()
-	fg := themeColor(theme.ColorNameForeground)
-	dim := themeColor(theme.ColorNamePlaceHolder)
+	g := v.feed.game()
 	if g == nil {
-		// before the first game: the players and the time they start with
-		name, start := lang.L(match.Colour(side)), "-:--:--"
-		if st := feed.state(); st.Match != nil && len(st.Games) > 0 {
-			m := st.Match
-			n := st.Games[0].Number
-			for _, sg := range st.Games {
-				if sg.State == match.Scheduled {
-					n = sg.Number
-					break
-				}
-			}
-			player := m.WhiteOf(n)
-			if side == clock.Black {
-				player = m.Opponent(player)
-			}
-			glyph := "♔ "
-			if side == clock.Black {
-				glyph = "♚ "
-			}
-			name = glyph + player + " — " + name
-			if ctl, ok := m.Controls[player]; ok {
-				start = clock.FormatReading(ctl.Allotment(0))
-			}
-		}
-		setText(v.name, name, fg)
-		v.showName()
-		v.time.set(start, dim)
-		setText(v.info, "", fg)
-		setText(v.toGo, "", fg)
-		setText(v.flag, "", colFlag)
-		v.fitFlagLine()
-		v.setFrame(false, false)
-		v.disarm()
+		v.showBeforeFirstGame()
 		return
 	}
-	at := feed.now()
+	fg := themeColor(theme.ColorNameForeground)
+	side, at := v.feed.side(), v.feed.now()
 	running, isRunning := g.Clock.Running()
 	on := isRunning && running == side && g.Live()
-	glyph := "♔ "
-	if side == clock.Black {
-		glyph = "♚ "
-	}
-	setText(v.name, glyph+g.Name(side)+" — "+lang.L(match.Colour(side)), fg)
+	setText(v.name, sideGlyph(side)+g.Name(side)+" — "+translate(match.Colour(side)), fg)
 	v.showName()
+	next := v.showReading(g, side, at, on)
+	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
+	due := ""
+	if n, ok := g.Clock.MovesToControl(side); ok {
+		due = "· " + tr("%d to control", n)
+	}
+	setText(v.toGo, due, fg)
+	f := g.Clock.Flag(side, at)
+	if !f.Fallen {
+		if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
+			next = fa // the flag must appear at its exact instant
+		}
+	}
+	stopped := g.State == match.Paused
+	v.showFlagLine(g, side, f, at, stopped)
+	v.setFrame(on, stopped)
+	v.arm(next, at)
+}
+
+// sideGlyph is the king before a side's player's name.
+func sideGlyph(side clock.Side) string {
+	if side == clock.Black {
+		return "♚ "
+	}
+	return "♔ "
+}
+
+// showBeforeFirstGame shows, before the first game, the side's player of
+// the next game and the time it starts with.
+func (v *clockView) showBeforeFirstGame() {
+	fg := themeColor(theme.ColorNameForeground)
+	side := v.feed.side()
+	name, start := translate(match.Colour(side)), "-:--:--"
+	if st := v.feed.state(); st.Match != nil && len(st.Games) > 0 {
+		m := st.Match
+		n := st.Games[0].Number
+		for _, sg := range st.Games {
+			if sg.State == match.Scheduled {
+				n = sg.Number
+				break
+			}
+		}
+		player := m.WhiteOf(n)
+		if side == clock.Black {
+			player = m.Opponent(player)
+		}
+		name = sideGlyph(side) + player + " — " + name
+		if ctl, ok := m.Controls[player]; ok {
+			start = clock.FormatReading(ctl.Allotment(0))
+		}
+	}
+	setText(v.name, name, fg)
+	v.showName()
+	v.time.set(start, themeColor(theme.ColorNamePlaceHolder))
+	setText(v.info, "", fg)
+	setText(v.toGo, "", fg)
+	setText(v.flag, "", colFlag)
+	v.fitFlagLine()
+	v.setFrame(false, false)
+	v.disarm()
+}
+
+// showReading shows side's clock at at, bright while it runs (on), and
+// returns the instant its text next changes.
+func (v *clockView) showReading(g *match.Game, side clock.Side, at time.Time, on bool) time.Time {
 	txt, next := g.Clock.Display(side, at, clock.DisplayOptions{})
-	col := dim
+	col := themeColor(theme.ColorNamePlaceHolder)
 	if on {
-		col = fg
+		col = themeColor(theme.ColorNameForeground)
 	}
 	if v.time.set(txt, col) {
 		if v.onRedraw != nil {
@@ -339,48 +364,45 @@ func (v *clockView) update() {
 			v.zoomBox.Refresh() // fit the longer or shorter reading
 		}
 	}
-	setText(v.info, tr("period %d · move %d", g.Clock.Period(side)+1, g.Clock.Moves(side)+1), fg)
-	due := ""
-	if n, ok := g.Clock.MovesToControl(side); ok {
-		due = "· " + tr("%d to control", n)
-	}
-	setText(v.toGo, due, fg)
+	return next
+}
 
-	f := g.Clock.Flag(side, at)
+// showFlagLine shows the line under the reading: a fallen flag with its
+// instant and notes (fell first, order unknown, required moves done), a
+// press waiting for its move, or the clocks stopped; and tells the feed
+// when the flag falls.
+func (v *clockView) showFlagLine(g *match.Game, side clock.Side, f clock.Flag, at time.Time, stopped bool) {
 	flagTxt := ""
 	var notes [2]string
 	if f.Fallen {
-		flagTxt = "⚑ " + lang.L("FLAG")
+		flagTxt = "⚑ " + translate("FLAG")
 		if !f.At.IsZero() {
-			flagTxt += " " + feed.timeOfDay(f.At)
+			flagTxt += " " + v.feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
 		switch {
 		case unknown:
-			notes[0] = lang.L("order unknown (6.11)")
+			notes[0] = translate("order unknown (6.11)")
 		case ok && first == side:
-			notes[0] = lang.L("fell first")
+			notes[0] = translate("fell first")
 		}
 		if f.RequiredDone() {
-			notes[1] = lang.L("required moves done")
+			notes[1] = translate("required moves done")
 		}
-	} else if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
-		next = fa // the flag must appear at its exact instant
 	}
 	flagCol := color.Color(colFlag)
 	if flagTxt == "" && g.Pressed != nil && *g.Pressed == side {
 		// the player pressed; the move is still to be entered (clock keys
 		// alone switch the clocks, or a key was pressed first)
-		flagTxt, flagCol = "● "+lang.L("pressed: enter the move"), colRunning
+		flagTxt, flagCol = "● "+translate("pressed: enter the move"), colRunning
 	}
-	stopped := g.State == match.Paused
 	if flagTxt == "" && stopped {
-		flagTxt, flagCol = "■ "+lang.L("clocks stopped"), colStopped
+		flagTxt, flagCol = "■ "+translate("clocks stopped"), colStopped
 	}
 	if f.Fallen != v.fallen {
 		v.fallen = f.Fallen
-		if feed.onFall != nil {
-			feed.onFall(g)
+		if v.feed.onFall != nil {
+			v.feed.onFall(g)
 		}
 	}
 	setText(v.flag, flagTxt, flagCol)
@@ -394,8 +416,6 @@ func (v *clockView) update() {
 			}
 		}
 	}
-	v.setFrame(on, stopped)
-	v.arm(next, at)
 }
 
 // fitName sets the console's clock name at the sub-heading size if it fits

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
@@ -36,7 +35,7 @@ func (c *console) cmdAs(a match.Actor) match.Cmd {
 // only warning there is says that an arbiter action was taken on an
 // unprotected match (match.UnprotectedWarning, issue 16).
 func (c *console) warn(w error) {
-	c.warning = "⚠ " + lang.L("Unprotected match: nothing is signed")
+	c.warning = "⚠ " + translate("Unprotected match: nothing is signed")
 	if match.ErrorCode(w) != match.CodeUnprotected {
 		c.warning = "⚠ " + sentence(w)
 	}
@@ -144,7 +143,7 @@ func (c *console) endLoan() {
 // askPIN asks for the arbiter PIN and switches to arbiter mode when it is right.
 func (c *console) askPIN(then func()) {
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(lang.L("Arbiter PIN"))
+	pin.SetPlaceHolder(translate("Arbiter PIN"))
 	var d dialog.Dialog
 	submit := func() {
 		d.Hide()
@@ -154,7 +153,7 @@ func (c *console) askPIN(then func()) {
 		c.checkArbiterPIN(given, func(err error) {
 			if err != nil {
 				if wrongCredential(err) || errors.Is(err, errWrongStationPIN) {
-					c.info(lang.L("Not done"), lang.L("The PIN is wrong: give the arbiter PIN set when the match was created."))
+					c.info(translate("Not done"), translate("The PIN is wrong: give the arbiter PIN set when the match was created."))
 				} else {
 					c.showError(err)
 				}
@@ -171,8 +170,8 @@ func (c *console) askPIN(then func()) {
 		})
 	}
 	pin.OnSubmitted = func(string) { submit() }
-	d = dialog.NewCustomConfirm(lang.L("Arbiter mode"), lang.L("OK"), lang.L("Cancel"),
-		widget.NewForm(widget.NewFormItem(lang.L("PIN"), pin)), func(ok bool) {
+	d = dialog.NewCustomConfirm(translate("Arbiter mode"), translate("OK"), translate("Cancel"),
+		widget.NewForm(widget.NewFormItem(translate("PIN"), pin)), func(ok bool) {
 			if ok {
 				submit()
 			}
@@ -209,23 +208,23 @@ func (c *console) enterMove(input string) bool {
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.setMoveError(lang.L("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
+		c.setMoveError(translate("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
 		return false
 	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
 		// that ends the game (mate, stalemate) needs none
-		c.setMoveError(lang.L("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
+		c.setMoveError(translate("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
 	at := c.now()
 	if side, fell, ok := c.fallenFlag(g, at); ok {
 		// a move after a fallen flag: the arbiter decides first (6.8, 6.9)
-		c.confirm(lang.L("The flag has fallen"),
+		c.confirm(translate("The flag has fallen"),
 			tr("%s's flag fell at %s. Record the move %s anyway? The arbiter then decides the flag (Game → %s's flag fell, 6.9).",
-				lang.L(match.Colour(side)), c.timeOfDay(fell), input, lang.L(match.Colour(side))),
-			lang.L("Record the move"), func() { c.recordMove(input, pressed, at) })
+				translate(match.Colour(side)), c.timeOfDay(fell), input, translate(match.Colour(side))),
+			translate("Record the move"), func() { c.recordMove(input, pressed, at) })
 		return false
 	}
 	return c.recordMove(input, pressed, at)
@@ -234,21 +233,11 @@ func (c *console) enterMove(input string) bool {
 // fallenFlag is a side whose flag has fallen by at and is not yet recorded.
 func (c *console) fallenFlag(g *match.Game, at time.Time) (clock.Side, time.Time, bool) {
 	for _, s := range []clock.Side{g.ToMove(), g.ToMove().Other()} {
-		if f := g.Clock.Flag(s, at); f.Fallen && !flagRecorded(g, s) {
+		if f := g.Clock.Flag(s, at); f.Fallen && !g.FlagRecorded(s) {
 			return s, f.At, true
 		}
 	}
 	return 0, time.Time{}, false
-}
-
-// flagRecorded reports whether side's fallen flag is in the record.
-func flagRecorded(g *match.Game, side clock.Side) bool {
-	for _, in := range g.Incidents {
-		if in.Kind == match.KindFlag && (strings.HasPrefix(in.Text, side.String()+" ") || strings.HasPrefix(in.Text, "both")) {
-			return true
-		}
-	}
-	return false
 }
 
 // recordMove records the move at instant at (given by the mover's actor).
@@ -257,52 +246,13 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	if g == nil || !g.Live() {
 		return false
 	}
-	cmd := c.cmdAs(c.moveActor(g, g.ToMove()))
-	cmd.At = at // the press's instant (6.7a), not the entry's
-	if c.forwards() {
-		words := []string{"move", input}
-		if pressed {
-			words = append(words, "--pressed")
-		}
-		c.send(cmd.Actor, at, words, func(err error) { c.moveSent(err) })
-		return true
-	}
-	res, err := c.core.Move(c.ctx, cmd, input, pressed)
-	if err != nil {
-		c.noteWriteError(err)
-		c.setMoveError(c.explain(err))
-		c.moveEntry.SelectAll() // the next move typed replaces the refused one
-		return false
-	}
-	c.setMoveError("")
-	c.moveEntry.SetText("")
-	c.board.selected = -1
-	c.board.show(c.game(), c.flipped)
-	c.focusMove() // the next move can be typed at once
-	if res.Ended {
-		g := c.game()
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", res.SAN, res.Result, translate(string(g.Termination))))
-	}
-	return true
-}
-
-// moveSent shows the outcome of a move sent to the authority: as
-// recordMove does once the station's record holds it.
-func (c *console) moveSent(err error) {
-	if err != nil {
-		c.setMoveError(c.explain(err))
-		c.moveEntry.SelectAll()
-		return
-	}
-	c.setMoveError("")
-	c.moveEntry.SetText("")
-	c.board.selected = -1
-	c.board.show(c.game(), c.flipped)
-	c.focusMove()
-	if g := c.game(); g != nil && !g.Live() && g.Sheet != nil && g.Sheet.Ply() > 0 {
-		last := g.Sheet.Entries()[g.Sheet.Ply()-1]
-		c.info(lang.L("Game over"), tr("%s: the game is over, %s (%s).", last.SAN, g.Result, translate(string(g.Termination))))
-	}
+	// given at the press's instant (6.7a), not the entry's
+	refused := false
+	c.give(c.moveActor(g, g.ToMove()), at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
+		refused = err != nil
+		c.moved(res, err)
+	})
+	return !refused
 }
 
 // endsGame reports whether input is a legal move that ends the game
@@ -338,13 +288,7 @@ func (c *console) pressSlot(slot int) {
 	if !ok || running != side {
 		return // pressing a stopped clock does nothing, like a real clock
 	}
-	if c.forwards() {
-		c.send(c.actorFor(side), c.now(), []string{"press"}, nil)
-		return
-	}
-	if err := c.core.Press(c.ctx, c.cmdAs(c.actorFor(side))); err != nil {
-		c.showError(err)
-	}
+	c.give(c.actorFor(side), c.now(), match.Press{}, nil)
 }
 
 // callArbiter stops both clocks to call the arbiter (6.12b), as who really
@@ -358,13 +302,7 @@ func (c *console) callArbiter() {
 	if !ok {
 		return
 	}
-	if c.forwards() {
-		c.send(c.callActor(g, running), c.now(), []string{"pause", "--call"}, nil)
-		return
-	}
-	if err := c.core.Pause(c.ctx, c.cmdAs(c.callActor(g, running)), "", true); err != nil {
-		c.showError(err)
-	}
+	c.give(c.callActor(g, running), c.now(), match.Pause{Cause: match.CauseOther, Call: true}, nil)
 }
 
 // arbiterStop is the arbiter's own stop of the clocks (6.12a), on its own key.
@@ -386,39 +324,9 @@ func roleOf(s clock.Side) match.Role {
 	return match.RoleBlack
 }
 
-func (c *console) startGame() {
-	if c.forwards() {
-		c.send(c.arbiter(), c.now(), []string{"game", "start"}, c.sentFocus)
-		return
-	}
-	if err := c.core.StartGame(c.ctx, c.cmdAs(c.arbiter()), 0); err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
+func (c *console) startGame() { c.give(c.arbiter(), c.now(), match.GameStart{}, c.focusAfter) }
 
-func (c *console) resume() {
-	if c.forwards() {
-		c.send(c.arbiter(), c.now(), []string{"resume"}, c.sentFocus)
-		return
-	}
-	if err := c.core.Resume(c.ctx, c.cmdAs(c.arbiter())); err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
-
-// sentFocus shows a refusal of a command sent to the authority, else
-// puts the focus on the move field.
-func (c *console) sentFocus(err error) {
-	if err != nil {
-		c.showError(err)
-		return
-	}
-	c.focusMove()
-}
+func (c *console) resume() { c.give(c.arbiter(), c.now(), match.Resume{}, c.focusAfter) }
 
 func (c *console) focusMove() {
 	c.win.Canvas().Focus(c.moveEntry)
@@ -427,37 +335,25 @@ func (c *console) focusMove() {
 func (c *console) drawOffer() {
 	g := c.game()
 	if g == nil {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
 	side := g.Offerer()
-	if c.forwards() {
-		c.send(c.actorFor(side), c.now(), []string{"draw", "offer", side.String()}, nil)
-		return
-	}
-	if err := c.core.DrawOffer(c.ctx, c.cmdAs(c.actorFor(side)), &side); err != nil {
-		c.showError(err)
-	}
+	c.give(c.actorFor(side), c.now(), match.DrawOffer{Side: &side}, nil)
 }
 
 func (c *console) drawAnswer(accept bool) {
 	g := c.game()
 	if g == nil || g.Offer == nil {
-		c.showError(errText(lang.L("there is no draw offer to answer")))
+		c.showError(errText(translate("there is no draw offer to answer")))
 		return
 	}
 	answer := func() {
-		if c.forwards() {
-			words := []string{"draw", "decline"}
-			if accept {
-				words[1] = "accept"
-			}
-			c.send(c.actorFor(g.Offer.By.Other()), c.now(), words, nil)
-			return
+		var cmd match.Command = match.DrawDecline{}
+		if accept {
+			cmd = match.DrawAccept{}
 		}
-		if err := c.core.DrawAnswer(c.ctx, c.cmdAs(c.actorFor(g.Offer.By.Other())), accept); err != nil {
-			c.showError(err)
-		}
+		c.give(c.actorFor(g.Offer.By.Other()), c.now(), cmd, nil)
 	}
 	if !accept {
 		answer()
@@ -465,13 +361,13 @@ func (c *console) drawAnswer(accept bool) {
 	}
 	// accepting ends the game: one more step, as for a resignation
 	by := g.Offer.By.Other()
-	d := dialog.NewConfirm(lang.L("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), lang.L(match.Colour(by))), func(ok bool) {
+	d := dialog.NewConfirm(translate("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), translate(match.Colour(by))), func(ok bool) {
 		c.onEnter = nil
 		if ok {
 			answer()
 		}
 	}, c.win)
-	d.SetConfirmText(lang.L("Accept draw"))
+	d.SetConfirmText(translate("Accept draw"))
 	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
 	c.onEnter = d.Confirm
 	c.showDialog(d)
@@ -480,17 +376,11 @@ func (c *console) drawAnswer(accept bool) {
 func (c *console) resign(side clock.Side) {
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
-	c.confirm(lang.L("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), lang.L(match.Colour(side))), lang.L("Resign"), func() {
-		if c.forwards() {
-			c.send(c.actorFor(side), c.now(), []string{"resign", side.String()}, nil)
-			return
-		}
-		if err := c.core.Resign(c.ctx, c.cmdAs(c.actorFor(side)), side); err != nil {
-			c.showError(err)
-		}
+	c.confirm(translate("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), translate(match.Colour(side))), translate("Resign"), func() {
+		c.give(c.actorFor(side), c.now(), match.Resign{Side: side}, nil)
 	})
 }
 
@@ -518,71 +408,32 @@ func (c *console) flag(which string) {
 			s, _ := clock.ParseSide(which)
 			a = c.actorFor(s.Other())
 		}
-		if c.forwards() {
-			words := []string{"flag", which}
-			if which == "both" {
-				words = append(words, "--order-unknown")
-			}
-			c.send(a, c.now(), words, c.flagSent)
-			return
-		}
-		v, err := c.core.Flag(c.ctx, c.cmdAs(a), which, which == "both")
-		if err != nil {
-			c.showError(err)
-			return
-		}
-		c.refresh() // the game's end shows behind the verdict at once
-		if v.Why != nil {
-			c.info(lang.L("Flag"), capitalFirst(say(v.Why)))
-		} else if v.Reason != "" {
-			c.info(lang.L("Flag"), v.Reason)
-		}
+		c.give(a, c.now(), match.Flag{Side: which, OrderUnknown: which == "both"}, c.flagged)
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
 	at := c.now()
-	msg := lang.L("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
-	title := lang.L("Both flags, order unknown (6.11)")
+	msg := translate("Record that both flags have fallen, the order unknown (6.11)? The game continues.")
+	title := translate("Both flags, order unknown (6.11)")
 	if which != "both" {
 		s, _ := clock.ParseSide(which)
 		f := g.Clock.Flag(s, at)
-		title = tr("%s's flag fell", lang.L(match.Colour(s)))
+		title = tr("%s's flag fell", translate(match.Colour(s)))
 		msg = tr("Record that %s's flag has fallen? Article 6.9 decides: %s loses if %s can still checkmate, the game is drawn if not.",
-			lang.L(match.Colour(s)), lang.L(match.Colour(s)), lang.L(match.Colour(s.Other())))
+			translate(match.Colour(s)), translate(match.Colour(s)), translate(match.Colour(s.Other())))
 		if f.Fallen {
-			msg = tr("%s's flag fell at %s.", lang.L(match.Colour(s)), c.timeOfDay(f.At)) + " " + msg
+			msg = tr("%s's flag fell at %s.", translate(match.Colour(s)), c.timeOfDay(f.At)) + " " + msg
 		}
 	}
-	ask := func() { c.confirm(title, msg, lang.L("Record the flag"), run) }
+	ask := func() { c.confirm(title, msg, translate("Record the flag"), run) }
 	if which == "both" {
 		c.asArbiter(ask)
 		return
 	}
 	ask()
-}
-
-// flagSent shows the outcome of a flag sent to the authority: the 6.9
-// verdict the record holds with the flag, as flag shows it for a local one.
-func (c *console) flagSent(err error) {
-	if err != nil {
-		c.showError(err)
-		return
-	}
-	g := c.game()
-	if g == nil {
-		return
-	}
-	for i := len(g.Incidents) - 1; i >= 0; i-- {
-		if in := g.Incidents[i]; in.Kind == match.KindFlag {
-			if in.Why != nil {
-				c.info(lang.L("Flag"), capitalFirst(say(in.Why)))
-			}
-			return
-		}
-	}
 }
 
 func (c *console) swapClocks() {

@@ -32,6 +32,7 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/color"
 	"strings"
@@ -42,7 +43,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
@@ -251,7 +251,7 @@ func (c *console) saveSettings() {
 
 // tr translates a format string and fills it in.
 func tr(format string, args ...any) string {
-	return fmt.Sprintf(lang.L(format), args...)
+	return fmt.Sprintf(translate(format), args...)
 }
 
 func (c *console) build() {
@@ -269,7 +269,7 @@ func (c *console) build() {
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
-	c.moveEntry.SetPlaceHolder(lang.L("Move: type SAN or UCI; Enter records it"), lang.L("Move, then Enter"))
+	c.moveEntry.SetPlaceHolder(translate("Move: type SAN or UCI; Enter records it"), translate("Move, then Enter"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
 	// a refusal wraps under the field rather than widening the board's
 	// column: some reasons are longer than the board is wide
@@ -286,14 +286,14 @@ func (c *console) build() {
 	c.clocks[1] = newClockView(c.clockFeed(1, false), 1, false)
 	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
 
-	c.sheetHead = widget.NewLabelWithStyle(lang.L("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.sheetHead = widget.NewLabelWithStyle(translate("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.sheet = newSheetView()
-	sheetFoot := widget.NewLabel(lang.L("move · time used · clock after · (=) draw offer"))
+	sheetFoot := widget.NewLabel(translate("move · time used · clock after · (=) draw offer"))
 	sheetFoot.SizeName = theme.SizeNameCaptionText
 	sheetFoot.Wrapping = fyne.TextWrapWord // the sheet may be narrower (one move to a row)
 	sheet := card(container.NewBorder(c.sheetHead, sheetFoot, nil, nil, c.sheet))
 
-	c.logHead = widget.NewLabelWithStyle(lang.L("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.logHead = widget.NewLabelWithStyle(translate("Incidents"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.logBox = container.NewVBox()
 	c.logScr = container.NewVScroll(c.logBox)
 	logc := card(container.NewBorder(c.logHead, nil, nil, nil, container.New(&logEnd{scr: c.logScr, box: c.logBox, toEnd: &c.logToEnd}, c.logScr)))
@@ -391,8 +391,8 @@ func (c *console) refresh() {
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
-		c.title.SetText(lang.L("No match yet"))
-		c.score.SetText(lang.L("Create the match: Match → New match… (Ctrl+N)"))
+		c.title.SetText(translate("No match yet"))
+		c.score.SetText(translate("Create the match: Match → New match… (Ctrl+N)"))
 	} else {
 		c.win.SetTitle("Arbiter — " + m.Title + " — " + c.cfg.path)
 		t := m.Title
@@ -400,7 +400,7 @@ func (c *console) refresh() {
 			t += " — " + tr("Game %d of %d", g.Number, m.GamesPlanned)
 		}
 		c.title.SetText(t)
-		c.score.SetText(lang.L("Score") + ": " + say(st.Standing().Phrase()))
+		c.score.SetText(translate("Score") + ": " + say(st.Standing().Phrase()))
 	}
 	if st.Seq > c.blockedSeq && c.banner.obj.Visible() && !c.tampered {
 		c.hideBanner() // a later event was written: the record takes writes again
@@ -450,9 +450,9 @@ func (c *console) refreshGames(st *match.State) {
 		case g.Over():
 			txt += " " + g.Result
 		case g.Live():
-			txt += " " + lang.L(string(g.State))
+			txt += " " + translate(string(g.State))
 		case g.State == match.Postponed:
-			txt += " " + lang.L("postponed")
+			txt += " " + translate("postponed")
 		}
 		t := canvas.NewText(txt, themeColor(theme.ColorNameForeground))
 		if cur := st.CurrentGame(); cur != nil && cur.Number == g.Number && g.Live() {
@@ -499,7 +499,7 @@ func sheetMoves(g *match.Game) []sheetMove {
 	strike := func(ply int) {
 		for _, e := range struck[ply] {
 			moves = append(moves, sheetMove{number: e.Number, black: e.Color == chess.Black,
-				struck: fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), lang.L("struck out"))})
+				struck: fmt.Sprintf("%s %-10s %5s  %s", struckMark, localSAN(e.Label()), clock.FormatUsed(e.Used), translate("struck out"))})
 		}
 		delete(struck, ply)
 	}
@@ -528,7 +528,7 @@ const struckMark = "  ✗"
 // localSAN writes a move (or a label such as "12. Nf3") with the piece
 // letters of the console's language: German S L T D K for N B R Q K.
 func localSAN(s string) string {
-	letters := []rune(lang.L("NBRQK"))
+	letters := []rune(translate("NBRQK"))
 	if len(letters) != 5 || string(letters) == "NBRQK" {
 		return s
 	}
@@ -658,28 +658,28 @@ func (c *console) refreshNotice(g *match.Game) {
 	txt := ""
 	switch {
 	case st.Match == nil:
-		txt = lang.L("No match in this database yet: create it with Match → New match… (Ctrl+N).")
+		txt = translate("No match in this database yet: create it with Match → New match… (Ctrl+N).")
 	case g == nil || g.Over() || g.State == match.Scheduled:
 		if g != nil && g.Over() {
 			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, translate(string(g.Termination)))
 		}
-		txt += lang.L("Start the next game with Match → Start next game (Ctrl+G).")
+		txt += translate("Start the next game with Match → Start next game (Ctrl+G).")
 	case g.State == match.Running && c.flagNotice(g) != "":
 		txt = c.flagNotice(g)
 	case g.State == match.Paused:
 		if g.Paused.Call {
-			txt = lang.L("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
+			txt = translate("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else {
 			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", pauseWhy(g.Paused))
 		}
 	case g.Pressed != nil:
-		txt = tr("%s pressed the clock: enter the move played.", lang.L(match.Colour(*g.Pressed)))
+		txt = tr("%s pressed the clock: enter the move played.", translate(match.Colour(*g.Pressed)))
 	case g.Offer != nil:
-		txt = tr("%s offers a draw: accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E).", lang.L(match.Colour(g.Offer.By)))
+		txt = tr("%s offers a draw: accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E).", translate(match.Colour(g.Offer.By)))
 	default:
-		txt = tr("%s to move.", lang.L(match.Colour(g.ToMove())))
+		txt = tr("%s to move.", translate(match.Colour(g.ToMove())))
 		if c.movePresses {
-			txt += " " + lang.L("Typing first: entering the move presses the clock (not the official clock).")
+			txt += " " + translate("Typing first: entering the move presses the clock (not the official clock).")
 		} else {
 			key := c.keyLeft
 			if c.sideAt(1) == g.ToMove() {
@@ -694,9 +694,9 @@ func (c *console) refreshNotice(g *match.Game) {
 // refreshWhere is the status line at the top right: the database, the mode
 // and the warning of the last command (warn).
 func (c *console) refreshWhere() {
-	mode := lang.L("OPERATOR mode")
+	mode := translate("OPERATOR mode")
 	if c.mode == match.RoleArbiter {
-		mode = lang.L("ARBITER mode")
+		mode = translate("ARBITER mode")
 	}
 	txt := c.cfg.path + " · " + mode
 	if c.stationNote != "" {
@@ -752,13 +752,13 @@ func (c *console) flagNotice(g *match.Game) string {
 		key = shortcutText(shortcuts[actFlagBlack])
 	}
 	return "⚑ " + tr("%s's flag has fallen at %s: record it with Game → %s's flag fell (%s); Article 6.9 gives the verdict.",
-		lang.L(match.Colour(side)), c.timeOfDay(at), lang.L(match.Colour(side)), key)
+		translate(match.Colour(side)), c.timeOfDay(at), translate(match.Colour(side)), key)
 }
 
 func (c *console) refreshButtons() {
 	changed := false
 	for id, b := range c.buttons {
-		label := lang.L(findAction(id).label)
+		label := translate(findAction(id).label)
 		switch id {
 		case actPressLeft, actPressRight:
 			slot := 0
@@ -766,7 +766,7 @@ func (c *console) refreshButtons() {
 			if id == actPressRight {
 				slot, key = 1, c.keyRight
 			}
-			label = tr("%s clock (%s)", lang.L(match.Colour(c.sideAt(slot))), keyText(key))
+			label = tr("%s clock (%s)", translate(match.Colour(c.sideAt(slot))), keyText(key))
 			if slot == 0 {
 				label = "◀ " + label
 			} else {
@@ -777,21 +777,21 @@ func (c *console) refreshButtons() {
 		case actPause:
 			label = tr("Arbiter stops the clocks (%s)", keyText(c.keyStop))
 		case actResume:
-			label = lang.L("Resume (Ctrl+R)")
+			label = translate("Resume (Ctrl+R)")
 		case actFlagWhite, actFlagBlack:
-			label = "⚑ " + lang.L(findAction(id).label) + "… (" + shortcutText(shortcuts[id]) + ")"
+			label = "⚑ " + translate(findAction(id).label) + "… (" + shortcutText(shortcuts[id]) + ")"
 		case actStartGame:
-			label = lang.L("Start game")
+			label = translate("Start game")
 		case actIncident:
-			label = lang.L("Incident…")
+			label = translate("Incident…")
 		case actArbiterMode:
 			if c.mode == match.RoleArbiter {
-				label = lang.L("Operator mode")
+				label = translate("Operator mode")
 			} else {
-				label = lang.L("Arbiter mode (PIN)")
+				label = translate("Arbiter mode (PIN)")
 			}
 		case actAudience:
-			label = lang.L("Audience")
+			label = translate("Audience")
 		}
 		if b.Text != label {
 			b.SetText(label)
@@ -802,7 +802,7 @@ func (c *console) refreshButtons() {
 	live := g != nil && g.Live()
 	for id, side := range map[actionID]clock.Side{actFlagWhite: clock.White, actFlagBlack: clock.Black} {
 		b := c.buttons[id]
-		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !flagRecorded(g, side)
+		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !g.FlagRecorded(side)
 		if fallen != b.Visible() {
 			changed = true
 			if fallen {
@@ -856,7 +856,12 @@ func (c *console) showError(err error) {
 	}
 	msg := c.explain(err)
 	c.noteWriteError(err)
-	c.info(lang.L("Not done"), msg)
+	var notApplied *stations.NotAppliedError
+	if errors.As(err, &notApplied) { // it stands in the record: not "not done"
+		c.info(translate("Committed, not yet here"), msg)
+		return
+	}
+	c.info(translate("Not done"), msg)
 }
 
 // info shows a message; Enter closes it.
@@ -869,7 +874,7 @@ func (c *console) info(title, msg string) {
 		l.Wrapping = fyne.TextWrapWord
 		scr := container.NewVScroll(l)
 		scr.SetMinSize(fyne.NewSize(600, 240))
-		d = dialog.NewCustom(title, lang.L("OK"), scr, c.win)
+		d = dialog.NewCustom(title, translate("OK"), scr, c.win)
 	}
 	d.SetOnClosed(func() { c.onEnter = nil })
 	c.onEnter = d.Hide
@@ -1059,11 +1064,11 @@ func (c *console) showDialog(d dialog.Dialog) {
 // askPromotion asks which piece a pawn moved to the last rank on the board
 // becomes (uci is its move without the piece), then enters the move.
 func (c *console) askPromotion(uci string) {
-	choices := []string{lang.L("Queen"), lang.L("Rook"), lang.L("Bishop"), lang.L("Knight")}
+	choices := []string{translate("Queen"), translate("Rook"), translate("Bishop"), translate("Knight")}
 	letters := []string{"q", "r", "b", "n"}
 	sel := widget.NewRadioGroup(choices, nil)
 	sel.SetSelected(choices[0])
-	c.showDialog(dialog.NewCustomConfirm(lang.L("Promotion"), lang.L("OK"), lang.L("Cancel"), sel, func(ok bool) {
+	c.showDialog(dialog.NewCustomConfirm(translate("Promotion"), translate("OK"), translate("Cancel"), sel, func(ok bool) {
 		if !ok {
 			return
 		}

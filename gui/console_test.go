@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,12 @@ func TestMain(m *testing.M) {
 	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
 	time.Local = time.UTC  // the incident log shows local time: keep goldens stable
 	os.Setenv("LANG", "en_US.UTF-8")
+	if path := os.Getenv(consoleChildEnv); path != "" {
+		if err := consoleChild(path); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -10,14 +9,12 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/service/stations"
 )
 
 // correctDialog is the position reset of rule 10 (an operator's error) and
@@ -70,18 +67,13 @@ type correctDialog struct {
 type correctFeed struct {
 	state func() *match.State // the match as recorded
 	now   func() time.Time
-	// correct resets the game (the console gives it as the arbiter); a
-	// refusal is shown in the dialog, which stays open
-	correct func(match.CorrectArgs) (match.CorrectResult, error)
-	// send, when set (a station's record), sends the reset to the
-	// authority instead of correct: the dialog closes at once (method: the
-	// method's heading)
-	send func(method string, args match.CorrectArgs)
+	// correct gives the reset (the console gives it as the arbiter, and
+	// shows what it did once the dialog closed; method: the method's
+	// heading); a refusal it returns is shown in the dialog, which stays
+	// open
+	correct func(method string, args match.Correct) error
 	// onRefused is told of each refusal the dialog shows
 	onRefused func(error)
-	// onDone is told of a reset done, after the dialog was hidden: the
-	// method's heading and the result
-	onDone func(method string, res match.CorrectResult)
 	// onClosed is told when the dialog closed, by a reset or by Cancel
 	onClosed func()
 }
@@ -98,19 +90,19 @@ type correctColumn struct {
 }
 
 // methodWord is a method as the incident log says it, mid-sentence.
-func methodWord(m string) string { return lang.L(match.MethodEffect(m)) }
+func methodWord(m string) string { return translate(match.MethodEffect(m)) }
 
 // methodTitle is a method's heading in the dialog.
 func methodTitle(m string) string {
 	switch m {
 	case match.MethodRecord:
-		return lang.L("From the record")
+		return translate("From the record")
 	case match.MethodProportional:
-		return lang.L("Proportional (rule 10)")
+		return translate("Proportional (rule 10)")
 	case match.MethodKeep:
-		return lang.L("Keep the clocks")
+		return translate("Keep the clocks")
 	case match.MethodSet:
-		return lang.L("Set by the arbiter")
+		return translate("Set by the arbiter")
 	}
 	return m
 }
@@ -118,11 +110,11 @@ func methodTitle(m string) string {
 func (c *console) correctDialog() {
 	g := c.game()
 	if g == nil || !g.Live() || g.Sheet == nil {
-		c.showError(errText(lang.L("no game is in progress: only a game in progress can be reset")))
+		c.showError(errText(translate("no game is in progress: only a game in progress can be reset")))
 		return
 	}
 	if g.Sheet.Ply() == 0 {
-		c.showError(errText(lang.L("no move has been recorded in this game: there is nothing to take back")))
+		c.showError(errText(translate("no move has been recorded in this game: there is nothing to take back")))
 		return
 	}
 	arb := c.arbiter() // the PIN lent for this action, also once the authority answered
@@ -130,22 +122,16 @@ func (c *console) correctDialog() {
 		// the figures must not drift while the arbiter weighs them
 		// the position cannot be played on until it is corrected (a fault's
 		// cause would be refused on the computer's turn, rule 7)
-		if c.forwards() {
-			// on a station's record the authority stops them first; the
-			// dialog opens once this record holds the pause
-			c.send(arb, c.now(), []string{"pause", "--reason", correctionPause, "--cause", match.CauseUnplayable}, func(err error) {
-				if err != nil {
-					c.showError(err)
-					return
-				}
-				c.openCorrectDialog(arb)
-			})
-			return
-		}
-		if err := c.core.PauseFor(c.ctx, c.cmdAs(c.arbiter()), match.PauseArgs{Reason: correctionPause, Cause: match.CauseUnplayable}); err != nil {
-			c.showError(err)
-			return
-		}
+		// (on a station's record the dialog opens once this record holds
+		// the pause)
+		c.give(arb, c.now(), match.Pause{Reason: correctionPause, Cause: match.CauseUnplayable}, func(_ match.Result, err error) {
+			if err != nil {
+				c.showError(err)
+				return
+			}
+			c.openCorrectDialog(arb)
+		})
+		return
 	}
 	c.openCorrectDialog(arb)
 }
@@ -161,51 +147,41 @@ func (c *console) openCorrectDialog(arb match.Actor) {
 		return // the game ended or was reset meanwhile (at another station)
 	}
 	var cd *correctDialog
-	done := func(method string, res match.CorrectResult) {
+	done := func(method string, out match.Result) {
+		res, ok := out.Corrected()
+		if !ok {
+			return
+		}
 		format := "Position before %s restored (%s); %d plies struck out. The clocks are stopped: resume with Ctrl+R."
 		if len(res.Options.Struck) == 1 {
 			format = "Position before %s restored (%s); %d ply struck out. The clocks are stopped: resume with Ctrl+R."
 		}
 		msg := tr(format, localSAN(res.Options.Mistake), method, len(res.Options.Struck))
 		if res.Bonus > 0 {
-			msg += " " + tr("%s received %s (rule 10).", res.BonusTo, clock.FormatReading(res.Bonus))
+			msg += " " + tr("%s received %s (rule 10).", c.game().Name(res.BonusSide), clock.FormatReading(res.Bonus))
 		}
-		c.info(lang.L("Position corrected"), msg)
+		c.info(translate("Position corrected"), msg)
 	}
 	feed := correctFeed{
 		state: c.state,
 		now:   func() time.Time { return c.now() },
-		correct: func(args match.CorrectArgs) (match.CorrectResult, error) {
-			return c.core.Correct(c.ctx, c.cmdAs(arb), args)
+		correct: func(method string, args match.Correct) error {
+			// what it did is shown once the dialog closed (onClosed)
+			c.submitting = true
+			defer func() { c.submitting = false }()
+			return c.giveFromDialog(arb, args, func(res match.Result) { done(method, res) })
 		},
 		onRefused: c.noteWriteError,
-		onDone:    done,
 		onClosed: func() {
 			if c.correcting == cd {
 				c.correcting = nil
 			}
+			pending := c.pending
+			c.pending = nil
+			for _, f := range pending {
+				f()
+			}
 		},
-	}
-	if c.forwards() {
-		// on a station's record the reset goes to the authority; what was
-		// struck out is read back from the record's event
-		feed.send = func(method string, args match.CorrectArgs) {
-			bonus, human := cd.bonus(), cd.opts.Human
-			c.sendFor(arb, c.now(), correctWords(args), func(res stations.Result, err error) {
-				var p match.CorrectPayload
-				e, ok := c.sentEvent(res, match.KindCorrect)
-				switch {
-				case err != nil:
-					c.showError(err)
-				case ok && json.Unmarshal(e.Payload, &p) == nil && len(p.Struck) > 0:
-					r := match.CorrectResult{Options: match.CorrectionOptions{Mistake: p.Struck[0], Struck: p.Struck}}
-					if bonus > 0 {
-						r.Bonus, r.BonusTo = bonus, human
-					}
-					done(method, r)
-				}
-			})
-		}
 	}
 	cd = newCorrectDialog(c.win, g, feed)
 	c.correcting = cd
@@ -230,13 +206,13 @@ func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correct
 			cd.ply.SetText(want)
 		}
 	}
-	causes := []string{lang.L("operator error (rule 10)"), lang.L("irregularity (6.13)")}
+	causes := []string{translate("operator error (rule 10)"), translate("irregularity (6.13)")}
 	cd.cause = widget.NewRadioGroup(causes, func(string) { cd.preview() })
 	cd.cause.Horizontal = true
 	cd.cause.SetSelected(causes[0])
-	cd.noBonus = widget.NewCheck(lang.L("no recovery bonus (the human waives it)"), func(bool) { cd.preview() })
+	cd.noBonus = widget.NewCheck(translate("no recovery bonus (the human waives it)"), func(bool) { cd.preview() })
 	cd.reason = entryWith("")
-	cd.reason.SetPlaceHolder(lang.L("what went wrong"))
+	cd.reason.SetPlaceHolder(translate("what went wrong"))
 	cd.summary = widget.NewLabel("")
 	cd.summary.Wrapping = fyne.TextWrapWord
 	cd.errText = widget.NewLabel("")
@@ -282,25 +258,25 @@ func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correct
 		cd.cols[m] = col
 		body := container.NewVBox(col.title, col.white, col.black)
 		if m == match.MethodSet {
-			body.Add(widget.NewForm(widget.NewFormItem(lang.L("White"), cd.setW), widget.NewFormItem(lang.L("Black"), cd.setB)))
+			body.Add(widget.NewForm(widget.NewFormItem(translate("White"), cd.setW), widget.NewFormItem(translate("Black"), cd.setB)))
 		}
 		body.Add(col.why)
 		body.Add(col.work)
 		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
 	}
 	pick := container.NewHBox(container.NewGridWrap(fyne.NewSize(260, 130), cd.plies),
-		container.NewVBox(widget.NewLabel(lang.L("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
+		container.NewVBox(widget.NewLabel(translate("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))
 	form := widget.NewForm(
-		widget.NewFormItem(lang.L("Mistaken move"), pick),
-		widget.NewFormItem(lang.L("Cause"), cd.cause),
+		widget.NewFormItem(translate("Mistaken move"), pick),
+		widget.NewFormItem(translate("Cause"), cd.cause),
 		widget.NewFormItem("", cd.noBonus),
-		widget.NewFormItem(lang.L("Reason"), cd.reason),
+		widget.NewFormItem(translate("Reason"), cd.reason),
 	)
-	cancel := widget.NewButton(lang.L("Cancel"), func() { cd.d.Hide() })
+	cancel := widget.NewButton(translate("Cancel"), func() { cd.d.Hide() })
 	top := container.NewVBox(form, cd.summary)
 	bottom := container.NewVBox(cd.errText, container.NewHBox(layoutSpacer(), cancel))
 	content := container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(4, cols...))
-	cd.d = dialog.NewCustomWithoutButtons(lang.L("Correct a position (rule 10, 6.13)"), content, win)
+	cd.d = dialog.NewCustomWithoutButtons(translate("Correct a position (rule 10, 6.13)"), content, win)
 	escapeCloses(content, cd.d.Hide)
 	cd.d.SetOnClosed(feed.onClosed)
 	cd.plies.Select(g.Sheet.Ply() - 1)
@@ -337,7 +313,7 @@ func (cd *correctDialog) preview() {
 	cd.ok = true
 	o := cd.opts
 	s := tr("Mistaken move %s; struck out: %s. Restored position: %s to move; the clocks stay stopped until the arbiter resumes.",
-		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), lang.L(match.Colour(o.ToMove)))
+		localSAN(o.Mistake), localSAN(strings.Join(o.Struck, " ")), translate(match.Colour(o.ToMove)))
 	if cd.cause.Selected == cd.cause.Options[0] && o.Human != "" {
 		s += " " + tr("Rule 10: %s then receives %s unless waived.", o.Human, clock.FormatReading(match.RecoveryBonus))
 	}
@@ -350,19 +326,19 @@ func (cd *correctDialog) preview() {
 		}
 		col.white.SetText(cd.sideLine(clock.White, oc.Sides[clock.White], oc.Possible))
 		col.black.SetText(cd.sideLine(clock.Black, oc.Sides[clock.Black], oc.Possible))
-		col.work.SetText(lang.L("White") + ": " + say(oc.Working[clock.White]) + "\n" + lang.L("Black") + ": " + say(oc.Working[clock.Black]))
+		col.work.SetText(translate("White") + ": " + say(oc.Working[clock.White]) + "\n" + translate("Black") + ": " + say(oc.Working[clock.Black]))
 		if oc.Possible {
 			col.why.Hide()
 			col.choose.Enable()
 		} else {
-			col.why.SetText(lang.L("Refused") + ": " + say(oc.Why))
+			col.why.SetText(translate("Refused") + ": " + say(oc.Why))
 			col.why.Show()
 			col.choose.Disable()
 		}
 		if oc.Method == match.MethodSet {
 			col.white.SetText(tr("White: period %d, %d moves", oc.Sides[clock.White].Period, oc.Sides[clock.White].Moves))
 			col.black.SetText(tr("Black: period %d, %d moves", oc.Sides[clock.Black].Period, oc.Sides[clock.Black].Moves))
-			work := lang.L("The readings given above (H:MM:SS).")
+			work := translate("The readings given above (H:MM:SS).")
 			if cd.bonus() > 0 {
 				work += " " + tr("%s then receives %s (rule 10).", o.Human, clock.FormatReading(cd.bonus()))
 			}
@@ -385,9 +361,9 @@ func (cd *correctDialog) bonus() time.Duration {
 func (cd *correctDialog) sideLine(s clock.Side, cs match.ClockSetting, possible bool) string {
 	r := cs.Remaining
 	if b := cd.bonus(); b > 0 && possible && s == cd.opts.HumanSide {
-		return tr("%s: %s (period %d, %d moves, with %s rule 10)", lang.L(match.Colour(s)), clock.FormatReading((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+clock.FormatReading(b))
+		return tr("%s: %s (period %d, %d moves, with %s rule 10)", translate(match.Colour(s)), clock.FormatReading((r + b).Truncate(time.Second)), cs.Period, cs.Moves, "+"+clock.FormatReading(b))
 	}
-	return tr("%s: %s (period %d, %d moves)", lang.L(match.Colour(s)), clock.FormatReading(r.Truncate(time.Second)), cs.Period, cs.Moves)
+	return tr("%s: %s (period %d, %d moves)", translate(match.Colour(s)), clock.FormatReading(r.Truncate(time.Second)), cs.Period, cs.Moves)
 }
 
 // fillSet fills the set fields from the record for the chosen ply (the
@@ -424,7 +400,7 @@ func (cd *correctDialog) apply(method string) {
 		args.Cause = match.CauseIrregularity
 	}
 	if args.Reason == "" {
-		fail(errText(lang.L("a position reset needs a reason: say what went wrong")))
+		fail(errText(translate("a position reset needs a reason: say what went wrong")))
 		return
 	}
 	if method == match.MethodSet {
@@ -438,16 +414,9 @@ func (cd *correctDialog) apply(method string) {
 			return
 		}
 	}
-	if cd.feed.send != nil {
-		cd.d.Hide()
-		cd.feed.send(methodTitle(method), args)
-		return
-	}
-	res, err := cd.feed.correct(args)
-	if err != nil {
+	if err := cd.feed.correct(methodTitle(method), args); err != nil {
 		fail(err)
 		return
 	}
 	cd.d.Hide()
-	cd.feed.onDone(methodTitle(method), res)
 }

@@ -49,7 +49,7 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 		t.Fatal(err)
 	}
 
-	var asked []match.CorrectArgs
+	var asked []match.Correct
 	var refused []error
 	var done []string
 	closed := 0
@@ -58,12 +58,15 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 	cd := newCorrectDialog(win, app.State().CurrentGame(), correctFeed{
 		state: app.State,
 		now:   func() time.Time { return now },
-		correct: func(args match.CorrectArgs) (match.CorrectResult, error) {
+		correct: func(method string, args match.Correct) error {
 			asked = append(asked, args)
-			return app.Correct(ctx, arbiter(), args)
+			if _, err := app.Do(ctx, arbiter(), args); err != nil {
+				return err
+			}
+			done = append(done, method)
+			return nil
 		},
 		onRefused: func(err error) { refused = append(refused, err) },
-		onDone:    func(method string, _ match.CorrectResult) { done = append(done, method) },
 		onClosed:  func() { closed++ },
 	})
 	cd.d.Show()
@@ -92,7 +95,7 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 	t.Run("choosing a method gives the reset to the feed, then tells it done and closed", func(t *testing.T) {
 		cd.reason.SetText("the operator relayed 4. d3 instead of 4. d4")
 		test.Tap(cd.cols[match.MethodKeep].choose)
-		want := match.CorrectArgs{Ply: 7, Method: match.MethodKeep, Reason: "the operator relayed 4. d3 instead of 4. d4", Cause: match.CauseOperatorError}
+		want := match.Correct{Ply: 7, Method: match.MethodKeep, Reason: "the operator relayed 4. d3 instead of 4. d4", Cause: match.CauseOperatorError}
 		if len(asked) != 1 || asked[0] != want {
 			t.Fatalf("asked %+v, want %+v", asked, want)
 		}

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -24,7 +23,7 @@ import (
 // sentence is an error as the one sentence shown to the user, in the
 // console's language: the core's refusals are translated with the same
 // dictionary as the console's own texts.
-func sentence(err error) string { return service.SentenceIn(err, translate) }
+func sentence(err error) string { return consoleDictionary().Sentence(service.Coded(err)) }
 
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.
@@ -65,7 +64,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			e.OnSubmitted = func(string) { submit() }
 		}
 	}
-	cancel := widget.NewButton(lang.L("Cancel"), func() { d.Hide() })
+	cancel := widget.NewButton(translate("Cancel"), func() { d.Hide() })
 	okb := widget.NewButton(confirm, submit)
 	okb.Importance = widget.HighImportance
 	// a form taller than the window (the new match at a large text size)
@@ -184,46 +183,46 @@ func (c *console) newMatchDialog() {
 		if ctl, err := clock.ParseSpec(s); err == nil {
 			tcHelp.SetText(ctl.Readable())
 		} else {
-			tcHelp.SetText(lang.L("not a time control"))
+			tcHelp.SetText(translate("not a time control"))
 		}
 	}
 	tc.OnChanged = showTC
 	showTC(d.Control)
-	white := widget.NewSelect([]string{lang.L("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
+	white := widget.NewSelect([]string{translate("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
 	white.SetSelectedIndex(0)
 	// rule 3: the lots are drawn at the board (in 1996 Kasparov drew); a
 	// player's name records that draw, the first entry lets the program draw
-	lotsHelp := widget.NewLabel(lang.L("Lots drawn at the board (rule 3): choose the player who drew White."))
+	lotsHelp := widget.NewLabel(translate("Lots drawn at the board (rule 3): choose the player who drew White."))
 	lotsHelp.Wrapping = fyne.TextWrapWord
 	lotsHelp.SizeName = theme.SizeNameCaptionText
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(lang.L("optional: a passphrase of at least 10 characters"))
+	pin.SetPlaceHolder(translate("optional: a passphrase of at least 10 characters"))
 	// the zone the times of day are shown in (match new --tz): the
 	// machine's by default; the record keeps UTC
 	zone := entryWith(service.MachineZone(os.Getenv))
-	zone.SetPlaceHolder(lang.L("UTC, or an IANA name such as America/New_York"))
+	zone.SetPlaceHolder(translate("UTC, or an IANA name such as America/New_York"))
 	items := []*widget.FormItem{
-		widget.NewFormItem(lang.L("Title"), title),
-		widget.NewFormItem(lang.L("Site"), site),
-		widget.NewFormItem(lang.L("Player 1"), p1),
-		widget.NewFormItem(lang.L("Player 2"), p2),
-		widget.NewFormItem(lang.L("Computer"), computer),
-		widget.NewFormItem(lang.L("Operator"), operator),
-		widget.NewFormItem(lang.L("Arbiter"), arb),
-		widget.NewFormItem(lang.L("Games"), games),
-		widget.NewFormItem(lang.L("Time control"), container.NewVBox(tc, tcHelp)),
-		widget.NewFormItem(lang.L("White in game 1"), container.NewVBox(white, lotsHelp)),
-		widget.NewFormItem(lang.L("Time zone"), zone),
-		widget.NewFormItem(lang.L("Arbiter PIN"), pin),
+		widget.NewFormItem(translate("Title"), title),
+		widget.NewFormItem(translate("Site"), site),
+		widget.NewFormItem(translate("Player 1"), p1),
+		widget.NewFormItem(translate("Player 2"), p2),
+		widget.NewFormItem(translate("Computer"), computer),
+		widget.NewFormItem(translate("Operator"), operator),
+		widget.NewFormItem(translate("Arbiter"), arb),
+		widget.NewFormItem(translate("Games"), games),
+		widget.NewFormItem(translate("Time control"), container.NewVBox(tc, tcHelp)),
+		widget.NewFormItem(translate("White in game 1"), container.NewVBox(white, lotsHelp)),
+		widget.NewFormItem(translate("Time zone"), zone),
+		widget.NewFormItem(translate("Arbiter PIN"), pin),
 	}
-	c.formDialog(lang.L("New match"), lang.L("Create match"), items, func() error {
+	c.formDialog(translate("New match"), translate("Create match"), items, func() error {
 		n, ok := atoiOr(games.Text, 6)
 		if !ok {
 			return errText(tr("%q is not a number of games: give a whole number such as 6", games.Text))
 		}
-		spec := match.MatchSpec{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
+		spec := match.MatchNew{Title: strings.TrimSpace(title.Text), Site: strings.TrimSpace(site.Text), Arbiter: strings.TrimSpace(arb.Text),
 			Players: [2]string{strings.TrimSpace(p1.Text), strings.TrimSpace(p2.Text)}, Computer: strings.TrimSpace(computer.Text),
 			Games: n, Control: strings.TrimSpace(tc.Text), PIN: pin.Text, White: "lots", TimeZone: strings.TrimSpace(zone.Text)}
 		if strings.EqualFold(spec.TimeZone, "UTC") {
@@ -237,7 +236,7 @@ func (c *console) newMatchDialog() {
 		if i := white.SelectedIndex(); i > 0 {
 			spec.White = spec.Players[i-1]
 		}
-		if err := c.core.NewMatch(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter}), spec); err != nil {
+		if err := c.giveFromDialog(match.Actor{Role: match.RoleArbiter}, spec, nil); err != nil {
 			return err
 		}
 		c.pin = spec.PIN
@@ -246,7 +245,7 @@ func (c *console) newMatchDialog() {
 		m := c.state().Match
 		c.refresh()
 		c.afterDialog(func() {
-			c.info(lang.L("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+			c.info(translate("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
 		})
 		return nil
 	})
@@ -254,20 +253,20 @@ func (c *console) newMatchDialog() {
 
 func lotsText(l string) string {
 	if l == "app" {
-		return lang.L("lots drawn by Arbiter")
+		return translate("lots drawn by Arbiter")
 	}
-	return lang.L("lots drawn at the board")
+	return translate("lots drawn at the board")
 }
 
 func (c *console) scheduleDialog() {
 	n := entryWith("")
-	n.SetPlaceHolder(lang.L("next game"))
+	n.SetPlaceHolder(translate("next game"))
 	// the start is given in the match's time zone, named beside it
 	m := c.state().Match
 	soon := c.now().Add(time.Hour)
 	start := entryWith(soon.In(m.Location()).Format("2006-01-02 15:04"))
-	c.formDialog(lang.L("Schedule game"), lang.L("Schedule"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Game"), n),
+	c.formDialog(translate("Schedule game"), translate("Schedule"), []*widget.FormItem{
+		widget.NewFormItem(translate("Game"), n),
 		widget.NewFormItem(tr("Start (%s)", m.Location().String()), start),
 	}, func() error {
 		num, ok := atoiOr(n.Text, 0)
@@ -278,38 +277,28 @@ func (c *console) scheduleDialog() {
 		if err != nil {
 			return errText(tr("%q is not a start time: write it as 1996-02-10 15:00", start.Text))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), scheduleWords(num, t))
-		}
-		return c.core.ScheduleGame(c.ctx, c.cmdAs(c.arbiter()), num, t)
+		return c.giveFromDialog(c.arbiter(), match.GameSchedule{Game: num, Start: t}, nil)
 	})
 }
 
 func (c *console) postponeDialog() {
 	n := entryWith("")
-	n.SetPlaceHolder(lang.L("next game"))
+	n.SetPlaceHolder(translate("next game"))
 	reason := entryWith("")
-	c.formDialog(lang.L("Postpone game"), lang.L("Postpone"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Game"), n),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Postpone game"), translate("Postpone"), []*widget.FormItem{
+		widget.NewFormItem(translate("Game"), n),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		num, ok := atoiOr(n.Text, 0)
 		if !ok {
 			return errText(tr("%q is not a game number", n.Text))
 		}
-		if c.forwards() {
-			words := []string{"game", "postpone"}
-			if num != 0 {
-				words = append(words, strconv.Itoa(num))
-			}
-			return c.sendFromDialog(c.arbiter(), append(words, "--reason", reason.Text))
-		}
-		return c.core.PostponeGame(c.ctx, c.cmdAs(c.arbiter()), num, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.GamePostpone{Game: num, Reason: reason.Text}, nil)
 	})
 }
 
 func sideChoice() (*widget.RadioGroup, func() clock.Side) {
-	opts := []string{lang.L("White"), lang.L("Black")}
+	opts := []string{translate("White"), translate("Black")}
 	r := widget.NewRadioGroup(opts, nil)
 	r.Horizontal = true
 	r.SetSelected(opts[0])
@@ -326,13 +315,13 @@ func (c *console) adjustDialog() {
 	corr := entryWith("")
 	corr.SetPlaceHolder("+5m, -1m30s, =1:59:30")
 	moves := entryWith("")
-	moves.SetPlaceHolder(lang.L("unchanged"))
+	moves.SetPlaceHolder(translate("unchanged"))
 	reason := entryWith("")
-	c.formDialog(lang.L("Adjust clock"), lang.L("Adjust"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Clock"), side),
-		widget.NewFormItem(lang.L("Correction"), corr),
-		widget.NewFormItem(lang.L("Moves completed"), moves),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Adjust clock"), translate("Adjust"), []*widget.FormItem{
+		widget.NewFormItem(translate("Clock"), side),
+		widget.NewFormItem(translate("Correction"), corr),
+		widget.NewFormItem(translate("Moves completed"), moves),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		adj, err := service.ParseAdjustment(strings.TrimSpace(corr.Text))
 		if err != nil {
@@ -345,28 +334,22 @@ func (c *console) adjustDialog() {
 			}
 			adj.Moves = &n
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), adjustWords(get(), strings.TrimSpace(corr.Text), adj.Moves, reason.Text))
-		}
-		return c.core.Adjust(c.ctx, c.cmdAs(c.arbiter()), get(), adj, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Adjust{Side: get(), Adjustment: adj, Reason: reason.Text}, nil)
 	})
 }
 
 func (c *console) resultDialog() {
 	res := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
-	res.PlaceHolder = lang.L("(choose one)")
+	res.PlaceHolder = translate("(choose one)")
 	reason := entryWith("")
-	c.formDialog(lang.L("Result by the arbiter's decision"), lang.L("Record result"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Result"), res),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Result by the arbiter's decision"), translate("Record result"), []*widget.FormItem{
+		widget.NewFormItem(translate("Result"), res),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		if res.Selected == "" {
-			return errText(lang.L("no result chosen: choose 1-0, 0-1 or 1/2-1/2"))
+			return errText(translate("no result chosen: choose 1-0, 0-1 or 1/2-1/2"))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"result", res.Selected, "--reason", reason.Text})
-		}
-		return c.core.Result(c.ctx, c.cmdAs(c.arbiter()), res.Selected, reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Decide{Result: res.Selected, Reason: reason.Text}, nil)
 	})
 }
 
@@ -388,13 +371,13 @@ func (c *console) incidentDialog() {
 	rule := widget.NewLabel("")
 	text := entryWith("")
 	name := entryWith("")
-	name.SetPlaceHolder(lang.L("the new person's name"))
-	inHall, remote := lang.L("in the playing hall"), lang.L("from the control room (mirror terminal)")
+	name.SetPlaceHolder(translate("the new person's name"))
+	inHall, remote := translate("in the playing hall"), translate("from the control room (mirror terminal)")
 	place := widget.NewRadioGroup([]string{inHall, remote}, nil)
 	refers := entryWith("")
-	refers.SetPlaceHolder(lang.L("number of the event it concerns (#N in the log)"))
+	refers.SetPlaceHolder(translate("number of the event it concerns (#N in the log)"))
 	result := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
-	result.PlaceHolder = lang.L("new result (optional)")
+	result.PlaceHolder = translate("new result (optional)")
 	details := container.NewVBox()
 	var d dialog.Dialog
 	shown.OnChanged = func(k string) {
@@ -419,17 +402,17 @@ func (c *console) incidentDialog() {
 			d.Resize(fyne.NewSize(560, 0))
 		}
 	}
-	shown.PlaceHolder = lang.L("(choose a kind)") // no kind is more likely than another
-	asArb := widget.NewCheck(lang.L("as the arbiter (PIN)"), nil)
+	shown.PlaceHolder = translate("(choose a kind)") // no kind is more likely than another
+	asArb := widget.NewCheck(translate("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
-	d = c.formDialog(lang.L("Log incident"), lang.L("Log"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Kind"), container.NewVBox(shown, rule)),
-		widget.NewFormItem(lang.L("Text"), text),
+	d = c.formDialog(translate("Log incident"), translate("Log"), []*widget.FormItem{
+		widget.NewFormItem(translate("Kind"), container.NewVBox(shown, rule)),
+		widget.NewFormItem(translate("Text"), text),
 		widget.NewFormItem("", details),
 		widget.NewFormItem("", asArb),
 	}, func() error {
 		if kind.Selected == "" {
-			return errText(lang.L("no kind chosen: choose the kind of incident first"))
+			return errText(translate("no kind chosen: choose the kind of incident first"))
 		}
 		args := match.IncidentArgs{Text: text.Text}
 		for _, o := range match.IncidentOptions(kind.Selected) {
@@ -439,7 +422,7 @@ func (c *console) incidentDialog() {
 			case "in-hall":
 				args.InHall, args.Remote = place.Selected == inHall, place.Selected == remote
 				if place.Selected == "" {
-					return errText(lang.L("say where the work is done: in the playing hall or from the control room"))
+					return errText(translate("say where the work is done: in the playing hall or from the control room"))
 				}
 			case "refers":
 				if strings.TrimSpace(refers.Text) != "" {
@@ -453,38 +436,24 @@ func (c *console) incidentDialog() {
 				args.Result = result.Selected
 			}
 		}
+		cmd := match.LogIncident{Incident: kind.Selected, IncidentArgs: args}
 		actor := match.Actor{Role: match.RoleOperator}
 		if c.mode == match.RoleArbiter || asArb.Checked {
 			if c.mode != match.RoleArbiter {
-				var out string
-				var err error
 				c.asArbiter(func() {
-					if c.forwards() {
-						c.sendFor(c.arbiter(), c.now(), incidentWords(kind.Selected, args), c.incidentSent)
-						return
-					}
-					out, err = c.core.Incident(c.ctx, c.cmdAs(c.arbiter()), kind.Selected, args)
-					if err != nil {
-						c.showError(err)
-					} else if out != "" {
-						c.info(lang.L("Incident"), out)
-					}
+					c.give(c.arbiter(), c.now(), cmd, func(res match.Result, err error) {
+						if err != nil {
+							c.showError(err)
+							return
+						}
+						c.logged(res)
+					})
 				})
 				return nil
 			}
 			actor = c.arbiter()
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(actor, incidentWords(kind.Selected, args), c.incidentSent)
-		}
-		out, err := c.core.Incident(c.ctx, c.cmdAs(actor), kind.Selected, args)
-		if err != nil {
-			return err
-		}
-		if out != "" {
-			c.afterDialog(func() { c.info(lang.L("Incident"), out) })
-		}
-		return nil
+		return c.giveFromDialog(actor, cmd, c.logged)
 	})
 }
 
@@ -502,20 +471,20 @@ func (c *console) clockKeysDialog() {
 	call.SetSelected(string(c.keyCall))
 	stop := widget.NewSelect(names, nil)
 	stop.SetSelected(string(c.keyStop))
-	presses := widget.NewCheck(lang.L("Typing first: entering a move presses the clock"), nil)
+	presses := widget.NewCheck(translate("Typing first: entering a move presses the clock"), nil)
 	presses.SetChecked(c.movePresses)
-	c.formDialog(lang.L("Clock keys"), lang.L("OK"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Left clock key"), left),
-		widget.NewFormItem(lang.L("Right clock key"), right),
-		widget.NewFormItem(lang.L("Stop clocks, call arbiter"), call),
-		widget.NewFormItem(lang.L("Arbiter stops the clocks (6.12a)"), stop),
+	c.formDialog(translate("Clock keys"), translate("OK"), []*widget.FormItem{
+		widget.NewFormItem(translate("Left clock key"), left),
+		widget.NewFormItem(translate("Right clock key"), right),
+		widget.NewFormItem(translate("Stop clocks, call arbiter"), call),
+		widget.NewFormItem(translate("Arbiter stops the clocks (6.12a)"), stop),
 		widget.NewFormItem("", presses),
 	}, func() error {
 		keys := []string{left.Selected, right.Selected, call.Selected, stop.Selected}
 		for i := range keys {
 			for j := i + 1; j < len(keys); j++ {
 				if keys[i] == keys[j] {
-					return errText(lang.L("two functions share one key: choose four different keys"))
+					return errText(translate("two functions share one key: choose four different keys"))
 				}
 			}
 		}
@@ -585,7 +554,7 @@ func (c *console) relocalize() {
 
 // languageDialog chooses the language; it applies at once.
 func (c *console) languageDialog() {
-	opts := []string{lang.L("System"), "English", "Deutsch"}
+	opts := []string{translate("System"), "English", "Deutsch"}
 	codes := []string{"", "en", "de"}
 	sel := widget.NewSelect(opts, nil)
 	cur := c.fa.Preferences().String("language")
@@ -594,7 +563,7 @@ func (c *console) languageDialog() {
 			sel.SetSelectedIndex(i)
 		}
 	}
-	c.formDialog(lang.L("Language"), lang.L("OK"), []*widget.FormItem{widget.NewFormItem(lang.L("Language"), sel)}, func() error {
+	c.formDialog(translate("Language"), translate("OK"), []*widget.FormItem{widget.NewFormItem(translate("Language"), sel)}, func() error {
 		i := sel.SelectedIndex()
 		if i < 0 {
 			return nil
@@ -615,12 +584,12 @@ func (c *console) shortcutLines() []string {
 		tr("%s: press the right clock", c.keyRight),
 		tr("%s: stop both clocks and call the arbiter (6.12b)", c.keyCall),
 		tr("%s: the arbiter stops the clocks (6.12a)", c.keyStop),
-		lang.L("Enter in the move field: record the move"),
+		translate("Enter in the move field: record the move"),
 	}
 	var rest []string
 	for _, a := range actions {
 		if s, ok := shortcuts[a.id]; ok {
-			rest = append(rest, fmt.Sprintf("%-16s %s → %s", shortcutText(s), lang.L(a.menu), lang.L(a.label)))
+			rest = append(rest, fmt.Sprintf("%-16s %s → %s", shortcutText(s), translate(a.menu), translate(a.label)))
 		}
 	}
 	sort.Strings(rest)
@@ -630,13 +599,13 @@ func (c *console) shortcutLines() []string {
 func (c *console) shortcutsDialog() {
 	l := widget.NewLabel(strings.Join(c.shortcutLines(), "\n"))
 	l.TextStyle.Monospace = true
-	d := dialog.NewCustom(lang.L("Keys and shortcuts"), lang.L("Close"), container.NewVScroll(l), c.win)
+	d := dialog.NewCustom(translate("Keys and shortcuts"), translate("Close"), container.NewVScroll(l), c.win)
 	d.Resize(fyne.NewSize(640, 560))
 	c.showDialog(d)
 }
 
 func (c *console) about() {
-	c.info(lang.L("About Arbiter"), lang.L("Arbiter officiates a chess match by the FIDE Laws (Article 6, the chess clock). Every action is recorded in an append-only, hash-chained log in the database shown in the window."))
+	c.info(translate("About Arbiter"), translate("Arbiter officiates a chess match by the FIDE Laws (Article 6, the chess clock). Every action is recorded in an append-only, hash-chained log in the database shown in the window."))
 }
 
 // quit closes the console. With a clock running it asks first; the clock is
@@ -651,15 +620,15 @@ func (c *console) quit() {
 	}
 	if g := c.game(); g != nil && g.Live() {
 		if _, running := g.Clock.Running(); running {
-			d := dialog.NewConfirm(lang.L("Quit while a clock runs?"),
-				lang.L("A clock is running. Quitting does not stop it: the record keeps time and reopening the console resumes it. Quit?"),
+			d := dialog.NewConfirm(translate("Quit while a clock runs?"),
+				translate("A clock is running. Quitting does not stop it: the record keeps time and reopening the console resumes it. Quit?"),
 				func(ok bool) {
 					c.onEnter = nil
 					if ok {
 						closeNow()
 					}
 				}, c.win)
-			d.SetConfirmText(lang.L("Quit"))
+			d.SetConfirmText(translate("Quit"))
 			c.win.Canvas().Unfocus()
 			c.onEnter = d.Confirm
 			c.showDialog(d)
@@ -674,35 +643,29 @@ func layoutSpacer() fyne.CanvasObject { return layout.NewSpacer() }
 func (c *console) forfeitDialog() {
 	side, get := sideChoice()
 	reason := entryWith("")
-	c.formDialog(lang.L("Forfeit"), lang.L("Forfeit"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Forfeiting side"), side),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Forfeit"), translate("Forfeit"), []*widget.FormItem{
+		widget.NewFormItem(translate("Forfeiting side"), side),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"forfeit", get().String(), "--reason", reason.Text})
-		}
-		return c.core.Forfeit(c.ctx, c.cmdAs(c.arbiter()), get(), reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Forfeit{Side: get(), Reason: reason.Text}, nil)
 	})
 }
 
 func (c *console) amendDialog() {
 	ply := entryWith("")
-	ply.SetPlaceHolder(lang.L("1 = White's first move"))
+	ply.SetPlaceHolder(translate("1 = White's first move"))
 	mv := entryWith("")
 	reason := entryWith("")
-	c.formDialog(lang.L("Amend a move"), lang.L("Amend"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Ply"), ply),
-		widget.NewFormItem(lang.L("Move"), mv),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Amend a move"), translate("Amend"), []*widget.FormItem{
+		widget.NewFormItem(translate("Ply"), ply),
+		widget.NewFormItem(translate("Move"), mv),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		n, ok := atoiOr(ply.Text, 0)
 		if !ok || n < 1 {
 			return errText(tr("%q is not a ply number", ply.Text))
 		}
-		if c.forwards() {
-			return c.sendFromDialog(c.arbiter(), []string{"amend", "--ply", strconv.Itoa(n), strings.TrimSpace(mv.Text), "--reason", reason.Text})
-		}
-		return c.core.Amend(c.ctx, c.cmdAs(c.arbiter()), n, strings.TrimSpace(mv.Text), reason.Text)
+		return c.giveFromDialog(c.arbiter(), match.Amend{Ply: n, Input: strings.TrimSpace(mv.Text), Reason: reason.Text}, nil)
 	})
 }
 
@@ -710,28 +673,20 @@ func (c *console) amendDialog() {
 // to move, now or with an intended move.
 func (c *console) claimDialog() {
 	// shown in the console's language, recorded as the command's words
-	claims := map[string]string{lang.L("threefold repetition (9.2)"): "repetition", lang.L("fifty moves (9.3)"): "fifty-moves"}
-	kind := widget.NewSelect([]string{lang.L("threefold repetition (9.2)"), lang.L("fifty moves (9.3)")}, nil)
+	claims := map[string]string{translate("threefold repetition (9.2)"): match.ClaimRepetition, translate("fifty moves (9.3)"): match.ClaimFiftyMoves}
+	kind := widget.NewSelect([]string{translate("threefold repetition (9.2)"), translate("fifty moves (9.3)")}, nil)
 	kind.SetSelectedIndex(0)
 	intended := entryWith("")
-	intended.SetPlaceHolder(lang.L("optional"))
-	c.formDialog(lang.L("Claim a draw"), lang.L("Claim"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Kind"), kind),
-		widget.NewFormItem(lang.L("Intended move"), intended),
+	intended.SetPlaceHolder(translate("optional"))
+	c.formDialog(translate("Claim a draw"), translate("Claim"), []*widget.FormItem{
+		widget.NewFormItem(translate("Kind"), kind),
+		widget.NewFormItem(translate("Intended move"), intended),
 	}, func() error {
 		g := c.game()
 		if g == nil {
-			return errText(lang.L("no game is in progress"))
+			return errText(translate("no game is in progress"))
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(c.actorFor(g.ToMove()), claimWords(claims[kind.Selected], strings.TrimSpace(intended.Text)), c.claimSent)
-		}
-		res, err := c.core.Claim(c.ctx, c.cmdAs(c.actorFor(g.ToMove())), claims[kind.Selected], strings.TrimSpace(intended.Text))
-		if err != nil {
-			return err
-		}
-		c.afterDialog(func() { c.info(lang.L("Claim"), res.Ruling) })
-		return nil
+		return c.giveFromDialog(c.actorFor(g.ToMove()), match.Claim{Draw: claims[kind.Selected], Move: strings.TrimSpace(intended.Text)}, c.claimed)
 	})
 }
 

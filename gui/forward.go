@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -45,20 +43,10 @@ type sendItem struct {
 // authority (a station's record that is not the mirror's).
 func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole != "mirror" }
 
-// send gives words as actor a, pressed at the instant at on the console's
-// time source, through the station; done is told the outcome on the
-// console's thread once the record holds the command (nil: a refusal is
-// shown in a dialog).
-func (c *console) send(a match.Actor, at time.Time, words []string, done func(error)) {
-	var d func(stations.Result, error)
-	if done != nil {
-		d = func(_ stations.Result, err error) { done(err) }
-	}
-	c.sendFor(a, at, words, d)
-}
-
-// sendFor is send whose done is told the authority's answer too (the
-// command's last event, the output of a command that prints one).
+// sendFor gives words as actor a, pressed at the instant at on the
+// console's time source, through the station; done is told the authority's
+// answer (the command's last event) on the console's thread once the
+// record holds the command.
 func (c *console) sendFor(a match.Actor, at time.Time, words []string, done func(stations.Result, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
 	c.queue(sendItem{a: a, at: at, words: words, done: done})
@@ -103,21 +91,6 @@ func (c *console) closeLink() {
 	c.sendq = nil
 }
 
-// sendFromDialog sends a dialog's command (given now) and closes the
-// dialog: the outcome comes once the station's record holds it, a refusal
-// in a dialog of its own (the form cannot wait for the authority).
-func (c *console) sendFromDialog(a match.Actor, words []string) error {
-	c.send(a, c.now(), words, nil)
-	return nil
-}
-
-// sendFromDialogThen is sendFromDialog whose outcome goes to done (which
-// shows a refusal itself).
-func (c *console) sendFromDialogThen(a match.Actor, words []string, done func(stations.Result, error)) error {
-	c.sendFor(a, c.now(), words, done)
-	return nil
-}
-
 // sender sends the queued commands one after another on the console's
 // link, dialled once (again only when a dial failed: the link itself
 // reconnects when the connection drops).
@@ -157,7 +130,7 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 		// waits, retried with its id; the status line says so meanwhile.
 		waiting := func(string) {
 			fyne.Do(func() {
-				c.warning = "⚠ " + lang.L("No authority answers yet: the command waits for one.")
+				c.warning = "⚠ " + translate("No authority answers yet: the command waits for one.")
 				c.refreshWhere()
 			})
 		}
@@ -199,6 +172,7 @@ func stationWords(err error) (string, bool) {
 	var role *stations.RoleError // only the operator's laptop has one
 	var down *stations.NotRunningError
 	var opKey *stations.OperatorKeyError
+	var notApplied *stations.NotAppliedError // committed, never said as refused
 	switch {
 	case errors.As(err, &refused):
 		if refused.Refusal != nil {
@@ -206,27 +180,29 @@ func stationWords(err error) (string, bool) {
 		}
 		return sentence(errors.New(refused.Text)), true
 	case errors.As(err, &role):
-		return lang.L("The operator's station gives only the operator's commands: switch to operator mode (Ctrl+M)."), true
+		return translate("The operator's station gives only the operator's commands: switch to operator mode (Ctrl+M)."), true
 	case errors.As(err, &down):
-		return fmt.Sprintf(lang.L("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
+		return fmt.Sprintf(translate("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
 	case errors.As(err, &opKey):
 		switch opKey.Kind {
 		case stations.OperatorKeyNotNeeded:
-			return lang.L("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
+			return translate("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
 		case stations.OperatorKeyNeeded:
-			return lang.L("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
+			return translate("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
 		case stations.OperatorKeyWrong:
-			return fmt.Sprintf(lang.L("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
+			return fmt.Sprintf(translate("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
 		case stations.OperatorKeyNone:
-			return lang.L("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
+			return translate("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
 		}
 		why, ok := stationWords(opKey.Err)
 		if !ok {
 			why = sentence(opKey.Err)
 		}
-		return fmt.Sprintf(lang.L("The operator's credential could not be made: %s"), why), true
+		return fmt.Sprintf(translate("The operator's credential could not be made: %s"), why), true
 	case errors.Is(err, stations.ErrMirror):
-		return lang.L("The mirror terminal only reads the record: give commands at another station."), true
+		return translate("The mirror terminal only reads the record: give commands at another station."), true
+	case errors.As(err, &notApplied):
+		return fmt.Sprintf(translate("The command is committed as event %d at the authority, but this station's record has not caught up within %d s: it is not refused, so do not give it again; see Match → Stations…."), notApplied.Seq, int(notApplied.Within.Seconds())), true
 	}
 	return "", false
 }
@@ -263,139 +239,154 @@ func (c *console) noteCorrections(st *match.State) {
 	}
 }
 
-// The words of the dialogs' commands on a station's record, built from the
-// values the dialog read and checked, exactly as the command line takes
-// them (docs/cli.md): the authority runs them through the same commands.
-
-// scheduleWords: game schedule [N] --start TIME.
-func scheduleWords(num int, start time.Time) []string {
-	w := []string{"game", "schedule"}
-	if num != 0 {
-		w = append(w, strconv.Itoa(num))
-	}
-	return append(w, "--start", start.UTC().Format(time.RFC3339Nano))
-}
-
-// adjustWords: adjust white|black CORRECTION [--moves N] --reason R.
-func adjustWords(side clock.Side, correction string, moves *int, reason string) []string {
-	w := []string{"adjust", side.String(), correction}
-	if moves != nil {
-		w = append(w, "--moves", strconv.Itoa(*moves))
-	}
-	return append(w, "--reason", reason)
-}
-
-// incidentWords: incident KIND --text T [--name NAME] [--in-hall|--remote]
-// [--result R] [--refers SEQ].
-func incidentWords(kind string, a match.IncidentArgs) []string {
-	w := []string{"incident", kind, "--text", a.Text}
-	if a.Name != "" {
-		w = append(w, "--name", a.Name)
-	}
-	if a.InHall {
-		w = append(w, "--in-hall")
-	}
-	if a.Remote {
-		w = append(w, "--remote")
-	}
-	if a.Result != "" {
-		w = append(w, "--result", a.Result)
-	}
-	if a.Refers != 0 {
-		w = append(w, "--refers", strconv.FormatInt(a.Refers, 10))
-	}
-	return w
-}
-
-// claimWords: claim repetition|fifty-moves [--move M].
-func claimWords(kind, intended string) []string {
-	w := []string{"claim", kind}
-	if intended != "" {
-		w = append(w, "--move", intended)
-	}
-	return w
-}
-
-// correctWords: correct --ply N --method M [--white H:MM:SS --black
-// H:MM:SS] --cause C [--no-bonus] --reason R.
-func correctWords(a match.CorrectArgs) []string {
-	w := []string{"correct", "--ply", strconv.Itoa(a.Ply), "--method", a.Method}
-	if a.Method == match.MethodSet {
-		w = append(w, "--white", readingWord(a.White), "--black", readingWord(a.Black))
-	}
-	if a.Cause != "" {
-		w = append(w, "--cause", a.Cause)
-	}
-	if a.NoBonus {
-		w = append(w, "--no-bonus")
-	}
-	return append(w, "--reason", a.Reason)
-}
-
-// startFromWords: game start --fen FEN [--white H:MM:SS] [--black H:MM:SS]
-// (the readings as given, checked already).
-func startFromWords(fen, white, black string) []string {
-	w := []string{"game", "start", "--fen", fen}
-	if white != "" {
-		w = append(w, "--white", white)
-	}
-	if black != "" {
-		w = append(w, "--black", black)
-	}
-	return w
-}
-
-// readingWord is a clock reading as H:MM:SS with as many decimals as it
-// has (match.ParseClockReading reads it back exactly).
-func readingWord(d time.Duration) string {
-	s := clock.FormatReading(d.Truncate(time.Second))
-	if ns := d % time.Second; ns != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%09d", ns), "0")
-	}
-	return s
-}
-
-// sentEvent is the event of kind the command the authority answered with
-// res wrote (a command writes at most two: a claim and the game's end, a
-// correction and the recovery bonus), read from this station's record.
-func (c *console) sentEvent(res stations.Result, kind string) (service.Event, bool) {
-	after := int64(res.Seq) - 2
-	if after < 0 {
-		after = 0
-	}
-	evs, err := c.core.DB().EventsAfter(c.ctx, after)
-	if err != nil {
-		return service.Event{}, false
-	}
-	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Kind == kind && uint64(evs[i].Seq) <= res.Seq {
-			return evs[i], true
-		}
-	}
-	return service.Event{}, false
-}
-
-// incidentSent shows what an incident sent to the authority printed (a
-// setup card), or its refusal.
-func (c *console) incidentSent(res stations.Result, err error) {
-	if err != nil {
-		c.showError(err)
-	} else if res.Output != "" {
-		c.info(lang.L("Incident"), res.Output)
-	}
-}
-
-// claimSent shows the ruling on a claim sent to the authority, as the
-// record holds it, or its refusal.
-func (c *console) claimSent(res stations.Result, err error) {
-	if err != nil {
-		c.showError(err)
+// sendToAuthority is the executor of a console on a station's record: the
+// command is sent to the authority as the command line's words
+// (commandWords), stamped at; its result is read from this station's record
+// once it holds the command's events (sentResult). A command whose fields
+// are refused is refused here, before anything is sent.
+func (c *console) sendToAuthority(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
+	if err := cmd.Validate(); err != nil {
+		done(match.Result{}, err)
 		return
 	}
-	var p match.ClaimPayload
-	if e, ok := c.sentEvent(res, match.KindClaim); ok && json.Unmarshal(e.Payload, &p) == nil {
-		c.info(lang.L("Claim"), p.Ruling)
+	words, err := commandWords(cmd)
+	if err != nil {
+		done(match.Result{}, err)
+		return
 	}
+	c.sendFor(a, at, words, func(res stations.Result, err error) {
+		if err != nil {
+			done(match.Result{}, err)
+			return
+		}
+		done(c.sentResult(res), nil)
+	})
+}
+
+// commandWords are the words the command line takes for cmd (docs/cli.md),
+// which the authority reads back into the same value: the station's wire
+// carries words until it carries the value itself (issue 25, phase B).
+func commandWords(cmd match.Command) ([]string, error) {
+	game := func(w []string, n int) []string {
+		if n != 0 {
+			w = append(w, strconv.Itoa(n))
+		}
+		return w
+	}
+	opt := func(w []string, flag, v string) []string {
+		if v != "" {
+			w = append(w, flag, v)
+		}
+		return w
+	}
+	flag := func(w []string, name string, on bool) []string {
+		if on {
+			w = append(w, name)
+		}
+		return w
+	}
+	switch x := cmd.(type) {
+	case match.GameSchedule:
+		return append(game([]string{"game", "schedule"}, x.Game), "--start", x.Start.UTC().Format(time.RFC3339Nano)), nil
+	case match.GameStart:
+		w := opt(game([]string{"game", "start"}, x.Game), "--fen", x.FEN)
+		if x.White != nil {
+			w = append(w, "--white", clock.FormatExact(*x.White))
+		}
+		if x.Black != nil {
+			w = append(w, "--black", clock.FormatExact(*x.Black))
+		}
+		return w, nil
+	case match.GamePostpone:
+		return append(game([]string{"game", "postpone"}, x.Game), "--reason", x.Reason), nil
+	case match.Move:
+		return flag([]string{"move", x.Input}, "--pressed", x.Pressed), nil
+	case match.Press:
+		return []string{"press"}, nil
+	case match.Pause:
+		return flag(opt(opt([]string{"pause"}, "--reason", x.Reason), "--cause", x.Cause), "--call", x.Call), nil
+	case match.Resume:
+		return []string{"resume"}, nil
+	case match.Adjust:
+		corr := "+" + x.D.String()
+		switch {
+		case x.Set:
+			corr = "=" + clock.FormatExact(x.D)
+		case x.D < 0:
+			corr = "-" + (-x.D).String()
+		}
+		w := []string{"adjust", x.Side.String(), corr}
+		if x.Moves != nil {
+			w = append(w, "--moves", strconv.Itoa(*x.Moves))
+		}
+		if x.Period != nil {
+			w = append(w, "--period", strconv.Itoa(*x.Period))
+		}
+		return append(w, "--reason", x.Reason), nil
+	case match.DrawOffer:
+		w := []string{"draw", "offer"}
+		if x.Side != nil {
+			w = append(w, x.Side.String())
+		}
+		return w, nil
+	case match.DrawAccept:
+		return []string{"draw", "accept"}, nil
+	case match.DrawDecline:
+		return []string{"draw", "decline"}, nil
+	case match.Resign:
+		return []string{"resign", x.Side.String()}, nil
+	case match.Decide:
+		return []string{"result", x.Result, "--reason", x.Reason}, nil
+	case match.LogIncident:
+		w := opt([]string{"incident", x.Incident, "--text", x.Text}, "--name", x.Name)
+		w = flag(flag(w, "--in-hall", x.InHall), "--remote", x.Remote)
+		w = opt(w, "--result", x.Result)
+		if x.Refers != 0 {
+			w = append(w, "--refers", strconv.FormatInt(x.Refers, 10))
+		}
+		return w, nil
+	case match.Flag:
+		return flag([]string{"flag", x.Side}, "--order-unknown", x.OrderUnknown), nil
+	case match.Correct:
+		w := []string{"correct", "--ply", strconv.Itoa(x.Ply), "--method", x.Method}
+		if x.Method == match.MethodSet {
+			w = append(w, "--white", clock.FormatExact(x.White), "--black", clock.FormatExact(x.Black))
+		}
+		w = flag(opt(w, "--cause", x.Cause), "--no-bonus", x.NoBonus)
+		return append(w, "--reason", x.Reason), nil
+	case match.Amend:
+		return []string{"amend", "--ply", strconv.Itoa(x.Ply), x.Input, "--reason", x.Reason}, nil
+	case match.Claim:
+		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
+	case match.Forfeit:
+		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
+	}
+	return nil, errText(tr("%s is not given at a station", cmd.Kind()))
+}
+
+// sentResult is the result of the command the authority answered with res
+// (its last event, res.Seq), read from this station's record: the events
+// up to it that share its instant (a command's events, a recovery note
+// written with it among them, carry the command's instant).
+func (c *console) sentResult(res stations.Result) match.Result {
+	evs, err := c.core.DB().EventsAfter(c.ctx, max(int64(res.Seq)-4, 0))
+	if err != nil {
+		return match.Result{}
+	}
+	last := -1
+	for i, e := range evs {
+		if uint64(e.Seq) == res.Seq {
+			last = i
+		}
+	}
+	if last < 0 {
+		return match.Result{}
+	}
+	first := last
+	for first > 0 && evs[first-1].At.Equal(evs[last].At) {
+		first--
+	}
+	return match.ResultOf(evs[first : last+1])
 }
 
 // errWrongStationPIN: the PIN given at a station's console is not the
@@ -416,7 +407,7 @@ var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
 // match and a wrong one is not recorded (docs/stations.md).
 func (c *console) checkArbiterPIN(pin string, done func(error)) {
 	if c.stationRole == "" {
-		done(c.core.CheckCredential(c.ctx, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin})))
+		c.runHere(match.Actor{Role: match.RoleArbiter, PIN: pin}, c.now(), match.CredentialCheck{}, func(_ match.Result, err error) { done(err) })
 		return
 	}
 	m := c.state().Match

@@ -2,7 +2,6 @@ package gui
 
 import (
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
@@ -12,29 +11,15 @@ import (
 )
 
 // translations holds the console's texts in English and German
-// (assets/translations/en.json and de.json, shared with the PDF report),
-// keyed by the English text.
+// (assets/translations/en.json and de.json, shared with the PDF report and
+// the command line), keyed by the English text; the console says them with
+// its language's phrase.Dictionary (assets.Dictionary) and feeds them to
+// Fyne's bundle only for the buttons of Fyne's own dialogs.
 // Both files hold the same keys, so that a lookup never misses (Fyne logs
 // every miss as an error). English maps the console's own texts to
 // themselves and may reword a refusal of the core for the console (the
 // command line's "adjust needs --reason" is "give a reason" here).
 var translations = assets.Translations
-
-// dictionaries are the same files read as phrase.Dictionary, one per
-// language: the one mechanism that says the console's refusals and phrases
-// and the PDF's labels (docs/i18n.md). Fyne's bundle (lang.L), loaded from
-// the same files, serves the texts of the console's own widgets.
-var dictionaries = sync.OnceValue(func() map[string]phrase.Dictionary {
-	ds := map[string]phrase.Dictionary{}
-	for _, l := range []string{"en", "de"} {
-		d, err := phrase.LoadDictionary(translations, "translations/"+l+".json")
-		if err != nil {
-			panic("gui: the embedded translations: " + err.Error())
-		}
-		ds[l] = d
-	}
-	return ds
-})
 
 // spoken is the language the console speaks ("de" or "en"), as the locale
 // said when the translations were last loaded (loadTranslations): a lookup
@@ -63,7 +48,7 @@ func consoleLang() string {
 }
 
 // consoleDictionary is the console's dictionary in the language it speaks now.
-func consoleDictionary() phrase.Dictionary { return dictionaries()[consoleLang()] }
+func consoleDictionary() phrase.Dictionary { return assets.Dictionary(consoleLang()) }
 
 // say is a phrase from the core in the console's language ("" for none).
 func say(p *phrase.Error) string {

@@ -23,7 +23,6 @@ import (
 
 	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/service"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -215,7 +214,7 @@ func TestARefusalIsShownInTheConsolesLanguage(t *testing.T) {
 		{"an error without a phrase stays as it is", errors.New("disk on fire"), "Disk on fire."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := service.SentenceIn(tc.err, german); got != tc.want {
+			if got := phrase.Sentence(tc.err, german); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/internal/phrase"
@@ -12,13 +11,13 @@ import (
 func causeLabel(cause string) string {
 	switch cause {
 	case match.CauseFault:
-		return lang.L("technical fault")
+		return translate("technical fault")
 	case match.CausePowerFailure:
-		return lang.L("power failure (rule 7)")
+		return translate("power failure (rule 7)")
 	case match.CauseUnplayable:
-		return lang.L("the game cannot be played")
+		return translate("the game cannot be played")
 	case match.CauseOther:
-		return lang.L("another cause")
+		return translate("another cause")
 	}
 	return cause
 }
@@ -33,7 +32,7 @@ func causeLabel(cause string) string {
 func (c *console) pause() {
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.showError(errText(lang.L("no game is in progress")))
+		c.showError(errText(translate("no game is in progress")))
 		return
 	}
 	if _, ok := g.Clock.Running(); !ok {
@@ -50,12 +49,12 @@ func (c *console) pause() {
 	cause.Required = true
 	cause.SetSelected(causeLabel(match.CauseOther))
 	reason := entryWith("")
-	reason.SetPlaceHolder(lang.L("optional"))
+	reason.SetPlaceHolder(translate("optional"))
 	when := widget.NewLabel(tr("at %s, the instant you asked", c.timeOfDay(at)))
-	c.formDialog(lang.L("Stop the clocks (6.12a)"), lang.L("Stop the clocks"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Clocks stop"), when),
-		widget.NewFormItem(lang.L("Cause"), cause),
-		widget.NewFormItem(lang.L("Reason"), reason),
+	c.formDialog(translate("Stop the clocks (6.12a)"), translate("Stop the clocks"), []*widget.FormItem{
+		widget.NewFormItem(translate("Clocks stop"), when),
+		widget.NewFormItem(translate("Cause"), cause),
+		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		chosen := match.CauseOther
 		for i, l := range labels {
@@ -67,13 +66,7 @@ func (c *console) pause() {
 		if text == "" {
 			text = "stopped by the arbiter"
 		}
-		if c.forwards() {
-			c.send(c.arbiter(), at, []string{"pause", "--reason", text, "--cause", chosen}, nil)
-			return nil
-		}
-		cmd := c.cmdAs(c.arbiter())
-		cmd.At = at
-		return c.core.PauseFor(c.ctx, cmd, match.PauseArgs{Reason: text, Cause: chosen})
+		return c.giveAtFromDialog(c.arbiter(), at, match.Pause{Reason: text, Cause: chosen}, nil)
 	})
 }
 

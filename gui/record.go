@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
@@ -41,7 +40,7 @@ import (
 // keeps the dialog open with the reason shown.
 func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.FormItem, ok func(path string) error) dialog.Dialog {
 	path := entryWith(def)
-	browse := widget.NewButton(lang.L("Choose folder…"), func() {
+	browse := widget.NewButton(translate("Choose folder…"), func() {
 		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 			if err != nil || u == nil {
 				return
@@ -53,7 +52,7 @@ func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.F
 		}
 		fd.Show()
 	})
-	items := []*widget.FormItem{widget.NewFormItem(lang.L("File"), path), widget.NewFormItem("", container.NewHBox(browse))}
+	items := []*widget.FormItem{widget.NewFormItem(translate("File"), path), widget.NewFormItem("", container.NewHBox(browse))}
 	if note != "" {
 		l := widget.NewLabel(note)
 		l.Wrapping = fyne.TextWrapWord
@@ -63,7 +62,7 @@ func (c *console) pathDialog(title, confirm, note, def string, extra []*widget.F
 	return c.formDialog(title, confirm, items, func() error {
 		p := strings.TrimSpace(path.Text)
 		if p == "" {
-			return errText(lang.L("no file named: give the path of the file to write"))
+			return errText(translate("no file named: give the path of the file to write"))
 		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -160,11 +159,11 @@ func (c *console) exportSeal() (match.Seal, bool, error) {
 func sealText(s match.Seal, signed bool) string {
 	switch {
 	case !s.Signed:
-		return lang.L("Unprotected match: nothing is signed, and the report says so on its cover.")
+		return translate("Unprotected match: nothing is signed, and the report says so on its cover.")
 	case signed:
 		return tr("The arbiter signed this head (event %d) with the key %s; 'arbiter verify --key' checks it.", s.HeadSeq, match.HexBlocks(s.ArbiterKey))
 	case s.HeadSeq == 0:
-		return lang.L("The arbiter has signed no head yet: give the arbiter PIN at this console (Arbiter mode) to sign this one.")
+		return translate("The arbiter has signed no head yet: give the arbiter PIN at this console (Arbiter mode) to sign this one.")
 	}
 	return tr("Nothing was signed (no arbiter PIN given at this console); the last head the arbiter signed is event %d.", s.HeadSeq)
 }
@@ -172,7 +171,7 @@ func sealText(s match.Seal, signed bool) string {
 // exportPGN writes the whole match as PGN to path (Reports → Export PGN…).
 func (c *console) exportPGN(path string) error {
 	if sameFile(path, c.core.DB().Path()) {
-		return errText(lang.L("that is the match database itself: choose another file name for the PGN"))
+		return errText(translate("that is the match database itself: choose another file name for the PGN"))
 	}
 	if _, _, err := c.exportSeal(); err != nil {
 		return err
@@ -191,7 +190,7 @@ func (c *console) exportPGN(path string) error {
 // fingerprint and what was signed (sealText).
 func (c *console) exportPDF(path, paper string, game int) (string, string, error) {
 	if sameFile(path, c.core.DB().Path()) {
-		return "", "", errText(lang.L("that is the match database itself: choose another file name for the report"))
+		return "", "", errText(translate("that is the match database itself: choose another file name for the report"))
 	}
 	seal, signed, err := c.exportSeal()
 	if err != nil {
@@ -209,12 +208,12 @@ func (c *console) exportPDF(path, paper string, game int) (string, string, error
 }
 
 func (c *console) exportPGNDialog() {
-	c.pathDialog(lang.L("Export PGN"), lang.L("Export"), lang.L("Every game of the match with [%clk] and [%emt], and the incidents in the move comments. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
+	c.pathDialog(translate("Export PGN"), translate("Export"), translate("Every game of the match with [%clk] and [%emt], and the incidents in the move comments. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
 		c.beside(".pgn"), nil, func(path string) error {
 			if err := c.exportPGN(path); err != nil {
 				return err
 			}
-			c.afterDialog(func() { c.info(lang.L("Export PGN"), tr("The match was written to %s.", path)) })
+			c.afterDialog(func() { c.info(translate("Export PGN"), tr("The match was written to %s.", path)) })
 			return nil
 		})
 }
@@ -222,7 +221,7 @@ func (c *console) exportPGNDialog() {
 func (c *console) exportPDFDialog() {
 	paper := widget.NewSelect([]string{"A4", "Letter"}, nil)
 	paper.SetSelected("A4")
-	games := []string{lang.L("the whole match")}
+	games := []string{translate("the whole match")}
 	nums := []int{0}
 	for _, g := range c.state().Games {
 		if g.Sheet != nil {
@@ -232,10 +231,10 @@ func (c *console) exportPDFDialog() {
 	}
 	game := widget.NewSelect(games, nil)
 	game.SetSelectedIndex(0)
-	c.pathDialog(lang.L("Export PDF"), lang.L("Export"), lang.L("The signed match report: cover and standings, each game's scoresheet, time chart and incidents, the rulings and the record's fingerprint. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
+	c.pathDialog(translate("Export PDF"), translate("Export"), translate("The signed match report: cover and standings, each game's scoresheet, time chart and incidents, the rulings and the record's fingerprint. Exporting writes no event; with the arbiter PIN given at this console the arbiter signs the record's head."),
 		c.beside("-report.pdf"), []*widget.FormItem{
-			widget.NewFormItem(lang.L("Paper"), paper),
-			widget.NewFormItem(lang.L("Games"), game),
+			widget.NewFormItem(translate("Paper"), paper),
+			widget.NewFormItem(translate("Games"), game),
 		}, func(path string) error {
 			n := 0
 			if i := game.SelectedIndex(); i > 0 {
@@ -246,7 +245,7 @@ func (c *console) exportPDFDialog() {
 				return err
 			}
 			c.afterDialog(func() {
-				c.info(lang.L("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, match.HexBlocks(head))+"\n"+seal)
+				c.info(translate("Export PDF"), tr("The report was written to %s. Its fingerprint:\n%s\nAnyone can check it with 'arbiter verify --head \"…\"' and this fingerprint.", path, match.HexBlocks(head))+"\n"+seal)
 			})
 			return nil
 		})
@@ -261,32 +260,33 @@ func (c *console) verifyRecord() {
 		return
 	}
 	if !rep.OK {
-		c.info(lang.L("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
+		c.info(translate("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
 		return
 	}
 	msg := tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head))
 	switch s := rep.Seal; {
 	case !s.Protected:
-		msg += "\n" + lang.L("Unprotected match: the events are unsigned, so only the hash chain was checked.")
+		msg += "\n" + translate("Unprotected match: the events are unsigned, so only the hash chain was checked.")
 	case s.Signed:
-		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.ArbiterKey))
+		// --key pins the first key (docs/store.md); after a rotation it is not the current one
+		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.FirstKey()))
 	}
-	c.info(lang.L("The record verifies"), msg)
+	c.info(translate("The record verifies"), msg)
 }
 
 // backupDialog writes a consistent copy of the live record (Match → Back up
 // the record…).
 func (c *console) backupDialog() {
 	def := c.beside("-backup-" + c.now().Local().Format("20060102-150405") + ".db")
-	c.pathDialog(lang.L("Back up the record"), lang.L("Back up"), lang.L("A consistent copy of the record, taken while the match goes on. The console keeps working on the current file."),
+	c.pathDialog(translate("Back up the record"), translate("Back up"), translate("A consistent copy of the record, taken while the match goes on. The console keeps working on the current file."),
 		def, nil, func(path string) error {
 			if sameFile(path, c.core.DB().Path()) {
-				return errText(lang.L("that is the match database itself: choose another file name for the copy"))
+				return errText(translate("that is the match database itself: choose another file name for the copy"))
 			}
 			if err := c.core.DB().Backup(c.ctx, path); err != nil {
 				return err
 			}
-			c.afterDialog(func() { c.info(lang.L("Back up the record"), tr("The record was copied to %s.", path)) })
+			c.afterDialog(func() { c.info(translate("Back up the record"), tr("The record was copied to %s.", path)) })
 			return nil
 		})
 }
@@ -308,8 +308,8 @@ func nextFree(path string) string {
 // continueDialog carries the match on in a new file (Match → Continue in a
 // new file…): for a disk that filled up or a record that became read-only.
 func (c *console) continueDialog() {
-	c.pathDialog(lang.L("Continue in a new file"), lang.L("Continue there"),
-		lang.L("The record is copied to a new file, checked, and the console goes on there; the old file stays as it is. Choose a place on another disk if this one is full."),
+	c.pathDialog(translate("Continue in a new file"), translate("Continue there"),
+		translate("The record is copied to a new file, checked, and the console goes on there; the old file stays as it is. Choose a place on another disk if this one is full."),
 		nextFree(c.cfg.path), nil, func(path string) error {
 			return c.continueIn(path)
 		})
@@ -320,7 +320,7 @@ func (c *console) continueDialog() {
 // poll then use the new file, and the window shows its path.
 func (c *console) continueIn(newPath string) error {
 	if sameFile(newPath, c.core.DB().Path()) {
-		return errText(lang.L("that is the match database itself: choose a new file name"))
+		return errText(translate("that is the match database itself: choose a new file name"))
 	}
 	oldPath := c.cfg.path
 	core, err := c.live.ContinueIn(c.ctx, newPath)
@@ -333,7 +333,7 @@ func (c *console) continueIn(newPath string) error {
 	_ = core.Beat(c.ctx, c.now())
 	c.refresh()
 	c.afterDialog(func() {
-		c.info(lang.L("Continue in a new file"), tr("The match goes on in %s (copied from %s, which stays as it was). Start the console with --db %s from now on.", newPath, oldPath, newPath))
+		c.info(translate("Continue in a new file"), tr("The match goes on in %s (copied from %s, which stays as it was). Start the console with --db %s from now on.", newPath, oldPath, newPath))
 	})
 	return nil
 }
@@ -353,9 +353,9 @@ func writeProblem(err error) (string, bool) {
 	case err == nil:
 		return "", false
 	case errors.Is(err, service.ErrDiskFull):
-		return lang.L("The record cannot be written: the disk is full."), true
+		return translate("The record cannot be written: the disk is full."), true
 	case errors.Is(err, service.ErrReadOnly):
-		return lang.L("The record cannot be written: the file is read-only."), true
+		return translate("The record cannot be written: the file is read-only."), true
 	}
 	return "", false
 }
@@ -369,7 +369,7 @@ func (c *console) noteWriteError(err error) {
 		return
 	}
 	c.blockedSeq = c.state().Seq
-	c.banner.text.SetText("⚠ " + what + " " + lang.L("The clocks keep running from the record; nothing already written is lost, the failed step was not recorded. Go on in another file: Match → Continue in a new file… (Ctrl+Shift+O)."))
+	c.banner.text.SetText("⚠ " + what + " " + translate("The clocks keep running from the record; nothing already written is lost, the failed step was not recorded. Go on in another file: Match → Continue in a new file… (Ctrl+Shift+O)."))
 	c.banner.obj.Show()
 }
 

@@ -10,9 +10,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/lang"
 
 	"arbiter/assets"
+	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
@@ -45,15 +45,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 		return fmt.Errorf("gui: open %s: %w", path, err)
 	}
 
-	// ARBITER_CPUPROFILE=FILE writes a CPU profile of the session from 5 s
-	// after the start (when the window has settled) until it closes, to find
-	// what costs time while a clock runs (scripts/gui-cpu.sh --profile).
-	if f := os.Getenv("ARBITER_CPUPROFILE"); f != "" {
-		if out, err := os.Create(f); err == nil {
-			time.AfterFunc(5*time.Second, func() { _ = pprof.StartCPUProfile(out) })
-			defer func() { pprof.StopCPUProfile(); out.Close() }()
-		}
-	}
+	defer profile()()
 
 	fa := app.NewWithID(appID)
 	if l := fa.Preferences().String("language"); l != "" {
@@ -62,7 +54,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 		os.Setenv("LANG", l)
 	}
 	setupApp(fa)
-	ts := service.NewTimeSource()
+	ts := timesource.New()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now, commands: commands})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
@@ -84,53 +76,14 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	} else if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
 	} else if msg != nil {
-		c.info(lang.L("The console was away"), sentence(msg))
+		c.info(translate("The console was away"), sentence(msg))
 	}
 	if !replica {
 		c.noteWriteError(core.Beat(ctx, ts.Now()))
 	}
 
-	// The heartbeat (with the suspend check) and the poll for events written
-	// by another process (e.g. the command line on the same file) run on
-	// slow tickers; neither redraws anything unless the state changed. Both
-	// use the console's current file (it changes with Continue in a new
-	// file…).
 	stop := make(chan struct{})
-	go func() {
-		beat := time.NewTicker(match.HeartbeatEvery)
-		poll := time.NewTicker(2 * time.Second)
-		defer beat.Stop()
-		defer poll.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-beat.C:
-				if replica {
-					note := stationNote(path, time.Now())
-					fyne.Do(func() {
-						if c.stationNote != note {
-							c.stationNote = note
-							c.refreshWhere()
-						}
-					})
-					continue
-				}
-				now := ts.Now()
-				core := c.live.App()
-				c.noteWriteErrorAsync(core.Beat(ctx, now))
-				if d := ts.Suspended(); d > 0 {
-					if err := core.LogSuspend(ctx, now, d); err != nil {
-						fyne.Do(func() { c.showError(err) })
-					}
-				}
-			case <-poll.C:
-				if err := c.live.App().Refresh(ctx); err != nil {
-					fyne.Do(func() { c.showError(err) })
-				}
-			}
-		}
-	}()
+	go c.keepUp(ctx, path, replica, ts, stop)
 
 	c.win.SetMaster()
 	c.win.Show()
@@ -142,6 +95,65 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	fa.Run()
 	close(stop)
 	return nil
+}
+
+// keepUp runs until stop is closed: the heartbeat (with the suspend check)
+// and the poll for events written by another process (e.g. the command
+// line on the same file), on slow tickers; neither redraws anything unless
+// the state changed. Both use the console's current file (it changes with
+// Continue in a new file…). On a station's record it refreshes the note of
+// whose replica it is instead of beating.
+func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *timesource.Source, stop chan struct{}) {
+	beat := time.NewTicker(match.HeartbeatEvery)
+	poll := time.NewTicker(2 * time.Second)
+	defer beat.Stop()
+	defer poll.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-beat.C:
+			if replica {
+				note := stationNote(path, time.Now())
+				fyne.Do(func() {
+					if c.stationNote != note {
+						c.stationNote = note
+						c.refreshWhere()
+					}
+				})
+				continue
+			}
+			now := ts.Now()
+			core := c.live.App()
+			c.noteWriteErrorAsync(core.Beat(ctx, now))
+			if d := ts.Suspended(); d > 0 {
+				if err := core.LogSuspend(ctx, now, d); err != nil {
+					fyne.Do(func() { c.showError(err) })
+				}
+			}
+		case <-poll.C:
+			if err := c.live.App().Refresh(ctx); err != nil {
+				fyne.Do(func() { c.showError(err) })
+			}
+		}
+	}
+}
+
+// profile writes a CPU profile of the session to ARBITER_CPUPROFILE=FILE
+// from 5 s after the start (when the window has settled) until the
+// function it returns is called, to find what costs time while a clock
+// runs (scripts/gui-cpu.sh --profile).
+func profile() (stop func()) {
+	f := os.Getenv("ARBITER_CPUPROFILE")
+	if f == "" {
+		return func() {}
+	}
+	out, err := os.Create(f)
+	if err != nil {
+		return func() {}
+	}
+	time.AfterFunc(5*time.Second, func() { _ = pprof.StartCPUProfile(out) })
+	return func() { pprof.StopCPUProfile(); out.Close() }
 }
 
 // setupApp applies what every console app needs, real or under test: the

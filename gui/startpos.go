@@ -5,12 +5,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
-	"arbiter/service/stations"
 )
 
 // startFromDialog starts the next game from a position (issue 13): a FEN
@@ -23,21 +21,21 @@ func (c *console) startFromDialog() {
 	fen := entryWith("")
 	fen.SetPlaceHolder("8/8/4k3/8/8/4K3/4P3/8 w - - 0 60")
 	white := entryWith("")
-	white.SetPlaceHolder(lang.L("the control's time"))
+	white.SetPlaceHolder(translate("the control's time"))
 	black := entryWith("")
-	black.SetPlaceHolder(lang.L("the control's time"))
-	help := widget.NewLabel(lang.L("The side to move in the FEN has the move and its clock starts; the FEN's move number sets the moves completed and the period. Clocks as H:MM:SS, e.g. 0:04:59.5."))
+	black.SetPlaceHolder(translate("the control's time"))
+	help := widget.NewLabel(translate("The side to move in the FEN has the move and its clock starts; the FEN's move number sets the moves completed and the period. Clocks as H:MM:SS, e.g. 0:04:59.5."))
 	help.Wrapping = fyne.TextWrapWord
 	help.SizeName = theme.SizeNameCaptionText
-	c.formDialog(lang.L("Start from a position"), lang.L("Start game"), []*widget.FormItem{
+	c.formDialog(translate("Start from a position"), translate("Start game"), []*widget.FormItem{
 		widget.NewFormItem("FEN", fen),
-		widget.NewFormItem(lang.L("White's clock"), white),
-		widget.NewFormItem(lang.L("Black's clock"), black),
+		widget.NewFormItem(translate("White's clock"), white),
+		widget.NewFormItem(translate("Black's clock"), black),
 		widget.NewFormItem("", help),
 	}, func() error {
 		from := match.StartPosition{FEN: strings.TrimSpace(fen.Text)}
 		if from.FEN == "" {
-			return errText(lang.L("no position given: write its FEN, or start the next game from the usual position with Ctrl+G"))
+			return errText(translate("no position given: write its FEN, or start the next game from the usual position with Ctrl+G"))
 		}
 		for _, x := range []struct {
 			e *formEntry
@@ -52,14 +50,6 @@ func (c *console) startFromDialog() {
 			}
 			*x.d = &d
 		}
-		if c.forwards() {
-			return c.sendFromDialogThen(c.arbiter(), startFromWords(from.FEN, strings.TrimSpace(white.Text), strings.TrimSpace(black.Text)),
-				func(_ stations.Result, err error) { c.sentFocus(err) })
-		}
-		if err := c.core.StartGameFrom(c.ctx, c.cmdAs(c.arbiter()), 0, from); err != nil {
-			return err
-		}
-		c.pending = append(c.pending, c.focusMove)
-		return nil
+		return c.giveFromDialog(c.arbiter(), match.GameStart{StartPosition: from}, func(match.Result) { c.focusMove() })
 	})
 }

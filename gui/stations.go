@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
@@ -45,9 +44,9 @@ type stationsView struct {
 // newStationsView builds the dialog in win, empty; the caller shows v.d.
 func newStationsView(win fyne.Window, onInvite, onClose func()) *stationsView {
 	v := &stationsView{box: container.NewVBox()}
-	v.invite = widget.NewButton(lang.L("Invite…"), onInvite)
+	v.invite = widget.NewButton(translate("Invite…"), onInvite)
 	content := container.NewBorder(nil, v.invite, nil, nil, container.NewVScroll(v.box))
-	v.d = dialog.NewCustom(lang.L("Stations"), lang.L("Close"), content, win)
+	v.d = dialog.NewCustom(translate("Stations"), translate("Close"), content, win)
 	v.d.Resize(fyne.NewSize(620, 460))
 	v.d.SetOnClosed(onClose)
 	return v
@@ -75,21 +74,21 @@ func (c *console) recordPath() string { return c.core.DB().Path() }
 func stationsLines(path string, now time.Time) (lines []string, isStation bool) {
 	st, running, err := stations.ReadStationStatus(path, now)
 	if _, ok, _ := stations.ReadStation(path); !ok {
-		return []string{lang.L("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
+		return []string{translate("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
 	}
 	if err != nil {
 		return []string{sentence(err)}, true
 	}
-	state := lang.L("running")
+	state := translate("running")
 	if !running {
-		state = lang.L("not running")
+		state = translate("not running")
 	}
 	lines = append(lines,
 		tr("This station: %s (%s), %s", st.Station, st.Role, state),
 		tr("Authority: %s", orDash(st.Authority)),
 		tr("Record: event %d, head %s", st.Seq, shortHead(st.Head)))
 	if st.UncertaintyMS < 0 {
-		lines = append(lines, lang.L("Clock: no authority has answered a time request yet"))
+		lines = append(lines, translate("Clock: no authority has answered a time request yet"))
 	} else {
 		lines = append(lines, tr("Clock: offset %.1f ms ± %.1f ms to the authority", st.OffsetMS, st.UncertaintyMS))
 	}
@@ -97,20 +96,20 @@ func stationsLines(path string, now time.Time) (lines []string, isStation bool) 
 		lines = append(lines, tr("Epoch %d", st.Epoch))
 	}
 	if !st.CanAppend {
-		lines = append(lines, lang.L("This station can append nothing now (a client, or cut off from the majority of the record holders)."))
+		lines = append(lines, translate("This station can append nothing now (a client, or cut off from the majority of the record holders)."))
 	}
 	if st.Alarm != "" {
 		lines = append(lines, tr("ALARM: %s", st.Alarm))
 	}
 	lines = append(lines, tr("Members (%d):", len(st.Members)))
 	for _, m := range st.Members {
-		up := lang.L("down")
+		up := translate("down")
 		if m.Up {
-			up = lang.L("up")
+			up = translate("up")
 		}
 		auth := ""
 		if m.Name == st.Authority {
-			auth = " · " + lang.L("authority")
+			auth = " · " + translate("authority")
 		}
 		lines = append(lines, tr("%s (%s): %s, %d events behind", m.Name, m.Role, up, m.Lag)+auth)
 	}
@@ -175,16 +174,16 @@ func (c *console) inviteDialog() {
 	role := widget.NewSelect(stations.StationRoles, nil)
 	role.SetSelected("operator")
 	name := newFormEntry(false)
-	name.SetPlaceHolder(lang.L("e.g. laptop"))
+	name.SetPlaceHolder(translate("e.g. laptop"))
 	file := entryWith(c.beside("-invite.json"))
 	opKey := entryWith("")
-	opKey.SetPlaceHolder(lang.L("only if the match has an operator's credential"))
+	opKey.SetPlaceHolder(translate("only if the match has an operator's credential"))
 	c.inviting = &inviteForm{role: role, name: name, file: file, opKey: opKey}
 	items := []*widget.FormItem{
-		widget.NewFormItem(lang.L("Role"), role),
-		widget.NewFormItem(lang.L("Name"), name),
-		widget.NewFormItem(lang.L("File"), file),
-		widget.NewFormItem(lang.L("Operator's key file"), opKey),
+		widget.NewFormItem(translate("Role"), role),
+		widget.NewFormItem(translate("Name"), name),
+		widget.NewFormItem(translate("File"), file),
+		widget.NewFormItem(translate("Operator's key file"), opKey),
 	}
 	c.inviting.ok = func() error {
 		if !c.hasArbiterCredential() {
@@ -204,11 +203,11 @@ func (c *console) inviteDialog() {
 			return err
 		}
 		c.afterDialog(func() {
-			c.info(lang.L("Invitation written"), tr("The invitation for %s (%s) is in %s. On that machine: arbiter --db NEWFILE station join INVITE.", n, role.Selected, path))
+			c.info(translate("Invitation written"), tr("The invitation for %s (%s) is in %s. On that machine: arbiter --db NEWFILE station join INVITE.", n, role.Selected, path))
 		})
 		return nil
 	}
-	c.inviting.d = c.formDialog(lang.L("Invite a station"), lang.L("Write the invitation"), items, c.inviting.ok)
+	c.inviting.d = c.formDialog(translate("Invite a station"), translate("Write the invitation"), items, c.inviting.ok)
 }
 
 // inviteForm is the open Invite dialog (tests fill it in).
@@ -268,9 +267,9 @@ func (c *console) runStation(path string, sf *stations.StationFile, now func() t
 // not forward commands to the authority (the command line does).
 func (c *console) stationRefusal() string {
 	if sf, ok, _ := stations.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
-		return fmt.Sprintf(lang.L("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
+		return fmt.Sprintf(translate("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
 	}
-	return fmt.Sprintf(lang.L("This console shows %s; it sends the moves, the presses and the game's commands to the authority, not this one yet. Give it at the authority's console, or here with 'arbiter --db %s …', which sends it to the authority."), c.stationNote, c.recordPath())
+	return fmt.Sprintf(translate("This console shows %s; it sends the moves, the presses and the game's commands to the authority, not this one yet. Give it at the authority's console, or here with 'arbiter --db %s …', which sends it to the authority."), c.stationNote, c.recordPath())
 }
 
 // noteStationWrite shows the banner of a command refused on a station's

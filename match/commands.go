@@ -1,7 +1,6 @@
 package match
 
 import (
-	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
@@ -26,55 +25,77 @@ const MaxText = 4000
 func checkText(what phrase.Word, s string, required bool) error {
 	switch {
 	case required && strings.TrimSpace(s) == "":
-		return refuse("%s is empty: say it in a few words", what)
+		return refuseAs(CodeTextEmpty, what)
 	case !utf8.ValidString(s):
-		return refuse("%s is not valid UTF-8 text: retype it", what)
+		return refuseAs(CodeTextInvalid, what)
 	case len(s) > MaxText:
-		return refuse("%s is %d bytes long: keep it under %d", what, len(s), MaxText)
+		return refuseAs(CodeTextTooLong, what, len(s), MaxText)
 	case strings.ContainsAny(s, "\x00"):
-		return refuse("%s contains a NUL character: retype it", what)
+		return refuseAs(CodeTextNUL, what)
 	}
 	return nil
 }
 
-// MatchSpec is what "match new" needs.
-type MatchSpec struct {
-	Title     string
-	Site      string
-	Arbiter   string
-	Players   [2]string
-	Computer  string // one of Players, or ""
-	Operators []string
-	Appeals   []string
-	Games     int               // default 6
-	Control   string            // preset or PGN TimeControl for both players; default acm1996
-	Controls  map[string]string // per player overrides
-	White     string            // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
-	PIN       string
+// maxGames is the most games a match may have.
+const maxGames = 100
+
+// MatchNew creates the match ('match new'). A database holds exactly one
+// match.
+type MatchNew struct {
+	Title     string    `json:"title"`
+	Site      string    `json:"site,omitempty"`
+	Arbiter   string    `json:"arbiter,omitempty"`
+	Players   [2]string `json:"players"`
+	Computer  string    `json:"computer,omitempty"` // one of Players, or ""
+	Operators []string  `json:"operators,omitempty"`
+	Appeals   []string  `json:"appeals,omitempty"`
+	Games     int       `json:"games,omitempty"`   // default 6
+	Control   string    `json:"control,omitempty"` // preset or PGN TimeControl for both players; default acm1996
+	// Controls are per player overrides of Control, by the player's name.
+	Controls map[string]string `json:"controls,omitempty"`
+	White    string            `json:"white,omitempty"` // game 1 White: a player's name, or "lots" (the app draws), or "" (lots)
 	// ForfeitAfter is how late a player may arrive (Article 6.6); 0 = one hour.
-	ForfeitAfter time.Duration
+	ForfeitAfter time.Duration `json:"forfeit_after_ns,omitempty"`
 	// TimeZone is the IANA name of the zone the match is played in
 	// (e.g. America/New_York); "" is UTC. The record keeps UTC instants.
-	TimeZone string
-	// ArbiterKey is the arbiter's credential as a key file, instead of PIN
-	// (a passphrase); with neither the match is unprotected (credential.go).
-	ArbiterKey ed25519.PrivateKey
+	TimeZone string `json:"time_zone,omitempty"`
+	// PIN (a passphrase) or ArbiterKey (a key file's key) is the arbiter's
+	// credential; with neither the match is unprotected (credential.go).
+	// Neither is ever encoded.
+	PIN        string             `json:"-"`
+	ArbiterKey ed25519.PrivateKey `json:"-"`
 }
 
-// NewMatch creates the match. A database holds exactly one match.
-func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
-	cred, key, err := spec.credential()
-	if err != nil {
-		return err
+// MatchSpec is MatchNew.
+//
+// Deprecated: use MatchNew.
+type MatchSpec = MatchNew
+
+func (MatchNew) Kind() string { return "match.new" }
+
+// Validate checks the match's fields and its credential's form.
+func (m MatchNew) Validate() error {
+	if m.PIN != "" && m.ArbiterKey != nil {
+		return refuseAs(CodePINOrKeyNotBoth)
 	}
-	return a.do(ctx, c, func(t *tx) error {
+	_, err := m.payload()
+	return err
+}
+
+// prepare makes the arbiter's credential before the transaction.
+func (m MatchNew) prepare(*State, Cmd) (func(t *tx, res *Result) error, error) {
+	cred, key, err := m.credential()
+	if err != nil {
+		return nil, err
+	}
+	return func(t *tx, _ *Result) error {
 		if t.st.Match != nil {
 			return refuseAs(CodeMatchExists, t.st.Match.Title)
 		}
-		if c.Role != RoleArbiter {
-			return forbid("match new must be given by the arbiter")
+		if t.cmd.Role != RoleArbiter {
+			return forbidAs(CodeMatchNewNeedsArbiter)
 		}
-		p, err := spec.payload()
+		p, err := m.payload()
 		if err != nil {
 			return err
 		}
@@ -83,10 +104,18 @@ func (a *App) NewMatch(ctx context.Context, c Cmd, spec MatchSpec) error {
 			t.signWith("arbiter", key, true)
 		}
 		return t.emit(0, KindMatchNew, p)
-	})
+	}, nil
 }
 
-func (spec MatchSpec) payload() (MatchNewPayload, error) {
+func (m MatchNew) run(t *tx, res *Result) error {
+	f, err := m.prepare(t.st, t.cmd)
+	if err != nil {
+		return err
+	}
+	return f(t, res)
+}
+
+func (spec MatchNew) payload() (MatchNewPayload, error) {
 	var p MatchNewPayload
 	for what, s := range map[phrase.Word]string{"the title": spec.Title, "the site": spec.Site, "the arbiter's name": spec.Arbiter} {
 		if err := checkText(what, s, what == "the title"); err != nil {
@@ -99,7 +128,7 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		}
 	}
 	if spec.Players[0] == spec.Players[1] {
-		return p, refuse("both players are called %q: give two different names", spec.Players[0])
+		return p, refuseAs(CodeSamePlayerNames, spec.Players[0])
 	}
 	if spec.Computer != "" && spec.Computer != spec.Players[0] && spec.Computer != spec.Players[1] {
 		return p, refuseAs(CodeComputerNotAPlayer, spec.Computer, spec.Players[0], spec.Players[1])
@@ -116,7 +145,7 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	if games == 0 {
 		games = 6
 	}
-	if games < 1 || games > 100 {
+	if games < 1 || games > maxGames {
 		return p, refuseAs(CodeGamesOutOfRange, games)
 	}
 	// a control for someone who is not a player is refused first: its
@@ -141,21 +170,25 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 		}
 		tc, err := clock.ParseSpec(s)
 		if err != nil {
-			return p, refuse("time control for %s: %v", name, err)
+			return p, refuseAs(CodeBadTimeControl, name, err)
 		}
 		if tc.Mode != clock.Timed {
 			return p, refuseAs(CodeUntimedControl, s)
 		}
 		controls[name] = tc.String()
 	}
-	p = MatchNewPayload{Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
+	id, err := NewMatchID()
+	if err != nil {
+		return p, err
+	}
+	p = MatchNewPayload{ID: id, Title: spec.Title, Site: spec.Site, Arbiter: spec.Arbiter, Players: spec.Players,
 		Computer: spec.Computer, Operators: spec.Operators, Appeals: spec.Appeals, Games: games, Controls: controls}
 	if err := checkTimeZone(spec.TimeZone); err != nil {
 		return p, err
 	}
 	p.TimeZone = spec.TimeZone
 	if spec.ForfeitAfter < 0 {
-		return p, refuse("the forfeit time cannot be negative")
+		return p, refuseAs(CodeNegativeForfeitTime)
 	}
 	p.ForfeitAfter = int64(time.Hour / time.Millisecond)
 	if spec.ForfeitAfter > 0 {
@@ -177,6 +210,18 @@ func (spec MatchSpec) payload() (MatchNewPayload, error) {
 	return p, nil
 }
 
+// MatchIDDigits is the length of a match id in hexadecimal digits.
+const MatchIDDigits = 32
+
+// NewMatchID draws a match's id: 16 random bytes (crypto/rand), in hex.
+func NewMatchID() (string, error) {
+	var b [MatchIDDigits / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("match: draw the match id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 func (t *tx) game(n int) (*Game, error) {
 	m, err := t.match()
 	if err != nil {
@@ -184,7 +229,7 @@ func (t *tx) game(n int) (*Game, error) {
 	}
 	g := t.st.Game(n)
 	if g == nil {
-		return nil, refuse("there is no game %d: the match has games 1 to %d", n, m.GamesPlanned)
+		return nil, refuseAs(CodeNoSuchGame, n, m.GamesPlanned)
 	}
 	return g, nil
 }
@@ -205,21 +250,52 @@ func (s *State) nextGame() *Game {
 	return nil
 }
 
-// ScheduleGame sets the scheduled start of game n (0 = the next game).
-func (a *App) ScheduleGame(ctx context.Context, c Cmd, n int, start time.Time) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("game schedule", RoleArbiter); err != nil {
-			return err
-		}
-		g, err := t.pick(n)
-		if err != nil {
-			return err
-		}
-		if g.State != Scheduled && g.State != Postponed {
-			return refuse("game %d is %s: only a game not yet started can be scheduled", g.Number, g.State)
-		}
-		return t.emit(g.Number, KindGameSchedule, GamePayload{Game: g.Number, Start: start.UTC().Format(time.RFC3339Nano)})
-	})
+// GameSchedule sets the scheduled start of a game ('game schedule').
+type GameSchedule struct {
+	Game  int       `json:"game,omitempty"` // 0: the next game
+	Start time.Time `json:"start"`
+}
+
+func (GameSchedule) Kind() string { return "game.schedule" }
+
+// Validate checks the game number and that a start is given.
+func (s GameSchedule) Validate() error {
+	if s.Start.IsZero() {
+		return refuseAs(CodeNoScheduledStart)
+	}
+	return checkGameNumber(s.Game)
+}
+
+func (s GameSchedule) run(t *tx, _ *Result) error {
+	g, err := t.pickAsArbiter("game schedule", s, s.Game)
+	if err != nil {
+		return err
+	}
+	if g.State != Scheduled && g.State != Postponed {
+		return refuseAs(CodeCannotSchedule, g.Number, g.State)
+	}
+	return t.emit(g.Number, KindGameSchedule, GamePayload{Game: g.Number, Start: s.Start.UTC().Format(time.RFC3339Nano)})
+}
+
+// pickAsArbiter is the game n (0: the next one) a command of the arbiter's
+// about a game not yet started is about, once the command's fields are
+// checked.
+func (t *tx) pickAsArbiter(command string, c Command, n int) (*Game, error) {
+	if err := t.require(command, RoleArbiter); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return t.pick(n)
+}
+
+// checkGameNumber refuses a game number no match has (0: the next game).
+func checkGameNumber(n int) error {
+	if n < 0 || n > maxGames {
+		return refuseAs(CodeGameNumberOutOfRange, n, maxGames)
+	}
+	return nil
 }
 
 func (t *tx) pick(n int) (*Game, error) {
@@ -231,15 +307,9 @@ func (t *tx) pick(n int) (*Game, error) {
 	}
 	g := t.st.nextGame()
 	if g == nil {
-		return nil, refuse("every game of the match has been played")
+		return nil, refuseAs(CodeAllGamesPlayed)
 	}
 	return g, nil
-}
-
-// StartGame starts game n (0 = the next one): White's clock starts at the
-// command's instant (Article 6.5), present or not.
-func (a *App) StartGame(ctx context.Context, c Cmd, n int) error {
-	return a.StartGameFrom(ctx, c, n, StartPosition{})
 }
 
 // StartPosition is where a game starts: the standard position when FEN is
@@ -247,33 +317,53 @@ func (a *App) StartGame(ctx context.Context, c Cmd, n int) error {
 // move counters and so each side's period; each clock is as given, else the
 // control's time for that period.
 type StartPosition struct {
-	FEN          string
-	White, Black *time.Duration
+	FEN   string         `json:"fen,omitempty"`
+	White *time.Duration `json:"white_ns,omitempty"`
+	Black *time.Duration `json:"black_ns,omitempty"`
 }
 
-// StartGameFrom starts game n (0 = the next one) from a position: the clock
-// of the side to move starts at the command's instant.
-func (a *App) StartGameFrom(ctx context.Context, c Cmd, n int, from StartPosition) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("game start", RoleArbiter); err != nil {
-			return err
-		}
-		if cur := t.st.CurrentGame(); cur != nil && cur.Live() {
-			return refuse("game %d is still in progress: finish it (result, resign, draw) before starting another", cur.Number)
-		}
-		g, err := t.pick(n)
-		if err != nil {
-			return err
-		}
-		if g.State != Scheduled && g.State != Postponed {
-			return refuse("game %d is %s and cannot be started", g.Number, g.State)
-		}
-		p := GamePayload{Game: g.Number, White: g.White, Black: g.Black}
-		if err := from.fill(&p); err != nil {
-			return err
-		}
-		return t.emit(g.Number, KindGameStart, p)
-	})
+// GameStart starts a game ('game start'): the next one (the lowest-numbered
+// scheduled game, else the lowest postponed one) or game Game, from the
+// standard position or a given one. The clock of the side to move starts
+// at the command's instant (Article 6.5), present or not.
+type GameStart struct {
+	Game int `json:"game,omitempty"` // 0: the next game
+	StartPosition
+}
+
+func (GameStart) Kind() string { return "game.start" }
+
+// Validate checks the game number and the start position.
+func (s GameStart) Validate() error {
+	if err := checkGameNumber(s.Game); err != nil {
+		return err
+	}
+	var p GamePayload
+	return s.StartPosition.fill(&p)
+}
+
+func (s GameStart) run(t *tx, _ *Result) error {
+	if err := t.require("game start", RoleArbiter); err != nil {
+		return err
+	}
+	if err := checkGameNumber(s.Game); err != nil {
+		return err
+	}
+	if cur := t.st.CurrentGame(); cur != nil && cur.Live() {
+		return refuseAs(CodeGameInProgress, cur.Number)
+	}
+	g, err := t.pick(s.Game)
+	if err != nil {
+		return err
+	}
+	if g.State != Scheduled && g.State != Postponed {
+		return refuseAs(CodeCannotStart, g.Number, g.State)
+	}
+	p := GamePayload{Game: g.Number, White: g.White, Black: g.Black}
+	if err := s.StartPosition.fill(&p); err != nil {
+		return err
+	}
+	return t.emit(g.Number, KindGameStart, p)
 }
 
 // maxStartMove bounds the move number of a start position (the longest
@@ -293,15 +383,15 @@ func (from StartPosition) fill(p *GamePayload) error {
 	}
 	pos, err := scoresheet.ParseFEN(from.FEN)
 	if err != nil {
-		return refuse("%v", err)
+		return refuseAs(CodeNotAPosition, err)
 	}
 	if f := strings.Fields(pos.String()); len(f) == 6 {
 		if n, err := strconv.Atoi(f[5]); err != nil || n < 1 || n > maxStartMove {
-			return refuse("the FEN's move number %s is not one a game can reach: give a move number from 1 to %d", f[5], maxStartMove)
+			return refuseAs(CodeFENMoveNumber, f[5], maxStartMove)
 		}
 	}
 	if term, _ := scoresheet.OutcomeOf(pos); term != scoresheet.TermNone {
-		return refuse("the game cannot start from this position: it is already over (%s)", term)
+		return refuseAs(CodePositionOver, term)
 	}
 	p.FEN = pos.String()
 	for _, x := range []struct {
@@ -313,7 +403,7 @@ func (from StartPosition) fill(p *GamePayload) error {
 			continue
 		}
 		if *x.d < 0 || *x.d > 24*time.Hour {
-			return refuse("%s's clock cannot start at %s: give a time between 0:00:00 and 24:00:00", x.who, clock.FormatReading(*x.d))
+			return refuseAs(CodeStartClockOutOfRange, x.who, clock.FormatReading(*x.d))
 		}
 		ns := int64(*x.d)
 		*x.ns = &ns
@@ -321,25 +411,32 @@ func (from StartPosition) fill(p *GamePayload) error {
 	return nil
 }
 
-// PostponeGame postpones game n (0 = the next one). Colours stay with the
-// game's number (rule 3).
-func (a *App) PostponeGame(ctx context.Context, c Cmd, n int, reason string) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("game postpone", RoleArbiter); err != nil {
-			return err
-		}
-		if err := checkText("the reason", reason, true); err != nil {
-			return err
-		}
-		g, err := t.pick(n)
-		if err != nil {
-			return err
-		}
-		if g.State != Scheduled {
-			return refuse("game %d is %s: only a game not yet started can be postponed", g.Number, g.State)
-		}
-		return t.emit(g.Number, KindGamePostpone, GamePayload{Game: g.Number, Reason: reason})
-	})
+// GamePostpone postpones a game not yet started ('game postpone'). Colours
+// stay with the game's number (rule 3).
+type GamePostpone struct {
+	Game   int    `json:"game,omitempty"` // 0: the next game
+	Reason string `json:"reason"`
+}
+
+func (GamePostpone) Kind() string { return "game.postpone" }
+
+// Validate checks the game number and the reason.
+func (p GamePostpone) Validate() error {
+	if err := checkText("the reason", p.Reason, true); err != nil {
+		return err
+	}
+	return checkGameNumber(p.Game)
+}
+
+func (p GamePostpone) run(t *tx, _ *Result) error {
+	g, err := t.pickAsArbiter("game postpone", p, p.Game)
+	if err != nil {
+		return err
+	}
+	if g.State != Scheduled {
+		return refuseAs(CodeCannotPostpone, g.Number, g.State)
+	}
+	return t.emit(g.Number, KindGamePostpone, GamePayload{Game: g.Number, Reason: p.Reason})
 }
 
 // roleSide is the side a player role moves for, or the computer's side for
@@ -354,78 +451,82 @@ func (t *tx) roleSide(g *Game) (clock.Side, bool, error) {
 		m := t.st.Match
 		s, ok := g.Side(m.Computer)
 		if !ok {
-			return 0, false, forbid("this match has no computer player, so there is no operator")
+			return 0, false, forbidAs(CodeNoOperator)
 		}
 		return s, true, nil
 	}
 	return 0, false, nil
 }
 
-// MoveResult tells what a move did.
+// MoveResult tells what a move did (Result.Moved).
 type MoveResult struct {
 	SAN    string
-	Ply    int
 	Ended  bool
 	Result string
 }
 
 // Move records the move of the side to move and presses its clock at the
-// command's instant (Article 6.7). With pressed, the move is the one for a
-// press already recorded. A move that ends the game stops the clocks.
-func (a *App) Move(ctx context.Context, c Cmd, input string, pressed bool) (MoveResult, error) {
-	var res MoveResult
-	err := a.do(ctx, c, func(t *tx) error {
-		if err := t.require("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
+// command's instant (Article 6.7; 'move'). With Pressed, the move is the
+// one for a press already recorded. A move that ends the game stops the
+// clocks.
+type Move struct {
+	Input   string `json:"input"` // SAN, UCI or long algebraic, as entered
+	Pressed bool   `json:"pressed,omitempty"`
+}
+
+func (Move) Kind() string { return "move" }
+
+// Validate checks that a move is given.
+func (m Move) Validate() error { return checkText("the move", m.Input, true) }
+
+func (m Move) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	if err := t.clockBound(g); err != nil {
+		return err
+	}
+	mover := g.ToMove()
+	if err := t.mayActFor(g, mover, "move"); err != nil {
+		return err
+	}
+	if m.Pressed && g.Pressed == nil {
+		return refuseAs(CodeNoPressWaiting)
+	}
+	if !m.Pressed && g.Pressed != nil {
+		return refuseAs(CodePressedBeforeMove, colour(*g.Pressed), m.Input)
+	}
+	if !m.Pressed {
+		if running, ok := g.Clock.Running(); !ok {
+			return refuseAs(CodeClocksStopped, g.pauseText())
+		} else if running != mover {
+			return refuseAs(CodeWrongClockRunning, colour(running), colour(mover))
 		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		mover := g.ToMove()
-		if err := t.mayActFor(g, mover, "move"); err != nil {
-			return err
-		}
-		if pressed && g.Pressed == nil {
-			return refuseAs(CodeNoPressWaiting)
-		}
-		if !pressed && g.Pressed != nil {
-			return refuseAs(CodePressedBeforeMove, colour(*g.Pressed), input)
-		}
-		if !pressed {
-			if running, ok := g.Clock.Running(); !ok {
-				return refuseAs(CodeClocksStopped, g.pauseText())
-			} else if running != mover {
-				return refuse("%s's clock is running but %s is to move: correct the clocks first", colour(running), colour(mover))
-			}
-		}
-		if err := checkText("the move", input, true); err != nil {
-			return err
-		}
-		mv, err := g.Sheet.ParseMove(input)
-		if err != nil {
-			return refuse("%v", err)
-		}
-		// Whether the move ends the game decides whether it presses the clock.
-		pos := g.Sheet.Position()
-		term, result := scoresheet.OutcomeOf(pos.Update(mv))
-		san, uci := chess.AlgebraicNotation{}.Encode(pos, mv), chess.UCINotation{}.Encode(pos, mv)
-		press := !pressed && term == scoresheet.TermNone
-		p := MovePayload{SAN: san, UCI: uci, Press: press, Input: input}
-		if press {
-			p.PressStamp = pressStamp(t.cmd.Stamp)
-		}
-		if err := t.emit(g.Number, KindMove, p); err != nil {
-			return err
-		}
-		res = MoveResult{SAN: san, Ply: g.Sheet.Ply() + 1}
-		if term != scoresheet.TermNone {
-			res.Ended, res.Result = true, result
-			return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(term), Reason: endReason(term)})
-		}
-		return nil
-	})
-	return res, err
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	mv, err := g.Sheet.ParseMove(m.Input)
+	if err != nil {
+		return refuseAs(CodeMoveNotLegal, err)
+	}
+	// Whether the move ends the game decides whether it presses the clock.
+	pos := g.Sheet.Position()
+	term, result := scoresheet.OutcomeOf(pos.Update(mv))
+	san, uci := chess.AlgebraicNotation{}.Encode(pos, mv), chess.UCINotation{}.Encode(pos, mv)
+	press := !m.Pressed && term == scoresheet.TermNone
+	p := MovePayload{SAN: san, UCI: uci, Press: press, Input: m.Input}
+	if press {
+		p.PressStamp = pressStamp(t.cmd.Stamp)
+	}
+	if err := t.emit(g.Number, KindMove, p); err != nil {
+		return err
+	}
+	if term != scoresheet.TermNone {
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(term), Reason: endReason(term)})
+	}
+	return nil
 }
 
 func endReason(term scoresheet.Termination) string {
@@ -444,9 +545,9 @@ func (t *tx) mayActFor(g *Game, side clock.Side, what phrase.Word) error {
 	}
 	if restricted && s != side {
 		if t.cmd.Role == RoleOperator {
-			return forbid("the operator acts only for the computer (%s), not for %s: %s refused", t.st.Match.Computer, g.Name(side), what)
+			return forbidAs(CodeOperatorOnlyForComputer, t.st.Match.Computer, g.Name(side), what)
 		}
-		return forbid("%s cannot %s for %s", t.cmd.Role, what, colour(side))
+		return forbidAs(CodeNotYourSide, t.cmd.Role, what, colour(side))
 	}
 	return nil
 }
@@ -461,32 +562,37 @@ func (g *Game) pauseText() any {
 	return phrase.Word("paused")
 }
 
-// Press presses the running clock before its move is recorded (the move
-// follows with Move(..., pressed=true)).
-func (a *App) Press(ctx context.Context, c Cmd) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		running, ok := g.Clock.Running()
-		if !ok {
-			return refuse("no clock is running (%s): nothing to press", g.pauseText())
-		}
-		if g.Pressed != nil {
-			return refuseAs(CodeAlreadyPressed, colour(*g.Pressed))
-		}
-		if err := t.mayActFor(g, running, "press the clock"); err != nil {
-			return err
-		}
-		return t.emit(g.Number, KindPress, SidePayload{Side: running.String(), PressStamp: pressStamp(t.cmd.Stamp)})
-	})
+// Press presses the running clock before its move is recorded ('press'; the
+// move follows as Move{Pressed: true}).
+type Press struct{}
+
+func (Press) Kind() string { return "press" }
+
+// Validate has nothing to check.
+func (Press) Validate() error { return nil }
+
+func (Press) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	if err := t.clockBound(g); err != nil {
+		return err
+	}
+	running, ok := g.Clock.Running()
+	if !ok {
+		return refuseAs(CodeNothingToPress, g.pauseText())
+	}
+	if g.Pressed != nil {
+		return refuseAs(CodeAlreadyPressed, colour(*g.Pressed))
+	}
+	if err := t.mayActFor(g, running, "press the clock"); err != nil {
+		return err
+	}
+	return t.emit(g.Number, KindPress, SidePayload{Side: running.String(), PressStamp: pressStamp(t.cmd.Stamp)})
 }
 
-// The causes of a pause (PauseArgs.Cause).
+// The causes of a pause (Pause.Cause).
 const (
 	CauseFault        = "fault"         // a technical fault: never on the computer's turn (rule 7)
 	CausePowerFailure = "power-failure" // rule 7's exception: the clocks may stop
@@ -500,127 +606,164 @@ func PauseCauses() []string {
 	return []string{CauseFault, CausePowerFailure, CauseUnplayable, CauseOther}
 }
 
-// PauseArgs are the arguments of "pause".
-type PauseArgs struct {
-	Reason string
-	Call   bool   // a player stops both clocks to call the arbiter (6.12b)
-	Cause  string // fault|power-failure|unplayable|other; "" = other
+// Pause stops the running clock (Article 6.12; 'pause') and records why.
+// With Call, a player stops both clocks to call the arbiter (6.12b). The
+// arbiter may stop the clocks on the computer's turn too (6.12a), but not
+// for a technical fault: the computer's clock keeps running then (rule 7).
+type Pause struct {
+	Cause  string `json:"cause,omitempty"` // fault|power-failure|unplayable|other; "" = other
+	Reason string `json:"reason,omitempty"`
+	Call   bool   `json:"call,omitempty"`
 }
 
-// Pause stops the running clock (Article 6.12) for cause "other". With call,
-// a player stops both clocks to call the arbiter (6.12b).
-func (a *App) Pause(ctx context.Context, c Cmd, reason string, call bool) error {
-	return a.PauseFor(ctx, c, PauseArgs{Reason: reason, Call: call})
-}
+// PauseArgs is Pause.
+//
+// Deprecated: use Pause.
+type PauseArgs = Pause
 
-// PauseFor stops the running clock (Article 6.12) and records why. The
-// arbiter may stop the clocks on the computer's turn too (6.12a), but not for
-// a technical fault: the computer's clock keeps running then (rule 7).
-func (a *App) PauseFor(ctx context.Context, c Cmd, args PauseArgs) error {
-	reason, call, cause := args.Reason, args.Call, args.Cause
-	if cause == "" {
-		cause = CauseOther
+func (Pause) Kind() string { return "pause" }
+
+// Validate checks the reason and the cause.
+func (p Pause) Validate() error {
+	if err := checkText("the reason", p.Reason, false); err != nil {
+		return err
 	}
-	return a.do(ctx, c, func(t *tx) error {
-		if err := checkText("the reason", reason, false); err != nil {
-			return err
-		}
-		if !slices.Contains(PauseCauses(), cause) {
-			return refuseAs(CodeNotAPauseCause, cause)
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		running, ok := g.Clock.Running()
-		if !ok {
-			return refuse("the clocks are already stopped (%s)", g.pauseText())
-		}
-		switch c.Role {
-		case RoleArbiter:
-			if err := t.require("pause", RoleArbiter); err != nil {
-				return err
-			}
-		case RoleWhite, RoleBlack:
-			if !call {
-				return forbidAs(CodePlayerPausesOnlyToCall)
-			}
-		case RoleOperator:
-			if s, _ := g.Side(t.st.Match.Computer); s == running {
-				return forbid("rule 7: the computer's clock must keep running on its turn; only the arbiter can stop it")
-			}
-			if !call {
-				return forbidAs(CodeOperatorPausesOnlyToCall)
-			}
-		default:
-			return forbidAs(CodePauseNeedsArbiter)
-		}
-		if cs, ok := g.Side(t.st.Match.Computer); ok && cs == running && cause == CauseFault {
-			return refuseAs(CodeNoPauseForFault)
-		}
-		return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: reason, Call: call, Cause: cause})
-	})
+	if !slices.Contains(PauseCauses(), p.cause()) {
+		return refuseAs(CodeNotAPauseCause, p.cause())
+	}
+	return nil
 }
 
-// Resume starts the clock of the side to move (the arbiter decides when the
-// game restarts, 6.12c).
-func (a *App) Resume(ctx context.Context, c Cmd) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("resume", RoleArbiter); err != nil {
+func (p Pause) cause() string {
+	if p.Cause == "" {
+		return CauseOther
+	}
+	return p.Cause
+}
+
+func (p Pause) run(t *tx, _ *Result) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	g, err := t.live()
+	if err != nil {
+		return err
+	}
+	running, ok := g.Clock.Running()
+	if !ok {
+		return refuseAs(CodeAlreadyStopped, g.pauseText())
+	}
+	switch t.cmd.Role {
+	case RoleArbiter:
+		if err := t.require("pause", RoleArbiter); err != nil {
 			return err
 		}
-		g, err := t.live()
-		if err != nil {
-			return err
+	case RoleWhite, RoleBlack:
+		if !p.Call {
+			return forbidAs(CodePlayerPausesOnlyToCall)
 		}
-		if _, ok := g.Clock.Running(); ok {
-			return refuse("a clock is already running")
+	case RoleOperator:
+		if s, _ := g.Side(t.st.Match.Computer); s == running {
+			return forbidAs(CodeComputersClockRuns)
 		}
-		side := g.ToMove()
-		if g.Pressed != nil {
-			side = g.Pressed.Other()
+		if !p.Call {
+			return forbidAs(CodeOperatorPausesOnlyToCall)
 		}
-		return t.emit(g.Number, KindResume, SidePayload{Side: side.String()})
-	})
+	default:
+		return forbidAs(CodePauseNeedsArbiter)
+	}
+	if cs, ok := g.Side(t.st.Match.Computer); ok && cs == running && p.cause() == CauseFault {
+		return refuseAs(CodeNoPauseForFault)
+	}
+	return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: p.Reason, Call: p.Call, Cause: p.cause()})
+}
+
+// Resume starts the clock of the side to move ('resume'; the arbiter decides
+// when the game restarts, 6.12c).
+type Resume struct{}
+
+func (Resume) Kind() string { return "resume" }
+
+// Validate has nothing to check.
+func (Resume) Validate() error { return nil }
+
+func (Resume) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("resume", RoleArbiter)
+	if err != nil {
+		return err
+	}
+	if _, ok := g.Clock.Running(); ok {
+		return refuseAs(CodeClockRunning)
+	}
+	side := g.ToMove()
+	if g.Pressed != nil {
+		side = g.Pressed.Other()
+	}
+	return t.emit(g.Number, KindResume, SidePayload{Side: side.String()})
 }
 
 // Adjustment is an arbiter's clock correction.
 type Adjustment struct {
-	Set    bool // set the remaining time to D, else add D (signed)
-	D      time.Duration
-	Moves  *int // reset the move counter
-	Period *int // 1-based period
+	Set    bool          `json:"set,omitempty"` // set the remaining time to D, else add D (signed)
+	D      time.Duration `json:"ns"`
+	Moves  *int          `json:"moves,omitempty"`  // reset the move counter
+	Period *int          `json:"period,omitempty"` // 1-based period
 }
 
-// Adjust corrects one side's clock (Article 6.10, 6.13; rule 2 when a physical
-// clock is kept in step). Allowed while the clock runs.
-func (a *App) Adjust(ctx context.Context, c Cmd, side clock.Side, adj Adjustment, reason string) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("adjust", RoleArbiter); err != nil {
-			return err
-		}
-		if err := checkText("the reason", reason, true); err != nil {
-			return refuseAs(CodeAdjustNeedsReason)
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		return t.adjust(g, side, adj, reason, "")
-	})
+// check refuses a correction no clock can take.
+func (adj Adjustment) check() error {
+	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
+		return refuseAs(CodeCorrectionTooLarge, clock.FormatReading(adj.D))
+	}
+	if adj.Moves != nil && (*adj.Moves < 0 || *adj.Moves > 1000) {
+		return refuseAs(CodeMoveCounterOutOfRange, *adj.Moves)
+	}
+	if adj.Period != nil && (*adj.Period < 1 || *adj.Period > 100) {
+		return refuseAs(CodePeriodOutOfRange, *adj.Period)
+	}
+	if adj.Set && adj.D < 0 {
+		return refuseAs(CodeNegativeClock)
+	}
+	return nil
+}
+
+// Adjust corrects one side's clock ('adjust'; Article 6.10, 6.13; rule 2
+// when a physical clock is kept in step). Allowed while the clock runs.
+type Adjust struct {
+	Side clock.Side `json:"side"`
+	Adjustment
+	Reason string `json:"reason"`
+}
+
+func (Adjust) Kind() string { return "adjust" }
+
+// Validate checks the reason and the correction.
+func (a Adjust) Validate() error {
+	if err := checkText("the reason", a.Reason, true); err != nil {
+		return refuseAs(CodeAdjustNeedsReason)
+	}
+	return a.Adjustment.check()
+}
+
+func (a Adjust) run(t *tx, _ *Result) error {
+	if err := t.require("adjust", RoleArbiter); err != nil {
+		return err
+	}
+	if err := checkText("the reason", a.Reason, true); err != nil {
+		return refuseAs(CodeAdjustNeedsReason)
+	}
+	g, err := t.live()
+	if err != nil {
+		return err
+	}
+	return t.adjust(g, a.Side, a.Adjustment, a.Reason, "")
 }
 
 // adjust corrects side's clock for reason: the arbiter's words (a string),
 // or the core's own (a phrase, also stored as the payload's why).
 func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason any, rule string) error {
-	if adj.D > 24*time.Hour || adj.D < -24*time.Hour {
-		return refuse("a correction of %s is absurd: no clock holds more than 24 hours", clock.FormatReading(adj.D))
-	}
-	if adj.Moves != nil && (*adj.Moves < 0 || *adj.Moves > 1000) {
-		return refuse("the move counter must be between 0 and 1000, not %d", *adj.Moves)
-	}
-	if adj.Period != nil && (*adj.Period < 1 || *adj.Period > 100) {
-		return refuse("the period counts from 1, not %d", *adj.Period)
+	if err := adj.check(); err != nil {
+		return err
 	}
 	p := AdjustPayload{Side: side.String(), Op: "add", Moves: adj.Moves, Period: adj.Period, Rule: rule}
 	switch r := reason.(type) {
@@ -631,101 +774,122 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason any, rule s
 	}
 	if adj.Set {
 		p.Op = "set"
-		if adj.D < 0 {
-			return refuse("a clock cannot be set to a negative time")
-		}
 	}
 	p.MS = int64(adj.D / time.Millisecond)
 	p.NS = int64(adj.D % time.Millisecond)
 	if _, _, err := adjustClock(g.Clock, side, p, t.cmd.At); err != nil {
-		return refuse("%s's clock cannot be corrected that way: %v", colour(side), err)
+		return refuseAs(CodeCannotCorrectClock, colour(side), err)
 	}
 	return t.emit(g.Number, KindAdjust, p)
 }
 
-// DrawOffer records a draw offer by side (nil: the side of the player who
-// gives it, else Game.Offerer). The offer lapses when the opponent moves or
-// declines.
-func (a *App) DrawOffer(ctx context.Context, c Cmd, side *clock.Side) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("draw offer", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		s := g.Offerer()
-		if side != nil {
-			s = *side
-		} else if rs, ok, _ := t.roleSide(g); ok {
-			s = rs
-		}
-		if err := t.mayActFor(g, s, "offer a draw"); err != nil {
-			return err
-		}
-		if g.Offer != nil {
-			return refuse("%s's draw offer is still open: it must be accepted or declined first", colour(g.Offer.By))
-		}
-		return t.emit(g.Number, KindDrawOffer, SidePayload{Side: s.String()})
-	})
+// DrawOffer records a draw offer ('draw offer') by Side (nil: the side of
+// the player who gives it, else Game.Offerer). The offer lapses when the
+// opponent moves or declines.
+type DrawOffer struct {
+	Side *clock.Side `json:"side,omitempty"`
 }
 
-// DrawAnswer accepts or declines the pending offer on behalf of the opponent
-// of the side that offered.
-func (a *App) DrawAnswer(ctx context.Context, c Cmd, accept bool) error {
-	return a.do(ctx, c, func(t *tx) error {
-		verb := "draw decline"
-		if accept {
-			verb = "draw accept"
-		}
-		if err := t.require(verb, RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		if g.Offer == nil || g.OfferNext != nil {
-			return refuse("there is no draw offer to answer")
-		}
-		answering := g.Offer.By.Other()
-		if err := t.mayActFor(g, answering, phrase.Word(strings.TrimPrefix(verb, "draw ")+" the draw")); err != nil {
-			return err
-		}
-		kind := KindDrawDecline
-		if accept {
-			kind = KindDrawAccept
-		}
-		if err := t.emit(g.Number, kind, SidePayload{Side: answering.String()}); err != nil {
-			return err
-		}
-		if accept {
-			return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(scoresheet.TermAgreement)})
-		}
-		return nil
-	})
+func (DrawOffer) Kind() string { return "draw.offer" }
+
+// Validate has nothing to check.
+func (DrawOffer) Validate() error { return nil }
+
+func (d DrawOffer) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("draw offer", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	s := g.Offerer()
+	if d.Side != nil {
+		s = *d.Side
+	} else if rs, ok, _ := t.roleSide(g); ok {
+		s = rs
+	}
+	if err := t.mayActFor(g, s, "offer a draw"); err != nil {
+		return err
+	}
+	if g.Offer != nil {
+		return refuseAs(CodeOfferOpen, colour(g.Offer.By))
+	}
+	return t.emit(g.Number, KindDrawOffer, SidePayload{Side: s.String()})
 }
 
-// Resign ends the game: side resigns.
-func (a *App) Resign(ctx context.Context, c Cmd, side clock.Side) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("resign", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		if err := t.mayActFor(g, side, "resign"); err != nil {
-			return err
-		}
-		result := "0-1"
-		if side == clock.Black {
-			result = "1-0"
-		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermResignation), Reason: g.Name(side) + " resigned", Why: phrase.Errorf(resignedFormat, g.Name(side))})
-	})
+// DrawAccept accepts the pending offer on behalf of the opponent of the
+// side that offered ('draw accept'): the game is drawn by agreement.
+type DrawAccept struct{}
+
+func (DrawAccept) Kind() string { return "draw.accept" }
+
+// Validate has nothing to check.
+func (DrawAccept) Validate() error { return nil }
+
+func (DrawAccept) run(t *tx, _ *Result) error { return t.answerDraw(true) }
+
+// DrawDecline declines the pending offer on behalf of the opponent of the
+// side that offered ('draw decline').
+type DrawDecline struct{}
+
+func (DrawDecline) Kind() string { return "draw.decline" }
+
+// Validate has nothing to check.
+func (DrawDecline) Validate() error { return nil }
+
+func (DrawDecline) run(t *tx, _ *Result) error { return t.answerDraw(false) }
+
+// answerDraw accepts or declines the pending offer.
+func (t *tx) answerDraw(accept bool) error {
+	verb := "draw decline"
+	if accept {
+		verb = "draw accept"
+	}
+	g, err := t.liveFor(verb, RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	if g.Offer == nil || g.OfferNext != nil {
+		return refuseAs(CodeNoDrawOffer)
+	}
+	answering := g.Offer.By.Other()
+	if err := t.mayActFor(g, answering, phrase.Word(strings.TrimPrefix(verb, "draw ")+" the draw")); err != nil {
+		return err
+	}
+	kind := KindDrawDecline
+	if accept {
+		kind = KindDrawAccept
+	}
+	if err := t.emit(g.Number, kind, SidePayload{Side: answering.String()}); err != nil {
+		return err
+	}
+	if accept {
+		return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(scoresheet.TermAgreement)})
+	}
+	return nil
+}
+
+// Resign ends the game ('resign'): Side resigns.
+type Resign struct {
+	Side clock.Side `json:"side"`
+}
+
+func (Resign) Kind() string { return "resign" }
+
+// Validate has nothing to check.
+func (Resign) Validate() error { return nil }
+
+func (r Resign) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("resign", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	if err := t.mayActFor(g, r.Side, "resign"); err != nil {
+		return err
+	}
+	result := "0-1"
+	if r.Side == clock.Black {
+		result = "1-0"
+	}
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermResignation), Reason: g.Name(r.Side) + " resigned", Why: phrase.Errorf(resignedFormat, g.Name(r.Side))})
 }
 
 // ValidResult checks a game result.
@@ -734,25 +898,39 @@ func ValidResult(r string) error {
 	case "1-0", "0-1", "1/2-1/2":
 		return nil
 	}
-	return refuse("%q is not a result: write 1-0, 0-1 or 1/2-1/2", r)
+	return refuseAs(CodeNotAResult, r)
 }
 
-// Result ends the game in progress by the arbiter's decision.
-func (a *App) Result(ctx context.Context, c Cmd, result, reason string) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("result", RoleArbiter); err != nil {
-			return err
-		}
-		if err := ValidResult(result); err != nil {
-			return err
-		}
-		if err := checkText("the reason", reason, true); err != nil {
-			return refuseAs(CodeResultNeedsReason)
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermArbiter), Reason: reason})
-	})
+// Decide ends the game in progress by the arbiter's decision (the command
+// line's 'result').
+type Decide struct {
+	Result string `json:"result"` // 1-0, 0-1 or 1/2-1/2
+	Reason string `json:"reason"`
+}
+
+func (Decide) Kind() string { return "result" }
+
+// Validate checks the result and the reason.
+func (d Decide) Validate() error {
+	if err := ValidResult(d.Result); err != nil {
+		return err
+	}
+	if err := checkText("the reason", d.Reason, true); err != nil {
+		return refuseAs(CodeResultNeedsReason)
+	}
+	return nil
+}
+
+func (d Decide) run(t *tx, _ *Result) error {
+	if err := t.require("result", RoleArbiter); err != nil {
+		return err
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	g, err := t.live()
+	if err != nil {
+		return err
+	}
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: d.Result, Termination: string(scoresheet.TermArbiter), Reason: d.Reason})
 }

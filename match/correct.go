@@ -31,8 +31,8 @@ package match
 // an irregularity (6.13) gives none.
 
 import (
-	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"arbiter/clock"
@@ -125,7 +125,7 @@ func (o CorrectionOptions) Outcome(method string) (CorrectionOutcome, bool) {
 func CorrectionPreview(st *State, ply int, at time.Time) (CorrectionOptions, error) {
 	g := st.CurrentGame()
 	if st.Match == nil || g == nil || !g.Live() {
-		return CorrectionOptions{}, refuse("no game is in progress: only a game in progress can be reset")
+		return CorrectionOptions{}, refuseAs(CodeNoGameToReset)
 	}
 	return correctionOptions(st.Match, g, ply, at)
 }
@@ -145,7 +145,7 @@ func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOpti
 	}
 	probe := g.Sheet.Clone()
 	if _, err := probe.TakeBack(ply); err != nil {
-		return o, refuse("%v", err)
+		return o, refuseAs(CodeCannotTakeBack, err)
 	}
 	o.FEN = probe.FEN()
 	o.ToMove = sideOfColor(probe.ToMove())
@@ -266,22 +266,74 @@ func (o *CorrectionOptions) set(g *Game, r [2]time.Duration) CorrectionOutcome {
 	return oc
 }
 
-// CorrectArgs are the arguments of "correct".
-type CorrectArgs struct {
-	Ply          int
-	Method       string        // record | proportional | keep | set
-	White, Black time.Duration // the readings for set
-	Cause        string        // operator-error (default) | irregularity
-	NoBonus      bool          // waive the rule-10 recovery bonus
-	Reason       string
+// Correct resets the game in progress to the position before Ply ('correct';
+// rule 10, Article 6.13) and sets the clocks by Method (see the file
+// comment). The clocks are left stopped. Result.Correction tells the
+// figures.
+type Correct struct {
+	Ply    int           `json:"ply"`
+	Method string        `json:"method"`             // record | proportional | keep | set
+	White  time.Duration `json:"white_ns,omitempty"` // the readings for set
+	Black  time.Duration `json:"black_ns,omitempty"`
+	Cause  string        `json:"cause,omitempty"` // operator-error (default) | irregularity
+	// NoBonus waives the rule-10 recovery bonus.
+	NoBonus bool   `json:"no_bonus,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+// CorrectArgs is Correct.
+//
+// Deprecated: use Correct.
+type CorrectArgs = Correct
+
+func (Correct) Kind() string { return "correct" }
+
+// Validate checks the reason, the cause, the method and its readings.
+func (args Correct) Validate() error {
+	if err := checkText("the reason", args.Reason, true); err != nil {
+		return refuseAs(CodeCorrectNeedsReason)
+	}
+	if _, err := args.rule(); err != nil {
+		return err
+	}
+	if !slices.Contains(CorrectionMethods, args.Method) {
+		return refuseAs(CodeNotAMethod, args.Method)
+	}
+	if args.Method != MethodSet && (args.White != 0 || args.Black != 0) {
+		return refuseAs(CodeReadingsGoWithSet)
+	}
+	if args.Method == MethodSet && (args.White <= 0 || args.Black <= 0) {
+		return refuseAs(CodeSetNeedsReadings)
+	}
+	return nil
+}
+
+// cause is the cause given, operator-error when none is.
+func (args Correct) cause() string {
+	if args.Cause == "" {
+		return CauseOperatorError
+	}
+	return args.Cause
+}
+
+// rule is the rule the correction's cause invokes.
+func (args Correct) rule() (string, error) {
+	switch args.cause() {
+	case CauseOperatorError:
+		return "rule 10", nil
+	case CauseIrregularity:
+		return "6.13", nil
+	}
+	return "", refuseAs(CodeNotACorrectionCause, args.Cause)
 }
 
 // CorrectResult tells what a correction did.
 type CorrectResult struct {
-	Options CorrectionOptions
-	Outcome CorrectionOutcome
-	Bonus   time.Duration // given to BonusTo
-	BonusTo string
+	Options   CorrectionOptions
+	Outcome   CorrectionOutcome
+	Bonus     time.Duration // given to BonusTo, who has BonusSide
+	BonusTo   string
+	BonusSide clock.Side
 }
 
 // CorrectSide is one side's setting in a correct event.
@@ -303,75 +355,47 @@ type CorrectPayload struct {
 	Struck []string    `json:"struck"`
 }
 
-// Correct resets the game in progress to the position before args.Ply and
-// sets the clocks by args.Method (see the file comment). The clocks are left
-// stopped.
-func (a *App) Correct(ctx context.Context, c Cmd, args CorrectArgs) (CorrectResult, error) {
+func (args Correct) run(t *tx, out *Result) error {
 	var res CorrectResult
-	err := a.do(ctx, c, func(t *tx) error {
-		if err := t.require("correct", RoleArbiter); err != nil {
-			return err
-		}
-		if err := checkText("the reason", args.Reason, true); err != nil {
-			return refuseAs(CodeCorrectNeedsReason)
-		}
-		cause := args.Cause
-		if cause == "" {
-			cause = CauseOperatorError
-		}
-		rule := "rule 10"
-		switch cause {
-		case CauseOperatorError:
-		case CauseIrregularity:
-			rule = "6.13"
-		default:
-			return refuseAs(CodeNotACorrectionCause, args.Cause)
-		}
-		known := false
-		for _, m := range CorrectionMethods {
-			known = known || m == args.Method
-		}
-		if !known {
-			return refuseAs(CodeNotAMethod, args.Method)
-		}
-		if args.Method != MethodSet && (args.White != 0 || args.Black != 0) {
-			return refuseAs(CodeReadingsGoWithSet)
-		}
-		if args.Method == MethodSet && (args.White <= 0 || args.Black <= 0) {
-			return refuseAs(CodeSetNeedsReadings)
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		opts, err := correctionOptions(t.st.Match, g, args.Ply, t.cmd.At)
-		if err != nil {
-			return err
-		}
-		oc, _ := opts.Outcome(args.Method)
-		if args.Method == MethodSet {
-			oc = opts.set(g, [2]time.Duration{args.White, args.Black})
-		}
-		if !oc.Possible {
-			return refuse("%s", oc.Why)
-		}
-		res.Options, res.Outcome = opts, oc
-		side := func(s clock.Side) CorrectSide {
-			x := oc.Sides[s]
-			return CorrectSide{RemainingNS: int64(x.Remaining), Moves: x.Moves, Period: x.Period}
-		}
-		p := CorrectPayload{Ply: args.Ply, Method: args.Method, Cause: cause, Reason: args.Reason,
-			White: side(clock.White), Black: side(clock.Black), Struck: opts.Struck}
-		if err := t.emit(g.Number, KindCorrect, p); err != nil {
-			return err
-		}
-		if cause != CauseOperatorError || args.NoBonus || opts.Human == "" {
-			return nil
-		}
-		res.Bonus, res.BonusTo = RecoveryBonus, opts.Human
-		return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, phrase.Errorf(bonusOperatorError), rule)
-	})
-	return res, err
+	if err := t.require("correct", RoleArbiter); err != nil {
+		return err
+	}
+	if err := args.Validate(); err != nil {
+		return err
+	}
+	cause := args.cause()
+	rule, _ := args.rule()
+	g, err := t.live()
+	if err != nil {
+		return err
+	}
+	opts, err := correctionOptions(t.st.Match, g, args.Ply, t.cmd.At)
+	if err != nil {
+		return err
+	}
+	oc, _ := opts.Outcome(args.Method)
+	if args.Method == MethodSet {
+		oc = opts.set(g, [2]time.Duration{args.White, args.Black})
+	}
+	if !oc.Possible {
+		return refuseAs(CodeMethodImpossible, oc.Why)
+	}
+	res.Options, res.Outcome = opts, oc
+	out.Correction = &res
+	side := func(s clock.Side) CorrectSide {
+		x := oc.Sides[s]
+		return CorrectSide{RemainingNS: int64(x.Remaining), Moves: x.Moves, Period: x.Period}
+	}
+	p := CorrectPayload{Ply: args.Ply, Method: args.Method, Cause: cause, Reason: args.Reason,
+		White: side(clock.White), Black: side(clock.Black), Struck: opts.Struck}
+	if err := t.emit(g.Number, KindCorrect, p); err != nil {
+		return err
+	}
+	if cause != CauseOperatorError || args.NoBonus || opts.Human == "" {
+		return nil
+	}
+	res.Bonus, res.BonusTo = RecoveryBonus, opts.Human
+	return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, phrase.Errorf(bonusOperatorError), rule)
 }
 
 func applyCorrect(s *State, g *Game, e store.Event) error {

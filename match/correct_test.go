@@ -125,7 +125,7 @@ func testRecordAcrossMoveForty(t *testing.T) {
 func testProportionalRefusedWhenNegative(t *testing.T) {
 	r := moveFortyCase(t)
 	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
-	refused(t, err, "White -0:44:27")
+	refused(t, err, CodeMethodImpossible, "White -0:44:27")
 	if r.game().Sheet.Ply() != 80 {
 		t.Error("a refused correction changed the record")
 	}
@@ -175,15 +175,15 @@ func testCorrectRefusals(t *testing.T) {
 		name string
 		role Role
 		args CorrectArgs
-		want string
+		want Code
 	}{
-		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, "must be given by the arbiter"},
-		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, string(CodeCorrectNeedsReason)},
-		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, string(CodeNoSuchPly)},
-		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, string(CodeNotAMethod)},
-		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, string(CodeSetNeedsReadings)},
-		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, string(CodeReadingsGoWithSet)},
-		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, string(CodeNotACorrectionCause)},
+		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, CodeWrongRole},
+		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, CodeCorrectNeedsReason},
+		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, CodeNoSuchPly},
+		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, CodeNotAMethod},
+		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, CodeSetNeedsReadings},
+		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, CodeReadingsGoWithSet},
+		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, CodeNotACorrectionCause},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

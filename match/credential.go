@@ -1,7 +1,6 @@
 package match
 
 import (
-	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
@@ -117,7 +116,7 @@ func newCredential(role, name, secret string, key ed25519.PrivateKey) (*Credenti
 		return nil, nil, refuseAs(CodePassphraseTooShort, MinSecret)
 	}
 	if !utf8.ValidString(secret) {
-		return nil, nil, refuse("the passphrase is not valid UTF-8 text: retype it")
+		return nil, nil, refuseAs(CodePassphraseNotUTF8)
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -160,7 +159,7 @@ func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 	}
 	seed, err := hex.DecodeString(f[1])
 	if err != nil || len(seed) != ed25519.SeedSize {
-		return nil, refuse("the key file is damaged: its key is not 64 hexadecimal digits")
+		return nil, refuseAs(CodeKeyFileDamaged)
 	}
 	return ed25519.NewKeyFromSeed(seed), nil
 }
@@ -170,20 +169,40 @@ func ParseKeyFile(b []byte) (ed25519.PrivateKey, error) {
 type authState struct {
 	Creds map[string]*Credential  // by Credential.ID()
 	Fails map[string]failureCount // by credential ID: wrong attempts since that role last acted
+	// ArbiterKeys are the arbiter's keys in the order registered: the
+	// first (match.new's, or the credential that protected the match) and
+	// every rotation after it. Never changed in place.
+	ArbiterKeys []ArbiterKey
 }
+
+// ArbiterKey is one of the arbiter's keys as the record registers it: the
+// first anchors the record ('verify --key'); each later one is a rotation,
+// signed by the key it replaces (docs/store.md, "Credentials").
+type ArbiterKey struct {
+	Seq       int64  // the event that registers it (match.new or credential.add)
+	Kind      string // the event's kind
+	PublicKey string // Ed25519, hex
+}
+
+// Fingerprint is the SHA-256 of the key, 64 hex digits.
+func (k ArbiterKey) Fingerprint() string { return Fingerprint(k.PublicKey) }
 
 type failureCount struct {
 	N    int
 	Last time.Time
 }
 
-func (a authState) withCred(c *Credential) authState {
+// withCred registers c, registered by event e.
+func (a authState) withCred(c *Credential, e store.Event) authState {
 	m := map[string]*Credential{}
 	for k, v := range a.Creds {
 		m[k] = v
 	}
 	m[c.ID()] = c
 	a.Creds = m
+	if c.Role == "arbiter" {
+		a.ArbiterKeys = append(a.ArbiterKeys[:len(a.ArbiterKeys):len(a.ArbiterKeys)], ArbiterKey{Seq: e.Seq, Kind: e.Kind, PublicKey: c.PublicKey})
+	}
 	return a
 }
 
@@ -230,6 +249,10 @@ func (s *State) Protected() bool {
 // ArbiterCredential is the arbiter's credential, nil if the match is unprotected.
 func (s *State) ArbiterCredential() *Credential { return s.Auth.Creds["arbiter"] }
 
+// ArbiterKeys are the arbiter's keys in the order registered: the first,
+// which anchors the record, then each rotation (none: unprotected).
+func (s *State) ArbiterKeys() []ArbiterKey { return s.Auth.ArbiterKeys }
+
 // Credential returns the credential with the given ID, or nil.
 func (s *State) Credential(id string) *Credential { return s.Auth.Creds[id] }
 
@@ -274,12 +297,23 @@ func (s *State) backoffUntil(id string) time.Time {
 	return f.Last.Add(Backoff(f.N))
 }
 
+// backoffAt is the end of the wait a try of credential id at instant at
+// falls in (zero: none): a command given before the last wrong attempt —
+// a press stamped at a station and delivered after it — was not given
+// during the wait, so the attempt neither refuses nor moves it.
+func (s *State) backoffAt(id string, at time.Time) time.Time {
+	if f, ok := s.Auth.Fails[id]; !ok || at.Before(f.Last) {
+		return time.Time{}
+	}
+	return s.backoffUntil(id)
+}
+
 func applyCredentialAdd(s *State, e store.Event) error {
 	var c Credential
 	if err := decode(e, &c); err != nil {
 		return err
 	}
-	s.Auth = s.Auth.withCred(&c)
+	s.Auth = s.Auth.withCred(&c, e)
 	if c.Role == "arbiter" {
 		s.Match.Credential = &c
 	}
@@ -376,7 +410,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	}
 	an.tried = tries
 	for _, id := range tries {
-		if until := st.backoffUntil(id); at.Before(until) {
+		if until := st.backoffAt(id, at); at.Before(until) {
 			return an, withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 		}
 	}
@@ -432,50 +466,81 @@ func UnprotectedWarning() error {
 	return refuseAs(CodeUnprotected)
 }
 
-// CredentialSpec is what "credential add" needs.
-type CredentialSpec struct {
-	Role   Role   // arbiter, operator, or white/black for a player (with Player)
-	Player string // the player's name (role "player")
-	Secret string // a passphrase of at least MinSecret characters
-	Key    ed25519.PrivateKey
+// CredentialAdd records a credential the arbiter hands out ('credential
+// add'): the operator's or a player's, or a new one of his own. On an
+// unprotected match only the arbiter's can be added (which protects the
+// match from then on). The new credential is given as a passphrase
+// (Secret), a key file's key (Key), or as made where a station's command
+// was given (Made): only the last is ever encoded.
+type CredentialAdd struct {
+	Role   Role               `json:"role"`             // arbiter, operator, or player (white/black) with Player
+	Player string             `json:"player,omitempty"` // the player's name (role "player")
+	Secret string             `json:"-"`                // a passphrase of at least MinSecret characters
+	Key    ed25519.PrivateKey `json:"-"`
 	// Made is the credential as made where a station's command was given
 	// (NewCredential): the record's form only, no passphrase or key.
-	Made *Credential
+	Made *Credential `json:"credential,omitempty"`
 }
 
-// AddCredential records a credential the arbiter hands out: the operator's
-// or a player's, or a new one of his own. On an unprotected match only the
-// arbiter's can be added (which protects the match from then on).
-func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) error {
-	if c.Role != RoleArbiter {
-		return forbid("credential add must be given by the arbiter, not the %s", c.Role)
-	}
+// CredentialSpec is CredentialAdd.
+//
+// Deprecated: use CredentialAdd.
+type CredentialSpec = CredentialAdd
+
+func (CredentialAdd) Kind() string { return "credential.add" }
+
+// Validate checks that one credential is given for a role that takes one.
+func (spec CredentialAdd) Validate() error {
+	_, _, err := spec.roleAndName()
+	return err
+}
+
+// roleAndName is the role and name the new credential is made for.
+func (spec CredentialAdd) roleAndName() (role, name string, err error) {
 	if n := btoi(spec.Secret != "") + btoi(spec.Key != nil) + btoi(spec.Made != nil); n != 1 {
-		return refuseAs(CodeCredentialOneOf)
+		return "", "", refuseAs(CodeCredentialOneOf)
 	}
-	role, name := string(spec.Role), ""
 	switch spec.Role {
 	case RoleArbiter, RoleOperator:
 		if spec.Player != "" {
-			return refuseAs(CodePlayerCredentialNeedsRole)
+			return "", "", refuseAs(CodePlayerCredentialNeedsRole)
 		}
+		return string(spec.Role), "", nil
 	case "player", RoleWhite, RoleBlack:
-		role, name = "player", spec.Player
-	default:
-		return refuse("%q is not a role a credential is given to: use arbiter, operator or player", string(spec.Role))
+		return "player", spec.Player, nil
+	}
+	return "", "", refuseAs(CodeNotACredentialRole, string(spec.Role))
+}
+
+func (spec CredentialAdd) run(t *tx, res *Result) error {
+	f, err := spec.prepare(t.st, t.cmd)
+	if err != nil {
+		return err
+	}
+	return f(t, res)
+}
+
+// prepare makes the new credential before the transaction (a passphrase's
+// argon2id is slow on purpose); only the arbiter hands one out.
+func (spec CredentialAdd) prepare(_ *State, c Cmd) (func(t *tx, res *Result) error, error) {
+	if c.Role != RoleArbiter {
+		return nil, forbidAs(CodeCredentialAddNeedsArbiter, c.Role)
+	}
+	role, name, err := spec.roleAndName()
+	if err != nil {
+		return nil, err
 	}
 	var cred *Credential
 	var key ed25519.PrivateKey
-	var err error
 	if spec.Made != nil {
 		cred, err = spec.Made, checkMade(spec.Made, role, name)
 	} else {
 		cred, key, err = newCredential(role, name, spec.Secret, spec.Key)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return a.do(ctx, c, func(t *tx) error {
+	return func(t *tx, _ *Result) error {
 		m, err := t.match()
 		if err != nil {
 			return err
@@ -484,7 +549,7 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 			return refuseAs(CodeCredentialNotAPlayer, name, m.Players[0], m.Players[1])
 		}
 		if role == "operator" && m.Computer == "" {
-			return refuse("this match has no computer player and so no operator: no credential is needed for one")
+			return refuseAs(CodeNoOperatorCredential)
 		}
 		if !t.st.Protected() {
 			if role != "arbiter" {
@@ -494,17 +559,17 @@ func (a *App) AddCredential(ctx context.Context, c Cmd, spec CredentialSpec) err
 				// made at another station: its request, signed there by the new key
 				req, ok := registrationSignedBy(c, cred)
 				if !ok {
-					return refuse("the new arbiter credential must sign its own registration: give the command again")
+					return refuseAs(CodeRegistrationUnsigned)
 				}
 				t.signer, t.signReq = "arbiter", req
 				return t.emit(0, KindCredentialAdd, cred)
 			}
 			t.signWith("arbiter", key, true) // the new key signs its own registration
 		} else if t.st.ArbiterCredential() == nil {
-			return refuse("this record keeps an older PIN without signing keys: credentials can be given only in a match created with this version")
+			return refuseAs(CodeOlderPIN)
 		}
 		return t.emit(0, KindCredentialAdd, cred)
-	})
+	}, nil
 }
 
 // credential is the arbiter's credential of a new match (nil: unprotected).
@@ -522,15 +587,26 @@ func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
 // older record's PIN).
 func (m *Match) Protected() bool { return m.Credential != nil || m.PINHash != "" }
 
-// CheckCredential checks the credentials of c as any command of c's role
-// would, and writes nothing when they are right (or the match is
-// unprotected). A wrong credential is recorded and backs off like any other
-// (a console's PIN prompt uses this, so guessing there is no cheaper).
-func (a *App) CheckCredential(ctx context.Context, c Cmd) error {
-	if st := a.State(); st.Match == nil || !st.Protected() {
-		return nil
+// CredentialCheck checks the credentials it is given with as any command of
+// that role would ('credential check'), and writes nothing when they are
+// right (or the match is unprotected). A wrong credential is recorded and
+// backs off like any other (a console's PIN prompt uses this, so guessing
+// there is no cheaper).
+type CredentialCheck struct{}
+
+func (CredentialCheck) Kind() string { return "credential.check" }
+
+// Validate has nothing to check.
+func (CredentialCheck) Validate() error { return nil }
+
+func (CredentialCheck) run(*tx, *Result) error { return nil }
+
+// prepare runs nothing on a match that needs no credential.
+func (CredentialCheck) prepare(st *State, _ Cmd) (func(t *tx, res *Result) error, error) {
+	if st.Match == nil || !st.Protected() {
+		return nil, nil
 	}
-	return a.do(ctx, c, func(t *tx) error { return nil })
+	return func(*tx, *Result) error { return nil }, nil
 }
 
 func btoi(b bool) int {

@@ -96,7 +96,126 @@ const (
 	CodeAmendNeedsReason          Code = "amend-needs-reason"
 	CodeAmendNeedsMove            Code = "amend-needs-move"
 	CodeAmendChangesStanding      Code = "amend-changes-standing"
+	CodeNotAFlag                  Code = "not-a-flag-side"
+	CodeMatchNewNeedsArbiter      Code = "match-new-needs-arbiter"
+	// The bounds on a command's instant (app.go, checkWhen).
+	CodeBefore1900   Code = "instant-before-1900"
+	CodeBeforeMatch  Code = "instant-before-match"
+	CodeFuture       Code = "instant-in-the-future"
+	CodeTooLate      Code = "instant-too-early-for-a-party"
+	CodeBeforeClock  Code = "instant-before-clock"
+	CodeBeforeRecord Code = "instant-before-record"
 )
+
+// The refusals every face words alike (the shared dictionary,
+// assets/translations: the words are the same on the command line and in
+// the console; SharedCodes lists them): arguments in the order of their
+// English words.
+const (
+	CodeAllGamesPlayed            Code = "all-games-played"
+	CodeAlreadyStopped            Code = "clocks-already-stopped"
+	CodeAppealDecided             Code = "appeal-already-decided"
+	CodeBadTimeControl            Code = "bad-time-control"
+	CodeBothFlagsNotFallen        Code = "both-flags-not-fallen"
+	CodeCannotAmend               Code = "cannot-amend"
+	CodeCannotCorrectClock        Code = "cannot-correct-clock"
+	CodeCannotPostpone            Code = "cannot-postpone"
+	CodeCannotSchedule            Code = "cannot-schedule"
+	CodeCannotStart               Code = "cannot-start"
+	CodeCannotTakeBack            Code = "cannot-take-back"
+	CodeClaimNotYourMove          Code = "claim-not-your-move"
+	CodeClockRunning              Code = "clock-already-running"
+	CodeComputersClockRuns        Code = "computers-clock-runs"
+	CodeCorrectionTooLarge        Code = "correction-too-large"
+	CodeCredentialAddNeedsArbiter Code = "credential-add-needs-arbiter"
+	CodeCredentialNotMadeHere     Code = "credential-not-made-here"
+	CodeFENMoveNumber             Code = "fen-move-number"
+	CodeFlagNotFallen             Code = "flag-not-fallen"
+	CodeFlagOrderUnknown          Code = "flag-order-unknown"
+	CodeForfeitTooEarly           Code = "forfeit-too-early"
+	CodeGameInProgress            Code = "game-in-progress"
+	CodeGameNumberOutOfRange      Code = "game-number-out-of-range"
+	CodeHumansTurn                Code = "humans-turn"
+	CodeIncidentNeedsGame         Code = "incident-needs-game"
+	CodeKeyFileDamaged            Code = "key-file-damaged"
+	CodeMalformedCommand          Code = "malformed-command"
+	CodeMethodImpossible          Code = "method-impossible"
+	CodeMoveCounterOutOfRange     Code = "move-counter-out-of-range"
+	CodeMoveNotLegal              Code = "move-not-legal"
+	CodeNegativeClock             Code = "negative-clock"
+	CodeNegativeForfeitTime       Code = "negative-forfeit-time"
+	CodeNoCommand                 Code = "no-command"
+	CodeNoCommandKind             Code = "no-command-kind"
+	CodeNoComputer                Code = "no-computer-player"
+	CodeNoDrawOffer               Code = "no-draw-offer"
+	CodeNoGameToForfeit           Code = "no-game-to-forfeit"
+	CodeNoGameToReset             Code = "no-game-to-reset"
+	CodeNoKeyToSignHead           Code = "no-key-to-sign-head"
+	CodeNoOperator                Code = "no-operator"
+	CodeNoOperatorCredential      Code = "no-operator-credential"
+	CodeNoPlyToAmend              Code = "no-ply-to-amend"
+	CodeNoRecordToAmend           Code = "no-record-to-amend"
+	CodeNoScheduledStart          Code = "no-scheduled-start"
+	CodeNoSuchGame                Code = "no-such-game"
+	CodeNotAClaim                 Code = "not-a-claim"
+	CodeNotACommandKind           Code = "not-a-command-kind"
+	CodeNotACredentialRole        Code = "not-a-credential-role"
+	CodeNotAPosition              Code = "not-a-position"
+	CodeNotAResult                Code = "not-a-result"
+	CodeNotARuling                Code = "not-a-ruling"
+	CodeNotATimeZone              Code = "not-a-time-zone"
+	CodeNotAnAppeal               Code = "not-an-appeal"
+	CodeNotAnIncidentKind         Code = "not-an-incident-kind"
+	CodeNotAnObject               Code = "command-not-an-object"
+	CodeNotYourSide               Code = "not-your-side"
+	CodeNothingToAmend            Code = "nothing-to-amend"
+	CodeNothingToPress            Code = "nothing-to-press"
+	CodeOfferOpen                 Code = "draw-offer-open"
+	CodeOlderPIN                  Code = "older-pin-record"
+	CodeOperatorOnlyForComputer   Code = "operator-only-for-computer"
+	CodeOwnFlagFirst              Code = "own-flag-fell-first"
+	CodePassphraseNotUTF8         Code = "passphrase-not-utf8"
+	CodePeriodOutOfRange          Code = "period-out-of-range"
+	CodePlayerHasMoved            Code = "player-has-moved"
+	CodePositionOver              Code = "position-already-over"
+	CodeRecordGrew                Code = "record-grew-while-signing"
+	CodeRegistrationUnsigned      Code = "registration-unsigned"
+	CodeSamePlayerNames           Code = "same-player-names"
+	CodeStartClockOutOfRange      Code = "start-clock-out-of-range"
+	CodeTextEmpty                 Code = "text-empty"
+	CodeTextInvalid               Code = "text-not-valid-utf8"
+	CodeTextNUL                   Code = "text-contains-nul"
+	CodeTextNotUTF8               Code = "text-not-utf8"
+	CodeTextTooLong               Code = "text-too-long"
+	CodeTimeInfoOnComputersTurn   Code = "time-info-on-computers-turn"
+	CodeUnknownTimeZone           Code = "unknown-time-zone"
+	CodeWrongClockRunning         Code = "wrong-clock-running"
+	CodeWrongRole                 Code = "wrong-role"
+)
+
+// SharedCodes are the refusals every face words alike (above): the command
+// line's table need not word them.
+var SharedCodes = []Code{
+	CodeAllGamesPlayed, CodeAlreadyStopped, CodeAppealDecided, CodeBadTimeControl,
+	CodeBothFlagsNotFallen, CodeCannotAmend, CodeCannotCorrectClock, CodeCannotPostpone,
+	CodeCannotSchedule, CodeCannotStart, CodeCannotTakeBack, CodeClaimNotYourMove, CodeClockRunning,
+	CodeComputersClockRuns, CodeCorrectionTooLarge, CodeCredentialAddNeedsArbiter,
+	CodeCredentialNotMadeHere, CodeFENMoveNumber, CodeFlagNotFallen, CodeFlagOrderUnknown,
+	CodeForfeitTooEarly, CodeGameInProgress, CodeGameNumberOutOfRange, CodeHumansTurn,
+	CodeIncidentNeedsGame, CodeKeyFileDamaged, CodeMalformedCommand,
+	CodeMethodImpossible, CodeMoveCounterOutOfRange, CodeMoveNotLegal, CodeNegativeClock,
+	CodeNegativeForfeitTime, CodeNoCommand, CodeNoCommandKind, CodeNoComputer, CodeNoDrawOffer,
+	CodeNoGameToForfeit, CodeNoGameToReset, CodeNoKeyToSignHead, CodeNoOperator,
+	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoRecordToAmend, CodeNoScheduledStart,
+	CodeNoSuchGame, CodeNotAClaim, CodeNotACommandKind, CodeNotACredentialRole,
+	CodeNotAPosition, CodeNotAResult, CodeNotARuling, CodeNotATimeZone, CodeNotAnAppeal,
+	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
+	CodeOfferOpen, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
+	CodePeriodOutOfRange, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
+	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,
+	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
+	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
+}
 
 // Error is a refusal a user can act on: one sentence, in a face's words,
 // saying what was wrong and what to do instead. Nothing was written when a

@@ -41,6 +41,10 @@ const (
 
 // MatchNewPayload creates the match.
 type MatchNewPayload struct {
+	// ID is the match's random id (NewMatchID), signed with the match by
+	// the arbiter's first key: 'verify --match' tells this match from
+	// another made with the same key file. Records made before it have none.
+	ID           string            `json:"match_id,omitempty"`
 	Title        string            `json:"title"`
 	Site         string            `json:"site,omitempty"`
 	Arbiter      string            `json:"arbiter,omitempty"`
@@ -209,10 +213,55 @@ func (s *State) Apply(e store.Event) error {
 		return fmt.Errorf("match: replay event %d (%s): %w", e.Seq, e.Kind, err)
 	}
 	s.noteActed(e)
+	s.noteLate(e)
 	s.Seq = e.Seq
 	s.Head = e.Hash
-	s.LastAt = e.At
+	if !SystemEvent(e) {
+		s.MatchSeq = e.Seq
+		if e.At.After(s.LastAt) {
+			s.LastAt = e.At
+		}
+	}
 	return nil
+}
+
+// SystemEvent reports whether e is the system's own (a station's event, a
+// recovery note) or a wrong credential's (auth.fail): such events go into
+// the log in order with the instant they claim and the instant they were
+// received, and never bound a command's instant (State.LastAt).
+func SystemEvent(e store.Event) bool {
+	return e.Role == string(RoleSystem) || e.Kind == KindAuthFail
+}
+
+// LateEvent is an event of a protected match recorded more than LateAfter
+// after the instant it claims (given with the arbiter's credential: a
+// recovery, a replay): status --json and the report show it as recorded late.
+type LateEvent struct {
+	Seq      int64     `json:"seq"`
+	Game     int       `json:"game"`
+	Kind     string    `json:"kind"`
+	Role     Role      `json:"role"`
+	Actor    string    `json:"actor"`
+	At       time.Time `json:"at"`
+	Received time.Time `json:"received"`
+	// In is the game whose incident log shows it: its own, or for a
+	// match-level event the game in progress then (else the first).
+	In int `json:"-"`
+}
+
+// Late is how much later than its instant the event was received.
+func (l LateEvent) Late() time.Duration { return l.Received.Sub(l.At) }
+
+// noteLate keeps e among the events recorded late (State.Late).
+func (s *State) noteLate(e store.Event) {
+	if e.Received.IsZero() || SystemEvent(e) || !s.Protected() || e.Received.Sub(e.At) <= LateAfter {
+		return
+	}
+	in := e.Game
+	if g := s.CurrentGame(); in == 0 && g != nil {
+		in = g.Number
+	}
+	s.Late = append(s.Late[:len(s.Late):len(s.Late)], LateEvent{Seq: e.Seq, Game: e.Game, Kind: e.Kind, Role: Role(e.Role), Actor: e.Actor, At: e.At, Received: e.Received, In: max(in, 1)})
 }
 
 func (s *State) apply(e store.Event) error {
@@ -247,7 +296,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 		return fmt.Errorf("a match exists already")
 	}
 	m := &Match{
-		Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
+		ID: p.ID, Title: p.Title, Site: p.Site, Arbiter: p.Arbiter, Players: p.Players, Computer: p.Computer,
 		Operators: p.Operators, Appeals: p.Appeals, GamesPlanned: p.Games, PINHash: p.PINHash, PINSalt: p.PINSalt,
 		ForfeitAfter: time.Duration(p.ForfeitAfter) * time.Millisecond, Game1White: p.Game1White, Lots: p.Lots,
 		Created: e.At, Controls: map[string]clock.Control{}, TimeZone: p.TimeZone,
@@ -264,7 +313,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 	}
 	if p.Credential != nil {
 		m.Credential = p.Credential
-		s.Auth = s.Auth.withCred(p.Credential)
+		s.Auth = s.Auth.withCred(p.Credential, e)
 	}
 	s.Match = m
 	s.Games = nil
@@ -303,8 +352,8 @@ func (s *State) applyPeople(p IncidentPayload) {
 
 type gameHandler func(s *State, g *Game, e store.Event) error
 
-// gameHandlers apply game-level events by kind; files of this package add
-// their kinds with registerKind in init functions.
+// gameHandlers apply game-level events by kind: the one table of them
+// (match-level events are matchLevelKinds', match.new's applyMatchNew).
 var gameHandlers = map[string]gameHandler{
 	KindGameSchedule: applySchedule,
 	KindGameStart:    applyStart,
@@ -321,10 +370,10 @@ var gameHandlers = map[string]gameHandler{
 	KindFlag:         applyFlag,
 	KindIncident:     applyIncident,
 	KindRecovery:     applyRecovery,
+	KindCorrect:      applyCorrect,
+	KindAmend:        applyAmend,
+	KindClaim:        applyClaim,
 }
-
-// RegisterKind lets other files of this package add event kinds.
-func registerKind(kind string, h gameHandler) { gameHandlers[kind] = h }
 
 func applySchedule(s *State, g *Game, e store.Event) error {
 	var p GamePayload
@@ -503,7 +552,7 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
 		entry.DrawOffer = true
-		g.Offer = &DrawOffer{By: mover, Ply: entry.Ply}
+		g.Offer = &Offer{By: mover, Ply: entry.Ply}
 		g.OfferNext = nil
 	} else if g.Offer != nil && g.Offer.By != mover {
 		// The opponent moved: a pending offer lapses.
@@ -648,7 +697,7 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	switch p.Op {
 	case "add":
 		c, err = c.AddTime(side, d, at)
-		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), signed(d))
+		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), clock.FormatCorrection(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
 		effect = phrase.Errorf("%s set to %s", phrase.Word(side.String()), clock.FormatReading(d))
@@ -675,13 +724,6 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	return c, effect, nil
 }
 
-func signed(d time.Duration) string {
-	if d < 0 {
-		return "−" + clock.FormatReading(-d)
-	}
-	return "+" + clock.FormatReading(d)
-}
-
 func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	_, side, err := decodeSide(e)
 	if err != nil {
@@ -691,10 +733,10 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
 		// Offered with the move just made: "(=)" goes with that move.
 		entries[n-1].DrawOffer = true
-		g.Offer = &DrawOffer{By: side, Ply: n}
+		g.Offer = &Offer{By: side, Ply: n}
 	} else {
 		// Offered before moving: the offer stands with the next move.
-		g.Offer = &DrawOffer{By: side, Ply: len(entries)}
+		g.Offer = &Offer{By: side, Ply: len(entries)}
 		g.OfferNext = &side
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
@@ -726,6 +768,9 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 			return err
 		}
 		g.Clock = c
+		g.flagged = [2]bool{true, true}
+	} else if side, err := sideOf(p.Side); err == nil {
+		g.flagged[side] = true
 	}
 	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
@@ -778,8 +823,12 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	return nil
 }
 
-// incidentEffects are the automatic effects of incident kinds on the game.
-var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{}
+// incidentEffects are the automatic effects of incident kinds on the game
+// as the record is replayed (procedures.go).
+var incidentEffects = map[string]func(s *State, g *Game, e store.Event, p IncidentPayload) error{
+	IncidentAppeal:         keepRefers,
+	IncidentAppealDecision: applyAppealDecision,
+}
 
 func applyRecovery(s *State, g *Game, e store.Event) error {
 	var p RecoveryPayload

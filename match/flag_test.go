@@ -202,7 +202,7 @@ var flagRules = []struct {
 		}
 		since := r.seq()
 		_, err := r.app.Flag(r.ctx, r.as(RoleWhite, 0), "black", false)
-		refused(t, err, "White's own flag fell first")
+		refused(t, err, CodeOwnFlagFirst)
 		r.wantLog(t, since)
 		r.wantResult(t, "*", "")
 		_, err = r.app.Flag(r.ctx, r.as(RoleOperator, sec), "white", false)
@@ -230,14 +230,14 @@ var flagRules = []struct {
 			side string
 		}{{RoleBlack, "white"}, {RoleWhite, "black"}, {RoleArbiter, "white"}} {
 			_, err := r.app.Flag(r.ctx, r.as(c.role, sec), c.side, false)
-			refused(t, err, "can never be claimed")
+			refused(t, err, CodeFlagOrderUnknown)
 		}
 		_, err = r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
-		refused(t, err, string(CodeBothFlagsRecorded))
+		refused(t, err, CodeBothFlagsRecorded)
 		r.move(10*sec, "Nf3")
 		r.move(10*sec, "Nc6")
 		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, sec), "white", false)
-		refused(t, err, "can never be claimed")
+		refused(t, err, CodeFlagOrderUnknown)
 		r.wantClocks(t, "0:00:00", "0:00:00")
 		r.wantResult(t, "*", "")
 		since = r.seq()
@@ -262,7 +262,7 @@ var flagRules = []struct {
 			t.Error("White's 6.11 flag is still down after the hour was credited")
 		}
 		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, 0), "white", false)
-		refused(t, err, "has not fallen")
+		refused(t, err, CodeFlagNotFallen)
 		r.move(time.Hour+sec, r.knight()) // 41., late: flag at 3600 s into it
 		fell := r.now.Add(-sec)
 		r.move(sec, r.knight())
@@ -283,7 +283,7 @@ var flagRules = []struct {
 		r.ok(err)
 		r.wantLog(t, since, `flag "side":"both" & "white_fell_at":"`+rfcAt(90*sec)+`" & "black_fell_at":"`+rfcAt(125*sec)+`"`)
 		_, err = r.app.Flag(r.ctx, r.as(RoleBlack, sec), "white", false)
-		refused(t, err, "can never be claimed")
+		refused(t, err, CodeFlagOrderUnknown)
 		r.wantResult(t, "*", "")
 		r.wantClocks(t, "0:00:00", "0:00:00")
 	}},
@@ -300,7 +300,7 @@ var flagRules = []struct {
 		r.wantResult(t, "0-1", "checkmate")
 		since := r.seq()
 		_, err := r.app.Flag(r.ctx, r.as(RoleWhite, sec), "black", false)
-		refused(t, err, string(CodeGameOver))
+		refused(t, err, CodeGameOver)
 		r.wantLog(t, since)
 		r.wantResult(t, "0-1", "checkmate")
 		r.wantClocks(t, "0:00:58", "0:00:00")
@@ -312,8 +312,8 @@ var flagRules = []struct {
 		r.start()
 		r.move(m, "e4") // Deep Blue's clock runs from +60 s
 		since := r.seq()
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), string(CodeNoPauseForFault))
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), string(CodeNotAPauseCause))
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), CodeNoPauseForFault)
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), CodeNotAPauseCause)
 		r.wantLog(t, since)
 		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
 		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: unplayable") {
@@ -435,17 +435,17 @@ var flagRules = []struct {
 		r.ok(r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 61"}))
 		r.wantClocks(t, "0:30:00", "0:30:00")
 		err := r.app.StartGameFrom(r.ctx, r.as(RoleArbiter, 0), 0, StartPosition{FEN: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 61"})
-		refused(t, err, "still in progress")
+		refused(t, err, CodeGameInProgress)
 	}},
 	{"rule_1_a_control_for_someone_who_is_not_a_player_is_refused_first", func(t *testing.T) {
 		app, _, _ := openTestApp(t, "tc.db")
 		cmd := Cmd{At: rigStart, Actor: Actor{Role: RoleArbiter}}
 		spec := MatchSpec{Title: "T", Players: [2]string{kasparov, deepBlue}, Controls: map[string]string{"Nobody": "bad"}}
-		refused(t, app.NewMatch(context.Background(), cmd, spec), string(CodeControlNotAPlayer))
+		refused(t, app.NewMatch(context.Background(), cmd, spec), CodeControlNotAPlayer)
 		spec.Controls = map[string]string{deepBlue: "classical"}
-		refused(t, app.NewMatch(context.Background(), cmd, spec), `"classical" is not a preset`)
+		refused(t, app.NewMatch(context.Background(), cmd, spec), CodeBadTimeControl, `"classical" is not a preset`)
 		spec.Controls = map[string]string{deepBlue: "40/banana"}
-		refused(t, app.NewMatch(context.Background(), cmd, spec), "time control")
+		refused(t, app.NewMatch(context.Background(), cmd, spec), CodeBadTimeControl, "40/banana")
 	}},
 }
 

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"context"
 	"sort"
 	"strings"
 	"time"
@@ -11,14 +10,42 @@ import (
 	"arbiter/scoresheet"
 )
 
-// IncidentArgs are the arguments of "incident KIND".
+// IncidentArgs are what an incident says beyond its kind.
 type IncidentArgs struct {
-	Text   string
-	Name   string // operator-replaced, arbiter-replaced
-	InHall bool   // maintenance: in the playing hall (else remote)
-	Remote bool
-	Result string // appeal-decision may change a result
-	Refers int64  // appeal: the ruling it contests; appeal-decision: the appeal it closes
+	Text   string `json:"text"`
+	Name   string `json:"name,omitempty"`    // operator-replaced, arbiter-replaced
+	InHall bool   `json:"in_hall,omitempty"` // maintenance: in the playing hall (else remote)
+	Remote bool   `json:"remote,omitempty"`
+	Result string `json:"result,omitempty"` // appeal-decision may change a result
+	Refers int64  `json:"refers,omitempty"` // appeal: the ruling it contests; appeal-decision: the appeal it closes
+}
+
+// LogIncident logs an incident of the kind Incident ('incident KIND') in
+// the current game (or, for match-level kinds between games, in the
+// match), with the kind's guard and effects (procedures.go).
+type LogIncident struct {
+	Incident string `json:"incident"` // one of IncidentKinds
+	IncidentArgs
+}
+
+func (LogIncident) Kind() string { return "incident" }
+
+// Validate checks the kind and the texts.
+func (l LogIncident) Validate() error {
+	if _, ok := incidentKinds[l.Incident]; !ok {
+		return refuseAs(CodeNotAnIncidentKind, l.Incident, IncidentKinds())
+	}
+	return l.checkTexts()
+}
+
+func (l LogIncident) checkTexts() error {
+	if strings.TrimSpace(l.Text) == "" {
+		return refuseAs(CodeIncidentNeedsText, l.Incident)
+	}
+	if err := checkText("the incident text", l.Text, true); err != nil {
+		return err
+	}
+	return checkText("the name", l.Name, false)
 }
 
 // incidentKind describes one kind of incident: who may log it, the rule it
@@ -38,17 +65,11 @@ type incidentKind struct {
 	// fill completes the incident's payload (effect text, readings) before
 	// it is written; g may be nil between games.
 	fill func(t *tx, g *Game, args IncidentArgs, p *IncidentPayload)
-	// output is text printed for the user (e.g. a setup card).
-	output func(t *tx, g *Game) string
 	// matchLevel incidents may be logged between games.
 	matchLevel bool
 }
 
 var anyone = []Role{RoleArbiter, RoleOperator, RoleWhite, RoleBlack}
-
-var incidentKinds = map[string]incidentKind{
-	"note": {rule: "", roles: anyone, matchLevel: true},
-}
 
 // IncidentKinds lists the incident kinds, sorted.
 func IncidentKinds() []string {
@@ -69,65 +90,50 @@ func IncidentOptions(kind string) []string {
 	return append([]string(nil), incidentKinds[kind].options...)
 }
 
-// Incident logs an incident of the given kind in the current game (or, for
-// match-level kinds between games, in the match). It returns text for the
-// user, such as a setup card.
-func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArgs) (string, error) {
-	var out string
-	err := a.do(ctx, c, func(t *tx) error {
-		k, ok := incidentKinds[kind]
-		if !ok {
-			return refuse("%q is not an incident kind: use one of %v", kind, IncidentKinds())
-		}
-		if err := t.require("incident "+kind, k.roles...); err != nil {
+func (l LogIncident) run(t *tx, _ *Result) error {
+	kind, args := l.Incident, l.IncidentArgs
+	k, ok := incidentKinds[kind]
+	if !ok {
+		return refuseAs(CodeNotAnIncidentKind, kind, IncidentKinds())
+	}
+	if err := t.require("incident "+kind, k.roles...); err != nil {
+		return err
+	}
+	if err := l.checkTexts(); err != nil {
+		return err
+	}
+	if _, err := t.match(); err != nil {
+		return err
+	}
+	g := t.st.CurrentGame()
+	if (g == nil || !g.Live()) && !k.matchLevel {
+		return refuseAs(CodeIncidentNeedsGame, kind)
+	}
+	if err := flags(k.options...)(t, g, args); err != nil {
+		return err
+	}
+	// Guards and fills see g == nil before the first game.
+	if k.guard != nil {
+		if err := k.guard(t, g, args); err != nil {
 			return err
 		}
-		if strings.TrimSpace(args.Text) == "" {
-			return refuseAs(CodeIncidentNeedsText, kind)
-		}
-		if err := checkText("the incident text", args.Text, true); err != nil {
+	}
+	p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name, Result: args.Result, Refers: args.Refers}
+	if k.fill != nil {
+		k.fill(t, g, args, &p)
+	}
+	if g == nil {
+		return t.emit(0, KindIncident, p)
+	}
+	if err := t.emit(g.Number, KindIncident, p); err != nil {
+		return err
+	}
+	if k.effects != nil {
+		if err := k.effects(t, g, args); err != nil {
 			return err
 		}
-		if err := checkText("the name", args.Name, false); err != nil {
-			return err
-		}
-		if _, err := t.match(); err != nil {
-			return err
-		}
-		g := t.st.CurrentGame()
-		if (g == nil || !g.Live()) && !k.matchLevel {
-			return refuse("incident %s needs a game in progress", kind)
-		}
-		if err := flags(k.options...)(t, g, args); err != nil {
-			return err
-		}
-		// Guards and fills see g == nil before the first game.
-		if k.guard != nil {
-			if err := k.guard(t, g, args); err != nil {
-				return err
-			}
-		}
-		p := IncidentPayload{Kind: kind, Text: args.Text, Rule: k.rule, Name: args.Name, Result: args.Result, Refers: args.Refers}
-		if k.fill != nil {
-			k.fill(t, g, args, &p)
-		}
-		if g == nil {
-			return t.emit(0, KindIncident, p)
-		}
-		if err := t.emit(g.Number, KindIncident, p); err != nil {
-			return err
-		}
-		if k.effects != nil {
-			if err := k.effects(t, g, args); err != nil {
-				return err
-			}
-		}
-		if k.output != nil {
-			out = k.output(t, t.st.Game(g.Number))
-		}
-		return nil
-	})
-	return out, err
+	}
+	return nil
 }
 
 // FlagVerdict is the outcome of a fallen flag.
@@ -173,131 +179,175 @@ func requiredDone(g *Game, side clock.Side, f clock.Flag) (done int, ok bool) {
 	return done, f.Required > 0 && done >= f.Required
 }
 
-// Flag records that side's flag has fallen, observed by the arbiter or claimed
-// by a player (Article 6.8), and applies Articles 6.3 and 6.9: whether the
-// required moves were completed is judged at the instant the flag fell; with
-// both flags down in a known order the first flag decides. With both and
-// orderUnknown, Article 6.11: the game continues, and those flags can never
-// be claimed.
-func (a *App) Flag(ctx context.Context, c Cmd, which string, orderUnknown bool) (FlagVerdict, error) {
-	var v FlagVerdict
-	err := a.do(ctx, c, func(t *tx) error {
-		if err := t.require("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
+// Flag records that a side's flag has fallen ('flag'), observed by the
+// arbiter or claimed by a player (Article 6.8), and applies Articles 6.3 and
+// 6.9: whether the required moves were completed is judged at the instant
+// the flag fell; with both flags down in a known order the first flag
+// decides. With Side "both" and OrderUnknown, Article 6.11: the game
+// continues, and those flags can never be claimed. Result.Verdict is the
+// ruling.
+type Flag struct {
+	Side         string `json:"side"` // white, black or both
+	OrderUnknown bool   `json:"order_unknown,omitempty"`
+}
+
+func (Flag) Kind() string { return "flag" }
+
+// Validate checks the side and that Article 6.11 goes with both flags.
+func (f Flag) Validate() error {
+	if f.Side == "both" {
+		if !f.OrderUnknown {
+			return refuseAs(CodeFlagBothNeedsOrder)
 		}
-		g, err := t.live()
-		if err != nil {
-			return err
+		return nil
+	}
+	if f.OrderUnknown {
+		return refuseAs(CodeOrderUnknownGoesWithBoth)
+	}
+	if _, err := clock.ParseSide(f.Side); err != nil {
+		return refuseAs(CodeNotAFlag, f.Side)
+	}
+	return nil
+}
+
+func (cmd Flag) run(t *tx, _ *Result) error {
+	g, err := t.liveFor("flag", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
+	if err != nil {
+		return err
+	}
+	if cmd.Side == "both" {
+		if !cmd.OrderUnknown {
+			return refuseAs(CodeFlagBothNeedsOrder)
 		}
-		at := t.cmd.At
-		if which == "both" {
-			if !orderUnknown {
-				return refuseAs(CodeFlagBothNeedsOrder)
-			}
-			if err := t.require("flag both", RoleArbiter); err != nil {
-				return err
-			}
-			// Article 6.11 is about two fallen flags: it cannot stop a clock
-			// that still shows time
-			var fl [2]clock.Flag
-			for _, s := range []clock.Side{clock.White, clock.Black} {
-				fl[s] = g.Clock.Flag(s, at)
-				if !fl[s].Fallen {
-					return refuse("%s's flag has not fallen (%s remain): Article 6.11 applies only when both flags have fallen", colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
-				}
-			}
-			if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
-				return refuseAs(CodeBothFlagsRecorded)
-			}
-			return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
-				WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
+		return t.bothFlags(g)
+	}
+	if cmd.OrderUnknown {
+		return refuseAs(CodeOrderUnknownGoesWithBoth)
+	}
+	claimed, err := clock.ParseSide(cmd.Side)
+	if err != nil {
+		return refuseAs(CodeNotAFlag, cmd.Side)
+	}
+	side, f, err := t.decidingFlag(g, claimed)
+	if err != nil {
+		return err
+	}
+	p, end := judgeFlag(g, side, f, claimed)
+	if err := t.emit(g.Number, KindFlag, p); err != nil {
+		return err
+	}
+	if end == nil {
+		return nil
+	}
+	return t.emit(g.Number, KindGameEnd, *end)
+}
+
+// bothFlags records Article 6.11: both flags have fallen and which fell
+// first is not established. It cannot stop a clock that still shows time.
+func (t *tx) bothFlags(g *Game) error {
+	if err := t.require("flag both", RoleArbiter); err != nil {
+		return err
+	}
+	at := t.cmd.At
+	var fl [2]clock.Flag
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		fl[s] = g.Clock.Flag(s, at)
+		if !fl[s].Fallen {
+			return refuseAs(CodeBothFlagsNotFallen, colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
 		}
-		if orderUnknown {
-			return refuseAs(CodeOrderUnknownGoesWithBoth)
+	}
+	if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
+		return refuseAs(CodeBothFlagsRecorded)
+	}
+	return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
+		WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
+}
+
+// decidingFlag is the flag a claim of the claimed side's flag is judged on
+// (Article 6.8): the claimed one, unless the other fell first and its side
+// had not completed the required moves, which then decides — and which its
+// own side cannot claim away.
+func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, error) {
+	at, side := t.cmd.At, claimed
+	f := g.Clock.Flag(side, at)
+	if !f.Fallen {
+		return side, f, refuseAs(CodeFlagNotFallen, colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
+	}
+	if f.OrderUnknown {
+		return side, f, refuseAs(CodeFlagOrderUnknown, colour(side))
+	}
+	of := g.Clock.Flag(side.Other(), at)
+	if !of.Fallen || of.OrderUnknown {
+		return side, f, nil
+	}
+	switch {
+	case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
+		return side, f, refuseAs(CodeSameInstant, instant(f.At))
+	case of.At.Before(f.At):
+		first := side.Other()
+		if _, done := requiredDone(g, first, of); done {
+			return side, f, nil // the first flag loses nothing (6.3): the claimed one is judged
 		}
-		side, err := clock.ParseSide(which)
-		if err != nil {
-			return refuse("flag needs white, black or both, not %q", which)
+		if rs, ok, _ := t.roleSide(g); ok && rs == first {
+			return side, f, refuseAs(CodeOwnFlagFirst, colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
 		}
-		f := g.Clock.Flag(side, at)
-		if !f.Fallen {
-			return refuse("%s's flag has not fallen: %s remain", colour(side), clock.FormatReading(g.Clock.Remaining(side, at)))
-		}
-		if f.OrderUnknown {
-			return refuse("%s's flag fell in the finding of Article 6.11 (both flags down, order unknown) and can never be claimed: the game continues", colour(side))
-		}
-		claimed := side
-		if of := g.Clock.Flag(side.Other(), at); of.Fallen && !of.OrderUnknown {
-			switch {
-			case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
-				return refuseAs(CodeSameInstant, instant(f.At))
-			case of.At.Before(f.At):
-				first := side.Other()
-				if _, done := requiredDone(g, first, of); done {
-					break // the first flag loses nothing (6.3): the claimed one is judged
-				}
-				if rs, ok, _ := t.roleSide(g); ok && rs == first {
-					return refuse("%s's own flag fell first (at %s, %s's at %s): the first flag decides (6.8), so %s cannot claim %s's flag", colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
-				}
-				side, f = first, of
-			}
-		}
-		v = FlagVerdict{Side: side, FellAt: f.At}
-		opp := side.Other()
-		// said is the verdict's sentence: the 6.8 note when the first flag
-		// decides, then why
-		said := func(why *phrase.Error) *phrase.Error {
-			if claimed != side {
-				why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
-			}
-			v.Why, v.Reason = why, why.Error()
-			return why
-		}
-		payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
+		return first, of, nil
+	}
+	return side, f, nil
+}
+
+// judgeFlag is the verdict on side's fallen flag f, claimed as claimed's:
+// Article 6.3 counts the moves completed from the scoresheet, not from the
+// clock's counter, at the instant the flag fell; a player who had not
+// completed them loses unless the opponent cannot checkmate by any series
+// of legal moves (6.9), and the arbiter decides when that is undetermined.
+// It returns the flag event's payload and the game's end, if it ends.
+func judgeFlag(g *Game, side clock.Side, f clock.Flag, claimed clock.Side) (FlagPayload, *EndPayload) {
+	payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
+	if claimed != side {
+		payload.Claimed = claimed.String()
+	}
+	// said is the verdict's sentence: the 6.8 note when the first flag
+	// decides, then why
+	said := func(verdict string, why *phrase.Error) {
 		if claimed != side {
-			payload.Claimed = claimed.String()
+			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
 		}
-		// Article 6.3: the moves completed are counted from the scoresheet,
-		// not from the clock's counter, at the instant the flag fell.
-		done, ok := requiredDone(g, side, f)
-		if ok {
-			said(phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
-			payload.Verdict, payload.Reason, payload.Why = "required moves completed", v.Reason, v.Why
-			return t.emit(g.Number, KindFlag, payload)
+		payload.Verdict, payload.Reason, payload.Why = verdict, why.Error(), why
+	}
+	done, ok := requiredDone(g, side, f)
+	if ok {
+		said("required moves completed", phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
+		return payload, nil
+	}
+	short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
+	if f.Required == 0 {
+		short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
+	}
+	opp := side.Other()
+	mv := flagMateVerdict(g.Sheet, opp)
+	proof := mv.Why
+	if proof == nil {
+		proof = phrase.Errorf("%s", mv.Reason)
+	}
+	result := ""
+	switch mv.Verdict {
+	case scoresheet.CannotMate:
+		result = "1/2-1/2"
+		said(mv.Verdict.String(), phrase.Errorf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, colour(opp), proof))
+	case scoresheet.MatePossible:
+		result = "0-1"
+		if side == clock.Black {
+			result = "1-0"
 		}
-		short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
-		if f.Required == 0 {
-			short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
-		}
-		mv := flagMateVerdict(g.Sheet, opp)
-		proof := mv.Why
-		if proof == nil {
-			proof = phrase.Errorf("%s", mv.Reason)
-		}
-		v.Verdict = mv.Verdict
-		switch mv.Verdict {
-		case scoresheet.CannotMate:
-			v.Result = "1/2-1/2"
-			said(phrase.Errorf("%s, but %s cannot checkmate by any series of legal moves (6.9): %s", short, colour(opp), proof))
-		case scoresheet.MatePossible:
-			v.Result = "0-1"
-			if side == clock.Black {
-				v.Result = "1-0"
-			}
-			said(phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
-		default:
-			said(phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result", short, colour(opp), proof))
-		}
-		payload.Verdict, payload.Reason, payload.Why = mv.Verdict.String(), v.Reason, v.Why
-		if err := t.emit(g.Number, KindFlag, payload); err != nil {
-			return err
-		}
-		if v.Result == "" {
-			return nil
-		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: v.Result, Termination: string(scoresheet.TermTimeForfeit), Reason: v.Reason, Why: v.Why})
-	})
-	return v, err
+		said(mv.Verdict.String(), phrase.Errorf("%s: %s did not complete the required moves in time (6.9): %s", short, colour(side), proof))
+	default:
+		said(mv.Verdict.String(), phrase.Errorf("%s; whether %s can still checkmate is undetermined (%s): the arbiter decides the result", short, colour(opp), proof))
+	}
+	if result == "" {
+		return payload, nil
+	}
+	return payload, &EndPayload{Result: result, Termination: string(scoresheet.TermTimeForfeit), Reason: payload.Reason, Why: payload.Why}
 }
 
 // rfc writes an instant for an event payload ("" for the zero time).

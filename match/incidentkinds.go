@@ -2,8 +2,8 @@ package match
 
 // The kinds of incident in a game's log (Incident.Kind) that other packages
 // tell apart (the PDF's appendix, its table of clock adjustments, the PGN's
-// corrections). The incident command's own kinds are the keys of
-// procedureKinds; the rest are recorded by the commands named.
+// corrections) or print for (a setup card). The incident command's own
+// kinds are the keys of incidentKinds; the rest are recorded by the commands named.
 const (
 	IncidentResult           = "result"            // a game ended (game.end)
 	IncidentAdjust           = "adjust"            // a clock adjusted (6.10)
@@ -20,6 +20,7 @@ const (
 	IncidentMaintenance      = "maintenance"       // rule 13
 	IncidentOperatorReplaced = "operator-replaced" // rule 4
 	IncidentArbiterReplaced  = "arbiter-replaced"  // rule 17
+	IncidentSetup            = "setup"             // rule 12: the operator sets up the position in the computer
 	// Kinds this version does not record but a report lists as rulings
 	// when a record carries them.
 	IncidentTakeback = "takeback"

@@ -13,7 +13,6 @@ package match
 // docs/rules.md maps every rule to its command and test.
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -28,57 +27,42 @@ import (
 // (rule 13) or an operator error (rule 10).
 const RecoveryBonus = 5 * time.Minute
 
-// This init must run after the one in events.go, which creates
-// gameHandlers: files are initialised in the order of their names.
-func init() {
-	registerKind(KindCorrect, applyCorrect)
-	registerKind(KindAmend, applyAmend)
-	registerKind(KindClaim, applyClaim)
-	for k, v := range procedureKinds() {
-		incidentKinds[k] = v
-	}
-	incidentEffects[IncidentAppeal] = keepRefers
-	incidentEffects[IncidentAppealDecision] = func(s *State, g *Game, e store.Event, p IncidentPayload) error {
-		keepRefers(s, g, e, p)
-		return applyAppealDecision(s, g, e, p)
-	}
-}
-
 var (
 	rolesComputer = []Role{RoleOperator, RoleArbiter}
 	rolesArbiter  = []Role{RoleArbiter}
 )
 
-func procedureKinds() map[string]incidentKind {
-	return map[string]incidentKind{
-		IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
-			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
-			fill: fillWhere, effects: hallBonus},
-		"replacement": {rule: "rule 13", roles: rolesComputer,
-			options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
-			fill: fillWhere, effects: hallBonus},
-		IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
-			guard: computerMatch("rules 6, 7, 12"),
-			fill:  fillEffect("the computer's clock keeps running (rule 7)")},
-		"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
-		"operator-communication": {rule: "rule 6", roles: rolesComputer,
-			guard: notHumansTurn("rule 6", "the operator's communication with others")},
-		"setup": {rule: "rule 12", roles: rolesComputer,
-			guard: notHumansTurn("rule 12", "setting up the position in the computer"),
-			fill:  fillSetup, output: func(t *tx, g *Game) string { return SetupCard(g, t.st.Match, t.cmd.At) }},
-		IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
-			options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
-		"time-info": {rule: "rule 11", roles: rolesComputer,
-			guard: computersTurn, fill: fillReadings},
-		"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
-			fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
-		"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
-		IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
-		IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
-		IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
-		IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
-		"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
-	}
+// incidentKinds are the kinds of incident, with who may log each, its rule,
+// guard, effects and output (IncidentKinds lists them).
+var incidentKinds = map[string]incidentKind{
+	"note": {rule: "", roles: anyone, matchLevel: true},
+	IncidentMaintenance: {rule: "rule 13", roles: rolesComputer,
+		options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "work on the computer")),
+		fill: fillWhere, effects: hallBonus},
+	"replacement": {rule: "rule 13", roles: rolesComputer,
+		options: []string{"in-hall", "remote"}, guard: all(hallOrRemote, notHumansTurn("rule 13", "replacing the computer's hardware or software")),
+		fill: fillWhere, effects: hallBonus},
+	IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
+		guard: computerMatch("rules 6, 7, 12"),
+		fill:  fillEffect("the computer's clock keeps running (rule 7)")},
+	"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
+	"operator-communication": {rule: "rule 6", roles: rolesComputer,
+		guard: notHumansTurn("rule 6", "the operator's communication with others")},
+	IncidentSetup: {rule: "rule 12", roles: rolesComputer,
+		guard: notHumansTurn("rule 12", "setting up the position in the computer"),
+		fill:  fillSetup},
+	IncidentOperatorReplaced: {rule: "rule 4", roles: rolesComputer, matchLevel: true,
+		options: []string{"name"}, guard: all(needName, notHumansTurn("rule 4", "replacing the operator"))},
+	"time-info": {rule: "rule 11", roles: rolesComputer,
+		guard: computersTurn, fill: fillReadings},
+	"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
+		fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
+	"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
+	IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
+	IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
+	IncidentAppeal:          {rule: "rule 19", roles: anyone, matchLevel: true, options: []string{"refers"}, guard: appealGuard},
+	IncidentAppealDecision:  {rule: "rule 19", roles: rolesArbiter, matchLevel: true, options: []string{"refers", "result"}, guard: decisionGuard},
+	"irregularity":          {rule: "rule 20", roles: rolesArbiter, matchLevel: true},
 }
 
 type guardFunc = func(t *tx, g *Game, args IncidentArgs) error
@@ -128,7 +112,7 @@ func needName(t *tx, g *Game, a IncidentArgs) error {
 func computerMatch(rule phrase.Word) guardFunc {
 	return func(t *tx, g *Game, a IncidentArgs) error {
 		if t.st.Match.Computer == "" {
-			return refuse("%s concerns a computer player, and this match has none", rule)
+			return refuseAs(CodeNoComputer, rule)
 		}
 		return nil
 	}
@@ -142,7 +126,7 @@ func notHumansTurn(rule, what phrase.Word) guardFunc {
 		}
 		if HumansTurn(t.st.Match, g) {
 			h := t.st.Match.Human()
-			return refuse("%s: %s is allowed only when it is not %s's turn to move; wait until %s has moved", rule, what, h, h)
+			return refuseAs(CodeHumansTurn, rule, what, h, h)
 		}
 		return nil
 	}
@@ -154,7 +138,7 @@ func computersTurn(t *tx, g *Game, a IncidentArgs) error {
 		return err
 	}
 	if cs, ok := g.Side(m.Computer); !ok || turnOf(g) != cs {
-		return refuse("rule 11: the operator may tell %s the times only when it is %s's turn to move", m.Computer, m.Computer)
+		return refuseAs(CodeTimeInfoOnComputersTurn, m.Computer, m.Computer)
 	}
 	return nil
 }
@@ -332,7 +316,7 @@ func appealGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	_, inc := t.st.ruling(a.Refers)
 	if inc == nil {
-		return refuse("event %d is not a decision of the arbiter in the incident log: give the number of the ruling the appeal contests", a.Refers)
+		return refuseAs(CodeNotARuling, a.Refers)
 	}
 	return nil
 }
@@ -343,10 +327,10 @@ func decisionGuard(t *tx, g *Game, a IncidentArgs) error {
 	}
 	ag, inc := t.st.findIncident(a.Refers)
 	if inc == nil || inc.Kind != "appeal" {
-		return refuse("event %d is not an appeal: give the number of the appeal the decision closes", a.Refers)
+		return refuseAs(CodeNotAnAppeal, a.Refers)
 	}
 	if t.st.decided(a.Refers) {
-		return refuse("the appeal (event %d) has already been decided: log a new appeal to contest the decision", a.Refers)
+		return refuseAs(CodeAppealDecided, a.Refers)
 	}
 	if a.Result == "" {
 		return nil
@@ -376,8 +360,10 @@ func keepRefers(s *State, g *Game, e store.Event, p IncidentPayload) error {
 	return nil
 }
 
-// applyAppealDecision changes a game's result when the appeals board says so.
+// applyAppealDecision notes the appeal it closes and changes a game's result
+// when the appeals board says so.
 func applyAppealDecision(s *State, g *Game, e store.Event, p IncidentPayload) error {
+	keepRefers(s, g, e, p)
 	if p.Result == "" {
 		return nil
 	}
@@ -407,53 +393,67 @@ func sheetMoves(g *Game, side clock.Side) int {
 
 // --- forfeit (Article 6.6) ---------------------------------------------------
 
-// Forfeit defaults side, absent from the board, in the game in progress or,
-// before it starts, in the next scheduled game (Article 6.6). It is allowed
-// once the player is absent more than Match.ForfeitAfter after the
-// scheduled start (the game's start when none was scheduled) and has not
-// moved. The opponent wins; the colours of later games stay as drawn
-// (rule 3).
-func (a *App) Forfeit(ctx context.Context, c Cmd, side clock.Side, reason string) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("forfeit", RoleArbiter); err != nil {
-			return err
+// Forfeit defaults Side, absent from the board ('forfeit'), in the game in
+// progress or, before it starts, in the next scheduled game (Article 6.6).
+// It is allowed once the player is absent more than Match.ForfeitAfter
+// after the scheduled start (the game's start when none was scheduled) and
+// has not moved. The opponent wins; the colours of later games stay as
+// drawn (rule 3).
+type Forfeit struct {
+	Side   clock.Side `json:"side"`
+	Reason string     `json:"reason"`
+}
+
+func (Forfeit) Kind() string { return "forfeit" }
+
+// Validate checks the reason.
+func (f Forfeit) Validate() error {
+	if err := checkText("the reason", f.Reason, true); err != nil {
+		return refuseAs(CodeForfeitNeedsReason)
+	}
+	return nil
+}
+
+func (f Forfeit) run(t *tx, _ *Result) error {
+	side, reason := f.Side, f.Reason
+	if err := t.require("forfeit", RoleArbiter); err != nil {
+		return err
+	}
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	m, err := t.match()
+	if err != nil {
+		return err
+	}
+	g := t.st.CurrentGame()
+	if g == nil || !g.Live() {
+		g = t.st.nextGame()
+		if g == nil {
+			return refuseAs(CodeNoGameToForfeit)
 		}
-		if err := checkText("the reason", reason, true); err != nil {
-			return refuseAs(CodeForfeitNeedsReason)
+		if g.Scheduled.IsZero() {
+			return refuseAs(CodeForfeitNoStart, g.Number, clock.FormatReading(m.ForfeitAfter))
 		}
-		m, err := t.match()
-		if err != nil {
-			return err
-		}
-		g := t.st.CurrentGame()
-		if g == nil || !g.Live() {
-			g = t.st.nextGame()
-			if g == nil {
-				return refuse("every game of the match has been played: there is no game to forfeit")
-			}
-			if g.Scheduled.IsZero() {
-				return refuseAs(CodeForfeitNoStart, g.Number, clock.FormatReading(m.ForfeitAfter))
-			}
-		}
-		base, what := g.Scheduled, phrase.Word("the scheduled start")
-		if base.IsZero() {
-			base, what = g.Started, "the start of the game"
-		}
-		if n := sheetMoves(g, side); n > 0 {
-			return refuse("%s (%s) has made %d move(s) in game %d and is not absent: a player who has moved cannot be defaulted", g.Name(side), colour(side), n, g.Number)
-		}
-		deadline := base.Add(m.ForfeitAfter)
-		if !t.cmd.At.After(deadline) {
-			return refuse("%s may be defaulted only when absent more than %s after %s (%s), that is after %s: wait %s more (6.6)",
-				g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
-		}
-		result := "0-1"
-		if side == clock.Black {
-			result = "1-0"
-		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermForfeit),
-			Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), clock.FormatReading(m.ForfeitAfter), what, reason)})
-	})
+	}
+	base, what := g.Scheduled, phrase.Word("the scheduled start")
+	if base.IsZero() {
+		base, what = g.Started, "the start of the game"
+	}
+	if n := sheetMoves(g, side); n > 0 {
+		return refuseAs(CodePlayerHasMoved, g.Name(side), colour(side), n, g.Number)
+	}
+	deadline := base.Add(m.ForfeitAfter)
+	if !t.cmd.At.After(deadline) {
+		return refuseAs(CodeForfeitTooEarly,
+			g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
+	}
+	result := "0-1"
+	if side == clock.Black {
+		result = "1-0"
+	}
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(scoresheet.TermForfeit),
+		Reason: fmt.Sprintf("%s did not arrive within %s of %s (6.6): %s", g.Name(side), clock.FormatReading(m.ForfeitAfter), what, reason)})
 }
 
 // --- claims -------------------------------------------------------------------
@@ -467,59 +467,82 @@ type ClaimPayload struct {
 	Ruling string `json:"ruling"`
 }
 
-// ClaimResult is the ruling on a claim.
+// ClaimResult is the ruling on a claim (Result.Ruling).
 type ClaimResult struct {
 	Valid  bool
 	Ruling string // one sentence
 }
 
-// Claim judges a claim of a draw by repetition or by the fifty-move rule,
-// made by side (the role's side; for the arbiter, the side to move), now or
-// with an intended move. A valid claim draws the game; an invalid one is
-// logged and the game continues. The claim is judged from the record, never
-// from a display (6.14).
-func (a *App) Claim(ctx context.Context, c Cmd, kind, intended string) (ClaimResult, error) {
+// The draws a player may claim (Claim.Draw).
+const (
+	ClaimRepetition = "repetition"
+	ClaimFiftyMoves = "fifty-moves"
+)
+
+// Claim judges a claim of a draw ('claim repetition', 'claim fifty-moves')
+// by repetition or by the fifty-move rule, made by the side having the move
+// (the role's side; for the arbiter, the side to move), now or with an
+// intended move. A valid claim draws the game; an invalid one is logged and
+// the game continues. The claim is judged from the record, never from a
+// display (6.14). Result.Ruling is the ruling.
+type Claim struct {
+	Draw string `json:"draw"`           // repetition | fifty-moves
+	Move string `json:"move,omitempty"` // the intended move, written, not played
+}
+
+func (Claim) Kind() string { return "claim" }
+
+// Validate checks the intended move's text and the kind of draw.
+func (cl Claim) Validate() error {
+	if err := checkText("the intended move", cl.Move, false); err != nil {
+		return err
+	}
+	if cl.Draw != ClaimRepetition && cl.Draw != ClaimFiftyMoves {
+		return refuseAs(CodeNotAClaim, cl.Draw)
+	}
+	return nil
+}
+
+func (cl Claim) run(t *tx, _ *Result) error {
+	kind, intended := cl.Draw, cl.Move
 	var res ClaimResult
-	err := a.do(ctx, c, func(t *tx) error {
-		if err := t.require("claim", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
-			return err
-		}
-		if err := checkText("the intended move", intended, false); err != nil {
-			return err
-		}
-		g, err := t.live()
-		if err != nil {
-			return err
-		}
-		side := g.ToMove()
-		if s, ok, err := t.roleSide(g); err != nil {
-			return err
-		} else if ok && s != side {
-			return forbid("a draw claim is made by the player having the move (Article 9.2), and %s is to move", colour(side))
-		}
-		var term scoresheet.Termination
-		switch kind {
-		case "repetition":
-			res.Valid, res.Ruling = g.Sheet.ClaimRepetition(intended)
-			term = scoresheet.TermRepetition
-		case "fifty-moves":
-			res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
-			term = scoresheet.TermFiftyMoves
-		default:
-			return refuse("%q is not a claim: claim repetition or fifty-moves", kind)
-		}
-		if !res.Valid {
-			res.Ruling += " The game continues."
-		}
-		if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling}); err != nil {
-			return err
-		}
-		if !res.Valid {
-			return nil
-		}
-		return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling})
-	})
-	return res, err
+	if err := t.require("claim", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
+		return err
+	}
+	if err := checkText("the intended move", intended, false); err != nil {
+		return err
+	}
+	g, err := t.live()
+	if err != nil {
+		return err
+	}
+	side := g.ToMove()
+	if s, ok, err := t.roleSide(g); err != nil {
+		return err
+	} else if ok && s != side {
+		return forbidAs(CodeClaimNotYourMove, colour(side))
+	}
+	var term scoresheet.Termination
+	switch kind {
+	case "repetition":
+		res.Valid, res.Ruling = g.Sheet.ClaimRepetition(intended)
+		term = scoresheet.TermRepetition
+	case "fifty-moves":
+		res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
+		term = scoresheet.TermFiftyMoves
+	default:
+		return refuseAs(CodeNotAClaim, kind)
+	}
+	if !res.Valid {
+		res.Ruling += " The game continues."
+	}
+	if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling}); err != nil {
+		return err
+	}
+	if !res.Valid {
+		return nil
+	}
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling})
 }
 
 func applyClaim(s *State, g *Game, e store.Event) error {
@@ -555,46 +578,61 @@ type AmendPayload struct {
 	Reason string `json:"reason"`
 }
 
-// Amend corrects a data-entry slip: the board had the right move at ply (1-
-// based) but it was entered wrongly. The recorded move is replaced if every
-// later move stays legal; the clocks are untouched.
-func (a *App) Amend(ctx context.Context, c Cmd, ply int, input, reason string) error {
-	return a.do(ctx, c, func(t *tx) error {
-		if err := t.require("amend", RoleArbiter); err != nil {
-			return err
-		}
-		if err := checkText("the reason", reason, true); err != nil {
-			return refuseAs(CodeAmendNeedsReason)
-		}
-		if err := checkText("the move", input, true); err != nil {
-			return refuseAs(CodeAmendNeedsMove)
-		}
-		if _, err := t.match(); err != nil {
-			return err
-		}
-		g := t.st.CurrentGame()
-		if g == nil || g.Sheet == nil {
-			return refuse("no game has been started: there is no record to amend")
-		}
-		probe := g.Sheet.Clone()
-		if ply < 1 || ply > probe.Ply() {
-			return refuse("there is no ply %d: game %d has %d recorded plies; choose a ply from 1 to %d", ply, g.Number, probe.Ply(), probe.Ply())
-		}
-		old := *probe.Entries()[ply-1] // Amend rewrites the entry in place
-		oldLabel := old.Label()
-		beforeTerm, _ := probe.Outcome()
-		if err := probe.Amend(ply, input); err != nil {
-			return refuse("%v", err)
-		}
-		ne := probe.Entries()[ply-1]
-		if ne.UCI == old.UCI {
-			return refuse("%s is already recorded at ply %d: nothing to amend", ne.SAN, ply)
-		}
-		if term, _ := probe.Outcome(); term != beforeTerm {
-			return refuseAs(CodeAmendChangesStanding, oldLabel, ne.SAN, term)
-		}
-		return t.emit(g.Number, KindAmend, AmendPayload{Ply: ply, Old: old.SAN, SAN: ne.SAN, UCI: ne.UCI, Input: input, Reason: reason})
-	})
+// Amend corrects a data-entry slip ('amend'): the board had the right move
+// at Ply (1-based) but it was entered wrongly. The recorded move is
+// replaced if every later move stays legal; the clocks are untouched.
+type Amend struct {
+	Ply    int    `json:"ply"`
+	Input  string `json:"move"`
+	Reason string `json:"reason"`
+}
+
+func (Amend) Kind() string { return "amend" }
+
+// Validate checks the reason and that a move is given.
+func (am Amend) Validate() error {
+	if err := checkText("the reason", am.Reason, true); err != nil {
+		return refuseAs(CodeAmendNeedsReason)
+	}
+	if err := checkText("the move", am.Input, true); err != nil {
+		return refuseAs(CodeAmendNeedsMove)
+	}
+	return nil
+}
+
+func (am Amend) run(t *tx, _ *Result) error {
+	ply, input, reason := am.Ply, am.Input, am.Reason
+	if err := t.require("amend", RoleArbiter); err != nil {
+		return err
+	}
+	if err := am.Validate(); err != nil {
+		return err
+	}
+	if _, err := t.match(); err != nil {
+		return err
+	}
+	g := t.st.CurrentGame()
+	if g == nil || g.Sheet == nil {
+		return refuseAs(CodeNoRecordToAmend)
+	}
+	probe := g.Sheet.Clone()
+	if ply < 1 || ply > probe.Ply() {
+		return refuseAs(CodeNoPlyToAmend, ply, g.Number, probe.Ply(), probe.Ply())
+	}
+	old := *probe.Entries()[ply-1] // Amend rewrites the entry in place
+	oldLabel := old.Label()
+	beforeTerm, _ := probe.Outcome()
+	if err := probe.Amend(ply, input); err != nil {
+		return refuseAs(CodeCannotAmend, err)
+	}
+	ne := probe.Entries()[ply-1]
+	if ne.UCI == old.UCI {
+		return refuseAs(CodeNothingToAmend, ne.SAN, ply)
+	}
+	if term, _ := probe.Outcome(); term != beforeTerm {
+		return refuseAs(CodeAmendChangesStanding, oldLabel, ne.SAN, term)
+	}
+	return t.emit(g.Number, KindAmend, AmendPayload{Ply: ply, Old: old.SAN, SAN: ne.SAN, UCI: ne.UCI, Input: input, Reason: reason})
 }
 
 func applyAmend(s *State, g *Game, e store.Event) error {

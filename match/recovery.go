@@ -118,7 +118,7 @@ func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, er
 
 func recoveryNote(how phrase.Word, away time.Duration, running any) *phrase.Error {
 	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
-		how, roundAway(away), running)
+		how, clock.FormatRounded(away), running)
 }
 
 // emitPending writes an armed recovery note as the command's first event, at
@@ -142,10 +142,6 @@ func (a *App) handled(ctx context.Context, now time.Time) error {
 	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidHandled, Host: host})
 }
 
-func roundAway(d time.Duration) string {
-	return d.Round(time.Second).String()
-}
-
 // LogSuspend records that the machine slept for d while the console ran (the
 // boot-time clock counted the sleep, so a running clock ran on).
 func (a *App) LogSuspend(ctx context.Context, now time.Time, d time.Duration) error {
@@ -154,7 +150,7 @@ func (a *App) LogSuspend(ctx context.Context, now time.Time, d time.Duration) er
 		if g == nil || !g.Live() {
 			return nil
 		}
-		why := phrase.Errorf(suspendedFormat, roundAway(d))
+		why := phrase.Errorf(suspendedFormat, clock.FormatRounded(d))
 		return t.emitAs(g.Number, RoleSystem, KindIncident, IncidentPayload{Kind: "suspend", Text: why.Error(), Rule: "6.10", Why: why})
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"arbiter/store"
@@ -74,6 +75,10 @@ func (s *State) CredentialFor(r Role) string {
 // BackoffUntil is the earliest instant the credential id may be tried
 // again (zero: at once), as the authority reckons it from the record.
 func (s *State) BackoffUntil(id string) time.Time { return s.backoffUntil(id) }
+
+// BackoffAt is the end of the wait a try of credential id at instant at
+// falls in (zero: none; a try before the last wrong attempt falls in none).
+func (s *State) BackoffAt(id string, at time.Time) time.Time { return s.backoffAt(id, at) }
 
 // Unlock returns the signing key if secret (or key) is this credential's:
 // a passphrase opens the sealed key (argon2id, then AES-GCM), a key file's
@@ -163,7 +168,7 @@ func authenticateRemote(st *State, c Cmd, at time.Time) (authn, error) {
 		return an, forbidAs(CodeNoCredential, credWord(id))
 	}
 	an.tried = []string{id}
-	if until := st.backoffUntil(id); at.Before(until) {
+	if until := st.backoffAt(id, at); at.Before(until) {
 		return an, TooManyWrong(id, until)
 	}
 	if c.Tried != nil || !c.Signed.verify(cred.PublicKey) {
@@ -196,7 +201,7 @@ func registrationSignedBy(c Cmd, cred *Credential) (*SignedRequest, bool) {
 // the sealed key's fields (the record never holds anything else).
 func checkMade(c *Credential, role, name string) error {
 	bad := func() error {
-		return refuse("the credential sent is not one this version makes: give the command again")
+		return refuseAs(CodeCredentialNotMadeHere)
 	}
 	if c.Role != role || c.Name != name {
 		return bad()
@@ -221,3 +226,23 @@ func checkMade(c *Credential, role, name string) error {
 }
 
 func hexKey(s string) ([]byte, error) { return hex.DecodeString(s) }
+
+// requestCarriesKey reports whether the words of a signed request register
+// the credential with public key pub (a 'credential add' given at another
+// station carries the record's form of the new credential, made there, as
+// a JSON word): a new arbiter key registered through another station must
+// be the one the arbiter signed, not one the appending station put in its
+// place.
+func requestCarriesKey(r SignedRequest, pub string) bool {
+	for _, w := range r.Words {
+		j := strings.IndexByte(w, '{')
+		if j < 0 {
+			continue
+		}
+		var c Credential
+		if json.Unmarshal([]byte(w[j:]), &c) == nil && c.PublicKey == pub {
+			return true
+		}
+	}
+	return false
+}

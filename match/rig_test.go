@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -92,18 +93,29 @@ func (r *rig) game() *Game { return r.app.State().CurrentGame() }
 
 func (r *rig) remaining(s clock.Side) time.Duration { return r.game().Clock.Remaining(s, r.now) }
 
-// refused checks that err is a refusal (or a permission refusal) containing want.
-func refused(t *testing.T, err error, want string) {
+// refused checks that err is a refusal (or a permission refusal) with the
+// code want and, when given, arguments that say each of args (as a face
+// fills them in: a phrase argument in its English).
+func refused(t *testing.T, err error, want Code, args ...string) {
 	t.Helper()
 	var me *Error
 	if err == nil {
-		t.Fatalf("the command was accepted; want a refusal containing %q", want)
+		t.Fatalf("the command was accepted; want a refusal %s", want)
 	}
 	if !errors.As(err, &me) && !errors.Is(err, ErrPermission) {
 		t.Fatalf("error %v (%T) is not a refusal", err, err)
 	}
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("refusal %q does not contain %q", err.Error(), want)
+	if got := ErrorCode(err); got != want {
+		t.Fatalf("refusal %v has the code %s, want %s", err, got, want)
+	}
+	for _, a := range args {
+		found := false
+		for _, x := range me.Args() {
+			found = found || strings.Contains(fmt.Sprint(x), a)
+		}
+		if !found {
+			t.Fatalf("refusal %v has no argument saying %q", err, a)
+		}
 	}
 	// every refusal can be said in the console's language
 	var p *phrase.Error

@@ -55,7 +55,7 @@ func TestRules(t *testing.T) {
 			t.Errorf("White after adjust = %s", clock.FormatReading(got))
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "clock-replaced", IncidentArgs{Text: "x"})
-		refused(t, err, "must be given by the arbiter")
+		refused(t, err, CodeWrongRole)
 	})
 
 	t.Run("rule_3_colours_alternate_after_forfeit_and_postponement", func(t *testing.T) {
@@ -80,10 +80,10 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-replaced", IncidentArgs{Text: "shift change", Name: "Joe Hoane"})
-		refused(t, err, "rule 4")
+		refused(t, err, CodeHumansTurn, "rule 4")
 		r.move(0, "e4")
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-replaced", IncidentArgs{Text: "shift change"})
-		refused(t, err, string(CodeNeedName))
+		refused(t, err, CodeNeedName)
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "operator-replaced", IncidentArgs{Text: "shift change", Name: "Joe Hoane"})
 		r.ok(err)
 		if _, err := r.app.Move(r.ctx, r.as(RoleOperator, m), "e5", false); err != nil {
@@ -105,14 +105,14 @@ func TestRules(t *testing.T) {
 			t.Errorf("incident %s %q", inc.Kind, inc.Rule)
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleWhite, 0), "conduct", IncidentArgs{Text: "x"})
-		refused(t, err, "must be given by the arbiter")
+		refused(t, err, CodeWrongRole)
 	})
 
 	t.Run("rule_6_operator_communication_refused_on_humans_turn", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-communication", IncidentArgs{Text: "phones the team"})
-		refused(t, err, "rule 6")
+		refused(t, err, CodeHumansTurn, "rule 6")
 		r.move(0, "e4")
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, m), "operator-communication", IncidentArgs{Text: "phones the team"})
 		r.ok(err)
@@ -127,9 +127,9 @@ func TestRules(t *testing.T) {
 		if s, ok := r.game().Clock.Running(); !ok || s != clock.Black {
 			t.Fatal("a technical fault stopped the computer's clock")
 		}
-		refused(t, r.app.Pause(r.ctx, r.as(RoleOperator, 0), "fault", true), "rule 7")
+		refused(t, r.app.Pause(r.ctx, r.as(RoleOperator, 0), "fault", true), CodeComputersClockRuns)
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "power-failure", IncidentArgs{Text: "lights out"})
-		refused(t, err, "must be given by the arbiter")
+		refused(t, err, CodeWrongRole)
 		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, 0), "power-failure", IncidentArgs{Text: "lights out"})
 		r.ok(err)
 		if _, ok := r.game().Clock.Running(); ok || r.game().State != Paused {
@@ -141,7 +141,7 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Move(r.ctx, r.as(RoleOperator, m), "e4", false)
-		refused(t, err, "the operator acts only for the computer")
+		refused(t, err, CodeOperatorOnlyForComputer)
 		r.ok(r.app.DrawOffer(r.ctx, r.as(RoleWhite, 0), nil))
 		r.move(0, "e4")
 		r.ok(r.app.DrawAnswer(r.ctx, r.as(RoleOperator, m), false))
@@ -181,7 +181,7 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "time-info", IncidentArgs{Text: "told Deep Blue the clocks"})
-		refused(t, err, "rule 11")
+		refused(t, err, CodeTimeInfoOnComputersTurn)
 		r.move(2*m, "e4")
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 30*time.Second), "time-info", IncidentArgs{Text: "told Deep Blue the clocks"})
 		r.ok(err)
@@ -196,7 +196,7 @@ func TestRules(t *testing.T) {
 		r.move(m, "e4")
 		r.move(m, "c5")
 		_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "setup", IncidentArgs{Text: "re-enter the position"})
-		refused(t, err, "rule 12")
+		refused(t, err, CodeHumansTurn, "rule 12")
 		r.move(0, "Nf3")
 		card, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), "setup", IncidentArgs{Text: "Deep Blue restarted"})
 		r.ok(err)
@@ -222,7 +222,7 @@ func TestRules(t *testing.T) {
 			t.Error("remote maintenance must give no bonus")
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleOperator, 0), "maintenance", IncidentArgs{Text: "where?"})
-		refused(t, err, string(CodeSayWhere))
+		refused(t, err, CodeSayWhere)
 	})
 
 	t.Run("rule_13_maintenance_refused_on_humans_turn", func(t *testing.T) {
@@ -230,7 +230,7 @@ func TestRules(t *testing.T) {
 		r.start()
 		for _, kind := range []string{"maintenance", "replacement"} {
 			_, err := r.app.Incident(r.ctx, r.as(RoleOperator, m), kind, IncidentArgs{Text: "swap a node", InHall: true})
-			refused(t, err, "rule 13")
+			refused(t, err, CodeHumansTurn, "rule 13")
 		}
 		if got := r.remaining(clock.White); got != hms("1:58:00") {
 			t.Errorf("a refused maintenance changed the clock: %s", clock.FormatReading(got))
@@ -240,9 +240,9 @@ func TestRules(t *testing.T) {
 	t.Run("rule_14_operator_resigns_and_offers_only_for_the_computer", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
-		refused(t, r.app.Resign(r.ctx, r.as(RoleOperator, m), clock.White), "only for the computer")
+		refused(t, r.app.Resign(r.ctx, r.as(RoleOperator, m), clock.White), CodeOperatorOnlyForComputer)
 		w := clock.White
-		refused(t, r.app.DrawOffer(r.ctx, r.as(RoleOperator, 0), &w), "only for the computer")
+		refused(t, r.app.DrawOffer(r.ctx, r.as(RoleOperator, 0), &w), CodeOperatorOnlyForComputer)
 		r.ok(r.app.Resign(r.ctx, r.as(RoleOperator, 0), clock.Black))
 		if g := r.game(); g.Result != "1-0" || g.Termination != "resignation" {
 			t.Errorf("result %s (%s)", g.Result, g.Termination)
@@ -254,13 +254,13 @@ func TestRules(t *testing.T) {
 		r.start()
 		_, err := r.app.Incident(r.ctx, r.as(RoleArbiter, m), "ruling", IncidentArgs{Text: "touch-move does not apply to the operator"})
 		r.ok(err)
-		refused(t, r.app.Result(r.ctx, r.as(RoleOperator, 0), "0-1", "x"), "must be given by the arbiter")
+		refused(t, r.app.Result(r.ctx, r.as(RoleOperator, 0), "0-1", "x"), CodeWrongRole)
 	})
 
 	t.Run("rule_17_arbiter_replaced", func(t *testing.T) {
 		r := newRig(t)
 		_, err := r.app.Incident(r.ctx, r.as(RoleArbiter, m), "arbiter-replaced", IncidentArgs{Text: "unwell"})
-		refused(t, err, string(CodeNeedName))
+		refused(t, err, CodeNeedName)
 		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, 0), "arbiter-replaced", IncidentArgs{Text: "unwell", Name: "Carol Jarecki"})
 		r.ok(err)
 		if got := r.app.State().Match.Arbiter; got != "Carol Jarecki" {
@@ -282,7 +282,7 @@ func TestRules(t *testing.T) {
 		ruling := r.lastIncident().Seq
 		r.ok(r.app.Result(r.ctx, r.as(RoleArbiter, 0), "0-1", "flag"))
 		_, err = r.app.Incident(r.ctx, r.as(RoleWhite, m), "appeal", IncidentArgs{Text: "the clock was defective", Refers: 1})
-		refused(t, err, "not a decision of the arbiter")
+		refused(t, err, CodeNotARuling)
 		_, err = r.app.Incident(r.ctx, r.as(RoleWhite, 0), "appeal", IncidentArgs{Text: "the clock was defective", Refers: ruling})
 		r.ok(err)
 		appeal := r.lastIncident().Seq
@@ -292,7 +292,7 @@ func TestRules(t *testing.T) {
 			t.Errorf("result after the appeal decision = %s", g.Result)
 		}
 		_, err = r.app.Incident(r.ctx, r.as(RoleArbiter, m), "appeal-decision", IncidentArgs{Text: "again", Refers: appeal})
-		refused(t, err, "already been decided")
+		refused(t, err, CodeAppealDecided)
 		if st := r.replayed(); st.Game(1).Result != "1/2-1/2" {
 			t.Error("the changed result does not survive a replay")
 		}
@@ -357,7 +357,7 @@ func TestRules(t *testing.T) {
 		r.ok(r.app.ScheduleGame(r.ctx, r.as(RoleArbiter, 0), 1, rigStart))
 		r.start()
 		err := r.app.Forfeit(r.ctx, r.as(RoleArbiter, 59*m), clock.White, "absent")
-		refused(t, err, "wait 0:01:00 more")
+		refused(t, err, CodeForfeitTooEarly, "0:01:00")
 		r.ok(r.app.Forfeit(r.ctx, r.as(RoleArbiter, m+time.Second), clock.White, "absent"))
 		g := r.app.State().Game(1)
 		if g.Result != "0-1" || g.State != Forfeited || g.Termination != "forfeit" {
@@ -376,7 +376,7 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		r.move(65*m, "e4")
-		refused(t, r.app.Forfeit(r.ctx, r.as(RoleArbiter, m), clock.White, "late"), "has made 1 move")
+		refused(t, r.app.Forfeit(r.ctx, r.as(RoleArbiter, m), clock.White, "late"), CodePlayerHasMoved, "Garry Kasparov")
 	})
 
 	t.Run("6.7a_the_move_is_complete_at_the_press", func(t *testing.T) {
@@ -394,7 +394,7 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Flag(r.ctx, r.as(RoleBlack, time.Hour), "white", false)
-		refused(t, err, "has not fallen")
+		refused(t, err, CodeFlagNotFallen)
 	})
 
 	t.Run("6.9_flag_in_period_1_loses", func(t *testing.T) {
@@ -482,12 +482,12 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		_, err := r.app.Flag(r.ctx, r.as(RoleArbiter, m), "both", true)
-		refused(t, err, "applies only when both flags have fallen")
+		refused(t, err, CodeBothFlagsNotFallen)
 		// each side overruns its two hours on its first move
 		r.move(2*time.Hour, "e4")
 		r.move(2*time.Hour+time.Minute, "e5")
 		_, err = r.app.Flag(r.ctx, r.as(RoleOperator, m), "both", true)
-		refused(t, err, "must be given by the arbiter")
+		refused(t, err, CodeWrongRole)
 		_, err = r.app.Flag(r.ctx, r.as(RoleArbiter, 0), "both", true)
 		r.ok(err)
 		if g := r.game(); g.Over() || g.Result != "*" || r.lastIncident().Rule != "6.11" {
@@ -507,7 +507,7 @@ func TestRules(t *testing.T) {
 	t.Run("6.12b_player_stops_clocks", func(t *testing.T) {
 		r := newRig(t)
 		r.start()
-		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), string(CodePlayerPausesOnlyToCall))
+		refused(t, r.app.Pause(r.ctx, r.as(RoleWhite, m), "", false), CodePlayerPausesOnlyToCall)
 		r.ok(r.app.Pause(r.ctx, r.as(RoleWhite, 0), "the operator moves about", true))
 		if g := r.game(); g.State != Paused || !g.Paused.Call {
 			t.Error("a player's call must stop the clocks")
@@ -518,8 +518,8 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		r.ok(r.app.Pause(r.ctx, r.as(RoleWhite, m), "", true))
-		refused(t, r.app.Resume(r.ctx, r.as(RoleWhite, m)), "must be given by the arbiter")
-		refused(t, r.app.Resume(r.ctx, r.as(RoleOperator, 0)), "must be given by the arbiter")
+		refused(t, r.app.Resume(r.ctx, r.as(RoleWhite, m)), CodeWrongRole)
+		refused(t, r.app.Resume(r.ctx, r.as(RoleOperator, 0)), CodeWrongRole)
 		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 0)))
 	})
 
@@ -578,7 +578,7 @@ func TestRules(t *testing.T) {
 		r.move(m, "Nc3")
 		r.move(m, "Nf6")
 		w, b := r.remaining(clock.White), r.remaining(clock.Black)
-		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), string(CodeAmendNeedsReason))
+		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, m), 1, "Nf3", ""), CodeAmendNeedsReason)
 		r.ok(r.app.Amend(r.ctx, r.as(RoleArbiter, 0), 1, "Nf3", "Nf3 was played, Nc3 entered"))
 		g := r.game()
 		if got := g.Sheet.Entries()[0].SAN; got != "Nf3" {
@@ -590,7 +590,7 @@ func TestRules(t *testing.T) {
 		r.move(m, "e4")
 		r.move(m, "d5")
 		r.move(m, "exd5")
-		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, 0), 3, "d4", "x"), "would no longer be legal")
+		refused(t, r.app.Amend(r.ctx, r.as(RoleArbiter, 0), 3, "d4", "x"), CodeCannotAmend, "would no longer be legal")
 		r.replayed()
 	})
 }

@@ -86,19 +86,22 @@ func exec(t *testing.T, db *sql.DB, q string, args ...any) {
 // who has read docs/store.md would after changing events.
 func rehash(t *testing.T, db *sql.DB) {
 	t.Helper()
-	rows, err := db.Query("SELECT seq, match, game, at_ns, role, actor, kind, payload FROM events ORDER BY seq")
+	rows, err := db.Query("SELECT seq, match, game, at_ns, received_ns, role, actor, kind, payload FROM events ORDER BY seq")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var evs []store.Event
 	for rows.Next() {
 		var e store.Event
-		var at int64
+		var at, rec int64
 		var p string
-		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &at, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
+		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &at, &rec, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
 			t.Fatal(err)
 		}
 		e.At, e.Payload = time.Unix(0, at).UTC(), []byte(p)
+		if rec != 0 {
+			e.Received = time.Unix(0, rec).UTC()
+		}
 		evs = append(evs, e)
 	}
 	rows.Close()
@@ -232,13 +235,14 @@ func TestVerify(t *testing.T) {
 			t.Errorf("verify --key with the right fingerprint (in blocks) failed: %s", r.Problem)
 		}
 	})
-	t.Run("after the arbiter replaced his own credential both his keys pass --key", func(t *testing.T) {
+	t.Run("after the arbiter replaced his own credential only his first key passes --key, and the later one is named as a rotation", func(t *testing.T) {
 		f := newFixture(t)
 		f.newMatch(MatchSpec{PIN: arbiterPass})
 		old := f.app.Seal().ArbiterKey
 		c := f.at(time.Second)
 		c.PIN = arbiterPass
 		f.ok(f.app.AddCredential(f.ctx, c, CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's new passphrase"}))
+		rotated := f.app.State().Seq
 		c = f.at(time.Second)
 		c.PIN = "the arbiter's new passphrase"
 		f.ok(f.app.StartGame(f.ctx, c, 0))
@@ -246,10 +250,19 @@ func TestVerify(t *testing.T) {
 		if now == old {
 			t.Fatal("the key did not change")
 		}
-		for _, k := range []string{old, now} {
-			if r := verifyFile(t, f.db.Path(), "", k); !r.OK {
-				t.Errorf("verify --key %s: %s", k[:16], r.Problem)
-			}
+		if r := verifyFile(t, f.db.Path(), "", old); !r.OK {
+			t.Errorf("verify --key with the first key: %s", r.Problem)
+		}
+		r := verifyFile(t, f.db.Path(), "", now)
+		if r.OK || r.BadSeq != 1 || !strings.Contains(r.Problem, "registered only at event "+i2s(rotated)) {
+			t.Errorf("verify --key with the rotated key = OK %v at %d: %s; want event 1 named, and the rotation at %d", r.OK, r.BadSeq, r.Problem, rotated)
+		}
+		keys := verifyFile(t, f.db.Path(), "", "").Seal.ArbiterKeys
+		if len(keys) != 2 || keys[0].Seq != 1 || keys[0].Fingerprint() != old || keys[1].Seq != rotated || keys[1].Fingerprint() != now {
+			t.Errorf("the verified keys = %+v; want the first at event 1 and the rotation at %d", keys, rotated)
+		}
+		if got := f.app.Seal().ArbiterKeys; len(got) != 2 || got[0].Fingerprint() != old || got[1].Fingerprint() != now {
+			t.Errorf("the seal's keys = %+v", got)
 		}
 		c = f.at(time.Second)
 		c.PIN = arbiterPass
@@ -284,7 +297,7 @@ func TestVerify(t *testing.T) {
 			Kind: KindGameEnd, Payload: []byte(`{"result":"0-1","termination":"adjudication","reason":"forged"}`), Prev: last.Hash}
 		e.Hash = store.EventHash(e)
 		db := raw(t, path)
-		exec(t, db, `INSERT INTO events VALUES (?, 1, 2, ?, 'arbiter', 'Mike Valvo', ?, ?, ?, ?)`, e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
+		exec(t, db, `INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash) VALUES (?, 1, 2, ?, 'arbiter', 'Mike Valvo', ?, ?, ?, ?)`, e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
 		if r := verifyFile(t, path, "", ""); r.OK || r.BadSeq != e.Seq || !strings.Contains(r.Problem, "no signature") {
 			t.Errorf("verify = OK %v at %d: %s", r.OK, r.BadSeq, r.Problem)
 		}

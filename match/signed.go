@@ -126,6 +126,21 @@ type Seal struct {
 	HeadSeq    int64  // the event whose hash the arbiter signed last (0: none yet)
 	Head       string // that event's hash
 	Signature  string // the arbiter's signature of HeadMessage(HeadSeq, Head), hex
+	// ArbiterKeys are the arbiter's keys in the order registered: the
+	// first, which anchors the record ('verify --key'), then each rotation.
+	ArbiterKeys []ArbiterKey
+	// MatchID is the match's random id from match.new ("" in a record made
+	// before match ids): 'verify --match' checks it.
+	MatchID string
+}
+
+// FirstKey is the fingerprint of the arbiter's first key, the one that
+// anchors the record ("" when it has none).
+func (s Seal) FirstKey() string {
+	if len(s.ArbiterKeys) == 0 {
+		return ""
+	}
+	return s.ArbiterKeys[0].Fingerprint()
 }
 
 // RecordReport is the result of checking the record: the hash chain, then
@@ -138,26 +153,40 @@ type RecordReport struct {
 	Unsigned      int64 // events after the last signed head
 }
 
+// Anchors are what a record is checked against besides itself, each
+// written down outside it ("" for one not given): a head printed earlier
+// (64 hex digits), the fingerprint of the arbiter's first key (16 to 64 hex
+// digits: a prefix will do) and the match id (MatchIDDigits hex digits).
+type Anchors struct {
+	Head, Key, MatchID string
+}
+
 // VerifyRecord checks the whole record of db: the chain (docs/store.md),
 // every signature, the arbiter's head signatures and, when given, that
-// wantHead is in the chain and that the arbiter's key has the fingerprint
-// wantKey (a prefix of 16 or more hex digits is enough). The first event at
-// which anything fails is named by seq and kind.
+// wantHead is in the chain and that the arbiter's first key has the
+// fingerprint wantKey (a prefix of 16 or more hex digits is enough). The
+// first event at which anything fails is named by seq and kind.
 func VerifyRecord(ctx context.Context, db *store.DB, wantHead, wantKey string) (RecordReport, error) {
+	return VerifyRecordAgainst(ctx, db, Anchors{Head: wantHead, Key: wantKey})
+}
+
+// VerifyRecordAgainst is VerifyRecord with every anchor: also the match id.
+func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (RecordReport, error) {
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return RecordReport{}, err
 	}
-	return checkRecord(evs, sigs, wantHead, wantKey, true), nil
+	return checkRecord(evs, sigs, want, true), nil
 }
 
 // checkRecord checks evs and sigs. With full false only the last head
 // signature and the signatures after it are checked cryptographically
-// (what every command does on opening); every signature's presence and key
-// are checked either way.
-func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey string, full bool) RecordReport {
+// (what every command does on opening), and the arbiter's key rotations,
+// whose keys sign the heads; every signature's presence and key are
+// checked either way.
+func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full bool) RecordReport {
 	var r RecordReport
-	r.VerifyReport = store.VerifyEvents(evs, wantHead)
+	r.VerifyReport = store.VerifyEvents(evs, want.Head)
 	if !r.OK {
 		return r
 	}
@@ -183,24 +212,12 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 	}
 	// Pass 1: the arbiter's key at each event, from the credential events
 	// (no cryptography), to find the last head signature to start from.
-	arbAt := make([]string, len(evs))     // hex public key valid after event i
-	arbBefore := make([]string, len(evs)) // and before it (a re-key's own head is signed by the old key)
-	cur := ""
-	for i, e := range evs {
-		arbBefore[i] = cur
-		if c := credentialIn(e); c != nil && c.Role == "arbiter" {
-			cur = c.PublicKey
-		}
-		arbAt[i] = cur
-	}
-	// Only on opening (full false): the last head signature, if it
-	// verifies, vouches for everything before it, so only later events'
-	// signatures are checked. Otherwise every signature is checked, in
-	// order, so that the first event that fails is named.
+	// Pass 2 checks that each of these keys was registered as it must be
+	// (the first signing its own registration, each later one signed by
+	// the key it replaces), cryptographically even on opening.
+	keys := arbiterKeysAt(evs)
 	headOK := func(h store.Signature) bool {
-		i := int(h.Seq - 1)
-		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && h.Key != "" && (h.Key == arbAt[i] || h.Key == arbBefore[i]) &&
-			verifySig(h.Key, h.Sig, HeadMessage(h.Seq, evs[i].Hash))
+		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && keys.CheckHead(h, evs[h.Seq-1].Hash) == ""
 	}
 	from := int64(0)
 	if !full && len(heads) > 0 && headOK(heads[len(heads)-1]) {
@@ -227,6 +244,9 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
 				return fail(i, "carries no signature of a credential (it was added or changed without one)")
 			}
+			if credentialIn(e) != nil {
+				return fail(i, "registers a credential without the arbiter's signature (only the arbiter hands out credentials)")
+			}
 			if bad := checkStation(e, stations[e.Seq], "", crypto(e.Seq)); bad != "" {
 				return fail(i, "%s", bad)
 			}
@@ -238,6 +258,26 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 			return fail(i, "has a command signature that covers events not in the record (the record was cut off or events were deleted)")
 		}
 		group := evs[i : i+int(c.Count)]
+		// The credentials the command registers: only the arbiter hands
+		// them out, and a new arbiter key is signed by the key it replaces
+		// (the first by itself).
+		rotation := false
+		for k, g := range group {
+			cred := credentialIn(g)
+			if cred == nil {
+				continue
+			}
+			if c.Signer != "arbiter" {
+				return fail(i+k, "registers the %s's credential under the %s's signature (only the arbiter hands out credentials)", credWordText(cred.ID()), c.Signer)
+			}
+			if cred.Role != "arbiter" {
+				continue
+			}
+			rotation = true
+			if old := creds["arbiter"]; old != "" && c.Key != old {
+				return fail(i+k, "registers a new arbiter key that is not signed by the arbiter key it replaces, %s (a forged rotation)", HexBlocks(Fingerprint(old)))
+			}
+		}
 		want := creds[c.Signer]
 		if want == "" && c.Signer == "arbiter" {
 			if cred := credentialIn(e); cred != nil && cred.Role == "arbiter" {
@@ -261,6 +301,12 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 				}
 				return fail(i, "%s", bad)
 			}
+			for k, g := range group {
+				// the words the arbiter signed name the key the record registers
+				if cred := credentialIn(g); cred != nil && cred.Role == "arbiter" && !requestCarriesKey(req, cred.PublicKey) {
+					return fail(i+k, "registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)")
+				}
+			}
 			certified, msg = stations[e.Seq].Key, req.RequestMessage()
 		}
 		for k, g := range group {
@@ -275,7 +321,7 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 		if msg == nil {
 			msg = CommandMessage(c.Cmd, c.Signer, c.Station, group)
 		}
-		if crypto(group[len(group)-1].Seq) && !verifySig(c.Key, c.Sig, msg) {
+		if (crypto(group[len(group)-1].Seq) || rotation) && !verifySig(c.Key, c.Sig, msg) {
 			return fail(i, "does not match the command the %s signed (it was edited, reordered or re-hashed)", c.Signer)
 		}
 		r.Signatures++
@@ -312,31 +358,155 @@ func checkRecord(evs []store.Event, sigs []store.Signature, wantHead, wantKey st
 		r.Seal.ArbiterKey = Fingerprint(creds["arbiter"])
 		r.Unsigned = int64(len(evs)) - r.Seal.HeadSeq
 	}
-	if wantKey != "" {
-		want := strings.ToLower(strings.Join(strings.Fields(wantKey), ""))
-		// Any arbiter key of the record will do: each later one was
-		// registered under the signature of the one before it.
-		first, found := "", false
-		for _, e := range evs {
-			if c := credentialIn(e); c != nil && c.Role == "arbiter" {
-				if first == "" {
-					first = c.PublicKey
-				}
-				if len(want) >= 16 && strings.HasPrefix(Fingerprint(c.PublicKey), want) {
-					found = true
-				}
-			}
-		}
-		if first == "" {
-			r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)"
+	r.Seal.ArbiterKeys = keys.Registered()
+	r.Seal.MatchID = matchIDOf(evs)
+	if want.Key != "" {
+		if r = checkFirstKey(r, evs, want.Key, fail); !r.OK {
 			return r
 		}
-		if !found {
-			i := int(r.ProtectedFrom - 1)
-			return fail(i, "registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)", HexBlocks(Fingerprint(first)), HexBlocks(want))
+	}
+	if want.MatchID != "" {
+		if r = checkMatchID(r, evs, want.MatchID); !r.OK {
+			return r
 		}
 	}
 	return r
+}
+
+// checkFirstKey checks that the arbiter's first key, the one that anchors
+// the record, has the fingerprint want (a prefix of 16 or more hex
+// digits). A later key will not do: a record re-keyed from its first event
+// can register the genuine key afterwards, signed by its own.
+func checkFirstKey(r RecordReport, evs []store.Event, want string, fail func(int, string, ...any) RecordReport) RecordReport {
+	want = normalHex(want)
+	ks := r.Seal.ArbiterKeys
+	if len(ks) == 0 {
+		r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)"
+		return r
+	}
+	matches := func(k ArbiterKey) bool { return len(want) >= 16 && strings.HasPrefix(k.Fingerprint(), want) }
+	if matches(ks[0]) {
+		return r
+	}
+	first := ks[0]
+	later := ""
+	for _, k := range ks[1:] {
+		if matches(k) {
+			later = fmt.Sprintf("; that key is registered only at event %d, as a later key, and the record is anchored by its first", k.Seq)
+			break
+		}
+	}
+	return fail(int(first.Seq-1), "registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed%s)", HexBlocks(first.Fingerprint()), HexBlocks(want), later)
+}
+
+// checkMatchID checks the match id of match.new against want.
+func checkMatchID(r RecordReport, evs []store.Event, want string) RecordReport {
+	want = normalHex(want)
+	got := r.Seal.MatchID
+	switch {
+	case len(evs) == 0 || evs[0].Kind != KindMatchNew:
+		r.OK, r.BadSeq, r.Problem = false, 1, "the record has no match.new, so it has no match id to check"
+	case got == "":
+		r.OK, r.BadSeq, r.BadKind = false, 1, evs[0].Kind
+		r.Problem = "event 1 (match.new) carries no match id (the record was made before match ids were recorded), so its match id cannot be checked: check it against the arbiter's key and a head written down instead"
+	case got != want:
+		r.OK, r.BadSeq, r.BadKind = false, 1, evs[0].Kind
+		r.Problem = fmt.Sprintf("event 1 (match.new) records the match id %s, not %s it is checked against (it is another match)", HexBlocks(got), HexBlocks(want))
+	}
+	return r
+}
+
+// normalHex is a fingerprint or id as given, in lower case without spaces.
+func normalHex(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+
+// matchIDOf is the match id match.new records ("" for none).
+func matchIDOf(evs []store.Event) string {
+	if len(evs) == 0 || evs[0].Kind != KindMatchNew {
+		return ""
+	}
+	var p struct {
+		ID string `json:"match_id"`
+	}
+	if json.Unmarshal(evs[0].Payload, &p) != nil {
+		return ""
+	}
+	return p.ID
+}
+
+// ArbiterKeyring is the arbiter's key at each event of a record, read from
+// its credential events in order without cryptography (the record's check
+// verifies the registrations): it tells whether a head signature is the
+// arbiter's by his key at that event. A station keeps one beside its
+// replica, to check the head signatures the arbiter sends after his
+// commands (docs/stations.md).
+type ArbiterKeyring struct {
+	at, before []string     // hex public key valid after event i+1, and before it (a re-key's own head is signed by the old key)
+	registered []ArbiterKey // the first, then each rotation
+	cur        string
+}
+
+// Add reads the next event of the record (event Len()+1).
+func (k *ArbiterKeyring) Add(e store.Event) {
+	k.before = append(k.before, k.cur)
+	if c := credentialIn(e); c != nil && c.Role == "arbiter" {
+		k.cur = c.PublicKey
+		k.registered = append(k.registered, ArbiterKey{Seq: e.Seq, Kind: e.Kind, PublicKey: c.PublicKey})
+	}
+	k.at = append(k.at, k.cur)
+}
+
+// Len is the number of events read.
+func (k *ArbiterKeyring) Len() int { return len(k.at) }
+
+// Registered are the arbiter's keys in the order registered.
+func (k *ArbiterKeyring) Registered() []ArbiterKey { return k.registered }
+
+// CheckHead checks the head signature h of the event h.Seq, whose hash is
+// hash: it must be a head signature, of an event read, by the arbiter's
+// key at that event. It returns "" or one sentence saying what is wrong.
+func (k *ArbiterKeyring) CheckHead(h store.Signature, hash string) string {
+	switch {
+	case h.Kind != store.SigHead:
+		return fmt.Sprintf("a %s signature is not a head signature", h.Kind)
+	case h.Seq < 1 || h.Seq > int64(len(k.at)):
+		return fmt.Sprintf("the head signature names event %d, which is not in the record", h.Seq)
+	}
+	i := h.Seq - 1
+	if h.Key == "" || (h.Key != k.at[i] && h.Key != k.before[i]) {
+		return fmt.Sprintf("the head signature of event %d is not by the arbiter's key there", h.Seq)
+	}
+	if !verifySig(h.Key, h.Sig, HeadMessage(h.Seq, hash)) {
+		return fmt.Sprintf("the head signature of event %d does not match that event's hash", h.Seq)
+	}
+	return ""
+}
+
+func arbiterKeysAt(evs []store.Event) *ArbiterKeyring {
+	k := &ArbiterKeyring{}
+	for _, e := range evs {
+		k.Add(e)
+	}
+	return k
+}
+
+// CheckHeadSignature checks a head signature offered for the record evs:
+// it must name an event of evs and be the arbiter's signature of its hash
+// by his key there. It returns "" or one sentence saying what is wrong.
+func CheckHeadSignature(evs []store.Event, h store.Signature) string {
+	hash := ""
+	if h.Seq >= 1 && h.Seq <= int64(len(evs)) {
+		hash = evs[h.Seq-1].Hash
+	}
+	return arbiterKeysAt(evs).CheckHead(h, hash)
+}
+
+// credWordText names a credential ID in a problem sentence: "arbiter",
+// "operator", "player Deep Blue".
+func credWordText(id string) string {
+	if name, ok := strings.CutPrefix(id, "player:"); ok {
+		return "player " + name
+	}
+	return id
 }
 
 // HexBlocks writes hex in blocks of eight, to be read out and copied by
@@ -405,7 +575,7 @@ func credentialIn(e store.Event) *Credential {
 // the arbiter's last signed head). A station checks the record with each
 // command that comes in from the stream before it commits it.
 func CheckIncoming(evs []store.Event, sigs []store.Signature) RecordReport {
-	return checkRecord(evs, sigs, "", "", false)
+	return checkRecord(evs, sigs, Anchors{}, false)
 }
 
 // SignSystemEvent puts this process's station signature of e (appended in

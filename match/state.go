@@ -54,6 +54,7 @@ const (
 
 // Match is the match as configured, with the people currently in each role.
 type Match struct {
+	ID           string // the random match id of match.new ("" in records made before it)
 	Title        string
 	Site         string
 	Arbiter      string    // the arbiter now officiating (rule 17 may replace)
@@ -127,8 +128,12 @@ type Incident struct {
 	EffectSaid *phrase.Error
 }
 
-// DrawOffer is a pending draw offer.
-type DrawOffer struct {
+// FlagRecorded reports whether the record holds a flag event about side's
+// flag in this game (its verdict, or Article 6.11's finding for both).
+func (g *Game) FlagRecorded(side clock.Side) bool { return g.flagged[side] }
+
+// Offer is a pending draw offer.
+type Offer struct {
 	By  clock.Side
 	Ply int // ply count when offered
 }
@@ -149,7 +154,7 @@ type Game struct {
 	Clock       clock.Clock
 	Sheet       *scoresheet.Sheet
 	Incidents   []Incident
-	Offer       *DrawOffer  // pending draw offer
+	Offer       *Offer      // pending draw offer
 	OfferNext   *clock.Side // a side that offered before moving: its next move carries (=)
 	Pressed     *clock.Side // a press recorded before its move (move --pressed pending)
 	PressedAt   time.Time
@@ -162,6 +167,7 @@ type Game struct {
 	startClock   [2]time.Duration // each clock at the start of a game from a position (FEN); zero otherwise
 	pressReading reading          // the reading of a press awaiting its move
 	corrCredit   [2]time.Duration // the part of each clock's Credit that position resets (correct) set, not bonuses
+	flagged      [2]bool          // a flag event named this side's flag (or both, 6.11)
 }
 
 // PauseInfo tells why the clocks stand still during a game.
@@ -247,8 +253,18 @@ type State struct {
 	Current int // index into Games of the game in progress or last finished; -1 before game 1
 	Seq     int64
 	Head    string
-	LastAt  time.Time
-	Auth    authState // credentials and recent wrong attempts (credential.go)
+	// LastAt is the record's time: the latest instant of its events but
+	// the system's own and wrong credentials' (SystemEvent). A command may
+	// not claim an earlier one; a press or a move only not one before its
+	// game's last clock event.
+	LastAt time.Time
+	// MatchSeq is the seq of the last event that is not a system event
+	// (SystemEvent): a station whose replica holds it lacks nothing a
+	// command is checked or signed against (docs/stations.md).
+	MatchSeq int64
+	// Late are the events of a protected match recorded late (noteLate).
+	Late []LateEvent
+	Auth authState // credentials and recent wrong attempts (credential.go)
 
 	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
 }

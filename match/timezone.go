@@ -12,10 +12,10 @@ func checkTimeZone(name string) error {
 		return nil
 	}
 	if strings.EqualFold(name, "local") {
-		return refuse("the time zone %q is not a zone name: give an IANA name such as America/New_York or Europe/Berlin", name)
+		return refuseAs(CodeNotATimeZone, name)
 	}
 	if _, err := time.LoadLocation(name); err != nil {
-		return refuse("the time zone %q is not known: give an IANA name such as America/New_York or Europe/Berlin", name)
+		return refuseAs(CodeUnknownTimeZone, name)
 	}
 	return nil
 }

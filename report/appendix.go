@@ -67,6 +67,17 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	r.font(8.5, false)
 	f.SetX(r.margin)
 	f.CellFormat(r.cw, 6, cmd, "", 1, "C", false, 0, "")
+	if anchors := anchorFlags(r.seal); anchors != "" {
+		// the arbiter's first key and the match id, which tell this record
+		// from a re-keyed one and from another match (docs/store.md)
+		line := "arbiter verify" + anchors
+		for size := 8.5; size > 5 && f.GetStringWidth(line) > r.cw; size -= 0.5 {
+			r.font(size, false)
+		}
+		f.SetX(r.margin)
+		f.CellFormat(r.cw, 6, line, "", 1, "C", false, 0, "")
+		r.font(8.5, false)
+	}
 	f.Ln(3)
 	r.para(t.s("The command succeeds and prints the current head if the chain is intact and contains this fingerprint; "+
 		"otherwise it names the first event that does not match."), 9, false)
@@ -104,4 +115,18 @@ func firstStart(games []*match.Game) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// anchorFlags are the verify flags that check the record against the
+// arbiter's first key and the match id, as the report prints them ("" for
+// a record with neither).
+func anchorFlags(s match.Seal) string {
+	out := ""
+	if k := s.FirstKey(); k != "" {
+		out += " --key " + k
+	}
+	if s.MatchID != "" {
+		out += " --match " + s.MatchID
+	}
+	return out
 }

@@ -11,8 +11,11 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
+// chart draws both clocks over the moves of game g: the remaining time
+// after each move, a dashed line at each time control.
 func (r *renderer) chart(g *match.Game) {
 	f, t := r.f, r.t
 	es := g.Sheet.Entries()
@@ -22,32 +25,11 @@ func (r *renderer) chart(g *match.Game) {
 	const h = 45.0
 	r.ensure(h + 22)
 	r.heading(t.s("Remaining time"), 11)
-	wc, bc := g.Clock.Control(clock.White), g.Clock.Control(clock.Black)
-	type pt struct {
-		x float64
-		y time.Duration
-	}
-	series := [2][]pt{{{0, wc.Allotment(0)}}, {{0, bc.Allotment(0)}}}
-	first := es[0].Number - 1
-	series[0][0].x, series[1][0].x = float64(first), float64(first)
-	maxY := time.Duration(0)
-	for _, e := range es {
-		if e.Color == chess.White {
-			series[0] = append(series[0], pt{float64(e.Number), e.ClockWhite})
-		} else {
-			series[1] = append(series[1], pt{float64(e.Number), e.ClockBlack})
-		}
-	}
-	for _, s := range series {
-		for _, p := range s {
-			if p.y > maxY {
-				maxY = p.y
-			}
-		}
-	}
-	last := es[len(es)-1].Number
+	controls := []clock.Control{g.Clock.Control(clock.White), g.Clock.Control(clock.Black)}
+	series, maxY := chartSeries(es, controls)
+	first, last := es[0].Number-1, es[len(es)-1].Number
 	xmax := last + 1
-	for _, c := range []clock.Control{wc, bc} {
+	for _, c := range controls {
 		for i := 0; i < 100; i++ {
 			n := c.MovesThrough(i)
 			if n == 0 || n > last+10 {
@@ -63,59 +45,118 @@ func (r *renderer) chart(g *match.Game) {
 	if ymax == 0 {
 		ymax = step
 	}
-	left, top := r.margin+14, f.GetY()+2
-	w := r.cw - 14 - 2
-	x0 := float64(first)
-	X := func(x float64) float64 { return left + (x-x0)/(float64(xmax)-x0)*w }
-	Y := func(d time.Duration) float64 { return top + h - float64(d)/float64(ymax)*h }
-	// Grid and axes.
+	fr := chartFrame{left: r.margin + 14, top: f.GetY() + 2, w: r.cw - 14 - 2, h: h, first: first, xmax: xmax, ymax: ymax}
+	r.chartAxes(fr, step)
+	r.chartControls(fr, controls)
+	r.chartLines(fr, series)
+	r.chartLegend(fr, g)
+}
+
+// chartPoint is a clock reading after a move.
+type chartPoint struct {
+	x float64
+	y time.Duration
+}
+
+// chartSeries are each side's readings after its moves, from the start, and
+// the largest of them.
+func chartSeries(es []*scoresheet.Entry, controls []clock.Control) ([2][]chartPoint, time.Duration) {
+	first := float64(es[0].Number - 1)
+	series := [2][]chartPoint{{{first, controls[0].Allotment(0)}}, {{first, controls[1].Allotment(0)}}}
+	for _, e := range es {
+		if e.Color == chess.White {
+			series[0] = append(series[0], chartPoint{float64(e.Number), e.ClockWhite})
+		} else {
+			series[1] = append(series[1], chartPoint{float64(e.Number), e.ClockBlack})
+		}
+	}
+	maxY := time.Duration(0)
+	for _, s := range series {
+		for _, p := range s {
+			if p.y > maxY {
+				maxY = p.y
+			}
+		}
+	}
+	return series, maxY
+}
+
+// chartFrame is where the chart stands on the page and what its axes span:
+// moves first to xmax, readings 0 to ymax.
+type chartFrame struct {
+	left, top, w, h float64
+	first, xmax     int
+	ymax            time.Duration
+}
+
+// X is the abscissa of move x.
+func (fr chartFrame) X(x float64) float64 {
+	x0 := float64(fr.first)
+	return fr.left + (x-x0)/(float64(fr.xmax)-x0)*fr.w
+}
+
+// Y is the ordinate of reading d.
+func (fr chartFrame) Y(d time.Duration) float64 {
+	return fr.top + fr.h - float64(d)/float64(fr.ymax)*fr.h
+}
+
+// chartAxes draws the grid, its labels (a line every step of time, every 5
+// or 10 moves) and the axes.
+func (r *renderer) chartAxes(fr chartFrame, step time.Duration) {
+	f := r.f
+	left, top, w, h := fr.left, fr.top, fr.w, fr.h
 	f.SetDrawColor(225, 225, 225)
 	f.SetLineWidth(0.15)
 	r.font(6.5, false)
-	for v := time.Duration(0); v <= ymax; v += step {
-		f.Line(left, Y(v), left+w, Y(v))
-		f.SetXY(r.margin, Y(v)-1.6)
+	for v := time.Duration(0); v <= fr.ymax; v += step {
+		f.Line(left, fr.Y(v), left+w, fr.Y(v))
+		f.SetXY(r.margin, fr.Y(v)-1.6)
 		f.CellFormat(12.5, 3.2, clock.FormatHoursMinutes(v), "", 0, "R", false, 0, "")
 	}
 	xstep := 5
-	if xmax-first > 80 {
+	if fr.xmax-fr.first > 80 {
 		xstep = 10
 	}
-	for m := (first/xstep + 1) * xstep; m <= xmax; m += xstep {
-		f.Line(X(float64(m)), top, X(float64(m)), top+h)
-		f.SetXY(X(float64(m))-5, top+h+0.5)
+	for m := (fr.first/xstep + 1) * xstep; m <= fr.xmax; m += xstep {
+		f.Line(fr.X(float64(m)), top, fr.X(float64(m)), top+h)
+		f.SetXY(fr.X(float64(m))-5, top+h+0.5)
 		f.CellFormat(10, 3, fmt.Sprint(m), "", 0, "C", false, 0, "")
 	}
 	f.SetDrawColor(80, 80, 80)
 	f.SetLineWidth(0.3)
 	f.Line(left, top, left, top+h)
 	f.Line(left, top+h, left+w, top+h)
-	// Time controls.
+}
+
+// chartControls draws a dashed line at each time control, labelled; a label
+// that would overlap the one before goes one line lower.
+func (r *renderer) chartControls(fr chartFrame, controls []clock.Control) {
+	f, t := r.f, r.t
+	left, top, w, h := fr.left, fr.top, fr.w, fr.h
 	f.SetDrawColor(40, 60, 110)
 	f.SetLineWidth(0.3)
 	f.SetDashPattern([]float64{1.2, 0.9}, 0)
 	drawn := map[int]bool{}
 	labelStart, labelEnd, labelY := 0.0, 0.0, 0.0
-	for _, c := range []clock.Control{wc, bc} {
+	for _, c := range controls {
 		for i := 0; i < 100; i++ {
 			n := c.MovesThrough(i)
-			if n == 0 || n > xmax {
+			if n == 0 || n > fr.xmax {
 				break
 			}
-			if drawn[n] || n <= first {
+			if drawn[n] || n <= fr.first {
 				continue
 			}
 			drawn[n] = true
-			f.Line(X(float64(n)), top, X(float64(n)), top+h)
+			f.Line(fr.X(float64(n)), top, fr.X(float64(n)), top+h)
 			r.font(6, true)
 			f.SetTextColor(40, 60, 110)
 			label := t.f("control at move %d", n)
 			lw := f.GetStringWidth(label) + 2
-			x0, align := X(float64(n))+0.5, "L"
-			if X(float64(n))+lw > left+w {
-				x0, align = X(float64(n))-lw-0.5, "R"
+			x0, align := fr.X(float64(n))+0.5, "L"
+			if fr.X(float64(n))+lw > left+w {
+				x0, align = fr.X(float64(n))-lw-0.5, "R"
 			}
-			// A label that would overlap the one before goes one line lower.
 			ly := top + 0.5
 			if x0 < labelEnd && x0+lw > labelStart && labelY == ly {
 				ly += 3.5
@@ -127,27 +168,38 @@ func (r *renderer) chart(g *match.Game) {
 		}
 	}
 	f.SetDashPattern([]float64{}, 0)
-	// The two players.
-	colours := [2][3]int{{20, 20, 20}, {200, 60, 40}}
+}
+
+// chartColours are White's line (solid, dark) and Black's (dashed, red).
+var chartColours = [2][3]int{{20, 20, 20}, {200, 60, 40}}
+
+// chartLines draws the two players' readings.
+func (r *renderer) chartLines(fr chartFrame, series [2][]chartPoint) {
+	f := r.f
 	for s, pts := range series {
-		f.SetDrawColor(colours[s][0], colours[s][1], colours[s][2])
+		f.SetDrawColor(chartColours[s][0], chartColours[s][1], chartColours[s][2])
 		f.SetLineWidth(0.55)
 		if s == 1 {
 			f.SetDashPattern([]float64{2, 0.8}, 0)
 		}
 		for i := 1; i < len(pts); i++ {
-			f.Line(X(pts[i-1].x), Y(pts[i-1].y), X(pts[i].x), Y(pts[i].y))
+			f.Line(fr.X(pts[i-1].x), fr.Y(pts[i-1].y), fr.X(pts[i].x), fr.Y(pts[i].y))
 		}
 		f.SetDashPattern([]float64{}, 0)
 	}
-	// Axis label and legend.
+}
+
+// chartLegend writes the axis label, and under the chart, where it hides no
+// line, the legend and the caption.
+func (r *renderer) chartLegend(fr chartFrame, g *match.Game) {
+	f, t := r.f, r.t
+	left, top, w, h := fr.left, fr.top, fr.w, fr.h
 	r.font(6.5, false)
 	f.SetXY(left+w-20, top+h+3.5)
 	f.CellFormat(20, 3, t.s("move")+" →", "", 0, "R", false, 0, "")
-	// The legend goes under the chart, where it hides no line.
 	lx, ly := left, top+h+4
 	for s := 0; s < 2; s++ {
-		f.SetDrawColor(colours[s][0], colours[s][1], colours[s][2])
+		f.SetDrawColor(chartColours[s][0], chartColours[s][1], chartColours[s][2])
 		f.SetLineWidth(0.55)
 		if s == 1 {
 			f.SetDashPattern([]float64{2, 0.8}, 0)

@@ -65,8 +65,37 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	r.kv(t.s("Appeals board"), dash(strings.Join(m.Appeals, ", ")), lw)
 	r.kv(t.s("Time control"), r.controls(), lw)
 	r.kvOneLine(t.s("Arbiter's key"), r.keyText(""), lw)
+	for _, l := range r.anchorLines() {
+		label, value, _ := strings.Cut(l, ": ")
+		r.kvOneLine(label, value, lw)
+	}
 	f.Ln(5)
 
+	r.standings()
+	f.Ln(5)
+	sc := r.st.Score()
+	r.kv(t.s("Score"), m.Players[0]+" "+points(sc[m.Players[0]])+", "+m.Players[1]+" "+points(sc[m.Players[1]]), lw)
+	r.font(12, true)
+	r.ensure(8)
+	f.SetX(r.margin)
+	f.SetTextColor(40, 60, 110)
+	res := t.matchResult(r.st)
+	f.CellFormat(r.cw, 8, strings.ToUpper(res[:1])+res[1:], "", 1, "L", false, 0, "")
+	f.SetTextColor(0, 0, 0)
+	if head != "" {
+		f.Ln(4)
+		r.font(7.5, false)
+		f.SetTextColor(90, 90, 90)
+		r.para(t.s("Fingerprint of the record")+": "+head+"  ("+t.s("Appendix")+")", 7.5, false)
+		f.SetTextColor(0, 0, 0)
+	}
+}
+
+// standings is the cover's table of the games: each game's date, players,
+// result, termination and moves, or that it is not played yet or in
+// progress.
+func (r *renderer) standings() {
+	t := r.t
 	r.heading(t.s("Standings"), 12)
 	rows := [][]string{}
 	for _, g := range r.st.Games {
@@ -93,23 +122,6 @@ func (r *renderer) cover(games []*match.Game, head string) {
 	}
 	r.table([]col{{14, "C"}, {24, "L"}, {36, "L"}, {36, "L"}, {18, "C"}, {0, "L"}, {14, "R"}},
 		[]string{t.s("Game"), t.s("Date"), t.s("White"), t.s("Black"), t.s("Result"), t.s("Termination"), t.s("Moves")}, rows, 9)
-	f.Ln(5)
-	sc := r.st.Score()
-	r.kv(t.s("Score"), m.Players[0]+" "+points(sc[m.Players[0]])+", "+m.Players[1]+" "+points(sc[m.Players[1]]), lw)
-	r.font(12, true)
-	r.ensure(8)
-	f.SetX(r.margin)
-	f.SetTextColor(40, 60, 110)
-	res := t.matchResult(r.st)
-	f.CellFormat(r.cw, 8, strings.ToUpper(res[:1])+res[1:], "", 1, "L", false, 0, "")
-	f.SetTextColor(0, 0, 0)
-	if head != "" {
-		f.Ln(4)
-		r.font(7.5, false)
-		f.SetTextColor(90, 90, 90)
-		r.para(t.s("Fingerprint of the record")+": "+head+"  ("+t.s("Appendix")+")", 7.5, false)
-		f.SetTextColor(0, 0, 0)
-	}
 }
 
 func dash(s string) string {

@@ -1,8 +1,7 @@
 package report
 
 import (
-	"strings"
-
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -11,17 +10,12 @@ import (
 // (6.12a) noise in the hall" / "19:43 EST · Schiedsrichter: Unterbrechung
 // (6.12a) noise in the hall". Free text stays as recorded.
 func IncidentLine(m *match.Match, in match.Incident, lang string) string {
-	t := tr{de: lang == "de", m: m}
+	t := newTr(lang, m)
 	role := string(in.Role)
 	if role == "" {
 		role = "system"
 	}
-	who := t.word(role)
-	if t.de {
-		who = strings.ToUpper(who[:1]) + who[1:]
-	} else {
-		who = strings.ToUpper(role[:1]) + role[1:]
-	}
+	who := phrase.CapitalFirst(t.word(role))
 	s := in.At.In(m.Location()).Format("15:04") + " " + m.ZoneName(in.At) + " · " + who + ": " + t.word(in.Kind)
 	if in.Rule != "" {
 		s += " (" + t.rule(in.Rule) + ")"

@@ -5,46 +5,59 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/assets"
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
 // word is a kind or role of the record in the report's language.
 func (t tr) word(s string) string { return t.s(s) }
 
-// rule is a rule reference in the report's language: "rule 10" → "Regel 10".
+// rule is a rule reference in the report's language: "rule 10" → "Regel 10";
+// an article of the Laws ("6.12b") is a number in every language.
 func (t tr) rule(s string) string {
-	if t.de {
-		s = strings.NewReplacer("rules ", "Regeln ", "rule ", "Regel ").Replace(s)
+	if n, ok := strings.CutPrefix(s, "rules "); ok {
+		return t.f("rules %s", n)
+	}
+	if n, ok := strings.CutPrefix(s, "rule "); ok {
+		return t.f("rule %s", n)
 	}
 	return s
 }
 
 // san is a move in the report's notation: figurines in English (♘f3),
-// German piece letters in German (Sf3, Lb5, Tc1, Dd8, Kg1).
+// the language's piece letters otherwise (German: Sf3, Lb5, Tc1, Dd8, Kg1;
+// the dictionary's "NBRQK").
 func (t tr) san(san string) string {
-	if t.de {
-		return strings.NewReplacer("N", "S", "B", "L", "R", "T", "Q", "D").Replace(san)
+	if !t.de {
+		return Figurine(san)
 	}
-	return Figurine(san)
+	var pairs []string
+	for i, r := range []rune(t.s("NBRQK")) {
+		pairs = append(pairs, string("NBRQK"[i]), string(r))
+	}
+	return strings.NewReplacer(pairs...).Replace(san)
 }
 
-// tr is the label set of one language and the match's time zone.
+// tr is the report's words in one language (the shared dictionary,
+// assets.Dictionary) and the match's time zone.
 type tr struct {
-	de bool
+	d  phrase.Dictionary
+	de bool         // the German report: piece letters, recorded phrases said in the dictionary's words
 	m  *match.Match // for the time zone; nil: UTC
 }
 
-// s is a label, kind or termination of the PDF in the report's language:
-// the German of the shared dictionary (assets/translations/de.json), where
-// the PDF's own word, when it differs from the console's, is under the
-// context "report" ("report|Reason"); in English the text itself.
-func (t tr) s(en string) string {
-	if t.de {
-		return germanPhrases().In("report", en)
-	}
-	return en
+// newTr is the report's words in language lang ("en" or "de").
+func newTr(lang string, m *match.Match) tr {
+	return tr{d: assets.Dictionary(lang), de: lang == "de", m: m}
 }
+
+// s is a label, kind or termination of the PDF in the report's language:
+// the shared dictionary's (assets/translations), where the PDF's own word,
+// when it differs from the console's, is under the context "report"
+// ("report|Reason").
+func (t tr) s(en string) string { return t.d.In("report", en) }
 
 func (t tr) f(en string, a ...any) string { return fmt.Sprintf(t.s(en), a...) }
 
@@ -55,11 +68,7 @@ func (t tr) date(d time.Time) string {
 	if d.IsZero() {
 		return "—"
 	}
-	d = d.In(t.m.Location())
-	if t.de {
-		return d.Format("02.01.2006")
-	}
-	return d.Format("2006-01-02")
+	return d.In(t.m.Location()).Format(t.s("2006-01-02")) // the date's layout in the report's language
 }
 
 // dateTime is a day and time of day in the match's zone, the zone named:
@@ -121,7 +130,7 @@ func (t tr) matchResult(st *match.State) string {
 	s := st.Standing()
 	if s.Winner >= 0 || s.Drawn {
 		if t.de {
-			return germanPhrases().Say(s.Phrase())
+			return t.d.Say(s.Phrase())
 		}
 		return s.Phrase().Error()
 	}
@@ -156,22 +165,8 @@ func (t tr) controlWords(c clock.Control) string {
 	return strings.Join(parts, t.s(", then "))
 }
 
-// span writes a duration as "2 h", "30 min", "1 h 30 min", "30 s".
+// span writes a duration as "2 h", "30 min", "1 h 30 min", "30 s", the units
+// in the report's language.
 func (t tr) span(d time.Duration) string {
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	hu, mu := "h", "min"
-	if t.de {
-		hu, mu = "Std.", "Min."
-	}
-	var parts []string
-	if h > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", h, hu))
-	}
-	if m > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", m, mu))
-	}
-	if s > 0 || len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("%d s", s))
-	}
-	return strings.Join(parts, " ")
+	return clock.FormatSpan(d, t.s("h"), t.s("min"), t.s("s"))
 }

@@ -92,14 +92,15 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 	default:
 		return fmt.Errorf("report: the paper size %q is not known: use a4 or letter", opts.Paper)
 	}
-	t := tr{m: st.Match}
-	switch strings.ToLower(opts.Lang) {
-	case "", "en":
-	case "de":
-		t.de = true
+	lang := strings.ToLower(opts.Lang)
+	switch lang {
+	case "":
+		lang = "en"
+	case "en", "de":
 	default:
 		return fmt.Errorf("report: the language %q is not available: use en or de", opts.Lang)
 	}
+	t := newTr(lang, st.Match)
 	games, err := selectGames(st, opts.Game)
 	if err != nil {
 		return err
@@ -113,6 +114,7 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 		if c := st.ArbiterCredential(); c != nil {
 			r.seal.Signed, r.seal.ArbiterKey = true, c.Fingerprint()
 		}
+		r.seal.ArbiterKeys, r.seal.MatchID = st.ArbiterKeys(), st.Match.ID
 	}
 	r.cover(games, head)
 	for _, g := range games {

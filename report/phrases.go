@@ -1,8 +1,6 @@
 package report
 
 import (
-	"sync"
-
 	"arbiter/assets"
 	"arbiter/internal/phrase"
 )
@@ -10,13 +8,7 @@ import (
 // germanPhrases is the console's German dictionary
 // (assets/translations/de.json): the PDF says a recorded phrase, such as a
 // flag's 6.9 verdict and its proof, in the same words as the console.
-var germanPhrases = sync.OnceValue(func() phrase.Dictionary {
-	d, err := phrase.LoadDictionary(assets.Translations, "translations/de.json")
-	if err != nil {
-		panic("report: the embedded German dictionary: " + err.Error())
-	}
-	return d
-})
+func germanPhrases() phrase.Dictionary { return assets.Dictionary("de") }
 
 // said is a recorded text in the report's language: in English the text as
 // recorded; in German the phrase the core keeps beside it (match.Incident.
@@ -28,7 +20,7 @@ func (t tr) said(text string, p *phrase.Error) string {
 		return text
 	}
 	if p != nil && p.Error() == text {
-		return germanPhrases().SayIn("report", p)
+		return t.d.SayIn("report", p)
 	}
 	return t.s(text)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sealScript is a one-game match of Deep Blue's four-move mate: Deep Blue's
@@ -67,7 +68,7 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 			if err := os.WriteFile(sp, []byte(sealScript(tc.protected, tc.byArbiter)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+			playLive(t, db, time.Date(2024, 5, 1, 13, 0, 0, 0, time.UTC), sealScript(tc.protected, tc.byArbiter))
 			key := ""
 			if tc.protected {
 				// the key verify names, in blocks of eight
@@ -101,6 +102,58 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 			}
 			if tc.protected && !strings.Contains(strings.Join(strings.Fields(pages[0]), " "), key) {
 				t.Errorf("the cover lacks the arbiter's key %s:\n%s", key, pages[0])
+			}
+		})
+	}
+}
+
+func TestPDFSignatureBlocksShowTheArbitersFirstKeyEveryRotationAndTheMatchID(t *testing.T) {
+	const old, rotated = "Mike Valvo's passphrase", "Mike Valvo's new passphrase"
+	dir := t.TempDir()
+	sp, db := filepath.Join(dir, "s.txt"), filepath.Join(dir, "m.db")
+	script := strings.Join([]string{
+		`0:00:00 match new --title "Seal" --player "Garry Kasparov" --player "Deep Blue" --white "Deep Blue" --pin "` + old + `"`,
+		`0:00:01 --pin "` + old + `" credential add --role arbiter --secret "` + rotated + `"`,
+		`0:00:02 --pin "` + rotated + `" game start`,
+		`0:00:05 --pin "` + rotated + `" resign white`,
+	}, "\n") + "\n"
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	list := runCLI(t, "--db", db, "credential", "list")
+	after := func(prefix string) string {
+		i := strings.Index(list, prefix)
+		if i < 0 {
+			t.Fatalf("credential list lacks %q:\n%s", prefix, list)
+		}
+		return strings.TrimSpace(strings.SplitN(list[i+len(prefix):], "\n", 2)[0])
+	}
+	first := strings.TrimSpace(strings.SplitN(after("anchors the record ('verify --key' checks it): "), "(", 2)[0])
+	next, id := after("signed by the key it replaces: "), after("match id: ")
+	for _, tc := range []struct{ lang, firstLabel, rotLabel, idLabel string }{
+		{"en", "Arbiter's first key (anchors the record): ", "Arbiter's key replaced at event 2 by: ", "Match id: "},
+		{"de", "Erster Schlüssel des Schiedsrichters (verankert das Protokoll): ", "Schlüssel des Schiedsrichters ersetzt bei Ereignis 2 durch: ", "Kennung des Wettkampfs: "},
+	} {
+		t.Run("in "+tc.lang+", the block of the game names the first key, the rotation at event 2 and the match id", func(t *testing.T) {
+			out := filepath.Join(dir, "r-"+tc.lang+".pdf")
+			runCLI(t, "--db", db, "export", "pdf", "-o", out, "--lang", tc.lang)
+			pdf, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := pageTexts(t, pdf)
+			sheet := strings.Join(strings.Fields(strings.Join(pages[1:], "\n")), " ")
+			for _, w := range []string{tc.firstLabel + first, tc.rotLabel + next, tc.idLabel + id} {
+				if !strings.Contains(sheet, w) {
+					t.Errorf("the game's pages lack %q:\n%s", w, pages[1])
+				}
+			}
+			cover := strings.Join(strings.Fields(pages[0]), " ")
+			for _, w := range []string{first, next, id} {
+				if !strings.Contains(cover, w) {
+					t.Errorf("the cover lacks %q:\n%s", w, pages[0])
+				}
 			}
 		})
 	}

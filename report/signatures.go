@@ -9,19 +9,25 @@ import (
 	"arbiter/match"
 )
 
-// sigH is the height of a game's signature block.
-const sigH = 42.0
+// sigH is the height of a game's signature block without the lines of the
+// arbiter's later keys (sigLine each).
+const (
+	sigH    = 45.4
+	sigLine = 3.4
+)
 
 // signatures is the block the arbiter and both players sign: the game, its
 // result, the chain head at the game's last event and the record's
 // fingerprint, then the three signature lines.
 func (r *renderer) signatures(g *match.Game) {
 	f, t := r.f, r.t
-	r.ensure(sigH)
+	anchors := r.anchorLines()
+	height := sigH + sigLine*float64(len(anchors)-1)
+	r.ensure(height)
 	top := f.GetY()
 	f.SetDrawColor(40, 60, 110)
 	f.SetLineWidth(0.35)
-	f.Rect(r.margin, top, r.cw, sigH-2, "D")
+	f.Rect(r.margin, top, r.cw, height-2, "D")
 	f.SetXY(r.margin+2, top+1.5)
 	r.font(7.5, true)
 	f.SetTextColor(40, 60, 110)
@@ -39,6 +45,10 @@ func (r *renderer) signatures(g *match.Game) {
 	f.CellFormat(r.cw-4, 3.4, headText, "", 1, "L", false, 0, "")
 	f.SetX(r.margin + 2)
 	f.CellFormat(r.cw-4, 3.4, t.s("Arbiter's key")+": "+r.keyText(h.Key), "", 1, "L", false, 0, "")
+	for _, l := range anchors {
+		f.SetX(r.margin + 2)
+		f.CellFormat(r.cw-4, sigLine, l, "", 1, "L", false, 0, "")
+	}
 	f.SetX(r.margin + 2)
 	keyText := ""
 	switch {
@@ -73,7 +83,7 @@ func (r *renderer) signatures(g *match.Game) {
 	f.CellFormat(r.cw-4, 3.4, t.s("Fingerprint of the record")+": "+fp, "", 1, "L", false, 0, "")
 	m := r.st.Match
 	w := (r.cw - 4 - 12) / 3
-	y := top + sigH - 12
+	y := top + height - 12
 	who := []string{t.s("Arbiter") + ": " + dash(m.Arbiter)}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		name := g.Name(s)
@@ -94,7 +104,7 @@ func (r *renderer) signatures(g *match.Game) {
 			f.CellFormat(w, 3.2, l, "", 0, "L", false, 0, "")
 		}
 	}
-	f.SetXY(r.margin, top+sigH+2)
+	f.SetXY(r.margin, top+height+2)
 }
 
 // keyText is the fingerprint of the arbiter's key in blocks of eight (key,
@@ -111,6 +121,28 @@ func (r *renderer) keyText(key string) string {
 	default:
 		return r.t.s("none (a PIN without signatures)")
 	}
+}
+
+// anchorLines are what the record is checked against besides its head, as
+// the signature blocks and the cover print them: the arbiter's first key,
+// which anchors the record ('arbiter verify --key'), each later key with
+// the event that registered it (signed by the key it replaced), and the
+// match id ('arbiter verify --match'). The last line is the match id.
+func (r *renderer) anchorLines() []string {
+	t := r.t
+	var out []string
+	for i, k := range r.seal.ArbiterKeys {
+		if i == 0 {
+			out = append(out, t.s("Arbiter's first key (anchors the record)")+": "+groupHex(k.Fingerprint()))
+			continue
+		}
+		out = append(out, t.f("Arbiter's key replaced at event %d by", k.Seq)+": "+groupHex(k.Fingerprint()))
+	}
+	id := t.s("none (a record made before match ids)")
+	if r.seal.MatchID != "" {
+		id = groupHex(r.seal.MatchID)
+	}
+	return append(out, t.s("Match id")+": "+id)
 }
 
 // resultText is the game's result with its termination, or "in progress".

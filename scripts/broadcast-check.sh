@@ -2,9 +2,12 @@
 # broadcast-check: build the real binary, play a game half-way into a fresh
 # database (the last event a few seconds ago, so the clocks are live), serve
 # it with `arbiter broadcast --listen 127.0.0.1:PORT`, check the routes with
-# curl (PGN, 304 on If-None-Match, 405 on POST, no credentials), and take
-# screenshots of the spectator page in English and German with headless
-# Chromium (Debian's `chromium`) into build/screenshots/broadcast-{en,de}.png.
+# curl (PGN with WhiteClock/BlackClock, 304 on If-None-Match, 405 on POST, the
+# event stream, no credentials), serve it again with `--delay 10m` and check
+# that the delayed feed holds only the moves of ten minutes ago, and take
+# screenshots of the spectator page with headless Chromium (Debian's
+# `chromium`) into build/screenshots/: broadcast-{en,de}.png at 1280×800,
+# broadcast-phone-{en,de}.png at 390×844 (a phone), broadcast-delayed.png.
 # Called by scripts/gui-check.sh; runs alone too.
 #
 # Needs: chromium, curl. No internet: the page's font, style and script are
@@ -17,12 +20,14 @@ for tool in chromium curl; do
 	command -v "$tool" >/dev/null || { echo "broadcast-check: $tool is not installed (make deps-test)"; exit 1; }
 done
 mkdir -p bin build/screenshots
-[ -x bin/arbiter ] && [ -z "$(find . -name '*.go' -newer bin/arbiter -print -quit)" ] || go build -o bin/arbiter .
+[ -x bin/arbiter ] && [ -z "$(find . \( -name '*.go' -o -path './broadcast/web/*' -o -path './assets/*' \) -newer bin/arbiter -print -quit)" ] || go build -o bin/arbiter .
 
 work=$(mktemp -d)
 srv_pid=""
+late_pid=""
 cleanup() {
 	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null || true
+	[ -n "$late_pid" ] && kill "$late_pid" 2>/dev/null || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -70,17 +75,44 @@ etag=$(curl -fsI "$base/games.pgn" | tr -d '\r' | awk 'tolower($1)=="etag:" {pri
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/games.pgn")" = 405 ] || fail "POST was not refused with 405"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/game/1.pgn")" = 200 ] || fail "GET /game/1.pgn failed"
 if curl -fs "$base/state.json" | grep -qi 'pin'; then fail "state.json mentions the PIN"; fi
+grep -q '\[WhiteClock "' "$work/g.pgn" || fail "no WhiteClock tag in /games.pgn"
+curl -fs --max-time 2 "$base/events" >"$work/events.txt" || true # the stream runs until cut
+grep -q '^event: state' "$work/events.txt" || fail "the event stream sent no state"
 
-shoot() { # lang file
+# The same record delayed by 10 minutes: the moves of the last ten minutes
+# (from 7. e4 at 0:31:40, the script's last line 20 s ago) are not served.
+late_port=$((port + 1))
+bin/arbiter --db "$work/m.db" broadcast --listen "127.0.0.1:$late_port" --delay 10m >"$work/late.log" 2>&1 &
+late_pid=$!
+late="http://127.0.0.1:$late_port"
+for _ in $(seq 50); do curl -fs -o /dev/null "$late/games.pgn" && break; sleep 0.1; done
+curl -fs "$late/games.pgn" >"$work/late.pgn" || fail "GET /games.pgn of the delayed feed failed"
+# The record ten minutes ago: 6... Bd6 (0:26:00) and the pause (0:27:30), not 7. e4 (0:31:40).
+grep -q '\[PlyCount "12"\]' "$work/late.pgn" || { cat "$work/late.pgn"; fail "the feed delayed by 10 minutes is not the game after 6... Bd6"; }
+grep -q '\[PlyCount "17"\]' "$work/g.pgn" || fail "the live feed is not the game after 9. Bxe4"
+
+shoot() { # url file width,height
 	local prof; prof=$(mktemp -d)
+	# The page holds its event stream open, so the load never goes idle:
+	# --timeout (not --virtual-time-budget) takes the shot once it has loaded.
 	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --virtual-time-budget=3000 --hide-scrollbars \
-		--screenshot="$2" --window-size=1280,800 "$base/?lang=$1" >"$work/chromium.log" 2>&1 ||
-		{ cat "$work/chromium.log"; rm -rf "$prof"; fail "chromium could not take the $1 screenshot"; }
+		--user-data-dir="$prof" --timeout=5000 --hide-scrollbars \
+		--screenshot="$2" --window-size="$3" "$1" >"$work/chromium.log" 2>&1 ||
+		{ cat "$work/chromium.log"; rm -rf "$prof"; fail "chromium could not take the screenshot $2"; }
 	rm -rf "$prof"
 	[ -s "$2" ] || fail "no screenshot $2"
 }
-shoot en build/screenshots/broadcast-en.png
-shoot de build/screenshots/broadcast-de.png
-echo "broadcast-check: ok (build/screenshots/broadcast-en.png, broadcast-de.png)"
+# The page's script runs and its event stream opens (no console error).
+prof=$(mktemp -d)
+timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$prof" \
+	--enable-logging=stderr --v=0 --timeout=5000 --dump-dom "$base/?lang=en" >"$work/dom.html" 2>"$work/dom.log" || true
+rm -rf "$prof"
+grep -q 'data-stream="open"' "$work/dom.html" || { grep -i console "$work/dom.log" || true; fail "the page's event stream did not open"; }
+if grep -qi 'Uncaught' "$work/dom.log"; then grep -i 'Uncaught' "$work/dom.log"; fail "the page's script failed"; fi
+shoot "$base/?lang=en" build/screenshots/broadcast-en.png 1280,800
+shoot "$base/?lang=de" build/screenshots/broadcast-de.png 1280,800
+shoot "$base/?lang=en" build/screenshots/broadcast-phone-en.png 390,844
+shoot "$base/?lang=de" build/screenshots/broadcast-phone-de.png 390,844
+shoot "$late/?lang=en" build/screenshots/broadcast-delayed.png 1280,800
+echo "broadcast-check: ok (build/screenshots/broadcast-{en,de,phone-en,phone-de,delayed}.png)"

@@ -14,9 +14,7 @@
 // Refusals are codes with arguments (match.Code); SentenceIn says them in
 // the words of the face that passes its table (docs/errors.md).
 //
-// It holds the time source of a live session (TimeSource: the wall clock
-// read once, advanced by the platform's monotonic clock that counts sleep;
-// docs/clock.md), copies a match to a new file (CopyMatch, ContinueIn) and
+// It copies a match to a new file (CopyMatch, ContinueIn) and
 // owns the change notifications (Live: the match a console works on, the
 // subscribers it tells after each commit, the switch to a new file), as
 // wtf's inmem.EventService is wired in its cmd/wtfd/main.go.
@@ -25,7 +23,7 @@
 //
 // The command's transaction (match.App.do) stays in the core. The store's
 // transaction itself is store's (store.DB.Update: BEGIN IMMEDIATE … COMMIT),
-// "now" comes from this package's TimeSource (match.Cmd.Now) and the
+// "now" comes from the session's time source (package timesource, match.Cmd.Now) and the
 // notifications go out through Live; but every step between BEGIN and
 // COMMIT is a rule of the record over state the core keeps private:
 //   - the tail check (events another process appended must continue the

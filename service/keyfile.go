@@ -3,6 +3,8 @@ package service
 import (
 	"crypto/ed25519"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"runtime"
 
@@ -10,23 +12,71 @@ import (
 )
 
 // ReadKeyFile reads a credential's key file (--key-file FILE, or the
-// operator's key an invitation brought to a station): it must be readable
-// only by its owner, and hold a key written by 'credential keygen'.
+// operator's key an invitation brought to a station): it must be a regular
+// file readable only by its owner, and hold a key written by 'credential
+// keygen'.
 func ReadKeyFile(path string) (ed25519.PrivateKey, error) {
-	fi, err := os.Stat(path)
+	b, fi, err := readRegular(path, "the key file", 64<<10)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
+		return nil, err
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("the key file %s can be read by others: make it private with 'chmod 600 %s' (and make a new key if others may have read it)", path, path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the key file %s: %v", path, err)
 	}
 	k, err := match.ParseKeyFile(b)
 	if err != nil {
 		return nil, err
 	}
 	return k, nil
+}
+
+// ReadRegularFile reads a file the user names that must be a regular file
+// (what says which: "the invitation"), at most limit bytes. A FIFO, a
+// device, a socket or a folder is refused in one sentence, at once: the
+// file is opened without blocking (a FIFO with no writer would otherwise
+// hold the command for ever) and the opened file's own mode decides.
+func ReadRegularFile(path, what string, limit int64) ([]byte, error) {
+	b, _, err := readRegular(path, what, limit)
+	return b, err
+}
+
+func readRegular(path, what string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblocking, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+	}
+	if kind := notRegular(fi.Mode()); kind != "" {
+		return nil, nil, fmt.Errorf("%s %s is %s, not a regular file: give the file itself", what, path, kind)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, nil, fmt.Errorf("%s %s is larger than %d bytes: give the file written for it", what, path, limit)
+	}
+	return b, fi, nil
+}
+
+// notRegular names what a file of mode m is when it is not a regular file
+// ("" when it is).
+func notRegular(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

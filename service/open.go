@@ -107,12 +107,13 @@ func OpenReadOnly(ctx context.Context, path string) (*match.App, error) {
 }
 
 // writable reports whether the file at path and its folder can be written.
+// It never opens the file: closing a descriptor of the record drops every
+// POSIX lock this process holds on it (store's held.go), so the file is
+// asked with access(2) (canWrite), and the folder with a probe file.
 func writable(path string) bool {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
+	if !canWrite(path) {
 		return false
 	}
-	f.Close()
 	probe, err := os.CreateTemp(filepath.Dir(path), ".arbiter-probe-*")
 	if err != nil {
 		return false

@@ -1,70 +1,14 @@
 package service
 
-import (
-	"time"
-)
+import "arbiter/internal/timesource"
 
-// TimeSource gives the instants of a live session: wall time read once at
-// start-up, advanced by the platform's monotonic clock that keeps counting
-// while the machine sleeps (Linux CLOCK_BOOTTIME, Windows
-// QueryInterruptTimePrecise, macOS mach_continuous_time; see docs/clock.md).
-// A step of the wall clock during a game therefore changes no clock reading,
-// and a suspended laptop's clocks account for the time that really passed.
-type TimeSource struct {
-	wall      time.Time
-	mono0     time.Time
-	clocks    platformClocks
-	since0    time.Duration // reading of clocks.sinceBoot at the anchor, or -1
-	awake0    time.Duration // reading of clocks.awake at the anchor, or -1
-	lastDrift time.Duration
-}
+// TimeSource is the live session's time source (package timesource).
+//
+// Deprecated: use timesource.Source; kept until station/ takes its default
+// from package timesource itself (issue 25, phase B).
+type TimeSource = timesource.Source
 
-// platformClocks are the two readings a TimeSource needs. Each returns a
-// duration since an arbitrary fixed point, or -1 when the platform cannot
-// give it (then the source falls back to Go's monotonic clock).
-type platformClocks struct {
-	// sinceBoot keeps counting while the machine is suspended.
-	sinceBoot func() time.Duration
-	// awake stops while the machine is suspended.
-	awake func() time.Duration
-}
-
-// NewTimeSource anchors a time source to the wall clock now.
-func NewTimeSource() *TimeSource {
-	return newTimeSource(time.Now(), osClocks)
-}
-
-func newTimeSource(now time.Time, c platformClocks) *TimeSource {
-	return &TimeSource{wall: now.Round(0).UTC(), mono0: now, clocks: c,
-		since0: c.sinceBoot(), awake0: c.awake()}
-}
-
-// Now is the current instant of the session.
-func (s *TimeSource) Now() time.Time {
-	if s.since0 >= 0 {
-		if b := s.clocks.sinceBoot(); b >= 0 {
-			return s.wall.Add(b - s.since0)
-		}
-	}
-	return s.wall.Add(time.Since(s.mono0))
-}
-
-// Suspended reports how long the machine slept since the last call: the
-// growth of the gap between the clock that counts sleep and the one that
-// does not. Zero when nothing happened or when the platform cannot tell.
-func (s *TimeSource) Suspended() time.Duration {
-	if s.since0 < 0 || s.awake0 < 0 {
-		return 0
-	}
-	b, a := s.clocks.sinceBoot(), s.clocks.awake()
-	if b < 0 || a < 0 {
-		return 0
-	}
-	drift := (b - s.since0) - (a - s.awake0)
-	d := drift - s.lastDrift
-	if d < time.Second {
-		return 0
-	}
-	s.lastDrift = drift
-	return d
-}
+// NewTimeSource is timesource.New.
+//
+// Deprecated: use timesource.New (see TimeSource).
+func NewTimeSource() *TimeSource { return timesource.New() }

@@ -30,6 +30,13 @@ const (
 	SubjectReceipt  = "arb.rcpt"      // a record holder's first receipt of a request (receiptNote)
 	SubjectPing     = "arb.ping"      // arb.ping.NAME: a record holder measures its round trip to station NAME
 
+	// HeadsStreamName is the stream of the arbiter's head signatures made
+	// after his commands at stations (docs/stations.md, "Signed heads"):
+	// one message per signature (headNote), appended by the authority
+	// once it checked it, applied by every station to its record.
+	HeadsStreamName = "HEADS"
+	SubjectHeads    = "arb.head" // the heads stream's only subject
+
 	// DuplicateWindow is how long the stream remembers a command id. It
 	// outlasts any retry: a laptop that sleeps for hours and retries keeps
 	// the same id, and the authority also answers ids from the log itself.
@@ -273,31 +280,53 @@ func StreamConfig(replicas int) jetstream.StreamConfig {
 	}
 }
 
-// EnsureStream creates the stream if it does not exist, retrying until the
-// cluster can place it or ctx ends.
+// HeadsStreamConfig is the configuration of the stream of head
+// signatures: like the match's stream, without batches.
+func HeadsStreamConfig(replicas int) jetstream.StreamConfig {
+	c := StreamConfig(replicas)
+	c.Name, c.Subjects, c.AllowAtomicPublish = HeadsStreamName, []string{SubjectHeads}, false
+	return c
+}
+
+// EnsureStream creates the streams if they do not exist (the match's and
+// the heads'), retrying until the cluster can place them or ctx ends.
 func (e *Engine) EnsureStream(ctx context.Context) error {
 	replicas := 1
 	if e.cfg.Cluster != nil && e.cfg.Cluster.Replicas > 0 {
 		replicas = e.cfg.Cluster.Replicas
 	}
-	for {
-		// One try at a time: a request sent before the cluster has a meta
-		// leader is never answered.
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := e.js.CreateOrUpdateStream(tctx, StreamConfig(replicas))
-		cancel()
-		if err == nil {
-			return nil
-		}
-		if os.Getenv("ARBITER_STATION_LOG") != "" {
-			fmt.Fprintf(os.Stderr, "station %s: create stream: %v\n", e.cfg.Name, err)
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("station: the match's stream could not be created: %w", err)
-		case <-time.After(200 * time.Millisecond):
+	for _, cfg := range []jetstream.StreamConfig{StreamConfig(replicas), HeadsStreamConfig(replicas)} {
+		for {
+			// One try at a time: a request sent before the cluster has a meta
+			// leader is never answered. A stream that exists keeps its
+			// replicas if it has as many already: a holder that joins with an
+			// invitation made before other holders joined counts fewer, and
+			// must not scale the stream down (the authority scales it to the
+			// holders the record names, Station.scaleStream).
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			var err error
+			if st, serr := e.js.Stream(tctx, cfg.Name); serr == nil && st.CachedInfo().Config.Replicas >= replicas {
+				err = nil
+			} else if serr == nil || errors.Is(serr, jetstream.ErrStreamNotFound) {
+				_, err = e.js.CreateOrUpdateStream(tctx, cfg)
+			} else {
+				err = serr
+			}
+			cancel()
+			if err == nil {
+				break
+			}
+			if os.Getenv("ARBITER_STATION_LOG") != "" {
+				fmt.Fprintf(os.Stderr, "station %s: create stream %s: %v\n", e.cfg.Name, cfg.Name, err)
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("station: the match's stream could not be created: %w", err)
+			case <-time.After(200 * time.Millisecond):
+			}
 		}
 	}
+	return nil
 }
 
 // LastSeq is the stream's last sequence, asked of the stream's leader.
@@ -456,6 +485,27 @@ func (e *Link) Append(ctx context.Context, id string, msgs [][]byte, expectLast 
 	return ack.Seq, nil
 }
 
+// PublishHead appends one message to the heads stream (id: its
+// Nats-Msg-Id, so that a retry is not stored twice) and waits for the
+// stream's acknowledgement.
+func (e *Link) PublishHead(ctx context.Context, id string, data []byte) error {
+	m := nats.NewMsg(SubjectHeads)
+	m.Data = data
+	m.Header.Set("Nats-Msg-Id", id)
+	reply, err := e.nc.RequestMsgWithContext(ctx, m)
+	if err != nil {
+		return fmt.Errorf("station: append a head signature: %w", err)
+	}
+	var ack pubAck
+	if err := json.Unmarshal(reply.Data, &ack); err != nil {
+		return fmt.Errorf("station: append a head signature: unreadable acknowledgement %q", reply.Data)
+	}
+	if ack.Error != nil {
+		return fmt.Errorf("station: append a head signature: refused by the engine: %s (%d)", ack.Error.Desc, ack.Error.ErrCode)
+	}
+	return nil
+}
+
 // StreamMsg is one stored message.
 type StreamMsg struct {
 	Seq  uint64
@@ -467,9 +517,18 @@ type StreamMsg struct {
 // to fn until ctx ends. It uses an ordered consumer, which the stream's
 // leader serves, and restarts it after a failure.
 func (e *Link) Consume(ctx context.Context, from uint64, fn func(StreamMsg) error) error {
+	return e.consume(ctx, StreamName, from, fn)
+}
+
+// ConsumeHeads delivers the heads stream's messages as Consume does.
+func (e *Link) ConsumeHeads(ctx context.Context, from uint64, fn func(StreamMsg) error) error {
+	return e.consume(ctx, HeadsStreamName, from, fn)
+}
+
+func (e *Link) consume(ctx context.Context, stream string, from uint64, fn func(StreamMsg) error) error {
 	next := from
 	for ctx.Err() == nil {
-		c, err := e.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
+		c, err := e.js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{
 			DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: next,
 		})
 		if err != nil {

@@ -35,6 +35,11 @@ type Replica struct {
 	memberOrder []string
 	alarm       error
 	pending     []pendingEvent // parts of a command not complete yet
+	// keys is the arbiter's key at each event, heads the events whose head
+	// the arbiter signed in the record: the heads stream is checked and
+	// applied with them (ApplyHead).
+	keys  match.ArbiterKeyring
+	heads map[int64]bool
 }
 
 type pendingEvent struct {
@@ -50,26 +55,37 @@ const (
 	keyClaim                 // an Update that appends a claim
 )
 
-// AlarmError is raised when an incoming event does not fit the record.
+// AlarmError is raised when an incoming event does not fit the record, or
+// (File) when the record's file no longer holds what this station wrote.
 type AlarmError struct {
 	Seq    uint64
 	Reason string
+	File   bool
 }
 
 func (a *AlarmError) Error() string {
+	if a.File {
+		return fmt.Sprintf("this station's record file was changed behind it (%s): this station stopped applying; keep the file for the appeals board and join again with a new invitation", a.Reason)
+	}
 	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
 }
 
 // OpenReplica reads the record's head, command ids and stations' events.
 func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}}
-	evs, err := db.EventsAfter(ctx, 0)
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
+	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range evs {
 		r.note(e)
 		r.hashes = append(r.hashes, e.Hash)
+		r.keys.Add(e)
+	}
+	for _, s := range sigs {
+		if s.Kind == store.SigHead {
+			r.heads[s.Seq] = true
+		}
 	}
 	if n := len(evs); n > 0 {
 		r.seq, r.head = uint64(evs[n-1].Seq), evs[n-1].Hash
@@ -189,13 +205,47 @@ func (r *Replica) WaitSeq(ctx context.Context, seq uint64) error {
 }
 
 func (r *Replica) raise(seq uint64, format string, a ...any) error {
+	return r.raiseAlarm(&AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)})
+}
+
+// raiseAlarm raises a (unless an alarm is raised already) and returns the
+// alarm raised.
+func (r *Replica) raiseAlarm(a *AlarmError) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.alarm == nil {
-		r.alarm = &AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)}
+		r.alarm = a
 		r.broadcast()
 	}
 	return r.alarm
+}
+
+// CheckFileHead is the station's head check (store.DB.SetHeadCheck): before
+// anything is appended to the record, its file must still end with the
+// event this station wrote or applied last — that event's seq, its hash,
+// and the hash recomputed from what the file now holds. An event after it
+// (the authority's own command, committed before it is taken into this
+// view) must at least be its own hash. Otherwise the file was edited or
+// damaged behind the station: the alarm is raised, applying stops and
+// nothing is appended.
+func (r *Replica) CheckFileHead(last store.Event, ok bool) error {
+	r.mu.Lock()
+	seq, head := r.seq, r.head
+	r.mu.Unlock()
+	var why string
+	switch {
+	case seq == 0:
+		return nil
+	case !ok || last.Seq < int64(seq):
+		why = fmt.Sprintf("it no longer holds event %d, the last this station wrote", seq)
+	case last.Seq == int64(seq) && last.Hash != head:
+		why = fmt.Sprintf("its event %d is not the one this station wrote", seq)
+	case store.EventHash(last) != last.Hash:
+		why = fmt.Sprintf("its event %d (%s) was edited: the hash recomputed from what the file holds is not the event's", last.Seq, last.Kind)
+	default:
+		return nil
+	}
+	return r.raiseAlarm(&AlarmError{Seq: uint64(last.Seq), Reason: why, File: true})
 }
 
 // Apply takes one stream message. Messages must come in stream order.
@@ -257,7 +307,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 			// This station's own command, committed after the stream
 			// acknowledged it: the record must hold exactly these events.
 			for i, p := range batch {
-				if i >= len(have) || have[i].Hash != p.ev.Hash {
+				if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
 					mismatch = fmt.Errorf("the record holds another event %d", p.ev.Seq)
 					return mismatch
 				}
@@ -305,7 +355,13 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		return r.raise(uint64(batch[0].ev.Seq), "%v", mismatch)
 	}
 	if err != nil {
-		if errors.Is(err, store.ErrInvalidEvent) {
+		var alarm *AlarmError
+		switch {
+		case errors.As(err, &alarm): // CheckFileHead: the file was changed behind the station
+			return alarm
+		case errors.Is(err, store.ErrCorrupt):
+			return r.raiseAlarm(&AlarmError{Seq: uint64(batch[0].ev.Seq), Reason: "SQLite finds it damaged", File: true})
+		case errors.Is(err, store.ErrInvalidEvent):
 			return r.raise(uint64(batch[0].ev.Seq), "%v", err)
 		}
 		r.mu.Lock()
@@ -390,6 +446,12 @@ func (r *Replica) commit(batch []pendingEvent) {
 		if p.ev.Seq == int64(len(r.hashes))+1 {
 			r.hashes = append(r.hashes, p.ev.Hash)
 			r.note(p.ev)
+			r.keys.Add(p.ev)
+		}
+		for _, w := range p.w.Sigs {
+			if w.Kind == store.SigHead {
+				r.heads[p.ev.Seq] = true
+			}
 		}
 		if uint64(p.ev.Seq) > r.seq {
 			r.seq, r.head = uint64(p.ev.Seq), p.ev.Hash
@@ -398,4 +460,68 @@ func (r *Replica) commit(batch []pendingEvent) {
 	last := batch[len(batch)-1]
 	r.ids[last.w.Cmd] = uint64(last.ev.Seq)
 	r.broadcast()
+}
+
+// HeadError is a head signature from the heads stream that this record
+// does not take: its event is not the record's, or it is not the
+// arbiter's signature by his key there. It is skipped; the record is
+// unchanged.
+type HeadError struct {
+	Seq    int64
+	Reason string
+}
+
+func (h *HeadError) Error() string {
+	return fmt.Sprintf("the head signature of event %d from the heads stream is not taken: %s", h.Seq, h.Reason)
+}
+
+// ApplyHead puts the arbiter's head signature h beside the record, which
+// must hold its event (the caller waits for it): checked against the
+// event's hash and the arbiter's key there (match.ArbiterKeyring). A head
+// the record has signed already is skipped; one that does not hold is
+// refused with *HeadError, the record unchanged.
+func (r *Replica) ApplyHead(ctx context.Context, h HeadNote) error {
+	if r.HeadSigned(h.Seq) {
+		return nil
+	}
+	if problem := r.CheckHead(h); problem != "" {
+		return &HeadError{Seq: h.Seq, Reason: problem}
+	}
+	if _, err := r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
+		return tx.PutSignature(h.Signature())
+	}); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.heads[h.Seq] = true
+	r.broadcast()
+	r.mu.Unlock()
+	return nil
+}
+
+// CheckHead checks the head signature h against the record: its event
+// must be in it with the hash h names, and h the arbiter's signature of
+// that hash by his key there. It returns "" or what is wrong.
+func (r *Replica) CheckHead(h HeadNote) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	hash := ""
+	if h.Seq >= 1 && h.Seq <= int64(len(r.hashes)) {
+		hash = r.hashes[h.Seq-1]
+	}
+	switch {
+	case hash == "":
+		return fmt.Sprintf("the record holds %d events, not event %d", len(r.hashes), h.Seq)
+	case h.Hash != hash:
+		return fmt.Sprintf("it signs another hash than the record's event %d", h.Seq)
+	}
+	return r.keys.CheckHead(h.Signature(), hash)
+}
+
+// HeadSigned reports whether the record holds the arbiter's signature of
+// the head at event seq.
+func (r *Replica) HeadSigned(seq int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.heads[seq]
 }

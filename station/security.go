@@ -152,6 +152,11 @@ func RoleUsers() []*server.User {
 		"$JS.API.CONSUMER.CREATE." + StreamName, "$JS.API.CONSUMER.CREATE." + StreamName + ".>",
 		"$JS.API.CONSUMER.DELETE." + StreamName + ".>", "$JS.API.CONSUMER.INFO." + StreamName + ".>",
 		"$JS.API.CONSUMER.MSG.NEXT." + StreamName + ".>", "$JS.ACK." + StreamName + ".>", "$JS.FC.>",
+		// the arbiter's head signatures, read like the events
+		"$JS.API.STREAM.INFO." + HeadsStreamName,
+		"$JS.API.CONSUMER.CREATE." + HeadsStreamName, "$JS.API.CONSUMER.CREATE." + HeadsStreamName + ".>",
+		"$JS.API.CONSUMER.DELETE." + HeadsStreamName + ".>", "$JS.API.CONSUMER.INFO." + HeadsStreamName + ".>",
+		"$JS.API.CONSUMER.MSG.NEXT." + HeadsStreamName + ".>", "$JS.ACK." + HeadsStreamName + ".>",
 	}
 	client := func(extra ...string) *server.Permissions {
 		return &server.Permissions{

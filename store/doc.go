@@ -7,7 +7,14 @@
 //     ApplicationID ("ARBI"). Open refuses any other file with ErrForeign and
 //     leaves it byte-for-byte untouched; it decides this by reading the file
 //     header directly and then through a read-only connection, before any
-//     write.
+//     write. The header is read directly only while no SQLite connection of
+//     this process holds the file (held.go): closing a descriptor opened by
+//     other means would drop the process's POSIX locks on the record, and an
+//     outside reader would then delete the write-ahead log under the writer
+//     (docs/store.md, "One way in to the file").
+//   - A station sets a head check (SetHeadCheck): before the first Append of
+//     an Update, the file's last event is read whole and checked, so that a
+//     file edited behind its writer is caught before anything follows it.
 //   - The schema is created and upgraded by numbered migrations embedded in
 //     the binary (migrations/0001_*.sql, ...). PRAGMA user_version records the
 //     last one applied. Each migration runs in its own transaction. A file

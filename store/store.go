@@ -106,6 +106,7 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	readOnly bool
+	release  func() // the file's place in the process's register (held.go)
 }
 
 // Path returns the file name the DB was opened with.
@@ -114,7 +115,11 @@ func (db *DB) Path() string { return db.path }
 // Close closes the database. In WAL mode the last connection to close
 // checkpoints the log into the main file.
 func (db *DB) Close() error {
-	if err := db.sql.Close(); err != nil {
+	err := db.sql.Close()
+	if db.release != nil {
+		db.release()
+	}
+	if err != nil {
 		return fmt.Errorf("store: close %s: %w", db.path, err)
 	}
 	return nil
@@ -214,32 +219,52 @@ func readHeader(path string) (h header, size int64, fresh bool, err error) {
 
 // inspect decides, without writing anything, whether path may be opened by
 // this binary. It returns the schema version found (0 for a new or empty
-// file) and whether the file holds anything worth backing up.
+// file) and whether the file holds anything worth backing up, and
+// registers the handle about to be opened (holdFile): release undoes that
+// when the handle closes. On an error it has released it already.
 //
-// The main file's header is authoritative unless a non-empty write-ahead log
-// (PATH-wal) sits next to it, holding commits not yet checkpointed; only
-// then is the file also asked through a read-only SQLite connection.
-func inspect(ctx context.Context, path string) (version int, existing bool, err error) {
-	h, size, fresh, err := readHeader(path)
+// The main file's header is read directly (readHeader) only while no
+// connection of this process holds the file (see held.go: closing a
+// descriptor of our own would drop the locks of that connection), and is
+// authoritative unless a non-empty write-ahead log (PATH-wal) sits next to
+// it, holding commits not yet checkpointed. Otherwise the file is asked
+// through a read-only SQLite connection.
+func inspect(ctx context.Context, path string) (version int, existing bool, release func(), err error) {
+	var (
+		h     header
+		size  int64
+		fresh bool
+	)
+	release, already := holdFile(path, func() { h, size, fresh, err = readHeader(path) })
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	if err != nil {
-		return 0, false, err
+		return 0, false, release, err
 	}
-	if fresh {
-		return 0, false, nil
+	var appID uint32
+	var uv int
+	var empty bool
+	if !already {
+		if fresh {
+			return 0, false, release, nil
+		}
+		if h.appID != 0 && h.appID != ApplicationID {
+			return 0, false, release, ErrForeign
+		}
+		if h.appID == ApplicationID && int(h.userVersion) > SchemaVersion() {
+			return 0, false, release, ErrNewerSchema
+		}
+		appID, uv = h.appID, int(h.userVersion)
+		empty = size == int64(h.pageSize) && h.rootCells == 0
 	}
-	if h.appID != 0 && h.appID != ApplicationID {
-		return 0, false, ErrForeign
-	}
-	if h.appID == ApplicationID && int(h.userVersion) > SchemaVersion() {
-		return 0, false, ErrNewerSchema
-	}
-	appID, uv := h.appID, int(h.userVersion)
-	empty := size == int64(h.pageSize) && h.rootCells == 0
-	if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+	if already || walHasContent(path) {
 		var objects int
 		appID, uv, objects, err = inspectSQL(ctx, path)
 		if err != nil {
-			return 0, false, err
+			return 0, false, release, err
 		}
 		empty = objects == 0
 	}
@@ -247,13 +272,20 @@ func inspect(ctx context.Context, path string) (version int, existing bool, err 
 	case appID == 0 && uv == 0 && empty:
 		// An empty SQLite file, e.g. left by a first Open that stopped before
 		// its first migration committed.
-		return 0, false, nil
+		return 0, false, release, nil
 	case appID != ApplicationID:
-		return 0, false, ErrForeign
+		return 0, false, release, ErrForeign
 	case uv > SchemaVersion():
-		return 0, false, ErrNewerSchema
+		return 0, false, release, ErrNewerSchema
 	}
-	return uv, true, nil
+	return uv, true, release, nil
+}
+
+// walHasContent reports whether a non-empty write-ahead log sits beside
+// path (os.Stat opens nothing).
+func walHasContent(path string) bool {
+	st, err := os.Stat(path + "-wal")
+	return err == nil && st.Size() > 0
 }
 
 func inspectSQL(ctx context.Context, path string) (appID uint32, uv, objects int, err error) {
@@ -294,12 +326,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("store: open %s: the folder %s does not exist; create it or choose another place (%w)", path, filepath.Dir(path), ErrNotFound)
 	}
-	version, existing, err := inspect(ctx, path)
+	version, existing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if existing && version < SchemaVersion() {
 		if _, err := backupBeforeMigration(ctx, path, version); err != nil {
+			release()
 			return nil, fmt.Errorf("store: open %s: back up before migrating: %w", path, err)
 		}
 	}
@@ -309,19 +342,21 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		"_pragma=synchronous(FULL)",
 		"_pragma=foreign_keys(1)")
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	sdb, err := sql.Open("sqlite", d)
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path}
+	db := &DB{sql: sdb, path: path, release: release}
 	if err := db.migrate(ctx); err != nil {
-		sdb.Close()
+		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return db, nil
@@ -334,10 +369,21 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("store: open %s read-only: the file does not exist; check the path (%w: %w)", path, ErrNotFound, err)
 	}
-	version, _, err := inspect(ctx, path)
+	version, _, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
+	db, err := openReadOnly(ctx, path, version)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	db.release = release
+	return db, nil
+}
+
+// openReadOnly opens path, inspected at schema version, read-only.
+func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 	if version < 1 {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, ErrEmpty)
 	}
@@ -392,10 +438,18 @@ var ErrEmpty = errors.New("the file holds no event log yet; open it read-write o
 // user_version, each in its own BEGIN IMMEDIATE transaction. The version is
 // re-read inside the transaction, so two processes opening the same new file
 // at once apply each migration exactly once.
+//
+// A file already at this binary's schema takes no write lock at all: a
+// command that only reads (status, verify) is then an outside reader like
+// any other, and never waits for, or holds up, the console's commits.
 func (db *DB) migrate(ctx context.Context) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
+	}
+	var uv int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&uv); err == nil && uv == len(ms) {
+		return nil
 	}
 	for _, m := range ms {
 		if err := db.applyMigration(ctx, m); err != nil {

@@ -6,8 +6,8 @@
 // # What it checks
 //
 // A long scripted match (the 1996 Kasparov–Deep Blue match written by
-// internal/demo from ../shared/data/deepblue1996.pgn, or, without that file,
-// a 1,200-ply knight shuffle) is played with "arbiter play -v", which prints
+// internal/demo from the games built into the program, or from the PGN file
+// -pgn names) is played with "arbiter play -v", which prints
 // "ok N" after script line N is committed. Every command line of the script
 // happens at its own instant, so the events a line wrote are exactly the
 // events carrying that instant. A reference run plays the whole script once.
@@ -28,6 +28,11 @@
 //     acknowledged is lost, "arbiter backup" and service.CopyMatch copy the
 //     match to another disk, and the rest of the match plays there to the
 //     reference head.
+//   - Outside readers (the sqlite3 shell, Python's sqlite3, another
+//     'arbiter status') read the record all along while it is played and
+//     killed; and a first station and an operator's laptop take commands
+//     with the readers reading both records between them, then both are
+//     killed with kill -9: every acknowledged event is in both files.
 //   - A read-only database (a 0444 file in a 0555 folder, used by an
 //     unprivileged user through setpriv, since root writes anyway): a move is
 //     refused with a clear error and the file stays byte-identical.
@@ -62,7 +67,7 @@ var (
 	killsFlag = flag.Int("kills", 50, "how many SIGKILLs at random instants")
 	seedFlag  = flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the random kill instants")
 	workFlag  = flag.String("work", "build/crash", "folder for the test databases (emptied first)")
-	pgnFlag   = flag.String("pgn", "../shared/data/deepblue1996.pgn", "the match PGN for the script")
+	pgnFlag   = flag.String("pgn", "", "a PGN of the 1996 games for the script (default: the games built in)")
 )
 
 // start is the instant the script's offsets count from.
@@ -123,7 +128,10 @@ func main() {
 	sc.index(refEvents)
 	fmt.Printf("crashtest: reference: %d events in %v\n", len(refEvents), refTime.Round(time.Millisecond))
 
-	killTest(sc, refEvents, refTime, work, rng)
+	names, read := readers()
+	fmt.Printf("crashtest: outside readers between commands: %s\n", strings.Join(names, ", "))
+	killTest(sc, refEvents, refTime, work, rng, read)
+	stationReaderTest(work, read)
 	faultTest(sc, refEvents, work, rng)
 	diskFullTest(sc, refEvents, work)
 	readOnlyTest(sc, work)
@@ -168,15 +176,14 @@ type script struct {
 }
 
 func newScript() (*script, error) {
-	var text, source string
-	if _, err := os.Stat(*pgnFlag); err == nil {
-		text, err = demo.Script1996(*pgnFlag, demo.Options{Seed: 1996})
-		if err != nil {
-			return nil, err
-		}
+	text, err := demo.Script1996(demo.Options{Seed: 1996})
+	source := "the 1996 match"
+	if *pgnFlag != "" {
+		text, err = demo.Script1996From(*pgnFlag, demo.Options{Seed: 1996})
 		source = "the 1996 match from " + *pgnFlag
-	} else {
-		text, source = shuffleScript(1200), "a knight shuffle (no "+*pgnFlag+")"
+	}
+	if err != nil {
+		return nil, err
 	}
 	sc := &script{source: source, at: map[int]time.Time{}}
 	var last time.Time
@@ -202,18 +209,6 @@ func newScript() (*script, error) {
 		sc.lines = append(sc.lines, at.Format(time.RFC3339Nano)+" "+rest)
 	}
 	return sc, nil
-}
-
-func shuffleScript(plies int) string {
-	var b strings.Builder
-	b.WriteString(`0:00:00 match new --title "Crash test" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --white "Deep Blue" --games 1` + "\n")
-	b.WriteString("0:00:01 game start\n")
-	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
-	for i := 0; i < plies; i++ {
-		d := time.Duration(2+i) * 5 * time.Second
-		fmt.Fprintf(&b, "%d:%02d:%02d move %s\n", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60, moves[i%4])
-	}
-	return b.String()
 }
 
 // parseOffset reads H:MM:SS[.fff] after start (the script format).
@@ -406,12 +401,12 @@ func checkLog(sc *script, ref []store.Event, db string, lastOK int, exact int) (
 	return sc.lineOfEvents(len(evs)), nil
 }
 
-func killTest(sc *script, ref []store.Event, refTime time.Duration, work string, rng *rand.Rand) {
+func killTest(sc *script, ref []store.Event, refTime time.Duration, work string, rng *rand.Rand, read func(string) error) {
 	mean := refTime / time.Duration(*killsFlag+10)
 	if mean < time.Millisecond {
 		mean = time.Millisecond
 	}
-	round, done, more, backups := 1, 0, 0, 0
+	round, done, more, backups, reads := 1, 0, 0, 0, 0
 	db := filepath.Join(work, "kill-1.arbiter")
 	doneLine := 0
 	for kill := 1; kill <= *killsFlag; {
@@ -445,8 +440,15 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 			case <-stop:
 			}
 		}()
+		// The outside readers read the record all along, between commands.
+		stopReaders := readAlong(db, read)
 		err = r.wait()
 		close(stop)
+		rounds, rerr := stopReaders()
+		reads += rounds
+		if rerr != nil {
+			check(fmt.Sprintf("kill %d: the outside readers read the record", kill), rerr)
+		}
 		if kill%10 == 5 {
 			backups++
 			check(fmt.Sprintf("live backup %d during play copies a consistent, verifiable prefix", backups), <-backupErr)
@@ -474,7 +476,7 @@ func killTest(sc *script, ref []store.Event, refTime time.Duration, work string,
 		done++
 		kill++
 	}
-	fmt.Printf("crashtest: %d kills in %d match run(s); %d times the log held the one command not yet reported ok\n", done, round, more)
+	fmt.Printf("crashtest: %d kills in %d match run(s); %d times the log held the one command not yet reported ok; the outside readers read the record %d times meanwhile\n", done, round, more, reads)
 }
 
 // liveBackup runs "arbiter backup" while another process plays.

@@ -2,7 +2,8 @@
 // officiate real matches move by move.
 //
 // Script1996 turns the game scores of the 1996 ACM Chess Challenge (Garry
-// Kasparov vs Deep Blue, Philadelphia; ../shared/data/deepblue1996.pgn) into a
+// Kasparov vs Deep Blue, Philadelphia; the project's own PGN of them in
+// internal/games, embedded, or any PGN of them with Script1996From) into a
 // script that creates the match and plays its six games: every move with an
 // invented but plausible thinking time, the real results, and the incidents
 // the record knows of — Kasparov's half-hour think after 13.Nb5 in game 1,
@@ -25,6 +26,7 @@ package demo
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -32,6 +34,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/games"
 	"arbiter/scoresheet"
 )
 
@@ -66,28 +69,41 @@ type game struct {
 	result       string
 }
 
-// Script1996 reads the 1996 match PGN at pgnPath and returns the play script.
-func Script1996(pgnPath string, opts Options) (string, error) {
+// Script1996 returns the play script of the 1996 match from the project's
+// own game scores (internal/games, embedded: no file is needed).
+func Script1996(opts Options) (string, error) {
+	return scriptFrom(strings.NewReader(games.DeepBlue1996()), "the 1996 games", opts)
+}
+
+// Script1996From reads the 1996 match PGN at pgnPath instead and returns the
+// play script.
+func Script1996From(pgnPath string, opts Options) (string, error) {
 	f, err := os.Open(pgnPath)
 	if err != nil {
 		return "", fmt.Errorf("demo: open the match PGN: %w", err)
 	}
 	defer f.Close()
-	games, err := readGames(f)
+	return scriptFrom(f, pgnPath, opts)
+}
+
+// scriptFrom writes the script of the games read from r (named name in
+// errors).
+func scriptFrom(r io.Reader, name string, opts Options) (string, error) {
+	played, err := readGames(r)
 	if err != nil {
-		return "", fmt.Errorf("demo: read %s: %w", pgnPath, err)
+		return "", fmt.Errorf("demo: read %s: %w", name, err)
 	}
-	if len(games) == 0 {
-		return "", fmt.Errorf("demo: %s holds no games", pgnPath)
+	if len(played) == 0 {
+		return "", fmt.Errorf("demo: %s holds no games", name)
 	}
 	if opts.Games < 0 {
 		return "", fmt.Errorf("demo: cannot play %d games: give 0 for all or a positive number", opts.Games)
 	}
-	planned := len(games)
-	if opts.Games > 0 && opts.Games < len(games) {
-		games = games[:opts.Games]
+	planned := len(played)
+	if opts.Games > 0 && opts.Games < len(played) {
+		played = played[:opts.Games]
 	}
-	return script(games, planned, opts.Seed)
+	return script(played, planned, opts.Seed)
 }
 
 // personName turns "Kasparov, Garry" into "Garry Kasparov".
@@ -113,10 +129,7 @@ func (w *writer) comment(format string, a ...any) {
 }
 
 // offset writes H:MM:SS.fff.
-func offset(d time.Duration) string {
-	ms := int64(d / time.Millisecond)
-	return fmt.Sprintf("%d:%02d:%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
-}
+func offset(d time.Duration) string { return clock.FormatMillis(d) }
 
 // quote writes s as one shell word in double quotes.
 func quote(s string) string {
@@ -210,48 +223,10 @@ func (w *writer) game(n int, g game, start time.Duration, ctl clock.Control) err
 		p := ps[c]
 		moveNo := p.moves + 1
 		think := w.think(p, ctl, moveNo)
-		// Known long thinks and stoppages.
-		switch {
-		case n == 1 && !p.computer && moveNo == 13:
-			think = 28*time.Minute + 40*time.Second // after 13.Nb5 (The Independent)
-		case n == 2 && p.computer && moveNo == 48:
-			think = 14*time.Minute + 35*time.Second // Moscow Times
-		case n == 6 && !p.computer && moveNo == 1:
-			think = 4*time.Minute + 12*time.Second
-			w.line(at+3*time.Minute+5*time.Second, "incident note --text %s",
-				quote(human1996(ps, human)+" reaches the board 3 minutes after the start; his clock has run since the start (6.5)"))
-		}
-		// Lines during this turn, before the move, at offsets from its start.
-		type during struct {
-			off  time.Duration
-			text string
-		}
-		var ds []during
+		think, pause, ds := w.history(n, p, moveNo, at, think, ps, human)
 		if decline {
-			ds = append(ds, during{47 * time.Second, "--as operator draw decline"})
+			ds = append([]during{{47 * time.Second, "--as operator draw decline"}}, ds...)
 			decline = false
-		}
-		pause := time.Duration(0)
-		switch {
-		case n == 1 && !p.computer && moveNo == 21:
-			// A disturbance: the arbiter stops the clocks for two minutes.
-			ds = append(ds, during{40 * time.Second, "pause --reason " + quote("photographers' flashes in the hall; the arbiter has the press area cleared")})
-			pause = 2*time.Minute + 17*time.Second
-			ds = append(ds, during{40*time.Second + pause, "resume"})
-		case n == 4 && p.computer && moveNo == 25:
-			// Deep Blue's system error right after 25.Re4; its clock keeps running.
-			ds = append(ds, during{48 * time.Second, "--as operator incident technical-fault --text " +
-				quote("Deep Blue's system stopped right after 25.Re4 and is being restarted")})
-			ds = append(ds, during{14*time.Minute + 52*time.Second, "--as operator incident note --text " +
-				quote("Deep Blue is running again after nearly 15 minutes; the operator re-entered the position and both clock times (rule 12)")})
-			think = 16*time.Minute + 9*time.Second
-		case n == 2 && p.computer && moveNo == 30:
-			ds = append(ds, during{20 * time.Second, "adjust white -3s --reason " +
-				quote("console brought in step with the board clock chosen by Kasparov (rule 2)")})
-			ps[0].rem -= 3 * time.Second
-		case n == 3 && p.computer && moveNo == 18:
-			ds = append(ds, during{35 * time.Second, "incident note --text " +
-				quote("Kasparov asks for the hall to be cooled; the air conditioning is turned up")})
 		}
 		// The move comes after everything logged during the turn.
 		for _, d := range ds {
@@ -280,10 +255,64 @@ func (w *writer) game(n int, g game, start time.Duration, ctl clock.Control) err
 			decline = true
 		}
 	}
-	// The end of the game.
 	if t, _ := sheet.Outcome(); t != scoresheet.TermNone {
 		return nil
 	}
+	w.ending(g, ps, at)
+	return nil
+}
+
+// during is a line logged during a turn, before its move, at an offset
+// from the turn's start.
+type during struct {
+	off  time.Duration
+	text string
+}
+
+// history is what the match's reports tell of player p's move moveNo of
+// game n, which began at at: a known long think, and the lines logged
+// during the turn (a late arrival, a disturbance and its pause, a system
+// error, a clock brought in step, a request to the arbiter).
+func (w *writer) history(n int, p *player, moveNo int, at, think time.Duration, ps [2]*player, human int) (time.Duration, time.Duration, []during) {
+	switch {
+	case n == 1 && !p.computer && moveNo == 13:
+		think = 28*time.Minute + 40*time.Second // after 13.Nb5 (The Independent)
+	case n == 2 && p.computer && moveNo == 48:
+		think = 14*time.Minute + 35*time.Second // Moscow Times
+	case n == 6 && !p.computer && moveNo == 1:
+		think = 4*time.Minute + 12*time.Second
+		w.line(at+3*time.Minute+5*time.Second, "incident note --text %s",
+			quote(human1996(ps, human)+" reaches the board 3 minutes after the start; his clock has run since the start (6.5)"))
+	}
+	var ds []during
+	pause := time.Duration(0)
+	switch {
+	case n == 1 && !p.computer && moveNo == 21:
+		// A disturbance: the arbiter stops the clocks for two minutes.
+		ds = append(ds, during{40 * time.Second, "pause --reason " + quote("photographers' flashes in the hall; the arbiter has the press area cleared")})
+		pause = 2*time.Minute + 17*time.Second
+		ds = append(ds, during{40*time.Second + pause, "resume"})
+	case n == 4 && p.computer && moveNo == 25:
+		// Deep Blue's system error right after 25.Re4; its clock keeps running.
+		ds = append(ds, during{48 * time.Second, "--as operator incident technical-fault --text " +
+			quote("Deep Blue's system stopped right after 25.Re4 and is being restarted")})
+		ds = append(ds, during{14*time.Minute + 52*time.Second, "--as operator incident note --text " +
+			quote("Deep Blue is running again after nearly 15 minutes; the operator re-entered the position and both clock times (rule 12)")})
+		think = 16*time.Minute + 9*time.Second
+	case n == 2 && p.computer && moveNo == 30:
+		ds = append(ds, during{20 * time.Second, "adjust white -3s --reason " +
+			quote("console brought in step with the board clock chosen by Kasparov (rule 2)")})
+		ps[0].rem -= 3 * time.Second
+	case n == 3 && p.computer && moveNo == 18:
+		ds = append(ds, during{35 * time.Second, "incident note --text " +
+			quote("Kasparov asks for the hall to be cooled; the air conditioning is turned up")})
+	}
+	return think, pause, ds
+}
+
+// ending writes how a game not over on the board ended, after its last
+// move at at: the loser resigns, or a draw is offered and accepted.
+func (w *writer) ending(g game, ps [2]*player, at time.Duration) {
 	last := (len(g.sans) - 1) % 2
 	if len(g.sans) == 0 {
 		last = 1
@@ -304,7 +333,6 @@ func (w *writer) game(n int, g game, start time.Duration, ctl clock.Control) err
 		w.line(at+2*time.Second, "%s draw offer", ps[offerer].role(offerer, false))
 		w.line(at+95*time.Second, "%s draw accept", ps[1-offerer].role(1-offerer, false))
 	}
-	return nil
 }
 
 func human1996(ps [2]*player, human int) string { return ps[human].name }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Dictionary maps English formats and words to another language: the
@@ -53,14 +51,4 @@ func (d Dictionary) Say(err error) string { return Translate(err, d.T) }
 // a context (see [Dictionary.In]).
 func (d Dictionary) SayIn(context string, err error) string {
 	return Translate(err, func(en string) string { return d.In(context, en) })
-}
-
-// CapitalFirst begins a sentence with a capital letter (a phrase said on its
-// own, not inside another sentence).
-func CapitalFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -3,6 +3,7 @@ package stations
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The refusals of the command path of a station's record, in the command
@@ -37,6 +38,20 @@ type Refused struct {
 }
 
 func (e *Refused) Error() string { return e.Text }
+
+// NotAppliedError: the authority committed the command as event Seq, but
+// this station's record did not hold it within Within. It is not a
+// refusal: the command stands in the record and will not be undone, so
+// giving it again would apply it twice. The command line exits with
+// status 3 for it (docs/cli.md, "Exit statuses").
+type NotAppliedError struct {
+	Seq    uint64
+	Within time.Duration
+}
+
+func (e *NotAppliedError) Error() string {
+	return fmt.Sprintf("the command is committed as event %d at the authority, but this station's record has not caught up within %.0f s: it is not refused, so do not give it again; check 'station status'", e.Seq, e.Within.Seconds())
+}
 
 // The ways an operator's credential for an invitation is refused
 // (OperatorKeyError.Kind).

@@ -57,6 +57,9 @@ type Invitation struct {
 	// by the invitation if the match had none), so that on the laptop the
 	// operator's commands need no credential flag.
 	OperatorKey string `json:"operator_key,omitempty"`
+	// Signature: the match's CA's (ECDSA) over all of the above
+	// (WriteInvitation, ReadInvitation).
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // StationStatus is what 'station status --json' prints; StationMember one
@@ -393,5 +396,5 @@ func InviteStation(ctx context.Context, db, role, name, out string, g service.Gl
 			return err
 		}
 	}
-	return WriteJSONFile(out, *inv)
+	return WriteInvitation(db, out, *inv)
 }

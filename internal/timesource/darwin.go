@@ -1,6 +1,6 @@
 //go:build darwin
 
-package service
+package timesource
 
 import (
 	"time"

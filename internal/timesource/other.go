@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package service
+package timesource
 
 import "time"
 

@@ -1,4 +1,4 @@
-package service
+package timesource
 
 import (
 	"testing"
@@ -41,7 +41,7 @@ func TestTimeSourceFollowsTheClockThatCountsSleep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeClocks{boot: 5 * time.Hour, awake: 4 * time.Hour}
-			s := newTimeSource(wall, f.clocks())
+			s := newSource(wall, f.clocks())
 			tc.steps(f)
 			if got := s.Now().Sub(wall); got != tc.wantElapsed {
 				t.Errorf("Now is %v after the anchor, want %v", got, tc.wantElapsed)
@@ -58,7 +58,7 @@ func TestTimeSourceFollowsTheClockThatCountsSleep(t *testing.T) {
 
 func TestTimeSourceReportsEachSuspensionOnce(t *testing.T) {
 	f := &fakeClocks{}
-	s := newTimeSource(time.Unix(0, 0), f.clocks())
+	s := newSource(time.Unix(0, 0), f.clocks())
 	f.sleep(10 * time.Minute)
 	if got := s.Suspended(); got != 10*time.Minute {
 		t.Fatalf("first suspension = %v, want 10m", got)
@@ -76,7 +76,7 @@ func TestTimeSourceWithoutPlatformClocksFallsBackToGoMonotonic(t *testing.T) {
 		awake:     func() time.Duration { return -1 },
 	}
 	anchor := time.Now()
-	s := newTimeSource(anchor, none)
+	s := newSource(anchor, none)
 	if got := s.Now(); got.Before(anchor.Round(0).UTC()) {
 		t.Errorf("Now = %v runs back before the anchor %v", got, anchor)
 	}
@@ -97,8 +97,8 @@ func TestTimeSourcePlatformClocksAnswer(t *testing.T) {
 	if b1 < b0 || a1 < a0 {
 		t.Errorf("a platform clock ran back: sinceBoot %v→%v, awake %v→%v", b0, b1, a0, a1)
 	}
-	s := NewTimeSource()
+	s := New()
 	if s.since0 < 0 || s.awake0 < 0 {
-		t.Errorf("NewTimeSource did not anchor to the platform clocks")
+		t.Errorf("New did not anchor to the platform clocks")
 	}
 }
