@@ -83,30 +83,14 @@ func (p *genPos) place(rng *rand.Rand, letter byte, mask uint64) bool {
 }
 
 func (p *genPos) fen() string {
-	var sb strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for file := 0; file < 8; file++ {
-			c := p.sq[rank*8+file]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(c)
+	sq := make([]byte, 64) // from a8, as packSquares reads them
+	for q, c := range p.sq {
+		if c == 0 {
+			c = '.'
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			sb.WriteByte('/')
-		}
+		sq[(7-q/8)*8+q%8] = c
 	}
-	sb.WriteString([]string{" w - - 0 1", " b - - 0 1"}[p.stm])
-	return sb.String()
+	return packSquares(sq) + []string{" w - - 0 1", " b - - 0 1"}[p.stm]
 }
 
 // letter is the piece letter of colour c and type t.

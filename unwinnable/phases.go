@@ -163,17 +163,7 @@ func (b *Board) phasesHold(winner int, t []int) (bool, *phrase.Error) {
 		if set == 0 || set&safe != safe {
 			return false, nil // no blocked structure, or a man of T falls
 		}
-		// Where an enemy pawn could ever stand (its square in the set,
-		// else its flood, taking where an enemy man could stand).
-		var pawnAt [2]uint64
-		for e := 0; e < 2; e++ {
-			pawnAt[e] = x.bb[e][Pawn] & set
-			capt := x.occ[1-e]&^x.bb[1-e][King] | rs[1-e].stand
-			for f := x.bb[e][Pawn] &^ set; f != 0; f &= f - 1 {
-				st, _ := pawnFlood(e, bits.TrailingZeros64(f), set, capt)
-				pawnAt[e] |= st
-			}
-		}
+		pawnAt := x.pawnsCouldStand(set, rs)
 		for f := safe; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros64(f)
 			col := int(b.sq[q]) / 6
