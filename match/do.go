@@ -242,6 +242,7 @@ var commandKinds = map[string]func(b []byte) (Command, error){
 	"amend":            decodeAs[Amend],
 	"claim":            decodeAs[Claim],
 	"forfeit":          decodeAs[Forfeit],
+	"arrive":           decodeAs[Arrive],
 	"credential.add":   decodeAs[CredentialAdd],
 	"credential.check": decodeAs[CredentialCheck],
 }
