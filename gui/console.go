@@ -100,6 +100,15 @@ type console struct {
 	// lent is true while arbiter mode is lent to one action from operator
 	// mode (asArbiter): it ends when that action's dialogs have closed.
 	lent bool
+	// lentBase is how many dialogs were open when it was lent: those of
+	// the action are the ones opened since
+	lentBase int
+	// lockAfter is how long arbiter mode stays unlocked without input
+	// (modes.go); lastInput the last input, idleArmed whether the timer
+	// that locks it is armed.
+	lockAfter time.Duration
+	lastInput time.Time
+	idleArmed bool
 
 	// settings (kept in the app's preferences)
 	//
@@ -206,6 +215,9 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 		c.hallPIN = cfg.pin
 	}
 	c.mode = match.RoleOperator
+	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && !m.CheckPIN(cfg.pin) {
+		c.pin = "" // a wrong PIN unlocks nothing
+	}
 	if cfg.role == match.RoleArbiter {
 		c.mode = match.RoleArbiter
 		if m := core.State().Match; m != nil && !m.CheckPIN(cfg.pin) {
@@ -221,6 +233,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
 	c.setCore(core)
+	c.touch()
 	c.refresh()
 	return c
 }
@@ -235,6 +248,10 @@ func (c *console) loadSettings() {
 	c.keyStop = fyne.KeyName(p.StringWithFallback("keyStop", string(defaultKeyStop)))
 	c.scale = float32(p.FloatWithFallback("scale", 1))
 	c.flipped = p.BoolWithFallback("flipped", false)
+	c.lockAfter = time.Duration(p.IntWithFallback("lockAfterMinutes", int(defaultLockAfter/time.Minute))) * time.Minute
+	if c.lockAfter <= 0 {
+		c.lockAfter = defaultLockAfter
+	}
 }
 
 func (c *console) saveSettings() {
@@ -247,6 +264,7 @@ func (c *console) saveSettings() {
 	p.SetString("keyStop", string(c.keyStop))
 	p.SetFloat("scale", float64(c.scale))
 	p.SetBool("flipped", c.flipped)
+	p.SetInt("lockAfterMinutes", int(c.lockAfter/time.Minute))
 }
 
 // tr translates a format string and fills it in.
@@ -388,6 +406,7 @@ func (c *console) refresh() {
 	m := st.Match
 	g := st.CurrentGame()
 	c.noteCorrections(st)
+	c.armIdleLock()
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
@@ -697,6 +716,8 @@ func (c *console) refreshWhere() {
 	mode := translate("OPERATOR mode")
 	if c.mode == match.RoleArbiter {
 		mode = translate("ARBITER mode")
+	} else if m := c.state().Match; m != nil && m.Protected() && c.unlocked() {
+		mode = translate("OPERATOR mode (arbiter unlocked)")
 	}
 	txt := c.cfg.path + " · " + mode
 	if c.stationNote != "" {
@@ -785,9 +806,12 @@ func (c *console) refreshButtons() {
 		case actIncident:
 			label = translate("Incident…")
 		case actArbiterMode:
-			if c.mode == match.RoleArbiter {
+			switch {
+			case c.mode == match.RoleArbiter:
 				label = translate("Operator mode")
-			} else {
+			case c.unlocked():
+				label = translate("Arbiter mode")
+			default:
 				label = translate("Arbiter mode (PIN)")
 			}
 		case actAudience:

@@ -360,6 +360,12 @@ func commandWords(cmd match.Command) ([]string, error) {
 		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
 	case match.Forfeit:
 		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
+	case match.Arrive:
+		w := []string{"arrive", "--player", x.Player}
+		if x.At != nil {
+			w = append(w, "--at", x.At.UTC().Format(time.RFC3339Nano))
+		}
+		return w, nil
 	}
 	return nil, errText(tr("%s is not given at a station", cmd.Kind()))
 }

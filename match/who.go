@@ -55,3 +55,10 @@ func (s *State) person(r Role, n int) any {
 	}
 	return phrase.Errorf("%s (%s)", name, role)
 }
+
+// NextGame is the game 'game start' starts next (nil when all are played).
+func (s *State) NextGame() *Game { return s.nextGame() }
+
+// ErrorFor is the refusal code with its arguments, for a face that refuses
+// before it gives a command, in the words every face has for the code.
+func ErrorFor(code Code, args ...any) error { return refuseAs(code, args...) }
