@@ -140,7 +140,7 @@ type console struct {
 	logHead   *widget.Label
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
-	buttons   map[actionID]*widget.Button
+	buttons   map[actionID]*actionButton
 	bar       *actionBar
 	// nameTooLong tells, per clock, that its name does not fit at the
 	// sub-heading size: both names are then set at the text size
@@ -209,7 +209,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	if cfg.after == nil {
 		cfg.after = realAfter
 	}
-	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*widget.Button{}}
+	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
 	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
 		c.hallPIN = cfg.pin
@@ -326,10 +326,10 @@ func (c *console) build() {
 	}}, container.NewVBox(clocks, c.notice), lower)
 
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
-	buttons := make([]*widget.Button, len(ids))
+	buttons := make([]*actionButton, len(ids))
 	for i, id := range ids {
 		id := id
-		b := widget.NewButton("", func() { c.do(id) })
+		b := newActionButton(func() { c.do(id) })
 		switch id {
 		case actCallArbiter:
 			b.Importance = widget.DangerImportance
@@ -839,22 +839,8 @@ func (c *console) refreshButtons() {
 	if changed && c.bar != nil {
 		c.bar.Refresh() // the row holds other buttons now
 	}
-	running := false
-	if live {
-		_, running = g.Clock.Running()
-	}
-	enable(c.buttons[actCallArbiter], running)
-	enable(c.buttons[actPause], running)
-	enable(c.buttons[actResume], live && !running)
-	enable(c.buttons[actDrawOffer], live)
-	enable(c.buttons[actPressLeft], running)
-	enable(c.buttons[actPressRight], running)
-	if b := c.buttons[actStartGame]; b != nil {
-		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
-			b.Disable()
-		} else {
-			b.Enable()
-		}
+	for id, b := range c.buttons {
+		b.allow(c.whyNot(id))
 	}
 	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
 		m.Checked = c.movePresses
@@ -862,7 +848,11 @@ func (c *console) refreshButtons() {
 	}
 }
 
-func enable(b *widget.Button, on bool) {
+func enable(b interface {
+	Disabled() bool
+	Enable()
+	Disable()
+}, on bool) {
 	if b == nil || b.Disabled() != on {
 		return
 	}

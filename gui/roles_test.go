@@ -80,8 +80,6 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, "", "", "Rule 7"},
 		{"operator mode: Esc on the human's turn is the operator's 6.12b call", match.RoleOperator, nil,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, match.KindPause, "operator", ""},
-		{"operator mode: the Stop clocks button acts as the operator too", match.RoleOperator, whiteMoves,
-			func(h *harness) { test.Tap(h.c.buttons[actCallArbiter]) }, "", "", "Rule 7"},
 		{"arbiter mode: Esc is the human player's 6.12b call, recorded as him", match.RoleArbiter, whiteMoves,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, match.KindPause, "white", ""},
 		{"arbiter mode: the arbiter's own stop (6.12a) has its own key", match.RoleArbiter, nil,
