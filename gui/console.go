@@ -109,6 +109,7 @@ type console struct {
 	lockAfter time.Duration
 	lastInput time.Time
 	idleArmed bool
+	idleGen   int
 
 	// settings (kept in the app's preferences)
 	//

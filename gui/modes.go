@@ -46,8 +46,16 @@ func (c *console) armIdleLock() {
 		return
 	}
 	c.idleArmed = true
+	c.idleGen++
+	gen := c.idleGen
 	rest := max(c.lockAfter-c.now().Sub(c.lastInput), time.Second)
-	c.after(rest, func() { fyne.Do(c.idleCheck) })
+	c.after(rest, func() {
+		fyne.Do(func() {
+			if gen == c.idleGen { // else a newer timer stands for it
+				c.idleCheck()
+			}
+		})
+	})
 }
 
 // idleCheck locks arbiter mode when no input came for lockAfter, else arms
@@ -61,9 +69,8 @@ func (c *console) idleCheck() {
 	if len(c.dialogs) > 0 {
 		c.touch()
 	}
-	if rest := c.lockAfter - c.now().Sub(c.lastInput); rest > 0 {
-		c.idleArmed = true
-		c.after(rest, func() { fyne.Do(c.idleCheck) })
+	if c.lockAfter > c.now().Sub(c.lastInput) {
+		c.armIdleLock()
 		return
 	}
 	c.lockArbiter()
@@ -102,6 +109,8 @@ func (c *console) lockAfterDialog() {
 			}
 		}
 		c.saveSettings()
+		c.idleArmed = false
+		c.armIdleLock() // counted with the new period
 		c.refreshWhere()
 		return nil
 	})
