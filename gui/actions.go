@@ -161,6 +161,10 @@ func (c *console) do(id actionID) {
 		return
 	}
 	c.touch()
+	if a.arbiter && c.stationRole == "operator" && id != actSwapClocks {
+		c.showError(errText(translate(atArbitersConsole))) // the laptop sends only the operator's commands
+		return
+	}
 	if a.arbiter {
 		c.asArbiter(func() { a.run(c) })
 		return

@@ -30,7 +30,7 @@ func (c *console) whyNot(id actionID) string {
 			return w
 		}
 		if c.stationRole == "operator" {
-			return translate("The operator's station gives only the operator's commands: this one is given at the arbiter's console.")
+			return translate(atArbitersConsole)
 		}
 		return ""
 	}

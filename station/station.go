@@ -147,8 +147,9 @@ func (s *Station) refusalWindowLocked() time.Duration {
 }
 
 type beatSeen struct {
-	at  time.Time // local, monotonic
-	seq int64
+	at   time.Time // local, monotonic
+	seq  int64
+	info beatInfo // seen.go
 }
 
 // TimeSample is one answer of the authority to a time request: the offset
@@ -587,7 +588,7 @@ func (s *Station) subscribe() error {
 			return
 		}
 		s.mu.Lock()
-		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq}
+		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, info: b.beatInfo}
 		close(s.beatChanged)
 		s.beatChanged = make(chan struct{})
 		s.mu.Unlock()
@@ -974,7 +975,7 @@ func (s *Station) ping(name string) {
 func (s *Station) beat() {
 	auth := s.authority()
 	seq, _ := s.rep.Head()
-	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, beatInfo: s.info()})
 	s.link.nc.Publish(SubjectBeat, b)
 }
 
@@ -1688,6 +1689,9 @@ type Status struct {
 	Alarm         string   `json:"alarm,omitempty"`
 	CanAppend     bool     `json:"can_append"`
 	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
+	// Stations are every station of the match this one knows, clients
+	// included (seen.go)
+	Stations []Seen `json:"stations"`
 }
 
 // Status describes the station now.
@@ -1721,6 +1725,7 @@ func (s *Station) Status() Status {
 		st.Members = append(st.Members, mem)
 	}
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
+	st.Stations = s.seen(seq, auth, st, members, beats)
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
 		ok, err := s.link.Majority(ctx)

@@ -183,12 +183,13 @@ func pingSubject(name string) string {
 
 // beat is the authority's heartbeat and its answer to a time request.
 type beat struct {
-	Name   string `json:"name"`
-	NowNS  int64  `json:"now_ns"` // the match timeline at the authority
-	Seq    int64  `json:"seq"`
-	Claim  int64  `json:"claim"` // seq of the claim that names it
-	Beat   bool   `json:"beat,omitempty"`
-	Status []byte `json:"-"`
+	Name     string `json:"name"`
+	NowNS    int64  `json:"now_ns"` // the match timeline at the authority
+	Seq      int64  `json:"seq"`
+	Claim    int64  `json:"claim"` // seq of the claim that names it
+	Beat     bool   `json:"beat,omitempty"`
+	Status   []byte `json:"-"`
+	beatInfo        // role, clock uncertainty, alarm (seen.go)
 }
 
 // Kinds of the stations' own events (match.StationKindPrefix).
