@@ -30,6 +30,10 @@ type actionBar struct {
 	width    float32
 	// tip says why the button under the pointer is disabled (tooltip.go)
 	tip *tip
+	// ids name the buttons, and geometryFile receives where they stand
+	// after each layout (writeGeometry)
+	ids          []string
+	geometryFile string
 }
 
 // newActionBar makes a bar of buttons in their order; keep lists their
@@ -135,6 +139,7 @@ func (r *actionBarRenderer) Layout(size fyne.Size) {
 		b.shown = append(b.shown, b.more)
 	}
 	b.tip.place(size.Width)
+	b.writeGeometry()
 }
 
 // MinSize is one row high; as wide as the widest button beside More….

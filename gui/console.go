@@ -345,6 +345,9 @@ func (c *console) build() {
 	// flag keep their place longest; the mode and the audience display
 	// go first under More…
 	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
+	for _, id := range ids {
+		c.bar.ids = append(c.bar.ids, string(id))
+	}
 	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
 	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), c.bar), nil, nil, middle)
 	c.win.SetContent(main)

@@ -1,6 +1,10 @@
 package gui
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -137,4 +141,28 @@ func (b *actionBar) tipShown() string {
 		return ""
 	}
 	return b.tip.label.Text
+}
+
+// writeGeometry writes where each button of the row stands, in pixels,
+// one "ID x y" line (its centre) each, to geometryFile (for
+// scripts/gui-check.sh, which rests the pointer on a button to show its
+// tip; ARBITER_GUI_GEOMETRY plus ".bar").
+func (b *actionBar) writeGeometry() {
+	if b.geometryFile == "" {
+		return
+	}
+	cv := fyne.CurrentApp().Driver().CanvasForObject(b)
+	if cv == nil {
+		return
+	}
+	s := cv.Scale()
+	var lines strings.Builder
+	for i, btn := range b.buttons {
+		if !btn.Visible() || i >= len(b.ids) {
+			continue
+		}
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(btn)
+		fmt.Fprintf(&lines, "%s %d %d\n", b.ids[i], int((p.X+btn.Size().Width/2)*s), int((p.Y+btn.Size().Height/2)*s))
+	}
+	_ = os.WriteFile(b.geometryFile, []byte(lines.String()), 0o644)
 }
