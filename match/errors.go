@@ -99,6 +99,13 @@ const (
 	CodeNotAFlag                  Code = "not-a-flag-side"
 	CodeMatchNewNeedsArbiter      Code = "match-new-needs-arbiter"
 	CodeArriveNeedsPlayer         Code = "arrive-needs-player"
+	// The bounds on a command's instant (app.go, checkWhen).
+	CodeBefore1900   Code = "instant-before-1900"
+	CodeBeforeMatch  Code = "instant-before-match"
+	CodeFuture       Code = "instant-in-the-future"
+	CodeTooLate      Code = "instant-too-early-for-a-party"
+	CodeBeforeClock  Code = "instant-before-clock"
+	CodeBeforeRecord Code = "instant-before-record"
 )
 
 // The refusals every face words alike (the shared dictionary,
