@@ -2,6 +2,7 @@ package match
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -34,17 +35,6 @@ func TestDrawOffers(t *testing.T) {
 		}
 		return ps
 	}
-	same := func(a, b []int) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
 	drawn := func(t *testing.T, r *rig) {
 		t.Helper()
 		if g := r.game(); g.Result != "1/2-1/2" || g.Termination != "agreement" || g.State != Finished {
@@ -76,7 +66,7 @@ func TestDrawOffers(t *testing.T) {
 			t.Fatalf("the declined offer still stands: %+v", g.Offer)
 		}
 		r.move(time.Second, "e4")
-		if got := marks(r); !same(got, []int{1}) {
+		if got := marks(r); !slices.Equal(got, []int{1}) {
 			t.Errorf("(=) on plies %v, want on 1.e4, the move made with the offer", got)
 		}
 		if g := r.game(); g.Offer != nil {
@@ -97,7 +87,7 @@ func TestDrawOffers(t *testing.T) {
 		if g := r.game(); g.Offer == nil || g.Offer.By != black {
 			t.Fatalf("the offer lapsed with the offerer's own move: %+v", g.Offer)
 		}
-		if got := marks(r); !same(got, []int{2}) {
+		if got := marks(r); !slices.Equal(got, []int{2}) {
 			t.Errorf("(=) on plies %v, want on 1…e5", got)
 		}
 		r.move(time.Second, "Nf3")
@@ -113,7 +103,7 @@ func TestDrawOffers(t *testing.T) {
 		r.start()
 		r.move(time.Second, "e4")
 		r.ok(offer(r, RoleWhite, nil)) // Kasparov offers after 1.e4, Deep Blue's clock running
-		if got := marks(r); !same(got, []int{1}) {
+		if got := marks(r); !slices.Equal(got, []int{1}) {
 			t.Errorf("(=) on plies %v, want on 1.e4", got)
 		}
 		r.ok(answer(r, RoleOperator, true))
@@ -130,7 +120,7 @@ func TestDrawOffers(t *testing.T) {
 		if g := r.game(); g.Offer != nil {
 			t.Fatalf("the offer stands after the opponent's move: %+v", g.Offer)
 		}
-		if got := marks(r); !same(got, []int{2}) {
+		if got := marks(r); !slices.Equal(got, []int{2}) {
 			t.Errorf("(=) on plies %v, want on 1…e5", got)
 		}
 	})
@@ -148,7 +138,7 @@ func TestDrawOffers(t *testing.T) {
 		}
 		r.ok(answer(r, RoleWhite, false))
 		r.move(time.Second, "e5")
-		if got := marks(r); !same(got, []int{2}) {
+		if got := marks(r); !slices.Equal(got, []int{2}) {
 			t.Errorf("(=) on plies %v, want on 1…e5, Deep Blue's move made with the offer", got)
 		}
 	})
