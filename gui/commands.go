@@ -84,7 +84,8 @@ func (c *console) humanSide(side clock.Side) bool {
 // else after the PIN). On the operator's laptop, whose station sends only
 // the operator's commands, the human's action is refused with the advice to
 // give it at the arbiter's console (what says what it is: "press", "move",
-// …, a key of the console's dictionary under "advice|"). Without a computer each side's player acts for himself.
+// …, a key of the console's dictionary under "advice|"). Without a
+// computer each side's player acts for himself.
 func (c *console) forSide(side clock.Side, what string, f func(match.Actor)) {
 	if c.mode == match.RoleArbiter || !c.humanSide(side) {
 		if c.mode == match.RoleArbiter && !c.unlocked() {
