@@ -425,6 +425,13 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"after the game ended", "ended", static("--at", later, "claim", "fifty-moves"), ""},
 			{"an intended move in invalid UTF-8", "live", static("--at", later, "claim", "fifty-moves", "--move", "K\xffe7"), "UTF-8"},
 		},
+		"arrive": {
+			{"no player", "live", static("--at", later, "arrive"), "--player"},
+			{"someone who is not a player", "live", static("--at", later, "arrive", "--player", "Bobby Fischer"), "not a player of game 1"},
+			{"an arrival instant that is no time", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "soon"), "not a time"},
+			{"an arrival after the command's instant", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "2099-01-01T00:00:00Z"), "has not yet come"},
+			{"by the operator", "live", static("--at", later, "--as", "operator", "arrive", "--player", "Deep Blue"), "not by"},
+		},
 		"forfeit": {
 			{"an unknown side", "ended", static("--at", later, "forfeit", "green", "--reason", "x"), "side"},
 			{"no reason", "ended", static("--at", later, "forfeit", "black"), "reason"},
@@ -480,7 +487,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			}, ""},
 		},
 		"demo 1996": {
-			{"no PGN", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "pgn"},
+			{"a script in a folder that does not exist", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "/nonexistent/s.txt"},
 			{"a PGN that does not exist", "live", static("demo", "1996", "--pgn", "/nonexistent/g.pgn", "-o", "/nonexistent/s.txt"), "pgn"},
 			{"a number of games that is a word", "live", static("demo", "1996", "--pgn", "x.pgn", "--games", "six", "-o", "s.txt"), "games"},
 		},
@@ -570,6 +577,8 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "claim", "fifty-moves"}
 	case "forfeit":
 		return []string{"--at", later, "forfeit", "black", "--reason", "x"}
+	case "arrive":
+		return []string{"--at", later, "arrive", "--player", "Deep Blue"}
 	case "station serve":
 		return []string{"station", "serve", "--listen", "127.0.0.1:1"}
 	case "station invite":
@@ -676,9 +685,16 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 func TestAnOlderSchemaIsBackedUpThenMigratedForward(t *testing.T) {
 	fixtures := buildFixtures(t)
 	db := copyFixture(t, fixtures["live"])
-	head := strings.TrimSpace(mustArb(t, db, "verify"))
-	// Schema version 1 had no heartbeat or meta table.
-	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
+	// Schema version 1 had no heartbeat or meta table, and its events no
+	// receipts (so they are hashed as arbiter-event-v1).
+	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "ALTER TABLE events DROP COLUMN received_ns", "PRAGMA user_version = 1")
+	raw := rawOpen(t, db)
+	rehashAll(t, raw)
+	var head string
+	if err := raw.QueryRow("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
 	if _, errs, code := arb(t, db, "status"); code != 0 {
 		t.Fatalf("status on a version 1 file: exit %d: %s", code, errs)
 	}

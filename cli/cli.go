@@ -138,6 +138,9 @@ func (r *runner) cmd() match.Cmd {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
 		c.Now = func() time.Time { return now().UTC() }
+	} else if r.env.Now != nil {
+		// an instant given: received now, on this machine's clock
+		c.Received = r.env.Now().UTC()
 	}
 	c.Warn = func(w error) {
 		if r.inPlay && r.warned {
@@ -251,8 +254,12 @@ func isGlobal(name string) bool {
 // ownFlag reports whether a credential flag after the command words rest
 // belongs to the command rather than being the global one: after "match
 // new", --pin and --key-file are the new match's arbiter credential; after
-// "credential add", --secret and --key-file are the credential handed out.
+// "credential add", --secret and --key-file are the credential handed out;
+// after "arrive", --at is the instant of the arrival.
 func ownFlag(name string, rest []string) bool {
+	if len(rest) > 0 && rest[0] == "arrive" {
+		return name == "at" // the instant of the arrival, not the command's
+	}
 	if len(rest) < 2 {
 		return false
 	}
@@ -318,6 +325,7 @@ func run(ctx context.Context, argv []string, env Env) error {
 			return fmt.Errorf("--version takes nothing after it: give 'arbiter --version' alone")
 		}
 		fmt.Fprintln(env.Stdout, VersionLine(env.Manifest))
+		fmt.Fprintln(env.Stdout, LicenceLine)
 		return nil
 	case len(rest) >= 2 && isHelpFlag(rest[1]) && commands[rest[0]] == nil && len(groupCommands(rest[0])) > 0:
 		// arbiter export --help: the commands of the group

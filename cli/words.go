@@ -31,6 +31,12 @@ var words = phrase.Dictionary{
 	string(match.CodeUntimedControl):            "the match needs a timed control, not %q: give e.g. --tc acm1996 or --tc 40/7200:20/3600:1800",
 	string(match.CodeWhiteNotAPlayer):           "--white %q is neither player nor \"lots\"",
 	string(match.CodeClocksNeedPosition):        "the clocks are given with a start position: add --fen FEN, or leave out --white and --black",
+	string(match.CodeBefore1900):                "the instant %s is before the year 1900: give the instant it happened, in RFC 3339 (1996-02-10T20:00:00Z)",
+	string(match.CodeBeforeMatch):               "the instant %s is earlier than the start of the match (%s): give an instant of the match",
+	string(match.CodeFuture):                    "the instant %s is later than the moment the command was received (%s) by more than the clock's uncertainty (%s): nobody records an instant that has not yet come; give the command when it happens, without --at",
+	string(match.CodeTooLate):                   "the instant %s is more than 5 s before the moment the command was received (%s): on a protected match only the arbiter's credential (--pin) records an earlier instant",
+	string(match.CodeBeforeClock):               "the instant %s is earlier than the last event of this game's clock (%s): the clock's time never runs back",
+	string(match.CodeBeforeRecord):              "the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
 	string(match.CodeNoPressWaiting):            "no clock press is waiting for its move: enter the move without --pressed",
 	string(match.CodePressedBeforeMove):         "%s pressed the clock before the move was recorded: enter it with 'move %s --pressed'",
 	string(match.CodeClocksStopped):             "the clocks are stopped (%s): the arbiter resumes them with 'resume'",
@@ -79,6 +85,7 @@ var words = phrase.Dictionary{
 	string(match.CodeAmendChangesStanding):      "amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead",
 	string(match.CodeMatchNewNeedsArbiter):      "match new must be given by the arbiter",
 	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
+	string(match.CodeArriveNeedsPlayer):         "arrive needs --player NAME, the player who arrived at the board",
 	// the shared refusals and texts whose English the console words its
 	// own way (it names its menu where the command line names the command)
 	string(match.CodeGameInProgress): "game %d is still in progress: finish it (result, resign, draw) before starting another",

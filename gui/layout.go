@@ -7,6 +7,7 @@ package gui
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -138,6 +139,23 @@ type heights100 struct{ menu, rest float32 }
 // standard widgets measured under the theme at 100 %, the console's own
 // from the sizes at 100 %.
 func reserve100(lines int) heights100 {
+	reserveMu.Lock()
+	defer reserveMu.Unlock()
+	if r, ok := reserved[lines]; ok {
+		return r
+	}
+	r := measure100(lines)
+	reserved[lines] = r
+	return r
+}
+
+// reserved holds reserve100's measures: the sizes at 100 % do not change.
+var (
+	reserveMu sync.Mutex
+	reserved  = map[int]heights100{}
+)
+
+func measure100(lines int) heights100 {
 	base := &consoleTheme{scale: 1}
 	at100 := func(o fyne.CanvasObject) float32 { return container.NewThemeOverride(o, base).MinSize().Height }
 	p, ip := base.Size(theme.SizeNamePadding), base.Size(theme.SizeNameInnerPadding)
@@ -168,6 +186,10 @@ type headerBox struct {
 type pairRow struct {
 	left  fyne.CanvasObject
 	right *widget.Label
+	// kept is, per width at the text size, the room the label has needed
+	// there: a shorter text (a warning that goes with the next command)
+	// keeps it, so the rows under it never move up and down with it
+	kept map[keptAt]keptRoom
 	// natural is the left object's width on one line (a title whose label
 	// would shorten it, the games on one row)
 	natural func() float32
@@ -183,21 +205,42 @@ func (r *pairRow) rightWidth() float32 {
 	return fyne.MeasureText(r.right.Text, labelTextSize(r.right), r.right.TextStyle).Width + 2*theme.InnerPadding()
 }
 
-func (r *pairRow) oneRow(w float32) bool {
-	return r.right.Text == "" || r.natural()+theme.Padding()+r.rightWidth() <= w
+type keptAt struct{ width, scale float32 }
+
+type keptRoom struct {
+	stacked bool    // the label stood under the left object
+	height  float32 // its greatest height there
 }
 
-// rightHeight is the label's height wrapped at width w (one line where
-// it stands beside the left object).
-func (r *pairRow) rightHeight(w float32) float32 {
-	if r.right.Text == "" {
-		return 0
+// room is the room the label takes at width w: under the left object or
+// beside it, and its height — the most it has taken at this width and text
+// size.
+func (r *pairRow) room(w float32) keptRoom {
+	now := keptRoom{stacked: r.right.Text != "" && r.natural()+theme.Padding()+r.rightWidth() > w}
+	if r.right.Text != "" {
+		lw := w
+		if !now.stacked {
+			lw = r.rightWidth()
+		}
+		now.height = wrappedHeight(r.right, lw)
 	}
-	if r.oneRow(w) {
-		w = r.rightWidth()
+	if r.kept == nil || len(r.kept) > 64 {
+		r.kept = map[keptAt]keptRoom{} // a window dragged through many widths
 	}
-	return wrappedHeight(r.right, w)
+	at := keptAt{float32(math.Round(float64(w))), textScale()}
+	if k, ok := r.kept[at]; ok {
+		now.stacked = now.stacked || k.stacked
+		now.height = max(now.height, k.height)
+	}
+	r.kept[at] = now
+	return now
 }
+
+func (r *pairRow) oneRow(w float32) bool { return !r.room(w).stacked }
+
+// rightHeight is the label's height at width w (one line where it stands
+// beside the left object).
+func (r *pairRow) rightHeight(w float32) float32 { return r.room(w).height }
 
 func (r *pairRow) heightAt(w float32) float32 {
 	if r.oneRow(w) {

@@ -213,10 +213,55 @@ func (s *State) Apply(e store.Event) error {
 		return fmt.Errorf("match: replay event %d (%s): %w", e.Seq, e.Kind, err)
 	}
 	s.noteActed(e)
+	s.noteLate(e)
 	s.Seq = e.Seq
 	s.Head = e.Hash
-	s.LastAt = e.At
+	if !SystemEvent(e) {
+		s.MatchSeq = e.Seq
+		if e.At.After(s.LastAt) {
+			s.LastAt = e.At
+		}
+	}
 	return nil
+}
+
+// SystemEvent reports whether e is the system's own (a station's event, a
+// recovery note) or a wrong credential's (auth.fail): such events go into
+// the log in order with the instant they claim and the instant they were
+// received, and never bound a command's instant (State.LastAt).
+func SystemEvent(e store.Event) bool {
+	return e.Role == string(RoleSystem) || e.Kind == KindAuthFail
+}
+
+// LateEvent is an event of a protected match recorded more than LateAfter
+// after the instant it claims (given with the arbiter's credential: a
+// recovery, a replay): status --json and the report show it as recorded late.
+type LateEvent struct {
+	Seq      int64     `json:"seq"`
+	Game     int       `json:"game"`
+	Kind     string    `json:"kind"`
+	Role     Role      `json:"role"`
+	Actor    string    `json:"actor"`
+	At       time.Time `json:"at"`
+	Received time.Time `json:"received"`
+	// In is the game whose incident log shows it: its own, or for a
+	// match-level event the game in progress then (else the first).
+	In int `json:"-"`
+}
+
+// Late is how much later than its instant the event was received.
+func (l LateEvent) Late() time.Duration { return l.Received.Sub(l.At) }
+
+// noteLate keeps e among the events recorded late (State.Late).
+func (s *State) noteLate(e store.Event) {
+	if e.Received.IsZero() || SystemEvent(e) || !s.Protected() || e.Received.Sub(e.At) <= LateAfter {
+		return
+	}
+	in := e.Game
+	if g := s.CurrentGame(); in == 0 && g != nil {
+		in = g.Number
+	}
+	s.Late = append(s.Late[:len(s.Late):len(s.Late)], LateEvent{Seq: e.Seq, Game: e.Game, Kind: e.Kind, Role: Role(e.Role), Actor: e.Actor, At: e.At, Received: e.Received, In: max(in, 1)})
 }
 
 func (s *State) apply(e store.Event) error {
@@ -328,6 +373,7 @@ var gameHandlers = map[string]gameHandler{
 	KindCorrect:      applyCorrect,
 	KindAmend:        applyAmend,
 	KindClaim:        applyClaim,
+	KindArrive:       applyArrive,
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {
@@ -506,12 +552,14 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	entry.ClockWhite = r.white
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
+		// the move made with the offer carries its (=), whether the offer
+		// still stands or was answered before the move
 		entry.DrawOffer = true
-		g.Offer = &Offer{By: mover, Ply: entry.Ply}
 		g.OfferNext = nil
-	} else if g.Offer != nil && g.Offer.By != mover {
-		// The opponent moved: a pending offer lapses.
-		g.Offer = nil
+	}
+	if g.Offer != nil && g.Offer.By != mover && entry.Ply > g.Offer.Ply {
+		// The opponent made a move after the offer: it lapses.
+		g.Offer, g.OfferNext = nil, nil
 	}
 	return nil
 }
@@ -684,15 +732,25 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	if err != nil {
 		return err
 	}
+	// An offer may be made on either clock (Article 9.1: after one's move
+	// is the proper moment, any other still counts). It stands until the
+	// opponent answers it or completes a move after it; a move completed
+	// by a press awaiting its entry counts as made.
 	entries := g.Sheet.Entries()
-	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
-		// Offered with the move just made: "(=)" goes with that move.
-		entries[n-1].DrawOffer = true
-		g.Offer = &Offer{By: side, Ply: n}
-	} else {
-		// Offered before moving: the offer stands with the next move.
-		g.Offer = &Offer{By: side, Ply: len(entries)}
+	made := len(entries)
+	if g.Pressed != nil {
+		made++
+	}
+	g.Offer = &Offer{By: side, Ply: made}
+	switch n := len(entries); {
+	case g.Pressed != nil || g.ToMove() == side:
+		// before the offerer's move is entered (his press awaits it) or
+		// made (his clock runs, or the opponent's press awaits its entry):
+		// the (=) goes with that move
 		g.OfferNext = &side
+	case n > 0 && sideOfColor(entries[n-1].Color) == side:
+		// offered with the move just made: "(=)" goes with that move
+		entries[n-1].DrawOffer = true
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
 	return nil
@@ -707,7 +765,9 @@ func applyDrawAnswer(s *State, g *Game, e store.Event) error {
 	if e.Kind == KindDrawAccept {
 		kind, text = "draw accept", phrase.Errorf("%s accepts the draw offer", g.Name(side))
 	}
-	g.Offer, g.OfferNext = nil, nil
+	// the offer is answered; an offer made before the offerer's move keeps
+	// its (=) for that move
+	g.Offer = nil
 	g.Incidents = append(g.Incidents, s.said(g, e, kind, "rule 8/14", text, nil))
 	return nil
 }
