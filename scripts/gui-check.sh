@@ -84,6 +84,7 @@ LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_SCALE=1 ARBITER_GUI_GEOMETRY="$geom" HO
 app_pid=$!
 
 fail() {
+	import -window root "$shots/failed.png" 2>/dev/null || true # what the screen showed
 	echo "gui-check: FAIL: $*"
 	echo "--- app log:"; cat "$work/app.log" || true
 	exit 1
