@@ -1,0 +1,88 @@
+package match
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arbiter/store"
+)
+
+// requestV1Golden is a record written before requests were signed as
+// canonical JSON (issue 25): a protected match whose five commands were
+// sent from a station, each signed over arbiter-request-v1 and the command
+// line's words — a credential handed out (its record form a JSON word), the
+// game's start, the operator's move, the arbiter's move for a player, a
+// pause with a reason — exactly as the authority kept them then.
+const (
+	requestV1Golden = "testdata/request-v1.db"
+	requestV1Head   = "259dbd8d1aeb6c5e6911bc1bff4d2d563e3f9c9c0cce17700701cd1dcdb031cb"
+)
+
+// copyGolden copies a golden record into a temporary folder.
+func copyGolden(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(name))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestARecordWhoseRequestsWereSignedOverWordsStillVerifies(t *testing.T) {
+	ctx := context.Background()
+	t.Run("the record of before verifies, every request signature checked", func(t *testing.T) {
+		db, err := store.OpenReadOnly(ctx, copyGolden(t, requestV1Golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		sigs, err := db.Signatures(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range sigs {
+			if s.Kind == store.SigRequest {
+				n++
+				if !strings.Contains(s.Request, `"words":[`) || strings.Contains(s.Request, `"command"`) {
+					t.Fatalf("request row %s is not one signed over words", s.Request)
+				}
+			}
+		}
+		if n != 5 {
+			t.Fatalf("%d request rows, want 5", n)
+		}
+		rep, err := VerifyRecord(ctx, db, requestV1Head, "")
+		if err != nil || !rep.OK {
+			t.Fatalf("verify: %v %+v", err, rep)
+		}
+		if rep.Head != requestV1Head {
+			t.Fatalf("head %s, want %s", rep.Head, requestV1Head)
+		}
+	})
+	t.Run("a word changed in a request of before is caught", func(t *testing.T) {
+		path := copyGolden(t, requestV1Golden)
+		w := raw(t, path)
+		exec(t, w, `UPDATE signatures SET request = replace(request, '"e4"', '"d4"') WHERE kind = 'request'`)
+		w.Close()
+		db, err := store.OpenReadOnly(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		rep, err := VerifyRecord(ctx, db, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK || rep.BadSeq != 4 {
+			t.Fatalf("verify: %+v, want event 4, the move whose request was edited", rep)
+		}
+	})
+}
