@@ -203,7 +203,7 @@ func stationExec(ctx context.Context, app *match.App, req station.Request) (stri
 
 // stationClock is the time source of the stations this process serves and
 // of the commands it forwards; nil: the defaults (the station's
-// service.NewTimeSource, the command's time.Now). A test sets it to one
+// timesource.New, the command's time.Now). A test sets it to one
 // clock it moves itself.
 var stationClock func() time.Time
 

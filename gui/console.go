@@ -13,7 +13,7 @@
 // in actions.go.
 //
 // Time: every command's instant comes from the console's time source (now), in
-// production service.TimeSource. A clock display is redrawn only when its text
+// production timesource.Source. A clock display is redrawn only when its text
 // changes: each clock view arms one timer for the next instant its text (or
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
 // reaches the widgets through fyne.Do. There is no periodic redraw.

@@ -21,7 +21,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"arbiter/service"
+	"arbiter/internal/timesource"
 	"arbiter/store"
 )
 
@@ -65,7 +65,7 @@ func runChild(spec string) int {
 		return 2
 	}
 	defer db.Close()
-	ts := service.NewTimeSource()
+	ts := timesource.New()
 	cfg := Config{Name: c.Name, Role: "organiser", DB: db, First: c.First, Exec: testExec,
 		Now:          func() time.Time { return ts.Now().Add(c.Skew) },
 		Logf:         func(f string, a ...any) { fmt.Fprintf(os.Stderr, c.Name+": "+f+"\n", a...) },

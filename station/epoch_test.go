@@ -13,8 +13,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/timesource"
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/store"
 )
 
@@ -51,7 +51,7 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	}
 	// The survivor's machine clock is 3 s off the match timeline: the new
 	// epoch continues the timeline, not that clock.
-	ts := service.NewTimeSource()
+	ts := timesource.New()
 	appealsClock := func() time.Time { return ts.Now().Add(3 * time.Second) }
 	dir, hs := startTwoHolders(t, newProtectedRecord, appealsClock)
 	submit(t, hs[0].s, pinReq("arbiter", "start"))

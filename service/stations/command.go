@@ -54,7 +54,7 @@ type ServeOptions struct {
 	// Started is told each time the station's engine (re)starts, with the
 	// number of record holders it started with.
 	Started func(sf *StationFile, holders int)
-	// Now is the station's time source (default service.NewTimeSource).
+	// Now is the station's time source (default timesource.New).
 	Now func() time.Time
 	// Exec runs the commands other stations forward while this station is
 	// the authority (the command line's, cli.StationCommands); nil refuses
