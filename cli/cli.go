@@ -107,11 +107,6 @@ type runner struct {
 	inPlay bool
 	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
 	key    ed25519.PrivateKey // the key read from g.KeyFile
-	// signed and tried: a command another station forwarded to this one,
-	// the authority (stationExec): its role's signature, or the wrong
-	// credential tried there.
-	signed *match.SignedRequest
-	tried  *match.AuthFailPayload
 	warned bool // the unprotected-match warning was given
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
@@ -131,8 +126,7 @@ var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export p
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
-	c := match.Cmd{At: r.g.At, Stamp: r.g.Stamp, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key,
-		Signed: r.signed, Tried: r.tried}}
+	c := match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}}
 	if !r.g.AtSet && r.env.Now != nil {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -164,41 +163,7 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.Sta
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: StationCommands, Lock: lock, Now: stationClock})
-}
-
-// StationCommands runs a command another station forwarded to this one
-// (the authority) through the command line's commands: 'station serve'
-// passes it to its station, and main.go gives it to the console, which runs
-// a station's record's station in process (stations.ServeOptions.Exec).
-var StationCommands stations.Executor = stationExec
-
-// stationExec runs a forwarded command on the authority's record through
-// the same commands as the command line.
-func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
-	var out bytes.Buffer
-	role, err := parseRole(req.Role)
-	if err != nil {
-		return "", err
-	}
-	c, cargs, err := lookup(req.Args)
-	if err != nil {
-		return "", err
-	}
-	if !c.writes || c.name == "play" || strings.HasPrefix(c.name, "station ") {
-		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
-	}
-	// The request carries no credential: its role's signature (checked by
-	// the match against the credential's public key in the record), or a
-	// wrong credential tried where it was given (recorded as auth.fail).
-	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, Stamp: req.Stamp},
-		app: app, db: app.DB(), inPlay: true, signed: req.Signed()}
-	if req.Tried != "" {
-		r.tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
-	}
-	err = r.exec(c, cargs)
-	return out.String(), inWords(err)
+	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Lock: lock, Now: stationClock})
 }
 
 // stationClock is the time source of the stations this process serves and
@@ -211,12 +176,74 @@ var stationClock func() time.Time
 // authority and waits until this station's record holds it
 // (stations.Forward, which the console calls too).
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
-	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv), Now: stationClock,
-		Notice: func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }})
-	if res.Output != "" {
-		fmt.Fprint(env.Stdout, res.Output)
+	r := &runner{ctx: ctx, env: env, g: g}
+	defer r.close()
+	return r.sendWords(words, g, asGiven(argv), func(c stations.Command) (stations.Result, error) {
+		c.Now = stationClock
+		c.Notice = func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }
+		return stations.Forward(ctx, g.DB, c)
+	})
+}
+
+// sendWords turns a writing command's words into its value, as on one
+// machine (the command's parse), has send give it to the authority, and
+// tells what it did once this station's record holds it, as the command
+// tells it in a script (told): the station's record is the authority's.
+// A refusal of the match comes with its code and is said in the command
+// line's words.
+func (r *runner) sendWords(words []string, g Global, roleGiven bool, send func(stations.Command) (stations.Result, error)) error {
+	c, cargs, err := lookup(words)
+	if err != nil {
+		return err
 	}
-	return err
+	a, err := parseArgs(cargs, boolFlags...)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.name, err)
+	}
+	if a.bool("help") || a.bool("h") {
+		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
+		return nil
+	}
+	cmd, err := c.parse(r, a)
+	if err != nil || cmd == nil {
+		return err
+	}
+	res, err := send(stations.Command{Cmd: cmd, G: g, RoleGiven: roleGiven})
+	var refused *stations.Refused
+	if errors.As(err, &refused) && refused.Refusal != nil {
+		return refused.Refusal // the match's refusal, in the command line's words
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.openReplica(); err != nil {
+		return err
+	}
+	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() {
+		// the authority's warning, told with its output as ever
+		r.out("arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
+	}
+	if c.told != nil {
+		inPlay := r.inPlay
+		r.inPlay = true // as the authority's script tells it: a setup card, no more
+		c.told(r, res.Result)
+		r.inPlay = inPlay
+	}
+	return nil
+}
+
+// openReplica opens this station's record read-only for what a command
+// sent tells, or brings it up to date.
+func (r *runner) openReplica() error {
+	if r.app != nil {
+		return r.app.Refresh(r.ctx)
+	}
+	app, err := stations.OpenReplica(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	r.db, r.app = app.DB(), app
+	return nil
 }
 
 // stationScript connects a script run on a station's record to the
@@ -241,11 +268,8 @@ func stationScript(r *runner) (send func([]string, Global, bool) error, start ti
 		start = now().Add(off).UTC()
 	}
 	send = func(words []string, g Global, roleGiven bool) error {
-		res, err := l.Send(r.ctx, stations.Command{Words: words, G: g, RoleGiven: roleGiven})
-		if res.Output != "" {
-			fmt.Fprint(r.env.Stdout, res.Output)
-		}
-		return err
+		r.close() // the script's lines read the station's record as it is now
+		return r.sendWords(words, g, roleGiven, func(c stations.Command) (stations.Result, error) { return l.Send(r.ctx, c) })
 	}
 	return send, start, l.Close, nil
 }
@@ -372,7 +396,7 @@ func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	rep, err := station.Submit(ctx, nc, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name,
-		Role: "arbiter", At: time.Now().UnixNano(), Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}}, nil, 2*time.Second)
+		Role: "arbiter", At: time.Now(), Member: &station.MemberInfo{Name: sf.Name, Role: sf.Role, Listen: sf.Listen}}, nil, 2*time.Second)
 	if err == nil && rep.Error != "" {
 		err = errors.New(rep.Error)
 	}

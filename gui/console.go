@@ -76,10 +76,6 @@ type config struct {
 	pin   string
 	now   func() time.Time
 	after afterFunc
-	// commands run what other stations forward while the console runs a
-	// station's record's station that is the authority (main.go gives the
-	// command line's, cli.StationCommands)
-	commands stations.Executor
 }
 
 // console is the main window and its state.

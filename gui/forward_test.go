@@ -21,7 +21,6 @@ import (
 	// The authority runs a forwarded command through the command line's
 	// commands, which main.go gives the console (gui.Run) as this test
 	// does: the one command layer; the console itself never calls cli.
-	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/internal/testnet"
 	"arbiter/match"
@@ -43,7 +42,6 @@ func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	sf := &stations.StationFile{Name: "arbiter", Role: "organiser", Listen: testnet.Listen(t), First: true}
 	writeFirstStation(t, db, sf)
 	h.c.stationRole = sf.Role
-	h.c.cfg.commands = cli.StationCommands // as main.go gives them to gui.Run
 	t.Cleanup(h.c.runStation(db, sf, now))
 	t.Cleanup(h.c.closeLink) // before the station stops
 	deadline := time.Now().Add(60 * time.Second)
@@ -293,7 +291,7 @@ func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 	// White's press, stamped 1.5 s before the authority runs it, given at
 	// another station (the command line on this record).
 	late := lc.Now().Add(-1500 * time.Millisecond)
-	_, err := stations.Forward(h.ctx, h.dbPath, stations.Command{Words: []string{"press"}, RoleGiven: true,
+	_, err := stations.Forward(h.ctx, h.dbPath, stations.Command{Cmd: match.Press{}, RoleGiven: true,
 		G: service.Global{DB: h.dbPath, Role: match.RoleWhite, At: late, AtSet: true}})
 	if err != nil {
 		t.Fatal(err)

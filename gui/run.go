@@ -22,10 +22,10 @@ import (
 const appID = "org.arbiter.console"
 
 // Run opens the console on the database at path and blocks until it closes.
-// commands run what other stations forward when the console runs the
-// station of a station's record and it is the authority (main.go passes
-// the command line's: gui and cli never import each other).
-func Run(ctx context.Context, path string, opts service.Global, commands stations.Executor) error {
+// When it runs the station of a station's record and that station is the
+// authority, the station runs what other stations send through the core
+// (match.App.Do), as every face does.
+func Run(ctx context.Context, path string, opts service.Global) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
@@ -55,7 +55,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	}
 	setupApp(fa)
 	ts := timesource.New()
-	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now, commands: commands})
+	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	// the console may have moved to another file (Continue in a new file…)
 	defer func() { c.live.App().DB().Close() }()

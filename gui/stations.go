@@ -255,7 +255,7 @@ func (c *console) runStation(path string, sf *stations.StationFile, now func() t
 	go func() {
 		defer close(done)
 		logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "arbiter: "+f+"\n", a...) }
-		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf, Exec: c.cfg.commands, Lock: lock}); err != nil && ctx.Err() == nil {
+		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf, Lock: lock}); err != nil && ctx.Err() == nil {
 			fyne.Do(func() { c.showError(err) })
 		}
 	}()

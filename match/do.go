@@ -306,6 +306,34 @@ func DecodeCommand(b []byte) (Command, error) {
 	return decode(rest)
 }
 
+// DecodeCanonical reads a command that must be in its canonical encoding
+// (a station's request, signed over these bytes): decoded and encoded
+// again, it must give the same bytes, so that the record keeps one
+// encoding of each command.
+func DecodeCanonical(b []byte) (Command, error) {
+	if len(b) == 0 {
+		return nil, refuseAs(CodeNoCommand)
+	}
+	c, err := DecodeCommand(b)
+	if err != nil {
+		return nil, err
+	}
+	if again, err := EncodeCommand(c); err != nil || !bytes.Equal(again, b) {
+		return nil, refuseAs(CodeNotCanonical, c.Kind())
+	}
+	return c, nil
+}
+
+// ParseRole reads a role a command may be given in (arbiter, operator,
+// white, black), as sent by another station.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(s); r {
+	case RoleArbiter, RoleOperator, RoleWhite, RoleBlack:
+		return r, nil
+	}
+	return "", refuseAs(CodeNotARole, s)
+}
+
 // decodeAs reads the fields of a command of type C, refusing a member
 // that is none of them.
 func decodeAs[C Command](b []byte) (Command, error) {

@@ -167,6 +167,8 @@ const (
 	CodeNotAnAppeal               Code = "not-an-appeal"
 	CodeNotAnIncidentKind         Code = "not-an-incident-kind"
 	CodeNotAnObject               Code = "command-not-an-object"
+	CodeNotCanonical              Code = "command-not-canonical"
+	CodeNotARole                  Code = "not-a-role"
 	CodeNotYourSide               Code = "not-your-side"
 	CodeNothingToAmend            Code = "nothing-to-amend"
 	CodeNothingToPress            Code = "nothing-to-press"
@@ -209,7 +211,7 @@ var SharedCodes = []Code{
 	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoRecordToAmend, CodeNoScheduledStart,
 	CodeNoSuchGame, CodeNotAClaim, CodeNotACommandKind, CodeNotACredentialRole,
 	CodeNotAPosition, CodeNotAResult, CodeNotARuling, CodeNotATimeZone, CodeNotAnAppeal,
-	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
+	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotCanonical, CodeNotARole, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
 	CodeOfferOpen, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
 	CodePeriodOutOfRange, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
 	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,

@@ -54,9 +54,6 @@ type Global struct {
 	Secret string
 	// KeyFile is the --as role's credential as a key file (--key-file).
 	KeyFile string
-	// Stamp: how a station timed the command (set by the authority for a
-	// forwarded command; docs/stations.md).
-	Stamp *match.Stamp
 }
 
 // Open opens the record at path read-write (creating it when absent, as

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -13,11 +12,6 @@ import (
 	"arbiter/match"
 	"arbiter/store"
 )
-
-// Executor runs one request's command on the authority's record, inside
-// the command layer (package match), with ctx passed on to the store so
-// that the events go into the stream before the record commits them.
-type Executor func(ctx context.Context, app *match.App, req Request) (output string, err error)
 
 // receipt is the first receipt of a request by any record holder: the
 // instant on that holder's match timeline, the holder, and the round trip
@@ -81,7 +75,7 @@ func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
 	if !s.authority() {
 		return
 	}
-	if len(req.Args) > 0 {
+	if req.Command != nil || req.Member != nil || req.Refused != nil {
 		s.respond(m, Reply{Error: "a head signature is sent alone, without a command: give the command again"})
 		return
 	}
@@ -208,6 +202,10 @@ func (s *Station) respond(m *nats.Msg, r Reply) {
 	m.Respond(b)
 }
 
+// handle answers one request: catch up with the stream, answer a command
+// id already in the log from it, else stamp the request, run it and
+// answer — or leave it unanswered, for the sender to retry with the same
+// id, when this station cannot decide it now.
 func (s *Station) handle(m *nats.Msg) {
 	var req Request
 	if json.Unmarshal(m.Data, &req) != nil {
@@ -230,9 +228,9 @@ func (s *Station) handle(m *nats.Msg) {
 			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
 			return
 		}
-		if seq, ok := s.rep.IDSeq(req.ID); ok {
+		if first, seq, ok := s.rep.IDSeqs(req.ID); ok {
 			if s.waitOtherHolder(ctx, seq, other) {
-				s.respond(m, s.answerFromLog(ctx, seq))
+				s.respond(m, s.answerFromLog(ctx, first, seq))
 			}
 			return
 		}
@@ -240,117 +238,175 @@ func (s *Station) handle(m *nats.Msg) {
 			s.cfg.Logf("%s: command %s: no longer the authority", s.cfg.Name, req.ID)
 			return
 		}
-		s.mu.Lock()
-		first := s.receipts[req.ID]
-		s.mu.Unlock()
-		pressed := time.Unix(0, req.At)
-		at := pressed
-		if first.at.IsZero() {
-			first = receipt{at: s.Now(), by: s.cfg.Name}
+		cmd, err := s.decode(req)
+		first := uint64(0)
+		if err == nil {
+			req = s.stamp(req, cmd)
+			first, err = s.run(context.WithValue(ctx, keyCommand, req.ID), req, cmd)
 		}
-		stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
-		if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
-			// A sender cannot backdate by more than the round trip the
-			// holder that received it first measured to it: raised to
-			// that bound (docs/stations.md says why it is not refused).
-			// Only the arbiter's credential records an earlier instant
-			// given with --at (match.LateAfter: it is recorded late).
-			at, stamp.Raised = floor, true
-		}
-		if late := s.Now().Sub(pressed); late > time.Second && presses(req.Args) {
-			// Arrived late (a failover, a sleeping laptop): its instant
-			// corrects the clocks shown meanwhile.
-			stamp.Correction = true
-			s.cfg.Logf("%s: command %s stamped %v before it is run: recorded as a correction of the clocks", s.cfg.Name, req.ID, late.Round(time.Millisecond))
-		}
-		req.At, req.Stamp = at.UnixNano(), stamp
-		var out string
-		if (len(req.Args) == 5 || len(req.Args) == 6) && req.Args[0] == "station" && req.Args[1] == "refused" && req.Role == "arbiter" {
-			err = s.appendRefused(context.WithValue(ctx, keyCommand, req.ID), req)
-		} else {
-			out, err = s.cfg.Exec(context.WithValue(ctx, keyCommand, req.ID), s.app, req)
-		}
-		var dup *DuplicateError
-		var eng *EngineError
-		var alarm *AlarmError
-		switch {
-		case errors.As(err, &alarm):
-			// the record's file was changed behind the authority: it runs
-			// no more commands; the sender retries and another decides
-			s.cfg.Logf("ALARM: %v", err)
-			return
-		case err == nil:
-			s.mu.Lock()
-			seq, ok := s.acked[req.ID]
-			s.mu.Unlock()
-			if !ok {
-				seq, _ = s.rep.Head()
-			} else {
-				s.rep.Adopt(ctx, req.ID, seq)
-			}
-			if s.waitOtherHolder(ctx, seq, other) {
-				s.respond(m, Reply{Seq: seq, Output: out})
-			}
-			return
-		case errors.Is(err, ErrStale), errors.As(err, &dup):
-			s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
-			continue // catch up; the id is then found in the record
-		case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-			s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
-			return
-		default:
-			s.mu.Lock()
-			_, acked := s.acked[req.ID]
-			s.mu.Unlock()
-			if acked {
-				// The stream took the command but the record did not commit
-				// (the disk): it is not withdrawn; it is answered from the log
-				// once this record has applied it.
-				s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
-				continue
-			}
-			// A refusal is never appended, so no sequence check guards it:
-			// a deposed authority (frozen, then thawed) may have validated
-			// on a record the stream has long passed. It is answered only
-			// while the stream has a majority and still ends where the
-			// record validated ended; else the sender retries with the
-			// same id and the current authority decides.
-			if ok, merr := s.link.Majority(ctx); merr != nil || !ok {
-				s.cfg.Logf("%s: command %s refused without a majority of the stream (%v): not answered", s.cfg.Name, req.ID, err)
-				return
-			}
-			if now, _, lerr := s.link.lastSeqPeers(ctx); lerr != nil || now != last {
-				s.cfg.Logf("%s: command %s refused on event %d while the stream is at %d; catching up", s.cfg.Name, req.ID, last, now)
-				continue
-			}
-			var refusal *match.Error
-			errors.As(err, &refusal)
-			s.respond(m, Reply{Error: err.Error(), Refusal: refusal, Output: out})
+		if !s.answer(ctx, m, req, first, err, last, other) {
 			return
 		}
 	}
+}
+
+// decode reads the request's command (nil for a station's own request);
+// a request that is neither is refused.
+func (s *Station) decode(req Request) (match.Command, error) {
+	switch {
+	case req.Member != nil || req.Refused != nil:
+		if req.Role != string(match.RoleArbiter) || req.Command != nil {
+			return nil, errors.New("only a record holder records a station's own event, and without a command")
+		}
+		return nil, nil
+	}
+	if _, err := match.ParseRole(req.Role); err != nil {
+		return nil, err
+	}
+	return match.DecodeCanonical(req.Command)
+}
+
+// stamp sets how the authority times the request (match.Stamp): its first
+// receipt by any record holder, the round trip that holder measured, and
+// the instant it runs at — the one stamped where it was given, raised to
+// the earliest that receipt allows.
+func (s *Station) stamp(req Request, cmd match.Command) Request {
+	s.mu.Lock()
+	first := s.receipts[req.ID]
+	s.mu.Unlock()
+	pressed := req.At
+	at := pressed
+	if first.at.IsZero() {
+		first = receipt{at: s.Now(), by: s.cfg.Name}
+	}
+	stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
+	if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
+		// A sender cannot backdate by more than the round trip the
+		// holder that received it first measured to it: raised to
+		// that bound (docs/stations.md says why it is not refused).
+		// Only the arbiter's credential records an earlier instant
+		// given with --at (match.LateAfter: it is recorded late).
+		at, stamp.Raised = floor, true
+	}
+	if late := s.Now().Sub(pressed); late > time.Second && presses(cmd) {
+		// Arrived late (a failover, a sleeping laptop): its instant
+		// corrects the clocks shown meanwhile.
+		stamp.Correction = true
+		s.cfg.Logf("%s: command %s stamped %v before it is run: recorded as a correction of the clocks", s.cfg.Name, req.ID, late.Round(time.Millisecond))
+	}
+	req.At, req.Stamp = at, stamp
+	return req
+}
+
+// run runs a stamped request on the authority's record: a station's own
+// event, or the command as the actor its role's signature (or the wrong
+// credential it reports) makes it, through the one entry point of the
+// core, match.App.Do. first is the command's first event (0: a station's
+// own event, one).
+func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, err error) {
+	switch {
+	case req.Member != nil:
+		return 0, s.appendMember(ctx, req)
+	case req.Refused != nil:
+		return 0, s.appendRefused(ctx, req)
+	}
+	if Running != nil {
+		Running(req)
+	}
+	by := match.Cmd{At: req.At, Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), Signed: req.Signed()}}
+	if req.Tried != "" {
+		by.Tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
+	}
+	res, err := s.app.Do(ctx, by, cmd)
+	if err == nil && len(res.Events) > 0 {
+		first = uint64(res.Events[0].Seq)
+	}
+	return first, err
+}
+
+// answer answers a request run with outcome err (its first event first)
+// on the record at stream event last (other: the other record holder,
+// which must hold a command before it is answered), or leaves it
+// unanswered; again reports whether to catch up and decide it again.
+func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first uint64, err error, last uint64, other string) (again bool) {
+	var dup *DuplicateError
+	var eng *EngineError
+	var alarm *AlarmError
+	switch {
+	case errors.As(err, &alarm):
+		// the record's file was changed behind the authority: it runs
+		// no more commands; the sender retries and another decides
+		s.cfg.Logf("ALARM: %v", err)
+		return false
+	case err == nil:
+		s.mu.Lock()
+		seq, ok := s.acked[req.ID]
+		s.mu.Unlock()
+		if !ok {
+			seq, _ = s.rep.Head()
+		} else {
+			s.rep.Adopt(ctx, req.ID, seq)
+		}
+		if s.waitOtherHolder(ctx, seq, other) {
+			s.respond(m, Reply{Seq: seq, First: first})
+		}
+		return false
+	case errors.Is(err, ErrStale), errors.As(err, &dup):
+		s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
+		return true // catch up; the id is then found in the record
+	case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
+		return false
+	}
+	s.mu.Lock()
+	_, acked := s.acked[req.ID]
+	s.mu.Unlock()
+	if acked {
+		// The stream took the command but the record did not commit
+		// (the disk): it is not withdrawn; it is answered from the log
+		// once this record has applied it.
+		s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
+		return true
+	}
+	// A refusal is never appended, so no sequence check guards it: a
+	// deposed authority (frozen, then thawed) may have validated on a
+	// record the stream has long passed. It is answered only while the
+	// stream has a majority and still ends where the record validated
+	// ended; else the sender retries with the same id and the current
+	// authority decides.
+	if ok, merr := s.link.Majority(ctx); merr != nil || !ok {
+		s.cfg.Logf("%s: command %s refused without a majority of the stream (%v): not answered", s.cfg.Name, req.ID, err)
+		return false
+	}
+	if now, _, lerr := s.link.lastSeqPeers(ctx); lerr != nil || now != last {
+		s.cfg.Logf("%s: command %s refused on event %d while the stream is at %d; catching up", s.cfg.Name, req.ID, last, now)
+		return true
+	}
+	var refusal *match.Error
+	errors.As(err, &refusal)
+	s.respond(m, Reply{Error: err.Error(), Refusal: refusal})
+	return false
 }
 
 // byArbiter reports whether a request is given with the arbiter's
 // credential (signed by it, or reporting a wrong one tried).
 func byArbiter(req Request) bool { return req.Signer == "arbiter" || req.Tried == "arbiter" }
 
-// presses reports whether a command's words press a clock: 'press', and
-// 'move' without --pressed (the move presses its clock).
-func presses(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	if args[0] == "move" {
-		for _, a := range args[1:] {
-			if a == "--pressed" || strings.HasPrefix(a, "--pressed=") {
-				return false
-			}
-		}
+// presses reports whether a command presses a clock: a press, and a move
+// not pressed before (the move presses its clock).
+func presses(cmd match.Command) bool {
+	switch c := cmd.(type) {
+	case match.Press:
 		return true
+	case match.Move:
+		return !c.Pressed
 	}
-	return args[0] == "press"
+	return false
 }
+
+// Running, when set, is told every command request the authority runs, as
+// it came off the wire (tests: what crosses the network).
+var Running func(Request)
 
 // Trace, when set, is told about every unanswered try (tests and debugging).
 var Trace func(format string, a ...any)
@@ -410,8 +466,8 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if req.From == "" {
 		req.From = s.cfg.Name
 	}
-	if req.At == 0 {
-		req.At = s.Now().UnixNano()
+	if req.At.IsZero() {
+		req.At = s.Now()
 	}
 	if _, u := s.Offset(); u > 0 {
 		req.RTT = int64(2 * u)
@@ -423,10 +479,10 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 // when what it wrote is an auth.fail (a wrong credential or request
 // signature, recorded), refused, the first time and on every retry with
 // its id.
-func (s *Station) answerFromLog(ctx context.Context, seq uint64) Reply {
+func (s *Station) answerFromLog(ctx context.Context, first, seq uint64) Reply {
 	evs, err := s.cfg.DB.EventsAfter(ctx, int64(seq)-1)
 	if err != nil || len(evs) == 0 || evs[0].Kind != match.KindAuthFail {
-		return Reply{Seq: seq}
+		return Reply{Seq: seq, First: first}
 	}
 	var p match.AuthFailPayload
 	json.Unmarshal(evs[0].Payload, &p)

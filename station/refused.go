@@ -69,7 +69,7 @@ func (s *Station) refused(kind, detail string) {
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 		defer cancel()
-		s.Submit(ctx, Request{ID: id, Role: "arbiter", Args: []string{"station", "refused", kind, detail, fmt.Sprint(more), peer}})
+		s.Submit(ctx, Request{ID: id, Role: "arbiter", Refused: &RefusalNote{Kind: kind, Detail: detail, More: more, Peer: peer}})
 	}()
 }
 
@@ -96,11 +96,8 @@ func refusedPeer(detail string) string {
 // recorded.
 func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	at, received := SystemInstant(req)
-	kind, more, peer := req.Args[2], req.Args[4], ""
-	if len(req.Args) > 5 {
-		peer = req.Args[5]
-	}
-	n, _ := strconv.Atoi(more)
+	note := *req.Refused
+	kind, n, peer := note.Kind, note.More, note.Peer
 	key := peer + " " + kind
 	s.mu.Lock()
 	window := s.refusalWindowLocked()
@@ -119,19 +116,12 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	s.mu.Lock()
 	n += s.refusals.recorded[key]
 	s.mu.Unlock()
-	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": kind, "peer": peer, "detail": req.Args[3], "more": strconv.Itoa(n)})
-	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
-		e, err := tx.Append(store.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
-		if err != nil {
-			return err
-		}
-		return s.app.SignSystemEvent(tx, e)
-	})
+	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": kind, "peer": peer, "detail": note.Detail, "more": strconv.Itoa(n)})
+	err := s.appendSystem(ctx, at, received, KindRefused, payload)
 	if err == nil {
 		s.mu.Lock()
 		delete(s.refusals.recorded, key)
 		s.mu.Unlock()
-		s.app.Refresh(ctx)
 	}
 	return err
 }
@@ -143,7 +133,7 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 // a station that does not know the match timeline yet stamps on its own
 // clock — nor earlier than 1900.
 func SystemInstant(req Request) (at, received time.Time) {
-	at = time.Unix(0, req.At).UTC()
+	at = req.At.UTC()
 	if req.Stamp == nil || req.Stamp.Received.IsZero() {
 		return at, at
 	}
@@ -175,4 +165,30 @@ func (s *Station) refusedSince(ctx context.Context, since time.Time, peer, kind 
 		}
 	}
 	return false, nil
+}
+
+// appendMember records a record holder joining (station.member), sent by
+// that holder through the authority.
+func (s *Station) appendMember(ctx context.Context, req Request) error {
+	at, received := SystemInstant(req)
+	m := *req.Member
+	payload, _ := json.Marshal(MemberInfo{Name: m.Name, Role: m.Role, Listen: m.Listen})
+	return s.appendSystem(ctx, at, received, KindMember, payload)
+}
+
+// appendSystem appends one of the stations' own events, signed by this
+// station on a protected match (match.App.SignSystemEvent), and brings the
+// core's state up to it.
+func (s *Station) appendSystem(ctx context.Context, at, received time.Time, kind string, payload []byte) error {
+	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: kind, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
+	})
+	if err == nil {
+		err = s.app.Refresh(ctx)
+	}
+	return err
 }

@@ -26,9 +26,9 @@ type Replica struct {
 	changed     chan struct{} // closed and replaced on every change
 	seq         uint64
 	head        string
-	hashes      []string          // hashes[i] is the hash of event i+1
-	ids         map[string]uint64 // command id -> last seq of that command
-	claim       string            // the station named by the latest claim
+	hashes      []string           // hashes[i] is the hash of event i+1
+	ids         map[string]cmdSeqs // command id -> the first and last seq of that command
+	claim       string             // the station named by the latest claim
 	claimAt     uint64
 	epoch       int // of the latest claim that started an epoch (0: none)
 	members     map[string]MemberInfo
@@ -72,7 +72,7 @@ func (a *AlarmError) Error() string {
 
 // OpenReplica reads the record's head, command ids and stations' events.
 func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,18 @@ func (r *Replica) IDSeq(id string) (uint64, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s, ok := r.ids[id]
-	return s, ok
+	return s.last, ok
+}
+
+// cmdSeqs are the first and last events of a command.
+type cmdSeqs struct{ first, last uint64 }
+
+// IDSeqs is the first and last event of command id, if the record holds it.
+func (r *Replica) IDSeqs(id string) (first, last uint64, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.ids[id]
+	return s.first, s.last, ok
 }
 
 // WaitFor waits until cond holds (checked under the lock after every
@@ -458,7 +469,7 @@ func (r *Replica) commit(batch []pendingEvent) {
 		}
 	}
 	last := batch[len(batch)-1]
-	r.ids[last.w.Cmd] = uint64(last.ev.Seq)
+	r.ids[last.w.Cmd] = cmdSeqs{first: uint64(batch[0].ev.Seq), last: uint64(last.ev.Seq)}
 	r.broadcast()
 }
 

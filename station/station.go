@@ -25,7 +25,6 @@ type Config struct {
 	// Dial: for clients, the record holders' client URLs, with TLS.
 	Dial []string
 	TLS  *tls.Config
-	Exec Executor
 	// Now is the local time source (default timesource.New().Now).
 	Now func() time.Time
 	// Silence: how long the authority may be silent before another record

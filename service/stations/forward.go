@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -325,7 +324,7 @@ func (l *Link) Prepare(ctx context.Context, c Command) error {
 		return err
 	}
 	off, _, _ := l.Offset()
-	_, err := l.prepare(ctx, c.G, c.Key, c.Words, l.now().Add(off))
+	_, err := l.prepare(ctx, c.G, c.Key, c.Cmd, l.now().Add(off))
 	return err
 }
 
@@ -351,7 +350,7 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 		}
 		guess = guess.Add(off)
 	}
-	p, err := l.prepare(ctx, g, c.Key, c.Words, guess)
+	p, err := l.prepare(ctx, g, c.Key, c.Cmd, guess)
 	if err != nil {
 		return Result{}, err
 	}
@@ -364,10 +363,6 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	}
 	return l.submit(ctx, c, p, off, r, ok)
 }
-
-// CheckWords are the words of the command that checks a credential
-// (docs/cli.md, 'credential check').
-var CheckWords = []string{"credential", "check"}
 
 // CheckCredential checks the credential c is given with (c.G: --pin,
 // --secret, --key-file; c.Key) where it is given, as the console's PIN
@@ -389,7 +384,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 	if err := checkRoleOf(l.sf, &c); err != nil {
 		return Result{}, err
 	}
-	c.Words = CheckWords
+	c.Cmd = match.CredentialCheck{}
 	off, r, ok := l.Offset()
 	at := c.G.At
 	if !c.G.AtSet {
@@ -398,7 +393,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 		}
 		at = c.Pressed.Add(off)
 	}
-	p, err := l.prepare(ctx, c.G, c.Key, c.Words, at)
+	p, err := l.prepare(ctx, c.G, c.Key, c.Cmd, at)
 	if err != nil {
 		return Result{}, err // the back-off, or an older record's PIN
 	}
@@ -411,7 +406,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 		// the auth.fail is committed: wait until this record holds it (so
 		// that the next try reckons with it); the command stays refused
 		// either way
-		_ = WaitApplied(ctx, l.db, res.Seq)
+		_, _ = WaitApplied(ctx, l.db, res.Seq, res.Seq)
 	}
 	return res, err
 }
@@ -438,13 +433,13 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
-		At: at.UnixNano(), AtGiven: g.AtSet, RTT: int64(rtt), Args: p.words}
+		At: at, AtGiven: g.AtSet, RTT: int64(rtt), Command: p.command}
 	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Seq: rep.Seq, Output: rep.Output, Stamp: at, RTT: rtt}
+	res := Result{Seq: rep.Seq, Stamp: at, RTT: rtt, Role: g.Role}
 	if rep.Error != "" {
 		ref := &Refused{Text: rep.Error}
 		if rep.Refusal != nil {
@@ -452,7 +447,7 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 		}
 		return res, ref
 	}
-	if err := WaitApplied(ctx, l.db, rep.Seq); err != nil {
+	if res.Result, err = WaitApplied(ctx, l.db, rep.First, rep.Seq); err != nil {
 		return res, err
 	}
 	if p.id == "arbiter" && p.key != nil {
@@ -487,7 +482,7 @@ func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, 
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/head/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(c.G.Role),
-		At: e.At.UnixNano(), SignedHead: &note}
+		At: e.At, SignedHead: &note}
 	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rep, err := station.Submit(sctx, l.nc, req, nil, 2*time.Second)
@@ -535,12 +530,17 @@ func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
 var AppliedWithin = 30 * time.Second
 
 // WaitApplied waits until the station's record at db holds event seq (the
-// station applies the stream in another process, or beside the face); a
+// station applies the stream in another process, or beside the face) and
+// returns what the command whose events are first…seq did, as that record
+// holds it (match.ResultOf; first 0: the last event alone); a
 // NotAppliedError when it does not within AppliedWithin.
-func WaitApplied(ctx context.Context, path string, seq uint64) error {
+func WaitApplied(ctx context.Context, path string, first, seq uint64) (match.Result, error) {
 	db, err := service.OpenRecordReadOnly(ctx, path)
 	if err != nil && !errors.Is(err, service.ErrEmpty) {
-		return err
+		return match.Result{}, err
+	}
+	if first == 0 || first > seq {
+		first = seq
 	}
 	deadline := time.Now().Add(AppliedWithin)
 	for {
@@ -549,27 +549,32 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 		}
 		if db != nil {
 			if got, _, err := db.Head(ctx); err == nil && uint64(got) >= seq {
+				evs, err := db.EventsAfter(ctx, int64(first)-1)
 				db.Close()
-				return nil
+				if err != nil {
+					return match.Result{}, err
+				}
+				return match.ResultOf(evs[:min(len(evs), int(seq-first+1))]), nil
 			}
 		}
 		if time.Now().After(deadline) {
 			if db != nil {
 				db.Close()
 			}
-			return &NotAppliedError{Seq: seq, Within: AppliedWithin}
+			return match.Result{}, &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
 }
 
-// prepared is a command made ready to be signed: its words as sent, and
-// the credential and unlocked key that sign it (none: the match is
-// unprotected, or no credential was given, which the authority refuses in
-// its words), or the credential a wrong passphrase or key was tried on.
+// prepared is a command made ready to be signed: its canonical encoding
+// as sent, and the credential and unlocked key that sign it (none: the
+// match is unprotected, or no credential was given, which the authority
+// refuses in its words), or the credential a wrong passphrase or key was
+// tried on.
 type prepared struct {
 	st            *match.State
-	words         []string
+	command       []byte
 	id            string
 	key           ed25519.PrivateKey
 	tried, triedG string
@@ -586,7 +591,7 @@ func (p prepared) sign(req *station.Request) {
 	case p.tried != "":
 		req.Tried, req.TriedGiven = p.tried, p.triedG
 	case p.key != nil:
-		signWith(p.st, p.id, p.key, req)
+		req.Sign(p.id, p.st.Seq, p.st.Head, p.key)
 	}
 }
 
@@ -601,7 +606,7 @@ func (p prepared) sign(req *station.Request) {
 // command, as when it is given there. A 'credential add' sends the
 // record's form of the new credential, made here. at is the command's
 // instant as far as it is known (its back-off is checked on it).
-func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (prepared, error) {
+func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (prepared, error) {
 	app, err := l.replica(ctx)
 	if err != nil {
 		return prepared{}, err
@@ -619,7 +624,7 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 			return prepared{}, err
 		}
 	}
-	return l.prepareOn(app.State(), g, key, words, at)
+	return l.prepareOn(app.State(), g, key, cmd, at)
 }
 
 // authMatchSeq is the authority's last event that is not a system event,
@@ -639,12 +644,17 @@ func (l *Link) authMatchSeq() int64 {
 }
 
 // prepareOn is prepare on the replica's state st.
-func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (p prepared, err error) {
-	words, newKey, err := madeHere(st, words)
+func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (p prepared, err error) {
+	cmd, newKey, err := madeHere(cmd)
 	if err != nil {
 		return prepared{}, err
 	}
-	p = prepared{st: st, words: words}
+	p = prepared{st: st}
+	if cmd != nil { // nil: only the credential is unlocked (Prepare)
+		if p.command, err = match.EncodeCommand(cmd); err != nil {
+			return prepared{}, err
+		}
+	}
 	protected := st.Match != nil && st.ArbiterCredential() != nil
 	if !protected {
 		if newKey != nil {
@@ -726,14 +736,6 @@ func (l *Link) unlock(id string, cred *match.Credential, pass string, key ed2551
 	return k, ok
 }
 
-// signWith signs req as the credential id with key, on this replica's head.
-func signWith(st *match.State, id string, key ed25519.PrivateKey, req *station.Request) {
-	req.Signer, req.HeadSeq, req.Head = id, st.Seq, st.Head
-	r := match.SignedRequest{ID: req.ID, From: req.From, Role: req.Role, Signer: id, AtNS: req.At, Seq: req.HeadSeq, Head: req.Head, Words: req.Args}
-	r.Sign(key)
-	req.Sig = r.Sig
-}
-
 // replica is this station's record, opened once per link and brought up
 // to date with each command.
 func (l *Link) replica(ctx context.Context) (*match.App, error) {
@@ -753,78 +755,33 @@ func (l *Link) replica(ctx context.Context) (*match.App, error) {
 	return l.app, l.app.Refresh(ctx)
 }
 
-// madeHere rewrites a 'credential add' to carry the new credential as the
-// record will hold it (--credential JSON: a key file's public key, or a
-// passphrase's salt, verifier and sealed key), made here: neither the
-// passphrase nor the key file leaves this station. It returns the new
-// credential's key with it (it signs its own registration when it is the
-// arbiter's first).
-func madeHere(st *match.State, words []string) ([]string, ed25519.PrivateKey, error) {
-	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
-		return words, nil, nil
+// madeHere makes the new credential of a 'credential add' here, where it
+// is given, as the record will hold it (a key file's public key, or a
+// passphrase's salt, verifier and sealed key: CredentialAdd.Made), so that
+// neither the passphrase nor the key leaves this station. It returns the
+// new credential's key with it when it is the arbiter's (it signs its own
+// registration when it is the arbiter's first). Any other command is
+// returned as it is.
+func madeHere(cmd match.Command) (match.Command, ed25519.PrivateKey, error) {
+	add, ok := cmd.(match.CredentialAdd)
+	if !ok || add.Made != nil || (add.Secret == "") == (add.Key == nil) {
+		return cmd, nil, nil // neither or both: the authority refuses it
 	}
-	out := []string{"credential", "add"}
-	var role, player, secret, keyFile string
-	for i := 2; i < len(words); i++ {
-		w := words[i]
-		name, val, eq := strings.Cut(strings.TrimPrefix(w, "--"), "=")
-		if !strings.HasPrefix(w, "--") || (name != "role" && name != "player" && name != "secret" && name != "key-file") {
-			out = append(out, w)
-			continue
-		}
-		if !eq {
-			if i+1 >= len(words) {
-				return words, nil, nil // the authority says what is missing
-			}
-			i++
-			val = words[i]
-		}
-		switch name {
-		case "role":
-			role = val
-		case "player":
-			player = val
-		case "secret":
-			secret = val
-		case "key-file":
-			keyFile = val
-		}
-	}
-	if role != "" {
-		out = append(out, "--role", role)
-	}
-	if player != "" {
-		out = append(out, "--player", player)
-	}
-	if (secret == "") == (keyFile == "") {
-		return out, nil, nil // neither or both: the authority refuses it
-	}
-	var key ed25519.PrivateKey
-	if keyFile != "" {
-		k, err := service.ReadKeyFile(keyFile)
-		if err != nil {
-			return nil, nil, err
-		}
-		key = k
-	}
-	r, name := strings.ToLower(role), ""
+	r, name := strings.ToLower(string(add.Role)), ""
 	switch match.Role(r) {
 	case match.RoleArbiter, match.RoleOperator:
 	default:
-		r, name = "player", player
+		r, name = "player", add.Player
 	}
-	cred, k, err := match.NewCredential(r, name, secret, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := json.Marshal(cred)
+	cred, k, err := match.NewCredential(r, name, add.Secret, add.Key)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r != "arbiter" {
 		k = nil
 	}
-	return append(out, "--credential", string(b)), k, nil
+	add.Made, add.Secret, add.Key = cred, "", nil
+	return add, k, nil
 }
 
 func hasRole(roles []string, r string) bool {

@@ -23,50 +23,6 @@ import (
 // on the command line, and the console on a station's record when no
 // station runs for it, call Serve.
 
-// Executor runs a forwarded command's words on the authority's record: the
-// command line's commands (cli.StationCommands), so that a command given at
-// any station is run by the same code, with the same checks, as when given
-// at the command line. The face that runs a station passes it
-// (ServeOptions.Exec): 'station serve' its own commands, the console the
-// ones main.go gives it.
-type Executor = station.Executor
-
-// execWith runs a request on the authority: a station joining (station
-// member) here, every other command through commands; without commands
-// every forwarded command is refused with a sentence.
-func execWith(commands Executor) station.Executor {
-	return func(ctx context.Context, app *match.App, req station.Request) (string, error) {
-		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
-			return "", AppendMember(ctx, app, req)
-		}
-		if commands == nil {
-			return "", fmt.Errorf("this program runs no commands for other stations")
-		}
-		return commands(ctx, app, req)
-	}
-}
-
-// AppendMember records that a station joined. Only record holders'
-// connections may send it (arb.cmd.arbiter).
-func AppendMember(ctx context.Context, app *match.App, req station.Request) error {
-	if req.Role != "arbiter" {
-		return fmt.Errorf("only a record holder records a station joining")
-	}
-	at, received := station.SystemInstant(req)
-	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
-	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		e, err := tx.Append(service.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
-		if err != nil {
-			return err
-		}
-		return app.SignSystemEvent(tx, e)
-	})
-	if err == nil {
-		err = app.Refresh(ctx)
-	}
-	return err
-}
-
 // Serve runs the station sf on its record db until ctx ends: as a lone
 // record holder, a member of the cluster, or a client; it restarts its
 // engine when a second record holder joins (a cluster) and when the
@@ -104,7 +60,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	}
 	var offset *time.Duration // the match timeline, carried into a restart in this process
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: execWith(o.Exec), First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
+		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
 		cfg.CheckClaim = func(pin string) error {
 			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
 		}
@@ -268,7 +224,7 @@ func submitMember(ctx context.Context, s *station.Station, sf *StationFile) erro
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
-		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
+		Member: &station.MemberInfo{Name: sf.Name, Role: sf.Role, Listen: sf.Listen}})
 	if err == nil && rep.Error != "" {
 		err = errors.New(rep.Error)
 	}

@@ -363,18 +363,12 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(StationDir(db), "operator-*.key")
+	k, err := match.ParseKeyFile(b)
 	if err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	tmp.Close()
 	g.Role = match.RoleArbiter
-	if _, err := Forward(ctx, db, Command{Words: []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, G: g,
+	if _, err := Forward(ctx, db, Command{Cmd: match.CredentialAdd{Role: match.RoleOperator, Key: k}, G: g,
 		RoleGiven: true, Notice: notice}); err != nil {
 		return "", &OperatorKeyError{Kind: OperatorKeyNotMade, Err: err}
 	}
