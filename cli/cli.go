@@ -107,7 +107,7 @@ type runner struct {
 	inPlay bool
 	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
 	key    ed25519.PrivateKey // the key read from g.KeyFile
-	warned bool // the unprotected-match warning was given
+	warned bool               // the unprotected-match warning was given
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
 	// roleGiven: --as was given (on the operator's laptop a command
