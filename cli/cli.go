@@ -21,7 +21,6 @@ import (
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -152,12 +151,12 @@ func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format
 // Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
 // nothing will be for it; 2 the console has no display; 3 committed at the
 // authority of a station's match but not yet in this station's record
-// (stations.NotAppliedError): the command stands, and is not to be given
+// (service.NotAppliedError): the command stands, and is not to be given
 // again.
 func Run(ctx context.Context, argv []string, env Env) int {
 	if err := run(ctx, argv, env); err != nil {
 		fmt.Fprintln(env.Stderr, "arbiter: "+Sentence(err))
-		var notApplied *stations.NotAppliedError
+		var notApplied *service.NotAppliedError
 		if errors.As(err, &notApplied) {
 			return ExitNotApplied
 		}

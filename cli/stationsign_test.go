@@ -161,7 +161,7 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 }
 
 // submitRaw sends req to the authority of the station's record db as any
-// station's connection could, bypassing the signing of service/stations.
+// station's connection could, bypassing the signing of the service.
 func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
 	t.Helper()
 	sf, _, err := readStation(db)

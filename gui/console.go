@@ -52,7 +52,6 @@ import (
 	"arbiter/match"
 	"arbiter/scoresheet"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 const (
@@ -852,7 +851,7 @@ func (c *console) showError(err error) {
 	}
 	msg := c.explain(err)
 	c.noteWriteError(err)
-	var notApplied *stations.NotAppliedError
+	var notApplied *service.NotAppliedError
 	if errors.As(err, &notApplied) { // it stands in the record: not "not done"
 		c.info(translate("Committed, not yet here"), msg)
 		return

@@ -18,7 +18,6 @@ import (
 	"arbiter/cli"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // joinLaptop invites an operator's laptop to the harness's station (the
@@ -30,7 +29,7 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	dir := t.TempDir()
 	inv := filepath.Join(dir, "laptop.invite")
 	g := service.Global{DB: h.dbPath, Role: match.RoleArbiter, PIN: pin}
-	if err := stations.InviteStation(h.ctx, h.dbPath, "operator", "laptop", inv, g, ""); err != nil {
+	if err := service.InviteStation(h.ctx, h.dbPath, "operator", "laptop", inv, g, ""); err != nil {
 		t.Fatalf("the laptop's invitation: %v", err)
 	}
 	laptop := filepath.Join(dir, "laptop.db")
@@ -42,13 +41,13 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	for deadline := time.Now().Add(60 * time.Second); !stations.Running(laptop, time.Now()); {
+	for deadline := time.Now().Add(60 * time.Second); !service.Running(laptop, time.Now()); {
 		if time.Now().After(deadline) {
 			t.Fatal("the laptop's station did not start within 60 s")
 		}
 		time.Sleep(10 * time.Millisecond) // polling the station's status file
 	}
-	core, err := stations.OpenReplica(h.ctx, laptop)
+	core, err := service.OpenReplica(h.ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // appID identifies the console's preferences.
@@ -35,10 +34,10 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	// station's) is written only by its station: the console shows it read
 	// only, says whose replica it is and who the authority is, and writes
 	// no heartbeat and no recovery event (gui/stations.go).
-	replica := stations.IsStation(path)
+	replica := service.IsStation(path)
 	open := service.Open
 	if replica {
-		open = stations.OpenReplica
+		open = service.OpenReplica
 	}
 	core, err := open(ctx, path)
 	if err != nil {
@@ -61,7 +60,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	defer func() { c.live.App().DB().Close() }()
 
 	if replica {
-		if sf, ok, _ := stations.ReadStation(path); ok {
+		if sf, ok, _ := service.ReadStation(path); ok {
 			c.stationRole = sf.Role
 			// Unless a station runs for this record already, the console
 			// runs it (as 'station serve' would) until it closes.

@@ -42,7 +42,7 @@ func newProtectedRecord(t testing.TB, path string) {
 }
 
 // pinReq is a request the arbiter signed where it was given (as
-// service/stations does): no credential in it, only his signature.
+// service does): no credential in it, only his signature.
 func pinReq(role string, cmd match.Command) Request {
 	r := req(role, cmd)
 	r.From, r.At = "test", time.Now() // as signed (Submit fills in neither then)

@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -19,7 +19,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 	"arbiter/store"
 )
@@ -48,7 +47,7 @@ type Link struct {
 	nc  *nats.Conn
 	now func() time.Time
 	// rdb and app are this station's replica, read to sign commands.
-	rdb *service.DB
+	rdb *DB
 	app *match.App
 
 	mu sync.Mutex
@@ -274,17 +273,17 @@ func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
 
 // Forward sends one command given at the station's record db to the
 // authority and waits until this station's record holds it (docs/stations.md).
-func Forward(ctx context.Context, db string, c Command) (Result, error) {
+func Forward(ctx context.Context, db string, c StationCommand) (StationResult, error) {
 	now := c.Now
 	if now == nil {
 		now = time.Now
 	}
 	if err := checkRole(db, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	l, err := Dial(ctx, db, now)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	defer l.Close()
 	return l.Send(ctx, c)
@@ -292,7 +291,7 @@ func Forward(ctx context.Context, db string, c Command) (Result, error) {
 
 // checkRole gives a command without a role on the operator's laptop to the
 // operator, and refuses a role this station's connection may not send.
-func checkRole(db string, c *Command) error {
+func checkRole(db string, c *StationCommand) error {
 	sf, ok, err := ReadStation(db)
 	if err != nil {
 		return err
@@ -303,7 +302,7 @@ func checkRole(db string, c *Command) error {
 	return checkRoleOf(sf, c)
 }
 
-func checkRoleOf(sf *StationFile, c *Command) error {
+func checkRoleOf(sf *StationFile, c *StationCommand) error {
 	if !c.RoleGiven && sf.Role == "operator" {
 		c.G.Role = match.RoleOperator // the operator's laptop speaks for the operator
 	}
@@ -319,7 +318,7 @@ func checkRoleOf(sf *StationFile, c *Command) error {
 // Prepare unlocks the credential a command like c would be signed with and
 // keeps its key for the link's life (the console does it when it is given
 // a PIN): its commands are then signed without the wait.
-func (l *Link) Prepare(ctx context.Context, c Command) error {
+func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
 	if err := checkRoleOf(l.sf, &c); err != nil {
 		return err
 	}
@@ -336,9 +335,9 @@ func (l *Link) Prepare(ctx context.Context, c Command) error {
 // console's press was given before, and its link has all of it at hand),
 // then it is stamped, signed and sent at once: a press is not raised at the
 // authority for time spent here (docs/stations.md).
-func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
+func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error) {
 	if err := checkRoleOf(l.sf, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	g := c.G
 	off, r, ok := l.Offset()
@@ -352,13 +351,13 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	}
 	p, err := l.prepare(ctx, g, c.Key, c.Cmd, guess)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	if g.AtSet && ok {
 		// An instant given: checked here, where the command is received,
 		// as the authority checks it (a party's at most 5 s back).
 		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
-			return Result{}, err
+			return StationResult{}, err
 		}
 	}
 	return l.submit(ctx, c, p, off, r, ok)
@@ -380,9 +379,9 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 // next attempt here is reckoned with it. While no authority answers the
 // report waits, retried with its id (c.Notice is told), and the attempt
 // is refused only once it is recorded.
-func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
+func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationResult, error) {
 	if err := checkRoleOf(l.sf, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	c.Cmd = match.CredentialCheck{}
 	off, r, ok := l.Offset()
@@ -395,10 +394,10 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 	}
 	p, err := l.prepare(ctx, c.G, c.Key, c.Cmd, at)
 	if err != nil {
-		return Result{}, err // the back-off, or an older record's PIN
+		return StationResult{}, err // the back-off, or an older record's PIN
 	}
 	if p.key != nil || !p.protected() {
-		return Result{}, nil // right (or none needed): nothing to record
+		return StationResult{}, nil // right (or none needed): nothing to record
 	}
 	res, err := l.submit(ctx, c, p, off, r, ok)
 	var refused *Refused
@@ -414,7 +413,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 // submit stamps, signs and sends a prepared command and waits until this
 // station's record holds it (off, r, ok: the offset to the authority, its
 // round trip, whether one answered).
-func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Duration, ok bool) (Result, error) {
+func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r time.Duration, ok bool) (StationResult, error) {
 	g := c.G
 	stamped := c.Pressed.IsZero()
 	if stamped {
@@ -437,9 +436,9 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
-	res := Result{Seq: rep.Seq, Stamp: at, RTT: rtt, Role: g.Role}
+	res := StationResult{Seq: rep.Seq, Stamp: at, RTT: rtt, Role: g.Role}
 	if rep.Error != "" {
 		ref := &Refused{Text: rep.Error}
 		if rep.Refusal != nil {
@@ -465,7 +464,7 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 // appends it to the heads stream, and signHead returns once this
 // station's record holds it. A head not recorded leaves the command as
 // committed; the error says so.
-func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, seq uint64) error {
+func (l *Link) signHead(ctx context.Context, c StationCommand, key ed25519.PrivateKey, seq uint64) error {
 	fail := func(err error) error {
 		return fmt.Errorf("the command is committed as event %d, but the arbiter's signature of that head is not recorded (%v): it is signed at his next command", seq, err)
 	}
@@ -502,7 +501,7 @@ func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, 
 // arbiter's signature of the head at event seq (the station applies the
 // heads stream in another process, or beside the face).
 func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
-	db, err := service.OpenRecordReadOnly(ctx, path)
+	db, err := OpenRecordReadOnly(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -535,8 +534,8 @@ var AppliedWithin = 30 * time.Second
 // holds it (match.ResultOf; first 0: the last event alone); a
 // NotAppliedError when it does not within AppliedWithin.
 func WaitApplied(ctx context.Context, path string, first, seq uint64) (match.Result, error) {
-	db, err := service.OpenRecordReadOnly(ctx, path)
-	if err != nil && !errors.Is(err, service.ErrEmpty) {
+	db, err := OpenRecordReadOnly(ctx, path)
+	if err != nil && !errors.Is(err, ErrEmpty) {
 		return match.Result{}, err
 	}
 	if first == 0 || first > seq {
@@ -545,7 +544,7 @@ func WaitApplied(ctx context.Context, path string, first, seq uint64) (match.Res
 	deadline := time.Now().Add(AppliedWithin)
 	for {
 		if db == nil {
-			db, _ = service.OpenRecordReadOnly(ctx, path)
+			db, _ = OpenRecordReadOnly(ctx, path)
 		}
 		if db != nil {
 			if got, _, err := db.Head(ctx); err == nil && uint64(got) >= seq {
@@ -606,7 +605,7 @@ func (p prepared) sign(req *station.Request) {
 // command, as when it is given there. A 'credential add' sends the
 // record's form of the new credential, made here. at is the command's
 // instant as far as it is known (its back-off is checked on it).
-func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (prepared, error) {
+func (l *Link) prepare(ctx context.Context, g Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (prepared, error) {
 	app, err := l.replica(ctx)
 	if err != nil {
 		return prepared{}, err
@@ -644,7 +643,7 @@ func (l *Link) authMatchSeq() int64 {
 }
 
 // prepareOn is prepare on the replica's state st.
-func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (p prepared, err error) {
+func (l *Link) prepareOn(st *match.State, g Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (p prepared, err error) {
 	cmd, newKey, err := madeHere(cmd)
 	if err != nil {
 		return prepared{}, err
@@ -676,7 +675,7 @@ func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateK
 			}
 		}
 		if path != "" {
-			if key, err = service.ReadKeyFile(path); err != nil {
+			if key, err = ReadKeyFile(path); err != nil {
 				return p, err
 			}
 		}
@@ -740,7 +739,7 @@ func (l *Link) unlock(id string, cred *match.Credential, pass string, key ed2551
 // to date with each command.
 func (l *Link) replica(ctx context.Context) (*match.App, error) {
 	if l.app == nil {
-		db, err := service.OpenRecordReadOnly(ctx, l.db)
+		db, err := OpenRecordReadOnly(ctx, l.db)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 )
 
@@ -187,7 +186,7 @@ func StationClientAddr(listen string) (string, int, error) {
 // MatchTitle is the title of the match in the record at path ("" if none).
 func MatchTitle(ctx context.Context, path string) string {
 	title := ""
-	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
+	if db, err := OpenRecordReadOnly(ctx, path); err == nil {
 		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
 			title = app.State().Match.Title
 		}
@@ -198,7 +197,7 @@ func MatchTitle(ctx context.Context, path string) string {
 
 // HolderRoutes are the route addresses of the record holders: those the
 // record names, those the invitation named, and this station's own.
-func HolderRoutes(ctx context.Context, db *service.DB, sf *StationFile) ([]string, error) {
+func HolderRoutes(ctx context.Context, db *DB, sf *StationFile) ([]string, error) {
 	rep, err := station.OpenReplica(ctx, db)
 	if err != nil {
 		return nil, err
@@ -237,7 +236,7 @@ func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
 	for _, c := range sf.Contacts {
 		add(c)
 	}
-	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
+	if rdb, err := OpenRecordReadOnly(ctx, db); err == nil {
 		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := StationClientAddr(r); err == nil {
@@ -292,7 +291,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	if err != nil {
 		return nil, err
 	}
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	rdb, err := OpenRecordReadOnly(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +310,7 @@ func CheckRecord(ctx context.Context, db string) error {
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
+	rdb, err := OpenRecord(ctx, db) // refuses before any write, as every command's open does
 	if err != nil {
 		return err
 	}
@@ -325,8 +324,8 @@ func CheckRecord(ctx context.Context, db string) error {
 // his --pin); with one, the key file keyFile, which must be that
 // credential. An unprotected match needs none (""). notice is told what a
 // forwarded command waits for.
-func OperatorCredential(ctx context.Context, db string, g service.Global, keyFile string, notice func(string)) (string, error) {
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+func OperatorCredential(ctx context.Context, db string, g Global, keyFile string, notice func(string)) (string, error) {
+	rdb, err := OpenRecordReadOnly(ctx, db)
 	if err != nil {
 		return "", err
 	}
@@ -347,7 +346,7 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 		if keyFile == "" {
 			return "", &OperatorKeyError{Kind: OperatorKeyNeeded}
 		}
-		k, err := service.ReadKeyFile(keyFile)
+		k, err := ReadKeyFile(keyFile)
 		if err != nil {
 			return "", err
 		}
@@ -368,7 +367,7 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 		return "", err
 	}
 	g.Role = match.RoleArbiter
-	if _, err := Forward(ctx, db, Command{Cmd: match.CredentialAdd{Role: match.RoleOperator, Key: k}, G: g,
+	if _, err := Forward(ctx, db, StationCommand{Cmd: match.CredentialAdd{Role: match.RoleOperator, Key: k}, G: g,
 		RoleGiven: true, Notice: notice}); err != nil {
 		return "", &OperatorKeyError{Kind: OperatorKeyNotMade, Err: err}
 	}
@@ -380,7 +379,7 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 // operator's invitation to a protected match carries the operator's
 // credential (OperatorCredential; keyFile: the operator's key file when
 // the match has one).
-func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
+func InviteStation(ctx context.Context, db, role, name, out string, g Global, keyFile string) error {
 	inv, err := PrepareInvitation(ctx, db, role, name, out)
 	if err != nil {
 		return err

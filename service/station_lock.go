@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"errors"

@@ -1,21 +1,20 @@
-package stations
+package service
 
 import (
 	"crypto/ed25519"
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 )
 
-// Command is one command given at a station: its value (the same the
+// StationCommand is one command given at a station: its value (the same the
 // command line and the console run on one machine; the authority decodes
 // it and runs it with match.App.Do), and who gives it, when and with which
 // credential (g: the role, --pin, --secret, --key-file; g.At when g.AtSet,
 // else the instant is stamped).
-type Command struct {
+type StationCommand struct {
 	Cmd match.Command
-	G   service.Global
+	G   Global
 	// RoleGiven: the role was named (--as, or the console's mode): on the
 	// operator's laptop a command without it is the operator's.
 	RoleGiven bool
@@ -35,10 +34,10 @@ type Command struct {
 	Notice func(string)
 }
 
-// Result is what the authority answered: the command's last event, and
+// StationResult is what the authority answered: the command's last event, and
 // what the command did as this station's record holds it (its events,
 // match.ResultOf), for the face to word.
-type Result struct {
+type StationResult struct {
 	Seq    uint64
 	Result match.Result
 	// Role is the role the command was given in (on the operator's laptop

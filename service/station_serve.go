@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 )
 
@@ -45,7 +44,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 	}
-	rdb, err := service.OpenRecord(ctx, db)
+	rdb, err := OpenRecord(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -154,7 +153,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 // serve --epoch: the survivor of two record holders whose engine cannot
 // start without the other).
 func nextEpochStore(ctx context.Context, db string, sf *StationFile) error {
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	rdb, err := OpenRecordReadOnly(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -234,7 +233,7 @@ func submitMember(ctx context.Context, s *station.Station, sf *StationFile) erro
 // CheckArbiterPIN checks pin against the arbiter's PIN of the match on db:
 // missing or wrong (the caller's sentences) when the match has one and pin
 // is empty or not it.
-func CheckArbiterPIN(ctx context.Context, db *service.DB, pin, missing, wrong string) error {
+func CheckArbiterPIN(ctx context.Context, db *DB, pin, missing, wrong string) error {
 	app, err := match.Open(ctx, db)
 	if err != nil {
 		return err

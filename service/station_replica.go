@@ -1,15 +1,14 @@
-package stations
+package service
 
 import (
 	"context"
 
 	"arbiter/match"
-	"arbiter/service"
 )
 
 // OpenReplica opens a station's record read-only for the console: every
 // write to a station's record goes through its station (the authority
 // appends it to the stream first), so the console never writes it itself.
 func OpenReplica(ctx context.Context, path string) (*match.App, error) {
-	return service.OpenReadOnly(ctx, path)
+	return OpenReadOnly(ctx, path)
 }

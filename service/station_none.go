@@ -1,13 +1,12 @@
 //go:build nostation
 
-package stations
+package service
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"arbiter/service"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -59,13 +58,13 @@ func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 }
 
 // InviteStation: this arbiter was built without stations.
-func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
+func InviteStation(ctx context.Context, db, role, name, out string, g Global, keyFile string) error {
 	return errors.New("this arbiter was built without stations")
 }
 
 // Forward: this arbiter was built without stations.
-func Forward(ctx context.Context, db string, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func Forward(ctx context.Context, db string, c StationCommand) (StationResult, error) {
+	return StationResult{}, errors.New("this arbiter was built without stations")
 }
 
 // Link: no link to an authority in a build without stations.
@@ -80,18 +79,18 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 func (l *Link) Close() {}
 
 // Prepare: this arbiter was built without stations.
-func (l *Link) Prepare(ctx context.Context, c Command) error {
+func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
 	return errors.New("this arbiter was built without stations")
 }
 
 // Send: this arbiter was built without stations.
-func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error) {
+	return StationResult{}, errors.New("this arbiter was built without stations")
 }
 
 // CheckCredential: this arbiter was built without stations.
-func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationResult, error) {
+	return StationResult{}, errors.New("this arbiter was built without stations")
 }
 
 // Executor: no station runs commands for others in a build without
