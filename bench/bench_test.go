@@ -184,7 +184,7 @@ func BenchmarkMoveEntry(b *testing.B) {
 	}
 	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
 		Control: "40/7200:20/3600:1800", Games: 100}
-	if err := app.NewMatch(ctx, arb(0), spec); err != nil {
+	if _, err := app.Do(ctx, arb(0), spec); err != nil {
 		b.Fatal(err)
 	}
 	// Games of gamePlies plies, as long as a long real game (the 1996 match
@@ -193,7 +193,7 @@ func BenchmarkMoveEntry(b *testing.B) {
 	const gamePlies = 160
 	at := time.Second
 	next := func() time.Duration { at += time.Millisecond; return at }
-	if err := app.StartGame(ctx, arb(next()), 0); err != nil {
+	if _, err := app.Do(ctx, arb(next()), match.GameStart{}); err != nil {
 		b.Fatal(err)
 	}
 	// Knights out and back: always legal, never ends the game by itself.
@@ -203,17 +203,17 @@ func BenchmarkMoveEntry(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i > 0 && i%gamePlies == 0 {
 			b.StopTimer()
-			if err := app.Resign(ctx, arb(next()), clock.White); err != nil {
+			if _, err := app.Do(ctx, arb(next()), match.Resign{Side: clock.White}); err != nil {
 				b.Fatal(err)
 			}
-			if err := app.StartGame(ctx, arb(next()), 0); err != nil {
+			if _, err := app.Do(ctx, arb(next()), match.GameStart{}); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
 		}
 		c := arb(next())
 		t0 := time.Now()
-		_, err := app.Move(ctx, c, moves[i%gamePlies%4], false)
+		_, err := app.Do(ctx, c, match.Move{Input: moves[i%gamePlies%4]})
 		samples = append(samples, time.Since(t0))
 		if err != nil {
 			b.Fatal(err)

@@ -49,7 +49,7 @@ func consoleChild(path string) error {
 	c.movePresses = true
 	spec := defaultSpec()
 	spec.White = "Garry Kasparov"
-	if err := core.NewMatch(ctx, match.Cmd{At: ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := core.Do(ctx, match.Cmd{At: ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		return err
 	}
 	c.refresh()

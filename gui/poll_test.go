@@ -46,7 +46,7 @@ func TestBackgroundWorkRedrawsOnlyOnNewEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := other.Pause(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "lights", false); err != nil {
+		if _, err := other.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Pause{Reason: "lights"}); err != nil {
 			t.Fatal(err)
 		}
 		before := refreshes

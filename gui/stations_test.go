@@ -297,7 +297,7 @@ func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	}
 
 	t.Run("the replica's console follows the record the station writes", func(t *testing.T) {
-		if err := h.core.StartGame(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, 0); err != nil {
+		if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.GameStart{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := core.Refresh(h.ctx); err != nil {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"time"
-
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
