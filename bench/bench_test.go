@@ -175,7 +175,7 @@ func BenchmarkMoveEntry(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func scaleUp(b *testing.B, base []store.Event, k int, path string) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := match.Open(ctx, db); err != nil {
+	if _, err := match.New(ctx, db); err != nil {
 		b.Fatalf("the x%d match does not rebuild: %v", k, err)
 	}
 }
@@ -391,7 +391,7 @@ func BenchmarkOpenRebuild(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				app, err := match.Open(ctx, db)
+				app, err := match.New(ctx, db)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -413,7 +413,7 @@ func finished(b *testing.B) (*match.State, string) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}

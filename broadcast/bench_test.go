@@ -42,7 +42,7 @@ func newBenchMatch(b testing.TB) *benchMatch {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func openApp(t *testing.T) (string, *match.App) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wdb.Close() })
-	app, err := match.Open(context.Background(), wdb)
+	app, err := match.New(context.Background(), wdb)
 	if err != nil {
 		t.Fatal(err)
 	}

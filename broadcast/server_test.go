@@ -222,7 +222,7 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wdb.Close()
-	app, err := match.Open(ctx, wdb)
+	app, err := match.New(ctx, wdb)
 	if err != nil {
 		t.Fatal(err)
 	}

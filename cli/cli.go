@@ -119,7 +119,7 @@ type runner struct {
 
 // readOnlyCommands never write to the record: they open it read-only when it
 // is write-protected and refuse what is not a regular file (--db /dev/null)
-// before SQLite could put a journal beside it (service.OpenForReading). backup is
+// before SQLite could put a journal beside it (service.OpenReadOnly). backup is
 // not among them: it opens the record as the console does.
 var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export pgn": true, "export pdf": true}
 
@@ -365,8 +365,8 @@ func (r *runner) open(create bool) error {
 	}
 	var app *match.App
 	var err error
-	if r.readOnly && !create {
-		app, err = service.OpenForReading(r.ctx, r.g.DB)
+	if r.readOnly && !create && !service.Writable(r.g.DB) {
+		app, err = service.OpenReadOnly(r.ctx, r.g.DB)
 	} else {
 		app, err = service.Open(r.ctx, r.g.DB)
 	}

@@ -143,12 +143,12 @@ func runStationServe(r *runner, a *args) error {
 
 // checkArbiterPIN checks the arbiter's passphrase against the record.
 func checkArbiterPIN(ctx context.Context, path, pin string) error {
-	db, err := service.OpenRecordReadOnly(ctx, path)
+	app, err := service.OpenReadOnly(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	return service.CheckArbiterPIN(ctx, db, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
+	defer app.DB().Close()
+	return service.CheckArbiterPIN(app, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
 }
 
 // serveStationFrom runs the station sf until killed (service.Serve),
@@ -237,7 +237,7 @@ func (r *runner) openReplica() error {
 	if r.app != nil {
 		return r.app.Refresh(r.ctx)
 	}
-	app, err := service.OpenReplica(r.ctx, r.g.DB)
+	app, err := service.OpenReadOnly(r.ctx, r.g.DB)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 	"arbiter/store"
 )
@@ -98,7 +97,7 @@ func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
 		}
 	})
 	t.Run("a head signature by another key is refused by the authority and recorded nowhere", func(t *testing.T) {
-		rdb, err := service.OpenRecordReadOnly(context.Background(), first)
+		rdb, err := openRecordReadOnly(context.Background(), first)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -125,7 +125,7 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond) // the mirror applies the stream in its goroutine
 			}
-			rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+			rdb, err := openRecordReadOnly(context.Background(), db)
 			if err != nil {
 				t.Fatal(err)
 			}

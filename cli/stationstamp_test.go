@@ -41,7 +41,7 @@ func costlyUnlocks(t *testing.T, clock *testnet.Clock, cost time.Duration) (coun
 // recordEvents are the events of the record at db, read from the file.
 func recordEvents(t *testing.T, db string) []service.Event {
 	t.Helper()
-	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	rdb, err := openRecordReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func recordEvents(t *testing.T, db string) []service.Event {
 // recordSignatures is the signatures table of the record at db.
 func recordSignatures(t *testing.T, db string) []service.Signature {
 	t.Helper()
-	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	rdb, err := openRecordReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core, err := match.Open(ctx, db)
+	core, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 		}
 		time.Sleep(10 * time.Millisecond) // polling the station's status file
 	}
-	core, err := service.OpenReplica(h.ctx, laptop)
+	core, err := service.OpenReadOnly(h.ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func consoleChild(path string) error {
 	if err != nil {
 		return err
 	}
-	core, err := match.Open(ctx, db)
+	core, err := match.New(ctx, db)
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func TestBackgroundWorkRedrawsOnlyOnNewEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		other, err := match.Open(h.ctx, db)
+		other, err := match.New(h.ctx, db)
 		if err != nil {
 			t.Fatal(err)
 		}

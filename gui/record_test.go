@@ -189,7 +189,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ro.Close() })
-	roCore, err := match.Open(h.ctx, ro)
+	roCore, err := match.New(h.ctx, ro)
 	if err != nil {
 		t.Fatal(err)
 	}

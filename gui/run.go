@@ -37,7 +37,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	replica := service.IsStation(path)
 	open := service.Open
 	if replica {
-		open = service.OpenReplica
+		open = service.OpenReadOnly
 	}
 	core, err := open(ctx, path)
 	if err != nil {

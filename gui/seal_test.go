@@ -233,7 +233,7 @@ func TestATamperedRecordShowsTheBannerAndTakesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core, err := match.Open(h.ctx, db)
+	core, err := match.New(h.ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	if !service.IsStation(h.dbPath) {
 		t.Fatal("the fixture is no station's record")
 	}
-	core, err := service.OpenReplica(h.ctx, h.dbPath)
+	core, err := service.OpenReadOnly(h.ctx, h.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

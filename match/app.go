@@ -186,11 +186,11 @@ type App struct {
 	seal    Seal             // the last head the arbiter signed, as read or written
 }
 
-// Open rebuilds the state of the match in db. It first checks the record —
+// New builds the core over an open record: it rebuilds the state of the match in db. It first checks the record —
 // the whole hash chain, the last head the arbiter signed and every
 // signature after it — and replays only the events before the first that
 // fails; such a record is opened (to be looked at) but never appended to.
-func Open(ctx context.Context, db *store.DB) (*App, error) {
+func New(ctx context.Context, db *store.DB) (*App, error) {
 	a := &App{db: db, state: NewState(), station: newStationKey()}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {

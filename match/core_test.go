@@ -40,7 +40,7 @@ func openTestApp(t testing.TB, name string) (*App, *store.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	app, err := Open(ctx, db)
+	app, err := New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestReplayingTheLogRebuildsTheSameState(t *testing.T) {
 	f.ok(f.app.Adjust(f.ctx, f.at(time.Second), clock.Black, Adjustment{D: 5 * time.Minute}, "recovery bonus"))
 	f.moves(10*time.Second, "exd5")
 
-	fresh, err := Open(f.ctx, f.db)
+	fresh, err := New(f.ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestTwoHandlesOnOneFileSeeEachOthersEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	app2, err := Open(f.ctx, other)
+	app2, err := New(f.ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}

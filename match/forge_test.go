@@ -82,7 +82,7 @@ func TestARecordReKeyedFromItsFirstEventFailsTheGenuineKeyWhateverKeysItRegister
 			t.Fatal(err)
 		}
 		defer db.Close()
-		app, err := Open(context.Background(), db)
+		app, err := New(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -142,7 +142,7 @@ func (r *rig) replayed() *State {
 		r.t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := Open(r.ctx, db)
+	app, err := New(r.ctx, db)
 	if err != nil {
 		r.t.Fatal(err)
 	}

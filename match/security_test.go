@@ -387,7 +387,7 @@ func TestTamperedRecord(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			app, err := Open(ctx, db)
+			app, err := New(ctx, db)
 			if err != nil {
 				t.Fatalf("open replayed past the tampered event: %v", err)
 			}
@@ -646,7 +646,7 @@ func TestWriterChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := Open(ctx, db)
+	app, err := New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -758,7 +758,7 @@ func BenchmarkOpenRecord(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				a, err := Open(ctx, d)
+				a, err := New(ctx, d)
 				if err != nil || a.Problem() != "" {
 					b.Fatal(err, a.Problem())
 				}

@@ -79,7 +79,7 @@ func checkCopy(ctx context.Context, old *store.DB, path string) error {
 	if rep.Events > 0 && orig.HeadSeq != rep.Events {
 		return fmt.Errorf("the copy's last event %d is not in the original's chain", rep.Events)
 	}
-	if _, err := match.Open(ctx, cp); err != nil {
+	if _, err := match.New(ctx, cp); err != nil {
 		return fmt.Errorf("rebuild the match from the copy: %w", err)
 	}
 	return nil

@@ -71,7 +71,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	moved, err := match.Open(ctx, db)
+	moved, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

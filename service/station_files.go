@@ -186,11 +186,11 @@ func StationClientAddr(listen string) (string, int, error) {
 // MatchTitle is the title of the match in the record at path ("" if none).
 func MatchTitle(ctx context.Context, path string) string {
 	title := ""
-	if db, err := OpenRecordReadOnly(ctx, path); err == nil {
-		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
-			title = app.State().Match.Title
+	if app, err := OpenReadOnly(ctx, path); err == nil {
+		if m := app.State().Match; m != nil {
+			title = m.Title
 		}
-		db.Close()
+		app.DB().Close()
 	}
 	return title
 }
@@ -198,7 +198,7 @@ func MatchTitle(ctx context.Context, path string) string {
 // HolderRoutes are the route addresses of the record holders: those the
 // record names, those the invitation named, and this station's own.
 func HolderRoutes(ctx context.Context, db *DB, sf *StationFile) ([]string, error) {
-	rep, err := station.OpenReplica(ctx, db)
+	rep, err := station.NewReplica(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +236,8 @@ func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
 	for _, c := range sf.Contacts {
 		add(c)
 	}
-	if rdb, err := OpenRecordReadOnly(ctx, db); err == nil {
+	if app, err := OpenReadOnly(ctx, db); err == nil {
+		rdb := app.DB()
 		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := StationClientAddr(r); err == nil {
@@ -291,12 +292,12 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	if err != nil {
 		return nil, err
 	}
-	rdb, err := OpenRecordReadOnly(ctx, db)
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	routes, err := HolderRoutes(ctx, rdb, sf)
-	rdb.Close()
+	routes, err := HolderRoutes(ctx, app.DB(), sf)
+	app.DB().Close()
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +311,7 @@ func CheckRecord(ctx context.Context, db string) error {
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	rdb, err := OpenRecord(ctx, db) // refuses before any write, as every command's open does
+	rdb, err := openReplica(ctx, db) // refuses before any write, as every command's open does
 	if err != nil {
 		return err
 	}
@@ -325,17 +326,12 @@ func CheckRecord(ctx context.Context, db string) error {
 // credential. An unprotected match needs none (""). notice is told what a
 // forwarded command waits for.
 func OperatorCredential(ctx context.Context, db string, g Global, keyFile string, notice func(string)) (string, error) {
-	rdb, err := OpenRecordReadOnly(ctx, db)
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
-		return "", err
-	}
-	app, err := match.Open(ctx, rdb)
-	if err != nil {
-		rdb.Close()
 		return "", err
 	}
 	st := app.State()
-	rdb.Close()
+	app.DB().Close()
 	if st.ArbiterCredential() == nil {
 		if keyFile != "" {
 			return "", &OperatorKeyError{Kind: OperatorKeyNotNeeded}

@@ -405,7 +405,7 @@ func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationRe
 		// the auth.fail is committed: wait until this record holds it (so
 		// that the next try reckons with it); the command stays refused
 		// either way
-		_, _ = WaitApplied(ctx, l.db, res.Seq, res.Seq)
+		_, _ = l.waitApplied(ctx, res.Seq, res.Seq)
 	}
 	return res, err
 }
@@ -446,7 +446,7 @@ func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r 
 		}
 		return res, ref
 	}
-	if res.Result, err = WaitApplied(ctx, l.db, rep.First, rep.Seq); err != nil {
+	if res.Result, err = l.waitApplied(ctx, rep.First, rep.Seq); err != nil {
 		return res, err
 	}
 	if p.id == "arbiter" && p.key != nil {
@@ -491,23 +491,21 @@ func (l *Link) signHead(ctx context.Context, c StationCommand, key ed25519.Priva
 	if rep.Error != "" {
 		return fail(errors.New(rep.Error))
 	}
-	if err := WaitHeadSigned(sctx, l.db, e.Seq); err != nil {
+	if err := l.waitHeadSigned(sctx, e.Seq); err != nil {
 		return fail(err)
 	}
 	return nil
 }
 
-// WaitHeadSigned waits until the station's record at path holds the
-// arbiter's signature of the head at event seq (the station applies the
-// heads stream in another process, or beside the face).
-func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
-	db, err := OpenRecordReadOnly(ctx, path)
-	if err != nil {
+// waitHeadSigned waits until this station's record holds the arbiter's
+// signature of the head at event seq (the station applies the heads
+// stream in another process, or beside the face).
+func (l *Link) waitHeadSigned(ctx context.Context, seq int64) error {
+	if _, err := l.replica(ctx); err != nil {
 		return err
 	}
-	defer db.Close()
 	for {
-		sigs, err := db.Signatures(ctx)
+		sigs, err := l.rdb.Signatures(ctx)
 		if err != nil {
 			return err
 		}
@@ -528,14 +526,13 @@ func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
 // this station's record to hold it before it says so (NotAppliedError).
 var AppliedWithin = 30 * time.Second
 
-// WaitApplied waits until the station's record at db holds event seq (the
+// waitApplied waits until this station's record holds event seq (the
 // station applies the stream in another process, or beside the face) and
 // returns what the command whose events are first…seq did, as that record
 // holds it (match.ResultOf; first 0: the last event alone); a
 // NotAppliedError when it does not within AppliedWithin.
-func WaitApplied(ctx context.Context, path string, first, seq uint64) (match.Result, error) {
-	db, err := OpenRecordReadOnly(ctx, path)
-	if err != nil && !errors.Is(err, ErrEmpty) {
+func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result, error) {
+	if _, err := l.replica(ctx); err != nil {
 		return match.Result{}, err
 	}
 	if first == 0 || first > seq {
@@ -543,23 +540,14 @@ func WaitApplied(ctx context.Context, path string, first, seq uint64) (match.Res
 	}
 	deadline := time.Now().Add(AppliedWithin)
 	for {
-		if db == nil {
-			db, _ = OpenRecordReadOnly(ctx, path)
-		}
-		if db != nil {
-			if got, _, err := db.Head(ctx); err == nil && uint64(got) >= seq {
-				evs, err := db.EventsAfter(ctx, int64(first)-1)
-				db.Close()
-				if err != nil {
-					return match.Result{}, err
-				}
-				return match.ResultOf(evs[:min(len(evs), int(seq-first+1))]), nil
+		if got, _, err := l.rdb.Head(ctx); err == nil && uint64(got) >= seq {
+			evs, err := l.rdb.EventsAfter(ctx, int64(first)-1)
+			if err != nil {
+				return match.Result{}, err
 			}
+			return match.ResultOf(evs[:min(len(evs), int(seq-first+1))]), nil
 		}
 		if time.Now().After(deadline) {
-			if db != nil {
-				db.Close()
-			}
 			return match.Result{}, &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
@@ -739,16 +727,11 @@ func (l *Link) unlock(id string, cred *match.Credential, pass string, key ed2551
 // to date with each command.
 func (l *Link) replica(ctx context.Context) (*match.App, error) {
 	if l.app == nil {
-		db, err := OpenRecordReadOnly(ctx, l.db)
+		app, err := OpenReadOnly(ctx, l.db)
 		if err != nil {
 			return nil, err
 		}
-		app, err := match.Open(ctx, db)
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		l.rdb, l.app = db, app
+		l.rdb, l.app = app.DB(), app
 		return app, nil
 	}
 	return l.app, l.app.Refresh(ctx)

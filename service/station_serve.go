@@ -16,6 +16,7 @@ import (
 
 	"arbiter/match"
 	"arbiter/station"
+	"arbiter/store"
 )
 
 // Running a station (docs/stations.md): 'station serve' and 'station join'
@@ -44,7 +45,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 	}
-	rdb, err := OpenRecord(ctx, db)
+	rdb, err := openReplica(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,11 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	for {
 		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
 		cfg.CheckClaim = func(pin string) error {
-			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
+			app, err := match.New(ctx, rdb)
+			if err != nil {
+				return err
+			}
+			return CheckArbiterPIN(app, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
 		}
 		routes := []string(nil)
 		if station.Holder(sf.Role) {
@@ -153,12 +158,12 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 // serve --epoch: the survivor of two record holders whose engine cannot
 // start without the other).
 func nextEpochStore(ctx context.Context, db string, sf *StationFile) error {
-	rdb, err := OpenRecordReadOnly(ctx, db)
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
 		return err
 	}
-	rep, err := station.OpenReplica(ctx, rdb)
-	rdb.Close()
+	rep, err := station.NewReplica(ctx, app.DB())
+	app.DB().Close()
 	if err != nil {
 		return err
 	}
@@ -230,14 +235,10 @@ func submitMember(ctx context.Context, s *station.Station, sf *StationFile) erro
 	return err
 }
 
-// CheckArbiterPIN checks pin against the arbiter's PIN of the match on db:
-// missing or wrong (the caller's sentences) when the match has one and pin
-// is empty or not it.
-func CheckArbiterPIN(ctx context.Context, db *DB, pin, missing, wrong string) error {
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		return err
-	}
+// CheckArbiterPIN checks pin against the arbiter's PIN of the match of
+// app: missing or wrong (the caller's sentences) when the match has one and
+// pin is empty or not it.
+func CheckArbiterPIN(app *match.App, pin, missing, wrong string) error {
 	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
 		if pin == "" {
 			return errors.New(missing)
@@ -246,3 +247,10 @@ func CheckArbiterPIN(ctx context.Context, db *DB, pin, missing, wrong string) er
 	}
 	return nil
 }
+
+// openReplica opens a station's record for the station that holds it: read
+// and written only by the station, which appends to it what the stream
+// holds (station.Replica) and, as the authority, its commands' events once
+// the stream took them (docs/stations.md). Every face reads a station's
+// record with OpenReadOnly.
+func openReplica(ctx context.Context, path string) (*DB, error) { return store.Open(ctx, path) }

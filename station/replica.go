@@ -70,8 +70,8 @@ func (a *AlarmError) Error() string {
 	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
 }
 
-// OpenReplica reads the record's head, command ids and stations' events.
-func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
+// NewReplica is the station's view of its open record: it reads the record's head, command ids and stations' events.
+func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
 	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {

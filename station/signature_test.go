@@ -29,7 +29,7 @@ func newProtectedRecord(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,10 +139,10 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.loadTimeline()
 	}
 	var err error
-	if s.rep, err = OpenReplica(ctx, cfg.DB); err != nil {
+	if s.rep, err = NewReplica(ctx, cfg.DB); err != nil {
 		return nil, err
 	}
-	if s.app, err = match.Open(ctx, cfg.DB); err != nil {
+	if s.app, err = match.New(ctx, cfg.DB); err != nil {
 		return nil, err
 	}
 	// Before anything is appended, the record must end with what this

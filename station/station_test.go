@@ -35,7 +35,7 @@ func newRecord(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	rep, err := OpenReplica(ctx, db)
+	rep, err := NewReplica(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
