@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -60,63 +61,13 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	}
 	var offset *time.Duration // the match timeline, carried into a restart in this process
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
-		cfg.CheckClaim = func(pin string) error {
-			app, err := match.New(ctx, rdb)
-			if err != nil {
-				return err
-			}
-			return CheckArbiterPIN(app, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
-		}
-		routes := []string(nil)
-		if station.Holder(sf.Role) {
-			host, port, err := StationClientAddr(sf.Listen)
-			if err != nil {
-				return err
-			}
-			routes, err = HolderRoutes(ctx, rdb, sf)
-			if err != nil {
-				return err
-			}
-			lone, cluster, cname := "lone", "cluster", "arbiter"
-			if sf.Store != "" {
-				lone, cluster = sf.Store, sf.Store+"-cluster"
-			}
-			if sf.Cluster != "" {
-				cname = sf.Cluster
-			}
-			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(StationDir(db), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
-			if len(routes) >= 2 && !epoch {
-				// Two or more record holders: a cluster, in a store of its own
-				// (a lone engine's stream cannot become a clustered one; the
-				// record seeds the new stream).
-				ec.Dir = filepath.Join(StationDir(db), cluster)
-				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
-			}
-			cfg.Engine = ec
-			cfg.TimelineFile = TimelinePath(db)
-		} else {
-			cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
-		}
-		s, err := station.Start(ctx, cfg)
+		cfg, routes, err := stationConfig(ctx, db, rdb, sf, o, epoch, offset, tlsc)
 		if err != nil {
 			return err
 		}
-		inProcess.Store(db, s)
-		if s.Engine() != nil {
-			sf.ClientURL = s.Engine().ClientURL()
-		}
-		if err := WriteJSONFile(StationPath(db), sf); err != nil {
-			s.Stop()
+		s, err := startStation(ctx, db, sf, cfg)
+		if err != nil {
 			return err
-		}
-		if sf.First && station.Holder(sf.Role) {
-			if _, ok := s.Replica().Members()[sf.Name]; !ok {
-				if err := submitMember(ctx, s, sf); err != nil {
-					s.Stop()
-					return err
-				}
-			}
 		}
 		if o.Started != nil {
 			o.Started(sf, max(len(routes), 1))
@@ -126,10 +77,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			engines = 1 // alone from the epoch's claim on: a holder joining makes it a cluster again
 		}
 		restart, err := watchStation(ctx, db, s, engines)
-		if epoch {
-			epoch = false
-			routes = nil
-		}
+		epoch = false
 		next := s.Replica().Epoch() + 1
 		if off, u := s.Offset(); u >= 0 {
 			offset = &off
@@ -152,6 +100,80 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 	}
+}
+
+// stationConfig is how the station sf runs on its record rdb: a record
+// holder's engine (lone, or a cluster once two or more holders are named,
+// in the store of its epoch) or a client's contacts; routes are the record
+// holders' route addresses.
+func stationConfig(ctx context.Context, db string, rdb *DB, sf *StationFile, o ServeOptions, epoch bool, offset *time.Duration, tlsc *tls.Config) (station.Config, []string, error) {
+	cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
+	cfg.CheckClaim = func(pin string) error {
+		app, err := match.New(ctx, rdb)
+		if err != nil {
+			return err
+		}
+		return CheckArbiterPIN(app, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
+	}
+	if !station.Holder(sf.Role) {
+		cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
+		return cfg, nil, nil
+	}
+	host, port, err := StationClientAddr(sf.Listen)
+	if err != nil {
+		return cfg, nil, err
+	}
+	routes, err := HolderRoutes(ctx, rdb, sf)
+	if err != nil {
+		return cfg, nil, err
+	}
+	lone, cluster, cname := "lone", "cluster", "arbiter"
+	if sf.Store != "" {
+		lone, cluster = sf.Store, sf.Store+"-cluster"
+	}
+	if sf.Cluster != "" {
+		cname = sf.Cluster
+	}
+	ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(StationDir(db), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
+	if len(routes) >= 2 && !epoch {
+		// Two or more record holders: a cluster, in a store of its own
+		// (a lone engine's stream cannot become a clustered one; the
+		// record seeds the new stream).
+		ec.Dir = filepath.Join(StationDir(db), cluster)
+		ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+	}
+	cfg.Engine = ec
+	cfg.TimelineFile = TimelinePath(db)
+	return cfg, routes, nil
+}
+
+// startStation starts the station of cfg for this process, writes its
+// description with the client URL it serves at, and has the match's first
+// record holder recorded as a member.
+func startStation(ctx context.Context, db string, sf *StationFile, cfg station.Config) (*station.Station, error) {
+	s, err := station.Start(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	inProcess.Store(db, s)
+	if s.Engine() != nil {
+		sf.ClientURL = s.Engine().ClientURL()
+	}
+	if err := WriteJSONFile(StationPath(db), sf); err != nil {
+		inProcess.CompareAndDelete(db, s)
+		s.Stop()
+		return nil, err
+	}
+	if sf.First && station.Holder(sf.Role) {
+		if _, ok := s.Replica().Members()[sf.Name]; !ok {
+			if err := submitMember(ctx, s, sf); err != nil {
+				inProcess.CompareAndDelete(db, s)
+				s.Stop()
+				return nil, err
+			}
+		}
+	}
+	return s, nil
 }
 
 // nextEpochStore puts the station into the next epoch's store (station

@@ -491,3 +491,62 @@ func (s *Station) answerFromLog(ctx context.Context, first, seq uint64) Reply {
 	errors.As(refused, &refusal)
 	return Reply{Seq: seq, Error: refused.Error(), Refusal: refusal}
 }
+
+// onRequest notes a request's first receipt at this record holder (and
+// tells the other holders), and queues it for the worker when this station
+// is the authority.
+func (s *Station) onRequest(m *nats.Msg) {
+	var req Request
+	if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
+		return
+	}
+	if m.Subject != SubjectCommands+"."+req.Role {
+		return // the role must be the subject's: the connection's permissions name the subjects
+	}
+	now := s.Now()
+	s.mu.Lock()
+	r, ok := s.receipts[req.ID]
+	var note []byte
+	if !ok || !r.here {
+		if !ok && len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
+			for id, x := range s.receipts {
+				if now.Sub(x.at) > time.Hour {
+					delete(s.receipts, id)
+				}
+			}
+		}
+		rtt := s.rttLocked(req.From)
+		first := receipt{at: now, by: s.cfg.Name, rtt: rtt, here: true}
+		if ok && !now.Before(r.at) {
+			first.at, first.by, first.rtt = r.at, r.by, r.rtt // another holder received it first
+		}
+		s.receipts[req.ID] = first
+		note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt)})
+	}
+	auth := s.isAuth
+	s.mu.Unlock()
+	if note != nil {
+		s.link.nc.Publish(SubjectReceipt, note) // the other holders learn this holder's receipt
+	}
+	if auth {
+		select {
+		case s.cmds <- m:
+		default: // full: the sender retries
+		}
+	}
+}
+
+// onReceipt notes another record holder's receipt of a request, when it
+// was the first.
+func (s *Station) onReceipt(m *nats.Msg) {
+	var n receiptNote
+	if json.Unmarshal(m.Data, &n) != nil || n.ID == "" || n.By == s.cfg.Name {
+		return
+	}
+	at := time.Unix(0, n.AtNS)
+	s.mu.Lock()
+	if r, ok := s.receipts[n.ID]; !ok || at.Before(r.at) {
+		s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), here: r.here}
+	}
+	s.mu.Unlock()
+}

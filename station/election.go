@@ -252,3 +252,16 @@ func (s *Station) claimRequest(m *nats.Msg) {
 	}
 	answer(nil)
 }
+
+// onBeat notes a station's heartbeat.
+func (s *Station) onBeat(m *nats.Msg) {
+	var b beat
+	if json.Unmarshal(m.Data, &b) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
+	close(s.beatChanged)
+	s.beatChanged = make(chan struct{})
+	s.mu.Unlock()
+}

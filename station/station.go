@@ -3,7 +3,6 @@ package station
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"sort"
 	"sync"
 	"time"
@@ -114,30 +113,8 @@ type Station struct {
 // Start starts the station and returns once its engine runs and its
 // replica applies the stream.
 func Start(ctx context.Context, cfg Config) (*Station, error) {
-	if cfg.Now == nil {
-		cfg.Now = timesource.New().Now
-	}
-	if cfg.Silence == 0 {
-		cfg.Silence = 2 * time.Second
-	}
-	if cfg.BeatEvery == 0 {
-		cfg.BeatEvery = 200 * time.Millisecond
-	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
-	}
-	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
-		epochWanted: make(chan struct{}, 1)}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if cfg.Engine == nil {
-		s.cfg.TimelineFile = "" // a client keeps no timeline of its own
-	}
-	if cfg.Offset != nil {
-		s.frozen, s.timeKnown = *cfg.Offset, true
-	} else if s.cfg.TimelineFile != "" {
-		s.loadTimeline()
-	}
+	s := newStation(cfg)
+	cfg = s.cfg
 	var err error
 	if s.rep, err = NewReplica(ctx, cfg.DB); err != nil {
 		return nil, err
@@ -154,25 +131,8 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 			cfg.DB.SetHeadCheck(nil)
 		}
 	}()
-	if cfg.Engine != nil {
-		ec := *cfg.Engine
-		ec.OnRefused = s.refused
-		if s.eng, err = StartEngine(ec); err != nil {
-			return nil, err
-		}
-		s.link = &s.eng.Link
-		sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		err = s.eng.EnsureStream(sctx)
-		cancel()
-		if err != nil {
-			s.eng.Stop()
-			return nil, err
-		}
-		cfg.DB.SetBeforeCommit(s.beforeCommit)
-	} else {
-		if s.link, err = Dial(cfg.Dial, cfg.Name, cfg.TLS); err != nil {
-			return nil, err
-		}
+	if err := s.connect(ctx); err != nil {
+		return nil, err
 	}
 	if err := s.subscribe(); err != nil {
 		s.Stop()
@@ -182,27 +142,9 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	go s.consume()
 	go s.consumeHeads()
 	if s.eng != nil {
-		if err := s.bootstrap(ctx); err != nil {
+		if err := s.startHolder(ctx); err != nil {
 			s.Stop()
 			return nil, err
-		}
-		s.mu.Lock()
-		claimed := s.claims > 0
-		s.mu.Unlock()
-		if auth, _ := s.rep.Authority(); auth == s.cfg.Name && !claimed && s.eng.cfg.Cluster != nil && cfg.Offset == nil {
-			s.learnTimeline(ctx)
-		} else {
-			s.mu.Lock()
-			s.timeKnown = s.timeKnown || auth == s.cfg.Name // a lone holder's clock is the timeline
-			s.mu.Unlock()
-		}
-		s.wg.Add(3)
-		go s.worker()
-		go s.monitor()
-		go s.pingLoop()
-		if s.cfg.TimelineFile != "" {
-			s.wg.Add(1)
-			go s.every(250*time.Millisecond, s.persistTimeline)
 		}
 	}
 	s.wg.Add(2)
@@ -218,6 +160,92 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	}
 	started = true
 	return s, nil
+}
+
+// newStation is the station of cfg, its defaults filled in, not yet
+// connected, with the timeline it continues (Config.Offset, or the one
+// saved in Config.TimelineFile).
+func newStation(cfg Config) *Station {
+	if cfg.Now == nil {
+		cfg.Now = timesource.New().Now
+	}
+	if cfg.Silence == 0 {
+		cfg.Silence = 2 * time.Second
+	}
+	if cfg.BeatEvery == 0 {
+		cfg.BeatEvery = 200 * time.Millisecond
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.Engine == nil {
+		cfg.TimelineFile = "" // a client keeps no timeline of its own
+	}
+	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
+		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
+		epochWanted: make(chan struct{}, 1)}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if cfg.Offset != nil {
+		s.frozen, s.timeKnown = *cfg.Offset, true
+	} else if cfg.TimelineFile != "" {
+		s.loadTimeline()
+	}
+	return s
+}
+
+// connect starts a record holder's engine, with the match's stream, and
+// has the record commit nothing the stream did not take first; a client
+// dials the record holders.
+func (s *Station) connect(ctx context.Context) error {
+	if s.cfg.Engine == nil {
+		var err error
+		s.link, err = Dial(s.cfg.Dial, s.cfg.Name, s.cfg.TLS)
+		return err
+	}
+	ec := *s.cfg.Engine
+	ec.OnRefused = s.refused
+	var err error
+	if s.eng, err = StartEngine(ec); err != nil {
+		return err
+	}
+	s.link = &s.eng.Link
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	err = s.eng.EnsureStream(sctx)
+	cancel()
+	if err != nil {
+		s.eng.Stop()
+		return err
+	}
+	s.cfg.DB.SetBeforeCommit(s.beforeCommit)
+	return nil
+}
+
+// startHolder seeds or joins the stream, learns the match timeline when it
+// must, and starts what only a record holder runs: the worker, the
+// monitor, the round-trip measurements and the saved timeline.
+func (s *Station) startHolder(ctx context.Context) error {
+	if err := s.bootstrap(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	claimed := s.claims > 0
+	s.mu.Unlock()
+	if auth, _ := s.rep.Authority(); auth == s.cfg.Name && !claimed && s.eng.cfg.Cluster != nil && s.cfg.Offset == nil {
+		s.learnTimeline(ctx)
+	} else {
+		s.mu.Lock()
+		s.timeKnown = s.timeKnown || auth == s.cfg.Name // a lone holder's clock is the timeline
+		s.mu.Unlock()
+	}
+	s.wg.Add(3)
+	go s.worker()
+	go s.monitor()
+	go s.pingLoop()
+	if s.cfg.TimelineFile != "" {
+		s.wg.Add(1)
+		go s.every(250*time.Millisecond, s.persistTimeline)
+	}
+	return nil
 }
 
 // EpochWanted is told when the arbiter asked this station for a new epoch
@@ -253,129 +281,33 @@ func (s *Station) Config() Config           { return s.cfg }
 func (s *Station) Context() context.Context { return s.ctx }
 
 func (s *Station) subscribe() error {
-	nc := s.link.nc
-	sub, err := nc.Subscribe(SubjectBeat, func(m *nats.Msg) {
-		var b beat
-		if json.Unmarshal(m.Data, &b) != nil {
-			return
-		}
-		s.mu.Lock()
-		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
-		close(s.beatChanged)
-		s.beatChanged = make(chan struct{})
-		s.mu.Unlock()
-	})
-	if err != nil {
-		return err
+	type handler struct {
+		subject string
+		fn      nats.MsgHandler
 	}
-	s.subs = append(s.subs, sub)
-	// Every station answers the record holders' round-trip measurements.
-	sub, err = nc.Subscribe(pingSubject(s.cfg.Name), func(m *nats.Msg) { m.Respond(nil) })
-	if err != nil {
-		return err
+	hs := []handler{
+		{SubjectBeat, s.onBeat},
+		// Every station answers the record holders' round-trip measurements.
+		{pingSubject(s.cfg.Name), func(m *nats.Msg) { m.Respond(nil) }},
 	}
-	s.subs = append(s.subs, sub)
-	if s.eng == nil {
-		return nil
+	if s.eng != nil {
+		hs = append(hs,
+			handler{SubjectCommands + ".>", s.onRequest},
+			handler{SubjectReceipt, s.onReceipt},
+			handler{SubjectClaim + "." + s.cfg.Name, func(m *nats.Msg) { go s.claimRequest(m) }},
+			handler{SubjectTime, s.onTimeRequest},
+			// A record holder that knows the match timeline gives it to one
+			// that does not (just started, while no authority answers).
+			handler{SubjectTimePeer, s.onPeerTimeRequest},
+		)
 	}
-	sub, err = nc.Subscribe(SubjectCommands+".>", func(m *nats.Msg) {
-		var req Request
-		if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
-			return
+	for _, h := range hs {
+		sub, err := s.link.nc.Subscribe(h.subject, h.fn)
+		if err != nil {
+			return err
 		}
-		if m.Subject != SubjectCommands+"."+req.Role {
-			return // the role must be the subject's: the connection's permissions name the subjects
-		}
-		now := s.Now()
-		s.mu.Lock()
-		r, ok := s.receipts[req.ID]
-		var note []byte
-		if !ok || !r.here {
-			if !ok && len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
-				for id, x := range s.receipts {
-					if now.Sub(x.at) > time.Hour {
-						delete(s.receipts, id)
-					}
-				}
-			}
-			rtt := s.rttLocked(req.From)
-			first := receipt{at: now, by: s.cfg.Name, rtt: rtt, here: true}
-			if ok && !now.Before(r.at) {
-				first.at, first.by, first.rtt = r.at, r.by, r.rtt // another holder received it first
-			}
-			s.receipts[req.ID] = first
-			note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt)})
-		}
-		auth := s.isAuth
-		s.mu.Unlock()
-		if note != nil {
-			nc.Publish(SubjectReceipt, note) // the other holders learn this holder's receipt
-		}
-		if auth {
-			select {
-			case s.cmds <- m:
-			default: // full: the sender retries
-			}
-		}
-	})
-	if err != nil {
-		return err
+		s.subs = append(s.subs, sub)
 	}
-	s.subs = append(s.subs, sub)
-	sub, err = nc.Subscribe(SubjectReceipt, func(m *nats.Msg) {
-		var n receiptNote
-		if json.Unmarshal(m.Data, &n) != nil || n.ID == "" || n.By == s.cfg.Name {
-			return
-		}
-		at := time.Unix(0, n.AtNS)
-		s.mu.Lock()
-		if r, ok := s.receipts[n.ID]; !ok || at.Before(r.at) {
-			s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), here: r.here}
-		}
-		s.mu.Unlock()
-	})
-	if err != nil {
-		return err
-	}
-	s.subs = append(s.subs, sub)
-	sub, err = nc.Subscribe(SubjectClaim+"."+s.cfg.Name, func(m *nats.Msg) {
-		go s.claimRequest(m)
-	})
-	if err != nil {
-		return err
-	}
-	s.subs = append(s.subs, sub)
-	sub, err = nc.Subscribe(SubjectTime, func(m *nats.Msg) {
-		// Stamped on receipt: the checks below take time (locks) that would
-		// otherwise count on the answer's way only, which the asker's
-		// estimate takes as half the round trip.
-		got := s.cfg.Now()
-		if !s.authority() || !s.knowsTime() {
-			return
-		}
-		seq, _ := s.rep.Head()
-		_, claim := s.rep.Authority()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim), MatchSeq: s.app.State().MatchSeq})
-		m.Respond(b)
-	})
-	if err != nil {
-		return err
-	}
-	s.subs = append(s.subs, sub)
-	// A record holder that knows the match timeline gives it to one that
-	// does not (just started, while no authority answers).
-	sub, err = nc.Subscribe(SubjectTimePeer, func(m *nats.Msg) {
-		got := s.cfg.Now() // stamped on receipt, as the time requests
-		if !s.knowsTime() {
-			return
-		}
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano()})
-		m.Respond(b)
-	})
-	if err != nil {
-		return err
-	}
-	s.subs = append(s.subs, sub)
 	return nil
 }
 

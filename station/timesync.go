@@ -288,3 +288,29 @@ func (s *Station) Estimate() (offset, uncertainty time.Duration, ok bool) {
 	}
 	return off, max(u, 0), true
 }
+
+// onTimeRequest answers a time request while this station is the
+// authority and knows the match timeline. It is stamped on receipt: the
+// checks take time (locks) that would otherwise count on the answer's way
+// only, which the asker's estimate takes as half the round trip.
+func (s *Station) onTimeRequest(m *nats.Msg) {
+	got := s.cfg.Now()
+	if !s.authority() || !s.knowsTime() {
+		return
+	}
+	seq, _ := s.rep.Head()
+	_, claim := s.rep.Authority()
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim), MatchSeq: s.app.State().MatchSeq})
+	m.Respond(b)
+}
+
+// onPeerTimeRequest gives the match timeline to a record holder that does
+// not know it, when this one does (stamped on receipt, as a time request).
+func (s *Station) onPeerTimeRequest(m *nats.Msg) {
+	got := s.cfg.Now()
+	if !s.knowsTime() {
+		return
+	}
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano()})
+	m.Respond(b)
+}
