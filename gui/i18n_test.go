@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 )
@@ -329,6 +330,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	codes := map[string]bool{}
 	for _, c := range matchCodes(t) {
 		codes[c] = true
+	}
+	for _, c := range clock.Codes() {
+		codes[string(c)] = true // the clock's refusals, worded by the shared dictionary
 	}
 	for k, v := range en {
 		_, text, inContext := strings.Cut(k, "|")
