@@ -83,4 +83,6 @@ func TestATimeControlIsRefusedWithTheCodeOfWhatIsWrong(t *testing.T) {
 	}
 }
 
-func (c Code) name(spec string) string { return string(c) + " for " + strings.ReplaceAll(spec, "/", "÷") }
+func (c Code) name(spec string) string {
+	return string(c) + " for " + strings.ReplaceAll(spec, "/", "÷")
+}
