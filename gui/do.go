@@ -126,7 +126,11 @@ func (c *console) logged(res match.Result) {
 // claimed shows the ruling on a claim of a draw.
 func (c *console) claimed(res match.Result) {
 	if r, ok := res.Ruling(); ok {
-		c.info(translate("Claim"), r.Ruling)
+		ruling := r.Ruling
+		if r.Why != nil {
+			ruling = say(r.Why) // in the console's language
+		}
+		c.info(translate("Claim"), ruling)
 	}
 }
 

@@ -162,7 +162,7 @@ func (r Result) Ruling() (ClaimResult, bool) {
 	if _, ok := r.event(KindClaim, &p); !ok {
 		return ClaimResult{}, false
 	}
-	return ClaimResult{Valid: p.Valid, Ruling: p.Ruling}, true
+	return ClaimResult{Valid: p.Valid, Ruling: p.Ruling, Why: p.Why}, true
 }
 
 // Corrected is what a position reset the command made did: the figures it

@@ -465,12 +465,16 @@ type ClaimPayload struct {
 	Move   string `json:"move,omitempty"` // intended move written, not played
 	Valid  bool   `json:"valid"`
 	Ruling string `json:"ruling"`
+	// Why is Ruling as a phrase, for a console to say it in its language
+	// (absent in records written before issue 25's phase B).
+	Why *phrase.Error `json:"why,omitempty"`
 }
 
 // ClaimResult is the ruling on a claim (Result.Ruling).
 type ClaimResult struct {
 	Valid  bool
-	Ruling string // one sentence
+	Ruling string        // one sentence, in English
+	Why    *phrase.Error // the same as a phrase (nil: a claim recorded before it was kept)
 }
 
 // The draws a player may claim (Claim.Draw).
@@ -525,24 +529,25 @@ func (cl Claim) run(t *tx, _ *Result) error {
 	var term scoresheet.Termination
 	switch kind {
 	case "repetition":
-		res.Valid, res.Ruling = g.Sheet.ClaimRepetition(intended)
+		res.Valid, res.Why = g.Sheet.ClaimRepetition(intended)
 		term = scoresheet.TermRepetition
 	case "fifty-moves":
-		res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
+		res.Valid, res.Why = g.Sheet.ClaimFiftyMoves(intended)
 		term = scoresheet.TermFiftyMoves
 	default:
 		return refuseAs(CodeNotAClaim, kind)
 	}
 	if !res.Valid {
-		res.Ruling += " The game continues."
+		res.Why = phrase.Errorf("%v The game continues.", res.Why)
 	}
-	if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling}); err != nil {
+	res.Ruling = res.Why.Error()
+	if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling, Why: res.Why}); err != nil {
 		return err
 	}
 	if !res.Valid {
 		return nil
 	}
-	return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling})
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling, Why: res.Why})
 }
 
 func applyClaim(s *State, g *Game, e store.Event) error {

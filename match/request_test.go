@@ -2,11 +2,13 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 
@@ -85,4 +87,46 @@ func TestARecordWhoseRequestsWereSignedOverWordsStillVerifies(t *testing.T) {
 			t.Fatalf("verify: %+v, want event 4, the move whose request was edited", rep)
 		}
 	})
+}
+
+// TestAClaimsRulingIsKeptAsAPhraseForEveryFace: the ruling on a claim is
+// recorded as its English (the record's text, as before) and as a phrase,
+// which a station's copy of the events gives back (ResultOf), so that each
+// face says it in its own language (issue 25: the German console showed it
+// in English).
+func TestAClaimsRulingIsKeptAsAPhraseForEveryFace(t *testing.T) {
+	b, err := os.ReadFile("../assets/translations/de.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var de phrase.Dictionary
+	if err := json.Unmarshal(b, &de); err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t)
+	r.start()
+	r.shuffle(2, m, m)
+	for _, tc := range []struct {
+		name    string
+		claim   Claim
+		english string
+		german  string
+	}{
+		{"an invalid claim of repetition: the game continues", Claim{Draw: ClaimRepetition}, "The game continues.", "Die Partie geht weiter."},
+		{"an invalid claim under the fifty-move rule", Claim{Draw: ClaimFiftyMoves}, "without a capture or a pawn move", "ohne Schlagen und ohne Bauernzug"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := r.app.Do(r.ctx, r.as(RoleWhite, 0), tc.claim)
+			r.ok(err)
+			for _, got := range []Result{res, ResultOf(res.Events)} {
+				ruling, ok := got.Ruling()
+				if !ok || ruling.Why == nil || ruling.Why.Error() != ruling.Ruling || !strings.Contains(ruling.Ruling, tc.english) {
+					t.Fatalf("ruling %+v", ruling)
+				}
+				if said := de.Say(ruling.Why); !strings.Contains(said, tc.german) || strings.Contains(said, "claim") {
+					t.Errorf("in German: %q", said)
+				}
+			}
+		})
+	}
 }
