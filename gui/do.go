@@ -118,7 +118,7 @@ func (c *console) flagged(res match.Result, err error) {
 
 // logged shows what an incident printed (a setup card, rule 12).
 func (c *console) logged(res match.Result) {
-	if card, ok := res.SetupCard(c.state()); ok {
+	if card, ok := res.SetupCard(c.state(), translate); ok {
 		c.info(translate("Incident"), card)
 	}
 }

@@ -209,7 +209,7 @@ func (r Result) Registered() (*Credential, bool) {
 // SetupCard is the setup card (rule 12) of a setup incident the command
 // logged, as the game stood in st at the incident's instant; ok is false
 // for any other command.
-func (r Result) SetupCard(st *State) (card string, ok bool) {
+func (r Result) SetupCard(st *State, tr func(string) string) (card string, ok bool) {
 	inc, at, ok := r.Logged()
 	if !ok || inc.Kind != IncidentSetup || st.Match == nil {
 		return "", false
@@ -218,7 +218,7 @@ func (r Result) SetupCard(st *State) (card string, ok bool) {
 	if g == nil {
 		return "", false
 	}
-	return SetupCard(g, st.Match, at), true
+	return SetupCard(g, st.Match, at, tr), true
 }
 
 // commandKinds decodes each command by its kind: the closed set.

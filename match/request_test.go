@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"arbiter/internal/phrase"
 	"arbiter/store"
@@ -89,12 +90,9 @@ func TestARecordWhoseRequestsWereSignedOverWordsStillVerifies(t *testing.T) {
 	})
 }
 
-// TestAClaimsRulingIsKeptAsAPhraseForEveryFace: the ruling on a claim is
-// recorded as its English (the record's text, as before) and as a phrase,
-// which a station's copy of the events gives back (ResultOf), so that each
-// face says it in its own language (issue 25: the German console showed it
-// in English).
-func TestAClaimsRulingIsKeptAsAPhraseForEveryFace(t *testing.T) {
+// germanDictionary is the shared German dictionary (assets/translations).
+func germanDictionary(t *testing.T) phrase.Dictionary {
+	t.Helper()
 	b, err := os.ReadFile("../assets/translations/de.json")
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +101,52 @@ func TestAClaimsRulingIsKeptAsAPhraseForEveryFace(t *testing.T) {
 	if err := json.Unmarshal(b, &de); err != nil {
 		t.Fatal(err)
 	}
+	return de
+}
+
+// TestTheSetupCardIsWrittenInTheFacesLanguage: the setup card (rule 12) a
+// command's result gives is in the words of the face's dictionary — the
+// German console's in German, its figures as they are, its labels in one
+// column — and in English without one (the command line's, as before:
+// setup_card.golden).
+func TestTheSetupCardIsWrittenInTheFacesLanguage(t *testing.T) {
+	r := newRig(t)
+	r.start()
+	r.move(m, "e4")
+	r.move(m, "c5")
+	r.move(0, "Nf3")
+	res, err := r.app.Do(r.ctx, r.as(RoleOperator, m), LogIncident{Incident: IncidentSetup, IncidentArgs: IncidentArgs{Text: "Deep Blue restarted"}})
+	r.ok(err)
+	english, _ := res.SetupCard(r.app.State(), nil)
+	german, ok := res.SetupCard(r.app.State(), germanDictionary(t).T)
+	if !ok || !strings.HasPrefix(german, "AUFBAUKARTE — Partie 1") || strings.Contains(german, "to move") || !strings.Contains(german, "2/PPPP1PPP/RNBQKB1R b KQkq - 1 2") {
+		t.Fatalf("the German card:\n%s", german)
+	}
+	column := -1
+	for _, l := range strings.Split(german, "\n")[1:9] {
+		i := strings.Index(l, ": ")
+		for i+2 < len(l) && l[i+2] == ' ' {
+			i++
+		}
+		if col := utf8.RuneCountInString(l[:i+2]); column >= 0 && col != column {
+			t.Errorf("the German card's values do not start in one column:\n%s", german)
+			break
+		} else {
+			column = col
+		}
+	}
+	if english == german || !strings.HasPrefix(english, "SETUP CARD") {
+		t.Fatalf("the English card:\n%s", english)
+	}
+}
+
+// TestAClaimsRulingIsKeptAsAPhraseForEveryFace: the ruling on a claim is
+// recorded as its English (the record's text, as before) and as a phrase,
+// which a station's copy of the events gives back (ResultOf), so that each
+// face says it in its own language (issue 25: the German console showed it
+// in English).
+func TestAClaimsRulingIsKeptAsAPhraseForEveryFace(t *testing.T) {
+	de := germanDictionary(t)
 	r := newRig(t)
 	r.start()
 	r.shuffle(2, m, m)

@@ -137,7 +137,7 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 	if err != nil {
 		return "", err
 	}
-	card, _ := res.SetupCard(a.State())
+	card, _ := res.SetupCard(a.State(), nil)
 	return card, nil
 }
 
