@@ -24,6 +24,7 @@ import (
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -333,6 +334,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	}
 	for _, c := range clock.Codes() {
 		codes[string(c)] = true // the clock's refusals, worded by the shared dictionary
+	}
+	for _, c := range service.RefusalCodes() {
+		codes[string(c)] = true // the service's own, likewise
 	}
 	for k, v := range en {
 		_, text, inContext := strings.Cut(k, "|")

@@ -84,7 +84,7 @@ func openMatch(ctx context.Context, db *store.DB) (*match.App, error) {
 // beside it.
 func OpenReadOnly(ctx context.Context, path string) (*match.App, error) {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a file that can hold a match record: give the database file", path)
+		return nil, refuse(CodeNotARecordFile, path)
 	}
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
@@ -139,7 +139,7 @@ func VerifyCopy(ctx context.Context, path string) (int64, string, error) {
 		return 0, "", fmt.Errorf("the copy %s cannot be read: %w", path, err)
 	}
 	if !rep.OK {
-		return 0, "", fmt.Errorf("the copy %s does not verify (%s): keep the original and try again", path, rep.Problem)
+		return 0, "", refuse(CodeCopyDoesNotVerify, path, rep.Problem)
 	}
 	return rep.Events, rep.Head, nil
 }

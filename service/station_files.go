@@ -95,7 +95,7 @@ func ReadStationCreds(db string) (station.Credentials, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil {
-		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", StationCredsPath(db), err)
+		return c, refuse(CodeStationCertificate, StationCredsPath(db), err)
 	}
 	return c, nil
 }
@@ -112,7 +112,7 @@ func ReadStation(db string) (*StationFile, bool, error) {
 	}
 	var sf StationFile
 	if err := json.Unmarshal(b, &sf); err != nil {
-		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", StationPath(db), err)
+		return nil, false, refuse(CodeStationFileDamaged, StationPath(db), err)
 	}
 	return &sf, true, nil
 }
@@ -138,7 +138,7 @@ func IsStation(db string) bool {
 
 // ErrNoStation: the record belongs to no station (the console's Match →
 // Stations… says so in one line).
-var ErrNoStation = errors.New("this record belongs to no station")
+var ErrNoStation = refuse(CodeNoStation)
 
 // ReadStationStatus is what 'station status' shows: the status file the
 // running station writes, with this station up only while that file is
@@ -159,7 +159,7 @@ func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool
 		WrittenNS int64 `json:"written_ns"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return st, false, fmt.Errorf("the station's status file is damaged: restart the station")
+		return st, false, refuse(CodeStatusDamaged)
 	}
 	running = now.Sub(time.Unix(0, f.WrittenNS)) < 2*time.Second
 	for i := range f.Members {
@@ -278,7 +278,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 		return nil, fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", db)
 	}
 	if _, err := os.Stat(out); err == nil {
-		return nil, fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
+		return nil, refuse(CodeInvitationExists, out)
 	}
 	own, err := ReadStationCreds(db)
 	if err != nil {
@@ -286,7 +286,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	}
 	caKey, err := os.ReadFile(StationCAKeyPath(db))
 	if err != nil {
-		return nil, fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+		return nil, refuse(CodeNotFirstStation)
 	}
 	creds, err := station.Issue(own.CA, caKey, name, role)
 	if err != nil {

@@ -466,14 +466,14 @@ func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r 
 // committed; the error says so.
 func (l *Link) signHead(ctx context.Context, c StationCommand, key ed25519.PrivateKey, seq uint64) error {
 	fail := func(err error) error {
-		return fmt.Errorf("the command is committed as event %d, but the arbiter's signature of that head is not recorded (%v): it is signed at his next command", seq, err)
+		return refuse(CodeHeadNotSigned, seq, err)
 	}
 	if l.rdb == nil {
-		return fail(errors.New("this station's record is not open"))
+		return fail(refuse(CodeReplicaNotOpen))
 	}
 	evs, err := l.rdb.EventsAfter(ctx, int64(seq)-1)
 	if err != nil || len(evs) == 0 || evs[0].Seq != int64(seq) {
-		return fail(fmt.Errorf("event %d is not in this station's record", seq))
+		return fail(refuse(CodeNotInReplica, seq))
 	}
 	e := evs[0]
 	note := station.HeadNote{Seq: e.Seq, Hash: e.Hash, Key: hex.EncodeToString(key.Public().(ed25519.PublicKey)),
@@ -651,7 +651,7 @@ func (l *Link) prepareOn(st *match.State, g Global, key ed25519.PrivateKey, cmd 
 			return p, nil
 		}
 		if st.Match != nil && st.Protected() && g.Role == match.RoleArbiter {
-			return p, fmt.Errorf("this record keeps an older PIN without signing keys, which a station cannot check without sending it: give the arbiter's commands on a record made with this version")
+			return p, refuse(CodeOlderPIN)
 		}
 		return p, nil // unprotected: no credential is needed
 	}

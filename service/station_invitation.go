@@ -78,15 +78,15 @@ func invitationMessage(inv Invitation) []byte {
 func WriteInvitation(db, out string, inv Invitation) error {
 	keyPEM, err := ReadRegularFile(StationCAKeyPath(db), "the match's CA key", 64<<10)
 	if err != nil {
-		return fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+		return refuse(CodeNotFirstStation)
 	}
 	kb, _ := pem.Decode(keyPEM)
 	if kb == nil {
-		return fmt.Errorf("the match's CA key %s is damaged", StationCAKeyPath(db))
+		return refuse(CodeCAKeyDamaged, StationCAKeyPath(db))
 	}
 	key, err := x509.ParseECPrivateKey(kb.Bytes)
 	if err != nil {
-		return fmt.Errorf("the match's CA key %s is damaged: %v", StationCAKeyPath(db), err)
+		return refuse(CodeCAKeyUnreadable, StationCAKeyPath(db), err)
 	}
 	if inv.Signature, err = ecdsa.SignASN1(rand.Reader, key, invitationMessage(inv)); err != nil {
 		return err

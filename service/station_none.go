@@ -4,7 +4,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -40,7 +39,7 @@ type StationStatus struct {
 }
 
 // ErrNoStation: the record belongs to no station.
-var ErrNoStation = errors.New("this record belongs to no station")
+var ErrNoStation = refuse(CodeNoStation)
 
 // StationRoles are the roles an invitation can name.
 var StationRoles = []string{"organiser", "display", "operator", "mirror"}
@@ -58,12 +57,12 @@ func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 
 // InviteStation: this arbiter was built without stations.
 func InviteStation(ctx context.Context, db, role, name, out string, g Global, keyFile string) error {
-	return errors.New("this arbiter was built without stations")
+	return refuse(CodeNoStations)
 }
 
 // Forward: this arbiter was built without stations.
 func Forward(ctx context.Context, db string, c StationCommand) (StationResult, error) {
-	return StationResult{}, errors.New("this arbiter was built without stations")
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // Link: no link to an authority in a build without stations.
@@ -71,7 +70,7 @@ type Link struct{}
 
 // Dial: this arbiter was built without stations.
 func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
-	return nil, errors.New("this arbiter was built without stations")
+	return nil, refuse(CodeNoStations)
 }
 
 // Close: nothing to close.
@@ -79,17 +78,17 @@ func (l *Link) Close() {}
 
 // Prepare: this arbiter was built without stations.
 func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
-	return errors.New("this arbiter was built without stations")
+	return refuse(CodeNoStations)
 }
 
 // Send: this arbiter was built without stations.
 func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error) {
-	return StationResult{}, errors.New("this arbiter was built without stations")
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // CheckCredential: this arbiter was built without stations.
 func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationResult, error) {
-	return StationResult{}, errors.New("this arbiter was built without stations")
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // Executor: no station runs commands for others in a build without
@@ -98,7 +97,7 @@ type Executor func()
 
 // Serve: this arbiter was built without stations.
 func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) error {
-	return errors.New("this arbiter was built without stations")
+	return refuse(CodeNoStations)
 }
 
 // StationLock: no station runs in a build without stations.
@@ -117,7 +116,7 @@ func (l *StationLock) Release() {}
 
 // LockStation: this arbiter was built without stations.
 func LockStation(db string) (*StationLock, error) {
-	return nil, errors.New("this arbiter was built without stations")
+	return nil, refuse(CodeNoStations)
 }
 
 // Running: no station runs in a build without stations.
