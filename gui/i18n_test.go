@@ -25,6 +25,7 @@ import (
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
+	"arbiter/station"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -337,6 +338,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	}
 	for _, c := range service.RefusalCodes() {
 		codes[string(c)] = true // the service's own, likewise
+	}
+	for _, c := range station.RefusalCodes() {
+		codes[string(c)] = true // and the station's
 	}
 	for k, v := range en {
 		_, text, inContext := strings.Cut(k, "|")

@@ -441,8 +441,11 @@ func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r 
 	res := StationResult{Seq: rep.Seq, Stamp: at, RTT: rtt, Role: g.Role}
 	if rep.Error != "" {
 		ref := &Refused{Text: rep.Error}
-		if rep.Refusal != nil {
+		switch {
+		case rep.Refusal != nil:
 			ref.Refusal = rep.Refusal
+		case rep.Phrase != nil:
+			ref.Refusal = rep.Phrase // the station's own refusal, by its code
 		}
 		return res, ref
 	}

@@ -76,7 +76,7 @@ func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
 		return
 	}
 	if req.Command != nil || req.Member != nil || req.Refused != nil {
-		s.respond(m, Reply{Error: "a head signature is sent alone, without a command: give the command again"})
+		s.respond(m, refusedWith(CodeHeadAlone))
 		return
 	}
 	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -89,7 +89,7 @@ func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
 		}
 	}
 	if problem := s.rep.CheckHead(h); problem != "" {
-		s.respond(m, Reply{Error: "the arbiter's head signature is refused: " + problem})
+		s.respond(m, refusedWith(CodeHeadRefused, problem))
 		return
 	}
 	b, _ := json.Marshal(h)
@@ -256,7 +256,7 @@ func (s *Station) decode(req Request) (match.Command, error) {
 	switch {
 	case req.Member != nil || req.Refused != nil:
 		if req.Role != string(match.RoleArbiter) || req.Command != nil {
-			return nil, errors.New("only a record holder records a station's own event, and without a command")
+			return nil, refuse(CodeOwnEventOnly)
 		}
 		return nil, nil
 	}
@@ -382,9 +382,11 @@ func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first ui
 		s.cfg.Logf("%s: command %s refused on event %d while the stream is at %d; catching up", s.cfg.Name, req.ID, last, now)
 		return true
 	}
-	var refusal *match.Error
-	errors.As(err, &refusal)
-	s.respond(m, Reply{Error: err.Error(), Refusal: refusal})
+	r := Reply{Error: err.Error()}
+	if !errors.As(err, &r.Refusal) {
+		errors.As(err, &r.Phrase) // the station's own refusal (refusals.go)
+	}
+	s.respond(m, r)
 	return false
 }
 
@@ -438,14 +440,14 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 			Trace("submit %s: %v", req.ID, err)
 		}
 		if ctx.Err() != nil {
-			return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
+			return Reply{}, refuse(CodeNoAuthorityAnswered, req.ID, ctx.Err())
 		}
 		if errors.Is(err, nats.ErrConnectionClosed) {
-			return Reply{}, fmt.Errorf("station: no authority answered command %s: the connection was closed", req.ID)
+			return Reply{}, refuse(CodeConnectionClosed, req.ID)
 		}
 		if errors.Is(err, nats.ErrNoResponders) {
 			if sleepCtx(ctx, 100*time.Millisecond) != nil {
-				return Reply{}, fmt.Errorf("station: no authority answered command %s: %w", req.ID, ctx.Err())
+				return Reply{}, refuse(CodeNoAuthorityAnswered, req.ID, ctx.Err())
 			}
 		}
 		// A server that restarted may stand apart from the others for a

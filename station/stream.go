@@ -168,7 +168,7 @@ func (s *Station) bootstrap(ctx context.Context) error {
 			break
 		}
 		if sleepCtx(ctx, 200*time.Millisecond) != nil {
-			return fmt.Errorf("station: the match's stream does not answer: %w", err)
+			return refuse(CodeStreamSilent, err)
 		}
 	}
 	seq, _ := s.rep.Head()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -211,7 +212,10 @@ type Reply struct {
 	// command was refused by the match, so that the face where it was
 	// given says it in its own words (Error is its neutral English).
 	Refusal *match.Error `json:"refusal,omitempty"`
-	By      string       `json:"by"`
+	// Phrase is a refusal of the station itself as its code and
+	// arguments (refusals.go), for the face's words likewise.
+	Phrase *phrase.Error `json:"phrase,omitempty"`
+	By     string        `json:"by"`
 }
 
 // receiptNote is a record holder's first receipt of a request, published
