@@ -10,8 +10,8 @@ import (
 // below, their English the table's (which en.json holds under the same
 // code: TestEveryServiceRefusalHasItsWordsInBothDictionaries), each face's
 // words the shared dictionary's, the console's in English or German.
-// (Those that name a face's flags or commands — 'station serve', --listen —
-// are still sentences of the command line; docs/errors.md.)
+// Those that name the command line's flags or commands are in codes.go,
+// worded by each face itself (cli/words.go; the console's dictionaries).
 const (
 	CodeCannotRead         match.Code = "service-cannot-read"
 	CodeNotRegular         match.Code = "service-not-a-regular-file"

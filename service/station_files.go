@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/station"
 )
@@ -146,13 +146,13 @@ var ErrNoStation = refuse(CodeNoStation)
 func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool, err error) {
 	if _, ok, err := ReadStation(db); err != nil || !ok {
 		if err == nil {
-			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+			err = phrase.Coded(string(CodeNotAStationRecord), db)
 		}
 		return st, false, err
 	}
 	b, err := os.ReadFile(StationStatusPath(db))
 	if err != nil {
-		return st, false, fmt.Errorf("station has not run on %s yet: start it with 'station serve'", db)
+		return st, false, phrase.Coded(string(CodeStationNotRun), db)
 	}
 	var f struct {
 		station.Status
@@ -174,11 +174,11 @@ func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool
 func StationClientAddr(listen string) (string, int, error) {
 	h, ps, err := net.SplitHostPort(listen)
 	if err != nil {
-		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
+		return "", 0, phrase.Coded(string(CodeListenNotHostPort), listen)
 	}
 	p, err := strconv.Atoi(ps)
 	if err != nil || p < 1 || p > 65534 {
-		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
+		return "", 0, phrase.Coded(string(CodeListenPort), listen)
 	}
 	return h, p + 1, nil
 }
@@ -262,10 +262,10 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	switch role {
 	case "organiser", "display", "operator", "mirror":
 	default:
-		return nil, fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
+		return nil, phrase.Coded(string(CodeNotAStationRole), role)
 	}
 	if strings.TrimSpace(name) == "" || out == "" {
-		return nil, fmt.Errorf("station invite needs --name NAME and -o INVITE")
+		return nil, phrase.Coded(string(CodeInviteNeedsName))
 	}
 	if err := CheckRecord(ctx, db); err != nil {
 		return nil, err
@@ -275,7 +275,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 		return nil, err
 	}
 	if !ok || sf.ClientURL == "" {
-		return nil, fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", db)
+		return nil, phrase.Coded(string(CodeNotARunningHolder), db)
 	}
 	if _, err := os.Stat(out); err == nil {
 		return nil, refuse(CodeInvitationExists, out)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/station"
 	"arbiter/store"
@@ -82,7 +83,7 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+		return nil, phrase.Coded(string(CodeNotAStationRecord), db)
 	}
 	creds, err := ReadStationCreds(db)
 	if err != nil {
@@ -297,7 +298,7 @@ func checkRole(db string, c *StationCommand) error {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+		return phrase.Coded(string(CodeNotAStationRecord), db)
 	}
 	return checkRoleOf(sf, c)
 }
