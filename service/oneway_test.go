@@ -44,6 +44,7 @@ var plainOpens = map[string]string{
 	"cli/station.go runStationJoin os.WriteFile(operatorKeyPath(r.g.DB))":           "FILE.station/operator.key",
 	"cli/station.go runStationClaim os.ReadFile(r.g.DB + \".station.status.json\")": "FILE.station.status.json",
 	"cli/station.go readEpoch os.ReadFile(db + \".station.status.json\")":           "FILE.station.status.json",
+	"gui/tooltip.go writeGeometry os.WriteFile(b.geometryFile)":                     "the action bar's button geometry for scripts/gui-check.sh (ARBITER_GUI_GEOMETRY.bar)",
 }
 
 func TestNoProcessThatHoldsTheRecordOpensItByOtherMeans(t *testing.T) {

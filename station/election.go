@@ -16,6 +16,7 @@ type beatSeen struct {
 	at       time.Time // local, monotonic
 	seq      int64
 	matchSeq int64
+	info     beatInfo // seen.go
 }
 
 // authority reports whether the latest claim in the record names this station.
@@ -36,7 +37,7 @@ func (s *Station) authority() bool {
 func (s *Station) beat() {
 	auth := s.authority()
 	seq, _ := s.rep.Head()
-	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq})
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq, beatInfo: s.info()})
 	s.link.nc.Publish(SubjectBeat, b)
 }
 
@@ -260,7 +261,7 @@ func (s *Station) onBeat(m *nats.Msg) {
 		return
 	}
 	s.mu.Lock()
-	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
+	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, info: b.beatInfo}
 	close(s.beatChanged)
 	s.beatChanged = make(chan struct{})
 	s.mu.Unlock()

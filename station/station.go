@@ -360,6 +360,9 @@ type Status struct {
 	// event, as its heartbeats last said (its own on the authority): a
 	// command given on this machine is prepared once this record holds it.
 	AuthorityMatchSeq int64 `json:"authority_match_seq,omitempty"`
+	// Stations are every station of the match this one knows, clients
+	// included (seen.go)
+	Stations []Seen `json:"stations"`
 }
 
 // AuthorityMatchSeq is the authority's last event that is not a system
@@ -410,6 +413,7 @@ func (s *Station) Status() Status {
 		st.Members = append(st.Members, mem)
 	}
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
+	st.Stations = s.seen(seq, auth, st, members, beats)
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
 		ok, err := s.link.Majority(ctx)
