@@ -344,6 +344,21 @@ func (c *console) build() {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
 	}}, clocks, lower)
 
+	c.bar = c.buildActionBar()
+	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
+	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
+	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
+	c.win.SetContent(main)
+	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
+	c.win.Resize(fyne.NewSize(1280, 800))
+}
+
+// buildActionBar is the action bar under the console: the clock keys,
+// the call, the fallen flags (hidden until one falls), the game's and the
+// arbiter's keys; when the row is too narrow, the clock keys, the call and
+// a fallen flag keep their place longest, the mode and the audience
+// display go first under More….
+func (c *console) buildActionBar() *actionBar {
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
 	buttons := make([]*actionButton, len(ids))
 	for i, id := range ids {
@@ -359,19 +374,11 @@ func (c *console) build() {
 		c.buttons[id] = b
 		buttons[i] = b
 	}
-	// when the row is too narrow, the clock keys, the call and a fallen
-	// flag keep their place longest; the mode and the audience display
-	// go first under More…
-	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
+	bar := newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
 	for _, id := range ids {
-		c.bar.ids = append(c.bar.ids, string(id))
+		bar.ids = append(bar.ids, string(id))
 	}
-	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
-	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
-	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
-	c.win.SetContent(main)
-	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
-	c.win.Resize(fyne.NewSize(1280, 800))
+	return bar
 }
 
 // keyText is a key as printed on a label.
