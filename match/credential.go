@@ -344,11 +344,6 @@ func (s *State) noteActed(e store.Event) {
 	}
 }
 
-var matchLevelKinds = map[string]func(*State, store.Event) error{
-	KindCredentialAdd: applyCredentialAdd,
-	KindAuthFail:      applyAuthFail,
-}
-
 // authn is the outcome of checking the credentials a command was given.
 type authn struct {
 	protected bool
