@@ -480,7 +480,7 @@ func TestCredentials(t *testing.T) {
 		c := f.as(RoleOperator, time.Second)
 		c.PIN = "not the passphrase"
 		err := f.app.StartGame(f.ctx, c, 0)
-		if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "wrong") {
+		if !errors.Is(err, ErrPermission) || ErrorCode(err) != CodeWrongCredential || !strings.Contains(err.Error(), "wrong") {
 			t.Fatalf("got %v", err)
 		}
 		evs, _ := f.db.EventsAfter(f.ctx, 0)
