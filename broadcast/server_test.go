@@ -231,7 +231,7 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		now = now.Add(d)
 		return match.Cmd{At: now, Actor: match.Actor{Role: role}}
 	}
-	if _, err := app.Do(ctx, cmd(match.RoleArbiter, 0), match.MatchSpec{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+	if _, err := app.Do(ctx, cmd(match.RoleArbiter, 0), match.MatchNew{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Op"}, White: "Garry Kasparov"}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	at := func(ms int) match.Cmd {
 		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	if _, err := app.Do(ctx, at(0), match.MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
+	if _, err := app.Do(ctx, at(0), match.MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := app.Do(ctx, at(100), match.GameStart{}); err != nil {

@@ -140,8 +140,8 @@ func entryWith(text string) *formEntry {
 }
 
 // defaultSpec is the 1996 match: what the New match dialog is filled with.
-func defaultSpec() match.MatchSpec {
-	return match.MatchSpec{
+func defaultSpec() match.MatchNew {
+	return match.MatchNew{
 		Title:     "ACM Chess Challenge",
 		Site:      "Philadelphia, PA USA",
 		Arbiter:   "Mike Valvo",
