@@ -78,6 +78,8 @@ var words = phrase.Dictionary{
 	string(match.CodeAmendNeedsMove):            "amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'",
 	string(match.CodeAmendChangesStanding):      "amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead",
 	string(match.CodeMatchNewNeedsArbiter):      "match new must be given by the arbiter",
+	string(match.CodeNotTheEnginesMove):         "%s is not the engine's move: %s plays %s (an operator's error, rule 10): enter that move, or give --not-engine --reason TEXT to record this one",
+	string(match.CodeNotEngineNeedsReason):      "--not-engine and --reason go together: give both to record a move of the computer that is not its engine's",
 	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
 	// the shared refusals and texts whose English the console words its
 	// own way (it names its menu where the command line names the command)

@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
 
-	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/service/stations"
@@ -18,10 +16,10 @@ import (
 // A console on a station's record (docs/stations.md, "The console") gives
 // its commands through the station: each is sent to the authority with the
 // console's credential and the instant stamped where it was given (the
-// console's time source plus the station's offset to the authority), as
-// the command line's own words (the same command path as 'arbiter --db
-// FILE …', stations.Link.Send), one at a time in the order given; the
-// console shows the result once its record holds the command. It keeps one
+// console's time source plus the station's offset to the authority), as a
+// value given over the station's link (stations.Link.Give, which the engine
+// bridge gives its commands through too), one at a time in the order given;
+// the console shows the result once its record holds the command. It keeps one
 // link to the authority for as long as it is open (its offset estimated in
 // the background, the keys it unlocked kept in memory), so that no dial,
 // no estimate and no argon2id stands between a press and its request. The
@@ -34,8 +32,8 @@ import (
 type sendItem struct {
 	a                    match.Actor
 	at                   time.Time
-	words                []string
-	done                 func(stations.Result, error)
+	cmd                  match.Command
+	done                 func(match.Result, error)
 	prepare, check, stop bool
 }
 
@@ -43,13 +41,12 @@ type sendItem struct {
 // authority (a station's record that is not the mirror's).
 func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole != "mirror" }
 
-// sendFor gives words as actor a, pressed at the instant at on the
-// console's time source, through the station; done is told the authority's
-// answer (the command's last event) on the console's thread once the
-// record holds the command.
-func (c *console) sendFor(a match.Actor, at time.Time, words []string, done func(stations.Result, error)) {
+// sendFor gives cmd as actor a, pressed at the instant at on the
+// console's time source, through the station; done is told its result on
+// the console's thread once the record holds the command.
+func (c *console) sendFor(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
-	c.queue(sendItem{a: a, at: at, words: words, done: done})
+	c.queue(sendItem{a: a, at: at, cmd: cmd, done: done})
 }
 
 // queue starts the console's sender the first time and queues it.
@@ -134,16 +131,16 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 				c.refreshWhere()
 			})
 		}
-		var res stations.Result
+		var res match.Result
 		switch {
 		case err != nil:
 		case it.check:
 			// the role as the station may send it: on the operator's laptop
 			// the operator's, with the arbiter's PIN
-			res, err = l.CheckCredential(c.ctx, stations.Command{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
+			_, err = l.CheckCredential(c.ctx, stations.Command{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
 		default:
-			res, err = l.Send(c.ctx, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
-				Pressed: it.at, Now: c.now, Notice: waiting})
+			res, _, err = l.Give(c.ctx, stations.Command{G: g, RoleGiven: true, Key: it.a.Key,
+				Pressed: it.at, Now: c.now, Notice: waiting}, it.cmd)
 		}
 		fyne.Do(func() {
 			defer c.sending.Done()
@@ -240,153 +237,16 @@ func (c *console) noteCorrections(st *match.State) {
 }
 
 // sendToAuthority is the executor of a console on a station's record: the
-// command is sent to the authority as the command line's words
-// (commandWords), stamped at; its result is read from this station's record
-// once it holds the command's events (sentResult). A command whose fields
-// are refused is refused here, before anything is sent.
+// command is given to the authority over the console's link
+// (stations.Link.Give), stamped at; its result is read from this station's
+// record once it holds the command's events. A command whose fields are
+// refused is refused here, before anything is sent.
 func (c *console) sendToAuthority(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
 	if err := cmd.Validate(); err != nil {
 		done(match.Result{}, err)
 		return
 	}
-	words, err := commandWords(cmd)
-	if err != nil {
-		done(match.Result{}, err)
-		return
-	}
-	c.sendFor(a, at, words, func(res stations.Result, err error) {
-		if err != nil {
-			done(match.Result{}, err)
-			return
-		}
-		done(c.sentResult(res), nil)
-	})
-}
-
-// commandWords are the words the command line takes for cmd (docs/cli.md),
-// which the authority reads back into the same value: the station's wire
-// carries words until it carries the value itself (issue 25, phase B).
-func commandWords(cmd match.Command) ([]string, error) {
-	game := func(w []string, n int) []string {
-		if n != 0 {
-			w = append(w, strconv.Itoa(n))
-		}
-		return w
-	}
-	opt := func(w []string, flag, v string) []string {
-		if v != "" {
-			w = append(w, flag, v)
-		}
-		return w
-	}
-	flag := func(w []string, name string, on bool) []string {
-		if on {
-			w = append(w, name)
-		}
-		return w
-	}
-	switch x := cmd.(type) {
-	case match.GameSchedule:
-		return append(game([]string{"game", "schedule"}, x.Game), "--start", x.Start.UTC().Format(time.RFC3339Nano)), nil
-	case match.GameStart:
-		w := opt(game([]string{"game", "start"}, x.Game), "--fen", x.FEN)
-		if x.White != nil {
-			w = append(w, "--white", clock.FormatExact(*x.White))
-		}
-		if x.Black != nil {
-			w = append(w, "--black", clock.FormatExact(*x.Black))
-		}
-		return w, nil
-	case match.GamePostpone:
-		return append(game([]string{"game", "postpone"}, x.Game), "--reason", x.Reason), nil
-	case match.Move:
-		return flag([]string{"move", x.Input}, "--pressed", x.Pressed), nil
-	case match.Press:
-		return []string{"press"}, nil
-	case match.Pause:
-		return flag(opt(opt([]string{"pause"}, "--reason", x.Reason), "--cause", x.Cause), "--call", x.Call), nil
-	case match.Resume:
-		return []string{"resume"}, nil
-	case match.Adjust:
-		corr := "+" + x.D.String()
-		switch {
-		case x.Set:
-			corr = "=" + clock.FormatExact(x.D)
-		case x.D < 0:
-			corr = "-" + (-x.D).String()
-		}
-		w := []string{"adjust", x.Side.String(), corr}
-		if x.Moves != nil {
-			w = append(w, "--moves", strconv.Itoa(*x.Moves))
-		}
-		if x.Period != nil {
-			w = append(w, "--period", strconv.Itoa(*x.Period))
-		}
-		return append(w, "--reason", x.Reason), nil
-	case match.DrawOffer:
-		w := []string{"draw", "offer"}
-		if x.Side != nil {
-			w = append(w, x.Side.String())
-		}
-		return w, nil
-	case match.DrawAccept:
-		return []string{"draw", "accept"}, nil
-	case match.DrawDecline:
-		return []string{"draw", "decline"}, nil
-	case match.Resign:
-		return []string{"resign", x.Side.String()}, nil
-	case match.Decide:
-		return []string{"result", x.Result, "--reason", x.Reason}, nil
-	case match.LogIncident:
-		w := opt([]string{"incident", x.Incident, "--text", x.Text}, "--name", x.Name)
-		w = flag(flag(w, "--in-hall", x.InHall), "--remote", x.Remote)
-		w = opt(w, "--result", x.Result)
-		if x.Refers != 0 {
-			w = append(w, "--refers", strconv.FormatInt(x.Refers, 10))
-		}
-		return w, nil
-	case match.Flag:
-		return flag([]string{"flag", x.Side}, "--order-unknown", x.OrderUnknown), nil
-	case match.Correct:
-		w := []string{"correct", "--ply", strconv.Itoa(x.Ply), "--method", x.Method}
-		if x.Method == match.MethodSet {
-			w = append(w, "--white", clock.FormatExact(x.White), "--black", clock.FormatExact(x.Black))
-		}
-		w = flag(opt(w, "--cause", x.Cause), "--no-bonus", x.NoBonus)
-		return append(w, "--reason", x.Reason), nil
-	case match.Amend:
-		return []string{"amend", "--ply", strconv.Itoa(x.Ply), x.Input, "--reason", x.Reason}, nil
-	case match.Claim:
-		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
-	case match.Forfeit:
-		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
-	}
-	return nil, errText(tr("%s is not given at a station", cmd.Kind()))
-}
-
-// sentResult is the result of the command the authority answered with res
-// (its last event, res.Seq), read from this station's record: the events
-// up to it that share its instant (a command's events, a recovery note
-// written with it among them, carry the command's instant).
-func (c *console) sentResult(res stations.Result) match.Result {
-	evs, err := c.core.DB().EventsAfter(c.ctx, max(int64(res.Seq)-4, 0))
-	if err != nil {
-		return match.Result{}
-	}
-	last := -1
-	for i, e := range evs {
-		if uint64(e.Seq) == res.Seq {
-			last = i
-		}
-	}
-	if last < 0 {
-		return match.Result{}
-	}
-	first := last
-	for first > 0 && evs[first-1].At.Equal(evs[last].At) {
-		first--
-	}
-	return match.ResultOf(evs[first : last+1])
+	c.sendFor(a, at, cmd, done)
 }
 
 // errWrongStationPIN: the PIN given at a station's console is not the
@@ -420,7 +280,7 @@ func (c *console) checkArbiterPIN(pin string, done func(error)) {
 		return
 	}
 	c.queue(sendItem{a: match.Actor{Role: match.RoleArbiter, PIN: pin}, at: c.now(), check: true,
-		done: func(_ stations.Result, err error) { done(err) }})
+		done: func(_ match.Result, err error) { done(err) }})
 }
 
 // wrongCredential reports whether err refuses a wrong credential, or one

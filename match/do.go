@@ -244,6 +244,7 @@ var commandKinds = map[string]func(b []byte) (Command, error){
 	"forfeit":          decodeAs[Forfeit],
 	"credential.add":   decodeAs[CredentialAdd],
 	"credential.check": decodeAs[CredentialCheck],
+	"engine.move":      decodeAs[EngineMove],
 }
 
 // CommandKinds lists the kinds of command, sorted.

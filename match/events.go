@@ -37,6 +37,7 @@ const (
 	KindAmend         = "amend"
 	KindClaim         = "claim"
 	KindPeopleChanged = "people"
+	KindEngineMove    = "engine.move"
 )
 
 // MatchNewPayload creates the match.
@@ -328,6 +329,7 @@ var gameHandlers = map[string]gameHandler{
 	KindCorrect:      applyCorrect,
 	KindAmend:        applyAmend,
 	KindClaim:        applyClaim,
+	KindEngineMove:   applyEngineMove,
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {

@@ -26,8 +26,15 @@ import (
 var plainOpens = map[string]string{
 	"store/store.go readHeader os.Open(path)":                                           "the header, read only while no SQLite connection of this process holds the file (holdFile)",
 	"service/keyfile.go readRegular os.OpenFile(path)":                                  "a key file or an invitation",
-	"service/stations/lock.go LockStation os.OpenFile(path)":                            "FILE.station.lock",
-	"service/stations/lock.go lockHolder os.ReadFile(path)":                             "FILE.station.lock",
+	"engine/fake/fake.go checkCues os.ReadFile(e.cue)":                                  "a test engine's cue file (a test's temporary folder)",
+	"engine/fake/fake.go checkCues os.WriteFile(e.cue)":                                 "a test engine's cue file (a test's temporary folder)",
+	"engine/status.go ReadStatus os.ReadFile(StatusPath(db))":                           "FILE.engine/status.json",
+	"engine/status.go writeStatus os.WriteFile(tmp)":                                    "FILE.engine/status.json.tmp",
+	"engine/transcript.go openTranscript os.OpenFile(path)":                             "FILE.engine/game-N.log",
+	"engine/transcript.go openTranscript os.ReadFile(path)":                             "FILE.engine/game-N.log",
+	"engine/verify.go CheckTranscripts os.ReadFile(path)":                               "FILE.engine/NAME, NAME without a path (match.EngineMove.Validate)",
+	"internal/filelock/filelock.go Lock os.OpenFile(path)":                              "FILE.station.lock or FILE.engine.lock",
+	"internal/filelock/filelock.go holder os.ReadFile(path)":                            "FILE.station.lock or FILE.engine.lock",
 	"service/stations/serve.go Running os.ReadFile(StationStatusPath(db))":              "FILE.station.status.json",
 	"service/stations/stations.go ReadStationCreds os.ReadFile(StationCredsPath(db))":   "FILE.station/credentials.json",
 	"service/stations/stations.go ReadStation os.ReadFile(StationPath(db))":             "FILE.station.json",
@@ -53,7 +60,7 @@ func TestNoProcessThatHoldsTheRecordOpensItByOtherMeans(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	found := map[string]bool{}
-	for _, root := range []string{"store", "service", "station", "broadcast", "gui", "cli", "match", "report", "main.go"} {
+	for _, root := range []string{"store", "service", "station", "broadcast", "gui", "cli", "match", "report", "main.go", "engine", "internal/filelock"} {
 		err := filepath.Walk(filepath.Join("..", root), func(p string, fi os.FileInfo, err error) error {
 			if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 				return err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"arbiter/match"
 	"arbiter/service"
 )
 
@@ -78,6 +79,11 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 
 // Close: nothing to close.
 func (l *Link) Close() {}
+
+// Give: this arbiter was built without stations.
+func (l *Link) Give(ctx context.Context, c Command, cmd match.Command) (match.Result, Result, error) {
+	return match.Result{}, Result{}, errors.New("this arbiter was built without stations")
+}
 
 // Prepare: this arbiter was built without stations.
 func (l *Link) Prepare(ctx context.Context, c Command) error {

@@ -1,6 +1,6 @@
-//go:build !nostation && windows
+//go:build windows
 
-package stations
+package filelock
 
 import (
 	"errors"

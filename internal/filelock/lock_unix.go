@@ -1,6 +1,6 @@
-//go:build !nostation && unix
+//go:build unix
 
-package stations
+package filelock
 
 import (
 	"errors"

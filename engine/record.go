@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"arbiter/match"
+	"arbiter/service"
+	"arbiter/service/stations"
+)
+
+// Record is the record the bridge follows and gives its commands to: on
+// one machine the record itself, through the core (App.Do); on an
+// operator's laptop the station's replica, followed as the station applies
+// it, with the commands given to the authority over the station's link
+// (stations.Link.Give) exactly as the console gives them.
+type Record interface {
+	// Follow catches up with what others committed; changed tells whether
+	// the state moved on.
+	Follow(ctx context.Context) (changed bool, err error)
+	// State is the state as last followed (or as the bridge's own commands
+	// left it).
+	State() *match.State
+	// Now is an instant on the match timeline, and how far from it the
+	// station may be (0 on one machine).
+	Now() (time.Time, time.Duration)
+	// Give gives a command as the bridge's actor (the operator).
+	Give(ctx context.Context, cmd match.Command) (match.Result, error)
+	// Path is the record's file.
+	Path() string
+	Close()
+}
+
+// Open opens the record at path for a bridge acting as actor (the operator,
+// with the operator's credential on a protected match — or on an
+// operator's laptop none, the invitation's key), on the time source now:
+// a station's record is followed as a replica and commanded through its
+// station, any other is written here. The credential is checked once here
+// (a wrong one is refused, and recorded as any wrong credential is), and
+// a passphrase's key is kept unlocked for the bridge's life, so that no
+// command of the bridge waits for argon2id.
+func Open(ctx context.Context, path string, actor match.Actor, now func() time.Time) (Record, error) {
+	if now == nil {
+		now = service.NewTimeSource().Now
+	}
+	if stations.IsStation(path) {
+		return openStation(ctx, path, actor, now)
+	}
+	app, err := service.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	h := &here{app: app, now: now, actor: actor}
+	if err := h.unlock(ctx); err != nil {
+		app.DB().Close()
+		return nil, err
+	}
+	h.version, _ = app.DB().DataVersion(ctx)
+	return h, nil
+}
+
+// here is a record on this machine.
+type here struct {
+	app     *match.App
+	now     func() time.Time
+	actor   match.Actor
+	version int64
+}
+
+func (h *here) unlock(ctx context.Context) error {
+	st := h.app.State()
+	if st.Match == nil {
+		return fmt.Errorf("%s holds no match yet: create one with 'arbiter match new'", h.app.DB().Path())
+	}
+	if !st.Protected() || st.ArbiterCredential() == nil {
+		return nil
+	}
+	if _, err := h.app.Do(ctx, match.Cmd{Now: h.utc, Actor: h.actor}, match.CredentialCheck{}); err != nil {
+		return err
+	}
+	if h.actor.Secret != "" && h.actor.Key == nil && h.actor.PIN == "" {
+		if cred := st.Credential(st.CredentialFor(h.actor.Role)); cred != nil {
+			if k, ok := cred.Unlock(h.actor.Secret, nil); ok {
+				h.actor.Key, h.actor.Secret = k, ""
+			}
+		}
+	}
+	return nil
+}
+
+func (h *here) utc() time.Time { return h.now().UTC() }
+
+func (h *here) Follow(ctx context.Context) (bool, error) {
+	v, err := h.app.DB().DataVersion(ctx)
+	if err != nil || v == h.version {
+		return false, err
+	}
+	h.version = v
+	seq := h.app.State().Seq
+	if err := h.app.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return h.app.State().Seq != seq, nil
+}
+
+func (h *here) State() *match.State { return h.app.State() }
+
+func (h *here) Now() (time.Time, time.Duration) { return h.now().UTC(), 0 }
+
+func (h *here) Give(ctx context.Context, cmd match.Command) (match.Result, error) {
+	return h.app.Do(ctx, match.Cmd{Now: h.utc, Actor: h.actor}, cmd)
+}
+
+func (h *here) Path() string { return h.app.DB().Path() }
+
+func (h *here) Close() { h.app.DB().Close() }
+
+// station is the replica of an operator's laptop (or of any station whose
+// connection may give the operator's commands).
+type station struct {
+	path    string
+	app     *match.App
+	link    *stations.Link
+	now     func() time.Time
+	actor   match.Actor
+	version int64
+}
+
+func openStation(ctx context.Context, path string, actor match.Actor, now func() time.Time) (*station, error) {
+	db, err := service.OpenRecordReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	app, err := match.Open(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	link, err := stations.Dial(ctx, path, now)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s := &station{path: path, app: app, link: link, now: now, actor: actor}
+	s.version, _ = db.DataVersion(ctx)
+	if _, err := link.CheckCredential(ctx, s.command()); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// command is how the bridge's commands are given over the link: as the
+// operator, with the credential given (none on the laptop: the
+// invitation's key), stamped when given.
+func (s *station) command() stations.Command {
+	return stations.Command{G: service.Global{DB: s.path, Role: s.actor.Role, PIN: s.actor.PIN, Secret: s.actor.Secret},
+		RoleGiven: true, Key: s.actor.Key, Now: s.now}
+}
+
+func (s *station) Follow(ctx context.Context) (bool, error) {
+	v, err := s.app.DB().DataVersion(ctx)
+	if err != nil || v == s.version {
+		return false, err
+	}
+	s.version = v
+	seq := s.app.State().Seq
+	if err := s.app.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return s.app.State().Seq != seq, nil
+}
+
+func (s *station) State() *match.State { return s.app.State() }
+
+func (s *station) Now() (time.Time, time.Duration) {
+	off, rtt, _ := s.link.Offset()
+	return s.now().Add(off).UTC(), rtt / 2
+}
+
+func (s *station) Give(ctx context.Context, cmd match.Command) (match.Result, error) {
+	res, _, err := s.link.Give(ctx, s.command(), cmd)
+	if err == nil {
+		s.Follow(ctx)
+	}
+	return res, err
+}
+
+func (s *station) Path() string { return s.path }
+
+func (s *station) Close() {
+	s.link.Close()
+	s.app.DB().Close()
+}
