@@ -531,7 +531,9 @@ func (b *bridge) mayPlay(g *match.Game) bool {
 	return ok && running == side
 }
 
-func playKey(game, ply int, fen, uci string) string { return fmt.Sprint(game, " ", ply, " ", fen, " ", uci) }
+func playKey(game, ply int, fen, uci string) string {
+	return fmt.Sprint(game, " ", ply, " ", fen, " ", uci)
+}
 
 // playPending makes the engine's move for the position the record stands
 // in (--play) once the computer's clock runs: one that came while the

@@ -134,4 +134,3 @@ func positionLine(g *match.Game, extra ...string) string {
 	}
 	return b.String()
 }
-

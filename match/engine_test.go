@@ -103,7 +103,10 @@ func TestTheEnginesMoveIsRecordedOnlyForThePositionItWasGiven(t *testing.T) {
 		_, err := r.app.Do(r.ctx, r.as(RoleBlack, time.Second), r.engineMove("c7c5", false))
 		refused(t, err, CodeWrongRole)
 	})
-	r.ok(func() error { _, err := r.app.Do(r.ctx, r.as(RoleOperator, time.Second), Move{Input: "c5"}); return err }())
+	r.ok(func() error {
+		_, err := r.app.Do(r.ctx, r.as(RoleOperator, time.Second), Move{Input: "c5"})
+		return err
+	}())
 	t.Run("once the position moved on it is refused", func(t *testing.T) {
 		_, err := r.app.Do(r.ctx, r.as(RoleOperator, time.Second), stale)
 		refused(t, err, CodeEngineMoveStale, "1", "2", "1", "3")
