@@ -266,6 +266,9 @@ func (b *bridge) served() (*match.Game, bool) {
 // engine running, the search on the position of the record (stopped and
 // started again when it changes), pings and deadlines kept.
 func (b *bridge) reconcile(ctx context.Context) {
+	if seq := b.rec.State().Seq; seq != b.status.Seq {
+		b.status.Seq, b.dirty = seq, true
+	}
 	g, live := b.served()
 	if b.sess != nil && (g == nil || b.sess.game != g.Number) {
 		b.endSession()

@@ -33,6 +33,8 @@ type Status struct {
 	// last thought on).
 	Game int `json:"game"`
 	Ply  int `json:"ply"`
+	// Seq is the last event of the record the bridge has read.
+	Seq int64 `json:"seq"`
 	// Cmd is the engine's command, PID its process (0 when none runs),
 	// BridgePID the bridge's.
 	Cmd       string `json:"cmd"`
