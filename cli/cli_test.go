@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/engine/fake"
 	"arbiter/internal/kdf"
 	"bufio"
 	"bytes"
@@ -311,8 +312,12 @@ func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
 	}
 }
 
-// TestMain lets the test binary act as the arbiter command for the kill test.
+// TestMain lets the test binary act as the arbiter command for the kill test,
+// and as the engine tests' fake engine.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == fake.Arg {
+		os.Exit(fake.Main(os.Args[2:], os.Stdin, os.Stdout))
+	}
 	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
 	if os.Getenv("ARBITER_TEST_MAIN") == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], OSEnv()))

@@ -75,7 +75,6 @@ func runEngineRun(r *runner, a *args) error {
 	defer rec.Close()
 	opts.Logf = func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: engine: "+f+"\n", a...) }
 	opts.Stderr = engineStderr{r}
-	fmt.Fprintf(r.env.Stderr, "arbiter: engine: the computer's equipment runs on %s with %s; stop it with Ctrl+C\n", r.g.DB, cmd)
 	return engine.Run(ctx, rec, opts)
 }
 

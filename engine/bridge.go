@@ -172,6 +172,7 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 	}
 	b.status = Status{State: StateStarting, Cmd: opts.Cmd, BridgePID: os.Getpid(), MaxRestarts: max(0, opts.Restarts)}
 	_, b.status.Station = rec.(*station)
+	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
 	defer b.close()
 	return b.loop(ctx)
 }
@@ -195,6 +196,9 @@ func (b *bridge) loop(ctx context.Context) error {
 	tick := time.NewTimer(0)
 	defer tick.Stop()
 	for {
+		if ctx.Err() != nil {
+			return nil // nothing more is sent (a command cut short by the stop may have left the state behind)
+		}
 		b.reconcile(ctx)
 		if b.err != nil {
 			return b.err
@@ -494,7 +498,8 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	}
 	g := b.rec.State().CurrentGame()
 	if g == nil || !g.Live() || g.Number != cur.game || g.Sheet.FEN() != cur.fen || g.Sheet.Ply()+1 != cur.ply {
-		return // the record moved on meanwhile: reconcile starts again
+		b.logf("the engine's move %s on ply %d is dropped: the record moved on meanwhile", best, cur.ply)
+		return // reconcile starts again
 	}
 	pos := g.Sheet.Position()
 	if find(pos, best) == nil {
@@ -639,13 +644,7 @@ func (b *bridge) endSession() {
 	s := b.sess
 	b.sess = nil
 	b.status.PID = 0
-	select {
-	case <-s.p.exited:
-	default:
-		s.p.quit()
-	}
-	for range s.p.lines {
-	}
+	s.p.quit()
 }
 
 // exited: the engine's output ended (it exited, crashed or was killed).
@@ -686,8 +685,6 @@ func (b *bridge) fault(ctx context.Context, what string) {
 		}
 		b.sess = nil
 		s.p.kill()
-		for range s.p.lines {
-		}
 	}
 	if name == "" {
 		name = b.argv[0]

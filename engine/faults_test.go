@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -68,6 +67,18 @@ func (r *rig) linesOf(cmd string) int {
 	return n
 }
 
+// kill kills the process pid (the engine) at once.
+func kill(t *testing.T, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("kill the engine %d: %v", pid, err)
+	}
+}
+
 // noPause checks that nothing stopped the clocks: the computer's clock ran
 // through the fault (rule 7).
 func noPause(t *testing.T, g *match.Game) {
@@ -86,7 +97,7 @@ func TestAnEngineThatFailsIsATechnicalFaultAndIsRestartedAndSetUp(t *testing.T) 
 		cue   []string
 		fault string
 	}{
-		{"an engine killed while thinking", func(r *rig, s Status) { syscall.Kill(s.PID, syscall.SIGKILL) }, nil, "was killed"},
+		{"an engine killed while thinking", func(r *rig, s Status) { kill(r.t, s.PID) }, nil, "was killed"},
 		{"an engine that exits", nil, []string{"go 2 crash"}, "exited with status 3"},
 		{"an engine that stops answering", nil, []string{"go 2 hang"}, "did not answer isready within 300ms"},
 		{"an engine that plays an illegal move", nil, []string{"go 2 illegal"}, `answered "bestmove a1a8", which is not a legal move on ply 3`},
@@ -132,7 +143,7 @@ func TestAFaultOnTheHumansTurnIsRecordedAtOnceAndTheRestartWaitsForHisMove(t *te
 	r.run(Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Second})
 	r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
 	s := r.waitStatus("idle", 10*time.Second, func(s Status) bool { return s.State == StateIdle && s.PID > 0 })
-	syscall.Kill(s.PID, syscall.SIGKILL)
+	kill(t, s.PID)
 	r.waitFor("the technical fault", 10*time.Second, func(_ *match.State, g *match.Game) bool {
 		return len(incidents(g, match.IncidentTechnicalFault)) == 1
 	})

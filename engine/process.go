@@ -161,19 +161,34 @@ func (p *process) sendAt(floor time.Time, make func(at time.Time) string) (time.
 	return at, err
 }
 
-// kill ends the process at once and waits until it has ended.
+// kill ends the process at once and waits until it has ended, its lines
+// read (into the transcript) and dropped.
 func (p *process) kill() {
 	p.cmd.Process.Kill()
-	<-p.exited
+	p.drain(nil)
+}
+
+// drain drops the engine's lines until its output ends, or until timeout
+// fires (nil: never); it reports whether the process ended.
+func (p *process) drain(timeout <-chan time.Time) bool {
+	for {
+		select {
+		case _, ok := <-p.lines:
+			if !ok {
+				<-p.exited
+				return true
+			}
+		case <-timeout:
+			return false
+		}
+	}
 }
 
 // quit asks the engine to end ("quit") and kills it if it has not within
 // a second.
 func (p *process) quit() {
 	p.send("quit")
-	select {
-	case <-p.exited:
-	case <-time.After(time.Second):
+	if !p.drain(time.After(time.Second)) {
 		p.kill()
 	}
 }

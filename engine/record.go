@@ -128,22 +128,21 @@ type station struct {
 }
 
 func openStation(ctx context.Context, path string, actor match.Actor, now func() time.Time) (*station, error) {
-	db, err := service.OpenRecordReadOnly(ctx, path)
+	// Opened as a command that reads opens it (read-write when the file
+	// can be written, though nothing is ever written through it): a
+	// read-only handle opened while no writer holds the file may be
+	// opened immutable, and would never see the station apply.
+	app, err := service.OpenForReading(ctx, path)
 	if err != nil {
-		return nil, err
-	}
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	link, err := stations.Dial(ctx, path, now)
 	if err != nil {
-		db.Close()
+		app.DB().Close()
 		return nil, err
 	}
 	s := &station{path: path, app: app, link: link, now: now, actor: actor}
-	s.version, _ = db.DataVersion(ctx)
+	s.version, _ = app.DB().DataVersion(ctx)
 	if _, err := link.CheckCredential(ctx, s.command()); err != nil {
 		s.Close()
 		return nil, err
@@ -181,9 +180,7 @@ func (s *station) Now() (time.Time, time.Duration) {
 
 func (s *station) Give(ctx context.Context, cmd match.Command) (match.Result, error) {
 	res, _, err := s.link.Give(ctx, s.command(), cmd)
-	if err == nil {
-		s.Follow(ctx)
-	}
+	s.Follow(ctx) // committed or not, the replica says what now stands
 	return res, err
 }
 

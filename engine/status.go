@@ -71,6 +71,9 @@ func writeStatus(db string, s Status) error {
 		return err
 	}
 	path := StatusPath(db)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return err

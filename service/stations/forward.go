@@ -446,6 +446,12 @@ func WaitApplied(ctx context.Context, path string, seq uint64) error {
 			}
 			return &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
+		if ctx.Err() != nil { // the face stops (its reads fail from now on): not applied here yet
+			if db != nil {
+				db.Close()
+			}
+			return fmt.Errorf("event %d is committed, but this station's record does not hold it yet: %w", seq, ctx.Err())
+		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
 }
