@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/match"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,6 +108,9 @@ func parseTime(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q is not a time: write RFC 3339, e.g. 1996-02-10T15:00:00Z or 1996-02-10T10:00:00.250-05:00", s)
+	}
+	if err := match.CheckInstant(t); err != nil {
+		return time.Time{}, err // the year 1, Go's zero time, is no instant of a match either
 	}
 	return t.UTC(), nil
 }

@@ -675,9 +675,16 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 func TestAnOlderSchemaIsBackedUpThenMigratedForward(t *testing.T) {
 	fixtures := buildFixtures(t)
 	db := copyFixture(t, fixtures["live"])
-	head := strings.TrimSpace(mustArb(t, db, "verify"))
-	// Schema version 1 had no heartbeat or meta table.
-	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
+	// Schema version 1 had no heartbeat or meta table, and its events no
+	// receipts (so they are hashed as arbiter-event-v1).
+	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "ALTER TABLE events DROP COLUMN received_ns", "PRAGMA user_version = 1")
+	raw := rawOpen(t, db)
+	rehashAll(t, raw)
+	var head string
+	if err := raw.QueryRow("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
 	if _, errs, code := arb(t, db, "status"); code != 0 {
 		t.Fatalf("status on a version 1 file: exit %d: %s", code, errs)
 	}

@@ -137,6 +137,9 @@ func (r *runner) cmd() match.Cmd {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
 		c.Now = func() time.Time { return now().UTC() }
+	} else if r.env.Now != nil {
+		// an instant given: received now, on this machine's clock
+		c.Received = r.env.Now().UTC()
 	}
 	c.Warn = func(w error) {
 		if r.inPlay && r.warned {

@@ -28,7 +28,7 @@ var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 func arb(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return start }}
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: machineClock(args)}
 	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
 	return out.String(), errb.String(), code
 }
@@ -43,6 +43,33 @@ func mustArb(t *testing.T, db string, args ...string) string {
 }
 
 func at(d time.Duration) string { return start.Add(d).Format(time.RFC3339Nano) }
+
+// machineClock is the clock of the machine a test's command is given at:
+// the instant --at gives (the command is given as it happens), else start;
+// a script (play) is played once all its lines have happened, a month on.
+// Nobody records an instant later than the machine's clock.
+func machineClock(args []string) func() time.Time {
+	now := start
+	for i, a := range args {
+		switch {
+		case a == "--at" && i+1 < len(args):
+			if t, err := time.Parse(time.RFC3339Nano, args[i+1]); err == nil && t.After(now) {
+				now = t
+			}
+		case strings.HasPrefix(a, "--at="):
+			if t, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(a, "--at=")); err == nil && t.After(now) {
+				now = t
+			}
+		}
+	}
+	for _, a := range args {
+		if a == "play" {
+			now = now.Add(30 * 24 * time.Hour)
+			break
+		}
+	}
+	return func() time.Time { return now }
+}
 
 const newMatch = `match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Deep Blue"`
 

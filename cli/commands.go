@@ -474,6 +474,10 @@ func StatusText(s match.Status) string {
 		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
 		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
 	}
+	if n := len(s.RecordedLate); n > 0 {
+		l := s.RecordedLate[n-1]
+		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, l.At, l.Received)
+	}
 	return b.String()
 }
 

@@ -51,19 +51,26 @@ func rawOpen(t *testing.T, path string) *sql.DB {
 // rehashAll recomputes the whole chain after an edit, as docs/store.md allows anyone to.
 func rehashAll(t *testing.T, db *sql.DB) {
 	t.Helper()
-	rows, err := db.Query("SELECT seq, match, game, at_ns, role, actor, kind, payload FROM events ORDER BY seq")
+	rows, err := db.Query("SELECT seq, match, game, at_ns, received_ns, role, actor, kind, payload FROM events ORDER BY seq")
+	if err != nil && strings.Contains(err.Error(), "no such column") {
+		// a file of schema 4 or older: no receipts
+		rows, err = db.Query("SELECT seq, match, game, at_ns, 0, role, actor, kind, payload FROM events ORDER BY seq")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var evs []store.Event
 	for rows.Next() {
 		var e store.Event
-		var ns int64
+		var ns, rec int64
 		var p string
-		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &ns, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
+		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &ns, &rec, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
 			t.Fatal(err)
 		}
 		e.At, e.Payload = time.Unix(0, ns).UTC(), []byte(p)
+		if rec != 0 {
+			e.Received = time.Unix(0, rec).UTC()
+		}
 		evs = append(evs, e)
 	}
 	rows.Close()

@@ -116,16 +116,7 @@ func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
 			t.Fatalf("the authority answered %+v", rep)
 		}
 		for _, db := range records {
-			rdb, err := service.OpenRecordReadOnly(context.Background(), db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sigs, err := rdb.Signatures(context.Background())
-			rdb.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range sigs {
+			for _, s := range recordSignatures(t, db) {
 				if s.Kind == store.SigHead && s.Key == note.Key {
 					t.Errorf("%s holds the forged head signature of event %d", filepath.Base(db), s.Seq)
 				}

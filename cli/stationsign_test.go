@@ -255,7 +255,10 @@ func protectedStationAndLaptop(t *testing.T) (first, laptop string) {
 	first = filepath.Join(dir, "arbiter.db")
 	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+` --pin "`+signPIN+`"`))
 	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
-	mustArb(t, first, "--pin", signPIN, "game", "start")
+	// The game starts a minute back (the arbiter's credential records
+	// earlier instants): commands given with --at half a minute back follow
+	// it.
+	mustArb(t, first, "--pin", signPIN, "--at", time.Now().Add(-time.Minute).Format(time.RFC3339Nano), "game", "start")
 	inv := filepath.Join(dir, "laptop.invite")
 	mustArb(t, first, "--pin", signPIN, "station", "invite", "--role", "operator", "--name", "laptop", "-o", inv)
 	laptop = filepath.Join(dir, "laptop.db")
@@ -265,9 +268,11 @@ func protectedStationAndLaptop(t *testing.T) (first, laptop string) {
 
 func TestWrongPassphraseAtTheLaptopIsLoggedAtTheAuthorityWithBackoff(t *testing.T) {
 	first, laptop := protectedStationAndLaptop(t)
-	// Instants given with --at, an hour ahead: the back-off is reckoned on
-	// them, not on how fast this machine runs the commands.
-	base := time.Now().Add(time.Hour)
+	// Instants given with --at, half a minute back, after the game's start
+	// (the arbiter's credential records earlier instants; nobody a later
+	// one): the back-off is reckoned on them, not on how fast this machine
+	// runs the commands.
+	base := time.Now().Add(-30 * time.Second)
 	when := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339Nano) }
 	_, errs, code := arb(t, laptop, "--at", when(0), "--pin", "wrong passphrase", "move", "e4")
 	if code != 1 || !strings.Contains(strings.ToLower(errs), "wrong credential for the arbiter") || strings.Count(errs, "\n") != 1 {
@@ -320,9 +325,11 @@ func TestCredentialCheckRecordsAWrongOneAndBacksOffOnOneMachineAsAtAStation(t *t
 			if tc.station {
 				serveInBackground(t, db, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 			}
-			// Instants given with --at, an hour ahead: the back-off is
-			// reckoned on them, not on how fast the commands run.
-			base := time.Now().Add(time.Hour)
+			// Instants given with --at, half a minute back (the
+			// arbiter's credential records earlier instants; nobody a
+			// later one): the back-off is reckoned on them, not on how
+			// fast the commands run.
+			base := time.Now().Add(-30 * time.Second)
 			when := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339Nano) }
 			events := func() int { return len(recordEvents(t, db)) }
 

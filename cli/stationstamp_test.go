@@ -54,6 +54,21 @@ func recordEvents(t *testing.T, db string) []service.Event {
 	return evs
 }
 
+// recordSignatures is the signatures table of the record at db.
+func recordSignatures(t *testing.T, db string) []service.Signature {
+	t.Helper()
+	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	sigs, err := rdb.Signatures(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sigs
+}
+
 // lastEventOf is the last event of the record at db.
 func lastEventOf(t *testing.T, db string) service.Event {
 	t.Helper()

@@ -69,6 +69,10 @@ func New(white, black Control) Clock {
 // Started reports whether Start has been called.
 func (c Clock) Started() bool { return c.state != notStarted }
 
+// Last is the instant of the last operation (zero before the first): no
+// later operation may be earlier.
+func (c Clock) Last() time.Time { return c.last }
+
 // Stopped reports whether Stop has been called.
 func (c Clock) Stopped() bool { return c.state == stopped }
 

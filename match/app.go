@@ -49,8 +49,113 @@ type Cmd struct {
 	Warn func(error)
 	// Stamp, when set, tells how a station timed the command (a press
 	// stamped where it happened); a press records it (docs/stations.md).
+	// Its Received is the command's receipt.
 	Stamp *Stamp
+	// Received is the instant the machine where the command is recorded
+	// received it, on its own clock: each event records it beside the
+	// instant it claims (At). Zero: received at the command's instant (a
+	// command read "now", or given at the console).
+	Received time.Time
 	Actor
+}
+
+// The bounds on a command's instant (docs/store.md, "The instant an event
+// claims and the instant it was received"): nobody records an instant
+// later than the receiving clock by more than its uncertainty (on one
+// machine FutureTolerance; at a station's authority the round trip its
+// receiving holder measured to the sender), nor one before 1900 or before
+// the match began; on a protected match a party's instant may lie at most
+// LateAfter before its receipt (the arbiter's credential records earlier
+// ones: such events are recorded late).
+const (
+	FutureTolerance = time.Second
+	LateAfter       = 5 * time.Second
+)
+
+// Earliest is the earliest instant a command may claim.
+var Earliest = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// CheckInstant refuses an instant before 1900 (Earliest), as such: every
+// face checks a given instant with it (the core checks it again).
+func CheckInstant(at time.Time) error {
+	if at.Before(Earliest) {
+		return refuseAs(CodeBefore1900, at.UTC().Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// StampTolerance is how much later than its receipt a station's stamp may
+// be: the round trip the receiving holder measured to the sender, or the
+// sender's own stated uncertainty (at most FutureTolerance) when that is
+// larger or none was measured, and never less than a millisecond (two
+// processes' clocks on one machine, and a timeline carried forward on the
+// wall clock, differ by microseconds).
+func StampTolerance(rtt, uncertainty time.Duration) time.Duration {
+	return max(rtt, min(uncertainty, FutureTolerance), time.Millisecond)
+}
+
+// receipt is the instant the command was received and how much later than
+// it the command's instant may be (the receiving clock's uncertainty). A
+// command forwarded by a station was received at its first receipt by a
+// record holder, with the round trip that holder measured to the sender
+// (or, when none was measured, the sender's own stated uncertainty, at
+// most FutureTolerance).
+func (c Cmd) receipt(at time.Time) (time.Time, time.Duration) {
+	switch {
+	case c.Stamp != nil && !c.Stamp.Received.IsZero():
+		return c.Stamp.Received, StampTolerance(c.Stamp.RTT, c.Stamp.Uncertainty)
+	case !c.Received.IsZero():
+		return c.Received, FutureTolerance
+	}
+	return at, FutureTolerance
+}
+
+// claimsArbiter reports whether the command is given with the arbiter's
+// credential (right or wrong): only it records instants more than
+// LateAfter before their receipt.
+func (c Cmd) claimsArbiter() bool {
+	switch {
+	case c.Signed != nil:
+		return c.Signed.Signer == "arbiter"
+	case c.Tried != nil:
+		return c.Tried.Credential == "arbiter"
+	case c.Role == RoleSystem:
+		return true // the system's own events (a recovery note) are the arbiter's program's
+	}
+	return c.PIN != "" || (c.Role == RoleArbiter && (c.Secret != "" || c.Key != nil))
+}
+
+// CheckGiven checks an instant given with a command (--at) where the
+// command is given, as the authority will (checkWhen): received is when
+// this station received it, on the match timeline; byArbiter whether it
+// is given with the arbiter's credential. A station refuses here what the
+// authority would refuse, in the same words.
+func CheckGiven(st *State, at, received time.Time, byArbiter bool) error {
+	c := Cmd{Actor: Actor{Role: RoleOperator}}
+	if byArbiter {
+		c.Role = RoleSystem
+	}
+	return checkWhen(st, c, at, received, FutureTolerance)
+}
+
+// checkWhen refuses an instant the record may not take: before 1900,
+// before the match began, later than its receipt by more than the
+// receiving clock's uncertainty, or — on a protected match, for a party —
+// more than LateAfter before it.
+func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) error {
+	if err := CheckInstant(at); err != nil {
+		return err
+	}
+	if st.Match != nil && at.Before(st.Match.Created) {
+		return refuseAs(CodeBeforeMatch, at.UTC().Format(time.RFC3339Nano), st.Match.Created.UTC().Format(time.RFC3339Nano))
+	}
+	if at.After(received.Add(tol)) {
+		return refuseAs(CodeFuture, at.UTC().Format(time.RFC3339Nano), received.UTC().Format(time.RFC3339Nano), tol.String())
+	}
+	if st.Protected() && received.Sub(at) > LateAfter && !c.claimsArbiter() {
+		return refuseAs(CodeTooLate, at.UTC().Format(time.RFC3339Nano), received.UTC().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // Stamp is how a station timed a command: the instant the sender stamped
@@ -230,8 +335,10 @@ func (a *App) Refresh(ctx context.Context) error {
 }
 
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
-// event that happened at or before at, stopping before the first event at
-// which the record does not verify.
+// event that happened at or before at, in the record's order, stopping
+// before the first event at which the record does not verify. (A press
+// recorded late follows events with later instants: it is taken, they are
+// not.)
 func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
@@ -243,7 +350,7 @@ func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
 	st := NewState()
 	for _, e := range evs {
 		if e.At.After(at) {
-			break
+			continue
 		}
 		if err := st.Apply(e); err != nil {
 			return nil, err
@@ -259,6 +366,9 @@ type tx struct {
 	cmd    Cmd
 	st     *State
 	events []store.Event
+	// received is the instant the command was received: each event
+	// records it (store.Event.Received).
+	received time.Time
 	// signer and signKey, when set, sign the command instead of the
 	// credential given (a new arbiter credential signs its registration);
 	// signReq likewise for a registration signed at another station.
@@ -284,7 +394,7 @@ func (t *tx) emitAs(game int, role Role, kind string, payload any) error {
 	if !utf8.Valid(b) {
 		return refuseAs(CodeTextNotUTF8)
 	}
-	e := store.Event{Match: 1, Game: game, At: t.cmd.At.UTC(), Role: string(role), Actor: t.st.actorName(role, game), Kind: kind, Payload: b}
+	e := store.Event{Match: 1, Game: game, At: t.cmd.At.UTC(), Received: t.received, Role: string(role), Actor: t.st.actorName(role, game), Kind: kind, Payload: b}
 	e.Seq = t.st.Seq + 1
 	if err := t.st.Apply(e); err != nil {
 		return err
@@ -322,8 +432,18 @@ func (s *State) actorName(r Role, game int) string {
 // the transaction: argon2id is slow on purpose), catch up with the log,
 // validate and build the events on a copy of the state, append and sign
 // them, commit, and only then publish the new state. A wrong credential
-// appends an auth.fail event instead, and the command is refused.
+// appends an auth.fail event instead, and the command is refused. Its
+// instant may not be earlier than the record's time (State.LastAt).
 func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
+	return a.doBounded(ctx, c, false, run)
+}
+
+// doBounded is do; clockBound: the command is a press or a move, bounded
+// by its game's clock events only (its run checks tx.clockBound), never
+// by the record's time — a system event (a station's, a wrong credential,
+// a recovery note) recorded meanwhile neither refuses nor moves it
+// (docs/stations.md; Do passes it for the commands that are clockBounded).
+func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error) error {
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
 	}
@@ -339,6 +459,13 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 	provisional := c.At
 	if c.Now != nil {
 		provisional = c.Now().UTC()
+	}
+	if c.Now == nil {
+		// a given instant is judged before any credential is tried
+		received, tol := c.receipt(c.At)
+		if err := checkWhen(base, c, c.At, received, tol); err != nil {
+			return err
+		}
 	}
 	an, err := authenticate(base, c, provisional)
 	if err != nil {
@@ -368,20 +495,23 @@ func (a *App) do(ctx context.Context, c Cmd, run func(t *tx) error) error {
 		if c.Now != nil {
 			c.At = c.Now().UTC() // inside the write lock: no other writer can come between
 		}
-		if !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
-			return refuse("the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
-				c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
+		received, tol := c.receipt(c.At)
+		if err := checkWhen(st, c, c.At, received, tol); err != nil {
+			return err
+		}
+		if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
+			return refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
 		}
 		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
 			return refuse("the match's credentials changed while the command was given: give it again")
 		}
 		for _, id := range an.tried { // another process may have recorded a failure meanwhile
-			if until := st.backoffUntil(id); c.At.Before(until) {
+			if until := st.backoffAt(id, c.At); c.At.Before(until) {
 				return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 			}
 		}
 		signed := st.ArbiterCredential() != nil
-		t := &tx{cmd: c, st: st}
+		t := &tx{cmd: c, st: st, received: received}
 		if an.fail != nil {
 			if err := t.emit(0, KindAuthFail, an.fail); err != nil {
 				return err
@@ -558,6 +688,15 @@ func (t *tx) match() (*Match, error) {
 		return nil, refuseAs(CodeNoMatch)
 	}
 	return t.st.Match, nil
+}
+
+// clockBound refuses a press or a move at an instant before the last
+// operation of its game's clock: the only bound on it (doBounded).
+func (t *tx) clockBound(g *Game) error {
+	if last := g.Clock.Last(); t.cmd.At.Before(last) {
+		return refuseAs(CodeBeforeClock, t.cmd.At.UTC().Format(time.RFC3339Nano), last.UTC().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // liveFor is the game in progress for a command the roles may give, or a

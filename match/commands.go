@@ -501,6 +501,9 @@ func (m Move) run(t *tx, _ *Result) error {
 	if err != nil {
 		return err
 	}
+	if err := t.clockBound(g); err != nil {
+		return err
+	}
 	mover := g.ToMove()
 	if err := t.mayActFor(g, mover, "move"); err != nil {
 		return err
@@ -597,6 +600,9 @@ func (Press) Validate() error { return nil }
 func (Press) run(t *tx, _ *Result) error {
 	g, err := t.liveFor("press", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
 	if err != nil {
+		return err
+	}
+	if err := t.clockBound(g); err != nil {
 		return err
 	}
 	running, ok := g.Clock.Running()

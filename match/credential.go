@@ -297,6 +297,17 @@ func (s *State) backoffUntil(id string) time.Time {
 	return f.Last.Add(Backoff(f.N))
 }
 
+// backoffAt is the end of the wait a try of credential id at instant at
+// falls in (zero: none): a command given before the last wrong attempt —
+// a press stamped at a station and delivered after it — was not given
+// during the wait, so the attempt neither refuses nor moves it.
+func (s *State) backoffAt(id string, at time.Time) time.Time {
+	if f, ok := s.Auth.Fails[id]; !ok || at.Before(f.Last) {
+		return time.Time{}
+	}
+	return s.backoffUntil(id)
+}
+
 func applyCredentialAdd(s *State, e store.Event) error {
 	var c Credential
 	if err := decode(e, &c); err != nil {
@@ -399,7 +410,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	}
 	an.tried = tries
 	for _, id := range tries {
-		if until := st.backoffUntil(id); at.Before(until) {
+		if until := st.backoffAt(id, at); at.Before(until) {
 			return an, withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 		}
 	}

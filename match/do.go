@@ -69,7 +69,8 @@ func (a *App) Do(ctx context.Context, by Cmd, c Command) (Result, error) {
 	}
 	var res Result
 	var last *tx
-	err := a.do(ctx, by, func(t *tx) error {
+	_, clockOnly := c.(clockBounded)
+	err := a.doBounded(ctx, by, clockOnly, func(t *tx) error {
 		res, last = Result{}, t
 		if err := run(t, &res); err != nil {
 			return err
@@ -317,3 +318,11 @@ func decodeAs[C Command](b []byte) (Command, error) {
 	}
 	return c, nil
 }
+
+// clockBounded is a command bounded by its game's clock only (a press, a
+// move: tx.clockBound), never by the record's time (docs/stations.md): a
+// system event recorded meanwhile neither refuses nor moves it.
+type clockBounded interface{ clockBound() }
+
+func (Move) clockBound()  {}
+func (Press) clockBound() {}

@@ -87,6 +87,11 @@ type EngineMove struct {
 
 func (EngineMove) Kind() string { return "engine.move" }
 
+// clockBound: like the move it may make, the engine's move is bounded by
+// its game's clock only (a system event recorded meanwhile never refuses
+// it: docs/commands.md).
+func (EngineMove) clockBound() {}
+
 // Validate checks the fields' forms.
 func (m EngineMove) Validate() error {
 	if err := checkGameNumber(m.Game); err != nil {
@@ -130,6 +135,9 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if err != nil {
 		return err
 	}
+	if err := t.clockBound(g); err != nil {
+		return err
+	}
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -149,6 +157,7 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if err != nil || !legal(pos, mv) {
 		return refuseAs(CodeMoveNotLegal, phrase.Errorf("%s is not a legal move in this position", m.UCI))
 	}
+	pressed := g.Pressed != nil
 	p := EngineMovePayload{Ply: m.Ply, FEN: m.FEN, UCI: m.UCI, SAN: chess.AlgebraicNotation{}.Encode(pos, mv),
 		Received: m.Received.UTC().Format(time.RFC3339Nano), Eval: m.Eval, Depth: m.Depth, Nodes: m.Nodes, Pondered: m.Pondered,
 		EngineTranscript: m.EngineTranscript}
@@ -158,7 +167,7 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if !m.Play {
 		return nil
 	}
-	return Move{Input: m.UCI, Pressed: g.Pressed != nil}.run(t, res)
+	return Move{Input: m.UCI, Pressed: pressed}.run(t, res)
 }
 
 // legal reports whether mv is one of pos's legal moves.

@@ -100,6 +100,13 @@ const (
 	CodeMatchNewNeedsArbiter      Code = "match-new-needs-arbiter"
 	CodeNotTheEnginesMove         Code = "not-the-engines-move"
 	CodeNotEngineNeedsReason      Code = "not-engine-needs-reason"
+	// The bounds on a command's instant (app.go, checkWhen).
+	CodeBefore1900   Code = "instant-before-1900"
+	CodeBeforeMatch  Code = "instant-before-match"
+	CodeFuture       Code = "instant-in-the-future"
+	CodeTooLate      Code = "instant-too-early-for-a-party"
+	CodeBeforeClock  Code = "instant-before-clock"
+	CodeBeforeRecord Code = "instant-before-record"
 )
 
 // The refusals every face words alike (the shared dictionary,

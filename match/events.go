@@ -214,10 +214,55 @@ func (s *State) Apply(e store.Event) error {
 		return fmt.Errorf("match: replay event %d (%s): %w", e.Seq, e.Kind, err)
 	}
 	s.noteActed(e)
+	s.noteLate(e)
 	s.Seq = e.Seq
 	s.Head = e.Hash
-	s.LastAt = e.At
+	if !SystemEvent(e) {
+		s.MatchSeq = e.Seq
+		if e.At.After(s.LastAt) {
+			s.LastAt = e.At
+		}
+	}
 	return nil
+}
+
+// SystemEvent reports whether e is the system's own (a station's event, a
+// recovery note) or a wrong credential's (auth.fail): such events go into
+// the log in order with the instant they claim and the instant they were
+// received, and never bound a command's instant (State.LastAt).
+func SystemEvent(e store.Event) bool {
+	return e.Role == string(RoleSystem) || e.Kind == KindAuthFail
+}
+
+// LateEvent is an event of a protected match recorded more than LateAfter
+// after the instant it claims (given with the arbiter's credential: a
+// recovery, a replay): status --json and the report show it as recorded late.
+type LateEvent struct {
+	Seq      int64     `json:"seq"`
+	Game     int       `json:"game"`
+	Kind     string    `json:"kind"`
+	Role     Role      `json:"role"`
+	Actor    string    `json:"actor"`
+	At       time.Time `json:"at"`
+	Received time.Time `json:"received"`
+	// In is the game whose incident log shows it: its own, or for a
+	// match-level event the game in progress then (else the first).
+	In int `json:"-"`
+}
+
+// Late is how much later than its instant the event was received.
+func (l LateEvent) Late() time.Duration { return l.Received.Sub(l.At) }
+
+// noteLate keeps e among the events recorded late (State.Late).
+func (s *State) noteLate(e store.Event) {
+	if e.Received.IsZero() || SystemEvent(e) || !s.Protected() || e.Received.Sub(e.At) <= LateAfter {
+		return
+	}
+	in := e.Game
+	if g := s.CurrentGame(); in == 0 && g != nil {
+		in = g.Number
+	}
+	s.Late = append(s.Late[:len(s.Late):len(s.Late)], LateEvent{Seq: e.Seq, Game: e.Game, Kind: e.Kind, Role: Role(e.Role), Actor: e.Actor, At: e.At, Received: e.Received, In: max(in, 1)})
 }
 
 func (s *State) apply(e store.Event) error {

@@ -76,6 +76,10 @@ func (s *State) CredentialFor(r Role) string {
 // again (zero: at once), as the authority reckons it from the record.
 func (s *State) BackoffUntil(id string) time.Time { return s.backoffUntil(id) }
 
+// BackoffAt is the end of the wait a try of credential id at instant at
+// falls in (zero: none; a try before the last wrong attempt falls in none).
+func (s *State) BackoffAt(id string, at time.Time) time.Time { return s.backoffAt(id, at) }
+
 // Unlock returns the signing key if secret (or key) is this credential's:
 // a passphrase opens the sealed key (argon2id, then AES-GCM), a key file's
 // key is compared with the public key.
@@ -164,7 +168,7 @@ func authenticateRemote(st *State, c Cmd, at time.Time) (authn, error) {
 		return an, forbidAs(CodeNoCredential, credWord(id))
 	}
 	an.tried = []string{id}
-	if until := st.backoffUntil(id); at.Before(until) {
+	if until := st.backoffAt(id, at); at.Before(until) {
 		return an, TooManyWrong(id, until)
 	}
 	if c.Tried != nil || !c.Signed.verify(cred.PublicKey) {

@@ -86,19 +86,22 @@ func exec(t *testing.T, db *sql.DB, q string, args ...any) {
 // who has read docs/store.md would after changing events.
 func rehash(t *testing.T, db *sql.DB) {
 	t.Helper()
-	rows, err := db.Query("SELECT seq, match, game, at_ns, role, actor, kind, payload FROM events ORDER BY seq")
+	rows, err := db.Query("SELECT seq, match, game, at_ns, received_ns, role, actor, kind, payload FROM events ORDER BY seq")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var evs []store.Event
 	for rows.Next() {
 		var e store.Event
-		var at int64
+		var at, rec int64
 		var p string
-		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &at, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
+		if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &at, &rec, &e.Role, &e.Actor, &e.Kind, &p); err != nil {
 			t.Fatal(err)
 		}
 		e.At, e.Payload = time.Unix(0, at).UTC(), []byte(p)
+		if rec != 0 {
+			e.Received = time.Unix(0, rec).UTC()
+		}
 		evs = append(evs, e)
 	}
 	rows.Close()
@@ -294,7 +297,7 @@ func TestVerify(t *testing.T) {
 			Kind: KindGameEnd, Payload: []byte(`{"result":"0-1","termination":"adjudication","reason":"forged"}`), Prev: last.Hash}
 		e.Hash = store.EventHash(e)
 		db := raw(t, path)
-		exec(t, db, `INSERT INTO events VALUES (?, 1, 2, ?, 'arbiter', 'Mike Valvo', ?, ?, ?, ?)`, e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
+		exec(t, db, `INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash) VALUES (?, 1, 2, ?, 'arbiter', 'Mike Valvo', ?, ?, ?, ?)`, e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
 		if r := verifyFile(t, path, "", ""); r.OK || r.BadSeq != e.Seq || !strings.Contains(r.Problem, "no signature") {
 			t.Errorf("verify = OK %v at %d: %s", r.OK, r.BadSeq, r.Problem)
 		}

@@ -256,8 +256,18 @@ type State struct {
 	Current int // index into Games of the game in progress or last finished; -1 before game 1
 	Seq     int64
 	Head    string
-	LastAt  time.Time
-	Auth    authState // credentials and recent wrong attempts (credential.go)
+	// LastAt is the record's time: the latest instant of its events but
+	// the system's own and wrong credentials' (SystemEvent). A command may
+	// not claim an earlier one; a press or a move only not one before its
+	// game's last clock event.
+	LastAt time.Time
+	// MatchSeq is the seq of the last event that is not a system event
+	// (SystemEvent): a station whose replica holds it lacks nothing a
+	// command is checked or signed against (docs/stations.md).
+	MatchSeq int64
+	// Late are the events of a protected match recorded late (noteLate).
+	Late []LateEvent
+	Auth authState // credentials and recent wrong attempts (credential.go)
 
 	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
 }

@@ -14,6 +14,23 @@ type Status struct {
 	Seq   int64         `json:"seq"`
 	Head  string        `json:"head"`
 	At    string        `json:"at"`
+	// RecordedLate are the events of a protected match recorded more than
+	// LateAfter after the instant they claim (given with the arbiter's
+	// credential), each with both instants.
+	RecordedLate []StatusLate `json:"recorded_late"`
+}
+
+// StatusLate is an event recorded late: the instant it claims and the
+// instant it was received.
+type StatusLate struct {
+	Seq      int64  `json:"seq"`
+	Game     int    `json:"game"`
+	Kind     string `json:"kind"`
+	Role     Role   `json:"role"`
+	Actor    string `json:"actor"`
+	At       string `json:"at"`
+	Received string `json:"received"`
+	LateMS   int64  `json:"late_ms"`
 }
 
 // StatusMatch summarises the match.
@@ -84,7 +101,11 @@ type StatusEntry struct {
 
 // StatusAt reads the state at instant at.
 func (s *State) StatusAt(at time.Time) Status {
-	st := Status{Games: []StatusEntry{}, Seq: s.Seq, Head: s.Head, At: at.UTC().Format(time.RFC3339Nano)}
+	st := Status{Games: []StatusEntry{}, Seq: s.Seq, Head: s.Head, At: at.UTC().Format(time.RFC3339Nano), RecordedLate: []StatusLate{}}
+	for _, l := range s.Late {
+		st.RecordedLate = append(st.RecordedLate, StatusLate{Seq: l.Seq, Game: l.Game, Kind: l.Kind, Role: l.Role, Actor: l.Actor,
+			At: l.At.UTC().Format(time.RFC3339Nano), Received: l.Received.UTC().Format(time.RFC3339Nano), LateMS: l.Late().Milliseconds()})
+	}
 	if s.Match == nil {
 		return st
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,10 +46,46 @@ func runCLI(t testing.TB, args ...string) string {
 }
 
 func runCLIStatus(args ...string) (stdout, stderr string, code int) {
+	// The machine's clock reads a month after the instants recorded: the
+	// demo's, or the --at given (nobody records an instant not yet come).
+	now := demo.Start.Add(30 * 24 * time.Hour)
+	for i, a := range args {
+		if t, err := time.Parse(time.RFC3339Nano, a); err == nil && i > 0 && args[i-1] == "--at" && t.Add(30*24*time.Hour).After(now) {
+			now = t.Add(30 * 24 * time.Hour)
+		}
+	}
+	return runCLIAt(now, args...)
+}
+
+// runCLIAt runs the command line on a machine whose clock reads now.
+func runCLIAt(now time.Time, args ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
-	env := cli.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }, Now: func() time.Time { return demo.Start.Add(30 * 24 * time.Hour) }}
+	env := cli.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }, Now: func() time.Time { return now }}
 	code = cli.Run(context.Background(), args, env)
 	return o.String(), e.String(), code
+}
+
+// playLive plays a script's lines as they happen: each line given at its
+// own instant (start + OFFSET, "H:MM:SS") on a machine whose clock reads
+// that instant, as an operator's and players' commands are given on a
+// protected match (a party's instant may not lie more than 5 s back).
+func playLive(t testing.TB, db string, start time.Time, script string) {
+	t.Helper()
+	dir := t.TempDir()
+	for i, line := range strings.Split(strings.TrimSpace(script), "\n") {
+		var h, m, sec int
+		if _, err := fmt.Sscanf(strings.Fields(line)[0], "%d:%d:%d", &h, &m, &sec); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		at := start.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second)
+		sp := filepath.Join(dir, fmt.Sprintf("line%d.txt", i+1))
+		if err := os.WriteFile(sp, []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errs, code := runCLIAt(at, "--db", db, "--at", start.Format(time.RFC3339Nano), "play", sp); code != 0 {
+			t.Fatalf("line %d (%s): exit %d: %s", i+1, line, code, errs)
+		}
+	}
 }
 
 // buildDemo plays the demo script of the first games of the 1996 match

@@ -4,6 +4,7 @@ package report
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/notnil/chess"
 
@@ -15,6 +16,7 @@ func (r *renderer) incidents(g *match.Game) {
 	f, t := r.f, r.t
 	r.ensure(30)
 	r.heading(t.s("Incident log"), 11)
+	defer r.recordedLate(g)
 	if len(g.Incidents) == 0 {
 		r.para(t.s("No incidents were logged."), 9, false)
 		f.Ln(3)
@@ -27,6 +29,39 @@ func (r *renderer) incidents(g *match.Game) {
 	r.table([]col{{14.5, "L"}, {16, "L"}, {13, "R"}, {13, "R"}, {25, "L"}, {17, "L"}, {0, "L"}, {13, "L"}, {23, "L"}},
 		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
+}
+
+// recordedLate lists, under a game's incident log, the events of the game
+// a protected match recorded late (match.LateEvent: given with the
+// arbiter's credential more than 5 s after the instant they claim), each
+// run of consecutive ones in one line with both instants.
+func (r *renderer) recordedLate(g *match.Game) {
+	var runs [][]match.LateEvent
+	for _, l := range r.st.Late {
+		if l.In != g.Number {
+			continue
+		}
+		if n := len(runs); n > 0 && runs[n-1][len(runs[n-1])-1].Seq+1 == l.Seq {
+			runs[n-1] = append(runs[n-1], l)
+			continue
+		}
+		runs = append(runs, []match.LateEvent{l})
+	}
+	if len(runs) == 0 {
+		return
+	}
+	t := r.t
+	r.para(t.s("Recorded late (the arbiter's credential; each event keeps the instant it claims and the instant it was received):"), 9, true)
+	for _, run := range runs {
+		a, b := run[0], run[len(run)-1]
+		when := func(x time.Time) string { return t.date(x) + " " + t.clockTime(x) }
+		if len(run) == 1 {
+			r.para(t.f("event %d (%s) at %s, received %s", a.Seq, a.Kind, when(a.At), when(a.Received)), 8, false)
+			continue
+		}
+		r.para(t.f("events %d–%d (%d) at %s to %s, received %s to %s", a.Seq, b.Seq, len(run), when(a.At), when(b.At), when(a.Received), when(b.Received)), 8, false)
+	}
+	r.f.Ln(2)
 }
 
 func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) []string {

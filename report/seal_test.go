@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sealScript is a one-game match of Deep Blue's four-move mate: Deep Blue's
@@ -67,7 +68,7 @@ func TestPDFPrintsTheSeal(t *testing.T) {
 			if err := os.WriteFile(sp, []byte(sealScript(tc.protected, tc.byArbiter)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+			playLive(t, db, time.Date(2024, 5, 1, 13, 0, 0, 0, time.UTC), sealScript(tc.protected, tc.byArbiter))
 			key := ""
 			if tc.protected {
 				// the key verify names, in blocks of eight

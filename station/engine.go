@@ -298,9 +298,20 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 	for _, cfg := range []jetstream.StreamConfig{StreamConfig(replicas), HeadsStreamConfig(replicas)} {
 		for {
 			// One try at a time: a request sent before the cluster has a meta
-			// leader is never answered.
+			// leader is never answered. A stream that exists keeps its
+			// replicas if it has as many already: a holder that joins with an
+			// invitation made before other holders joined counts fewer, and
+			// must not scale the stream down (the authority scales it to the
+			// holders the record names, Station.scaleStream).
 			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			_, err := e.js.CreateOrUpdateStream(tctx, cfg)
+			var err error
+			if st, serr := e.js.Stream(tctx, cfg.Name); serr == nil && st.CachedInfo().Config.Replicas >= replicas {
+				err = nil
+			} else if serr == nil || errors.Is(serr, jetstream.ErrStreamNotFound) {
+				_, err = e.js.CreateOrUpdateStream(tctx, cfg)
+			} else {
+				err = serr
+			}
 			cancel()
 			if err == nil {
 				break

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"arbiter/match"
 	"arbiter/service"
@@ -119,6 +120,7 @@ type Station struct {
 	claims      int
 	epoch       int // the epoch a claim of this station starts (Config.Epoch)
 	refusals    refusalCount
+	scaled      time.Time // when the authority last looked at the stream's replicas (scaleStream)
 }
 
 // refusalCount rate-limits the station.refused events: at most one per
@@ -147,8 +149,9 @@ func (s *Station) refusalWindowLocked() time.Duration {
 }
 
 type beatSeen struct {
-	at  time.Time // local, monotonic
-	seq int64
+	at       time.Time // local, monotonic
+	seq      int64
+	matchSeq int64
 }
 
 // TimeSample is one answer of the authority to a time request: the offset
@@ -159,6 +162,7 @@ type beatSeen struct {
 type TimeSample struct {
 	Offset, RTT time.Duration
 	Seq         int64
+	MatchSeq    int64 // the authority's last event that is not a system event
 	At          time.Time
 }
 
@@ -229,7 +233,7 @@ func AskTime(nc *nats.Conn, subject string, now func() time.Time, timeout time.D
 	}
 	rtt := t3.Sub(t0)
 	mid := t0.Add(rtt / 2)
-	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, At: mid}, true
+	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, MatchSeq: b.MatchSeq, At: mid}, true
 }
 
 // receipt is the first receipt of a request by any record holder: the
@@ -587,7 +591,7 @@ func (s *Station) subscribe() error {
 			return
 		}
 		s.mu.Lock()
-		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq}
+		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
 		close(s.beatChanged)
 		s.beatChanged = make(chan struct{})
 		s.mu.Unlock()
@@ -682,7 +686,7 @@ func (s *Station) subscribe() error {
 		}
 		seq, _ := s.rep.Head()
 		_, claim := s.rep.Authority()
-		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim)})
+		b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.timelineAt(got).UnixNano(), Seq: int64(seq), Claim: int64(claim), MatchSeq: s.app.State().MatchSeq})
 		m.Respond(b)
 	})
 	if err != nil {
@@ -974,7 +978,7 @@ func (s *Station) ping(name string) {
 func (s *Station) beat() {
 	auth := s.authority()
 	seq, _ := s.rep.Head()
-	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth})
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq})
 	s.link.nc.Publish(SubjectBeat, b)
 }
 
@@ -995,7 +999,11 @@ func (s *Station) monitor() {
 			return
 		case <-t.C:
 		}
-		if s.rep.Alarm() != nil || s.authority() {
+		if s.rep.Alarm() != nil {
+			continue
+		}
+		if s.authority() {
+			s.scaleStream()
 			continue
 		}
 		auth, claimAt := s.rep.Authority()
@@ -1053,21 +1061,16 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	s.claims++
 	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)
 	s.mu.Unlock()
-	evs, err := s.cfg.DB.EventsAfter(ctx, int64(last)-1)
-	if err != nil {
-		return err
-	}
+	// The claim is a system event: it bounds no command (match.SystemEvent),
+	// so it carries the instant it is made, received here and then.
 	at := s.Now()
-	if len(evs) > 0 {
-		at = evs[len(evs)-1].At // the claim does not move the record's time
-	}
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
 	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
-		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
 		if err != nil {
 			return err
 		}
@@ -1095,13 +1098,19 @@ func (s *Station) waitReplicasCurrent(ctx context.Context, n int) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	for {
-		if info, err := s.link.streamInfo(ctx); err == nil && info.Cluster != nil && info.Config.Replicas == n && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == n-1 {
-			current, offline := true, false
+		// As many replicas as the record names holders (at most 3), this
+		// holder's among them: a holder invited before another joined
+		// counts too few, and the authority scales the stream up
+		// (scaleStream) once it sees this one's member event.
+		want := max(n, min(len(s.rep.Holders()), 3))
+		if info, err := s.link.streamInfo(ctx); err == nil && info.Cluster != nil && info.Config.Replicas >= want && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == info.Config.Replicas-1 {
+			current, offline, mine := true, false, info.Cluster.Leader == s.cfg.Name
 			for _, r := range info.Cluster.Replicas {
 				current = current && r.Current
 				offline = offline || r.Offline || r.Active > 3*time.Second
+				mine = mine || r.Name == s.cfg.Name
 			}
-			if current || offline {
+			if (current || offline) && mine {
 				return
 			}
 		}
@@ -1110,6 +1119,29 @@ func (s *Station) waitReplicasCurrent(ctx context.Context, n int) {
 			return
 		}
 	}
+}
+
+// commandsOf splits a record into its commands as they were written: the
+// events a command's (or request's) signature covers, from its first event
+// on, go together, every other event alone. A stream seeded from a record
+// carries each command as one batch, so that a station joining applies it
+// in one transaction and checks its signature over all of its events (a
+// rule 10 correction, a move that mates, a credential's registration).
+func commandsOf(evs []store.Event, sigs []store.Signature) [][]store.Event {
+	count := map[int64]int64{}
+	for _, sg := range sigs {
+		if sg.Kind == store.SigCommand || sg.Kind == store.SigRequest {
+			count[sg.Seq] = max(count[sg.Seq], sg.Count)
+		}
+	}
+	var out [][]store.Event
+	for i := 0; i < len(evs); {
+		n := max(int(count[evs[i].Seq]), 1)
+		n = min(n, len(evs)-i)
+		out = append(out, evs[i:i+n])
+		i += n
+	}
+	return out
 }
 
 // bootstrap makes the first record holder's record the stream (an empty
@@ -1145,27 +1177,28 @@ func (s *Station) bootstrap(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range evs {
-		id := fmt.Sprintf("seed/%d/%s", e.Seq, e.Hash[:16])
+	for _, cmd := range commandsOf(evs, sigs) {
+		first, end := cmd[0], cmd[len(cmd)-1]
+		id := fmt.Sprintf("seed/%d/%s", first.Seq, first.Hash[:16])
 		// A cluster that is still forming answers "no responders" or not
-		// at all until the stream has a leader: each event is tried again
-		// until it is in (another holder seeding the same events makes it
-		// a duplicate or moves the stream past it) or ctx ends.
+		// at all until the stream has a leader: each command is tried
+		// again until it is in (another holder seeding the same events
+		// makes it a duplicate or moves the stream past it) or ctx ends.
 		for {
 			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			_, err := s.link.Append(tctx, id, encodeEvents(id, []store.Event{e}, sigs), uint64(e.Seq-1))
+			_, err := s.link.Append(tctx, id, encodeEvents(id, cmd, sigs), uint64(first.Seq-1))
 			cancel()
 			var dup *DuplicateError
 			if err == nil || errors.As(err, &dup) {
 				break
 			}
 			if errors.Is(err, ErrStale) {
-				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(e.Seq) {
+				if last, lerr := s.link.LastSeq(ctx); lerr == nil && last >= uint64(end.Seq) {
 					break
 				}
 			}
 			if sleepCtx(ctx, 200*time.Millisecond) != nil {
-				return fmt.Errorf("station: put event %d into the stream: %w", e.Seq, err)
+				return fmt.Errorf("station: put event %d into the stream: %w", first.Seq, err)
 			}
 		}
 	}
@@ -1241,15 +1274,14 @@ func refusedPeer(detail string) string {
 	return host
 }
 
-// appendRefused records a refusal (station.refused), stamped no earlier
-// than the record's last event, unless the record holds one of the same
-// peer and kind less than RefusalWindow before it (reported by another
-// holder): then it is only counted, in the next one recorded.
+// appendRefused records a refusal (station.refused) at the instant the
+// reporting holder claims and the instant it was received (a system event:
+// it bounds no command, match.SystemEvent), unless the record holds one of
+// the same peer and kind received less than RefusalWindow before it
+// (reported by another holder): then it is only counted, in the next one
+// recorded.
 func (s *Station) appendRefused(ctx context.Context, req Request) error {
-	at := time.Unix(0, req.At).UTC()
-	if last := s.app.State().LastAt; at.Before(last) {
-		at = last
-	}
+	at, received := SystemInstant(req)
 	kind, more, peer := req.Args[2], req.Args[4], ""
 	if len(req.Args) > 5 {
 		peer = req.Args[5]
@@ -1259,7 +1291,7 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	s.mu.Lock()
 	window := s.refusalWindowLocked()
 	s.mu.Unlock()
-	if recent, err := s.refusedSince(ctx, at.Add(-window), peer, kind); err != nil {
+	if recent, err := s.refusedSince(ctx, received.Add(-window), peer, kind); err != nil {
 		return err
 	} else if recent {
 		s.mu.Lock()
@@ -1275,7 +1307,7 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	s.mu.Unlock()
 	payload, _ := json.Marshal(map[string]string{"station": req.From, "kind": kind, "peer": peer, "detail": req.Args[3], "more": strconv.Itoa(n)})
 	_, err := s.cfg.DB.Update(ctx, func(tx *store.Tx) error {
-		e, err := tx.Append(store.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: KindRefused, Payload: payload})
 		if err != nil {
 			return err
 		}
@@ -1290,16 +1322,41 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 	return err
 }
 
+// SystemInstant is the instant a station's own event (station.refused,
+// station.member) is recorded at and the instant it was received: the
+// instant the sending station stamped, but never later than its receipt
+// plus the uncertainty the authority allows a stamp (match.Cmd's bounds) —
+// a station that does not know the match timeline yet stamps on its own
+// clock — nor earlier than 1900.
+func SystemInstant(req Request) (at, received time.Time) {
+	at = time.Unix(0, req.At).UTC()
+	if req.Stamp == nil || req.Stamp.Received.IsZero() {
+		return at, at
+	}
+	received = req.Stamp.Received.UTC()
+	if late := match.StampTolerance(req.Stamp.RTT, req.Stamp.Uncertainty); at.After(received.Add(late)) || at.Before(match.Earliest) {
+		at = received
+	}
+	return at, received
+}
+
 // refusedSince reports whether the record holds a station.refused of this
-// peer and kind at or after since.
+// peer and kind received at or after since (its instant for one without a
+// receipt). The record's instants need not grow with seq (a system event
+// bounds nothing), so every refusal is looked at.
 func (s *Station) refusedSince(ctx context.Context, since time.Time, peer, kind string) (bool, error) {
 	evs, err := s.cfg.DB.EventsAfter(ctx, 0)
 	if err != nil {
 		return false, err
 	}
-	for i := len(evs) - 1; i >= 0 && !evs[i].At.Before(since); i-- {
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		when := e.Received
+		if when.IsZero() {
+			when = e.At
+		}
 		var p struct{ Kind, Peer string }
-		if evs[i].Kind == KindRefused && json.Unmarshal(evs[i].Payload, &p) == nil && p.Kind == kind && p.Peer == peer {
+		if e.Kind == KindRefused && !when.Before(since) && json.Unmarshal(e.Payload, &p) == nil && p.Kind == kind && p.Peer == peer {
 			return true, nil
 		}
 	}
@@ -1476,10 +1533,12 @@ func (s *Station) handle(m *nats.Msg) {
 			first = receipt{at: s.Now(), by: s.cfg.Name}
 		}
 		stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
-		if floor := first.at.Add(-first.rtt); at.Before(floor) {
+		if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
 			// A sender cannot backdate by more than the round trip the
 			// holder that received it first measured to it: raised to
 			// that bound (docs/stations.md says why it is not refused).
+			// Only the arbiter's credential records an earlier instant
+			// given with --at (match.LateAfter: it is recorded late).
 			at, stamp.Raised = floor, true
 		}
 		if late := s.Now().Sub(pressed); late > time.Second && presses(req.Args) {
@@ -1555,6 +1614,10 @@ func (s *Station) handle(m *nats.Msg) {
 		}
 	}
 }
+
+// byArbiter reports whether a request is given with the arbiter's
+// credential (signed by it, or reporting a wrong one tried).
+func byArbiter(req Request) bool { return req.Signer == "arbiter" || req.Tried == "arbiter" }
 
 // presses reports whether a command's words press a clock: 'press', and
 // 'move' without --pressed (the move presses its clock).
@@ -1654,17 +1717,39 @@ func (r *Replica) Holders() []MemberInfo {
 	return hs
 }
 
-// SetReplicas scales the stream (the authority does so when a third
-// record holder has joined).
-func (s *Station) SetReplicas(ctx context.Context, n int) error {
+// scaleStream gives the stream as many replicas as the record names
+// record holders, at most 3 (the authority does it, every few seconds):
+// a holder that joined with an invitation made before another holder
+// joined starts its engine counting too few, and an R2 stream takes no
+// writes once either of its two servers dies — a failover would never
+// finish (docs/stations.md, "Failover that always finishes").
+func (s *Station) scaleStream() {
 	if s.eng == nil || s.eng.cfg.Cluster == nil {
-		return nil
+		return
 	}
-	if _, err := s.eng.js.UpdateStream(ctx, StreamConfig(n)); err != nil {
-		return err
+	s.mu.Lock()
+	due := time.Since(s.scaled) >= 2*time.Second
+	if due {
+		s.scaled = time.Now()
 	}
-	_, err := s.eng.js.UpdateStream(ctx, HeadsStreamConfig(n))
-	return err
+	s.mu.Unlock()
+	want := min(len(s.rep.Holders()), 3)
+	if !due || want < 2 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+	defer cancel()
+	for _, cfg := range []jetstream.StreamConfig{StreamConfig(want), HeadsStreamConfig(want)} {
+		st, err := s.eng.js.Stream(ctx, cfg.Name)
+		if err != nil || st.CachedInfo().Config.Replicas >= want {
+			continue
+		}
+		if _, err := s.eng.js.UpdateStream(ctx, cfg); err != nil {
+			s.cfg.Logf("%s: the stream %s keeps %d replicas for %d record holders: %v", s.cfg.Name, cfg.Name, st.CachedInfo().Config.Replicas, want, err)
+			continue
+		}
+		s.cfg.Logf("%s: the stream %s now has %d replicas, one on each record holder", s.cfg.Name, cfg.Name, want)
+	}
 }
 
 // Member is a station as status shows it.
@@ -1688,6 +1773,42 @@ type Status struct {
 	Alarm         string   `json:"alarm,omitempty"`
 	CanAppend     bool     `json:"can_append"`
 	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
+	// TimelineNS is the match timeline as this station estimates it, read
+	// at the instant WallNS of this machine's wall clock, with its
+	// uncertainty (0 on the authority); absent while the station does not
+	// know the timeline. A command given on this machine is stamped from
+	// it (stations.Link.Offset) without asking an authority that may be gone.
+	TimelineNS    int64 `json:"timeline_ns,omitempty"`
+	WallNS        int64 `json:"wall_ns,omitempty"`
+	UncertaintyNS int64 `json:"uncertainty_ns,omitempty"`
+	// AuthorityMatchSeq is the authority's last event that is not a system
+	// event, as its heartbeats last said (its own on the authority): a
+	// command given on this machine is prepared once this record holds it.
+	AuthorityMatchSeq int64 `json:"authority_match_seq,omitempty"`
+}
+
+// AuthorityMatchSeq is the authority's last event that is not a system
+// event, as its heartbeats last said (this station's own on the authority).
+func (s *Station) AuthorityMatchSeq() int64 {
+	auth, _ := s.rep.Authority()
+	if auth == s.cfg.Name {
+		return s.app.State().MatchSeq
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.beats[auth].matchSeq
+}
+
+// Estimate is the station's estimate of the match timeline now (the
+// offset to its time source, Config.Now) and its uncertainty; ok is false
+// while it does not know the timeline (no authority answered, and it is
+// not the authority).
+func (s *Station) Estimate() (offset, uncertainty time.Duration, ok bool) {
+	off, u := s.Offset()
+	if u < 0 && !s.knowsTime() {
+		return 0, 0, false
+	}
+	return off, max(u, 0), true
 }
 
 // Status describes the station now.
@@ -1697,6 +1818,10 @@ func (s *Station) Status() Status {
 	off, unc := s.Offset()
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
 		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}
+	if _, u, ok := s.Estimate(); ok {
+		wall := time.Now()
+		st.TimelineNS, st.WallNS, st.UncertaintyNS = s.Now().UnixNano(), wall.UnixNano(), int64(u)
+	}
 	if a := s.rep.Alarm(); a != nil {
 		st.Alarm = a.Error()
 	}
@@ -1706,6 +1831,7 @@ func (s *Station) Status() Status {
 		beats[k] = v
 	}
 	s.mu.Unlock()
+	st.AuthorityMatchSeq = s.AuthorityMatchSeq()
 	members := s.rep.Members()
 	if _, ok := members[s.cfg.Name]; !ok {
 		members[s.cfg.Name] = MemberInfo{Name: s.cfg.Name, Role: s.cfg.Role}

@@ -307,9 +307,10 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 			t.Fatalf("move payload %s at %d (stamped %d)", e.Payload, e.At.UnixNano(), r.At)
 		}
 	})
-	t.Run("a press stamped before the game's last event is refused by the match", func(t *testing.T) {
+	t.Run("a press stamped before the game's last clock event is refused by the match", func(t *testing.T) {
+		evs, _ := db.EventsAfter(context.Background(), 0)
 		r := req("white", "press")
-		r.At = s.Now().Add(-time.Hour).UnixNano()
+		r.At = evs[len(evs)-1].At.Add(-time.Millisecond).UnixNano() // before the last move
 		b, _ := json.Marshal(receiptNote{ID: r.ID, By: "appeals", AtNS: s.Now().UnixNano(), RTTNS: int64(2 * time.Hour)})
 		s.Link().Conn().Publish(SubjectReceipt, b)
 		waitFor(t, 10*time.Second, "the holder's receipt did not arrive", func() bool {
@@ -319,8 +320,8 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if rep, err := s.Submit(ctx, r); err != nil || !strings.Contains(rep.Error, "earlier than the last event") {
-			t.Fatalf("a press before the last event: %+v %v", rep, err)
+		if rep, err := s.Submit(ctx, r); err != nil || rep.Refusal == nil || rep.Refusal.Code != match.CodeBeforeClock {
+			t.Fatalf("a press before the last clock event: %+v %v", rep, err)
 		}
 	})
 }

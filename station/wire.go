@@ -13,19 +13,22 @@ import (
 // with the command it belongs to (id, part of parts) so that a replica
 // applies a command's events in one transaction.
 type wireEvent struct {
-	Cmd     string `json:"cmd"`
-	Part    int    `json:"part"`
-	Parts   int    `json:"parts"`
-	Seq     int64  `json:"seq"`
-	Match   int64  `json:"match"`
-	Game    int    `json:"game"`
-	AtNS    int64  `json:"at_ns"`
-	Role    string `json:"role"`
-	Actor   string `json:"actor"`
-	Kind    string `json:"kind"`
-	Payload string `json:"payload"` // the stored bytes, as a string so JSON never rewrites them
-	Prev    string `json:"prev"`
-	Hash    string `json:"hash"`
+	Cmd   string `json:"cmd"`
+	Part  int    `json:"part"`
+	Parts int    `json:"parts"`
+	Seq   int64  `json:"seq"`
+	Match int64  `json:"match"`
+	Game  int    `json:"game"`
+	AtNS  int64  `json:"at_ns"`
+	// ReceivedNS is the instant the event was received (store.Event's
+	// Received; 0: none, an event written before receipts were recorded).
+	ReceivedNS int64  `json:"received_ns,omitempty"`
+	Role       string `json:"role"`
+	Actor      string `json:"actor"`
+	Kind       string `json:"kind"`
+	Payload    string `json:"payload"` // the stored bytes, as a string so JSON never rewrites them
+	Prev       string `json:"prev"`
+	Hash       string `json:"hash"`
 	// Sigs are the signatures the record keeps at this event's seq (the
 	// command's at its first event, the station's at each, the arbiter's
 	// head at its last), exactly as the signatures table holds them.
@@ -54,7 +57,7 @@ func encodeEvents(id string, evs []store.Event, sigs []store.Signature) [][]byte
 	out := make([][]byte, len(evs))
 	for i, e := range evs {
 		w := wireEvent{Cmd: id, Part: i + 1, Parts: len(evs), Seq: e.Seq, Match: e.Match, Game: e.Game,
-			AtNS: e.At.UnixNano(), Role: e.Role, Actor: e.Actor, Kind: e.Kind, Payload: string(e.Payload),
+			AtNS: e.At.UnixNano(), ReceivedNS: unixNS(e.Received), Role: e.Role, Actor: e.Actor, Kind: e.Kind, Payload: string(e.Payload),
 			Prev: e.Prev, Hash: e.Hash}
 		for _, s := range sigs {
 			if s.Seq == e.Seq {
@@ -78,8 +81,20 @@ func decodeEvent(data []byte) (wireEvent, store.Event, error) {
 	if w.Parts < 1 || w.Part < 1 || w.Part > w.Parts {
 		return w, store.Event{}, fmt.Errorf("event %d: part %d of %d", w.Seq, w.Part, w.Parts)
 	}
-	return w, store.Event{Seq: w.Seq, Match: w.Match, Game: w.Game, At: time.Unix(0, w.AtNS).UTC(), Role: w.Role,
-		Actor: w.Actor, Kind: w.Kind, Payload: []byte(w.Payload), Prev: w.Prev, Hash: w.Hash}, nil
+	e := store.Event{Seq: w.Seq, Match: w.Match, Game: w.Game, At: time.Unix(0, w.AtNS).UTC(), Role: w.Role,
+		Actor: w.Actor, Kind: w.Kind, Payload: []byte(w.Payload), Prev: w.Prev, Hash: w.Hash}
+	if w.ReceivedNS != 0 {
+		e.Received = time.Unix(0, w.ReceivedNS).UTC()
+	}
+	return w, e, nil
+}
+
+// unixNS is t in Unix nanoseconds, 0 for the zero time.
+func unixNS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
 }
 
 // Request is a command sent to the authority. It carries no credential:
@@ -110,8 +125,12 @@ type Request struct {
 	// Stamp is set by the authority before it runs the command (not sent).
 	Stamp *match.Stamp `json:"-"`
 	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
-	RTT   int64        `json:"rtt_ns,omitempty"`
-	Args  []string     `json:"args"` // the command's words and flags, as on the command line
+	// AtGiven: the instant was given (--at), not stamped. Given with the
+	// arbiter's credential it is recorded as given (he records earlier
+	// instants: a recovery); any other is bounded as a stamp is.
+	AtGiven bool     `json:"at_given,omitempty"`
+	RTT     int64    `json:"rtt_ns,omitempty"`
+	Args    []string `json:"args"` // the command's words and flags, as on the command line
 }
 
 // Signed is the request as its role signed it (nil: unsigned). At the
@@ -183,12 +202,15 @@ func pingSubject(name string) string {
 
 // beat is the authority's heartbeat and its answer to a time request.
 type beat struct {
-	Name   string `json:"name"`
-	NowNS  int64  `json:"now_ns"` // the match timeline at the authority
-	Seq    int64  `json:"seq"`
-	Claim  int64  `json:"claim"` // seq of the claim that names it
-	Beat   bool   `json:"beat,omitempty"`
-	Status []byte `json:"-"`
+	Name  string `json:"name"`
+	NowNS int64  `json:"now_ns"` // the match timeline at the authority
+	Seq   int64  `json:"seq"`
+	Claim int64  `json:"claim"` // seq of the claim that names it
+	// MatchSeq is the seq of its record's last event that is not a
+	// system event (match.State.MatchSeq).
+	MatchSeq int64  `json:"match_seq,omitempty"`
+	Beat     bool   `json:"beat,omitempty"`
+	Status   []byte `json:"-"`
 }
 
 // Kinds of the stations' own events (match.StationKindPrefix).

@@ -14,24 +14,35 @@ import (
 
 // Event is one entry of the log.
 type Event struct {
-	Seq     int64     // 1-based, contiguous
-	Match   int64     // match id (one match per file; the match layer uses 1)
-	Game    int       // game number, 0 = match-level event
-	At      time.Time // the instant it happened, UTC, nanoseconds (stored as INTEGER unix nanoseconds)
-	Role    string    // arbiter | operator | white | black | system
-	Actor   string    // name of the person in that role at that time
-	Kind    string    // e.g. "move", "press", "game.start"
-	Payload []byte    // JSON object text, stored verbatim (compact); hashed verbatim
-	Prev    string    // hex SHA-256 of the previous event (GenesisPrev for the first)
-	Hash    string    // hex SHA-256 over the canonical encoding, see EventHash
+	Seq   int64     // 1-based, contiguous
+	Match int64     // match id (one match per file; the match layer uses 1)
+	Game  int       // game number, 0 = match-level event
+	At    time.Time // the instant it happened, UTC, nanoseconds (stored as INTEGER unix nanoseconds)
+	// Received is the instant the event was received where it was
+	// recorded (the machine's clock on one machine; a station's command:
+	// its first receipt by a record holder, on the match timeline), beside
+	// the instant At it claims. Zero for events written before it was
+	// recorded (migration 0005): they keep the encoding arbiter-event-v1.
+	Received time.Time
+	Role     string // arbiter | operator | white | black | system
+	Actor    string // name of the person in that role at that time
+	Kind     string // e.g. "move", "press", "game.start"
+	Payload  []byte // JSON object text, stored verbatim (compact); hashed verbatim
+	Prev     string // hex SHA-256 of the previous event (GenesisPrev for the first)
+	Hash     string // hex SHA-256 over the canonical encoding, see EventHash
 }
 
 // GenesisPrev is the Prev of event 1: 64 zeros.
 var GenesisPrev = strings.Repeat("0", 64)
 
-// HashDomain is the first field of every hashed encoding; a new encoding
+// HashDomain is the first field of the hashed encoding of an event without
+// a receipt (written before migration 0005); HashDomainV2 that of an event
+// with one, whose encoding has the field received after at. A new encoding
 // would get a new domain string.
-const HashDomain = "arbiter-event-v1"
+const (
+	HashDomain   = "arbiter-event-v1"
+	HashDomainV2 = "arbiter-event-v2"
+)
 
 // Roles lists the roles an event may be recorded under.
 var Roles = []string{"arbiter", "operator", "white", "black", "system"}
@@ -45,26 +56,30 @@ func validRole(r string) bool {
 	return false
 }
 
-// EncodeEvent returns the canonical byte string that EventHash hashes: ten
+// EncodeEvent returns the canonical byte string that EventHash hashes:
 // fields, each written as an unsigned 64-bit big-endian length followed by
-// that many bytes:
+// that many bytes. An event with a receipt (Received not zero):
 //
-//	1  "arbiter-event-v1" (HashDomain)
+//	1  "arbiter-event-v2" (HashDomainV2)
 //	2  Seq           8 bytes, int64 big-endian two's complement
 //	3  Match         8 bytes, int64 big-endian
 //	4  Game          8 bytes, int64 big-endian
 //	5  At            8 bytes, int64 big-endian, Unix nanoseconds
-//	6  Role          UTF-8 bytes
-//	7  Actor         UTF-8 bytes
-//	8  Kind          UTF-8 bytes
-//	9  Payload       the stored JSON bytes, verbatim
-//	10 Prev          64 ASCII bytes, lowercase hex
+//	6  Received      8 bytes, int64 big-endian, Unix nanoseconds
+//	7  Role          UTF-8 bytes
+//	8  Actor         UTF-8 bytes
+//	9  Kind          UTF-8 bytes
+//	10 Payload       the stored JSON bytes, verbatim
+//	11 Prev          64 ASCII bytes, lowercase hex
+//
+// An event without one (written before migration 0005) has the ten fields
+// of "arbiter-event-v1" (HashDomain): the same without Received.
 //
 // Because every field is length-prefixed, two different events can never
 // share an encoding. Event.Hash is not part of the encoding.
 func EncodeEvent(e Event) []byte {
 	var b bytes.Buffer
-	b.Grow(16*10 + len(HashDomain) + len(e.Role) + len(e.Actor) + len(e.Kind) + len(e.Payload) + len(e.Prev))
+	b.Grow(16*11 + len(HashDomainV2) + len(e.Role) + len(e.Actor) + len(e.Kind) + len(e.Payload) + len(e.Prev))
 	putBytes := func(p []byte) {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
@@ -76,11 +91,18 @@ func EncodeEvent(e Event) []byte {
 		binary.BigEndian.PutUint64(n[:], uint64(v))
 		putBytes(n[:])
 	}
-	putBytes([]byte(HashDomain))
+	if e.Received.IsZero() {
+		putBytes([]byte(HashDomain))
+	} else {
+		putBytes([]byte(HashDomainV2))
+	}
 	putInt(e.Seq)
 	putInt(e.Match)
 	putInt(int64(e.Game))
 	putInt(e.At.UnixNano())
+	if !e.Received.IsZero() {
+		putInt(e.Received.UnixNano())
+	}
 	putBytes([]byte(e.Role))
 	putBytes([]byte(e.Actor))
 	putBytes([]byte(e.Kind))
@@ -118,6 +140,9 @@ func normalize(e Event) (Event, error) {
 	if e.At.Year() < 1678 || e.At.Year() > 2261 {
 		return bad("the time %s cannot be stored in Unix nanoseconds; check the clock", e.At)
 	}
+	if !e.Received.IsZero() && (e.Received.Year() < 1678 || e.Received.Year() > 2261) {
+		return bad("the time it was received, %s, cannot be stored in Unix nanoseconds; check the clock", e.Received)
+	}
 	if e.Game < 0 {
 		return bad("game number %d is negative; use 0 for match-level events", e.Game)
 	}
@@ -137,5 +162,8 @@ func normalize(e Event) (Event, error) {
 	}
 	e.Payload = compact.Bytes()
 	e.At = e.At.UTC()
+	if !e.Received.IsZero() {
+		e.Received = e.Received.UTC()
+	}
 	return e, nil
 }

@@ -527,7 +527,7 @@ func TestOpenMigratesOlderSchemaAfterBackup(t *testing.T) {
 		db := openTest(t, path)
 		evs := appendEvents(t, db, 5)
 		db.Close()
-		rawExec(t, path, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
+		rawExec(t, path, "ALTER TABLE events DROP COLUMN received_ns", "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
 
 		db = openTest(t, path)
 		bak := path + ".bak-v1"
@@ -556,7 +556,7 @@ func TestOpenMigratesOlderSchemaAfterBackup(t *testing.T) {
 		db := openTest(t, path)
 		appendEvents(t, db, 1)
 		db.Close()
-		rawExec(t, path, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
+		rawExec(t, path, "ALTER TABLE events DROP COLUMN received_ns", "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "PRAGMA user_version = 1")
 		writeFile(t, path+".bak-v1", []byte("keep me"))
 		openTest(t, path)
 		if b, _ := os.ReadFile(path + ".bak-v1"); string(b) != "keep me" {

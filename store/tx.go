@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -152,9 +153,9 @@ func (tx *Tx) Append(e Event) (Event, error) {
 	}
 	e.Hash = EventHash(e)
 	_, err = tx.conn.ExecContext(tx.ctx,
-		`INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Seq, e.Match, e.Game, e.At.UnixNano(), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
+		`INSERT INTO events (seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Seq, e.Match, e.Game, e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
 	if err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, mapErr(err))
 	}
@@ -202,10 +203,25 @@ func head(ctx context.Context, q querier) (int64, string, error) {
 	return seq, hash, nil
 }
 
-const eventColumns = "seq, match, game, at_ns, role, actor, kind, payload, prev, hash"
+const eventColumns = "seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash"
+
+// eventColumnsV4 reads a file of schema 4 or older, opened read-only (so
+// not migrated): it has no received_ns column, and no event a receipt.
+const eventColumnsV4 = "seq, match, game, at_ns, 0, role, actor, kind, payload, prev, hash"
+
+// receivedNS is the received_ns column of e: 0 for none.
+func receivedNS(e Event) int64 {
+	if e.Received.IsZero() {
+		return 0
+	}
+	return e.Received.UnixNano()
+}
 
 func eventsAfter(ctx context.Context, q querier, seq int64) ([]Event, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE seq > ? ORDER BY seq", seq)
+	if err != nil && strings.Contains(err.Error(), "no such column: received_ns") {
+		rows, err = q.QueryContext(ctx, "SELECT "+eventColumnsV4+" FROM events WHERE seq > ? ORDER BY seq", seq)
+	}
 	if err != nil {
 		return nil, mapErr(err)
 	}
@@ -230,12 +246,15 @@ func scanEvents(rows *sql.Rows) ([]Event, error) {
 
 func scanEvent(rows *sql.Rows) (Event, error) {
 	var e Event
-	var atNS int64
+	var atNS, recNS int64
 	var payload string
-	if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &atNS, &e.Role, &e.Actor, &e.Kind, &payload, &e.Prev, &e.Hash); err != nil {
+	if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &atNS, &recNS, &e.Role, &e.Actor, &e.Kind, &payload, &e.Prev, &e.Hash); err != nil {
 		return Event{}, mapErr(err)
 	}
 	e.At = time.Unix(0, atNS).UTC()
+	if recNS != 0 {
+		e.Received = time.Unix(0, recNS).UTC()
+	}
 	e.Payload = []byte(payload)
 	return e, nil
 }

@@ -95,8 +95,8 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		return nil, err
 	}
 	urls := StationContacts(ctx, db, sf)
-	nc, err := nats.Connect(strings.Join(urls, ","), nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc),
-		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
+	nc, err := dialFirst(urls, nats.Name(sf.Name+"-cli"), nats.Timeout(2*time.Second), nats.Secure(tlsc),
+		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.PingInterval(time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, &NotRunningError{Station: sf.Name, DB: db}
 	}
@@ -104,6 +104,46 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		keys: map[string]ed25519.PrivateKey{}}
 	go l.estimate()
 	return l, nil
+}
+
+// dialFirst connects to every record holder at once and keeps the first
+// connection that is up (each knows the others, to reconnect to): a holder
+// whose machine froze accepts the TCP connection and never answers the TLS
+// handshake, and a command must not wait for it (docs/stations.md,
+// "Failover that always finishes").
+func dialFirst(urls []string, opts ...nats.Option) (*nats.Conn, error) {
+	if len(urls) <= 1 {
+		return nats.Connect(strings.Join(urls, ","), opts...)
+	}
+	type dialled struct {
+		nc  *nats.Conn
+		err error
+	}
+	out := make(chan dialled, len(urls))
+	for i := range urls {
+		order := append(append([]string{urls[i]}, urls[:i]...), urls[i+1:]...)
+		go func() {
+			nc, err := nats.Connect(strings.Join(order, ","), append(opts, nats.DontRandomize())...)
+			out <- dialled{nc, err}
+		}()
+	}
+	var err error
+	for n := 1; n <= len(urls); n++ {
+		d := <-out
+		if d.err != nil {
+			err = d.err
+			continue
+		}
+		go func(left int) { // close the others as they come
+			for ; left > 0; left-- {
+				if d := <-out; d.nc != nil {
+					d.nc.Close()
+				}
+			}
+		}(len(urls) - n)
+		return d.nc, nil
+	}
+	return nil, err
 }
 
 // estimate asks the authority for its timeline: four times at once (a
@@ -140,7 +180,7 @@ func (l *Link) sample(timeout time.Duration) {
 	}
 	l.mu.Lock()
 	l.samples.Add(x)
-	l.authSeq = max(l.authSeq, x.Seq)
+	l.authSeq = max(l.authSeq, x.MatchSeq)
 	l.mu.Unlock()
 }
 
@@ -163,12 +203,74 @@ func (l *Link) Station() *StationFile { return l.sf }
 // smallest error bound, station.Samples.Best), and that answer's round
 // trip; ok is false when no authority
 // answered. A link just dialled waits for its first answers.
+//
+// A command is stamped when it is given, never after waiting for an
+// authority that may be gone: the offset is the estimate of the station
+// this process runs for the record (the console's), else the link's own
+// time answers, else the estimate of the station running beside it on
+// this machine, from its status file; only a record whose station does not
+// run waits for the authority's first answers.
 func (l *Link) Offset() (offset, rtt time.Duration, ok bool) {
+	if off, u, ok := l.inProcessOffset(); ok {
+		return off, 2 * u, true
+	}
+	if off, r, ok := l.ownOffset(); ok {
+		return off, r, true
+	}
+	if off, u, ok := l.stationOffset(); ok {
+		return off, 2 * u, true
+	}
 	<-l.first
+	return l.ownOffset()
+}
+
+// inProcessOffset is the estimate of the station this process runs for
+// the record: its timeline read beside the link's clock, exact whatever
+// time source each runs on.
+func (l *Link) inProcessOffset() (offset, uncertainty time.Duration, ok bool) {
+	v, found := inProcess.Load(l.db)
+	if !found {
+		return 0, 0, false
+	}
+	st := v.(*station.Station)
+	if _, u, ok := st.Estimate(); ok {
+		return st.Now().Sub(l.now()), u, true
+	}
+	return 0, 0, false
+}
+
+// ownOffset is the offset from the link's own time answers.
+func (l *Link) ownOffset() (offset, rtt time.Duration, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	best, _, ok := l.samples.Best()
 	return best.Offset, best.RTT, ok
+}
+
+// timeline is the match timeline now when this process runs the record's
+// station (read from it, whatever time source the link runs on), else at
+// (the link's clock plus its offset).
+func (l *Link) timeline(at time.Time) time.Time {
+	if v, found := inProcess.Load(l.db); found {
+		st := v.(*station.Station)
+		if _, _, ok := st.Estimate(); ok {
+			return st.Now().UTC()
+		}
+	}
+	return at
+}
+
+// stationOffset is the estimate of the station running beside this
+// process on this machine, from its status file, as an offset to the
+// link's time source, and its uncertainty.
+func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
+	wall := time.Now()
+	st, running, err := ReadStationStatus(l.db, wall)
+	if err != nil || !running || st.TimelineNS == 0 {
+		return 0, 0, false // no station runs beside this process, or it does not know the timeline
+	}
+	timeline := time.Unix(0, st.TimelineNS).Add(wall.Sub(time.Unix(0, st.WallNS)))
+	return timeline.Sub(l.now()), time.Duration(st.UncertaintyNS), true
 }
 
 // Forward sends one command given at the station's record db to the
@@ -253,6 +355,13 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if g.AtSet && ok {
+		// An instant given: checked here, where the command is received,
+		// as the authority checks it (a party's at most 5 s back).
+		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
+			return Result{}, err
+		}
+	}
 	return l.submit(ctx, c, p, off, r, ok)
 }
 
@@ -312,7 +421,8 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 // round trip, whether one answered).
 func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Duration, ok bool) (Result, error) {
 	g := c.G
-	if c.Pressed.IsZero() {
+	stamped := c.Pressed.IsZero()
+	if stamped {
 		c.Pressed = l.now()
 	}
 	at, rtt := g.At, time.Duration(0)
@@ -321,11 +431,14 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 			c.Notice("no authority answers yet; the command waits for one")
 		}
 		at, rtt = c.Pressed.Add(off).UTC(), r
+		if stamped {
+			at = l.timeline(at) // stamped now: on this process's station's timeline itself
+		}
 	}
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
-		At: at.UnixNano(), RTT: int64(rtt), Args: p.words}
+		At: at.UnixNano(), AtGiven: g.AtSet, RTT: int64(rtt), Args: p.words}
 	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
@@ -499,24 +612,45 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 	if err != nil {
 		return prepared{}, err
 	}
-	// The replica catches up with the authority's head first (a credential
-	// handed out a moment ago must be in it), for a few seconds at most:
-	// signed on an older head, the authority still checks it.
-	l.mu.Lock()
-	authSeq := l.authSeq
-	l.mu.Unlock()
-	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < authSeq && time.Now().Before(deadline); {
+	// The replica first catches up with the authority's last match event
+	// (not its system events: a claim, a station's refusal), as the link's
+	// own time answers or this machine's station last heard it — a
+	// credential handed out a moment ago must be in it — for a few seconds
+	// at most, and without asking an authority that may be gone: signed on
+	// an older head, the authority still checks it.
+	target := l.authMatchSeq()
+	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < target && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond) // the station applies the stream in another process
 		if err := app.Refresh(ctx); err != nil {
 			return prepared{}, err
 		}
 	}
-	st := app.State()
+	return l.prepareOn(app.State(), g, key, words, at)
+}
+
+// authMatchSeq is the authority's last event that is not a system event,
+// as the link's time answers show it, or this machine's station's status
+// (the authority's heartbeats).
+func (l *Link) authMatchSeq() int64 {
+	l.mu.Lock()
+	seq := l.authSeq
+	l.mu.Unlock()
+	if v, found := inProcess.Load(l.db); found {
+		return max(seq, v.(*station.Station).AuthorityMatchSeq())
+	}
+	if st, running, err := ReadStationStatus(l.db, time.Now()); err == nil && running {
+		seq = max(seq, st.AuthorityMatchSeq)
+	}
+	return seq
+}
+
+// prepareOn is prepare on the replica's state st.
+func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (p prepared, err error) {
 	words, newKey, err := madeHere(st, words)
 	if err != nil {
 		return prepared{}, err
 	}
-	p := prepared{st: st, words: words}
+	p = prepared{st: st, words: words}
 	protected := st.Match != nil && st.ArbiterCredential() != nil
 	if !protected {
 		if newKey != nil {
@@ -560,7 +694,7 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 	if cred == nil {
 		return p, nil // the authority says whose credential is missing
 	}
-	if until := st.BackoffUntil(id); at.Before(until) {
+	if until := st.BackoffAt(id, at); at.Before(until) {
 		return p, match.TooManyWrong(id, until) // tried only once the wait is over
 	}
 	if pass != "" {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"arbiter/match"
@@ -51,13 +52,10 @@ func AppendMember(ctx context.Context, app *match.App, req station.Request) erro
 	if req.Role != "arbiter" {
 		return fmt.Errorf("only a record holder records a station joining")
 	}
-	at := time.Unix(0, req.At).UTC()
-	if last := app.State().LastAt; at.Before(last) {
-		at = last
-	}
+	at, received := station.SystemInstant(req)
 	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
 	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		e, err := tx.Append(service.Event{Match: 1, At: at, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
+		e, err := tx.Append(service.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
 		if err != nil {
 			return err
 		}
@@ -144,6 +142,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 		if err != nil {
 			return err
 		}
+		inProcess.Store(db, s)
 		if s.Engine() != nil {
 			sf.ClientURL = s.Engine().ClientURL()
 		}
@@ -175,6 +174,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 		if off, u := s.Offset(); u >= 0 {
 			offset = &off
 		}
+		inProcess.CompareAndDelete(db, s)
 		s.Stop()
 		switch {
 		case restart == restartEpoch:
@@ -242,6 +242,11 @@ func watchStation(ctx context.Context, db string, s *station.Station, routes int
 		}
 	}
 }
+
+// inProcess holds the stations this process runs, by record: a command
+// given here takes the match timeline from its station's estimate
+// (Link.Offset), on the station's own time source.
+var inProcess sync.Map // db path -> *station.Station
 
 // Running reports whether a station runs on the record at db now: its
 // status file was written less than 2 s before now.

@@ -1,0 +1,145 @@
+//go:build !windows
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// live runs 'arbiter --db db ARGS' as another process on this machine's
+// real clock (this test binary as the program) and returns its output and
+// exit status.
+func live(t *testing.T, db string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"--db", db}, args...)...)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("arbiter %s on %s still ran after 90 s: %s", strings.Join(args, " "), filepath.Base(db), e.String())
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return o.String(), e.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), 0
+}
+
+func mustLive(t *testing.T, db string, args ...string) string {
+	t.Helper()
+	out, errs, code := live(t, db, args...)
+	if code != 0 {
+		t.Fatalf("arbiter %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	return out
+}
+
+// refusedLive runs a command that must be refused: exit 1, one sentence
+// containing want, and the record unchanged.
+func refusedLive(t *testing.T, db, want string, args ...string) {
+	t.Helper()
+	before := len(recordEvents(t, db))
+	_, errs, code := live(t, db, args...)
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) {
+		t.Fatalf("arbiter %s: exit %d, %q; want exit 1 and one sentence saying %q", strings.Join(args, " "), code, errs, want)
+	}
+	if after := len(recordEvents(t, db)); after != before {
+		t.Fatalf("the refused command wrote %d event(s)", after-before)
+	}
+}
+
+func rfc(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// The attack of issue 24, repeated as written: with the operator's own key
+// file, 'flag black' --at three hours ahead was accepted (Black's flag,
+// 1-0) and then blocked every arbiter command ("time in the record never
+// runs back"). Nobody records an instant later than the machine's clock by
+// more than a second, whoever gives it; instants before 1900 and before
+// the match began are refused as such; on a protected match a party's
+// instant may lie at most 5 s back, and only the arbiter's credential
+// records an earlier one, shown as recorded late.
+func TestNobodyRecordsAnInstantThatHasNotYetCome(t *testing.T) {
+	dir := t.TempDir()
+	db, opKey := filepath.Join(dir, "m.db"), filepath.Join(dir, "op.key")
+	const pin = "the arbiter's passphrase"
+	mustLive(t, db, "credential", "keygen", opKey)
+	began := time.Now().Add(-time.Minute)
+	mustLive(t, db, "--at", rfc(began), "match", "new", "--title", "Future", "--player", "Garry Kasparov", "--player", "Deep Blue",
+		"--computer", "Deep Blue", "--operator", "Feng-hsiung Hsu", "--white", "Deep Blue", "--pin", pin)
+	mustLive(t, db, "--pin", pin, "--at", rfc(began.Add(time.Second)), "credential", "add", "--role", "operator", "--key-file", opKey)
+	mustLive(t, db, "--pin", pin, "--at", rfc(began.Add(2*time.Second)), "game", "start")
+
+	t.Run("the operator's own key with --at three hours ahead is refused, and the arbiter's next command goes on", func(t *testing.T) {
+		refusedLive(t, db, "nobody records an instant that has not yet come",
+			"--as", "operator", "--key-file", opKey, "--at", rfc(time.Now().Add(3*time.Hour)), "flag", "black")
+		mustLive(t, db, "--pin", pin, "incident", "note", "--text", "the arbiter goes on")
+	})
+	t.Run("the arbiter's own credential an hour ahead is refused as well", func(t *testing.T) {
+		refusedLive(t, db, "nobody records an instant that has not yet come",
+			"--pin", pin, "--at", rfc(time.Now().Add(time.Hour)), "incident", "note", "--text", "from the future")
+	})
+	t.Run("an instant before 1900 is refused as such, the year 1 included", func(t *testing.T) {
+		refusedLive(t, db, "before the year 1900", "--pin", pin, "--at", "0001-01-01T00:00:00Z", "incident", "note", "--text", "x")
+		refusedLive(t, db, "before the year 1900", "--pin", pin, "--at", "1899-12-31T23:59:59Z", "incident", "note", "--text", "x")
+	})
+	t.Run("an instant before the match began is refused as such", func(t *testing.T) {
+		refusedLive(t, db, "earlier than the start of the match", "--pin", pin, "--at", rfc(began.Add(-time.Hour)), "incident", "note", "--text", "x")
+	})
+	t.Run("on a protected match the operator's instant 10 s back is refused", func(t *testing.T) {
+		refusedLive(t, db, "more than 5 s before the moment the command was received",
+			"--as", "operator", "--key-file", opKey, "--at", rfc(time.Now().Add(-10*time.Second)), "move", "e4")
+	})
+	var lateSeq float64
+	t.Run("the arbiter's credential records it, and status --json shows it recorded late", func(t *testing.T) {
+		claimed := time.Now().Add(-10 * time.Second)
+		mustLive(t, db, "--as", "operator", "--pin", pin, "--at", rfc(claimed), "move", "e4")
+		var st struct {
+			RecordedLate []struct {
+				Seq      float64
+				Kind, At string
+				Received string
+				LateMS   int64 `json:"late_ms"`
+			} `json:"recorded_late"`
+		}
+		if err := json.Unmarshal([]byte(mustLive(t, db, "status", "--json")), &st); err != nil {
+			t.Fatal(err)
+		}
+		n := len(st.RecordedLate)
+		if n == 0 {
+			t.Fatal("status --json shows no event recorded late")
+		}
+		l := st.RecordedLate[n-1]
+		if l.Kind != "move" || l.At != rfc(claimed) || l.LateMS < 10_000 || l.LateMS > 60_000 {
+			t.Fatalf("the last event recorded late: %+v; want the move at %s, received 10 s or more later", l, rfc(claimed))
+		}
+		lateSeq = l.Seq
+		for _, e := range recordEvents(t, db) {
+			if float64(e.Seq) == lateSeq && (!e.At.Equal(claimed) || e.Received.Sub(e.At) < 10*time.Second) {
+				t.Fatalf("event %d claims %v and was received %v", e.Seq, e.At, e.Received)
+			}
+		}
+	})
+	t.Run("an instant within the clock's second ahead is taken", func(t *testing.T) {
+		mustLive(t, db, "--pin", pin, "--at", rfc(time.Now().Add(300*time.Millisecond)), "incident", "note", "--text", "a moment early")
+	})
+	t.Run("every event records the instant it was received and the record verifies", func(t *testing.T) {
+		for _, e := range recordEvents(t, db) {
+			if e.Received.IsZero() {
+				t.Fatalf("event %d (%s) records no receipt", e.Seq, e.Kind)
+			}
+		}
+		mustLive(t, db, "verify")
+	})
+}

@@ -1,0 +1,153 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/store"
+)
+
+// appendSystem appends a system event of a station at instant at, as the
+// station layer does (no command, no credential).
+func (r *rig) appendSystem(kind string, at time.Time) {
+	r.t.Helper()
+	if _, err := r.db.Update(r.ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: kind, Payload: []byte(`{"station":"appeals"}`)})
+		return err
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// Presses are bounded by their game's clock events only (docs/stations.md):
+// a system event recorded meanwhile with a later instant — a station's
+// claim or refusal, a wrong credential — neither refuses a press or a move
+// stamped before it nor moves it: the event goes into the log in order
+// with the instant it claims, and the clock is charged to the press.
+func TestASystemEventRecordedMeanwhileNeitherRefusesNorMovesAPress(t *testing.T) {
+	for _, kind := range []string{"station.refused", "station.claim", KindAuthFail} {
+		t.Run("a "+kind+" two seconds later", func(t *testing.T) {
+			r := newRig(t)
+			r.start()
+			r.move(time.Minute, "e4")
+			pressed := r.now.Add(30 * time.Second) // Deep Blue's press, given at the laptop
+			if kind == KindAuthFail {
+				r.ok(r.app.AddCredential(r.ctx, r.as(RoleArbiter, 0), CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
+				c := Cmd{At: pressed.Add(2 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "not the passphrase"}}
+				if err := r.app.Press(r.ctx, c); err == nil {
+					t.Fatal("a wrong passphrase was taken")
+				}
+			} else {
+				r.appendSystem(kind, pressed.Add(2*time.Second))
+			}
+			c := Cmd{At: pressed, Received: pressed.Add(2500 * time.Millisecond), Actor: Actor{Role: RoleOperator, PIN: "the arbiter's passphrase"}}
+			if kind != KindAuthFail {
+				c.PIN = ""
+			}
+			if _, err := r.app.Move(r.ctx, c, "e5", false); err != nil {
+				t.Fatalf("the press stamped before the %s: %v", kind, err)
+			}
+			g := r.game()
+			if used := g.Clock.Used(clock.Black, pressed.Add(time.Hour)); used != 30*time.Second {
+				t.Errorf("Deep Blue is charged %v, want the 30 s up to the press", used)
+			}
+			evs, _ := r.db.EventsAfter(r.ctx, 0)
+			last := evs[len(evs)-1]
+			if last.Kind != KindMove || !last.At.Equal(pressed) || !last.Received.Equal(pressed.Add(2500*time.Millisecond)) {
+				t.Errorf("the move is recorded at %v, received %v; want %v and 2.5 s later", last.At, last.Received, pressed)
+			}
+		})
+	}
+	t.Run("a press before the game's last clock event is still refused", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.move(time.Minute, "e4")
+		err := r.app.Press(r.ctx, Cmd{At: r.now.Add(-time.Second), Actor: Actor{Role: RoleOperator}})
+		var me *Error
+		if !errors.As(err, &me) || me.Code != CodeBeforeClock {
+			t.Fatalf("a press before the last move: %v", err)
+		}
+	})
+	t.Run("a note is still bounded by the record's time, a system event not counted", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		r.appendSystem("station.refused", r.now.Add(time.Hour))
+		if _, err := r.app.Incident(context.Background(), Cmd{At: r.now.Add(time.Second), Actor: Actor{Role: RoleArbiter}}, "note", IncidentArgs{Text: "after the start"}); err != nil {
+			t.Fatalf("a note after the start, before a later system event: %v", err)
+		}
+		if _, err := r.app.Incident(context.Background(), Cmd{At: r.now.Add(-time.Second), Actor: Actor{Role: RoleArbiter}}, "note", IncidentArgs{Text: "before the start"}); err == nil {
+			t.Fatal("a note before the game's start was taken")
+		}
+	})
+}
+
+// On one machine the receipt is this machine's clock: an instant more than
+// FutureTolerance after it is refused for every role, the system's
+// included; on a protected match a party's instant more than LateAfter
+// before it is refused, the arbiter's recorded and listed as late.
+func TestTheInstantsACommandMayClaim(t *testing.T) {
+	r := newRig(t)
+	r.start()
+	received := r.now.Add(time.Minute)
+	for _, tc := range []struct {
+		name string
+		at   time.Time
+		role Role
+		want Code
+	}{
+		{"an instant 1.5 s after its receipt is in the future, for the arbiter too", received.Add(1500 * time.Millisecond), RoleArbiter, CodeFuture},
+		{"an instant 1.5 s after its receipt is in the future for the operator", received.Add(1500 * time.Millisecond), RoleOperator, CodeFuture},
+		{"an instant before 1900", time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC), RoleArbiter, CodeBefore1900},
+		{"an instant before the match began", r.app.State().Match.Created.Add(-time.Second), RoleArbiter, CodeBeforeMatch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.app.Incident(r.ctx, Cmd{At: tc.at, Received: received, Actor: Actor{Role: tc.role}}, "note", IncidentArgs{Text: "x"})
+			var me *Error
+			if !errors.As(err, &me) || me.Code != tc.want {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+		})
+	}
+	t.Run("an instant within a second after its receipt is taken", func(t *testing.T) {
+		if _, err := r.app.Incident(r.ctx, Cmd{At: received.Add(900 * time.Millisecond), Received: received, Actor: Actor{Role: RoleArbiter}}, "note", IncidentArgs{Text: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(time.Second), Actor: Actor{Role: RoleArbiter}}, CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
+	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(2 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "the arbiter's passphrase"}}, CredentialSpec{Role: RoleOperator, Secret: "the operator's passphrase"}))
+	if _, err := r.app.Move(r.ctx, Cmd{At: received.Add(3 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "the arbiter's passphrase"}}, "e4", false); err != nil {
+		t.Fatal(err)
+	}
+	late := received.Add(4 * time.Second)
+	t.Run("on a protected match the operator's instant 6 s before its receipt is refused", func(t *testing.T) {
+		_, err := r.app.Move(r.ctx, Cmd{At: late, Received: late.Add(6 * time.Second), Actor: Actor{Role: RoleOperator, Secret: "the operator's passphrase"}}, "e5", false)
+		var me *Error
+		if !errors.As(err, &me) || me.Code != CodeTooLate {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("and 5 s before it is taken", func(t *testing.T) {
+		if _, err := r.app.Move(r.ctx, Cmd{At: late, Received: late.Add(5 * time.Second), Actor: Actor{Role: RoleOperator, Secret: "the operator's passphrase"}}, "e5", false); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(r.app.State().Late); n != 0 {
+			t.Fatalf("%d events recorded late", n)
+		}
+	})
+	t.Run("the arbiter's credential records an instant 10 minutes back, listed as recorded late", func(t *testing.T) {
+		at := late.Add(time.Second)
+		if _, err := r.app.Move(r.ctx, Cmd{At: at, Received: at.Add(10 * time.Minute), Actor: Actor{Role: RoleWhite, PIN: "the arbiter's passphrase"}}, "Nf3", false); err != nil {
+			t.Fatal(err)
+		}
+		l := r.app.State().Late
+		if len(l) != 1 || l[0].Kind != KindMove || !l[0].At.Equal(at) || l[0].Late() != 10*time.Minute {
+			t.Fatalf("recorded late: %+v", l)
+		}
+		if st := r.app.State().StatusAt(at); len(st.RecordedLate) != 1 || st.RecordedLate[0].LateMS != 600_000 {
+			t.Fatalf("status: %+v", st.RecordedLate)
+		}
+	})
+}
