@@ -251,6 +251,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	c.give(c.moveActor(g, g.ToMove()), at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
 		refused = err != nil
 		c.moved(res, err)
+		c.askNotEngine(input, pressed, at, err)
 	})
 	return !refused
 }

@@ -190,6 +190,15 @@ type console struct {
 	sending     sync.WaitGroup
 	// correctionSeq is the last event noteCorrections has read.
 	correctionSeq int64
+	// engineLine says the engine's move in operator mode (gui/engine.go),
+	// engineOffered is the move it put into the move field, notEngine the
+	// open "not the engine's move" dialog, engineDlg the open Operator →
+	// Engine… dialog and engine the bridge this console runs.
+	engineLine    *widget.Label
+	engineOffered string
+	notEngine     dialog.Dialog
+	engineDlg     *engineView
+	engine        *engineRun
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -279,6 +288,7 @@ func (c *console) build() {
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord
+	c.engineLine = newEngineLine()
 	below := container.NewVBox(c.moveEntry, c.moveErr)
 	left := container.NewBorder(nil, below, nil, nil, c.board)
 
@@ -305,7 +315,7 @@ func (c *console) build() {
 	// the clocks' digits take the height the scoresheet's rows leave
 	right := container.New(&rightLayout{clocks: c.clocks, legend: sheetFoot, lowWant: func() float32 {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
-	}}, container.NewVBox(clocks, c.notice), lower)
+	}}, container.NewVBox(clocks, c.engineLine, c.notice), lower)
 
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
 	buttons := make([]*widget.Button, len(ids))
@@ -424,6 +434,7 @@ func (c *console) refresh() {
 	c.refreshSheet(g)
 	c.refreshLog(g)
 	c.refreshNotice(g)
+	c.refreshEngine(g)
 	c.refreshButtons()
 	if c.audience != nil {
 		c.audience.show(c.audienceShows())
