@@ -9,6 +9,7 @@
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
+#   make engine-test a whole game against stockfish (scripts/engine-test.sh; minutes; four moves are in make test)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
 #   make cross       bin/arbiter.exe for windows/amd64 (MinGW-w64 as cgo compiler) and
 #                    the non-GUI packages for darwin/amd64, darwin/arm64 (CGO_ENABLED=0)
@@ -34,7 +35,7 @@ TESTLOG     := bin/go-test.log
 PGNCHECK    := tools/pgncheck
 ARGS        ?=
 
-.PHONY: all deps deps-test deps-cross build run test bench fuzz crash-test station-test gui-check clean \
+.PHONY: all deps deps-test deps-cross build run test bench fuzz crash-test station-test engine-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -115,6 +116,9 @@ crash-test:
 
 station-test:
 	bash scripts/station-test.sh
+
+engine-test: deps-test
+	bash scripts/engine-test.sh
 
 gui-check:
 	bash scripts/gui-check.sh

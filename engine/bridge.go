@@ -45,10 +45,19 @@ type Options struct {
 	// Changed is told after the bridge gave a command or its state changed
 	// (the console refreshes).
 	Changed func()
-	// Wrote, when set, is told each line written to the engine with the
-	// instant the bridge's process wrote it on its monotonic clock (the
-	// benchmark measures a human's move to the go line with it).
+	// Trace, when set, is told of the bridge's steps on this process's
+	// own clock (the benchmarks measure the relay with it).
+	Trace *Trace
+}
+
+// Trace follows the bridge's steps, each with the instant it happened on
+// the bridge's process's clock (time.Now, monotonic): a line written to
+// the engine, a line of the engine read, a command given (when it was
+// given and when it returned).
+type Trace struct {
 	Wrote func(text string, at time.Time)
+	Read  func(text string, at time.Time)
+	Gave  func(cmd match.Command, from, to time.Time, err error)
 }
 
 // DefaultHang, DefaultRestarts and DefaultPing are engine run's defaults.
@@ -412,8 +421,21 @@ func (b *bridge) stopSearch(ctx context.Context) {
 	s.pending["bestmove"] = now.Add(b.opts.Hang)
 }
 
+// give gives cmd to the record as the bridge's actor.
+func (b *bridge) give(ctx context.Context, cmd match.Command) (match.Result, error) {
+	from := time.Now()
+	res, err := b.rec.Give(ctx, cmd)
+	if t := b.opts.Trace; t != nil && t.Gave != nil {
+		t.Gave(cmd, from, time.Now(), err)
+	}
+	return res, err
+}
+
 // read handles one line of the engine.
 func (b *bridge) read(ctx context.Context, l line) {
+	if t := b.opts.Trace; t != nil && t.Read != nil {
+		t.Read(l.text, l.read)
+	}
 	s := b.sess
 	f := strings.Fields(l.text)
 	if s == nil || len(f) == 0 {
@@ -520,7 +542,7 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	if play {
 		b.tried = playKey(cur.game, cur.ply, cur.fen, best)
 	}
-	if _, err := b.rec.Give(ctx, cmd); err != nil {
+	if _, err := b.give(ctx, cmd); err != nil {
 		b.note("the engine's move %s is not recorded: %v", best, err)
 		return
 	}
@@ -557,7 +579,7 @@ func (b *bridge) playPending(ctx context.Context, g *match.Game) {
 		return
 	}
 	b.tried = key
-	if _, err := b.rec.Give(ctx, match.Move{Input: e.UCI, Pressed: g.Pressed != nil}); err != nil {
+	if _, err := b.give(ctx, match.Move{Input: e.UCI, Pressed: g.Pressed != nil}); err != nil {
 		b.note("the engine's move %s is not made: %v", e.UCI, err)
 		return
 	}
@@ -708,7 +730,7 @@ func (b *bridge) fault(ctx context.Context, what string) {
 	b.status.Fault = text
 	b.logf("technical fault: %s", text)
 	if g != nil && live && g.Number == n {
-		if _, err := b.rec.Give(ctx, match.LogIncident{Incident: match.IncidentTechnicalFault, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
+		if _, err := b.give(ctx, match.LogIncident{Incident: match.IncidentTechnicalFault, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
 			b.note("the technical fault is not recorded: %v", err)
 		}
 		b.changed()
@@ -725,7 +747,7 @@ func (b *bridge) recordSetup(ctx context.Context, g *match.Game, sr *search, why
 	text := fmt.Sprintf("The engine %s was %s: the position of ply %d (%s) and the clocks as they stood at %s (White %s, Black %s, %s) were set up in it.",
 		b.sess.name, why, sr.ply, strings.TrimPrefix(sr.position, "position "), sr.sent.At,
 		clock.FormatExact(time.Duration(sr.sent.WTime)*time.Millisecond), clock.FormatExact(time.Duration(sr.sent.BTime)*time.Millisecond), mtg)
-	if _, err := b.rec.Give(ctx, match.LogIncident{Incident: match.IncidentSetup, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
+	if _, err := b.give(ctx, match.LogIncident{Incident: match.IncidentSetup, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
 		b.note("the setup is not recorded: %v", err)
 		return
 	}
@@ -750,8 +772,8 @@ func (b *bridge) sendAt(ctx context.Context, floor time.Time, make func(time.Tim
 		text = make(at)
 		return text
 	})
-	if b.opts.Wrote != nil {
-		b.opts.Wrote(text, time.Now())
+	if t := b.opts.Trace; t != nil && t.Wrote != nil {
+		t.Wrote(text, time.Now())
 	}
 	if err != nil {
 		b.fault(ctx, "did not take the line "+text+" ("+err.Error()+")")

@@ -37,7 +37,7 @@ func quote(s string) string { return "'" + s + "'" }
 // human's and the arbiter's commands (as another process gives them), and
 // the bridge running on it.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	path   string
 	app    *match.App // the arbiter's and the human's
@@ -52,7 +52,7 @@ type rig struct {
 // newRig makes a match "Kasparov" against the computer "Deep Blue" with
 // control tc, the computer White when computerWhite, and starts game 1
 // (from fen when given).
-func newRig(t *testing.T, tc string, computerWhite bool, fen string) *rig {
+func newRig(t testing.TB, tc string, computerWhite bool, fen string) *rig {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "m.db")

@@ -68,7 +68,7 @@ func (r *rig) linesOf(cmd string) int {
 }
 
 // kill kills the process pid (the engine) at once.
-func kill(t *testing.T, pid int) {
+func kill(t testing.TB, pid int) {
 	t.Helper()
 	p, err := os.FindProcess(pid)
 	if err == nil {

@@ -64,6 +64,7 @@ type line struct {
 	text string
 	at   time.Time
 	mark mark
+	read time.Time // when it was read, on this process's clock
 }
 
 // process is a running engine: its input, its lines (each written to the
@@ -119,8 +120,9 @@ func (p *process) read(out io.Reader) {
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
 		text := strings.TrimRight(sc.Text(), "\r")
+		read := time.Now()
 		m, at := p.t.write('<', text, p.now())
-		p.lines <- line{text: text, at: at, mark: m}
+		p.lines <- line{text: text, at: at, mark: m, read: read}
 	}
 	p.err = p.cmd.Wait()
 	p.stdin.Close()

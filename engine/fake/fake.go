@@ -12,6 +12,9 @@
 //	-delay D       how long it thinks before answering (default 20ms)
 //	-score S       the score it reports, as UCI says it (default "cp 17")
 //	-cue FILE      a file of cues, one a line, read on each command and every 10 ms
+//	-prefer M,M…   the moves it plays when legal, the first legal one (a game
+//	               that never ends: g1f3,f3g1 shuffles a knight); else the
+//	               first legal move in UCI order
 //
 // A cue is "ACTION" (at once) or "go N ACTION" (when the N-th "go" of this
 // process arrives); ACTION is crash (exit with status 3), hang (answer
@@ -47,6 +50,7 @@ type engine struct {
 	delay   time.Duration
 	score   string
 	cue     string
+	prefer  []string
 	pos     *chess.Position
 	gos     int
 	hung    bool
@@ -68,10 +72,14 @@ func Main(args []string, in io.Reader, out io.Writer) int {
 	delay := fs.Duration("delay", 20*time.Millisecond, "thinking time")
 	score := fs.String("score", "cp 17", "the reported score")
 	cue := fs.String("cue", "", "file of cues")
+	prefer := fs.String("prefer", "", "moves played when legal")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	e := &engine{out: bufio.NewWriter(out), name: *name, delay: *delay, score: *score, cue: *cue}
+	if *prefer != "" {
+		e.prefer = strings.Split(*prefer, ",")
+	}
 	e.pos = startPosition()
 	lines := make(chan string)
 	go func() {
@@ -174,6 +182,12 @@ func (e *engine) answer() {
 		return
 	}
 	best := moves[0]
+	for _, m := range e.prefer {
+		if find(e.searchPos, m) != nil {
+			best = m
+			break
+		}
+	}
 	e.say("info depth 3 seldepth 4 score %s nodes 1234 nps 61700 time 20 pv %s", e.score, best)
 	if e.illegal {
 		e.illegal = false
