@@ -70,7 +70,9 @@ func BenchmarkEngineRelayOneMachine(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Run(ctx, rec, Options{Cmd: fakeCmd("-delay", "1ms", "-prefer", "g1f3,f3g1"), Play: true, Restarts: DefaultRestarts, Trace: rt.trace()}) }()
+	go func() {
+		done <- Run(ctx, rec, Options{Cmd: fakeCmd("-delay", "1ms", "-prefer", "g1f3,f3g1"), Play: true, Restarts: DefaultRestarts, Trace: rt.trace()})
+	}()
 	defer func() {
 		cancel()
 		<-done
