@@ -27,8 +27,13 @@ var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 // exit status.
 func arb(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
+	return arbAt(machineClock(args), db, args...)
+}
+
+// arbAt runs the command line against db on a machine whose clock is now.
+func arbAt(now func() time.Time, db string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: machineClock(args)}
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: now}
 	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
 	return out.String(), errb.String(), code
 }

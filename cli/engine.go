@@ -161,11 +161,9 @@ func parseEngineMove(r *runner, a *args) (match.Command, error) {
 			}
 		}
 	}
-	m.FEN, _ = a.take("fen")
-	m.UCI, _ = a.take("uci")
-	m.Eval, _ = a.take("eval")
-	m.File, _ = a.take("transcript")
-	m.SHA256, _ = a.take("sha256")
+	for name, to := range map[string]*string{"fen": &m.FEN, "uci": &m.UCI, "eval": &m.Eval, "transcript": &m.File, "sha256": &m.SHA256} {
+		*to, _ = a.take(name)
+	}
 	if v, ok := a.take("received"); ok {
 		if m.Received, err = parseTime(v); err != nil {
 			return nil, err

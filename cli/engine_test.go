@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,10 +45,7 @@ func fakeEngine(args ...string) string {
 // arbNow is arb on this machine's clock (the bridge records at now).
 func arbNow(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
-	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
-	return out.String(), errb.String(), code
+	return arbAt(time.Now, db, args...)
 }
 
 func mustNow(t *testing.T, db string, args ...string) string {

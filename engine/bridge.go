@@ -15,6 +15,7 @@ import (
 	"arbiter/clock"
 	"arbiter/internal/filelock"
 	"arbiter/match"
+	"arbiter/scoresheet"
 )
 
 // Options are how the bridge runs (engine run's flags).
@@ -400,11 +401,10 @@ func (b *bridge) wanted(g *match.Game) *search {
 	return &search{game: g.Number, ply: g.Sheet.Ply() + 2, fen: after.String(), position: positionLine(g, l.ponder), ponder: true}
 }
 
+// find is the legal move uci in pos, or nil.
 func find(pos *chess.Position, uci string) *chess.Move {
-	for _, m := range pos.ValidMoves() {
-		if m.String() == uci {
-			return m
-		}
+	if m, err := scoresheet.ParseMove(pos, uci); err == nil && m.String() == uci {
+		return m
 	}
 	return nil
 }

@@ -91,17 +91,21 @@ func (h *here) unlock(ctx context.Context) error {
 
 func (h *here) utc() time.Time { return h.now().UTC() }
 
-func (h *here) Follow(ctx context.Context) (bool, error) {
-	v, err := h.app.DB().DataVersion(ctx)
-	if err != nil || v == h.version {
+func (h *here) Follow(ctx context.Context) (bool, error) { return follow(ctx, h.app, &h.version) }
+
+// follow catches app up with what other connections committed to its file
+// since its data version was version: nothing is read when none did.
+func follow(ctx context.Context, app *match.App, version *int64) (bool, error) {
+	v, err := app.DB().DataVersion(ctx)
+	if err != nil || v == *version {
 		return false, err
 	}
-	h.version = v
-	seq := h.app.State().Seq
-	if err := h.app.Refresh(ctx); err != nil {
+	*version = v
+	seq := app.State().Seq
+	if err := app.Refresh(ctx); err != nil {
 		return false, err
 	}
-	return h.app.State().Seq != seq, nil
+	return app.State().Seq != seq, nil
 }
 
 func (h *here) State() *match.State { return h.app.State() }
@@ -158,18 +162,7 @@ func (s *station) command() stations.Command {
 		RoleGiven: true, Key: s.actor.Key, Now: s.now}
 }
 
-func (s *station) Follow(ctx context.Context) (bool, error) {
-	v, err := s.app.DB().DataVersion(ctx)
-	if err != nil || v == s.version {
-		return false, err
-	}
-	s.version = v
-	seq := s.app.State().Seq
-	if err := s.app.Refresh(ctx); err != nil {
-		return false, err
-	}
-	return s.app.State().Seq != seq, nil
-}
+func (s *station) Follow(ctx context.Context) (bool, error) { return follow(ctx, s.app, &s.version) }
 
 func (s *station) State() *match.State { return s.app.State() }
 

@@ -198,17 +198,23 @@ func newEngineView(win fyne.Window, cmd, options string, onStart, onStop, onClos
 func (v *engineView) show(lines []string, canStart, canStop bool) {
 	enable(v.start, canStart)
 	enable(v.stop, canStop)
-	if slices.Equal(lines, v.lines) {
+	showLines(v.box, &v.lines, lines)
+}
+
+// showLines shows lines in box, a wrapping label each, unless they are the
+// lines shown already (*shown).
+func showLines(box *fyne.Container, shown *[]string, lines []string) {
+	if slices.Equal(lines, *shown) {
 		return
 	}
-	v.lines = lines
-	v.box.RemoveAll()
+	*shown = lines
+	box.RemoveAll()
 	for _, l := range lines {
 		lb := widget.NewLabel(l)
 		lb.Wrapping = fyne.TextWrapWord
-		v.box.Add(lb)
+		box.Add(lb)
 	}
-	v.box.Refresh()
+	box.Refresh()
 }
 
 // engineLines is what the Engine dialog shows of the bridge's status.

@@ -37,6 +37,20 @@ func (h *harness) humanMoves(mv string) {
 	h.c.refresh()
 }
 
+// engineChoseC5 is a console in operator mode after 1.e4, the engine's
+// 1…c5 (its evaluation eval) recorded, ten seconds on, the move field
+// emptied of the offer.
+func engineChoseC5(t *testing.T, eval string) *harness {
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.humanMoves("e4")
+	h.engineMoveFor("c7c5", eval)
+	h.ft.advance(10 * time.Second)
+	h.c.moveEntry.SetText("")
+	return h
+}
+
 func TestInOperatorModeTheEnginesMoveIsSaidLargeAndOfferedInTheMoveField(t *testing.T) {
 	h := newHarness(t, match.RoleOperator, "")
 	h.newMatch("acm1996", "")
@@ -75,13 +89,7 @@ func TestInOperatorModeTheEnginesMoveIsSaidLargeAndOfferedInTheMoveField(t *test
 }
 
 func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *testing.T) {
-	h := newHarness(t, match.RoleOperator, "")
-	h.newMatch("acm1996", "")
-	h.c.do(actStartGame)
-	h.humanMoves("e4")
-	h.engineMoveFor("c7c5", "cp 25")
-	h.ft.advance(10 * time.Second)
-	h.c.moveEntry.SetText("")
+	h := engineChoseC5(t, "cp 25")
 	h.typeMove("e5")
 	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5 is not the engine's move: Deep Blue plays 1…c5 (an operator's error, rule 10)") {
 		t.Fatalf("the refusal under the move field says %q", got)
@@ -106,13 +114,7 @@ func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *tes
 }
 
 func TestTheHumansDrawOfferIsShownBesideTheEnginesEvaluation(t *testing.T) {
-	h := newHarness(t, match.RoleOperator, "")
-	h.newMatch("acm1996", "")
-	h.c.do(actStartGame)
-	h.humanMoves("e4")
-	h.engineMoveFor("c7c5", "cp -134")
-	h.ft.advance(10 * time.Second)
-	h.c.moveEntry.SetText("")
+	h := engineChoseC5(t, "cp -134")
 	h.typeMove("c5")
 	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleWhite}}, match.DrawOffer{}); err != nil {
 		t.Fatal(err)
