@@ -108,22 +108,28 @@ func (c *console) engineEval(g *match.Game) string {
 	if s, ok, _ := engine.ReadStatus(c.recordPath(), time.Now()); ok && s.State != engine.StateStopped && s.Game == g.Number && s.Eval != "" {
 		ev, depth = s.Eval, s.Depth
 	}
+	shown := evalText(ev)
+	if shown != "" && depth > 0 {
+		return tr("%s (depth %d)", shown, depth)
+	}
+	return shown
+}
+
+// evalText is a UCI score ("cp 34", "mate -3", from the engine's side) as
+// players write it: "+0.34", "#-3"; "" for none.
+func evalText(ev string) string {
 	f := strings.Fields(ev)
 	if len(f) != 2 {
 		return ""
 	}
 	n, err := strconv.Atoi(f[1])
-	if err != nil {
+	switch {
+	case err != nil:
 		return ""
+	case f[0] == "mate":
+		return "#" + f[1]
 	}
-	shown := fmt.Sprintf("%+.2f", float64(n)/100)
-	if f[0] == "mate" {
-		shown = "#" + f[1]
-	}
-	if depth > 0 {
-		return tr("%s (depth %d)", shown, depth)
-	}
-	return shown
+	return fmt.Sprintf("%+.2f", float64(n)/100)
 }
 
 // refusalCode is the code of a refusal, here or from the authority.
@@ -188,7 +194,7 @@ func newEngineView(win fyne.Window, cmd, options string, onStart, onStop, onClos
 	controls := container.NewVBox(form, v.play, v.ponder, container.NewHBox(v.start, v.stop))
 	content := container.NewBorder(nil, controls, nil, nil, container.NewVScroll(v.box))
 	v.d = dialog.NewCustom(translate("Engine"), translate("Close"), content, win)
-	v.d.Resize(fyne.NewSize(640, 520))
+	v.d.Resize(fyne.NewSize(680, 640))
 	v.d.SetOnClosed(onClose)
 	return v
 }
@@ -232,7 +238,7 @@ func engineLines(s engine.Status, ran bool) []string {
 	}
 	lines = append(lines, tr("Game %d, ply %d", s.Game, s.Ply))
 	if s.BestMove != "" {
-		lines = append(lines, tr("Last move %s, evaluation %s, depth %d", s.BestMove, orDash(s.Eval), s.Depth))
+		lines = append(lines, tr("Last move %s, evaluation %s, depth %d", s.BestMove, orDash(evalText(s.Eval)), s.Depth))
 	}
 	if t := s.Sent; t != nil {
 		mtg := translate("no move count")
@@ -296,6 +302,9 @@ func (c *console) refreshEngineDialog() {
 		lines = append(lines, tr("The engine bridge stopped: %s", sentence(r.err)))
 	}
 	running := c.engine != nil && c.engine.err == nil
+	if !running && s.State != engine.StateStopped && s.BridgePID > 0 {
+		lines = append(lines, tr("The bridge runs in process %d: stop it there.", s.BridgePID))
+	}
 	v.show(lines, !running && s.State == engine.StateStopped, running)
 }
 
