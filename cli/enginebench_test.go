@@ -76,8 +76,11 @@ func TestEngineRelayAtTheLaptopMeasured(t *testing.T) {
 	relay := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		given := time.Now()
-		if _, _, err := link.Give(ctx, human, match.Move{Input: []string{"g8f6", "f6g8"}[i%2]}); err != nil {
-			t.Fatal(err)
+		gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
+		_, _, err := link.Give(gctx, human, match.Move{Input: []string{"g8f6", "f6g8"}[i%2]})
+		gcancel()
+		if err != nil {
+			t.Fatalf("the human's move %d: %v", i, err)
 		}
 		select {
 		case at := <-goAt:

@@ -49,7 +49,7 @@ fi
 # given at the arbiter's station to the go line at the laptop, beside the laptop's command round trip.
 run go test -count=1 -run '^$' -bench '^BenchmarkEngineRelayOneMachine$' -benchtime "${ENGINE_SAMPLES:-1000}x" ./engine/
 echo "+ ARBITER_ENGINE_BENCH=${ENGINE_LAPTOP_SAMPLES:-200} go test -run TestEngineRelayAtTheLaptopMeasured ./cli/" >&2
-ARBITER_ENGINE_BENCH="${ENGINE_LAPTOP_SAMPLES:-200}" go test -count=1 -timeout 20m -run '^TestEngineRelayAtTheLaptopMeasured$' ./cli/ 2>&1 | tee -a "$RAW" | grep -E '^(engine-laptop|ok|FAIL|---)' >&2
+ARBITER_ENGINE_BENCH="${ENGINE_LAPTOP_SAMPLES:-200}" go test -count=1 -timeout 20m -run '^TestEngineRelayAtTheLaptopMeasured$' -v ./cli/ 2>&1 | tee -a "$RAW" | grep -E '^(engine-laptop|ok|FAIL|---)' >&2
 # The engine's weight: the program built with and without stations (-tags nostation leaves out
 # cli/station.go, the only importer of package station and of nats), stripped and not; the cold
 # build times only with BENCH_COLD=1 (an empty GOCACHE each: many minutes on 2 cores).
