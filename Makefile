@@ -1,11 +1,14 @@
 # Arbiter — build, run and test on Debian 12.
 #
 #   make run         install missing system packages, build, open the console
-#   make test        install test packages, gofmt check, go vet, all tests, GUI check
+#   make test        install test packages, gofmt check, go vet, all tests, GUI check; needs nothing
+#                    beside the repository (the summary counts passed, failed and skipped tests)
+#   make test-reference REFERENCE_DATA=DIR   the tests that read the reference files of others
+#                    (DIR/unwinnable.tsv, unwinnable-chasolver.tsv, clk-samples.pgn, pgn-edge/)
 #   make deps        system packages for building/running (idempotent)
 #   make deps-test   system packages for the test suite (idempotent)
 #   make build       bin/arbiter
-#   make bench       benchmarks (scripts/bench.sh if present)
+#   make bench       benchmarks (scripts/bench.sh); REFERENCE_DATA=DIR: 6.9 on the whole reference files
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
@@ -17,6 +20,11 @@
 #                    windows/amd64 and darwin/arm64 (part of make test)
 #   make test-windows the core tests as Windows programs under Wine (part of make test)
 #   make package-linux / package-windows   `fyne package` from a temporary copy
+#   make release VERSION=X.Y.Z   dist/arbiter-X.Y.Z-linux-amd64.tar.gz, dist/arbiter-X.Y.Z-windows-amd64.zip
+#                    and dist/SHA256SUMS from HEAD, reproducible (scripts/release.sh, docs/release.md)
+#   make release-check VERSION=X.Y.Z   builds the release twice in two folders and compares the bytes
+#                    (RELEASE_COLD=1: the second with an empty build cache)
+#   make notices     regenerate THIRD_PARTY_NOTICES (internal/notices; make test checks it is current)
 #   make clean       remove build output
 
 SHELL := /bin/bash
@@ -35,7 +43,14 @@ TESTLOG     := bin/go-test.log
 PGNCHECK    := tools/pgncheck
 ARGS        ?=
 
-.PHONY: all deps deps-test deps-cross build run test bench fuzz crash-test station-test engine-test gui-check clean \
+# REFERENCE_DATA=DIR names the folder of the reference files of others that the
+# repository may not hold (make test-reference, make bench); the tests run in
+# their packages' folders, so it is passed on as an absolute path.
+ifneq ($(strip $(REFERENCE_DATA)),)
+export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
+endif
+
+.PHONY: all deps deps-test deps-cross build run test test-reference notices release release-check bench fuzz crash-test station-test engine-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -69,14 +84,10 @@ test: deps-test
 	fi
 	$(GO) vet ./...
 	@mkdir -p bin
-	@echo "ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./..."; \
-	status=0; \
-	ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./... 2>&1 | tee $(TESTLOG) || status=$$?; \
-	ok=$$(grep -c '^ok ' $(TESTLOG) || true); \
-	failed=$$(grep -Ec '^FAIL[[:space:]]' $(TESTLOG) || true); \
-	notests=$$(grep -c 'no test files' $(TESTLOG) || true); \
-	echo "go test summary: $$ok packages ok, $$failed packages FAILED, $$notests without test files (full log: $(TESTLOG))"; \
-	exit $$status
+	@$(GO) build -o bin/testsummary ./internal/testsummary
+	@echo "ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -json -count=1 -timeout $(TESTTIMEOUT) ./... | bin/testsummary -log $(TESTLOG)"; \
+	env -u REFERENCE_DATA ARBITER_REQUIRE_VALIDATORS=1 $(GO) test -json -count=1 -timeout $(TESTTIMEOUT) ./... 2>&1 | \
+		bin/testsummary -log $(TESTLOG) | tee bin/go-test.out
 	@$(MAKE) --no-print-directory cross-check
 	@if command -v wine >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory test-windows; \
@@ -90,7 +101,17 @@ test: deps-test
 		echo "gui-check skipped: Xvfb is not installed"; \
 		gui=0; \
 	fi; \
-	echo "test: $$(( $$(grep -c '^ok ' $(TESTLOG)) + gui )) passed, 0 failed"
+	echo "test: passed: go test ($$(grep -m1 -o 'tests: [0-9]* passed, [0-9]* failed, [0-9]* skipped' bin/go-test.out); the skipped are listed above), cross-check$$(command -v wine >/dev/null 2>&1 && echo ', test-windows'), gui-check $$( ((gui)) && echo passed || echo 'not run')"
+
+# The packages whose tests read the reference files (internal/refdata).
+REFDATA_PKGS = $$(grep -rl --include='*_test.go' --exclude-dir=node_modules '"arbiter/internal/refdata"' . | xargs -n1 dirname | sort -u)
+
+test-reference:
+	@[ -n "$(REFERENCE_DATA)" ] || { echo "make test-reference needs REFERENCE_DATA=DIR: the folder with unwinnable.tsv, unwinnable-chasolver.tsv, clk-samples.pgn and pgn-edge/ (e.g. REFERENCE_DATA=../shared/data)"; exit 2; }
+	@mkdir -p bin
+	@$(GO) build -o bin/testsummary ./internal/testsummary
+	@echo "REFERENCE_DATA=$(REFERENCE_DATA) $(GO) test -json -count=1 <the packages that read it> | bin/testsummary -log bin/go-test-reference.log"; \
+	$(GO) test -json -count=1 -timeout 60m $(REFDATA_PKGS) 2>&1 | bin/testsummary -log bin/go-test-reference.log
 
 bench:
 	@if [ -f scripts/bench.sh ]; then \
@@ -159,6 +180,17 @@ package-linux package-windows: package-%:
 		$(FYNE) package --os linux --release; \
 		cp Arbiter.tar.xz "$(CURDIR)/bin/Arbiter.tar.xz"; echo "bin/Arbiter.tar.xz"; \
 	fi
+
+release: deps-cross
+	@[ -n "$(VERSION)" ] || { echo "make release needs VERSION=X.Y.Z, e.g. make release VERSION=1.0.0"; exit 2; }
+	bash scripts/release.sh $(VERSION) dist
+
+release-check: deps-cross
+	@[ -n "$(VERSION)" ] || { echo "make release-check needs VERSION=X.Y.Z, e.g. make release-check VERSION=1.0.0"; exit 2; }
+	bash scripts/release-check.sh $(VERSION)
+
+notices:
+	$(GO) test -count=1 -run '^TestThirdPartyNoticesAreCurrent$$' ./internal/notices -update
 
 clean:
 	rm -rf bin build arbiter

@@ -46,12 +46,11 @@ import (
 	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/internal/demo"
+	"arbiter/internal/games"
 	"arbiter/match"
 	"arbiter/report"
 	"arbiter/store"
 )
-
-const pgnPath = "../../shared/data/deepblue1996.pgn"
 
 var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 
@@ -241,9 +240,9 @@ func cachedMatch(b *testing.B, k int) string {
 	}
 	os.Remove(path + ".tmp")
 	if k == 1 {
-		script, err := demo.Script1996(pgnPath, demo.Options{Seed: 1996})
+		script, err := demo.Script1996(demo.Options{Seed: 1996})
 		if err != nil {
-			b.Skipf("the 1996 match is not available: %v", err)
+			b.Fatal(err)
 		}
 		sp := filepath.Join(b.TempDir(), "script.txt")
 		if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
@@ -448,20 +447,15 @@ func BenchmarkExportPDF(b *testing.B) {
 
 // referenceGames reads the six games with notnil/chess.
 func referenceGames(b *testing.B) []*chess.Game {
-	f, err := os.Open(pgnPath)
-	if err != nil {
-		b.Skipf("the 1996 match is not available: %v", err)
-	}
-	defer f.Close()
-	var games []*chess.Game
-	sc := chess.NewScanner(f)
+	var gs []*chess.Game
+	sc := chess.NewScanner(strings.NewReader(games.DeepBlue1996()))
 	for sc.Scan() {
-		games = append(games, sc.Next())
+		gs = append(gs, sc.Next())
 	}
-	if len(games) == 0 {
+	if len(gs) == 0 {
 		b.Fatal("no games read")
 	}
-	return games
+	return gs
 }
 
 func BenchmarkBaselinePGN(b *testing.B) {

@@ -479,7 +479,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			}, ""},
 		},
 		"demo 1996": {
-			{"no PGN", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "pgn"},
+			{"a script in a folder that does not exist", "live", static("demo", "1996", "-o", "/nonexistent/s.txt"), "/nonexistent/s.txt"},
 			{"a PGN that does not exist", "live", static("demo", "1996", "--pgn", "/nonexistent/g.pgn", "-o", "/nonexistent/s.txt"), "pgn"},
 			{"a number of games that is a word", "live", static("demo", "1996", "--pgn", "x.pgn", "--games", "six", "-o", "s.txt"), "games"},
 		},

@@ -320,6 +320,7 @@ func run(ctx context.Context, argv []string, env Env) error {
 			return fmt.Errorf("--version takes nothing after it: give 'arbiter --version' alone")
 		}
 		fmt.Fprintln(env.Stdout, VersionLine(env.Manifest))
+		fmt.Fprintln(env.Stdout, LicenceLine)
 		return nil
 	case len(rest) >= 2 && isHelpFlag(rest[1]) && commands[rest[0]] == nil && len(groupCommands(rest[0])) > 0:
 		// arbiter export --help: the commands of the group

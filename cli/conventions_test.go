@@ -43,6 +43,7 @@ func TestHelpAndVersionFollowTheConventionsAndOpenNothing(t *testing.T) {
 		{"a group's -h lists its commands", []string{"game", "-h"}, "arbiter game start [N]"},
 		{"help GROUP lists its commands", []string{"help", "export"}, "arbiter export pgn"},
 		{"--version names the version of FyneApp.toml", []string{"--version"}, "arbiter 0.1.0 (build 1, "},
+		{"--version names the licence", []string{"--version"}, "\nFree software under the MIT licence (the file LICENSE)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "none", "m.db")
@@ -76,9 +77,15 @@ func TestVersionLineReadsFyneAppTomlAndTheBuildInfo(t *testing.T) {
 			&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.0"}}, "arbiter 1.2.0 (go1.26.0, windows/amd64)"},
 		{"without either the version is said to be unknown", nil,
 			&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}}, "arbiter (version unknown) (go1.26.0, windows/amd64)"},
+		{"a release build says the release's version and commit", manifest, &debug.BuildInfo{GoVersion: "go1.26.0"},
+			"arbiter 1.0.0 (build 17, go1.26.0, windows/amd64, commit fedcba987654)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := versionLine(tc.manifest, tc.bi, "windows/amd64"); got != tc.want {
+			var rel release
+			if strings.Contains(tc.name, "release") {
+				rel = release{"1.0.0", "fedcba9876543210"}
+			}
+			if got := versionLine(tc.manifest, tc.bi, "windows/amd64", rel); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})

@@ -10,8 +10,8 @@ import (
 )
 
 func init() {
-	register(&command{name: "demo 1996", roles: rolesRead, usage: "demo 1996 --pgn FILE [--games N] -o SCRIPT",
-		summary: "Write the script of the 1996 Kasparov–Deep Blue match from a PGN of its games, for 'arbiter play'.",
+	register(&command{name: "demo 1996", roles: rolesRead, usage: "demo 1996 [--pgn FILE] [--games N] -o SCRIPT",
+		summary: "Write the script of the 1996 Kasparov–Deep Blue match (its games are built in; --pgn reads them from a PGN file instead), for 'arbiter play'.",
 		run:     runDemo1996})
 }
 
@@ -31,14 +31,18 @@ func runDemo1996(r *runner, a *args) error {
 		return err
 	}
 	switch {
-	case pgn == "":
-		return fmt.Errorf("demo 1996 needs --pgn FILE: the PGN of the 1996 games, e.g. ../shared/data/deepblue1996.pgn")
 	case out == "":
 		return fmt.Errorf("demo 1996 needs -o SCRIPT: name the script file to write, then run it with 'arbiter play SCRIPT'")
 	case n < 0:
 		return fmt.Errorf("--games %d is not a number of games: give 1 or more, or leave it out for all of them", n)
 	}
-	text, err := demo.Script1996(pgn, demo.Options{Games: n, Seed: demoSeed})
+	opts := demo.Options{Games: n, Seed: demoSeed}
+	var text string
+	if pgn == "" {
+		text, err = demo.Script1996(opts)
+	} else {
+		text, err = demo.Script1996From(pgn, opts)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("there is no PGN file at %s: give the path of the 1996 games with --pgn", pgn)
 	}

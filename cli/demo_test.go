@@ -9,16 +9,15 @@ import (
 	"time"
 )
 
-const pgn1996 = "../../shared/data/deepblue1996.pgn"
+// pgn1996 is the project's own PGN of the 1996 games, the file the program
+// embeds.
+const pgn1996 = "../internal/games/deepblue1996.pgn"
 
 func TestDemo1996WritesAScriptThatPlayRuns(t *testing.T) {
-	if _, err := os.Stat(pgn1996); err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
 	dir := t.TempDir()
 	script := filepath.Join(dir, "Demo1996.txt")
 	db := filepath.Join(dir, "none", "demo.db")
-	_, errs, code := arb(t, db, "demo", "1996", "--pgn", pgn1996, "--games", "1", "-o", script)
+	_, errs, code := arb(t, db, "demo", "1996", "--games", "1", "-o", script)
 	if code != 0 {
 		t.Fatalf("demo 1996: exit %d: %s", code, errs)
 	}
@@ -35,11 +34,16 @@ func TestDemo1996WritesAScriptThatPlayRuns(t *testing.T) {
 	if !strings.Contains(string(text), "match new") || !strings.Contains(string(text), "move") {
 		t.Fatalf("the script has no match new or moves:\n%.500s", text)
 	}
-	// the same PGN gives the same script
+	// the same games give the same script, built in or read with --pgn
 	again := filepath.Join(dir, "again.txt")
-	mustArb(t, db, "demo", "1996", "--pgn", pgn1996, "--games", "1", "-o", again)
+	mustArb(t, db, "demo", "1996", "--games", "1", "-o", again)
 	if b, _ := os.ReadFile(again); string(b) != string(text) {
 		t.Error("two runs of demo 1996 wrote different scripts")
+	}
+	fromFile := filepath.Join(dir, "from-file.txt")
+	mustArb(t, db, "demo", "1996", "--pgn", pgn1996, "--games", "1", "-o", fromFile)
+	if b, _ := os.ReadFile(fromFile); string(b) != string(text) {
+		t.Error("demo 1996 --pgn with the same games wrote another script than the built-in games")
 	}
 	play := filepath.Join(dir, "demo.db")
 	mustArb(t, play, "--at", "1996-02-10T20:00:00Z", "play", script)
@@ -61,8 +65,8 @@ func TestDemo1996RefusesBadInputClearly(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no --pgn", []string{"demo", "1996", "-o", out}, "needs --pgn FILE"},
-		{"no -o", []string{"demo", "1996", "--pgn", pgn1996}, "needs -o SCRIPT"},
+		{"no -o", []string{"demo", "1996"}, "needs -o SCRIPT"},
+		{"no -o, with --pgn", []string{"demo", "1996", "--pgn", pgn1996}, "needs -o SCRIPT"},
 		{"a missing PGN", []string{"demo", "1996", "--pgn", filepath.Join(dir, "nope.pgn"), "-o", out}, "here is no PGN file at"},
 		{"negative games", []string{"demo", "1996", "--pgn", pgn1996, "--games", "-2", "-o", out}, "is not a number of games"},
 		{"another year", []string{"demo", "1997", "--pgn", pgn1996, "-o", out}, `"1997" is not one of the demo commands: use one of 1996`},

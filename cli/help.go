@@ -30,17 +30,35 @@ func printGroupHelp(r *runner, group string, cs []*command) {
 	r.out("\n'arbiter %s --help' tells more about one of them.\n", cs[0].name)
 }
 
-// VersionLine is what "arbiter --version" prints: the application's version
-// and build number from FyneApp.toml (manifest), then what the Go tool
+// The release stamp: 'make release VERSION=X.Y.Z' sets these with
+// -ldflags '-X arbiter/cli.releaseVersion=X.Y.Z -X arbiter/cli.releaseCommit=…'
+// (a release is built from 'git archive' of the commit, without VCS
+// stamping). Empty in any other build.
+var releaseVersion, releaseCommit string
+
+// release is the stamp of a release build.
+type release struct{ version, commit string }
+
+// LicenceLine is the second line of "arbiter --version": the licence of the
+// program and where the licences of what it includes are.
+const LicenceLine = "Free software under the MIT licence (the file LICENSE); it includes software and fonts of others under their own licences (THIRD_PARTY_NOTICES)."
+
+// VersionLine is the first line "arbiter --version" prints: the
+// application's version and build number from FyneApp.toml (manifest; a
+// release's version instead when the build is one), then what the Go tool
 // recorded in the binary (runtime/debug.ReadBuildInfo): the Go version, the
-// platform and, when built from a git checkout with VCS stamping, the commit.
+// platform and, when built from a git checkout with VCS stamping or as a
+// release, the commit.
 func VersionLine(manifest []byte) string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionLine(manifest, bi, runtime.GOOS+"/"+runtime.GOARCH)
+	return versionLine(manifest, bi, runtime.GOOS+"/"+runtime.GOARCH, release{releaseVersion, releaseCommit})
 }
 
-func versionLine(manifest []byte, bi *debug.BuildInfo, platform string) string {
+func versionLine(manifest []byte, bi *debug.BuildInfo, platform string, rel release) string {
 	version, build := manifestVersion(manifest)
+	if rel.version != "" {
+		version = rel.version
+	}
 	if version == "" {
 		version = "(version unknown)"
 		if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
@@ -65,6 +83,9 @@ func versionLine(manifest []byte, bi *debug.BuildInfo, platform string) string {
 			case "vcs.modified":
 				modified = s.Value
 			}
+		}
+		if rev == "" {
+			rev = rel.commit
 		}
 		if rev != "" {
 			if len(rev) > 12 {

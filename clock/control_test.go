@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arbiter/internal/games"
+	"arbiter/internal/refdata"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -377,25 +380,28 @@ func FuzzParseTimeControl(f *testing.F) {
 	})
 }
 
-// TestRealData parses the TimeControl tags of the reference PGN files.
+// TestRealData parses the TimeControl tags of real PGN files: the project's
+// own scores of the Deep Blue matches, its broadcast fixture with a
+// free-text tag, and (with REFERENCE_DATA) the organisers' broadcast PGN.
 func TestRealData(t *testing.T) {
 	re := regexp.MustCompile(`^\[TimeControl "(.*)"\]`)
 	for _, tc := range []struct {
-		file string
+		name string
+		pgn  func(t *testing.T) string
 		want string // "" = must be refused
 	}{
-		{"deepblue1996.pgn", "40/7200:20/3600:1800"},
-		{"deepblue1997.pgn", "40/7200:20/3600:1800"},
-		{"clk-samples.pgn", ""},
+		{"the 1996 match (internal/games)", func(*testing.T) string { return games.DeepBlue1996() }, "40/7200:20/3600:1800"},
+		{"the 1997 match (internal/games)", func(*testing.T) string { return games.DeepBlue1997() }, "40/7200:20/3600:1800"},
+		{"a broadcast with a free-text tag (scoresheet/testdata/pgn-edge/broadcast-clk.pgn)", func(t *testing.T) string {
+			return readFile(t, filepath.Join("..", "scoresheet", "testdata", "pgn-edge", "broadcast-clk.pgn"))
+		}, ""},
+		{"the organisers' broadcast (reference clk-samples.pgn)", func(t *testing.T) string {
+			return readFile(t, refdata.Need(t, "clk-samples.pgn"))
+		}, ""},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("..", "..", "shared", "data", tc.file))
-			if err != nil {
-				t.Skipf("reference data absent: %v", err)
-			}
-			defer f.Close()
+		t.Run(tc.name, func(t *testing.T) {
 			n := 0
-			sc := bufio.NewScanner(f)
+			sc := bufio.NewScanner(strings.NewReader(tc.pgn(t)))
 			for sc.Scan() {
 				m := re.FindStringSubmatch(strings.TrimSpace(sc.Text()))
 				if m == nil {
@@ -417,6 +423,15 @@ func TestRealData(t *testing.T) {
 			}
 		})
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // FuzzParseSpec: ParseSpec never panics, accepts only valid controls, and

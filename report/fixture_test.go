@@ -18,9 +18,6 @@ import (
 	"arbiter/store"
 )
 
-// pgn1996 is the reference data; tests skip when it is absent.
-const pgn1996 = "../../shared/data/deepblue1996.pgn"
-
 // validators reports whether the external tools are required: with
 // ARBITER_REQUIRE_VALIDATORS=1 a missing tool fails the test.
 func requireTool(t testing.TB, name string) string {
@@ -92,10 +89,7 @@ func playLive(t testing.TB, db string, start time.Time, script string) {
 // into a new database in dir and returns its path.
 func buildDemo(t testing.TB, dir string, games int) string {
 	t.Helper()
-	if _, err := os.Stat(pgn1996); err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
-	script, err := demo.Script1996(pgn1996, demo.Options{Games: games, Seed: 1996})
+	script, err := demo.Script1996(demo.Options{Games: games, Seed: 1996})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,9 +132,6 @@ var six struct {
 
 func sixGames(t testing.TB) string {
 	t.Helper()
-	if _, err := os.Stat(pgn1996); err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
 	six.once.Do(func() {
 		dir, err := os.MkdirTemp("", "arbiter-report-")
 		if err != nil {

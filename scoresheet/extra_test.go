@@ -1,8 +1,6 @@
 package scoresheet
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -94,33 +92,26 @@ func TestMatingMaterial(t *testing.T) {
 // A false MatingMaterial must never hide a mate: check it against the
 // reference positions the reference tool calls winnable.
 func TestMatingMaterialNeverHidesAWinnablePosition(t *testing.T) {
-	f, err := os.Open(filepath.Join(dataDir, "unwinnable.tsv"))
-	if err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	line, checked := 0, 0
-	for sc.Scan() {
-		line++
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 3 || col[2] != "winnable" {
-			continue
-		}
-		pos := &chess.Position{}
-		if err := pos.UnmarshalText([]byte(col[0])); err != nil {
-			continue
-		}
-		side := chess.White
-		if strings.HasPrefix(strings.ToLower(col[1]), "b") {
-			side = chess.Black
-		}
-		checked++
-		if !MatingMaterial(pos, side) {
-			t.Errorf("line %d: MatingMaterial false but %s can win: %s", line, col[1], col[0])
-		}
-	}
-	if checked == 0 {
-		t.Skip("no winnable positions read")
+	for _, path := range unwinnableFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			checked := 0
+			forEachRow(t, path, func(line int, fen, colour, verdict string) {
+				pos := &chess.Position{}
+				if verdict != "winnable" || pos.UnmarshalText([]byte(fen)) != nil {
+					return
+				}
+				side := chess.White
+				if strings.HasPrefix(strings.ToLower(colour), "b") {
+					side = chess.Black
+				}
+				checked++
+				if !MatingMaterial(pos, side) {
+					t.Errorf("line %d: MatingMaterial false but %s can win: %s", line, colour, fen)
+				}
+			})
+			if checked == 0 {
+				t.Fatal("no winnable positions read")
+			}
+		})
 	}
 }

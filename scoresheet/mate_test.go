@@ -8,9 +8,21 @@ import (
 	"testing"
 
 	"github.com/notnil/chess"
+
+	"arbiter/internal/refdata"
 )
 
-const dataDir = "../../shared/data"
+// unwinnableFiles are the files of reference rows (fen, colour, verdict,
+// source) of Article 6.9: the project's sample of CHA-Solver's rows (MIT,
+// unwinnable/testdata/README-chasolver.md), or with REFERENCE_DATA=DIR CHA's
+// test vectors DIR/unwinnable.tsv (GPL-3.0, never copied here) and the whole
+// DIR/unwinnable-chasolver.tsv.
+func unwinnableFiles(t *testing.T) []string {
+	if refdata.Dir() == "" {
+		return []string{filepath.Join("..", "unwinnable", "testdata", "unwinnable-chasolver-sample.tsv")}
+	}
+	return []string{refdata.File(t, "unwinnable.tsv"), refdata.File(t, "unwinnable-chasolver.tsv")}
+}
 
 func mustPos(t testing.TB, fen string) *chess.Position {
 	t.Helper()
@@ -80,26 +92,61 @@ func TestDeadPosition(t *testing.T) {
 	}
 }
 
-// TestCanMateUnwinnableData checks CanMate against the Chess Unwinnability
-// Analyzer's test vectors. Saying CannotMate where the file says winnable is
-// a hard failure (unsound); everything else is counted. With
-// ARBITER_FULL_MATE=1 the search runs with CanMate's own limit (searchLimit
-// 2000: 0 unsound, 967 cannot-mate and 147 can-mate agreements, 0 can-mate
-// verdicts on unwinnable positions, the rest undetermined).
+// TestCanMateUnwinnableData checks CanMate against the reference rows
+// (unwinnableFiles). Saying CannotMate where a row says winnable is a hard
+// failure (unsound), and so is MatePossible where it says unwinnable;
+// everything else is counted. With ARBITER_FULL_MATE=1 the search runs with
+// CanMate's own limit (searchLimit 2000; over CHA's 3,909 test vectors: 0
+// unsound, 967 cannot-mate and 147 can-mate agreements, 0 can-mate verdicts
+// on unwinnable positions, the rest undetermined).
 func TestCanMateUnwinnableData(t *testing.T) {
-	f, err := os.Open(filepath.Join(dataDir, "unwinnable.tsv"))
-	if err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
-	defer f.Close()
-	// The full search limit takes minutes over 3,909 positions; soundness
-	// does not depend on the limit, so the default run uses a small one.
+	// The full search limit takes minutes over thousands of positions;
+	// soundness does not depend on the limit, so the default run uses a
+	// small one.
 	limit := 300
 	if os.Getenv("ARBITER_FULL_MATE") == "1" {
 		limit = searchLimit
 	}
-	agree := map[string]int{}
-	sc := bufio.NewScanner(f)
+	for _, path := range unwinnableFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			agree := map[string]int{}
+			forEachRow(t, path, func(line int, fen, colour, verdict string) {
+				p := &chess.Position{}
+				if err := p.UnmarshalText([]byte(fen)); err != nil {
+					agree["skipped: FEN refused by notnil"]++
+					return
+				}
+				side := chess.White
+				if colour == "black" {
+					side = chess.Black
+				}
+				v := canMate(p, side, limit)
+				switch {
+				case v.Verdict == CannotMate && verdict == "winnable":
+					t.Errorf("line %d: CanMate says %s cannot mate (%s) but the reference says winnable: %s", line, colour, v.Reason, fen)
+				case v.Verdict == MatePossible && verdict == "unwinnable":
+					t.Errorf("line %d: CanMate says %s can mate (%s) but the reference says unwinnable: %s", line, colour, v.Reason, fen)
+				default:
+					agree[v.Verdict.String()+" / reference "+verdict]++
+				}
+			})
+			for k, n := range agree {
+				t.Logf("%5d  %s", n, k)
+			}
+		})
+	}
+}
+
+// forEachRow calls f with each row of a file of reference rows after its
+// header.
+func forEachRow(t *testing.T, path string, f func(line int, fen, colour, verdict string)) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -107,30 +154,13 @@ func TestCanMateUnwinnableData(t *testing.T) {
 			continue
 		}
 		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 3 {
-			t.Fatalf("unwinnable.tsv line %d: want 4 tab-separated columns", line)
+		if len(col) < 4 {
+			t.Fatalf("%s line %d: want 4 tab-separated columns", path, line)
 		}
-		p := &chess.Position{}
-		if err := p.UnmarshalText([]byte(col[0])); err != nil {
-			agree["skipped: FEN refused by notnil"]++
-			continue
-		}
-		side := chess.White
-		if col[1] == "black" {
-			side = chess.Black
-		}
-		v := canMate(p, side, limit)
-		switch {
-		case v.Verdict == CannotMate && col[2] == "winnable":
-			t.Errorf("line %d: CanMate says %s cannot mate (%s) but the reference says winnable: %s", line, col[1], v.Reason, col[0])
-		case v.Verdict == MatePossible && col[2] == "unwinnable":
-			t.Errorf("line %d: CanMate says %s can mate (%s) but the reference says unwinnable: %s", line, col[1], v.Reason, col[0])
-		default:
-			agree[v.Verdict.String()+" / reference "+col[2]]++
-		}
+		f(line, col[0], col[1], col[2])
 	}
-	for k, n := range agree {
-		t.Logf("%5d  %s", n, k)
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -13,6 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/notnil/chess"
+
+	gamescores "arbiter/internal/games"
+	"arbiter/internal/refdata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,24 +37,39 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func readDataFile(t *testing.T, name string) []ReadGame {
+// readPGNFile reads every game of the PGN file at path.
+func readPGNFile(t *testing.T, path string) []ReadGame {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, name))
+	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("reference data absent: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	games, err := ReadPGN(f)
 	if err != nil {
-		t.Fatalf("ReadPGN(%s): %v", name, err)
+		t.Fatalf("ReadPGN(%s): %v", path, err)
 	}
 	return games
 }
 
+// deepBlue1996 reads the project's own scores of the 1996 games.
+func deepBlue1996(t *testing.T) []ReadGame {
+	t.Helper()
+	games, err := ReadPGN(strings.NewReader(gamescores.DeepBlue1996()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
+// edge is the folder of the project's PGN fixtures that break naive readers
+// (testdata/pgn-edge/README.md says what each holds).
+var edge = filepath.Join("testdata", "pgn-edge")
+
 // deepBlueGame1 is 1996 game 1 with invented clock times (30 s a move) and a
 // draw offer with Black's 10th move, as the match layer would record it.
 func deepBlueGame1(t *testing.T) (PGNGame, string) {
-	g := readDataFile(t, "deepblue1996.pgn")[0]
+	g := deepBlue1996(t)[0]
 	s := newSheet(t, "")
 	start := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
 	for i, m := range g.Moves {
@@ -162,12 +180,67 @@ func TestPGNRoundTrip(t *testing.T) {
 	}
 }
 
+// The project's own PGN files with the features that break naive readers
+// (line breaks of a web page, a black-to-move start, score variants, a game
+// of thousands of moves, comments across CRLF lines, mail headers between
+// games, results standing alone, an illegal last move): each parses or is
+// refused with the game and line named.
 func TestReadPGNDataFiles(t *testing.T) {
-	tests := []struct {
-		file    string
-		games   int    // when it parses
-		errPart string // when it must fail
-	}{
+	tests := []pgnFile{
+		{"../internal/games/deepblue1996.pgn", 6, ""},
+		{"../internal/games/deepblue1997.pgn", 6, ""},
+		{"broadcast-clk.pgn", 4, ""},
+		{"fen-black-to-move.pgn", 1, ""},
+		{"deepblue-score-variants.pgn", 5, ""},
+		{"long-game.pgn", 1, ""},
+		{"comments-across-lines.pgn", 1, ""},
+		{"html-line-breaks.pgn", 0, `game 1 (line 1): move 1. "<br" is not a move`},
+		{"html-page.pgn", 0, `game 1 (line 1): move 1. "<p>" is not a move`},
+		{"mail-between-games.pgn", 0, `game 2 (line 12): move 1. "from" is not a move`},
+		{"results-alone.pgn", 0, "game 2 (line 9): the result * stands alone"},
+		{"illegal-final-move.pgn", 0, "game 1 (line 16): move 14. Qxa6 is not legal for White"},
+	}
+	for _, tt := range tests {
+		path := tt.file
+		if filepath.Dir(path) == "." {
+			path = filepath.Join(edge, path)
+		}
+		readsOrRefuses(t, path, tt)
+	}
+	t.Run("black-to-move FEN start replays to the right position", func(t *testing.T) {
+		g := readPGNFile(t, filepath.Join(edge, "fen-black-to-move.pgn"))[0]
+		want := "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2BPP3/2P2N2/PP3PPP/RNBQK2R b KQkq d3 0 5"
+		if g.FinalFEN != want {
+			t.Errorf("final FEN %s, want %s", g.FinalFEN, want)
+		}
+	})
+	t.Run("a game of 4,775 plies is read whole", func(t *testing.T) {
+		if g := readPGNFile(t, filepath.Join(edge, "long-game.pgn"))[0]; len(g.Moves) != 4775 {
+			t.Errorf("%d plies, want 4775", len(g.Moves))
+		}
+	})
+	t.Run("clock comments are kept per move", func(t *testing.T) {
+		for _, g := range readPGNFile(t, filepath.Join(edge, "broadcast-clk.pgn")) {
+			for i, c := range g.Comments {
+				if !strings.Contains(c, "[%clk ") || !strings.Contains(c, "[%emt ") {
+					t.Fatalf("game %s, ply %d: comment %q, want a [%%clk] and an [%%emt] command", g.Tags[3].Value, i+1, c)
+				}
+			}
+		}
+	})
+	t.Run("a line starting with % inside a comment is comment text", func(t *testing.T) {
+		g := readPGNFile(t, filepath.Join(edge, "comments-across-lines.pgn"))[0]
+		if c := g.Comments[20]; !strings.Contains(c, "%02 [ Also possible was 11.d3") {
+			t.Errorf("the comment after 11. d4 is %q", c)
+		}
+	})
+}
+
+// The same for the files of others (REFERENCE_DATA): the organisers'
+// broadcast PGN and the files of chess.js, pgn-read and public broadcasts
+// the fixtures above were written after.
+func TestReadPGNReferenceFiles(t *testing.T) {
+	tests := []pgnFile{
 		{"deepblue1996.pgn", 6, ""},
 		{"deepblue1997.pgn", 6, ""},
 		{"clk-samples.pgn", 14, ""},
@@ -182,43 +255,59 @@ func TestReadPGNDataFiles(t *testing.T) {
 		{"pgn-edge/wc2025-r21.30-illegal-final-move.pgn", 0, "game 1 (line 78): move 60. Ke4+ is not legal for White"},
 		{"pgn-edge/wc2025-r21.8-illegal-final-move.pgn", 0, "game 1 (line 70): move 52... Kc7 is not legal for Black"},
 	}
+	dir := filepath.Dir(refdata.Need(t, "clk-samples.pgn"))
 	for _, tt := range tests {
-		name := tt.file + " parses"
-		if tt.errPart != "" {
-			name = tt.file + " is refused with the game and line named"
-		}
-		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(filepath.Join(dataDir, tt.file))
-			if err != nil {
-				t.Skipf("reference data absent: %v", err)
-			}
-			defer f.Close()
-			games, err := ReadPGN(f)
-			if tt.errPart != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.errPart) {
-					t.Errorf("error = %v, want one containing %q", err, tt.errPart)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(games) != tt.games {
-				t.Errorf("read %d games, want %d", len(games), tt.games)
-			}
-		})
+		readsOrRefuses(t, filepath.Join(dir, filepath.FromSlash(tt.file)), tt)
 	}
 	t.Run("black-to-move FEN start replays to the right position", func(t *testing.T) {
-		g := readDataFile(t, "pgn-edge/chessjs-3-fen-black-to-move.pgn")[0]
+		g := readPGNFile(t, filepath.Join(dir, "pgn-edge", "chessjs-3-fen-black-to-move.pgn"))[0]
 		want := "r1bqk1nr/ppp2ppp/2np4/b3p3/2BPP3/2P2N2/P4PPP/RNBQ1RK1 b kq d3 0 3"
 		if g.FinalFEN != want {
 			t.Errorf("final FEN %s, want %s", g.FinalFEN, want)
 		}
 	})
 	t.Run("clock comments are kept per move", func(t *testing.T) {
-		g := readDataFile(t, "clk-samples.pgn")[0]
+		g := readPGNFile(t, filepath.Join(dir, "clk-samples.pgn"))[0]
 		if !strings.Contains(g.Comments[0], "[%clk") {
 			t.Errorf("first comment = %q, want a [%%clk] command", g.Comments[0])
+		}
+	})
+}
+
+// pgnFile is a PGN file and what reading it must give.
+type pgnFile struct {
+	file    string
+	games   int    // when it parses
+	errPart string // when it must fail
+}
+
+// readsOrRefuses runs the subtest that reads path (want.file's): it must
+// give want.games games, or, with want.errPart, be refused with an error
+// containing it.
+func readsOrRefuses(t *testing.T, path string, want pgnFile) {
+	games, errPart := want.games, want.errPart
+	name := filepath.Base(path) + " parses"
+	if errPart != "" {
+		name = filepath.Base(path) + " is refused with the game and line named"
+	}
+	t.Run(name, func(t *testing.T) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		got, err := ReadPGN(f)
+		if errPart != "" {
+			if err == nil || !strings.Contains(err.Error(), errPart) {
+				t.Errorf("error = %v, want one containing %q", err, errPart)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != games {
+			t.Errorf("read %d games, want %d", len(got), games)
 		}
 	})
 }
@@ -299,7 +388,11 @@ func FuzzReadPGN(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	if b, err := os.ReadFile(filepath.Join(dataDir, "pgn-edge/chessjs-3-fen-black-to-move.pgn")); err == nil {
+	for _, name := range []string{"fen-black-to-move.pgn", "broadcast-clk.pgn", "comments-across-lines.pgn", "html-line-breaks.pgn", "results-alone.pgn"} {
+		b, err := os.ReadFile(filepath.Join(edge, name))
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -409,15 +502,8 @@ func TestPGNPassesExternalValidators(t *testing.T) {
 	play(t, s, "Ba5", "O-O", "d6", "d4")
 	s.Entries()[0].Notes = []string{"first"}
 	games = append(games, s.PGN(nil, "*"))
-	if g, ok := func() (PGNGame, bool) {
-		if _, err := os.Stat(filepath.Join(dataDir, "deepblue1996.pgn")); err != nil {
-			return PGNGame{}, false
-		}
-		g, _ := deepBlueGame1(t)
-		return g, true
-	}(); ok {
-		games = append(games, g)
-	}
+	g, _ := deepBlueGame1(t)
+	games = append(games, g)
 	path := filepath.Join(t.TempDir(), "games.pgn")
 	var b bytes.Buffer
 	if err := WritePGN(&b, games); err != nil {
@@ -434,10 +520,7 @@ func TestPGNPassesExternalValidators(t *testing.T) {
 }
 
 func BenchmarkReadPGN(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(dataDir, "deepblue1996.pgn"))
-	if err != nil {
-		b.Skipf("reference data absent: %v", err)
-	}
+	data := []byte(gamescores.DeepBlue1996())
 	for i := 0; i < b.N; i++ {
 		if _, err := ReadPGN(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)

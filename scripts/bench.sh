@@ -5,9 +5,17 @@
 #
 #   scripts/bench.sh            the table (build/bench/table.md) and raw output (build/bench/raw.txt)
 #   SAMPLES=5000 scripts/bench.sh   more samples for the latency percentiles (default 2000)
+#   REFERENCE_DATA=DIR scripts/bench.sh   (8) on the whole reference files of others in DIR
+#                                   (unwinnable.tsv, unwinnable-chasolver.tsv) instead of the
+#                                   project's sample (unwinnable/testdata); everything else needs
+#                                   nothing beside the repository
 #
 # The cached match databases live in build/bench/ (rm -rf build/bench to rebuild them).
 set -euo pipefail
+if [ -n "${REFERENCE_DATA:-}" ]; then
+	REFERENCE_DATA=$(realpath "$REFERENCE_DATA") # the benchmarks run in their packages' folders
+	export REFERENCE_DATA
+fi
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH CGO_ENABLED=1 GOFLAGS=-buildvcs=false
 SAMPLES=${SAMPLES:-2000}
@@ -66,7 +74,8 @@ for tags in "" nostation; do
 	fi
 	rm -f "$out" "$out-stripped"
 done
-# (8): Article 6.9, the helpmate analyser over every row of both reference files, and the raw perft
+# (8): Article 6.9, the helpmate analyser over every row of the reference files (the project's
+# sample of CHA-Solver's rows; with REFERENCE_DATA both whole files instead), and the raw perft
 # speed of its move generator beside notnil/chess in the same run (docs/unwinnable.md).
 # The perft runs in the same go test as the reference files (right after them), so the positions/s
 # of each file stand beside the raw generator and notnil speed of the same run.
@@ -74,17 +83,30 @@ done
 UNWINNABLE_LIMIT=default run go test -count=1 -timeout 60m -run '^$' -bench '^(BenchmarkReferenceFiles|BenchmarkPerftBeside)$' -benchtime 1x ./unwinnable/
 run go test -count=1 -run '^$' -bench '^BenchmarkDeadCheck$' -benchtime 5x ./unwinnable/
 # The issue's timing: one 'arbiter unwinnable' run (the real command, both cores, default limit)
-# over the lichess-heavy set of 7,966 positions (scripts/unwinnable-set.sh), against CHA-Solver's
-# full mode on the issue's set (24 s); its verdicts are checked against the labels.
-SET=build/bench/unwinnable-7966.txt
-scripts/unwinnable-set.sh "$SET"
+# over the lichess-heavy set of 7,966 positions (scripts/unwinnable-set.sh, from REFERENCE_DATA),
+# against CHA-Solver's full mode on the issue's set (24 s); its verdicts are checked against the
+# labels. Without REFERENCE_DATA, over the sample's set instead: its lichess rows and every 2nd
+# community row (4,415 positions; no goal: another mix).
+if [ -n "${REFERENCE_DATA:-}" ]; then
+	SET=build/bench/unwinnable-7966.txt setname=reference
+	UNWINNABLE_DATA="$REFERENCE_DATA" scripts/unwinnable-set.sh "$SET"
+else
+	SET=build/bench/unwinnable-sample.txt setname=sample
+	{
+		awk -F'\t' 'NR > 1 && $4 ~ /lichess/' unwinnable/testdata/unwinnable-chasolver-sample.tsv
+		awk -F'\t' 'NR > 1 && $4 !~ /lichess/ && n++ % 2 == 0' unwinnable/testdata/unwinnable-chasolver-sample.tsv
+	} >"$SET.rows"
+	awk -F'\t' '{ print $1 "\t" $2 }' "$SET.rows" >"$SET"
+	awk -F'\t' '{ print $3 "\t" $1 "\t" $2 }' "$SET.rows" >"$SET.labels"
+	rm -f "$SET.rows"
+fi
 go build -o build/bench/arbiter-unwinnable .
 t0=$(date +%s.%N)
 build/bench/arbiter-unwinnable unwinnable <"$SET" >"$SET.out"
 secs=$(echo "$(date +%s.%N) - $t0" | bc)
-paste "$SET.labels" "$SET.out" | awk -F'\t' -v secs="$secs" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+paste "$SET.labels" "$SET.out" | awk -F'\t' -v secs="$secs" -v set="$setname" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
 	{ n++; if ($4 == "undetermined") u++; else if ($4 != $1) w++ }
-	END { printf "unwinnable-set seconds=%.1f positions=%d undetermined=%d wrong=%d load=%s\n", secs, n, u, w, load }' | tee -a "$RAW" >&2
+	END { printf "unwinnable-set seconds=%.1f positions=%d undetermined=%d wrong=%d set=%s load=%s\n", secs, n, u, w, set, load }' | tee -a "$RAW" >&2
 rm -f build/bench/arbiter-unwinnable
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
@@ -102,7 +124,7 @@ function ratio(a, b) { return (b > 0 && a != "") ? sprintf("%.2f", a / b) : "–
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); el[kv[1]] = kv[2] }
 }
 /^unwinnable-set / {
-	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "seconds") uset = kv[2]; if (kv[1] == "positions") uset_n = kv[2]; if (kv[1] == "undetermined") uset_u = kv[2]; if (kv[1] == "wrong") uset_w = kv[2] }
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "seconds") uset = kv[2]; if (kv[1] == "positions") uset_n = kv[2]; if (kv[1] == "undetermined") uset_u = kv[2]; if (kv[1] == "wrong") uset_w = kv[2]; if (kv[1] == "set") uset_set = kv[2] }
 	uset_load = $0; sub(/.*load=/, "", uset_load)
 }
 /^Benchmark/ {
@@ -146,16 +168,18 @@ END {
 	}
 	if (el["relay-p99-ns"] != "")
 		printf "| 9 | engine at the operator laptop: a move of the human given at the arbiter station → go written, p50 / p99 (%d samples) | %s / %s | a command of the laptop, round trip: %s / %s | p99: %s | ≤ 2 |\n", el["samples"], us(el["relay-p50-ns"]), us(el["relay-p99-ns"]), us(el["roundtrip-p50-ns"]), us(el["roundtrip-p99-ns"]), ratio(el["relay-p99-ns"], el["roundtrip-p99-ns"])
-	for (f = 1; f <= 4; f++) {
-		n = (f == 1) ? "BenchmarkReferenceFiles/unwinnable/community" : (f == 2) ? "BenchmarkReferenceFiles/unwinnable/lichess" : (f == 3) ? "BenchmarkReferenceFiles/unwinnable-chasolver/community" : "BenchmarkReferenceFiles/unwinnable-chasolver/lichess"
+	nf = split("unwinnable/community unwinnable/lichess unwinnable-chasolver/community unwinnable-chasolver/lichess unwinnable-chasolver-sample/community unwinnable-chasolver-sample/lichess", files, " ")
+	for (f = 1; f <= nf; f++) {
+		n = "BenchmarkReferenceFiles/" files[f]
 		if (v[n, "rows"] == "") continue
 		gp = v["BenchmarkPerftBeside/initial/generator", "nodes/s"]; np = v["BenchmarkPerftBeside/initial/notnil", "nodes/s"]
 		printf "| 8 | 6.9 analyser, %s: %d rows | %d wrong, %d undetermined, %.0f positions/s (%.0f searched a row) | same go test: perft of the generator %.1f M nodes/s, of notnil %.2f M nodes/s | positions/s per M perft nodes/s: %s | 0 wrong, 0 undetermined |\n", substr(n, 25), v[n, "rows"], v[n, "wrong"], v[n, "undetermined"], v[n, "positions/s"], v[n, "searched/row"], gp / 1e6, np / 1e6, ratio(v[n, "positions/s"], gp / 1e6)
-		base = (f == 2 || f == 4) ? 61 : 11000
+		base = (files[f] ~ /lichess/) ? 61 : 11000
 		printf "| 8 | 6.9 analyser, %s: one position mean / p99 | %s / %s | CHA-Solver (issue 12) %s a position | %s | mean < 100 µs, p99 < 1 ms (lichess rows) |\n", substr(n, 25), us(v[n, "mean-µs"] * 1000), us(v[n, "p99-µs"] * 1000), us(base * 1000), ratio(v[n, "mean-µs"], base)
 		if (v[n, "proof-mean-plies"] != "") printf "| 8 | 6.9 analyser, %s: helpmate written (as found), mean / longest | %.1f / %d plies | – | – | short, natural proofs |\n", substr(n, 25), v[n, "proof-mean-plies"], v[n, "proof-max-plies"]
 	}
-	if (uset != "") printf "| 8 | `arbiter unwinnable` over the lichess-heavy set (scripts/unwinnable-set.sh): %d positions, %d wrong, %d undetermined (load %s) | %.1f s | CHA-Solver full mode 24 s (issue 12) | %s | ≤ 24 s |\n", uset_n, uset_w, uset_u, uset_load, uset, ratio(uset, 24)
+	if (uset != "" && uset_set == "sample") printf "| 8 | `arbiter unwinnable` over the sample'"'"'s set (its lichess rows, every 2nd community row; the lichess-heavy set needs REFERENCE_DATA): %d positions, %d wrong, %d undetermined (load %s) | %.1f s | – | – | – |\n", uset_n, uset_w, uset_u, uset_load, uset
+	else if (uset != "") printf "| 8 | `arbiter unwinnable` over the lichess-heavy set (scripts/unwinnable-set.sh): %d positions, %d wrong, %d undetermined (load %s) | %.1f s | CHA-Solver full mode 24 s (issue 12) | %s | ≤ 24 s |\n", uset_n, uset_w, uset_u, uset_load, uset, ratio(uset, 24)
 	d50 = v["BenchmarkDeadCheck", "p50-ns"]; d99 = v["BenchmarkDeadCheck", "p99-ns"]
 	if (d99 != "") printf "| 8 | per-move dead-position check, p50 / p99 (%d lichess positions) | %s / %s | goal 1 ms | %s | p99 < 1 ms |\n", v["BenchmarkDeadCheck", "positions"], us(d50), us(d99), ratio(d99, 1e6)
 	for (f = 1; f <= 2; f++) {

@@ -6,7 +6,8 @@
 #   scripts/deps.sh --test   the above plus what the test suite needs (with Wine and
 #                            MinGW-w64, to run the core tests as Windows programs)
 #   scripts/deps.sh --cross  the build packages plus the MinGW-w64 C compiler
-#                            that `make cross` uses for the Windows console
+#                            that `make cross` and `make release` use for the Windows
+#                            console, and zip for the release's Windows archive
 #
 # The script is idempotent: each package is checked with dpkg-query and only the
 # missing ones are installed, with apt-get (through sudo when not run as root).
@@ -23,8 +24,8 @@ build_pkgs=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	fonts-dejavu-core
 )
-test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 python3 chromium curl wine wine64 gcc-mingw-w64-x86-64 stockfish)
-cross_pkgs=(gcc-mingw-w64-x86-64)
+test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 python3 desktop-file-utils chromium curl wine wine64 gcc-mingw-w64-x86-64 stockfish)
+cross_pkgs=(gcc-mingw-w64-x86-64 zip)
 
 want_test=0
 want_cross=0
@@ -33,7 +34,7 @@ case "${1:-}" in
 --test) want_test=1 ;;
 --cross) want_cross=1 ;;
 -h | --help)
-	sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 *)

@@ -4,7 +4,9 @@
 # Usage: scripts/wine-test.sh [PACKAGE...]
 #
 # Default: the packages whose tests pass under Debian 12's Wine 8.0 (clock,
-# scoresheet, internal/phrase, internal/quietlocale, internal/timesource). The packages that write files in t.TempDir (store, match,
+# scoresheet, internal/phrase, internal/quietlocale, internal/timesource);
+# then the Windows program itself, built as the release builds it, must
+# start under Wine and answer --version. The packages that write files in t.TempDir (store, match,
 # cli, report, internal/demo) cannot pass there: Go 1.26's os.RemoveAll
 # deletes with FileDispositionInformationEx, which Wine 8.0 answers with
 # "Invalid function", so every test's TempDir cleanup fails (docs/cli.md,
@@ -54,9 +56,32 @@ wintest() {
 	echo "GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -exec wine -count=1 $*"
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -exec wine -count=1 -timeout 10m "$@"
 }
+# The Windows program as 'make release' builds it (scripts/release.sh: cgo with MinGW-w64,
+# -trimpath, no symbols, no build id, no link time), started under Wine: it must answer --version
+# with its version, its platform and its licence, and exit 0. Building it cold compiles Fyne's
+# and GLFW's C code with MinGW (docs/release.md has the times).
+windows_program() {
+	local exe=bin/arbiter.exe out
+	echo "GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc go build -trimpath -ldflags '-s -w -buildid= …' -o $exe ."
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+		go build -trimpath -ldflags "-s -w -buildid= -extldflags=-Wl,--no-insert-timestamp" -o "$exe" . || return 1
+	echo "wine $exe --version"
+	if ! out=$(wine "$exe" --version </dev/null 2>/dev/null | tr -d '\r'); then
+		echo "wine-test: $exe --version failed under Wine" >&2
+		return 1
+	fi
+	echo "$out" | sed 's/^/    /'
+	if ! grep -Eq '^arbiter [0-9][^ ]* \(.*windows/amd64' <<<"$out" || ! grep -q 'MIT licence' <<<"$out"; then
+		echo "wine-test: $exe --version did not name its version, windows/amd64 and the MIT licence" >&2
+		return 1
+	fi
+	echo "ok  	the Windows program starts under Wine and answers --version"
+}
+
 status=0
 if (($# == 0)); then
 	wintest ./clock/ ./scoresheet/ ./internal/phrase/ ./internal/quietlocale/ ./internal/timesource/ || status=$?
+	windows_program || status=1
 else
 	wintest "$@" || status=$?
 fi

@@ -160,7 +160,7 @@ func TestProofsAreShort(t *testing.T) {
 	}{
 		{"from the initial position Black mates in 4 plies (a fool's mate)", initial, Black, 4, true},
 		{"from the initial position White mates in 5 plies", initial, White, 5, true},
-		// Middlegames of ../shared/data/deepblue1997.pgn, after moves 10, 20 and 30.
+		// Middlegames of the 1997 games (internal/games), after moves 10, 20 and 30.
 		{"a Deep Blue middlegame after move 10 (White)", "r2q1rk1/pp1n1pp1/2pbpn1p/3p3b/8/1P1PPNPP/PBPN1PB1/R2Q1RK1 w - - 0 11", White, 10, false},
 		{"a Deep Blue middlegame after move 20 (Black)", "r3r1k1/1p1n1p2/1qp2n1p/p1b1p1pb/4P3/PP4PP/1BP2PBN/R1Q1RNK1 w - - 1 21", Black, 10, false},
 		{"a Deep Blue middlegame after move 30 (White)", "3rr1k1/1p1n4/1qp4p/5Pb1/pP2pP2/P3N1P1/1BP1b1B1/R1Q4K w - - 0 31", White, 10, false},

@@ -118,7 +118,7 @@ func foundBy(t *testing.T, fen string, winner, limit, bound int, stage, search s
 // reference files, with the colour to win: the roots of the random
 // soundness tests beside their own seeds.
 func communityRows(t *testing.T, n int) (fens []string, winners []int) {
-	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
+	for _, f := range referenceFiles(t) {
 		for i, r := range readRows(t, f) {
 			if i%n != 0 || strings.Contains(r.source, "lichess") {
 				continue

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -352,8 +351,8 @@ func TestShapesAsListedPlainly(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"unwinnable.tsv", "unwinnable-chasolver.tsv"} {
-		for i, r := range readRows(t, filepath.Join(dataDir, f)) {
+	for _, f := range referenceFiles(t) {
+		for i, r := range readRows(t, f) {
 			if i%every != 0 {
 				continue
 			}
@@ -442,7 +441,7 @@ func benchMateTargets(b *testing.B, plain bool) {
 	}
 	var rooms []room
 	n := 0
-	for _, r := range readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv")) {
+	for _, r := range readRows(b, chasolverFile(b)) {
 		if !strings.Contains(r.source, "lichess") {
 			continue
 		}

@@ -167,7 +167,7 @@ func TestAKingHeldByPawnsIsFixedWithThem(t *testing.T) {
 func TestTheListingAndTheFixedMenNeverDenyAMateTheSearchFinds(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	proofs := 0
-	for _, f := range []string{"../../shared/data/unwinnable.tsv", "../../shared/data/unwinnable-chasolver.tsv"} {
+	for _, f := range referenceFiles(t) {
 		for i, r := range readRows(t, f) {
 			if i%10 != 0 || strings.Contains(r.source, "lichess") {
 				continue

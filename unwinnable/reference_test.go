@@ -3,7 +3,6 @@ package unwinnable
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -13,9 +12,6 @@ import (
 
 	"github.com/notnil/chess"
 )
-
-// dataDir holds the reference files (not copied into the project).
-var dataDir = filepath.Join("..", "..", "shared", "data")
 
 // outcome of one reference row.
 type outcome struct {
@@ -86,18 +82,22 @@ func check(t testing.TB, outs []outcome) (wrong, undetermined int) {
 	return wrong, undetermined
 }
 
-// TestReferenceSample checks a sample of both reference files (every row
-// of the full files runs in BenchmarkReferenceFiles, from make bench): no
-// verdict may contradict a label, every helpmate must replay to a mate.
+// TestReferenceSample checks a sample of the reference files (every row
+// of them runs in BenchmarkReferenceFiles, from make bench): no verdict may
+// contradict a label, every helpmate must replay to a mate. Every 40th row
+// of the project's sample of CHA-Solver's rows (167 rows), or with
+// REFERENCE_DATA every 40th of unwinnable.tsv and every 400th of the whole
+// unwinnable-chasolver.tsv.
 func TestReferenceSample(t *testing.T) {
-	for _, f := range []struct {
-		name  string
-		every int
-	}{{"unwinnable.tsv", 40}, {"unwinnable-chasolver.tsv", 400}} {
-		t.Run(f.name, func(t *testing.T) {
-			all := readRows(t, filepath.Join(dataDir, f.name))
+	for _, path := range referenceFiles(t) {
+		every := 40
+		if fileName(path) == "unwinnable-chasolver" {
+			every = 400
+		}
+		t.Run(fileName(path), func(t *testing.T) {
+			all := readRows(t, path)
 			var rows []row
-			for i := 0; i < len(all); i += f.every {
+			for i := 0; i < len(all); i += every {
 				rows = append(rows, all[i])
 			}
 			wrong, und := check(t, analyseRows(rows, Options{Limit: 20_000}))
@@ -139,8 +139,8 @@ func BenchmarkReferenceFiles(b *testing.B) {
 	if s := os.Getenv("UNWINNABLE_EVERY"); s != "" {
 		fmt.Sscan(s, &every)
 	}
-	for _, name := range []string{"unwinnable.tsv", "unwinnable-chasolver.tsv"} {
-		rows := readRows(b, filepath.Join(dataDir, name))
+	for _, path := range referenceFiles(b) {
+		rows := readRows(b, path)
 		parts := map[string][]row{"all": rows}
 		seen := map[string]int{}
 		for _, r := range rows {
@@ -157,7 +157,7 @@ func BenchmarkReferenceFiles(b *testing.B) {
 			if len(rs) == 0 {
 				continue
 			}
-			b.Run(strings.TrimSuffix(name, ".tsv")+"/"+part, func(b *testing.B) {
+			b.Run(fileName(path)+"/"+part, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					start := time.Now()
 					outs := analyseRows(rs, opt)
@@ -274,7 +274,7 @@ func BenchmarkPerftBeside(b *testing.B) {
 // budget scoresheet uses) over the lichess rows of unwinnable-chasolver.tsv,
 // one position after another: p50 and p99 of one check (goal p99 < 1 ms).
 func BenchmarkDeadCheck(b *testing.B) {
-	rows := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	rows := readRows(b, chasolverFile(b))
 	var boards []*Board
 	for i, r := range rows {
 		if i%2 == 0 && strings.Contains(r.source, "lichess") {

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 // BenchmarkLichessSample analyses every 10th lichess row of
 // unwinnable-chasolver.tsv at 50,000 positions, one row after another.
 func BenchmarkLichessSample(b *testing.B) {
-	all := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	all := readRows(b, chasolverFile(b))
 	var rows []row
 	n := 0
 	for _, r := range all {
@@ -34,7 +33,7 @@ func BenchmarkLichessSample(b *testing.B) {
 // BenchmarkCommunitySample analyses every 20th community row of
 // unwinnable-chasolver.tsv at 50,000 positions, one row after another.
 func BenchmarkCommunitySample(b *testing.B) {
-	all := readRows(b, filepath.Join(dataDir, "unwinnable-chasolver.tsv"))
+	all := readRows(b, chasolverFile(b))
 	var rows []row
 	n := 0
 	for _, r := range all {

@@ -6,8 +6,8 @@
 // # What it checks
 //
 // A long scripted match (the 1996 Kasparov–Deep Blue match written by
-// internal/demo from ../shared/data/deepblue1996.pgn, or, without that file,
-// a 1,200-ply knight shuffle) is played with "arbiter play -v", which prints
+// internal/demo from the games built into the program, or from the PGN file
+// -pgn names) is played with "arbiter play -v", which prints
 // "ok N" after script line N is committed. Every command line of the script
 // happens at its own instant, so the events a line wrote are exactly the
 // events carrying that instant. A reference run plays the whole script once.
@@ -57,7 +57,6 @@ import (
 	"syscall"
 	"time"
 
-	"arbiter/clock"
 	"arbiter/internal/demo"
 	"arbiter/service"
 	"arbiter/store"
@@ -68,7 +67,7 @@ var (
 	killsFlag = flag.Int("kills", 50, "how many SIGKILLs at random instants")
 	seedFlag  = flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the random kill instants")
 	workFlag  = flag.String("work", "build/crash", "folder for the test databases (emptied first)")
-	pgnFlag   = flag.String("pgn", "../shared/data/deepblue1996.pgn", "the match PGN for the script")
+	pgnFlag   = flag.String("pgn", "", "a PGN of the 1996 games for the script (default: the games built in)")
 )
 
 // start is the instant the script's offsets count from.
@@ -177,15 +176,14 @@ type script struct {
 }
 
 func newScript() (*script, error) {
-	var text, source string
-	if _, err := os.Stat(*pgnFlag); err == nil {
-		text, err = demo.Script1996(*pgnFlag, demo.Options{Seed: 1996})
-		if err != nil {
-			return nil, err
-		}
+	text, err := demo.Script1996(demo.Options{Seed: 1996})
+	source := "the 1996 match"
+	if *pgnFlag != "" {
+		text, err = demo.Script1996From(*pgnFlag, demo.Options{Seed: 1996})
 		source = "the 1996 match from " + *pgnFlag
-	} else {
-		text, source = shuffleScript(1200), "a knight shuffle (no "+*pgnFlag+")"
+	}
+	if err != nil {
+		return nil, err
 	}
 	sc := &script{source: source, at: map[int]time.Time{}}
 	var last time.Time
@@ -211,18 +209,6 @@ func newScript() (*script, error) {
 		sc.lines = append(sc.lines, at.Format(time.RFC3339Nano)+" "+rest)
 	}
 	return sc, nil
-}
-
-func shuffleScript(plies int) string {
-	var b strings.Builder
-	b.WriteString(`0:00:00 match new --title "Crash test" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --operator "Feng-hsiung Hsu" --white "Deep Blue" --games 1` + "\n")
-	b.WriteString("0:00:01 game start\n")
-	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
-	for i := 0; i < plies; i++ {
-		d := time.Duration(2+i) * 5 * time.Second
-		fmt.Fprintf(&b, "%s move %s\n", clock.FormatShown(d), moves[i%4])
-	}
-	return b.String()
 }
 
 // parseOffset reads H:MM:SS[.fff] after start (the script format).

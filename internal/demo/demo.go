@@ -2,7 +2,8 @@
 // officiate real matches move by move.
 //
 // Script1996 turns the game scores of the 1996 ACM Chess Challenge (Garry
-// Kasparov vs Deep Blue, Philadelphia; ../shared/data/deepblue1996.pgn) into a
+// Kasparov vs Deep Blue, Philadelphia; the project's own PGN of them in
+// internal/games, embedded, or any PGN of them with Script1996From) into a
 // script that creates the match and plays its six games: every move with an
 // invented but plausible thinking time, the real results, and the incidents
 // the record knows of — Kasparov's half-hour think after 13.Nb5 in game 1,
@@ -25,6 +26,7 @@ package demo
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -32,6 +34,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/games"
 	"arbiter/scoresheet"
 )
 
@@ -66,28 +69,41 @@ type game struct {
 	result       string
 }
 
-// Script1996 reads the 1996 match PGN at pgnPath and returns the play script.
-func Script1996(pgnPath string, opts Options) (string, error) {
+// Script1996 returns the play script of the 1996 match from the project's
+// own game scores (internal/games, embedded: no file is needed).
+func Script1996(opts Options) (string, error) {
+	return scriptFrom(strings.NewReader(games.DeepBlue1996()), "the 1996 games", opts)
+}
+
+// Script1996From reads the 1996 match PGN at pgnPath instead and returns the
+// play script.
+func Script1996From(pgnPath string, opts Options) (string, error) {
 	f, err := os.Open(pgnPath)
 	if err != nil {
 		return "", fmt.Errorf("demo: open the match PGN: %w", err)
 	}
 	defer f.Close()
-	games, err := readGames(f)
+	return scriptFrom(f, pgnPath, opts)
+}
+
+// scriptFrom writes the script of the games read from r (named name in
+// errors).
+func scriptFrom(r io.Reader, name string, opts Options) (string, error) {
+	played, err := readGames(r)
 	if err != nil {
-		return "", fmt.Errorf("demo: read %s: %w", pgnPath, err)
+		return "", fmt.Errorf("demo: read %s: %w", name, err)
 	}
-	if len(games) == 0 {
-		return "", fmt.Errorf("demo: %s holds no games", pgnPath)
+	if len(played) == 0 {
+		return "", fmt.Errorf("demo: %s holds no games", name)
 	}
 	if opts.Games < 0 {
 		return "", fmt.Errorf("demo: cannot play %d games: give 0 for all or a positive number", opts.Games)
 	}
-	planned := len(games)
-	if opts.Games > 0 && opts.Games < len(games) {
-		games = games[:opts.Games]
+	planned := len(played)
+	if opts.Games > 0 && opts.Games < len(played) {
+		played = played[:opts.Games]
 	}
-	return script(games, planned, opts.Seed)
+	return script(played, planned, opts.Seed)
 }
 
 // personName turns "Kasparov, Garry" into "Garry Kasparov".

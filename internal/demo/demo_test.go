@@ -11,23 +11,17 @@ import (
 
 	"arbiter/cli"
 	"arbiter/internal/demo"
+	"arbiter/internal/games"
 	"arbiter/match"
 	"arbiter/scoresheet"
 	"arbiter/store"
 )
 
-const pgn1996 = "../../../shared/data/deepblue1996.pgn"
-
-func needData(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(pgn1996); err != nil {
-		t.Skipf("reference data absent: %v", err)
-	}
-}
+// pgn1996 is the file internal/games embeds, for Script1996From.
+const pgn1996 = "../games/deepblue1996.pgn"
 
 func TestScript1996Text(t *testing.T) {
-	needData(t)
-	a, err := demo.Script1996(pgn1996, demo.Options{Seed: 1})
+	a, err := demo.Script1996(demo.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +30,11 @@ func TestScript1996Text(t *testing.T) {
 		ok   func() bool
 	}{
 		{"the same seed gives the same script", func() bool {
-			b, _ := demo.Script1996(pgn1996, demo.Options{Seed: 1})
+			b, _ := demo.Script1996(demo.Options{Seed: 1})
 			return a == b
 		}},
 		{"another seed gives other thinking times", func() bool {
-			b, _ := demo.Script1996(pgn1996, demo.Options{Seed: 2})
+			b, _ := demo.Script1996(demo.Options{Seed: 2})
 			return a != b
 		}},
 		{"the match is created with the computer, its operator and the arbiter", func() bool {
@@ -81,7 +75,7 @@ func TestScript1996Text(t *testing.T) {
 		})
 	}
 	t.Run("Games limits the games played but not the games planned", func(t *testing.T) {
-		s, err := demo.Script1996(pgn1996, demo.Options{Games: 2})
+		s, err := demo.Script1996(demo.Options{Games: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,14 +83,20 @@ func TestScript1996Text(t *testing.T) {
 			t.Errorf("%d games started; script head:\n%.400s", n, s)
 		}
 	})
+	t.Run("the same games read from a file give the same script", func(t *testing.T) {
+		b, err := demo.Script1996From(pgn1996, demo.Options{Seed: 1})
+		if err != nil || b != a {
+			t.Errorf("Script1996From: %v, the same script: %v", err, b == a)
+		}
+	})
 	t.Run("a missing PGN is an error naming the file", func(t *testing.T) {
-		_, err := demo.Script1996("no/such.pgn", demo.Options{})
+		_, err := demo.Script1996From("no/such.pgn", demo.Options{})
 		if err == nil || !strings.Contains(err.Error(), "no/such.pgn") {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("a negative number of games is refused", func(t *testing.T) {
-		if _, err := demo.Script1996(pgn1996, demo.Options{Games: -1}); err == nil {
+		if _, err := demo.Script1996(demo.Options{Games: -1}); err == nil {
 			t.Error("no error")
 		}
 	})
@@ -105,8 +105,7 @@ func TestScript1996Text(t *testing.T) {
 // TestScript1996Plays runs the whole script through "arbiter play" and checks
 // the match it records against the PGN.
 func TestScript1996Plays(t *testing.T) {
-	needData(t)
-	s, err := demo.Script1996(pgn1996, demo.Options{Seed: 42})
+	s, err := demo.Script1996(demo.Options{Seed: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,12 +130,7 @@ func TestScript1996Plays(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := app.State()
-	f, err := os.Open(pgn1996)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, err := scoresheet.ReadPGN(f)
+	ref, err := scoresheet.ReadPGN(strings.NewReader(games.DeepBlue1996()))
 	if err != nil {
 		t.Fatal(err)
 	}
