@@ -448,25 +448,69 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	// a protected match: the arbiter's station, and the operator's laptop
 	// with the operator's credential its invitation brought
 	first, laptop := protectedStationAndLaptop(t)
-	b := startBridge(t, laptop, "--cmd", fakeEngine(), "--play")
-	for i, ply := 0, 1; i < 3; i, ply = i+1, ply+2 {
+	// the engine answers its third go with an illegal move; its restart
+	// stops answering at its second (a hang, found by the ping within 5 s
+	// and --hang)
+	cue := filepath.Join(t.TempDir(), "cue")
+	if err := os.WriteFile(cue, []byte("go 3 illegal\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := startBridge(t, laptop, "--cmd", fakeEngine("-cue", cue), "--play", "--hang", "500ms", "--restarts", "5")
+	human := func(ply int) {
 		st := waitPly(t, laptop, ply, 30*time.Second)
 		mustArb(t, first, "--pin", signPIN, "--as", "black", "move", humanReply(st.Game.FEN))
 	}
-	waitPly(t, laptop, 7, 30*time.Second)
-
-	// a fault at the laptop: the engine is killed while the human thinks;
+	human(1)
+	human(3)
+	waitIncident(t, laptop, match.IncidentSetup, 30*time.Second) // after the illegal move
+	if err := os.WriteFile(cue, []byte("go 2 hang\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	human(5)
+	waitIncidents(t, laptop, match.IncidentSetup, 2, 30*time.Second) // after the hang
+	// a fault on the human's turn: the engine is killed while he thinks;
 	// the fault is recorded through the station at once, the restart
 	// waits for his move, then the setup is recorded too
-	s, _, _ := engine.ReadStatus(laptop, time.Now())
+	seq := waitPly(t, laptop, 7, 30*time.Second).Seq
+	s := waitEngineStatus(t, laptop, func(s engine.Status) bool { return s.Seq >= seq && s.State == engine.StateIdle && s.PID > 0 })
 	if p, err := os.FindProcess(s.PID); err != nil || p.Kill() != nil {
 		t.Fatalf("kill the engine %d: %v", s.PID, err)
 	}
-	st := waitIncident(t, laptop, match.IncidentTechnicalFault, 30*time.Second)
-	mustArb(t, first, "--pin", signPIN, "--as", "black", "move", humanReply(st.Game.FEN))
-	waitIncident(t, laptop, match.IncidentSetup, 30*time.Second)
+	waitIncidents(t, laptop, match.IncidentTechnicalFault, 3, 30*time.Second)
+	if n := countIncidents(t, laptop, match.IncidentSetup); n != 2 {
+		t.Fatalf("%d setups before the human moved, want 2 (the restart waits for his move)", n)
+	}
+	human(7)
+	waitIncidents(t, laptop, match.IncidentSetup, 3, 30*time.Second)
 	waitPly(t, laptop, 9, 30*time.Second)
 	b.stop(t, laptop)
+	faults := strings.Join(incidentTexts(t, laptop, match.IncidentTechnicalFault), "\n")
+	for _, want := range []string{"which is not a legal move on ply 5", "did not answer isready within 500ms", "was killed"} {
+		if !strings.Contains(faults, want) {
+			t.Errorf("no technical fault says %q:\n%s", want, faults)
+		}
+	}
+
+	// the operator at the laptop enters another move than the engine's:
+	// refused naming both, then recorded as not the engine's
+	b = startBridge(t, laptop, "--cmd", fakeEngine())
+	human(9)
+	deadline := time.Now().Add(30 * time.Second)
+	for countEvents(t, laptop, match.KindEngineMove) < 6 {
+		if time.Now().After(deadline) {
+			t.Fatal("the engine's move for ply 11 did not come")
+		}
+		time.Sleep(20 * time.Millisecond) // the bridge and the stations are other goroutines and processes
+	}
+	other := anotherMove(t, readStatus(t, laptop).Game.FEN, engineChoice(t, laptop))
+	if _, errs, code := arbNow(t, laptop, "move", other); code != 1 || !strings.Contains(errs, "is not the engine's move: Deep Blue plays 6.") {
+		t.Fatalf("another move at the laptop: exit %d, %s", code, errs)
+	}
+	mustNow(t, laptop, "move", other, "--not-engine", "--reason", "the operator misread the laptop's screen")
+	b.stop(t, laptop)
+	if n := countIncidents(t, laptop, match.IncidentNotEngine); n != 1 {
+		t.Fatalf("%d not-engine incidents, want 1", n)
+	}
 
 	// the records agree, every event of the bridge is the operator's,
 	// signed by the operator's credential, and the transcript verifies
@@ -492,8 +536,8 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 			}
 		}
 	}
-	if engineMoves != 5 {
-		t.Errorf("%d engine.move events, want 5", engineMoves)
+	if engineMoves != 6 {
+		t.Errorf("%d engine.move events, want 6", engineMoves)
 	}
 	sigs, err := app.DB().Signatures(context.Background())
 	if err != nil {
@@ -510,29 +554,111 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	}
 }
 
+// waitEngineStatus waits until the bridge's status of db satisfies cond.
+func waitEngineStatus(t *testing.T, db string, cond func(engine.Status) bool) engine.Status {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if s, _, err := engine.ReadStatus(db, time.Now()); err == nil && cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			s, _, _ := engine.ReadStatus(db, time.Now())
+			t.Fatalf("the bridge's status stays %+v", s)
+		}
+		time.Sleep(20 * time.Millisecond) // the bridge rewrites it in its own process
+	}
+}
+
 // waitIncident waits until db's game has an incident of kind and returns
 // the status then.
 func waitIncident(t *testing.T, db, kind string, within time.Duration) statusJSON {
 	t.Helper()
+	return waitIncidents(t, db, kind, 1, within)
+}
+
+// waitIncidents waits until db's game has n incidents of kind.
+func waitIncidents(t *testing.T, db, kind string, n int, within time.Duration) statusJSON {
+	t.Helper()
 	deadline := time.Now().Add(within)
-	for {
-		app, err := service.OpenForReading(context.Background(), db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := false
-		if g := app.State().CurrentGame(); g != nil {
-			for _, inc := range g.Incidents {
-				found = found || inc.Kind == kind
-			}
-		}
-		app.DB().Close()
-		if found {
-			return readStatus(t, db)
-		}
+	for countIncidents(t, db, kind) < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %s for an incident %s", within, kind)
+			t.Fatalf("waited %s for %d incidents %s", within, n, kind)
 		}
 		time.Sleep(20 * time.Millisecond) // the bridge and the station are other processes
 	}
+	return readStatus(t, db)
+}
+
+// incidentTexts are the texts of db's current game's incidents of kind.
+func incidentTexts(t *testing.T, db, kind string) []string {
+	t.Helper()
+	app, err := service.OpenForReading(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.DB().Close()
+	var out []string
+	if g := app.State().CurrentGame(); g != nil {
+		for _, inc := range g.Incidents {
+			if inc.Kind == kind {
+				out = append(out, inc.Text)
+			}
+		}
+	}
+	return out
+}
+
+func countIncidents(t *testing.T, db, kind string) int { return len(incidentTexts(t, db, kind)) }
+
+// countEvents counts db's events of kind.
+func countEvents(t *testing.T, db, kind string) int {
+	t.Helper()
+	app, err := service.OpenForReading(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.DB().Close()
+	evs, err := app.DB().EventsAfter(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// engineChoice is the engine's move (UCI) for the position db's game stands in.
+func engineChoice(t *testing.T, db string) string {
+	t.Helper()
+	app, err := service.OpenForReading(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.DB().Close()
+	e := app.State().CurrentGame().EngineFor()
+	if e == nil {
+		t.Fatal("the record holds no engine's move for the position")
+	}
+	return e.UCI
+}
+
+// anotherMove is a legal move in fen other than not.
+func anotherMove(t *testing.T, fen, not string) string {
+	t.Helper()
+	pos, err := scoresheet.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range pos.ValidMoves() {
+		if m.String() != not {
+			return m.String()
+		}
+	}
+	t.Fatalf("no move but %s in %s", not, fen)
+	return ""
 }
