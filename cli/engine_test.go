@@ -417,6 +417,9 @@ func TestEngineRunRefusesWhatItCannotRun(t *testing.T) {
 
 func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) {
 	db := engineMatch(t, "", "")
+	if out := mustNow(t, db, "engine", "status"); !strings.HasPrefix(out, "No engine bridge has run for "+db) {
+		t.Fatalf("engine status before any bridge: %q", out)
+	}
 	b := startBridge(t, db, "--cmd", fakeEngine())
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(mustNow(t, db, "engine", "status", "--json"), `"bestmove": "a2a3"`) {
@@ -432,6 +435,9 @@ func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) 
 	}
 	mustNow(t, db, "--as", "operator", "move", "e4", "--not-engine", "--reason", "the operator played the book move")
 	b.stop(t, db)
+	if out := mustNow(t, db, "engine", "status"); !strings.HasPrefix(out, "Engine Fake Engine: stopped, game 1, ply 1\n  last move a2a3, evaluation cp 17, depth 3\n") {
+		t.Fatalf("engine status after the bridge stopped:\n%s", out)
+	}
 	app, err := service.OpenForReading(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
