@@ -20,6 +20,7 @@ import (
 	"arbiter/match"
 	"arbiter/scoresheet"
 	"arbiter/service"
+	"arbiter/store"
 )
 
 // The computer's equipment at the command line (docs/engine.md): 'engine
@@ -524,27 +525,20 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 		t.Fatalf("heads differ: %s %s", a, b)
 	}
 	checkGoAgainstStatus(t, laptop, 1)
+	engineMoves := eventsOf(t, laptop, match.KindEngineMove)
+	for _, e := range engineMoves {
+		if e.Role != "operator" {
+			t.Errorf("event %d (engine.move) was given by the %s", e.Seq, e.Role)
+		}
+	}
+	if len(engineMoves) != 6 {
+		t.Errorf("%d engine.move events, want 6", len(engineMoves))
+	}
 	app, err := service.OpenForReading(context.Background(), laptop)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer app.DB().Close()
-	evs, err := app.DB().EventsAfter(context.Background(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engineMoves := 0
-	for _, e := range evs {
-		if e.Kind == match.KindEngineMove {
-			engineMoves++
-			if e.Role != "operator" {
-				t.Errorf("event %d (engine.move) was given by the %s", e.Seq, e.Role)
-			}
-		}
-	}
-	if engineMoves != 6 {
-		t.Errorf("%d engine.move events, want 6", engineMoves)
-	}
 	sigs, err := app.DB().Signatures(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -555,7 +549,7 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 			signers[sg.Signer]++
 		}
 	}
-	if signers["operator"] < engineMoves {
+	if signers["operator"] < len(engineMoves) {
 		t.Errorf("requests signed by %v: the bridge's commands are not all signed by the operator's credential", signers)
 	}
 }
@@ -617,8 +611,8 @@ func incidentTexts(t *testing.T, db, kind string) []string {
 
 func countIncidents(t *testing.T, db, kind string) int { return len(incidentTexts(t, db, kind)) }
 
-// countEvents counts db's events of kind.
-func countEvents(t *testing.T, db, kind string) int {
+// eventsOf are db's events of kind.
+func eventsOf(t *testing.T, db, kind string) []store.Event {
 	t.Helper()
 	app, err := service.OpenForReading(context.Background(), db)
 	if err != nil {
@@ -629,14 +623,16 @@ func countEvents(t *testing.T, db, kind string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	var out []store.Event
 	for _, e := range evs {
 		if e.Kind == kind {
-			n++
+			out = append(out, e)
 		}
 	}
-	return n
+	return out
 }
+
+func countEvents(t *testing.T, db, kind string) int { return len(eventsOf(t, db, kind)) }
 
 // engineChoice is the engine's move (UCI) for the position db's game stands in.
 func engineChoice(t *testing.T, db string) string {
