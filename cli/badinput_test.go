@@ -424,6 +424,13 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"after the game ended", "ended", static("--at", later, "claim", "fifty-moves"), ""},
 			{"an intended move in invalid UTF-8", "live", static("--at", later, "claim", "fifty-moves", "--move", "K\xffe7"), "UTF-8"},
 		},
+		"arrive": {
+			{"no player", "live", static("--at", later, "arrive"), "--player"},
+			{"someone who is not a player", "live", static("--at", later, "arrive", "--player", "Bobby Fischer"), "not a player of game 1"},
+			{"an arrival instant that is no time", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "soon"), "not a time"},
+			{"an arrival after the command's instant", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "2099-01-01T00:00:00Z"), "has not yet come"},
+			{"by the operator", "live", static("--at", later, "--as", "operator", "arrive", "--player", "Deep Blue"), "not by"},
+		},
 		"forfeit": {
 			{"an unknown side", "ended", static("--at", later, "forfeit", "green", "--reason", "x"), "side"},
 			{"no reason", "ended", static("--at", later, "forfeit", "black"), "reason"},
@@ -612,6 +619,8 @@ func harmless(t *testing.T, name string) []string {
 		return nil // it reads the bridge's status file, never the record
 	case "engine move":
 		return []string{"--at", later, "--as", "operator", "engine", "move", "--game", "1"}
+	case "arrive":
+		return []string{"--at", later, "arrive", "--player", "Deep Blue"}
 	case "station serve":
 		return []string{"station", "serve", "--listen", "127.0.0.1:1"}
 	case "station invite":

@@ -253,8 +253,12 @@ func isGlobal(name string) bool {
 // ownFlag reports whether a credential flag after the command words rest
 // belongs to the command rather than being the global one: after "match
 // new", --pin and --key-file are the new match's arbiter credential; after
-// "credential add", --secret and --key-file are the credential handed out.
+// "credential add", --secret and --key-file are the credential handed out;
+// after "arrive", --at is the instant of the arrival.
 func ownFlag(name string, rest []string) bool {
+	if len(rest) > 0 && rest[0] == "arrive" {
+		return name == "at" // the instant of the arrival, not the command's
+	}
 	if len(rest) < 2 {
 		return false
 	}

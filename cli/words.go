@@ -87,6 +87,7 @@ var words = phrase.Dictionary{
 	string(match.CodeNotTheEnginesMove):         "%s is not the engine's move: %s plays %s (an operator's error, rule 10): enter that move, or give --not-engine --reason TEXT to record this one",
 	string(match.CodeNotEngineNeedsReason):      "--not-engine and --reason go together: give both to record a move of the computer that is not its engine's",
 	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
+	string(match.CodeArriveNeedsPlayer):         "arrive needs --player NAME, the player who arrived at the board",
 	// the shared refusals and texts whose English the console words its
 	// own way (it names its menu where the command line names the command)
 	string(match.CodeGameInProgress): "game %d is still in progress: finish it (result, resign, draw) before starting another",

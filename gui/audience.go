@@ -134,6 +134,7 @@ func (c *console) forwardKey(ev *fyne.KeyEvent) {
 // forwardRune types a character of a move typed in the audience display
 // into the console's move field.
 func (c *console) forwardRune(r rune) {
+	c.touch()
 	if len(c.dialogs) > 0 {
 		return
 	}

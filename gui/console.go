@@ -100,6 +100,16 @@ type console struct {
 	// lent is true while arbiter mode is lent to one action from operator
 	// mode (asArbiter): it ends when that action's dialogs have closed.
 	lent bool
+	// lentBase is how many dialogs were open when it was lent: those of
+	// the action are the ones opened since
+	lentBase int
+	// lockAfter is how long arbiter mode stays unlocked without input
+	// (modes.go); lastInput the last input, idleArmed whether the timer
+	// that locks it is armed.
+	lockAfter time.Duration
+	lastInput time.Time
+	idleArmed bool
+	idleGen   int
 
 	// settings (kept in the app's preferences)
 	//
@@ -131,7 +141,7 @@ type console struct {
 	logHead   *widget.Label
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
-	buttons   map[actionID]*widget.Button
+	buttons   map[actionID]*actionButton
 	bar       *actionBar
 	// nameTooLong tells, per clock, that its name does not fit at the
 	// sub-heading size: both names are then set at the text size
@@ -209,12 +219,15 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	if cfg.after == nil {
 		cfg.after = realAfter
 	}
-	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*widget.Button{}}
+	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
 	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
 		c.hallPIN = cfg.pin
 	}
 	c.mode = match.RoleOperator
+	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && !m.CheckPIN(cfg.pin) {
+		c.pin = "" // a wrong PIN unlocks nothing
+	}
 	if cfg.role == match.RoleArbiter {
 		c.mode = match.RoleArbiter
 		if m := core.State().Match; m != nil && !m.CheckPIN(cfg.pin) {
@@ -230,6 +243,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
 	c.setCore(core)
+	c.touch()
 	c.refresh()
 	return c
 }
@@ -244,6 +258,10 @@ func (c *console) loadSettings() {
 	c.keyStop = fyne.KeyName(p.StringWithFallback("keyStop", string(defaultKeyStop)))
 	c.scale = float32(p.FloatWithFallback("scale", 1))
 	c.flipped = p.BoolWithFallback("flipped", false)
+	c.lockAfter = time.Duration(p.IntWithFallback("lockAfterMinutes", int(defaultLockAfter/time.Minute))) * time.Minute
+	if c.lockAfter <= 0 {
+		c.lockAfter = defaultLockAfter
+	}
 }
 
 func (c *console) saveSettings() {
@@ -256,6 +274,7 @@ func (c *console) saveSettings() {
 	p.SetString("keyStop", string(c.keyStop))
 	p.SetFloat("scale", float64(c.scale))
 	p.SetBool("flipped", c.flipped)
+	p.SetInt("lockAfterMinutes", int(c.lockAfter/time.Minute))
 }
 
 // tr translates a format string and fills it in.
@@ -318,10 +337,10 @@ func (c *console) build() {
 	}}, container.NewVBox(clocks, c.engineLine, c.notice), lower)
 
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
-	buttons := make([]*widget.Button, len(ids))
+	buttons := make([]*actionButton, len(ids))
 	for i, id := range ids {
 		id := id
-		b := widget.NewButton("", func() { c.do(id) })
+		b := newActionButton(func() { c.do(id) })
 		switch id {
 		case actCallArbiter:
 			b.Importance = widget.DangerImportance
@@ -336,6 +355,9 @@ func (c *console) build() {
 	// flag keep their place longest; the mode and the audience display
 	// go first under More…
 	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
+	for _, id := range ids {
+		c.bar.ids = append(c.bar.ids, string(id))
+	}
 	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
 	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), c.bar), nil, nil, middle)
 	c.win.SetContent(main)
@@ -398,6 +420,7 @@ func (c *console) refresh() {
 	m := st.Match
 	g := st.CurrentGame()
 	c.noteCorrections(st)
+	c.armIdleLock()
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
@@ -708,6 +731,8 @@ func (c *console) refreshWhere() {
 	mode := translate("OPERATOR mode")
 	if c.mode == match.RoleArbiter {
 		mode = translate("ARBITER mode")
+	} else if m := c.state().Match; m != nil && m.Protected() && c.unlocked() {
+		mode = translate("OPERATOR mode (arbiter unlocked)")
 	}
 	txt := c.cfg.path + " · " + mode
 	if c.stationNote != "" {
@@ -796,9 +821,12 @@ func (c *console) refreshButtons() {
 		case actIncident:
 			label = translate("Incident…")
 		case actArbiterMode:
-			if c.mode == match.RoleArbiter {
+			switch {
+			case c.mode == match.RoleArbiter:
 				label = translate("Operator mode")
-			} else {
+			case c.unlocked():
+				label = translate("Arbiter mode")
+			default:
 				label = translate("Arbiter mode (PIN)")
 			}
 		case actAudience:
@@ -826,22 +854,8 @@ func (c *console) refreshButtons() {
 	if changed && c.bar != nil {
 		c.bar.Refresh() // the row holds other buttons now
 	}
-	running := false
-	if live {
-		_, running = g.Clock.Running()
-	}
-	enable(c.buttons[actCallArbiter], running)
-	enable(c.buttons[actPause], running)
-	enable(c.buttons[actResume], live && !running)
-	enable(c.buttons[actDrawOffer], live)
-	enable(c.buttons[actPressLeft], running)
-	enable(c.buttons[actPressRight], running)
-	if b := c.buttons[actStartGame]; b != nil {
-		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
-			b.Disable()
-		} else {
-			b.Enable()
-		}
+	for id, b := range c.buttons {
+		b.allow(c.whyNot(id))
 	}
 	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
 		m.Checked = c.movePresses
@@ -849,7 +863,11 @@ func (c *console) refreshButtons() {
 	}
 }
 
-func enable(b *widget.Button, on bool) {
+func enable(b interface {
+	Disabled() bool
+	Enable()
+	Disable()
+}, on bool) {
 	if b == nil || b.Disabled() != on {
 		return
 	}

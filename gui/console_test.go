@@ -501,7 +501,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 			t.Errorf("the wrong PIN was not recorded: last event %s", last.Kind)
 		}
 	})
-	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
+	t.Run("the right PIN lends arbiter mode to the action and unlocks it", func(t *testing.T) {
 		h.ft.advance(time.Second) // the back-off after one wrong PIN
 		h2.c.do(actStartGame)
 		pin := h2.c.win.Canvas().Focused().(*formEntry)
@@ -510,12 +510,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 		if g := h.game(); g == nil || g.State != match.Running {
 			t.Fatal("the right PIN did not start the game")
 		}
-		if h2.c.mode != match.RoleArbiter {
-			t.Errorf("mode %s", h2.c.mode)
+		if h2.c.mode != match.RoleOperator || !h2.c.unlocked() {
+			t.Errorf("after the action: %s mode, unlocked %v; want operator mode, arbiter mode unlocked", h2.c.mode, h2.c.unlocked())
 		}
 	})
-	t.Run("operator mode records the operator for the computer and the player for his own press", func(t *testing.T) {
-		h2.c.do(actArbiterMode) // back to operator mode
+	t.Run("operator mode records the operator for the computer; the human's press and move are the arbiter's, lent while arbiter mode is unlocked", func(t *testing.T) {
 		h.ft.advance(time.Second)
 		h2.c.win.Canvas().Focus(h2.c.moveEntry)
 		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: defaultKeyLeft}) // Kasparov presses
@@ -534,8 +533,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 				roles = append(roles, e.Role)
 			}
 		}
-		if strings.Join(roles, ",") != "white,operator" {
-			t.Errorf("move roles = %v, want white (Kasparov) and operator (Deep Blue)", roles)
+		if strings.Join(roles, ",") != "arbiter,operator" {
+			t.Errorf("move roles = %v, want arbiter (Kasparov's, in arbiter mode) and operator (Deep Blue)", roles)
+		}
+		if h2.c.mode != match.RoleOperator {
+			t.Errorf("after the human's move the console is in %s mode, want operator mode", h2.c.mode)
 		}
 	})
 	t.Run("errors show as one sentence in a dialog", func(t *testing.T) {

@@ -83,9 +83,11 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	for _, it := range items {
 		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			c.win.Canvas().Focus(e)
-			break
+			return d
 		}
 	}
+	c.win.Canvas().Unfocus()
+	c.onEnter = submit // a form without a text field: Enter confirms it too
 	return d
 }
 

@@ -144,15 +144,10 @@ func refusalCode(err error) match.Code {
 // askNotEngine offers, when a move of the computer was refused as not the
 // engine's, to record it as not the engine's with a reason (rules 9, 10:
 // an incident says so). The refusal itself stays under the move field.
-func (c *console) askNotEngine(input string, pressed bool, at time.Time, err error) {
+func (c *console) askNotEngine(actor match.Actor, input string, pressed bool, err error) {
 	if refusalCode(err) != match.CodeNotTheEnginesMove {
 		return
 	}
-	g := c.game()
-	if g == nil {
-		return
-	}
-	actor := c.moveActor(g, g.ToMove())
 	reason := newFormEntry(false)
 	reason.SetPlaceHolder(translate("why the move on the board is not the engine's"))
 	items := []*widget.FormItem{widget.NewFormItem(translate("Reason"), reason)}

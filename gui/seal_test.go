@@ -63,6 +63,17 @@ func TestEveryArbiterActionOnAnUnprotectedMatchWarns(t *testing.T) {
 	if h.ply() != 1 || !strings.Contains(h.c.where.Text, "Unprotected match") {
 		t.Errorf("the arbiter's move does not warn (ply %d): %q", h.ply(), h.c.where.Text)
 	}
+	t.Run("a refused arbiter action is one sentence, with no warning beside it", func(t *testing.T) {
+		h.c.do(actResume) // a clock runs: refused
+		said := refusalShown(h.c)
+		if said == "" || strings.Count(strings.TrimSuffix(said, "."), ". ") > 0 || strings.Contains(said, "\n") {
+			t.Errorf("the refusal is %q, want one sentence", said)
+		}
+		if strings.Contains(h.c.where.Text, "Unprotected") {
+			t.Errorf("the status line still warns beside the refusal: %q", h.c.where.Text)
+		}
+		h.key(fyne.KeyEscape)
+	})
 	t.Run("an operator's action does not warn", func(t *testing.T) {
 		h.c.do(actArbiterMode) // to operator mode
 		h.ft.advance(3 * time.Second)

@@ -249,7 +249,3 @@ func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *chess.Move) (*In
 	}
 	return &IncidentPayload{Kind: IncidentNotEngine, Text: why.Error(), Rule: "rules 9, 10", Why: why}, nil
 }
-
-// NextGame is the game 'game start' starts next: the lowest-numbered
-// scheduled game, else the lowest postponed one; nil when none is left.
-func (s *State) NextGame() *Game { return s.nextGame() }

@@ -16,7 +16,12 @@
 #     asks, Enter records it and the 6.9 verdict is shown.
 #  4. German: Game → Start from a position… (Ctrl+O) with a FEN, the flag
 #     falls and the 6.9 verdict (a draw) is said in German.
-#  5. The computer's equipment: stockfish plays Deep Blue through 'engine run';
+#  5. At the board (issue 27), English and German, 1280×800 and 1920×1080:
+#     a player's arrival, a draw offered before the move, the disabled call
+#     in operator mode with its tip, the disabled technical fault, the
+#     period arbiter mode stays unlocked, and Match → Stations… with the
+#     laptop and the mirror.
+#  6. The computer's equipment: stockfish plays Deep Blue through 'engine run';
 #     the console in operator mode shows its move and offers it, the operator
 #     presses and confirms it; Operator → Engine…; English and German.
 #
@@ -49,8 +54,10 @@ export DISPLAY=":$disp"
 
 xvfb_pid=""
 app_pid=""
+station_pids=()
 cleanup() {
 	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+	for p in "${station_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -318,6 +325,127 @@ if command -v sqlite3 >/dev/null; then
 	case "$kinds" in *"game.start"*"flag game.end"*) ;; *) fail "the German flag game's events are '$kinds', want a start, a flag and the game's end" ;; esac
 fi
 
+# At the board (issue 27), in English and German, each state at 1280×800
+# and at 1920×1080: Game → Player arrived at the board…; White offers a
+# draw on his own clock (the notice asks for the answer at once); in
+# operator mode, arbiter mode unlocked, the pointer on the red Stop clocks
+# button on the computer's turn (disabled, its tip citing rule 7); the
+# arbiter's stop on the computer's turn (technical fault disabled, rule 7);
+# Arbiter → Lock arbiter mode after…; then Match → Stations… with the
+# operator's laptop and the mirror joined (every station, clients
+# included), and the mirror stopped (last seen).
+pin="arbiter passphrase 1996"
+both_sizes() { # NAME: a shot at 1280×800 and one at 1920×1080
+	xdotool windowsize "$wid" 1280 800 || true
+	shot "$1-1280x800"
+	xdotool windowsize "$wid" 1920 1080 || true
+	shot "$1-1920x1080"
+	xdotool windowsize "$wid" 1280 800 || true
+	sleep 0.5
+}
+hover() { # ID: rest the pointer on that action-bar button (its centre from $geom.bar)
+	local x y
+	read -r x y < <(awk -v id="$1" '$1 == id { print $2, $3 }' "$geom.bar")
+	[ -n "$x" ] || fail "no button $1 in $geom.bar"
+	xdotool mousemove --window "$wid" "$((x - 20))" "$y"
+	sleep 0.3
+	xdotool mousemove --window "$wid" "$x" "$y"
+	sleep 0.5
+}
+board_shots() { # LANG ENV...: the states above in one language
+	local l=$1
+	shift
+	db="$work/board-$l.db"
+	cli match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" \
+		--operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Garry Kasparov" --tz America/New_York --pin "$pin" >/dev/null || fail "match new failed"
+	cli --pin "$pin" game start >/dev/null || fail "game start failed"
+	rm -f "$geom" "$geom.bar"
+	env "$@" FYNE_SCALE=1 ARBITER_GUI_GEOMETRY="$geom" HOME="$work" bin/arbiter --db "$db" --pin "$pin" >"$work/app.log" 2>&1 &
+	app_pid=$!
+	wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear"
+	xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+	for _ in $(seq 100); do [ -s "$geom.bar" ] && break; sleep 0.1; done
+	sleep 1
+	key ctrl+shift+j # Game → Player arrived at the board…
+	both_sizes "23-$l-arrival-dialog"
+	key Return
+	sleep 0.5
+	key ctrl+shift+3 # White offers a draw, on his own clock
+	both_sizes "24-$l-draw-offered-before-the-move"
+	key ctrl+shift+e # declined at once
+	key F1
+	xdotool type --window "$wid" --delay 50 "e4"
+	key Return
+	key ctrl+m # operator mode; arbiter mode stays unlocked
+	sleep 0.5
+	hover call-arbiter
+	xdotool windowsize "$wid" 1280 800 || true
+	shot "25-$l-operator-call-disabled-tip-1280x800"
+	xdotool windowsize "$wid" 1920 1080 || true
+	sleep 1.5
+	hover call-arbiter
+	shot "25-$l-operator-call-disabled-tip-1920x1080"
+	xdotool windowsize "$wid" 1280 800 || true
+	xdotool mousemove --window "$wid" 640 300
+	sleep 0.5
+	key F9 # the arbiter's stop on the computer's turn, lent from operator mode
+	both_sizes "26-$l-stop-fault-disabled"
+	key Escape
+	key ctrl+shift+z # Arbiter → Lock arbiter mode after…
+	both_sizes "27-$l-lock-after"
+	key Escape
+	quit_console
+	if command -v sqlite3 >/dev/null; then
+		local kinds roles
+		kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
+		case "$kinds" in *"arrive draw.offer draw.decline press move"*) ;; *) fail "the $l board's events are '$kinds'" ;; esac
+		roles=$(sqlite3 "$db" "select role from events where kind in ('draw.decline', 'move') order by seq" | tr '\n' ' ')
+		[ "$roles" = "arbiter arbiter " ] || fail "the $l board's decline and move are recorded as '$roles'"
+	fi
+}
+board_shots en LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+board_shots de LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+
+# Match → Stations… with every station: the English record's station, an
+# operator's laptop and a mirror joined to it
+db="$work/board-en.db"
+port=$((20000 + RANDOM % 20000))
+bin/arbiter --db "$db" station serve --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
+station_pids+=($!)
+for _ in $(seq 150); do cli station status >/dev/null 2>&1 && break; sleep 0.2; done
+for role in operator mirror; do
+	name=laptop
+	[ "$role" = mirror ] && name=mirror
+	cli --pin "$pin" station invite --role "$role" --name "$name" -o "$work/$name.invite" >/dev/null || fail "station invite $role failed"
+	bin/arbiter --db "$work/$name.db" station join "$work/$name.invite" >"$work/$name.log" 2>&1 &
+	station_pids+=($!)
+done
+for _ in $(seq 150); do
+	n=$(cli station status --json 2>/dev/null | grep -o '"connected":true' | wc -l)
+	[ "$n" -ge 3 ] && break
+	sleep 0.2
+done
+for l in en de; do
+	if [ "$l" = en ]; then start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8; else start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; fi
+	xdotool windowmove "$wid" 0 0 || true
+	key ctrl+shift+i
+	sleep 1.5
+	both_sizes "28-$l-stations"
+	key Escape
+	quit_console
+done
+kill "${station_pids[2]}" # the mirror stops: last seen
+sleep 3
+start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+xdotool windowmove "$wid" 0 0 || true
+key ctrl+shift+i
+sleep 1.5
+both_sizes "29-en-stations-mirror-stopped"
+key Escape
+quit_console
+for p in "${station_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+wait "${station_pids[@]}" 2>/dev/null || true
+
 # The computer's equipment (issue 26, docs/engine.md): Deep Blue (White) played by Debian's stockfish
 # through 'engine run' (a process of its own); the console in operator mode shows the engine's move
 # large and offers it in the move field; the operator presses (F1) and confirms it (Ctrl+L, Enter);
@@ -345,23 +473,23 @@ start_engine_console() { # env...: the console in operator mode on $db
 start_engine_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
 wait_engine_move 1
 sleep 1 # the console notices another process's commit within 0.1 s
-shot 23-engine-move
+shot 30-engine-move
 key F1 # the operator made the move on the board and presses Deep Blue's clock
 key ctrl+l
 key Return # the move offered in the field
 sleep 0.5
 [ "$(sqlite3 "$db" "select count(*) from events where kind='move' and role='operator'")" = 1 ] || fail "the engine's move offered in the move field was not recorded by the operator"
 key ctrl+shift+y
-shot 24-engine-dialog
+shot 31-engine-dialog
 key Escape
 quit_console
 cli --as black move e6 >/dev/null || fail "the human's move failed"
 start_engine_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
 wait_engine_move 2
 sleep 1
-shot 25-de-engine-move
+shot 32-de-engine-move
 key ctrl+shift+y
-shot 26-de-engine-dialog
+shot 33-de-engine-dialog
 key Escape
 quit_console
 kill "$engine_pid"

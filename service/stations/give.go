@@ -138,6 +138,12 @@ func CommandWords(cmd match.Command) ([]string, error) {
 		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
 	case match.Forfeit:
 		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
+	case match.Arrive:
+		w := []string{"arrive", "--player", x.Player}
+		if x.At != nil {
+			w = append(w, "--at", x.At.UTC().Format(time.RFC3339Nano))
+		}
+		return w, nil
 	case match.EngineMove:
 		w := []string{"engine", "move", "--game", strconv.Itoa(x.Game), "--ply", strconv.Itoa(x.Ply), "--fen", x.FEN, "--uci", x.UCI,
 			"--received", x.Received.UTC().Format(time.RFC3339Nano)}
