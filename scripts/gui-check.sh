@@ -449,7 +449,7 @@ wait "${station_pids[@]}" 2>/dev/null || true
 # The computer's equipment (issue 26, docs/engine.md): Deep Blue (White) played by Debian's stockfish
 # through 'engine run' (a process of its own); the console in operator mode shows the engine's move
 # large and offers it in the move field; the operator presses (F1) and confirms it (Ctrl+L, Enter);
-# Operator → Engine… (Ctrl+Shift+Y) shows the bridge's status; then the same in German.
+# Operator → Engine… (Ctrl+H) shows the bridge's status; then the same in German.
 [ -x /usr/games/stockfish ] || fail "/usr/games/stockfish is not installed (make deps-test)"
 db="$work/engine.db"
 cli match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" \
@@ -479,7 +479,7 @@ key ctrl+l
 key Return # the move offered in the field
 sleep 0.5
 [ "$(sqlite3 "$db" "select count(*) from events where kind='move' and role='operator'")" = 1 ] || fail "the engine's move offered in the move field was not recorded by the operator"
-key ctrl+shift+y
+key ctrl+h
 shot 31-engine-dialog
 key Escape
 quit_console
@@ -488,7 +488,7 @@ start_engine_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
 wait_engine_move 2
 sleep 1
 shot 32-de-engine-move
-key ctrl+shift+y
+key ctrl+h
 shot 33-de-engine-dialog
 key Escape
 quit_console
