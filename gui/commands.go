@@ -316,6 +316,11 @@ func (c *console) setMoveError(s string) {
 		return
 	}
 	c.moveErr.SetText(s)
+	if s == "" {
+		c.moveErr.Hide()
+	} else {
+		c.moveErr.Show()
+	}
 }
 
 // pressSlot presses the clock standing in slot 0 (left) or 1 (right): only
@@ -536,6 +541,7 @@ func (c *console) setScale(s float32) {
 	if c.audience != nil {
 		c.audience.restyle()
 	}
+	c.refreshGames(c.state()) // the games' texts take the new size
 }
 
 func (c *console) reload() {
