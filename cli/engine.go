@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -22,7 +23,7 @@ import (
 // travels as from an operator's laptop to the authority).
 func init() {
 	register(&command{name: "engine run", roles: "operator (with the operator's credential on a protected match)",
-		usage:   "engine run --cmd \"PROGRAM [ARGS]\" [--option NAME=VALUE]... [--overhead DURATION] [--ponder] [--play] [--hang DURATION] [--restarts N]",
+		usage:   "engine run --cmd \"PROGRAM [ARGS]\" [--option NAME=VALUE]... [--overhead DURATION] [--ponder] [--play] [--hang DURATION] [--restarts N] [--resign-below PAWNS [--resign-moves N]]",
 		summary: "Run the computer's equipment until killed: relay the human's moves and the clocks to a UCI engine, record its moves (with --play make them), record its faults and restart it (rules 7–12).",
 		run:     runEngineRun})
 	register(&command{name: "engine status", roles: rolesRead, usage: "engine status [--json]",
@@ -49,6 +50,24 @@ func runEngineRun(r *runner, a *args) error {
 	}
 	if opts.Restarts < 0 {
 		return fmt.Errorf("--restarts must be 0 or more, not %d", opts.Restarts)
+	}
+	below, suggest := a.take("resign-below")
+	_, moves := a.flags["resign-moves"]
+	if opts.ResignMoves, err = a.int("resign-moves", engine.DefaultResignMoves); err != nil {
+		return err
+	}
+	switch {
+	case moves && !suggest:
+		return fmt.Errorf("--resign-moves goes with --resign-below: give the evaluation in pawns too, e.g. --resign-below -5")
+	case !suggest:
+		opts.ResignMoves = 0 // off
+	case opts.ResignMoves < 1:
+		return fmt.Errorf("--resign-moves must be 1 or more, not %d", opts.ResignMoves)
+	}
+	if suggest {
+		if opts.ResignBelow, err = strconv.ParseFloat(below, 64); err != nil || math.IsNaN(opts.ResignBelow) || math.IsInf(opts.ResignBelow, 0) {
+			return fmt.Errorf("--resign-below %q is not an evaluation in pawns: give e.g. -5 or -3.5", below)
+		}
 	}
 	if err := a.done("engine run", 0); err != nil {
 		return err
@@ -133,6 +152,13 @@ func EngineStatusText(s engine.Status) string {
 		fmt.Fprintf(&b, "  clocks sent at %s: wtime %d, btime %d, %s\n", t.At, t.WTime, t.BTime, mtg)
 	}
 	fmt.Fprintf(&b, "  restarts in this game: %d of %d\n", s.Restarts, s.MaxRestarts)
+	if s.ResignBelow != nil {
+		if s.SuggestResign {
+			fmt.Fprintf(&b, "  the evaluation stayed at or below %+.2f for %d of the engine's moves in a row: the operator may resign for the computer (rule 14); the bridge does not\n", *s.ResignBelow, s.ResignMoves)
+		} else {
+			fmt.Fprintf(&b, "  resigning is suggested after %d of the engine's moves in a row at or below %+.2f\n", s.ResignMoves, *s.ResignBelow)
+		}
+	}
 	if s.Fault != "" {
 		fmt.Fprintf(&b, "  last fault: %s\n", s.Fault)
 	}

@@ -398,6 +398,9 @@ func TestEngineRunRefusesWhatItCannotRun(t *testing.T) {
 		{"a role other than the operator", []string{"--as", "white", "--cmd", fakeEngine()}, "Engine run acts as the operator"},
 		{"a hang of nothing", []string{"--cmd", fakeEngine(), "--hang", "0s"}, "--hang must be more than 0"},
 		{"negative restarts", []string{"--cmd", fakeEngine(), "--restarts", "-1"}, "--restarts must be 0 or more"},
+		{"a resign threshold that is no number", []string{"--cmd", fakeEngine(), "--resign-below", "lost"}, `--resign-below "lost" is not an evaluation in pawns`},
+		{"a count of moves for resigning without the threshold", []string{"--cmd", fakeEngine(), "--resign-moves", "3"}, "--resign-moves goes with --resign-below"},
+		{"no moves for resigning", []string{"--cmd", fakeEngine(), "--resign-below", "-5", "--resign-moves", "0"}, "--resign-moves must be 1 or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := arbNow(t, db, append([]string{"engine", "run"}, tc.args...)...)

@@ -36,6 +36,13 @@ type Options struct {
 	// Restarts is the most restarts after technical faults in one game
 	// (engine run's default is 3; negative: none).
 	Restarts int
+	// ResignMoves, when more than 0, turns on the suggestion to resign
+	// (rule 14): once the evaluation of that many of the engine's moves in
+	// a row, from the computer's side, is at or below ResignBelow pawns (a
+	// mate against the computer is below any), the status suggests it to
+	// the operator. The bridge never resigns by itself. Off by default.
+	ResignBelow float64
+	ResignMoves int
 	// Ping is how often the engine is asked isready (0: every 5 s, the
 	// most the bridge waits).
 	Ping time.Duration
@@ -66,6 +73,9 @@ const (
 	DefaultHang     = 10 * time.Second
 	DefaultRestarts = 3
 	DefaultPing     = 5 * time.Second
+	// DefaultResignMoves is how many of the engine's moves in a row must
+	// be at or below --resign-below before resigning is suggested.
+	DefaultResignMoves = 5
 )
 
 // LockPath is the lock a running bridge holds on the record db: one bridge
@@ -94,6 +104,7 @@ type bridge struct {
 	restarts    map[int]int  // restarts after faults, by game
 	down        map[int]bool // a fault left the game's engine down: restarted on the computer's turn
 	gaveUp      map[int]bool // no restarts left in the game
+	below       map[int]int  // the engine's moves in a row evaluated at or below ResignBelow, by game
 	last        lastMove     // the engine's last move recorded, for pondering
 	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
 	status      Status
@@ -176,11 +187,14 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 	}
 	defer lock.Release()
 	b := &bridge{rec: rec, opts: opts, argv: argv, logf: opts.Logf, transcripts: map[int]*transcript{},
-		restarts: map[int]int{}, down: map[int]bool{}, gaveUp: map[int]bool{}}
+		restarts: map[int]int{}, down: map[int]bool{}, gaveUp: map[int]bool{}, below: map[int]int{}}
 	if b.logf == nil {
 		b.logf = func(string, ...any) {}
 	}
 	b.status = Status{State: StateStarting, Cmd: opts.Cmd, BridgePID: os.Getpid(), MaxRestarts: max(0, opts.Restarts)}
+	if opts.ResignMoves > 0 {
+		b.status.ResignBelow, b.status.ResignMoves = &opts.ResignBelow, opts.ResignMoves
+	}
 	_, b.status.Station = rec.(*station)
 	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
 	defer b.close()
@@ -293,6 +307,7 @@ func (b *bridge) reconcile(ctx context.Context) {
 	}
 	b.status.Game = g.Number
 	b.status.Restarts = b.restarts[g.Number]
+	b.status.SuggestResign = b.opts.ResignMoves > 0 && b.below[g.Number] >= b.opts.ResignMoves
 	if b.sess == nil && !b.startSession(ctx, g, live) {
 		return
 	}
@@ -547,7 +562,27 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 		return
 	}
 	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)", best, cur.ply, cur.game, s.info.eval, s.info.depth)
+	b.judgeResign(cur.game, s.info.eval)
 	b.changed()
+}
+
+// judgeResign counts the engine's moves in a row whose evaluation is at or
+// below the threshold (ResignMoves off: none); once there are
+// ResignMoves of them the status suggests resigning to the operator (rule
+// 14). It never resigns.
+func (b *bridge) judgeResign(game int, eval string) {
+	if b.opts.ResignMoves <= 0 {
+		return
+	}
+	if Below(eval, b.opts.ResignBelow) {
+		b.below[game]++
+	} else {
+		b.below[game] = 0
+	}
+	if b.below[game] == b.opts.ResignMoves {
+		b.logf("the engine's evaluation stayed at or below %+.2f for %d of its moves in a row: the operator may resign for the computer (rule 14); the bridge does not", b.opts.ResignBelow, b.opts.ResignMoves)
+	}
+	b.dirty = true
 }
 
 // mayPlay reports whether the computer's move can be made now: its clock

@@ -223,3 +223,63 @@ func mustEvents(t *testing.T, r *rig) []struct {
 	}
 	return out
 }
+
+func TestTheBridgeSuggestsResigningOnlyWhenTheEvaluationStaysBelowTheOperatorsThresholdAndNeverResigns(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    Options
+		suggest map[int]bool // after the computer's n-th move: resigning suggested
+	}{
+		// the engine's evaluations: -7.00, -1.00 (the run starts again), -7.00, -7.00, -7.00
+		{"off by default", Options{}, map[int]bool{1: false, 3: false, 5: false}},
+		{"after three moves in a row at or below -5", Options{ResignBelow: -5, ResignMoves: 3}, map[int]bool{1: false, 2: false, 4: false, 5: true}},
+		{"after one move at or below -5", Options{ResignBelow: -5, ResignMoves: 1}, map[int]bool{1: true, 2: false, 3: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, "40/120:20/60:60", true, "")
+			cue := r.cue("go 2 score cp -100", "go 3 score cp -700")
+			opts := tc.opts
+			opts.Cmd, opts.Play, opts.Restarts = fakeCmd("-cue", cue, "-score", quote("cp -700")), true, DefaultRestarts
+			r.run(opts)
+			for n := 1; n <= 5; n++ {
+				ply := 2*n - 1
+				r.waitFor("the engine's move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() >= ply })
+				seq := r.state().Seq
+				s := r.waitStatus("the engine's move read", 10*time.Second, func(s Status) bool { return s.Seq >= seq })
+				if want, ok := tc.suggest[n]; ok && s.SuggestResign != want {
+					t.Fatalf("after the computer's move %d (evaluation %s) suggest_resign is %v, want %v", n, s.Eval, s.SuggestResign, want)
+				}
+				if (s.ResignBelow != nil) != (opts.ResignMoves > 0) || s.ResignMoves != opts.ResignMoves {
+					t.Fatalf("the status gives the threshold %v and %d moves, the bridge runs with %v and %d", s.ResignBelow, s.ResignMoves, opts.ResignBelow, opts.ResignMoves)
+				}
+				if n < 5 {
+					r.do(r.human, match.Move{Input: humanMove(r.state().CurrentGame())})
+				}
+			}
+			r.halt()
+			if g := r.state().CurrentGame(); !g.Live() {
+				t.Fatalf("the game ended (%s): the bridge never resigns", g.Result)
+			}
+		})
+	}
+}
+
+func TestBelowReadsTheEvaluationFromTheEnginesSide(t *testing.T) {
+	for _, tc := range []struct {
+		eval  string
+		pawns float64
+		want  bool
+	}{
+		{"cp -500", -5, true},
+		{"cp -499", -5, false},
+		{"cp -612", -5, true},
+		{"mate -3", -5, true},
+		{"mate 3", -5, false},
+		{"", -5, false},
+		{"cp x", -5, false},
+	} {
+		if got := Below(tc.eval, tc.pawns); got != tc.want {
+			t.Errorf("Below(%q, %v) = %v, want %v", tc.eval, tc.pawns, got, tc.want)
+		}
+	}
+}

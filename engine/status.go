@@ -48,6 +48,13 @@ type Status struct {
 	// know now ("" when nothing).
 	Fault string `json:"fault,omitempty"`
 	Note  string `json:"note,omitempty"`
+	// SuggestResign: the engine's evaluation of its last ResignMoves moves
+	// in a row was at or below ResignBelow pawns (engine run
+	// --resign-below, --resign-moves; absent when off): the operator may
+	// resign for the computer (rule 14). The bridge never does.
+	SuggestResign bool     `json:"suggest_resign"`
+	ResignBelow   *float64 `json:"resign_below,omitempty"`
+	ResignMoves   int      `json:"resign_moves,omitempty"`
 	// Station: the bridge runs at a station's record (the operator's
 	// laptop); Uncertainty is how far its instants may be from the match
 	// timeline, in milliseconds.

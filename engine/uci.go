@@ -47,6 +47,27 @@ func (si *searchInfo) readInfo(f []string) {
 	}
 }
 
+// Below reports whether the evaluation eval (as UCI says it, from the
+// engine's side: "cp -612", "mate -3") is at or below pawns: a mate
+// against the engine is below any threshold, a mate for it above any; no
+// evaluation is not below.
+func Below(eval string, pawns float64) bool {
+	f := strings.Fields(eval)
+	if len(f) != 2 {
+		return false
+	}
+	n, err := strconv.Atoi(f[1])
+	switch {
+	case err != nil:
+		return false
+	case f[0] == "mate":
+		return n <= 0
+	case f[0] == "cp":
+		return float64(n) <= pawns*100
+	}
+	return false
+}
+
 // bestmove reads "bestmove MOVE [ponder MOVE]".
 func bestmove(f []string) (best, ponder string) {
 	if len(f) > 1 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,7 +77,10 @@ func (c *console) refreshEngine(g *match.Game) {
 	}
 }
 
-// engineText is the engine line's text and the move to offer ("" none).
+// engineText is the engine line's text and the move to offer ("" none):
+// the engine's move on the computer's turn, the human's draw offer beside
+// the engine's evaluation, and the bridge's suggestion to resign (rule
+// 14: the operator decides; the bridge never resigns).
 func (c *console) engineText(g *match.Game) (string, string) {
 	m := c.state().Match
 	if c.mode != match.RoleOperator || m == nil || m.Computer == "" || g == nil || !g.Live() {
@@ -86,26 +90,32 @@ func (c *console) engineText(g *match.Game) (string, string) {
 	if !ok {
 		return "", ""
 	}
+	s, ran, _ := engine.ReadStatus(c.recordPath(), time.Now())
+	serves := ran && s.State != engine.StateStopped && s.Game == g.Number
+	var lines []string
+	offer := ""
 	if e := g.EngineFor(); e != nil && g.ToMove() == side {
-		return tr("%s plays %s — make it on the board, then press", m.Computer, e.Label()), e.SAN
-	}
-	if g.Offer != nil && g.Offer.By != side {
-		if ev := c.engineEval(g); ev != "" {
-			return tr("%s offers a draw. The engine's evaluation: %s. Accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E) for %s (rule 14).", m.Human(), ev, m.Computer), ""
+		lines, offer = append(lines, tr("%s plays %s — make it on the board, then press", m.Computer, e.Label())), e.SAN
+	} else if g.Offer != nil && g.Offer.By != side {
+		if ev := engineEval(g, s, serves); ev != "" {
+			lines = append(lines, tr("%s offers a draw. The engine's evaluation: %s. Accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E) for %s (rule 14).", m.Human(), ev, m.Computer))
 		}
 	}
-	return "", ""
+	if serves && s.SuggestResign && s.ResignBelow != nil {
+		lines = append(lines, tr("The engine's evaluation stayed at or below %s for %d of its moves in a row: you may resign for %s (rule 14).", fmt.Sprintf("%+.2f", *s.ResignBelow), s.ResignMoves, m.Computer))
+	}
+	return strings.Join(lines, "\n"), offer
 }
 
 // engineEval is the engine's latest evaluation, from the computer's side
 // ("+0.34", "#3", "#-3"), with the depth: from the running bridge when it
-// serves this game, else from the engine's last move recorded.
-func (c *console) engineEval(g *match.Game) string {
+// serves this game (serves), else from the engine's last move recorded.
+func engineEval(g *match.Game, s engine.Status, serves bool) string {
 	ev, depth := "", 0
 	if g.Engine != nil {
 		ev, depth = g.Engine.Eval, g.Engine.Depth
 	}
-	if s, ok, _ := engine.ReadStatus(c.recordPath(), time.Now()); ok && s.State != engine.StateStopped && s.Game == g.Number && s.Eval != "" {
+	if serves && s.Eval != "" {
 		ev, depth = s.Eval, s.Depth
 	}
 	shown := evalText(ev)
@@ -172,20 +182,23 @@ type engineView struct {
 	box         *fyne.Container
 	cmd         *formEntry
 	options     *formEntry
+	resign      *formEntry
 	play        *widget.Check
 	ponder      *widget.Check
 	start, stop *widget.Button
 	lines       []string
 }
 
-func newEngineView(win fyne.Window, cmd, options string, onStart, onStop, onClose func()) *engineView {
-	v := &engineView{box: container.NewVBox(), cmd: entryWith(cmd), options: entryWith(options)}
+func newEngineView(win fyne.Window, cmd, options, resign string, onStart, onStop, onClose func()) *engineView {
+	v := &engineView{box: container.NewVBox(), cmd: entryWith(cmd), options: entryWith(options), resign: entryWith(resign)}
 	v.options.SetPlaceHolder("Threads=1 Hash=64")
+	v.resign.SetPlaceHolder(translate("pawns, e.g. -5 (empty: never)"))
 	v.play = widget.NewCheck(translate("Make the engine's moves (an unattended operator's station)"), nil)
 	v.ponder = widget.NewCheck(translate("Think on the human's time (ponder)"), nil)
 	v.start = widget.NewButton(translate("Start the engine"), onStart)
 	v.stop = widget.NewButton(translate("Stop the engine"), onStop)
-	form := widget.NewForm(widget.NewFormItem(translate("Engine's command"), v.cmd), widget.NewFormItem(translate("UCI options"), v.options))
+	form := widget.NewForm(widget.NewFormItem(translate("Engine's command"), v.cmd), widget.NewFormItem(translate("UCI options"), v.options),
+		widget.NewFormItem(translate("Suggest resigning at or below"), v.resign))
 	controls := container.NewVBox(form, v.play, v.ponder, container.NewHBox(v.start, v.stop))
 	content := container.NewBorder(nil, controls, nil, nil, container.NewVScroll(v.box))
 	v.d = dialog.NewCustom(translate("Engine"), translate("Close"), content, win)
@@ -243,6 +256,14 @@ func engineLines(s engine.Status, ran bool) []string {
 		lines = append(lines, tr("Clocks told at %s: White %d ms, Black %d ms, %s", t.At, t.WTime, t.BTime, mtg))
 	}
 	lines = append(lines, tr("Restarts in this game: %d of %d", s.Restarts, s.MaxRestarts))
+	if s.ResignBelow != nil {
+		below := fmt.Sprintf("%+.2f", *s.ResignBelow)
+		if s.SuggestResign {
+			lines = append(lines, tr("The engine's evaluation stayed at or below %s for %d of its moves in a row: you may resign for the computer (rule 14).", below, s.ResignMoves))
+		} else {
+			lines = append(lines, tr("Resigning is suggested after %d of the engine's moves in a row at or below %s.", s.ResignMoves, below))
+		}
+	}
 	if s.Fault != "" {
 		lines = append(lines, tr("Last fault: %s", s.Fault))
 	}
@@ -257,7 +278,7 @@ func (c *console) engineDialog() {
 	p := c.fa.Preferences()
 	var v *engineView
 	stop := func() {}
-	v = newEngineView(c.win, p.StringWithFallback("engineCmd", "/usr/games/stockfish"), p.StringWithFallback("engineOptions", "Threads=1 Hash=64"),
+	v = newEngineView(c.win, p.StringWithFallback("engineCmd", "/usr/games/stockfish"), p.StringWithFallback("engineOptions", "Threads=1 Hash=64"), p.StringWithFallback("engineResignBelow", ""),
 		func() { c.startEngine(v) }, c.stopEngine, func() {
 			stop()
 			if c.engineDlg == v {
@@ -310,7 +331,16 @@ func (c *console) startEngine(v *engineView) {
 	cmd := strings.TrimSpace(v.cmd.Text)
 	opts := engine.Options{Cmd: cmd, Options: strings.Fields(v.options.Text), Play: v.play.Checked, Ponder: v.ponder.Checked,
 		Restarts: engine.DefaultRestarts, Hang: engine.DefaultHang}
+	if r := strings.TrimSpace(v.resign.Text); r != "" {
+		below, err := strconv.ParseFloat(r, 64)
+		if err != nil || math.IsNaN(below) || math.IsInf(below, 0) {
+			c.showError(errors.New(tr("%q is not an evaluation in pawns: give e.g. -5 or -3.5, or leave it empty", r)))
+			return
+		}
+		opts.ResignBelow, opts.ResignMoves = below, engine.DefaultResignMoves
+	}
 	p := c.fa.Preferences()
+	p.SetString("engineResignBelow", v.resign.Text)
 	p.SetString("engineCmd", cmd)
 	p.SetString("engineOptions", v.options.Text)
 	p.SetBool("enginePlay", opts.Play)

@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +171,54 @@ func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
 	}
 	if s, _, _ := engine.ReadStatus(h.dbPath, time.Now()); s.State != engine.StateStopped {
 		t.Fatalf("after Stop the bridge's status says %s", s.State)
+	}
+}
+
+// bridgeSays writes the status a running bridge serving game 1 would
+// write now.
+func (h *harness) bridgeSays(s engine.Status) {
+	h.t.Helper()
+	s.Game, s.BridgePID, s.Updated = 1, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano)
+	b, err := json.Marshal(s)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	path := engine.StatusPath(h.c.recordPath())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	h.c.refresh()
+}
+
+func TestTheBridgesSuggestionToResignIsShownToTheOperatorWhoDecides(t *testing.T) {
+	h := engineChoseC5(t, "cp -734")
+	below := -5.0
+	move := "Deep Blue plays 1…c5 — make it on the board, then press"
+	suggestion := "The engine's evaluation stayed at or below -5.00 for 5 of its moves in a row: you may resign for Deep Blue (rule 14)."
+	for _, tc := range []struct {
+		name string
+		s    engine.Status
+		want string
+	}{
+		{"without a threshold nothing is suggested", engine.Status{State: engine.StateIdle, Eval: "cp -734"}, move},
+		{"below the threshold for fewer moves nothing is suggested", engine.Status{State: engine.StateIdle, Eval: "cp -734", ResignBelow: &below, ResignMoves: 5}, move},
+		{"below it for the moves set the operator is told he may resign", engine.Status{State: engine.StateIdle, Eval: "cp -734", ResignBelow: &below, ResignMoves: 5, SuggestResign: true}, move + "\n" + suggestion},
+		{"a bridge that stopped suggests nothing", engine.Status{State: engine.StateStopped, ResignBelow: &below, ResignMoves: 5, SuggestResign: true}, move},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.bridgeSays(tc.s)
+			if got := h.c.engineLine.Text; got != tc.want {
+				t.Fatalf("the engine line shows %q, want %q", got, tc.want)
+			}
+			if lines := strings.Join(engineLines(tc.s, true), "\n"); (tc.s.ResignBelow != nil) != strings.Contains(lines, "-5.00") {
+				t.Fatalf("the Engine dialog shows %q", lines)
+			}
+		})
+	}
+	if g := h.game(); !g.Live() {
+		t.Fatal("the game ended: only the operator resigns")
 	}
 }

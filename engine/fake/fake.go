@@ -19,7 +19,8 @@
 // A cue is "ACTION" (at once) or "go N ACTION" (when the N-th "go" of this
 // process arrives); ACTION is crash (exit with status 3), hang (answer
 // nothing more, not even isready or quit), illegal (the next bestmove is
-// an illegal move) or "slow D" (answer the next go only after D). A cue
+// an illegal move), "slow D" (answer the next go only after D) or
+// "score S" (report the score S from now on, e.g. "score cp -650"). A cue
 // that fires is removed from the file, so a restarted engine does not act
 // on it again.
 package fake
@@ -238,6 +239,10 @@ func (e *engine) checkCues(atGo bool) (int, bool) {
 		case "slow":
 			if len(f) > 1 {
 				e.slow, _ = time.ParseDuration(f[1])
+			}
+		case "score":
+			if len(f) > 2 {
+				e.score = strings.Join(f[1:], " ")
 			}
 		}
 	}
