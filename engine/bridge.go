@@ -305,6 +305,11 @@ func (b *bridge) reconcile(ctx context.Context) {
 		b.status.Note = "no game is left to play"
 		return
 	}
+	if b.status.Game != g.Number {
+		// another game: what the status told of the last one goes
+		b.status.Ply, b.status.Sent, b.status.BestMove, b.status.Eval, b.status.Depth, b.status.Fault = 0, nil, "", "", 0, ""
+		b.dirty = true
+	}
 	b.status.Game = g.Number
 	b.status.Restarts = b.restarts[g.Number]
 	b.status.SuggestResign = b.opts.ResignMoves > 0 && b.below[g.Number] >= b.opts.ResignMoves

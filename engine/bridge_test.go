@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"arbiter/clock"
 	"bufio"
 	"context"
 	"fmt"
@@ -255,4 +256,17 @@ func TestTheComputersMovesAreRelayedRecordedAndPlayed(t *testing.T) {
 			t.Errorf("move %d: movestogo %d, want %d", n, mtg[n], 41-n)
 		}
 	}
+}
+
+func TestWhenAGameEndsTheStatusTellsOfTheNextGameAloneAndItsEngineWaitsReady(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	r.run(Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts})
+	r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() >= 1 })
+	r.waitStatus("the clocks it sent for game 1", 10*time.Second, func(s Status) bool { return s.Game == 1 && s.Sent != nil })
+	r.do(match.RoleArbiter, match.Resign{Side: clock.Black}) // Kasparov resigns
+	s := r.waitStatus("game 2's engine ready", 10*time.Second, func(s Status) bool { return s.Game == 2 && s.State == StateIdle })
+	if s.Sent != nil || s.Ply != 0 || s.BestMove != "" || s.Eval != "" || s.Depth != 0 {
+		t.Fatalf("the status of game 2 still tells of game 1: %+v", s)
+	}
+	r.halt()
 }
