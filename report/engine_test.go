@@ -25,7 +25,7 @@ func TestThePDFsIncidentLogListsTheEnginesFaultsAndRestarts(t *testing.T) {
 0:01:30 --as operator move e5 --not-engine --reason "the operator misread the screen"`)
 	st, head := loadState(t, db)
 	for lang, wants := range map[string][]string{
-		"en": {"technical-fault", "exited with status 3", "setup", "restarted after a technical fault", "not-engine", "Deep Blue's move 1…e5 entered, not the engine's move 1…c5: the operator misread the screen"},
+		"en": {"technical fault", "exited with status 3", "setup", "restarted after a technical fault", "not-engine", "Deep Blue's move 1…e5 entered, not the engine's move 1…c5: the operator misread the screen"},
 		"de": {"technische Störung", "exited with status 3", "Stellungseingabe", "restarted after a technical fault", "nicht der Zug der Engine", "Deep Blue: Zug 1…e5 erfasst, nicht der Zug der Engine 1…c5: the operator misread the screen"},
 	} {
 		text := pdfText(t, writePDF(t, st, head, report.PDFOptions{Lang: lang}))
