@@ -12,7 +12,7 @@
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
-#   make engine-test a whole game against stockfish (scripts/engine-test.sh; minutes; four moves are in make test)
+#   make engine-test a whole game against stockfish on the match's control (scripts/engine-test.sh; minutes; make test plays one on 20+1)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
 #   make cross       bin/arbiter.exe for windows/amd64 (MinGW-w64 as cgo compiler) and
 #                    the non-GUI packages for darwin/amd64, darwin/arm64 (CGO_ENABLED=0)

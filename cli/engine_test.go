@@ -265,8 +265,15 @@ const fen38 = "r3k2r/ppp2ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPP2PPP/R3K2R w KQkq - 0 38
 // starts game 1 from fen with both clocks as given.
 func engineMatch(t *testing.T, fen, clocks string) string {
 	t.Helper()
+	return engineMatchWith(t, []string{"--tc", "40/120:20/60:60"}, fen, clocks)
+}
+
+// engineMatchWith is engineMatch with the time control of tc (match new's
+// --tc flags).
+func engineMatchWith(t *testing.T, tc []string, fen, clocks string) string {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "m.db")
-	mustNow(t, db, strings.Fields("match new --title ACM --player Kasparov --player DeepBlue --computer DeepBlue --operator Hsu --white DeepBlue --tc 40/120:20/60:60")...)
+	mustNow(t, db, append(strings.Fields("match new --title ACM --player Kasparov --player DeepBlue --computer DeepBlue --operator Hsu --white DeepBlue"), tc...)...)
 	args := []string{"game", "start"}
 	if fen != "" {
 		args = append(args, "--fen", fen)
@@ -319,15 +326,20 @@ func TestEngineRunPlaysStockfishFromMove38WithTheClocksOfTheRecord(t *testing.T)
 }
 
 // TestEngineFullGameAgainstStockfish plays a whole game from move 38 to its
-// end (make engine-test; minutes).
+// end, with pondering: in make test with Deep Blue on 20 s + 1 s a move
+// (Kasparov on 15 minutes, so that his moves, each a process of the
+// command line, never flag under load), seconds; in make engine-test
+// (ARBITER_ENGINE_FULL=1) with the match's 40/120:20/60:60 and the clocks
+// of a fresh game, minutes.
 func TestEngineFullGameAgainstStockfish(t *testing.T) {
-	if os.Getenv("ARBITER_ENGINE_FULL") == "" {
-		t.Skip("the whole game against stockfish runs in make engine-test (ARBITER_ENGINE_FULL=1)")
-	}
 	needStockfish(t)
-	db := engineMatch(t, fen38, "")
+	db := engineMatchWith(t, []string{"--tc", "20+1", "--tc", "Kasparov=900"}, fen38, "")
+	within := 60 * time.Second
+	if os.Getenv("ARBITER_ENGINE_FULL") != "" {
+		db, within = engineMatch(t, fen38, ""), 10*time.Minute
+	}
 	b := startBridge(t, db, "--cmd", stockfish, "--option", "Threads=1", "--option", "Hash=16", "--play", "--ponder")
-	st := playAgainst(t, db, 200, 0, 10*time.Minute)
+	st := playAgainst(t, db, 200, 0, within)
 	b.stop(t, db)
 	if st.Game.State != "finished" {
 		t.Fatalf("the game did not end: %+v", st.Game)

@@ -3,7 +3,7 @@
 # FEN at move 38 with --tc 40/120:20/60:60, --play and --ponder, the human's
 # moves chosen by the test, to the game's end; every go line against
 # 'status --at', and 'arbiter verify' over the transcript (docs/engine.md).
-# Minutes; make test runs the first four moves of the same game.
+# Minutes; make test plays the same game with Deep Blue on 20+1 (seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH GOFLAGS=-buildvcs=false CGO_ENABLED=1
