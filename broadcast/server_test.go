@@ -413,3 +413,24 @@ func TestThePageMarksTheLastMoveAndGivesEachMoveItsClock(t *testing.T) {
 		t.Errorf("state.json: last %v, first row %+v, score %q", v.Last, v.Moves[0], v.Score)
 	}
 }
+
+func TestAnEmptySiteOrGameLeavesNoSeparatorOnThePage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	runCLI(t, "--db", db, "--at", t0.Format(time.RFC3339), "match", "new", "--title", "T", "--player", "A", "--player", "B")
+	_, hs := serve(t, db, t0.Add(time.Minute))
+	_, page := get(t, hs.URL+"/")
+	_, css := get(t, hs.URL+regexp.MustCompile(`/assets/style\.css\?v=[^"]+`).FindString(page))
+	for _, tc := range []struct{ rule, span, hides string }{
+		{"a match without a site shows no separator before the game", `<span id="site"></span><span class="sep">`, "#site:empty + .sep"},
+		{"before the first game no separator stands between the site and the status", `<span id="game"></span><span class="sep">`, "#game:empty + .sep"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			if !strings.Contains(page, tc.span) {
+				t.Fatalf("the page lacks %s:\n%s", tc.span, page)
+			}
+			if !regexp.MustCompile(`(?m)^[^{]*` + regexp.QuoteMeta(tc.hides) + `[^{]*\{\s*display:\s*none;?\s*\}`).MatchString(css) {
+				t.Errorf("style.css does not hide the separator after an empty element (%s):\n%s", tc.hides, css)
+			}
+		})
+	}
+}
