@@ -454,7 +454,7 @@ func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) 
 	if out := mustNow(t, db, "engine", "status"); !strings.HasPrefix(out, "Engine Fake Engine: stopped, game 1, ply 1\n  last move a2a3, evaluation cp 17, depth 3\n") {
 		t.Fatalf("engine status after the bridge stopped:\n%s", out)
 	}
-	app, err := service.OpenForReading(context.Background(), db)
+	app, err := service.OpenReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +549,7 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	if len(engineMoves) != 6 {
 		t.Errorf("%d engine.move events, want 6", len(engineMoves))
 	}
-	app, err := service.OpenForReading(context.Background(), laptop)
+	app, err := service.OpenReadOnly(context.Background(), laptop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,13 +559,33 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 		t.Fatal(err)
 	}
 	signers := map[string]int{}
+	kinds := map[string]int{} // the operator's requests by their command's kind
 	for _, sg := range sigs {
-		if sg.Kind == "request" {
-			signers[sg.Signer]++
+		if sg.Kind != "request" {
+			continue
 		}
+		signers[sg.Signer]++
+		var req match.SignedRequest
+		if err := json.Unmarshal([]byte(sg.Request), &req); err != nil {
+			t.Fatalf("request of event %d: %v", sg.Seq, err)
+		}
+		if sg.Signer != "operator" {
+			continue
+		}
+		// the bridge's commands travel as their values, never as words
+		cmd, err := match.DecodeCanonical(req.Command)
+		if req.Version() != match.RequestVersion || req.Words != nil || err != nil {
+			t.Fatalf("the operator's request of event %d is not a command's value (version %d, words %q): %v", sg.Seq, req.Version(), req.Words, err)
+		}
+		kinds[cmd.Kind()]++
 	}
 	if signers["operator"] < len(engineMoves) {
 		t.Errorf("requests signed by %v: the bridge's commands are not all signed by the operator's credential", signers)
+	}
+	for _, k := range []string{"engine.move", "incident", "move"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among the operator's requests (%v): the bridge's and the operator's commands travel as values", k, kinds)
+		}
 	}
 }
 
@@ -608,7 +628,7 @@ func waitIncidents(t *testing.T, db, kind string, n int, within time.Duration) s
 // incidentTexts are the texts of db's current game's incidents of kind.
 func incidentTexts(t *testing.T, db, kind string) []string {
 	t.Helper()
-	app, err := service.OpenForReading(context.Background(), db)
+	app, err := service.OpenReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -629,7 +649,7 @@ func countIncidents(t *testing.T, db, kind string) int { return len(incidentText
 // eventsOf are db's events of kind.
 func eventsOf(t *testing.T, db, kind string) []store.Event {
 	t.Helper()
-	app, err := service.OpenForReading(context.Background(), db)
+	app, err := service.OpenReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -652,7 +672,7 @@ func countEvents(t *testing.T, db, kind string) int { return len(eventsOf(t, db,
 // engineChoice is the engine's move (UCI) for the position db's game stands in.
 func engineChoice(t *testing.T, db string) string {
 	t.Helper()
-	app, err := service.OpenForReading(context.Background(), db)
+	app, err := service.OpenReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

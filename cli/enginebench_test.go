@@ -14,7 +14,6 @@ import (
 	"arbiter/engine"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // TestEngineRelayAtTheLaptopMeasured is make bench's measure of the bridge
@@ -65,19 +64,21 @@ func TestEngineRelayAtTheLaptopMeasured(t *testing.T) {
 		<-done
 		rec.Close()
 	}()
-	link, err := stations.Dial(ctx, first, nil)
+	link, err := service.Dial(ctx, first, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer link.Close()
-	human := stations.Command{G: service.Global{DB: first, Role: match.RoleBlack, PIN: signPIN}, RoleGiven: true}
+	human := service.StationCommand{G: service.Global{DB: first, Role: match.RoleBlack, PIN: signPIN}, RoleGiven: true}
 	<-goAt
 	waitPly(t, laptop, 1, 30*time.Second)
 	relay := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		given := time.Now()
 		gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
-		_, _, err := link.Give(gctx, human, match.Move{Input: []string{"g8f6", "f6g8"}[i%2]})
+		cmd := human
+		cmd.Cmd = match.Move{Input: []string{"g8f6", "f6g8"}[i%2]}
+		_, err := link.Send(gctx, cmd)
 		gcancel()
 		if err != nil {
 			t.Fatalf("the human's move %d: %v", i, err)

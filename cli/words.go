@@ -2,6 +2,7 @@ package cli
 
 import (
 	"arbiter/assets"
+	"arbiter/engine"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
@@ -14,7 +15,17 @@ import (
 // commands, and the few texts the console's English words otherwise.
 // docs/errors.md explains both.
 var words = phrase.Dictionary{
+	string(engine.CodeNoCommand):                "no engine command given: give --cmd with the engine's program, e.g. --cmd /usr/games/stockfish",
+	string(engine.CodeNotThere):                 "the engine %s is not there: give --cmd with the path of a UCI engine (e.g. /usr/games/stockfish)",
+	string(engine.CodeOptionNotNameValue):       "--option %q is not NAME=VALUE: give e.g. --option Hash=16",
 	string(service.CodeNotADatabase):            "the file is not an Arbiter database; give the match's database with --db",
+	string(service.CodeNotAStationRecord):       "%s is not a station's record: start one with 'station serve' or 'station join'",
+	string(service.CodeStationNotRun):           "station has not run on %s yet: start it with 'station serve'",
+	string(service.CodeListenNotHostPort):       "--listen %q is not HOST:PORT",
+	string(service.CodeListenPort):              "--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)",
+	string(service.CodeNotAStationRole):         "--role %q is not a station role: use organiser, display, operator or mirror",
+	string(service.CodeInviteNeedsName):         "station invite needs --name NAME and -o INVITE",
+	string(service.CodeNotARunningHolder):       "%s is not a running record holder: start it with 'station serve' first",
 	string(service.CodeDamagedRecord):           "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
 	string(match.CodeRecordBroken):              "the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup",
 	string(match.CodeSignNeedsPIN):              "signing the head needs the arbiter's credential: give --pin",

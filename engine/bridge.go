@@ -82,16 +82,6 @@ const (
 // per record.
 func LockPath(db string) string { return db + ".engine.lock" }
 
-// BusyError: a bridge already runs for the record.
-type BusyError struct {
-	DB  string
-	PID int
-}
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("an engine bridge already runs for %s (process %d): stop it first; a record has one computer's equipment", e.DB, e.PID)
-}
-
 // bridge is one run of the computer's equipment.
 type bridge struct {
 	rec  Record
@@ -169,21 +159,21 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 	}
 	for _, o := range opts.Options {
 		if name, _, ok := strings.Cut(o, "="); !ok || strings.TrimSpace(name) == "" {
-			return fmt.Errorf("--option %q is not NAME=VALUE: give e.g. --option Hash=16", o)
+			return refuse(CodeOptionNotNameValue, o)
 		}
 	}
 	if _, err := os.Stat(argv[0]); err != nil {
 		if _, lerr := exec.LookPath(argv[0]); lerr != nil {
-			return fmt.Errorf("the engine %s is not there: give --cmd with the path of a UCI engine (e.g. /usr/games/stockfish)", argv[0])
+			return refuse(CodeNotThere, argv[0])
 		}
 	}
 	lock, err := filelock.Lock(LockPath(rec.Path()))
 	var held *filelock.HeldError
 	if errors.As(err, &held) {
-		return &BusyError{DB: rec.Path(), PID: held.PID}
+		return refuse(CodeBusy, rec.Path(), held.PID)
 	}
 	if err != nil {
-		return err
+		return refuse(CodeLockNotTaken, err)
 	}
 	defer lock.Release()
 	b := &bridge{rec: rec, opts: opts, argv: argv, logf: opts.Logf, transcripts: map[int]*transcript{},

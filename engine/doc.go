@@ -7,7 +7,7 @@
 // on an operator's laptop the station's replica) and builds command values
 // (match.EngineMove, match.Move, match.LogIncident) that it gives as the
 // operator through the same executors as the console: App.Do here, the
-// station's link (stations.Link.Give) at a station's record ([Record]).
+// station's link (service.Link.Send, the command's value) at a station's record ([Record]).
 //
 // When it is the computer's turn it writes "position …" and "go wtime W
 // btime B [winc WI binc BI] [movestogo N]" with the clocks read from the

@@ -47,13 +47,13 @@ func SplitCommand(s string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("the engine's command %q has an unterminated %c quote", s, quote)
+		return nil, refuse(CodeUnterminatedQuote, s, string(quote))
 	}
 	if inWord {
 		words = append(words, cur.String())
 	}
 	if len(words) == 0 {
-		return nil, errors.New("no engine command given: give --cmd with the engine's program, e.g. --cmd /usr/games/stockfish")
+		return nil, refuse(CodeNoCommand)
 	}
 	return words, nil
 }
@@ -104,7 +104,7 @@ func start(argv []string, t *transcript, now func() time.Time, errOut io.Writer)
 	if err := cmd.Start(); err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, fmt.Errorf("the engine %s cannot be started: %v", argv[0], err)
+		return nil, refuse(CodeCannotStart, argv[0], err)
 	}
 	inR.Close()
 	p := &process{cmd: cmd, stdin: inW, t: t, now: now, lines: make(chan line, 1024), exited: make(chan struct{}), pid: cmd.Process.Pid}

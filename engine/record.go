@@ -2,19 +2,19 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"arbiter/internal/phrase"
+	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // Record is the record the bridge follows and gives its commands to: on
 // one machine the record itself, through the core (App.Do); on an
 // operator's laptop the station's replica, followed as the station applies
-// it, with the commands given to the authority over the station's link
-// (stations.Link.Give) exactly as the console gives them.
+// it, with the commands given to the authority as their values over the
+// station's link (service.Link.Send) exactly as the console gives them.
 type Record interface {
 	// Follow catches up with what others committed; changed tells whether
 	// the state moved on.
@@ -42,9 +42,9 @@ type Record interface {
 // command of the bridge waits for argon2id.
 func Open(ctx context.Context, path string, actor match.Actor, now func() time.Time) (Record, error) {
 	if now == nil {
-		now = service.NewTimeSource().Now
+		now = timesource.New().Now
 	}
-	if stations.IsStation(path) {
+	if service.IsStation(path) {
 		return openStation(ctx, path, actor, now)
 	}
 	app, err := service.Open(ctx, path)
@@ -71,7 +71,7 @@ type here struct {
 func (h *here) unlock(ctx context.Context) error {
 	st := h.app.State()
 	if st.Match == nil {
-		return fmt.Errorf("%s holds no match yet: create one with 'arbiter match new'", h.app.DB().Path())
+		return phrase.Coded(string(match.CodeNoMatch))
 	}
 	if !st.Protected() || st.ArbiterCredential() == nil {
 		return nil
@@ -125,7 +125,7 @@ func (h *here) Close() { h.app.DB().Close() }
 type station struct {
 	path    string
 	app     *match.App
-	link    *stations.Link
+	link    *service.Link
 	now     func() time.Time
 	actor   match.Actor
 	version int64
@@ -136,18 +136,22 @@ func openStation(ctx context.Context, path string, actor match.Actor, now func()
 	// can be written, though nothing is ever written through it): a
 	// read-only handle opened while no writer holds the file may be
 	// opened immutable, and would never see the station apply.
-	app, err := service.OpenForReading(ctx, path)
+	open := service.OpenReadOnly
+	if service.Writable(path) {
+		open = service.Open
+	}
+	app, err := open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	link, err := stations.Dial(ctx, path, now)
+	link, err := service.Dial(ctx, path, now)
 	if err != nil {
 		app.DB().Close()
 		return nil, err
 	}
 	s := &station{path: path, app: app, link: link, now: now, actor: actor}
 	s.version, _ = app.DB().DataVersion(ctx)
-	if _, err := link.CheckCredential(ctx, s.command()); err != nil {
+	if _, err := link.CheckCredential(ctx, s.command(match.CredentialCheck{})); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -157,8 +161,8 @@ func openStation(ctx context.Context, path string, actor match.Actor, now func()
 // command is how the bridge's commands are given over the link: as the
 // operator, with the credential given (none on the laptop: the
 // invitation's key), stamped when given.
-func (s *station) command() stations.Command {
-	return stations.Command{G: service.Global{DB: s.path, Role: s.actor.Role, PIN: s.actor.PIN, Secret: s.actor.Secret},
+func (s *station) command(cmd match.Command) service.StationCommand {
+	return service.StationCommand{Cmd: cmd, G: service.Global{DB: s.path, Role: s.actor.Role, PIN: s.actor.PIN, Secret: s.actor.Secret},
 		RoleGiven: true, Key: s.actor.Key, Now: s.now}
 }
 
@@ -172,9 +176,12 @@ func (s *station) Now() (time.Time, time.Duration) {
 }
 
 func (s *station) Give(ctx context.Context, cmd match.Command) (match.Result, error) {
-	res, _, err := s.link.Give(ctx, s.command(), cmd)
+	if err := cmd.Validate(); err != nil {
+		return match.Result{}, err // refused here, before anything is sent
+	}
+	res, err := s.link.Send(ctx, s.command(cmd))
 	s.Follow(ctx) // committed or not, the replica says what now stands
-	return res, err
+	return res.Result, err
 }
 
 func (s *station) Path() string { return s.path }

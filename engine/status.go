@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -102,7 +101,7 @@ func ReadStatus(db string, now time.Time) (Status, bool, error) {
 	}
 	var s Status
 	if err := json.Unmarshal(b, &s); err != nil {
-		return Status{}, false, fmt.Errorf("the engine's status %s is damaged: %v", StatusPath(db), err)
+		return Status{}, false, refuse(CodeStatusDamaged, StatusPath(db), err)
 	}
 	if at, err := time.Parse(time.RFC3339Nano, s.Updated); err != nil || now.Sub(at) > staleAfter {
 		if s.State != StateStopped {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"hash"
 	"os"
 	"path/filepath"
@@ -61,17 +60,17 @@ type transcript struct {
 // appending, reading what a bridge before wrote into it.
 func openTranscript(dir string, game int) (*transcript, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("the engine's folder %s cannot be made: %v", dir, err)
+		return nil, refuse(CodeFolderNotMade, dir, err)
 	}
 	name := TranscriptName(game)
 	path := filepath.Join(dir, name)
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("the transcript %s cannot be read: %v", path, err)
+		return nil, refuse(CodeTranscriptUnreadable, path, err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("the transcript %s cannot be opened: %v", path, err)
+		return nil, refuse(CodeTranscriptNotOpened, path, err)
 	}
 	t := &transcript{f: f, name: name, sum: sha256.New()}
 	if n := len(old); n > 0 && old[n-1] != '\n' {
@@ -139,7 +138,7 @@ func (t *transcript) sync() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.failed != nil {
-		return fmt.Errorf("the transcript %s could not be written: %v", t.name, t.failed)
+		return refuse(CodeTranscriptNotWritten, t.name, t.failed)
 	}
 	return t.f.Sync()
 }

@@ -18,7 +18,7 @@ import (
 
 	"arbiter/engine"
 	"arbiter/match"
-	"arbiter/service/stations"
+	"arbiter/service"
 )
 
 // The computer's equipment at the console (docs/engine.md, docs/console.md):
@@ -144,7 +144,7 @@ func evalText(ev string) string {
 
 // refusalCode is the code of a refusal, here or from the authority.
 func refusalCode(err error) match.Code {
-	var refused *stations.Refused
+	var refused *service.Refused
 	if errors.As(err, &refused) {
 		return match.ErrorCode(refused.Refusal)
 	}

@@ -133,7 +133,7 @@ func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
 	spec := defaultSpec()
 	spec.White = "Deep Blue" // the computer moves first
 	spec.Control = "acm1996"
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		t.Fatal(err)
 	}
 	h.c.do(actStartGame)

@@ -10,16 +10,15 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // A console on a station's record (docs/stations.md, "The console") gives
 // its commands through the station: each is sent to the authority with the
 // console's credential and the instant stamped where it was given (the
-// console's time source plus the station's offset to the authority), as a
-// value given over the station's link (stations.Link.Give, which the engine
-// bridge gives its commands through too), one at a time in the order given;
-// the console shows the result once its record holds the command. It keeps one
+// console's time source plus the station's offset to the authority), as
+// the command's value (the same command path as 'arbiter --db FILE …',
+// service.Link.Send), one at a time in the order given; the console
+// words the result once its record holds the command. It keeps one
 // link to the authority for as long as it is open (its offset estimated in
 // the background, the keys it unlocked kept in memory), so that no dial,
 // no estimate and no argon2id stands between a press and its request. The
@@ -33,7 +32,7 @@ type sendItem struct {
 	a                    match.Actor
 	at                   time.Time
 	cmd                  match.Command
-	done                 func(match.Result, error)
+	done                 func(service.StationResult, error)
 	prepare, check, stop bool
 }
 
@@ -42,9 +41,10 @@ type sendItem struct {
 func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole != "mirror" }
 
 // sendFor gives cmd as actor a, pressed at the instant at on the
-// console's time source, through the station; done is told its result on
-// the console's thread once the record holds the command.
-func (c *console) sendFor(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
+// console's time source, through the station; done is told the authority's
+// answer (what the command did, as this record holds it) on the console's
+// thread once the record holds the command.
+func (c *console) sendFor(a match.Actor, at time.Time, cmd match.Command, done func(service.StationResult, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
 	c.queue(sendItem{a: a, at: at, cmd: cmd, done: done})
 }
@@ -94,7 +94,7 @@ func (c *console) closeLink() {
 func (c *console) sender(q chan sendItem, done chan struct{}) {
 	defer close(done)
 	path := c.recordPath()
-	var l *stations.Link
+	var l *service.Link
 	defer func() {
 		if l != nil {
 			l.Close()
@@ -107,18 +107,18 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 		}
 		var err error
 		if l == nil {
-			l, err = stations.Dial(c.ctx, path, c.now)
+			l, err = service.Dial(c.ctx, path, c.now)
 			// ahead of the commands the console waits for its station to
 			// start (the console runs it) for a while
 			for deadline := time.Now().Add(30 * time.Second); err != nil && (it.prepare || it.check) && time.Now().Before(deadline) && c.ctx.Err() == nil; {
 				time.Sleep(200 * time.Millisecond)
-				l, err = stations.Dial(c.ctx, path, c.now)
+				l, err = service.Dial(c.ctx, path, c.now)
 			}
 		}
 		g := service.Global{DB: path, Role: it.a.Role, PIN: it.a.PIN, Secret: it.a.Secret}
 		if it.prepare {
 			if err == nil {
-				_ = l.Prepare(c.ctx, stations.Command{G: g, RoleGiven: true, Key: it.a.Key}) // its command says what is wrong
+				_ = l.Prepare(c.ctx, service.StationCommand{G: g, RoleGiven: true, Key: it.a.Key}) // its command says what is wrong
 			}
 			c.sending.Done()
 			continue
@@ -131,16 +131,16 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 				c.refreshWhere()
 			})
 		}
-		var res match.Result
+		var res service.StationResult
 		switch {
 		case err != nil:
 		case it.check:
 			// the role as the station may send it: on the operator's laptop
 			// the operator's, with the arbiter's PIN
-			_, err = l.CheckCredential(c.ctx, stations.Command{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
+			res, err = l.CheckCredential(c.ctx, service.StationCommand{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
 		default:
-			res, _, err = l.Give(c.ctx, stations.Command{G: g, RoleGiven: true, Key: it.a.Key,
-				Pressed: it.at, Now: c.now, Notice: waiting}, it.cmd)
+			res, err = l.Send(c.ctx, service.StationCommand{Cmd: it.cmd, G: g, RoleGiven: true, Key: it.a.Key,
+				Pressed: it.at, Now: c.now, Notice: waiting})
 		}
 		fyne.Do(func() {
 			defer c.sending.Done()
@@ -162,14 +162,14 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 }
 
 // stationWords is, on a station's record, the console's sentence for a
-// refusal of the command path (stations.Link.Send); ok is false for other
+// refusal of the command path (service.Link.Send); ok is false for other
 // errors.
 func stationWords(err error) (string, bool) {
-	var refused *stations.Refused
-	var role *stations.RoleError // only the operator's laptop has one
-	var down *stations.NotRunningError
-	var opKey *stations.OperatorKeyError
-	var notApplied *stations.NotAppliedError // committed, never said as refused
+	var refused *service.Refused
+	var role *service.RoleError // only the operator's laptop has one
+	var down *service.NotRunningError
+	var opKey *service.OperatorKeyError
+	var notApplied *service.NotAppliedError // committed, never said as refused
 	switch {
 	case errors.As(err, &refused):
 		if refused.Refusal != nil {
@@ -182,13 +182,13 @@ func stationWords(err error) (string, bool) {
 		return fmt.Sprintf(translate("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
 	case errors.As(err, &opKey):
 		switch opKey.Kind {
-		case stations.OperatorKeyNotNeeded:
+		case service.OperatorKeyNotNeeded:
 			return translate("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
-		case stations.OperatorKeyNeeded:
+		case service.OperatorKeyNeeded:
 			return translate("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
-		case stations.OperatorKeyWrong:
+		case service.OperatorKeyWrong:
 			return fmt.Sprintf(translate("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
-		case stations.OperatorKeyNone:
+		case service.OperatorKeyNone:
 			return translate("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
 		}
 		why, ok := stationWords(opKey.Err)
@@ -196,7 +196,7 @@ func stationWords(err error) (string, bool) {
 			why = sentence(opKey.Err)
 		}
 		return fmt.Sprintf(translate("The operator's credential could not be made: %s"), why), true
-	case errors.Is(err, stations.ErrMirror):
+	case errors.Is(err, service.ErrMirror):
 		return translate("The mirror terminal only reads the record: give commands at another station."), true
 	case errors.As(err, &notApplied):
 		return fmt.Sprintf(translate("The command is committed as event %d at the authority, but this station's record has not caught up within %d s: it is not refused, so do not give it again; see Match → Stations…."), notApplied.Seq, int(notApplied.Within.Seconds())), true
@@ -237,16 +237,16 @@ func (c *console) noteCorrections(st *match.State) {
 }
 
 // sendToAuthority is the executor of a console on a station's record: the
-// command is given to the authority over the console's link
-// (stations.Link.Give), stamped at; its result is read from this station's
-// record once it holds the command's events. A command whose fields are
-// refused is refused here, before anything is sent.
+// command's value is sent to the authority, stamped at; its result is what
+// the command did as this station's record holds it (match.ResultOf). A
+// command whose fields are refused is refused here, before anything is
+// sent.
 func (c *console) sendToAuthority(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
 	if err := cmd.Validate(); err != nil {
 		done(match.Result{}, err)
 		return
 	}
-	c.sendFor(a, at, cmd, done)
+	c.sendFor(a, at, cmd, func(res service.StationResult, err error) { done(res.Result, err) })
 }
 
 // errWrongStationPIN: the PIN given at a station's console is not the
@@ -257,7 +257,7 @@ var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
 // done the outcome on the console's thread. A local record's core checks
 // it, recording a wrong one and backing off. A station's record is read
 // only here, so the console checks it through its link, in turn with its
-// commands (stations.Link.CheckCredential): refused without trying during
+// commands (service.Link.CheckCredential): refused without trying during
 // the back-off its replica holds, a right one at once and sent nowhere, a
 // wrong one reported to the authority (whose credential, not what was
 // typed), which records it as auth.fail and backs off as on one machine;
@@ -283,7 +283,7 @@ func (c *console) checkArbiterPIN(pin string, done func(error)) {
 		return
 	}
 	c.queue(sendItem{a: by, at: c.now(), check: true,
-		done: func(_ match.Result, err error) { done(err) }})
+		done: func(_ service.StationResult, err error) { done(err) }})
 }
 
 // pinTriedBy is who tries the arbiter's PIN typed at this console: the
@@ -299,7 +299,7 @@ func (c *console) pinTriedBy() match.Role {
 // wrongCredential reports whether err refuses a wrong credential, or one
 // tried during its back-off, here or at the authority.
 func wrongCredential(err error) bool {
-	var refused *stations.Refused
+	var refused *service.Refused
 	if errors.As(err, &refused) {
 		return match.ErrorCode(refused.Refusal) == match.CodeWrongCredential
 	}

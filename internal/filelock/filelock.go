@@ -1,5 +1,5 @@
 // Package filelock holds an OS lock on a file beside a record while a
-// process serves it: one station per record (service/stations), one engine
+// process serves it: one station per record (package service), one engine
 // bridge per record (package engine). The lock is flock on Linux and macOS
 // and LockFileEx on Windows, so the OS drops it with the process: a holder
 // killed with kill -9, a crash or a power cut leaves none behind. The file
@@ -26,6 +26,24 @@ type HeldError struct {
 
 func (e *HeldError) Error() string { return fmt.Sprintf("%s is held by process %d", e.Path, e.PID) }
 
+// Error: the lock file at Path could not be opened (Opened false), or its
+// lock could not be taken for another reason than another holder; each
+// face says it in its words.
+type Error struct {
+	Path   string
+	Opened bool
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if !e.Opened {
+		return fmt.Sprintf("the lock %s cannot be opened: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("the lock %s cannot be taken: %v", e.Path, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
 // errLocked: the OS lock is held by another (lockFile's refusal).
 var errLocked = errors.New("locked")
 
@@ -35,14 +53,14 @@ var errLocked = errors.New("locked")
 func Lock(path string) (*Held, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("the lock %s cannot be opened: %v", path, err)
+		return nil, &Error{Path: path, Err: err}
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
 			return nil, &HeldError{Path: path, PID: holder(path)}
 		}
-		return nil, fmt.Errorf("the lock %s cannot be taken: %v", path, err)
+		return nil, &Error{Path: path, Opened: true, Err: err}
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

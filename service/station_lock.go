@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"errors"
@@ -53,7 +53,14 @@ func LockStation(db string) (*StationLock, error) {
 		return nil, &BusyError{DB: db, PID: held.PID}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the station's %v", err)
+		var fe *filelock.Error
+		if errors.As(err, &fe) && !fe.Opened {
+			return nil, refuse(CodeLockNotOpened, fe.Path, fe.Err)
+		}
+		if errors.As(err, &fe) {
+			return nil, refuse(CodeLockNotTaken, fe.Path, fe.Err)
+		}
+		return nil, err
 	}
 	return &StationLock{h: h}, nil
 }
