@@ -36,6 +36,35 @@ func TestTheTimeSampleWithTheSmallestErrorBoundGivesTheOffset(t *testing.T) {
 			}
 		})
 	}
+	// A new authority continues the timeline only within the bound of its
+	// estimate when it took over: the old authority's answers estimate
+	// another clock, and their small bounds do not bound the error on the
+	// new one's (before, a station went on stating them after a failover).
+	for _, tc := range []struct {
+		name    string
+		samples []TimeSample
+		want    time.Duration
+		wantErr time.Duration
+	}{
+		{"a new authority's first answer replaces the old authority's better samples",
+			[]TimeSample{{Offset: 1 * ms, RTT: 100 * time.Microsecond, Claim: 1, At: at(0)}, {Offset: 1 * ms, RTT: 200 * time.Microsecond, Claim: 1, At: at(250 * ms)},
+				{Offset: -4 * ms, RTT: 6 * ms, Claim: 9, At: at(5 * time.Second)}},
+			-4 * ms, 3 * ms},
+		{"a deposed authority's answer (an earlier claim) is not kept",
+			[]TimeSample{{Offset: -4 * ms, RTT: 6 * ms, Claim: 9, At: at(0)}, {Offset: 1 * ms, RTT: 100 * time.Microsecond, Claim: 1, At: at(250 * ms)}},
+			-4 * ms, 3 * ms},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ss Samples
+			for _, x := range tc.samples {
+				ss.Add(x)
+			}
+			best, u, ok := ss.Best()
+			if !ok || best.Offset != tc.want || u != tc.wantErr {
+				t.Fatalf("best offset %v ± %v (ok %v), want %v ± %v", best.Offset, u, ok, tc.want, tc.wantErr)
+			}
+		})
+	}
 	t.Run("no sample gives no offset", func(t *testing.T) {
 		if _, _, ok := (Samples{}).Best(); ok {
 			t.Fatal("an offset from no sample")
