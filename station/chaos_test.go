@@ -296,12 +296,31 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		san string
 	}
 	var done []acked
+	// The operator's connection stamps a command as the laptop's command
+	// line does: on its estimate of the match timeline from the
+	// authority's time answers, stating that estimate's uncertainty, and
+	// never waiting for an authority that may be gone (the machine's clock
+	// is the timeline only until a new authority continues it within the
+	// bound of its own estimate).
+	var samples Samples
+	stampNow := func() (time.Time, time.Duration) {
+		if x, ok := AskTime(nc, SubjectTime, time.Now, 250*time.Millisecond); ok {
+			samples.Add(x)
+		}
+		best, u, ok := samples.Best()
+		if !ok {
+			return time.Now(), 0
+		}
+		return time.Now().Add(best.Offset), u
+	}
 	send := func(role string, cmd match.Command) {
 		r := req(role, cmd)
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		t0 := time.Now()
-		r.At = time.Now()
+		var u time.Duration
+		r.At, u = stampNow()
+		r.RTT = int64(2 * u)
 		rep, err := Submit(ctx, nc, r, nil, time.Second)
 		if err != nil || rep.Error != "" {
 			t.Fatalf("%s: %v %s (answered by %q, connected to %s)", r.Command, err, rep.Error, rep.By, nc.ConnectedUrl())
