@@ -29,6 +29,11 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Now            func() time.Time
+	// StationClock is the time source of the stations this command serves
+	// and of the commands it forwards to a station's authority; nil: the
+	// defaults (the station's timesource.New, the command's time.Now). A
+	// test gives them the clock it moves itself.
+	StationClock func() time.Time
 	// Manifest is FyneApp.toml, embedded by package main; --version reads
 	// the application's version and build number from it.
 	Manifest []byte

@@ -23,7 +23,11 @@ import (
 // joinLaptop invites an operator's laptop to the harness's station (the
 // authority, run by the harness's console), joins it as 'station join'
 // does, in this process, and opens a console on its record in operator
-// mode on the time source now. It returns the laptop's console and record.
+// mode; the laptop's machine clock is now, its station's and its
+// console's time source alike (a station on the real clock would estimate
+// a fake authority clock that stands still or jumps while its own runs,
+// and stamp milliseconds, or a minute, off it). It returns the laptop's
+// console and record.
 func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*console, *match.App) {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,7 +41,7 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	done := make(chan int)
 	var errb bytes.Buffer
 	go func() {
-		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now, StationClock: now}
 		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
