@@ -96,15 +96,7 @@ func TestAStampIsBoundedByItsReceiptPlusTheReceiptsStatedUncertainty(t *testing.
 			if rep.Error != "" {
 				t.Fatalf("an honest stamp refused: %s", rep.Error)
 			}
-			evs, err := db.EventsAfter(context.Background(), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := evs[len(evs)-1]
-			var p match.SidePayload
-			if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
-				t.Fatalf("last event %s %s, want the press", e.Kind, e.Payload)
-			}
+			p, e := lastPressIn(t, db)
 			if !e.At.Equal(r.At) || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.ReceiptUncertaintyNS != int64(tc.holderUnc+tc.takeover) {
 				t.Fatalf("press at %v, payload %s; want it at its stamp %v, received %v by %s with the receipt's uncertainty %v",
 					e.At, e.Payload, r.At, received, by, tc.holderUnc+tc.takeover)

@@ -193,6 +193,22 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	}
 }
 
+// lastPressIn is the last event of the record db, which must be a press,
+// and its payload.
+func lastPressIn(t *testing.T, db *store.DB) (match.SidePayload, store.Event) {
+	t.Helper()
+	evs, err := db.EventsAfter(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := evs[len(evs)-1]
+	var p match.SidePayload
+	if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
+		t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
+	}
+	return p, e
+}
+
 // testClock is a station's local time source that moves only when told.
 type testClock = testnet.Clock
 
@@ -210,15 +226,7 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 	defer s.Stop()
 	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
 	lastPress := func() (match.SidePayload, int64) {
-		evs, err := db.EventsAfter(context.Background(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := evs[len(evs)-1]
-		var p match.SidePayload
-		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
-			t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
-		}
+		p, e := lastPressIn(t, db)
 		return p, e.At.UnixNano()
 	}
 	const holderRTT = 300 * time.Millisecond // the round trip the first receiving holder measured to the sender
