@@ -3,11 +3,9 @@ package station
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"arbiter/internal/testnet"
 	"arbiter/match"
 )
 
@@ -23,18 +21,7 @@ import (
 // the future" (the chaos run, 1 of 6 with the machine loaded). The
 // station's time source stands still, so every instant here is exact.
 func TestAStampIsBoundedByItsReceiptPlusTheReceiptsStatedUncertainty(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "a.db")
-	newRecord(t, path)
-	db := openDB(t, path)
-	clk := testnet.NewClock(time.Now().UTC())
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Now: clk.Now,
-		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	s, db, clk := gameOnAStillClock(t)
 	ms := time.Millisecond
 	pressed := 0 // presses committed, each with its move: White's first, then Black's (the operator's)
 	for _, tc := range []struct {

@@ -212,19 +212,27 @@ func lastPressIn(t *testing.T, db *store.DB) (match.SidePayload, store.Event) {
 // testClock is a station's local time source that moves only when told.
 type testClock = testnet.Clock
 
-func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
+// gameOnAStillClock starts a lone authority on a clock that moves only when
+// the test says (the match timeline) and starts game 1 there.
+func gameOnAStillClock(t *testing.T) (*Station, *store.DB, *testClock) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	clk := testnet.NewClock(time.Now().UTC()) // the match timeline moves only when the test says
+	clk := testnet.NewClock(time.Now().UTC())
 	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Now: clk.Now,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Stop()
+	t.Cleanup(s.Stop)
 	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	return s, db, clk
+}
+
+func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
+	s, db, clk := gameOnAStillClock(t)
 	lastPress := func() (match.SidePayload, int64) {
 		p, e := lastPressIn(t, db)
 		return p, e.At.UnixNano()
