@@ -181,7 +181,7 @@ func BenchmarkMoveEntry(b *testing.B) {
 	arb := func(d time.Duration) match.Cmd {
 		return match.Cmd{At: start.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
+	spec := match.MatchNew{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
 		Control: "40/7200:20/3600:1800", Games: 100}
 	if _, err := app.Do(ctx, arb(0), spec); err != nil {
 		b.Fatal(err)

@@ -47,7 +47,7 @@ func newBenchMatch(b testing.TB) *benchMatch {
 		b.Fatal(err)
 	}
 	m := &benchMatch{path: path, app: app, now: t0}
-	if _, err := app.Do(ctx, m.cmd(0), match.MatchSpec{Title: "Bench", Players: [2]string{"A B", "C D"}, White: "A B", Control: "5400+30"}); err != nil {
+	if _, err := app.Do(ctx, m.cmd(0), match.MatchNew{Title: "Bench", Players: [2]string{"A B", "C D"}, White: "A B", Control: "5400+30"}); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := app.Do(ctx, m.cmd(time.Second), match.GameStart{}); err != nil {

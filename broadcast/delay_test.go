@@ -366,7 +366,7 @@ func TestTheDelayedStreamPublishesEachMoveAtItsInstantPlusTheDelay(t *testing.T)
 	ctx := context.Background()
 	path, app := openApp(t)
 	cmd := func() match.Cmd { return match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}} }
-	if _, err := app.Do(ctx, cmd(), match.MatchSpec{Title: "T", Players: [2]string{"A B", "C D"}, White: "A B", Control: "600"}); err != nil {
+	if _, err := app.Do(ctx, cmd(), match.MatchNew{Title: "T", Players: [2]string{"A B", "C D"}, White: "A B", Control: "600"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := app.Do(ctx, cmd(), match.GameStart{}); err != nil {

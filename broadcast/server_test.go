@@ -231,7 +231,7 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		now = now.Add(d)
 		return match.Cmd{At: now, Actor: match.Actor{Role: role}}
 	}
-	if _, err := app.Do(ctx, cmd(match.RoleArbiter, 0), match.MatchSpec{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+	if _, err := app.Do(ctx, cmd(match.RoleArbiter, 0), match.MatchNew{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Op"}, White: "Garry Kasparov"}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	at := func(ms int) match.Cmd {
 		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	if _, err := app.Do(ctx, at(0), match.MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
+	if _, err := app.Do(ctx, at(0), match.MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := app.Do(ctx, at(100), match.GameStart{}); err != nil {
@@ -411,5 +411,26 @@ func TestThePageMarksTheLastMoveAndGivesEachMoveItsClock(t *testing.T) {
 	}
 	if strings.Join(v.Last, "-") != "d3-e4" || v.Moves[0].WhiteClock != "1:58:51" || v.Moves[8].WhiteClock != "1:40:46" || v.Score == "" {
 		t.Errorf("state.json: last %v, first row %+v, score %q", v.Last, v.Moves[0], v.Score)
+	}
+}
+
+func TestAnEmptySiteOrGameLeavesNoSeparatorOnThePage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	runCLI(t, "--db", db, "--at", t0.Format(time.RFC3339), "match", "new", "--title", "T", "--player", "A", "--player", "B")
+	_, hs := serve(t, db, t0.Add(time.Minute))
+	_, page := get(t, hs.URL+"/")
+	_, css := get(t, hs.URL+regexp.MustCompile(`/assets/style\.css\?v=[^"]+`).FindString(page))
+	for _, tc := range []struct{ rule, span, hides string }{
+		{"a match without a site shows no separator before the game", `<span id="site"></span><span class="sep">`, "#site:empty + .sep"},
+		{"before the first game no separator stands between the site and the status", `<span id="game"></span><span class="sep">`, "#game:empty + .sep"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			if !strings.Contains(page, tc.span) {
+				t.Fatalf("the page lacks %s:\n%s", tc.span, page)
+			}
+			if !regexp.MustCompile(`(?m)^[^{]*` + regexp.QuoteMeta(tc.hides) + `[^{]*\{\s*display:\s*none;?\s*\}`).MatchString(css) {
+				t.Errorf("style.css does not hide the separator after an empty element (%s):\n%s", tc.hides, css)
+			}
+		})
 	}
 }

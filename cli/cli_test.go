@@ -27,7 +27,7 @@ var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 func arb(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: machineClock(args), StationClock: stationClock}
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: machineClock(args)}
 	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
 	return out.String(), errb.String(), code
 }

@@ -162,8 +162,14 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *service.Stat
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return service.Serve(ctx, r.g.DB, sf, service.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Lock: lock, Now: r.env.StationClock})
+	return service.Serve(ctx, r.g.DB, sf, service.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Lock: lock, Now: stationClock})
 }
+
+// stationClock is the time source of the stations this process serves and
+// of the commands it forwards; nil: the defaults (the station's
+// timesource.New, the command's time.Now). A test sets it to one
+// clock it moves itself.
+var stationClock func() time.Time
 
 // forward sends a write command given with --db of a station to the
 // authority and waits until this station's record holds it
@@ -172,7 +178,7 @@ func forward(ctx context.Context, env Env, g Global, words, argv []string) error
 	r := &runner{ctx: ctx, env: env, g: g}
 	defer r.close()
 	return r.sendWords(words, g, asGiven(argv), func(c service.StationCommand) (service.StationResult, error) {
-		c.Now = env.StationClock
+		c.Now = stationClock
 		c.Notice = func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }
 		return service.Forward(ctx, g.DB, c)
 	})
@@ -244,7 +250,7 @@ func (r *runner) openReplica() error {
 // OFFSET on the match timeline (start: --at, or now on the authority's
 // timeline), the next line only once this station's record holds it.
 func stationScript(r *runner) (send func([]string, Global, bool) error, start time.Time, done func(), err error) {
-	now := r.env.StationClock
+	now := stationClock
 	if now == nil {
 		now = time.Now
 	}

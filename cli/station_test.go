@@ -29,7 +29,7 @@ func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
 	done := make(chan int)
 	var errb syncBuffer
 	go func() {
-		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now, StationClock: stationClock}
+		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
 		done <- Run(ctx, append([]string{"--db", db}, args...), env)
 	}()
 	var once sync.Once

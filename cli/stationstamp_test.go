@@ -86,11 +86,6 @@ func lastEventOf(t *testing.T, db string) service.Event {
 // command share one clock that stands still except that each unlock moves
 // it by 100 ms: a stamp taken before the unlock would reach the authority
 // 100 ms late and be raised.
-// stationClock is the time source the tests' commands give the stations
-// they serve and the commands they forward (Env.StationClock; nil: the
-// defaults).
-var stationClock func() time.Time
-
 func TestStationCommandIsStampedOnceItsKeyIsUnlockedAndNotRaised(t *testing.T) {
 	clock := testnet.NewClock(start.Add(time.Minute))
 	stationClock = clock.Now

@@ -73,7 +73,7 @@ const (
 )
 
 // english are the refusals' English words (the shared dictionary's).
-var english = map[Code]string{
+var english = phrase.Table[Code]{
 	CodeNotAWholeNumber:      "%q is not a whole number",
 	CodeNumberTooLarge:       "%q is too large (at most %d)",
 	CodePeriodMustStandAlone: "%q must stand alone, not as one period among others",
@@ -133,22 +133,14 @@ var english = map[Code]string{
 }
 
 // Codes lists the clock's refusals.
-func Codes() []Code {
-	cs := make([]Code, 0, len(english))
-	for c := range english {
-		cs = append(cs, c)
-	}
-	return cs
-}
+func Codes() []Code { return english.Codes() }
 
 // English is the English format of code's words.
 func English(code Code) string { return english[code] }
 
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.
-func refuse(code Code, args ...any) error {
-	return &phrase.Error{Code: string(code), Format: english[code], Args: args}
-}
+func refuse(code Code, args ...any) error { return english.Refuse(code, args...) }
 
 // ErrorCode is the code of the clock's refusal in err's chain ("" if none).
 func ErrorCode(err error) Code {

@@ -1,49 +1,19 @@
 package clock
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
-	"reflect"
 	"strings"
 	"testing"
 
+	"arbiter/assets"
 	"arbiter/internal/phrase"
 )
-
-// dictionary reads one of the shared dictionaries (assets/translations).
-func dictionary(t *testing.T, lang string) phrase.Dictionary {
-	t.Helper()
-	b, err := os.ReadFile("../assets/translations/" + lang + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d phrase.Dictionary
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // TestEveryClockRefusalHasItsWordsInBothDictionaries: the clock refuses
 // with a code (issue 25); the shared dictionary words it — in English
 // exactly as its Error(), in German with the same arguments.
 func TestEveryClockRefusalHasItsWordsInBothDictionaries(t *testing.T) {
-	en, de := dictionary(t, "en"), dictionary(t, "de")
-	for _, c := range Codes() {
-		t.Run(string(c), func(t *testing.T) {
-			if en[string(c)] != English(c) {
-				t.Errorf("en.json says %q, the clock %q", en[string(c)], English(c))
-			}
-			w, ok := de[string(c)]
-			if !ok {
-				t.Fatal("de.json has no words for it")
-			}
-			if !reflect.DeepEqual(phrase.Verbs(w), phrase.Verbs(English(c))) {
-				t.Errorf("de.json's %q takes other arguments than %q", w, English(c))
-			}
-		})
-	}
+	phrase.CheckTable(t, assets.Dictionary("en"), assets.Dictionary("de"), english)
 }
 
 // inner is the code of the refusal a time control's refusal carries.
@@ -57,7 +27,7 @@ func inner(err error) Code {
 }
 
 func TestATimeControlIsRefusedWithTheCodeOfWhatIsWrong(t *testing.T) {
-	de := dictionary(t, "de")
+	de := assets.Dictionary("de")
 	for _, tc := range []struct {
 		spec string
 		want Code

@@ -23,11 +23,7 @@ import (
 // joinLaptop invites an operator's laptop to the harness's station (the
 // authority, run by the harness's console), joins it as 'station join'
 // does, in this process, and opens a console on its record in operator
-// mode; the laptop's machine clock is now, its station's and its
-// console's time source alike (a station on the real clock would estimate
-// a fake authority clock that stands still or jumps while its own runs,
-// and stamp milliseconds, or a minute, off it). It returns the laptop's
-// console and record.
+// mode on the time source now. It returns the laptop's console and record.
 func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*console, *match.App) {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,20 +33,7 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 		t.Fatalf("the laptop's invitation: %v", err)
 	}
 	laptop := filepath.Join(dir, "laptop.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int)
-	var errb bytes.Buffer
-	go func() {
-		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now, StationClock: now}
-		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	for deadline := time.Now().Add(60 * time.Second); !service.Running(laptop, time.Now()); {
-		if time.Now().After(deadline) {
-			t.Fatal("the laptop's station did not start within 60 s")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the station's status file
-	}
+	joinStation(t, inv, laptop)
 	core, err := service.OpenReadOnly(h.ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
@@ -61,10 +44,47 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	c := newConsole(h.ctx, fa, core, config{path: laptop, role: match.RoleOperator, now: now, after: h.ft.after})
 	c.now = now
 	c.stationRole = "operator"
+	// the laptop's station runs on the console's clock, as on the
+	// laptop itself: its estimate of the authority's timeline and the
+	// console's stamps then move only when the test moves the clock
+	sf, ok, err := service.ReadStation(laptop)
+	if err != nil || !ok {
+		t.Fatalf("the laptop's station file: %v", err)
+	}
+	t.Cleanup(c.runStation(laptop, sf, now))
+	waitRunning(t, laptop)
 	c.stationNote = stationNote(laptop, time.Now())
 	t.Cleanup(c.closeLink) // before the laptop's station stops
 	c.refresh()
 	return c, core
+}
+
+// joinStation joins the station invited by inv with the record laptop, as
+// 'arbiter --db laptop station join inv' does, and stops it once it runs.
+func joinStation(t *testing.T, inv, laptop string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int)
+	var errb bytes.Buffer
+	go func() {
+		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
+	}()
+	waitRunning(t, laptop)
+	cancel()
+	<-done
+}
+
+// waitRunning waits until the station of the record db runs.
+func waitRunning(t *testing.T, db string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); !service.Running(db, time.Now()); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the station of %s did not start within 60 s", db)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the station's status file
+	}
 }
 
 // enterArbiterMode types pin into the console's PIN prompt for arbiter mode

@@ -30,7 +30,7 @@ func newContinueMatch(t *testing.T) (*match.App, string) {
 	at := func(d time.Duration) match.Cmd {
 		return match.Cmd{At: continueStart.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	spec := match.MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
+	spec := match.MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}
 	if _, err := app.Do(ctx, at(0), spec); err != nil {
 		t.Fatal(err)

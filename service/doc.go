@@ -8,11 +8,13 @@
 // write, read-only when a command only reads and the file is
 // write-protected), continues a match in a new file, verifies a copy, holds
 // the options of a session (Global), reads clock corrections
-// (ParseAdjustment) and turns errors into the one sentence a user reads
-// (Sentence, SentenceIn). Exports are written with package atomicfile.
+// (ParseAdjustment) and gives a failure of the file its code (Coded), for
+// the one sentence a user reads. Exports are written with package
+// atomicfile.
 //
-// Refusals are codes with arguments (match.Code); SentenceIn says them in
-// the words of the face that passes its table (docs/errors.md).
+// Refusals are codes with arguments (match.Code, and this package's own,
+// codes.go and refusals.go); each face says them with its dictionary,
+// dictionary.Sentence(service.Coded(err)) (docs/errors.md).
 //
 // A station's record (docs/stations.md): what both faces need of it — its
 // description beside the record, the status file the running station

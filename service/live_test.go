@@ -21,7 +21,7 @@ func TestLiveTellsItsSubscribersOnlyCommittedChangesOfTheLiveMatch(t *testing.T)
 	l.OnChange(func() { told = append(told, l.App().State().Seq) })
 	at := time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 	arbiter := match.Cmd{At: at, Actor: match.Actor{Role: match.RoleArbiter}}
-	spec := match.MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
+	spec := match.MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}
 
 	t.Run("a committed command is told once, after its events are in the record", func(t *testing.T) {

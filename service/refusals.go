@@ -39,7 +39,7 @@ const (
 )
 
 // english are the refusals' English words (the shared dictionary's).
-var english = map[match.Code]string{
+var english = phrase.Table[match.Code]{
 	CodeCannotRead:         "cannot read %s %s: %v",
 	CodeNotRegular:         "%s %s is %s, not a regular file: give the file itself",
 	CodeTooLarge:           "%s %s is larger than %d bytes: give the file written for it",
@@ -66,19 +66,11 @@ var english = map[match.Code]string{
 }
 
 // RefusalCodes lists the service's own refusals.
-func RefusalCodes() []match.Code {
-	cs := make([]match.Code, 0, len(english))
-	for c := range english {
-		cs = append(cs, c)
-	}
-	return cs
-}
+func RefusalCodes() []match.Code { return english.Codes() }
 
 // RefusalEnglish is the English format of code's words.
 func RefusalEnglish(code match.Code) string { return english[code] }
 
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.
-func refuse(code match.Code, args ...any) error {
-	return &phrase.Error{Code: string(code), Format: english[code], Args: args}
-}
+func refuse(code match.Code, args ...any) error { return english.Refuse(code, args...) }

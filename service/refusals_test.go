@@ -1,49 +1,21 @@
 package service
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"arbiter/assets"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 )
-
-func dictionary(t *testing.T, lang string) phrase.Dictionary {
-	t.Helper()
-	b, err := os.ReadFile("../assets/translations/" + lang + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d phrase.Dictionary
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // TestEveryServiceRefusalHasItsWordsInBothDictionaries: the service's own
 // refusals are codes (issue 25), worded by the shared dictionary — in
 // English exactly as their Error(), in German with the same arguments.
 func TestEveryServiceRefusalHasItsWordsInBothDictionaries(t *testing.T) {
-	en, de := dictionary(t, "en"), dictionary(t, "de")
-	for _, c := range RefusalCodes() {
-		t.Run(string(c), func(t *testing.T) {
-			if en[string(c)] != RefusalEnglish(c) {
-				t.Errorf("en.json says %q, the service %q", en[string(c)], RefusalEnglish(c))
-			}
-			w, ok := de[string(c)]
-			if !ok {
-				t.Fatal("de.json has no words for it")
-			}
-			if !reflect.DeepEqual(phrase.Verbs(w), phrase.Verbs(RefusalEnglish(c))) {
-				t.Errorf("de.json's %q takes other arguments than %q", w, RefusalEnglish(c))
-			}
-		})
-	}
+	phrase.CheckTable(t, assets.Dictionary("en"), assets.Dictionary("de"), english)
 }
 
 // codeOf is the code of the phrase in err.
@@ -60,7 +32,7 @@ func TestAFileTheUserNamesIsRefusedWithTheCodeOfWhatIsWrong(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, 70<<10), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	de := dictionary(t, "de")
+	de := assets.Dictionary("de")
 	for _, tc := range []struct {
 		name, path string
 		want       match.Code

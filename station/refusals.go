@@ -33,7 +33,7 @@ const (
 )
 
 // english are the refusals' English words (the shared dictionary's).
-var english = map[match.Code]string{
+var english = phrase.Table[match.Code]{
 	CodeCannotReach:          "station: cannot reach a record holder at %s: %v",
 	CodeEngineStart:          "station: start the engine: %v",
 	CodeEngineSlow:           "station: the engine did not start within 10 s; check that the ports are free",
@@ -55,22 +55,14 @@ var english = map[match.Code]string{
 }
 
 // RefusalCodes lists the station's refusals.
-func RefusalCodes() []match.Code {
-	cs := make([]match.Code, 0, len(english))
-	for c := range english {
-		cs = append(cs, c)
-	}
-	return cs
-}
+func RefusalCodes() []match.Code { return english.Codes() }
 
 // RefusalEnglish is the English format of code's words.
 func RefusalEnglish(code match.Code) string { return english[code] }
 
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.
-func refuse(code match.Code, args ...any) error {
-	return &phrase.Error{Code: string(code), Format: english[code], Args: args}
-}
+func refuse(code match.Code, args ...any) error { return english.Refuse(code, args...) }
 
 // refusedWith is the refusal as a reply carries it: its English, and its
 // code and arguments for the face's words.

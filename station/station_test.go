@@ -39,7 +39,7 @@ func newRecord(t testing.TB, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = app.Do(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
+	_, err = app.Do(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchNew{
 		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996"})
 	if err != nil {
