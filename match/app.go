@@ -599,7 +599,7 @@ func checkCredentialsAgain(st *State, c Cmd, an authn) error {
 	}
 	for _, id := range an.tried {
 		if until := st.backoffAt(id, c.At); c.At.Before(until) {
-			return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+			return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 		}
 	}
 	return nil
