@@ -170,7 +170,7 @@ func TestParseFault(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.spec), func(t *testing.T) {
 			p, n, err := parseFault(tt.spec)
-			if refusalCode(err) != tt.wantCode || p != tt.wantPoint || n != tt.wantN {
+			if ErrorCode(err) != tt.wantCode || p != tt.wantPoint || n != tt.wantN {
 				t.Errorf("parseFault(%q) = %q, %d, %v; want %q, %d, code %q", tt.spec, p, n, err, tt.wantPoint, tt.wantN, tt.wantCode)
 			}
 		})

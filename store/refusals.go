@@ -1,6 +1,10 @@
 package store
 
-import "arbiter/internal/phrase"
+import (
+	"errors"
+
+	"arbiter/internal/phrase"
+)
 
 // The store refuses with a code and its arguments (issue 25: one way to
 // refuse), as the clock, the service and the station do: what a person reads
@@ -55,6 +59,18 @@ func RefusalCodes() []Code { return english.Codes() }
 
 // RefusalEnglish is the English format of code's words.
 func RefusalEnglish(code Code) string { return english[code] }
+
+// ErrorCode is the code of the store's refusal that err is or wraps first
+// ("" if its first phrase is not one of the store's).
+func ErrorCode(err error) Code {
+	var p *phrase.Error
+	if errors.As(err, &p) {
+		if _, ours := english[Code(p.Code)]; ours {
+			return Code(p.Code)
+		}
+	}
+	return ""
+}
 
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.

@@ -20,15 +20,6 @@ func TestEveryStoreRefusalHasItsWordsInBothDictionaries(t *testing.T) {
 	phrase.CheckTable(t, assets.Dictionary("en"), assets.Dictionary("de"), english)
 }
 
-// refusalCode is the store's code in err's chain ("" if none).
-func refusalCode(err error) Code {
-	var p *phrase.Error
-	if errors.As(err, &p) {
-		return Code(p.Code)
-	}
-	return ""
-}
-
 // TestTheStoreRefusesWithTheCodeOfWhatIsWrong: a refusal a person reads
 // carries its code (and its English as before, byte for byte), and still
 // wraps the sentinel callers test with errors.Is.
@@ -63,7 +54,7 @@ func TestTheStoreRefusesWithTheCodeOfWhatIsWrong(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.do()
-			if got := refusalCode(err); got != tt.code {
+			if got := ErrorCode(err); got != tt.code {
 				t.Fatalf("code = %q (%v), want %q", got, err, tt.code)
 			}
 			if tt.is != nil && !errors.Is(err, tt.is) {
