@@ -33,7 +33,8 @@ func TestTheDeepeningSearchFindsWhatAPlateauHidFromTheBestFirstSearches(t *testi
 // A move's cost is what it does: the winner's captures and pawn moves are
 // free, as are its king and knights nearing the mating corner from afar
 // and the loser's king nearing it, and the loser's captures with or of a
-// pawn; the loser's capture of a winner's piece with a piece is dear;
+// pawn or of a bishop of a winner's crowd of more than two; the loser's
+// capture of a winner's piece with a piece is dear otherwise;
 // anything else costs a ply.
 func TestADeepeningMoveCostsByWhatItDoes(t *testing.T) {
 	// White to mate with a light bishop and a knight: the corner is the
@@ -62,6 +63,8 @@ func TestADeepeningMoveCostsByWhatItDoes(t *testing.T) {
 		{"the loser's king nears the corner", black, "c5b6", deepFree},
 		{"the loser's king leaves it", black, "c5d6", deepPly},
 		{"the loser's rook takes the winner's knight", black, "e4e2", deepDear},
+		{"the loser's rook takes a bishop of the winner's three", "8/8/8/2k5/4r3/2p3K1/1P2B3/B6B b - - 0 1", "e4e2", deepFree},
+		{"the loser's rook takes a bishop of the winner's two", "8/8/8/2k5/4r3/2p3K1/1P2B3/7B b - - 0 1", "e4e2", deepDear},
 		{"the loser's pawn takes a pawn", black, "c3b2", deepFree},
 		{"the loser's rook checks", black, "e4e3", deepPly},
 	} {
