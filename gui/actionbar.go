@@ -147,6 +147,9 @@ func (r *actionBarRenderer) MinSize() fyne.Size {
 	b := r.b
 	w, h := float32(0), b.more.MinSize().Height
 	for _, btn := range b.buttons {
+		if !btn.Visible() {
+			continue // not refreshed while hidden: its size may be a text size's ago
+		}
 		s := btn.MinSize()
 		w, h = max(w, s.Width), max(h, s.Height)
 	}
@@ -155,6 +158,12 @@ func (r *actionBarRenderer) MinSize() fyne.Size {
 
 func (r *actionBarRenderer) Refresh() {
 	r.b.more.SetText(translate("More…"))
+	// the buttons out of the row take a new text size too: their sizes
+	// decide which stand in it
+	r.b.more.Refresh()
+	for _, btn := range r.b.buttons {
+		btn.Refresh()
+	}
 	r.Layout(r.b.Size())
 	for _, o := range r.b.shown {
 		o.Refresh()

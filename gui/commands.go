@@ -315,6 +315,11 @@ func (c *console) setMoveError(s string) {
 		return
 	}
 	c.moveErr.SetText(s)
+	if s == "" {
+		c.moveErr.Hide()
+	} else {
+		c.moveErr.Show()
+	}
 }
 
 // pressSlot presses the clock standing in slot 0 (left) or 1 (right): only
@@ -535,6 +540,7 @@ func (c *console) setScale(s float32) {
 	if c.audience != nil {
 		c.audience.restyle()
 	}
+	c.refreshGames(c.state()) // the games' texts take the new size
 }
 
 func (c *console) reload() {

@@ -458,7 +458,7 @@ func TestPauseAndResume(t *testing.T) {
 		if len(kinds) != 4 {
 			t.Fatalf("log has %d rows, want 4:\n%s", len(kinds), strings.Join(kinds, "\n"))
 		}
-		want := "#4  20:00:08 UTC  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
+		want := "#4  20:00:08 UTC  after 1. e4  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
 		if got := strings.SplitN(kinds[0], "\n", 2)[0]; got != want {
 			t.Errorf("first log row = %q, want %q", got, want)
 		}
@@ -568,7 +568,7 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 			t.Fatalf("flag shown 1 ms early: %q", white.flag.Text)
 		}
 		h.ft.advance(time.Millisecond)
-		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "fell first" || !white.notes[0].Visible() {
+		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "flag fell" || !white.notes[0].Visible() {
 			t.Errorf("flag = %q, note %q (shown %v)", white.flag.Text, white.notes[0].Text, white.notes[0].Visible())
 		}
 		if h.ft.pending() != 0 {

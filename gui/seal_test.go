@@ -137,7 +137,9 @@ func TestTheConsolesPDFCarriesTheSignedHeadsAndSignsOnlyWithTheCredential(t *tes
 			t.Errorf("the note does not say the head was signed with the key %s: %q", key, note)
 		}
 		seal := h.core.Seal()
-		want, _, err := service.ReportPDF(h.ctx, h.core, report.PDFOptions{Paper: "a4", Lang: "en", Seal: &seal})
+		// the paper the export dialog offers: the match's zone's, else the locale's
+		paper := report.DefaultPaper(h.core.State().Match, report.PaperLocale(os.Getenv))
+		want, _, err := service.ReportPDF(h.ctx, h.core, report.PDFOptions{Paper: paper, Lang: "en", Seal: &seal})
 		if err != nil {
 			t.Fatal(err)
 		}

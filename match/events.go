@@ -790,14 +790,14 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
 	if !fell.IsZero() {
-		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), instant(fell))
+		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), s.Match.Instant(fell))
 	}
 	if p.OrderUnknown {
 		text = phrase.Errorf("both flags fallen, order unknown: the game continues")
 		w, _ := time.Parse(time.RFC3339Nano, p.WhiteFellAt)
 		b, _ := time.Parse(time.RFC3339Nano, p.BlackFellAt)
 		if !w.IsZero() && !b.IsZero() {
-			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", instant(w), instant(b))
+			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", s.Match.Instant(w), s.Match.Instant(b))
 		}
 	}
 	if p.Verdict != "" {
