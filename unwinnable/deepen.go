@@ -113,13 +113,15 @@ func (x *deepSearch) begin(seed uint64) {
 	x.table.reset()
 }
 
-// deepCorners is the mating corners, the nearest the loser's king first;
-// of corners as near, the one farther from the winner's king first (a
-// winner's king beside a corner keeps the loser's out of it: seed 4711's
-// row 2044, a crowd of four dark bishops with their king on a2, mates on
-// h8 in 448,957 positions of the search alone against 1,465,225 with a1
-// first; on the 256 rows of testdata/generated-hard.tsv 70,232 -> 68,238
-// positions a row); then in the order a1, h1, a8, h8. The corners of the colour of the
+// deepCorners is the mating corners: a corner that the winner's king
+// stands on or beside last (it keeps the loser's king out of it), then
+// the nearest the loser's king first, of corners as near the one farther
+// from the winner's king first, then in the order a1, h1, a8, h8. Seed
+// 4711's row 2044, a crowd of four dark bishops with their king on a2,
+// mates on h8 in 448,957 positions of the search alone against 1,465,225
+// with a1 first; seed 5309's row 10460, four dark bishops with their king
+// on g8, mates on a1 in 3,552 against none in 4,000,000 with h8 first. The
+// corners of the colour of the
 // winner's bishops where they are all of one colour and it has no knight,
 // rook or queen, else all four.
 func deepCorners(b *Board, winner int) []int {
@@ -135,7 +137,13 @@ func deepCorners(b *Board, winner int) []int {
 		}
 	}
 	wk := bits.TrailingZeros64(b.bb[winner][King])
-	key := func(a int) int { return cheb(lk, a)*16 - cheb(wk, a) }
+	key := func(a int) int {
+		k := cheb(lk, a)*16 - cheb(wk, a)
+		if cheb(wk, a) <= 1 {
+			k += 256 // the winner's king on the corner or beside it: last
+		}
+		return k
+	}
 	slices.SortStableFunc(corners, func(a, c int) int { return key(a) - key(c) })
 	return corners
 }

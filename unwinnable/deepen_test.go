@@ -24,6 +24,7 @@ func TestTheDeepeningSearchFindsWhatAPlateauHidFromTheBestFirstSearches(t *testi
 		{"a composition's chain with light bishops on both sides", "k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/2B3P1/6P1/K1B5 w - - 0 1", Black, 200_000},
 		{"a lone pawn against two light bishops: the pawn runs while the bishops wait", "B7/8/5p2/4k2B/8/8/6K1/8 w - - 0 1", Black, 50_000},
 		{"four dark bishops with their king beside a1 mate on h8, the corner farther from it (seed 4711, row 2044)", "8/5R2/Q1K5/6Q1/3b4/b1RP4/k2b1b2/8 b - - 0 1", Black, 1_300_000},
+		{"four dark bishops with their king beside h8 mate on a1, the corner it does not stand beside (seed 5309, row 10460)", "5BK1/4BpB1/qB1r1r2/8/q7/6k1/4r3/8 b - - 0 1", White, 100_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			foundBy(t, tc.fen, tc.winner, 0, tc.bound, "deepen-", "deepening search")
