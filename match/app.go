@@ -186,11 +186,11 @@ type App struct {
 	seal    Seal             // the last head the arbiter signed, as read or written
 }
 
-// Open rebuilds the state of the match in db. It first checks the record —
+// New builds the core over an open record: it rebuilds the state of the match in db. It first checks the record —
 // the whole hash chain, the last head the arbiter signed and every
 // signature after it — and replays only the events before the first that
 // fails; such a record is opened (to be looked at) but never appended to.
-func Open(ctx context.Context, db *store.DB) (*App, error) {
+func New(ctx context.Context, db *store.DB) (*App, error) {
 	a := &App{db: db, state: NewState(), station: newStationKey()}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
@@ -447,143 +447,30 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
 	}
-	if err := a.Refresh(ctx); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	base, problem := a.state, a.problem
-	a.mu.Unlock()
-	if problem != "" {
-		return refuseAs(CodeRecordBroken, problem)
-	}
-	provisional := c.At
-	if c.Now != nil {
-		provisional = c.Now().UTC()
-	}
-	if c.Now == nil {
-		// a given instant is judged before any credential is tried
-		received, tol := c.receipt(c.At)
-		if err := checkWhen(base, c, c.At, received, tol); err != nil {
-			return err
-		}
-	}
-	an, err := authenticate(base, c, provisional)
+	base, an, err := a.before(ctx, c)
 	if err != nil {
 		return err
 	}
-	var next *State
 	a.mu.Lock()
 	pending := a.pending
 	a.mu.Unlock()
-	var refusal error
-	var head *store.Signature
+	var out committed
 	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
-		refusal, head = nil, nil
-		evs, err := stx.EventsAfter(base.Seq)
-		if err != nil {
-			return err
-		}
-		if p := checkTail(base.Seq, base.Head, evs); p != "" {
-			return refuseAs(CodeRecordBroken, p)
-		}
-		st := base.clone()
-		for _, e := range evs {
-			if err := st.Apply(e); err != nil {
-				return err
-			}
-		}
-		if c.Now != nil {
-			c.At = c.Now().UTC() // inside the write lock: no other writer can come between
-		}
-		received, tol := c.receipt(c.At)
-		if err := checkWhen(st, c, c.At, received, tol); err != nil {
-			return err
-		}
-		if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
-			return refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
-		}
-		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
-			return refuse("the match's credentials changed while the command was given: give it again")
-		}
-		for _, id := range an.tried { // another process may have recorded a failure meanwhile
-			if until := st.backoffAt(id, c.At); c.At.Before(until) {
-				return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
-			}
-		}
-		signed := st.ArbiterCredential() != nil
-		t := &tx{cmd: c, st: st, received: received}
-		if an.fail != nil {
-			if err := t.emit(0, KindAuthFail, an.fail); err != nil {
-				return err
-			}
-			until := t.st.backoffUntil(an.fail.Credential)
-			refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
-		} else {
-			if an.err != nil {
-				return an.err
-			}
-			if pending != nil {
-				if err := pending.emit(t); err != nil {
-					return err
-				}
-			}
-			if err := run(t); err != nil {
-				return err
-			}
-		}
-		for i, e := range t.events {
-			stored, err := stx.Append(e)
-			if err != nil {
-				return err
-			}
-			t.events[i] = stored
-		}
-		signer, key, req := an.signer, an.key, an.req
-		if t.signReq != nil {
-			signer, req, signed = t.signer, t.signReq, true
-		}
-		if t.signKey != nil {
-			signer, key, signed = t.signer, t.signKey, true
-			if t.signer == "arbiter" {
-				an.arbiter = t.signKey
-			}
-		}
-		if an.fail != nil {
-			key, req = nil, nil
-		}
-		if signed && !an.legacy {
-			// The arbiter signs the new head whenever his key is unlocked: at
-			// each game end given with his credential, and at every other
-			// command given with it, so that opening the record checks only
-			// the few signatures after his last one.
-			for _, s := range signatures(t.events, signer, key, req, a.station, an.arbiter, true) {
-				if err := stx.PutSignature(s); err != nil {
-					return err
-				}
-				if s.Kind == store.SigHead {
-					h := s
-					head = &h
-				}
-			}
-		}
-		if n := len(t.events); n > 0 {
-			st.Head = t.events[n-1].Hash
-			st.Seq = t.events[n-1].Seq
-		}
-		next = st
-		return nil
+		var err error
+		out, err = a.inTransaction(stx, c, clockBound, base, an, pending, run)
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	a.mu.Lock()
-	a.state = next
-	written := pending != nil && refusal == nil // an auth.fail writes no recovery note
+	a.state = out.next
+	written := pending != nil && out.refusal == nil // an auth.fail writes no recovery note
 	if written && a.pending == pending {
 		a.pending = nil
 	}
-	if head != nil {
-		a.seal.HeadSeq, a.seal.Head, a.seal.Signature = head.Seq, next.Head, head.Sig
+	if out.head != nil {
+		a.seal.HeadSeq, a.seal.Head, a.seal.Signature = out.head.Seq, out.next.Head, out.head.Sig
 	}
 	a.mu.Unlock()
 	if written {
@@ -592,10 +479,181 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 		_ = a.handled(ctx, pending.now)
 	}
 	a.notify()
-	if refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !next.Protected() {
+	if out.refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !out.next.Protected() {
 		c.Warn(UnprotectedWarning())
 	}
-	return refusal
+	return out.refusal
+}
+
+// before is what a command checks before its transaction: the record is
+// read and not broken, a given instant is one the record may take, and
+// the credentials (argon2id is slow on purpose: the lock is not held
+// meanwhile).
+func (a *App) before(ctx context.Context, c Cmd) (*State, authn, error) {
+	if err := a.Refresh(ctx); err != nil {
+		return nil, authn{}, err
+	}
+	a.mu.Lock()
+	base, problem := a.state, a.problem
+	a.mu.Unlock()
+	if problem != "" {
+		return nil, authn{}, refuseAs(CodeRecordBroken, problem)
+	}
+	provisional := c.At
+	if c.Now != nil {
+		provisional = c.Now().UTC()
+	} else {
+		// a given instant is judged before any credential is tried
+		received, tol := c.receipt(c.At)
+		if err := checkWhen(base, c, c.At, received, tol); err != nil {
+			return nil, authn{}, err
+		}
+	}
+	an, err := authenticate(base, c, provisional)
+	return base, an, err
+}
+
+// committed is what a command's transaction did: the state after it, the
+// refusal of a wrong credential it recorded, the arbiter's head signature.
+type committed struct {
+	next    *State
+	refusal error
+	head    *store.Signature
+}
+
+// inTransaction is the command's transaction: catch up with the log,
+// check the instant and the credentials again, build the events on a copy
+// of the state, append and sign them.
+func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, an authn, pending *pendingRecovery, run func(t *tx) error) (committed, error) {
+	st, err := catchUp(stx, base)
+	if err != nil {
+		return committed{}, err
+	}
+	if c.Now != nil {
+		c.At = c.Now().UTC() // inside the write lock: no other writer can come between
+	}
+	received, tol := c.receipt(c.At)
+	if err := checkWhen(st, c, c.At, received, tol); err != nil {
+		return committed{}, err
+	}
+	if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
+		return committed{}, refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
+	}
+	if err := checkCredentialsAgain(st, c, an); err != nil {
+		return committed{}, err
+	}
+	signed := st.ArbiterCredential() != nil
+	t := &tx{cmd: c, st: st, received: received}
+	var out committed
+	if an.fail != nil {
+		if err := t.emit(0, KindAuthFail, an.fail); err != nil {
+			return committed{}, err
+		}
+		until := t.st.backoffUntil(an.fail.Credential)
+		out.refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
+	} else if err := emitCommand(t, an, pending, run); err != nil {
+		return committed{}, err
+	}
+	if out.head, err = a.appendAndSign(stx, t, an, signed); err != nil {
+		return committed{}, err
+	}
+	if n := len(t.events); n > 0 {
+		st.Head = t.events[n-1].Hash
+		st.Seq = t.events[n-1].Seq
+	}
+	out.next = st
+	return out, nil
+}
+
+// catchUp is the state after the events another process appended since
+// base, which must continue its chain.
+func catchUp(stx *store.Tx, base *State) (*State, error) {
+	evs, err := stx.EventsAfter(base.Seq)
+	if err != nil {
+		return nil, err
+	}
+	if p := checkTail(base.Seq, base.Head, evs); p != "" {
+		return nil, refuseAs(CodeRecordBroken, p)
+	}
+	st := base.clone()
+	for _, e := range evs {
+		if err := st.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// checkCredentialsAgain checks inside the transaction that the match's
+// credentials did not change since they were checked, and that another
+// process did not record a failure meanwhile whose back-off holds now.
+func checkCredentialsAgain(st *State, c Cmd, an authn) error {
+	if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
+		return refuse("the match's credentials changed while the command was given: give it again")
+	}
+	for _, id := range an.tried {
+		if until := st.backoffAt(id, c.At); c.At.Before(until) {
+			return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+		}
+	}
+	return nil
+}
+
+// emitCommand builds the command's events: an armed recovery note first,
+// then the command's own.
+func emitCommand(t *tx, an authn, pending *pendingRecovery, run func(t *tx) error) error {
+	if an.err != nil {
+		return an.err
+	}
+	if pending != nil {
+		if err := pending.emit(t); err != nil {
+			return err
+		}
+	}
+	return run(t)
+}
+
+// appendAndSign appends the transaction's events and stores their
+// signatures; it returns the arbiter's head signature among them.
+func (a *App) appendAndSign(stx *store.Tx, t *tx, an authn, signed bool) (*store.Signature, error) {
+	for i, e := range t.events {
+		stored, err := stx.Append(e)
+		if err != nil {
+			return nil, err
+		}
+		t.events[i] = stored
+	}
+	signer, key, req := an.signer, an.key, an.req
+	if t.signReq != nil {
+		signer, req, signed = t.signer, t.signReq, true
+	}
+	if t.signKey != nil {
+		signer, key, signed = t.signer, t.signKey, true
+		if t.signer == "arbiter" {
+			an.arbiter = t.signKey
+		}
+	}
+	if an.fail != nil {
+		key, req = nil, nil
+	}
+	if !signed || an.legacy {
+		return nil, nil
+	}
+	// The arbiter signs the new head whenever his key is unlocked: at each
+	// game end given with his credential, and at every other command given
+	// with it, so that opening the record checks only the few signatures
+	// after his last one.
+	var head *store.Signature
+	for _, s := range signatures(t.events, signer, key, req, a.station, an.arbiter, true) {
+		if err := stx.PutSignature(s); err != nil {
+			return nil, err
+		}
+		if s.Kind == store.SigHead {
+			h := s
+			head = &h
+		}
+	}
+	return head, nil
 }
 
 // SignHead has the arbiter sign the chain's current head (as at an export

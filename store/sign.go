@@ -83,11 +83,17 @@ func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
 }
 
 func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
+	// a record older than migration 0003 (read without migrating it) has
+	// no signatures table: asked of the schema, not told by SQLite's message
+	var tables int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'signatures'").Scan(&tables); err != nil {
+		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
+	}
+	if tables == 0 {
+		return nil, nil
+	}
 	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig, request FROM signatures ORDER BY seq, kind")
 	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil, nil
-		}
 		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
 	}
 	defer rows.Close()
