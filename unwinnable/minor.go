@@ -1288,10 +1288,6 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 
 // fixedMenFrom is fixedMenRules with the men of start only as the first
 // candidates: the greatest such set within start.
-//
-// It stays whole (a search loop of the 6.9 analyser, which may exceed 100
-// lines, issue 25): a fixpoint whose sets only shrink, each pass reading
-// what the one before left.
 func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint64) (uint64, [2]reach) {
 	set, r, _ := b.fixedMenOff(winner, rules, still, safe, start, ^uint64(0))
 	return set, r
@@ -1300,6 +1296,10 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 // fixedMenOff is fixedMenFrom where, with stalemateRule, the squares the
 // winner's king never enters (stalemateSquares) are sought within offStart
 // only (stage 4k: within those of the phases before); it returns them too.
+//
+// It stays whole (a search loop of the 6.9 analyser, which may exceed 100
+// lines, issue 25): a fixpoint whose sets only shrink, each pass reading
+// what the one before left.
 func (b *Board) fixedMenOff(winner, rules int, still stillMen, safe, start, offStart uint64) (uint64, [2]reach, uint64) {
 	if winner < 0 {
 		rules = 0
