@@ -40,12 +40,11 @@ func (tx *Tx) PutSignature(s Signature) error {
 	if s.Count == 0 {
 		s.Count = 1
 	}
-	verb := "INSERT"
+	put := sqlPutSignature
 	if s.Kind == SigHead {
-		verb = "INSERT OR IGNORE"
+		put = sqlPutHead
 	}
-	_, err := tx.conn.ExecContext(tx.ctx, verb+` INTO signatures (seq, kind, count, cmd, signer, station, key, sig, request)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
+	_, err := tx.q.ExecContext(tx.ctx, put, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
 	if err != nil {
 		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
 	}
@@ -56,7 +55,7 @@ func (tx *Tx) PutSignature(s Signature) error {
 // Signatures returns every stored signature ordered by seq and kind. A file
 // of schema 2 or older (opened read-only, not migrated) has none.
 func (db *DB) Signatures(ctx context.Context) ([]Signature, error) {
-	return scanSignatures(ctx, db.sql)
+	return scanSignatures(ctx, queryer{db: db})
 }
 
 // Record is the whole record read from one snapshot: the events and the
@@ -83,7 +82,7 @@ func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
 }
 
 func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
-	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig, request FROM signatures ORDER BY seq, kind")
+	rows, err := q.QueryContext(ctx, sqlAllSignatures)
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {
 			return nil, nil
@@ -110,7 +109,7 @@ func (tx *Tx) Signatures() ([]Signature, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	return scanSignatures(tx.ctx, tx.conn)
+	return scanSignatures(tx.ctx, tx.q)
 }
 
 // VerifyEvents checks the hash chain of evs as Verify does (evs must be the

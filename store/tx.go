@@ -35,7 +35,8 @@ func fault(point string) {
 // after fn returns.
 type Tx struct {
 	ctx       context.Context
-	conn      *sql.Conn
+	sql       *sql.Tx
+	q         queryer                 // the handle's prepared statements, lent to sql
 	headCheck func(Event, bool) error // the DB's head check (SetHeadCheck), if any
 	loaded    bool
 	headSeq   int64
@@ -57,21 +58,18 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	if db.readOnly {
 		return nil, fmt.Errorf("store: update %s: %w", db.path, ErrReadOnly)
 	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: update: %w", mapErr(err))
-	}
-	defer conn.Close()
 	fault("before-begin")
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	// BEGIN IMMEDIATE: the handle's connections begin so (_txlock, Open)
+	stx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
 		return nil, fmt.Errorf("store: update: begin: %w", mapErr(err))
 	}
-	tx := &Tx{ctx: ctx, conn: conn, headCheck: db.headCheck()}
+	tx := &Tx{ctx: ctx, sql: stx, q: queryer{db: db, tx: stx}, headCheck: db.headCheck()}
 	committed := false
 	defer func() {
 		tx.done = true
 		if !committed {
-			rollback(conn)
+			stx.Rollback()
 		}
 	}()
 	if err := fn(tx); err != nil {
@@ -81,7 +79,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	if err := db.runBeforeCommit(ctx, tx.appended, tx.signed); err != nil {
 		return nil, err
 	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+	if err := stx.Commit(); err != nil {
 		return nil, fmt.Errorf("store: update: commit: %w", mapErr(err))
 	}
 	committed = true
@@ -106,7 +104,7 @@ func (tx *Tx) loadHead() error {
 	if tx.headCheck != nil {
 		seq, hash, err = tx.checkHead(tx.headCheck)
 	} else {
-		seq, hash, err = head(tx.ctx, tx.conn)
+		seq, hash, err = head(tx.ctx, tx.q)
 	}
 	if err != nil {
 		return err
@@ -122,7 +120,7 @@ func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	evs, err := eventsAfter(tx.ctx, tx.conn, seq)
+	evs, err := eventsAfter(tx.ctx, tx.q, seq)
 	if err != nil {
 		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
 	}
@@ -152,9 +150,7 @@ func (tx *Tx) Append(e Event) (Event, error) {
 		e.Prev = GenesisPrev
 	}
 	e.Hash = EventHash(e)
-	_, err = tx.conn.ExecContext(tx.ctx,
-		`INSERT INTO events (seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = tx.q.ExecContext(tx.ctx, sqlInsertEvent,
 		e.Seq, e.Match, e.Game, e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
 	if err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, mapErr(err))
@@ -168,7 +164,7 @@ func (tx *Tx) Append(e Event) (Event, error) {
 // EventsAfter returns the committed events with Seq > seq, in order, from
 // one consistent snapshot.
 func (db *DB) EventsAfter(ctx context.Context, seq int64) ([]Event, error) {
-	evs, err := eventsAfter(ctx, db.sql, seq)
+	evs, err := eventsAfter(ctx, queryer{db: db}, seq)
 	if err != nil {
 		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
 	}
@@ -178,7 +174,7 @@ func (db *DB) EventsAfter(ctx context.Context, seq int64) ([]Event, error) {
 // Head returns the Seq and Hash of the last committed event, or 0 and "" for
 // an empty log.
 func (db *DB) Head(ctx context.Context) (seq int64, hash string, err error) {
-	seq, hash, err = head(ctx, db.sql)
+	seq, hash, err = head(ctx, queryer{db: db})
 	if err != nil {
 		return 0, "", fmt.Errorf("store: head: %w", err)
 	}
@@ -193,7 +189,7 @@ type querier interface {
 func head(ctx context.Context, q querier) (int64, string, error) {
 	var seq int64
 	var hash string
-	err := q.QueryRowContext(ctx, "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&seq, &hash)
+	err := q.QueryRowContext(ctx, sqlHead).Scan(&seq, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, "", nil
 	}
@@ -218,7 +214,7 @@ func receivedNS(e Event) int64 {
 }
 
 func eventsAfter(ctx context.Context, q querier, seq int64) ([]Event, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE seq > ? ORDER BY seq", seq)
+	rows, err := q.QueryContext(ctx, sqlEventsAfter, seq)
 	if err != nil && strings.Contains(err.Error(), "no such column: received_ns") {
 		rows, err = q.QueryContext(ctx, "SELECT "+eventColumnsV4+" FROM events WHERE seq > ? ORDER BY seq", seq)
 	}
