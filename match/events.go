@@ -732,7 +732,7 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	entries := g.Sheet.Entries()
 	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
 		// Offered with the move just made: "(=)" goes with that move.
-		entries[n-1].DrawOffer = true
+		g.Sheet.Edit(n, func(e *scoresheet.Entry) { e.DrawOffer = true })
 		g.Offer = &Offer{By: side, Ply: n}
 	} else {
 		// Offered before moving: the offer stands with the next move.
