@@ -326,8 +326,8 @@ func (s *Sheet) Try(input string) (*Tried, error) {
 func (s *Sheet) work(m *chess.Move) *Tried {
 	pos := s.cur()
 	next := pos.Update(m)
-	fen := next.String() // notnil's FEN writer is slow: write it once
-	next.ValidMoves()    // fill notnil's lazy cache now: positions are shared between clones
+	fen := fenAfter(next, s.FEN())
+	next.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
 	term, res := outcomeFEN(next, fen)
 	return &Tried{Move: m, SAN: chess.AlgebraicNotation{}.Encode(pos, m), UCI: chess.UCINotation{}.Encode(pos, m),
 		Term: term, Result: res, from: pos, next: next, fen: fen}
