@@ -39,6 +39,8 @@ type Tx struct {
 	q         queryer                 // the handle's prepared statements, lent to sql
 	headCheck func(Event, bool) error // the DB's head check (SetHeadCheck), if any
 	loaded    bool
+	last      Event // the file's last event, read by EventsAfter (lastRead)
+	lastRead  bool
 	headSeq   int64
 	headHash  string
 	appended  []Event
@@ -101,9 +103,15 @@ func (tx *Tx) loadHead() error {
 	var seq int64
 	var hash string
 	var err error
-	if tx.headCheck != nil {
+	switch {
+	case tx.lastRead:
+		seq, hash = tx.last.Seq, tx.last.Hash
+		if tx.headCheck != nil {
+			err = tx.headCheck(tx.last, seq > 0)
+		}
+	case tx.headCheck != nil:
 		seq, hash, err = tx.checkHead(tx.headCheck)
-	} else {
+	default:
 		seq, hash, err = head(tx.ctx, tx.q)
 	}
 	if err != nil {
@@ -116,13 +124,28 @@ func (tx *Tx) loadHead() error {
 // EventsAfter returns the events with Seq > seq in order, including any
 // appended earlier in this transaction and any committed by other processes
 // before it began.
+//
+// It reads from event seq on: the last event read is then the file's last
+// (the transaction holds the write lock, so none can follow it), which
+// Append continues, and gives to the head check, without reading it again.
 func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	evs, err := eventsAfter(tx.ctx, tx.q, seq)
+	evs, err := eventsAfter(tx.ctx, tx.q, max(seq-1, 0))
 	if err != nil {
 		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+	}
+	// The file's last event, unless it ends before seq (then Append reads
+	// it): the last read, or none at all (seq 0 read the whole file).
+	if n := len(evs); !tx.loaded && (n > 0 || seq == 0) {
+		tx.last, tx.lastRead = Event{}, true
+		if n > 0 {
+			tx.last = evs[n-1]
+		}
+	}
+	if len(evs) > 0 && evs[0].Seq <= seq {
+		evs = evs[1:]
 	}
 	return evs, nil
 }
