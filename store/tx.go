@@ -125,12 +125,30 @@ func (tx *Tx) loadHead() error {
 // appended earlier in this transaction and any committed by other processes
 // before it began.
 //
-// It reads from event seq on: the last event read is then the file's last
-// (the transaction holds the write lock, so none can follow it), which
-// Append continues, and gives to the head check, without reading it again.
+// The file's last event (the transaction holds the write lock, so none can
+// follow it), which Append continues, is read once: without a head check,
+// its seq and hash are read first, and when the file ends at seq or before
+// nothing more (the usual case: nobody else wrote since); with one, the
+// events are read from event seq on, the last read being the file's last,
+// given to the head check whole, as the file holds it.
 func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
+	}
+	if tx.headCheck == nil && !tx.loaded {
+		if err := tx.loadHead(); err != nil {
+			return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+		}
+		if tx.headSeq <= seq {
+			return nil, nil
+		}
+	}
+	if tx.loaded {
+		evs, err := eventsAfter(tx.ctx, tx.q, seq)
+		if err != nil {
+			return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+		}
+		return evs, nil
 	}
 	evs, err := eventsAfter(tx.ctx, tx.q, max(seq-1, 0))
 	if err != nil {
