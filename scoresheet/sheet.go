@@ -27,6 +27,7 @@ package scoresheet
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,6 +247,7 @@ func (s *Sheet) Edit(ply int, f func(e *Entry)) bool {
 	}
 	e := *s.entries[ply-1]
 	f(&e)
+	s.entries = slices.Clone(s.entries) // shared with clones (Clone)
 	s.entries[ply-1] = &e
 	return true
 }
@@ -393,9 +395,10 @@ func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
 		out = append(out, c)
 	}
 	s.struck = append(s.struck, out...)
-	s.entries = s.entries[:ply-1]
-	s.positions = s.positions[:ply]
-	s.keys = s.keys[:ply]
+	// capped: the next move must not overwrite what a clone still holds
+	s.entries = slices.Clip(s.entries[:ply-1])
+	s.positions = slices.Clip(s.positions[:ply])
+	s.keys = slices.Clip(s.keys[:ply])
 	return out, nil
 }
 
@@ -410,9 +413,10 @@ func (s *Sheet) Amend(ply int, input string) error {
 	}
 	t := s.Clone()
 	old := append([]*Entry(nil), t.entries[ply-1:]...)
+	// capped, as t shares s's slices: the moves replayed go to copies
 	t.entries = t.entries[: ply-1 : ply-1]
-	t.positions = t.positions[:ply]
-	t.keys = t.keys[:ply]
+	t.positions = t.positions[:ply:ply]
+	t.keys = t.keys[:ply:ply]
 	m, err := t.ParseMove(input)
 	if err != nil {
 		return phrase.Errorf("cannot amend %s: %v", old[0].Label(), err)
@@ -586,15 +590,18 @@ func ordinal(n int) string {
 
 // Clone is a copy on write: changes to the clone (moves, takebacks,
 // amendments, entries changed with Edit) do not affect s, nor changes to s
-// the clone. Positions and entries are shared, never changed in place once
-// recorded (a position's lazy move cache is filled when it is added, an
-// entry is replaced by Edit and Amend), so a clone copies three slices of
-// pointers, not the game.
+// the clone, and cloning copies nothing of the game. The positions and
+// entries recorded are never changed in place (a position's lazy move
+// cache is filled when it is added; Edit and Amend replace an entry), and
+// the clone's slices are s's capped at their length: a move appended to
+// either sheet is appended to a copy (append finds no room), Edit copies
+// the entries before replacing one, and TakeBack caps what it keeps, so
+// that no sheet writes into a slice another may hold.
 func (s *Sheet) Clone() *Sheet {
 	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum}
-	c.positions = append([]*chess.Position(nil), s.positions...)
-	c.keys = append([]string(nil), s.keys...)
-	c.entries = append([]*Entry(nil), s.entries...)
+	c.positions = slices.Clip(s.positions)
+	c.keys = slices.Clip(s.keys)
+	c.entries = slices.Clip(s.entries)
 	for _, e := range s.struck {
 		e.Notes = append([]string(nil), e.Notes...)
 		c.struck = append(c.struck, e)

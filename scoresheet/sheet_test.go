@@ -492,6 +492,12 @@ func TestAClonedSheetAndItsOriginalDoNotSeeEachOthersChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"a takeback, then another move", func(t *testing.T, s *Sheet) {
+			if _, err := s.TakeBack(3); err != nil {
+				t.Fatal(err)
+			}
+			play(t, s, "d4")
+		}},
 		{"an edited entry", func(t *testing.T, s *Sheet) {
 			s.Edit(4, func(e *Entry) { e.DrawOffer, e.Notes = true, []string{"edited"} })
 		}},
@@ -506,9 +512,12 @@ func TestAClonedSheetAndItsOriginalDoNotSeeEachOthersChanges(t *testing.T) {
 				if changed == "original" {
 					target, other = orig, clone
 				}
-				before := fmt.Sprintf("%+v %v %s", entryValues(other), other.Struck(), other.FEN())
+				seen := func() string {
+					return fmt.Sprintf("%+v %v %s %s %d %v", entryValues(other), other.Struck(), other.FEN(), other.Position(), other.RepetitionCount(), other.positions)
+				}
+				before := seen()
 				ch.change(t, target)
-				if after := fmt.Sprintf("%+v %v %s", entryValues(other), other.Struck(), other.FEN()); after != before {
+				if after := seen(); after != before {
 					t.Errorf("the other sheet changed:\nbefore %s\nafter  %s", before, after)
 				}
 			})
