@@ -44,7 +44,7 @@ func (tx *Tx) PutSignature(s Signature) error {
 	if s.Kind == SigHead {
 		put = sqlPutHead
 	}
-	_, err := tx.q.ExecContext(tx.ctx, put, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
+	err := tx.c.exec(tx.ctx, put, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
 	if err != nil {
 		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
 	}
@@ -54,54 +54,30 @@ func (tx *Tx) PutSignature(s Signature) error {
 
 // Signatures returns every stored signature ordered by seq and kind. A file
 // of schema 2 or older (opened read-only, not migrated) has none.
-func (db *DB) Signatures(ctx context.Context) ([]Signature, error) {
-	return scanSignatures(ctx, queryer{db: db})
+func (db *DB) Signatures(ctx context.Context) (sigs []Signature, err error) {
+	err = db.withConn(ctx, func(c *conn) error {
+		sigs, err = c.signatures(ctx)
+		return err
+	})
+	return sigs, err
 }
 
 // Record is the whole record read from one snapshot: the events and the
 // signatures beside them.
-func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK")
-	evs, err := eventsAfter(ctx, conn, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", err)
-	}
-	sigs, err := scanSignatures(ctx, conn)
+func (db *DB) Record(ctx context.Context) (evs []Event, sigs []Signature, err error) {
+	err = db.withConn(ctx, func(c *conn) error {
+		return c.in(ctx, func() error {
+			if evs, err = c.events(ctx, sqlEventsAfter, int64(0)); err != nil {
+				return fmt.Errorf("store: record: %w", err)
+			}
+			sigs, err = c.signatures(ctx)
+			return err
+		})
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return evs, sigs, nil
-}
-
-func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
-	rows, err := q.QueryContext(ctx, sqlAllSignatures)
-	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-	}
-	defer rows.Close()
-	var out []Signature
-	for rows.Next() {
-		var s Signature
-		if err := rows.Scan(&s.Seq, &s.Kind, &s.Count, &s.Cmd, &s.Signer, &s.Station, &s.Key, &s.Sig, &s.Request); err != nil {
-			return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-	}
-	return out, nil
 }
 
 // Signatures in the transaction's snapshot.
@@ -109,7 +85,7 @@ func (tx *Tx) Signatures() ([]Signature, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	return scanSignatures(tx.ctx, tx.q)
+	return tx.c.signatures(tx.ctx)
 }
 
 // VerifyEvents checks the hash chain of evs as Verify does (evs must be the

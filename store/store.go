@@ -106,8 +106,8 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	readOnly bool
-	release  func()               // the file's place in the process's register (held.go)
-	stmts    map[string]*sql.Stmt // the write path's statements (stmt.go); none on a read-only handle
+	release  func() // the file's place in the process's register (held.go)
+	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
 }
 
 // Path returns the file name the DB was opened with.
@@ -116,7 +116,7 @@ func (db *DB) Path() string { return db.path }
 // Close closes the database. In WAL mode the last connection to close
 // checkpoints the log into the main file.
 func (db *DB) Close() error {
-	db.closeStmts()
+	db.closeConn()
 	err := db.sql.Close()
 	if db.release != nil {
 		db.release()
@@ -342,8 +342,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		"_pragma=busy_timeout(5000)",
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(FULL)",
-		"_pragma=foreign_keys(1)",
-		"_txlock=immediate") // Update's transactions: BEGIN IMMEDIATE
+		"_pragma=foreign_keys(1)")
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -359,10 +358,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetConnMaxIdleTime(0)
 	db := &DB{sql: sdb, path: path, release: release}
 	if err := db.migrate(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	if err := db.prepare(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

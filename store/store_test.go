@@ -899,3 +899,50 @@ func TestAppendContinuesTheFilesLastEventWhateverTheTransactionRead(t *testing.T
 func sameEvent(a, b Event) bool {
 	return a.Seq == b.Seq && a.Hash == b.Hash && a.Prev == b.Prev && string(a.Payload) == string(b.Payload) && a.At.Equal(b.At)
 }
+
+// Closing the last handle closes SQLite's connection to the file, whatever
+// statements it ran: the write-ahead log is checkpointed into the file and
+// removed (a statement left prepared would keep the connection, its file
+// descriptors and its log open).
+func TestClosingTheHandleCheckpointsAndRemovesTheLog(t *testing.T) {
+	ctx := context.Background()
+	for _, ops := range []struct {
+		name string
+		run  func(t *testing.T, db *DB)
+	}{
+		{"after commits", func(t *testing.T, db *DB) { appendEvents(t, db, 3) }},
+		{"after reads in and out of a transaction", func(t *testing.T, db *DB) {
+			appendEvents(t, db, 3)
+			if _, _, err := db.Record(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Update(ctx, func(tx *Tx) error { _, err := tx.EventsAfter(1); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Verify(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"after a transaction that panicked", func(t *testing.T, db *DB) {
+			appendEvents(t, db, 3)
+			func() {
+				defer func() { recover() }()
+				db.Update(ctx, func(tx *Tx) error { tx.Append(testEvent(3)); panic("boom") })
+			}()
+			appendEvents(t, db, 1)
+		}},
+	} {
+		t.Run(ops.name, func(t *testing.T) {
+			db, path := newTestDB(t)
+			ops.run(t, db)
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, side := range []string{"-wal", "-shm"} {
+				if _, err := os.Stat(path + side); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s still there after Close: %v", side, err)
+				}
+			}
+		})
+	}
+}

@@ -36,7 +36,11 @@ type VerifyReport struct {
 // A broken chain is reported in the VerifyReport, not as an error; the error
 // is for failures to read the file.
 func (db *DB) Verify(ctx context.Context, wantHead string) (VerifyReport, error) {
-	evs, err := eventsAfter(ctx, db.sql, 0)
+	var evs []Event
+	err := db.withConn(ctx, func(c *conn) (err error) {
+		evs, err = c.events(ctx, sqlEventsAfter, int64(0))
+		return err
+	})
 	if err != nil {
 		return VerifyReport{}, fmt.Errorf("store: verify: %w", err)
 	}
