@@ -238,7 +238,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a FEN with no kings", "ended", static("--at", later, "game", "start", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "kings"},
 			{"a finished position", "ended", static("--at", later, "game", "start", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), "already over"},
 			{"a move number no game reaches", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 99999"), "move number"},
-			{"move number zero", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 0"), "move count"},
+			{"move number zero", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 0"), "move number \"0\" is not valid"},
+			{"a board of seven ranks says so", "ended", static("--at", later, "game", "start", "--fen", "8/8/8/4k3/8/8/3QK3 w - - 0 1"), "board \"8/8/8/4k3/8/8/3QK3\" has 7 ranks: it needs 8"},
 			{"clocks without a FEN", "ended", static("--at", later, "game", "start", "--white", "0:10:00"), "--fen"},
 			{"a malformed clock", "ended", static("--at", later, "game", "start", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40", "--white", "ten minutes"), "clock reading"},
 		},
@@ -424,6 +425,13 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"after the game ended", "ended", static("--at", later, "claim", "fifty-moves"), ""},
 			{"an intended move in invalid UTF-8", "live", static("--at", later, "claim", "fifty-moves", "--move", "K\xffe7"), "UTF-8"},
 		},
+		"arrive": {
+			{"no player", "live", static("--at", later, "arrive"), "--player"},
+			{"someone who is not a player", "live", static("--at", later, "arrive", "--player", "Bobby Fischer"), "not a player of game 1"},
+			{"an arrival instant that is no time", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "soon"), "not a time"},
+			{"an arrival after the command's instant", "live", static("--at", later, "arrive", "--player", "Deep Blue", "--at", "2099-01-01T00:00:00Z"), "has not yet come"},
+			{"by the operator", "live", static("--at", later, "--as", "operator", "arrive", "--player", "Deep Blue"), "not by"},
+		},
 		"forfeit": {
 			{"an unknown side", "ended", static("--at", later, "forfeit", "green", "--reason", "x"), "side"},
 			{"no reason", "ended", static("--at", later, "forfeit", "black"), "reason"},
@@ -569,6 +577,8 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "claim", "fifty-moves"}
 	case "forfeit":
 		return []string{"--at", later, "forfeit", "black", "--reason", "x"}
+	case "arrive":
+		return []string{"--at", later, "arrive", "--player", "Deep Blue"}
 	case "station serve":
 		return []string{"station", "serve", "--listen", "127.0.0.1:1"}
 	case "station invite":

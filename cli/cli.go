@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -253,8 +254,12 @@ func isGlobal(name string) bool {
 // ownFlag reports whether a credential flag after the command words rest
 // belongs to the command rather than being the global one: after "match
 // new", --pin and --key-file are the new match's arbiter credential; after
-// "credential add", --secret and --key-file are the credential handed out.
+// "credential add", --secret and --key-file are the credential handed out;
+// after "arrive", --at is the instant of the arrival.
 func ownFlag(name string, rest []string) bool {
+	if len(rest) > 0 && rest[0] == "arrive" {
+		return name == "at" // the instant of the arrival, not the command's
+	}
 	if len(rest) < 2 {
 		return false
 	}
@@ -388,6 +393,31 @@ func (r *runner) open(create bool) error {
 	return nil
 }
 
+// discardFresh removes the database file a refused command made (with its
+// journal files), provided it holds no event, and the folders it made for
+// it up to made ("" for none): a refused command changes nothing, and
+// leaves no empty record behind on a new path.
+func (r *runner) discardFresh(made string) {
+	if r.db == nil {
+		return
+	}
+	if seq, _, err := r.db.Head(r.ctx); err != nil || seq != 0 {
+		return
+	}
+	r.close()
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		_ = os.Remove(r.g.DB + suffix)
+	}
+	if made == "" {
+		return
+	}
+	for dir := filepath.Dir(r.g.DB); ; dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil || dir == made { // a folder that is not empty stays
+			return
+		}
+	}
+}
+
 // recoveryNotice tells about a console that went away while a clock ran. A
 // command that writes does not log the recovery itself: the note is armed
 // and written by the command, in its transaction and at its --at, and told
@@ -422,13 +452,29 @@ func (r *runner) exec(c *command, words []string) error {
 		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
 		return nil
 	}
+	// a command that makes the file (and its folders): a refusal takes
+	// them away again
+	fresh, made := false, ""
 	if c.writes || c.reads {
 		r.readOnly = readOnlyCommands[c.name] && (!r.inPlay || r.send != nil)
+		if c.writes && r.app == nil {
+			_, err := os.Stat(r.g.DB)
+			fresh = errors.Is(err, fs.ErrNotExist)
+			for dir := filepath.Dir(r.g.DB); fresh; dir = filepath.Dir(dir) {
+				if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+					break
+				}
+				made = dir // the outermost folder open makes
+			}
+		}
 		if err := r.open(c.writes); err != nil {
 			return err
 		}
 	}
 	if err := r.runCommand(c, a); err != nil {
+		if fresh {
+			r.discardFresh(made)
+		}
 		return err
 	}
 	if r.note != nil {

@@ -53,6 +53,10 @@ func runExportPDF(r *runner, a *args) error {
 		return err
 	}
 	paper, _ := a.take("paper")
+	if paper == "" {
+		// by the match's zone, else the locale's paper (Letter in the Americas)
+		paper = report.DefaultPaper(r.app.State().Match, report.PaperLocale(r.env.Getenv))
+	}
 	lang, ok := a.take("lang")
 	if !ok {
 		lang = "en"

@@ -110,7 +110,7 @@ func (r *runner) playLine(line string, start time.Time, outer Global) error {
 			}
 			continue
 		}
-		if strings.HasPrefix(w, "--") && (name == "db" || name == "at") {
+		if strings.HasPrefix(w, "--") && (name == "db" || name == "at") && !ownFlag(name, rest) {
 			return fmt.Errorf("--%s cannot be given inside a script line", name)
 		}
 		rest = append(rest, w)

@@ -28,6 +28,8 @@ func init() {
 		parse:   func(r *runner, a *args) (match.Command, error) { return parseClaim(a, match.ClaimFiftyMoves) }, told: toldClaim})
 	register(&command{name: "forfeit", writes: true, roles: rolesArbiter, usage: "forfeit white|black --reason R",
 		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", parse: parseForfeit})
+	register(&command{name: "arrive", writes: true, roles: rolesArbiter, usage: "arrive --player NAME [--at INSTANT]",
+		summary: "Record that a player arrived at the board (6.6), now or at --at; a player who arrived within the forfeit time is not defaulted.", parse: parseArrive, told: toldArrive})
 }
 
 // parseCorrect reads the arguments of "correct".
@@ -178,4 +180,30 @@ func parseForfeit(r *runner, a *args) (match.Command, error) {
 		return nil, err
 	}
 	return match.Forfeit{Side: side, Reason: reason}, nil
+}
+
+// parseArrive reads 'arrive --player NAME [--at INSTANT]': --at after the
+// command is the instant of the arrival (it may lie before the record's
+// last event), not the command's.
+func parseArrive(r *runner, a *args) (match.Command, error) {
+	var cmd match.Arrive
+	cmd.Player, _ = a.take("player")
+	if s, ok := a.take("at"); ok {
+		t, err := parseTime(s)
+		if err != nil {
+			return nil, fmt.Errorf("arrive --at: %v", err)
+		}
+		cmd.At = &t
+	}
+	return cmd, a.done("arrive", 0)
+}
+
+// toldArrive says the arrival recorded, in the match's time zone.
+func toldArrive(r *runner, res match.Result) {
+	p, at, ok := res.Arrived()
+	if r.inPlay || !ok {
+		return
+	}
+	side, _ := clock.ParseSide(p.Side)
+	r.out("%s (%s) arrived at the board at %s (game %d, 6.6)\n", p.Player, match.Colour(side), r.app.State().Match.LocalTime(at, "15:04:05.000"), res.Events[0].Game)
 }

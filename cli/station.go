@@ -481,5 +481,29 @@ func runStationStatus(r *runner, a *args) error {
 	for _, m := range st.Members {
 		r.out("  %s (%s) up=%v lag=%d\n", m.Name, m.Role, m.Up, m.Lag)
 	}
+	if len(st.Stations) > 0 {
+		r.out("stations heard (clients included):\n")
+	}
+	for _, s := range st.Stations {
+		seen := "connected"
+		switch {
+		case s.Connected:
+		case s.LastSeenNS == 0:
+			seen = "not heard since this station started"
+		default:
+			seen = "last seen " + time.Unix(0, s.LastSeenNS).UTC().Format("2006-01-02T15:04:05Z")
+		}
+		line := fmt.Sprintf("  %s (%s) %s lag=%d", s.Name, s.Role, seen, s.Lag)
+		if s.UncertaintyMS >= 0 {
+			line += fmt.Sprintf(" clock±%.1fms", s.UncertaintyMS)
+		}
+		if s.Authority {
+			line += " authority"
+		}
+		if s.Alarm != "" {
+			line += " ALARM: " + s.Alarm
+		}
+		r.out("%s\n", line)
+	}
 	return nil
 }

@@ -85,6 +85,7 @@ var words = phrase.Dictionary{
 	string(match.CodeAmendChangesStanding):      "amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead",
 	string(match.CodeMatchNewNeedsArbiter):      "match new must be given by the arbiter",
 	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
+	string(match.CodeArriveNeedsPlayer):         "arrive needs --player NAME, the player who arrived at the board",
 	// the shared refusals and texts whose English the console words its
 	// own way (it names its menu where the command line names the command)
 	string(match.CodeGameInProgress): "game %d is still in progress: finish it (result, resign, draw) before starting another",

@@ -19,23 +19,32 @@ import (
 // them out), so they cost the painter nothing.
 type actionBar struct {
 	widget.BaseWidget
-	buttons []*widget.Button // in the row's order
+	buttons []*actionButton // in the row's order
 	// rank gives the order in which buttons keep their place: lower first
 	rank []int
 	more *widget.Button
 	// shown and overflow are the row and the rest, as last laid out (tests
 	// read them)
 	shown    []fyne.CanvasObject
-	overflow []*widget.Button
+	overflow []*actionButton
 	width    float32
+	// tip says why the button under the pointer is disabled (tooltip.go)
+	tip *tip
+	// ids name the buttons, and geometryFile receives where they stand
+	// after each layout (writeGeometry)
+	ids          []string
+	geometryFile string
 }
 
 // newActionBar makes a bar of buttons in their order; keep lists their
 // indices in the order they keep a place when the row is too narrow.
-func newActionBar(buttons []*widget.Button, keep []int) *actionBar {
-	b := &actionBar{buttons: buttons, rank: make([]int, len(buttons))}
+func newActionBar(buttons []*actionButton, keep []int) *actionBar {
+	b := &actionBar{buttons: buttons, rank: make([]int, len(buttons)), tip: newTip()}
 	for r, i := range keep {
 		b.rank[i] = r
+	}
+	for _, btn := range buttons {
+		btn.bar = b
 	}
 	b.more = widget.NewButton(translate("More…"), b.showMore)
 	b.ExtendBaseWidget(b)
@@ -44,7 +53,7 @@ func newActionBar(buttons []*widget.Button, keep []int) *actionBar {
 
 // split finds the wanted buttons that fit width (with More… if some do not)
 // and the rest, each in the row's order.
-func (b *actionBar) split(width float32) (row []*widget.Button, rest []*widget.Button) {
+func (b *actionBar) split(width float32) (row []*actionButton, rest []*actionButton) {
 	pad := theme.Padding()
 	var wanted []int
 	total := float32(0)
@@ -129,6 +138,8 @@ func (r *actionBarRenderer) Layout(size fyne.Size) {
 		b.more.Resize(fyne.NewSize(b.more.MinSize().Width, h))
 		b.shown = append(b.shown, b.more)
 	}
+	b.tip.place(size.Width)
+	b.writeGeometry()
 }
 
 // MinSize is one row high; as wide as the widest button beside More….
@@ -136,6 +147,9 @@ func (r *actionBarRenderer) MinSize() fyne.Size {
 	b := r.b
 	w, h := float32(0), b.more.MinSize().Height
 	for _, btn := range b.buttons {
+		if !btn.Visible() {
+			continue // not refreshed while hidden: its size may be a text size's ago
+		}
 		s := btn.MinSize()
 		w, h = max(w, s.Width), max(h, s.Height)
 	}
@@ -144,12 +158,23 @@ func (r *actionBarRenderer) MinSize() fyne.Size {
 
 func (r *actionBarRenderer) Refresh() {
 	r.b.more.SetText(translate("More…"))
+	// the buttons out of the row take a new text size too: their sizes
+	// decide which stand in it
+	r.b.more.Refresh()
+	for _, btn := range r.b.buttons {
+		btn.Refresh()
+	}
 	r.Layout(r.b.Size())
 	for _, o := range r.b.shown {
 		o.Refresh()
 	}
 }
 
-func (r *actionBarRenderer) Objects() []fyne.CanvasObject { return r.b.shown }
+func (r *actionBarRenderer) Objects() []fyne.CanvasObject {
+	if r.b.tip.of == nil {
+		return r.b.shown
+	}
+	return append(append([]fyne.CanvasObject{}, r.b.shown...), r.b.tip.obj) // drawn above the row
+}
 
 func (r *actionBarRenderer) Destroy() {}

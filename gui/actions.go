@@ -56,6 +56,11 @@ const (
 	actContinue     actionID = "continue"
 	actBroadcast    actionID = "broadcast"
 	actStations     actionID = "stations"
+	actArrive       actionID = "arrive"
+	actLock         actionID = "lock"
+	actLockAfter    actionID = "lock-after"
+	actOfferWhite   actionID = "draw-offer-white"
+	actOfferBlack   actionID = "draw-offer-black"
 )
 
 // action is one row of the action table: adding a command to the console is
@@ -91,7 +96,10 @@ func init() {
 
 		{id: actFocusMove, menu: "Game", label: "Enter a move", run: (*console).focusMove},
 		{id: actStartFrom, menu: "Game", label: "Start from a position…", arbiter: true, run: (*console).startFromDialog},
+		{id: actArrive, menu: "Game", label: "Player arrived at the board…", arbiter: true, run: (*console).arriveDialog},
 		{id: actDrawOffer, menu: "Game", label: "Offer draw", run: (*console).drawOffer},
+		{id: actOfferWhite, menu: "Game", label: "White offers a draw", run: func(c *console) { c.drawOfferBy(sideWhite) }},
+		{id: actOfferBlack, menu: "Game", label: "Black offers a draw", run: func(c *console) { c.drawOfferBy(sideBlack) }},
 		{id: actDrawAccept, menu: "Game", label: "Accept draw", run: func(c *console) { c.drawAnswer(true) }},
 		{id: actDrawDecline, menu: "Game", label: "Decline draw", run: func(c *console) { c.drawAnswer(false) }},
 		{id: actResignWhite, menu: "Game", label: "White resigns…", run: func(c *console) { c.resign(sideWhite) }},
@@ -105,6 +113,8 @@ func init() {
 		{id: actSwapClocks, menu: "Clock", label: "Swap clock sides (6.4)", arbiter: true, run: (*console).swapClocks},
 
 		{id: actArbiterMode, menu: "Arbiter", label: "Arbiter mode (PIN) / operator mode", run: (*console).toggleMode},
+		{id: actLock, menu: "Arbiter", label: "Lock arbiter mode", run: (*console).lockArbiter},
+		{id: actLockAfter, menu: "Arbiter", label: "Lock arbiter mode after…", run: (*console).lockAfterDialog},
 		{id: actPause, menu: "Arbiter", label: "Pause clocks", arbiter: true, run: (*console).pause},
 		{id: actResume, menu: "Arbiter", label: "Resume clocks", arbiter: true, run: (*console).resume},
 		{id: actAdjust, menu: "Arbiter", label: "Adjust clock…", arbiter: true, run: (*console).adjustDialog},
@@ -148,6 +158,11 @@ func findAction(id actionID) *action {
 func (c *console) do(id actionID) {
 	a := findAction(id)
 	if a == nil {
+		return
+	}
+	c.touch()
+	if a.arbiter && c.stationRole == "operator" && id != actSwapClocks {
+		c.showError(errText(translate(atArbitersConsole))) // the laptop sends only the operator's commands
 		return
 	}
 	if a.arbiter {

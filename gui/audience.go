@@ -1,10 +1,14 @@
 package gui
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/notnil/chess"
 
 	"arbiter/match"
 )
@@ -26,7 +30,10 @@ type audience struct {
 	board  *board
 	clocks [2]*clockView
 	title  *canvas.Text
-	moves  *canvas.Text
+	moves  *canvas.Text // the last move (and the result)
+	score  *canvas.Text
+	list   *widget.RichText // the game's moves, the last marked
+	scroll *container.Scroll
 }
 
 // audienceEvents is what the audience window tells: a key or a character
@@ -43,8 +50,18 @@ type audienceEvents struct {
 // over), and the game on the board the way the console turns it.
 type audienceShows struct {
 	title, lastMove string
+	score           string
+	moves           []audienceMove // the game's moves in order
 	game            *match.Game
 	flipped         bool
+}
+
+// audienceMove is a move of the audience display's move list: "12." and
+// the move for White's, the move alone for Black's ("12… Nf6" where it
+// opens a row); last marks the last move.
+type audienceMove struct {
+	text string
+	last bool
 }
 
 // newAudience lays the audience display out in win, full screen.
@@ -56,8 +73,14 @@ func newAudience(win fyne.Window, feeds [2]clockFeed, ev audienceEvents) *audien
 	a.title = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.title.TextStyle.Bold = true
 	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	a.score = canvas.NewText("", themeColor(theme.ColorNameForeground))
+	a.list = widget.NewRichText()
+	a.list.Wrapping = fyne.TextWrapWord
+	a.scroll = container.NewVScroll(a.list)
+	a.clocks[0].peer, a.clocks[1].peer = a.clocks[1], a.clocks[0]
 	a.restyle()
-	right := container.NewVBox(a.clocks[0].obj, a.clocks[1].obj, a.moves)
+	top := container.NewVBox(a.clocks[0].obj, a.clocks[1].obj, a.score, a.moves)
+	right := container.NewBorder(top, nil, nil, nil, a.scroll)
 	win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
 	win.SetOnClosed(func() {
 		for _, cv := range a.clocks {
@@ -108,6 +131,9 @@ func (c *console) audienceShows() audienceShows {
 			s.title += " — " + tr("Game %d", g.Number)
 		}
 	}
+	if st.Match != nil {
+		s.score = translate("Score") + ": " + say(st.Standing().Phrase())
+	}
 	if g != nil && g.Sheet != nil {
 		es := g.Sheet.Entries()
 		if n := len(es); n > 0 {
@@ -115,6 +141,16 @@ func (c *console) audienceShows() audienceShows {
 		}
 		if g.Over() {
 			s.lastMove += "   " + g.Result
+		}
+		for i, e := range es {
+			text := localSAN(e.SAN)
+			switch {
+			case e.Color == chess.White:
+				text = fmt.Sprintf("%d. %s", e.Number, text)
+			case i == 0:
+				text = fmt.Sprintf("%d… %s", e.Number, text)
+			}
+			s.moves = append(s.moves, audienceMove{text: text, last: i == len(es)-1})
 		}
 	}
 	return s
@@ -134,6 +170,7 @@ func (c *console) forwardKey(ev *fyne.KeyEvent) {
 // forwardRune types a character of a move typed in the audience display
 // into the console's move field.
 func (c *console) forwardRune(r rune) {
+	c.touch()
 	if len(c.dialogs) > 0 {
 		return
 	}
@@ -144,6 +181,7 @@ func (c *console) forwardRune(r rune) {
 func (a *audience) restyle() {
 	a.title.TextSize = theme.TextSize() * 2
 	a.moves.TextSize = theme.TextSize() * 2.4
+	a.score.TextSize = theme.TextSize() * 2
 	for _, cv := range a.clocks {
 		cv.restyle()
 	}
@@ -155,8 +193,28 @@ func (a *audience) show(s audienceShows) {
 	a.title.Refresh()
 	a.moves.Text = s.lastMove
 	a.moves.Refresh()
+	a.score.Text = s.score
+	a.score.Refresh()
+	a.showMoves(s.moves)
 	a.board.show(s.game, s.flipped)
 	for _, cv := range a.clocks {
 		cv.update()
 	}
+}
+
+// showMoves sets the move list, the last move bold in the theme's primary
+// colour, and scrolls to it.
+func (a *audience) showMoves(moves []audienceMove) {
+	var segs []widget.RichTextSegment
+	for _, m := range moves {
+		style := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameHeadingText}
+		if m.last {
+			style.TextStyle.Bold = true
+			style.ColorName = theme.ColorNamePrimary
+		}
+		segs = append(segs, &widget.TextSegment{Text: m.text + "   ", Style: style})
+	}
+	a.list.Segments = segs
+	a.list.Refresh()
+	a.scroll.ScrollToBottom()
 }

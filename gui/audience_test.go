@@ -1,11 +1,13 @@
 package gui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -76,4 +78,77 @@ func TestTheAudienceWindowShowsWhatItIsGivenAndTellsWhatIsTyped(t *testing.T) {
 			t.Errorf("the close was told %d times", closed)
 		}
 	})
+}
+
+// The audience display (Article 6.14) draws the running clock at least as
+// large as the idle one, also in time trouble when it shows tenths; it
+// shows the game's moves with the last one marked, and the score (issue
+// 27).
+func TestTheAudienceDisplayShowsTheRunningClockTheMovesAndTheScore(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("60", "") // one minute sudden death
+			h.c.do(actStartGame)
+			for _, mv := range []string{"e4", "e5", "Nf3"} {
+				h.ft.advance(time.Second)
+				h.typeMove(mv)
+			}
+			h.c.do(actAudience)
+			a := h.c.audience
+			if a == nil {
+				t.Fatal("no audience window")
+			}
+			a.win.Resize(fyne.NewSize(1920, 1080))
+			h.ft.advance(51 * time.Second) // Black's minute runs into its last ten seconds
+			for range 3 {
+				a.win.Content().Refresh()
+			}
+			running, idle := a.clocks[1], a.clocks[0] // White stands left
+			t.Run("the running clock shows tenths and is drawn at least as large as the idle one", func(t *testing.T) {
+				if !strings.Contains(running.time.Text, ".") {
+					t.Fatalf("the running clock shows %q: no tenths", running.time.Text)
+				}
+				if running.time.TextSize < idle.time.TextSize {
+					t.Errorf("the running clock's digits are %.1f px, the idle one's %.1f px", running.time.TextSize, idle.time.TextSize)
+				}
+				if w, have := fyne.MeasureText(running.time.Text, running.time.TextSize, running.time.TextStyle).Width, running.obj.Size().Width; w > have {
+					t.Errorf("the running clock's reading needs %.0f px; the clock is %.0f px wide", w, have)
+				}
+			})
+			t.Run("the moves are listed, the last one marked", func(t *testing.T) {
+				var texts []string
+				last := ""
+				for _, sg := range a.list.Segments {
+					ts := sg.(*widget.TextSegment)
+					texts = append(texts, strings.TrimSpace(ts.Text))
+					if ts.Style.TextStyle.Bold {
+						last += strings.TrimSpace(ts.Text)
+					}
+				}
+				knight := "2. Nf3"
+				if language == "de" {
+					knight = "2. Sf3"
+				}
+				if got := strings.Join(texts, " "); got != "1. e4 e5 "+knight {
+					t.Errorf("the move list is %q", got)
+				}
+				if last != knight {
+					t.Errorf("the marked move is %q, want %q", last, knight)
+				}
+			})
+			t.Run("the score is shown", func(t *testing.T) {
+				want := "Score: Garry Kasparov 0 – Deep Blue 0"
+				if language == "de" {
+					want = "Stand: Garry Kasparov 0 – Deep Blue 0"
+				}
+				if a.score.Text != want {
+					t.Errorf("the score line is %q, want %q", a.score.Text, want)
+				}
+			})
+		})
+	}
 }

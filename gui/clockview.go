@@ -2,6 +2,7 @@ package gui
 
 import (
 	"image/color"
+	"math"
 	"strings"
 	"time"
 
@@ -28,8 +29,9 @@ type clockView struct {
 	info  *canvas.Text // period and move number
 	toGo  *canvas.Text // "· 38 to control": on the same row if it fits, else below
 	flag  *canvas.Text
-	// notes qualify a fallen flag, one per line (fell first or order
-	// unknown; required moves done); hidden while empty, so that a clock
+	// notes qualify a fallen flag, one per line (flag fell when only this
+	// one has, fell first when both have, or order unknown; required moves
+	// done); hidden while empty, so that a clock
 	// without a flag keeps its height and no line outgrows the panel
 	notes [2]*canvas.Text
 	obj   fyne.CanvasObject
@@ -53,6 +55,10 @@ type clockView struct {
 	// window: the console's scoresheet keeps its rows)
 	compact bool
 	textLen int
+	// peer is the other clock of the pair: both set their digits for the
+	// longer reading of the two, so the running clock with tenths (time
+	// trouble) is never drawn smaller than the idle one
+	peer *clockView
 	// fallen is whether the flag showed fallen at the last update: when it
 	// falls the console's notice and action bar say so at that instant
 	fallen bool
@@ -115,7 +121,7 @@ func newClockView(feed clockFeed, slot int, large bool) *clockView {
 		nameObj = v.nameLabel
 	}
 	body := container.NewVBox(nameObj, v.time.obj, infoRow, v.flag, v.notes[0], v.notes[1])
-	v.zoomBox = container.New(&zoomLayout{v: v}, container.NewPadded(container.NewPadded(body)))
+	v.zoomBox = container.New(&zoomLayout{v: v}, container.New(&fixedPad{n: 2}, body))
 	v.obj = container.NewStack(v.frame, v.zoomBox)
 	if feed.onPress != nil {
 		// a click on the console's clock presses it, as its key does
@@ -156,7 +162,9 @@ func (v *clockView) restyle() {
 	// clock's width allows; the minimum width is measured smaller, so the
 	// clocks never make the window wider than the screen
 	v.time.MinTextSize = base * 4.6 * k * minZoom
-	v.time.TextSize = base * 4.6 * k * v.zoom
+	// in quarter pixels: the zoom is a whole number of pixels over the
+	// design size (zoomLayout), read back exactly
+	v.time.TextSize = float32(math.Round(float64(base*4.6*k*v.zoom)*4) / 4)
 	v.info.TextSize = base * 1.05 * kLine
 	v.toGo.TextSize = v.info.TextSize
 	v.flag.TextSize = base * 1.2 * kLine
@@ -181,22 +189,31 @@ type zoomLayout struct{ v *clockView }
 
 func (l *zoomLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	v := l.v
-	if v.fitName(size.Width - 4*theme.Padding()) {
+	if v.fitName(size.Width - 4*basePad()) {
 		v.feed.relayout() // the name's height changed
 	}
 	design := v.time.MinTextSize / minZoom
 	if design > 0 {
 		ref := "0:00:00"
-		if n := len([]rune(v.time.Text)); n > len(ref) {
+		n := len([]rune(v.time.Text))
+		if v.peer != nil {
+			n = max(n, len([]rune(v.peer.time.Text)))
+		}
+		if n > len(ref) {
 			ref = strings.Repeat("0", n) // the reading with tenths must fit too
 		}
-		natural := fyne.MeasureText(ref, design, v.time.TextStyle).Width
-		pad := 4 * theme.Padding()
-		z := min(max((size.Width-pad)/natural*0.92, minZoom), 4)
+		// the digits' size in whole pixels from the clock's width alone
+		// (measured at a fixed size: the same width gives the same digits
+		// at every text size), between the smallest zoom and the height's
+		// cap
+		perPx := fyne.MeasureText(ref, 100, v.time.TextStyle).Width / 100
+		pad := 4 * basePad() // the clock's gaps do not grow with the text
+		px := float32(math.Floor(float64((size.Width - pad) * 0.92 / perPx)))
+		px = min(max(px, design*minZoom), design*4)
 		if v.maxZoom > 0 {
-			z = max(min(z, v.maxZoom), minZoom)
+			px = max(min(px, float32(math.Floor(float64(design*v.maxZoom)))), design*minZoom)
 		}
-		if d := z - v.zoom; d > 0.03 || d < -0.03 {
+		if z := px / design; z != v.zoom {
 			v.zoom = z
 			v.restyle()
 			// the digits' height changed: lay the window out again
@@ -222,13 +239,17 @@ func (v *clockView) setCompact(on bool) {
 // and sets the flag's lines smaller where they are wider than the clock
 // (the instant to the millisecond in German beside a large board).
 func (v *clockView) fitFlagLine() {
-	if w := v.zoomBox.Size().Width - 4*theme.Padding(); w > 0 {
+	if w := v.zoomBox.Size().Width - 4*basePad(); w > 0 {
 		for _, t := range []*canvas.Text{v.flag, v.notes[0], v.notes[1]} {
 			if t.Text == "" {
 				continue
 			}
 			if need := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width; need > w {
 				t.TextSize *= w / need
+				// the measure is not quite proportional to the size
+				for t.TextSize > 1 && fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width > w {
+					t.TextSize -= 0.25
+				}
 				t.Refresh()
 			}
 		}
@@ -293,8 +314,12 @@ func (v *clockView) update() {
 	}
 	setText(v.toGo, due, fg)
 	f := g.Clock.Flag(side, at)
-	if !f.Fallen {
-		if fa, ok := g.Clock.FlagAt(side); ok && on && fa.After(at) && (next.IsZero() || fa.Before(next)) {
+	watch := side // the flag whose fall changes what this clock shows
+	if f.Fallen {
+		watch = side.Other() // "flag fell" becomes "fell first" when the other flag falls
+	}
+	if !g.Clock.Flag(watch, at).Fallen && isRunning && running == watch && g.Live() {
+		if fa, ok := g.Clock.FlagAt(watch); ok && fa.After(at) && (next.IsZero() || fa.Before(next)) {
 			next = fa // the flag must appear at its exact instant
 		}
 	}
@@ -362,6 +387,9 @@ func (v *clockView) showReading(g *match.Game, side clock.Side, at time.Time, on
 		if n := len([]rune(txt)); n != v.textLen {
 			v.textLen = n
 			v.zoomBox.Refresh() // fit the longer or shorter reading
+			if v.peer != nil {
+				v.peer.zoomBox.Refresh() // the pair's digits stay alike
+			}
 		}
 	}
 	return next
@@ -380,9 +408,12 @@ func (v *clockView) showFlagLine(g *match.Game, side clock.Side, f clock.Flag, a
 			flagTxt += " " + v.feed.timeOfDay(f.At)
 		}
 		first, ok, unknown := g.Clock.FirstFlag(at)
+		both := g.Clock.Flag(side.Other(), at).Fallen
 		switch {
 		case unknown:
 			notes[0] = translate("order unknown (6.11)")
+		case !both:
+			notes[0] = translate("flag fell") // "first" only where another fell too
 		case ok && first == side:
 			notes[0] = translate("fell first")
 		}
@@ -448,7 +479,7 @@ func (v *clockView) fitName(width float32) bool {
 func (v *clockView) showName() {
 	if v.nameLabel != nil && v.nameLabel.Text != v.name.Text {
 		v.nameLabel.SetText(v.name.Text)
-		v.fitName(v.zoomBox.Size().Width - 4*theme.Padding())
+		v.fitName(v.zoomBox.Size().Width - 4*basePad())
 	}
 }
 

@@ -49,10 +49,11 @@ func (c *console) arbiter() match.Actor {
 	return match.Actor{Role: match.RoleArbiter, PIN: c.pin}
 }
 
-// actorFor is who presses side's clock: the arbiter in arbiter mode; in
-// operator mode the operator for the computer's side and the player himself
-// for the human's (his own press). Without a computer in the match there is
-// no operator: each side's player presses.
+// actorFor is who acts for side in a game: the arbiter in arbiter mode; in
+// operator mode the operator for the computer's side. Without a computer in
+// the match there is no operator: each side's player acts for himself. A
+// human's action in operator mode is not the operator's: forSide gives it
+// in arbiter mode.
 func (c *console) actorFor(side clock.Side) match.Actor {
 	if c.mode == match.RoleArbiter {
 		return c.arbiter()
@@ -64,23 +65,54 @@ func (c *console) actorFor(side clock.Side) match.Actor {
 	return match.Actor{Role: roleOf(side)}
 }
 
-// moveActor is who enters side's move. In arbiter mode the arbiter. In
-// operator mode the operator, who enters only the computer's moves: the
-// human's move is entered as the human only when his own press is waiting
-// for it; otherwise it goes to the core as the operator's, and the core
-// refuses it (the operator acts only for the computer).
-func (c *console) moveActor(g *match.Game, side clock.Side) match.Actor {
-	if c.mode == match.RoleArbiter {
-		return c.arbiter()
+// humanSide reports whether side is the human's in a match with a
+// computer (the side operator mode never acts for).
+func (c *console) humanSide(side clock.Side) bool {
+	st := c.state()
+	g := st.CurrentGame()
+	if g == nil {
+		g = st.NextGame()
 	}
-	m := c.state().Match
-	if m == nil || m.Computer == "" {
-		return match.Actor{Role: roleOf(side)}
+	return g != nil && st.Match != nil && st.Match.Computer != "" && g.Name(side) != st.Match.Computer
+}
+
+// forSide runs f with who acts for side (issue 27, "one console for both
+// sides"): in arbiter mode the arbiter; in operator mode the operator for
+// the computer, and never for the human: the human's action (a press, a
+// move, a draw offer or answer, a resignation, a claim) needs arbiter mode,
+// lent to that action (asArbiter: at once while arbiter mode is unlocked,
+// else after the PIN). On the operator's laptop, whose station sends only
+// the operator's commands, the human's action is refused with the advice to
+// give it at the arbiter's console (what says what it is: "press", "move",
+// …, a key of the console's dictionary under "advice|"). Without a
+// computer each side's player acts for himself.
+func (c *console) forSide(side clock.Side, what string, f func(match.Actor)) {
+	if c.mode == match.RoleArbiter || !c.humanSide(side) {
+		if c.mode == match.RoleArbiter && !c.unlocked() {
+			c.asArbiter(func() { f(c.arbiter()) })
+			return
+		}
+		f(c.actorFor(side))
+		return
 	}
-	if g.Name(side) != m.Computer && g.Pressed != nil && *g.Pressed == side {
-		return match.Actor{Role: roleOf(side)} // completes the player's own press
+	if err := c.atArbitersConsole(side, what); err != nil {
+		c.showError(err)
+		return
 	}
-	return match.Actor{Role: match.RoleOperator}
+	c.asArbiter(func() { f(c.arbiter()) })
+}
+
+// atArbitersConsole refuses, on the operator's laptop, a human's action:
+// it is given at the arbiter's console (nil elsewhere).
+func (c *console) atArbitersConsole(side clock.Side, what string) error {
+	if c.stationRole != "operator" {
+		return nil
+	}
+	name := translate(match.Colour(side))
+	if g := c.game(); g != nil {
+		name = g.Name(side)
+	}
+	return errText(tr("%s's %s is given at the arbiter's console; this station gives only the operator's commands.", name, translate("advice|"+what)))
 }
 
 // callActor is who stops the clocks with the call key (6.12b). In operator
@@ -102,41 +134,46 @@ func (c *console) callActor(g *match.Game, running clock.Side) match.Actor {
 	return match.Actor{Role: roleOf(running)}
 }
 
-// asArbiter runs f as the arbiter: in operator mode, or when the match has a
-// PIN the console does not hold, it asks for the PIN first. A PIN given for
-// one action lends arbiter mode to that action only: the console returns to
-// operator mode when the action and the dialogs it opened are done.
+// asArbiter runs f as the arbiter. In arbiter mode, unlocked, at once. In
+// operator mode it lends arbiter mode to f alone: at once while arbiter
+// mode is unlocked (the PIN was given here and the arbiter has not locked
+// it since, nor has it locked itself after a while without input), else
+// after asking for the PIN; the console returns to operator mode when f and
+// the dialogs it opened are done, and arbiter mode stays unlocked.
 func (c *console) asArbiter(f func()) {
-	m := c.state().Match
-	if c.mode == match.RoleArbiter && (m == nil || m.CheckPIN(c.pin)) {
-		f()
-		return
-	}
-	lend := func() {
-		if c.mode != match.RoleArbiter {
+	c.touch()
+	if c.unlocked() {
+		if c.mode == match.RoleArbiter {
+			f()
 			return
 		}
-		c.lent = true
-		f()
-		c.endLoan()
-	}
-	if m == nil || !m.Protected() {
-		c.mode = match.RoleArbiter
-		lend()
+		c.lend(f)
 		return
 	}
-	c.askPIN(lend)
+	if c.mode == match.RoleArbiter {
+		c.askPIN(f)
+		return
+	}
+	c.askPIN(func() { c.lend(f) })
+}
+
+// lend runs f in arbiter mode, lent from operator mode.
+func (c *console) lend(f func()) {
+	c.lent, c.lentBase = true, len(c.dialogs)
+	c.mode = match.RoleArbiter
+	f()
+	c.endLoan()
 }
 
 // endLoan returns a console lent arbiter mode for one action to operator
-// mode, once no dialog of that action is open.
+// mode, once no dialog that action opened is open. Arbiter mode stays
+// unlocked.
 func (c *console) endLoan() {
-	if !c.lent || len(c.dialogs) > 0 {
+	if !c.lent || len(c.dialogs) > c.lentBase {
 		return
 	}
 	c.lent = false
 	c.mode = match.RoleOperator
-	c.pin = ""
 	c.refresh()
 }
 
@@ -181,16 +218,18 @@ func (c *console) askPIN(then func()) {
 	c.win.Canvas().Focus(pin)
 }
 
+// toggleMode switches between arbiter and operator mode (Ctrl+M). Back to
+// arbiter mode the PIN is asked only while arbiter mode is locked: one
+// person entering both sides switches freely.
 func (c *console) toggleMode() {
+	c.touch()
 	c.lent = false
 	if c.mode == match.RoleArbiter {
 		c.mode = match.RoleOperator
-		c.pin = ""
 		c.refresh()
 		return
 	}
-	m := c.state().Match
-	if m == nil || !m.Protected() {
+	if c.unlocked() {
 		c.mode = match.RoleArbiter
 		c.refresh()
 		return
@@ -248,9 +287,11 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 	}
 	// given at the press's instant (6.7a), not the entry's
 	refused := false
-	c.give(c.moveActor(g, g.ToMove()), at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
-		refused = err != nil
-		c.moved(res, err)
+	c.forSide(g.ToMove(), "move", func(a match.Actor) {
+		c.give(a, at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
+			refused = err != nil
+			c.moved(res, err)
+		})
 	})
 	return !refused
 }
@@ -274,6 +315,11 @@ func (c *console) setMoveError(s string) {
 		return
 	}
 	c.moveErr.SetText(s)
+	if s == "" {
+		c.moveErr.Hide()
+	} else {
+		c.moveErr.Show()
+	}
 }
 
 // pressSlot presses the clock standing in slot 0 (left) or 1 (right): only
@@ -288,7 +334,8 @@ func (c *console) pressSlot(slot int) {
 	if !ok || running != side {
 		return // pressing a stopped clock does nothing, like a real clock
 	}
-	c.give(c.actorFor(side), c.now(), match.Press{}, nil)
+	at := c.now() // the press's instant, also when arbiter mode asks for the PIN first
+	c.forSide(side, "press", func(a match.Actor) { c.give(a, at, match.Press{}, nil) })
 }
 
 // callArbiter stops both clocks to call the arbiter (6.12b), as who really
@@ -332,6 +379,11 @@ func (c *console) focusMove() {
 	c.win.Canvas().Focus(c.moveEntry)
 }
 
+// drawOffer records a draw offer (Ctrl+D): in arbiter mode by the side
+// that made its move (Game.Offerer, Article 9.1: the proper moment); in
+// operator mode the computer's. An offer on the offerer's own clock, before
+// his move, is Game → White offers a draw / Black offers a draw
+// (drawOfferBy).
 func (c *console) drawOffer() {
 	g := c.game()
 	if g == nil {
@@ -339,28 +391,46 @@ func (c *console) drawOffer() {
 		return
 	}
 	side := g.Offerer()
-	c.give(c.actorFor(side), c.now(), match.DrawOffer{Side: &side}, nil)
+	if m := c.state().Match; c.mode != match.RoleArbiter && m != nil && m.Computer != "" {
+		if cs, ok := g.Side(m.Computer); ok {
+			side = cs
+		}
+	}
+	c.drawOfferBy(side)
 }
 
+// drawOfferBy records side's draw offer, on either clock.
+func (c *console) drawOfferBy(side clock.Side) {
+	if g := c.game(); g == nil {
+		c.showError(errText(translate("no game is in progress")))
+		return
+	}
+	at := c.now()
+	c.forSide(side, "draw offer", func(a match.Actor) { c.give(a, at, match.DrawOffer{Side: &side}, nil) })
+}
+
+// drawAnswer accepts or declines the offer that stands, for the side it
+// was made to, at once (on either clock).
 func (c *console) drawAnswer(accept bool) {
 	g := c.game()
 	if g == nil || g.Offer == nil {
 		c.showError(errText(translate("there is no draw offer to answer")))
 		return
 	}
+	by := g.Offer.By.Other()
 	answer := func() {
 		var cmd match.Command = match.DrawDecline{}
 		if accept {
 			cmd = match.DrawAccept{}
 		}
-		c.give(c.actorFor(g.Offer.By.Other()), c.now(), cmd, nil)
+		at := c.now()
+		c.forSide(by, "answer to the draw offer", func(a match.Actor) { c.give(a, at, cmd, nil) })
 	}
 	if !accept {
 		answer()
 		return
 	}
 	// accepting ends the game: one more step, as for a resignation
-	by := g.Offer.By.Other()
 	d := dialog.NewConfirm(translate("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), translate(match.Colour(by))), func(ok bool) {
 		c.onEnter = nil
 		if ok {
@@ -380,7 +450,8 @@ func (c *console) resign(side clock.Side) {
 		return
 	}
 	c.confirm(translate("Resign"), tr("Record that %s (%s) resigns?", g.Name(side), translate(match.Colour(side))), translate("Resign"), func() {
-		c.give(c.actorFor(side), c.now(), match.Resign{Side: side}, nil)
+		at := c.now()
+		c.forSide(side, "resignation", func(a match.Actor) { c.give(a, at, match.Resign{Side: side}, nil) })
 	})
 }
 
@@ -403,12 +474,14 @@ func (c *console) confirm(title, msg, yes string, f func()) {
 // opponent's side.
 func (c *console) flag(which string) {
 	run := func() {
-		a := c.arbiter()
-		if which != "both" && c.mode != match.RoleArbiter {
-			s, _ := clock.ParseSide(which)
-			a = c.actorFor(s.Other())
+		at := c.now()
+		give := func(a match.Actor) { c.give(a, at, match.Flag{Side: which, OrderUnknown: which == "both"}, c.flagged) }
+		if which == "both" || c.mode == match.RoleArbiter {
+			give(c.arbiter())
+			return
 		}
-		c.give(a, c.now(), match.Flag{Side: which, OrderUnknown: which == "both"}, c.flagged)
+		s, _ := clock.ParseSide(which)
+		c.forSide(s.Other(), "flag claim", give) // the opponent claims
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
@@ -467,6 +540,7 @@ func (c *console) setScale(s float32) {
 	if c.audience != nil {
 		c.audience.restyle()
 	}
+	c.refreshGames(c.state()) // the games' texts take the new size
 }
 
 func (c *console) reload() {
@@ -479,6 +553,7 @@ func (c *console) reload() {
 // handleKey handles the single keys: the two clock keys and the call key.
 // It reports whether the key was one of them.
 func (c *console) handleKey(ev *fyne.KeyEvent) bool {
+	c.touch()
 	// Enter confirms the open note or question, unless a move is being typed
 	typing := c.moveEntry.Text != "" && c.moveEntry.focused
 	if ev.Name == fyne.KeyReturn && c.onEnter != nil && !typing {

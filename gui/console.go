@@ -100,6 +100,16 @@ type console struct {
 	// lent is true while arbiter mode is lent to one action from operator
 	// mode (asArbiter): it ends when that action's dialogs have closed.
 	lent bool
+	// lentBase is how many dialogs were open when it was lent: those of
+	// the action are the ones opened since
+	lentBase int
+	// lockAfter is how long arbiter mode stays unlocked without input
+	// (modes.go); lastInput the last input, idleArmed whether the timer
+	// that locks it is armed.
+	lockAfter time.Duration
+	lastInput time.Time
+	idleArmed bool
+	idleGen   int
 
 	// settings (kept in the app's preferences)
 	//
@@ -122,6 +132,8 @@ type console struct {
 	moveErr   *widget.Label
 	notice    *widget.Label
 	title     *widget.Label
+	header    *headerBox     // the title's and the games' rows
+	layout    *consoleLayout // the window's parts
 	gamesBox  *fyne.Container
 	score     *widget.Label
 	where     *widget.Label
@@ -131,7 +143,7 @@ type console struct {
 	logHead   *widget.Label
 	logScr    *container.Scroll
 	logToEnd  bool // scroll the log to its end at the next layout
-	buttons   map[actionID]*widget.Button
+	buttons   map[actionID]*actionButton
 	bar       *actionBar
 	// nameTooLong tells, per clock, that its name does not fit at the
 	// sub-heading size: both names are then set at the text size
@@ -200,12 +212,15 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	if cfg.after == nil {
 		cfg.after = realAfter
 	}
-	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*widget.Button{}}
+	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
 	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
 		c.hallPIN = cfg.pin
 	}
 	c.mode = match.RoleOperator
+	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && !m.CheckPIN(cfg.pin) {
+		c.pin = "" // a wrong PIN unlocks nothing
+	}
 	if cfg.role == match.RoleArbiter {
 		c.mode = match.RoleArbiter
 		if m := core.State().Match; m != nil && !m.CheckPIN(cfg.pin) {
@@ -221,6 +236,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
 	c.setCore(core)
+	c.touch()
 	c.refresh()
 	return c
 }
@@ -235,6 +251,10 @@ func (c *console) loadSettings() {
 	c.keyStop = fyne.KeyName(p.StringWithFallback("keyStop", string(defaultKeyStop)))
 	c.scale = float32(p.FloatWithFallback("scale", 1))
 	c.flipped = p.BoolWithFallback("flipped", false)
+	c.lockAfter = time.Duration(p.IntWithFallback("lockAfterMinutes", int(defaultLockAfter/time.Minute))) * time.Minute
+	if c.lockAfter <= 0 {
+		c.lockAfter = defaultLockAfter
+	}
 }
 
 func (c *console) saveSettings() {
@@ -247,6 +267,7 @@ func (c *console) saveSettings() {
 	p.SetString("keyStop", string(c.keyStop))
 	p.SetFloat("scale", float64(c.scale))
 	p.SetBool("flipped", c.flipped)
+	p.SetInt("lockAfterMinutes", int(c.lockAfter/time.Minute))
 }
 
 // tr translates a format string and fills it in.
@@ -263,9 +284,23 @@ func (c *console) build() {
 	c.score = widget.NewLabel("")
 	c.where = widget.NewLabel("")
 	c.where.Alignment = fyne.TextAlignTrailing
-	c.title.Truncation = fyne.TextTruncateEllipsis
+	c.where.Wrapping = fyne.TextWrapWord // under the title where it does not fit beside it
+	c.score.Wrapping = fyne.TextWrapWord
+	c.title.Truncation = fyne.TextTruncateEllipsis // only a title too long for the whole row
 	c.banner = newBanner()
-	header := container.NewVBox(container.NewBorder(nil, nil, nil, c.where, c.title), container.NewBorder(nil, nil, nil, c.score, c.gamesBox), c.banner.obj)
+	// the mode stands right of the title and the score right of the games
+	// where they fit, else under them
+	c.header = &headerBox{rows: []*pairRow{
+		{left: c.title, right: c.where,
+			natural: func() float32 {
+				return fyne.MeasureText(c.title.Text, theme.Size(c.title.SizeName), c.title.TextStyle).Width + 2*theme.InnerPadding()
+			},
+			leftHeight: func(float32) float32 { return c.title.MinSize().Height }},
+		{left: c.gamesBox, right: c.score,
+			natural:    func() float32 { return gamesFlow.oneRowWidth(c.gamesBox.Objects) },
+			leftHeight: func(w float32) float32 { return gamesFlow.heightAt(c.gamesBox.Objects, w) }},
+	}, extra: []fyne.CanvasObject{c.banner.obj, widget.NewSeparator()}}
+	header := container.New(c.header, c.title, c.where, c.gamesBox, c.score, c.header.extra[0], c.header.extra[1])
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
@@ -279,12 +314,19 @@ func (c *console) build() {
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord
-	below := container.NewVBox(c.moveEntry, c.moveErr)
-	left := container.NewBorder(nil, below, nil, nil, c.board)
+	// under the move field, in a slot of a fixed height, a refusal of what
+	// was entered and the notice of what is due now (White to move, a
+	// fallen flag): the board never moves for them (a longer text scrolls)
+	slot := &refusalSlot{lines: 2}
+	c.moveErr.Hide() // shown with a refusal
+	slotObj := container.New(slot, container.NewVScroll(container.NewVBox(c.moveErr, c.notice)))
+	below := &boardColumn{entry: c.moveEntry, slot: slotObj}
+	left := container.New(below, c.board, c.moveEntry, slotObj)
 
 	c.clocks[0] = newClockView(c.clockFeed(0, false), 0, false)
 	c.clocks[1] = newClockView(c.clockFeed(1, false), 1, false)
-	clocks := container.NewGridWithColumns(2, c.clocks[0].obj, c.clocks[1].obj)
+	c.clocks[0].peer, c.clocks[1].peer = c.clocks[1], c.clocks[0]
+	clocks := container.New(twoColumns{}, c.clocks[0].obj, c.clocks[1].obj)
 
 	c.sheetHead = widget.NewLabelWithStyle(translate("Scoresheet"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.sheet = newSheetView()
@@ -305,13 +347,13 @@ func (c *console) build() {
 	// the clocks' digits take the height the scoresheet's rows leave
 	right := container.New(&rightLayout{clocks: c.clocks, legend: sheetFoot, lowWant: func() float32 {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
-	}}, container.NewVBox(clocks, c.notice), lower)
+	}}, clocks, lower)
 
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
-	buttons := make([]*widget.Button, len(ids))
+	buttons := make([]*actionButton, len(ids))
 	for i, id := range ids {
 		id := id
-		b := widget.NewButton("", func() { c.do(id) })
+		b := newActionButton(func() { c.do(id) })
 		switch id {
 		case actCallArbiter:
 			b.Importance = widget.DangerImportance
@@ -326,8 +368,12 @@ func (c *console) build() {
 	// flag keep their place longest; the mode and the audience display
 	// go first under More…
 	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
-	middle := container.New(&boardLayout{below: below}, left, container.NewPadded(right))
-	main := container.NewBorder(container.NewVBox(header, widget.NewSeparator()), container.NewVBox(widget.NewSeparator(), c.bar), nil, nil, middle)
+	for _, id := range ids {
+		c.bar.ids = append(c.bar.ids, string(id))
+	}
+	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
+	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
+	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
 	c.win.SetContent(main)
 	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
 	c.win.Resize(fyne.NewSize(1280, 800))
@@ -388,6 +434,7 @@ func (c *console) refresh() {
 	m := st.Match
 	g := st.CurrentGame()
 	c.noteCorrections(st)
+	c.armIdleLock()
 	c.refreshWhere()
 	if m == nil {
 		c.win.SetTitle("Arbiter — " + c.cfg.path)
@@ -445,7 +492,7 @@ func initials(name string) string {
 func (c *console) refreshGames(st *match.State) {
 	c.gamesBox.RemoveAll()
 	for _, g := range st.Games {
-		txt := fmt.Sprintf("G%d %s–%s", g.Number, initials(g.White), initials(g.Black))
+		txt := tr("G%d %s–%s", g.Number, initials(g.White), initials(g.Black))
 		switch {
 		case g.Over():
 			txt += " " + g.Result
@@ -543,15 +590,18 @@ func (c *console) refreshSheet(g *match.Game) {
 	c.sheet.set(sheetMoves(g))
 }
 
-// logRows renders the incident log: the event's number in the record (an
-// appeal names the ruling it contests by it), time, both clock readings,
-// actor, kind and rule, and the text.
+// logRows renders the incident log in the order things happened
+// (match.Game.ByInstant): the event's number in the record (an appeal names
+// the ruling it contests by it), time, the move it followed (the last on
+// the scoresheet at its instant, "(struck out)" when struck out since; none
+// before the first move), both clock readings, actor, kind and rule, and
+// the text.
 func logRows(m *match.Match, g *match.Game) []string {
 	if g == nil {
 		return nil
 	}
 	var rows []string
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		// the record stays English; the log shows it in the console's
 		// language: the role, the kind, the rule, the text and the effect
 		who := translate(string(in.Role))
@@ -562,8 +612,14 @@ func logRows(m *match.Match, g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
-		head := fmt.Sprintf("#%d  %s  W %s · B %s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"),
-			clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)), who, kind)
+		after := ""
+		if e := g.Follows(in); e != nil && e.Struck {
+			after = tr("after %s (struck out)", localSAN(e.Label())) + "  "
+		} else if e != nil {
+			after = tr("after %s", localSAN(e.Label())) + "  "
+		}
+		clocks := tr("W %s · B %s", clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)))
+		head := fmt.Sprintf("#%d  %s  %s%s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"), after, clocks, who, kind)
 		text := sayRecorded(in.Text, in.Said)
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + sayRecorded(in.Effect, in.EffectSaid) + "]")
@@ -697,6 +753,8 @@ func (c *console) refreshWhere() {
 	mode := translate("OPERATOR mode")
 	if c.mode == match.RoleArbiter {
 		mode = translate("ARBITER mode")
+	} else if m := c.state().Match; m != nil && m.Protected() && c.unlocked() {
+		mode = translate("OPERATOR mode (arbiter unlocked)")
 	}
 	txt := c.cfg.path + " · " + mode
 	if c.stationNote != "" {
@@ -785,9 +843,12 @@ func (c *console) refreshButtons() {
 		case actIncident:
 			label = translate("Incident…")
 		case actArbiterMode:
-			if c.mode == match.RoleArbiter {
+			switch {
+			case c.mode == match.RoleArbiter:
 				label = translate("Operator mode")
-			} else {
+			case c.unlocked():
+				label = translate("Arbiter mode")
+			default:
 				label = translate("Arbiter mode (PIN)")
 			}
 		case actAudience:
@@ -815,22 +876,8 @@ func (c *console) refreshButtons() {
 	if changed && c.bar != nil {
 		c.bar.Refresh() // the row holds other buttons now
 	}
-	running := false
-	if live {
-		_, running = g.Clock.Running()
-	}
-	enable(c.buttons[actCallArbiter], running)
-	enable(c.buttons[actPause], running)
-	enable(c.buttons[actResume], live && !running)
-	enable(c.buttons[actDrawOffer], live)
-	enable(c.buttons[actPressLeft], running)
-	enable(c.buttons[actPressRight], running)
-	if b := c.buttons[actStartGame]; b != nil {
-		if g := c.game(); c.state().Match == nil || (g != nil && g.Live()) {
-			b.Disable()
-		} else {
-			b.Enable()
-		}
+	for id, b := range c.buttons {
+		b.allow(c.whyNot(id))
 	}
 	if m := c.movePressesItem; m != nil && m.Checked != c.movePresses {
 		m.Checked = c.movePresses
@@ -838,7 +885,11 @@ func (c *console) refreshButtons() {
 	}
 }
 
-func enable(b *widget.Button, on bool) {
+func enable(b interface {
+	Disabled() bool
+	Enable()
+	Disable()
+}, on bool) {
 	if b == nil || b.Disabled() != on {
 		return
 	}
@@ -881,39 +932,11 @@ func (c *console) info(title, msg string) {
 	c.showDialog(d)
 }
 
-// boardLayout places the board's column (the board over the move field)
-// and the rest side by side. The board takes the height left under the
-// move field, up to half the width: it grows with the window (1280×800 to
-// 3840×2160), and its minimum is small, so that a larger text size never
-// pushes the window wider than the screen.
-type boardLayout struct{ below fyne.CanvasObject }
-
 // boardMin is the smallest side of the board.
 const boardMin = 8 * 40
 
-func (l *boardLayout) side(size fyne.Size) float32 {
-	side := min(size.Height-l.below.MinSize().Height, size.Width*0.5)
-	return max(side, boardMin)
-}
-
-func (l *boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) != 2 {
-		return
-	}
-	w := l.side(size)
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(fyne.NewSize(w, size.Height))
-	objs[1].Move(fyne.NewPos(w, 0))
-	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
-}
-
-func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	r := objs[1].MinSize()
-	return fyne.NewSize(boardMin+r.Width, max(boardMin+l.below.MinSize().Height, r.Height))
-}
-
-// rightLayout places the clocks (with the notice line under them) over the
-// scoresheet and the incident log. The clocks' digits grow with their width
+// rightLayout places the clocks over the scoresheet and the incident log
+// (the notice stands under the move field, boardColumn). The clocks' digits grow with their width
 // only as far as the height leaves the scoresheet room for sheetRowsWanted
 // rows (lowWant), and shrink with the height down to minZoom. Where even
 // that is too short (a larger text size on a 1280×800 screen) the layout

@@ -458,7 +458,7 @@ func TestPauseAndResume(t *testing.T) {
 		if len(kinds) != 4 {
 			t.Fatalf("log has %d rows, want 4:\n%s", len(kinds), strings.Join(kinds, "\n"))
 		}
-		want := "#4  20:00:08 UTC  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
+		want := "#4  20:00:08 UTC  after 1. e4  W 1:59:55 · B 1:59:57  white Garry Kasparov · call (6.12b)" // Esc in arbiter mode: the human's call
 		if got := strings.SplitN(kinds[0], "\n", 2)[0]; got != want {
 			t.Errorf("first log row = %q, want %q", got, want)
 		}
@@ -497,7 +497,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 			t.Errorf("the wrong PIN was not recorded: last event %s", last.Kind)
 		}
 	})
-	t.Run("the right PIN switches to arbiter mode and runs the action", func(t *testing.T) {
+	t.Run("the right PIN lends arbiter mode to the action and unlocks it", func(t *testing.T) {
 		h.ft.advance(time.Second) // the back-off after one wrong PIN
 		h2.c.do(actStartGame)
 		pin := h2.c.win.Canvas().Focused().(*formEntry)
@@ -506,12 +506,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 		if g := h.game(); g == nil || g.State != match.Running {
 			t.Fatal("the right PIN did not start the game")
 		}
-		if h2.c.mode != match.RoleArbiter {
-			t.Errorf("mode %s", h2.c.mode)
+		if h2.c.mode != match.RoleOperator || !h2.c.unlocked() {
+			t.Errorf("after the action: %s mode, unlocked %v; want operator mode, arbiter mode unlocked", h2.c.mode, h2.c.unlocked())
 		}
 	})
-	t.Run("operator mode records the operator for the computer and the player for his own press", func(t *testing.T) {
-		h2.c.do(actArbiterMode) // back to operator mode
+	t.Run("operator mode records the operator for the computer; the human's press and move are the arbiter's, lent while arbiter mode is unlocked", func(t *testing.T) {
 		h.ft.advance(time.Second)
 		h2.c.win.Canvas().Focus(h2.c.moveEntry)
 		h2.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: defaultKeyLeft}) // Kasparov presses
@@ -530,8 +529,11 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 				roles = append(roles, e.Role)
 			}
 		}
-		if strings.Join(roles, ",") != "white,operator" {
-			t.Errorf("move roles = %v, want white (Kasparov) and operator (Deep Blue)", roles)
+		if strings.Join(roles, ",") != "arbiter,operator" {
+			t.Errorf("move roles = %v, want arbiter (Kasparov's, in arbiter mode) and operator (Deep Blue)", roles)
+		}
+		if h2.c.mode != match.RoleOperator {
+			t.Errorf("after the human's move the console is in %s mode, want operator mode", h2.c.mode)
 		}
 	})
 	t.Run("errors show as one sentence in a dialog", func(t *testing.T) {
@@ -566,7 +568,7 @@ func TestClockRedrawsOnlyWhenItsTextChanges(t *testing.T) {
 			t.Fatalf("flag shown 1 ms early: %q", white.flag.Text)
 		}
 		h.ft.advance(time.Millisecond)
-		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "fell first" || !white.notes[0].Visible() {
+		if !strings.Contains(white.flag.Text, "FLAG 20:01:00.000") || white.notes[0].Text != "flag fell" || !white.notes[0].Visible() {
 			t.Errorf("flag = %q, note %q (shown %v)", white.flag.Text, white.notes[0].Text, white.notes[0].Visible())
 		}
 		if h.ft.pending() != 0 {

@@ -83,9 +83,11 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	for _, it := range items {
 		if e, isEntry := it.Widget.(*formEntry); isEntry {
 			c.win.Canvas().Focus(e)
-			break
+			return d
 		}
 	}
+	c.win.Canvas().Unfocus()
+	c.onEnter = submit // a form without a text field: Enter confirms it too
 	return d
 }
 
@@ -198,7 +200,9 @@ func (c *console) newMatchDialog() {
 	p1.OnChanged = func(s string) { white.Options[1] = s; white.Refresh() }
 	p2.OnChanged = func(s string) { white.Options[2] = s; white.Refresh() }
 	pin := newFormEntry(true)
-	pin.SetPlaceHolder(translate("optional: a passphrase of at least 10 characters"))
+	pin.SetPlaceHolder(translate("optional, 10 characters or more"))
+	pin2 := newFormEntry(true) // typed twice: a slip would lock the arbiter out
+	pin2.SetPlaceHolder(translate("the same passphrase again"))
 	// the zone the times of day are shown in (match new --tz): the
 	// machine's by default; the record keeps UTC
 	zone := entryWith(service.MachineZone(os.Getenv))
@@ -216,8 +220,12 @@ func (c *console) newMatchDialog() {
 		widget.NewFormItem(translate("White in game 1"), container.NewVBox(white, lotsHelp)),
 		widget.NewFormItem(translate("Time zone"), zone),
 		widget.NewFormItem(translate("Arbiter PIN"), pin),
+		widget.NewFormItem(translate("Arbiter PIN again"), pin2),
 	}
 	c.formDialog(translate("New match"), translate("Create match"), items, func() error {
+		if pin.Text != pin2.Text {
+			return errText(translate("the two PINs differ: type the same arbiter PIN in both fields"))
+		}
 		n, ok := atoiOr(games.Text, 6)
 		if !ok {
 			return errText(tr("%q is not a number of games: give a whole number such as 6", games.Text))
@@ -244,11 +252,41 @@ func (c *console) newMatchDialog() {
 		c.mode = match.RoleArbiter
 		m := c.state().Match
 		c.refresh()
+		msg := tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots))
+		cred := c.state().ArbiterCredential()
 		c.afterDialog(func() {
-			c.info(translate("Match created"), tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots)))
+			if cred == nil {
+				c.info(translate("Match created"), msg)
+				return
+			}
+			c.fingerprintNote(msg, cred.Fingerprint())
 		})
 		return nil
 	})
+}
+
+// fingerprintNote says the match is created and shows the arbiter's key
+// fingerprint to write down (on the scoresheet, in the arbiter's notes),
+// with a button that copies it: every signed report and 'arbiter verify
+// --key' name the key by it.
+func (c *console) fingerprintNote(msg, fp string) {
+	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key: every signed report names the key by it, and 'arbiter verify --key' checks it."))
+	text.Wrapping = fyne.TextWrapWord
+	// in two lines of four blocks of eight, as it is written down
+	blocks := strings.Fields(match.HexBlocks(fp))
+	half := (len(blocks) + 1) / 2
+	shown := widget.NewLabelWithStyle(strings.Join(blocks[:half], " ")+"\n"+strings.Join(blocks[half:], " "), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
+	copied := widget.NewLabel("")
+	copyBtn := widget.NewButton(translate("Copy the fingerprint"), func() {
+		c.fa.Clipboard().SetContent(fp)
+		copied.SetText(translate("Copied."))
+	})
+	box := container.NewVBox(text, shown, container.NewHBox(copyBtn, copied))
+	d := dialog.NewCustom(translate("Match created"), translate("OK"), box, c.win)
+	d.Resize(fyne.NewSize(600, 0))
+	d.SetOnClosed(func() { c.onEnter = nil })
+	c.onEnter = d.Hide
+	c.showDialog(d)
 }
 
 func lotsText(l string) string {
@@ -312,6 +350,16 @@ func sideChoice() (*widget.RadioGroup, func() clock.Side) {
 
 func (c *console) adjustDialog() {
 	side, get := sideChoice()
+	// the clock that runs is the one most likely to be corrected; with the
+	// clocks stopped, the side to move's
+	if g := c.game(); g != nil && g.Live() {
+		s := g.ToMove()
+		if running, ok := g.Clock.Running(); ok {
+			s = running
+		}
+		side.SetSelected(side.Options[s])
+	}
+	confirmed := "" // a change of more than a minute, once shown: given again, it is made
 	corr := entryWith("")
 	corr.SetPlaceHolder("+5m, -1m30s, =1:59:30")
 	moves := entryWith("")
@@ -334,8 +382,36 @@ func (c *console) adjustDialog() {
 			}
 			adj.Moves = &n
 		}
+		// the clock runs on while the question stands: the same side and
+		// correction given again is the answer
+		key := fmt.Sprint(get(), strings.TrimSpace(corr.Text))
+		if msg := c.largeCorrection(get(), adj); msg != "" && confirmed != key {
+			confirmed = key
+			return errText(msg)
+		}
 		return c.giveFromDialog(c.arbiter(), match.Adjust{Side: get(), Adjustment: adj, Reason: reason.Text}, nil)
 	})
+}
+
+// largeCorrection is the question a correction of side's clock by more
+// than a minute asks first ("" for a smaller one): from what to what, by
+// how much.
+func (c *console) largeCorrection(side clock.Side, adj match.Adjustment) string {
+	g := c.game()
+	if g == nil || !g.Clock.Started() {
+		return ""
+	}
+	now := g.Clock.Remaining(side, c.now())
+	after := now + adj.D
+	if adj.Set {
+		after = adj.D
+	}
+	if d := after - now; d <= time.Minute && d >= -time.Minute {
+		return ""
+	}
+	now = now.Truncate(time.Second) // as the clock shows it
+	return tr("%s's clock goes from %s to %s (%s), a change of more than a minute: press Adjust again to make it.",
+		translate(match.Colour(side)), clock.FormatReading(now), clock.FormatReading(after), clock.FormatCorrection(after-now))
 }
 
 func (c *console) resultDialog() {

@@ -43,6 +43,9 @@ func (c *console) runHere(a match.Actor, at time.Time, cmd match.Command, done f
 	by := c.cmdAs(a)
 	by.At = at
 	res, err := c.core.Do(c.ctx, by, cmd)
+	if err != nil && c.where != nil {
+		c.refreshWhere() // a refusal is one sentence: no warning of the command before stays beside it
+	}
 	done(res, err)
 }
 

@@ -160,3 +160,41 @@ func TestTheAudienceDisplayForwardsTheClockKeys(t *testing.T) {
 		t.Error("the audience display closed by itself")
 	}
 }
+
+// A single fallen flag is labelled "flag fell"; "fell first" only once the
+// other flag has fallen too, under the flag that fell first.
+func TestAFlagIsSaidFirstOnlyWhenBothHaveFallen(t *testing.T) {
+	for _, tc := range []struct{ lang, one, first string }{
+		{"en", "flag fell", "fell first"},
+		{"de", "Fallblättchen gefallen", "zuerst gefallen"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			if tc.lang == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("60", "") // one minute sudden death
+			h.c.do(actStartGame)
+			h.c.win.Canvas().Unfocus()
+			h.ft.advance(time.Minute)
+			white, black := h.c.clocks[0], h.c.clocks[1]
+			t.Run("a single fallen flag says the flag fell", func(t *testing.T) {
+				if got := white.notes[0].Text; got != tc.one || !white.notes[0].Visible() {
+					t.Errorf("White's note is %q (shown %v), want %q", got, white.notes[0].Visible(), tc.one)
+				}
+			})
+			// White moves anyway (the arbiter confirms); then Black's minute runs out
+			h.typeMove("e4")
+			h.key(fyne.KeyReturn)
+			h.ft.advance(time.Minute)
+			t.Run("with both fallen the first says so and the second does not", func(t *testing.T) {
+				if got := white.notes[0].Text; got != tc.first {
+					t.Errorf("White's note is %q, want %q", got, tc.first)
+				}
+				if got := black.notes[0].Text; got != "" {
+					t.Errorf("Black's note is %q, want none", got)
+				}
+			})
+		})
+	}
+}

@@ -90,3 +90,31 @@ func (l *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	}
 	return fyne.NewSize(w, h)
 }
+
+// heightAt is the flow's height at width w.
+func (l *flowLayout) heightAt(objs []fyne.CanvasObject, w float32) float32 {
+	h := float32(0)
+	for i, row := range l.rows(objs, w) {
+		if i > 0 {
+			h += theme.Padding()
+		}
+		h += rowHeight(row)
+	}
+	return h
+}
+
+// oneRowWidth is the width the visible objects take on one row.
+func (l *flowLayout) oneRowWidth(objs []fyne.CanvasObject) float32 {
+	w := float32(0)
+	n := 0
+	for _, o := range objs {
+		if o.Visible() {
+			w += o.MinSize().Width
+			n++
+		}
+	}
+	if n > 1 {
+		w += float32(n-1) * theme.Padding()
+	}
+	return w
+}

@@ -360,6 +360,12 @@ func commandWords(cmd match.Command) ([]string, error) {
 		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
 	case match.Forfeit:
 		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
+	case match.Arrive:
+		w := []string{"arrive", "--player", x.Player}
+		if x.At != nil {
+			w = append(w, "--at", x.At.UTC().Format(time.RFC3339Nano))
+		}
+		return w, nil
 	}
 	return nil, errText(tr("%s is not given at a station", cmd.Kind()))
 }
@@ -404,10 +410,13 @@ var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
 // it is refused once its record holds that. The mirror's connection sends
 // nothing, and an older record's SHA-256 PIN cannot be checked at the
 // authority without sending it: those are checked against the replica's
-// match and a wrong one is not recorded (docs/stations.md).
+// match and a wrong one is not recorded (docs/stations.md). The attempt
+// is the console's mode's (pinTriedBy): typed at the operator's console, it
+// is recorded as tried by the operator against the arbiter's credential.
 func (c *console) checkArbiterPIN(pin string, done func(error)) {
+	by := match.Actor{Role: c.pinTriedBy(), PIN: pin}
 	if c.stationRole == "" {
-		c.runHere(match.Actor{Role: match.RoleArbiter, PIN: pin}, c.now(), match.CredentialCheck{}, func(_ match.Result, err error) { done(err) })
+		c.runHere(by, c.now(), match.CredentialCheck{}, func(_ match.Result, err error) { done(err) })
 		return
 	}
 	m := c.state().Match
@@ -419,8 +428,18 @@ func (c *console) checkArbiterPIN(pin string, done func(error)) {
 		done(nil)
 		return
 	}
-	c.queue(sendItem{a: match.Actor{Role: match.RoleArbiter, PIN: pin}, at: c.now(), check: true,
+	c.queue(sendItem{a: by, at: c.now(), check: true,
 		done: func(_ stations.Result, err error) { done(err) }})
+}
+
+// pinTriedBy is who tries the arbiter's PIN typed at this console: the
+// operator at a console in operator mode (the operator's laptop, or any
+// console in operator mode in a match with a computer), else the arbiter.
+func (c *console) pinTriedBy() match.Role {
+	if m := c.state().Match; c.stationRole == "operator" || (c.mode == match.RoleOperator && m != nil && m.Computer != "") {
+		return match.RoleOperator
+	}
+	return match.RoleArbiter
 }
 
 // wrongCredential reports whether err refuses a wrong credential, or one

@@ -121,7 +121,7 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 		}
 	})
 
-	t.Run("a press is stamped where it was given, with the offset to the authority", func(t *testing.T) {
+	t.Run("a press is stamped where it was given, with the offset to the authority (the human's, in operator mode the arbiter's)", func(t *testing.T) {
 		lc.Advance(time.Second)
 		given := lc.Now()
 		slot := h.whiteSlot()
@@ -130,17 +130,20 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
 			t.Fatalf("last event %s %s, want the press", e.Kind, e.Payload)
 		}
-		if e.Role != string(match.RoleWhite) || !e.At.Equal(given.Add(offset)) || p.PressedNS != given.Add(offset).UnixNano() || p.Raised || p.Correction {
-			t.Fatalf("press by %s at %v, payload %s; want white's press at %v", e.Role, e.At, e.Payload, given.Add(offset))
+		if e.Role != string(match.RoleArbiter) || !e.At.Equal(given.Add(offset)) || p.PressedNS != given.Add(offset).UnixNano() || p.Raised || p.Correction {
+			t.Fatalf("press by %s at %v, payload %s; want the arbiter's press at %v", e.Role, e.At, e.Payload, given.Add(offset))
+		}
+		if h.c.mode != match.RoleOperator {
+			t.Errorf("after the human's press the console is in %s mode, want operator mode", h.c.mode)
 		}
 		if g := h.game(); g.Pressed == nil || *g.Pressed != clock.White {
 			t.Fatal("the console does not show White's press")
 		}
 	})
 
-	t.Run("the move completing the press is the player's", func(t *testing.T) {
+	t.Run("the move completing the human's press needs arbiter mode too", func(t *testing.T) {
 		e := send(func() { h.typeMove("e4") })
-		if e.Kind != match.KindMove || e.Role != string(match.RoleWhite) || h.ply() != 1 || h.c.moveEntry.Text != "" {
+		if e.Kind != match.KindMove || e.Role != string(match.RoleArbiter) || h.ply() != 1 || h.c.moveEntry.Text != "" {
 			t.Fatalf("last event %s by %s, ply %d, move field %q", e.Kind, e.Role, h.ply(), h.c.moveEntry.Text)
 		}
 	})
@@ -163,13 +166,14 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 
 	t.Run("the authority's refusal is shown in the move field and nothing is written", func(t *testing.T) {
 		before := h.lastEvent().Seq
-		e := send(func() { h.typeMove("Nf3") }) // the operator for Kasparov
+		e := send(func() { h.typeMove("Ke3") }) // no king reaches e3
 		if e.Seq != before {
 			t.Fatalf("a refused move wrote event %d (%s)", e.Seq, e.Kind)
 		}
-		if got := h.c.moveErr.Text; !strings.Contains(got, "acts only for the computer") {
+		if got := h.c.moveErr.Text; !strings.Contains(got, "Ke3") {
 			t.Fatalf("the move field says %q", got)
 		}
+		h.c.moveEntry.SetText("")
 	})
 
 	t.Run("a refusal the console words itself is said in the console's words, in German too", func(t *testing.T) {
@@ -358,9 +362,9 @@ func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
 }
 
 // On a protected match the console sends its commands with the PIN it
-// holds, as it gives local ones: the arbiter's with his, a player's press
-// with the PIN the arbiter gave at this console; a dialog's command (the
-// arbiter's result) goes to the authority when its form is confirmed.
+// holds, as it gives local ones: the arbiter's with his, the operator's
+// press with the PIN the arbiter gave at this console; a dialog's command
+// (the arbiter's result) goes to the authority when its form is confirmed.
 func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 	const pin = "correct horse battery"
 	h := newHarness(t, match.RoleArbiter, pin)
@@ -375,16 +379,20 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 		t.Fatalf("last event %s, want the game's start: %s", e.Kind, refusalShown(h.c))
 	}
 
-	t.Run("a player's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
-		h.c.mode = match.RoleOperator
-		slot := h.whiteSlot()
+	t.Run("the operator's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
 		lc.Advance(time.Second)
-		h.c.pressSlot(slot)
+		h.c.pressSlot(h.whiteSlot()) // Kasparov's, in arbiter mode
 		h.c.sending.Wait()
-		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleWhite) {
-			t.Fatalf("last event %s by %s, want White's press: %s", e.Kind, e.Role, refusalShown(h.c))
-		}
 		h.typeMove("e4")
+		h.c.sending.Wait()
+		h.c.mode = match.RoleOperator
+		lc.Advance(time.Second)
+		h.c.pressSlot(1 - h.whiteSlot())
+		h.c.sending.Wait()
+		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleOperator) {
+			t.Fatalf("last event %s by %s, want the operator's press: %s", e.Kind, e.Role, refusalShown(h.c))
+		}
+		h.typeMove("e5")
 		h.c.sending.Wait()
 		h.c.mode = match.RoleArbiter
 	})

@@ -93,10 +93,19 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 
 	t.Run("adjust: the side, the correction, the moves and the reason", func(t *testing.T) {
 		h.c.do(actAdjust)
+		for _, o := range overlayWidgets(h) {
+			if r, ok := o.(*widget.RadioGroup); ok {
+				r.SetSelected("White") // Black's clock runs: offered first
+			}
+		}
 		es := topEntries(t, h.c) // correction, moves, reason
 		es[0].SetText("-1m30s")
 		es[1].SetText("0")
 		es[2].SetText("the board's clock")
+		submitTop(t, h) // more than a minute: the console asks first
+		if !strings.Contains(topDialogTexts(h.c), "a change of more than a minute") {
+			t.Fatalf("a correction of 1m30s is not asked about: %q", topDialogTexts(h.c))
+		}
 		submitTop(t, h)
 		checkEvent(t, sent(), match.KindAdjust, match.RoleArbiter, given(), map[string]any{"side": "white", "op": "add", "ms": -90000, "moves": 0, "reason": "the board's clock"})
 	})

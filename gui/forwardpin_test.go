@@ -139,7 +139,7 @@ func TestAWrongPINForArbiterModeAtAStationsConsoleIsRecordedByTheAuthorityAndBac
 		role  match.Role // who tried, as the record names him
 		actor string
 	}{
-		{"at the first station's console (a record holder) the attempt is the arbiter's", func() *console { return h.c }, match.RoleArbiter, m.Arbiter},
+		{"at the first station's console (a record holder) in operator mode the attempt is the operator's console's", func() *console { return h.c }, match.RoleOperator, m.Operators[0]},
 		{"at the operator's laptop's console the attempt is the operator's, who alone speaks there", func() *console { return laptop }, match.RoleOperator, m.Operators[0]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -179,8 +179,13 @@ func (r *moveEntryRenderer) Layout(size fyne.Size) {
 }
 
 func (r *moveEntryRenderer) MinSize() fyne.Size {
-	p := theme.InnerPadding()
-	return fyne.NewSize(100, r.text.MinSize().Height+2*p)
+	return fyne.NewSize(100, moveEntryHeight(theme.TextSize(), theme.InnerPadding()))
+}
+
+// moveEntryHeight is the move field's height at text size size and inner
+// padding ip: its text is 15 % larger than the console's.
+func moveEntryHeight(size, ip float32) float32 {
+	return fyne.MeasureText("M", size*1.15, fyne.TextStyle{}).Height + 2*ip
 }
 
 func (r *moveEntryRenderer) Refresh() {

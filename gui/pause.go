@@ -1,6 +1,9 @@
 package gui
 
 import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/internal/phrase"
@@ -40,20 +43,38 @@ func (c *console) pause() {
 		return
 	}
 	at := c.now()
-	causes := match.PauseCauses()
+	// On the computer's turn a technical fault is never a cause (rule 7:
+	// its clock keeps running): it is offered disabled, saying why.
+	running, _ := g.Clock.Running()
+	var causes []string
 	var labels []string
-	for _, k := range causes {
+	var barred fyne.CanvasObject
+	for _, k := range match.PauseCauses() {
+		if m := c.state().Match; k == match.CauseFault && m != nil && m.Computer != "" && g.Name(running) == m.Computer {
+			r := widget.NewRadioGroup([]string{causeLabel(k)}, nil)
+			r.Disable()
+			why := widget.NewLabel(sentence(match.ErrorFor(match.CodeNoPauseForFault)))
+			why.Wrapping = fyne.TextWrapWord
+			why.SizeName = theme.SizeNameCaptionText
+			barred = container.NewVBox(r, why)
+			continue
+		}
+		causes = append(causes, k)
 		labels = append(labels, causeLabel(k))
 	}
 	cause := widget.NewRadioGroup(labels, nil)
 	cause.Required = true
 	cause.SetSelected(causeLabel(match.CauseOther))
+	var causeBox fyne.CanvasObject = cause
+	if barred != nil {
+		causeBox = container.NewVBox(cause, barred)
+	}
 	reason := entryWith("")
 	reason.SetPlaceHolder(translate("optional"))
 	when := widget.NewLabel(tr("at %s, the instant you asked", c.timeOfDay(at)))
 	c.formDialog(translate("Stop the clocks (6.12a)"), translate("Stop the clocks"), []*widget.FormItem{
 		widget.NewFormItem(translate("Clocks stop"), when),
-		widget.NewFormItem(translate("Cause"), cause),
+		widget.NewFormItem(translate("Cause"), causeBox),
 		widget.NewFormItem(translate("Reason"), reason),
 	}, func() error {
 		chosen := match.CauseOther

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,51 @@ func topRadio(t *testing.T, c *console) *widget.RadioGroup {
 	}
 	t.Fatal("the dialog has no choice of cause")
 	return nil
+}
+
+// On the computer's turn a technical fault is never a cause of the
+// arbiter's stop (rule 7): the dialog offers it disabled, saying why, and
+// it cannot be chosen (issue 27: before, it was offered and always
+// refused).
+func TestTheFaultCauseIsDisabledOnTheComputersTurnWithRule7AsTheReason(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		computer bool // the computer's turn
+	}{
+		{"on the human's turn a fault may be chosen", false},
+		{"on the computer's turn the fault is disabled, citing rule 7", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := rolesGame(t, match.RoleArbiter)
+			if tc.computer {
+				h.c.win.Canvas().Unfocus()
+				h.key(defaultKeyLeft)
+				h.typeMove("e4")
+				h.ft.advance(2 * time.Second)
+			}
+			h.c.win.Canvas().Unfocus()
+			h.key(defaultKeyStop)
+			r := topRadio(t, h.c)
+			offered := slices.Contains(r.Options, causeLabel(match.CauseFault))
+			texts := topDialogTexts(h.c)
+			var disabled []string
+			for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+				if d, ok := o.(*widget.RadioGroup); ok && d.Disabled() {
+					disabled = append(disabled, d.Options...)
+				}
+			}
+			if offered == tc.computer {
+				t.Errorf("the fault among the choices: %v, want %v", offered, !tc.computer)
+			}
+			if barred := slices.Contains(disabled, causeLabel(match.CauseFault)); barred != tc.computer {
+				t.Errorf("the fault shown disabled: %v, want %v", barred, tc.computer)
+			}
+			if tc.computer && !strings.Contains(texts, "Rule 7: during a technical fault the computer's clock keeps running") {
+				t.Errorf("the dialog does not say why: %q", texts)
+			}
+			h.key(fyne.KeyEscape)
+		})
+	}
 }
 
 // pauseCause is the cause a pause event records.
@@ -62,7 +108,6 @@ func TestTheArbitersStopAsksForTheCause(t *testing.T) {
 		{"6.12a: F9 then Enter stops the clocks for the default cause other", nil, "", fyne.KeyReturn, match.CauseOther, "", false},
 		{"6.12a: a fault on the human's turn stops the clocks", nil, match.CauseFault, fyne.KeyReturn, match.CauseFault, "", false},
 		{"rule 7: a power failure stops the computer's clock too", whiteMoves, match.CausePowerFailure, fyne.KeyReturn, match.CausePowerFailure, "", false},
-		{"rule 7: a fault on the computer's turn is refused with rule 7 cited", whiteMoves, match.CauseFault, fyne.KeyReturn, "", "Rule 7: during a technical fault the computer's clock keeps running", true},
 		{"6.12a: Esc cancels and the clocks keep running", nil, match.CauseUnplayable, fyne.KeyEscape, "", "", false},
 	}
 	for _, tc := range cases {
@@ -143,8 +188,9 @@ func TestTheCorrectionDialogsPauseGivesItsCause(t *testing.T) {
 	}
 }
 
-// The German console asks for the cause in German, says the rule 7
-// refusal in German, and shows a pause's cause in the log in German.
+// The German console asks for the cause in German, says why a fault is no
+// cause on the computer's turn (rule 7) in German, and shows a pause's
+// cause in the log in German.
 func TestTheCauseOfAPauseIsSaidInGerman(t *testing.T) {
 	inGerman(t)
 	h := rolesGame(t, match.RoleArbiter)
@@ -154,15 +200,13 @@ func TestTheCauseOfAPauseIsSaidInGerman(t *testing.T) {
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyStop)
 	r := topRadio(t, h.c)
-	if got := strings.Join(r.Options, " | "); got != "technische Störung | Stromausfall (Regel 7) | die Partie kann nicht gespielt werden | anderer Grund" {
+	if got := strings.Join(r.Options, " | "); got != "Stromausfall (Regel 7) | die Partie kann nicht gespielt werden | anderer Grund" {
 		t.Errorf("the causes are offered as %q", got)
 	}
-	r.SetSelected(r.Options[0])
-	h.key(fyne.KeyReturn)
 	if got := topDialogTexts(h.c); !strings.Contains(got, "Regel 7: Bei einer technischen Störung") {
-		t.Errorf("the refusal is not German: %q", got)
+		t.Errorf("why a fault is no cause is not said in German: %q", got)
 	}
-	r.SetSelected(r.Options[1])
+	r.SetSelected(r.Options[0])
 	h.key(fyne.KeyReturn)
 	if got := strings.Join(logRows(h.c.state().Match, h.game()), "\n"); !strings.Contains(got, "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten") {
 		t.Errorf("the log does not say the cause in German:\n%s", got)

@@ -221,6 +221,10 @@ func (c *console) exportPGNDialog() {
 func (c *console) exportPDFDialog() {
 	paper := widget.NewSelect([]string{"A4", "Letter"}, nil)
 	paper.SetSelected("A4")
+	// by the match's zone, else the locale's paper: Letter in the Americas
+	if report.DefaultPaper(c.state().Match, report.PaperLocale(os.Getenv)) == "letter" {
+		paper.SetSelected("Letter")
+	}
 	games := []string{translate("the whole match")}
 	nums := []int{0}
 	for _, g := range c.state().Games {

@@ -80,18 +80,16 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, "", "", "Rule 7"},
 		{"operator mode: Esc on the human's turn is the operator's 6.12b call", match.RoleOperator, nil,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, match.KindPause, "operator", ""},
-		{"operator mode: the Stop clocks button acts as the operator too", match.RoleOperator, whiteMoves,
-			func(h *harness) { test.Tap(h.c.buttons[actCallArbiter]) }, "", "", "Rule 7"},
 		{"arbiter mode: Esc is the human player's 6.12b call, recorded as him", match.RoleArbiter, whiteMoves,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyCall) }, match.KindPause, "white", ""},
 		{"arbiter mode: the arbiter's own stop (6.12a) has its own key", match.RoleArbiter, nil,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyStop); h.key(fyne.KeyReturn) }, match.KindPause, "arbiter", ""},
-		{"operator mode: the human's move without his press is refused", match.RoleOperator, nil,
-			func(h *harness) { h.typeMove("e4") }, "", "", "operator acts only for the computer"},
-		{"operator mode: the human's own press is recorded as him", match.RoleOperator, nil,
-			pressWhite, match.KindPress, "white", ""},
-		{"operator mode: the move after the human's own press completes it as his", match.RoleOperator, pressWhite,
-			func(h *harness) { h.typeMove("e4") }, match.KindMove, "white", ""},
+		{"operator mode acts only as the operator: the human's move needs arbiter mode (lent while unlocked)", match.RoleOperator, nil,
+			func(h *harness) { h.typeMove("e4") }, match.KindMove, "arbiter", ""},
+		{"operator mode acts only as the operator: the human's press needs arbiter mode (lent while unlocked)", match.RoleOperator, nil,
+			pressWhite, match.KindPress, "arbiter", ""},
+		{"operator mode acts only as the operator: the move after the human's press needs arbiter mode too", match.RoleOperator, pressWhite,
+			func(h *harness) { h.typeMove("e4") }, match.KindMove, "arbiter", ""},
 		{"operator mode: the computer's press and move are the operator's", match.RoleOperator, whiteMoves,
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyRight); h.typeMove("e5") }, match.KindMove, "operator", ""},
 		{"arbiter mode: a move is entered by the arbiter", match.RoleArbiter, pressWhite,
@@ -133,8 +131,10 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 	}
 }
 
-// A PIN given for one arbiter action from operator mode lends arbiter mode
-// to that action only (issue 14, point 10).
+// A PIN given for one arbiter action from operator mode, arbiter mode
+// locked, lends arbiter mode to that action only (issue 14, point 10); it
+// unlocks arbiter mode, which stays unlocked (issue 27): switching back to
+// it asks for nothing.
 func TestAPINForOneActionLeavesTheConsoleInOperatorMode(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "arbiter passphrase")
@@ -142,7 +142,10 @@ func TestAPINForOneActionLeavesTheConsoleInOperatorMode(t *testing.T) {
 	h.c.hallPIN = "arbiter passphrase" // given at this console (cmdAs)
 	h.c.mode = match.RoleArbiter
 	h.c.do(actStartGame)
-	h.c.do(actArbiterMode)
+	h.c.do(actLock) // Ctrl+Shift+L: operator mode, arbiter mode locked
+	if h.c.mode != match.RoleOperator || h.c.unlocked() {
+		t.Fatalf("after locking: %s mode, unlocked %v", h.c.mode, h.c.unlocked())
+	}
 	h.ft.advance(time.Second)
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyCall) // Kasparov's turn: the operator's call
@@ -162,7 +165,11 @@ func TestAPINForOneActionLeavesTheConsoleInOperatorMode(t *testing.T) {
 	if e, _ := h.last(match.KindResume); e.Role != "arbiter" {
 		t.Errorf("resume recorded as %q, want arbiter", e.Role)
 	}
-	if h.c.mode != match.RoleOperator || h.c.pin != "" {
-		t.Errorf("after the action the console is in %s mode (PIN kept: %v), want operator mode", h.c.mode, h.c.pin != "")
+	if h.c.mode != match.RoleOperator || !h.c.unlocked() {
+		t.Errorf("after the action the console is in %s mode (unlocked: %v), want operator mode, arbiter mode unlocked", h.c.mode, h.c.unlocked())
+	}
+	h.c.do(actArbiterMode)
+	if h.c.mode != match.RoleArbiter || len(h.c.dialogs) != 0 {
+		t.Errorf("Ctrl+M after the PIN: %s mode, %d dialogs open; want arbiter mode without a question", h.c.mode, len(h.c.dialogs))
 	}
 }

@@ -57,6 +57,9 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	ts := timesource.New()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now, commands: commands})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
+	if f := c.board.geometryFile; f != "" {
+		c.bar.geometryFile = f + ".bar"
+	}
 	// the console may have moved to another file (Continue in a new file…)
 	defer func() { c.live.App().DB().Close() }()
 

@@ -63,6 +63,17 @@ func TestEveryArbiterActionOnAnUnprotectedMatchWarns(t *testing.T) {
 	if h.ply() != 1 || !strings.Contains(h.c.where.Text, "Unprotected match") {
 		t.Errorf("the arbiter's move does not warn (ply %d): %q", h.ply(), h.c.where.Text)
 	}
+	t.Run("a refused arbiter action is one sentence, with no warning beside it", func(t *testing.T) {
+		h.c.do(actResume) // a clock runs: refused
+		said := refusalShown(h.c)
+		if said == "" || strings.Count(strings.TrimSuffix(said, "."), ". ") > 0 || strings.Contains(said, "\n") {
+			t.Errorf("the refusal is %q, want one sentence", said)
+		}
+		if strings.Contains(h.c.where.Text, "Unprotected") {
+			t.Errorf("the status line still warns beside the refusal: %q", h.c.where.Text)
+		}
+		h.key(fyne.KeyEscape)
+	})
 	t.Run("an operator's action does not warn", func(t *testing.T) {
 		h.c.do(actArbiterMode) // to operator mode
 		h.ft.advance(3 * time.Second)
@@ -126,7 +137,9 @@ func TestTheConsolesPDFCarriesTheSignedHeadsAndSignsOnlyWithTheCredential(t *tes
 			t.Errorf("the note does not say the head was signed with the key %s: %q", key, note)
 		}
 		seal := h.core.Seal()
-		want, _, err := service.ReportPDF(h.ctx, h.core, report.PDFOptions{Paper: "a4", Lang: "en", Seal: &seal})
+		// the paper the export dialog offers: the match's zone's, else the locale's
+		paper := report.DefaultPaper(h.core.State().Match, report.PaperLocale(os.Getenv))
+		want, _, err := service.ReportPDF(h.ctx, h.core, report.PDFOptions{Paper: paper, Lang: "en", Seal: &seal})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,8 +70,9 @@ func (v *stationsView) show(lines []string, canInvite bool) {
 
 func (c *console) recordPath() string { return c.core.DB().Path() }
 
-// stationsLines is what the dialog shows of the record at path at now.
-func stationsLines(path string, now time.Time) (lines []string, isStation bool) {
+// stationsLines is what the dialog shows of the record at path at now
+// (timeOfDay writes an instant as the console shows a time of day).
+func stationsLines(path string, now time.Time, timeOfDay func(time.Time) string) (lines []string, isStation bool) {
 	st, running, err := stations.ReadStationStatus(path, now)
 	if _, ok, _ := stations.ReadStation(path); !ok {
 		return []string{translate("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
@@ -100,6 +101,9 @@ func stationsLines(path string, now time.Time) (lines []string, isStation bool) 
 	}
 	if st.Alarm != "" {
 		lines = append(lines, tr("ALARM: %s", st.Alarm))
+	}
+	if len(st.Stations) > 0 {
+		return append(lines, seenLines(st.Stations, running, timeOfDay)...), true
 	}
 	lines = append(lines, tr("Members (%d):", len(st.Members)))
 	for _, m := range st.Members {
@@ -141,7 +145,14 @@ func (c *console) stationsDialog() {
 			c.stations = nil
 		}
 	})
-	refresh := func() { v.show(stationsLines(c.recordPath(), c.now())) }
+	refresh := func() {
+		v.show(stationsLines(c.recordPath(), c.now(), func(t time.Time) string {
+			if m := c.state().Match; m != nil {
+				return m.LocalTime(t, "15:04:05")
+			}
+			return t.UTC().Format("15:04:05") + " UTC"
+		}))
+	}
 	var arm func()
 	arm = func() {
 		stop = c.after(stationsEvery, func() {
@@ -284,9 +295,21 @@ func (c *console) noteStationWrite() bool {
 	return true
 }
 
+// atArbitersConsole says, on the operator's laptop, that a command not the
+// operator's is given at the arbiter's console.
+const atArbitersConsole = "The operator's station gives only the operator's commands: this one is given at the arbiter's console."
+
 // explain is the sentence of a refusal: on a station's replica, a
-// command the console could not write is explained as the station's.
+// command the console could not write is explained as the station's; the
+// advice fits the station and mode it is given in (issue 27: on the
+// laptop's console, already in operator mode, a press of the human's clock
+// answered "switch to operator mode (Ctrl+M)").
 func (c *console) explain(err error) string {
+	var role *stations.RoleError
+	if errors.As(err, &role) && c.mode != match.RoleArbiter {
+		// already in operator mode: the advice is where to give it
+		return translate(atArbitersConsole)
+	}
 	if words, ok := stationWords(err); ok {
 		return words
 	}
@@ -294,4 +317,42 @@ func (c *console) explain(err error) string {
 		return c.stationRefusal()
 	}
 	return sentence(err)
+}
+
+// seenLines are the lines of every station the station knows, clients
+// included (issue 27: the operator's laptop and the mirror were never
+// shown): its role; connected, or when it was last heard; how many events
+// it is behind; its clock's uncertainty to the authority; the authority;
+// its alarm. running: this console's station runs (else it hears nobody).
+func seenLines(seen []stations.StationSeen, running bool, timeOfDay func(time.Time) string) []string {
+	lines := []string{tr("Stations (%d):", len(seen))}
+	for _, s := range seen {
+		var l string
+		switch {
+		case s.Self && !running:
+			l = tr("%s (%s): not running", s.Name, s.Role)
+		case s.Connected:
+			l = tr("%s (%s): connected, %d events behind", s.Name, s.Role, s.Lag)
+		case s.LastSeenNS == 0:
+			l = tr("%s (%s): not heard since this station started", s.Name, s.Role)
+		default:
+			l = tr("%s (%s): last seen %s, %d events behind", s.Name, s.Role, timeOfDay(time.Unix(0, s.LastSeenNS)), s.Lag)
+		}
+		if s.UncertaintyMS >= 0 {
+			l += ", " + tr("clock ± %.1f ms", s.UncertaintyMS)
+		} else if s.Connected {
+			l += ", " + translate("clock not yet set by the authority")
+		}
+		if s.Authority {
+			l += " · " + translate("authority")
+		}
+		if s.Self {
+			l += " · " + translate("this station")
+		}
+		if s.Alarm != "" {
+			l += " · " + tr("ALARM: %s", s.Alarm)
+		}
+		lines = append(lines, l)
+	}
+	return lines
 }

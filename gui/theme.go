@@ -16,8 +16,8 @@ var (
 )
 
 // consoleTheme is the default Fyne theme (so light and dark follow the
-// system) with DejaVu Sans as the text face and every size multiplied by the
-// text-size setting, for projection.
+// system) with DejaVu Sans as the text face and the text sizes multiplied by
+// the text-size setting, for projection.
 type consoleTheme struct {
 	scale float32
 }
@@ -40,12 +40,20 @@ func (t *consoleTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
 	return theme.DefaultTheme().Icon(n)
 }
 
+// Size is the default theme's size, text sizes (and the icons set in a
+// line of text) times the text-size setting: the gaps between things keep
+// their size, so a larger text takes room for its letters only, and the
+// clocks and the board keep theirs (consoleLayout).
 func (t *consoleTheme) Size(n fyne.ThemeSizeName) float32 {
 	s := t.scale
 	if s <= 0 {
 		s = 1
 	}
-	return theme.DefaultTheme().Size(n) * s
+	switch n {
+	case theme.SizeNameText, theme.SizeNameCaptionText, theme.SizeNameHeadingText, theme.SizeNameSubHeadingText, theme.SizeNameInlineIcon:
+		return theme.DefaultTheme().Size(n) * s
+	}
+	return theme.DefaultTheme().Size(n)
 }
 
 // Colours of the console that do not depend on the variant.

@@ -58,3 +58,32 @@ func TestTheFlagVerdictIsSaidInGerman(t *testing.T) {
 		})
 	}
 }
+
+// The 6.9 verdict's sentence says when the flag fell in the match's zone,
+// to the millisecond, in the verdict's note and in the incident log: a
+// match in Philadelphia reads EST, never UTC.
+func TestTheFlagVerdictSaysTheLocalInstant(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, "")
+	spec := defaultSpec()
+	spec.White, spec.Control, spec.TimeZone = "Garry Kasparov", "60", "America/New_York"
+	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	start := h.ft.Now()
+	h.ft.advance(61 * time.Second)
+	h.c.win.Canvas().Unfocus()
+	h.c.do(actFlagWhite)
+	h.key(fyne.KeyReturn)
+	fell := start.Add(60 * time.Second)
+	want := "fell at " + fell.In(h.c.state().Match.Location()).Format("15:04:05.000") + " EST"
+	note := topDialogTexts(h.c)
+	log := strings.Join(logShown(h.c), "\n")
+	for _, tc := range []struct{ where, text string }{{"the verdict's note", note}, {"the incident log", log}} {
+		t.Run(tc.where+" says the local instant", func(t *testing.T) {
+			if !strings.Contains(tc.text, want) || strings.Contains(tc.text, "UTC") {
+				t.Errorf("%s says:\n%s\nwant %q and no UTC", tc.where, tc.text, want)
+			}
+		})
+	}
+}

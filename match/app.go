@@ -680,7 +680,7 @@ func (t *tx) require(command string, roles ...Role) error {
 	for _, r := range roles[1:] {
 		names = phrase.Errorf("%s or %s", names, r)
 	}
-	return forbidAs(CodeWrongRole, command, names, t.cmd.Role)
+	return forbidAs(CodeWrongRole, command, names, t.who())
 }
 
 func (t *tx) match() (*Match, error) {

@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
@@ -543,9 +542,9 @@ func (t *tx) mayActFor(g *Game, side clock.Side, what phrase.Word) error {
 	}
 	if restricted && s != side {
 		if t.cmd.Role == RoleOperator {
-			return forbidAs(CodeOperatorOnlyForComputer, t.st.Match.Computer, g.Name(side), what)
+			return forbidAs(CodeOperatorOnlyForComputer, t.who(), t.st.Match.Computer, t.st.whoPlays(g, side), what)
 		}
-		return forbidAs(CodeNotYourSide, t.cmd.Role, what, colour(side))
+		return forbidAs(CodeNotYourSide, t.who(), what, t.st.whoPlays(g, side))
 	}
 	return nil
 }
@@ -782,8 +781,10 @@ func (t *tx) adjust(g *Game, side clock.Side, adj Adjustment, reason any, rule s
 }
 
 // DrawOffer records a draw offer ('draw offer') by Side (nil: the side of
-// the player who gives it, else Game.Offerer). The offer lapses when the
-// opponent moves or declines.
+// the player who gives it, else Game.Offerer), on either clock: before the
+// offerer's move or after it. It stands until the opponent accepts it,
+// declines it or completes a move after it; the opponent may answer at
+// once.
 type DrawOffer struct {
 	Side *clock.Side `json:"side,omitempty"`
 }
@@ -845,10 +846,17 @@ func (t *tx) answerDraw(accept bool) error {
 	if err != nil {
 		return err
 	}
-	if g.Offer == nil || g.OfferNext != nil {
+	if g.Offer == nil {
 		return refuseAs(CodeNoDrawOffer)
 	}
+	// the opponent answers at once, on either clock
 	answering := g.Offer.By.Other()
+	if s, restricted, err := t.roleSide(g); err == nil && restricted && s == g.Offer.By {
+		if accept {
+			return forbidAs(CodeOwnOfferAccept, t.st.whoPlays(g, answering))
+		}
+		return forbidAs(CodeOwnOfferDecline, t.st.whoPlays(g, answering))
+	}
 	if err := t.mayActFor(g, answering, phrase.Word(strings.TrimPrefix(verb, "draw ")+" the draw")); err != nil {
 		return err
 	}

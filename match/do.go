@@ -243,6 +243,7 @@ var commandKinds = map[string]func(b []byte) (Command, error){
 	"amend":            decodeAs[Amend],
 	"claim":            decodeAs[Claim],
 	"forfeit":          decodeAs[Forfeit],
+	"arrive":           decodeAs[Arrive],
 	"credential.add":   decodeAs[CredentialAdd],
 	"credential.check": decodeAs[CredentialCheck],
 }

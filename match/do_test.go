@@ -15,6 +15,7 @@ import (
 func commandSamples() []Command {
 	white, black := clock.White, clock.Black
 	two, h := 2, 90*time.Minute
+	arrived := time.Date(1996, 2, 10, 20, 12, 30, 250_000_000, time.UTC)
 	return []Command{
 		MatchNew{Title: "ACM Chess Challenge", Site: "Philadelphia", Arbiter: "Mike Valvo", Players: [2]string{kasparov, deepBlue},
 			Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, Appeals: []string{"Monty Newborn"}, Games: 6,
@@ -42,6 +43,8 @@ func commandSamples() []Command {
 		Amend{Ply: 12, Input: "Nf3", Reason: "entered Nd2"},
 		Claim{Draw: ClaimRepetition, Move: "Nf3"},
 		Forfeit{Side: white, Reason: "absent"},
+		Arrive{Player: kasparov},
+		Arrive{Player: deepBlue, At: &arrived},
 		CredentialAdd{Role: RoleOperator, Made: &Credential{Role: "operator", Kind: "key", PublicKey: strings.Repeat("ab", 32)}},
 		CredentialCheck{},
 	}

@@ -98,6 +98,7 @@ const (
 	CodeAmendChangesStanding      Code = "amend-changes-standing"
 	CodeNotAFlag                  Code = "not-a-flag-side"
 	CodeMatchNewNeedsArbiter      Code = "match-new-needs-arbiter"
+	CodeArriveNeedsPlayer         Code = "arrive-needs-player"
 	// The bounds on a command's instant (app.go, checkWhen).
 	CodeBefore1900   Code = "instant-before-1900"
 	CodeBeforeMatch  Code = "instant-before-match"
@@ -115,6 +116,8 @@ const (
 	CodeAllGamesPlayed            Code = "all-games-played"
 	CodeAlreadyStopped            Code = "clocks-already-stopped"
 	CodeAppealDecided             Code = "appeal-already-decided"
+	CodeArrivalAhead              Code = "arrival-ahead"
+	CodeArrivedAlready            Code = "arrived-already"
 	CodeBadTimeControl            Code = "bad-time-control"
 	CodeBothFlagsNotFallen        Code = "both-flags-not-fallen"
 	CodeCannotAmend               Code = "cannot-amend"
@@ -167,16 +170,20 @@ const (
 	CodeNotAnAppeal               Code = "not-an-appeal"
 	CodeNotAnIncidentKind         Code = "not-an-incident-kind"
 	CodeNotAnObject               Code = "command-not-an-object"
+	CodeNotPlayerOfGame           Code = "not-a-player-of-the-game"
 	CodeNotYourSide               Code = "not-your-side"
 	CodeNothingToAmend            Code = "nothing-to-amend"
 	CodeNothingToPress            Code = "nothing-to-press"
 	CodeOfferOpen                 Code = "draw-offer-open"
+	CodeOwnOfferAccept            Code = "own-draw-offer-accept"
+	CodeOwnOfferDecline           Code = "own-draw-offer-decline"
 	CodeOlderPIN                  Code = "older-pin-record"
 	CodeOperatorOnlyForComputer   Code = "operator-only-for-computer"
 	CodeOwnFlagFirst              Code = "own-flag-fell-first"
 	CodePassphraseNotUTF8         Code = "passphrase-not-utf8"
 	CodePeriodOutOfRange          Code = "period-out-of-range"
 	CodePlayerHasMoved            Code = "player-has-moved"
+	CodePlayerArrived             Code = "player-arrived-in-time"
 	CodePositionOver              Code = "position-already-over"
 	CodeRecordGrew                Code = "record-grew-while-signing"
 	CodeRegistrationUnsigned      Code = "registration-unsigned"
@@ -196,7 +203,7 @@ const (
 // SharedCodes are the refusals every face words alike (above): the command
 // line's table need not word them.
 var SharedCodes = []Code{
-	CodeAllGamesPlayed, CodeAlreadyStopped, CodeAppealDecided, CodeBadTimeControl,
+	CodeAllGamesPlayed, CodeAlreadyStopped, CodeAppealDecided, CodeArrivalAhead, CodeArrivedAlready, CodeBadTimeControl,
 	CodeBothFlagsNotFallen, CodeCannotAmend, CodeCannotCorrectClock, CodeCannotPostpone,
 	CodeCannotSchedule, CodeCannotStart, CodeCannotTakeBack, CodeClaimNotYourMove, CodeClockRunning,
 	CodeComputersClockRuns, CodeCorrectionTooLarge, CodeCredentialAddNeedsArbiter,
@@ -209,9 +216,9 @@ var SharedCodes = []Code{
 	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoRecordToAmend, CodeNoScheduledStart,
 	CodeNoSuchGame, CodeNotAClaim, CodeNotACommandKind, CodeNotACredentialRole,
 	CodeNotAPosition, CodeNotAResult, CodeNotARuling, CodeNotATimeZone, CodeNotAnAppeal,
-	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
-	CodeOfferOpen, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
-	CodePeriodOutOfRange, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
+	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotPlayerOfGame, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
+	CodeOfferOpen, CodeOwnOfferAccept, CodeOwnOfferDecline, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
+	CodePeriodOutOfRange, CodePlayerArrived, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
 	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,

@@ -373,6 +373,7 @@ var gameHandlers = map[string]gameHandler{
 	KindCorrect:      applyCorrect,
 	KindAmend:        applyAmend,
 	KindClaim:        applyClaim,
+	KindArrive:       applyArrive,
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {
@@ -551,12 +552,14 @@ func applyMove(s *State, g *Game, e store.Event) error {
 	entry.ClockWhite = r.white
 	entry.ClockBlack = r.black
 	if g.OfferNext != nil && *g.OfferNext == mover {
+		// the move made with the offer carries its (=), whether the offer
+		// still stands or was answered before the move
 		entry.DrawOffer = true
-		g.Offer = &Offer{By: mover, Ply: entry.Ply}
 		g.OfferNext = nil
-	} else if g.Offer != nil && g.Offer.By != mover {
-		// The opponent moved: a pending offer lapses.
-		g.Offer = nil
+	}
+	if g.Offer != nil && g.Offer.By != mover && entry.Ply > g.Offer.Ply {
+		// The opponent made a move after the offer: it lapses.
+		g.Offer, g.OfferNext = nil, nil
 	}
 	return nil
 }
@@ -729,15 +732,26 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 	if err != nil {
 		return err
 	}
+	// An offer may be made on either clock (Article 9.1: after one's move
+	// is the proper moment, any other still counts). It stands until the
+	// opponent answers it or completes a move after it; a move completed
+	// by a press awaiting its entry counts as made.
 	entries := g.Sheet.Entries()
-	if n := len(entries); n > 0 && sideOfColor(entries[n-1].Color) == side {
-		// Offered with the move just made: "(=)" goes with that move.
-		g.Sheet.Edit(n, func(e *scoresheet.Entry) { e.DrawOffer = true })
-		g.Offer = &Offer{By: side, Ply: n}
-	} else {
-		// Offered before moving: the offer stands with the next move.
-		g.Offer = &Offer{By: side, Ply: len(entries)}
+	made := len(entries)
+	if g.Pressed != nil {
+		made++
+	}
+	g.Offer = &Offer{By: side, Ply: made}
+	switch n := len(entries); {
+	case g.Pressed != nil || g.ToMove() == side:
+		// before the offerer's move is entered (his press awaits it) or
+		// made (his clock runs, or the opponent's press awaits its entry):
+		// the (=) goes with that move
 		g.OfferNext = &side
+	case n > 0 && sideOfColor(entries[n-1].Color) == side:
+		// offered with the move just made: "(=)" goes with that move (an
+		// edit: the entries may be shared with a clone of the sheet)
+		g.Sheet.Edit(n, func(e *scoresheet.Entry) { e.DrawOffer = true })
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
 	return nil
@@ -752,7 +766,9 @@ func applyDrawAnswer(s *State, g *Game, e store.Event) error {
 	if e.Kind == KindDrawAccept {
 		kind, text = "draw accept", phrase.Errorf("%s accepts the draw offer", g.Name(side))
 	}
-	g.Offer, g.OfferNext = nil, nil
+	// the offer is answered; an offer made before the offerer's move keeps
+	// its (=) for that move
+	g.Offer = nil
 	g.Incidents = append(g.Incidents, s.said(g, e, kind, "rule 8/14", text, nil))
 	return nil
 }
@@ -775,14 +791,14 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
 	if !fell.IsZero() {
-		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), instant(fell))
+		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), s.Match.Instant(fell))
 	}
 	if p.OrderUnknown {
 		text = phrase.Errorf("both flags fallen, order unknown: the game continues")
 		w, _ := time.Parse(time.RFC3339Nano, p.WhiteFellAt)
 		b, _ := time.Parse(time.RFC3339Nano, p.BlackFellAt)
 		if !w.IsZero() && !b.IsZero() {
-			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", instant(w), instant(b))
+			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", s.Match.Instant(w), s.Match.Instant(b))
 		}
 	}
 	if p.Verdict != "" {

@@ -232,7 +232,7 @@ func (cmd Flag) run(t *tx, _ *Result) error {
 	if err != nil {
 		return err
 	}
-	p, end := judgeFlag(g, side, f, claimed)
+	p, end := judgeFlag(t.st.Match, g, side, f, claimed)
 	if err := t.emit(g.Number, KindFlag, p); err != nil {
 		return err
 	}
@@ -282,14 +282,14 @@ func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, 
 	}
 	switch {
 	case of.At.IsZero() || f.At.IsZero() || of.At.Equal(f.At):
-		return side, f, refuseAs(CodeSameInstant, instant(f.At))
+		return side, f, refuseAs(CodeSameInstant, t.st.Match.Instant(f.At))
 	case of.At.Before(f.At):
 		first := side.Other()
 		if _, done := requiredDone(g, first, of); done {
 			return side, f, nil // the first flag loses nothing (6.3): the claimed one is judged
 		}
 		if rs, ok, _ := t.roleSide(g); ok && rs == first {
-			return side, f, refuseAs(CodeOwnFlagFirst, colour(first), instant(of.At), colour(side), instant(f.At), colour(first), colour(side))
+			return side, f, refuseAs(CodeOwnFlagFirst, colour(first), t.st.Match.Instant(of.At), colour(side), t.st.Match.Instant(f.At), colour(first), colour(side))
 		}
 		return first, of, nil
 	}
@@ -301,8 +301,9 @@ func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, 
 // clock's counter, at the instant the flag fell; a player who had not
 // completed them loses unless the opponent cannot checkmate by any series
 // of legal moves (6.9), and the arbiter decides when that is undetermined.
-// It returns the flag event's payload and the game's end, if it ends.
-func judgeFlag(g *Game, side clock.Side, f clock.Flag, claimed clock.Side) (FlagPayload, *EndPayload) {
+// It returns the flag event's payload and the game's end, if it ends. Its
+// sentences say the instant the flag fell in m's zone.
+func judgeFlag(m *Match, g *Game, side clock.Side, f clock.Flag, claimed clock.Side) (FlagPayload, *EndPayload) {
 	payload := FlagPayload{Side: side.String(), FellAt: rfc(f.At)}
 	if claimed != side {
 		payload.Claimed = claimed.String()
@@ -311,18 +312,18 @@ func judgeFlag(g *Game, side clock.Side, f clock.Flag, claimed clock.Side) (Flag
 	// decides, then why
 	said := func(verdict string, why *phrase.Error) {
 		if claimed != side {
-			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), instant(f.At), why)
+			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), m.Instant(f.At), why)
 		}
 		payload.Verdict, payload.Reason, payload.Why = verdict, why.Error(), why
 	}
 	done, ok := requiredDone(g, side, f)
 	if ok {
-		said("required moves completed", phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, instant(f.At)))
+		said("required moves completed", phrase.Errorf("%s had completed %d moves, the %d required, when the flag fell at %s (6.3): no loss on time", colour(side), done, f.Required, m.Instant(f.At)))
 		return payload, nil
 	}
-	short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), instant(f.At), done, f.Required)
+	short := phrase.Errorf("%s's flag fell at %s with %d of the %d moves required completed", colour(side), m.Instant(f.At), done, f.Required)
 	if f.Required == 0 {
-		short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), instant(f.At))
+		short = phrase.Errorf("%s's flag fell at %s in the period for all remaining moves", colour(side), m.Instant(f.At))
 	}
 	opp := side.Other()
 	mv := flagMateVerdict(g.Sheet, opp)

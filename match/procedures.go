@@ -444,9 +444,12 @@ func (f Forfeit) run(t *tx, _ *Result) error {
 		return refuseAs(CodePlayerHasMoved, g.Name(side), colour(side), n, g.Number)
 	}
 	deadline := base.Add(m.ForfeitAfter)
+	if err := t.arrivedInTime(g, side, deadline, clock.FormatReading(m.ForfeitAfter), what, base); err != nil {
+		return err
+	}
 	if !t.cmd.At.After(deadline) {
 		return refuseAs(CodeForfeitTooEarly,
-			g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), clock.FormatReading(deadline.Sub(t.cmd.At)))
+			g.Name(side), clock.FormatReading(m.ForfeitAfter), what, base.UTC().Format(time.RFC3339), deadline.UTC().Format(time.RFC3339), waitFor(deadline.Sub(t.cmd.At)))
 	}
 	result := "0-1"
 	if side == clock.Black {

@@ -154,9 +154,10 @@ type Game struct {
 	Clock       clock.Clock
 	Sheet       *scoresheet.Sheet
 	Incidents   []Incident
-	Offer       *Offer      // pending draw offer
-	OfferNext   *clock.Side // a side that offered before moving: its next move carries (=)
-	Pressed     *clock.Side // a press recorded before its move (move --pressed pending)
+	Offer       *Offer       // pending draw offer
+	OfferNext   *clock.Side  // a side that offered before moving: its next move carries (=)
+	Pressed     *clock.Side  // a press recorded before its move (move --pressed pending)
+	Arrived     [2]time.Time // each side's arrival at the board (Article 6.6), zero until recorded
 	PressedAt   time.Time
 	Paused      PauseInfo
 	FirstEvent  int64 // seq of the game's first event

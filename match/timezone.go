@@ -56,3 +56,11 @@ func (m *Match) LocalTime(t time.Time, layout string) string {
 	}
 	return t.In(m.Location()).Format(layout) + " " + m.ZoneName(t)
 }
+
+// Instant writes an instant to the millisecond in the match's time zone,
+// the zone named: "15:01:40.000 EST" ("17:01:39.000 UTC" for a match
+// without a zone). A sentence a person reads (a flag's fall, a 6.9 verdict)
+// says its instants so; the record's instants stay UTC.
+func (m *Match) Instant(t time.Time) string {
+	return t.In(m.Location()).Format("15:04:05.000") + " " + m.ZoneName(t)
+}

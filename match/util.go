@@ -94,6 +94,13 @@ func colorOf(s clock.Side) chess.Color {
 	return chess.White
 }
 
-// instant writes an instant of the record to the millisecond, in UTC
-// ("17:01:39.000 UTC").
-func instant(t time.Time) string { return t.UTC().Format("15:04:05.000") + " UTC" }
+// waitFor says how long to wait until an instant d after now is past (a
+// limit of Article 6.6 is "more than"): below a second in milliseconds,
+// rounded up ("1 ms" at the limit itself, where "0:00:00" was said), else
+// as a clock reading rounded up to the second.
+func waitFor(d time.Duration) any {
+	if ms := max((d+time.Millisecond-1)/time.Millisecond, 1); ms < 1000 {
+		return phrase.Errorf("%d ms", int(ms))
+	}
+	return clock.FormatReading((d + time.Second - 1).Truncate(time.Second))
+}

@@ -30,7 +30,7 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	r.heading(t.s("Rulings, appeals and corrections"), 11)
 	rows := [][]string{}
 	for _, g := range games {
-		for _, in := range g.Incidents {
+		for _, in := range g.ByInstant() {
 			if !ruled(g, in) {
 				continue
 			}
@@ -41,7 +41,7 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	if len(rows) == 0 {
 		r.para(t.s("No rulings, appeals or corrections were recorded."), 9, false)
 	} else {
-		r.table([]col{{11, "C"}, {25, "L"}, {17, "L"}, {26, "L"}, {20, "L"}, {0, "L"}, {14, "L"}, {26, "L"}},
+		r.table([]col{{11, "C", false}, {25, "L", false}, {17, "L", false}, {26, "L", false}, {20, "L", true}, {0, "L", false}, {14, "L", false}, {26, "L", false}},
 			[]string{t.s("Game"), t.f("Time (%s)", t.zoneLabel(r.allIncidentTimes(games)...)), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	}
 	f.Ln(8)

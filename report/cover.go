@@ -120,7 +120,7 @@ func (r *renderer) standings() {
 		}
 		rows = append(rows, []string{fmt.Sprint(g.Number), date, g.White, g.Black, res, term, moves})
 	}
-	r.table([]col{{14, "C"}, {24, "L"}, {36, "L"}, {36, "L"}, {18, "C"}, {0, "L"}, {14, "R"}},
+	r.table([]col{{14, "C", false}, {24, "L", false}, {36, "L", false}, {36, "L", false}, {18, "C", false}, {0, "L", false}, {14, "R", false}},
 		[]string{t.s("Game"), t.s("Date"), t.s("White"), t.s("Black"), t.s("Result"), t.s("Termination"), t.s("Moves")}, rows, 9)
 }
 

@@ -28,13 +28,15 @@
 // the running time of the mover's turn up to the press, a delay included,
 // time with the clocks stopped excluded (the time charged follows from
 // consecutive %clk).
-// The incidents logged after that move and before the next one (an incident
-// logged before the first move goes to the first move's comment) are each a
-// structured command "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the
-// words "Role: kind (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote). Moves
-// struck out of the record by a correction are a variation right after the
-// move that replaced them, commented "struck out: operator error, rule 10:
-// REASON"; a struck run not yet replaced is named in the last comment. The
+// The incidents that happened after that move and before the next one, by
+// their instants ([match.Game.Follows]: what happened before the first move
+// is in a comment before it, what happened after a move struck out since is
+// in that move's comment in its variation), are each a structured command
+// "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the words "Role: kind
+// (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote). Moves struck out of the
+// record by a correction are a variation right after the move that replaced
+// them, commented "struck out: operator error, rule 10: REASON"; a struck
+// run not yet replaced is named in the last comment. The
 // last move's comment ends with how the game ended ("[%evt end TERMINATION
 // TIME system] Game over: …"). Free text never contains "{", "}" or "[%".
 // The movetext itself is written by scoresheet.WritePGN.

@@ -23,10 +23,10 @@ func (r *renderer) incidents(g *match.Game) {
 		return
 	}
 	rows := [][]string{}
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		rows = append(rows, r.incidentRow(g, in, false))
 	}
-	r.table([]col{{14.5, "L"}, {16, "L"}, {13, "R"}, {13, "R"}, {25, "L"}, {17, "L"}, {0, "L"}, {13, "L"}, {23, "L"}},
+	r.table([]col{{14.5, "L", false}, {16, "L", false}, {13, "R", false}, {13, "R", false}, {25, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {23, "L", false}},
 		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
 }
@@ -65,14 +65,17 @@ func (r *renderer) recordedLate(g *match.Game) {
 }
 
 func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) []string {
+	// the move it followed when it happened, struck out since or not
 	after := r.t.s("start")
-	if es := g.Sheet.Entries(); in.Ply > 0 && in.Ply <= len(es) {
-		e := es[in.Ply-1]
+	if e := g.Follows(in); e != nil {
 		after = fmt.Sprintf("%d.", e.Number)
 		if e.Color == chess.Black {
 			after = fmt.Sprintf("%d…", e.Number)
 		}
 		after += " " + r.t.san(e.SAN)
+		if e.Struck {
+			after += " (" + r.t.s("struck out") + ")"
+		}
 	}
 	actor := r.t.word(string(in.Role))
 	if in.Actor != "" {
@@ -92,7 +95,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 func (r *renderer) adjustments(g *match.Game) {
 	f, t := r.f, r.t
 	var rows [][]string
-	for _, in := range g.Incidents {
+	for _, in := range g.ByInstant() {
 		if in.Kind != match.IncidentAdjust && in.Kind != match.IncidentCorrect {
 			continue
 		}
@@ -107,7 +110,7 @@ func (r *renderer) adjustments(g *match.Game) {
 		f.Ln(3)
 		return
 	}
-	r.table([]col{{14.5, "L"}, {16, "L"}, {17, "L"}, {13, "L"}, {34, "L"}, {0, "L"}, {24, "R"}},
+	r.table([]col{{14.5, "L", false}, {16, "L", false}, {17, "L", true}, {13, "L", false}, {34, "L", false}, {0, "L", false}, {24, "R", false}},
 		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
 			t.s("White") + " / " + t.s("Black")}, rows, 7)
 	f.Ln(2)

@@ -11,7 +11,9 @@ import (
 	"arbiter/match"
 )
 
-// word is a kind or role of the record in the report's language.
+// word is a kind or role of the record in the report's language, by its
+// name ("technical fault", "technische Störung"), never its identifier
+// ("technical-fault"): the shared dictionary's entry in either language.
 func (t tr) word(s string) string { return t.s(s) }
 
 // rule is a rule reference in the report's language: "rule 10" → "Regel 10";

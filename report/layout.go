@@ -148,6 +148,7 @@ func (r *renderer) kvSized(label, value string, lw, size float64) {
 type col struct {
 	w     float64 // 0: takes the rest of the width
 	align string
+	whole bool // widened to its longest cell, not word: a name that never wraps (an incident kind)
 }
 
 // table draws rows with a repeated header row; cells wrap, rows never split
@@ -170,7 +171,11 @@ func (r *renderer) table(cols []col, head []string, rows [][]string, size float6
 			if i == flex {
 				continue
 			}
-			need := r.longestWord(append([]string{head[i]}, column(rows, i)...), size, i == 0) + 2.4
+			texts := append([]string{head[i]}, column(rows, i)...)
+			need := r.longestWord(texts, size, i == 0) + 2.4
+			if cols[i].whole {
+				need = max(need, r.longestCell(texts[1:], size)+2.4)
+			}
 			if need > ws[i] && rest-(need-ws[i]) >= 24 {
 				rest -= need - ws[i]
 				ws[i] = need
@@ -250,6 +255,16 @@ func (r *renderer) longestWord(texts []string, size float64, _ bool) float64 {
 	}
 	r.font(size, false)
 	return max
+}
+
+// longestCell is the width of the widest text at size, set in one line.
+func (r *renderer) longestCell(texts []string, size float64) float64 {
+	r.font(size, false)
+	w := 0.0
+	for _, s := range texts {
+		w = max(w, r.f.GetStringWidth(s))
+	}
+	return w
 }
 
 func (r *renderer) rowHeight(ws []float64, row []string, lh float64) float64 {

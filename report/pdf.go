@@ -12,7 +12,7 @@ import (
 
 // PDFOptions choose the paper, the language and the games of a PDF report.
 type PDFOptions struct {
-	Paper string // "a4" (default) or "letter"
+	Paper string // "a4" or "letter"; "" by the match's zone (DefaultPaper)
 	Lang  string // "en" (default) or "de"
 	Game  int    // 0: every game started so far; N: only game N
 	// Heads are each game's chain head (GameHeads), printed in its signature
@@ -84,8 +84,12 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 		return errors.New("report: there is no match in this record: create one with 'arbiter match new' first")
 	}
 	size := ""
-	switch strings.ToLower(opts.Paper) {
-	case "", "a4":
+	paper := strings.ToLower(opts.Paper)
+	if paper == "" {
+		paper = DefaultPaper(st.Match, "") // Letter in the Americas
+	}
+	switch paper {
+	case "a4":
 		size = "A4"
 	case "letter":
 		size = "Letter"

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -115,22 +114,19 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 	if fen := g.Sheet.StartFEN(); fen != scoresheet.StandardFEN {
 		pg.StartFEN = fen
 	}
-	cmds, notes := moveNotes(g, len(entries))
-	for i, e := range entries {
-		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds[i+1], notes[i+1])})
+	pl := placeIncidents(g)
+	for _, e := range entries {
+		cmds, notes := pl.after[e.Ply].words()
+		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds, notes)})
 	}
-	struck, unplaced := struckVariations(g)
+	struck, unplaced := struckVariations(g, pl)
 	for i := range pg.Moves {
 		pg.Moves[i].Variations = struck[i+1]
 	}
-	var final []string
-	if len(entries) == 0 {
-		final = append(final, cmds[0]...)
-		if len(notes[0]) > 0 {
-			final = append(final, commentText(strings.Join(notes[0], "; ")))
-		}
+	if cmds, notes := pl.before.words(); len(cmds) > 0 {
+		pg.Intro = strings.Join(append(cmds, commentText(strings.Join(notes, "; "))), " ")
 	}
-	final = append(final, unplaced...)
+	final := unplaced
 	if g.Over() {
 		final = append(final, endNote(g))
 	}
@@ -279,32 +275,46 @@ func moveComment(e *scoresheet.Entry, cmds, notes []string) string {
 	return b.String()
 }
 
-// moveNotes sorts the incidents of a game by the ply they follow: cmds[p]
-// and notes[p] belong after ply p (1-based); what happened before the first
-// move goes to ply 1 (to index 0 when the game has no moves).
-func moveNotes(g *match.Game, plies int) (cmds, notes [][]string) {
-	cmds, notes = make([][]string, plies+1), make([][]string, plies+1)
-	at := func(p int) int {
-		if p < 1 {
-			p = 1
-		}
-		if p > plies {
-			p = plies
-		}
-		return p
-	}
-	idx := make([]int, len(g.Incidents))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(i, j int) bool { return at(g.Incidents[idx[i]].Ply) < at(g.Incidents[idx[j]].Ply) })
-	for _, i := range idx {
-		in := g.Incidents[i]
-		p := at(in.Ply)
-		cmds[p] = append(cmds[p], IncidentCommand(in))
-		notes[p] = append(notes[p], IncidentNote(in))
+// placed are the incidents of a game by the move they follow
+// (match.Game.Follows), each group in the order they happened.
+type placed struct {
+	before incidents               // before the first move
+	after  map[int]incidents       // after the standing move at ply p
+	struck map[struckKey]incidents // after a move struck out since
+}
+
+// struckKey names a struck-out move: its ply and the instant it was played.
+type struckKey struct {
+	ply int
+	at  int64
+}
+
+func keyOf(e scoresheet.Entry) struckKey { return struckKey{e.Ply, e.At.UnixNano()} }
+
+type incidents []match.Incident
+
+// words are the incidents' structured commands and their notes.
+func (ins incidents) words() (cmds, notes []string) {
+	for _, in := range ins {
+		cmds = append(cmds, IncidentCommand(in))
+		notes = append(notes, IncidentNote(in))
 	}
 	return cmds, notes
+}
+
+func placeIncidents(g *match.Game) placed {
+	pl := placed{after: map[int]incidents{}, struck: map[struckKey]incidents{}}
+	for _, in := range g.ByInstant() {
+		switch e := g.Follows(in); {
+		case e == nil:
+			pl.before = append(pl.before, in)
+		case e.Struck:
+			pl.struck[keyOf(*e)] = append(pl.struck[keyOf(*e)], in)
+		default:
+			pl.after[e.Ply] = append(pl.after[e.Ply], in)
+		}
+	}
+	return pl
 }
 
 // IncidentCommand is an incident as a structured comment command that a
@@ -414,7 +424,7 @@ func struckRuns(g *match.Game) []struckRun {
 // commented "struck out: operator error, rule 10: REASON". A struck run
 // whose replacement has not been played yet, or that no longer fits the
 // position, is returned as a note instead.
-func struckVariations(g *match.Game) (vars map[int][][]scoresheet.PGNMove, notes []string) {
+func struckVariations(g *match.Game, pl placed) (vars map[int][][]scoresheet.PGNMove, notes []string) {
 	vars = map[int][][]scoresheet.PGNMove{}
 	entries := g.Sheet.Entries()
 	for _, run := range struckRuns(g) {
@@ -424,21 +434,48 @@ func struckVariations(g *match.Game) (vars map[int][][]scoresheet.PGNMove, notes
 		}
 		p := run.Entries[0].Ply // the replacement is the entry at ply p
 		if p > len(entries) || !fits(g.Sheet, p, run.Entries) {
-			var labels []string
+			// the moves named, each followed by what happened after it
+			var parts []string
 			for _, e := range run.Entries {
-				labels = append(labels, e.Label())
+				parts = append(parts, e.Label())
+				if cmds, ns := pl.struck[keyOf(e)].words(); len(cmds) > 0 {
+					parts = append(parts, "("+strings.Join(ns, "; ")+")")
+				}
 			}
-			notes = append(notes, commentText(why+": "+strings.Join(labels, " ")))
+			notes = append(notes, struckCommands(pl, run)+commentText(why+": "+strings.Join(parts, " ")))
 			continue
 		}
 		var v []scoresheet.PGNMove
 		for _, e := range run.Entries {
-			v = append(v, scoresheet.PGNMove{SAN: e.SAN})
+			cmds, ns := pl.struck[keyOf(e)].words()
+			c := strings.Join(cmds, " ")
+			if len(ns) > 0 {
+				c += " " + commentText(strings.Join(ns, "; "))
+			}
+			v = append(v, scoresheet.PGNMove{SAN: e.SAN, Comment: strings.TrimSpace(c)})
 		}
-		v[len(v)-1].Comment = commentText(why)
+		last := &v[len(v)-1]
+		sep := "; "
+		if last.Comment == "" {
+			sep = ""
+		}
+		last.Comment += sep + commentText(why)
 		vars[p] = append(vars[p], v)
 	}
 	return vars, notes
+}
+
+// struckCommands are the structured commands of the incidents that
+// followed the moves of a struck run, each followed by a space.
+func struckCommands(pl placed, run struckRun) string {
+	var b strings.Builder
+	for _, e := range run.Entries {
+		cmds, _ := pl.struck[keyOf(e)].words()
+		for _, c := range cmds {
+			b.WriteString(c + " ")
+		}
+	}
+	return b.String()
 }
 
 // struckCause is the cause of a correction in a few words: "operator error,

@@ -111,7 +111,7 @@ func TestMatchPGNComments(t *testing.T) {
 		comment string
 		want    string
 	}{
-		{"an incident before the first move goes into the first move's comment", mv[0].Comment, "Arbiter: note board turned round; W 2:00:00 B 2:00:00"},
+		{"an incident before the first move goes into the comment before it", games[0].Intro, "Arbiter: note board turned round; W 2:00:00 B 2:00:00"},
 		{"an incident after a move goes into that move's comment", mv[0].Comment, "Arbiter: pause (6.12a) noise"},
 		{"a struck-out move whose replacement is not played yet is named in the last comment", games[0].Final, "struck out: operator error, rule 10: 2. Nf3"},
 		{"an incident carries a structured command with kind, rule, instant and role", mv[0].Comment, "[%evt pause 6.12a 2024-05-01T13:01:00Z arbiter]"},
@@ -170,8 +170,10 @@ func TestMatchPGNTags(t *testing.T) {
 			t.Errorf("tag problems: %v", p)
 		}
 	})
-	t.Run("no comment comes before the first move", func(t *testing.T) {
-		if strings.Contains(out, "\n\n{") {
+	t.Run("the comment before the first move holds what happened before it and nothing after", func(t *testing.T) {
+		_, movetext, _ := strings.Cut(out, "\n\n")
+		intro, _, _ := strings.Cut(movetext, "}")
+		if !strings.HasPrefix(intro, "{") || !strings.Contains(intro, "board turned round") || strings.Contains(intro, "pause") {
 			t.Errorf("output:\n%s", out)
 		}
 	})

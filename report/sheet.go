@@ -65,6 +65,7 @@ func (r *renderer) game(g *match.Game) {
 	r.kv(t.s("Result"), res, lw)
 	f.Ln(3)
 
+	r.startPosition(g)
 	r.scoresheet(g)
 	r.signatures(g)
 	r.chart(g)

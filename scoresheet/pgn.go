@@ -28,8 +28,11 @@ type PGNGame struct {
 	// StartFEN, when non-empty, is written as [SetUp "1"] and [FEN "..."]
 	// (unless Tags has them) and sets the first move number and colour.
 	StartFEN string
-	Moves    []PGNMove
-	Result   string // "1-0" "0-1" "1/2-1/2" "*"; "" is written as "*"
+	// Intro, when non-empty, is a comment before the first move: what
+	// happened before it (ReadGame.Intro reads it back).
+	Intro  string
+	Moves  []PGNMove
+	Result string // "1-0" "0-1" "1/2-1/2" "*"; "" is written as "*"
 	// Final, when non-empty, is how the game ended: it is added to the last
 	// move's comment, or written before the result when there are no moves.
 	Final string
@@ -134,6 +137,9 @@ func writeGame(w *bufio.Writer, g PGNGame) error {
 		}
 	}
 	lw := lineWriter{w: w}
+	if c := sanitizeComment(g.Intro); c != "" {
+		lw.comment(c)
+	}
 	moves := g.Moves
 	if g.Final != "" && len(moves) > 0 {
 		// One comment per move (chess.js reads no more): the final comment

@@ -128,6 +128,9 @@ func ParseFEN(fen string) (*chess.Position, error) {
 	if len(f) != 6 {
 		return nil, phrase.Errorf("the FEN %q has %d fields but needs 6 (board, side to move, castling, en passant, halfmove clock, move number)", fen, len(f))
 	}
+	if err := fenFields(f); err != nil {
+		return nil, err
+	}
 	pos := &chess.Position{}
 	if err := pos.UnmarshalText([]byte(fen)); err != nil {
 		return nil, phrase.Errorf("the FEN %q is not valid: %v", fen, strings.TrimPrefix(err.Error(), "chess: "))

@@ -38,7 +38,16 @@ func TestNewSheetValidatesFEN(t *testing.T) {
 		{"pawns cannot stand on the last rank", "P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn on a8"},
 		{"castling rights need king and rook at home", "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling right"},
 		{"the en-passant square must follow a double push", "4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"},
-		{"garbage is refused", "xyz w - - 0 1", "not valid"},
+		{"garbage is refused", "xyz w - - 0 1", "has 1 ranks"},
+		{"a board of 7 ranks says how many it has", "8/8/8/4k3/8/8/3QK3 w - - 0 1", "the FEN's board \"8/8/8/4k3/8/8/3QK3\" has 7 ranks: it needs 8"},
+		{"a rank of 7 squares is named by its number", "8/8/8/4k3/8/8/3QK2/8 w - - 0 1", "rank 2 of the FEN's board (\"3QK2\") covers 7 squares"},
+		{"a rank of 9 squares is named by its number", "8/8/8/4k4/8/8/3QK3/8 w - - 0 1", "rank 5 of the FEN's board (\"4k4\") covers 9 squares"},
+		{"a letter that is no piece is named", "8/8/8/4k3/8/8/3QX3/8 w - - 0 1", "rank 2 of the FEN's board (\"3QX3\") has \"X\", which is neither a piece"},
+		{"the side to move is w or b", "8/8/8/4k3/8/8/3QK3/8 x - - 0 1", "the FEN's side to move is \"x\""},
+		{"the castling field takes KQkq once each", "8/8/8/4k3/8/8/3QK3/8 w KK - 0 1", "castling field \"KK\" is not valid"},
+		{"the en-passant field is a square on rank 3 or 6", "8/8/8/4k3/8/8/3QK3/8 w - e5 0 1", "en-passant field \"e5\" is not valid"},
+		{"the halfmove clock is a number", "8/8/8/4k3/8/8/3QK3/8 w - - x 1", "halfmove clock \"x\" is not valid"},
+		{"the move number is 1 or more", "8/8/8/4k3/8/8/3QK3/8 w - - 0 0", "move number \"0\" is not valid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

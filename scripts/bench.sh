@@ -101,6 +101,23 @@ paste "$SET.labels" "$SET.out" | awk -F'\t' -v secs="$secs" -v set="$setname" -v
 	{ n++; if ($4 == "undetermined") u++; else if ($4 != $1) w++ }
 	END { printf "unwinnable-set seconds=%.1f positions=%d undetermined=%d wrong=%d set=%s load=%s\n", secs, n, u, w, set, load }' | tee -a "$RAW" >&2
 rm -f build/bench/arbiter-unwinnable
+# Issue 29: the set beside CHA-Solver 3.0 in the same run, where it is at hand (CHASOLVER, default
+# ../shared/tools/chasolver/analyzer; not part of the project): the goal is at most 0.6 of its time.
+CHASOLVER=${CHASOLVER:-../shared/tools/chasolver/analyzer}
+if [ -x "$CHASOLVER" ]; then
+	TIMEFORMAT='%R %U'
+	{ time "$CHASOLVER" <"$SET" >"$SET.chasolver" 2>/dev/null; } 2>"$SET.chasolver.time"
+	read -r chasecs chauser <"$SET.chasolver.time"
+	echo "unwinnable-set-chasolver seconds=$chasecs user=$chauser arbiter-seconds=$secs ratio=$(echo "scale=2; $secs / $chasecs" | bc) load=$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$RAW" >&2
+fi
+# Issue 29: the generator's hard rows (unwinnable/testdata/generated-hard.tsv, CHA-Solver's labels)
+# at the default limit: the goal is 0 wrong, 0 undetermined; and UNWINNABLE_GENERATED fresh rows
+# (default 20000; 0: none) of the seed UNWINNABLE_SEED (default: today's date) decided, and labelled
+# by CHA-Solver where it is at hand (scripts/unwinnable-generated.sh).
+run go test -count=1 -timeout 60m -run '^$' -bench '^BenchmarkGeneratedHardRows$' -benchtime 1x ./unwinnable/
+if [ "${UNWINNABLE_GENERATED:-20000}" != 0 ]; then
+	CHASOLVER="$CHASOLVER" scripts/unwinnable-generated.sh "${UNWINNABLE_SEED:-$(date +%Y%m%d)}" "${UNWINNABLE_GENERATED:-20000}" build/bench 2>>"$RAW" | tee -a "$RAW" >&2 || true
+fi
 # (6): the console under Xvfb, beside a minimal Fyne window (scripts/gui-cpu.sh, by the GUI's owner).
 GUI=build/bench/gui.txt
 if [ -f scripts/gui-cpu.sh ] && command -v Xvfb >/dev/null 2>&1; then

@@ -16,6 +16,23 @@
 #     asks, Enter records it and the 6.9 verdict is shown.
 #  4. German: Game → Start from a position… (Ctrl+O) with a FEN, the flag
 #     falls and the 6.9 verdict (a draw) is said in German.
+#  5. At the board (issue 27), English and German, 1280×800 and 1920×1080:
+#     a player's arrival, a draw offered before the move, the disabled call
+#     in operator mode with its tip, the disabled technical fault, the
+#     period arbiter mode stays unlocked, and Match → Stations… with the
+#     laptop and the mirror.
+#  6. Issue 27 on the way: a refusal under the move field moves nothing (the
+#  board's geometry is compared), the Adjust dialog asks before a change of
+#  more than a minute, the incident log names a technical fault in words
+#  and places the stop after a struck move, at 150 % text in English and
+#  German on 1280×800 and 1920×1080 the board is never smaller than at
+#  100 % and the window fits the screen, the flag games are in Philadelphia
+#  (the verdict says EST), the audience display in time trouble, a FEN of
+#  seven ranks refused, the PDF's page of a game from a position and its
+#  incident log (pdftoppm), a refused 'match new' leaving no file, and on a
+#  second screen of 1280×800 the New match dialog with the PIN twice, the
+#  key's fingerprint to write down and the audience display, in English
+#  and German.
 #
 # After each part the database is checked for the events the actions wrote.
 # Needs: Xvfb, xdotool, ImageMagick (import), sqlite3 (optional).
@@ -45,10 +62,14 @@ while [ -e "/tmp/.X11-unix/X$disp" ] || [ -e "/tmp/.X$disp-lock" ]; do disp=$((d
 export DISPLAY=":$disp"
 
 xvfb_pid=""
+xvfb2_pid=""
 app_pid=""
+station_pids=()
 cleanup() {
 	[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+	for p in "${station_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+	[ -n "$xvfb2_pid" ] && kill "$xvfb2_pid" 2>/dev/null || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,6 +84,7 @@ LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_SCALE=1 ARBITER_GUI_GEOMETRY="$geom" HO
 app_pid=$!
 
 fail() {
+	import -window root "$shots/failed.png" 2>/dev/null || true # what the screen showed
 	echo "gui-check: FAIL: $*"
 	echo "--- app log:"; cat "$work/app.log" || true
 	exit 1
@@ -125,7 +147,7 @@ shot 06-resumed
 # the audience display: full screen; the clock key and a typed move pressed
 # in it reach the console
 key ctrl+shift+a
-aud=$(timeout 15 xdotool search --sync --onlyvisible --name 'audience' | head -1) || fail "the audience display did not open"
+aud=$(timeout 15 xdotool search --sync --onlyvisible --name 'audience|Zuschauer' | head -1) || fail "the audience display did not open"
 sleep 1.5
 xdotool windowfocus --sync "$aud" || true
 xdotool key --window "$aud" F1
@@ -143,7 +165,7 @@ shot 08-audience-move "$aud"
 audience_gone() {
 	local i
 	for i in $(seq 1 "$1"); do
-		xdotool search --onlyvisible --name 'audience' >/dev/null 2>&1 || return 0
+		xdotool search --onlyvisible --name 'audience|Zuschauer' >/dev/null 2>&1 || return 0
 		sleep 0.5
 	done
 	return 1
@@ -187,6 +209,26 @@ xdotool type --window "$wid" --delay 50 "Nf6"
 key Return
 sleep 0.5
 shot 10-struck-move
+sq1280=$(cut -d' ' -f3 "$geom")
+
+# a refusal under the move field moves nothing (issue 27): typed without the
+# clock's press (press first) the move is refused, and the board's geometry
+# stays as it was
+before=$(cat "$geom")
+xdotool type --window "$wid" --delay 50 "Ke2"
+key Return
+sleep 0.5
+shot 10b-en-refusal-under-the-field
+[ "$(cat "$geom")" = "$before" ] || fail "the refusal under the move field moved the board: '$before' became '$(cat "$geom")'"
+key ctrl+a
+key BackSpace
+# the Adjust dialog offers the clock that runs and asks before a change of
+# more than a minute
+key ctrl+j
+xdotool type --window "$wid" --delay 30 "=0:00:25"
+key Return
+shot 10c-en-adjust-asks-first
+key Escape
 
 quit_console() {
 	key ctrl+q # a clock runs: the console asks; Enter confirms
@@ -214,6 +256,11 @@ if command -v sqlite3 >/dev/null; then
 	echo "gui-check: events: $kinds"
 fi
 
+maindb=$db
+# an incident whose kind is named in words in both languages (technical
+# fault, technische Störung), not by its identifier
+cli --as operator incident technical-fault --text "the relay froze" >/dev/null || fail "the technical fault was not logged"
+
 start_console() { # env... : start the console on $db and find its window
 	env "$@" FYNE_SCALE=1 HOME="$work" bin/arbiter --db "$db" >"$work/app.log" 2>&1 &
 	app_pid=$!
@@ -226,6 +273,7 @@ start_console() { # env... : start the console on $db and find its window
 start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1920 1080 || true
 shot 11-de-1920x1080
+sq1920=$(cut -d' ' -f3 "$geom")
 xdotool windowsize "$wid" 1280 800 || true
 shot 12-de-1280x800
 # a text size step lays out and draws every text anew (software GL under
@@ -240,6 +288,14 @@ shot 13b-de-1280x800-largest-text
 size=$(xdotool getwindowgeometry "$wid" | sed -n 's/.*Geometry: //p')
 [ "${size#*x}" -le 800 ] || fail "at 150 % text the German window is $size: taller than a 1280×800 screen"
 echo "gui-check: at 150 % text the German window is $size"
+# larger text never makes the board smaller (issue 27)
+[ "$(cut -d' ' -f3 "$geom")" -ge "$sq1280" ] || fail "at 150 % text the board's squares are $(cut -d' ' -f3 "$geom") px, at 100 % $sq1280 px"
+[ "${size%x*}" -le 1280 ] || fail "at 150 % text the German window is $size: wider than a 1280×800 screen"
+xdotool windowsize "$wid" 1920 1080 || true
+sleep 1.5
+shot 13c-de-1920x1080-largest-text
+[ "$(cut -d' ' -f3 "$geom")" -ge "$sq1920" ] || fail "at 150 % text on 1920×1080 the board's squares are $(cut -d' ' -f3 "$geom") px, at 100 % $sq1920 px"
+xdotool windowsize "$wid" 1280 800 || true
 for _ in 1 2 3 4 5; do size_key ctrl+minus; done
 quit_console
 
@@ -251,6 +307,18 @@ shot 14-en-1920x1080
 key F10 # the menus from the keyboard
 shot 14b-f10-menu
 key F10
+key Escape # the menu is closed
+for _ in 1 2 3 4 5; do size_key ctrl+equal; done
+shot 14c-en-1920x1080-largest-text
+[ "$(cut -d' ' -f3 "$geom")" -ge "$sq1920" ] || fail "at 150 % text on 1920×1080 the English board's squares are $(cut -d' ' -f3 "$geom") px, at 100 % $sq1920 px"
+xdotool windowsize "$wid" 1280 800 || true
+sleep 1.5
+shot 14d-en-1280x800-largest-text
+[ "$(cut -d' ' -f3 "$geom")" -ge "$sq1280" ] || fail "at 150 % text on 1280×800 the English board's squares are $(cut -d' ' -f3 "$geom") px, at 100 % $sq1280 px"
+size=$(xdotool getwindowgeometry "$wid" | sed -n 's/.*Geometry: //p')
+[ "${size%x*}" -le 1280 ] && [ "${size#*x}" -le 800 ] || fail "at 150 % text the English window is $size: larger than a 1280×800 screen"
+echo "gui-check: at 150 % text the English window is $size"
+for _ in 1 2 3 4 5; do size_key ctrl+minus; done
 quit_console
 start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_THEME=light
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
@@ -262,11 +330,30 @@ quit_console
 
 # a fallen flag: a 10-second game made with the command line
 db="$work/flag.db"
-cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 >/dev/null || fail "match new failed"
+cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 --tz America/New_York >/dev/null || fail "match new failed"
 cli game start >/dev/null || fail "game start failed"
+started=$(date +%s)
 start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
-sleep 10 # White's 10 seconds run out
+# the audience display in time trouble: the running clock with tenths is
+# drawn as large as the idle one, with the moves and the score
+open_audience() {
+	key ctrl+shift+a
+	aud=$(timeout 15 xdotool search --sync --onlyvisible --name 'audience|Zuschauer' | head -1) || fail "the audience display did not open"
+	sleep 1.5
+	xdotool mousemove --window "$aud" 900 700 # an event, so the window is drawn again
+}
+close_audience() {
+	xdotool windowfocus --sync "$aud" 2>/dev/null || true
+	xdotool key --window "$aud" --clearmodifiers ctrl+shift+a 2>/dev/null || true
+	audience_gone 16 || fail "Ctrl+Shift+A in the audience display did not close it"
+	xdotool keyup ctrl shift a 2>/dev/null || true
+	xdotool windowfocus --sync "$wid" 2>/dev/null || true
+}
+open_audience
+shot 17a-en-audience-time-trouble "$aud"
+close_audience
+sleep $((started + 11 - $(date +%s) > 0 ? started + 11 - $(date +%s) : 0)) # White's 10 seconds run out
 shot 17-flag-fallen
 key ctrl+shift+f # White's flag fell: the console asks first
 shot 18-flag-question
@@ -275,6 +362,9 @@ sleep 4 # the 6.9 analysis of the opening position takes a few seconds here
 shot 19-flag-verdict
 xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true # closes the verdict
 sleep 0.4
+# the verdict says when the flag fell in Philadelphia's time, in the log too
+xdotool windowsize "$wid" 1920 1080 || true
+shot 19b-en-1920x1080-verdict-in-the-log
 # the game is over, so the console quits at once: the window may be gone
 # before xdotool releases the keys
 xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
@@ -291,20 +381,32 @@ fi
 # its flag falls, and the 6.9 verdict (a draw: Black has only the king) is
 # said in German
 db="$work/flag-de.db"
-cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 >/dev/null || fail "match new failed"
+cli match new --title "Flag check" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 10 --tz America/New_York >/dev/null || fail "match new failed"
 start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
 xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
 key ctrl+o
+# a FEN of seven ranks: the refusal says which field is wrong and why
+xdotool type --window "$wid" --delay 30 "8/8/4k3/8/8/4K3/4P3 w - - 0 60"
+key Return
+shot 20a-de-fen-refused
+key ctrl+a
 xdotool type --window "$wid" --delay 30 "8/8/4k3/8/8/4K3/4P3/8 w - - 0 60"
 shot 20-de-start-from-position
 key Return
-sleep 11 # White's 10 seconds run out
+started=$(date +%s)
+sleep 0.5
+open_audience
+shot 20b-de-audience-time-trouble "$aud"
+close_audience
+sleep $((started + 11 - $(date +%s) > 0 ? started + 11 - $(date +%s) : 0)) # White's 10 seconds run out
 shot 21-de-flag-fallen
 key ctrl+shift+f
 key Return
 shot 22-de-flag-verdict
 xdotool key --window "$wid" --clearmodifiers Return 2>/dev/null || true
 sleep 0.4
+xdotool windowsize "$wid" 1920 1080 || true
+shot 22b-de-1920x1080-verdict-in-the-log
 xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
 xdotool keyup ctrl q 2>/dev/null || true
 for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
@@ -314,6 +416,202 @@ if command -v sqlite3 >/dev/null; then
 	kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
 	case "$kinds" in *"game.start"*"flag game.end"*) ;; *) fail "the German flag game's events are '$kinds', want a start, a flag and the game's end" ;; esac
 fi
+
+# The PDF (issue 27): the game started from a position shows its diagram,
+# its FEN and its moves numbered from it; the incident log says after which
+# move each incident happened, a struck move's stop after that move. The
+# pages are drawn with pdftoppm where poppler-utils is installed.
+pdfpage() { # DB LANG WORD NAME: the first page from 2 on that holds WORD
+	local pdf="$work/$4.pdf" n
+	bin/arbiter --db "$1" export pdf --lang "$2" -o "$pdf" >/dev/null 2>&1 || fail "export pdf of $1 failed"
+	command -v pdftoppm >/dev/null || return 0
+	for n in 2 3 4 5; do
+		if pdftotext -f "$n" -l "$n" "$pdf" - 2>/dev/null | grep -q "$3"; then
+			pdftoppm -f "$n" -l "$n" -r 80 -png -singlefile "$pdf" "$shots/$4"
+			echo "gui-check: screenshot $shots/$4.png"
+			return 0
+		fi
+	done
+	fail "no page of $pdf holds '$3'"
+}
+pdfpage "$db" en "Starting position" 30-pdf-start-position-en
+pdfpage "$db" de "Ausgangsstellung" 30-pdf-start-position-de
+pdfpage "$maindb" en "Incident log" 31-pdf-incidents-by-instant-en
+pdfpage "$maindb" de "Vorkommnisse" 31-pdf-incidents-by-instant-de
+
+# a refused 'match new' on a new path leaves no file behind
+bin/arbiter --db "$work/refused/new.db" match new --title T --player A --player B --tc bogus >/dev/null 2>&1 && fail "match new with the control 'bogus' was accepted"
+[ ! -e "$work/refused" ] || fail "the refused match new left $(ls -A "$work/refused") behind"
+
+# A 1280×800 screen of its own: the New match dialog with the PIN asked
+# twice and the key's fingerprint to write down, and the audience display
+# full screen in time trouble, in English and in German.
+disp2=$((disp + 1))
+while [ -e "/tmp/.X11-unix/X$disp2" ] || [ -e "/tmp/.X$disp2-lock" ]; do disp2=$((disp2 + 1)); done
+Xvfb ":$disp2" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb2.log" 2>&1 &
+xvfb2_pid=$!
+export DISPLAY=":$disp2"
+for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+for l in en de; do
+	if [ "$l" = de ]; then loc=(LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8); else loc=(LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8); fi
+	db="$work/pin-$l.db"
+	start_console "${loc[@]}"
+	xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+	sleep 1
+	for _ in $(seq 12); do xdotool key --window "$wid" Tab; sleep 0.1; done # to the PIN
+	xdotool type --window "$wid" --delay 30 "kasparov-deep-blue"
+	xdotool key --window "$wid" Tab
+	xdotool type --window "$wid" --delay 30 "kasparov-deep-blue"
+	shot "32-$l-new-match-pin-twice"
+	key Return
+	sleep 1
+	shot "33-$l-fingerprint-to-write-down"
+	key Return
+	if command -v sqlite3 >/dev/null; then
+		creds=$(sqlite3 "$db" "select count(*) from events where kind like 'credential%' or kind='match.new'")
+		[ "${creds:-0}" -ge 1 ] || fail "the protected match ($l) was not created"
+	fi
+	# no clock runs: the console quits at once, maybe before xdotool lets
+	# go of the keys
+	xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
+	xdotool keyup ctrl q 2>/dev/null || true
+	for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$app_pid" 2>/dev/null && fail "the console ($l) did not quit"
+	app_pid=""
+	db="$work/trouble-$l.db"
+	cli match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" --white "Garry Kasparov" --tc 8 --tz America/New_York >/dev/null || fail "match new failed"
+	cli game start >/dev/null || fail "game start failed"
+	cli move e4 >/dev/null || fail "e4 failed"
+	start_console "${loc[@]}"
+	open_audience
+	shot "34-$l-audience-1280x800" "$aud"
+	close_audience
+	quit_console
+done
+kill "$xvfb2_pid" 2>/dev/null || true
+xvfb2_pid=""
+export DISPLAY=":$disp"
+
+# At the board (issue 27), in English and German, each state at 1280×800
+# and at 1920×1080: Game → Player arrived at the board…; White offers a
+# draw on his own clock (the notice asks for the answer at once); in
+# operator mode, arbiter mode unlocked, the pointer on the red Stop clocks
+# button on the computer's turn (disabled, its tip citing rule 7); the
+# arbiter's stop on the computer's turn (technical fault disabled, rule 7);
+# Arbiter → Lock arbiter mode after…; then Match → Stations… with the
+# operator's laptop and the mirror joined (every station, clients
+# included), and the mirror stopped (last seen).
+pin="arbiter passphrase 1996"
+both_sizes() { # NAME: a shot at 1280×800 and one at 1920×1080
+	xdotool windowsize "$wid" 1280 800 || true
+	shot "$1-1280x800"
+	xdotool windowsize "$wid" 1920 1080 || true
+	shot "$1-1920x1080"
+	xdotool windowsize "$wid" 1280 800 || true
+	sleep 0.5
+}
+hover() { # ID: rest the pointer on that action-bar button (its centre from $geom.bar)
+	local x y
+	read -r x y < <(awk -v id="$1" '$1 == id { print $2, $3 }' "$geom.bar")
+	[ -n "$x" ] || fail "no button $1 in $geom.bar"
+	xdotool mousemove --window "$wid" "$((x - 20))" "$y"
+	sleep 0.3
+	xdotool mousemove --window "$wid" "$x" "$y"
+	sleep 0.5
+}
+board_shots() { # LANG ENV...: the states above in one language
+	local l=$1
+	shift
+	db="$work/board-$l.db"
+	cli match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" \
+		--operator "Feng-hsiung Hsu" --arbiter "Mike Valvo" --white "Garry Kasparov" --tz America/New_York --pin "$pin" >/dev/null || fail "match new failed"
+	cli --pin "$pin" game start >/dev/null || fail "game start failed"
+	rm -f "$geom" "$geom.bar"
+	env "$@" FYNE_SCALE=1 ARBITER_GUI_GEOMETRY="$geom" HOME="$work" bin/arbiter --db "$db" --pin "$pin" >"$work/app.log" 2>&1 &
+	app_pid=$!
+	wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear"
+	xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+	for _ in $(seq 100); do [ -s "$geom.bar" ] && break; sleep 0.1; done
+	sleep 1
+	key ctrl+shift+j # Game → Player arrived at the board…
+	both_sizes "23-$l-arrival-dialog"
+	key Return
+	sleep 0.5
+	key ctrl+shift+3 # White offers a draw, on his own clock
+	both_sizes "24-$l-draw-offered-before-the-move"
+	key ctrl+shift+e # declined at once
+	key F1
+	xdotool type --window "$wid" --delay 50 "e4"
+	key Return
+	key ctrl+m # operator mode; arbiter mode stays unlocked
+	sleep 0.5
+	hover call-arbiter
+	xdotool windowsize "$wid" 1280 800 || true
+	shot "25-$l-operator-call-disabled-tip-1280x800"
+	xdotool windowsize "$wid" 1920 1080 || true
+	sleep 1.5
+	hover call-arbiter
+	shot "25-$l-operator-call-disabled-tip-1920x1080"
+	xdotool windowsize "$wid" 1280 800 || true
+	xdotool mousemove --window "$wid" 640 300
+	sleep 0.5
+	key F9 # the arbiter's stop on the computer's turn, lent from operator mode
+	both_sizes "26-$l-stop-fault-disabled"
+	key Escape
+	key ctrl+shift+z # Arbiter → Lock arbiter mode after…
+	both_sizes "27-$l-lock-after"
+	key Escape
+	quit_console
+	if command -v sqlite3 >/dev/null; then
+		local kinds roles
+		kinds=$(sqlite3 "$db" "select kind from events order by seq" | tr '\n' ' ')
+		case "$kinds" in *"arrive draw.offer draw.decline press move"*) ;; *) fail "the $l board's events are '$kinds'" ;; esac
+		roles=$(sqlite3 "$db" "select role from events where kind in ('draw.decline', 'move') order by seq" | tr '\n' ' ')
+		[ "$roles" = "arbiter arbiter " ] || fail "the $l board's decline and move are recorded as '$roles'"
+	fi
+}
+board_shots en LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+board_shots de LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+
+# Match → Stations… with every station: the English record's station, an
+# operator's laptop and a mirror joined to it
+db="$work/board-en.db"
+port=$((20000 + RANDOM % 20000))
+bin/arbiter --db "$db" station serve --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
+station_pids+=($!)
+for _ in $(seq 150); do cli station status >/dev/null 2>&1 && break; sleep 0.2; done
+for role in operator mirror; do
+	name=laptop
+	[ "$role" = mirror ] && name=mirror
+	cli --pin "$pin" station invite --role "$role" --name "$name" -o "$work/$name.invite" >/dev/null || fail "station invite $role failed"
+	bin/arbiter --db "$work/$name.db" station join "$work/$name.invite" >"$work/$name.log" 2>&1 &
+	station_pids+=($!)
+done
+for _ in $(seq 150); do
+	n=$(cli station status --json 2>/dev/null | grep -o '"connected":true' | wc -l)
+	[ "$n" -ge 3 ] && break
+	sleep 0.2
+done
+for l in en de; do
+	if [ "$l" = en ]; then start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8; else start_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; fi
+	xdotool windowmove "$wid" 0 0 || true
+	key ctrl+shift+i
+	sleep 1.5
+	both_sizes "28-$l-stations"
+	key Escape
+	quit_console
+done
+kill "${station_pids[2]}" # the mirror stops: last seen
+sleep 3
+start_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+xdotool windowmove "$wid" 0 0 || true
+key ctrl+shift+i
+sleep 1.5
+both_sizes "29-en-stations-mirror-stopped"
+key Escape
+quit_console
+for p in "${station_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+wait "${station_pids[@]}" 2>/dev/null || true
 
 # The live broadcast's spectator page in headless Chromium (issue 18).
 bash scripts/broadcast-check.sh || fail "the broadcast check failed"

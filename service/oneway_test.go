@@ -37,6 +37,7 @@ var plainOpens = map[string]string{
 	"service/timezone.go MachineZone os.ReadFile(\"/etc/timezone\")":                    "the machine's zone",
 	"station/timeline.go readTimeline os.ReadFile(path)":                                "FILE.station/timeline.json",
 	"gui/board.go writeGeometry os.WriteFile(b.geometryFile)":                           "the console's window geometry in the user's settings",
+	"gui/tooltip.go writeGeometry os.WriteFile(b.geometryFile)":                         "the action bar's button geometry for scripts/gui-check.sh (ARBITER_GUI_GEOMETRY.bar)",
 	"gui/run.go profile os.Create(f)":                                                   "ARBITER_CPUPROFILE's profile",
 	"cli/commands.go readScript os.ReadFile(path)":                                      "a script, read before the record is opened",
 	"cli/credentials.go runCredentialKeygen os.OpenFile(path)":                          "a new key file (O_EXCL: never an existing file)",

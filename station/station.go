@@ -152,6 +152,7 @@ type beatSeen struct {
 	at       time.Time // local, monotonic
 	seq      int64
 	matchSeq int64
+	info     beatInfo // seen.go
 }
 
 // TimeSample is one answer of the authority to a time request: the offset
@@ -591,7 +592,7 @@ func (s *Station) subscribe() error {
 			return
 		}
 		s.mu.Lock()
-		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq}
+		s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, info: b.beatInfo}
 		close(s.beatChanged)
 		s.beatChanged = make(chan struct{})
 		s.mu.Unlock()
@@ -978,7 +979,7 @@ func (s *Station) ping(name string) {
 func (s *Station) beat() {
 	auth := s.authority()
 	seq, _ := s.rep.Head()
-	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq})
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq, beatInfo: s.info()})
 	s.link.nc.Publish(SubjectBeat, b)
 }
 
@@ -1785,6 +1786,9 @@ type Status struct {
 	// event, as its heartbeats last said (its own on the authority): a
 	// command given on this machine is prepared once this record holds it.
 	AuthorityMatchSeq int64 `json:"authority_match_seq,omitempty"`
+	// Stations are every station of the match this one knows, clients
+	// included (seen.go)
+	Stations []Seen `json:"stations"`
 }
 
 // AuthorityMatchSeq is the authority's last event that is not a system
@@ -1847,6 +1851,7 @@ func (s *Station) Status() Status {
 		st.Members = append(st.Members, mem)
 	}
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
+	st.Stations = s.seen(seq, auth, st, members, beats)
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
 		ok, err := s.link.Majority(ctx)

@@ -211,6 +211,7 @@ type beat struct {
 	MatchSeq int64  `json:"match_seq,omitempty"`
 	Beat     bool   `json:"beat,omitempty"`
 	Status   []byte `json:"-"`
+	beatInfo        // role, clock uncertainty, alarm (seen.go)
 }
 
 // Kinds of the stations' own events (match.StationKindPrefix).

@@ -215,9 +215,10 @@ func heldWhy(winner int, why *phrase.Error, winnerHeld, winnerPiece, loserHeld, 
 //   - the king has no step: every square beside w but s holds a man of the
 //     winner in the set, or is attacked by a pawn or knight of the loser
 //     in the set (not the man that moved; they stand, and their attacks
-//     cannot be blocked), or by another piece of the loser in the set or
-//     the man on s along a line on which only w and q lie between (both
-//     empty then).
+//     cannot be blocked) or by the loser's king of the set (issue 29: two
+//     kings never stand side by side), or by another piece of the loser
+//     in the set or the man on s along a line on which only w and q lie
+//     between (both empty then).
 //
 // The check needs no more: a check that cannot be parried by taking the
 // checking man, by stepping between or by the king's step is a mate
@@ -255,6 +256,11 @@ func (b *Board) selfMates(winner, p, q, s int, cand uint64, still stillMen) bool
 	// The loser's other pieces of the set stand too: what they attack
 	// beside them (or through w or q) is covered for sure.
 	covered := guards | certain
+	// The loser's king of the set stands too, beside the squares it
+	// attacks: the winner's king never steps there (issue 29).
+	if lk := b.bb[loser][King] & cand; lk != 0 {
+		covered |= kingAttacks[bits.TrailingZeros64(lk)]
+	}
 	for f := cand & b.occ[loser] &^ b.bb[loser][Pawn] &^ b.bb[loser][Knight] &^ b.bb[loser][King] &^ qb; f != 0; f &= f - 1 {
 		t := bits.TrailingZeros64(f)
 		covered |= manAttacks(int(b.sq[t])%6, t, ^(wk | qb))

@@ -97,14 +97,15 @@ func playOnKeepsMen(t *testing.T, rng *rand.Rand, b Board, men uint64, kings *[2
 // foundBy analyses fen for winner within limit positions (0: the default)
 // and fails unless a helpmate is found by the search whose stage names
 // begin with stage (e.g. "offer-") within bound positions; the line must
-// replay through notnil to a mate by winner.
+// replay through notnil to a mate by winner. A search other than the
+// deepening search is asked without it (which often finds a line first).
 func foundBy(t *testing.T, fen string, winner, limit, bound int, stage, search string) {
 	t.Helper()
 	b, err := ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := AnalyseWith(b, winner, Options{Limit: limit})
+	r := AnalyseWith(b, winner, Options{Limit: limit, noDeepen: !strings.HasPrefix(stage, "deepen-")})
 	if r.Verdict != Winnable || !strings.HasPrefix(r.stage, stage) || r.Nodes > bound {
 		t.Fatalf("%v by %s in %d positions, want winnable by the %s within %d", r.Verdict, r.stage, r.Nodes, search, bound)
 	}

@@ -1374,7 +1374,10 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 				// Its steps lead onto its own men of the set or squares the
 				// enemy men of the set guard for good (they stand, and their
 				// attacks cannot be blocked).
-				if kingAttacks[q]&^own&^guards[1-c] != 0 {
+				// (A step onto a man of safe takes it: the set stands
+				// only as long as that man stands, so no such step is
+				// made while it does.)
+				if kingAttacks[q]&^own&^guards[1-c]&^safe != 0 {
 					keep &^= m
 				}
 				continue
@@ -1384,7 +1387,7 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 			// guards it for good or where taking it ends the game.
 			// (No move ever takes a king: the enemy king of the set is no
 			// square to move to, though the piece may check it.)
-			moves := manAttacks(p, q, cand) &^ own &^ (b.bb[1-c][King] & cand)
+			moves := manAttacks(p, q, cand) &^ own &^ (b.bb[1-c][King] & cand) &^ safe
 			if mates && moves != 0 {
 				moves = b.movesThatDoNotMate(winner, p, q, moves, cand, still)
 			}
@@ -1507,6 +1510,22 @@ func menUnwinnable(b *Board, winner int, men uint64, still stillMen, r [2]reach)
 	return true, phrase.Errorf("the pawns and the men that hold them are blocked for good and the %s king can be checked but never mated: wherever it can stand, a square next to it stays that no %s man can attack and no %s man can block", l, w, l)
 }
 
+// pawnsCouldStand is, for each side, where its pawns could ever stand
+// with set standing and rs the reaches with it as walls: a pawn's square
+// in the set, else its flood, taking where an enemy man could stand.
+func (b *Board) pawnsCouldStand(set uint64, rs [2]reach) [2]uint64 {
+	var at [2]uint64
+	for e := 0; e < 2; e++ {
+		at[e] = b.bb[e][Pawn] & set
+		capt := b.occ[1-e]&^b.bb[1-e][King] | rs[1-e].stand
+		for f := b.bb[e][Pawn] &^ set; f != 0; f &= f - 1 {
+			st, _ := pawnFlood(e, bits.TrailingZeros64(f), set, capt)
+			at[e] |= st
+		}
+	}
+	return at
+}
+
 // maxTogether bounds the pawns pawnsOnlyTakenTogether proves together
 // (it computes the fixed men once for each subset of them).
 const maxTogether = 4
@@ -1573,17 +1592,7 @@ func (b *Board) pawnsOnlyTakenTogether(winner int, cands []int) []int {
 			}
 			set, rs := x.fixedMenFrom(winner, heldRule|mateRule, stillMen{}, safe, start)
 			sets[c] = set
-			// Where an enemy pawn could ever stand (its square in the set,
-			// else its flood, taking where an enemy man could stand).
-			var pawnAt [2]uint64
-			for e := 0; e < 2; e++ {
-				pawnAt[e] = x.bb[e][Pawn] & set
-				capt := x.occ[1-e]&^x.bb[1-e][King] | rs[1-e].stand
-				for f := x.bb[e][Pawn] &^ set; f != 0; f &= f - 1 {
-					st, _ := pawnFlood(e, bits.TrailingZeros64(f), set, capt)
-					pawnAt[e] |= st
-				}
-			}
+			pawnAt := x.pawnsCouldStand(set, rs)
 			for i, q := range t {
 				col := int(b.sq[q]) / 6
 				if c&(1<<i) == 0 && (set&(uint64(1)<<q) == 0 || pawnAttacks[col][q]&pawnAt[1-col] != 0) {

@@ -98,6 +98,8 @@ type searcher struct {
 	// touched: the sum of the seen set's slots runBestFirst reads ahead
 	// (kept only so that the reads are made)
 	touched uint64
+	// noDeepen: Options.noDeepen
+	noDeepen bool
 }
 
 const provedNone = 1 << 14

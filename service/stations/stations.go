@@ -67,6 +67,7 @@ type Invitation struct {
 type (
 	StationStatus = station.Status
 	StationMember = station.Member
+	StationSeen   = station.Seen
 )
 
 // StationDir is the folder beside a station's record FILE (FILE.station/).
@@ -167,6 +168,11 @@ func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool
 		if f.Members[i].Name == f.Station {
 			f.Members[i].Up = running
 		}
+	}
+	for i := range f.Stations {
+		// a station that does not run hears nobody: what it knew stands
+		// as last seen
+		f.Stations[i].Connected = f.Stations[i].Connected && running
 	}
 	return f.Status, running, nil
 }

@@ -39,6 +39,20 @@ type StationStatus struct {
 	Alarm         string          `json:"alarm,omitempty"`
 	CanAppend     bool            `json:"can_append"`
 	Epoch         int             `json:"epoch"`
+	Stations      []StationSeen   `json:"stations"`
+}
+
+// StationSeen is a station as another knows it (station.Seen).
+type StationSeen struct {
+	Name          string  `json:"name"`
+	Role          string  `json:"role"`
+	Connected     bool    `json:"connected"`
+	LastSeenNS    int64   `json:"last_seen_ns"`
+	Lag           int64   `json:"lag"`
+	UncertaintyMS float64 `json:"uncertainty_ms"`
+	Alarm         string  `json:"alarm,omitempty"`
+	Authority     bool    `json:"authority,omitempty"`
+	Self          bool    `json:"self,omitempty"`
 }
 
 // ErrNoStation: the record belongs to no station.
