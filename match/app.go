@@ -7,7 +7,9 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -334,6 +336,34 @@ func (a *App) Refresh(ctx context.Context) error {
 	return nil
 }
 
+// sameCredentials: a and b are the same map (credentials are never changed
+// in place: a change makes a new map).
+func sameCredentials(a, b map[string]*Credential) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// caughtUp publishes what a refused command's transaction read, as Refresh
+// would have: the state base caught up with the events other processes
+// appended (caught), or the problem with those events (broken). Nothing
+// changes when the App's state moved on from base meanwhile.
+func (a *App) caughtUp(base, caught *State, broken string) {
+	if caught == nil && broken == "" {
+		return
+	}
+	a.mu.Lock()
+	if a.state != base || a.problem != "" {
+		a.mu.Unlock()
+		return
+	}
+	if broken != "" {
+		a.problem = broken
+	} else {
+		a.state = caught
+	}
+	a.mu.Unlock()
+	a.notify()
+}
+
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
 // event that happened at or before at, in the record's order, stopping
 // before the first event at which the record does not verify. (A press
@@ -447,14 +477,47 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
 	}
-	if err := a.Refresh(ctx); err != nil {
-		return err
+	before, err := a.doOnce(ctx, c, clockBound, run, false)
+	switch {
+	case errors.Is(err, errCaughtUp):
+		// the credentials the command was checked against changed in
+		// events another process committed (now the App's state): check
+		// it again on the state that holds them
+		_, err = a.doOnce(ctx, c, clockBound, run, true)
+	case err != nil && before:
+		// refused on the App's state before any transaction: judge it
+		// again if that state was behind the record
+		seq := a.State().Seq
+		if rerr := a.Refresh(ctx); rerr != nil {
+			return rerr
+		}
+		if a.State().Seq != seq {
+			_, err = a.doOnce(ctx, c, clockBound, run, true)
+		}
 	}
+	return err
+}
+
+// errCaughtUp: the transaction read events another process committed that
+// change the credentials the command was judged on before it.
+var errCaughtUp = errors.New("match: the record's credentials moved on")
+
+// doOnce is doBounded's one attempt. The record is not read before the
+// transaction: the transaction reads what other processes appended since
+// the App's state (usually nothing, which costs one row's read), catches
+// up with it, and judges the command on the state that holds it; a
+// refused command still publishes the state caught up with (caughtUp).
+// What is judged before the transaction, on the App's state (the instant
+// given, the credential: argon2id is slow on purpose), is judged again by
+// doBounded when that state was behind the record: before reports a
+// refusal given there, and errCaughtUp (unless retried) events read in the
+// transaction that change the credentials.
+func (a *App) doOnce(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error, retried bool) (before bool, err error) {
 	a.mu.Lock()
 	base, problem := a.state, a.problem
 	a.mu.Unlock()
 	if problem != "" {
-		return refuseAs(CodeRecordBroken, problem)
+		return false, refuseAs(CodeRecordBroken, problem)
 	}
 	provisional := c.At
 	if c.Now != nil {
@@ -464,12 +527,12 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 		// a given instant is judged before any credential is tried
 		received, tol := c.receipt(c.At)
 		if err := checkWhen(base, c, c.At, received, tol); err != nil {
-			return err
+			return true, err
 		}
 	}
 	an, err := authenticate(base, c, provisional)
 	if err != nil {
-		return err
+		return true, err
 	}
 	var next *State
 	a.mu.Lock()
@@ -477,13 +540,16 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	a.mu.Unlock()
 	var refusal error
 	var head *store.Signature
+	var caught *State // base and the events other processes appended since
+	var broken string // why those events do not follow base
 	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
-		refusal, head = nil, nil
+		refusal, head, caught, broken = nil, nil, nil, ""
 		evs, err := stx.EventsAfter(base.Seq)
 		if err != nil {
 			return err
 		}
 		if p := checkTail(base.Seq, base.Head, evs); p != "" {
+			broken = p
 			return refuseAs(CodeRecordBroken, p)
 		}
 		st := base.clone()
@@ -491,6 +557,13 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 			if err := st.Apply(e); err != nil {
 				return err
 			}
+		}
+		if len(evs) > 0 {
+			caught = st
+			if !retried && (st.Protected() != base.Protected() || !sameCredentials(st.Auth.Creds, base.Auth.Creds)) {
+				return errCaughtUp
+			}
+			st = st.clone()
 		}
 		if c.Now != nil {
 			c.At = c.Now().UTC() // inside the write lock: no other writer can come between
@@ -574,7 +647,8 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 		return nil
 	})
 	if err != nil {
-		return err
+		a.caughtUp(base, caught, broken)
+		return false, err
 	}
 	a.mu.Lock()
 	a.state = next
@@ -595,7 +669,7 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	if refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !next.Protected() {
 		c.Warn(UnprotectedWarning())
 	}
-	return refusal
+	return false, refusal
 }
 
 // SignHead has the arbiter sign the chain's current head (as at an export
