@@ -8,7 +8,9 @@
 #   make deps        system packages for building/running (idempotent)
 #   make deps-test   system packages for the test suite (idempotent)
 #   make build       bin/arbiter
-#   make bench       benchmarks (scripts/bench.sh); REFERENCE_DATA=DIR: 6.9 on the whole reference files
+#   make bench       benchmarks (scripts/bench.sh); REFERENCE_DATA=DIR: 6.9 on the whole reference files;
+#                    CHASOLVER=FILE: CHA-Solver's analyzer beside arbiter unwinnable (nothing outside the
+#                    repository is read unless named)
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)

@@ -42,10 +42,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(2)
 	}
-	// The console runs a station's record's station in process: as the
-	// authority it runs the commands other stations forward through the
-	// command line's commands, as 'station serve' does.
-	if err := gui.Run(ctx, db, opts, cli.StationCommands); err != nil {
+	if err := gui.Run(ctx, db, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(1)
 	}

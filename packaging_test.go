@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -114,4 +115,31 @@ func TestTheDesktopFileSaysWhatFyneAppTomlSays(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestScriptsLookForNothingBesideTheRepositoryUnlessNamed: a fresh clone has
+// no ../shared, and where one is beside the repository the scripts of make
+// bench, make test and make release must not read it on their own (issue
+// 28): a file or folder outside the repository is read only when a variable
+// names it (REFERENCE_DATA, CHASOLVER, UNWINNABLE_DATA), never by default.
+func TestScriptsLookForNothingBesideTheRepositoryUnlessNamed(t *testing.T) {
+	files, err := filepath.Glob("scripts/*.sh")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts/*.sh: %v", err)
+	}
+	files = append(files, "Makefile")
+	outside := regexp.MustCompile(`\$\{[A-Za-z_]+:-(\.\./|~|\$HOME|/work)[^}]*\}`)
+	for _, f := range files {
+		t.Run(f+" reads nothing outside the repository by default", func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				if code, _, _ := strings.Cut(line, "#"); outside.MatchString(code) {
+					t.Errorf("%s:%d: a default outside the repository: %s", f, i+1, strings.TrimSpace(line))
+				}
+			}
+		})
+	}
 }

@@ -195,16 +195,16 @@ func BenchmarkMoveEntry(b *testing.B) {
 	defer db.Close()
 	f, rec := openRawLog(b, dir)
 	defer f.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}
 	arb := func(d time.Duration) match.Cmd {
 		return match.Cmd{At: start.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	spec := match.MatchSpec{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
+	spec := match.MatchNew{Title: "Bench", Players: [2]string{"Garry Kasparov", "Deep Blue"}, White: "Deep Blue",
 		Control: "40/7200:20/3600:1800", Games: 100}
-	if err := app.NewMatch(ctx, arb(0), spec); err != nil {
+	if _, err := app.Do(ctx, arb(0), spec); err != nil {
 		b.Fatal(err)
 	}
 	// Games of gamePlies plies, as long as a long real game (the 1996 match
@@ -213,7 +213,7 @@ func BenchmarkMoveEntry(b *testing.B) {
 	const gamePlies = 160
 	at := time.Second
 	next := func() time.Duration { at += time.Millisecond; return at }
-	if err := app.StartGame(ctx, arb(next()), 0); err != nil {
+	if _, err := app.Do(ctx, arb(next()), match.GameStart{}); err != nil {
 		b.Fatal(err)
 	}
 	// Knights out and back: always legal, never ends the game by itself.
@@ -224,17 +224,17 @@ func BenchmarkMoveEntry(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i > 0 && i%gamePlies == 0 {
 			b.StopTimer()
-			if err := app.Resign(ctx, arb(next()), clock.White); err != nil {
+			if _, err := app.Do(ctx, arb(next()), match.Resign{Side: clock.White}); err != nil {
 				b.Fatal(err)
 			}
-			if err := app.StartGame(ctx, arb(next()), 0); err != nil {
+			if _, err := app.Do(ctx, arb(next()), match.GameStart{}); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
 		}
 		c := arb(next())
 		t0 := time.Now()
-		_, err := app.Move(ctx, c, moves[i%gamePlies%4], false)
+		_, err := app.Do(ctx, c, match.Move{Input: moves[i%gamePlies%4]})
 		samples = append(samples, time.Since(t0))
 		if err != nil {
 			b.Fatal(err)
@@ -356,7 +356,7 @@ func scaleUp(b *testing.B, base []store.Event, k int, path string) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := match.Open(ctx, db); err != nil {
+	if _, err := match.New(ctx, db); err != nil {
 		b.Fatalf("the x%d match does not rebuild: %v", k, err)
 	}
 }
@@ -414,7 +414,7 @@ func BenchmarkOpenRebuild(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				app, err := match.Open(ctx, db)
+				app, err := match.New(ctx, db)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -436,7 +436,7 @@ func finished(b *testing.B) (*match.State, string) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}

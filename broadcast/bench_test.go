@@ -42,15 +42,15 @@ func newBenchMatch(b testing.TB) *benchMatch {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		b.Fatal(err)
 	}
 	m := &benchMatch{path: path, app: app, now: t0}
-	if err := app.NewMatch(ctx, m.cmd(0), match.MatchSpec{Title: "Bench", Players: [2]string{"A B", "C D"}, White: "A B", Control: "5400+30"}); err != nil {
+	if _, err := app.Do(ctx, m.cmd(0), match.MatchNew{Title: "Bench", Players: [2]string{"A B", "C D"}, White: "A B", Control: "5400+30"}); err != nil {
 		b.Fatal(err)
 	}
-	if err := app.StartGame(ctx, m.cmd(time.Second), 0); err != nil {
+	if _, err := app.Do(ctx, m.cmd(time.Second), match.GameStart{}); err != nil {
 		b.Fatal(err)
 	}
 	return m
@@ -65,7 +65,7 @@ var shuffle = []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 
 // move commits the next move and returns the record's seq after it.
 func (m *benchMatch) move(b testing.TB) int64 {
-	if _, err := m.app.Move(context.Background(), m.cmd(2*time.Second), shuffle[m.ply%4], false); err != nil {
+	if _, err := m.app.Do(context.Background(), m.cmd(2*time.Second), match.Move{Input: shuffle[m.ply%4]}); err != nil {
 		b.Fatal(err)
 	}
 	m.ply++

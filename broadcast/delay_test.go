@@ -113,7 +113,7 @@ func openApp(t *testing.T) (string, *match.App) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wdb.Close() })
-	app, err := match.Open(context.Background(), wdb)
+	app, err := match.New(context.Background(), wdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,10 +366,10 @@ func TestTheDelayedStreamPublishesEachMoveAtItsInstantPlusTheDelay(t *testing.T)
 	ctx := context.Background()
 	path, app := openApp(t)
 	cmd := func() match.Cmd { return match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}} }
-	if err := app.NewMatch(ctx, cmd(), match.MatchSpec{Title: "T", Players: [2]string{"A B", "C D"}, White: "A B", Control: "600"}); err != nil {
+	if _, err := app.Do(ctx, cmd(), match.MatchNew{Title: "T", Players: [2]string{"A B", "C D"}, White: "A B", Control: "600"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.StartGame(ctx, cmd(), 0); err != nil {
+	if _, err := app.Do(ctx, cmd(), match.GameStart{}); err != nil {
 		t.Fatal(err)
 	}
 	srv, hs := serveAt(t, path, broadcast.Options{Delay: delay, Interval: 20 * time.Millisecond})
@@ -409,7 +409,7 @@ func TestTheDelayedStreamPublishesEachMoveAtItsInstantPlusTheDelay(t *testing.T)
 	var committed []time.Time
 	for _, m := range moves {
 		c := cmd()
-		if _, err := app.Move(ctx, c, m, false); err != nil {
+		if _, err := app.Do(ctx, c, match.Move{Input: m}); err != nil {
 			t.Fatal(err)
 		}
 		committed = append(committed, c.At)

@@ -124,7 +124,7 @@ type snapshot struct {
 }
 
 // New is a server for the record src (the process's own read handle of it,
-// from service.OpenRecordReadOnly, or the console's own). It reads the
+// from service.OpenReadOnly, or the console's own). It reads the
 // record once before returning.
 func New(ctx context.Context, src Source, opts Options) (*Server, error) {
 	if opts.Interval <= 0 {

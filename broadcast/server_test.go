@@ -222,7 +222,7 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wdb.Close()
-	app, err := match.Open(ctx, wdb)
+	app, err := match.New(ctx, wdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,11 +231,11 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		now = now.Add(d)
 		return match.Cmd{At: now, Actor: match.Actor{Role: role}}
 	}
-	if err := app.NewMatch(ctx, cmd(match.RoleArbiter, 0), match.MatchSpec{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+	if _, err := app.Do(ctx, cmd(match.RoleArbiter, 0), match.MatchNew{Title: "T", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Op"}, White: "Garry Kasparov"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.StartGame(ctx, cmd(match.RoleArbiter, time.Second), 0); err != nil {
+	if _, err := app.Do(ctx, cmd(match.RoleArbiter, time.Second), match.GameStart{}); err != nil {
 		t.Fatal(err)
 	}
 	srv, hs := serve(t, path, t0)
@@ -267,7 +267,7 @@ func TestBroadcastGrowsWhileAScriptPlays(t *testing.T) {
 		if i%2 == 1 {
 			role = match.RoleOperator
 		}
-		if _, err := app.Move(ctx, cmd(role, 30*time.Second), m, false); err != nil {
+		if _, err := app.Do(ctx, cmd(role, 30*time.Second), match.Move{Input: m}); err != nil {
 			t.Fatal(err)
 		}
 		seq := app.State().Seq
@@ -307,16 +307,16 @@ func TestLastModifiedGrowsWithEverySnapshot(t *testing.T) {
 	at := func(ms int) match.Cmd {
 		return match.Cmd{At: t0.Add(time.Duration(ms) * time.Millisecond), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	if err := app.NewMatch(ctx, at(0), match.MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
+	if _, err := app.Do(ctx, at(0), match.MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.StartGame(ctx, at(100), 0); err != nil {
+	if _, err := app.Do(ctx, at(100), match.GameStart{}); err != nil {
 		t.Fatal(err)
 	}
 	srv, hs := serve(t, path, t0)
 	r1, _ := get(t, hs.URL+"/games.pgn")
 	// Two moves within the same second of the first snapshot.
-	if _, err := app.Move(ctx, at(300), "e4", false); err != nil {
+	if _, err := app.Do(ctx, at(300), match.Move{Input: "e4"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.Refresh(ctx); err != nil {
@@ -411,5 +411,26 @@ func TestThePageMarksTheLastMoveAndGivesEachMoveItsClock(t *testing.T) {
 	}
 	if strings.Join(v.Last, "-") != "d3-e4" || v.Moves[0].WhiteClock != "1:58:51" || v.Moves[8].WhiteClock != "1:40:46" || v.Score == "" {
 		t.Errorf("state.json: last %v, first row %+v, score %q", v.Last, v.Moves[0], v.Score)
+	}
+}
+
+func TestAnEmptySiteOrGameLeavesNoSeparatorOnThePage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	runCLI(t, "--db", db, "--at", t0.Format(time.RFC3339), "match", "new", "--title", "T", "--player", "A", "--player", "B")
+	_, hs := serve(t, db, t0.Add(time.Minute))
+	_, page := get(t, hs.URL+"/")
+	_, css := get(t, hs.URL+regexp.MustCompile(`/assets/style\.css\?v=[^"]+`).FindString(page))
+	for _, tc := range []struct{ rule, span, hides string }{
+		{"a match without a site shows no separator before the game", `<span id="site"></span><span class="sep">`, "#site:empty + .sep"},
+		{"before the first game no separator stands between the site and the status", `<span id="game"></span><span class="sep">`, "#game:empty + .sep"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			if !strings.Contains(page, tc.span) {
+				t.Fatalf("the page lacks %s:\n%s", tc.span, page)
+			}
+			if !regexp.MustCompile(`(?m)^[^{]*` + regexp.QuoteMeta(tc.hides) + `[^{]*\{\s*display:\s*none;?\s*\}`).MatchString(css) {
+				t.Errorf("style.css does not hide the separator after an empty element (%s):\n%s", tc.hides, css)
+			}
+		})
 	}
 }

@@ -35,10 +35,11 @@ func runBroadcast(r *runner, a *args) error {
 	}
 	// The broadcast never writes: the process's one handle of the record,
 	// read-only.
-	db, err := service.OpenRecordReadOnly(r.ctx, r.g.DB)
+	app, err := service.OpenReadOnly(r.ctx, r.g.DB)
 	if err != nil {
 		return err
 	}
+	db := app.DB()
 	defer db.Close()
 	srv, err := broadcast.New(r.ctx, db, broadcast.Options{Delay: delay})
 	if err != nil {

@@ -22,7 +22,6 @@ import (
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // Env is what a run of the command line needs from its surroundings.
@@ -108,12 +107,7 @@ type runner struct {
 	inPlay bool
 	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
 	key    ed25519.PrivateKey // the key read from g.KeyFile
-	// signed and tried: a command another station forwarded to this one,
-	// the authority (stationExec): its role's signature, or the wrong
-	// credential tried there.
-	signed *match.SignedRequest
-	tried  *match.AuthFailPayload
-	warned bool // the unprotected-match warning was given
+	warned bool               // the unprotected-match warning was given
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
 	// roleGiven: --as was given (on the operator's laptop a command
@@ -126,14 +120,13 @@ type runner struct {
 
 // readOnlyCommands never write to the record: they open it read-only when it
 // is write-protected and refuse what is not a regular file (--db /dev/null)
-// before SQLite could put a journal beside it (service.OpenForReading). backup is
+// before SQLite could put a journal beside it (service.OpenReadOnly). backup is
 // not among them: it opens the record as the console does.
 var readOnlyCommands = map[string]bool{"status": true, "verify": true, "export pgn": true, "export pdf": true}
 
 // cmd is the match command context for the current line.
 func (r *runner) cmd() match.Cmd {
-	c := match.Cmd{At: r.g.At, Stamp: r.g.Stamp, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key,
-		Signed: r.signed, Tried: r.tried}}
+	c := match.Cmd{At: r.g.At, Actor: match.Actor{Role: r.g.Role, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}}
 	if !r.g.AtSet && r.env.Now != nil {
 		// "now" is read inside the write transaction (docs/store.md)
 		now := r.env.Now
@@ -159,12 +152,12 @@ func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format
 // Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
 // nothing will be for it; 2 the console has no display; 3 committed at the
 // authority of a station's match but not yet in this station's record
-// (stations.NotAppliedError): the command stands, and is not to be given
+// (service.NotAppliedError): the command stands, and is not to be given
 // again.
 func Run(ctx context.Context, argv []string, env Env) int {
 	if err := run(ctx, argv, env); err != nil {
 		fmt.Fprintln(env.Stderr, "arbiter: "+Sentence(err))
-		var notApplied *stations.NotAppliedError
+		var notApplied *service.NotAppliedError
 		if errors.As(err, &notApplied) {
 			return ExitNotApplied
 		}
@@ -378,8 +371,8 @@ func (r *runner) open(create bool) error {
 	}
 	var app *match.App
 	var err error
-	if r.readOnly && !create {
-		app, err = service.OpenForReading(r.ctx, r.g.DB)
+	if r.readOnly && !create && !service.Writable(r.g.DB) {
+		app, err = service.OpenReadOnly(r.ctx, r.g.DB)
 	} else {
 		app, err = service.Open(r.ctx, r.g.DB)
 	}

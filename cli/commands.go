@@ -408,7 +408,7 @@ func parseIncident(r *runner, a *args) (match.Command, error) {
 
 // toldIncident prints a setup card (rule 12).
 func toldIncident(r *runner, res match.Result) {
-	if card, ok := res.SetupCard(r.app.State()); ok {
+	if card, ok := res.SetupCard(r.app.State(), nil); ok {
 		r.out("%s", card)
 	}
 }

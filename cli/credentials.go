@@ -3,7 +3,6 @@ package cli
 import (
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -52,7 +51,6 @@ func parseCredentialAdd(r *runner, a *args) (match.Command, error) {
 	player, _ := a.take("player")
 	secret, _ := a.take("secret")
 	keyFile, _ := a.take("key-file")
-	made, _ := a.take("credential") // made at another station (stations.Link): the record's form only
 	if err := a.done("credential add", 0); err != nil {
 		return nil, err
 	}
@@ -66,12 +64,6 @@ func parseCredentialAdd(r *runner, a *args) (match.Command, error) {
 			return nil, err
 		}
 		spec.Key = k
-	}
-	if made != "" {
-		spec.Made = new(match.Credential)
-		if err := json.Unmarshal([]byte(made), spec.Made); err != nil {
-			return nil, fmt.Errorf("--credential is not a credential made by a station: give the command again")
-		}
 	}
 	return spec, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/service/stations"
+	"arbiter/service"
 )
 
 // runPlay runs a script: each line that is not empty and does not start with
@@ -49,7 +49,7 @@ func runPlay(r *runner, a *args) error {
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
 		if err := r.playLine(line, start, outer); err != nil {
-			var notApplied *stations.NotAppliedError
+			var notApplied *service.NotAppliedError
 			if errors.As(err, &notApplied) { // committed: exit 3, not a refusal
 				return fmt.Errorf("%s line %d: %w", a.pos[0], n, notApplied)
 			}

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -21,7 +20,6 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 	"arbiter/station"
 )
 
@@ -44,8 +42,8 @@ func init() {
 
 // stationFile and invitation are the service's (shared with the console).
 type (
-	stationFile = stations.StationFile
-	invitation  = stations.Invitation
+	stationFile = service.StationFile
+	invitation  = service.Invitation
 )
 
 func stationDir(db string) string { return db + ".station" }
@@ -54,7 +52,7 @@ func credsPath(db string) string { return filepath.Join(stationDir(db), "credent
 
 func caKeyPath(db string) string { return filepath.Join(stationDir(db), "ca-key.pem") }
 
-func readCreds(db string) (station.Credentials, error) { return stations.ReadStationCreds(db) }
+func readCreds(db string) (station.Credentials, error) { return service.ReadStationCreds(db) }
 
 // newMatchCA makes the match's CA and the first station's credentials.
 func newMatchCA(ctx context.Context, db, name string) error {
@@ -76,18 +74,18 @@ func newMatchCA(ctx context.Context, db, name string) error {
 	return writeJSONFile(credsPath(db), creds)
 }
 
-func matchTitle(ctx context.Context, path string) string { return stations.MatchTitle(ctx, path) }
+func matchTitle(ctx context.Context, path string) string { return service.MatchTitle(ctx, path) }
 
-func checkRecord(ctx context.Context, db string) error { return stations.CheckRecord(ctx, db) }
+func checkRecord(ctx context.Context, db string) error { return service.CheckRecord(ctx, db) }
 
-func stationPath(db string) string { return stations.StationPath(db) }
+func stationPath(db string) string { return service.StationPath(db) }
 
-func readStation(db string) (*stationFile, bool, error) { return stations.ReadStation(db) }
+func readStation(db string) (*stationFile, bool, error) { return service.ReadStation(db) }
 
-func writeJSONFile(path string, v any) error { return stations.WriteJSONFile(path, v) }
+func writeJSONFile(path string, v any) error { return service.WriteJSONFile(path, v) }
 
 // IsStation reports whether the record at db belongs to a station.
-func IsStation(db string) bool { return stations.IsStation(db) }
+func IsStation(db string) bool { return service.IsStation(db) }
 
 func stationCtx(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
@@ -105,7 +103,7 @@ func runStationServe(r *runner, a *args) error {
 	}
 	// One station per record: the lock is taken before anything is
 	// written, and the station's description read under it.
-	lock, err := stations.LockStation(r.g.DB)
+	lock, err := service.LockStation(r.g.DB)
 	if err != nil {
 		return err
 	}
@@ -145,17 +143,17 @@ func runStationServe(r *runner, a *args) error {
 
 // checkArbiterPIN checks the arbiter's passphrase against the record.
 func checkArbiterPIN(ctx context.Context, path, pin string) error {
-	db, err := service.OpenRecordReadOnly(ctx, path)
+	app, err := service.OpenReadOnly(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	return stations.CheckArbiterPIN(ctx, db, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
+	defer app.DB().Close()
+	return service.CheckArbiterPIN(app, pin, "a new epoch needs the arbiter's PIN: give --pin", "wrong arbiter PIN for a new epoch")
 }
 
-// serveStationFrom runs the station sf until killed (stations.Serve),
+// serveStationFrom runs the station sf until killed (service.Serve),
 // holding the record's station lock.
-func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.StationLock) error {
+func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *service.StationLock) error {
 	ctx, cancel := stationCtx(r.ctx)
 	defer cancel()
 	logf := func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: "+f+"\n", a...) }
@@ -164,59 +162,87 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *stations.Sta
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
 		}
 	}
-	return stations.Serve(ctx, r.g.DB, sf, stations.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Exec: StationCommands, Lock: lock, Now: stationClock})
-}
-
-// StationCommands runs a command another station forwarded to this one
-// (the authority) through the command line's commands: 'station serve'
-// passes it to its station, and main.go gives it to the console, which runs
-// a station's record's station in process (stations.ServeOptions.Exec).
-var StationCommands stations.Executor = stationExec
-
-// stationExec runs a forwarded command on the authority's record through
-// the same commands as the command line.
-func stationExec(ctx context.Context, app *match.App, req station.Request) (string, error) {
-	var out bytes.Buffer
-	role, err := parseRole(req.Role)
-	if err != nil {
-		return "", err
-	}
-	c, cargs, err := lookup(req.Args)
-	if err != nil {
-		return "", err
-	}
-	if !c.writes || c.name == "play" || strings.HasPrefix(c.name, "station ") {
-		return "", fmt.Errorf("%s is not a command the authority runs for another station", c.name)
-	}
-	// The request carries no credential: its role's signature (checked by
-	// the match against the credential's public key in the record), or a
-	// wrong credential tried where it was given (recorded as auth.fail).
-	r := &runner{ctx: ctx, env: Env{Stdout: &out, Stderr: &out, Getenv: os.Getenv, Now: time.Now},
-		g:   Global{DB: app.DB().Path(), At: time.Unix(0, req.At).UTC(), AtSet: true, Role: role, Stamp: req.Stamp},
-		app: app, db: app.DB(), inPlay: true, signed: req.Signed()}
-	if req.Tried != "" {
-		r.tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
-	}
-	err = r.exec(c, cargs)
-	return out.String(), inWords(err)
+	return service.Serve(ctx, r.g.DB, sf, service.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Lock: lock, Now: stationClock})
 }
 
 // stationClock is the time source of the stations this process serves and
 // of the commands it forwards; nil: the defaults (the station's
-// service.NewTimeSource, the command's time.Now). A test sets it to one
+// timesource.New, the command's time.Now). A test sets it to one
 // clock it moves itself.
 var stationClock func() time.Time
 
 // forward sends a write command given with --db of a station to the
 // authority and waits until this station's record holds it
-// (stations.Forward, which the console calls too).
+// (service.Forward, which the console calls too).
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
-	res, err := stations.Forward(ctx, g.DB, stations.Command{Words: words, G: g, RoleGiven: asGiven(argv), Now: stationClock,
-		Notice: func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }})
-	if res.Output != "" {
-		fmt.Fprint(env.Stdout, res.Output)
+	r := &runner{ctx: ctx, env: env, g: g}
+	defer r.close()
+	return r.sendWords(words, g, asGiven(argv), func(c service.StationCommand) (service.StationResult, error) {
+		c.Now = stationClock
+		c.Notice = func(s string) { fmt.Fprintln(env.Stderr, "arbiter: "+s) }
+		return service.Forward(ctx, g.DB, c)
+	})
+}
+
+// sendWords turns a writing command's words into its value, as on one
+// machine (the command's parse), has send give it to the authority, and
+// tells what it did once this station's record holds it, as the command
+// tells it in a script (told): the station's record is the authority's.
+// A refusal of the match comes with its code and is said in the command
+// line's words.
+func (r *runner) sendWords(words []string, g Global, roleGiven bool, send func(service.StationCommand) (service.StationResult, error)) error {
+	c, cargs, err := lookup(words)
+	if err != nil {
+		return err
 	}
-	return err
+	a, err := parseArgs(cargs, boolFlags...)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.name, err)
+	}
+	if a.bool("help") || a.bool("h") {
+		r.out("usage: arbiter %s\n%s\nGiven by: %s\n", c.usage, c.summary, c.roles)
+		return nil
+	}
+	cmd, err := c.parse(r, a)
+	if err != nil || cmd == nil {
+		return err
+	}
+	res, err := send(service.StationCommand{Cmd: cmd, G: g, RoleGiven: roleGiven})
+	var refused *service.Refused
+	if errors.As(err, &refused) && refused.Refusal != nil {
+		return refused.Refusal // the match's refusal, in the command line's words
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.openReplica(); err != nil {
+		return err
+	}
+	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() {
+		// the authority's warning, told with its output as ever
+		r.out("arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
+	}
+	if c.told != nil {
+		inPlay := r.inPlay
+		r.inPlay = true // as the authority's script tells it: a setup card, no more
+		c.told(r, res.Result)
+		r.inPlay = inPlay
+	}
+	return nil
+}
+
+// openReplica opens this station's record read-only for what a command
+// sent tells, or brings it up to date.
+func (r *runner) openReplica() error {
+	if r.app != nil {
+		return r.app.Refresh(r.ctx)
+	}
+	app, err := service.OpenReadOnly(r.ctx, r.g.DB)
+	if err != nil {
+		return err
+	}
+	r.db, r.app = app.DB(), app
+	return nil
 }
 
 // stationScript connects a script run on a station's record to the
@@ -228,7 +254,7 @@ func stationScript(r *runner) (send func([]string, Global, bool) error, start ti
 	if now == nil {
 		now = time.Now
 	}
-	l, err := stations.Dial(r.ctx, r.g.DB, now)
+	l, err := service.Dial(r.ctx, r.g.DB, now)
 	if err != nil {
 		return nil, time.Time{}, nil, err
 	}
@@ -241,16 +267,13 @@ func stationScript(r *runner) (send func([]string, Global, bool) error, start ti
 		start = now().Add(off).UTC()
 	}
 	send = func(words []string, g Global, roleGiven bool) error {
-		res, err := l.Send(r.ctx, stations.Command{Words: words, G: g, RoleGiven: roleGiven})
-		if res.Output != "" {
-			fmt.Fprint(r.env.Stdout, res.Output)
-		}
-		return err
+		r.close() // the script's lines read the station's record as it is now
+		return r.sendWords(words, g, roleGiven, func(c service.StationCommand) (service.StationResult, error) { return l.Send(r.ctx, c) })
 	}
 	return send, start, l.Close, nil
 }
 
-func operatorKeyPath(db string) string { return stations.OperatorKeyPath(db) }
+func operatorKeyPath(db string) string { return service.OperatorKeyPath(db) }
 
 func runStationInvite(r *runner, a *args) error {
 	role, _ := a.take("role")
@@ -260,7 +283,7 @@ func runStationInvite(r *runner, a *args) error {
 	if err := a.done("station invite", 0); err != nil {
 		return err
 	}
-	inv, err := stations.PrepareInvitation(r.ctx, r.g.DB, role, name, out)
+	inv, err := service.PrepareInvitation(r.ctx, r.g.DB, role, name, out)
 	if err != nil {
 		return err
 	}
@@ -271,15 +294,15 @@ func runStationInvite(r *runner, a *args) error {
 	} else if opKey != "" {
 		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
 	}
-	return stations.WriteInvitation(r.g.DB, out, *inv)
+	return service.WriteInvitation(r.g.DB, out, *inv)
 }
 
 // operatorCredential is the operator's credential an operator's invitation
-// carries (stations.OperatorCredential).
+// carries (service.OperatorCredential).
 func operatorCredential(r *runner, keyFile string) (string, error) {
 	g := r.g
 	g.Role = match.RoleArbiter
-	return stations.OperatorCredential(r.ctx, r.g.DB, g, keyFile, func(s string) { fmt.Fprintln(r.env.Stderr, "arbiter: "+s) })
+	return service.OperatorCredential(r.ctx, r.g.DB, g, keyFile, func(s string) { fmt.Fprintln(r.env.Stderr, "arbiter: "+s) })
 }
 
 func runStationJoin(r *runner, a *args) error {
@@ -293,7 +316,7 @@ func runStationJoin(r *runner, a *args) error {
 	if err := checkRecord(r.ctx, r.g.DB); err != nil { // a damaged or foreign NEWFILE is said first
 		return err
 	}
-	inv, err := stations.ReadInvitation(a.pos[0])
+	inv, err := service.ReadInvitation(a.pos[0])
 	if err != nil {
 		return err
 	}
@@ -306,9 +329,9 @@ func runStationJoin(r *runner, a *args) error {
 		}
 	}
 	// An invitation of another match, or no record holder at its
-	// contacts, is said within stations.JoinDeadline, before anything is
+	// contacts, is said within service.JoinDeadline, before anything is
 	// written.
-	if err := stations.CheckInvitationReaches(r.ctx, a.pos[0], inv); err != nil {
+	if err := service.CheckInvitationReaches(r.ctx, a.pos[0], inv); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
@@ -316,7 +339,7 @@ func runStationJoin(r *runner, a *args) error {
 	}
 	// One station per record: a second join (or a serve) on NEWFILE is
 	// refused before it writes anything.
-	lock, err := stations.LockStation(r.g.DB)
+	lock, err := service.LockStation(r.g.DB)
 	if err != nil {
 		return err
 	}
@@ -372,7 +395,7 @@ func joinAsHolder(ctx context.Context, sf *stationFile, inv invitation) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	rep, err := station.Submit(ctx, nc, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), From: sf.Name,
-		Role: "arbiter", At: time.Now().UnixNano(), Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}}, nil, 2*time.Second)
+		Role: "arbiter", At: time.Now(), Member: &station.MemberInfo{Name: sf.Name, Role: sf.Role, Listen: sf.Listen}}, nil, 2*time.Second)
 	if err == nil && rep.Error != "" {
 		err = errors.New(rep.Error)
 	}
@@ -463,7 +486,7 @@ func runStationStatus(r *runner, a *args) error {
 	if err := checkRecord(r.ctx, r.g.DB); err != nil {
 		return err
 	}
-	st, running, err := stations.ReadStationStatus(r.g.DB, time.Now())
+	st, running, err := service.ReadStationStatus(r.g.DB, time.Now())
 	if err != nil {
 		return err
 	}

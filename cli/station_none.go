@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"time"
-
-	"arbiter/service/stations"
 )
 
 // Built with -tags nostation (make bench compares the binary's size and
@@ -17,10 +15,6 @@ import (
 // IsStation reports whether the record at db belongs to a station: never
 // in a build without stations.
 func IsStation(db string) bool { return false }
-
-// StationCommands: no station runs commands for others in a build
-// without stations.
-var StationCommands stations.Executor
 
 func forward(ctx context.Context, env Env, g Global, words, argv []string) error {
 	return errors.New("this arbiter was built without stations")

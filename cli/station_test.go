@@ -230,7 +230,7 @@ func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {
 	serveInBackground(t, laptop, "station", "join", inv)
 	// On the laptop the operator's move needs neither --as nor a credential flag.
 	mustArb(t, laptop, "move", "e4")
-	db, err := service.OpenRecordReadOnly(context.Background(), laptop)
+	db, err := openRecordReadOnly(context.Background(), laptop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,4 +320,14 @@ func verifyContains(t *testing.T, db, head string) error {
 		return fmt.Errorf("%s does not hold the acknowledged head %s: %s", db, h, errs)
 	}
 	return nil
+}
+
+// openRecordReadOnly opens a station's record read-only, as every face
+// reads one (service.OpenReadOnly), for its event log.
+func openRecordReadOnly(ctx context.Context, path string) (*service.DB, error) {
+	app, err := service.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return app.DB(), nil
 }

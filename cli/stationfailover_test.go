@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service/stations"
+	"arbiter/service"
 )
 
 // The stations of issue 24's failover, each a process of its own (this test
@@ -89,7 +89,7 @@ func (h *hall) start(name string, args ...string) time.Duration {
 	h.t.Cleanup(func() { cmd.Process.Signal(syscall.SIGCONT); cmd.Process.Kill(); <-exited })
 	h.proc[name] = cmd
 	for {
-		if st, running, err := stations.ReadStationStatus(db, time.Now()); err == nil && running && st.Station == name {
+		if st, running, err := service.ReadStationStatus(db, time.Now()); err == nil && running && st.Station == name {
 			if fi, err := os.Stat(db + ".station.status.json"); err == nil && fi.ModTime().After(began) {
 				return time.Since(began)
 			}
@@ -130,7 +130,7 @@ func (h *hall) holders() []string { return []string{"arbiter", "display", "org"}
 
 // authority is the station every running holder names as the authority.
 func (h *hall) authority() string {
-	st, _, err := stations.ReadStationStatus(h.db("org"), time.Now())
+	st, _, err := service.ReadStationStatus(h.db("org"), time.Now())
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func (h *hall) healthy(within time.Duration) {
 		why := ""
 		heads, auths := map[string]bool{}, map[string]bool{}
 		for name, db := range h.dbs {
-			st, running, err := stations.ReadStationStatus(db, time.Now())
+			st, running, err := service.ReadStationStatus(db, time.Now())
 			switch {
 			case err != nil || !running:
 				why = name + " is not running"

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"arbiter/internal/outside"
-	"arbiter/service/stations"
+	"arbiter/service"
 	"arbiter/store"
 )
 
@@ -181,8 +181,8 @@ func TestARunningStationWhoseFileWasEditedRaisesTheAlarmAndStopsApplying(t *test
 		})
 	}
 	t.Run("a command at the laptop committed at the authority but not applied there exits 3 naming its event", func(t *testing.T) {
-		defer func(d time.Duration) { stations.AppliedWithin = d }(stations.AppliedWithin)
-		stations.AppliedWithin = time.Second
+		defer func(d time.Duration) { service.AppliedWithin = d }(service.AppliedWithin)
+		service.AppliedWithin = time.Second
 		_, errs, code := arb(t, laptop, "move", "Nf3")
 		want := eventsIn(t, first)
 		if code != ExitNotApplied || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "committed as event "+strconv.FormatInt(want, 10)) ||

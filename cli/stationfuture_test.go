@@ -48,7 +48,7 @@ func TestAStationsStampLaterThanItsReceiptIsRefused(t *testing.T) {
 	t.Run("a request stamped two hours ahead is refused by the authority and writes nothing", func(t *testing.T) {
 		n := events()
 		rep := submitRaw(t, first, station.Request{ID: "ahead-1", From: "laptop", Role: "operator",
-			At: time.Now().Add(2 * time.Hour).UnixNano(), AtGiven: true, Args: []string{"move", "e4"}})
+			At: time.Now().Add(2 * time.Hour), AtGiven: true, Command: []byte(`{"kind":"move","input":"e4"}`)})
 		if rep.Refusal == nil || rep.Refusal.Code != match.CodeFuture {
 			t.Fatalf("the authority answered %+v", rep)
 		}

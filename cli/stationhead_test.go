@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 	"arbiter/store"
 )
@@ -98,7 +97,7 @@ func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
 		}
 	})
 	t.Run("a head signature by another key is refused by the authority and recorded nowhere", func(t *testing.T) {
-		rdb, err := service.OpenRecordReadOnly(context.Background(), first)
+		rdb, err := openRecordReadOnly(context.Background(), first)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +110,7 @@ func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
 		_, other, _ := ed25519.GenerateKey(nil)
 		note := station.HeadNote{Seq: e.Seq, Hash: e.Hash, Key: hex.EncodeToString(other.Public().(ed25519.PublicKey)),
 			Sig: hex.EncodeToString(ed25519.Sign(other, match.HeadMessage(e.Seq, e.Hash)))}
-		rep := submitRaw(t, first, station.Request{ID: "forged-head-1", From: "intruder", Role: "arbiter", At: time.Now().UnixNano(), SignedHead: &note})
+		rep := submitRaw(t, first, station.Request{ID: "forged-head-1", From: "intruder", Role: "arbiter", At: time.Now(), SignedHead: &note})
 		if !strings.Contains(rep.Error, "refused") {
 			t.Fatalf("the authority answered %+v", rep)
 		}

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/service/stations"
+	"arbiter/service"
 )
 
 // 'station join' with an invitation altered on its way, or one of another
-// match, says which in one sentence within 15 s (stations.JoinDeadline)
+// match, says which in one sentence within 15 s (service.JoinDeadline)
 // and writes nothing; before, it retried for ever or said that no record
 // holder answers.
 func TestStationJoinSaysWithinFifteenSecondsWhetherAnInvitationWasAlteredOrIsAnotherMatchs(t *testing.T) {
@@ -23,10 +23,10 @@ func TestStationJoinSaysWithinFifteenSecondsWhetherAnInvitationWasAlteredOrIsAno
 	first := filepath.Join(dir, "arbiter.db")
 	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
 	serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
-	invite := func(db, role, name string) stations.Invitation {
+	invite := func(db, role, name string) service.Invitation {
 		out := filepath.Join(dir, name+".invite")
 		mustArb(t, db, "station", "invite", "--role", role, "--name", name, "-o", out)
-		var inv stations.Invitation
+		var inv service.Invitation
 		b, err := os.ReadFile(out)
 		if err == nil {
 			err = json.Unmarshal(b, &inv)
@@ -55,40 +55,40 @@ func TestStationJoinSaysWithinFifteenSecondsWhetherAnInvitationWasAlteredOrIsAno
 	altered := "has been altered since the arbiter wrote it"
 	for _, tc := range []struct {
 		name string
-		inv  func() stations.Invitation
+		inv  func() service.Invitation
 		says []string
 	}{
-		{"an invitation whose contacts were changed is altered", func() stations.Invitation {
+		{"an invitation whose contacts were changed is altered", func() service.Invitation {
 			inv := laptop
 			inv.Contacts = append([]string{"nats://192.0.2.1:4223"}, inv.Contacts...)
 			return inv
 		}, []string{altered, "its CA's signature does not cover what it says"}},
-		{"an invitation whose role was changed is altered", func() stations.Invitation {
+		{"an invitation whose role was changed is altered", func() service.Invitation {
 			inv := laptop
 			inv.Role = "organiser"
 			return inv
 		}, []string{altered, "it names the station laptop (organiser), its certificate laptop (operator)"}},
-		{"an invitation carrying another station's certificate is altered", func() stations.Invitation {
+		{"an invitation carrying another station's certificate is altered", func() service.Invitation {
 			inv := laptop
 			inv.Credentials.Cert, inv.Credentials.Key = mirror.Credentials.Cert, mirror.Credentials.Key
 			return inv
 		}, []string{altered, "its certificate mirror (mirror)"}},
-		{"an invitation whose certificate is not its key's is altered", func() stations.Invitation {
+		{"an invitation whose certificate is not its key's is altered", func() service.Invitation {
 			inv := laptop
 			inv.Credentials.Cert = mirror.Credentials.Cert
 			return inv
 		}, []string{altered, "its certificate and key do not belong together"}},
-		{"an invitation with another match's CA in it is altered", func() stations.Invitation {
+		{"an invitation with another match's CA in it is altered", func() service.Invitation {
 			inv := laptop
 			inv.Credentials.CA = otherMatch.Credentials.CA
 			return inv
 		}, []string{altered, "its certificate is not signed by its CA"}},
-		{"an invitation without the CA's signature is altered", func() stations.Invitation {
+		{"an invitation without the CA's signature is altered", func() service.Invitation {
 			inv := laptop
 			inv.Signature = nil
 			return inv
 		}, []string{altered, "its CA's signature does not cover what it says"}},
-		{"a whole invitation of another match is another match's", func() stations.Invitation {
+		{"a whole invitation of another match is another match's", func() service.Invitation {
 			return otherMatch
 		}, []string{"is from another match", "certificates its CA did not sign"}},
 	} {
@@ -100,7 +100,7 @@ func TestStationJoinSaysWithinFifteenSecondsWhetherAnInvitationWasAlteredOrIsAno
 			db := filepath.Join(filepath.Dir(path), "new.db")
 			t0 := time.Now()
 			_, errs, code := arb(t, db, "station", "join", path)
-			if d := time.Since(t0); d > stations.JoinDeadline+time.Second {
+			if d := time.Since(t0); d > service.JoinDeadline+time.Second {
 				t.Errorf("station join took %v", d)
 			}
 			if code != 1 || strings.Count(errs, "\n") != 1 {
@@ -128,8 +128,8 @@ func TestStationJoinSaysWithinFifteenSecondsWhetherAnInvitationWasAlteredOrIsAno
 		}
 		t0 := time.Now()
 		_, errs, code := arb(t, filepath.Join(filepath.Dir(path), "new.db"), "station", "join", path)
-		if d := time.Since(t0); d < stations.JoinDeadline || d > stations.JoinDeadline+5*time.Second {
-			t.Errorf("station join gave up after %v, want %v", d, stations.JoinDeadline)
+		if d := time.Since(t0); d < service.JoinDeadline || d > service.JoinDeadline+5*time.Second {
+			t.Errorf("station join gave up after %v, want %v", d, service.JoinDeadline)
 		}
 		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "o record holder answers at "+inv.Contacts[0]+", ") {
 			t.Fatalf("exit %d, %q; want exit 1 and one sentence saying no record holder answers", code, errs)

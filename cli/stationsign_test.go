@@ -33,15 +33,14 @@ const (
 func capturedRequests(t *testing.T) func() []string {
 	var mu sync.Mutex
 	var got []string
-	prev := StationCommands
-	StationCommands = func(ctx context.Context, app *match.App, req station.Request) (string, error) {
+	prev := station.Running
+	station.Running = func(req station.Request) {
 		b, _ := json.Marshal(req)
 		mu.Lock()
 		got = append(got, string(b))
 		mu.Unlock()
-		return stationExec(ctx, app, req)
 	}
-	t.Cleanup(func() { StationCommands = prev })
+	t.Cleanup(func() { station.Running = prev })
 	return func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -93,7 +92,7 @@ func TestForwardedCommandCarriesNoCredential(t *testing.T) {
 	}
 	t.Run("credential add --key-file sends only the public key", func(t *testing.T) {
 		pub := hex.EncodeToString(key.Public().(ed25519.PublicKey))
-		if !strings.Contains(got[0], pub) || strings.Contains(got[0], "--key-file") {
+		if !strings.Contains(got[0], pub) || !strings.Contains(got[0], `"kind":"credential.add"`) {
 			t.Fatalf("the request of credential add: %s", got[0])
 		}
 	})
@@ -126,7 +125,7 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond) // the mirror applies the stream in its goroutine
 			}
-			rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+			rdb, err := openRecordReadOnly(context.Background(), db)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +161,7 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 }
 
 // submitRaw sends req to the authority of the station's record db as any
-// station's connection could, bypassing the signing of service/stations.
+// station's connection could, bypassing the signing of the service.
 func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
 	t.Helper()
 	sf, _, err := readStation(db)
@@ -211,21 +210,20 @@ func TestForgedOrAlteredRequestSignatureIsRefusedAndLogged(t *testing.T) {
 	mustArb(t, first, "--pin", signPIN, "game", "start")
 	mustArb(t, first, "--as", "operator", "--secret", signOperator, "move", "e4")
 	_, other, _ := ed25519.GenerateKey(nil)
-	signed := func(id, signer, role string, k ed25519.PrivateKey, words ...string) station.Request {
-		r := station.Request{ID: id, From: "intruder", Role: role, Signer: signer, At: time.Now().UnixNano(), Args: words}
-		sr := match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: signer, AtNS: r.At, Words: r.Args}
-		sr.Sign(k)
-		r.Sig = sr.Sig
+	move := func(san string) []byte { return []byte(`{"kind":"move","input":"` + san + `"}`) }
+	signed := func(id, signer, role string, k ed25519.PrivateKey, cmd []byte) station.Request {
+		r := station.Request{ID: id, From: "intruder", Role: role, At: time.Now(), Command: cmd}
+		r.Sign(signer, 0, "", k)
 		return r
 	}
-	altered := signed("altered-1", "player:Garry Kasparov", "black", key, "move", "c5")
-	altered.Args = []string{"move", "e5"}
+	altered := signed("altered-1", "player:Garry Kasparov", "black", key, move("c5"))
+	altered.Command = move("e5")
 	for i, tc := range []struct {
 		name string
 		req  station.Request
 		want match.AuthFailPayload
 	}{
-		{"a request signed with a key that is not the arbiter's is refused and logged", signed("forged-1", "arbiter", "black", other, "move", "e5"),
+		{"a request signed with a key that is not the arbiter's is refused and logged", signed("forged-1", "arbiter", "black", other, move("e5")),
 			match.AuthFailPayload{Credential: "arbiter", Given: "signature"}},
 		{"a request altered after it was signed is refused and logged", altered,
 			match.AuthFailPayload{Credential: "player:Garry Kasparov", Given: "signature"}},

@@ -13,7 +13,6 @@ import (
 	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // costlyUnlocks has every passphrase unlock of a forwarded command cost
@@ -21,8 +20,8 @@ import (
 func costlyUnlocks(t *testing.T, clock *testnet.Clock, cost time.Duration) (count func() int) {
 	var mu sync.Mutex
 	n := 0
-	prev := stations.UnlockCredential
-	stations.UnlockCredential = func(c *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+	prev := service.UnlockCredential
+	service.UnlockCredential = func(c *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
 		if pass != "" {
 			mu.Lock()
 			n++
@@ -31,7 +30,7 @@ func costlyUnlocks(t *testing.T, clock *testnet.Clock, cost time.Duration) (coun
 		}
 		return prev(c, pass, key)
 	}
-	t.Cleanup(func() { stations.UnlockCredential = prev })
+	t.Cleanup(func() { service.UnlockCredential = prev })
 	return func() int {
 		mu.Lock()
 		defer mu.Unlock()
@@ -42,7 +41,7 @@ func costlyUnlocks(t *testing.T, clock *testnet.Clock, cost time.Duration) (coun
 // recordEvents are the events of the record at db, read from the file.
 func recordEvents(t *testing.T, db string) []service.Event {
 	t.Helper()
-	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	rdb, err := openRecordReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func recordEvents(t *testing.T, db string) []service.Event {
 // recordSignatures is the signatures table of the record at db.
 func recordSignatures(t *testing.T, db string) []service.Signature {
 	t.Helper()
-	rdb, err := service.OpenRecordReadOnly(context.Background(), db)
+	rdb, err := openRecordReadOnly(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,13 @@ import (
 // docs/errors.md explains both.
 var words = phrase.Dictionary{
 	string(service.CodeNotADatabase):            "the file is not an Arbiter database; give the match's database with --db",
+	string(service.CodeNotAStationRecord):       "%s is not a station's record: start one with 'station serve' or 'station join'",
+	string(service.CodeStationNotRun):           "station has not run on %s yet: start it with 'station serve'",
+	string(service.CodeListenNotHostPort):       "--listen %q is not HOST:PORT",
+	string(service.CodeListenPort):              "--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)",
+	string(service.CodeNotAStationRole):         "--role %q is not a station role: use organiser, display, operator or mirror",
+	string(service.CodeInviteNeedsName):         "station invite needs --name NAME and -o INVITE",
+	string(service.CodeNotARunningHolder):       "%s is not a running record holder: start it with 'station serve' first",
 	string(service.CodeDamagedRecord):           "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
 	string(match.CodeRecordBroken):              "the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup",
 	string(match.CodeSignNeedsPIN):              "signing the head needs the arbiter's credential: give --pin",

@@ -1,8 +1,6 @@
 package clock
 
 import (
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -257,10 +255,10 @@ func (c Clock) FirstFlag(at time.Time) (side Side, ok bool, orderUnknown bool) {
 // operation. The reason is a clause to follow "clock: cannot <op>: ".
 func (c *Clock) check(side Side, at time.Time) error {
 	if !side.valid() {
-		return fmt.Errorf("%v is not a side (White is 0, Black is 1)", side)
+		return refuse(CodeNotASideNumber, side)
 	}
 	if at.Before(c.last) {
-		return fmt.Errorf("%s is before the last clock operation at %s, and clock time never runs back",
+		return refuse(CodeRunsBack,
 			at.Format(time.RFC3339Nano), c.last.Format(time.RFC3339Nano))
 	}
 	return nil
@@ -270,9 +268,9 @@ func (c *Clock) check(side Side, at time.Time) error {
 func (c *Clock) live() error {
 	switch c.state {
 	case notStarted:
-		return errors.New("the clock has not been started")
+		return refuse(CodeNotStarted)
 	case stopped:
-		return errors.New("the clock was stopped at the end of the game")
+		return refuse(CodeStoppedAtEnd)
 	}
 	return nil
 }
@@ -322,10 +320,10 @@ func (c Clock) Start(at time.Time) (Clock, error) { return c.StartSide(White, at
 // position with side to move.
 func (c Clock) StartSide(side Side, at time.Time) (Clock, error) {
 	if c.state != notStarted {
-		return c, errors.New("clock: cannot start: the clock has already been started")
+		return c, refuse(CodeAlreadyStarted)
 	}
 	if err := c.check(side, at); err != nil {
-		return c, fmt.Errorf("clock: cannot start: %w", err)
+		return c, refuse(CodeCannotStart, err)
 	}
 	c.openTurn(side, at)
 	c.last = at
@@ -348,13 +346,13 @@ func (c Clock) Press(side Side, at time.Time) (Clock, error) {
 		err = c.live()
 	}
 	if err == nil && c.state == paused {
-		err = errors.New("the clocks are paused; resume the clock first")
+		err = refuse(CodePaused)
 	}
 	if err == nil && c.turn != side {
-		err = fmt.Errorf("%v's clock is running", c.turn.name())
+		err = refuse(CodeRunning, c.turn.word())
 	}
 	if err != nil {
-		return c, fmt.Errorf("clock: %v cannot press: %w", side.name(), err)
+		return c, refuse(CodeCannotPress, side.word(), err)
 	}
 	c.settle(at)
 	s := c.closeTurn(at)
@@ -393,10 +391,10 @@ func (c Clock) Pause(at time.Time) (Clock, error) {
 		err = c.live()
 	}
 	if err == nil && c.state != running {
-		err = errors.New("no clock is running")
+		err = refuse(CodeNoneRunning)
 	}
 	if err != nil {
-		return c, fmt.Errorf("clock: cannot pause: %w", err)
+		return c, refuse(CodeCannotPause, err)
 	}
 	c.settle(at)
 	c.turnPrev = c.elapsed(at)
@@ -416,10 +414,10 @@ func (c Clock) Resume(side Side, at time.Time) (Clock, error) {
 		err = c.live()
 	}
 	if err == nil && c.state == running {
-		err = fmt.Errorf("%v's clock is already running; pause it first", c.turn.name())
+		err = refuse(CodeRunningPauseFirst, c.turn.word())
 	}
 	if err != nil {
-		return c, fmt.Errorf("clock: cannot resume %v's clock: %w", side.name(), err)
+		return c, refuse(CodeCannotResume, side.word(), err)
 	}
 	if c.turnOpen && c.turn == side {
 		c.segStart = at
@@ -441,10 +439,10 @@ func (c Clock) Resume(side Side, at time.Time) (Clock, error) {
 func (c Clock) Stop(at time.Time) (Clock, error) {
 	err := c.check(White, at)
 	if err == nil && c.state == stopped {
-		err = errors.New("the clock is already stopped")
+		err = refuse(CodeAlreadyStopped)
 	}
 	if err != nil {
-		return c, fmt.Errorf("clock: cannot stop: %w", err)
+		return c, refuse(CodeCannotStop, err)
 	}
 	c.settle(at)
 	if c.turnOpen {
@@ -478,13 +476,13 @@ func (c *Clock) setMain(side Side, d time.Duration, at time.Time) {
 // clock knows nothing of claims, so do not correct a claimed flag away.
 func (c Clock) SetRemaining(side Side, d time.Duration, at time.Time) (Clock, error) {
 	if err := c.check(side, at); err != nil {
-		return c, fmt.Errorf("clock: cannot set the time: %w", err)
+		return c, refuse(CodeCannotSetTime, err)
 	}
 	if !c.ctl[side].timed() {
-		return c, fmt.Errorf("clock: cannot set %v's time: %v plays without a time control", side.name(), side.name())
+		return c, refuse(CodeSetUntimed, side.word(), side.word())
 	}
 	if d < 0 {
-		return c, fmt.Errorf("clock: cannot set %v's time to %v: a clock cannot show negative time", side.name(), d)
+		return c, refuse(CodeNegativeTime, side.word(), d)
 	}
 	c.settle(at)
 	c.setMain(side, d, at)
@@ -496,14 +494,14 @@ func (c Clock) SetRemaining(side Side, d time.Duration, at time.Time) (Clock, er
 // positive result clears side's flag.
 func (c Clock) AddTime(side Side, d time.Duration, at time.Time) (Clock, error) {
 	if err := c.check(side, at); err != nil {
-		return c, fmt.Errorf("clock: cannot add time: %w", err)
+		return c, refuse(CodeCannotAdd, err)
 	}
 	if !c.ctl[side].timed() {
-		return c, fmt.Errorf("clock: cannot add time for %v: %v plays without a time control", side.name(), side.name())
+		return c, refuse(CodeAddUntimed, side.word(), side.word())
 	}
 	r := c.Remaining(side, at)
 	if r+d < 0 {
-		return c, fmt.Errorf("clock: cannot take %v from %v: only %v remain", -d, side.name(), r)
+		return c, refuse(CodeTakeTooMuch, -d, side.word(), r)
 	}
 	c.settle(at)
 	c.setMain(side, r+d, at)
@@ -515,10 +513,10 @@ func (c Clock) AddTime(side Side, d time.Duration, at time.Time) (Clock, error) 
 // separately. A delay already running in an open turn is unchanged.
 func (c Clock) SetMoves(side Side, moves int, at time.Time) (Clock, error) {
 	if err := c.check(side, at); err != nil {
-		return c, fmt.Errorf("clock: cannot set the move count: %w", err)
+		return c, refuse(CodeCannotSetMoves, err)
 	}
 	if moves < 0 {
-		return c, fmt.Errorf("clock: cannot set %v's move count to %d: it cannot be negative", side.name(), moves)
+		return c, refuse(CodeNegativeMoves, side.word(), moves)
 	}
 	c.settle(at)
 	c.side[side].moves = moves
@@ -531,16 +529,16 @@ func (c Clock) SetMoves(side Side, moves int, at time.Time) (Clock, error) {
 // changing its time or move counter.
 func (c Clock) SetPeriod(side Side, period int, at time.Time) (Clock, error) {
 	if err := c.check(side, at); err != nil {
-		return c, fmt.Errorf("clock: cannot set the period: %w", err)
+		return c, refuse(CodeCannotSetPeriod, err)
 	}
 	ctl := c.ctl[side]
 	n := len(ctl.Periods)
 	repeats := n > 0 && ctl.Periods[n-1].Moves > 0
 	switch {
 	case period < 0:
-		return c, fmt.Errorf("clock: cannot set %v's period to %d: periods are counted from 0", side.name(), period)
+		return c, refuse(CodePeriodNegative, side.word(), period)
 	case !repeats && period > 0 && period >= n:
-		return c, fmt.Errorf("clock: cannot set %v's period to %d: %v's control has periods 0 to %d only", side.name(), period, side.name(), max(n-1, 0))
+		return c, refuse(CodePeriodRange, side.word(), period, side.word(), max(n-1, 0))
 	}
 	c.settle(at)
 	c.side[side].period = period
@@ -557,10 +555,10 @@ func (c Clock) SetPeriod(side Side, period int, at time.Time) (Clock, error) {
 // credits its next period (Press).
 func (c Clock) BothFlagsOrderUnknown(at time.Time) (Clock, error) {
 	if err := c.check(White, at); err != nil {
-		return c, fmt.Errorf("clock: cannot record both flags fallen: %w", err)
+		return c, refuse(CodeCannotBothFlags, err)
 	}
 	if c.state == notStarted {
-		return c, fmt.Errorf("clock: cannot record both flags fallen: the clock has not been started")
+		return c, refuse(CodeBothFlagsNotStarted)
 	}
 	c.settle(at)
 	for _, side := range [2]Side{White, Black} {

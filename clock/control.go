@@ -1,11 +1,11 @@
 package clock
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"arbiter/internal/phrase"
 )
 
 // Limits of what ParseTimeControl and Validate accept. They keep every sum the
@@ -32,13 +32,13 @@ const (
 // seconds. An increment or delay of 0 means none. The sandclock form "*N" is
 // refused. Surrounding spaces are ignored; nothing else is.
 func ParseTimeControl(s string) (Control, error) {
-	bad := func(format string, a ...any) (Control, error) {
-		return Control{}, fmt.Errorf("clock: time control %q: "+format, append([]any{s}, a...)...)
+	bad := func(code Code, a ...any) (Control, error) {
+		return Control{}, refuse(CodeTimeControl, s, refuse(code, a...))
 	}
 	t := strings.TrimSpace(s)
 	switch t {
 	case "":
-		return bad("it is empty; write e.g. 40/7200:20/3600:1800, 5400+30, \"-\" (untimed) or \"?\" (unknown)")
+		return bad(CodeEmpty)
 	case "?":
 		return Control{Mode: Unknown}, nil
 	case "-":
@@ -46,19 +46,19 @@ func ParseTimeControl(s string) (Control, error) {
 	}
 	descs := strings.Split(t, ":")
 	if len(descs) > maxDescriptors {
-		return bad("it has %d periods; at most %d are supported", len(descs), maxDescriptors)
+		return bad(CodeTooManyPeriods, len(descs), maxDescriptors)
 	}
 	periods := make([]Period, 0, len(descs))
 	for i, d := range descs {
 		p, err := parseDescriptor(d)
 		if err != nil {
-			return bad("%v", err)
+			return Control{}, refuse(CodeTimeControl, s, err)
 		}
 		if p.Moves == 0 && i != len(descs)-1 {
-			return bad("period %d (%q) is for all remaining moves, so nothing can follow it; give it a move count like 40/%s", i+1, d, d)
+			return bad(CodeNothingAfterAll, i+1, d, d)
 		}
 		if i == 0 && p.Duration == 0 {
-			return bad("the first period has no time; give it some seconds, e.g. 40/7200")
+			return bad(CodeFirstNoTime)
 		}
 		periods = append(periods, p)
 	}
@@ -70,20 +70,20 @@ func parseDescriptor(d string) (Period, error) {
 	var p Period
 	switch {
 	case d == "":
-		return p, errors.New("a period is empty (two ':' in a row, or a ':' at an end); remove the extra ':'")
+		return p, refuse(CodeEmptyPeriod)
 	case d == "?" || d == "-":
-		return p, fmt.Errorf("%q must stand alone, not as one period among others", d)
+		return p, refuse(CodePeriodMustStandAlone, d)
 	case d[0] == '*':
-		return p, errors.New("sandclock (hourglass) controls are not supported; use a moves/seconds or seconds+increment control")
+		return p, refuse(CodeSandclock)
 	}
 	rest := d
 	if i := strings.IndexByte(rest, '/'); i >= 0 {
 		n, err := number(rest[:i], maxMoves)
 		if err != nil {
-			return p, fmt.Errorf("%q: the move count %v", d, err)
+			return p, refuse(CodeMoveCountBad, d, err)
 		}
 		if n == 0 {
-			return p, fmt.Errorf("%q: the move count must be at least 1", d)
+			return p, refuse(CodeMoveCountZero, d)
 		}
 		p.Moves = n
 		rest = rest[i+1:]
@@ -101,7 +101,7 @@ func parseDescriptor(d string) (Period, error) {
 		}
 		n, err := number(rest[i+1:], maxSeconds)
 		if err != nil {
-			return p, fmt.Errorf("%q: the %s after %q %v", d, perMoveWord(p.Method), rest[i], err)
+			return p, refuse(CodePerMoveBad, d, phrase.Word(perMoveWord(p.Method)), rest[i], err)
 		}
 		p.PerMove = time.Duration(n) * time.Second
 		if n == 0 {
@@ -110,7 +110,7 @@ func parseDescriptor(d string) (Period, error) {
 	}
 	n, err := number(secs, maxSeconds)
 	if err != nil {
-		return p, fmt.Errorf("%q: the time in seconds %v", d, err)
+		return p, refuse(CodeSecondsBad, d, err)
 	}
 	p.Duration = time.Duration(n) * time.Second
 	return p, nil
@@ -126,17 +126,17 @@ func perMoveWord(m Method) string {
 // number parses a non-empty run of ASCII digits no larger than max.
 func number(s string, max int) (int, error) {
 	if s == "" {
-		return 0, errors.New("is missing")
+		return 0, refuse(CodeMissing)
 	}
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("%q is not a whole number", s)
+			return 0, refuse(CodeNotAWholeNumber, s)
 		}
 		n = n*10 + int(c-'0')
 		if n > max {
-			return 0, fmt.Errorf("%q is too large (at most %d)", s, max)
+			return 0, refuse(CodeNumberTooLarge, s, max)
 		}
 	}
 	return n, nil
@@ -149,28 +149,28 @@ func (c Control) Validate() error {
 	switch c.Mode {
 	case Untimed, Unknown:
 		if c.Periods != nil {
-			return errors.New("clock: an untimed or unknown control has no periods")
+			return refuse(CodeUntimedPeriods)
 		}
 		return nil
 	case Timed:
 	default:
-		return fmt.Errorf("clock: control mode %d is not valid", c.Mode)
+		return refuse(CodeControlMode, c.Mode)
 	}
 	if len(c.Periods) == 0 || len(c.Periods) > maxDescriptors {
-		return fmt.Errorf("clock: a timed control needs between 1 and %d periods", maxDescriptors)
+		return refuse(CodePeriodCount, maxDescriptors)
 	}
 	for i, p := range c.Periods {
 		switch {
 		case p.Moves < 0 || p.Moves > maxMoves:
-			return fmt.Errorf("clock: period %d: move count %d is out of range", i+1, p.Moves)
+			return refuse(CodeMovesOutOfRange, i+1, p.Moves)
 		case p.Moves == 0 && i != len(c.Periods)-1:
-			return fmt.Errorf("clock: period %d is for all moves but is not the last", i+1)
+			return refuse(CodeAllMovesNotLast, i+1)
 		case !wholeSeconds(p.Duration) || (i == 0 && p.Duration == 0):
-			return fmt.Errorf("clock: period %d: time %v is not a positive whole number of seconds", i+1, p.Duration)
+			return refuse(CodePeriodTime, i+1, p.Duration)
 		case p.Method > SimpleDelay:
-			return fmt.Errorf("clock: period %d: method %d is not valid", i+1, p.Method)
+			return refuse(CodeMethodInvalid, i+1, p.Method)
 		case (p.Method == MethodNone) != (p.PerMove == 0) || !wholeSeconds(p.PerMove):
-			return fmt.Errorf("clock: period %d: %v with %v per move is not valid", i+1, p.Method, p.PerMove)
+			return refuse(CodePerMoveInvalid, i+1, p.Method, p.PerMove)
 		}
 	}
 	return nil
@@ -325,11 +325,11 @@ func ParseSpec(s string) (Control, error) {
 		names = append(names, p.Name)
 	}
 	if word(name) {
-		return Control{}, fmt.Errorf("clock: %q is not a preset: use one of %s, or write a PGN TimeControl such as 40/7200:20/3600:1800", s, strings.Join(names, ", "))
+		return Control{}, refuse(CodeNotAPreset, s, strings.Join(names, ", "))
 	}
 	c, err := ParseTimeControl(s)
 	if err != nil {
-		return Control{}, fmt.Errorf("%w (or use a preset: %s)", err, strings.Join(names, ", "))
+		return Control{}, refuse(CodeOrPreset, err, strings.Join(names, ", "))
 	}
 	return c, nil
 }

@@ -41,7 +41,7 @@ func ParseSide(s string) (Side, error) {
 	case "black", "b":
 		return Black, nil
 	}
-	return 0, fmt.Errorf("clock: %q is not a side; write \"white\" (or \"w\") or \"black\" (or \"b\")", s)
+	return 0, refuse(CodeNotASide, s)
 }
 
 // String returns "none", "fischer", "bronstein" or "simple delay".
@@ -65,7 +65,7 @@ func (m Method) isDelay() bool { return m == Bronstein || m == SimpleDelay }
 // MarshalText writes "white" or "black" (a command's side on the wire).
 func (s Side) MarshalText() ([]byte, error) {
 	if !s.valid() {
-		return nil, fmt.Errorf("clock: %s is not a side", s)
+		return nil, refuse(CodeNotASideText, s)
 	}
 	return []byte(s.String()), nil
 }
@@ -79,7 +79,7 @@ func (s *Side) UnmarshalText(b []byte) error {
 	case "black":
 		*s = Black
 	default:
-		return fmt.Errorf("clock: %q is not a side; write \"white\" or \"black\"", b)
+		return refuse(CodeNotASideJSON, b)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/broadcast"
@@ -53,9 +52,9 @@ func (c *console) broadcastDialog() {
 	live := broadcasts[c]
 	broadcastMu.Unlock()
 	if live != nil {
-		c.formDialog(lang.L("Broadcast"), lang.L("Stop the broadcast"), []*widget.FormItem{
-			widget.NewFormItem(lang.L("Address"), widget.NewLabel("http://"+live.addr+"/  (games.pgn, game/N.pgn)")),
-			widget.NewFormItem(lang.L("Delay"), widget.NewLabel(live.delay)),
+		c.formDialog(translate("Broadcast"), translate("Stop the broadcast"), []*widget.FormItem{
+			widget.NewFormItem(translate("Address"), widget.NewLabel("http://"+live.addr+"/  (games.pgn, game/N.pgn)")),
+			widget.NewFormItem(translate("Delay"), widget.NewLabel(live.delay)),
 		}, func() error {
 			c.stopBroadcast()
 			return nil
@@ -64,11 +63,11 @@ func (c *console) broadcastDialog() {
 	}
 	addr := entryWith("127.0.0.1:8080")
 	delay := entryWith("0")
-	c.formDialog(lang.L("Broadcast"), lang.L("Start the broadcast"), []*widget.FormItem{
-		widget.NewFormItem(lang.L("Address (HOST:PORT)"), addr),
-		widget.NewFormItem(lang.L("Delay (e.g. 15m; 0 for none)"), delay),
-		widget.NewFormItem("", widget.NewLabel(lang.L("Read-only, without credentials: the PGN with the clocks for broadcasters, and a spectator page.")+"\n"+
-			lang.L("With a delay, everything shows the match as it stood that long ago."))),
+	c.formDialog(translate("Broadcast"), translate("Start the broadcast"), []*widget.FormItem{
+		widget.NewFormItem(translate("Address (HOST:PORT)"), addr),
+		widget.NewFormItem(translate("Delay (e.g. 15m; 0 for none)"), delay),
+		widget.NewFormItem("", widget.NewLabel(translate("Read-only, without credentials: the PGN with the clocks for broadcasters, and a spectator page.")+"\n"+
+			translate("With a delay, everything shows the match as it stood that long ago."))),
 	}, func() error {
 		a := strings.TrimSpace(addr.Text)
 		if err := broadcast.CheckListen(a); err != nil {
@@ -87,7 +86,7 @@ func (c *console) broadcastDialog() {
 			return errText(tr("cannot listen on %s (%v): choose a free port or an address of this machine", a, err))
 		}
 		ctx, stop := context.WithCancel(c.ctx)
-		held := lang.L("none: as it stands")
+		held := translate("none: as it stands")
 		if d > 0 {
 			held = d.String()
 		}
@@ -110,10 +109,10 @@ func (c *console) broadcastDialog() {
 		go func() { _ = srv.Serve(ctx, ln) }()
 		c.afterDialog(func() {
 			if d > 0 {
-				c.info(lang.L("Broadcast"), tr("The match is broadcast on http://%s/ (games.pgn, game/N.pgn), as it stood %s ago.", live.addr, d.String()))
+				c.info(translate("Broadcast"), tr("The match is broadcast on http://%s/ (games.pgn, game/N.pgn), as it stood %s ago.", live.addr, d.String()))
 				return
 			}
-			c.info(lang.L("Broadcast"), tr("The match is broadcast on http://%s/ (games.pgn, game/N.pgn).", live.addr))
+			c.info(translate("Broadcast"), tr("The match is broadcast on http://%s/ (games.pgn, game/N.pgn).", live.addr))
 		})
 		return nil
 	})

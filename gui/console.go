@@ -13,7 +13,7 @@
 // in actions.go.
 //
 // Time: every command's instant comes from the console's time source (now), in
-// production service.TimeSource. A clock display is redrawn only when its text
+// production timesource.Source. A clock display is redrawn only when its text
 // changes: each clock view arms one timer for the next instant its text (or
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
 // reaches the widgets through fyne.Do. There is no periodic redraw.
@@ -52,7 +52,6 @@ import (
 	"arbiter/match"
 	"arbiter/scoresheet"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 const (
@@ -76,10 +75,6 @@ type config struct {
 	pin   string
 	now   func() time.Time
 	after afterFunc
-	// commands run what other stations forward while the console runs a
-	// station's record's station that is the authority (main.go gives the
-	// command line's, cli.StationCommands)
-	commands stations.Executor
 }
 
 // console is the main window and its state.
@@ -349,6 +344,21 @@ func (c *console) build() {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
 	}}, clocks, lower)
 
+	c.bar = c.buildActionBar()
+	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
+	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
+	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
+	c.win.SetContent(main)
+	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
+	c.win.Resize(fyne.NewSize(1280, 800))
+}
+
+// buildActionBar is the action bar under the console: the clock keys,
+// the call, the fallen flags (hidden until one falls), the game's and the
+// arbiter's keys; when the row is too narrow, the clock keys, the call and
+// a fallen flag keep their place longest, the mode and the audience
+// display go first under More….
+func (c *console) buildActionBar() *actionBar {
 	ids := []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actResume, actFlagWhite, actFlagBlack, actStartGame, actDrawOffer, actIncident, actArbiterMode, actAudience}
 	buttons := make([]*actionButton, len(ids))
 	for i, id := range ids {
@@ -364,19 +374,11 @@ func (c *console) build() {
 		c.buttons[id] = b
 		buttons[i] = b
 	}
-	// when the row is too narrow, the clock keys, the call and a fallen
-	// flag keep their place longest; the mode and the audience display
-	// go first under More…
-	c.bar = newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
+	bar := newActionBar(buttons, []int{0, 1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 11})
 	for _, id := range ids {
-		c.bar.ids = append(c.bar.ids, string(id))
+		bar.ids = append(bar.ids, string(id))
 	}
-	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
-	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
-	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
-	c.win.SetContent(main)
-	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
-	c.win.Resize(fyne.NewSize(1280, 800))
+	return bar
 }
 
 // keyText is a key as printed on a label.
@@ -907,7 +909,7 @@ func (c *console) showError(err error) {
 	}
 	msg := c.explain(err)
 	c.noteWriteError(err)
-	var notApplied *stations.NotAppliedError
+	var notApplied *service.NotAppliedError
 	if errors.As(err, &notApplied) { // it stands in the record: not "not done"
 		c.info(translate("Committed, not yet here"), msg)
 		return

@@ -118,7 +118,7 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core, err := match.Open(ctx, db)
+	core, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func (h *harness) newMatch(control, pin string) {
 	spec.White = "Garry Kasparov"
 	spec.Control = control
 	spec.PIN = pin
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -686,3 +686,7 @@ func TestEmptyDatabaseGolden(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.golden("empty.xml")
 }
+
+// errOf is the refusal of a command given to the core (its result
+// dropped).
+func errOf(_ match.Result, err error) error { return err }

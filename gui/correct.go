@@ -395,7 +395,7 @@ func (cd *correctDialog) apply(method string) {
 		fail(errText(tr("%q is not a ply number: give 1 for White's first move, 2 for Black's, and so on", cd.ply.Text)))
 		return
 	}
-	args := match.CorrectArgs{Ply: n, Method: method, Reason: strings.TrimSpace(cd.reason.Text), NoBonus: cd.noBonus.Checked, Cause: match.CauseOperatorError}
+	args := match.Correct{Ply: n, Method: method, Reason: strings.TrimSpace(cd.reason.Text), NoBonus: cd.noBonus.Checked, Cause: match.CauseOperatorError}
 	if cd.cause.Selected == cd.cause.Options[1] {
 		args.Cause = match.CauseIrregularity
 	}

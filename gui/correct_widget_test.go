@@ -28,10 +28,10 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 	arbiter := func() match.Cmd { return match.Cmd{At: now, Actor: match.Actor{Role: match.RoleArbiter}} }
 	spec := defaultSpec()
 	spec.White, spec.Control = "Garry Kasparov", "4/60:60"
-	if err := app.NewMatch(ctx, arbiter(), spec); err != nil {
+	if _, err := app.Do(ctx, arbiter(), spec); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.StartGame(ctx, arbiter(), 0); err != nil {
+	if _, err := app.Do(ctx, arbiter(), match.GameStart{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []struct {
@@ -40,12 +40,12 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 	}{{5 * time.Second, "e4"}, {time.Second, "e5"}, {5 * time.Second, "Nf3"}, {time.Second, "Nc6"},
 		{5 * time.Second, "Bc4"}, {time.Second, "Bc5"}, {40 * time.Second, "d3"}, {time.Second, "d6"}} {
 		now = now.Add(m.think)
-		if _, err := app.Move(ctx, arbiter(), m.san, false); err != nil {
+		if _, err := app.Do(ctx, arbiter(), match.Move{Input: m.san}); err != nil {
 			t.Fatalf("%s: %v", m.san, err)
 		}
 	}
 	now = now.Add(45 * time.Second)
-	if err := app.Pause(ctx, arbiter(), "position correction", false); err != nil {
+	if _, err := app.Do(ctx, arbiter(), match.Pause{Reason: "position correction"}); err != nil {
 		t.Fatal(err)
 	}
 

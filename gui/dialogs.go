@@ -140,8 +140,8 @@ func entryWith(text string) *formEntry {
 }
 
 // defaultSpec is the 1996 match: what the New match dialog is filled with.
-func defaultSpec() match.MatchSpec {
-	return match.MatchSpec{
+func defaultSpec() match.MatchNew {
+	return match.MatchNew{
 		Title:     "ACM Chess Challenge",
 		Site:      "Philadelphia, PA USA",
 		Arbiter:   "Mike Valvo",
@@ -174,22 +174,7 @@ func (c *console) newMatchDialog() {
 	operator := entryWith(strings.Join(d.Operators, ", "))
 	arb := entryWith(d.Arbiter)
 	games := entryWith(fmt.Sprint(d.Games))
-	var presets []string
-	for _, p := range clock.Presets() {
-		presets = append(presets, p.Name)
-	}
-	tc := widget.NewSelectEntry(presets)
-	tc.SetText(d.Control)
-	tcHelp := widget.NewLabel("")
-	showTC := func(s string) {
-		if ctl, err := clock.ParseSpec(s); err == nil {
-			tcHelp.SetText(ctl.Readable())
-		} else {
-			tcHelp.SetText(translate("not a time control"))
-		}
-	}
-	tc.OnChanged = showTC
-	showTC(d.Control)
+	tc, tcHelp := timeControlField(d.Control)
 	white := widget.NewSelect([]string{translate("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
 	white.SetSelectedIndex(0)
 	// rule 3: the lots are drawn at the board (in 1996 Kasparov drew); a
@@ -247,21 +232,50 @@ func (c *console) newMatchDialog() {
 		if err := c.giveFromDialog(match.Actor{Role: match.RoleArbiter}, spec, nil); err != nil {
 			return err
 		}
-		c.pin = spec.PIN
-		c.hallPIN = spec.PIN
-		c.mode = match.RoleArbiter
-		m := c.state().Match
-		c.refresh()
-		msg := tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots))
-		cred := c.state().ArbiterCredential()
-		c.afterDialog(func() {
-			if cred == nil {
-				c.info(translate("Match created"), msg)
-				return
-			}
-			c.fingerprintNote(msg, cred.Fingerprint())
-		})
+		c.matchCreated(spec.PIN)
 		return nil
+	})
+}
+
+// timeControlField is the New match dialog's time control: a preset or a
+// spec typed, and under it the control in words (or that it is none).
+func timeControlField(control string) (*widget.SelectEntry, *widget.Label) {
+	var presets []string
+	for _, p := range clock.Presets() {
+		presets = append(presets, p.Name)
+	}
+	tc := widget.NewSelectEntry(presets)
+	tc.SetText(control)
+	help := widget.NewLabel("")
+	show := func(s string) {
+		if ctl, err := clock.ParseSpec(s); err == nil {
+			help.SetText(ctl.Readable())
+		} else {
+			help.SetText(translate("not a time control"))
+		}
+	}
+	tc.OnChanged = show
+	show(control)
+	return tc, help
+}
+
+// matchCreated puts the console in arbiter mode with the PIN the match was
+// created with and, once the dialog is gone, says who has White in game 1
+// (with the arbiter's key fingerprint on a protected match).
+func (c *console) matchCreated(pin string) {
+	c.pin = pin
+	c.hallPIN = pin
+	c.mode = match.RoleArbiter
+	m := c.state().Match
+	c.refresh()
+	msg := tr("%s: %s has White in game 1 (%s). Start game 1 with Ctrl+G.", m.Title, m.Game1White, lotsText(m.Lots))
+	cred := c.state().ArbiterCredential()
+	c.afterDialog(func() {
+		if cred == nil {
+			c.info(translate("Match created"), msg)
+			return
+		}
+		c.fingerprintNote(msg, cred.Fingerprint())
 	})
 }
 

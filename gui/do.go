@@ -121,7 +121,7 @@ func (c *console) flagged(res match.Result, err error) {
 
 // logged shows what an incident printed (a setup card, rule 12).
 func (c *console) logged(res match.Result) {
-	if card, ok := res.SetupCard(c.state()); ok {
+	if card, ok := res.SetupCard(c.state(), translate); ok {
 		c.info(translate("Incident"), card)
 	}
 }
@@ -129,7 +129,11 @@ func (c *console) logged(res match.Result) {
 // claimed shows the ruling on a claim of a draw.
 func (c *console) claimed(res match.Result) {
 	if r, ok := res.Ruling(); ok {
-		c.info(translate("Claim"), r.Ruling)
+		ruling := r.Ruling
+		if r.Why != nil {
+			ruling = say(r.Why) // in the console's language
+		}
+		c.info(translate("Claim"), ruling)
 	}
 }
 

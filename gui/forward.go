@@ -4,24 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
 
-	"arbiter/clock"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // A console on a station's record (docs/stations.md, "The console") gives
 // its commands through the station: each is sent to the authority with the
 // console's credential and the instant stamped where it was given (the
 // console's time source plus the station's offset to the authority), as
-// the command line's own words (the same command path as 'arbiter --db
-// FILE …', stations.Link.Send), one at a time in the order given; the
-// console shows the result once its record holds the command. It keeps one
+// the command's value (the same command path as 'arbiter --db FILE …',
+// service.Link.Send), one at a time in the order given; the console
+// words the result once its record holds the command. It keeps one
 // link to the authority for as long as it is open (its offset estimated in
 // the background, the keys it unlocked kept in memory), so that no dial,
 // no estimate and no argon2id stands between a press and its request. The
@@ -34,8 +31,8 @@ import (
 type sendItem struct {
 	a                    match.Actor
 	at                   time.Time
-	words                []string
-	done                 func(stations.Result, error)
+	cmd                  match.Command
+	done                 func(service.StationResult, error)
 	prepare, check, stop bool
 }
 
@@ -43,13 +40,13 @@ type sendItem struct {
 // authority (a station's record that is not the mirror's).
 func (c *console) forwards() bool { return c.stationRole != "" && c.stationRole != "mirror" }
 
-// sendFor gives words as actor a, pressed at the instant at on the
+// sendFor gives cmd as actor a, pressed at the instant at on the
 // console's time source, through the station; done is told the authority's
-// answer (the command's last event) on the console's thread once the
-// record holds the command.
-func (c *console) sendFor(a match.Actor, at time.Time, words []string, done func(stations.Result, error)) {
+// answer (what the command did, as this record holds it) on the console's
+// thread once the record holds the command.
+func (c *console) sendFor(a match.Actor, at time.Time, cmd match.Command, done func(service.StationResult, error)) {
 	a = c.cmdAs(a).Actor // the PIN the console holds, as for a local command
-	c.queue(sendItem{a: a, at: at, words: words, done: done})
+	c.queue(sendItem{a: a, at: at, cmd: cmd, done: done})
 }
 
 // queue starts the console's sender the first time and queues it.
@@ -97,7 +94,7 @@ func (c *console) closeLink() {
 func (c *console) sender(q chan sendItem, done chan struct{}) {
 	defer close(done)
 	path := c.recordPath()
-	var l *stations.Link
+	var l *service.Link
 	defer func() {
 		if l != nil {
 			l.Close()
@@ -110,18 +107,18 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 		}
 		var err error
 		if l == nil {
-			l, err = stations.Dial(c.ctx, path, c.now)
+			l, err = service.Dial(c.ctx, path, c.now)
 			// ahead of the commands the console waits for its station to
 			// start (the console runs it) for a while
 			for deadline := time.Now().Add(30 * time.Second); err != nil && (it.prepare || it.check) && time.Now().Before(deadline) && c.ctx.Err() == nil; {
 				time.Sleep(200 * time.Millisecond)
-				l, err = stations.Dial(c.ctx, path, c.now)
+				l, err = service.Dial(c.ctx, path, c.now)
 			}
 		}
 		g := service.Global{DB: path, Role: it.a.Role, PIN: it.a.PIN, Secret: it.a.Secret}
 		if it.prepare {
 			if err == nil {
-				_ = l.Prepare(c.ctx, stations.Command{G: g, RoleGiven: true, Key: it.a.Key}) // its command says what is wrong
+				_ = l.Prepare(c.ctx, service.StationCommand{G: g, RoleGiven: true, Key: it.a.Key}) // its command says what is wrong
 			}
 			c.sending.Done()
 			continue
@@ -134,15 +131,15 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 				c.refreshWhere()
 			})
 		}
-		var res stations.Result
+		var res service.StationResult
 		switch {
 		case err != nil:
 		case it.check:
 			// the role as the station may send it: on the operator's laptop
 			// the operator's, with the arbiter's PIN
-			res, err = l.CheckCredential(c.ctx, stations.Command{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
+			res, err = l.CheckCredential(c.ctx, service.StationCommand{G: g, Key: it.a.Key, Pressed: it.at, Now: c.now, Notice: waiting})
 		default:
-			res, err = l.Send(c.ctx, stations.Command{Words: it.words, G: g, RoleGiven: true, Key: it.a.Key,
+			res, err = l.Send(c.ctx, service.StationCommand{Cmd: it.cmd, G: g, RoleGiven: true, Key: it.a.Key,
 				Pressed: it.at, Now: c.now, Notice: waiting})
 		}
 		fyne.Do(func() {
@@ -165,14 +162,14 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 }
 
 // stationWords is, on a station's record, the console's sentence for a
-// refusal of the command path (stations.Link.Send); ok is false for other
+// refusal of the command path (service.Link.Send); ok is false for other
 // errors.
 func stationWords(err error) (string, bool) {
-	var refused *stations.Refused
-	var role *stations.RoleError // only the operator's laptop has one
-	var down *stations.NotRunningError
-	var opKey *stations.OperatorKeyError
-	var notApplied *stations.NotAppliedError // committed, never said as refused
+	var refused *service.Refused
+	var role *service.RoleError // only the operator's laptop has one
+	var down *service.NotRunningError
+	var opKey *service.OperatorKeyError
+	var notApplied *service.NotAppliedError // committed, never said as refused
 	switch {
 	case errors.As(err, &refused):
 		if refused.Refusal != nil {
@@ -185,13 +182,13 @@ func stationWords(err error) (string, bool) {
 		return fmt.Sprintf(translate("Station %s is not running, so the command was not sent: start it with 'arbiter --db %s station serve' and give the command again."), down.Station, down.DB), true
 	case errors.As(err, &opKey):
 		switch opKey.Kind {
-		case stations.OperatorKeyNotNeeded:
+		case service.OperatorKeyNotNeeded:
 			return translate("The match is unprotected, so the operator needs no credential: leave the operator's key file empty."), true
-		case stations.OperatorKeyNeeded:
+		case service.OperatorKeyNeeded:
 			return translate("The match has an operator's credential already: give its key file as the operator's key file, so that the invitation carries it."), true
-		case stations.OperatorKeyWrong:
+		case service.OperatorKeyWrong:
 			return fmt.Sprintf(translate("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
-		case stations.OperatorKeyNone:
+		case service.OperatorKeyNone:
 			return translate("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
 		}
 		why, ok := stationWords(opKey.Err)
@@ -199,7 +196,7 @@ func stationWords(err error) (string, bool) {
 			why = sentence(opKey.Err)
 		}
 		return fmt.Sprintf(translate("The operator's credential could not be made: %s"), why), true
-	case errors.Is(err, stations.ErrMirror):
+	case errors.Is(err, service.ErrMirror):
 		return translate("The mirror terminal only reads the record: give commands at another station."), true
 	case errors.As(err, &notApplied):
 		return fmt.Sprintf(translate("The command is committed as event %d at the authority, but this station's record has not caught up within %d s: it is not refused, so do not give it again; see Match → Stations…."), notApplied.Seq, int(notApplied.Within.Seconds())), true
@@ -240,159 +237,16 @@ func (c *console) noteCorrections(st *match.State) {
 }
 
 // sendToAuthority is the executor of a console on a station's record: the
-// command is sent to the authority as the command line's words
-// (commandWords), stamped at; its result is read from this station's record
-// once it holds the command's events (sentResult). A command whose fields
-// are refused is refused here, before anything is sent.
+// command's value is sent to the authority, stamped at; its result is what
+// the command did as this station's record holds it (match.ResultOf). A
+// command whose fields are refused is refused here, before anything is
+// sent.
 func (c *console) sendToAuthority(a match.Actor, at time.Time, cmd match.Command, done func(match.Result, error)) {
 	if err := cmd.Validate(); err != nil {
 		done(match.Result{}, err)
 		return
 	}
-	words, err := commandWords(cmd)
-	if err != nil {
-		done(match.Result{}, err)
-		return
-	}
-	c.sendFor(a, at, words, func(res stations.Result, err error) {
-		if err != nil {
-			done(match.Result{}, err)
-			return
-		}
-		done(c.sentResult(res), nil)
-	})
-}
-
-// commandWords are the words the command line takes for cmd (docs/cli.md),
-// which the authority reads back into the same value: the station's wire
-// carries words until it carries the value itself (issue 25, phase B).
-func commandWords(cmd match.Command) ([]string, error) {
-	game := func(w []string, n int) []string {
-		if n != 0 {
-			w = append(w, strconv.Itoa(n))
-		}
-		return w
-	}
-	opt := func(w []string, flag, v string) []string {
-		if v != "" {
-			w = append(w, flag, v)
-		}
-		return w
-	}
-	flag := func(w []string, name string, on bool) []string {
-		if on {
-			w = append(w, name)
-		}
-		return w
-	}
-	switch x := cmd.(type) {
-	case match.GameSchedule:
-		return append(game([]string{"game", "schedule"}, x.Game), "--start", x.Start.UTC().Format(time.RFC3339Nano)), nil
-	case match.GameStart:
-		w := opt(game([]string{"game", "start"}, x.Game), "--fen", x.FEN)
-		if x.White != nil {
-			w = append(w, "--white", clock.FormatExact(*x.White))
-		}
-		if x.Black != nil {
-			w = append(w, "--black", clock.FormatExact(*x.Black))
-		}
-		return w, nil
-	case match.GamePostpone:
-		return append(game([]string{"game", "postpone"}, x.Game), "--reason", x.Reason), nil
-	case match.Move:
-		return flag([]string{"move", x.Input}, "--pressed", x.Pressed), nil
-	case match.Press:
-		return []string{"press"}, nil
-	case match.Pause:
-		return flag(opt(opt([]string{"pause"}, "--reason", x.Reason), "--cause", x.Cause), "--call", x.Call), nil
-	case match.Resume:
-		return []string{"resume"}, nil
-	case match.Adjust:
-		corr := "+" + x.D.String()
-		switch {
-		case x.Set:
-			corr = "=" + clock.FormatExact(x.D)
-		case x.D < 0:
-			corr = "-" + (-x.D).String()
-		}
-		w := []string{"adjust", x.Side.String(), corr}
-		if x.Moves != nil {
-			w = append(w, "--moves", strconv.Itoa(*x.Moves))
-		}
-		if x.Period != nil {
-			w = append(w, "--period", strconv.Itoa(*x.Period))
-		}
-		return append(w, "--reason", x.Reason), nil
-	case match.DrawOffer:
-		w := []string{"draw", "offer"}
-		if x.Side != nil {
-			w = append(w, x.Side.String())
-		}
-		return w, nil
-	case match.DrawAccept:
-		return []string{"draw", "accept"}, nil
-	case match.DrawDecline:
-		return []string{"draw", "decline"}, nil
-	case match.Resign:
-		return []string{"resign", x.Side.String()}, nil
-	case match.Decide:
-		return []string{"result", x.Result, "--reason", x.Reason}, nil
-	case match.LogIncident:
-		w := opt([]string{"incident", x.Incident, "--text", x.Text}, "--name", x.Name)
-		w = flag(flag(w, "--in-hall", x.InHall), "--remote", x.Remote)
-		w = opt(w, "--result", x.Result)
-		if x.Refers != 0 {
-			w = append(w, "--refers", strconv.FormatInt(x.Refers, 10))
-		}
-		return w, nil
-	case match.Flag:
-		return flag([]string{"flag", x.Side}, "--order-unknown", x.OrderUnknown), nil
-	case match.Correct:
-		w := []string{"correct", "--ply", strconv.Itoa(x.Ply), "--method", x.Method}
-		if x.Method == match.MethodSet {
-			w = append(w, "--white", clock.FormatExact(x.White), "--black", clock.FormatExact(x.Black))
-		}
-		w = flag(opt(w, "--cause", x.Cause), "--no-bonus", x.NoBonus)
-		return append(w, "--reason", x.Reason), nil
-	case match.Amend:
-		return []string{"amend", "--ply", strconv.Itoa(x.Ply), x.Input, "--reason", x.Reason}, nil
-	case match.Claim:
-		return opt([]string{"claim", x.Draw}, "--move", x.Move), nil
-	case match.Forfeit:
-		return []string{"forfeit", x.Side.String(), "--reason", x.Reason}, nil
-	case match.Arrive:
-		w := []string{"arrive", "--player", x.Player}
-		if x.At != nil {
-			w = append(w, "--at", x.At.UTC().Format(time.RFC3339Nano))
-		}
-		return w, nil
-	}
-	return nil, errText(tr("%s is not given at a station", cmd.Kind()))
-}
-
-// sentResult is the result of the command the authority answered with res
-// (its last event, res.Seq), read from this station's record: the events
-// up to it that share its instant (a command's events, a recovery note
-// written with it among them, carry the command's instant).
-func (c *console) sentResult(res stations.Result) match.Result {
-	evs, err := c.core.DB().EventsAfter(c.ctx, max(int64(res.Seq)-4, 0))
-	if err != nil {
-		return match.Result{}
-	}
-	last := -1
-	for i, e := range evs {
-		if uint64(e.Seq) == res.Seq {
-			last = i
-		}
-	}
-	if last < 0 {
-		return match.Result{}
-	}
-	first := last
-	for first > 0 && evs[first-1].At.Equal(evs[last].At) {
-		first--
-	}
-	return match.ResultOf(evs[first : last+1])
+	c.sendFor(a, at, cmd, func(res service.StationResult, err error) { done(res.Result, err) })
 }
 
 // errWrongStationPIN: the PIN given at a station's console is not the
@@ -403,7 +257,7 @@ var errWrongStationPIN = errors.New("the PIN is not the arbiter's")
 // done the outcome on the console's thread. A local record's core checks
 // it, recording a wrong one and backing off. A station's record is read
 // only here, so the console checks it through its link, in turn with its
-// commands (stations.Link.CheckCredential): refused without trying during
+// commands (service.Link.CheckCredential): refused without trying during
 // the back-off its replica holds, a right one at once and sent nowhere, a
 // wrong one reported to the authority (whose credential, not what was
 // typed), which records it as auth.fail and backs off as on one machine;
@@ -429,7 +283,7 @@ func (c *console) checkArbiterPIN(pin string, done func(error)) {
 		return
 	}
 	c.queue(sendItem{a: by, at: c.now(), check: true,
-		done: func(_ stations.Result, err error) { done(err) }})
+		done: func(_ service.StationResult, err error) { done(err) }})
 }
 
 // pinTriedBy is who tries the arbiter's PIN typed at this console: the
@@ -445,7 +299,7 @@ func (c *console) pinTriedBy() match.Role {
 // wrongCredential reports whether err refuses a wrong credential, or one
 // tried during its back-off, here or at the authority.
 func wrongCredential(err error) bool {
-	var refused *stations.Refused
+	var refused *service.Refused
 	if errors.As(err, &refused) {
 		return match.ErrorCode(refused.Refusal) == match.CodeWrongCredential
 	}

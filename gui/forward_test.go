@@ -21,12 +21,10 @@ import (
 	// The authority runs a forwarded command through the command line's
 	// commands, which main.go gives the console (gui.Run) as this test
 	// does: the one command layer; the console itself never calls cli.
-	"arbiter/cli"
 	"arbiter/clock"
 	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // lockedClock is a time source read by the console and by the station's
@@ -40,14 +38,13 @@ type lockedClock = testnet.Clock
 func runFirstStation(t *testing.T, h *harness, now func() time.Time) {
 	t.Helper()
 	db := h.dbPath
-	sf := &stations.StationFile{Name: "arbiter", Role: "organiser", Listen: testnet.Listen(t), First: true}
+	sf := &service.StationFile{Name: "arbiter", Role: "organiser", Listen: testnet.Listen(t), First: true}
 	writeFirstStation(t, db, sf)
 	h.c.stationRole = sf.Role
-	h.c.cfg.commands = cli.StationCommands // as main.go gives them to gui.Run
 	t.Cleanup(h.c.runStation(db, sf, now))
 	t.Cleanup(h.c.closeLink) // before the station stops
 	deadline := time.Now().Add(60 * time.Second)
-	for !stations.Running(db, time.Now()) {
+	for !service.Running(db, time.Now()) {
 		if time.Now().After(deadline) {
 			t.Fatal("the console's station did not start within 60 s")
 		}
@@ -248,7 +245,7 @@ func TestTheConsolesOperatorInvitationToAProtectedMatchCarriesTheOperatorsCreden
 	if err != nil {
 		t.Fatalf("refused: %s", h.c.explain(err))
 	}
-	var inv stations.Invitation
+	var inv service.Invitation
 	if b, err := os.ReadFile(out); err != nil || json.Unmarshal(b, &inv) != nil {
 		t.Fatalf("the invitation cannot be read: %v", err)
 	}
@@ -297,7 +294,7 @@ func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 	// White's press, stamped 1.5 s before the authority runs it, given at
 	// another station (the command line on this record).
 	late := lc.Now().Add(-1500 * time.Millisecond)
-	_, err := stations.Forward(h.ctx, h.dbPath, stations.Command{Words: []string{"press"}, RoleGiven: true,
+	_, err := service.Forward(h.ctx, h.dbPath, service.StationCommand{Cmd: match.Press{}, RoleGiven: true,
 		G: service.Global{DB: h.dbPath, Role: match.RoleWhite, At: late, AtSet: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -433,12 +430,12 @@ func TestTheConsolesStationIsTheRecordsOnlyOne(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
 	runFirstStation(t, h, time.Now)
-	_, err := stations.LockStation(h.dbPath)
-	var busy *stations.BusyError
+	_, err := service.LockStation(h.dbPath)
+	var busy *service.BusyError
 	if !errors.As(err, &busy) || busy.PID != os.Getpid() {
 		t.Fatalf("a second station for the record: %v, want it refused as running in this process", err)
 	}
-	sf, _, err := stations.ReadStation(h.dbPath)
+	sf, _, err := service.ReadStation(h.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,15 +464,15 @@ func TestTheConsoleUnlocksItsKeyOnceAndItsPressesAreNotRaised(t *testing.T) {
 	lc := testnet.NewClock(t0.Add(time.Minute))
 	h.c.now = lc.Now
 	var unlocks atomic.Int32
-	prev := stations.UnlockCredential
-	stations.UnlockCredential = func(cr *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
+	prev := service.UnlockCredential
+	service.UnlockCredential = func(cr *match.Credential, pass string, key ed25519.PrivateKey) (ed25519.PrivateKey, bool) {
 		if pass != "" {
 			unlocks.Add(1)
 			lc.Advance(100 * time.Millisecond)
 		}
 		return prev(cr, pass, key)
 	}
-	t.Cleanup(func() { stations.UnlockCredential = prev })
+	t.Cleanup(func() { service.UnlockCredential = prev })
 	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
 	h.c.prepareLink() // as the console does when it opens on a station's record
 	h.c.sending.Wait()

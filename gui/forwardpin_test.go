@@ -18,7 +18,6 @@ import (
 	"arbiter/cli"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // joinLaptop invites an operator's laptop to the harness's station (the
@@ -30,25 +29,12 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	dir := t.TempDir()
 	inv := filepath.Join(dir, "laptop.invite")
 	g := service.Global{DB: h.dbPath, Role: match.RoleArbiter, PIN: pin}
-	if err := stations.InviteStation(h.ctx, h.dbPath, "operator", "laptop", inv, g, ""); err != nil {
+	if err := service.InviteStation(h.ctx, h.dbPath, "operator", "laptop", inv, g, ""); err != nil {
 		t.Fatalf("the laptop's invitation: %v", err)
 	}
 	laptop := filepath.Join(dir, "laptop.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int)
-	var errb bytes.Buffer
-	go func() {
-		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
-		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	for deadline := time.Now().Add(60 * time.Second); !stations.Running(laptop, time.Now()); {
-		if time.Now().After(deadline) {
-			t.Fatal("the laptop's station did not start within 60 s")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the station's status file
-	}
-	core, err := stations.OpenReplica(h.ctx, laptop)
+	joinStation(t, inv, laptop)
+	core, err := service.OpenReadOnly(h.ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +44,47 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	c := newConsole(h.ctx, fa, core, config{path: laptop, role: match.RoleOperator, now: now, after: h.ft.after})
 	c.now = now
 	c.stationRole = "operator"
+	// the laptop's station runs on the console's clock, as on the
+	// laptop itself: its estimate of the authority's timeline and the
+	// console's stamps then move only when the test moves the clock
+	sf, ok, err := service.ReadStation(laptop)
+	if err != nil || !ok {
+		t.Fatalf("the laptop's station file: %v", err)
+	}
+	t.Cleanup(c.runStation(laptop, sf, now))
+	waitRunning(t, laptop)
 	c.stationNote = stationNote(laptop, time.Now())
 	t.Cleanup(c.closeLink) // before the laptop's station stops
 	c.refresh()
 	return c, core
+}
+
+// joinStation joins the station invited by inv with the record laptop, as
+// 'arbiter --db laptop station join inv' does, and stops it once it runs.
+func joinStation(t *testing.T, inv, laptop string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int)
+	var errb bytes.Buffer
+	go func() {
+		env := cli.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		done <- cli.Run(ctx, []string{"--db", laptop, "station", "join", inv}, env)
+	}()
+	waitRunning(t, laptop)
+	cancel()
+	<-done
+}
+
+// waitRunning waits until the station of the record db runs.
+func waitRunning(t *testing.T, db string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); !service.Running(db, time.Now()); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the station of %s did not start within 60 s", db)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the station's status file
+	}
 }
 
 // enterArbiterMode types pin into the console's PIN prompt for arbiter mode

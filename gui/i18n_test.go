@@ -21,8 +21,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/service"
+	"arbiter/station"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -254,7 +257,7 @@ func TestTheGermanConsoleRefusesInGerman(t *testing.T) {
 	})
 	t.Run("a refusal in a dialog is German too", func(t *testing.T) {
 		h.c.moveEntry.SetText("")
-		h.c.showError(h.core.Resume(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}))
+		h.c.showError(errOf(h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Resume{})))
 		if want := "Eine Uhr läuft bereits."; refusalShown(h.c) != want {
 			t.Errorf("dialog says %q, want %q", refusalShown(h.c), want)
 		}
@@ -290,7 +293,7 @@ func TestTheConsoleFits1280PixelsInEveryLanguage(t *testing.T) {
 				h.typeMove("e5")
 				h.key(fyne.KeyReturn)
 				h.typeMove("Ke2") // the long refusal again, now beside the flags
-				if _, err := h.core.Flag(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "both", true); err != nil {
+				if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Flag{Side: "both", OrderUnknown: true}); err != nil {
 					t.Fatal(err)
 				}
 				if h.c.clocks[0].notes[0].Text == "" {
@@ -329,6 +332,15 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	codes := map[string]bool{}
 	for _, c := range matchCodes(t) {
 		codes[c] = true
+	}
+	for _, c := range clock.Codes() {
+		codes[string(c)] = true // the clock's refusals, worded by the shared dictionary
+	}
+	for _, c := range service.RefusalCodes() {
+		codes[string(c)] = true // the service's own, likewise
+	}
+	for _, c := range station.RefusalCodes() {
+		codes[string(c)] = true // and the station's
 	}
 	kinds := map[string]bool{}
 	for _, k := range match.IncidentKinds() {
@@ -393,7 +405,7 @@ func TestARefusalInAFormDialogCoversNoField(t *testing.T) {
 		{"a forfeit before the next game is scheduled (three lines)", actForfeit, func(h *harness) {
 			h.newMatch("acm1996", "")
 			h.c.do(actStartGame)
-			if err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1/2-1/2", "the test needs a finished game"); err != nil {
+			if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Decide{Result: "1/2-1/2", Reason: "the test needs a finished game"}); err != nil {
 				t.Fatal(err)
 			}
 		}, func(t *testing.T, entries []*formEntry) {
@@ -609,7 +621,7 @@ func TestTheConsoleSaysARefusalInItsOwnWordsInBothLanguages(t *testing.T) {
 			h := newHarness(t, match.RoleArbiter, "")
 			h.newMatch("acm1996", "")
 			h.c.do(actStartGame)
-			err := h.core.Result(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "1-0", "")
+			_, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Decide{Result: "1-0", Reason: ""})
 			if err == nil {
 				t.Fatal("a result without a reason was accepted")
 			}

@@ -72,7 +72,7 @@ func TestTheMoveFieldAndDialogsAnswerTheKeyboard(t *testing.T) {
 	})
 	t.Run("the incident log scrolls to the newest entry", func(t *testing.T) {
 		for i := 0; i < 12; i++ {
-			if _, err := h.core.Incident(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "note", match.IncidentArgs{Text: strings.Repeat("a long note that wraps ", 6)}); err != nil {
+			if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.LogIncident{Incident: "note", IncidentArgs: match.IncidentArgs{Text: strings.Repeat("a long note that wraps ", 6)}}); err != nil {
 				t.Fatal(err)
 			}
 		}

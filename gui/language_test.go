@@ -52,7 +52,7 @@ func TestTheLanguageSwitchesAtOnce(t *testing.T) {
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyStop)
 	h.key(fyne.KeyReturn) // the cause: other, as offered
-	if _, err := h.core.Incident(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, "technical-fault", match.IncidentArgs{Text: "the relay froze"}); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, match.LogIncident{Incident: "technical-fault", IncidentArgs: match.IncidentArgs{Text: "the relay froze"}}); err != nil {
 		t.Fatal(err)
 	}
 	h.c.refresh()
@@ -120,32 +120,32 @@ func TestTheGermanConsoleSaysEveryRecordedTextInGerman(t *testing.T) {
 	}
 	move := func(s int, role match.Role, mv string) {
 		t.Helper()
-		_, err := h.core.Move(h.ctx, cmd(s, role), mv, false)
+		_, err := h.core.Do(h.ctx, cmd(s, role), match.Move{Input: mv})
 		ok(err)
 	}
 	three, one := 3, 1
-	ok(h.core.StartGame(h.ctx, cmd(1, arb), 1))
+	ok(errOf(h.core.Do(h.ctx, cmd(1, arb), match.GameStart{Game: 1})))
 	move(10, arb, "e4")
 	move(20, op, "e5")
 	move(30, arb, "Nf3")
 	move(40, op, "Nc6")
 	move(50, arb, "Bb5")
-	_, err := h.core.Correct(h.ctx, cmd(60, arb), match.CorrectArgs{Ply: 4, Method: match.MethodKeep, Reason: "the operator relayed Nc6"})
+	_, err := h.core.Do(h.ctx, cmd(60, arb), match.Correct{Ply: 4, Method: match.MethodKeep, Reason: "the operator relayed Nc6"})
 	ok(err)
-	ok(h.core.Resume(h.ctx, cmd(70, arb)))
+	ok(errOf(h.core.Do(h.ctx, cmd(70, arb), match.Resume{})))
 	move(80, op, "Nf6")
-	ok(h.core.PauseFor(h.ctx, cmd(90, arb), match.PauseArgs{Reason: "stopped by the arbiter", Cause: match.CausePowerFailure}))
-	ok(h.core.Resume(h.ctx, cmd(100, arb)))
-	ok(h.core.Adjust(h.ctx, cmd(110, arb), clock.White, match.Adjustment{D: 5 * time.Minute, Moves: &three}, "the clock was behind"))
-	ok(h.core.Adjust(h.ctx, cmd(115, arb), clock.Black, match.Adjustment{Set: true, D: time.Hour, Period: &one}, "the clock was ahead"))
-	ok(h.core.DrawOffer(h.ctx, cmd(120, arb), nil))
-	ok(h.core.DrawAnswer(h.ctx, cmd(130, arb), false))
-	ok(h.core.Amend(h.ctx, cmd(140, arb), 1, "d4", "the operator misread"))
+	ok(errOf(h.core.Do(h.ctx, cmd(90, arb), match.Pause{Reason: "stopped by the arbiter", Cause: match.CausePowerFailure})))
+	ok(errOf(h.core.Do(h.ctx, cmd(100, arb), match.Resume{})))
+	ok(errOf(h.core.Do(h.ctx, cmd(110, arb), match.Adjust{Side: clock.White, Adjustment: match.Adjustment{D: 5 * time.Minute, Moves: &three}, Reason: "the clock was behind"})))
+	ok(errOf(h.core.Do(h.ctx, cmd(115, arb), match.Adjust{Side: clock.Black, Adjustment: match.Adjustment{Set: true, D: time.Hour, Period: &one}, Reason: "the clock was ahead"})))
+	ok(errOf(h.core.Do(h.ctx, cmd(120, arb), match.DrawOffer{})))
+	ok(errOf(h.core.Do(h.ctx, cmd(130, arb), match.DrawDecline{})))
+	ok(errOf(h.core.Do(h.ctx, cmd(140, arb), match.Amend{Ply: 1, Input: "d4", Reason: "the operator misread"})))
 	move(145, arb, "Bf4")
-	_, err = h.core.Incident(h.ctx, cmd(150, op), match.IncidentMaintenance, match.IncidentArgs{InHall: true, Text: "a node board is replaced"})
+	_, err = h.core.Do(h.ctx, cmd(150, op), match.LogIncident{Incident: match.IncidentMaintenance, IncidentArgs: match.IncidentArgs{InHall: true, Text: "a node board is replaced"}})
 	ok(err)
 	ok(h.core.LogSuspend(h.ctx, at.Add(160*time.Second), 3*time.Second))
-	ok(h.core.Resign(h.ctx, cmd(170, arb), clock.White))
+	ok(errOf(h.core.Do(h.ctx, cmd(170, arb), match.Resign{Side: clock.White})))
 
 	g := h.core.State().Game(1)
 	rows := logRows(h.core.State().Match, g)

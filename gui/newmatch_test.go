@@ -93,7 +93,7 @@ func TestThePDFExportOffersThePaperOfTheMatchsZone(t *testing.T) {
 			h := newHarness(t, match.RoleArbiter, "")
 			spec := defaultSpec()
 			spec.White, spec.TimeZone = "Garry Kasparov", tc.zone
-			if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+			if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 				t.Fatal(err)
 			}
 			h.c.do(actExportPDF)

@@ -39,7 +39,7 @@ func consoleChild(path string) error {
 	if err != nil {
 		return err
 	}
-	core, err := match.Open(ctx, db)
+	core, err := match.New(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func consoleChild(path string) error {
 	c.movePresses = true
 	spec := defaultSpec()
 	spec.White = "Garry Kasparov"
-	if err := core.NewMatch(ctx, match.Cmd{At: ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := core.Do(ctx, match.Cmd{At: ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		return err
 	}
 	c.refresh()

@@ -54,22 +54,26 @@ func TestTheIncidentLogPlacesIncidentsByInstant(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			move := func(s int, role match.Role, mv string) {
+			do := func(c match.Cmd, command match.Command) {
 				t.Helper()
-				_, err := h.core.Move(h.ctx, cmd(s, role), mv, false)
+				_, err := h.core.Do(h.ctx, c, command)
 				ok(err)
 			}
-			ok(h.core.StartGame(h.ctx, cmd(1, match.RoleArbiter), 1))
+			move := func(s int, role match.Role, mv string) {
+				t.Helper()
+				_, err := h.core.Do(h.ctx, cmd(s, role), match.Move{Input: mv})
+				ok(err)
+			}
+			do(cmd(1, match.RoleArbiter), match.GameStart{Game: 1})
 			move(10, match.RoleArbiter, "e4")
 			move(20, match.RoleOperator, "e5")
 			move(30, match.RoleArbiter, "Nf3")
 			move(40, match.RoleOperator, "Nc6")
-			ok(h.core.PauseFor(h.ctx, cmd(45, match.RoleArbiter), match.PauseArgs{Reason: "the operator relayed the wrong knight"}))
-			_, err := h.core.Correct(h.ctx, cmd(60, match.RoleArbiter), match.CorrectArgs{Ply: 4, Method: match.MethodRecord, Reason: "Deep Blue played Nf6"})
-			ok(err)
-			ok(h.core.Resume(h.ctx, cmd(70, match.RoleArbiter)))
+			do(cmd(45, match.RoleArbiter), match.Pause{Reason: "the operator relayed the wrong knight"})
+			do(cmd(60, match.RoleArbiter), match.Correct{Ply: 4, Method: match.MethodRecord, Reason: "Deep Blue played Nf6"})
+			do(cmd(70, match.RoleArbiter), match.Resume{})
 			move(80, match.RoleOperator, "Nf6")
-			ok(h.core.PauseFor(h.ctx, cmd(90, match.RoleArbiter), match.PauseArgs{Reason: "noise in the hall"}))
+			do(cmd(90, match.RoleArbiter), match.Pause{Reason: "noise in the hall"})
 			h.ft.now = at.Add(95 * time.Second)
 			h.c.refresh()
 
@@ -129,7 +133,7 @@ func TestIncidentKindsAreShownByTheirNames(t *testing.T) {
 			h.newMatch("acm1996", "")
 			h.c.do(actStartGame)
 			h.typeMove("e4")
-			if _, err := h.core.Incident(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, match.IncidentTechnicalFault, match.IncidentArgs{Text: "the relay froze"}); err != nil {
+			if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, match.LogIncident{Incident: match.IncidentTechnicalFault, IncidentArgs: match.IncidentArgs{Text: "the relay froze"}}); err != nil {
 				t.Fatal(err)
 			}
 			h.c.refresh()

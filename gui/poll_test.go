@@ -42,11 +42,11 @@ func TestBackgroundWorkRedrawsOnlyOnNewEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		other, err := match.Open(h.ctx, db)
+		other, err := match.New(h.ctx, db)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := other.Pause(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "lights", false); err != nil {
+		if _, err := other.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Pause{Reason: "lights"}); err != nil {
 			t.Fatal(err)
 		}
 		before := refreshes

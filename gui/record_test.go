@@ -189,7 +189,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ro.Close() })
-	roCore, err := match.Open(h.ctx, ro)
+	roCore, err := match.New(h.ctx, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	spec := defaultSpec()
 	spec.White = "Deep Blue" // the computer is to move: work on it is allowed (rule 13)
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		t.Fatal(err)
 	}
 	h.c.do(actStartGame)
@@ -512,7 +512,7 @@ func TestARefusedMoveIsForgottenOnceTheGameMovesOn(t *testing.T) {
 		t.Errorf("after e4 the field still says %q", h.c.moveErr.Text)
 	}
 	h.typeMove("Ke2")
-	if _, err := h.core.Move(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, "e5", false); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Move{Input: "e5"}); err != nil {
 		t.Fatal(err) // another console or the command line moves for Black
 	}
 	h.c.refresh()

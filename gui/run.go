@@ -15,17 +15,16 @@ import (
 	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // appID identifies the console's preferences.
 const appID = "org.arbiter.console"
 
 // Run opens the console on the database at path and blocks until it closes.
-// commands run what other stations forward when the console runs the
-// station of a station's record and it is the authority (main.go passes
-// the command line's: gui and cli never import each other).
-func Run(ctx context.Context, path string, opts service.Global, commands stations.Executor) error {
+// When it runs the station of a station's record and that station is the
+// authority, the station runs what other stations send through the core
+// (match.App.Do), as every face does.
+func Run(ctx context.Context, path string, opts service.Global) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
@@ -35,10 +34,10 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	// station's) is written only by its station: the console shows it read
 	// only, says whose replica it is and who the authority is, and writes
 	// no heartbeat and no recovery event (gui/stations.go).
-	replica := stations.IsStation(path)
+	replica := service.IsStation(path)
 	open := service.Open
 	if replica {
-		open = stations.OpenReplica
+		open = service.OpenReadOnly
 	}
 	core, err := open(ctx, path)
 	if err != nil {
@@ -55,7 +54,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	}
 	setupApp(fa)
 	ts := timesource.New()
-	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now, commands: commands})
+	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
 	if f := c.board.geometryFile; f != "" {
 		c.bar.geometryFile = f + ".bar"
@@ -64,7 +63,7 @@ func Run(ctx context.Context, path string, opts service.Global, commands station
 	defer func() { c.live.App().DB().Close() }()
 
 	if replica {
-		if sf, ok, _ := stations.ReadStation(path); ok {
+		if sf, ok, _ := service.ReadStation(path); ok {
 			c.stationRole = sf.Role
 			// Unless a station runs for this record already, the console
 			// runs it (as 'station serve' would) until it closes.

@@ -293,7 +293,7 @@ func sevenMovesWithDeepBlueWhite(t *testing.T) *harness {
 	h := newHarness(t, match.RoleArbiter, "")
 	spec := defaultSpec()
 	spec.White = "Deep Blue"
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		t.Fatal(err)
 	}
 	h.c.do(actStartGame)

@@ -105,12 +105,12 @@ func TestTheConsolesPDFCarriesTheSignedHeadsAndSignsOnlyWithTheCredential(t *tes
 		h.typeMove(mv)
 	}
 	h.ft.advance(3 * time.Second)
-	if err := h.core.Resign(h.ctx, h.c.cmdAs(h.c.arbiter()), clock.White); err != nil {
+	if _, err := h.core.Do(h.ctx, h.c.cmdAs(h.c.arbiter()), match.Resign{Side: clock.White}); err != nil {
 		t.Fatal(err)
 	}
 	// a note after the game's end
 	h.ft.advance(time.Minute)
-	if _, err := h.core.Incident(h.ctx, h.c.cmdAs(h.c.arbiter()), "note", match.IncidentArgs{Text: "the players sign the scoresheets"}); err != nil {
+	if _, err := h.core.Do(h.ctx, h.c.cmdAs(h.c.arbiter()), match.LogIncident{Incident: "note", IncidentArgs: match.IncidentArgs{Text: "the players sign the scoresheets"}}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -183,7 +183,7 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	spec.White = "Garry Kasparov"
 	spec.Control = "180"
 	spec.TimeZone = "America/New_York"
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		t.Fatal(err)
 	}
 	h.c.do(actStartGame) // 1996-02-10 20:00 UTC is 15:00 in Philadelphia
@@ -198,7 +198,7 @@ func TestTheConsoleShowsTimesOfDayInTheMatchsZone(t *testing.T) {
 	if strings.Contains(log, "20:0") {
 		t.Errorf("the incident log shows UTC:\n%s", log)
 	}
-	if err := h.core.Resume(h.ctx, h.c.cmdAs(h.c.arbiter())); err != nil {
+	if _, err := h.core.Do(h.ctx, h.c.cmdAs(h.c.arbiter()), match.Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	h.ft.advance(3 * time.Minute)
@@ -246,7 +246,7 @@ func TestATamperedRecordShowsTheBannerAndTakesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core, err := match.Open(h.ctx, db)
+	core, err := match.New(h.ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 )
 
 // Match → Stations… (docs/stations.md, docs/console.md): this station, its
@@ -73,8 +72,8 @@ func (c *console) recordPath() string { return c.core.DB().Path() }
 // stationsLines is what the dialog shows of the record at path at now
 // (timeOfDay writes an instant as the console shows a time of day).
 func stationsLines(path string, now time.Time, timeOfDay func(time.Time) string) (lines []string, isStation bool) {
-	st, running, err := stations.ReadStationStatus(path, now)
-	if _, ok, _ := stations.ReadStation(path); !ok {
+	st, running, err := service.ReadStationStatus(path, now)
+	if _, ok, _ := service.ReadStation(path); !ok {
 		return []string{translate("This record belongs to no station: make this machine the first one with 'arbiter --db FILE station serve --listen HOST:PORT'.")}, false
 	}
 	if err != nil {
@@ -182,7 +181,7 @@ func (c *console) hasArbiterCredential() bool {
 
 // inviteDialog asks for the invited station's role, name and file.
 func (c *console) inviteDialog() {
-	role := widget.NewSelect(stations.StationRoles, nil)
+	role := widget.NewSelect(service.StationRoles, nil)
 	role.SetSelected("operator")
 	name := newFormEntry(false)
 	name.SetPlaceHolder(translate("e.g. laptop"))
@@ -210,7 +209,7 @@ func (c *console) inviteDialog() {
 		if role.Selected == "operator" {
 			key = strings.TrimSpace(opKey.Text)
 		}
-		if err := stations.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path, g, key); err != nil {
+		if err := service.InviteStation(c.ctx, c.recordPath(), role.Selected, n, path, g, key); err != nil {
 			return err
 		}
 		c.afterDialog(func() {
@@ -232,12 +231,12 @@ type inviteForm struct {
 // stationNote is the status line's word for a station's replica ("" for
 // a record of no station): the console shows it read-only (run.go).
 func stationNote(path string, now time.Time) string {
-	sf, ok, _ := stations.ReadStation(path)
+	sf, ok, _ := service.ReadStation(path)
 	if !ok {
 		return ""
 	}
 	auth := "–"
-	if st, _, err := stations.ReadStationStatus(path, now); err == nil && st.Authority != "" {
+	if st, _, err := service.ReadStationStatus(path, now); err == nil && st.Authority != "" {
 		auth = st.Authority
 	}
 	if sf.Role == "mirror" {
@@ -252,10 +251,10 @@ func stationNote(path string, now time.Time) string {
 // for the record already (it holds the record's station lock): then the
 // console uses that one. A station that cannot start or stops with an
 // error says so in a dialog.
-func (c *console) runStation(path string, sf *stations.StationFile, now func() time.Time) (stop func()) {
-	lock, err := stations.LockStation(path)
+func (c *console) runStation(path string, sf *service.StationFile, now func() time.Time) (stop func()) {
+	lock, err := service.LockStation(path)
 	if err != nil {
-		var busy *stations.BusyError
+		var busy *service.BusyError
 		if !errors.As(err, &busy) {
 			c.showError(err)
 		}
@@ -266,7 +265,7 @@ func (c *console) runStation(path string, sf *stations.StationFile, now func() t
 	go func() {
 		defer close(done)
 		logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "arbiter: "+f+"\n", a...) }
-		if err := stations.Serve(ctx, path, sf, stations.ServeOptions{Now: now, Logf: logf, Exec: c.cfg.commands, Lock: lock}); err != nil && ctx.Err() == nil {
+		if err := service.Serve(ctx, path, sf, service.ServeOptions{Now: now, Logf: logf, Lock: lock}); err != nil && ctx.Err() == nil {
 			fyne.Do(func() { c.showError(err) })
 		}
 	}()
@@ -277,7 +276,7 @@ func (c *console) runStation(path string, sf *stations.StationFile, now func() t
 // the console refused because it writes nothing there: the console does
 // not forward commands to the authority (the command line does).
 func (c *console) stationRefusal() string {
-	if sf, ok, _ := stations.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
+	if sf, ok, _ := service.ReadStation(c.recordPath()); ok && sf.Role == "mirror" {
 		return fmt.Sprintf(translate("This console shows %s; it gives no commands, and the mirror terminal only reads the record: give them at another station."), c.stationNote)
 	}
 	return fmt.Sprintf(translate("This console shows %s; it sends the moves, the presses and the game's commands to the authority, not this one yet. Give it at the authority's console, or here with 'arbiter --db %s …', which sends it to the authority."), c.stationNote, c.recordPath())
@@ -305,7 +304,7 @@ const atArbitersConsole = "The operator's station gives only the operator's comm
 // laptop's console, already in operator mode, a press of the human's clock
 // answered "switch to operator mode (Ctrl+M)").
 func (c *console) explain(err error) string {
-	var role *stations.RoleError
+	var role *service.RoleError
 	if errors.As(err, &role) && c.mode != match.RoleArbiter {
 		// already in operator mode: the advice is where to give it
 		return translate(atArbitersConsole)
@@ -324,7 +323,7 @@ func (c *console) explain(err error) string {
 // shown): its role; connected, or when it was last heard; how many events
 // it is behind; its clock's uncertainty to the authority; the authority;
 // its alarm. running: this console's station runs (else it hears nobody).
-func seenLines(seen []stations.StationSeen, running bool, timeOfDay func(time.Time) string) []string {
+func seenLines(seen []service.StationSeen, running bool, timeOfDay func(time.Time) string) []string {
 	lines := []string{tr("Stations (%d):", len(seen))}
 	for _, s := range seen {
 		var l string

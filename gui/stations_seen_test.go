@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service/stations"
+	"arbiter/service"
 )
 
 // Match → Stations… shows every station of the match, clients included
@@ -20,9 +20,9 @@ func TestTheStationsDialogShowsEveryStationClientsIncluded(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
 	seen := h.ft.Now().Add(-3 * time.Minute)
-	st := stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 9, CanAppend: true,
-		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}},
-		Stations: []stations.StationSeen{
+	st := service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 9, CanAppend: true,
+		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}},
+		Stations: []service.StationSeen{
 			{Name: "arbiter", Role: "organiser", Connected: true, Authority: true, Self: true},
 			{Name: "laptop", Role: "operator", Connected: true, LastSeenNS: h.ft.Now().UnixNano(), Lag: 1, UncertaintyMS: 1.5},
 			{Name: "mirror", Role: "mirror", LastSeenNS: seen.UnixNano(), Lag: 4, UncertaintyMS: 2.25, Alarm: "this station's record file was changed behind it"},

@@ -17,16 +17,15 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/service/stations"
 	"arbiter/station"
 )
 
 // makeFirstStation makes the harness's record the match's first station,
 // as 'station serve' leaves it (description, CA, credentials), with a
 // status file written at the console's now.
-func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
+func makeFirstStation(t *testing.T, h *harness, st service.StationStatus) {
 	t.Helper()
-	writeFirstStation(t, h.dbPath, &stations.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422",
+	writeFirstStation(t, h.dbPath, &service.StationFile{Name: st.Station, Role: st.Role, Listen: "127.0.0.1:7422",
 		ClientURL: "nats://127.0.0.1:7423", First: true})
 	writeStationStatus(t, h, st)
 }
@@ -34,7 +33,7 @@ func makeFirstStation(t *testing.T, h *harness, st stations.StationStatus) {
 // writeFirstStation writes the files 'station serve' leaves beside the
 // first station's record db: the match's CA key, the station's
 // certificate and its description sf.
-func writeFirstStation(t *testing.T, db string, sf *stations.StationFile) {
+func writeFirstStation(t *testing.T, db string, sf *service.StationFile) {
 	t.Helper()
 	ca, caKey, err := station.NewCA("ACM 1996")
 	if err != nil {
@@ -44,27 +43,27 @@ func writeFirstStation(t *testing.T, db string, sf *stations.StationFile) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(stations.StationDir(db), 0o700); err != nil {
+	if err := os.MkdirAll(service.StationDir(db), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(stations.StationCAKeyPath(db), caKey, 0o600); err != nil {
+	if err := os.WriteFile(service.StationCAKeyPath(db), caKey, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := stations.WriteJSONFile(stations.StationCredsPath(db), creds); err != nil {
+	if err := service.WriteJSONFile(service.StationCredsPath(db), creds); err != nil {
 		t.Fatal(err)
 	}
-	if err := stations.WriteJSONFile(stations.StationPath(db), sf); err != nil {
+	if err := service.WriteJSONFile(service.StationPath(db), sf); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func writeStationStatus(t *testing.T, h *harness, st stations.StationStatus) {
+func writeStationStatus(t *testing.T, h *harness, st service.StationStatus) {
 	t.Helper()
 	b, _ := json.Marshal(struct {
-		stations.StationStatus
+		service.StationStatus
 		WrittenNS int64 `json:"written_ns"`
 	}{st, h.ft.Now().UnixNano()})
-	if err := os.WriteFile(stations.StationStatusPath(h.dbPath), b, 0o600); err != nil {
+	if err := os.WriteFile(service.StationStatusPath(h.dbPath), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -96,8 +95,8 @@ func TestStationsDialogOnARecordOfNoStationSaysSoInOneLine(t *testing.T) {
 func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	st := stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 7, Head: "00112233445566778899aabbccddeeff",
-		OffsetMS: 1.25, UncertaintyMS: 0.5, CanAppend: true, Members: []stations.StationMember{
+	st := service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", Seq: 7, Head: "00112233445566778899aabbccddeeff",
+		OffsetMS: 1.25, UncertaintyMS: 0.5, CanAppend: true, Members: []service.StationMember{
 			{Name: "arbiter", Role: "organiser", Up: true}, {Name: "laptop", Role: "operator", Up: true, Lag: 3}}}
 	makeFirstStation(t, h, st)
 	h.c.do(actStations)
@@ -124,7 +123,7 @@ func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *
 	t.Run("the open dialog re-reads the status: a new lag, another authority, an unknown clock", func(t *testing.T) {
 		st.Authority, st.UncertaintyMS = "display", -1
 		st.Members[1].Lag = 0
-		st.Members = append(st.Members, stations.StationMember{Name: "display", Role: "display", Up: true})
+		st.Members = append(st.Members, service.StationMember{Name: "display", Role: "display", Up: true})
 		writeStationStatus(t, h, st)
 		h.ft.advance(stationsEvery)
 		shown := stationsShown(h)
@@ -154,8 +153,8 @@ func TestStationsDialogShowsMembersAuthorityLagAndClockAndRefreshesWhileOpen(t *
 func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	makeFirstStation(t, h, stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true,
-		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}}})
+	makeFirstStation(t, h, service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true,
+		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}}})
 	h.c.do(actStations)
 	test.Tap(h.c.stations.invite)
 	f := h.c.inviting
@@ -173,7 +172,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inv stations.Invitation
+	var inv service.Invitation
 	if err := json.Unmarshal(b, &inv); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +198,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 	}
 
 	t.Run("an existing file is refused with one sentence and left as it is", func(t *testing.T) {
-		err := stations.InviteStation(h.ctx, h.dbPath, "display", "display", out, service.Global{}, "")
+		err := service.InviteStation(h.ctx, h.dbPath, "display", "display", out, service.Global{}, "")
 		if err == nil || !strings.Contains(err.Error(), "exists already") {
 			t.Errorf("got %v", err)
 		}
@@ -212,7 +211,7 @@ func TestStationsInviteWritesAnInvitationTheStationAccepts(t *testing.T) {
 func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "correct horse battery")
 	h.newMatch("40/7200+1800", "correct horse battery")
-	makeFirstStation(t, h, stations.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true})
+	makeFirstStation(t, h, service.StationStatus{Station: "arbiter", Role: "organiser", Authority: "arbiter", CanAppend: true})
 	h.c.do(actStations)
 	test.Tap(h.c.stations.invite)
 	f := h.c.inviting
@@ -263,12 +262,12 @@ func TestStationsInviteNeedsTheArbitersCredential(t *testing.T) {
 func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("40/7200+1800", "")
-	makeFirstStation(t, h, stations.StationStatus{Station: "mirror", Role: "mirror", Authority: "arbiter", UncertaintyMS: 0.4,
-		Members: []stations.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "mirror", Role: "mirror", Up: true}}})
-	if !stations.IsStation(h.dbPath) {
+	makeFirstStation(t, h, service.StationStatus{Station: "mirror", Role: "mirror", Authority: "arbiter", UncertaintyMS: 0.4,
+		Members: []service.StationMember{{Name: "arbiter", Role: "organiser", Up: true}, {Name: "mirror", Role: "mirror", Up: true}}})
+	if !service.IsStation(h.dbPath) {
 		t.Fatal("the fixture is no station's record")
 	}
-	core, err := stations.OpenReplica(h.ctx, h.dbPath)
+	core, err := service.OpenReadOnly(h.ctx, h.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +297,7 @@ func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	}
 
 	t.Run("the replica's console follows the record the station writes", func(t *testing.T) {
-		if err := h.core.StartGame(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, 0); err != nil {
+		if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.GameStart{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := core.Refresh(h.ctx); err != nil {
@@ -316,7 +315,7 @@ func TestAConsoleOnAStationsReplicaFits1280PixelsInGerman(t *testing.T) {
 	inGerman(t)
 	h := newHarness(t, match.RoleArbiter, "")
 	h.newMatch("acm1996", "")
-	makeFirstStation(t, h, stations.StationStatus{Station: "laptop-des-operators", Role: "operator", Authority: "schiedsrichter"})
+	makeFirstStation(t, h, service.StationStatus{Station: "laptop-des-operators", Role: "operator", Authority: "schiedsrichter"})
 	h.c.stationNote = stationNote(h.dbPath, h.ft.Now())
 	h.c.cfg.path = "/home/schiedsrichter/wettkampf/acm1996-laptop.db"
 	h.c.refresh()

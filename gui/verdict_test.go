@@ -28,7 +28,7 @@ func TestTheFlagVerdictIsSaidInGerman(t *testing.T) {
 			inGerman(t)
 			h := newHarness(t, match.RoleArbiter, "")
 			h.newMatch("60", "")
-			if err := h.core.StartGameFrom(h.ctx, h.c.cmdAs(h.c.arbiter()), 0, match.StartPosition{FEN: tc.fen}); err != nil {
+			if _, err := h.core.Do(h.ctx, h.c.cmdAs(h.c.arbiter()), match.GameStart{StartPosition: match.StartPosition{FEN: tc.fen}}); err != nil {
 				t.Fatal(err)
 			}
 			h.ft.advance(61 * time.Second)
@@ -66,7 +66,7 @@ func TestTheFlagVerdictSaysTheLocalInstant(t *testing.T) {
 	h := newHarness(t, match.RoleArbiter, "")
 	spec := defaultSpec()
 	spec.White, spec.Control, spec.TimeZone = "Garry Kasparov", "60", "America/New_York"
-	if err := h.core.NewMatch(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
 		t.Fatal(err)
 	}
 	h.c.do(actStartGame)

@@ -188,11 +188,11 @@ type App struct {
 	seal    Seal             // the last head the arbiter signed, as read or written
 }
 
-// Open rebuilds the state of the match in db. It first checks the record —
+// New builds the core over an open record: it rebuilds the state of the match in db. It first checks the record —
 // the whole hash chain, the last head the arbiter signed and every
 // signature after it — and replays only the events before the first that
 // fails; such a record is opened (to be looked at) but never appended to.
-func Open(ctx context.Context, db *store.DB) (*App, error) {
+func New(ctx context.Context, db *store.DB) (*App, error) {
 	a := &App{db: db, state: NewState(), station: newStationKey()}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
@@ -336,34 +336,6 @@ func (a *App) Refresh(ctx context.Context) error {
 	return nil
 }
 
-// sameCredentials: a and b are the same map (credentials are never changed
-// in place: a change makes a new map).
-func sameCredentials(a, b map[string]*Credential) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
-
-// caughtUp publishes what a refused command's transaction read, as Refresh
-// would have: the state base caught up with the events other processes
-// appended (caught), or the problem with those events (broken). Nothing
-// changes when the App's state moved on from base meanwhile.
-func (a *App) caughtUp(base, caught *State, broken string) {
-	if caught == nil && broken == "" {
-		return
-	}
-	a.mu.Lock()
-	if a.state != base || a.problem != "" {
-		a.mu.Unlock()
-		return
-	}
-	if broken != "" {
-		a.problem = broken
-	} else {
-		a.state = caught
-	}
-	a.mu.Unlock()
-	a.notify()
-}
-
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
 // event that happened at or before at, in the record's order, stopping
 // before the first event at which the record does not verify. (A press
@@ -477,187 +449,40 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
 	}
-	before, err := a.doOnce(ctx, c, clockBound, run, false)
-	switch {
-	case errors.Is(err, errCaughtUp):
+	out, err := a.attempt(ctx, c, clockBound, run, false)
+	if errors.Is(err, errCaughtUp) {
 		// the credentials the command was checked against changed in
 		// events another process committed (now the App's state): check
 		// it again on the state that holds them
-		_, err = a.doOnce(ctx, c, clockBound, run, true)
-	case err != nil && before:
-		// refused on the App's state before any transaction: judge it
-		// again if that state was behind the record
+		out, err = a.attempt(ctx, c, clockBound, run, true)
+	}
+	var early *refusedBefore
+	if errors.As(err, &early) {
+		// refused on the App's state before any transaction: judged again
+		// if that state was behind the record
 		seq := a.State().Seq
 		if rerr := a.Refresh(ctx); rerr != nil {
 			return rerr
 		}
-		if a.State().Seq != seq {
-			_, err = a.doOnce(ctx, c, clockBound, run, true)
+		if a.State().Seq == seq {
+			return early.err
+		}
+		if out, err = a.attempt(ctx, c, clockBound, run, true); errors.As(err, &early) {
+			err = early.err
 		}
 	}
-	return err
-}
-
-// errCaughtUp: the transaction read events another process committed that
-// change the credentials the command was judged on before it.
-var errCaughtUp = errors.New("match: the record's credentials moved on")
-
-// doOnce is doBounded's one attempt. The record is not read before the
-// transaction: the transaction reads what other processes appended since
-// the App's state (usually nothing, which costs one row's read), catches
-// up with it, and judges the command on the state that holds it; a
-// refused command still publishes the state caught up with (caughtUp).
-// What is judged before the transaction, on the App's state (the instant
-// given, the credential: argon2id is slow on purpose), is judged again by
-// doBounded when that state was behind the record: before reports a
-// refusal given there, and errCaughtUp (unless retried) events read in the
-// transaction that change the credentials.
-func (a *App) doOnce(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error, retried bool) (before bool, err error) {
-	a.mu.Lock()
-	base, problem := a.state, a.problem
-	a.mu.Unlock()
-	if problem != "" {
-		return false, refuseAs(CodeRecordBroken, problem)
-	}
-	provisional := c.At
-	if c.Now != nil {
-		provisional = c.Now().UTC()
-	}
-	if c.Now == nil {
-		// a given instant is judged before any credential is tried
-		received, tol := c.receipt(c.At)
-		if err := checkWhen(base, c, c.At, received, tol); err != nil {
-			return true, err
-		}
-	}
-	an, err := authenticate(base, c, provisional)
 	if err != nil {
-		return true, err
+		return err
 	}
-	var next *State
+	pending := out.pending
 	a.mu.Lock()
-	pending := a.pending
-	a.mu.Unlock()
-	var refusal error
-	var head *store.Signature
-	var caught *State // base and the events other processes appended since
-	var broken string // why those events do not follow base
-	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
-		refusal, head, caught, broken = nil, nil, nil, ""
-		evs, err := stx.EventsAfter(base.Seq)
-		if err != nil {
-			return err
-		}
-		if p := checkTail(base.Seq, base.Head, evs); p != "" {
-			broken = p
-			return refuseAs(CodeRecordBroken, p)
-		}
-		st := base.clone()
-		for _, e := range evs {
-			if err := st.Apply(e); err != nil {
-				return err
-			}
-		}
-		if len(evs) > 0 {
-			caught = st
-			if !retried && (st.Protected() != base.Protected() || !sameCredentials(st.Auth.Creds, base.Auth.Creds)) {
-				return errCaughtUp
-			}
-			st = st.clone()
-		}
-		if c.Now != nil {
-			c.At = c.Now().UTC() // inside the write lock: no other writer can come between
-		}
-		received, tol := c.receipt(c.At)
-		if err := checkWhen(st, c, c.At, received, tol); err != nil {
-			return err
-		}
-		if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
-			return refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
-		}
-		if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
-			return refuse("the match's credentials changed while the command was given: give it again")
-		}
-		for _, id := range an.tried { // another process may have recorded a failure meanwhile
-			if until := st.backoffAt(id, c.At); c.At.Before(until) {
-				return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
-			}
-		}
-		signed := st.ArbiterCredential() != nil
-		t := &tx{cmd: c, st: st, received: received}
-		if an.fail != nil {
-			if err := t.emit(0, KindAuthFail, an.fail); err != nil {
-				return err
-			}
-			until := t.st.backoffUntil(an.fail.Credential)
-			refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
-		} else {
-			if an.err != nil {
-				return an.err
-			}
-			if pending != nil {
-				if err := pending.emit(t); err != nil {
-					return err
-				}
-			}
-			if err := run(t); err != nil {
-				return err
-			}
-		}
-		for i, e := range t.events {
-			stored, err := stx.Append(e)
-			if err != nil {
-				return err
-			}
-			t.events[i] = stored
-		}
-		signer, key, req := an.signer, an.key, an.req
-		if t.signReq != nil {
-			signer, req, signed = t.signer, t.signReq, true
-		}
-		if t.signKey != nil {
-			signer, key, signed = t.signer, t.signKey, true
-			if t.signer == "arbiter" {
-				an.arbiter = t.signKey
-			}
-		}
-		if an.fail != nil {
-			key, req = nil, nil
-		}
-		if signed && !an.legacy {
-			// The arbiter signs the new head whenever his key is unlocked: at
-			// each game end given with his credential, and at every other
-			// command given with it, so that opening the record checks only
-			// the few signatures after his last one.
-			for _, s := range signatures(t.events, signer, key, req, a.station, an.arbiter, true) {
-				if err := stx.PutSignature(s); err != nil {
-					return err
-				}
-				if s.Kind == store.SigHead {
-					h := s
-					head = &h
-				}
-			}
-		}
-		if n := len(t.events); n > 0 {
-			st.Head = t.events[n-1].Hash
-			st.Seq = t.events[n-1].Seq
-		}
-		next = st
-		return nil
-	})
-	if err != nil {
-		a.caughtUp(base, caught, broken)
-		return false, err
-	}
-	a.mu.Lock()
-	a.state = next
-	written := pending != nil && refusal == nil // an auth.fail writes no recovery note
+	a.state = out.next
+	written := pending != nil && out.refusal == nil // an auth.fail writes no recovery note
 	if written && a.pending == pending {
 		a.pending = nil
 	}
-	if head != nil {
-		a.seal.HeadSeq, a.seal.Head, a.seal.Signature = head.Seq, next.Head, head.Sig
+	if out.head != nil {
+		a.seal.HeadSeq, a.seal.Head, a.seal.Signature = out.head.Seq, out.next.Head, out.head.Sig
 	}
 	a.mu.Unlock()
 	if written {
@@ -666,10 +491,270 @@ func (a *App) doOnce(ctx context.Context, c Cmd, clockBound bool, run func(t *tx
 		_ = a.handled(ctx, pending.now)
 	}
 	a.notify()
-	if refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !next.Protected() {
+	if out.refusal == nil && c.Warn != nil && c.Role == RoleArbiter && !out.next.Protected() {
 		c.Warn(UnprotectedWarning())
 	}
-	return false, refusal
+	return out.refusal
+}
+
+// attempt is one try of a command (doBounded). The record is not read
+// before the transaction: the transaction reads what other processes
+// appended since the App's state (usually nothing, which costs one row's
+// read), catches up with it and judges the command on the state that holds
+// it; a refused command still publishes the state caught up with
+// (caughtUp). What is judged before the transaction, on the App's state
+// (the instant given; the credential, argon2id being slow on purpose), is
+// judged again by doBounded when that state was behind the record: a
+// refusal there is a *refusedBefore, and events read in the transaction
+// that change the credentials are errCaughtUp (unless retried).
+func (a *App) attempt(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error, retried bool) (committed, error) {
+	base, an, err := a.before(c)
+	if err != nil {
+		return committed{}, err
+	}
+	a.mu.Lock()
+	pending := a.pending
+	a.mu.Unlock()
+	var out committed
+	var caught *caughtState
+	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
+		var err error
+		caught = &caughtState{}
+		out, err = a.inTransaction(stx, c, clockBound, base, an, pending, run, caught, retried)
+		return err
+	})
+	out.pending = pending
+	if err != nil {
+		a.caughtUp(base, caught)
+	}
+	return out, err
+}
+
+// refusedBefore is a refusal given before the transaction, on the App's
+// state.
+type refusedBefore struct{ err error }
+
+func (r *refusedBefore) Error() string { return r.err.Error() }
+func (r *refusedBefore) Unwrap() error { return r.err }
+
+// errCaughtUp: the transaction read events another process committed that
+// change the credentials the command was judged on before it.
+var errCaughtUp = errors.New("match: the record's credentials moved on")
+
+// caughtState is what a transaction read of other processes' events: the
+// state caught up with them, or why they do not continue the App's state.
+type caughtState struct {
+	st     *State
+	broken string
+}
+
+// caughtUp publishes what a refused command's transaction read, as Refresh
+// would have: the state base caught up with the events other processes
+// appended, or the problem with those events. Nothing changes when the
+// App's state moved on from base meanwhile.
+func (a *App) caughtUp(base *State, caught *caughtState) {
+	if caught == nil || (caught.st == nil && caught.broken == "") {
+		return
+	}
+	a.mu.Lock()
+	if a.state != base || a.problem != "" {
+		a.mu.Unlock()
+		return
+	}
+	if caught.broken != "" {
+		a.problem = caught.broken
+	} else {
+		a.state = caught.st
+	}
+	a.mu.Unlock()
+	a.notify()
+}
+
+// sameCredentials: a and b are the same map (credentials are never changed
+// in place: a change makes a new map).
+func sameCredentials(a, b map[string]*Credential) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// before is what a command checks before its transaction, on the App's
+// state: the record is not broken, a given instant is one the record may
+// take, and the credentials (argon2id is slow on purpose: the lock is not
+// held meanwhile). A refusal is a *refusedBefore.
+func (a *App) before(c Cmd) (*State, authn, error) {
+	a.mu.Lock()
+	base, problem := a.state, a.problem
+	a.mu.Unlock()
+	if problem != "" {
+		return nil, authn{}, refuseAs(CodeRecordBroken, problem)
+	}
+	provisional := c.At
+	if c.Now != nil {
+		provisional = c.Now().UTC()
+	} else {
+		// a given instant is judged before any credential is tried
+		received, tol := c.receipt(c.At)
+		if err := checkWhen(base, c, c.At, received, tol); err != nil {
+			return nil, authn{}, &refusedBefore{err}
+		}
+	}
+	an, err := authenticate(base, c, provisional)
+	if err != nil {
+		return nil, authn{}, &refusedBefore{err}
+	}
+	return base, an, nil
+}
+
+// committed is what a command's transaction did: the state after it, the
+// refusal of a wrong credential it recorded, the arbiter's head signature.
+type committed struct {
+	next    *State
+	refusal error
+	head    *store.Signature
+	pending *pendingRecovery // the recovery note armed when it ran
+}
+
+// inTransaction is the command's transaction: catch up with the log,
+// check the instant and the credentials again, build the events on a copy
+// of the state, append and sign them.
+func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, an authn, pending *pendingRecovery, run func(t *tx) error, caught *caughtState, retried bool) (committed, error) {
+	st, err := catchUp(stx, base, caught)
+	if err != nil {
+		return committed{}, err
+	}
+	if caught.st != nil && !retried && (st.Protected() != base.Protected() || !sameCredentials(st.Auth.Creds, base.Auth.Creds)) {
+		return committed{}, errCaughtUp
+	}
+	if c.Now != nil {
+		c.At = c.Now().UTC() // inside the write lock: no other writer can come between
+	}
+	received, tol := c.receipt(c.At)
+	if err := checkWhen(st, c, c.At, received, tol); err != nil {
+		return committed{}, err
+	}
+	if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
+		return committed{}, refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
+	}
+	if err := checkCredentialsAgain(st, c, an); err != nil {
+		return committed{}, err
+	}
+	signed := st.ArbiterCredential() != nil
+	t := &tx{cmd: c, st: st, received: received}
+	var out committed
+	if an.fail != nil {
+		if err := t.emit(0, KindAuthFail, an.fail); err != nil {
+			return committed{}, err
+		}
+		until := t.st.backoffUntil(an.fail.Credential)
+		out.refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
+	} else if err := emitCommand(t, an, pending, run); err != nil {
+		return committed{}, err
+	}
+	if out.head, err = a.appendAndSign(stx, t, an, signed); err != nil {
+		return committed{}, err
+	}
+	if n := len(t.events); n > 0 {
+		st.Head = t.events[n-1].Hash
+		st.Seq = t.events[n-1].Seq
+	}
+	out.next = st
+	return out, nil
+}
+
+// catchUp is the state after the events another process appended since
+// base, which must continue its chain; caught keeps what was read (the
+// state caught up with them, or why they do not continue base).
+func catchUp(stx *store.Tx, base *State, caught *caughtState) (*State, error) {
+	evs, err := stx.EventsAfter(base.Seq)
+	if err != nil {
+		return nil, err
+	}
+	if p := checkTail(base.Seq, base.Head, evs); p != "" {
+		caught.broken = p
+		return nil, refuseAs(CodeRecordBroken, p)
+	}
+	st := base.clone()
+	for _, e := range evs {
+		if err := st.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	if len(evs) > 0 {
+		caught.st = st
+		st = st.clone()
+	}
+	return st, nil
+}
+
+// checkCredentialsAgain checks inside the transaction that the match's
+// credentials did not change since they were checked, and that another
+// process did not record a failure meanwhile whose back-off holds now.
+func checkCredentialsAgain(st *State, c Cmd, an authn) error {
+	if st.Protected() != an.protected || (an.signer != "" && (st.Credential(an.signer) == nil || st.Credential(an.signer).PublicKey != an.signerPub)) {
+		return refuse("the match's credentials changed while the command was given: give it again")
+	}
+	for _, id := range an.tried {
+		if until := st.backoffAt(id, c.At); c.At.Before(until) {
+			return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+		}
+	}
+	return nil
+}
+
+// emitCommand builds the command's events: an armed recovery note first,
+// then the command's own.
+func emitCommand(t *tx, an authn, pending *pendingRecovery, run func(t *tx) error) error {
+	if an.err != nil {
+		return an.err
+	}
+	if pending != nil {
+		if err := pending.emit(t); err != nil {
+			return err
+		}
+	}
+	return run(t)
+}
+
+// appendAndSign appends the transaction's events and stores their
+// signatures; it returns the arbiter's head signature among them.
+func (a *App) appendAndSign(stx *store.Tx, t *tx, an authn, signed bool) (*store.Signature, error) {
+	for i, e := range t.events {
+		stored, err := stx.Append(e)
+		if err != nil {
+			return nil, err
+		}
+		t.events[i] = stored
+	}
+	signer, key, req := an.signer, an.key, an.req
+	if t.signReq != nil {
+		signer, req, signed = t.signer, t.signReq, true
+	}
+	if t.signKey != nil {
+		signer, key, signed = t.signer, t.signKey, true
+		if t.signer == "arbiter" {
+			an.arbiter = t.signKey
+		}
+	}
+	if an.fail != nil {
+		key, req = nil, nil
+	}
+	if !signed || an.legacy {
+		return nil, nil
+	}
+	// The arbiter signs the new head whenever his key is unlocked: at each
+	// game end given with his credential, and at every other command given
+	// with it, so that opening the record checks only the few signatures
+	// after his last one.
+	var head *store.Signature
+	for _, s := range signatures(t.events, signer, key, req, a.station, an.arbiter, true) {
+		if err := stx.PutSignature(s); err != nil {
+			return nil, err
+		}
+		if s.Kind == store.SigHead {
+			h := s
+			head = &h
+		}
+	}
+	return head, nil
 }
 
 // SignHead has the arbiter sign the chain's current head (as at an export

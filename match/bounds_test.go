@@ -35,7 +35,7 @@ func TestASystemEventRecordedMeanwhileNeitherRefusesNorMovesAPress(t *testing.T)
 			r.move(time.Minute, "e4")
 			pressed := r.now.Add(30 * time.Second) // Deep Blue's press, given at the laptop
 			if kind == KindAuthFail {
-				r.ok(r.app.AddCredential(r.ctx, r.as(RoleArbiter, 0), CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
+				r.ok(r.app.AddCredential(r.ctx, r.as(RoleArbiter, 0), CredentialAdd{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
 				c := Cmd{At: pressed.Add(2 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "not the passphrase"}}
 				if err := r.app.Press(r.ctx, c); err == nil {
 					t.Fatal("a wrong passphrase was taken")
@@ -116,8 +116,8 @@ func TestTheInstantsACommandMayClaim(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(time.Second), Actor: Actor{Role: RoleArbiter}}, CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
-	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(2 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "the arbiter's passphrase"}}, CredentialSpec{Role: RoleOperator, Secret: "the operator's passphrase"}))
+	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(time.Second), Actor: Actor{Role: RoleArbiter}}, CredentialAdd{Role: RoleArbiter, Secret: "the arbiter's passphrase"}))
+	r.ok(r.app.AddCredential(r.ctx, Cmd{At: received.Add(2 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "the arbiter's passphrase"}}, CredentialAdd{Role: RoleOperator, Secret: "the operator's passphrase"}))
 	if _, err := r.app.Move(r.ctx, Cmd{At: received.Add(3 * time.Second), Actor: Actor{Role: RoleArbiter, PIN: "the arbiter's passphrase"}}, "e4", false); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestACommandCatchesUpWithOtherProcessesInsideItsTransaction(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { other.Close() })
-		app, err := Open(f.ctx, other)
+		app, err := New(f.ctx, other)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestACommandCatchesUpWithOtherProcessesInsideItsTransaction(t *testing.T) {
 	}
 	t.Run("a refused command still shows what another process appended", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{})
+		f.newMatch(MatchNew{})
 		app2 := second(f)
 		f.ok(app2.StartGame(f.ctx, f.at(time.Second), 0))
 		if _, err := f.app.Move(f.ctx, f.at(time.Second), "Ke2", false); err == nil {
@@ -41,12 +41,12 @@ func TestACommandCatchesUpWithOtherProcessesInsideItsTransaction(t *testing.T) {
 	})
 	t.Run("a credential another process added is honoured at the next command", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{PIN: arbiterPass})
+		f.newMatch(MatchNew{PIN: arbiterPass})
 		pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
 		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
 		f.moves0(pin, "e4")
 		app2 := second(f)
-		f.ok(app2.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialSpec{Role: "player", Player: "Garry Kasparov", Secret: "Kasparov's passphrase"}))
+		f.ok(app2.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialAdd{Role: "player", Player: "Garry Kasparov", Secret: "Kasparov's passphrase"}))
 		c := f.as(RoleBlack, time.Second)
 		c.Secret = "Kasparov's passphrase"
 		if _, err := f.app.Move(f.ctx, c, "c5", false); err != nil {
@@ -58,7 +58,7 @@ func TestACommandCatchesUpWithOtherProcessesInsideItsTransaction(t *testing.T) {
 	})
 	t.Run("a command after another process's events continues them", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{})
+		f.newMatch(MatchNew{})
 		app2 := second(f)
 		f.ok(app2.StartGame(f.ctx, f.at(time.Second), 0))
 		if _, err := app2.Move(f.ctx, f.at(time.Second), "e4", false); err != nil {

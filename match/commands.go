@@ -64,11 +64,6 @@ type MatchNew struct {
 	ArbiterKey ed25519.PrivateKey `json:"-"`
 }
 
-// MatchSpec is MatchNew.
-//
-// Deprecated: use MatchNew.
-type MatchSpec = MatchNew
-
 func (MatchNew) Kind() string { return "match.new" }
 
 // Validate checks the match's fields and its credential's form.
@@ -612,11 +607,6 @@ type Pause struct {
 	Reason string `json:"reason,omitempty"`
 	Call   bool   `json:"call,omitempty"`
 }
-
-// PauseArgs is Pause.
-//
-// Deprecated: use Pause.
-type PauseArgs = Pause
 
 func (Pause) Kind() string { return "pause" }
 

@@ -40,7 +40,7 @@ func openTestApp(t testing.TB, name string) (*App, *store.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	app, err := Open(ctx, db)
+	app, err := New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func (f *fixture) ok(err error) {
 	}
 }
 
-func (f *fixture) newMatch(spec MatchSpec) {
+func (f *fixture) newMatch(spec MatchNew) {
 	f.t.Helper()
 	if spec.Title == "" {
 		spec.Title = "ACM Chess Challenge"
@@ -92,7 +92,7 @@ func (f *fixture) moves(d time.Duration, ms ...string) {
 
 func TestReplayingTheLogRebuildsTheSameState(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
 	f.moves(30*time.Second, "e4", "c5", "c3", "d5")
 	f.ok(f.app.DrawOffer(f.ctx, f.at(time.Second), nil))
@@ -102,7 +102,7 @@ func TestReplayingTheLogRebuildsTheSameState(t *testing.T) {
 	f.ok(f.app.Adjust(f.ctx, f.at(time.Second), clock.Black, Adjustment{D: 5 * time.Minute}, "recovery bonus"))
 	f.moves(10*time.Second, "exd5")
 
-	fresh, err := Open(f.ctx, f.db)
+	fresh, err := New(f.ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestReplayingTheLogRebuildsTheSameState(t *testing.T) {
 
 func TestScoresheetRecordsTimeUsedAndBothClocksPerMove(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	f.moves(30*time.Second, "e4")
 	f.moves(90*time.Second, "c5")
@@ -146,7 +146,7 @@ func TestScoresheetRecordsTimeUsedAndBothClocksPerMove(t *testing.T) {
 
 func TestRule3ColoursAlternateIrrespectiveOfPostponement(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.PostponeGame(f.ctx, f.at(0), 1, "illness"))
 	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
 	g := f.app.State().CurrentGame()
@@ -162,7 +162,7 @@ func TestRule3ColoursAlternateIrrespectiveOfPostponement(t *testing.T) {
 
 func TestLotsDrawnByTheAppAreRecorded(t *testing.T) {
 	f := newFixture(t)
-	f.ok(f.app.NewMatch(f.ctx, f.at(0), MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "lots"}))
+	f.ok(f.app.NewMatch(f.ctx, f.at(0), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "lots"}))
 	m := f.app.State().Match
 	if m.Lots != "app" || (m.Game1White != "A" && m.Game1White != "B") {
 		t.Errorf("lots %q game 1 White %q", m.Lots, m.Game1White)
@@ -188,7 +188,7 @@ func indexOf(s, sub string) int {
 
 func TestDrawOfferIsMarkedWithTheOfferersMoveAndLapsesWhenTheOpponentMoves(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	f.moves(time.Second, "e4")
 	f.ok(f.app.DrawOffer(f.ctx, f.at(time.Second), nil)) // White, who just moved
@@ -223,7 +223,7 @@ func TestDrawOfferIsMarkedWithTheOfferersMoveAndLapsesWhenTheOpponentMoves(t *te
 // that made the last move (Game.Offerer, which the console asks too).
 func TestADrawOfferWithNoSideIsByTheSideWhosePressAwaitsItsMove(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	f.moves(time.Second, "e4")
 	f.ok(f.app.Press(f.ctx, f.at(5*time.Second))) // Black moved on the board and pressed
@@ -244,7 +244,7 @@ func TestADrawOfferWithNoSideIsByTheSideWhosePressAwaitsItsMove(t *testing.T) {
 
 func TestPressThenMoveRecordsTheMoveAtThePress(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	f.ok(f.app.Press(f.ctx, f.at(40*time.Second)))
 	if _, err := f.app.Move(f.ctx, f.at(3*time.Second), "e4", false); err == nil {
@@ -261,7 +261,7 @@ func TestPressThenMoveRecordsTheMoveAtThePress(t *testing.T) {
 
 func TestCheckmateEndsTheGameWithoutAPress(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	f.moves(time.Second, "f3", "e5", "g4")
 	res, err := f.app.Move(f.ctx, f.at(7*time.Second), "Qh4", false)
@@ -285,7 +285,7 @@ func TestCheckmateEndsTheGameWithoutAPress(t *testing.T) {
 
 func TestNotnilsFivefoldRepetitionDoesNotEndTheGame(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(0), 0))
 	for i := 0; i < 5; i++ {
 		f.moves(time.Second, "Nf3", "Nf6", "Ng1", "Ng8")
@@ -298,9 +298,9 @@ func TestNotnilsFivefoldRepetitionDoesNotEndTheGame(t *testing.T) {
 
 func TestRolesArePermittedOnlyTheirCommands(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{PIN: "the arbiter's passphrase"})
+	f.newMatch(MatchNew{PIN: "the arbiter's passphrase"})
 	pin := func(c Cmd) Cmd { c.PIN = "the arbiter's passphrase"; return c }
-	f.ok(f.app.AddCredential(f.ctx, pin(f.at(0)), CredentialSpec{Role: RoleOperator, Secret: "the operator's passphrase"}))
+	f.ok(f.app.AddCredential(f.ctx, pin(f.at(0)), CredentialAdd{Role: RoleOperator, Secret: "the operator's passphrase"}))
 	op := func(d time.Duration) Cmd {
 		c := f.as(RoleOperator, d)
 		c.Secret = "the operator's passphrase"
@@ -339,13 +339,13 @@ func TestRolesArePermittedOnlyTheirCommands(t *testing.T) {
 
 func TestTwoHandlesOnOneFileSeeEachOthersEvents(t *testing.T) {
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	other, err := store.Open(f.ctx, f.db.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	app2, err := Open(f.ctx, other)
+	app2, err := New(f.ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -281,11 +281,6 @@ type Correct struct {
 	Reason  string `json:"reason"`
 }
 
-// CorrectArgs is Correct.
-//
-// Deprecated: use Correct.
-type CorrectArgs = Correct
-
 func (Correct) Kind() string { return "correct" }
 
 // Validate checks the reason, the cause, the method and its readings.

@@ -47,7 +47,7 @@ func tenMovesLater(t *testing.T) *rig {
 
 func checkOperatorError(t *testing.T, tc operatorErrorCase) {
 	r := tenMovesLater(t)
-	res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 61, Method: tc.method, White: tc.setW, Black: tc.setB, Reason: "the operator relayed 31. Nf3 as Ng5"})
+	res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: 61, Method: tc.method, White: tc.setW, Black: tc.setB, Reason: "the operator relayed 31. Nf3 as Ng5"})
 	r.ok(err)
 	g := r.game()
 	if g.State != Paused || g.Sheet.Ply() != 60 || g.ToMove() != clock.White || len(g.Sheet.Struck()) != 20 {
@@ -103,7 +103,7 @@ func testRecordAcrossMoveForty(t *testing.T) {
 	if got := r.remaining(clock.White); got != hms("0:11:20") {
 		t.Fatalf("White's clock before the reset = %s, want 0:11:20", clock.FormatReading(got))
 	}
-	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodRecord, NoBonus: true, Reason: "40. Nf3 was relayed as Nh4"})
+	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: 79, Method: MethodRecord, NoBonus: true, Reason: "40. Nf3 was relayed as Nh4"})
 	r.ok(err)
 	if got := r.remaining(clock.White); got != hms("0:01:20") {
 		t.Errorf("White = %s, want 0:01:20", clock.FormatReading(got))
@@ -124,7 +124,7 @@ func testRecordAcrossMoveForty(t *testing.T) {
 
 func testProportionalRefusedWhenNegative(t *testing.T) {
 	r := moveFortyCase(t)
-	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), CorrectArgs{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
+	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
 	refused(t, err, CodeMethodImpossible, "White -0:44:27")
 	if r.game().Sheet.Ply() != 80 {
 		t.Error("a refused correction changed the record")
@@ -174,16 +174,16 @@ func testCorrectRefusals(t *testing.T) {
 	tests := []struct {
 		name string
 		role Role
-		args CorrectArgs
+		args Correct
 		want Code
 	}{
-		{"only the arbiter corrects", RoleOperator, CorrectArgs{Ply: 1, Method: MethodKeep, Reason: "x"}, CodeWrongRole},
-		{"a reason is needed", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep}, CodeCorrectNeedsReason},
-		{"the ply must exist", RoleArbiter, CorrectArgs{Ply: 7, Method: MethodKeep, Reason: "x"}, CodeNoSuchPly},
-		{"the method must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: "guess", Reason: "x"}, CodeNotAMethod},
-		{"set needs both readings", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, CodeSetNeedsReadings},
-		{"readings go with set", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, CodeReadingsGoWithSet},
-		{"the cause must exist", RoleArbiter, CorrectArgs{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, CodeNotACorrectionCause},
+		{"only the arbiter corrects", RoleOperator, Correct{Ply: 1, Method: MethodKeep, Reason: "x"}, CodeWrongRole},
+		{"a reason is needed", RoleArbiter, Correct{Ply: 1, Method: MethodKeep}, CodeCorrectNeedsReason},
+		{"the ply must exist", RoleArbiter, Correct{Ply: 7, Method: MethodKeep, Reason: "x"}, CodeNoSuchPly},
+		{"the method must exist", RoleArbiter, Correct{Ply: 1, Method: "guess", Reason: "x"}, CodeNotAMethod},
+		{"set needs both readings", RoleArbiter, Correct{Ply: 1, Method: MethodSet, White: time.Hour, Reason: "x"}, CodeSetNeedsReadings},
+		{"readings go with set", RoleArbiter, Correct{Ply: 1, Method: MethodKeep, White: time.Hour, Reason: "x"}, CodeReadingsGoWithSet},
+		{"the cause must exist", RoleArbiter, Correct{Ply: 1, Method: MethodKeep, Cause: "bad luck", Reason: "x"}, CodeNotACorrectionCause},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

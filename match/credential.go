@@ -344,11 +344,6 @@ func (s *State) noteActed(e store.Event) {
 	}
 }
 
-var matchLevelKinds = map[string]func(*State, store.Event) error{
-	KindCredentialAdd: applyCredentialAdd,
-	KindAuthFail:      applyAuthFail,
-}
-
 // authn is the outcome of checking the credentials a command was given.
 type authn struct {
 	protected bool
@@ -482,11 +477,6 @@ type CredentialAdd struct {
 	Made *Credential `json:"credential,omitempty"`
 }
 
-// CredentialSpec is CredentialAdd.
-//
-// Deprecated: use CredentialAdd.
-type CredentialSpec = CredentialAdd
-
 func (CredentialAdd) Kind() string { return "credential.add" }
 
 // Validate checks that one credential is given for a role that takes one.
@@ -573,7 +563,7 @@ func (spec CredentialAdd) prepare(_ *State, c Cmd) (func(t *tx, res *Result) err
 }
 
 // credential is the arbiter's credential of a new match (nil: unprotected).
-func (spec MatchSpec) credential() (*Credential, ed25519.PrivateKey, error) {
+func (spec MatchNew) credential() (*Credential, ed25519.PrivateKey, error) {
 	if spec.PIN == "" && spec.ArbiterKey == nil {
 		return nil, nil, nil
 	}

@@ -162,7 +162,7 @@ func (r Result) Ruling() (ClaimResult, bool) {
 	if _, ok := r.event(KindClaim, &p); !ok {
 		return ClaimResult{}, false
 	}
-	return ClaimResult{Valid: p.Valid, Ruling: p.Ruling}, true
+	return ClaimResult{Valid: p.Valid, Ruling: p.Ruling, Why: p.Why}, true
 }
 
 // Corrected is what a position reset the command made did: the figures it
@@ -209,7 +209,7 @@ func (r Result) Registered() (*Credential, bool) {
 // SetupCard is the setup card (rule 12) of a setup incident the command
 // logged, as the game stood in st at the incident's instant; ok is false
 // for any other command.
-func (r Result) SetupCard(st *State) (card string, ok bool) {
+func (r Result) SetupCard(st *State, tr func(string) string) (card string, ok bool) {
 	inc, at, ok := r.Logged()
 	if !ok || inc.Kind != IncidentSetup || st.Match == nil {
 		return "", false
@@ -218,7 +218,7 @@ func (r Result) SetupCard(st *State) (card string, ok bool) {
 	if g == nil {
 		return "", false
 	}
-	return SetupCard(g, st.Match, at), true
+	return SetupCard(g, st.Match, at, tr), true
 }
 
 // commandKinds decodes each command by its kind: the closed set.
@@ -305,6 +305,34 @@ func DecodeCommand(b []byte) (Command, error) {
 		return nil, refuseAs(CodeNotAnObject)
 	}
 	return decode(rest)
+}
+
+// DecodeCanonical reads a command that must be in its canonical encoding
+// (a station's request, signed over these bytes): decoded and encoded
+// again, it must give the same bytes, so that the record keeps one
+// encoding of each command.
+func DecodeCanonical(b []byte) (Command, error) {
+	if len(b) == 0 {
+		return nil, refuseAs(CodeNoCommand)
+	}
+	c, err := DecodeCommand(b)
+	if err != nil {
+		return nil, err
+	}
+	if again, err := EncodeCommand(c); err != nil || !bytes.Equal(again, b) {
+		return nil, refuseAs(CodeNotCanonical, c.Kind())
+	}
+	return c, nil
+}
+
+// ParseRole reads a role a command may be given in (arbiter, operator,
+// white, black), as sent by another station.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(s); r {
+	case RoleArbiter, RoleOperator, RoleWhite, RoleBlack:
+		return r, nil
+	}
+	return "", refuseAs(CodeNotARole, s)
 }
 
 // decodeAs reads the fields of a command of type C, refusing a member

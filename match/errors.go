@@ -170,6 +170,8 @@ const (
 	CodeNotAnAppeal               Code = "not-an-appeal"
 	CodeNotAnIncidentKind         Code = "not-an-incident-kind"
 	CodeNotAnObject               Code = "command-not-an-object"
+	CodeNotCanonical              Code = "command-not-canonical"
+	CodeNotARole                  Code = "not-a-role"
 	CodeNotPlayerOfGame           Code = "not-a-player-of-the-game"
 	CodeNotYourSide               Code = "not-your-side"
 	CodeNothingToAmend            Code = "nothing-to-amend"
@@ -216,7 +218,7 @@ var SharedCodes = []Code{
 	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoRecordToAmend, CodeNoScheduledStart,
 	CodeNoSuchGame, CodeNotAClaim, CodeNotACommandKind, CodeNotACredentialRole,
 	CodeNotAPosition, CodeNotAResult, CodeNotARuling, CodeNotATimeZone, CodeNotAnAppeal,
-	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotPlayerOfGame, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
+	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotCanonical, CodeNotARole, CodeNotPlayerOfGame, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
 	CodeOfferOpen, CodeOwnOfferAccept, CodeOwnOfferDecline, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
 	CodePeriodOutOfRange, CodePlayerArrived, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
 	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,

@@ -268,27 +268,31 @@ func (s *State) apply(e store.Event) error {
 	if strings.HasPrefix(e.Kind, StationKindPrefix) {
 		return nil // the stations' own events (package station) change no match state
 	}
-	if e.Kind == KindMatchNew {
-		var p MatchNewPayload
-		if err := decode(e, &p); err != nil {
-			return err
-		}
-		return s.applyMatchNew(e, p)
-	}
-	if s.Match == nil {
+	h := eventHandlers[e.Kind]
+	if s.Match == nil && e.Kind != KindMatchNew {
 		return fmt.Errorf("no match yet")
 	}
-	if e.Game == 0 {
-		return s.applyMatchLevel(e)
+	if e.Game == 0 || e.Kind == KindMatchNew {
+		if h.match == nil {
+			return fmt.Errorf("unknown match-level event kind %q", e.Kind)
+		}
+		return h.match(s, e)
 	}
 	if s.Game(e.Game) == nil {
 		return fmt.Errorf("no game %d", e.Game)
 	}
-	g := s.own(e.Game)
-	if h, ok := gameHandlers[e.Kind]; ok {
-		return h(s, g, e)
+	if h.game == nil {
+		return fmt.Errorf("unknown event kind %q", e.Kind)
 	}
-	return fmt.Errorf("unknown event kind %q", e.Kind)
+	return h.game(s, s.own(e.Game), e)
+}
+
+func applyMatchNew(s *State, e store.Event) error {
+	var p MatchNewPayload
+	if err := decode(e, &p); err != nil {
+		return err
+	}
+	return s.applyMatchNew(e, p)
 }
 
 func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
@@ -324,20 +328,15 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 	return nil
 }
 
-func (s *State) applyMatchLevel(e store.Event) error {
-	if h, ok := matchLevelKinds[e.Kind]; ok {
-		return h(s, e)
+// applyMatchIncident applies an incident of the match (no game's): a
+// replacement changes who holds a role.
+func applyMatchIncident(s *State, e store.Event) error {
+	var p IncidentPayload
+	if err := decode(e, &p); err != nil {
+		return err
 	}
-	switch e.Kind {
-	case KindIncident:
-		var p IncidentPayload
-		if err := decode(e, &p); err != nil {
-			return err
-		}
-		s.applyPeople(p)
-		return nil
-	}
-	return fmt.Errorf("unknown match-level event kind %q", e.Kind)
+	s.applyPeople(p)
+	return nil
 }
 
 // applyPeople updates who holds a role after a replacement incident.
@@ -352,28 +351,38 @@ func (s *State) applyPeople(p IncidentPayload) {
 
 type gameHandler func(s *State, g *Game, e store.Event) error
 
-// gameHandlers apply game-level events by kind: the one table of them
-// (match-level events are matchLevelKinds', match.new's applyMatchNew).
-var gameHandlers = map[string]gameHandler{
-	KindGameSchedule: applySchedule,
-	KindGameStart:    applyStart,
-	KindGamePostpone: applyPostpone,
-	KindGameEnd:      applyEnd,
-	KindMove:         applyMove,
-	KindPress:        applyPress,
-	KindPause:        applyPause,
-	KindResume:       applyResume,
-	KindAdjust:       applyAdjust,
-	KindDrawOffer:    applyDrawOffer,
-	KindDrawAccept:   applyDrawAnswer,
-	KindDrawDecline:  applyDrawAnswer,
-	KindFlag:         applyFlag,
-	KindIncident:     applyIncident,
-	KindRecovery:     applyRecovery,
-	KindCorrect:      applyCorrect,
-	KindAmend:        applyAmend,
-	KindClaim:        applyClaim,
-	KindArrive:       applyArrive,
+// eventHandler applies one kind of event: match, one recorded at the
+// match's level (game 0); game, one recorded in a game.
+type eventHandler struct {
+	match func(s *State, e store.Event) error
+	game  gameHandler
+}
+
+// eventHandlers apply the events by kind: the one table of them (the
+// stations' own events, StationKindPrefix, change no match state).
+var eventHandlers = map[string]eventHandler{
+	KindMatchNew:      {match: applyMatchNew},
+	KindCredentialAdd: {match: applyCredentialAdd},
+	KindAuthFail:      {match: applyAuthFail},
+	KindGameSchedule:  {game: applySchedule},
+	KindGameStart:     {game: applyStart},
+	KindGamePostpone:  {game: applyPostpone},
+	KindGameEnd:       {game: applyEnd},
+	KindMove:          {game: applyMove},
+	KindPress:         {game: applyPress},
+	KindPause:         {game: applyPause},
+	KindResume:        {game: applyResume},
+	KindAdjust:        {game: applyAdjust},
+	KindDrawOffer:     {game: applyDrawOffer},
+	KindDrawAccept:    {game: applyDrawAnswer},
+	KindDrawDecline:   {game: applyDrawAnswer},
+	KindFlag:          {game: applyFlag},
+	KindIncident:      {match: applyMatchIncident, game: applyIncident},
+	KindRecovery:      {game: applyRecovery},
+	KindCorrect:       {game: applyCorrect},
+	KindAmend:         {game: applyAmend},
+	KindClaim:         {game: applyClaim},
+	KindArrive:        {game: applyArrive},
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {

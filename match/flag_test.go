@@ -21,7 +21,7 @@ func newRigTC(t testing.TB, tc string) *rig {
 	t.Helper()
 	app, db, path := openTestApp(t, "rules.db")
 	r := &rig{t: t, ctx: context.Background(), path: path, db: db, app: app, now: rigStart.Add(-time.Hour)}
-	r.ok(app.NewMatch(r.ctx, r.as(RoleArbiter, 0), MatchSpec{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
+	r.ok(app.NewMatch(r.ctx, r.as(RoleArbiter, 0), MatchNew{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
 		Players: [2]string{kasparov, deepBlue}, Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, White: kasparov, Control: tc}))
 	return r
 }
@@ -312,10 +312,10 @@ var flagRules = []struct {
 		r.start()
 		r.move(m, "e4") // Deep Blue's clock runs from +60 s
 		since := r.seq()
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), PauseArgs{Cause: CauseFault, Reason: "Deep Blue does not answer"}), CodeNoPauseForFault)
-		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: "boredom"}), CodeNotAPauseCause)
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 30*sec), Pause{Cause: CauseFault, Reason: "Deep Blue does not answer"}), CodeNoPauseForFault)
+		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), Pause{Cause: "boredom"}), CodeNotAPauseCause)
 		r.wantLog(t, since)
-		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), PauseArgs{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
+		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), Pause{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
 		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: unplayable") {
 			t.Errorf("paused %s, cause %q, incident %q", g.State, g.Paused.Cause, r.lastIncident().Text)
 		}
@@ -324,7 +324,7 @@ var flagRules = []struct {
 		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 10*m)))
 		r.move(30*sec, "e5")
 		// on the human's turn the arbiter may stop the clocks for a fault
-		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 10*sec), PauseArgs{Cause: CauseFault, Reason: "the board's sensor failed"}))
+		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 10*sec), Pause{Cause: CauseFault, Reason: "the board's sensor failed"}))
 		r.wantClocks(t, "1:58:50", "1:59:00")
 		// the default cause is other: today's scripts keep working
 		r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, m)))
@@ -413,7 +413,7 @@ var flagRules = []struct {
 			}
 			r.move(d, mv)
 		}
-		res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 10*sec), CorrectArgs{Ply: 3, Method: MethodRecord, Cause: CauseIrregularity, Reason: "the queen stood on d4, not d3"})
+		res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 10*sec), Correct{Ply: 3, Method: MethodRecord, Cause: CauseIrregularity, Reason: "the queen stood on d4, not d3"})
 		r.ok(err)
 		if res.Bonus != 0 {
 			t.Errorf("an irregularity gives no bonus: %v", res.Bonus)
@@ -440,7 +440,7 @@ var flagRules = []struct {
 	{"rule_1_a_control_for_someone_who_is_not_a_player_is_refused_first", func(t *testing.T) {
 		app, _, _ := openTestApp(t, "tc.db")
 		cmd := Cmd{At: rigStart, Actor: Actor{Role: RoleArbiter}}
-		spec := MatchSpec{Title: "T", Players: [2]string{kasparov, deepBlue}, Controls: map[string]string{"Nobody": "bad"}}
+		spec := MatchNew{Title: "T", Players: [2]string{kasparov, deepBlue}, Controls: map[string]string{"Nobody": "bad"}}
 		refused(t, app.NewMatch(context.Background(), cmd, spec), CodeControlNotAPlayer)
 		spec.Controls = map[string]string{deepBlue: "classical"}
 		refused(t, app.NewMatch(context.Background(), cmd, spec), CodeBadTimeControl, `"classical" is not a preset`)

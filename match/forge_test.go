@@ -82,7 +82,7 @@ func TestARecordReKeyedFromItsFirstEventFailsTheGenuineKeyWhateverKeysItRegister
 			t.Fatal(err)
 		}
 		defer db.Close()
-		app, err := Open(context.Background(), db)
+		app, err := New(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,11 +96,11 @@ func TestAnArbiterKeyNotSignedByTheKeyItReplacesFailsNamingTheEvent(t *testing.T
 	// The operator's key file is handed out first; the forger holds it.
 	setup := func(t *testing.T) (path string, op ed25519.PrivateKey, last store.Event) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{PIN: arbiterPass})
+		f.newMatch(MatchNew{PIN: arbiterPass})
 		op = forgery.NewKey()
 		c := f.at(time.Second)
 		c.PIN = arbiterPass
-		f.ok(f.app.AddCredential(f.ctx, c, CredentialSpec{Role: RoleOperator, Key: op}))
+		f.ok(f.app.AddCredential(f.ctx, c, CredentialAdd{Role: RoleOperator, Key: op}))
 		evs, err := f.db.EventsAfter(f.ctx, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +168,7 @@ func TestTheMatchIDTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
 	key := forgery.NewKey()
 	made := func(t *testing.T) (string, string) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{ArbiterKey: key})
+		f.newMatch(MatchNew{ArbiterKey: key})
 		id := f.app.State().Match.ID
 		path := f.db.Path()
 		f.db.Close()
@@ -210,7 +210,7 @@ func TestTheMatchIDTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
 	})
 	t.Run("a record made before match ids verifies, and fails any id it is checked against, saying it has none", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{ArbiterKey: key})
+		f.newMatch(MatchNew{ArbiterKey: key})
 		f.ok(f.app.StartGame(f.ctx, func() Cmd { c := f.at(time.Second); c.Key = key; return c }(), 0))
 		src := f.db.Path()
 		f.db.Close()

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/clock"
 	"arbiter/internal/phrase"
@@ -217,29 +218,44 @@ func fillSetup(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 // (rule 12): the position, both clocks with their move counters and
 // periods, castling and en-passant rights, and the positions that count for
 // repetition.
-func SetupCard(g *Game, m *Match, at time.Time) string {
+func SetupCard(g *Game, m *Match, at time.Time, tr func(string) string) string {
+	if tr == nil {
+		tr = func(s string) string { return s }
+	}
+	f := func(format string, a ...any) string { return fmt.Sprintf(tr(format), a...) }
+	colour := func(s clock.Side) string { return tr(Colour(s)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "SETUP CARD — game %d, %s (White) vs %s (Black), at %s\n", g.Number, g.White, g.Black, at.UTC().Format(time.RFC3339))
-	fmt.Fprintf(&b, "FEN:        %s\n", g.Sheet.FEN())
-	fmt.Fprintf(&b, "to move:    %s (ply %d played)\n", Colour(g.ToMove()), g.Sheet.Ply())
+	b.WriteString(f("SETUP CARD — game %d, %s (White) vs %s (Black), at %s", g.Number, g.White, g.Black, at.UTC().Format(time.RFC3339)) + "\n")
+	type line struct{ label, value string }
+	lines := []line{
+		{tr("FEN:"), g.Sheet.FEN()},
+		{tr("to move:"), f("%s (ply %d played)", colour(g.ToMove()), g.Sheet.Ply())},
+	}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		c := g.Clock
 		ctl := c.Control(s)
-		toCtl := "all remaining moves"
+		toCtl := tr("all remaining moves")
 		if n, ok := c.MovesToControl(s); ok {
-			toCtl = fmt.Sprintf("%d moves to the control at move %d", n, ctl.MovesThrough(c.Period(s)))
+			toCtl = f("%d moves to the control at move %d", n, ctl.MovesThrough(c.Period(s)))
 		}
-		fmt.Fprintf(&b, "%-11s %s, %d moves completed, period %d (%s), control %s\n", Colour(s)+":", clock.FormatReading(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())
+		lines = append(lines, line{colour(s) + ":", f("%s, %d moves completed, period %d (%s), control %s",
+			clock.FormatReading(c.Remaining(s, at)), c.Moves(s), c.Period(s)+1, toCtl, ctl.String())})
 	}
-	running := "none (clocks stopped)"
+	running := tr("none (clocks stopped)")
 	if s, ok := g.Clock.Running(); ok {
-		running = Colour(s)
+		running = colour(s)
 	}
-	fmt.Fprintf(&b, "running:    %s\n", running)
-	fmt.Fprintf(&b, "castling:   %s\n", g.Sheet.CastlingRights())
-	fmt.Fprintf(&b, "en passant: %s\n", g.Sheet.EnPassant())
-	fmt.Fprintf(&b, "halfmoves:  %d since the last capture or pawn move\n", g.Sheet.Position().HalfMoveClock())
-	b.WriteString("positions that count for repetition:\n")
+	lines = append(lines, line{tr("running:"), running}, line{tr("castling:"), g.Sheet.CastlingRights()},
+		line{tr("en passant:"), g.Sheet.EnPassant()},
+		line{tr("halfmoves:"), f("%d since the last capture or pawn move", g.Sheet.Position().HalfMoveClock())})
+	width := 11 // the labels' column, as wide as the longest label (English: "en passant:")
+	for _, l := range lines {
+		width = max(width, utf8.RuneCountInString(l.label))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%s%s %s\n", l.label, strings.Repeat(" ", width-utf8.RuneCountInString(l.label)), l.value)
+	}
+	b.WriteString(tr("positions that count for repetition:") + "\n")
 	for _, p := range g.Sheet.RepetitionPositions() {
 		fmt.Fprintf(&b, "  %d× %s — %s\n", p.Count, p.Key, strings.Join(p.Where, ", "))
 	}
@@ -468,12 +484,16 @@ type ClaimPayload struct {
 	Move   string `json:"move,omitempty"` // intended move written, not played
 	Valid  bool   `json:"valid"`
 	Ruling string `json:"ruling"`
+	// Why is Ruling as a phrase, for a console to say it in its language
+	// (absent in records written before issue 25's phase B).
+	Why *phrase.Error `json:"why,omitempty"`
 }
 
 // ClaimResult is the ruling on a claim (Result.Ruling).
 type ClaimResult struct {
 	Valid  bool
-	Ruling string // one sentence
+	Ruling string        // one sentence, in English
+	Why    *phrase.Error // the same as a phrase (nil: a claim recorded before it was kept)
 }
 
 // The draws a player may claim (Claim.Draw).
@@ -528,24 +548,25 @@ func (cl Claim) run(t *tx, _ *Result) error {
 	var term scoresheet.Termination
 	switch kind {
 	case "repetition":
-		res.Valid, res.Ruling = g.Sheet.ClaimRepetition(intended)
+		res.Valid, res.Why = g.Sheet.ClaimRepetition(intended)
 		term = scoresheet.TermRepetition
 	case "fifty-moves":
-		res.Valid, res.Ruling = g.Sheet.ClaimFiftyMoves(intended)
+		res.Valid, res.Why = g.Sheet.ClaimFiftyMoves(intended)
 		term = scoresheet.TermFiftyMoves
 	default:
 		return refuseAs(CodeNotAClaim, kind)
 	}
 	if !res.Valid {
-		res.Ruling += " The game continues."
+		res.Why = phrase.Errorf("%v The game continues.", res.Why)
 	}
-	if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling}); err != nil {
+	res.Ruling = res.Why.Error()
+	if err := t.emit(g.Number, KindClaim, ClaimPayload{Kind: kind, Side: side.String(), Move: intended, Valid: res.Valid, Ruling: res.Ruling, Why: res.Why}); err != nil {
 		return err
 	}
 	if !res.Valid {
 		return nil
 	}
-	return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling})
+	return t.emit(g.Number, KindGameEnd, EndPayload{Result: "1/2-1/2", Termination: string(term), Reason: res.Ruling, Why: res.Why})
 }
 
 func applyClaim(s *State, g *Game, e store.Event) error {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -23,31 +24,146 @@ import (
 // every replica.
 
 // SignedRequest is a command as its role signed it where it was given.
+//
+// Two versions are signed (docs/store.md, "What is signed"). A request of
+// today (RequestVersion, 2) carries the command's value in its canonical
+// encoding (EncodeCommand) and is signed over the request's own canonical
+// JSON, {"version", "id", "from", "role", "signer", "instant", "seq",
+// "head", "command": {"kind", …}}, which is also what the record keeps
+// beside its events. A request of before (version 1, records written until
+// issue 25) carried the command line's words and was signed over them; such
+// records still verify.
 type SignedRequest struct {
-	ID     string   `json:"id"`     // the command id (the stream's message id)
-	From   string   `json:"from"`   // the station where it was given
-	Role   string   `json:"role"`   // the role it is given in
-	Signer string   `json:"signer"` // whose credential signs: "arbiter", "operator", "player:NAME"
-	AtNS   int64    `json:"at_ns"`  // the instant stamped where it was given (match timeline)
-	Seq    int64    `json:"seq"`    // the last event of the sender's replica when it signed (0: none)
-	Head   string   `json:"head"`   // that event's hash
-	Words  []string `json:"words"`  // the command's words, as on the command line
-	Sig    string   `json:"sig,omitempty"`
+	ID     string // the command id (the stream's message id)
+	From   string // the station where it was given
+	Role   string // the role it is given in
+	Signer string // whose credential signs: "arbiter", "operator", "player:NAME"
+	AtNS   int64  // the instant stamped where it was given (match timeline)
+	Seq    int64  // the last event of the sender's replica when it signed (0: none)
+	Head   string // that event's hash
+	// Command is the command's canonical encoding (EncodeCommand): a
+	// request of version 2.
+	Command json.RawMessage
+	// Words are the command line's words of a request of version 1 (only
+	// read from records written before issue 25).
+	Words []string
+	Sig   string
 
 	pub string // the signer's public key, once checked against the record
 }
 
-// RequestMessage is what a role signs for a command sent to the authority:
-// arbiter-request-v1, the id, the sending station, the role, the signing
-// credential, the stamped instant, the sender's head (seq, hash), the
-// number of words and each word.
-func (r SignedRequest) RequestMessage() []byte {
-	parts := [][]byte{[]byte("arbiter-request-v1"), []byte(r.ID), []byte(r.From), []byte(r.Role), []byte(r.Signer),
-		i64(r.AtNS), i64(r.Seq), []byte(r.Head), i64(int64(len(r.Words)))}
-	for _, w := range r.Words {
-		parts = append(parts, []byte(w))
+// RequestVersion is the version of the requests signed today: over their
+// canonical JSON, the command a value (issue 25).
+const RequestVersion = 2
+
+// requestJSON is the canonical JSON of a request of version 2, its members
+// in this order.
+type requestJSON struct {
+	Version int             `json:"version"`
+	ID      string          `json:"id"`
+	From    string          `json:"from"`
+	Role    string          `json:"role"`
+	Signer  string          `json:"signer"`
+	Instant string          `json:"instant"`
+	Seq     int64           `json:"seq"`
+	Head    string          `json:"head"`
+	Command json.RawMessage `json:"command"`
+	Sig     string          `json:"sig,omitempty"`
+}
+
+// requestV1JSON is how the record kept a request of version 1.
+type requestV1JSON struct {
+	ID     string   `json:"id"`
+	From   string   `json:"from"`
+	Role   string   `json:"role"`
+	Signer string   `json:"signer"`
+	AtNS   int64    `json:"at_ns"`
+	Seq    int64    `json:"seq"`
+	Head   string   `json:"head"`
+	Words  []string `json:"words"`
+	Sig    string   `json:"sig,omitempty"`
+}
+
+// Version is 2 for a request whose command is a value, 1 for one of words.
+func (r SignedRequest) Version() int {
+	if r.Words != nil && r.Command == nil {
+		return 1
 	}
-	return fields(parts...)
+	return RequestVersion
+}
+
+// MarshalJSON writes the request in its canonical JSON (its version's form).
+func (r SignedRequest) MarshalJSON() ([]byte, error) {
+	var v any = requestJSON{Version: RequestVersion, ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer,
+		Instant: time.Unix(0, r.AtNS).UTC().Format(time.RFC3339Nano), Seq: r.Seq, Head: r.Head, Command: r.Command, Sig: r.Sig}
+	if r.Version() == 1 {
+		v = requestV1JSON{ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer, AtNS: r.AtNS, Seq: r.Seq, Head: r.Head, Words: r.Words, Sig: r.Sig}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads a request of either version.
+func (r *SignedRequest) UnmarshalJSON(b []byte) error {
+	var probe struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if probe.Version == 0 {
+		var v requestV1JSON
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		if v.Words == nil {
+			v.Words = []string{}
+		}
+		*r = SignedRequest{ID: v.ID, From: v.From, Role: v.Role, Signer: v.Signer, AtNS: v.AtNS, Seq: v.Seq, Head: v.Head, Words: v.Words, Sig: v.Sig}
+		return nil
+	}
+	var v requestJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v.Version != RequestVersion {
+		return fmt.Errorf("request version %d", v.Version)
+	}
+	at, err := time.Parse(time.RFC3339Nano, v.Instant)
+	if err != nil {
+		return err
+	}
+	*r = SignedRequest{ID: v.ID, From: v.From, Role: v.Role, Signer: v.Signer, AtNS: at.UnixNano(), Seq: v.Seq, Head: v.Head,
+		Command: v.Command, Sig: v.Sig}
+	return nil
+}
+
+// RequestMessage is what a role signs for a command sent to the authority.
+// Version 2: arbiter-request-v2 and the request's canonical JSON without
+// its signature. Version 1 (before issue 25): arbiter-request-v1, the id,
+// the sending station, the role, the signing credential, the stamped
+// instant, the sender's head (seq, hash), the number of words and each word.
+func (r SignedRequest) RequestMessage() []byte {
+	if r.Version() == 1 {
+		parts := [][]byte{[]byte("arbiter-request-v1"), []byte(r.ID), []byte(r.From), []byte(r.Role), []byte(r.Signer),
+			i64(r.AtNS), i64(r.Seq), []byte(r.Head), i64(int64(len(r.Words)))}
+		for _, w := range r.Words {
+			parts = append(parts, []byte(w))
+		}
+		return fields(parts...)
+	}
+	u := r
+	u.Sig = ""
+	b, err := u.MarshalJSON()
+	if err != nil {
+		panic(err) // strings, integers and a command's JSON
+	}
+	return fields([]byte("arbiter-request-v2"), b)
 }
 
 // Sign signs the request with key (the signer's unlocked key).
@@ -112,7 +228,7 @@ func TooManyWrong(id string, until time.Time) error {
 func requestRow(r *SignedRequest, pub string, seq int64, n int) store.Signature {
 	f := *r
 	f.Sig = ""
-	b, err := json.Marshal(f)
+	b, err := f.MarshalJSON() // as signed: no HTML escaping
 	if err != nil {
 		panic(err) // strings and integers only
 	}
@@ -227,22 +343,27 @@ func checkMade(c *Credential, role, name string) error {
 
 func hexKey(s string) ([]byte, error) { return hex.DecodeString(s) }
 
-// requestCarriesKey reports whether the words of a signed request register
-// the credential with public key pub (a 'credential add' given at another
-// station carries the record's form of the new credential, made there, as
-// a JSON word): a new arbiter key registered through another station must
-// be the one the arbiter signed, not one the appending station put in its
-// place.
+// requestCarriesKey reports whether a signed request registers the
+// credential with public key pub (a 'credential add' given at another
+// station carries the record's form of the new credential, made there: a
+// CredentialAdd's Made, or in a request of version 1 a JSON word): a new
+// arbiter key registered through another station must be the one the
+// arbiter signed, not one the appending station put in its place.
 func requestCarriesKey(r SignedRequest, pub string) bool {
-	for _, w := range r.Words {
-		j := strings.IndexByte(w, '{')
-		if j < 0 {
-			continue
+	if r.Version() == 1 {
+		for _, w := range r.Words {
+			j := strings.IndexByte(w, '{')
+			if j < 0 {
+				continue
+			}
+			var c Credential
+			if json.Unmarshal([]byte(w[j:]), &c) == nil && c.PublicKey == pub {
+				return true
+			}
 		}
-		var c Credential
-		if json.Unmarshal([]byte(w[j:]), &c) == nil && c.PublicKey == pub {
-			return true
-		}
+		return false
 	}
-	return false
+	cmd, err := DecodeCommand(r.Command)
+	add, ok := cmd.(CredentialAdd)
+	return err == nil && ok && add.Made != nil && add.Made.PublicKey == pub
 }

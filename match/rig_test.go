@@ -38,7 +38,7 @@ func newRig(t testing.TB) *rig {
 	ctx := context.Background()
 	app, db, path := openTestApp(t, "rules.db")
 	r := &rig{t: t, ctx: ctx, path: path, db: db, app: app, now: rigStart.Add(-time.Hour)}
-	r.ok(app.NewMatch(ctx, r.as(RoleArbiter, 0), MatchSpec{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
+	r.ok(app.NewMatch(ctx, r.as(RoleArbiter, 0), MatchNew{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
 		Players: [2]string{kasparov, deepBlue}, Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, White: kasparov, Control: "acm1996"}))
 	return r
 }
@@ -142,7 +142,7 @@ func (r *rig) replayed() *State {
 		r.t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := Open(r.ctx, db)
+	app, err := New(r.ctx, db)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -527,7 +527,7 @@ func TestRules(t *testing.T) {
 		r := newRig(t)
 		r.start()
 		r.shuffle(5, m, m)
-		res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 30*time.Second), CorrectArgs{Ply: 7, Method: MethodRecord, Cause: CauseIrregularity, Reason: "a pawn was displaced"})
+		res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 30*time.Second), Correct{Ply: 7, Method: MethodRecord, Cause: CauseIrregularity, Reason: "a pawn was displaced"})
 		r.ok(err)
 		if res.Bonus != 0 {
 			t.Error("an irregularity gives no recovery bonus")

@@ -20,11 +20,11 @@ func saidRig(t *testing.T) *rig {
 	r.move(10*time.Second, "e5")
 	r.move(10*time.Second, "Nf3")
 	r.move(10*time.Second, "Nc6")
-	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 10*time.Second), CorrectArgs{Ply: 4, Method: MethodKeep, Reason: "the operator relayed Nc6"})
+	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 10*time.Second), Correct{Ply: 4, Method: MethodKeep, Reason: "the operator relayed Nc6"})
 	r.ok(err)
 	r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 10*time.Second)))
 	r.move(10*time.Second, "Nf6")
-	r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 10*time.Second), PauseArgs{Reason: "stopped by the arbiter", Cause: CausePowerFailure}))
+	r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 10*time.Second), Pause{Reason: "stopped by the arbiter", Cause: CausePowerFailure}))
 	r.ok(r.app.Resume(r.ctx, r.as(RoleArbiter, 10*time.Second)))
 	moves := 3
 	r.ok(r.app.Adjust(r.ctx, r.as(RoleArbiter, 10*time.Second), clock.White, Adjustment{D: -time.Minute, Moves: &moves}, "the clock was ahead"))

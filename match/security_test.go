@@ -28,7 +28,7 @@ func protectedRecord(t *testing.T) (string, []store.Event) {
 	t.Helper()
 	f := newFixture(t)
 	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
-	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: arbiterPass}))
 	f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
 	for _, m := range []string{"e4", "c5", "c3", "d5"} {
@@ -237,11 +237,11 @@ func TestVerify(t *testing.T) {
 	})
 	t.Run("after the arbiter replaced his own credential only his first key passes --key, and the later one is named as a rotation", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{PIN: arbiterPass})
+		f.newMatch(MatchNew{PIN: arbiterPass})
 		old := f.app.Seal().ArbiterKey
 		c := f.at(time.Second)
 		c.PIN = arbiterPass
-		f.ok(f.app.AddCredential(f.ctx, c, CredentialSpec{Role: RoleArbiter, Secret: "the arbiter's new passphrase"}))
+		f.ok(f.app.AddCredential(f.ctx, c, CredentialAdd{Role: RoleArbiter, Secret: "the arbiter's new passphrase"}))
 		rotated := f.app.State().Seq
 		c = f.at(time.Second)
 		c.PIN = "the arbiter's new passphrase"
@@ -272,10 +272,10 @@ func TestVerify(t *testing.T) {
 	})
 	t.Run("an unprotected match is protected from the arbiter's first credential on", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{})
+		f.newMatch(MatchNew{})
 		f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
 		f.moves(time.Second, "e4")
-		f.ok(f.app.AddCredential(f.ctx, f.at(time.Second), CredentialSpec{Role: RoleArbiter, Secret: arbiterPass}))
+		f.ok(f.app.AddCredential(f.ctx, f.at(time.Second), CredentialAdd{Role: RoleArbiter, Secret: arbiterPass}))
 		protectedFrom := f.app.State().Seq
 		if err := f.app.Resume(f.ctx, f.at(time.Second)); !errors.Is(err, ErrPermission) {
 			t.Errorf("the arbiter acted without his new credential: %v", err)
@@ -335,7 +335,7 @@ func TestVerify(t *testing.T) {
 	})
 	t.Run("an unprotected record verifies and says its events are unsigned", func(t *testing.T) {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{})
+		f.newMatch(MatchNew{})
 		f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
 		f.moves(time.Second, "e4")
 		if r := verifyFile(t, f.db.Path(), "", ""); !r.OK || r.Seal.Protected || r.Signatures != 0 {
@@ -387,7 +387,7 @@ func TestTamperedRecord(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			app, err := Open(ctx, db)
+			app, err := New(ctx, db)
 			if err != nil {
 				t.Fatalf("open replayed past the tampered event: %v", err)
 			}
@@ -416,7 +416,7 @@ func TestCredentials(t *testing.T) {
 	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
 	newProtected := func(t *testing.T) *fixture {
 		f := newFixture(t)
-		f.newMatch(MatchSpec{PIN: arbiterPass})
+		f.newMatch(MatchNew{PIN: arbiterPass})
 		return f
 	}
 	t.Run("the passphrase cannot be read back from the record", func(t *testing.T) {
@@ -434,7 +434,7 @@ func TestCredentials(t *testing.T) {
 	})
 	t.Run("a passphrase shorter than 10 characters is refused", func(t *testing.T) {
 		f := newFixture(t)
-		err := f.app.NewMatch(f.ctx, f.at(0), MatchSpec{Title: "T", Players: [2]string{"A", "B"}, PIN: "123456789"})
+		err := f.app.NewMatch(f.ctx, f.at(0), MatchNew{Title: "T", Players: [2]string{"A", "B"}, PIN: "123456789"})
 		if err == nil || ErrorCode(err) != CodePassphraseTooShort {
 			t.Errorf("got %v", err)
 		}
@@ -451,7 +451,7 @@ func TestCredentials(t *testing.T) {
 		if _, err := f.app.Move(f.ctx, f.as(RoleBlack, time.Second), "c5", false); !errors.Is(err, ErrPermission) {
 			t.Errorf("Black moved without a credential: %v", err)
 		}
-		f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialSpec{Role: "player", Player: "Garry Kasparov", Secret: "Kasparov's passphrase"}))
+		f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialAdd{Role: "player", Player: "Garry Kasparov", Secret: "Kasparov's passphrase"}))
 		c := f.as(RoleBlack, time.Second)
 		c.Secret = "Kasparov's passphrase"
 		if _, err := f.app.Move(f.ctx, c, "c5", false); err != nil {
@@ -467,7 +467,7 @@ func TestCredentials(t *testing.T) {
 		f.ok(err)
 		key, err := ParseKeyFile(b)
 		f.ok(err)
-		f.ok(f.app.NewMatch(f.ctx, f.at(0), MatchSpec{Title: "T", Players: [2]string{"A", "B"}, ArbiterKey: key}))
+		f.ok(f.app.NewMatch(f.ctx, f.at(0), MatchNew{Title: "T", Players: [2]string{"A", "B"}, ArbiterKey: key}))
 		if err := f.app.StartGame(f.ctx, f.at(time.Second), 0); !errors.Is(err, ErrPermission) {
 			t.Errorf("game start without the key: %v", err)
 		}
@@ -480,7 +480,7 @@ func TestCredentials(t *testing.T) {
 		c := f.as(RoleOperator, time.Second)
 		c.PIN = "not the passphrase"
 		err := f.app.StartGame(f.ctx, c, 0)
-		if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "wrong") {
+		if !errors.Is(err, ErrPermission) || ErrorCode(err) != CodeWrongCredential || !strings.Contains(err.Error(), "wrong") {
 			t.Fatalf("got %v", err)
 		}
 		evs, _ := f.db.EventsAfter(f.ctx, 0)
@@ -533,14 +533,14 @@ func TestCredentials(t *testing.T) {
 			}
 		}
 		// The operator's credential is counted apart from the arbiter's.
-		f.ok(f.app.AddCredential(f.ctx, pin(Cmd{At: start.Add(25 * time.Second), Actor: Actor{Role: RoleArbiter}}), CredentialSpec{Role: RoleOperator, Secret: "operator passphrase"}))
+		f.ok(f.app.AddCredential(f.ctx, pin(Cmd{At: start.Add(25 * time.Second), Actor: Actor{Role: RoleArbiter}}), CredentialAdd{Role: RoleOperator, Secret: "operator passphrase"}))
 		if Backoff(30) != time.Hour {
 			t.Errorf("the back-off is not capped at an hour: %v", Backoff(30))
 		}
 	})
 	t.Run("a game ended without the arbiter's credential gets its head signed at his next command", func(t *testing.T) {
 		f := newProtected(t)
-		f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialSpec{Role: RoleOperator, Secret: "operator passphrase"}))
+		f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialAdd{Role: RoleOperator, Secret: "operator passphrase"}))
 		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
 		op := f.as(RoleOperator, time.Second)
 		op.Secret = "operator passphrase"
@@ -578,7 +578,7 @@ func TestCredentials(t *testing.T) {
 		var warned []string
 		c := f.at(0)
 		c.Warn = func(err error) { warned = append(warned, err.Error()) }
-		f.ok(f.app.NewMatch(f.ctx, c, MatchSpec{Title: "T", Players: [2]string{"A", "B"}}))
+		f.ok(f.app.NewMatch(f.ctx, c, MatchNew{Title: "T", Players: [2]string{"A", "B"}}))
 		c.At = c.At.Add(time.Second)
 		f.ok(f.app.StartGame(f.ctx, c, 0))
 		w := c
@@ -597,7 +597,7 @@ func TestConcurrentWritersReadNowInsideTheWriteLock(t *testing.T) {
 		return
 	}
 	f := newFixture(t)
-	f.newMatch(MatchSpec{})
+	f.newMatch(MatchNew{})
 	path := f.db.Path()
 	f.db.Close()
 	const each = 500
@@ -646,7 +646,7 @@ func TestWriterChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := Open(ctx, db)
+	app, err := New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -739,7 +739,7 @@ func BenchmarkOpenRecord(b *testing.B) {
 			who := Actor{Role: RoleArbiter, PIN: pass}
 			at := t0
 			next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
-			if err := app.NewMatch(ctx, next(), MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: pass}); err != nil {
+			if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: pass}); err != nil {
 				b.Fatal(err)
 			}
 			if err := app.StartGame(ctx, next(), 0); err != nil {
@@ -758,7 +758,7 @@ func BenchmarkOpenRecord(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				a, err := Open(ctx, d)
+				a, err := New(ctx, d)
 				if err != nil || a.Problem() != "" {
 					b.Fatal(err, a.Problem())
 				}

@@ -197,169 +197,17 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 		r.Problem = fmt.Sprintf("event %d (%s) ", e.Seq, e.Kind) + fmt.Sprintf(format, a...)
 		return r
 	}
-	cmds := map[int64]store.Signature{}
-	stations := map[int64]store.Signature{}
-	var heads []store.Signature
-	for _, s := range sigs {
-		switch s.Kind {
-		case store.SigCommand, store.SigRequest:
-			cmds[s.Seq] = s
-		case store.SigStation:
-			stations[s.Seq] = s
-		case store.SigHead:
-			heads = append(heads, s)
-		}
+	k := newRecordCheck(evs, sigs, full)
+	if bad := k.commands(&r); bad != nil {
+		return fail(bad.i, "%s", bad.problem)
 	}
-	// Pass 1: the arbiter's key at each event, from the credential events
-	// (no cryptography), to find the last head signature to start from.
-	// Pass 2 checks that each of these keys was registered as it must be
-	// (the first signing its own registration, each later one signed by
-	// the key it replaces), cryptographically even on opening.
-	keys := arbiterKeysAt(evs)
-	headOK := func(h store.Signature) bool {
-		return h.Seq >= 1 && h.Seq <= int64(len(evs)) && keys.CheckHead(h, evs[h.Seq-1].Hash) == ""
+	if bad, cut := k.headSignatures(&r); cut != "" {
+		r.OK, r.BadSeq, r.Problem = false, bad, cut
+		return r
+	} else if bad > 0 {
+		return fail(int(bad-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
 	}
-	from := int64(0)
-	if !full && len(heads) > 0 && headOK(heads[len(heads)-1]) {
-		from = heads[len(heads)-1].Seq
-	}
-	crypto := func(seq int64) bool { return full || seq > from }
-	creds := map[string]string{} // credential ID -> hex public key
-	protected := false
-	for i := 0; i < len(evs); {
-		e := evs[i]
-		c, hasCmd := cmds[e.Seq]
-		if !protected {
-			if cred := credentialIn(e); cred != nil && cred.Role == "arbiter" {
-				protected = true
-				r.ProtectedFrom = e.Seq
-			} else if hasCmd || stations[e.Seq].Key != "" {
-				return fail(i, "carries signatures although the match was not protected then (signatures were added to an unprotected record)")
-			} else {
-				i++
-				continue
-			}
-		}
-		if !hasCmd {
-			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
-				return fail(i, "carries no signature of a credential (it was added or changed without one)")
-			}
-			if credentialIn(e) != nil {
-				return fail(i, "registers a credential without the arbiter's signature (only the arbiter hands out credentials)")
-			}
-			if bad := checkStation(e, stations[e.Seq], "", crypto(e.Seq)); bad != "" {
-				return fail(i, "%s", bad)
-			}
-			r.Signatures++
-			i++
-			continue
-		}
-		if c.Count < 1 || i+int(c.Count) > len(evs) {
-			return fail(i, "has a command signature that covers events not in the record (the record was cut off or events were deleted)")
-		}
-		group := evs[i : i+int(c.Count)]
-		// The credentials the command registers: only the arbiter hands
-		// them out, and a new arbiter key is signed by the key it replaces
-		// (the first by itself).
-		rotation := false
-		for k, g := range group {
-			cred := credentialIn(g)
-			if cred == nil {
-				continue
-			}
-			if c.Signer != "arbiter" {
-				return fail(i+k, "registers the %s's credential under the %s's signature (only the arbiter hands out credentials)", credWordText(cred.ID()), c.Signer)
-			}
-			if cred.Role != "arbiter" {
-				continue
-			}
-			rotation = true
-			if old := creds["arbiter"]; old != "" && c.Key != old {
-				return fail(i+k, "registers a new arbiter key that is not signed by the arbiter key it replaces, %s (a forged rotation)", HexBlocks(Fingerprint(old)))
-			}
-		}
-		want := creds[c.Signer]
-		if want == "" && c.Signer == "arbiter" {
-			if cred := credentialIn(e); cred != nil && cred.Role == "arbiter" {
-				want = cred.PublicKey // a new arbiter credential signs its own registration
-			}
-		}
-		if want == "" || c.Key != want {
-			return fail(i, "is signed with a key that is not the %s's credential", c.Signer)
-		}
-		certified, msg := c.Station, []byte(nil)
-		if c.Kind == store.SigRequest {
-			// given at another station: the role signed the request, and
-			// the events are certified by the one station that appended them
-			req, bad := requestOf(c)
-			if bad != "" {
-				return fail(i, "%s", bad)
-			}
-			if bad := checkRequest(req, evs, i); bad != "" {
-				if req.Seq >= 1 && req.Seq <= int64(i) {
-					return fail(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, e.Seq)
-				}
-				return fail(i, "%s", bad)
-			}
-			for k, g := range group {
-				// the words the arbiter signed name the key the record registers
-				if cred := credentialIn(g); cred != nil && cred.Role == "arbiter" && !requestCarriesKey(req, cred.PublicKey) {
-					return fail(i+k, "registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)")
-				}
-			}
-			certified, msg = stations[e.Seq].Key, req.RequestMessage()
-		}
-		for k, g := range group {
-			if !signerMay(c.Signer, g) {
-				return fail(i+k, "was recorded for the %s but signed with the %s's credential", g.Role, c.Signer)
-			}
-			if bad := checkStation(g, stations[g.Seq], certified, crypto(g.Seq)); bad != "" {
-				return fail(i+k, "%s", bad)
-			}
-			r.Signatures++
-		}
-		if msg == nil {
-			msg = CommandMessage(c.Cmd, c.Signer, c.Station, group)
-		}
-		if (crypto(group[len(group)-1].Seq) || rotation) && !verifySig(c.Key, c.Sig, msg) {
-			return fail(i, "does not match the command the %s signed (it was edited, reordered or re-hashed)", c.Signer)
-		}
-		r.Signatures++
-		for _, g := range group {
-			if cred := credentialIn(g); cred != nil {
-				creds[cred.ID()] = cred.PublicKey
-			}
-		}
-		i += int(c.Count)
-	}
-	for j := len(heads) - 1; j >= 0; j-- {
-		h := heads[j]
-		if h.Seq < 1 || h.Seq > int64(len(evs)) {
-			r.OK, r.BadSeq, r.Problem = false, h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
-			return r
-		}
-		if (full || h.Seq >= from) && !headOK(h) {
-			return fail(int(h.Seq-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
-		}
-		r.Signatures++
-		if r.Seal.HeadSeq == 0 {
-			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, evs[h.Seq-1].Hash, h.Sig
-		}
-		if !full && h.Seq <= from {
-			break
-		}
-	}
-	r.Seal.Protected = protected
-	r.Seal.Signed = protected
-	if !protected && len(evs) > 0 && evs[0].Kind == KindMatchNew && strings.Contains(string(evs[0].Payload), `"pin_hash"`) {
-		r.Seal.Protected = true // an older record: a PIN, no signatures
-	}
-	if protected {
-		r.Seal.ArbiterKey = Fingerprint(creds["arbiter"])
-		r.Unsigned = int64(len(evs)) - r.Seal.HeadSeq
-	}
-	r.Seal.ArbiterKeys = keys.Registered()
-	r.Seal.MatchID = matchIDOf(evs)
+	k.seal(&r)
 	if want.Key != "" {
 		if r = checkFirstKey(r, evs, want.Key, fail); !r.OK {
 			return r
@@ -371,6 +219,240 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 		}
 	}
 	return r
+}
+
+// recordCheck is the state of checkRecord's walk through a record: its
+// signatures by kind, the arbiter's key at each event, the event from which
+// signatures are checked cryptographically, and the credentials registered
+// so far.
+type recordCheck struct {
+	evs            []store.Event
+	cmds, stations map[int64]store.Signature
+	heads          []store.Signature
+	keys           *ArbiterKeyring
+	full           bool
+	from           int64
+	creds          map[string]string // credential ID -> hex public key
+	protected      bool
+}
+
+// badEvent is the first problem found: the index of the event and what is
+// wrong with it.
+type badEvent struct {
+	i       int
+	problem string
+}
+
+func bad(i int, format string, a ...any) *badEvent {
+	return &badEvent{i: i, problem: fmt.Sprintf(format, a...)}
+}
+
+// newRecordCheck sorts the signatures by kind and finds the last head
+// signature to start from. Pass 1: the arbiter's key at each event, from
+// the credential events (no cryptography). Pass 2 (commands) checks that
+// each of these keys was registered as it must be (the first signing its
+// own registration, each later one signed by the key it replaces),
+// cryptographically even on opening.
+func newRecordCheck(evs []store.Event, sigs []store.Signature, full bool) *recordCheck {
+	k := &recordCheck{evs: evs, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{}, full: full, creds: map[string]string{}}
+	for _, s := range sigs {
+		switch s.Kind {
+		case store.SigCommand, store.SigRequest:
+			k.cmds[s.Seq] = s
+		case store.SigStation:
+			k.stations[s.Seq] = s
+		case store.SigHead:
+			k.heads = append(k.heads, s)
+		}
+	}
+	k.keys = arbiterKeysAt(evs)
+	if !full && len(k.heads) > 0 && k.headOK(k.heads[len(k.heads)-1]) {
+		k.from = k.heads[len(k.heads)-1].Seq
+	}
+	return k
+}
+
+func (k *recordCheck) headOK(h store.Signature) bool {
+	return h.Seq >= 1 && h.Seq <= int64(len(k.evs)) && k.keys.CheckHead(h, k.evs[h.Seq-1].Hash) == ""
+}
+
+// crypto reports whether the signatures at seq are checked cryptographically.
+func (k *recordCheck) crypto(seq int64) bool { return k.full || seq > k.from }
+
+// commands walks the events: before the match is protected none carries a
+// signature; after, each is a system event or an auth.fail signed by its
+// station, or one of a command signed by its credential.
+func (k *recordCheck) commands(r *RecordReport) *badEvent {
+	for i := 0; i < len(k.evs); {
+		e := k.evs[i]
+		c, hasCmd := k.cmds[e.Seq]
+		if !k.protected {
+			if cred := credentialIn(e); cred != nil && cred.Role == "arbiter" {
+				k.protected = true
+				r.ProtectedFrom = e.Seq
+			} else if hasCmd || k.stations[e.Seq].Key != "" {
+				return bad(i, "carries signatures although the match was not protected then (signatures were added to an unprotected record)")
+			} else {
+				i++
+				continue
+			}
+		}
+		if !hasCmd {
+			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
+				return bad(i, "carries no signature of a credential (it was added or changed without one)")
+			}
+			if credentialIn(e) != nil {
+				return bad(i, "registers a credential without the arbiter's signature (only the arbiter hands out credentials)")
+			}
+			if problem := checkStation(e, k.stations[e.Seq], "", k.crypto(e.Seq)); problem != "" {
+				return bad(i, "%s", problem)
+			}
+			r.Signatures++
+			i++
+			continue
+		}
+		if c.Count < 1 || i+int(c.Count) > len(k.evs) {
+			return bad(i, "has a command signature that covers events not in the record (the record was cut off or events were deleted)")
+		}
+		if b := k.command(r, i, c); b != nil {
+			return b
+		}
+		i += int(c.Count)
+	}
+	return nil
+}
+
+// command checks the command signature c of the events from index i on.
+func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEvent {
+	group := k.evs[i : i+int(c.Count)]
+	rotation, b := k.registrations(i, c, group)
+	if b != nil {
+		return b
+	}
+	want := k.creds[c.Signer]
+	if want == "" && c.Signer == "arbiter" {
+		if cred := credentialIn(k.evs[i]); cred != nil && cred.Role == "arbiter" {
+			want = cred.PublicKey // a new arbiter credential signs its own registration
+		}
+	}
+	if want == "" || c.Key != want {
+		return bad(i, "is signed with a key that is not the %s's credential", c.Signer)
+	}
+	certified, msg := c.Station, []byte(nil)
+	if c.Kind == store.SigRequest {
+		var b *badEvent
+		if certified, msg, b = k.request(i, c, group); b != nil {
+			return b
+		}
+	}
+	for j, g := range group {
+		if !signerMay(c.Signer, g) {
+			return bad(i+j, "was recorded for the %s but signed with the %s's credential", g.Role, c.Signer)
+		}
+		if problem := checkStation(g, k.stations[g.Seq], certified, k.crypto(g.Seq)); problem != "" {
+			return bad(i+j, "%s", problem)
+		}
+		r.Signatures++
+	}
+	if msg == nil {
+		msg = CommandMessage(c.Cmd, c.Signer, c.Station, group)
+	}
+	if (k.crypto(group[len(group)-1].Seq) || rotation) && !verifySig(c.Key, c.Sig, msg) {
+		return bad(i, "does not match the command the %s signed (it was edited, reordered or re-hashed)", c.Signer)
+	}
+	r.Signatures++
+	for _, g := range group {
+		if cred := credentialIn(g); cred != nil {
+			k.creds[cred.ID()] = cred.PublicKey
+		}
+	}
+	return nil
+}
+
+// registrations checks the credentials a command registers: only the
+// arbiter hands them out, and a new arbiter key is signed by the key it
+// replaces (the first by itself). rotation: the command registers an
+// arbiter key.
+func (k *recordCheck) registrations(i int, c store.Signature, group []store.Event) (rotation bool, b *badEvent) {
+	for j, g := range group {
+		cred := credentialIn(g)
+		if cred == nil {
+			continue
+		}
+		if c.Signer != "arbiter" {
+			return false, bad(i+j, "registers the %s's credential under the %s's signature (only the arbiter hands out credentials)", credWordText(cred.ID()), c.Signer)
+		}
+		if cred.Role != "arbiter" {
+			continue
+		}
+		rotation = true
+		if old := k.creds["arbiter"]; old != "" && c.Key != old {
+			return false, bad(i+j, "registers a new arbiter key that is not signed by the arbiter key it replaces, %s (a forged rotation)", HexBlocks(Fingerprint(old)))
+		}
+	}
+	return rotation, nil
+}
+
+// request checks a command given at another station: the role signed the
+// request (its message), on a record that was this one, and the events are
+// certified by the one station that appended them.
+func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (certified string, msg []byte, b *badEvent) {
+	req, problem := requestOf(c)
+	if problem != "" {
+		return "", nil, bad(i, "%s", problem)
+	}
+	if problem := checkRequest(req, k.evs, i); problem != "" {
+		if req.Seq >= 1 && req.Seq <= int64(i) {
+			return "", nil, bad(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, k.evs[i].Seq)
+		}
+		return "", nil, bad(i, "%s", problem)
+	}
+	for j, g := range group {
+		// the command the arbiter signed names the key the record registers
+		if cred := credentialIn(g); cred != nil && cred.Role == "arbiter" && !requestCarriesKey(req, cred.PublicKey) {
+			return "", nil, bad(i+j, "registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)")
+		}
+	}
+	return k.stations[k.evs[i].Seq].Key, req.RequestMessage(), nil
+}
+
+// headSignatures checks the arbiter's head signatures from the last back
+// (on opening, down to the one checking starts from) and keeps the last in
+// the seal. bad is the seq of a head that does not hold; cut says a head
+// names an event the record does not hold (its seq in bad).
+func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string) {
+	for j := len(k.heads) - 1; j >= 0; j-- {
+		h := k.heads[j]
+		if h.Seq < 1 || h.Seq > int64(len(k.evs)) {
+			return h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
+		}
+		if (k.full || h.Seq >= k.from) && !k.headOK(h) {
+			return h.Seq, ""
+		}
+		r.Signatures++
+		if r.Seal.HeadSeq == 0 {
+			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, k.evs[h.Seq-1].Hash, h.Sig
+		}
+		if !k.full && h.Seq <= k.from {
+			break
+		}
+	}
+	return 0, ""
+}
+
+// seal fills in what the record's signatures say of it.
+func (k *recordCheck) seal(r *RecordReport) {
+	r.Seal.Protected = k.protected
+	r.Seal.Signed = k.protected
+	if !k.protected && len(k.evs) > 0 && k.evs[0].Kind == KindMatchNew && strings.Contains(string(k.evs[0].Payload), `"pin_hash"`) {
+		r.Seal.Protected = true // an older record: a PIN, no signatures
+	}
+	if k.protected {
+		r.Seal.ArbiterKey = Fingerprint(k.creds["arbiter"])
+		r.Unsigned = int64(len(k.evs)) - r.Seal.HeadSeq
+	}
+	r.Seal.ArbiterKeys = k.keys.Registered()
+	r.Seal.MatchID = matchIDOf(k.evs)
 }
 
 // checkFirstKey checks that the arbiter's first key, the one that anchors

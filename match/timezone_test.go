@@ -25,7 +25,7 @@ func TestMatchTimeZone(t *testing.T) {
 			app, _, path := openTestApp(t, "tz.db")
 			before, _ := os.ReadFile(path)
 			err := app.NewMatch(context.Background(), Cmd{At: at.Add(-time.Hour), Actor: Actor{Role: RoleArbiter}},
-				MatchSpec{Title: "T", Players: [2]string{"A", "B"}, White: "A", TimeZone: tc.tz})
+				MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", TimeZone: tc.tz})
 			if tc.refused != "" {
 				if err == nil || ErrorCode(err) != tc.refused {
 					t.Fatalf("NewMatch(--tz %q) = %v; want a refusal %s", tc.tz, err, tc.refused)

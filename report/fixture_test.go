@@ -111,7 +111,7 @@ func loadState(t testing.TB, path string) (*match.State, string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

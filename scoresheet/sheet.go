@@ -533,50 +533,50 @@ func (s *Sheet) occurrences(key string) []string {
 // ClaimRepetition judges a claim of a draw by repetition (Article 9.2): it
 // is valid if the current position has occurred at least three times, or
 // would after the intended move (written on the scoresheet but not yet
-// played; "" for none). The string explains the ruling in one sentence.
-func (s *Sheet) ClaimRepetition(intended string) (bool, string) {
+// played; "" for none). The phrase explains the ruling in one sentence.
+func (s *Sheet) ClaimRepetition(intended string) (bool, *phrase.Error) {
 	k := s.keys[len(s.keys)-1]
 	if occ := s.occurrences(k); len(occ) >= 3 {
-		return true, fmt.Sprintf("The claim is valid: the current position has occurred %d times (%s).", len(occ), strings.Join(occ, ", "))
+		return true, phrase.Errorf("The claim is valid: the current position has occurred %d times (%s).", len(occ), strings.Join(occ, ", "))
 	}
 	if strings.TrimSpace(intended) == "" {
-		return false, fmt.Sprintf("The claim is not valid: the current position has occurred only %d time(s).", s.RepetitionCount())
+		return false, phrase.Errorf("The claim is not valid: the current position has occurred only %d time(s).", s.RepetitionCount())
 	}
 	m, err := s.ParseMove(intended)
 	if err != nil {
-		return false, fmt.Sprintf("The claim is not valid: the intended move cannot be played (%v).", err)
+		return false, phrase.Errorf("The claim is not valid: the intended move cannot be played (%v).", err)
 	}
 	next := s.cur().Update(m)
 	nk := repetitionKey(next)
 	occ := s.occurrences(nk)
 	san := chess.AlgebraicNotation{}.Encode(s.cur(), m)
 	if len(occ)+1 >= 3 {
-		return true, fmt.Sprintf("The claim is valid: after the intended move %s the position occurs for the %s time (before: %s).", san, ordinal(len(occ)+1), strings.Join(occ, ", "))
+		return true, phrase.Errorf("The claim is valid: after the intended move %s the position occurs for the %s time (before: %s).", san, phrase.Word(ordinal(len(occ)+1)), strings.Join(occ, ", "))
 	}
-	return false, fmt.Sprintf("The claim is not valid: after the intended move %s the position would have occurred only %d time(s).", san, len(occ)+1)
+	return false, phrase.Errorf("The claim is not valid: after the intended move %s the position would have occurred only %d time(s).", san, len(occ)+1)
 }
 
 // ClaimFiftyMoves judges a claim under the fifty-move rule (Article 9.3):
 // valid if each player has made at least 50 consecutive moves without a
 // capture or pawn move, now or after the intended move ("" for none).
-func (s *Sheet) ClaimFiftyMoves(intended string) (bool, string) {
+func (s *Sheet) ClaimFiftyMoves(intended string) (bool, *phrase.Error) {
 	hm := s.cur().HalfMoveClock()
 	if hm >= 100 {
-		return true, fmt.Sprintf("The claim is valid: the last %d moves by each player were made without a capture or a pawn move.", hm/2)
+		return true, phrase.Errorf("The claim is valid: the last %d moves by each player were made without a capture or a pawn move.", hm/2)
 	}
 	if strings.TrimSpace(intended) == "" {
-		return false, fmt.Sprintf("The claim is not valid: only %d plies (%d moves by each player needed: 100 plies) were made without a capture or a pawn move.", hm, 50)
+		return false, phrase.Errorf("The claim is not valid: only %d plies (%d moves by each player needed: 100 plies) were made without a capture or a pawn move.", hm, 50)
 	}
 	m, err := s.ParseMove(intended)
 	if err != nil {
-		return false, fmt.Sprintf("The claim is not valid: the intended move cannot be played (%v).", err)
+		return false, phrase.Errorf("The claim is not valid: the intended move cannot be played (%v).", err)
 	}
 	next := s.cur().Update(m)
 	san := chess.AlgebraicNotation{}.Encode(s.cur(), m)
 	if next.HalfMoveClock() >= 100 {
-		return true, fmt.Sprintf("The claim is valid: with the intended move %s each player has made 50 moves without a capture or a pawn move.", san)
+		return true, phrase.Errorf("The claim is valid: with the intended move %s each player has made 50 moves without a capture or a pawn move.", san)
 	}
-	return false, fmt.Sprintf("The claim is not valid: after the intended move %s only %d plies of the 100 needed are without a capture or a pawn move.", san, next.HalfMoveClock())
+	return false, phrase.Errorf("The claim is not valid: after the intended move %s only %d plies of the 100 needed are without a capture or a pawn move.", san, next.HalfMoveClock())
 }
 
 func ordinal(n int) string {

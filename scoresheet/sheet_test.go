@@ -322,7 +322,7 @@ func TestClaimRepetition(t *testing.T) {
 	})
 	t.Run("the intended move that repeats a third time makes the claim valid", func(t *testing.T) {
 		ok, why := s.ClaimRepetition("Ng8")
-		if !ok || !strings.Contains(why, "the start position") {
+		if !ok || !strings.Contains(why.Error(), "the start position") {
 			t.Errorf("ClaimRepetition(Ng8) = %v, %q", ok, why)
 		}
 	})

@@ -101,10 +101,14 @@ paste "$SET.labels" "$SET.out" | awk -F'\t' -v secs="$secs" -v set="$setname" -v
 	{ n++; if ($4 == "undetermined") u++; else if ($4 != $1) w++ }
 	END { printf "unwinnable-set seconds=%.1f positions=%d undetermined=%d wrong=%d set=%s load=%s\n", secs, n, u, w, set, load }' | tee -a "$RAW" >&2
 rm -f build/bench/arbiter-unwinnable
-# Issue 29: the set beside CHA-Solver 3.0 in the same run, where it is at hand (CHASOLVER, default
-# ../shared/tools/chasolver/analyzer; not part of the project): the goal is at most 0.6 of its time.
-CHASOLVER=${CHASOLVER:-../shared/tools/chasolver/analyzer}
-if [ -x "$CHASOLVER" ]; then
+# Issue 29: the set beside CHA-Solver 3.0 in the same run, where it is given (CHASOLVER=FILE, its
+# analyzer, e.g. ../shared/tools/chasolver/analyzer; not part of the project, and never looked for
+# beside the repository): the goal is at most 0.6 of its time.
+CHASOLVER=${CHASOLVER:-}
+if [ -n "$CHASOLVER" ] && [ ! -x "$CHASOLVER" ]; then
+	echo "bench: CHASOLVER=$CHASOLVER is not an executable file, so CHA-Solver is left out of this run" | tee -a "$RAW" >&2
+fi
+if [ -n "$CHASOLVER" ] && [ -x "$CHASOLVER" ]; then
 	TIMEFORMAT='%R %U'
 	{ time "$CHASOLVER" <"$SET" >"$SET.chasolver" 2>/dev/null; } 2>"$SET.chasolver.time"
 	read -r chasecs chauser <"$SET.chasolver.time"

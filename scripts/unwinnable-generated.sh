@@ -10,7 +10,8 @@
 # (CHA-Solver's), DIR default build/bench, and one line of counts and times to stdout:
 #   unwinnable-generated seed=S positions=N undetermined=U wrong=W chasolver-undetermined=C
 #     seconds=T user=T chasolver-seconds=T chasolver-user=T kinds=KIND:U/W,…
-# CHASOLVER names CHA-Solver's analyzer (default ../shared/tools/chasolver/analyzer); without it
+# CHASOLVER names CHA-Solver's analyzer (e.g. ../shared/tools/chasolver/analyzer; no default: nothing
+# beside the repository is read unless named); without it
 # the arbiter's verdicts are counted alone (wrong=- chasolver-…=-). The exit status is 1 when a
 # verdict is undetermined or disagrees.
 set -euo pipefail
@@ -19,7 +20,7 @@ export PATH=/usr/local/go/bin:$PATH CGO_ENABLED=1 GOFLAGS=-buildvcs=false
 seed=${1:?usage: scripts/unwinnable-generated.sh SEED N [DIR]}
 n=${2:?usage: scripts/unwinnable-generated.sh SEED N [DIR]}
 dir=${3:-build/bench}
-cha=${CHASOLVER:-../shared/tools/chasolver/analyzer}
+cha=${CHASOLVER:-}
 mkdir -p "$dir"
 dir=$(realpath "$dir")
 rows="$dir/generated-$seed.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lichess-heavy set of 7,966 positions for the 'arbiter unwinnable' timing of issue 12
-# (docs/unwinnable.md, "The lichess-heavy set"), built from the two reference files in
-# ../shared/data, in this order:
+# (docs/unwinnable.md, "The lichess-heavy set"), built from the two reference files in the folder
+# UNWINNABLE_DATA (else REFERENCE_DATA; e.g. ../shared/data, never looked for unless named), in this order:
 #   1. the 300 lichess time-outs of unwinnable.tsv (every row whose source names lichess),
 #   2. every 8th lichess row of unwinnable-chasolver.tsv (rows 1, 9, 17, … of its lichess rows: 5,452),
 #   3. every 2nd community row of unwinnable-chasolver.tsv (rows 1, 3, 5, …: 2,234),
@@ -14,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/unwinnable-set.sh OUT}
-data=${UNWINNABLE_DATA:-../shared/data}
+data=${UNWINNABLE_DATA:-${REFERENCE_DATA:-}}
+[ -n "$data" ] || { echo "scripts/unwinnable-set.sh needs UNWINNABLE_DATA=DIR (or REFERENCE_DATA=DIR): the folder with unwinnable.tsv and unwinnable-chasolver.tsv" >&2; exit 2; }
 {
 	awk -F'\t' 'NR > 1 && $4 ~ /lichess/' "$data/unwinnable.tsv"
 	awk -F'\t' 'NR > 1 && $4 ~ /lichess/ && n++ % 8 == 0' "$data/unwinnable-chasolver.tsv"

@@ -18,6 +18,19 @@ const (
 	CodeFileExists    match.Code = "destination-exists"      // store.ErrExists
 )
 
+// The refusals of a station's record that name the command line's flags
+// and commands: each face words them itself (cli/words.go; the console's
+// en.json and de.json).
+const (
+	CodeNotAStationRecord match.Code = "not-a-station-record"
+	CodeStationNotRun     match.Code = "station-not-run-yet"
+	CodeListenNotHostPort match.Code = "listen-not-host-port"
+	CodeListenPort        match.Code = "listen-port-out-of-range"
+	CodeNotAStationRole   match.Code = "not-a-station-role"
+	CodeInviteNeedsName   match.Code = "invite-needs-name"
+	CodeNotARunningHolder match.Code = "not-a-running-holder"
+)
+
 // SharedCodes are the failures of the file every face words alike (in the
 // shared dictionary): only the first two name a face's own commands.
 var SharedCodes = []match.Code{CodeDiskFull, CodeReadOnly, CodeNewerSchema, CodeNoEventLog, CodeFileExists}

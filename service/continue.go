@@ -68,7 +68,7 @@ func checkCopy(ctx context.Context, old *store.DB, path string) error {
 		return fmt.Errorf("verify the copy: %w", err)
 	}
 	if !rep.OK {
-		return fmt.Errorf("the copy does not verify: %s", rep.Problem)
+		return refuse(CodeCopyProblem, rep.Problem)
 	}
 	// The original may have grown since the snapshot, never shrunk: the copy's
 	// head must be in the original's chain.
@@ -77,9 +77,9 @@ func checkCopy(ctx context.Context, old *store.DB, path string) error {
 		return fmt.Errorf("verify the original: %w", err)
 	}
 	if rep.Events > 0 && orig.HeadSeq != rep.Events {
-		return fmt.Errorf("the copy's last event %d is not in the original's chain", rep.Events)
+		return refuse(CodeCopyNotInChain, rep.Events)
 	}
-	if _, err := match.Open(ctx, cp); err != nil {
+	if _, err := match.New(ctx, cp); err != nil {
 		return fmt.Errorf("rebuild the match from the copy: %w", err)
 	}
 	return nil

@@ -30,16 +30,16 @@ func newContinueMatch(t *testing.T) (*match.App, string) {
 	at := func(d time.Duration) match.Cmd {
 		return match.Cmd{At: continueStart.Add(d), Actor: match.Actor{Role: match.RoleArbiter}}
 	}
-	spec := match.MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
+	spec := match.MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}
-	if err := app.NewMatch(ctx, at(0), spec); err != nil {
+	if _, err := app.Do(ctx, at(0), spec); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.StartGame(ctx, at(time.Second), 0); err != nil {
+	if _, err := app.Do(ctx, at(time.Second), match.GameStart{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, mv := range []string{"e4", "c5", "c3"} {
-		if _, err := app.Move(ctx, at(time.Duration(i+2)*time.Minute), mv, false); err != nil {
+		if _, err := app.Do(ctx, at(time.Duration(i+2)*time.Minute), match.Move{Input: mv}); err != nil {
 			t.Fatalf("move %s: %v", mv, err)
 		}
 	}
@@ -71,7 +71,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	moved, err := match.Open(ctx, db)
+	moved, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestContinueInCopiesTheMatchAndPlayGoesOnInTheNewFile(t *testing.T) {
 	})
 	t.Run("the match goes on in the new file", func(t *testing.T) {
 		c := match.Cmd{At: continueStart.Add(10 * time.Minute), Actor: match.Actor{Role: match.RoleArbiter}}
-		if _, err := moved.Move(ctx, c, "Nf6", false); err != nil {
+		if _, err := moved.Do(ctx, c, match.Move{Input: "Nf6"}); err != nil {
 			t.Fatalf("move in the new file: %v", err)
 		}
 		rep, err := db.Verify(ctx, app.State().Head)

@@ -8,11 +8,22 @@
 // write, read-only when a command only reads and the file is
 // write-protected), continues a match in a new file, verifies a copy, holds
 // the options of a session (Global), reads clock corrections
-// (ParseAdjustment) and turns errors into the one sentence a user reads
-// (Sentence, SentenceIn). Exports are written with package atomicfile.
+// (ParseAdjustment) and gives a failure of the file its code (Coded), for
+// the one sentence a user reads. Exports are written with package
+// atomicfile.
 //
-// Refusals are codes with arguments (match.Code); SentenceIn says them in
-// the words of the face that passes its table (docs/errors.md).
+// Refusals are codes with arguments (match.Code, and this package's own,
+// codes.go and refusals.go); each face says them with its dictionary,
+// dictionary.Sentence(service.Coded(err)) (docs/errors.md).
+//
+// A station's record (docs/stations.md): what both faces need of it — its
+// description beside the record, the status file the running station
+// writes, the invitation the first station makes, the station lock, the
+// command path (Link, Forward: a command's value given at a station sent to
+// the authority, signed where it was given) and the serve loop (Serve) —
+// is here too (station_*.go), over package station, which imports no face
+// and not this package. Built with -tags nostation those files are stubs
+// (no record is a station's).
 //
 // It copies a match to a new file (CopyMatch, ContinueIn) and
 // owns the change notifications (Live: the match a console works on, the
@@ -46,8 +57,8 @@
 // authentication result, the keys, the state's clone and the tail check, so
 // that the credential rules would be executed outside the core; the state
 // published after the commit would have to live here (a service.App), and
-// every holder of *match.App (both faces, station/, broadcast/,
-// service/stations) would change; and match's own tests, which are in
+// every holder of *match.App (both faces, station/, broadcast/, the
+// station files here) would change; and match's own tests, which are in
 // package match and cannot import service (an import cycle), would need a
 // second copy of the wrapper. In wtf's terms match/ plays the part of wtf's
 // sqlite services (the use case and its transaction), store/ the SQL

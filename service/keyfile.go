@@ -2,12 +2,12 @@ package service
 
 import (
 	"crypto/ed25519"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"runtime"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -21,7 +21,7 @@ func ReadKeyFile(path string) (ed25519.PrivateKey, error) {
 		return nil, err
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the key file %s can be read by others: make it private with 'chmod 600 %s' (and make a new key if others may have read it)", path, path)
+		return nil, refuse(CodeKeyFileReadable, path, path)
 	}
 	k, err := match.ParseKeyFile(b)
 	if err != nil {
@@ -40,25 +40,26 @@ func ReadRegularFile(path, what string, limit int64) ([]byte, error) {
 	return b, err
 }
 
-func readRegular(path, what string, limit int64) ([]byte, fs.FileInfo, error) {
+func readRegular(path, name string, limit int64) ([]byte, fs.FileInfo, error) {
+	what := phrase.Word(name) // "the key file": a word a dictionary translates
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonblocking, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+		return nil, nil, refuse(CodeCannotRead, what, path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+		return nil, nil, refuse(CodeCannotRead, what, path, err)
 	}
 	if kind := notRegular(fi.Mode()); kind != "" {
-		return nil, nil, fmt.Errorf("%s %s is %s, not a regular file: give the file itself", what, path, kind)
+		return nil, nil, refuse(CodeNotRegular, what, path, phrase.Word(kind))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s %s: %v", what, path, err)
+		return nil, nil, refuse(CodeCannotRead, what, path, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, nil, fmt.Errorf("%s %s is larger than %d bytes: give the file written for it", what, path, limit)
+		return nil, nil, refuse(CodeTooLarge, what, path, limit)
 	}
 	return b, fi, nil
 }

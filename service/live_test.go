@@ -21,11 +21,11 @@ func TestLiveTellsItsSubscribersOnlyCommittedChangesOfTheLiveMatch(t *testing.T)
 	l.OnChange(func() { told = append(told, l.App().State().Seq) })
 	at := time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 	arbiter := match.Cmd{At: at, Actor: match.Actor{Role: match.RoleArbiter}}
-	spec := match.MatchSpec{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
+	spec := match.MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"}, Computer: "Deep Blue",
 		Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}
 
 	t.Run("a committed command is told once, after its events are in the record", func(t *testing.T) {
-		if err := first.NewMatch(ctx, arbiter, spec); err != nil {
+		if _, err := first.Do(ctx, arbiter, spec); err != nil {
 			t.Fatal(err)
 		}
 		if len(told) != 1 || told[0] == 0 {
@@ -38,7 +38,7 @@ func TestLiveTellsItsSubscribersOnlyCommittedChangesOfTheLiveMatch(t *testing.T)
 	})
 	t.Run("a refused command is not told", func(t *testing.T) {
 		told = nil
-		if err := first.NewMatch(ctx, arbiter, spec); err == nil {
+		if _, err := first.Do(ctx, arbiter, spec); err == nil {
 			t.Fatal("a second match was created")
 		}
 		if len(told) != 0 {
@@ -60,7 +60,7 @@ func TestLiveTellsItsSubscribersOnlyCommittedChangesOfTheLiveMatch(t *testing.T)
 		told = nil
 		later := arbiter
 		later.At = at.Add(time.Minute)
-		if err := next.ScheduleGame(ctx, later, 1, at.Add(time.Hour)); err != nil {
+		if _, err := next.Do(ctx, later, match.GameSchedule{Game: 1, Start: at.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 		if len(told) != 1 {

@@ -24,16 +24,6 @@ type (
 	Signature = store.Signature
 )
 
-// OpenRecord opens the record's event log read-write, without the match
-// over it (the station commands); OpenRecordReadOnly opens it read-only
-// (the broadcast and every read of a station's file).
-func OpenRecord(ctx context.Context, path string) (*DB, error) { return store.Open(ctx, path) }
-
-// OpenRecordReadOnly opens the record's event log for reading only.
-func OpenRecordReadOnly(ctx context.Context, path string) (*DB, error) {
-	return store.OpenReadOnly(ctx, path)
-}
-
 // The record's failures the faces tell apart (errors.Is).
 var (
 	ErrDiskFull = store.ErrDiskFull
@@ -54,10 +44,18 @@ type Global struct {
 	Secret string
 	// KeyFile is the --as role's credential as a key file (--key-file).
 	KeyFile string
-	// Stamp: how a station timed the command (set by the authority for a
-	// forwarded command; docs/stations.md).
-	Stamp *match.Stamp
 }
+
+// A record is opened one of three ways (issue 25), each through the store's
+// one way in to the file (docs/store.md): read-write (Open: the console and
+// every command that writes), read-only (OpenReadOnly: a command that only
+// reads a file it cannot write, the broadcast, the console and every face's
+// read of a station's record, which only its station writes), and a
+// station's replica (openReplica: the record a running station holds,
+// written only through the stream). A command that only reads opens a
+// record it can write as the console does (Writable, then Open): an older
+// schema is migrated after its own backup, and SQLite removes its -wal and
+// -shm on close; no event is appended either way.
 
 // Open opens the record at path read-write (creating it when absent, as
 // store.Open does) and the match over it.
@@ -71,7 +69,7 @@ func Open(ctx context.Context, path string) (*match.App, error) {
 
 // openMatch opens the match over db, closing db if that fails.
 func openMatch(ctx context.Context, db *store.DB) (*match.App, error) {
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -79,26 +77,15 @@ func openMatch(ctx context.Context, db *store.DB) (*match.App, error) {
 	return app, nil
 }
 
-// OpenForReading opens an existing record for a command that only reads.
-// A path that is not a regular file (/dev/null, a folder) is refused before
-// SQLite could put a journal beside it. When the file and its folder can be
-// written it is opened as the console opens it (an older schema is migrated
-// after its own backup, SQLite removes its -wal and -shm on close);
-// otherwise read-only (store.OpenReadOnly), which works on a write-protected
-// copy or a read-only mount. Either way no event is appended.
-func OpenForReading(ctx context.Context, path string) (*match.App, error) {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a file that can hold a match record: give the database file", path)
-	}
-	if writable(path) {
-		return Open(ctx, path)
-	}
-	return OpenReadOnly(ctx, path)
-}
-
 // OpenReadOnly opens an existing record read-only (store.OpenReadOnly) and
-// the match over it: nothing can be appended through it.
+// the match over it: nothing can be appended through it; it works on a
+// write-protected copy or a read-only mount. A path that is not a regular
+// file (/dev/null, a folder) is refused before SQLite could put a journal
+// beside it.
 func OpenReadOnly(ctx context.Context, path string) (*match.App, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, refuse(CodeNotARecordFile, path)
+	}
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil, err
@@ -106,12 +93,14 @@ func OpenReadOnly(ctx context.Context, path string) (*match.App, error) {
 	return openMatch(ctx, db)
 }
 
-// writable reports whether the file at path and its folder can be written.
-// It never opens the file: closing a descriptor of the record drops every
-// POSIX lock this process holds on it (store's held.go), so the file is
-// asked with access(2) (canWrite), and the folder with a probe file.
-func writable(path string) bool {
-	if !canWrite(path) {
+// Writable reports whether the record at path is a regular file that, with
+// its folder, can be written: a command that only reads opens it with Open
+// then, else with OpenReadOnly. It never opens the file: closing a
+// descriptor of the record drops every POSIX lock this process holds on it
+// (store's held.go), so the file is asked with access(2) (canWrite), and
+// the folder with a probe file.
+func Writable(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || !canWrite(path) {
 		return false
 	}
 	probe, err := os.CreateTemp(filepath.Dir(path), ".arbiter-probe-*")
@@ -150,7 +139,7 @@ func VerifyCopy(ctx context.Context, path string) (int64, string, error) {
 		return 0, "", fmt.Errorf("the copy %s cannot be read: %w", path, err)
 	}
 	if !rep.OK {
-		return 0, "", fmt.Errorf("the copy %s does not verify (%s): keep the original and try again", path, rep.Problem)
+		return 0, "", refuse(CodeCopyDoesNotVerify, path, rep.Problem)
 	}
 	return rep.Events, rep.Head, nil
 }

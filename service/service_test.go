@@ -31,9 +31,12 @@ func TestParseAdjustmentReadsTheThreeForms(t *testing.T) {
 	}
 }
 
-func TestOpenForReadingRefusesWhatIsNotARegularFile(t *testing.T) {
+func TestReadingRefusesWhatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := OpenForReading(context.Background(), dir); err == nil {
+	if Writable(dir) {
+		t.Fatal("a folder is taken for a record that can be written")
+	}
+	if _, err := OpenReadOnly(context.Background(), dir); err == nil {
 		t.Fatal("a folder was opened as a record")
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 0 {

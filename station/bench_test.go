@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -38,7 +39,7 @@ func BenchmarkStationCommandFromLaptop(b *testing.B) {
 	orgTLS, _ := org.TLSConfig()
 	opTLS, _ := op.TLSConfig()
 	db := openBenchDB(b, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: orgTLS}})
 	if err != nil {
 		b.Fatal(err)
@@ -51,7 +52,7 @@ func BenchmarkStationCommandFromLaptop(b *testing.B) {
 	}
 	defer laptop.Stop()
 	ctx := context.Background()
-	if r, err := s.Submit(ctx, req("arbiter", "start")); err != nil || r.Error != "" {
+	if r, err := s.Submit(ctx, req("arbiter", match.GameStart{Game: 1})); err != nil || r.Error != "" {
 		b.Fatal(err, r.Error)
 	}
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
@@ -69,7 +70,7 @@ func BenchmarkStationCommandFromLaptop(b *testing.B) {
 		if roles[i%2] == "white" {
 			st = s
 		}
-		r, err := st.Submit(ctx, req(roles[i%2], "move", moves[i%4]))
+		r, err := st.Submit(ctx, req(roles[i%2], match.Move{Input: moves[i%4]}))
 		if err != nil || r.Error != "" {
 			b.Fatal(err, r.Error)
 		}
@@ -234,7 +235,7 @@ func BenchmarkStationHolders(b *testing.B) {
 		}
 		newRecord(b, su.hs[0].path)
 		if n == 1 {
-			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: openDB(b, su.hs[0].path), First: true, Exec: testExec,
+			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: openDB(b, su.hs[0].path), First: true,
 				Engine: &EngineConfig{Name: "arbiter", Dir: su.hs[0].dir}})
 			if err != nil {
 				b.Fatal(err)
@@ -253,7 +254,7 @@ func BenchmarkStationHolders(b *testing.B) {
 		}
 		su.laptop = laptop
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		r, err := su.hs[0].s.Submit(ctx, req("arbiter", "start"))
+		r, err := su.hs[0].s.Submit(ctx, req("arbiter", match.GameStart{Game: 1}))
 		cancel()
 		if err != nil || r.Error != "" {
 			b.Fatal(n, err, r.Error)
@@ -270,7 +271,7 @@ func BenchmarkStationHolders(b *testing.B) {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				t0 := time.Now()
-				r, err := st.Submit(ctx, req(role, "move", moves[(2*i+ply)%4]))
+				r, err := st.Submit(ctx, req(role, match.Move{Input: moves[(2*i+ply)%4]}))
 				d := time.Since(t0)
 				cancel()
 				if err != nil || r.Error != "" {

@@ -21,7 +21,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"arbiter/service"
+	"arbiter/internal/timesource"
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -65,8 +66,8 @@ func runChild(spec string) int {
 		return 2
 	}
 	defer db.Close()
-	ts := service.NewTimeSource()
-	cfg := Config{Name: c.Name, Role: "organiser", DB: db, First: c.First, Exec: testExec,
+	ts := timesource.New()
+	cfg := Config{Name: c.Name, Role: "organiser", DB: db, First: c.First,
 		Now:          func() time.Time { return ts.Now().Add(c.Skew) },
 		Logf:         func(f string, a ...any) { fmt.Fprintf(os.Stderr, c.Name+": "+f+"\n", a...) },
 		TimelineFile: c.DB + ".timeline.json",
@@ -295,25 +296,25 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		san string
 	}
 	var done []acked
-	send := func(role string, args ...string) {
-		r := req(role, args...)
+	send := func(role string, cmd match.Command) {
+		r := req(role, cmd)
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		t0 := time.Now()
-		r.At = time.Now().UnixNano()
+		r.At = time.Now()
 		rep, err := Submit(ctx, nc, r, nil, time.Second)
 		if err != nil || rep.Error != "" {
-			t.Fatalf("%v: %v %s (answered by %q, connected to %s)", args, err, rep.Error, rep.By, nc.ConnectedUrl())
+			t.Fatalf("%s: %v %s (answered by %q, connected to %s)", r.Command, err, rep.Error, rep.By, nc.ConnectedUrl())
 		}
 		authority = rep.By
 		if d := time.Since(t0); d > time.Second {
-			t.Logf("%v committed as %d after %v", args, rep.Seq, d)
+			t.Logf("%s committed as %d after %v", r.Command, rep.Seq, d)
 		}
-		if len(args) == 2 {
-			done = append(done, acked{r.ID, rep.Seq, args[1]})
+		if m, ok := cmd.(match.Move); ok {
+			done = append(done, acked{r.ID, rep.Seq, m.Input})
 		}
 	}
-	send("arbiter", "start")
+	send("arbiter", match.GameStart{Game: 1})
 	// Every station knows the match timeline before the first failover.
 	waitFor(t, 60*time.Second, "a station does not know the match timeline", func() bool {
 		for _, sp := range specs {
@@ -332,7 +333,7 @@ func TestChaosEveryAcknowledgedCommandOnceAndInOrder(t *testing.T) {
 		if ply%2 == 1 {
 			role = "operator"
 		}
-		send(role, "move", moves[ply%4])
+		send(role, match.Move{Input: moves[ply%4]})
 		ply++
 	}
 	for k, s := 0, 0; k < kills || s < stops; {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"arbiter/match"
 )
 
 type holder struct {
@@ -29,7 +31,7 @@ func startHoldersN(t testing.TB, hs []*holder, routes []string, replicas int) {
 			defer wg.Done()
 			db := openDB(t, h.path)
 			h.s, errs[i] = Start(context.Background(), Config{Name: h.name, Role: "organiser", DB: db, First: i == 0 && h.name == "arbiter",
-				Exec: testExec, Logf: t.Logf, Now: h.now, TimelineFile: h.timeline,
+				Logf: t.Logf, Now: h.now, TimelineFile: h.timeline,
 				Engine: &EngineConfig{Name: h.name, Dir: h.dir, Cluster: &ClusterConfig{Name: "match",
 					Listen: fmt.Sprintf("127.0.0.1:%d", h.port), Routes: routes, Replicas: replicas}}})
 		}(i, h)
@@ -87,9 +89,9 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 
 	Trace = t.Logf
 	defer func() { Trace = nil }()
-	submit(t, hs[0].s, pinReq("arbiter", "start"))
-	submit(t, hs[0].s, pinReq("white", "move", "e4"))
-	r := submit(t, laptop, pinReq("operator", "move", "c5"))
+	submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
+	submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
+	r := submit(t, laptop, pinReq("operator", match.Move{Input: "c5"}))
 	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
@@ -122,7 +124,7 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 		return a == "appeals" || a == "display"
 	})
 	t.Logf("claimed after %v", time.Since(start))
-	r = submit(t, laptop, pinReq("white", "move", "Nf3"))
+	r = submit(t, laptop, pinReq("white", match.Move{Input: "Nf3"}))
 	t.Logf("next command committed %v after the authority stopped", time.Since(start))
 	waitFor(t, 10*time.Second, "the laptop has no offset to the new authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
 	// Each moves by at most 50 ms beyond the bounds stated: its own

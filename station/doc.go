@@ -29,4 +29,16 @@
 // two record holders dies, the survivor starts a new epoch (Config.Epoch):
 // a lone engine in a new store takes its record and a claim with the next
 // epoch's number makes it the only record holder.
+//
+// Files, by concern (as nats-server keeps raft.go apart from jetstream.go):
+// station.go starts and stops a station and reports its status; stream.go
+// feeds the replica from the stream and seeds it; commands.go is the
+// authority's command path (requests, answers, the append before commit);
+// election.go the heartbeats, claims and failover; timesync.go the match
+// timeline and the offsets to it; refused.go the refused connections
+// recorded; engine.go, replica.go, wire.go, security.go and timeline.go the
+// embedded server, the local record, the messages, TLS and the saved
+// timeline. The package imports no face and not package service
+// (TestStationDoesNotImportServiceNorAFace): its time source is
+// internal/timesource.
 package station

@@ -129,7 +129,7 @@ func Dial(urls []string, name string, tlsc *tls.Config) (*Link, error) {
 	}
 	nc, err := nats.Connect(strings.Join(urls, ","), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("station: cannot reach a record holder at %s: %w", strings.Join(urls, ", "), err)
+		return nil, refuse(CodeCannotReach, strings.Join(urls, ", "), err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -202,7 +202,7 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
-		return nil, fmt.Errorf("station: start the engine: %w", err)
+		return nil, refuse(CodeEngineStart, err)
 	}
 	if !opts.NoLog {
 		srv.ConfigureLogger()
@@ -212,7 +212,7 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 	go srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
 		srv.Shutdown()
-		return nil, errors.New("station: the engine did not start within 10 s; check that the ports are free")
+		return nil, refuse(CodeEngineSlow)
 	}
 	copts := []nats.Option{nats.InProcessServer(srv), nats.Name(cfg.Name + "-local"),
 		nats.MaxReconnects(-1), nats.NoCallbacksAfterClientClose()}
@@ -222,7 +222,7 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 	nc, err := nats.Connect("", copts...)
 	if err != nil {
 		srv.Shutdown()
-		return nil, fmt.Errorf("station: connect to the engine: %w", err)
+		return nil, refuse(CodeEngineConnect, err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -236,11 +236,11 @@ func StartEngine(cfg EngineConfig) (*Engine, error) {
 func splitHostPort(hp string) (string, int, error) {
 	h, ps, err := net.SplitHostPort(hp)
 	if err != nil {
-		return "", 0, fmt.Errorf("station: %q is not HOST:PORT: %v", hp, err)
+		return "", 0, refuse(CodeNotHostPort, hp, err)
 	}
 	p, err := strconv.Atoi(ps)
 	if err != nil || p <= 0 || p > 65535 {
-		return "", 0, fmt.Errorf("station: the port in %q is not a number from 1 to 65535", hp)
+		return "", 0, refuse(CodeBadPort, hp)
 	}
 	return h, p, nil
 }
@@ -321,7 +321,7 @@ func (e *Engine) EnsureStream(ctx context.Context) error {
 			}
 			select {
 			case <-ctx.Done():
-				return fmt.Errorf("station: the match's stream could not be created: %w", err)
+				return refuse(CodeStreamNotCreated, err)
 			case <-time.After(200 * time.Millisecond):
 			}
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/timesource"
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/store"
 )
 
@@ -51,12 +51,12 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	}
 	// The survivor's machine clock is 3 s off the match timeline: the new
 	// epoch continues the timeline, not that clock.
-	ts := service.NewTimeSource()
+	ts := timesource.New()
 	appealsClock := func() time.Time { return ts.Now().Add(3 * time.Second) }
 	dir, hs := startTwoHolders(t, newProtectedRecord, appealsClock)
-	submit(t, hs[0].s, pinReq("arbiter", "start"))
-	submit(t, hs[0].s, pinReq("white", "move", "e4"))
-	acked := submit(t, hs[0].s, pinReq("operator", "move", "c5")) // acknowledged only when both hold it
+	submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
+	submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
+	acked := submit(t, hs[0].s, pinReq("operator", match.Move{Input: "c5"})) // acknowledged only when both hold it
 
 	waitFor(t, 10*time.Second, "the survivor does not know the match timeline", func() bool { _, u := hs[1].s.Offset(); return u >= 0 })
 
@@ -70,7 +70,7 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	before := time.Until(hs[1].s.Now())
 	hs[1].s.Stop()
 	db := openDB(t, hs[1].path)
-	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Exec: testExec, Logf: t.Logf, Epoch: true, Now: appealsClock, Offset: &offset,
+	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Logf: t.Logf, Epoch: true, Now: appealsClock, Offset: &offset,
 		Engine: &EngineConfig{Name: "appeals", Dir: filepath.Join(dir, "appeals-epoch1")}})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 			t.Fatalf("%s is still a record holder after the new epoch", name)
 		}
 	}
-	r := submit(t, s, pinReq("white", "move", "Nf3"))
+	r := submit(t, s, pinReq("white", match.Move{Input: "Nf3"}))
 	if r.Error != "" || !s.Status().CanAppend {
 		t.Fatalf("the survivor does not go on: %+v", r)
 	}
@@ -109,8 +109,8 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	}
 	dir, hs := startTwoHolders(t, newRecord, nil)
 	var acked []Reply
-	acked = append(acked, submit(t, hs[0].s, req("arbiter", "start")))
-	acked = append(acked, submit(t, hs[0].s, req("white", "move", "e4")))
+	acked = append(acked, submit(t, hs[0].s, req("arbiter", match.GameStart{Game: 1})))
+	acked = append(acked, submit(t, hs[0].s, req("white", match.Move{Input: "e4"})))
 
 	// The other holder's record cannot apply: another writer holds it (as a
 	// slow disk would), so the stream holds the next command on both
@@ -137,7 +137,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 
 	// The operator's command, sent over a connection of its own; its tries
 	// are counted.
-	c5 := req("operator", "move", "c5")
+	c5 := req("operator", match.Move{Input: "c5"})
 	var tries atomic.Int64
 	Trace = func(format string, a ...any) {
 		if strings.Contains(fmt.Sprintf(format, a...), c5.ID) {
@@ -153,7 +153,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	sctx, scancel := context.WithCancel(context.Background())
 	defer scancel()
 	answered := make(chan error, 1)
-	c5.At = time.Now().UnixNano()
+	c5.At = time.Now()
 	go func() {
 		r, err := Submit(sctx, nc, c5, nil, time.Second)
 		if err == nil {
@@ -191,7 +191,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 
 	// The arbiter's one action: the survivor starts a new epoch from its record.
 	db := openDB(t, hs[1].path)
-	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Epoch: true, Exec: testExec, Logf: t.Logf,
+	s, err := Start(context.Background(), Config{Name: "appeals", Role: "organiser", DB: db, Epoch: true, Logf: t.Logf,
 		Engine: &EngineConfig{Name: "appeals", Dir: filepath.Join(dir, "appeals-epoch1")}})
 	if err != nil {
 		t.Fatal(err)

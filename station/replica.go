@@ -26,9 +26,9 @@ type Replica struct {
 	changed     chan struct{} // closed and replaced on every change
 	seq         uint64
 	head        string
-	hashes      []string          // hashes[i] is the hash of event i+1
-	ids         map[string]uint64 // command id -> last seq of that command
-	claim       string            // the station named by the latest claim
+	hashes      []string           // hashes[i] is the hash of event i+1
+	ids         map[string]cmdSeqs // command id -> the first and last seq of that command
+	claim       string             // the station named by the latest claim
 	claimAt     uint64
 	epoch       int // of the latest claim that started an epoch (0: none)
 	members     map[string]MemberInfo
@@ -70,9 +70,9 @@ func (a *AlarmError) Error() string {
 	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
 }
 
-// OpenReplica reads the record's head, command ids and stations' events.
-func OpenReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
+// NewReplica is the station's view of its open record: it reads the record's head, command ids and stations' events.
+func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,18 @@ func (r *Replica) IDSeq(id string) (uint64, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s, ok := r.ids[id]
-	return s, ok
+	return s.last, ok
+}
+
+// cmdSeqs are the first and last events of a command.
+type cmdSeqs struct{ first, last uint64 }
+
+// IDSeqs is the first and last event of command id, if the record holds it.
+func (r *Replica) IDSeqs(id string) (first, last uint64, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.ids[id]
+	return s.first, s.last, ok
 }
 
 // WaitFor waits until cond holds (checked under the lock after every
@@ -255,34 +266,11 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	if err := r.Alarm(); err != nil {
 		return err
 	}
-	w, ev, err := decodeEvent(m.Data)
-	if err != nil {
-		return r.raise(m.Seq, "%v", err)
-	}
-	if uint64(ev.Seq) != m.Seq {
-		return r.raise(m.Seq, "it says it is event %d", ev.Seq)
-	}
-	if got := store.EventHash(ev); got != ev.Hash {
-		return r.raise(m.Seq, "its hash is not its own")
+	batch, err := r.gather(m)
+	if err != nil || batch == nil {
+		return err
 	}
 	r.mu.Lock()
-	if n := len(r.pending); n > 0 {
-		last := r.pending[n-1]
-		if w.Cmd != last.w.Cmd || w.Part != last.w.Part+1 || w.Parts != last.w.Parts {
-			r.mu.Unlock()
-			return r.raise(m.Seq, "it breaks off command %s after part %d of %d", last.w.Cmd, last.w.Part, last.w.Parts)
-		}
-	} else if w.Part != 1 {
-		r.mu.Unlock()
-		return r.raise(m.Seq, "it is part %d of a command whose start is missing", w.Part)
-	}
-	r.pending = append(r.pending, pendingEvent{w, ev})
-	if w.Part < w.Parts {
-		r.mu.Unlock()
-		return nil
-	}
-	batch := r.pending
-	r.pending = nil
 	seq, head := r.seq, r.head
 	r.mu.Unlock()
 	if uint64(batch[0].ev.Seq) <= seq {
@@ -299,57 +287,12 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	var mismatch error
 	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
-		have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
-		if err != nil {
-			return err
-		}
-		if len(have) > 0 {
-			// This station's own command, committed after the stream
-			// acknowledged it: the record must hold exactly these events.
-			for i, p := range batch {
-				if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
-					mismatch = fmt.Errorf("the record holds another event %d", p.ev.Seq)
-					return mismatch
-				}
-			}
-			return nil
-		}
-		for _, p := range batch {
-			in := p.ev
-			in.Seq, in.Prev, in.Hash = 0, "", ""
-			got, err := tx.Append(in)
-			if err != nil {
-				return err
-			}
-			if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
-				mismatch = fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12])
-				return mismatch
-			}
-		}
-		for _, p := range batch {
-			for _, w := range p.w.Sigs {
-				if err := tx.PutSignature(w.signature(p.ev.Seq)); err != nil {
-					mismatch = fmt.Errorf("its signatures do not fit the record: %v", err)
-					return mismatch
-				}
-			}
-		}
-		// The signatures: the record with the command, checked as opening
-		// it checks (every event of a protected match signed by its station,
-		// each command by the credential registered for its signer).
-		evs, err := tx.EventsAfter(0)
-		if err != nil {
-			return err
-		}
-		sigs, err := tx.Signatures()
-		if err != nil {
-			return err
-		}
-		if rep := match.CheckIncoming(evs, sigs); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
-			mismatch = fmt.Errorf("its signature does not hold: %s", rep.Problem)
+		var err error
+		mismatch, err = appendBatch(tx, batch)
+		if mismatch != nil {
 			return mismatch
 		}
-		return nil
+		return err
 	})
 	if mismatch != nil {
 		return r.raise(uint64(batch[0].ev.Seq), "%v", mismatch)
@@ -371,6 +314,93 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	r.commit(batch)
 	return nil
+}
+
+// gather decodes and checks one stream message and adds it to the command
+// it is part of; it returns the command's events once its last part came
+// (nil before).
+func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
+	w, ev, err := decodeEvent(m.Data)
+	if err != nil {
+		return nil, r.raise(m.Seq, "%v", err)
+	}
+	if uint64(ev.Seq) != m.Seq {
+		return nil, r.raise(m.Seq, "it says it is event %d", ev.Seq)
+	}
+	if got := store.EventHash(ev); got != ev.Hash {
+		return nil, r.raise(m.Seq, "its hash is not its own")
+	}
+	r.mu.Lock()
+	if n := len(r.pending); n > 0 {
+		last := r.pending[n-1]
+		if w.Cmd != last.w.Cmd || w.Part != last.w.Part+1 || w.Parts != last.w.Parts {
+			r.mu.Unlock()
+			return nil, r.raise(m.Seq, "it breaks off command %s after part %d of %d", last.w.Cmd, last.w.Part, last.w.Parts)
+		}
+	} else if w.Part != 1 {
+		r.mu.Unlock()
+		return nil, r.raise(m.Seq, "it is part %d of a command whose start is missing", w.Part)
+	}
+	r.pending = append(r.pending, pendingEvent{w, ev})
+	var batch []pendingEvent
+	if w.Part == w.Parts {
+		batch, r.pending = r.pending, nil
+	}
+	r.mu.Unlock()
+	return batch, nil
+}
+
+// appendBatch appends a command's events from the stream to the record in
+// tx, with their signatures, and checks them as opening the record checks
+// them; mismatch says why they do not fit (err: the disk).
+func appendBatch(tx *store.Tx, batch []pendingEvent) (mismatch, err error) {
+	have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(have) > 0 {
+		// This station's own command, committed after the stream
+		// acknowledged it: the record must hold exactly these events.
+		for i, p := range batch {
+			if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
+				return fmt.Errorf("the record holds another event %d", p.ev.Seq), nil
+			}
+		}
+		return nil, nil
+	}
+	for _, p := range batch {
+		in := p.ev
+		in.Seq, in.Prev, in.Hash = 0, "", ""
+		got, err := tx.Append(in)
+		if err != nil {
+			return nil, err
+		}
+		if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
+			return fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12]), nil
+		}
+	}
+	for _, p := range batch {
+		for _, w := range p.w.Sigs {
+			if err := tx.PutSignature(w.signature(p.ev.Seq)); err != nil {
+				return fmt.Errorf("its signatures do not fit the record: %v", err), nil
+			}
+		}
+	}
+	// The signatures: the record with the command, checked as opening it
+	// checks (every event of a protected match signed by its station, each
+	// command by the credential registered for its signer).
+	evs, err := tx.EventsAfter(0)
+	if err != nil {
+		return nil, err
+	}
+	sigs, err := tx.Signatures()
+	if err != nil {
+		return nil, err
+	}
+	if rep := match.CheckIncoming(evs, sigs); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
+		return fmt.Errorf("its signature does not hold: %s", rep.Problem), nil
+	}
+	return nil, nil
 }
 
 func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error {
@@ -458,7 +488,7 @@ func (r *Replica) commit(batch []pendingEvent) {
 		}
 	}
 	last := batch[len(batch)-1]
-	r.ids[last.w.Cmd] = uint64(last.ev.Seq)
+	r.ids[last.w.Cmd] = cmdSeqs{first: uint64(batch[0].ev.Seq), last: uint64(last.ev.Seq)}
 	r.broadcast()
 }
 

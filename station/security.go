@@ -8,8 +8,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
-	"fmt"
 	"math/big"
 	"time"
 
@@ -107,15 +105,15 @@ func parseCA(certPEM, keyPEM []byte) (*x509.Certificate, *ecdsa.PrivateKey, erro
 	cb, _ := pem.Decode(certPEM)
 	kb, _ := pem.Decode(keyPEM)
 	if cb == nil || kb == nil {
-		return nil, nil, errors.New("station: the match's CA is damaged")
+		return nil, nil, refuse(CodeCADamaged)
 	}
 	cert, err := x509.ParseCertificate(cb.Bytes)
 	if err != nil {
-		return nil, nil, fmt.Errorf("station: the match's CA is damaged: %v", err)
+		return nil, nil, refuse(CodeCAUnreadable, err)
 	}
 	key, err := x509.ParseECPrivateKey(kb.Bytes)
 	if err != nil {
-		return nil, nil, fmt.Errorf("station: the match's CA key is damaged: %v", err)
+		return nil, nil, refuse(CodeCAKeyDamaged, err)
 	}
 	return cert, key, nil
 }
@@ -125,11 +123,11 @@ func parseCA(certPEM, keyPEM []byte) (*x509.Certificate, *ecdsa.PrivateKey, erro
 func (c Credentials) TLSConfig() (*tls.Config, error) {
 	pair, err := tls.X509KeyPair(c.Cert, c.Key)
 	if err != nil {
-		return nil, fmt.Errorf("station: the station's certificate is damaged: %v", err)
+		return nil, refuse(CodeCertificateDamaged, err)
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(c.CA) {
-		return nil, errors.New("station: the match's CA certificate is damaged")
+		return nil, refuse(CodeCACertificateDamaged)
 	}
 	return &tls.Config{
 		Certificates: []tls.Certificate{pair},

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"arbiter/match"
 	"arbiter/store"
 )
 
@@ -45,7 +46,7 @@ func tlsHolder(t *testing.T, dir string) (s *Station, db *store.DB, caCert, caKe
 		t.Fatal(err)
 	}
 	db = openDB(t, path)
-	s, err = Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+	s, err = Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: tlsOf(t, credentials(t, caCert, caKey, "arbiter", "organiser"))}})
 	if err != nil {
 		t.Fatal(err)
@@ -58,8 +59,8 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 	dir := t.TempDir()
 	s, db, caCert, caKey := tlsHolder(t, dir)
 	url := s.Engine().ClientURL()
-	submit(t, s, req("arbiter", "start"))
-	submit(t, s, req("white", "move", "e4"))
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	submit(t, s, req("white", match.Move{Input: "e4"}))
 
 	laptopTLS := tlsOf(t, credentials(t, caCert, caKey, "laptop", "operator"))
 	laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openDB(t, filepath.Join(dir, "l.db")),
@@ -68,7 +69,7 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 		t.Fatal(err)
 	}
 	defer laptop.Stop()
-	r := submit(t, laptop, req("operator", "move", "e5")) // the operator's own command goes through
+	r := submit(t, laptop, req("operator", match.Move{Input: "e5"})) // the operator's own command goes through
 	seq, _ := s.Replica().Head()
 	if r.Seq != seq {
 		t.Fatalf("answered %d, record at %d", r.Seq, seq)
@@ -85,7 +86,7 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 	t.Run("the operator's laptop cannot send the arbiter's commands", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 		defer cancel()
-		_, err := Submit(ctx, nc, req("arbiter", "move", "Nf3"), nil, 200*time.Millisecond)
+		_, err := Submit(ctx, nc, req("arbiter", match.Move{Input: "Nf3"}), nil, 200*time.Millisecond)
 		if err == nil {
 			t.Fatal("an arbiter's command from the operator's connection was answered")
 		}
@@ -150,7 +151,7 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 // same peer and kind inside the window is counted, not recorded.
 func TestRefusedAttemptsAreRecordedAtMostOnceAMinutePerPeerAndKindWithACount(t *testing.T) {
 	s, db, caCert, caKey := tlsHolder(t, t.TempDir())
-	submit(t, s, req("arbiter", "start"))
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
 	from, _ := s.Replica().Head()
 	url := s.Engine().ClientURL()
 	laptopTLS := tlsOf(t, credentials(t, caCert, caKey, "laptop", "operator"))
@@ -226,7 +227,7 @@ func TestRefusedAttemptsAreRecordedAtMostOnceAMinutePerPeerAndKindWithACount(t *
 	t.Run("another holder's report of the same peer and kind within the minute is counted, not recorded", func(t *testing.T) {
 		before := len(recorded())
 		submit(t, s, Request{ID: "refused/display/1", From: "display", Role: "arbiter",
-			Args: []string{"station", "refused", "tls", "127.0.0.1:5555 - cid:9 - TLS handshake error", "4", "127.0.0.1"}})
+			Refused: &RefusalNote{Kind: "tls", Detail: "127.0.0.1:5555 - cid:9 - TLS handshake error", More: 4, Peer: "127.0.0.1"}})
 		if after := len(recorded()); after != before {
 			t.Fatalf("the second holder's report was recorded: %d refusals, before %d", after, before)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"arbiter/match"
 )
 
 // Every station reports every station of the match it has heard, clients
@@ -17,7 +19,7 @@ func TestEveryStationReportsEveryStationItHearsClientsIncluded(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: openDB(t, path), First: true, Exec: testExec,
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: openDB(t, path), First: true,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func TestEveryStationReportsEveryStationItHearsClientsIncluded(t *testing.T) {
 	if x, ok := seen(s, "arbiter"); !ok || !x.Self || !x.Authority || !x.Connected {
 		t.Errorf("the authority lists itself as %+v", x)
 	}
-	submit(t, s, req("arbiter", "start"))
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
 	waitFor(t, 20*time.Second, "the laptop's lag does not come back to 0", func() bool {
 		x, _ := seen(s, "laptop")
 		return x.Lag == 0

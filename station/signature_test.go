@@ -29,11 +29,11 @@ func newProtectedRecord(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = app.NewMatch(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
+	_, err = app.Do(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchNew{
 		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996", ArbiterKey: testKey})
 	if err != nil {
@@ -42,13 +42,11 @@ func newProtectedRecord(t testing.TB, path string) {
 }
 
 // pinReq is a request the arbiter signed where it was given (as
-// service/stations does): no credential in it, only his signature.
-func pinReq(role string, args ...string) Request {
-	r := req(role, args...)
-	r.From, r.At = "test", time.Now().UnixNano() // as signed (Submit fills in neither then)
-	sr := match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: "arbiter", AtNS: r.At, Words: r.Args}
-	sr.Sign(testKey)
-	r.Signer, r.Sig = "arbiter", sr.Sig
+// service does): no credential in it, only his signature.
+func pinReq(role string, cmd match.Command) Request {
+	r := req(role, cmd)
+	r.From, r.At = "test", time.Now() // as signed (Submit fills in neither then)
+	r.Sign("arbiter", 0, "", testKey)
 	return r
 }
 
@@ -81,15 +79,15 @@ func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			newProtectedRecord(t, path)
 			db := openDB(t, path)
 			var logged []string
-			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
 				Logf:   func(f string, a ...any) { logged = append(logged, f) },
 				Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Stop()
-			submit(t, s, pinReq("arbiter", "start"))
-			r := submit(t, s, pinReq("white", "move", "e4"))
+			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			r := submit(t, s, pinReq("white", match.Move{Input: "e4"}))
 			if r.Error != "" {
 				t.Fatalf("move: %s", r.Error)
 			}
@@ -130,7 +128,7 @@ func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			// The authority with the alarm runs no more commands.
 			ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel2()
-			if r, err := s.Submit(ctx2, pinReq("operator", "move", "c5")); err == nil && r.Error == "" {
+			if r, err := s.Submit(ctx2, pinReq("operator", match.Move{Input: "c5"})); err == nil && r.Error == "" {
 				t.Fatalf("a command was answered after the alarm: %+v", r)
 			}
 		})

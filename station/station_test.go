@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,21 +15,6 @@ import (
 	"arbiter/match"
 	"arbiter/store"
 )
-
-// testExec runs the few commands the tests give: start, move SAN, press.
-func testExec(ctx context.Context, app *match.App, req Request) (string, error) {
-	c := match.Cmd{At: time.Unix(0, req.At), Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), Signed: req.Signed()}}
-	switch {
-	case len(req.Args) == 1 && req.Args[0] == "press":
-		return "", app.Press(ctx, c)
-	case len(req.Args) == 1 && req.Args[0] == "start":
-		return "", app.StartGame(ctx, c, 1)
-	case len(req.Args) == 2 && req.Args[0] == "move", len(req.Args) == 3 && req.Args[0] == "move" && req.Args[2] == "--pressed":
-		_, err := app.Move(ctx, c, req.Args[1], len(req.Args) == 3)
-		return "", err
-	}
-	return "", fmt.Errorf("unknown test command %v", req.Args)
-}
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -51,11 +35,11 @@ func newRecord(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app, err := match.Open(ctx, db)
+	app, err := match.New(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = app.NewMatch(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchSpec{
+	_, err = app.Do(ctx, match.Cmd{At: time.Now().UTC(), Actor: match.Actor{Role: match.RoleArbiter}}, match.MatchNew{
 		Title: "ACM Chess Challenge", Arbiter: "Mike Valvo", Players: [2]string{"Garry Kasparov", "Deep Blue"},
 		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Garry Kasparov", Control: "acm1996"})
 	if err != nil {
@@ -75,8 +59,12 @@ func openDB(t testing.TB, path string) *store.DB {
 
 var ids atomic.Int64
 
-func req(role string, args ...string) Request {
-	return Request{ID: fmt.Sprintf("test-%d", ids.Add(1)), Role: role, Args: args}
+func req(role string, cmd match.Command) Request {
+	b, err := match.EncodeCommand(cmd)
+	if err != nil {
+		panic(err)
+	}
+	return Request{ID: fmt.Sprintf("test-%d", ids.Add(1)), Role: role, Command: b}
 }
 
 func submit(t *testing.T, s *Station, r Request) Reply {
@@ -85,10 +73,10 @@ func submit(t *testing.T, s *Station, r Request) Reply {
 	defer cancel()
 	rep, err := s.Submit(ctx, r)
 	if err != nil {
-		t.Fatalf("%s: submit %v: %v", s.Name(), r.Args, err)
+		t.Fatalf("%s: submit %s: %v", s.Name(), r.Command, err)
 	}
 	if rep.Error != "" {
-		t.Fatalf("%s: %v refused: %s", s.Name(), r.Args, rep.Error)
+		t.Fatalf("%s: %s refused: %s", s.Name(), r.Command, rep.Error)
 	}
 	return rep
 }
@@ -107,7 +95,7 @@ func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec,
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
@@ -116,8 +104,8 @@ func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
 	if auth, _ := s.Replica().Authority(); auth != "arbiter" {
 		t.Fatalf("authority %q, want the first station", auth)
 	}
-	submit(t, s, req("arbiter", "start"))
-	mv := req("white", "move", "e4")
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	mv := req("white", match.Move{Input: "e4"})
 	first := submit(t, s, mv)
 	again := submit(t, s, mv) // a retry with the same id
 	if again.Seq != first.Seq {
@@ -132,7 +120,7 @@ func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
 		t.Fatalf("verify head %s, replica head %s", got, head)
 	}
 	// A refused command is answered as such and writes nothing.
-	bad := req("white", "move", "e5") // not White's turn
+	bad := req("white", match.Move{Input: "e5"}) // not White's turn
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r, err := s.Submit(ctx, bad)
@@ -157,7 +145,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	rep, err := OpenReplica(ctx, db)
+	rep, err := NewReplica(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +170,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	} {
 		t.Run(tc.name+" raises the alarm and leaves the record as it was", func(t *testing.T) {
 			r := &Replica{}
-			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]uint64{}, members: map[string]MemberInfo{},
+			*r = Replica{db: rep.db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{},
 				seq: rep.seq, head: rep.head, hashes: rep.hashes}
 			err := r.Apply(ctx, StreamMsg{Seq: tc.seq, Data: encodeEvents("c", []store.Event{tc.ev}, nil)[0]})
 			var alarm *AlarmError
@@ -214,13 +202,13 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 	newRecord(t, path)
 	db := openDB(t, path)
 	clk := testnet.NewClock(time.Now().UTC()) // the match timeline moves only when the test says
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Exec: testExec, Now: clk.Now,
+	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Now: clk.Now,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Stop()
-	submit(t, s, req("arbiter", "start"))
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
 	lastPress := func() (match.SidePayload, int64) {
 		evs, err := db.EventsAfter(context.Background(), 0)
 		if err != nil {
@@ -251,10 +239,10 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk.Advance(10 * time.Second) // the game's last event is 10 s old
-			r := req(tc.role, "press")
+			r := req(tc.role, match.Press{})
 			r.RTT = int64(2 * time.Millisecond) // the sender's round trip to the authority: its clock's uncertainty, not the bound
 			now := s.Now()
-			r.At = now.Add(-tc.before).UnixNano()
+			r.At = now.Add(-tc.before)
 			received, by, rtt := now, "arbiter", time.Duration(0)
 			if tc.note > 0 {
 				received, by, rtt = now.Add(-tc.note), "appeals", holderRTT
@@ -273,27 +261,27 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 			if tc.note == 0 {
 				rtt = time.Duration(p.RTTNS) // the authority's measured round trip to itself, whatever it was
 			}
-			if p.PressedNS != r.At || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.RTTNS != int64(rtt) ||
+			if p.PressedNS != r.At.UnixNano() || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.RTTNS != int64(rtt) ||
 				p.UncertaintyNS != int64(time.Millisecond) || p.Raised != tc.raised || p.Correction != tc.correc {
-				t.Fatalf("press payload %+v (stamped %d, received %d by %s, round trip %v)", p, r.At, received.UnixNano(), by, rtt)
+				t.Fatalf("press payload %+v (stamped %d, received %d by %s, round trip %v)", p, r.At.UnixNano(), received.UnixNano(), by, rtt)
 			}
-			if want := r.At; tc.raised {
+			if want := r.At.UnixNano(); tc.raised {
 				if want = received.Add(-rtt).UnixNano(); at != want {
-					t.Fatalf("press recorded at %d, want the bound %d (stamped %d)", at, want, r.At)
+					t.Fatalf("press recorded at %d, want the bound %d (stamped %d)", at, want, r.At.UnixNano())
 				}
 			} else if at != want {
-				t.Fatalf("press recorded at %d, stamped %d", at, r.At)
+				t.Fatalf("press recorded at %d, stamped %d", at, r.At.UnixNano())
 			}
-			if rep := submit(t, s, req(tc.role, "move", tc.san, "--pressed")); rep.Error != "" {
+			if rep := submit(t, s, req(tc.role, match.Move{Input: tc.san, Pressed: true})); rep.Error != "" {
 				t.Fatalf("move: %s", rep.Error)
 			}
 		})
 	}
 	t.Run("a move that presses the clock records the press's stamp as a press does", func(t *testing.T) {
 		clk.Advance(10 * time.Second)
-		r := req("operator", "move", "Nc6")
+		r := req("operator", match.Move{Input: "Nc6"})
 		r.RTT = int64(100 * time.Millisecond)
-		r.At = s.Now().UnixNano()
+		r.At = s.Now()
 		if rep := submit(t, s, r); rep.Error != "" {
 			t.Fatalf("move refused: %s", rep.Error)
 		}
@@ -303,14 +291,14 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 		if e.Kind != match.KindMove || json.Unmarshal(e.Payload, &p) != nil || !p.Press {
 			t.Fatalf("last event %s %s, want a move that presses", e.Kind, e.Payload)
 		}
-		if p.PressedNS != r.At || e.At.UnixNano() != r.At || p.ReceivedNS < p.PressedNS || p.UncertaintyNS != r.RTT/2 || p.Raised || p.Correction {
-			t.Fatalf("move payload %s at %d (stamped %d)", e.Payload, e.At.UnixNano(), r.At)
+		if p.PressedNS != r.At.UnixNano() || !e.At.Equal(r.At) || p.ReceivedNS < p.PressedNS || p.UncertaintyNS != r.RTT/2 || p.Raised || p.Correction {
+			t.Fatalf("move payload %s at %d (stamped %d)", e.Payload, e.At.UnixNano(), r.At.UnixNano())
 		}
 	})
 	t.Run("a press stamped before the game's last clock event is refused by the match", func(t *testing.T) {
 		evs, _ := db.EventsAfter(context.Background(), 0)
-		r := req("white", "press")
-		r.At = evs[len(evs)-1].At.Add(-time.Millisecond).UnixNano() // before the last move
+		r := req("white", match.Press{})
+		r.At = evs[len(evs)-1].At.Add(-time.Millisecond) // before the last move
 		b, _ := json.Marshal(receiptNote{ID: r.ID, By: "appeals", AtNS: s.Now().UnixNano(), RTTNS: int64(2 * time.Hour)})
 		s.Link().Conn().Publish(SubjectReceipt, b)
 		waitFor(t, 10*time.Second, "the holder's receipt did not arrive", func() bool {
@@ -326,23 +314,27 @@ func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testin
 	})
 }
 
-// A command presses a clock when it is 'press' or a move without --pressed:
-// arriving late, either is recorded as a correction of the clocks.
-func TestACommandPressesAClockWhenItIsAPressOrAMoveWithoutPressed(t *testing.T) {
+// A command presses a clock when it is a press or a move not pressed
+// before: arriving late, either is recorded as a correction of the clocks.
+func TestACommandPressesAClockWhenItIsAPressOrAMoveNotPressedBefore(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
+		cmd  match.Command
 		want bool
 	}{
-		{[]string{"press"}, true},
-		{[]string{"move", "e4"}, true},
-		{[]string{"move", "e4", "--pressed"}, false},
-		{[]string{"move", "--pressed", "e4"}, false},
-		{[]string{"pause"}, false},
+		{match.Press{}, true},
+		{match.Move{Input: "e4"}, true},
+		{match.Move{Input: "e4", Pressed: true}, false},
+		{match.Pause{}, false},
 		{nil, false},
 	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			if got := presses(tc.args); got != tc.want {
-				t.Errorf("presses(%q) = %v, want %v", tc.args, got, tc.want)
+		name := "no command"
+		if tc.cmd != nil {
+			b, _ := match.EncodeCommand(tc.cmd)
+			name = string(b)
+		}
+		t.Run(name, func(t *testing.T) {
+			if got := presses(tc.cmd); got != tc.want {
+				t.Errorf("presses(%v) = %v, want %v", tc.cmd, got, tc.want)
 			}
 		})
 	}

@@ -1,10 +1,12 @@
 package station
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -97,15 +99,26 @@ func unixNS(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// Request is a command sent to the authority. It carries no credential:
-// where the command was given, the role's key was unlocked and signed it
-// (match.SignedRequest: the id, the sending station, the role, the signer,
-// the stamped instant, the sender's head and the words); the authority
-// checks the signature against the credential's public key in the record.
+// Request is a command sent to the authority: {id, role, instant,
+// command: {kind, …}} and who sent and signed it (docs/stations.md, "One
+// authority"). The command is a value in its canonical encoding
+// (match.EncodeCommand), which the authority decodes and runs with
+// match.App.Do; no command-line words cross the network. It carries no
+// credential: where the command was given, the role's key was unlocked and
+// signed it (match.SignedRequest, version 2: over the request's canonical
+// JSON); the authority checks the signature against the credential's
+// public key in the record. A station's own requests carry instead of a
+// command the station joining (Member), a refused connection (Refused) or
+// the arbiter's head signature (SignedHead).
 type Request struct {
 	ID   string `json:"id"`   // command id: the same on every retry
 	From string `json:"from"` // the sending station
 	Role string `json:"role"` // the role the command is given in
+	// At is the instant stamped where the command was given (match
+	// timeline).
+	At time.Time `json:"instant"`
+	// Command is the command's canonical encoding.
+	Command json.RawMessage `json:"command,omitempty"`
 	// Signer, HeadSeq, Head and Sig are the role's signature of the
 	// request (none on an unprotected match, or when no credential was given).
 	Signer  string `json:"signer,omitempty"`
@@ -117,20 +130,34 @@ type Request struct {
 	// or "key"): the authority records the attempt and refuses the command.
 	Tried      string `json:"tried,omitempty"`
 	TriedGiven string `json:"tried_given,omitempty"`
-	// SignedHead, instead of a command (no Args), is the arbiter's signature of
-	// the head after his command, made where he gave it: the authority
-	// checks it against its record and appends it to the heads stream
+	// SignedHead, instead of a command, is the arbiter's signature of the
+	// head after his command, made where he gave it: the authority checks
+	// it against its record and appends it to the heads stream
 	// (docs/stations.md, "Signed heads").
 	SignedHead *HeadNote `json:"signed_head,omitempty"`
+	// Member, instead of a command, records a record holder joining
+	// (station.member); Refused a connection or message the sender's server
+	// refused (station.refused). Only record holders send them.
+	Member  *MemberInfo  `json:"member,omitempty"`
+	Refused *RefusalNote `json:"refused,omitempty"`
 	// Stamp is set by the authority before it runs the command (not sent).
 	Stamp *match.Stamp `json:"-"`
-	At    int64        `json:"at_ns"` // the instant stamped where the command was given (match timeline)
 	// AtGiven: the instant was given (--at), not stamped. Given with the
 	// arbiter's credential it is recorded as given (he records earlier
 	// instants: a recovery); any other is bounded as a stamp is.
-	AtGiven bool     `json:"at_given,omitempty"`
-	RTT     int64    `json:"rtt_ns,omitempty"`
-	Args    []string `json:"args"` // the command's words and flags, as on the command line
+	AtGiven bool  `json:"at_given,omitempty"`
+	RTT     int64 `json:"rtt_ns,omitempty"`
+}
+
+// RefusalNote is a refused connection or message a record holder's server
+// reported: the kind ("tls", "publish"), what the server said, the peer, and
+// how many more of the same peer and kind it left out since the last one
+// recorded (RefusalWindow).
+type RefusalNote struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+	More   int    `json:"more"`
+	Peer   string `json:"peer,omitempty"`
 }
 
 // Signed is the request as its role signed it (nil: unsigned). At the
@@ -142,10 +169,19 @@ func (r Request) Signed() *match.SignedRequest {
 	}
 	at := r.At
 	if r.Stamp != nil {
-		at = r.Stamp.Pressed.UnixNano()
+		at = r.Stamp.Pressed
 	}
-	return &match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer, AtNS: at, Seq: r.HeadSeq, Head: r.Head,
-		Words: r.Args, Sig: r.Sig}
+	return &match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: r.Signer, AtNS: at.UnixNano(), Seq: r.HeadSeq, Head: r.Head,
+		Command: r.Command, Sig: r.Sig}
+}
+
+// Sign has key, the credential signer's unlocked key, sign the request on
+// the sender's head (seq, hash).
+func (r *Request) Sign(signer string, seq int64, head string, key ed25519.PrivateKey) {
+	r.Signer, r.HeadSeq, r.Head = signer, seq, head
+	sr := match.SignedRequest{ID: r.ID, From: r.From, Role: r.Role, Signer: signer, AtNS: r.At.UnixNano(), Seq: seq, Head: head, Command: r.Command}
+	sr.Sign(key)
+	r.Sig = sr.Sig
 }
 
 // HeadNote is the arbiter's signature of the chain's head at event Seq
@@ -169,12 +205,17 @@ func (h HeadNote) Signature() store.Signature {
 type Reply struct {
 	Seq   uint64 `json:"seq,omitempty"`
 	Error string `json:"error,omitempty"`
-	// Refusal is the refusal's code and phrase (match.Error) when the
+	// First is the committed command's first event (its events are
+	// First…Seq).
+	First uint64 `json:"first,omitempty"`
+	// Refusal is the refusal's code and arguments (match.Error) when the
 	// command was refused by the match, so that the face where it was
-	// given says it in its own words (Error is the command line's).
+	// given says it in its own words (Error is its neutral English).
 	Refusal *match.Error `json:"refusal,omitempty"`
-	Output  string       `json:"output,omitempty"`
-	By      string       `json:"by"`
+	// Phrase is a refusal of the station itself as its code and
+	// arguments (refusals.go), for the face's words likewise.
+	Phrase *phrase.Error `json:"phrase,omitempty"`
+	By     string        `json:"by"`
 }
 
 // receiptNote is a record holder's first receipt of a request, published

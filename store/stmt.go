@@ -34,6 +34,7 @@ const (
 	sqlPutSignature    = "INSERT" + sqlInsertSignature
 	sqlPutHead         = "INSERT OR IGNORE" + sqlInsertSignature
 	sqlAllSignatures   = "SELECT seq, kind, count, cmd, signer, station, key, sig, request FROM signatures ORDER BY seq, kind"
+	sqlSignaturesTable = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'signatures'"
 )
 
 // conn is the handle's connection as the driver has it, with the
@@ -261,8 +262,16 @@ func (c *conn) head(ctx context.Context) (seq int64, hash string, err error) {
 }
 
 // signatures reads every signature; a file of schema 2 or older (opened
-// read-only, not migrated) has none.
+// read-only, not migrated) has none: asked of the schema, not told by
+// SQLite's message.
 func (c *conn) signatures(ctx context.Context) ([]Signature, error) {
+	var tables int64
+	if err := c.query(ctx, sqlSignaturesTable, func(v []driver.Value) error { return scanned(v, &tables) }); err != nil {
+		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
+	}
+	if tables == 0 {
+		return nil, nil
+	}
 	var out []Signature
 	err := c.query(ctx, sqlAllSignatures, func(v []driver.Value) error {
 		var s Signature
@@ -273,9 +282,6 @@ func (c *conn) signatures(ctx context.Context) ([]Signature, error) {
 		return nil
 	})
 	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil, nil
-		}
 		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
 	}
 	return out, nil

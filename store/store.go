@@ -545,7 +545,11 @@ func mapErr(err error) error {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		return fmt.Errorf("%w (%w)", ErrCorrupt, err)
 	case sqlite3.SQLITE_CONSTRAINT:
-		if strings.Contains(err.Error(), "append-only") {
+		// the only triggers that abort are the append-only guards
+		// (migrations/0001_events.sql): told by the extended code, not by
+		// SQLite's message
+		var se *sqlite.Error
+		if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_TRIGGER {
 			return fmt.Errorf("%w (%w)", ErrAppendOnly, err)
 		}
 	}

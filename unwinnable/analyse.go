@@ -228,6 +228,11 @@ func AnalyseWith(b *Board, winner int, o Options) Result {
 	return r
 }
 
+// analyse judges root for s.winner: forced moves played out, then the
+// stages of the search in the order they run. It stays one function (the
+// 6.9 analyser's search loops may exceed 100 lines, issue 25): the stages
+// share the budget, the forced moves' prefix and the searches' state, and
+// split apart they would pass all of it around.
 func (s *searcher) analyse(root *Board, short bool) Result {
 	wn, ln := phrase.Word(colourName(s.winner)), phrase.Word(colourName(1-s.winner))
 	b := *root

@@ -448,6 +448,10 @@ func (x *bfSearch) release() {
 
 // runBestFirst runs the search x on with at most budget more positions
 // (the score's weights are the searcher's: keep them between runs).
+//
+// It stays one loop (the 6.9 analyser's search loops may exceed 100
+// lines, issue 25): select, expand and back up share the arena, the path
+// and the budget, and this is the search's hot path.
 func (s *searcher) runBestFirst(x *bfSearch, budget int) ([]Move, bool) {
 	nodes, maxPly := x.nodes, x.maxPly
 	q := &nodes.heap

@@ -115,35 +115,8 @@ func ParseFEN(fen string) (*Board, error) {
 	for i := range b.sq {
 		b.sq[i] = -1
 	}
-	ranks := strings.Split(f[0], "/")
-	if len(ranks) != 8 {
-		return nil, fmt.Errorf("the placement field needs 8 ranks, it has %d", len(ranks))
-	}
-	for i, r := range ranks {
-		rank := 7 - i
-		file := 0
-		for _, ch := range r {
-			switch {
-			case ch >= '1' && ch <= '8':
-				file += int(ch - '0')
-			default:
-				k := strings.IndexRune(pieceLetters, ch)
-				if k < 0 {
-					return nil, fmt.Errorf("%q is not a piece letter", ch)
-				}
-				if file > 7 {
-					return nil, fmt.Errorf("rank %d has more than 8 squares", rank+1)
-				}
-				b.put(k/6, k%6, rank*8+file)
-				file++
-			}
-			if file > 8 {
-				return nil, fmt.Errorf("rank %d has more than 8 squares", rank+1)
-			}
-		}
-		if file != 8 {
-			return nil, fmt.Errorf("rank %d has %d squares, not 8", rank+1, file)
-		}
+	if err := b.place(f[0]); err != nil {
+		return nil, err
 	}
 	switch f[1] {
 	case "w":
@@ -154,21 +127,8 @@ func ParseFEN(fen string) (*Board, error) {
 	default:
 		return nil, fmt.Errorf("the side to move is %q, not w or b", f[1])
 	}
-	if f[2] != "-" {
-		for _, ch := range f[2] {
-			switch ch {
-			case 'K':
-				b.castle |= castleWK
-			case 'Q':
-				b.castle |= castleWQ
-			case 'k':
-				b.castle |= castleBK
-			case 'q':
-				b.castle |= castleBQ
-			default:
-				return nil, fmt.Errorf("castling rights %q: only K, Q, k, q or -", f[2])
-			}
-		}
+	if err := b.castlingRights(f[2]); err != nil {
+		return nil, err
 	}
 	for c := 0; c < 2; c++ {
 		if n := bits.OnesCount64(b.bb[c][King]); n != 1 {
@@ -178,26 +138,7 @@ func ParseFEN(fen string) (*Board, error) {
 	if (b.bb[0][Pawn]|b.bb[1][Pawn])&(rank1|rank8) != 0 {
 		return nil, fmt.Errorf("a pawn stands on the first or last rank")
 	}
-	// Castling rights without king and rook at home are dropped, as a
-	// position cannot have them.
-	if b.sq[4] != int8(King) {
-		b.castle &^= castleWK | castleWQ
-	}
-	if b.sq[7] != int8(Rook) {
-		b.castle &^= castleWK
-	}
-	if b.sq[0] != int8(Rook) {
-		b.castle &^= castleWQ
-	}
-	if b.sq[60] != int8(6+King) {
-		b.castle &^= castleBK | castleBQ
-	}
-	if b.sq[63] != int8(6+Rook) {
-		b.castle &^= castleBK
-	}
-	if b.sq[56] != int8(6+Rook) {
-		b.castle &^= castleBQ
-	}
+	b.dropCastlingAwayFromHome()
 	b.key ^= zCastle[b.castle]
 	if f[3] != "-" {
 		s, ok := parseSquare(f[3])
@@ -225,6 +166,86 @@ func ParseFEN(fen string) (*Board, error) {
 		return nil, fmt.Errorf("the side not to move is in check")
 	}
 	return b, nil
+}
+
+// place puts the men of a FEN's placement field on b (8 ranks, the 8th
+// first).
+func (b *Board) place(field string) error {
+	ranks := strings.Split(field, "/")
+	if len(ranks) != 8 {
+		return fmt.Errorf("the placement field needs 8 ranks, it has %d", len(ranks))
+	}
+	for i, r := range ranks {
+		rank := 7 - i
+		file := 0
+		for _, ch := range r {
+			switch {
+			case ch >= '1' && ch <= '8':
+				file += int(ch - '0')
+			default:
+				k := strings.IndexRune(pieceLetters, ch)
+				if k < 0 {
+					return fmt.Errorf("%q is not a piece letter", ch)
+				}
+				if file > 7 {
+					return fmt.Errorf("rank %d has more than 8 squares", rank+1)
+				}
+				b.put(k/6, k%6, rank*8+file)
+				file++
+			}
+			if file > 8 {
+				return fmt.Errorf("rank %d has more than 8 squares", rank+1)
+			}
+		}
+		if file != 8 {
+			return fmt.Errorf("rank %d has %d squares, not 8", rank+1, file)
+		}
+	}
+	return nil
+}
+
+// castlingRights reads a FEN's castling field ("-" for none).
+func (b *Board) castlingRights(field string) error {
+	if field != "-" {
+		for _, ch := range field {
+			switch ch {
+			case 'K':
+				b.castle |= castleWK
+			case 'Q':
+				b.castle |= castleWQ
+			case 'k':
+				b.castle |= castleBK
+			case 'q':
+				b.castle |= castleBQ
+			default:
+				return fmt.Errorf("castling rights %q: only K, Q, k, q or -", field)
+			}
+		}
+	}
+	return nil
+}
+
+// dropCastlingAwayFromHome drops the castling rights whose king or rook is
+// not at home, as a position cannot have them.
+func (b *Board) dropCastlingAwayFromHome() {
+	if b.sq[4] != int8(King) {
+		b.castle &^= castleWK | castleWQ
+	}
+	if b.sq[7] != int8(Rook) {
+		b.castle &^= castleWK
+	}
+	if b.sq[0] != int8(Rook) {
+		b.castle &^= castleWQ
+	}
+	if b.sq[60] != int8(6+King) {
+		b.castle &^= castleBK | castleBQ
+	}
+	if b.sq[63] != int8(6+Rook) {
+		b.castle &^= castleBK
+	}
+	if b.sq[56] != int8(6+Rook) {
+		b.castle &^= castleBQ
+	}
 }
 
 // setEP records an en-passant target only when a pawn of the side to move

@@ -226,6 +226,10 @@ func (x *minorRoom) count(b *Board, lc int, fixed uint64) {
 //   - sets with a square no man of the loser can stand on as a type
 //     allowed there whatever the other blockers, or with more squares than
 //     the loser has men (assign finds no man for them).
+//
+// It stays whole (a search loop of the 6.9 analyser, which may exceed 100
+// lines, issue 25): its nested loops fill one pattern p level by level and
+// prune at each.
 func (x *minorRoom) patterns(lc int, visit func(*matePattern) bool) bool {
 	minor := x.minor
 	var p matePattern
@@ -1284,6 +1288,10 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 
 // fixedMenFrom is fixedMenRules with the men of start only as the first
 // candidates: the greatest such set within start.
+//
+// It stays whole (a search loop of the 6.9 analyser, which may exceed 100
+// lines, issue 25): a fixpoint whose sets only shrink, each pass reading
+// what the one before left.
 func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint64) (uint64, [2]reach) {
 	if winner < 0 {
 		rules = 0

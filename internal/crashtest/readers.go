@@ -202,15 +202,8 @@ func stationReaderTest(work string, read func(string) error) {
 		evs, rerr := readEvents(first)
 		acked, err = len(evs), rerr
 	}
-	for deadline := time.Now().Add(30 * time.Second); err == nil; {
-		n, serr := stationSeq(laptop)
-		if serr == nil && n == acked {
-			break
-		}
-		if time.Now().After(deadline) {
-			err = fmt.Errorf("the laptop did not apply event %d (status: %d, %v)", acked, n, serr)
-		}
-		time.Sleep(20 * time.Millisecond) // the laptop's station applies the stream
+	if err == nil {
+		err = waitApplied(laptop, acked)
 	}
 	for _, db := range []string{first, laptop} {
 		if err == nil {
@@ -226,21 +219,43 @@ func stationReaderTest(work string, read func(string) error) {
 		p.Wait()
 	}
 	procs = nil
-	for _, db := range []string{first, laptop} {
-		out, verr := exec.Command(*binFlag, "--db", db, "verify").CombinedOutput()
-		if verr != nil {
-			check(name, fmt.Errorf("%s does not verify after the kill: %s", filepath.Base(db), lastLine(out)))
-			return
-		}
-		evs, rerr := readEvents(db)
-		if rerr != nil {
-			check(name, rerr)
-			return
-		}
-		if len(evs) != acked {
-			check(name, fmt.Errorf("after kill -9 %s holds %d events; %d were acknowledged and applied", filepath.Base(db), len(evs), acked))
-			return
-		}
+	if err := holdAcknowledged([]string{first, laptop}, acked); err != nil {
+		check(name, err)
+		return
 	}
 	check(fmt.Sprintf("%s (%d events)", name, acked), nil)
+}
+
+// waitApplied waits until the station of the record db has applied event
+// acked (its status says so), for up to 30 s.
+func waitApplied(db string, acked int) error {
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		n, err := stationSeq(db)
+		if err == nil && n == acked {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the laptop did not apply event %d (status: %d, %v)", acked, n, err)
+		}
+		time.Sleep(20 * time.Millisecond) // the laptop's station applies the stream
+	}
+}
+
+// holdAcknowledged checks that each record verifies and holds exactly the
+// acked events after its station was killed.
+func holdAcknowledged(dbs []string, acked int) error {
+	for _, db := range dbs {
+		out, err := exec.Command(*binFlag, "--db", db, "verify").CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%s does not verify after the kill: %s", filepath.Base(db), lastLine(out))
+		}
+		evs, err := readEvents(db)
+		if err != nil {
+			return err
+		}
+		if len(evs) != acked {
+			return fmt.Errorf("after kill -9 %s holds %d events; %d were acknowledged and applied", filepath.Base(db), len(evs), acked)
+		}
+	}
+	return nil
 }

@@ -125,7 +125,7 @@ func TestScript1996Plays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sdb.Close()
-	app, err := match.Open(ctx, sdb)
+	app, err := match.New(ctx, sdb)
 	if err != nil {
 		t.Fatal(err)
 	}

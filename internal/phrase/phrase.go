@@ -11,6 +11,10 @@
 // English, so a missing entry degrades to the English sentence, never to a
 // broken one.
 //
+// A phrase may carry a Code and its English format both (the clock's
+// refusals): a dictionary gives the words for the code, and its Error() is
+// the English.
+//
 // A phrase may instead carry a Code and no words of its own ([Coded]): the
 // refusals whose words differ by face (the command line names its flags,
 // the console its keys and menus). [Translate] then asks the dictionary for
@@ -42,7 +46,7 @@ func Errorf(format string, args ...any) *Error { return &Error{Format: format, A
 func Coded(code string, args ...any) *Error { return &Error{Code: code, Args: args} }
 
 func (e *Error) Error() string {
-	if e.Code != "" {
+	if e.Code != "" && e.Format == "" {
 		if len(e.Args) == 0 {
 			return e.Code
 		}
@@ -81,6 +85,9 @@ func (e *Error) translate(tr func(string) string) string {
 	if e.Code != "" {
 		format := tr(e.Code)
 		if format == e.Code {
+			if e.Format != "" {
+				return fmt.Sprintf(tr(e.Format), args...) // its English, as a neutral phrase
+			}
 			return e.Error() // the dictionary has no words for it
 		}
 		return fmt.Sprintf(format, args...)

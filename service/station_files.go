@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,8 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 )
 
@@ -97,7 +96,7 @@ func ReadStationCreds(db string) (station.Credentials, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil {
-		return c, fmt.Errorf("the station's certificate %s cannot be read (%v): join again with a new invitation", StationCredsPath(db), err)
+		return c, refuse(CodeStationCertificate, StationCredsPath(db), err)
 	}
 	return c, nil
 }
@@ -114,7 +113,7 @@ func ReadStation(db string) (*StationFile, bool, error) {
 	}
 	var sf StationFile
 	if err := json.Unmarshal(b, &sf); err != nil {
-		return nil, false, fmt.Errorf("%s is damaged (%v): join again with a new invitation", StationPath(db), err)
+		return nil, false, refuse(CodeStationFileDamaged, StationPath(db), err)
 	}
 	return &sf, true, nil
 }
@@ -140,7 +139,7 @@ func IsStation(db string) bool {
 
 // ErrNoStation: the record belongs to no station (the console's Match →
 // Stations… says so in one line).
-var ErrNoStation = errors.New("this record belongs to no station")
+var ErrNoStation = refuse(CodeNoStation)
 
 // ReadStationStatus is what 'station status' shows: the status file the
 // running station writes, with this station up only while that file is
@@ -148,20 +147,20 @@ var ErrNoStation = errors.New("this record belongs to no station")
 func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool, err error) {
 	if _, ok, err := ReadStation(db); err != nil || !ok {
 		if err == nil {
-			err = fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+			err = phrase.Coded(string(CodeNotAStationRecord), db)
 		}
 		return st, false, err
 	}
 	b, err := os.ReadFile(StationStatusPath(db))
 	if err != nil {
-		return st, false, fmt.Errorf("station has not run on %s yet: start it with 'station serve'", db)
+		return st, false, phrase.Coded(string(CodeStationNotRun), db)
 	}
 	var f struct {
 		station.Status
 		WrittenNS int64 `json:"written_ns"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return st, false, fmt.Errorf("the station's status file is damaged: restart the station")
+		return st, false, refuse(CodeStatusDamaged)
 	}
 	running = now.Sub(time.Unix(0, f.WrittenNS)) < 2*time.Second
 	for i := range f.Members {
@@ -181,11 +180,11 @@ func ReadStationStatus(db string, now time.Time) (st StationStatus, running bool
 func StationClientAddr(listen string) (string, int, error) {
 	h, ps, err := net.SplitHostPort(listen)
 	if err != nil {
-		return "", 0, fmt.Errorf("--listen %q is not HOST:PORT", listen)
+		return "", 0, phrase.Coded(string(CodeListenNotHostPort), listen)
 	}
 	p, err := strconv.Atoi(ps)
 	if err != nil || p < 1 || p > 65534 {
-		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65534 (the next port is the client port)", listen)
+		return "", 0, phrase.Coded(string(CodeListenPort), listen)
 	}
 	return h, p + 1, nil
 }
@@ -193,19 +192,19 @@ func StationClientAddr(listen string) (string, int, error) {
 // MatchTitle is the title of the match in the record at path ("" if none).
 func MatchTitle(ctx context.Context, path string) string {
 	title := ""
-	if db, err := service.OpenRecordReadOnly(ctx, path); err == nil {
-		if app, err := match.Open(ctx, db); err == nil && app.State().Match != nil {
-			title = app.State().Match.Title
+	if app, err := OpenReadOnly(ctx, path); err == nil {
+		if m := app.State().Match; m != nil {
+			title = m.Title
 		}
-		db.Close()
+		app.DB().Close()
 	}
 	return title
 }
 
 // HolderRoutes are the route addresses of the record holders: those the
 // record names, those the invitation named, and this station's own.
-func HolderRoutes(ctx context.Context, db *service.DB, sf *StationFile) ([]string, error) {
-	rep, err := station.OpenReplica(ctx, db)
+func HolderRoutes(ctx context.Context, db *DB, sf *StationFile) ([]string, error) {
+	rep, err := station.NewReplica(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +242,8 @@ func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
 	for _, c := range sf.Contacts {
 		add(c)
 	}
-	if rdb, err := service.OpenRecordReadOnly(ctx, db); err == nil {
+	if app, err := OpenReadOnly(ctx, db); err == nil {
+		rdb := app.DB()
 		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := StationClientAddr(r); err == nil {
@@ -268,10 +268,10 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	switch role {
 	case "organiser", "display", "operator", "mirror":
 	default:
-		return nil, fmt.Errorf("--role %q is not a station role: use organiser, display, operator or mirror", role)
+		return nil, phrase.Coded(string(CodeNotAStationRole), role)
 	}
 	if strings.TrimSpace(name) == "" || out == "" {
-		return nil, fmt.Errorf("station invite needs --name NAME and -o INVITE")
+		return nil, phrase.Coded(string(CodeInviteNeedsName))
 	}
 	if err := CheckRecord(ctx, db); err != nil {
 		return nil, err
@@ -281,10 +281,10 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 		return nil, err
 	}
 	if !ok || sf.ClientURL == "" {
-		return nil, fmt.Errorf("%s is not a running record holder: start it with 'station serve' first", db)
+		return nil, phrase.Coded(string(CodeNotARunningHolder), db)
 	}
 	if _, err := os.Stat(out); err == nil {
-		return nil, fmt.Errorf("%s exists already: choose a new file name for the invitation", out)
+		return nil, refuse(CodeInvitationExists, out)
 	}
 	own, err := ReadStationCreds(db)
 	if err != nil {
@@ -292,18 +292,18 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	}
 	caKey, err := os.ReadFile(StationCAKeyPath(db))
 	if err != nil {
-		return nil, fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+		return nil, refuse(CodeNotFirstStation)
 	}
 	creds, err := station.Issue(own.CA, caKey, name, role)
 	if err != nil {
 		return nil, err
 	}
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	routes, err := HolderRoutes(ctx, rdb, sf)
-	rdb.Close()
+	routes, err := HolderRoutes(ctx, app.DB(), sf)
+	app.DB().Close()
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func CheckRecord(ctx context.Context, db string) error {
 	if _, err := os.Stat(db); err != nil {
 		return nil
 	}
-	rdb, err := service.OpenRecord(ctx, db) // refuses before any write, as every command's open does
+	rdb, err := openReplica(ctx, db) // refuses before any write, as every command's open does
 	if err != nil {
 		return err
 	}
@@ -331,18 +331,13 @@ func CheckRecord(ctx context.Context, db string) error {
 // his --pin); with one, the key file keyFile, which must be that
 // credential. An unprotected match needs none (""). notice is told what a
 // forwarded command waits for.
-func OperatorCredential(ctx context.Context, db string, g service.Global, keyFile string, notice func(string)) (string, error) {
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+func OperatorCredential(ctx context.Context, db string, g Global, keyFile string, notice func(string)) (string, error) {
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
-		return "", err
-	}
-	app, err := match.Open(ctx, rdb)
-	if err != nil {
-		rdb.Close()
 		return "", err
 	}
 	st := app.State()
-	rdb.Close()
+	app.DB().Close()
 	if st.ArbiterCredential() == nil {
 		if keyFile != "" {
 			return "", &OperatorKeyError{Kind: OperatorKeyNotNeeded}
@@ -353,7 +348,7 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 		if keyFile == "" {
 			return "", &OperatorKeyError{Kind: OperatorKeyNeeded}
 		}
-		k, err := service.ReadKeyFile(keyFile)
+		k, err := ReadKeyFile(keyFile)
 		if err != nil {
 			return "", err
 		}
@@ -369,18 +364,12 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(StationDir(db), "operator-*.key")
+	k, err := match.ParseKeyFile(b)
 	if err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	tmp.Close()
 	g.Role = match.RoleArbiter
-	if _, err := Forward(ctx, db, Command{Words: []string{"credential", "add", "--role", "operator", "--key-file", tmp.Name()}, G: g,
+	if _, err := Forward(ctx, db, StationCommand{Cmd: match.CredentialAdd{Role: match.RoleOperator, Key: k}, G: g,
 		RoleGiven: true, Notice: notice}); err != nil {
 		return "", &OperatorKeyError{Kind: OperatorKeyNotMade, Err: err}
 	}
@@ -392,7 +381,7 @@ func OperatorCredential(ctx context.Context, db string, g service.Global, keyFil
 // operator's invitation to a protected match carries the operator's
 // credential (OperatorCredential; keyFile: the operator's key file when
 // the match has one).
-func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
+func InviteStation(ctx context.Context, db, role, name, out string, g Global, keyFile string) error {
 	inv, err := PrepareInvitation(ctx, db, role, name, out)
 	if err != nil {
 		return err

@@ -1,10 +1,11 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,57 +16,13 @@ import (
 	"time"
 
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
+	"arbiter/store"
 )
 
 // Running a station (docs/stations.md): 'station serve' and 'station join'
 // on the command line, and the console on a station's record when no
 // station runs for it, call Serve.
-
-// Executor runs a forwarded command's words on the authority's record: the
-// command line's commands (cli.StationCommands), so that a command given at
-// any station is run by the same code, with the same checks, as when given
-// at the command line. The face that runs a station passes it
-// (ServeOptions.Exec): 'station serve' its own commands, the console the
-// ones main.go gives it.
-type Executor = station.Executor
-
-// execWith runs a request on the authority: a station joining (station
-// member) here, every other command through commands; without commands
-// every forwarded command is refused with a sentence.
-func execWith(commands Executor) station.Executor {
-	return func(ctx context.Context, app *match.App, req station.Request) (string, error) {
-		if len(req.Args) == 5 && req.Args[0] == "station" && req.Args[1] == "member" {
-			return "", AppendMember(ctx, app, req)
-		}
-		if commands == nil {
-			return "", fmt.Errorf("this program runs no commands for other stations")
-		}
-		return commands(ctx, app, req)
-	}
-}
-
-// AppendMember records that a station joined. Only record holders'
-// connections may send it (arb.cmd.arbiter).
-func AppendMember(ctx context.Context, app *match.App, req station.Request) error {
-	if req.Role != "arbiter" {
-		return fmt.Errorf("only a record holder records a station joining")
-	}
-	at, received := station.SystemInstant(req)
-	payload, _ := json.Marshal(station.MemberInfo{Name: req.Args[2], Role: req.Args[3], Listen: req.Args[4]})
-	_, err := app.DB().Update(ctx, func(tx *service.Tx) error {
-		e, err := tx.Append(service.Event{Match: 1, At: at, Received: received, Role: "system", Actor: "Arbiter", Kind: station.KindMember, Payload: payload})
-		if err != nil {
-			return err
-		}
-		return app.SignSystemEvent(tx, e)
-	})
-	if err == nil {
-		err = app.Refresh(ctx)
-	}
-	return err
-}
 
 // Serve runs the station sf on its record db until ctx ends: as a lone
 // record holder, a member of the cluster, or a client; it restarts its
@@ -89,7 +46,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 	}
-	rdb, err := service.OpenRecord(ctx, db)
+	rdb, err := openReplica(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -104,59 +61,13 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	}
 	var offset *time.Duration // the match timeline, carried into a restart in this process
 	for {
-		cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, Exec: execWith(o.Exec), First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
-		cfg.CheckClaim = func(pin string) error {
-			return CheckArbiterPIN(ctx, rdb, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
-		}
-		routes := []string(nil)
-		if station.Holder(sf.Role) {
-			host, port, err := StationClientAddr(sf.Listen)
-			if err != nil {
-				return err
-			}
-			routes, err = HolderRoutes(ctx, rdb, sf)
-			if err != nil {
-				return err
-			}
-			lone, cluster, cname := "lone", "cluster", "arbiter"
-			if sf.Store != "" {
-				lone, cluster = sf.Store, sf.Store+"-cluster"
-			}
-			if sf.Cluster != "" {
-				cname = sf.Cluster
-			}
-			ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(StationDir(db), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
-			if len(routes) >= 2 && !epoch {
-				// Two or more record holders: a cluster, in a store of its own
-				// (a lone engine's stream cannot become a clustered one; the
-				// record seeds the new stream).
-				ec.Dir = filepath.Join(StationDir(db), cluster)
-				ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
-			}
-			cfg.Engine = ec
-			cfg.TimelineFile = TimelinePath(db)
-		} else {
-			cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
-		}
-		s, err := station.Start(ctx, cfg)
+		cfg, routes, err := stationConfig(ctx, db, rdb, sf, o, epoch, offset, tlsc)
 		if err != nil {
 			return err
 		}
-		inProcess.Store(db, s)
-		if s.Engine() != nil {
-			sf.ClientURL = s.Engine().ClientURL()
-		}
-		if err := WriteJSONFile(StationPath(db), sf); err != nil {
-			s.Stop()
+		s, err := startStation(ctx, db, sf, cfg)
+		if err != nil {
 			return err
-		}
-		if sf.First && station.Holder(sf.Role) {
-			if _, ok := s.Replica().Members()[sf.Name]; !ok {
-				if err := submitMember(ctx, s, sf); err != nil {
-					s.Stop()
-					return err
-				}
-			}
 		}
 		if o.Started != nil {
 			o.Started(sf, max(len(routes), 1))
@@ -166,10 +77,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			engines = 1 // alone from the epoch's claim on: a holder joining makes it a cluster again
 		}
 		restart, err := watchStation(ctx, db, s, engines)
-		if epoch {
-			epoch = false
-			routes = nil
-		}
+		epoch = false
 		next := s.Replica().Epoch() + 1
 		if off, u := s.Offset(); u >= 0 {
 			offset = &off
@@ -194,16 +102,90 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 	}
 }
 
+// stationConfig is how the station sf runs on its record rdb: a record
+// holder's engine (lone, or a cluster once two or more holders are named,
+// in the store of its epoch) or a client's contacts; routes are the record
+// holders' route addresses.
+func stationConfig(ctx context.Context, db string, rdb *DB, sf *StationFile, o ServeOptions, epoch bool, offset *time.Duration, tlsc *tls.Config) (station.Config, []string, error) {
+	cfg := station.Config{Name: sf.Name, Role: sf.Role, DB: rdb, First: sf.First, Logf: o.Logf, Epoch: epoch, Now: o.Now, Offset: offset}
+	cfg.CheckClaim = func(pin string) error {
+		app, err := match.New(ctx, rdb)
+		if err != nil {
+			return err
+		}
+		return CheckArbiterPIN(app, pin, "taking authority needs the arbiter's PIN: give --pin", "wrong arbiter PIN for station claim")
+	}
+	if !station.Holder(sf.Role) {
+		cfg.Dial, cfg.TLS = StationContacts(ctx, db, sf), tlsc
+		return cfg, nil, nil
+	}
+	host, port, err := StationClientAddr(sf.Listen)
+	if err != nil {
+		return cfg, nil, err
+	}
+	routes, err := HolderRoutes(ctx, rdb, sf)
+	if err != nil {
+		return cfg, nil, err
+	}
+	lone, cluster, cname := "lone", "cluster", "arbiter"
+	if sf.Store != "" {
+		lone, cluster = sf.Store, sf.Store+"-cluster"
+	}
+	if sf.Cluster != "" {
+		cname = sf.Cluster
+	}
+	ec := &station.EngineConfig{Name: sf.Name, Dir: filepath.Join(StationDir(db), lone), ClientHost: host, ClientPort: port, TLS: tlsc}
+	if len(routes) >= 2 && !epoch {
+		// Two or more record holders: a cluster, in a store of its own
+		// (a lone engine's stream cannot become a clustered one; the
+		// record seeds the new stream).
+		ec.Dir = filepath.Join(StationDir(db), cluster)
+		ec.Cluster = &station.ClusterConfig{Name: cname, Listen: sf.Listen, Routes: routes, Replicas: min(len(routes), 3)}
+	}
+	cfg.Engine = ec
+	cfg.TimelineFile = TimelinePath(db)
+	return cfg, routes, nil
+}
+
+// startStation starts the station of cfg for this process, writes its
+// description with the client URL it serves at, and has the match's first
+// record holder recorded as a member.
+func startStation(ctx context.Context, db string, sf *StationFile, cfg station.Config) (*station.Station, error) {
+	s, err := station.Start(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	inProcess.Store(db, s)
+	if s.Engine() != nil {
+		sf.ClientURL = s.Engine().ClientURL()
+	}
+	if err := WriteJSONFile(StationPath(db), sf); err != nil {
+		inProcess.CompareAndDelete(db, s)
+		s.Stop()
+		return nil, err
+	}
+	if sf.First && station.Holder(sf.Role) {
+		if _, ok := s.Replica().Members()[sf.Name]; !ok {
+			if err := submitMember(ctx, s, sf); err != nil {
+				inProcess.CompareAndDelete(db, s)
+				s.Stop()
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
 // nextEpochStore puts the station into the next epoch's store (station
 // serve --epoch: the survivor of two record holders whose engine cannot
 // start without the other).
 func nextEpochStore(ctx context.Context, db string, sf *StationFile) error {
-	rdb, err := service.OpenRecordReadOnly(ctx, db)
+	app, err := OpenReadOnly(ctx, db)
 	if err != nil {
 		return err
 	}
-	rep, err := station.OpenReplica(ctx, rdb)
-	rdb.Close()
+	rep, err := station.NewReplica(ctx, app.DB())
+	app.DB().Close()
 	if err != nil {
 		return err
 	}
@@ -268,21 +250,17 @@ func submitMember(ctx context.Context, s *station.Station, sf *StationFile) erro
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	rep, err := s.Submit(ctx, station.Request{ID: "member/" + sf.Name + "/" + hex.EncodeToString(idb[:]), Role: "arbiter",
-		Args: []string{"station", "member", sf.Name, sf.Role, sf.Listen}})
+		Member: &station.MemberInfo{Name: sf.Name, Role: sf.Role, Listen: sf.Listen}})
 	if err == nil && rep.Error != "" {
 		err = errors.New(rep.Error)
 	}
 	return err
 }
 
-// CheckArbiterPIN checks pin against the arbiter's PIN of the match on db:
-// missing or wrong (the caller's sentences) when the match has one and pin
-// is empty or not it.
-func CheckArbiterPIN(ctx context.Context, db *service.DB, pin, missing, wrong string) error {
-	app, err := match.Open(ctx, db)
-	if err != nil {
-		return err
-	}
+// CheckArbiterPIN checks pin against the arbiter's PIN of the match of
+// app: missing or wrong (the caller's sentences) when the match has one and
+// pin is empty or not it.
+func CheckArbiterPIN(app *match.App, pin, missing, wrong string) error {
 	if m := app.State().Match; m != nil && !m.CheckPIN(pin) {
 		if pin == "" {
 			return errors.New(missing)
@@ -291,3 +269,10 @@ func CheckArbiterPIN(ctx context.Context, db *service.DB, pin, missing, wrong st
 	}
 	return nil
 }
+
+// openReplica opens a station's record for the station that holds it: read
+// and written only by the station, which appends to it what the stream
+// holds (station.Replica) and, as the authority, its commands' events once
+// the stream took them (docs/stations.md). Every face reads a station's
+// record with OpenReadOnly.
+func openReplica(ctx context.Context, path string) (*DB, error) { return store.Open(ctx, path) }

@@ -1,6 +1,6 @@
 //go:build !nostation && unix
 
-package stations
+package service
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,8 +18,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
-	"arbiter/service"
 	"arbiter/station"
 	"arbiter/store"
 )
@@ -49,7 +48,7 @@ type Link struct {
 	nc  *nats.Conn
 	now func() time.Time
 	// rdb and app are this station's replica, read to sign commands.
-	rdb *service.DB
+	rdb *DB
 	app *match.App
 
 	mu sync.Mutex
@@ -84,7 +83,7 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+		return nil, phrase.Coded(string(CodeNotAStationRecord), db)
 	}
 	creds, err := ReadStationCreds(db)
 	if err != nil {
@@ -275,17 +274,17 @@ func (l *Link) stationOffset() (offset, uncertainty time.Duration, ok bool) {
 
 // Forward sends one command given at the station's record db to the
 // authority and waits until this station's record holds it (docs/stations.md).
-func Forward(ctx context.Context, db string, c Command) (Result, error) {
+func Forward(ctx context.Context, db string, c StationCommand) (StationResult, error) {
 	now := c.Now
 	if now == nil {
 		now = time.Now
 	}
 	if err := checkRole(db, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	l, err := Dial(ctx, db, now)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	defer l.Close()
 	return l.Send(ctx, c)
@@ -293,18 +292,18 @@ func Forward(ctx context.Context, db string, c Command) (Result, error) {
 
 // checkRole gives a command without a role on the operator's laptop to the
 // operator, and refuses a role this station's connection may not send.
-func checkRole(db string, c *Command) error {
+func checkRole(db string, c *StationCommand) error {
 	sf, ok, err := ReadStation(db)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("%s is not a station's record: start one with 'station serve' or 'station join'", db)
+		return phrase.Coded(string(CodeNotAStationRecord), db)
 	}
 	return checkRoleOf(sf, c)
 }
 
-func checkRoleOf(sf *StationFile, c *Command) error {
+func checkRoleOf(sf *StationFile, c *StationCommand) error {
 	if !c.RoleGiven && sf.Role == "operator" {
 		c.G.Role = match.RoleOperator // the operator's laptop speaks for the operator
 	}
@@ -320,12 +319,12 @@ func checkRoleOf(sf *StationFile, c *Command) error {
 // Prepare unlocks the credential a command like c would be signed with and
 // keeps its key for the link's life (the console does it when it is given
 // a PIN): its commands are then signed without the wait.
-func (l *Link) Prepare(ctx context.Context, c Command) error {
+func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
 	if err := checkRoleOf(l.sf, &c); err != nil {
 		return err
 	}
 	off, _, _ := l.Offset()
-	_, err := l.prepare(ctx, c.G, c.Key, c.Words, l.now().Add(off))
+	_, err := l.prepare(ctx, c.G, c.Key, c.Cmd, l.now().Add(off))
 	return err
 }
 
@@ -337,9 +336,9 @@ func (l *Link) Prepare(ctx context.Context, c Command) error {
 // console's press was given before, and its link has all of it at hand),
 // then it is stamped, signed and sent at once: a press is not raised at the
 // authority for time spent here (docs/stations.md).
-func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
+func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error) {
 	if err := checkRoleOf(l.sf, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	g := c.G
 	off, r, ok := l.Offset()
@@ -351,23 +350,19 @@ func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
 		}
 		guess = guess.Add(off)
 	}
-	p, err := l.prepare(ctx, g, c.Key, c.Words, guess)
+	p, err := l.prepare(ctx, g, c.Key, c.Cmd, guess)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
 	if g.AtSet && ok {
 		// An instant given: checked here, where the command is received,
 		// as the authority checks it (a party's at most 5 s back).
 		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
-			return Result{}, err
+			return StationResult{}, err
 		}
 	}
 	return l.submit(ctx, c, p, off, r, ok)
 }
-
-// CheckWords are the words of the command that checks a credential
-// (docs/cli.md, 'credential check').
-var CheckWords = []string{"credential", "check"}
 
 // CheckCredential checks the credential c is given with (c.G: --pin,
 // --secret, --key-file; c.Key) where it is given, as the console's PIN
@@ -385,11 +380,11 @@ var CheckWords = []string{"credential", "check"}
 // next attempt here is reckoned with it. While no authority answers the
 // report waits, retried with its id (c.Notice is told), and the attempt
 // is refused only once it is recorded.
-func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
+func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationResult, error) {
 	if err := checkRoleOf(l.sf, &c); err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
-	c.Words = CheckWords
+	c.Cmd = match.CredentialCheck{}
 	off, r, ok := l.Offset()
 	at := c.G.At
 	if !c.G.AtSet {
@@ -398,12 +393,12 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 		}
 		at = c.Pressed.Add(off)
 	}
-	p, err := l.prepare(ctx, c.G, c.Key, c.Words, at)
+	p, err := l.prepare(ctx, c.G, c.Key, c.Cmd, at)
 	if err != nil {
-		return Result{}, err // the back-off, or an older record's PIN
+		return StationResult{}, err // the back-off, or an older record's PIN
 	}
 	if p.key != nil || !p.protected() {
-		return Result{}, nil // right (or none needed): nothing to record
+		return StationResult{}, nil // right (or none needed): nothing to record
 	}
 	res, err := l.submit(ctx, c, p, off, r, ok)
 	var refused *Refused
@@ -411,7 +406,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 		// the auth.fail is committed: wait until this record holds it (so
 		// that the next try reckons with it); the command stays refused
 		// either way
-		_ = WaitApplied(ctx, l.db, res.Seq)
+		_, _ = l.waitApplied(ctx, res.Seq, res.Seq)
 	}
 	return res, err
 }
@@ -419,7 +414,7 @@ func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
 // submit stamps, signs and sends a prepared command and waits until this
 // station's record holds it (off, r, ok: the offset to the authority, its
 // round trip, whether one answered).
-func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Duration, ok bool) (Result, error) {
+func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r time.Duration, ok bool) (StationResult, error) {
 	g := c.G
 	stamped := c.Pressed.IsZero()
 	if stamped {
@@ -438,21 +433,24 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(g.Role),
-		At: at.UnixNano(), AtGiven: g.AtSet, RTT: int64(rtt), Args: p.words}
+		At: at, AtGiven: g.AtSet, RTT: int64(rtt), Command: p.command}
 	p.sign(&req)
 	rep, err := station.Submit(ctx, l.nc, req, nil, 2*time.Second)
 	if err != nil {
-		return Result{}, err
+		return StationResult{}, err
 	}
-	res := Result{Seq: rep.Seq, Output: rep.Output, Stamp: at, RTT: rtt}
+	res := StationResult{Seq: rep.Seq, Stamp: at, RTT: rtt, Role: g.Role}
 	if rep.Error != "" {
 		ref := &Refused{Text: rep.Error}
-		if rep.Refusal != nil {
+		switch {
+		case rep.Refusal != nil:
 			ref.Refusal = rep.Refusal
+		case rep.Phrase != nil:
+			ref.Refusal = rep.Phrase // the station's own refusal, by its code
 		}
 		return res, ref
 	}
-	if err := WaitApplied(ctx, l.db, rep.Seq); err != nil {
+	if res.Result, err = l.waitApplied(ctx, rep.First, rep.Seq); err != nil {
 		return res, err
 	}
 	if p.id == "arbiter" && p.key != nil {
@@ -470,16 +468,16 @@ func (l *Link) submit(ctx context.Context, c Command, p prepared, off, r time.Du
 // appends it to the heads stream, and signHead returns once this
 // station's record holds it. A head not recorded leaves the command as
 // committed; the error says so.
-func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, seq uint64) error {
+func (l *Link) signHead(ctx context.Context, c StationCommand, key ed25519.PrivateKey, seq uint64) error {
 	fail := func(err error) error {
-		return fmt.Errorf("the command is committed as event %d, but the arbiter's signature of that head is not recorded (%v): it is signed at his next command", seq, err)
+		return refuse(CodeHeadNotSigned, seq, err)
 	}
 	if l.rdb == nil {
-		return fail(errors.New("this station's record is not open"))
+		return fail(refuse(CodeReplicaNotOpen))
 	}
 	evs, err := l.rdb.EventsAfter(ctx, int64(seq)-1)
 	if err != nil || len(evs) == 0 || evs[0].Seq != int64(seq) {
-		return fail(fmt.Errorf("event %d is not in this station's record", seq))
+		return fail(refuse(CodeNotInReplica, seq))
 	}
 	e := evs[0]
 	note := station.HeadNote{Seq: e.Seq, Hash: e.Hash, Key: hex.EncodeToString(key.Public().(ed25519.PublicKey)),
@@ -487,7 +485,7 @@ func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, 
 	var idb [12]byte
 	rand.Read(idb[:])
 	req := station.Request{ID: l.sf.Name + "/head/" + hex.EncodeToString(idb[:]), From: l.sf.Name, Role: string(c.G.Role),
-		At: e.At.UnixNano(), SignedHead: &note}
+		At: e.At, SignedHead: &note}
 	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rep, err := station.Submit(sctx, l.nc, req, nil, 2*time.Second)
@@ -497,23 +495,21 @@ func (l *Link) signHead(ctx context.Context, c Command, key ed25519.PrivateKey, 
 	if rep.Error != "" {
 		return fail(errors.New(rep.Error))
 	}
-	if err := WaitHeadSigned(sctx, l.db, e.Seq); err != nil {
+	if err := l.waitHeadSigned(sctx, e.Seq); err != nil {
 		return fail(err)
 	}
 	return nil
 }
 
-// WaitHeadSigned waits until the station's record at path holds the
-// arbiter's signature of the head at event seq (the station applies the
-// heads stream in another process, or beside the face).
-func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
-	db, err := service.OpenRecordReadOnly(ctx, path)
-	if err != nil {
+// waitHeadSigned waits until this station's record holds the arbiter's
+// signature of the head at event seq (the station applies the heads
+// stream in another process, or beside the face).
+func (l *Link) waitHeadSigned(ctx context.Context, seq int64) error {
+	if _, err := l.replica(ctx); err != nil {
 		return err
 	}
-	defer db.Close()
 	for {
-		sigs, err := db.Signatures(ctx)
+		sigs, err := l.rdb.Signatures(ctx)
 		if err != nil {
 			return err
 		}
@@ -534,42 +530,42 @@ func WaitHeadSigned(ctx context.Context, path string, seq int64) error {
 // this station's record to hold it before it says so (NotAppliedError).
 var AppliedWithin = 30 * time.Second
 
-// WaitApplied waits until the station's record at db holds event seq (the
-// station applies the stream in another process, or beside the face); a
+// waitApplied waits until this station's record holds event seq (the
+// station applies the stream in another process, or beside the face) and
+// returns what the command whose events are first…seq did, as that record
+// holds it (match.ResultOf; first 0: the last event alone); a
 // NotAppliedError when it does not within AppliedWithin.
-func WaitApplied(ctx context.Context, path string, seq uint64) error {
-	db, err := service.OpenRecordReadOnly(ctx, path)
-	if err != nil && !errors.Is(err, service.ErrEmpty) {
-		return err
+func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result, error) {
+	if _, err := l.replica(ctx); err != nil {
+		return match.Result{}, err
+	}
+	if first == 0 || first > seq {
+		first = seq
 	}
 	deadline := time.Now().Add(AppliedWithin)
 	for {
-		if db == nil {
-			db, _ = service.OpenRecordReadOnly(ctx, path)
-		}
-		if db != nil {
-			if got, _, err := db.Head(ctx); err == nil && uint64(got) >= seq {
-				db.Close()
-				return nil
+		if got, _, err := l.rdb.Head(ctx); err == nil && uint64(got) >= seq {
+			evs, err := l.rdb.EventsAfter(ctx, int64(first)-1)
+			if err != nil {
+				return match.Result{}, err
 			}
+			return match.ResultOf(evs[:min(len(evs), int(seq-first+1))]), nil
 		}
 		if time.Now().After(deadline) {
-			if db != nil {
-				db.Close()
-			}
-			return &NotAppliedError{Seq: seq, Within: AppliedWithin}
+			return match.Result{}, &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
 }
 
-// prepared is a command made ready to be signed: its words as sent, and
-// the credential and unlocked key that sign it (none: the match is
-// unprotected, or no credential was given, which the authority refuses in
-// its words), or the credential a wrong passphrase or key was tried on.
+// prepared is a command made ready to be signed: its canonical encoding
+// as sent, and the credential and unlocked key that sign it (none: the
+// match is unprotected, or no credential was given, which the authority
+// refuses in its words), or the credential a wrong passphrase or key was
+// tried on.
 type prepared struct {
 	st            *match.State
-	words         []string
+	command       []byte
 	id            string
 	key           ed25519.PrivateKey
 	tried, triedG string
@@ -586,7 +582,7 @@ func (p prepared) sign(req *station.Request) {
 	case p.tried != "":
 		req.Tried, req.TriedGiven = p.tried, p.triedG
 	case p.key != nil:
-		signWith(p.st, p.id, p.key, req)
+		req.Sign(p.id, p.st.Seq, p.st.Head, p.key)
 	}
 }
 
@@ -601,7 +597,7 @@ func (p prepared) sign(req *station.Request) {
 // command, as when it is given there. A 'credential add' sends the
 // record's form of the new credential, made here. at is the command's
 // instant as far as it is known (its back-off is checked on it).
-func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (prepared, error) {
+func (l *Link) prepare(ctx context.Context, g Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (prepared, error) {
 	app, err := l.replica(ctx)
 	if err != nil {
 		return prepared{}, err
@@ -619,7 +615,7 @@ func (l *Link) prepare(ctx context.Context, g service.Global, key ed25519.Privat
 			return prepared{}, err
 		}
 	}
-	return l.prepareOn(app.State(), g, key, words, at)
+	return l.prepareOn(app.State(), g, key, cmd, at)
 }
 
 // authMatchSeq is the authority's last event that is not a system event,
@@ -639,12 +635,17 @@ func (l *Link) authMatchSeq() int64 {
 }
 
 // prepareOn is prepare on the replica's state st.
-func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateKey, words []string, at time.Time) (p prepared, err error) {
-	words, newKey, err := madeHere(st, words)
+func (l *Link) prepareOn(st *match.State, g Global, key ed25519.PrivateKey, cmd match.Command, at time.Time) (p prepared, err error) {
+	cmd, newKey, err := madeHere(cmd)
 	if err != nil {
 		return prepared{}, err
 	}
-	p = prepared{st: st, words: words}
+	p = prepared{st: st}
+	if cmd != nil { // nil: only the credential is unlocked (Prepare)
+		if p.command, err = match.EncodeCommand(cmd); err != nil {
+			return prepared{}, err
+		}
+	}
 	protected := st.Match != nil && st.ArbiterCredential() != nil
 	if !protected {
 		if newKey != nil {
@@ -654,7 +655,7 @@ func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateK
 			return p, nil
 		}
 		if st.Match != nil && st.Protected() && g.Role == match.RoleArbiter {
-			return p, fmt.Errorf("this record keeps an older PIN without signing keys, which a station cannot check without sending it: give the arbiter's commands on a record made with this version")
+			return p, refuse(CodeOlderPIN)
 		}
 		return p, nil // unprotected: no credential is needed
 	}
@@ -666,7 +667,7 @@ func (l *Link) prepareOn(st *match.State, g service.Global, key ed25519.PrivateK
 			}
 		}
 		if path != "" {
-			if key, err = service.ReadKeyFile(path); err != nil {
+			if key, err = ReadKeyFile(path); err != nil {
 				return p, err
 			}
 		}
@@ -726,105 +727,47 @@ func (l *Link) unlock(id string, cred *match.Credential, pass string, key ed2551
 	return k, ok
 }
 
-// signWith signs req as the credential id with key, on this replica's head.
-func signWith(st *match.State, id string, key ed25519.PrivateKey, req *station.Request) {
-	req.Signer, req.HeadSeq, req.Head = id, st.Seq, st.Head
-	r := match.SignedRequest{ID: req.ID, From: req.From, Role: req.Role, Signer: id, AtNS: req.At, Seq: req.HeadSeq, Head: req.Head, Words: req.Args}
-	r.Sign(key)
-	req.Sig = r.Sig
-}
-
 // replica is this station's record, opened once per link and brought up
 // to date with each command.
 func (l *Link) replica(ctx context.Context) (*match.App, error) {
 	if l.app == nil {
-		db, err := service.OpenRecordReadOnly(ctx, l.db)
+		app, err := OpenReadOnly(ctx, l.db)
 		if err != nil {
 			return nil, err
 		}
-		app, err := match.Open(ctx, db)
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		l.rdb, l.app = db, app
+		l.rdb, l.app = app.DB(), app
 		return app, nil
 	}
 	return l.app, l.app.Refresh(ctx)
 }
 
-// madeHere rewrites a 'credential add' to carry the new credential as the
-// record will hold it (--credential JSON: a key file's public key, or a
-// passphrase's salt, verifier and sealed key), made here: neither the
-// passphrase nor the key file leaves this station. It returns the new
-// credential's key with it (it signs its own registration when it is the
-// arbiter's first).
-func madeHere(st *match.State, words []string) ([]string, ed25519.PrivateKey, error) {
-	if len(words) < 2 || words[0] != "credential" || words[1] != "add" {
-		return words, nil, nil
+// madeHere makes the new credential of a 'credential add' here, where it
+// is given, as the record will hold it (a key file's public key, or a
+// passphrase's salt, verifier and sealed key: CredentialAdd.Made), so that
+// neither the passphrase nor the key leaves this station. It returns the
+// new credential's key with it when it is the arbiter's (it signs its own
+// registration when it is the arbiter's first). Any other command is
+// returned as it is.
+func madeHere(cmd match.Command) (match.Command, ed25519.PrivateKey, error) {
+	add, ok := cmd.(match.CredentialAdd)
+	if !ok || add.Made != nil || (add.Secret == "") == (add.Key == nil) {
+		return cmd, nil, nil // neither or both: the authority refuses it
 	}
-	out := []string{"credential", "add"}
-	var role, player, secret, keyFile string
-	for i := 2; i < len(words); i++ {
-		w := words[i]
-		name, val, eq := strings.Cut(strings.TrimPrefix(w, "--"), "=")
-		if !strings.HasPrefix(w, "--") || (name != "role" && name != "player" && name != "secret" && name != "key-file") {
-			out = append(out, w)
-			continue
-		}
-		if !eq {
-			if i+1 >= len(words) {
-				return words, nil, nil // the authority says what is missing
-			}
-			i++
-			val = words[i]
-		}
-		switch name {
-		case "role":
-			role = val
-		case "player":
-			player = val
-		case "secret":
-			secret = val
-		case "key-file":
-			keyFile = val
-		}
-	}
-	if role != "" {
-		out = append(out, "--role", role)
-	}
-	if player != "" {
-		out = append(out, "--player", player)
-	}
-	if (secret == "") == (keyFile == "") {
-		return out, nil, nil // neither or both: the authority refuses it
-	}
-	var key ed25519.PrivateKey
-	if keyFile != "" {
-		k, err := service.ReadKeyFile(keyFile)
-		if err != nil {
-			return nil, nil, err
-		}
-		key = k
-	}
-	r, name := strings.ToLower(role), ""
+	r, name := strings.ToLower(string(add.Role)), ""
 	switch match.Role(r) {
 	case match.RoleArbiter, match.RoleOperator:
 	default:
-		r, name = "player", player
+		r, name = "player", add.Player
 	}
-	cred, k, err := match.NewCredential(r, name, secret, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := json.Marshal(cred)
+	cred, k, err := match.NewCredential(r, name, add.Secret, add.Key)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r != "arbiter" {
 		k = nil
 	}
-	return append(out, "--credential", string(b)), k, nil
+	add.Made, add.Secret, add.Key = cred, "", nil
+	return add, k, nil
 }
 
 func hasRole(roles []string, r string) bool {

@@ -7,10 +7,10 @@ import (
 	"arbiter/clock"
 )
 
-// The calls below run one command each through Do. They were the core's
-// entry points before commands were values (issue 25), and stay for the
-// tests of packages that still use them (station/, broadcast/, bench/).
-// New code builds a Command and calls Do.
+// The calls below run one command each through Do, for match's own tests
+// (they were the core's entry points before commands were values, issue
+// 25). Everything else, other packages' tests included, builds a Command
+// and calls Do.
 
 // run runs cmd and tells only whether it was refused.
 func (a *App) run(ctx context.Context, c Cmd, cmd Command) error {
@@ -137,7 +137,7 @@ func (a *App) Incident(ctx context.Context, c Cmd, kind string, args IncidentArg
 	if err != nil {
 		return "", err
 	}
-	card, _ := res.SetupCard(a.State())
+	card, _ := res.SetupCard(a.State(), nil)
 	return card, nil
 }
 

@@ -1,19 +1,20 @@
-package stations
+package service
 
 import (
 	"crypto/ed25519"
 	"time"
 
-	"arbiter/service"
+	"arbiter/match"
 )
 
-// Command is one command given at a station: its words as on the command
-// line (docs/cli.md: the authority runs them through the same commands),
-// and who gives it, when and with which credential (g: the role, --pin,
-// --secret, --key-file; g.At when g.AtSet, else the instant is stamped).
-type Command struct {
-	Words []string
-	G     service.Global
+// StationCommand is one command given at a station: its value (the same the
+// command line and the console run on one machine; the authority decodes
+// it and runs it with match.App.Do), and who gives it, when and with which
+// credential (g: the role, --pin, --secret, --key-file; g.At when g.AtSet,
+// else the instant is stamped).
+type StationCommand struct {
+	Cmd match.Command
+	G   Global
 	// RoleGiven: the role was named (--as, or the console's mode): on the
 	// operator's laptop a command without it is the operator's.
 	RoleGiven bool
@@ -33,11 +34,15 @@ type Command struct {
 	Notice func(string)
 }
 
-// Result is what the authority answered: the command's last event and the
-// output of the commands that print something.
-type Result struct {
+// StationResult is what the authority answered: the command's last event, and
+// what the command did as this station's record holds it (its events,
+// match.ResultOf), for the face to word.
+type StationResult struct {
 	Seq    uint64
-	Output string
+	Result match.Result
+	// Role is the role the command was given in (on the operator's laptop
+	// a command without one is the operator's).
+	Role match.Role
 	// Stamp is the instant the request was stamped with (the match
 	// timeline) and the round trip it was estimated with.
 	Stamp time.Time
@@ -54,12 +59,8 @@ type ServeOptions struct {
 	// Started is told each time the station's engine (re)starts, with the
 	// number of record holders it started with.
 	Started func(sf *StationFile, holders int)
-	// Now is the station's time source (default service.NewTimeSource).
+	// Now is the station's time source (default timesource.New).
 	Now func() time.Time
-	// Exec runs the commands other stations forward while this station is
-	// the authority (the command line's, cli.StationCommands); nil refuses
-	// them with a sentence.
-	Exec Executor
 	// Lock is the record's station lock the caller took before writing
 	// anything (LockStation); Serve takes it itself when nil, and releases
 	// it when it returns either way.

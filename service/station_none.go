@@ -1,13 +1,10 @@
 //go:build nostation
 
-package stations
+package service
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"arbiter/service"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -56,7 +53,7 @@ type StationSeen struct {
 }
 
 // ErrNoStation: the record belongs to no station.
-var ErrNoStation = errors.New("this record belongs to no station")
+var ErrNoStation = refuse(CodeNoStation)
 
 // StationRoles are the roles an invitation can name.
 var StationRoles = []string{"organiser", "display", "operator", "mirror"}
@@ -73,13 +70,13 @@ func ReadStationStatus(db string, now time.Time) (StationStatus, bool, error) {
 }
 
 // InviteStation: this arbiter was built without stations.
-func InviteStation(ctx context.Context, db, role, name, out string, g service.Global, keyFile string) error {
-	return errors.New("this arbiter was built without stations")
+func InviteStation(ctx context.Context, db, role, name, out string, g Global, keyFile string) error {
+	return refuse(CodeNoStations)
 }
 
 // Forward: this arbiter was built without stations.
-func Forward(ctx context.Context, db string, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func Forward(ctx context.Context, db string, c StationCommand) (StationResult, error) {
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // Link: no link to an authority in a build without stations.
@@ -87,25 +84,25 @@ type Link struct{}
 
 // Dial: this arbiter was built without stations.
 func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
-	return nil, errors.New("this arbiter was built without stations")
+	return nil, refuse(CodeNoStations)
 }
 
 // Close: nothing to close.
 func (l *Link) Close() {}
 
 // Prepare: this arbiter was built without stations.
-func (l *Link) Prepare(ctx context.Context, c Command) error {
-	return errors.New("this arbiter was built without stations")
+func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
+	return refuse(CodeNoStations)
 }
 
 // Send: this arbiter was built without stations.
-func (l *Link) Send(ctx context.Context, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error) {
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // CheckCredential: this arbiter was built without stations.
-func (l *Link) CheckCredential(ctx context.Context, c Command) (Result, error) {
-	return Result{}, errors.New("this arbiter was built without stations")
+func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationResult, error) {
+	return StationResult{}, refuse(CodeNoStations)
 }
 
 // Executor: no station runs commands for others in a build without
@@ -114,7 +111,7 @@ type Executor func()
 
 // Serve: this arbiter was built without stations.
 func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) error {
-	return errors.New("this arbiter was built without stations")
+	return refuse(CodeNoStations)
 }
 
 // StationLock: no station runs in a build without stations.
@@ -133,7 +130,7 @@ func (l *StationLock) Release() {}
 
 // LockStation: this arbiter was built without stations.
 func LockStation(db string) (*StationLock, error) {
-	return nil, errors.New("this arbiter was built without stations")
+	return nil, refuse(CodeNoStations)
 }
 
 // Running: no station runs in a build without stations.

@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"errors"
@@ -52,14 +52,14 @@ func LockStation(db string) (*StationLock, error) {
 	path := StationLockPath(db)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("the station's lock %s cannot be opened: %v", path, err)
+		return nil, refuse(CodeLockNotOpened, path, err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
 			return nil, &BusyError{DB: db, PID: lockHolder(path)}
 		}
-		return nil, fmt.Errorf("the station's lock %s cannot be taken: %v", path, err)
+		return nil, refuse(CodeLockNotTaken, path, err)
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

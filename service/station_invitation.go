@@ -1,6 +1,6 @@
 //go:build !nostation
 
-package stations
+package service
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"arbiter/service"
 	"arbiter/station"
 )
 
@@ -77,17 +76,17 @@ func invitationMessage(inv Invitation) []byte {
 // WriteInvitation signs inv with the match's CA key (beside the first
 // station's record db) and writes it to out.
 func WriteInvitation(db, out string, inv Invitation) error {
-	keyPEM, err := service.ReadRegularFile(StationCAKeyPath(db), "the match's CA key", 64<<10)
+	keyPEM, err := ReadRegularFile(StationCAKeyPath(db), "the match's CA key", 64<<10)
 	if err != nil {
-		return fmt.Errorf("only the match's first station holds the key that signs invitations: invite from there")
+		return refuse(CodeNotFirstStation)
 	}
 	kb, _ := pem.Decode(keyPEM)
 	if kb == nil {
-		return fmt.Errorf("the match's CA key %s is damaged", StationCAKeyPath(db))
+		return refuse(CodeCAKeyDamaged, StationCAKeyPath(db))
 	}
 	key, err := x509.ParseECPrivateKey(kb.Bytes)
 	if err != nil {
-		return fmt.Errorf("the match's CA key %s is damaged: %v", StationCAKeyPath(db), err)
+		return refuse(CodeCAKeyUnreadable, StationCAKeyPath(db), err)
 	}
 	if inv.Signature, err = ecdsa.SignASN1(rand.Reader, key, invitationMessage(inv)); err != nil {
 		return err
@@ -100,7 +99,7 @@ func WriteInvitation(db, out string, inv Invitation) error {
 // the invitation's CA for its name and role, its key is the certificate's,
 // and the CA signed everything the invitation says.
 func ReadInvitation(path string) (*Invitation, error) {
-	b, err := service.ReadRegularFile(path, "the invitation", 1<<20)
+	b, err := ReadRegularFile(path, "the invitation", 1<<20)
 	if err != nil {
 		return nil, err
 	}

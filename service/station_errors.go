@@ -1,4 +1,4 @@
-package stations
+package service
 
 import (
 	"errors"

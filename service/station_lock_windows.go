@@ -1,6 +1,6 @@
 //go:build !nostation && windows
 
-package stations
+package service
 
 import (
 	"errors"

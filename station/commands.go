@@ -1,0 +1,554 @@
+package station
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// receipt is the first receipt of a request by any record holder: the
+// instant on that holder's match timeline, the holder, and the round trip
+// it measured to the sender (0: none measured). here: this holder has
+// received the request itself (and published its note).
+type receipt struct {
+	at   time.Time
+	by   string
+	rtt  time.Duration
+	here bool
+}
+
+var (
+	// ErrDirect: a write on a station's record outside the station.
+	ErrDirect = errors.New("station: this record belongs to a station; give the command through the station ('arbiter --db FILE ...' forwards it)")
+	// ErrNotAuthority: this station is not the authority (any more).
+	ErrNotAuthority = errors.New("station: this station is not the match's authority")
+)
+
+// EngineError is a failure of the stream (timeout, no quorum): the outcome
+// of the append is unknown, so the request is not answered and the sender
+// retries with the same id.
+type EngineError struct{ Err error }
+
+func (e *EngineError) Error() string {
+	return "station: the stream did not take the command: " + e.Err.Error()
+}
+
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// awaitEvent waits until the replica holds event seq, or returns nil at
+// once when the stream itself does not hold it (a head signature of an
+// event that does not exist is then refused by ApplyHead); it returns the
+// alarm once raised, or the station's end.
+func (s *Station) awaitEvent(seq int64) error {
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+		err := s.rep.WaitSeq(ctx, uint64(max(seq, 0)))
+		cancel()
+		var alarm *AlarmError
+		switch {
+		case err == nil, errors.As(err, &alarm):
+			return err
+		case s.ctx.Err() != nil:
+			return s.ctx.Err()
+		}
+		if last, lerr := s.link.LastSeq(s.ctx); lerr == nil && last < uint64(seq) {
+			return nil
+		}
+	}
+}
+
+// handleHead appends to the heads stream the arbiter's head signature a
+// station sent after his command, once checked against this record (the
+// authority's); every station then puts it beside its record
+// (consumeHeads). A signature that does not hold is refused; while the
+// record has not reached its event, or the stream does not take it, it is
+// not answered and the sender retries.
+func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
+	h := *req.SignedHead
+	if !s.authority() {
+		return
+	}
+	if req.Command != nil || req.Member != nil || req.Refused != nil {
+		s.respond(m, refusedWith(CodeHeadAlone))
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	err := s.rep.WaitSeq(wctx, uint64(max(h.Seq, 1)))
+	cancel()
+	if err != nil && s.rep.CheckHead(h) != "" {
+		s.cfg.Logf("%s: head signature %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, h.Seq, err)
+		if last, lerr := s.link.LastSeq(ctx); lerr != nil || last >= uint64(h.Seq) {
+			return // not answered: the sender retries
+		}
+	}
+	if problem := s.rep.CheckHead(h); problem != "" {
+		s.respond(m, refusedWith(CodeHeadRefused, problem))
+		return
+	}
+	b, _ := json.Marshal(h)
+	if err := s.link.PublishHead(ctx, fmt.Sprintf("head-%d-%s", h.Seq, h.Key), b); err != nil {
+		s.cfg.Logf("%s: head signature %s not appended: %v", s.cfg.Name, req.ID, err)
+		return
+	}
+	s.respond(m, Reply{Seq: uint64(h.Seq)})
+}
+
+// otherHolder is, when the stream has exactly two replicas (two record
+// holders), the station that holds the other one; "" otherwise.
+func (s *Station) otherHolder(peers []string) string {
+	if len(peers) != 2 || s.eng == nil {
+		return ""
+	}
+	for _, p := range peers {
+		if p != s.cfg.Name && p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// waitOtherHolder: with exactly two record holders, the authority answers a
+// command only once the other holder's record holds it too (its beat right
+// after applying, or its periodic one), however long that takes, so that a
+// new epoch on either (station claim --epoch) starts from a record with
+// every acknowledged command. It reports false when ctx ended first: the
+// command is then not answered (the sender retries with the same id, and
+// the retry waits the same way). With one holder the record is the
+// authority's own; with three the stream's majority keeps every
+// acknowledged event and a new authority catches up from it.
+func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string) bool {
+	if other == "" {
+		return true
+	}
+	said := time.NewTimer(time.Second)
+	defer said.Stop()
+	for {
+		s.mu.Lock()
+		b, changed := s.beats[other], s.beatChanged
+		s.mu.Unlock()
+		if uint64(b.seq) >= seq {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			s.cfg.Logf("%s: event %d not answered: %s has not reported it applied", s.cfg.Name, seq, other)
+			return false
+		case <-said.C:
+			s.cfg.Logf("%s: event %d waits for %s to apply it (two record holders: answered only when both hold it)", s.cfg.Name, seq, other)
+		case <-changed:
+		}
+	}
+}
+
+// beforeCommit puts a command's events into the stream before the record
+// commits them; a refusal of the stream rolls the record back.
+func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []store.Signature) error {
+	if ctx.Value(keyReplica) != nil {
+		return nil
+	}
+	id, _ := ctx.Value(keyCommand).(string)
+	if id == "" {
+		return ErrDirect
+	}
+	if seq, _ := s.rep.Head(); seq != uint64(evs[0].Seq-1) {
+		return ErrStale // the view of the claims would not be this command's
+	}
+	if ctx.Value(keyClaim) == nil && !s.authority() {
+		return ErrNotAuthority
+	}
+	last, err := s.link.Append(ctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
+	var dup *DuplicateError
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrStale), errors.As(err, &dup):
+		return err
+	default:
+		return &EngineError{err}
+	}
+	if last != uint64(evs[len(evs)-1].Seq) {
+		s.rep.raise(last, "the stream placed the command at event %d, the record at %d", last, evs[len(evs)-1].Seq)
+		return s.rep.Alarm()
+	}
+	s.mu.Lock()
+	s.acked[id] = last
+	s.mu.Unlock()
+	return nil
+}
+
+// worker runs the requests one at a time: catch up, answer a known id with
+// its seq, validate and append.
+func (s *Station) worker() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case m := <-s.cmds:
+			s.handle(m)
+		}
+	}
+}
+
+func (s *Station) respond(m *nats.Msg, r Reply) {
+	r.By = s.cfg.Name
+	b, _ := json.Marshal(r)
+	m.Respond(b)
+}
+
+// handle answers one request: catch up with the stream, answer a command
+// id already in the log from it, else stamp the request, run it and
+// answer — or leave it unanswered, for the sender to retry with the same
+// id, when this station cannot decide it now.
+func (s *Station) handle(m *nats.Msg) {
+	var req Request
+	if json.Unmarshal(m.Data, &req) != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if req.SignedHead != nil {
+		s.handleHead(ctx, m, req)
+		return
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		last, peers, err := s.link.lastSeqPeers(ctx)
+		if err != nil {
+			s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
+			return // no answer: the sender retries
+		}
+		other := s.otherHolder(peers)
+		if err := s.rep.WaitSeq(ctx, last); err != nil {
+			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
+			return
+		}
+		if first, seq, ok := s.rep.IDSeqs(req.ID); ok {
+			if s.waitOtherHolder(ctx, seq, other) {
+				s.respond(m, s.answerFromLog(ctx, first, seq))
+			}
+			return
+		}
+		if !s.authority() {
+			s.cfg.Logf("%s: command %s: no longer the authority", s.cfg.Name, req.ID)
+			return
+		}
+		cmd, err := s.decode(req)
+		first := uint64(0)
+		if err == nil {
+			req = s.stamp(req, cmd)
+			first, err = s.run(context.WithValue(ctx, keyCommand, req.ID), req, cmd)
+		}
+		if !s.answer(ctx, m, req, first, err, last, other) {
+			return
+		}
+	}
+}
+
+// decode reads the request's command (nil for a station's own request);
+// a request that is neither is refused.
+func (s *Station) decode(req Request) (match.Command, error) {
+	switch {
+	case req.Member != nil || req.Refused != nil:
+		if req.Role != string(match.RoleArbiter) || req.Command != nil {
+			return nil, refuse(CodeOwnEventOnly)
+		}
+		return nil, nil
+	}
+	if _, err := match.ParseRole(req.Role); err != nil {
+		return nil, err
+	}
+	return match.DecodeCanonical(req.Command)
+}
+
+// stamp sets how the authority times the request (match.Stamp): its first
+// receipt by any record holder, the round trip that holder measured, and
+// the instant it runs at — the one stamped where it was given, raised to
+// the earliest that receipt allows.
+func (s *Station) stamp(req Request, cmd match.Command) Request {
+	s.mu.Lock()
+	first := s.receipts[req.ID]
+	s.mu.Unlock()
+	pressed := req.At
+	at := pressed
+	if first.at.IsZero() {
+		first = receipt{at: s.Now(), by: s.cfg.Name}
+	}
+	stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
+	if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
+		// A sender cannot backdate by more than the round trip the
+		// holder that received it first measured to it: raised to
+		// that bound (docs/stations.md says why it is not refused).
+		// Only the arbiter's credential records an earlier instant
+		// given with --at (match.LateAfter: it is recorded late).
+		at, stamp.Raised = floor, true
+	}
+	if late := s.Now().Sub(pressed); late > time.Second && presses(cmd) {
+		// Arrived late (a failover, a sleeping laptop): its instant
+		// corrects the clocks shown meanwhile.
+		stamp.Correction = true
+		s.cfg.Logf("%s: command %s stamped %v before it is run: recorded as a correction of the clocks", s.cfg.Name, req.ID, late.Round(time.Millisecond))
+	}
+	req.At, req.Stamp = at, stamp
+	return req
+}
+
+// run runs a stamped request on the authority's record: a station's own
+// event, or the command as the actor its role's signature (or the wrong
+// credential it reports) makes it, through the one entry point of the
+// core, match.App.Do. first is the command's first event (0: a station's
+// own event, one).
+func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, err error) {
+	switch {
+	case req.Member != nil:
+		return 0, s.appendMember(ctx, req)
+	case req.Refused != nil:
+		return 0, s.appendRefused(ctx, req)
+	}
+	if Running != nil {
+		Running(req)
+	}
+	by := match.Cmd{At: req.At, Stamp: req.Stamp, Actor: match.Actor{Role: match.Role(req.Role), Signed: req.Signed()}}
+	if req.Tried != "" {
+		by.Tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
+	}
+	res, err := s.app.Do(ctx, by, cmd)
+	if err == nil && len(res.Events) > 0 {
+		first = uint64(res.Events[0].Seq)
+	}
+	return first, err
+}
+
+// answer answers a request run with outcome err (its first event first)
+// on the record at stream event last (other: the other record holder,
+// which must hold a command before it is answered), or leaves it
+// unanswered; again reports whether to catch up and decide it again.
+func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first uint64, err error, last uint64, other string) (again bool) {
+	var dup *DuplicateError
+	var eng *EngineError
+	var alarm *AlarmError
+	switch {
+	case errors.As(err, &alarm):
+		// the record's file was changed behind the authority: it runs
+		// no more commands; the sender retries and another decides
+		s.cfg.Logf("ALARM: %v", err)
+		return false
+	case err == nil:
+		s.mu.Lock()
+		seq, ok := s.acked[req.ID]
+		s.mu.Unlock()
+		if !ok {
+			seq, _ = s.rep.Head()
+		} else {
+			s.rep.Adopt(ctx, req.ID, seq)
+		}
+		if s.waitOtherHolder(ctx, seq, other) {
+			s.respond(m, Reply{Seq: seq, First: first})
+		}
+		return false
+	case errors.Is(err, ErrStale), errors.As(err, &dup):
+		s.cfg.Logf("%s: command %s: %v; catching up", s.cfg.Name, req.ID, err)
+		return true // catch up; the id is then found in the record
+	case errors.Is(err, ErrNotAuthority), errors.As(err, &eng), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		s.cfg.Logf("%s: command %s not answered: %v", s.cfg.Name, req.ID, err)
+		return false
+	}
+	s.mu.Lock()
+	_, acked := s.acked[req.ID]
+	s.mu.Unlock()
+	if acked {
+		// The stream took the command but the record did not commit
+		// (the disk): it is not withdrawn; it is answered from the log
+		// once this record has applied it.
+		s.cfg.Logf("%s: command %s is in the stream but the record failed: %v", s.cfg.Name, req.ID, err)
+		return true
+	}
+	// A refusal is never appended, so no sequence check guards it: a
+	// deposed authority (frozen, then thawed) may have validated on a
+	// record the stream has long passed. It is answered only while the
+	// stream has a majority and still ends where the record validated
+	// ended; else the sender retries with the same id and the current
+	// authority decides.
+	if ok, merr := s.link.Majority(ctx); merr != nil || !ok {
+		s.cfg.Logf("%s: command %s refused without a majority of the stream (%v): not answered", s.cfg.Name, req.ID, err)
+		return false
+	}
+	if now, _, lerr := s.link.lastSeqPeers(ctx); lerr != nil || now != last {
+		s.cfg.Logf("%s: command %s refused on event %d while the stream is at %d; catching up", s.cfg.Name, req.ID, last, now)
+		return true
+	}
+	r := Reply{Error: err.Error()}
+	if !errors.As(err, &r.Refusal) {
+		errors.As(err, &r.Phrase) // the station's own refusal (refusals.go)
+	}
+	s.respond(m, r)
+	return false
+}
+
+// byArbiter reports whether a request is given with the arbiter's
+// credential (signed by it, or reporting a wrong one tried).
+func byArbiter(req Request) bool { return req.Signer == "arbiter" || req.Tried == "arbiter" }
+
+// presses reports whether a command presses a clock: a press, and a move
+// not pressed before (the move presses its clock).
+func presses(cmd match.Command) bool {
+	switch c := cmd.(type) {
+	case match.Press:
+		return true
+	case match.Move:
+		return !c.Pressed
+	}
+	return false
+}
+
+// Running, when set, is told every command request the authority runs, as
+// it came off the wire (tests: what crosses the network).
+var Running func(Request)
+
+// Trace, when set, is told about every unanswered try (tests and debugging).
+var Trace func(format string, a ...any)
+
+// Submit sends a request to the authority and retries with the same id
+// until it is answered or ctx ends; with rep it then waits until rep holds
+// the command. Each try waits up to try for an answer.
+func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration) (Reply, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	moved := time.Now()
+	for {
+		m, err := nc.Request(SubjectCommands+"."+req.Role, data, try)
+		if err == nil {
+			var r Reply
+			if err := json.Unmarshal(m.Data, &r); err != nil {
+				return Reply{}, fmt.Errorf("station: unreadable answer %q", m.Data)
+			}
+			if r.Error == "" && rep != nil {
+				if err := rep.WaitSeq(ctx, r.Seq); err != nil {
+					return r, err
+				}
+			}
+			return r, nil
+		}
+		if Trace != nil {
+			Trace("submit %s: %v", req.ID, err)
+		}
+		if ctx.Err() != nil {
+			return Reply{}, refuse(CodeNoAuthorityAnswered, req.ID, ctx.Err())
+		}
+		if errors.Is(err, nats.ErrConnectionClosed) {
+			return Reply{}, refuse(CodeConnectionClosed, req.ID)
+		}
+		if errors.Is(err, nats.ErrNoResponders) {
+			if sleepCtx(ctx, 100*time.Millisecond) != nil {
+				return Reply{}, refuse(CodeNoAuthorityAnswered, req.ID, ctx.Err())
+			}
+		}
+		// A server that restarted may stand apart from the others for a
+		// while (its routes not yet formed again): after 3 s without an
+		// answer, move to another record holder's server.
+		if time.Since(moved) > 3*time.Second && len(nc.Servers()) > 1 {
+			if Trace != nil {
+				Trace("submit %s: no answer through %s; moving to another server", req.ID, nc.ConnectedUrl())
+			}
+			nc.ForceReconnect()
+			moved = time.Now()
+		}
+	}
+}
+
+// Submit sends a request from this station.
+func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
+	if req.From == "" {
+		req.From = s.cfg.Name
+	}
+	if req.At.IsZero() {
+		req.At = s.Now()
+	}
+	if _, u := s.Offset(); u > 0 {
+		req.RTT = int64(2 * u)
+	}
+	return Submit(ctx, s.link.nc, req, s.rep, time.Second)
+}
+
+// answerFromLog answers a command found in the log at seq: committed, or,
+// when what it wrote is an auth.fail (a wrong credential or request
+// signature, recorded), refused, the first time and on every retry with
+// its id.
+func (s *Station) answerFromLog(ctx context.Context, first, seq uint64) Reply {
+	evs, err := s.cfg.DB.EventsAfter(ctx, int64(seq)-1)
+	if err != nil || len(evs) == 0 || evs[0].Kind != match.KindAuthFail {
+		return Reply{Seq: seq, First: first}
+	}
+	var p match.AuthFailPayload
+	json.Unmarshal(evs[0].Payload, &p)
+	refused := match.WrongCredential(p.Credential, s.app.State().BackoffUntil(p.Credential))
+	var refusal *match.Error
+	errors.As(refused, &refusal)
+	return Reply{Seq: seq, Error: refused.Error(), Refusal: refusal}
+}
+
+// onRequest notes a request's first receipt at this record holder (and
+// tells the other holders), and queues it for the worker when this station
+// is the authority.
+func (s *Station) onRequest(m *nats.Msg) {
+	var req Request
+	if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
+		return
+	}
+	if m.Subject != SubjectCommands+"."+req.Role {
+		return // the role must be the subject's: the connection's permissions name the subjects
+	}
+	now := s.Now()
+	s.mu.Lock()
+	r, ok := s.receipts[req.ID]
+	var note []byte
+	if !ok || !r.here {
+		if !ok && len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
+			for id, x := range s.receipts {
+				if now.Sub(x.at) > time.Hour {
+					delete(s.receipts, id)
+				}
+			}
+		}
+		rtt := s.rttLocked(req.From)
+		first := receipt{at: now, by: s.cfg.Name, rtt: rtt, here: true}
+		if ok && !now.Before(r.at) {
+			first.at, first.by, first.rtt = r.at, r.by, r.rtt // another holder received it first
+		}
+		s.receipts[req.ID] = first
+		note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt)})
+	}
+	auth := s.isAuth
+	s.mu.Unlock()
+	if note != nil {
+		s.link.nc.Publish(SubjectReceipt, note) // the other holders learn this holder's receipt
+	}
+	if auth {
+		select {
+		case s.cmds <- m:
+		default: // full: the sender retries
+		}
+	}
+}
+
+// onReceipt notes another record holder's receipt of a request, when it
+// was the first.
+func (s *Station) onReceipt(m *nats.Msg) {
+	var n receiptNote
+	if json.Unmarshal(m.Data, &n) != nil || n.ID == "" || n.By == s.cfg.Name {
+		return
+	}
+	at := time.Unix(0, n.AtNS)
+	s.mu.Lock()
+	if r, ok := s.receipts[n.ID]; !ok || at.Before(r.at) {
+		s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), here: r.here}
+	}
+	s.mu.Unlock()
+}

@@ -1,0 +1,268 @@
+package station
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"arbiter/store"
+)
+
+type beatSeen struct {
+	at       time.Time // local, monotonic
+	seq      int64
+	matchSeq int64
+	info     beatInfo // seen.go
+}
+
+// authority reports whether the latest claim in the record names this station.
+func (s *Station) authority() bool {
+	name, _ := s.rep.Authority()
+	ok := name == s.cfg.Name && s.eng != nil && s.rep.Alarm() == nil
+	s.mu.Lock()
+	if ok && !s.isAuth {
+		// Taking over: continue the timeline the stations had.
+		s.freezeLocked()
+	}
+	s.isAuth = ok
+	s.mu.Unlock()
+	return ok
+}
+
+// beat publishes one heartbeat now.
+func (s *Station) beat() {
+	auth := s.authority()
+	seq, _ := s.rep.Head()
+	b, _ := json.Marshal(beat{Name: s.cfg.Name, NowNS: s.Now().UnixNano(), Seq: int64(seq), Beat: auth, MatchSeq: s.app.State().MatchSeq, beatInfo: s.info()})
+	s.link.nc.Publish(SubjectBeat, b)
+}
+
+// beatLoop publishes this station's heartbeats (the authority's say so).
+func (s *Station) beatLoop() { s.every(s.cfg.BeatEvery, s.beat) }
+
+// monitor claims authority when the authority named by the record has been
+// silent for cfg.Silence.
+func (s *Station) monitor() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.Silence / 10)
+	defer t.Stop()
+	since := time.Now()
+	var claimSeen uint64
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.rep.Alarm() != nil {
+			continue
+		}
+		if s.authority() {
+			s.scaleStream()
+			continue
+		}
+		auth, claimAt := s.rep.Authority()
+		if claimAt != claimSeen {
+			claimSeen, since = claimAt, time.Now() // a new authority gets its own 2 s
+		}
+		s.mu.Lock()
+		seen, ok := s.beats[auth]
+		s.mu.Unlock()
+		last := since
+		if ok && seen.at.After(last) {
+			last = seen.at
+		}
+		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
+			continue
+		}
+		if auth != "" && !s.knowsTime() {
+			if time.Since(last) < 3*s.cfg.Silence {
+				continue // another holder that knows the timeline claims first
+			}
+			how := "makes this station's clock the timeline"
+			if saved := s.savedTimeline(); saved != "" {
+				how = saved
+			}
+			s.cfg.Logf("%s: no record holder that knows the match timeline answers: a claim here %s", s.cfg.Name, how)
+		}
+		if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
+			s.cfg.Logf("%s: claim failed: %v", s.cfg.Name, err)
+		}
+	}
+}
+
+// Claim appends a claim naming this station, provided the latest claim
+// still names silent (the sequence check makes only one claimant win, and
+// only on the majority side). The arbiter hands authority back the same way.
+func (s *Station) Claim(ctx context.Context, silent string) error {
+	if s.eng == nil {
+		return errors.New("station: a client station cannot hold authority")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	last, err := s.link.LastSeq(ctx)
+	if err != nil {
+		return &EngineError{err}
+	}
+	if err := s.rep.WaitSeq(ctx, last); err != nil {
+		return err
+	}
+	if auth, _ := s.rep.Authority(); auth != silent {
+		return nil // someone else claimed meanwhile
+	}
+	s.mu.Lock()
+	s.freezeLocked()
+	s.timeKnown = true
+	s.claims++
+	id := fmt.Sprintf("claim/%s/%d/%d", s.cfg.Name, last, s.claims)
+	s.mu.Unlock()
+	// The claim is a system event: it bounds no command (match.SystemEvent),
+	// so it carries the instant it is made, received here and then.
+	at := s.Now()
+	s.mu.Lock()
+	epoch := s.epoch
+	s.mu.Unlock()
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
+	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
+	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
+		if err != nil {
+			return err
+		}
+		return s.app.SignSystemEvent(tx, e)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	acked := s.acked[id]
+	s.mu.Unlock()
+	s.rep.Adopt(ctx, id, acked)
+	s.cfg.Logf("%s claims authority after event %d", s.cfg.Name, last)
+	return s.rep.WaitSeq(ctx, last+1)
+}
+
+// waitReplicasCurrent waits, up to 20 s, until every replica of the stream
+// is current, unless one is offline (then waiting would not help): a holder
+// that joins a running cluster scales the stream up (EnsureStream), and
+// until its replica has caught up, losing another holder could leave the
+// stream without a leader for good (seen in make station-test, about one
+// run in two: the first station stopped right after the third holder
+// joined, and the other two never elected one).
+func (s *Station) waitReplicasCurrent(ctx context.Context, n int) {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	for {
+		// As many replicas as the record names holders (at most 3), this
+		// holder's among them: a holder invited before another joined
+		// counts too few, and the authority scales the stream up
+		// (scaleStream) once it sees this one's member event.
+		want := max(n, min(len(s.rep.Holders()), 3))
+		if info, err := s.link.streamInfo(ctx); err == nil && info.Cluster != nil && info.Config.Replicas >= want && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == info.Config.Replicas-1 {
+			current, offline, mine := true, false, info.Cluster.Leader == s.cfg.Name
+			for _, r := range info.Cluster.Replicas {
+				current = current && r.Current
+				offline = offline || r.Offline || r.Active > 3*time.Second
+				mine = mine || r.Name == s.cfg.Name
+			}
+			if (current || offline) && mine {
+				return
+			}
+		}
+		if sleepCtx(ctx, 200*time.Millisecond) != nil {
+			s.cfg.Logf("%s: the stream's %d replicas are not all current after 20 s; going on", s.cfg.Name, n)
+			return
+		}
+	}
+}
+
+// claimRequest takes authority at the arbiter's request (handing it back to
+// his station after a failover), with the sequence check like any claim.
+func (s *Station) claimRequest(m *nats.Msg) {
+	var req struct {
+		PIN   string `json:"pin"`
+		Epoch bool   `json:"epoch,omitempty"`
+	}
+	json.Unmarshal(m.Data, &req)
+	answer := func(err error) {
+		r := Reply{By: s.cfg.Name}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		r.Seq, _ = s.rep.Head()
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	if s.cfg.CheckClaim == nil {
+		answer(errors.New("this station takes authority only on its own"))
+		return
+	}
+	if err := s.cfg.CheckClaim(req.PIN); err != nil {
+		answer(err)
+		return
+	}
+	if req.Epoch {
+		// Only a station cut off from the majority starts an epoch; a
+		// leader that has just lost its peer notices within seconds.
+		deadline := time.Now().Add(6 * time.Second)
+		for {
+			ok, err := s.link.Majority(s.ctx)
+			if err != nil || !ok {
+				break
+			}
+			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
+				answer(errors.New("the match's stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch"))
+				return
+			}
+		}
+		select {
+		case s.epochWanted <- struct{}{}:
+		default:
+		}
+		answer(nil)
+		return
+	}
+	// Catch up first: a station that has just restarted may still read an
+	// old claim naming itself.
+	cctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	last, err := s.link.LastSeq(cctx)
+	if err == nil {
+		err = s.rep.WaitSeq(cctx, last)
+	}
+	cancel()
+	if err != nil {
+		answer(fmt.Errorf("this station has not caught up with the match's stream (%v): give 'station claim' again", err))
+		return
+	}
+	if s.authority() {
+		answer(nil)
+		return
+	}
+	auth, _ := s.rep.Authority()
+	if err := s.Claim(s.ctx, auth); err != nil {
+		answer(err)
+		return
+	}
+	if !s.authority() {
+		answer(errors.New("another station claimed authority at the same moment: look at 'station status' and try again"))
+		return
+	}
+	answer(nil)
+}
+
+// onBeat notes a station's heartbeat.
+func (s *Station) onBeat(m *nats.Msg) {
+	var b beat
+	if json.Unmarshal(m.Data, &b) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, info: b.beatInfo}
+	close(s.beatChanged)
+	s.beatChanged = make(chan struct{})
+	s.mu.Unlock()
+}
