@@ -44,10 +44,13 @@ func (db *DB) Verify(ctx context.Context, wantHead string) (VerifyReport, error)
 	if err != nil {
 		return VerifyReport{}, fmt.Errorf("store: verify: %w", err)
 	}
-	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead))), nil
+	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead)), 0), nil
 }
 
-func verifyChain(evs []Event, wantHead string) VerifyReport {
+// verifyChain checks the chain of evs; the first checked were verified
+// before, so their hashes are taken as their own (only the links between
+// events are checked for them).
+func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 	r := VerifyReport{Events: int64(len(evs))}
 	if len(evs) > 0 {
 		r.Head = evs[len(evs)-1].Hash
@@ -85,7 +88,7 @@ func verifyChain(evs []Event, wantHead string) VerifyReport {
 			r.BadKind = ""
 			return r
 		}
-		selfOK := EventHash(e) == e.Hash
+		selfOK := i < checked || EventHash(e) == e.Hash
 		if selfOK && e.Prev == prev {
 			prev = e.Hash
 			continue
