@@ -16,15 +16,7 @@ import (
 // event, after every command — its own and those another station gave.
 func TestAReplicaHoldsItsRecordEventForEventAfterEveryCommand(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "a.db")
-	newRecord(t, path)
-	db := openDB(t, path)
-	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
-		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
+	s, db := startFirst(t, dir)
 	ldb := openDB(t, filepath.Join(dir, "l.db"))
 	laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: ldb, Dial: []string{s.Engine().ClientURL()}})
 	if err != nil {
