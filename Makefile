@@ -14,6 +14,7 @@
 #   make fuzz        every Fuzz target for $(FUZZTIME) each (FUZZTIME=60s)
 #   make crash-test  scripts/crash-test.sh
 #   make station-test the stations' full chaos run (scripts/station-test.sh; minutes; a short one is in make test)
+#   make engine-test a whole game against stockfish on the match's control (scripts/engine-test.sh; minutes; make test plays one on 20+1)
 #   make gui-check   scripts/gui-check.sh (needs Xvfb)
 #   make cross       bin/arbiter.exe for windows/amd64 (MinGW-w64 as cgo compiler) and
 #                    the non-GUI packages for darwin/amd64, darwin/arm64 (CGO_ENABLED=0)
@@ -51,7 +52,7 @@ ifneq ($(strip $(REFERENCE_DATA)),)
 export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
 endif
 
-.PHONY: all deps deps-test deps-cross build run test test-reference notices release release-check bench fuzz crash-test station-test gui-check clean \
+.PHONY: all deps deps-test deps-cross build run test test-reference notices release release-check bench fuzz crash-test station-test engine-test gui-check clean \
 	cross cross-check test-windows package-linux package-windows
 
 all: build
@@ -138,6 +139,9 @@ crash-test:
 
 station-test:
 	bash scripts/station-test.sh
+
+engine-test: deps-test
+	bash scripts/engine-test.sh
 
 gui-check:
 	bash scripts/gui-check.sh

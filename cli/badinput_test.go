@@ -438,6 +438,29 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a game already running", "live", static("--at", later, "forfeit", "black", "--reason", "x"), ""},
 			{"before the forfeit time", "ended", static("--at", later, "forfeit", "black", "--reason", "absent"), ""},
 		},
+		"engine run": {
+			{"no engine's command", "live", static("engine", "run"), "give --cmd"},
+			{"an engine that is not there", "live", static("engine", "run", "--cmd", "/nonexistent/engine"), "is not there"},
+			{"an option without a value", "live", static("engine", "run", "--cmd", "/nonexistent/engine", "--option", "Hash"), "NAME=VALUE"},
+			{"a hang that is no duration", "live", static("engine", "run", "--cmd", "/nonexistent/engine", "--hang", "soon"), "is not a duration"},
+			{"restarts that are a word", "live", static("engine", "run", "--cmd", "/nonexistent/engine", "--restarts", "many"), "whole number"},
+			{"a role other than the operator", "live", static("--as", "white", "engine", "run", "--cmd", "/nonexistent/engine"), "acts as the operator"},
+			{"a surplus argument", "live", static("engine", "run", "--cmd", "/nonexistent/engine", "now"), "unexpected argument"},
+			{"a record with no match", "empty", static("engine", "run", "--cmd", "/nonexistent/engine"), "holds no match yet"},
+		},
+		"engine status": {
+			{"a surplus argument", "live", static("engine", "status", "now"), "unexpected argument"},
+			{"a flag it does not take", "live", static("engine", "status", "--game", "1"), "does not take --game"},
+		},
+		"engine move": {
+			{"no transcript mark", "live", static("--at", later, "--as", "operator", "engine", "move", "--game", "1", "--ply", "2", "--fen", fenAfterE4, "--uci", "e7e5", "--received", later), "incomplete"},
+			{"lines that are a word", "live", static("--at", later, "--as", "operator", "engine", "move", "--lines", "many"), "whole number"},
+			{"a received instant that is no time", "live", static("--at", later, "--as", "operator", "engine", "move", "--received", "soon"), "is not a time"},
+			{"another ply than the record's", "live", engineMoveArgs(later, "5", "e7e5"), "ply 5"},
+			{"the human's turn", "live", engineMoveArgs(later, "2", "e7e5"), "not Deep Blue's turn"},
+			{"by a player", "live", engineMoveArgs(later, "2", "e7e5", "--as", "black"), "operator"},
+			{"a game that is over", "ended", engineMoveArgs(later, "2", "e7e5"), "over"},
+		},
 		"broadcast": {
 			{"no address", "live", static("broadcast"), "--listen HOST:PORT"},
 			{"an address without a host", "live", static("broadcast", "--listen", ":8080"), "names no host"},
@@ -504,6 +527,20 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 				checkRefusal(t, db, bc.args(t), bc.want)
 			})
 		}
+	}
+}
+
+// fenAfterE4 is the live fixture's position (Deep Blue, White, played e4).
+const fenAfterE4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+
+// engineMoveArgs is a whole 'engine move' of uci for ply in the live
+// fixture's position, given at the instant at (by the operator, or as
+// the global options before it say).
+func engineMoveArgs(at, ply, uci string, before ...string) func(*testing.T) []string {
+	return func(*testing.T) []string {
+		args := append([]string{"--at", at, "--as", "operator"}, before...)
+		return append(args, "engine", "move", "--game", "1", "--ply", ply, "--fen", fenAfterE4, "--uci", uci, "--received", at,
+			"--transcript", "game-1.log", "--lines", "20", "--bytes", "900", "--sha256", strings.Repeat("ab", 32))
 	}
 }
 
@@ -577,6 +614,12 @@ func harmless(t *testing.T, name string) []string {
 		return []string{"--at", later, "claim", "fifty-moves"}
 	case "forfeit":
 		return []string{"--at", later, "forfeit", "black", "--reason", "x"}
+	case "engine run":
+		return []string{"engine", "run", "--cmd", "/nonexistent/engine"}
+	case "engine status":
+		return nil // it reads the bridge's status file, never the record
+	case "engine move":
+		return []string{"--at", later, "--as", "operator", "engine", "move", "--game", "1"}
 	case "arrive":
 		return []string{"--at", later, "arrive", "--player", "Deep Blue"}
 	case "station serve":

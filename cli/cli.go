@@ -498,7 +498,8 @@ func (r *runner) runCommand(c *command, a *args) error {
 }
 
 // boolFlags are the flags that take no value.
-var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose", "epoch"}
+var boolFlags = []string{"json", "pressed", "call", "order-unknown", "no-bonus", "in-hall", "remote", "v", "h", "help", "verbose", "epoch",
+	"not-engine", "ponder", "play", "pondered"}
 
 // ConsoleOptions reads the global options given when no command is: the
 // database path and the role the console starts in.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/engine/fake"
 	"arbiter/internal/kdf"
 	"bufio"
 	"bytes"
@@ -26,8 +27,13 @@ var start = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 // exit status.
 func arb(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
+	return arbAt(machineClock(args), db, args...)
+}
+
+// arbAt runs the command line against db on a machine whose clock is now.
+func arbAt(now func() time.Time, db string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: machineClock(args)}
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: now}
 	code := Run(context.Background(), append([]string{"--db", db}, args...), env)
 	return out.String(), errb.String(), code
 }
@@ -338,8 +344,12 @@ func TestVerifyNamesTheEventAnIntruderEdited(t *testing.T) {
 	}
 }
 
-// TestMain lets the test binary act as the arbiter command for the kill test.
+// TestMain lets the test binary act as the arbiter command for the kill test,
+// and as the engine tests' fake engine.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == fake.Arg {
+		os.Exit(fake.Main(os.Args[2:], os.Stdin, os.Stdout))
+	}
 	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
 	if os.Getenv("ARBITER_TEST_MAIN") == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], OSEnv()))

@@ -40,7 +40,7 @@ func init() {
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
 		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone})
 	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
-		usage: "move MOVE [--pressed]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock.", parse: parseMove, told: toldMove})
+		usage: "move MOVE [--pressed] [--not-engine --reason TEXT]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock; --not-engine: the computer's move is not the one its engine chose (rules 9, 10).", parse: parseMove, told: toldMove})
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
 		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
@@ -257,14 +257,15 @@ func parseGamePostpone(r *runner, a *args) (match.Command, error) {
 }
 
 func parseMove(r *runner, a *args) (match.Command, error) {
-	pressed := a.bool("pressed")
+	pressed, notEngine := a.bool("pressed"), a.bool("not-engine")
+	reason, _ := a.take("reason")
 	if err := a.done("move", 1); err != nil {
 		return nil, err
 	}
 	if len(a.pos) != 1 {
 		return nil, fmt.Errorf("move needs the move, e.g. 'move Nf3' or 'move g1f3'")
 	}
-	return match.Move{Input: a.pos[0], Pressed: pressed}, nil
+	return match.Move{Input: a.pos[0], Pressed: pressed, NotEngine: notEngine, Reason: reason}, nil
 }
 
 // toldMove says when the move ended the game.
@@ -530,6 +531,11 @@ func runVerify(r *runner, a *args) error {
 	}
 	if !rep.OK {
 		return fmt.Errorf("the record does not verify: %s", rep.Problem)
+	}
+	if problem, err := r.checkTranscripts(r.ctx); err != nil {
+		return err
+	} else if problem != "" {
+		return fmt.Errorf("the record verifies (its head is %s), but %s", rep.Head, problem)
 	}
 	r.out("%s\n", rep.Head)
 	fmt.Fprintf(r.env.Stderr, "arbiter: %d events verified; the chain is intact\n", rep.Events)

@@ -79,7 +79,7 @@ func toldCredentialAdd(r *runner, res match.Result) {
 // it is right (or none is needed); a wrong one is recorded as auth.fail and
 // backs off, as at the console's PIN prompt (match.App.CheckCredential). On
 // a station's record it is the command a wrong credential given there is
-// reported with (stations.Link.CheckCredential).
+// reported with (service.Link.CheckCredential).
 func parseCredentialCheck(r *runner, a *args) (match.Command, error) {
 	return match.CredentialCheck{}, a.done("credential check", 0)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/engine"
 	"arbiter/match"
 
 	"arbiter/internal/phrase"
@@ -67,11 +68,11 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 	}
 	// the codes whose English every face shares (the shared dictionary's)
 	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true}
-	for _, c := range append(service.SharedCodes, match.SharedCodes...) {
+	for _, c := range append(append(service.SharedCodes, match.SharedCodes...), engine.RefusalCodes()...) {
 		neutral[c] = true
 	}
 	n := 0
-	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
+	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go"), filepath.Join("..", "engine", "refusals.go")} {
 		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -115,6 +116,6 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 		}
 	}
 	if n != coded {
-		t.Errorf("words.go words %d refusals, match/errors.go and service/codes.go have %d codes", coded, n)
+		t.Errorf("words.go words %d refusals, match/errors.go, service/codes.go and engine/refusals.go have %d codes", coded, n)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"arbiter/assets"
+	"arbiter/engine"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
@@ -14,6 +15,9 @@ import (
 // commands, and the few texts the console's English words otherwise.
 // docs/errors.md explains both.
 var words = phrase.Dictionary{
+	string(engine.CodeNoCommand):                "no engine command given: give --cmd with the engine's program, e.g. --cmd /usr/games/stockfish",
+	string(engine.CodeNotThere):                 "the engine %s is not there: give --cmd with the path of a UCI engine (e.g. /usr/games/stockfish)",
+	string(engine.CodeOptionNotNameValue):       "--option %q is not NAME=VALUE: give e.g. --option Hash=16",
 	string(service.CodeNotADatabase):            "the file is not an Arbiter database; give the match's database with --db",
 	string(service.CodeNotAStationRecord):       "%s is not a station's record: start one with 'station serve' or 'station join'",
 	string(service.CodeStationNotRun):           "station has not run on %s yet: start it with 'station serve'",
@@ -91,6 +95,8 @@ var words = phrase.Dictionary{
 	string(match.CodeAmendNeedsMove):            "amend needs the right move, e.g. 'amend --ply 12 Nf3 --reason ...'",
 	string(match.CodeAmendChangesStanding):      "amending %s to %s would change how the game stands (%s): take back with 'correct' or decide with 'result' instead",
 	string(match.CodeMatchNewNeedsArbiter):      "match new must be given by the arbiter",
+	string(match.CodeNotTheEnginesMove):         "%s is not the engine's move: %s plays %s (an operator's error, rule 10): enter that move, or give --not-engine --reason TEXT to record this one",
+	string(match.CodeNotEngineNeedsReason):      "--not-engine and --reason go together: give both to record a move of the computer that is not its engine's",
 	string(match.CodeNotAFlag):                  "flag needs white, black or both, not %q",
 	string(match.CodeArriveNeedsPlayer):         "arrive needs --player NAME, the player who arrived at the board",
 	// the shared refusals and texts whose English the console words its

@@ -56,6 +56,7 @@ const (
 	actContinue     actionID = "continue"
 	actBroadcast    actionID = "broadcast"
 	actStations     actionID = "stations"
+	actEngine       actionID = "engine"
 	actArrive       actionID = "arrive"
 	actLock         actionID = "lock"
 	actLockAfter    actionID = "lock-after"
@@ -75,7 +76,7 @@ type action struct {
 }
 
 // menus lists the menu titles in order.
-var menus = []string{"Match", "Game", "Clock", "Arbiter", "Incidents", "Reports", "View", "Help"}
+var menus = []string{"Match", "Game", "Clock", "Arbiter", "Operator", "Incidents", "Reports", "View", "Help"}
 
 // actions is the action table, in menu order (set in init: the actions
 // refer back to the table).
@@ -124,6 +125,8 @@ func init() {
 		{id: actAmend, menu: "Arbiter", label: "Amend a move…", arbiter: true, run: (*console).amendDialog},
 		{id: actCorrect, menu: "Arbiter", label: "Correct a position (rule 10)…", arbiter: true, run: (*console).correctDialog},
 		{id: actClaim, menu: "Game", label: "Claim a draw…", run: (*console).claimDialog},
+
+		{id: actEngine, menu: "Operator", label: "Engine…", run: (*console).engineDialog},
 
 		{id: actIncident, menu: "Incidents", label: "Log incident…", run: (*console).incidentDialog},
 

@@ -291,6 +291,7 @@ func (c *console) recordMove(input string, pressed bool, at time.Time) bool {
 		c.give(a, at, match.Move{Input: input, Pressed: pressed}, func(res match.Result, err error) {
 			refused = err != nil
 			c.moved(res, err)
+			c.askNotEngine(a, input, pressed, err)
 		})
 	})
 	return !refused

@@ -197,6 +197,15 @@ type console struct {
 	sending     sync.WaitGroup
 	// correctionSeq is the last event noteCorrections has read.
 	correctionSeq int64
+	// engineLine says the engine's move in operator mode (gui/engine.go),
+	// engineOffered is the move it put into the move field, notEngine the
+	// open "not the engine's move" dialog, engineDlg the open Operator →
+	// Engine… dialog and engine the bridge this console runs.
+	engineLine    *widget.Label
+	engineOffered string
+	notEngine     dialog.Dialog
+	engineDlg     *engineView
+	engine        *engineRun
 }
 
 // newConsole builds the main window on a fyne.App (the real one or test.NewApp).
@@ -309,6 +318,7 @@ func (c *console) build() {
 	c.moveErr.TextStyle = fyne.TextStyle{Bold: true}
 	c.notice = widget.NewLabel("")
 	c.notice.Wrapping = fyne.TextWrapWord
+	c.engineLine = newEngineLine()
 	// under the move field, in a slot of a fixed height, a refusal of what
 	// was entered and the notice of what is due now (White to move, a
 	// fallen flag): the board never moves for them (a longer text scrolls)
@@ -342,7 +352,7 @@ func (c *console) build() {
 	// the clocks' digits take the height the scoresheet's rows leave
 	right := container.New(&rightLayout{clocks: c.clocks, legend: sheetFoot, lowWant: func() float32 {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
-	}}, clocks, lower)
+	}}, container.NewVBox(clocks, c.engineLine), lower)
 
 	c.bar = c.buildActionBar()
 	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}
@@ -473,6 +483,7 @@ func (c *console) refresh() {
 	c.refreshSheet(g)
 	c.refreshLog(g)
 	c.refreshNotice(g)
+	c.refreshEngine(g)
 	c.refreshButtons()
 	if c.audience != nil {
 		c.audience.show(c.audienceShows())

@@ -19,6 +19,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arbiter/clock"
+	"arbiter/engine/fake"
 	"arbiter/internal/kdf"
 	"arbiter/match"
 	"arbiter/store"
@@ -28,6 +29,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the markup goldens in testdata/")
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == fake.Arg { // the engine tests' fake engine
+		os.Exit(fake.Main(os.Args[2:], os.Stdin, os.Stdout))
+	}
 	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
 	time.Local = time.UTC  // the incident log shows local time: keep goldens stable
 	os.Setenv("LANG", "en_US.UTF-8")

@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
+	"arbiter/engine"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
@@ -341,6 +342,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	}
 	for _, c := range station.RefusalCodes() {
 		codes[string(c)] = true // and the station's
+	}
+	for _, c := range append(engine.RefusalCodes(), engine.FaceCodes()...) {
+		codes[string(c)] = true // and the engine bridge's
 	}
 	kinds := map[string]bool{}
 	for _, k := range match.IncidentKinds() {
@@ -666,5 +670,23 @@ func TestTheActionBarWrapsAtLargerTextSizes(t *testing.T) {
 				t.Errorf("the bar has %d row(s) at 120 %% text; it should wrap", len(rows))
 			}
 		})
+	}
+}
+
+// The engine bridge's refusals that name the command line's flags are
+// worded by the console itself, in English and German with the same
+// arguments, naming no flag (engine.FaceCodes).
+func TestTheConsoleWordsTheEngineBridgesRefusalsItself(t *testing.T) {
+	de, en := dictionary(t, "de"), dictionary(t, "en")
+	for _, code := range engine.FaceCodes() {
+		c := string(code)
+		for lang, v := range map[string]string{"en": en[c], "de": de[c]} {
+			if v == "" || strings.Contains(v, "--") {
+				t.Errorf("%s.json says %q as %q: the console's words, naming no flag", lang, c, v)
+			}
+		}
+		if e, d := phrase.Verbs(en[c]), phrase.Verbs(de[c]); !slices.Equal(e, d) {
+			t.Errorf("the refusal %q takes arguments %v in English and %v in German", c, e, d)
+		}
 	}
 }

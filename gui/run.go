@@ -96,6 +96,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 	}
 	fa.Run()
 	close(stop)
+	c.closeEngine()
 	return nil
 }
 
@@ -107,9 +108,14 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 // whose replica it is instead of beating.
 func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *timesource.Source, stop chan struct{}) {
 	beat := time.NewTicker(match.HeartbeatEvery)
-	poll := time.NewTicker(2 * time.Second)
+	// another process's commit (the engine bridge's move, a command given
+	// at the command line) is noticed within a tenth of a second through
+	// SQLite's data_version, and read only then (every 2 s regardless)
+	poll := time.NewTicker(100 * time.Millisecond)
 	defer beat.Stop()
 	defer poll.Stop()
+	var version int64
+	var read time.Time
 	for {
 		select {
 		case <-stop:
@@ -134,7 +140,14 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 				}
 			}
 		case <-poll.C:
-			if err := c.live.App().Refresh(ctx); err != nil {
+			core := c.live.App()
+			if v, err := core.DB().DataVersion(ctx); err == nil && v == version && time.Since(read) < 2*time.Second {
+				continue
+			} else if err == nil {
+				version = v
+			}
+			read = time.Now()
+			if err := core.Refresh(ctx); err != nil {
 				fyne.Do(func() { c.showError(err) })
 			}
 		}

@@ -94,6 +94,7 @@ var shortcuts = map[actionID]fyne.Shortcut{
 	actContinue:     ctrlShift(fyne.KeyO),
 	actBroadcast:    ctrlShift(fyne.KeyU),
 	actStations:     ctrlShift(fyne.KeyI),
+	actEngine:       ctrl(fyne.KeyH),
 }
 
 // shortcutText is how a shortcut is written in the docs and the help dialog.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,17 +53,7 @@ func newStationsView(win fyne.Window, onInvite, onClose func()) *stationsView {
 // show shows lines, one label each, and enables Invite… if canInvite.
 func (v *stationsView) show(lines []string, canInvite bool) {
 	enable(v.invite, canInvite)
-	if slices.Equal(lines, v.lines) {
-		return
-	}
-	v.lines = lines
-	v.box.RemoveAll()
-	for _, l := range lines {
-		lb := widget.NewLabel(l)
-		lb.Wrapping = fyne.TextWrapWord
-		v.box.Add(lb)
-	}
-	v.box.Refresh()
+	showLines(v.box, &v.lines, lines)
 }
 
 func (c *console) recordPath() string { return c.core.DB().Path() }

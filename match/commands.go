@@ -462,15 +462,32 @@ type MoveResult struct {
 // command's instant (Article 6.7; 'move'). With Pressed, the move is the
 // one for a press already recorded. A move that ends the game stops the
 // clocks.
+//
+// A move of the computer must be the move its engine chose for the
+// position when the record has one (engine.move, engine.go), unless
+// NotEngine marks it as not the engine's, with Reason: an incident says so.
 type Move struct {
 	Input   string `json:"input"` // SAN, UCI or long algebraic, as entered
 	Pressed bool   `json:"pressed,omitempty"`
+	// NotEngine: the computer's move is not the one its engine chose
+	// (rules 9 and 10), for Reason.
+	NotEngine bool   `json:"not_engine,omitempty"`
+	Reason    string `json:"reason,omitempty"`
 }
 
 func (Move) Kind() string { return "move" }
 
-// Validate checks that a move is given.
-func (m Move) Validate() error { return checkText("the move", m.Input, true) }
+// Validate checks that a move is given, and that NotEngine and its reason
+// come together.
+func (m Move) Validate() error {
+	if err := checkText("the move", m.Input, true); err != nil {
+		return err
+	}
+	if m.NotEngine != (m.Reason != "") {
+		return refuseAs(CodeNotEngineNeedsReason)
+	}
+	return checkText("the reason", m.Reason, m.NotEngine)
+}
 
 func (m Move) run(t *tx, _ *Result) error {
 	g, err := t.liveFor("move", RoleArbiter, RoleOperator, RoleWhite, RoleBlack)
@@ -505,6 +522,10 @@ func (m Move) run(t *tx, _ *Result) error {
 	if err != nil {
 		return refuseAs(CodeMoveNotLegal, err)
 	}
+	notEngine, err := m.checkEngine(t, g, mover, mv)
+	if err != nil {
+		return err
+	}
 	// Whether the move ends the game decides whether it presses the clock.
 	term, result := mv.Term, mv.Result
 	press := !m.Pressed && term == scoresheet.TermNone
@@ -514,6 +535,11 @@ func (m Move) run(t *tx, _ *Result) error {
 	}
 	if err := t.emit(g.Number, KindMove, p); err != nil {
 		return err
+	}
+	if notEngine != nil {
+		if err := t.emit(g.Number, KindIncident, notEngine); err != nil {
+			return err
+		}
 	}
 	if term != scoresheet.TermNone {
 		return t.emit(g.Number, KindGameEnd, EndPayload{Result: result, Termination: string(term), Reason: endReason(term)})

@@ -246,6 +246,7 @@ var commandKinds = map[string]func(b []byte) (Command, error){
 	"arrive":           decodeAs[Arrive],
 	"credential.add":   decodeAs[CredentialAdd],
 	"credential.check": decodeAs[CredentialCheck],
+	"engine.move":      decodeAs[EngineMove],
 }
 
 // CommandKinds lists the kinds of command, sorted.

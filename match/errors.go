@@ -98,6 +98,8 @@ const (
 	CodeAmendChangesStanding      Code = "amend-changes-standing"
 	CodeNotAFlag                  Code = "not-a-flag-side"
 	CodeMatchNewNeedsArbiter      Code = "match-new-needs-arbiter"
+	CodeNotTheEnginesMove         Code = "not-the-engines-move"
+	CodeNotEngineNeedsReason      Code = "not-engine-needs-reason"
 	CodeArriveNeedsPlayer         Code = "arrive-needs-player"
 	// The bounds on a command's instant (app.go, checkWhen).
 	CodeBefore1900   Code = "instant-before-1900"
@@ -200,6 +202,10 @@ const (
 	CodeUnknownTimeZone           Code = "unknown-time-zone"
 	CodeWrongClockRunning         Code = "wrong-clock-running"
 	CodeWrongRole                 Code = "wrong-role"
+	CodeEngineMoveIncomplete      Code = "engine-move-incomplete"
+	CodeEngineMoveStale           Code = "engine-move-stale"
+	CodeEngineMoveNotComputers    Code = "engine-move-not-computers-turn"
+	CodeNotEngineOnlyComputer     Code = "not-engine-only-computer"
 )
 
 // SharedCodes are the refusals every face words alike (above): the command
@@ -224,6 +230,7 @@ var SharedCodes = []Code{
 	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
+	CodeEngineMoveIncomplete, CodeEngineMoveStale, CodeEngineMoveNotComputers, CodeNotEngineOnlyComputer,
 }
 
 // Error is a refusal a user can act on: one sentence, in a face's words,

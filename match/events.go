@@ -37,6 +37,7 @@ const (
 	KindAmend         = "amend"
 	KindClaim         = "claim"
 	KindPeopleChanged = "people"
+	KindEngineMove    = "engine.move"
 )
 
 // MatchNewPayload creates the match.
@@ -383,6 +384,7 @@ var eventHandlers = map[string]eventHandler{
 	KindAmend:         {game: applyAmend},
 	KindClaim:         {game: applyClaim},
 	KindArrive:        {game: applyArrive},
+	KindEngineMove:    {game: applyEngineMove},
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {

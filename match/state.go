@@ -161,6 +161,9 @@ type Game struct {
 	PressedAt   time.Time
 	Paused      PauseInfo
 	FirstEvent  int64 // seq of the game's first event
+	// Engine is the computer's engine's latest move recorded in the game
+	// (engine.move); EngineFor says whether it is for the position now.
+	Engine *EngineChoice
 
 	usedMark     [2]time.Duration // each side's charged time at its last completed move
 	ranMark      [2]time.Duration // each side's running time at its last completed move

@@ -51,6 +51,13 @@ run go test -count=1 -run '^$' -bench '^BenchmarkStationHolders$' -benchtime "${
 if [ "${STATION_STALL:-10}" != 0 ]; then
 	ARBITER_STATION_STALL="${STATION_STALL:-10}" run go test -count=1 -timeout 30m -run '^TestChaosEveryAcknowledgedCommandOnceAndInOrder$' -v ./station/
 fi
+# (9) The computer's equipment (docs/engine.md): the human's move committed to the bridge's go line
+# on one machine, and the engine's bestmove read to its move committed with --play, beside the
+# plain move's commit (the human's, in the same loop); then at an operator's laptop, the human's move
+# given at the arbiter's station to the go line at the laptop, beside the laptop's command round trip.
+run go test -count=1 -run '^$' -bench '^BenchmarkEngineRelayOneMachine$' -benchtime "${ENGINE_SAMPLES:-1000}x" ./engine/
+echo "+ ARBITER_ENGINE_BENCH=${ENGINE_LAPTOP_SAMPLES:-200} go test -run TestEngineRelayAtTheLaptopMeasured ./cli/" >&2
+ARBITER_ENGINE_BENCH="${ENGINE_LAPTOP_SAMPLES:-200}" go test -count=1 -timeout 20m -run '^TestEngineRelayAtTheLaptopMeasured$' -v ./cli/ 2>&1 | tee -a "$RAW" | grep -E '^(engine-laptop|ok|FAIL|---)' >&2
 # The engine's weight: the program built with and without stations (-tags nostation leaves out
 # cli/station.go, the only importer of package station and of nats), stripped and not; the cold
 # build times only with BENCH_COLD=1 (an empty GOCACHE each: many minutes on 2 cores).
@@ -134,6 +141,9 @@ fi
 awk -v gui="$GUI" '
 function us(ns) { return ns >= 1e6 ? sprintf("%.2f ms", ns / 1e6) : (ns >= 1e3 ? sprintf("%.1f µs", ns / 1e3) : sprintf("%.1f ns", ns)) }
 function ratio(a, b) { return (b > 0 && a != "") ? sprintf("%.2f", a / b) : "–" }
+/^engine-laptop / {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); el[kv[1]] = kv[2] }
+}
 /^unwinnable-set / {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "seconds") uset = kv[2]; if (kv[1] == "positions") uset_n = kv[2]; if (kv[1] == "undetermined") uset_u = kv[2]; if (kv[1] == "wrong") uset_w = kv[2]; if (kv[1] == "set") uset_set = kv[2] }
 	uset_load = $0; sub(/.*load=/, "", uset_load)
@@ -172,6 +182,13 @@ END {
 	printf "| 7 | broadcast: commit to visible at every one of 2,000 spectators (event streams), p50 / p99 | %s / %s | one spectator, same run: %s / %s | p99: %s | p99 ≤ 500 ms |\n", us(v[s2, "all-p50-ns"]), us(v[s2, "all-p99-ns"]), us(v[s1, "all-p50-ns"]), us(v[s1, "all-p99-ns"]), ratio(v[s2, "all-p99-ns"], v[s1, "all-p99-ns"])
 	printf "| 7 | broadcast: commit to visible at a spectator, each of 2,000, p50 / p99 | %s / %s | one spectator, same run: %s / %s | p99: %s | – |\n", us(v[s2, "p50-ns"]), us(v[s2, "p99-ns"]), us(v[s1, "p50-ns"]), us(v[s1, "p99-ns"]), ratio(v[s2, "p99-ns"], v[s1, "p99-ns"])
 	printf "| 7 | broadcast: server memory (RSS, peak) with 2,000 spectators | %.1f MB, %.1f MB | one spectator: %.1f MB, %.1f MB | %s | – |\n", v[s2, "rss-bytes"] / 1e6, v[s2, "peak-bytes"] / 1e6, v[s1, "rss-bytes"] / 1e6, v[s1, "peak-bytes"] / 1e6, ratio(v[s2, "rss-bytes"], v[s1, "rss-bytes"])
+	e = "BenchmarkEngineRelayOneMachine"
+	if (v[e, "relay-p99-ns"] != "") {
+		printf "| 9 | engine: a move of the human committed → go written, one machine, p50 / p99 | %s / %s | that move committed, same loop: %s / %s | p99: %s | p99 ≤ 5 ms |\n", us(v[e, "relay-p50-ns"]), us(v[e, "relay-p99-ns"]), us(v[e, "commit-p50-ns"]), us(v[e, "commit-p99-ns"]), ratio(v[e, "relay-p99-ns"], v[e, "commit-p99-ns"])
+		printf "| 9 | engine: bestmove read → the move committed with --play (transcript fsync + one commit), p50 / p99 | %s / %s | a plain move committed: %s / %s | p99: %s | – |\n", us(v[e, "play-p50-ns"]), us(v[e, "play-p99-ns"]), us(v[e, "commit-p50-ns"]), us(v[e, "commit-p99-ns"]), ratio(v[e, "play-p99-ns"], v[e, "commit-p99-ns"])
+	}
+	if (el["relay-p99-ns"] != "")
+		printf "| 9 | engine at the operator laptop: a move of the human given at the arbiter station → go written, p50 / p99 (%d samples) | %s / %s | a command of the laptop, round trip: %s / %s | p99: %s | ≤ 2 |\n", el["samples"], us(el["relay-p50-ns"]), us(el["relay-p99-ns"]), us(el["roundtrip-p50-ns"]), us(el["roundtrip-p99-ns"]), ratio(el["relay-p99-ns"], el["roundtrip-p99-ns"])
 	nf = split("unwinnable/community unwinnable/lichess unwinnable-chasolver/community unwinnable-chasolver/lichess unwinnable-chasolver-sample/community unwinnable-chasolver-sample/lichess", files, " ")
 	for (f = 1; f <= nf; f++) {
 		n = "BenchmarkReferenceFiles/" files[f]

@@ -24,7 +24,7 @@ build_pkgs=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	fonts-dejavu-core
 )
-test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 python3 desktop-file-utils chromium curl wine wine64 gcc-mingw-w64-x86-64)
+test_pkgs=(xvfb xauth xdotool imagemagick pgn-extract poppler-utils sqlite3 python3 desktop-file-utils chromium curl wine wine64 gcc-mingw-w64-x86-64 stockfish)
 cross_pkgs=(gcc-mingw-w64-x86-64 zip)
 
 want_test=0

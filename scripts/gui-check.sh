@@ -33,6 +33,9 @@
 #  second screen of 1280×800 the New match dialog with the PIN twice, the
 #  key's fingerprint to write down and the audience display, in English
 #  and German.
+#  7. The computer's equipment: stockfish plays Deep Blue through 'engine run';
+#     the console in operator mode shows its move and offers it, the operator
+#     presses and confirms it; Operator → Engine…; English and German.
 #
 # After each part the database is checked for the events the actions wrote.
 # Needs: Xvfb, xdotool, ImageMagick (import), sqlite3 (optional).
@@ -612,6 +615,57 @@ key Escape
 quit_console
 for p in "${station_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 wait "${station_pids[@]}" 2>/dev/null || true
+
+# The computer's equipment (issue 26, docs/engine.md): Deep Blue (White) played by Debian's stockfish
+# through 'engine run' (a process of its own); the console in operator mode shows the engine's move
+# large and offers it in the move field; the operator presses (F1) and confirms it (Ctrl+L, Enter);
+# Operator → Engine… (Ctrl+H) shows the bridge's status; then the same in German.
+[ -x /usr/games/stockfish ] || fail "/usr/games/stockfish is not installed (make deps-test)"
+db="$work/engine.db"
+cli match new --title "ACM Chess Challenge" --player "Garry Kasparov" --player "Deep Blue" --computer "Deep Blue" \
+	--operator "Feng-hsiung Hsu" --white "Deep Blue" --tc 40/120:20/60:60 >/dev/null || fail "match new failed"
+cli game start >/dev/null || fail "game start failed"
+bin/arbiter --db "$db" engine run --cmd /usr/games/stockfish --option Threads=1 --option Hash=16 >"$work/engine.log" 2>&1 &
+engine_pid=$!
+engine_moves() { sqlite3 "$db" "select count(*) from events where kind='engine.move'"; }
+wait_engine_move() { # N: until the record holds N engine moves
+	for _ in $(seq 300); do [ "$(engine_moves)" -ge "$1" ] && return; sleep 0.1; done
+	cat "$work/engine.log"; fail "the engine's move $1 did not come within 30 s"
+}
+start_engine_console() { # env...: the console in operator mode on $db
+	env "$@" FYNE_SCALE=1 HOME="$work" bin/arbiter --db "$db" --as operator >"$work/app.log" 2>&1 &
+	app_pid=$!
+	sleep 1
+	wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Arbiter' | head -1) || fail "the window did not appear"
+	xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 800 || true
+	sleep 1
+}
+start_engine_console LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+wait_engine_move 1
+sleep 1 # the console notices another process's commit within 0.1 s
+shot 40-engine-move
+key F1 # the operator made the move on the board and presses Deep Blue's clock
+key ctrl+l
+key Return # the move offered in the field
+sleep 0.5
+[ "$(sqlite3 "$db" "select count(*) from events where kind='move' and role='operator'")" = 1 ] || fail "the engine's move offered in the move field was not recorded by the operator"
+key ctrl+h
+shot 41-engine-dialog
+key Escape
+quit_console
+cli --as black move e6 >/dev/null || fail "the human's move failed"
+start_engine_console LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+wait_engine_move 2
+sleep 1
+shot 42-de-engine-move
+key ctrl+h
+shot 43-de-engine-dialog
+key Escape
+quit_console
+kill "$engine_pid"
+wait "$engine_pid" || fail "engine run did not stop cleanly on SIGTERM: $(cat "$work/engine.log")"
+cli verify >/dev/null 2>"$work/verify.log" || fail "verify failed: $(cat "$work/verify.log")"
+grep -q "game-1.log holds what its engine.move events attest" "$work/verify.log" || fail "verify did not check the transcript: $(cat "$work/verify.log")"
 
 # The live broadcast's spectator page in headless Chromium (issue 18).
 bash scripts/broadcast-check.sh || fail "the broadcast check failed"

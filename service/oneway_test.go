@@ -26,8 +26,6 @@ import (
 var plainOpens = map[string]string{
 	"store/store.go readHeader os.Open(path)":                                       "the header, read only while no SQLite connection of this process holds the file (holdFile)",
 	"service/keyfile.go readRegular os.OpenFile(path)":                              "a key file or an invitation",
-	"service/station_lock.go LockStation os.OpenFile(path)":                         "FILE.station.lock",
-	"service/station_lock.go lockHolder os.ReadFile(path)":                          "FILE.station.lock",
 	"service/station_serve.go Running os.ReadFile(StationStatusPath(db))":           "FILE.station.status.json",
 	"service/station_files.go ReadStationCreds os.ReadFile(StationCredsPath(db))":   "FILE.station/credentials.json",
 	"service/station_files.go ReadStation os.ReadFile(StationPath(db))":             "FILE.station.json",
@@ -45,6 +43,15 @@ var plainOpens = map[string]string{
 	"cli/station.go runStationClaim os.ReadFile(r.g.DB + \".station.status.json\")": "FILE.station.status.json",
 	"cli/station.go readEpoch os.ReadFile(db + \".station.status.json\")":           "FILE.station.status.json",
 	"gui/tooltip.go writeGeometry os.WriteFile(b.geometryFile)":                     "the action bar's button geometry for scripts/gui-check.sh (ARBITER_GUI_GEOMETRY.bar)",
+	"engine/fake/fake.go checkCues os.ReadFile(e.cue)":                              "a test engine's cue file (a test's temporary folder)",
+	"engine/fake/fake.go checkCues os.WriteFile(e.cue)":                             "a test engine's cue file (a test's temporary folder)",
+	"engine/status.go ReadStatus os.ReadFile(StatusPath(db))":                       "FILE.engine/status.json",
+	"engine/status.go writeStatus os.WriteFile(tmp)":                                "FILE.engine/status.json.tmp",
+	"engine/transcript.go openTranscript os.OpenFile(path)":                         "FILE.engine/game-N.log",
+	"engine/transcript.go openTranscript os.ReadFile(path)":                         "FILE.engine/game-N.log",
+	"engine/verify.go CheckTranscripts os.ReadFile(path)":                           "FILE.engine/NAME, NAME without a path (match.EngineMove.Validate)",
+	"internal/filelock/filelock.go Lock os.OpenFile(path)":                          "FILE.station.lock or FILE.engine.lock",
+	"internal/filelock/filelock.go holder os.ReadFile(path)":                        "FILE.station.lock or FILE.engine.lock",
 }
 
 func TestNoProcessThatHoldsTheRecordOpensItByOtherMeans(t *testing.T) {
@@ -54,7 +61,7 @@ func TestNoProcessThatHoldsTheRecordOpensItByOtherMeans(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	found := map[string]bool{}
-	for _, root := range []string{"store", "service", "station", "broadcast", "gui", "cli", "match", "report", "main.go"} {
+	for _, root := range []string{"store", "service", "station", "broadcast", "gui", "cli", "match", "report", "main.go", "engine", "internal/filelock"} {
 		err := filepath.Walk(filepath.Join("..", root), func(p string, fi os.FileInfo, err error) error {
 			if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 				return err

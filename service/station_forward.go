@@ -554,6 +554,9 @@ func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result
 		if time.Now().After(deadline) {
 			return match.Result{}, &NotAppliedError{Seq: seq, Within: AppliedWithin}
 		}
+		if ctx.Err() != nil { // the face stops (its reads fail from now on): not applied here yet
+			return match.Result{}, fmt.Errorf("event %d is committed, but this station's record does not hold it yet: %w", seq, ctx.Err())
+		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
+
+	"arbiter/internal/filelock"
 )
 
 // One station per record (docs/stations.md, "One station per record"):
@@ -23,7 +24,7 @@ import (
 func StationLockPath(db string) string { return db + ".station.lock" }
 
 // StationLock is a held lock on a record's station.
-type StationLock struct{ f *os.File }
+type StationLock struct{ h *filelock.Held }
 
 // BusyError: a station already runs for the record (PID: its process, 0
 // if unknown).
@@ -42,45 +43,31 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("a station already runs for %s (%s), and a record has one station: stop that one first, or give commands to it with 'arbiter --db %s …'", e.DB, who, e.DB)
 }
 
-// errLocked: the OS lock is held by another (lockFile's refusal).
-var errLocked = errors.New("locked")
-
 // LockStation takes the station lock of the record at db, or refuses with
 // a *BusyError when a station runs for it (in this process or another).
 // It creates the lock file if needed and writes nothing else.
 func LockStation(db string) (*StationLock, error) {
-	path := StationLockPath(db)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	h, err := filelock.Lock(StationLockPath(db))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return nil, &BusyError{DB: db, PID: held.PID}
+	}
 	if err != nil {
-		return nil, refuse(CodeLockNotOpened, path, err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errLocked) {
-			return nil, &BusyError{DB: db, PID: lockHolder(path)}
+		var fe *filelock.Error
+		if errors.As(err, &fe) && !fe.Opened {
+			return nil, refuse(CodeLockNotOpened, fe.Path, fe.Err)
 		}
-		return nil, refuse(CodeLockNotTaken, path, err)
+		if errors.As(err, &fe) {
+			return nil, refuse(CodeLockNotTaken, fe.Path, fe.Err)
+		}
+		return nil, err
 	}
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return &StationLock{f: f}, nil
+	return &StationLock{h: h}, nil
 }
 
 // Release gives the lock up (closing the file releases the OS lock).
 func (l *StationLock) Release() {
-	if l != nil && l.f != nil {
-		l.f.Close()
-		l.f = nil
+	if l != nil {
+		l.h.Release()
 	}
-}
-
-// lockHolder is the process id the lock file names (0 if none).
-func lockHolder(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n
 }

@@ -90,6 +90,9 @@ func Dial(ctx context.Context, db string, now func() time.Time) (*Link, error) {
 // Close: nothing to close.
 func (l *Link) Close() {}
 
+// Offset: no authority answers in a build without stations.
+func (l *Link) Offset() (offset, rtt time.Duration, ok bool) { return 0, 0, false }
+
 // Prepare: this arbiter was built without stations.
 func (l *Link) Prepare(ctx context.Context, c StationCommand) error {
 	return refuse(CodeNoStations)

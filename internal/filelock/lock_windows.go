@@ -1,6 +1,6 @@
-//go:build !nostation && windows
+//go:build windows
 
-package service
+package filelock
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
-//go:build !nostation && unix
+//go:build unix
 
-package service
+package filelock
 
 import (
 	"errors"

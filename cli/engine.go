@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"arbiter/engine"
+	"arbiter/match"
+)
+
+// The computer's equipment (docs/engine.md): 'engine run' runs the bridge
+// between the record and a UCI engine as the operator until killed,
+// 'engine status' reads what the running bridge writes, and 'engine move'
+// is the command the bridge records the engine's move with (the words it
+// travels as from an operator's laptop to the authority).
+func init() {
+	register(&command{name: "engine run", roles: "operator (with the operator's credential on a protected match)",
+		usage:   "engine run --cmd \"PROGRAM [ARGS]\" [--option NAME=VALUE]... [--overhead DURATION] [--ponder] [--play] [--hang DURATION] [--restarts N] [--resign-below PAWNS [--resign-moves N]]",
+		summary: "Run the computer's equipment until killed: relay the human's moves and the clocks to a UCI engine, record its moves (with --play make them), record its faults and restart it (rules 7–12).",
+		run:     runEngineRun})
+	register(&command{name: "engine status", roles: rolesRead, usage: "engine status [--json]",
+		summary: "Show what the running engine bridge is doing: its state, the engine, its last move and evaluation, the clocks it sent last.", run: runEngineStatus})
+	register(&command{name: "engine move", writes: true, roles: "operator, arbiter",
+		usage:   "engine move --game N --ply P --fen FEN --uci MOVE --received TIME [--eval E] [--depth D] [--nodes N] [--pondered] --transcript FILE --lines L --bytes B --sha256 HEX [--from F] [--line-hashes H,...] [--play]",
+		summary: "Record the move the computer's engine chose (what 'engine run' records; rule 9), with --play the move and the press too.", parse: parseEngineMove})
+}
+
+func runEngineRun(r *runner, a *args) error {
+	cmd, _ := a.take("cmd")
+	opts := engine.Options{Cmd: cmd, Options: a.takeAll("option"), Ponder: a.bool("ponder"), Play: a.bool("play"),
+		Restarts: engine.DefaultRestarts, Hang: engine.DefaultHang}
+	var err error
+	for name, d := range map[string]*time.Duration{"overhead": &opts.Overhead, "hang": &opts.Hang} {
+		if v, ok := a.take(name); ok {
+			if *d, err = time.ParseDuration(v); err != nil || *d < 0 {
+				return fmt.Errorf("--%s %q is not a duration: give e.g. 100ms, 2s or 1m", name, v)
+			}
+		}
+	}
+	if opts.Restarts, err = a.int("restarts", engine.DefaultRestarts); err != nil {
+		return err
+	}
+	if opts.Restarts < 0 {
+		return fmt.Errorf("--restarts must be 0 or more, not %d", opts.Restarts)
+	}
+	below, suggest := a.take("resign-below")
+	_, moves := a.flags["resign-moves"]
+	if opts.ResignMoves, err = a.int("resign-moves", engine.DefaultResignMoves); err != nil {
+		return err
+	}
+	switch {
+	case moves && !suggest:
+		return fmt.Errorf("--resign-moves goes with --resign-below: give the evaluation in pawns too, e.g. --resign-below -5")
+	case !suggest:
+		opts.ResignMoves = 0 // off
+	case opts.ResignMoves < 1:
+		return fmt.Errorf("--resign-moves must be 1 or more, not %d", opts.ResignMoves)
+	}
+	if suggest {
+		if opts.ResignBelow, err = strconv.ParseFloat(below, 64); err != nil || math.IsNaN(opts.ResignBelow) || math.IsInf(opts.ResignBelow, 0) {
+			return fmt.Errorf("--resign-below %q is not an evaluation in pawns: give e.g. -5 or -3.5", below)
+		}
+	}
+	if err := a.done("engine run", 0); err != nil {
+		return err
+	}
+	if strings.TrimSpace(cmd) == "" {
+		return fmt.Errorf("engine run needs the engine's program: give --cmd, e.g. --cmd /usr/games/stockfish")
+	}
+	if opts.Hang == 0 {
+		return fmt.Errorf("--hang must be more than 0: it is how long the engine may owe an answer")
+	}
+	if r.roleGiven && r.g.Role != match.RoleOperator {
+		return fmt.Errorf("engine run acts as the operator: leave out --as, or give --as operator")
+	}
+	if _, err := os.Stat(r.g.DB); err != nil {
+		return fmt.Errorf("there is no database at %s: create a match with 'arbiter match new' or give --db", r.g.DB)
+	}
+	ctx, cancel := signal.NotifyContext(r.ctx, os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	actor := match.Actor{Role: match.RoleOperator, PIN: r.g.PIN, Secret: r.g.Secret, Key: r.key}
+	rec, err := engine.Open(ctx, r.g.DB, actor, nil)
+	if err != nil {
+		return err
+	}
+	defer rec.Close()
+	opts.Logf = func(f string, a ...any) { fmt.Fprintf(r.env.Stderr, "arbiter: engine: "+f+"\n", a...) }
+	opts.Stderr = engineStderr{r}
+	return engine.Run(ctx, rec, opts)
+}
+
+// engineStderr passes the engine's own standard error on, marked.
+type engineStderr struct{ r *runner }
+
+func (w engineStderr) Write(b []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		fmt.Fprintf(w.r.env.Stderr, "arbiter: engine says: %s\n", l)
+	}
+	return len(b), nil
+}
+
+func runEngineStatus(r *runner, a *args) error {
+	asJSON := a.bool("json")
+	if err := a.done("engine status", 0); err != nil {
+		return err
+	}
+	s, ran, err := engine.ReadStatus(r.g.DB, r.env.Now())
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(r.env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	if !ran {
+		r.out("No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", r.g.DB, r.g.DB)
+		return nil
+	}
+	r.out("%s", EngineStatusText(s))
+	return nil
+}
+
+// EngineStatusText renders the bridge's status for people.
+func EngineStatusText(s engine.Status) string {
+	var b strings.Builder
+	name := s.Engine
+	if name == "" {
+		name = s.Cmd
+	}
+	fmt.Fprintf(&b, "Engine %s: %s", name, s.State)
+	if s.PID > 0 {
+		fmt.Fprintf(&b, " (process %d)", s.PID)
+	}
+	fmt.Fprintf(&b, ", game %d, ply %d\n", s.Game, s.Ply)
+	if s.BestMove != "" {
+		fmt.Fprintf(&b, "  last move %s, evaluation %s, depth %d\n", s.BestMove, s.Eval, s.Depth)
+	}
+	if t := s.Sent; t != nil {
+		mtg := "no movestogo"
+		if t.MovesToGo != nil {
+			mtg = "movestogo " + strconv.Itoa(*t.MovesToGo)
+		}
+		fmt.Fprintf(&b, "  clocks sent at %s: wtime %d, btime %d, %s\n", t.At, t.WTime, t.BTime, mtg)
+	}
+	fmt.Fprintf(&b, "  restarts in this game: %d of %d\n", s.Restarts, s.MaxRestarts)
+	if s.ResignBelow != nil {
+		if s.SuggestResign {
+			fmt.Fprintf(&b, "  the evaluation stayed at or below %+.2f for %d of the engine's moves in a row: the operator may resign for the computer (rule 14); the bridge does not\n", *s.ResignBelow, s.ResignMoves)
+		} else {
+			fmt.Fprintf(&b, "  resigning is suggested after %d of the engine's moves in a row at or below %+.2f\n", s.ResignMoves, *s.ResignBelow)
+		}
+	}
+	if s.Fault != "" {
+		fmt.Fprintf(&b, "  last fault: %s\n", s.Fault)
+	}
+	if s.Note != "" {
+		fmt.Fprintf(&b, "  %s\n", s.Note)
+	}
+	return b.String()
+}
+
+func parseEngineMove(r *runner, a *args) (match.Command, error) {
+	var m match.EngineMove
+	var err error
+	ints := []struct {
+		name string
+		to   *int
+	}{{"game", &m.Game}, {"ply", &m.Ply}, {"depth", &m.Depth}, {"lines", &m.Lines}, {"from", &m.From}}
+	for _, x := range ints {
+		if *x.to, err = a.int(x.name, 0); err != nil {
+			return nil, err
+		}
+	}
+	for name, to := range map[string]*int64{"nodes": &m.Nodes, "bytes": &m.Bytes} {
+		if v, ok := a.take(name); ok {
+			if *to, err = strconv.ParseInt(v, 10, 64); err != nil {
+				return nil, fmt.Errorf("--%s %q is not a whole number", name, v)
+			}
+		}
+	}
+	for name, to := range map[string]*string{"fen": &m.FEN, "uci": &m.UCI, "eval": &m.Eval, "transcript": &m.File, "sha256": &m.SHA256} {
+		*to, _ = a.take(name)
+	}
+	if v, ok := a.take("received"); ok {
+		if m.Received, err = parseTime(v); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := a.take("line-hashes"); ok && v != "" {
+		m.LineHashes = strings.Split(v, ",")
+	}
+	m.Pondered, m.Play = a.bool("pondered"), a.bool("play")
+	return m, a.done("engine move", 0)
+}
+
+// checkTranscripts checks the engine's transcripts beside the record
+// against the engine.move events (verify): "" when every one present
+// holds, else the first line that differs.
+func (r *runner) checkTranscripts(ctx context.Context) (string, error) {
+	evs, err := r.db.EventsAfter(ctx, 0)
+	if err != nil {
+		return "", err
+	}
+	var moves []engine.Attested
+	for _, e := range evs {
+		if e.Kind != match.KindEngineMove {
+			continue
+		}
+		t, err := engine.EventTranscript(e.Payload)
+		if err != nil {
+			return "", fmt.Errorf("engine.move event %d cannot be read: %v", e.Seq, err)
+		}
+		moves = append(moves, engine.Attested{Seq: e.Seq, Game: e.Game, EngineTranscript: t})
+	}
+	rep, err := engine.CheckTranscripts(r.g.DB, moves)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range rep.Checked {
+		if rep.Problem == "" {
+			fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s holds what its engine.move events attest\n", f)
+		}
+	}
+	for _, f := range rep.Missing {
+		fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
+	}
+	return rep.Problem, nil
+}

@@ -1,0 +1,878 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"arbiter/clock"
+	"arbiter/internal/filelock"
+	"arbiter/match"
+	"arbiter/scoresheet"
+)
+
+// Options are how the bridge runs (engine run's flags).
+type Options struct {
+	// Cmd is the engine's command, "PROGRAM [ARGS]" (SplitCommand).
+	Cmd string
+	// Options are the engine's UCI options, NAME=VALUE, set after uciok.
+	Options []string
+	// Overhead is taken off the computer's own time in each go line.
+	Overhead time.Duration
+	// Ponder: think on the human's time (go ponder, ponderhit).
+	Ponder bool
+	// Play: enter the engine's move and the press as the operator.
+	Play bool
+	// Hang is how long the engine may owe an answer (uciok, readyok, a
+	// stopped search's bestmove) before it counts as hung (0: 10 s).
+	Hang time.Duration
+	// Restarts is the most restarts after technical faults in one game
+	// (engine run's default is 3; negative: none).
+	Restarts int
+	// ResignMoves, when more than 0, turns on the suggestion to resign
+	// (rule 14): once the evaluation of that many of the engine's moves in
+	// a row, from the computer's side, is at or below ResignBelow pawns (a
+	// mate against the computer is below any), the status suggests it to
+	// the operator. The bridge never resigns by itself. Off by default.
+	ResignBelow float64
+	ResignMoves int
+	// Ping is how often the engine is asked isready (0: every 5 s, the
+	// most the bridge waits).
+	Ping time.Duration
+	// Logf is told what the bridge does (engine run's standard error).
+	Logf func(format string, a ...any)
+	// Stderr takes the engine's standard error (nil: discarded).
+	Stderr io.Writer
+	// Changed is told after the bridge gave a command or its state changed
+	// (the console refreshes).
+	Changed func()
+	// Trace, when set, is told of the bridge's steps on this process's
+	// own clock (the benchmarks measure the relay with it).
+	Trace *Trace
+}
+
+// Trace follows the bridge's steps, each with the instant it happened on
+// the bridge's process's clock (time.Now, monotonic): a line written to
+// the engine, a line of the engine read, a command given (when it was
+// given and when it returned).
+type Trace struct {
+	Wrote func(text string, at time.Time)
+	Read  func(text string, at time.Time)
+	Gave  func(cmd match.Command, from, to time.Time, err error)
+}
+
+// DefaultHang, DefaultRestarts and DefaultPing are engine run's defaults.
+const (
+	DefaultHang     = 10 * time.Second
+	DefaultRestarts = 3
+	DefaultPing     = 5 * time.Second
+	// DefaultResignMoves is how many of the engine's moves in a row must
+	// be at or below --resign-below before resigning is suggested.
+	DefaultResignMoves = 5
+)
+
+// LockPath is the lock a running bridge holds on the record db: one bridge
+// per record.
+func LockPath(db string) string { return db + ".engine.lock" }
+
+// bridge is one run of the computer's equipment.
+type bridge struct {
+	rec  Record
+	opts Options
+	argv []string
+	logf func(string, ...any)
+
+	sess        *session
+	transcripts map[int]*transcript
+	restarts    map[int]int  // restarts after faults, by game
+	down        map[int]bool // a fault left the game's engine down: restarted on the computer's turn
+	gaveUp      map[int]bool // no restarts left in the game
+	below       map[int]int  // the engine's moves in a row evaluated at or below ResignBelow, by game
+	last        lastMove     // the engine's last move recorded, for pondering
+	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
+	status      Status
+	written     time.Time // when the status was last written
+	dirty       bool
+	err         error // the error Run returns (the engine cannot be started at all)
+}
+
+// lastMove is the engine's last bestmove recorded: for which game and
+// position, the move and the reply it expects.
+type lastMove struct {
+	game, ply int
+	fen, uci  string
+	ponder    string
+}
+
+// session is one engine process, serving one game.
+type session struct {
+	p        *process
+	t        *transcript
+	game     int
+	name     string
+	declared map[string]bool
+	ready    bool // uciok and the first readyok came
+	newGame  bool // ucinewgame sent for the game
+	newReady bool // its readyok came
+	pending  map[string]time.Time
+	pingAt   time.Time
+	search   *search
+	info     searchInfo
+	setup    string // why the first go must be recorded as a setup (rule 12); "" none
+}
+
+// search is a search the engine runs: on which position (the position
+// line, its game, next ply and FEN), pondering on an expected reply or
+// not, and whether it was stopped (its bestmove is discarded) or hit.
+type search struct {
+	game, ply     int
+	fen, position string
+	ponder        bool
+	hit           bool
+	stopping      bool
+	sent          Sent
+}
+
+// Run runs the computer's equipment on rec until ctx is done (engine run;
+// the console's Operator → Engine…): it starts the engine, relays the
+// human's moves and the clocks to it (rules 8, 11), records its moves
+// (rule 9) and, with Play, makes them; it records the engine's technical
+// faults and restarts it (rules 7, 12). When ctx ends the engine is told
+// to quit and the status says stopped.
+func Run(ctx context.Context, rec Record, opts Options) error {
+	argv, err := SplitCommand(opts.Cmd)
+	if err != nil {
+		return err
+	}
+	if opts.Hang <= 0 {
+		opts.Hang = DefaultHang
+	}
+	if opts.Ping <= 0 || opts.Ping > DefaultPing {
+		opts.Ping = DefaultPing
+	}
+	for _, o := range opts.Options {
+		if name, _, ok := strings.Cut(o, "="); !ok || strings.TrimSpace(name) == "" {
+			return refuse(CodeOptionNotNameValue, o)
+		}
+	}
+	if _, err := os.Stat(argv[0]); err != nil {
+		if _, lerr := exec.LookPath(argv[0]); lerr != nil {
+			return refuse(CodeNotThere, argv[0])
+		}
+	}
+	lock, err := filelock.Lock(LockPath(rec.Path()))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return refuse(CodeBusy, rec.Path(), held.PID)
+	}
+	if err != nil {
+		return refuse(CodeLockNotTaken, err)
+	}
+	defer lock.Release()
+	b := &bridge{rec: rec, opts: opts, argv: argv, logf: opts.Logf, transcripts: map[int]*transcript{},
+		restarts: map[int]int{}, down: map[int]bool{}, gaveUp: map[int]bool{}, below: map[int]int{}}
+	if b.logf == nil {
+		b.logf = func(string, ...any) {}
+	}
+	b.status = Status{State: StateStarting, Cmd: opts.Cmd, BridgePID: os.Getpid(), MaxRestarts: max(0, opts.Restarts)}
+	if opts.ResignMoves > 0 {
+		b.status.ResignBelow, b.status.ResignMoves = &opts.ResignBelow, opts.ResignMoves
+	}
+	_, b.status.Station = rec.(*station)
+	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
+	defer b.close()
+	return b.loop(ctx)
+}
+
+func (b *bridge) close() {
+	if b.sess != nil {
+		b.endSession()
+	}
+	for _, t := range b.transcripts {
+		t.close()
+	}
+	b.status.State, b.status.PID = StateStopped, 0
+	b.writeStatus(true)
+}
+
+// loop reconciles the engine with the record after every change: a
+// commit another writer made (followed by polling the record's data
+// version, every millisecond while the human is to move), a line of the
+// engine, or a deadline.
+func (b *bridge) loop(ctx context.Context) error {
+	tick := time.NewTimer(0)
+	defer tick.Stop()
+	for {
+		if ctx.Err() != nil {
+			return nil // nothing more is sent (a command cut short by the stop may have left the state behind)
+		}
+		b.reconcile(ctx)
+		if b.err != nil {
+			return b.err
+		}
+		b.deriveState()
+		b.writeStatus(false)
+		var lines chan line
+		if b.sess != nil {
+			lines = b.sess.p.lines
+		}
+		tick.Reset(b.pollEvery())
+		select {
+		case <-ctx.Done():
+			return nil
+		case l, ok := <-lines:
+			if !ok {
+				b.exited(ctx)
+				continue
+			}
+			b.read(ctx, l)
+		case <-tick.C:
+			if _, err := b.rec.Follow(ctx); err != nil && ctx.Err() == nil {
+				b.note("the record cannot be read: %v", err)
+			}
+		}
+	}
+}
+
+// pollEvery is how often the record is looked at: every millisecond while
+// the human is to move and his clock runs (his move is relayed at once,
+// rule 8), less often otherwise.
+func (b *bridge) pollEvery() time.Duration {
+	g := b.rec.State().CurrentGame()
+	if g == nil || !g.Live() {
+		return 50 * time.Millisecond
+	}
+	if side, ok := b.computer(g); ok && g.ToMove() != side {
+		return time.Millisecond
+	}
+	return 10 * time.Millisecond
+}
+
+// computer is the computer's side in g.
+func (b *bridge) computer(g *match.Game) (clock.Side, bool) {
+	m := b.rec.State().Match
+	if m == nil || m.Computer == "" {
+		return 0, false
+	}
+	return g.Side(m.Computer)
+}
+
+// served is the game the engine serves: the game in progress, else the
+// next one to be started (its engine waits, ready), else none.
+func (b *bridge) served() (*match.Game, bool) {
+	st := b.rec.State()
+	if st.Match == nil || st.Match.Computer == "" {
+		return nil, false
+	}
+	if g := st.CurrentGame(); g != nil && g.Live() {
+		return g, true
+	}
+	if g := st.NextGame(); g != nil {
+		return g, false
+	}
+	return nil, false
+}
+
+// reconcile brings the engine in line with the record: the right game's
+// engine running, the search on the position of the record (stopped and
+// started again when it changes), pings and deadlines kept.
+func (b *bridge) reconcile(ctx context.Context) {
+	if seq := b.rec.State().Seq; seq != b.status.Seq {
+		b.status.Seq, b.dirty = seq, true
+	}
+	g, live := b.served()
+	if b.sess != nil && (g == nil || b.sess.game != g.Number) {
+		b.endSession()
+	}
+	if g == nil {
+		b.status.Note = "no game is left to play"
+		return
+	}
+	if b.status.Game != g.Number {
+		// another game: what the status told of the last one goes
+		b.status.Ply, b.status.Sent, b.status.BestMove, b.status.Eval, b.status.Depth, b.status.Fault = 0, nil, "", "", 0, ""
+		b.dirty = true
+	}
+	b.status.Game = g.Number
+	b.status.Restarts = b.restarts[g.Number]
+	b.status.SuggestResign = b.opts.ResignMoves > 0 && b.below[g.Number] >= b.opts.ResignMoves
+	if b.sess == nil && !b.startSession(ctx, g, live) {
+		return
+	}
+	s := b.sess
+	if b.checkDeadlines(ctx) {
+		return
+	}
+	if !s.ready {
+		return
+	}
+	now, _ := b.rec.Now()
+	if _, owed := s.pending["readyok"]; !owed && now.After(s.pingAt) {
+		b.send(ctx, "isready")
+		s.pending["readyok"] = now.Add(b.opts.Hang)
+		s.pingAt = now.Add(b.opts.Ping)
+	}
+	if !live {
+		b.stopSearch(ctx)
+		return
+	}
+	if !s.newGame {
+		s.newGame = true
+		b.send(ctx, "ucinewgame")
+		b.send(ctx, "isready")
+		s.pending["readyok"] = now.Add(b.opts.Hang)
+		return
+	}
+	if !s.newReady {
+		return
+	}
+	b.playPending(ctx, g)
+	b.steer(ctx, g)
+}
+
+// steer starts, keeps, hits or stops the search as the record now asks.
+func (b *bridge) steer(ctx context.Context, g *match.Game) {
+	s := b.sess
+	want := b.wanted(g)
+	cur := s.search
+	switch {
+	case cur != nil && cur.stopping:
+		return // its bestmove comes first
+	case cur != nil && want != nil && cur.ponder && !want.ponder && cur.position == want.position:
+		// the human played the expected reply: the search goes on, on his
+		// move's time
+		b.send(ctx, "ponderhit")
+		cur.ponder, cur.hit = false, true
+		return
+	case cur != nil && (want == nil || want.position != cur.position || want.ponder != cur.ponder):
+		b.stopSearch(ctx)
+		return
+	case cur != nil:
+		return
+	case want == nil:
+		return
+	}
+	side, _ := b.computer(g)
+	if _, err := b.sendAt(ctx, time.Time{}, func(time.Time) string { return want.position }); err != nil {
+		return
+	}
+	if _, err := b.sendAt(ctx, b.rec.State().LastAt, func(at time.Time) string {
+		line, sent := goLine(g, side, at, b.opts.Overhead, want.ponder)
+		want.sent = sent
+		return line
+	}); err != nil {
+		return
+	}
+	s.search = want
+	s.info = searchInfo{}
+	sent := want.sent
+	b.status.Sent, b.status.Ply = &sent, want.ply
+	b.dirty = true
+	if !want.ponder && s.setup != "" {
+		why := s.setup
+		s.setup = ""
+		b.recordSetup(ctx, g, want, why)
+	}
+}
+
+// wanted is the search the record asks for: on the computer's turn its
+// move (unless the record holds the engine's move for this position
+// already); on the human's turn, with pondering, the engine's expected
+// reply to its last move.
+func (b *bridge) wanted(g *match.Game) *search {
+	side, ok := b.computer(g)
+	if !ok || g.Sheet == nil {
+		return nil
+	}
+	if g.ToMove() == side {
+		if g.EngineFor() != nil {
+			return nil // chosen already: the operator makes it on the board
+		}
+		return &search{game: g.Number, ply: g.Sheet.Ply() + 1, fen: g.Sheet.FEN(), position: positionLine(g)}
+	}
+	l := b.last
+	es := g.Sheet.Entries()
+	if !b.opts.Ponder || l.ponder == "" || l.game != g.Number || len(es) != l.ply || es[len(es)-1].UCI != l.uci {
+		return nil
+	}
+	pos := g.Sheet.Position()
+	mv := find(pos, l.ponder)
+	if mv == nil {
+		return nil
+	}
+	after := pos.Update(mv)
+	return &search{game: g.Number, ply: g.Sheet.Ply() + 2, fen: after.String(), position: positionLine(g, l.ponder), ponder: true}
+}
+
+// find is the legal move uci in pos, or nil.
+func find(pos *chess.Position, uci string) *chess.Move {
+	if m, err := scoresheet.ParseMove(pos, uci); err == nil && m.String() == uci {
+		return m
+	}
+	return nil
+}
+
+// stopSearch stops the search in progress; its bestmove is discarded.
+func (b *bridge) stopSearch(ctx context.Context) {
+	s := b.sess
+	if s == nil || s.search == nil || s.search.stopping {
+		return
+	}
+	b.send(ctx, "stop")
+	s.search.stopping = true
+	now, _ := b.rec.Now()
+	s.pending["bestmove"] = now.Add(b.opts.Hang)
+}
+
+// give gives cmd to the record as the bridge's actor.
+func (b *bridge) give(ctx context.Context, cmd match.Command) (match.Result, error) {
+	from := time.Now()
+	res, err := b.rec.Give(ctx, cmd)
+	if t := b.opts.Trace; t != nil && t.Gave != nil {
+		t.Gave(cmd, from, time.Now(), err)
+	}
+	return res, err
+}
+
+// read handles one line of the engine.
+func (b *bridge) read(ctx context.Context, l line) {
+	if t := b.opts.Trace; t != nil && t.Read != nil {
+		t.Read(l.text, l.read)
+	}
+	s := b.sess
+	f := strings.Fields(l.text)
+	if s == nil || len(f) == 0 {
+		return
+	}
+	switch f[0] {
+	case "id":
+		if len(f) > 2 && f[1] == "name" {
+			s.name = strings.Join(f[2:], " ")
+			b.status.Engine = s.name
+		}
+	case "option":
+		if len(f) > 2 && f[1] == "name" {
+			name := []string{}
+			for _, w := range f[2:] {
+				if w == "type" {
+					break
+				}
+				name = append(name, w)
+			}
+			s.declared[strings.ToLower(strings.Join(name, " "))] = true
+		}
+	case "uciok":
+		delete(s.pending, "uciok")
+		b.configure(ctx)
+	case "readyok":
+		delete(s.pending, "readyok")
+		if !s.ready {
+			s.ready = true
+			b.logf("the engine %s (process %d) is ready for game %d", s.name, s.p.pid, s.game)
+		}
+		if s.newGame {
+			s.newReady = true
+		}
+	case "info":
+		s.info.readInfo(f)
+		if s.info.eval != "" {
+			b.status.Eval = s.info.eval
+		}
+		b.status.Depth = s.info.depth
+		b.dirty = true
+	case "bestmove":
+		delete(s.pending, "bestmove")
+		b.bestmove(ctx, f, l)
+	}
+}
+
+// configure sets the engine's options once it said uciok: those given,
+// Ponder with --ponder, UCI_Opponent naming the human when the engine has
+// it; then asks isready.
+func (b *bridge) configure(ctx context.Context) {
+	s := b.sess
+	for _, o := range b.opts.Options {
+		name, value, _ := strings.Cut(o, "=")
+		b.send(ctx, "setoption name "+strings.TrimSpace(name)+" value "+strings.TrimSpace(value))
+	}
+	if b.opts.Ponder && s.declared["ponder"] {
+		b.send(ctx, "setoption name Ponder value true")
+	}
+	if m := b.rec.State().Match; m != nil && s.declared["uci_opponent"] {
+		b.send(ctx, "setoption name UCI_Opponent value none none human "+m.Human())
+	}
+	b.send(ctx, "isready")
+	now, _ := b.rec.Now()
+	s.pending["readyok"] = now.Add(b.opts.Hang)
+	s.pingAt = now.Add(b.opts.Ping)
+}
+
+// bestmove takes the engine's answer: a discarded one (its search was
+// stopped, or the position moved on) is dropped; an illegal one is a
+// technical fault; else it is recorded as engine.move, with --play made
+// too.
+func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
+	s := b.sess
+	cur := s.search
+	s.search = nil
+	best, ponder := bestmove(f)
+	b.status.BestMove = best
+	if cur == nil || cur.stopping || cur.ponder {
+		b.dirty = true
+		return
+	}
+	g := b.rec.State().CurrentGame()
+	if g == nil || !g.Live() || g.Number != cur.game || g.Sheet.FEN() != cur.fen || g.Sheet.Ply()+1 != cur.ply {
+		b.logf("the engine's move %s on ply %d is dropped: the record moved on meanwhile", best, cur.ply)
+		return // reconcile starts again
+	}
+	pos := g.Sheet.Position()
+	if find(pos, best) == nil {
+		b.fault(ctx, fmt.Sprintf("answered %q, which is not a legal move on ply %d", strings.Join(f, " "), cur.ply))
+		return
+	}
+	if err := s.t.sync(); err != nil {
+		b.note("%v", err)
+	}
+	from := 0
+	if e := g.Engine; e != nil && e.File == s.t.name {
+		from = e.Lines
+	}
+	play := b.opts.Play && b.mayPlay(g)
+	cmd := match.EngineMove{Game: cur.game, Ply: cur.ply, FEN: cur.fen, UCI: best, Received: l.at, Eval: s.info.eval,
+		Depth: s.info.depth, Nodes: s.info.nodes, Pondered: cur.hit, EngineTranscript: s.t.attest(l.mark, from), Play: play}
+	b.last = lastMove{game: cur.game, ply: cur.ply, fen: cur.fen, uci: best, ponder: ponder}
+	if play {
+		b.tried = playKey(cur.game, cur.ply, cur.fen, best)
+	}
+	if _, err := b.give(ctx, cmd); err != nil {
+		b.note("the engine's move %s is not recorded: %v", best, err)
+		return
+	}
+	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)", best, cur.ply, cur.game, s.info.eval, s.info.depth)
+	b.judgeResign(cur.game, s.info.eval)
+	b.changed()
+}
+
+// judgeResign counts the engine's moves in a row whose evaluation is at or
+// below the threshold (ResignMoves off: none); once there are
+// ResignMoves of them the status suggests resigning to the operator (rule
+// 14). It never resigns.
+func (b *bridge) judgeResign(game int, eval string) {
+	if b.opts.ResignMoves <= 0 {
+		return
+	}
+	if Below(eval, b.opts.ResignBelow) {
+		b.below[game]++
+	} else {
+		b.below[game] = 0
+	}
+	if b.below[game] == b.opts.ResignMoves {
+		b.logf("the engine's evaluation stayed at or below %+.2f for %d of its moves in a row: the operator may resign for the computer (rule 14); the bridge does not", b.opts.ResignBelow, b.opts.ResignMoves)
+	}
+	b.dirty = true
+}
+
+// mayPlay reports whether the computer's move can be made now: its clock
+// runs, or it pressed and its move is awaited.
+func (b *bridge) mayPlay(g *match.Game) bool {
+	side, _ := b.computer(g)
+	if g.Pressed != nil {
+		return *g.Pressed == side
+	}
+	running, ok := g.Clock.Running()
+	return ok && running == side
+}
+
+func playKey(game, ply int, fen, uci string) string {
+	return fmt.Sprint(game, " ", ply, " ", fen, " ", uci)
+}
+
+// playPending makes the engine's move for the position the record stands
+// in (--play) once the computer's clock runs: one that came while the
+// clocks were stopped, or one the record held before (after a
+// correction); each at most once.
+func (b *bridge) playPending(ctx context.Context, g *match.Game) {
+	e := g.EngineFor()
+	if !b.opts.Play || e == nil || !b.computersTurn(g) || !b.mayPlay(g) {
+		return
+	}
+	key := playKey(g.Number, e.Ply, e.FEN, e.UCI)
+	if b.tried == key {
+		return
+	}
+	b.tried = key
+	if _, err := b.give(ctx, match.Move{Input: e.UCI, Pressed: g.Pressed != nil}); err != nil {
+		b.note("the engine's move %s is not made: %v", e.UCI, err)
+		return
+	}
+	b.changed()
+}
+
+// startSession starts the engine for game g (the game in progress when
+// live); false when none is to run now: after a fault on the human's turn
+// the restart waits for his move, and after the last restart the computer
+// is the operator's.
+func (b *bridge) startSession(ctx context.Context, g *match.Game, live bool) bool {
+	n := g.Number
+	turn := live && b.computersTurn(g)
+	why := ""
+	switch {
+	case b.gaveUp[n]:
+		b.status.Note = fmt.Sprintf("the engine was restarted %d times in game %d, the most allowed: the operator plays for the computer", b.restarts[n], n)
+		return false
+	case b.down[n] && !turn:
+		b.status.Note = "the engine is down after a technical fault: it is restarted and set up when it is the computer's turn (rule 12)"
+		return false
+	case b.down[n]:
+		b.restarts[n]++
+		why = fmt.Sprintf("restarted after a technical fault (restart %d of %d in game %d)", b.restarts[n], b.opts.Restarts, n)
+	case turn && g.Sheet != nil && g.Sheet.Ply() > 0:
+		why = "started by the bridge during the computer's turn"
+	}
+	t, err := b.transcript(n)
+	if err != nil {
+		b.err = err
+		return false
+	}
+	p, err := start(b.argv, t, b.instant, b.stderr())
+	if err != nil {
+		if b.status.PID == 0 && len(b.restarts) == 0 && !b.down[n] {
+			b.err = err // the engine cannot be run at all: engine run says so
+			return false
+		}
+		b.fault(ctx, "could not be started again ("+err.Error()+")")
+		return false
+	}
+	b.down[n] = false
+	b.sess = &session{p: p, t: t, game: n, declared: map[string]bool{}, pending: map[string]time.Time{}, setup: why}
+	b.status.PID = p.pid
+	b.send(ctx, "uci")
+	now, _ := b.rec.Now()
+	b.sess.pending["uciok"] = now.Add(b.opts.Hang)
+	return true
+}
+
+func (b *bridge) computersTurn(g *match.Game) bool {
+	side, ok := b.computer(g)
+	return ok && g.ToMove() == side
+}
+
+func (b *bridge) stderr() io.Writer {
+	if b.opts.Stderr != nil {
+		return b.opts.Stderr
+	}
+	return io.Discard
+}
+
+// instant is the match timeline's instant now (the transcript's instants).
+func (b *bridge) instant() time.Time {
+	at, u := b.rec.Now()
+	b.status.UncertaintyMS = float64(u) / float64(time.Millisecond)
+	return at
+}
+
+func (b *bridge) transcript(game int) (*transcript, error) {
+	if t, ok := b.transcripts[game]; ok {
+		return t, nil
+	}
+	t, err := openTranscript(Dir(b.rec.Path()), game)
+	if err != nil {
+		return nil, err
+	}
+	b.transcripts[game] = t
+	return t, nil
+}
+
+// endSession tells the engine to quit (a game ended, the bridge stops).
+func (b *bridge) endSession() {
+	s := b.sess
+	b.sess = nil
+	b.status.PID = 0
+	s.p.quit()
+}
+
+// exited: the engine's output ended (it exited, crashed or was killed).
+func (b *bridge) exited(ctx context.Context) {
+	s := b.sess
+	if s == nil {
+		return
+	}
+	<-s.p.exited
+	b.fault(ctx, s.p.ended())
+}
+
+// checkDeadlines finds an answer the engine owes past --hang: a hung
+// engine, a technical fault.
+func (b *bridge) checkDeadlines(ctx context.Context) bool {
+	s := b.sess
+	now, _ := b.rec.Now()
+	for what, by := range s.pending {
+		if now.After(by) {
+			b.fault(ctx, fmt.Sprintf("did not answer %s within %s", map[string]string{"uciok": "uci", "readyok": "isready", "bestmove": "stop"}[what], b.opts.Hang))
+			return true
+		}
+	}
+	return false
+}
+
+// fault is a technical fault of the engine (rules 7 and 12): the engine is
+// ended, the fault recorded by the bridge as the incident technical-fault
+// (the computer's clock keeps running), and the engine is restarted when
+// it is the computer's turn — at most Restarts times a game.
+func (b *bridge) fault(ctx context.Context, what string) {
+	s := b.sess
+	name, pid, n := b.status.Engine, 0, 0
+	if s != nil {
+		pid, n = s.p.pid, s.game
+		if s.name != "" {
+			name = s.name
+		}
+		b.sess = nil
+		s.p.kill()
+	}
+	if name == "" {
+		name = b.argv[0]
+	}
+	b.status.PID = 0
+	g, live := b.served()
+	if g != nil && n == 0 {
+		n = g.Number
+	}
+	b.down[n] = true
+	text := fmt.Sprintf("The engine %s (process %d) %s; the computer's clock keeps running (rule 7).", name, pid, what)
+	switch {
+	case b.restarts[n] >= b.opts.Restarts:
+		b.gaveUp[n] = true
+		text += fmt.Sprintf(" It has been restarted %d times in game %d, the most allowed: the bridge leaves the computer to the operator.", b.restarts[n], n)
+	case live && !b.computersTurn(g):
+		text += " It is the human's turn: the engine is restarted and set up once he has moved (rule 12)."
+	default:
+		text += " The bridge restarts it and sets up the position (rule 12)."
+	}
+	b.status.Fault = text
+	b.logf("technical fault: %s", text)
+	if g != nil && live && g.Number == n {
+		if _, err := b.give(ctx, match.LogIncident{Incident: match.IncidentTechnicalFault, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
+			b.note("the technical fault is not recorded: %v", err)
+		}
+		b.changed()
+	}
+}
+
+// recordSetup records that the bridge set up the position and the clocks
+// in the engine (rule 12).
+func (b *bridge) recordSetup(ctx context.Context, g *match.Game, sr *search, why string) {
+	mtg := "no move count (the last period)"
+	if sr.sent.MovesToGo != nil {
+		mtg = fmt.Sprintf("%d moves to the control", *sr.sent.MovesToGo)
+	}
+	text := fmt.Sprintf("The engine %s was %s: the position of ply %d (%s) and the clocks as they stood at %s (White %s, Black %s, %s) were set up in it.",
+		b.sess.name, why, sr.ply, strings.TrimPrefix(sr.position, "position "), sr.sent.At,
+		clock.FormatExact(time.Duration(sr.sent.WTime)*time.Millisecond), clock.FormatExact(time.Duration(sr.sent.BTime)*time.Millisecond), mtg)
+	if _, err := b.give(ctx, match.LogIncident{Incident: match.IncidentSetup, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
+		b.note("the setup is not recorded: %v", err)
+		return
+	}
+	b.logf("setup: %s", text)
+	b.changed()
+}
+
+// send writes a line to the engine now.
+func (b *bridge) send(ctx context.Context, text string) {
+	b.sendAt(ctx, time.Time{}, func(time.Time) string { return text })
+}
+
+// sendAt writes the line made for its instant (never before floor); a
+// write the engine does not take is a fault.
+func (b *bridge) sendAt(ctx context.Context, floor time.Time, make func(time.Time) string) (time.Time, error) {
+	s := b.sess
+	if s == nil {
+		return time.Time{}, errors.New("no engine runs")
+	}
+	var text string
+	at, err := s.p.sendAt(floor, func(at time.Time) string {
+		text = make(at)
+		return text
+	})
+	if t := b.opts.Trace; t != nil && t.Wrote != nil {
+		t.Wrote(text, time.Now())
+	}
+	if err != nil {
+		b.fault(ctx, "did not take the line "+text+" ("+err.Error()+")")
+		return at, err
+	}
+	return at, nil
+}
+
+// deriveState is the bridge's state as it stands: the engine starting,
+// thinking, pondering or idle; not answering when it owes an answer for
+// more than a second or is down after a fault; stopped when no engine runs
+// for good (no game left, no restart left).
+func (b *bridge) deriveState() {
+	state := StateIdle
+	s := b.sess
+	g, _ := b.served()
+	switch {
+	case s == nil && g != nil && b.down[g.Number] && !b.gaveUp[g.Number]:
+		state = StateNotAnswering
+	case s == nil:
+		state = StateStopped
+	case !s.ready:
+		state = StateStarting
+	case s.search != nil && s.search.ponder:
+		state = StatePondering
+	case s.search != nil:
+		state = StateThinking
+	}
+	if s != nil {
+		now, _ := b.rec.Now()
+		for _, by := range s.pending {
+			if now.After(by.Add(time.Second - b.opts.Hang)) {
+				state = StateNotAnswering
+			}
+		}
+	}
+	if b.status.State != state {
+		b.status.State = state
+		b.dirty = true
+		b.written = time.Time{}
+	}
+}
+
+func (b *bridge) note(format string, a ...any) {
+	b.logf(format, a...)
+	b.status.Note = fmt.Sprintf(format, a...)
+	b.dirty = true
+}
+
+func (b *bridge) changed() {
+	if b.opts.Changed != nil {
+		b.opts.Changed()
+	}
+}
+
+// writeStatus writes the status file when it changed (at most five times
+// a second for the evaluation's sake) and at least every second.
+func (b *bridge) writeStatus(force bool) {
+	now := time.Now()
+	since := now.Sub(b.written)
+	if !force && since < time.Second && (!b.dirty || since < 200*time.Millisecond) {
+		return
+	}
+	b.status.Updated = now.UTC().Format(time.RFC3339Nano)
+	if err := writeStatus(b.rec.Path(), b.status); err != nil && b.written.IsZero() {
+		b.logf("the engine's status cannot be written: %v", err)
+	}
+	b.written, b.dirty = now, false
+	if b.opts.Changed != nil {
+		b.opts.Changed()
+	}
+}

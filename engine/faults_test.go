@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/match"
+)
+
+// cue gives the fake engine a cue (fake's package doc).
+func (r *rig) cue(lines ...string) string {
+	path := filepath.Join(filepath.Dir(r.path), "cue")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	return path
+}
+
+// status is the bridge's status as engine status reads it now.
+func (r *rig) status() Status {
+	r.t.Helper()
+	s, _, err := ReadStatus(r.path, time.Now())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return s
+}
+
+// waitStatus waits until the bridge's status satisfies cond.
+func (r *rig) waitStatus(what string, within time.Duration, cond func(Status) bool) Status {
+	r.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if s := r.status(); cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("waited %s for the bridge's status to say %s; it says %+v", within, what, r.status())
+		}
+		time.Sleep(5 * time.Millisecond) // the bridge writes it in its own goroutine
+	}
+}
+
+// incidents are game 1's incidents of kind.
+func incidents(g *match.Game, kind string) []match.Incident {
+	var out []match.Incident
+	for _, inc := range g.Incidents {
+		if inc.Kind == kind {
+			out = append(out, inc)
+		}
+	}
+	return out
+}
+
+// linesOf counts the transcript's lines written to the engine that are
+// the command cmd (with or without arguments).
+func (r *rig) linesOf(cmd string) int {
+	n := 0
+	for _, l := range r.transcript(1) {
+		if l.dir == ">" && strings.Fields(l.text)[0] == cmd {
+			n++
+		}
+	}
+	return n
+}
+
+// kill kills the process pid (the engine) at once.
+func kill(t testing.TB, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("kill the engine %d: %v", pid, err)
+	}
+}
+
+// noPause checks that nothing stopped the clocks: the computer's clock ran
+// through the fault (rule 7).
+func noPause(t *testing.T, g *match.Game) {
+	t.Helper()
+	for _, inc := range g.Incidents {
+		if inc.Kind == "pause" || inc.Kind == "call" {
+			t.Fatalf("the clocks were stopped: %+v", inc)
+		}
+	}
+}
+
+func TestAnEngineThatFailsIsATechnicalFaultAndIsRestartedAndSetUp(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fail  func(r *rig, s Status)
+		cue   []string
+		fault string
+	}{
+		{"an engine killed while thinking", func(r *rig, s Status) { kill(r.t, s.PID) }, nil, "was killed"},
+		{"an engine that exits", nil, []string{"go 2 crash"}, "exited with status 3"},
+		{"an engine that stops answering", nil, []string{"go 2 hang"}, "did not answer isready within 300ms"},
+		{"an engine that plays an illegal move", nil, []string{"go 2 illegal"}, `answered "bestmove a1a8", which is not a legal move on ply 3`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, "40/120:20/60:60", true, "")
+			cue := r.cue(tc.cue...)
+			r.run(Options{Cmd: fakeCmd("-cue", cue, "-delay", "400ms"), Play: true, Restarts: DefaultRestarts, Hang: 300 * time.Millisecond, Ping: 100 * time.Millisecond})
+			r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+			r.do(r.human, match.Move{Input: "e5"})
+			if tc.fail != nil {
+				s := r.waitStatus("thinking", 10*time.Second, func(s Status) bool { return s.State == StateThinking && s.Ply == 3 && s.PID > 0 })
+				tc.fail(r, s)
+			}
+			r.waitFor("a technical fault and the setup after it", 10*time.Second, func(_ *match.State, g *match.Game) bool {
+				return len(incidents(g, match.IncidentSetup)) == 1
+			})
+			g := r.state().CurrentGame()
+			faults := incidents(g, match.IncidentTechnicalFault)
+			if len(faults) != 1 || !strings.Contains(faults[0].Text, tc.fault) || !strings.Contains(faults[0].Text, "The bridge restarts it") {
+				t.Fatalf("technical faults %+v, want one saying %q", faults, tc.fault)
+			}
+			if faults[0].Role != match.RoleOperator {
+				t.Errorf("the fault was recorded by the %s, want the operator", faults[0].Role)
+			}
+			setup := incidents(g, match.IncidentSetup)[0]
+			if !strings.Contains(setup.Text, "restart 1 of 3 in game 1") || !strings.Contains(setup.Text, "position of ply 3 (startpos moves") {
+				t.Errorf("setup %q", setup.Text)
+			}
+			r.waitFor("the engine's move after its restart", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 3 })
+			noPause(t, r.state().CurrentGame())
+			r.halt()
+			if n := r.linesOf("uci"); n != 2 {
+				t.Errorf("the engine was started %d times, want twice", n)
+			}
+			r.checkGoLines(1, 0)
+		})
+	}
+}
+
+func TestAFaultOnTheHumansTurnIsRecordedAtOnceAndTheRestartWaitsForHisMove(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	r.run(Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Second})
+	r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+	s := r.waitStatus("idle", 10*time.Second, func(s Status) bool { return s.State == StateIdle && s.PID > 0 })
+	kill(t, s.PID)
+	r.waitFor("the technical fault", 10*time.Second, func(_ *match.State, g *match.Game) bool {
+		return len(incidents(g, match.IncidentTechnicalFault)) == 1
+	})
+	fault := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)[0]
+	if !strings.Contains(fault.Text, "It is the human's turn: the engine is restarted and set up once he has moved") || fault.Ply != 1 {
+		t.Fatalf("fault %+v", fault)
+	}
+	down := r.waitStatus("not answering, no engine running", 10*time.Second, func(s Status) bool { return s.State == StateNotAnswering && s.PID == 0 })
+	if !strings.Contains(down.Note, "restarted and set up when it is the computer's turn") {
+		t.Errorf("note %q", down.Note)
+	}
+	if n := r.linesOf("uci"); n != 1 {
+		t.Fatalf("the engine was restarted on the human's turn (%d uci lines)", n)
+	}
+	r.do(r.human, match.Move{Input: "e5"})
+	r.waitFor("the engine's move after the human's", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 3 })
+	g := r.state().CurrentGame()
+	setups := incidents(g, match.IncidentSetup)
+	if len(setups) != 1 || setups[0].Ply != 2 {
+		t.Fatalf("setups %+v, want one after the human's move", setups)
+	}
+	noPause(t, g)
+}
+
+func TestAfterTheLastRestartTheBridgeLeavesTheComputerToTheOperator(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	cue := r.cue("go 1 crash")
+	r.run(Options{Cmd: fakeCmd("-cue", cue), Play: true, Restarts: 1})
+	r.waitFor("the first fault, the restart and the engine's move", 10*time.Second, func(_ *match.State, g *match.Game) bool {
+		return len(incidents(g, match.IncidentSetup)) == 1 && g.Sheet.Ply() == 1
+	})
+	r.cue("go 2 crash")
+	r.do(r.human, match.Move{Input: "e5"})
+	r.waitFor("the second fault", 10*time.Second, func(_ *match.State, g *match.Game) bool {
+		return len(incidents(g, match.IncidentTechnicalFault)) == 2
+	})
+	last := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)[1]
+	if !strings.Contains(last.Text, "It has been restarted 1 times in game 1, the most allowed: the bridge leaves the computer to the operator") {
+		t.Fatalf("fault %q", last.Text)
+	}
+	s := r.waitStatus("stopped", 10*time.Second, func(s Status) bool { return s.State == StateStopped })
+	if !strings.Contains(s.Note, "the operator plays for the computer") {
+		t.Errorf("note %q", s.Note)
+	}
+	// the operator plays on; the bridge starts no engine again in this game
+	r.do(match.RoleOperator, match.Move{Input: "Nc3"})
+	seq := r.do(r.human, match.Move{Input: "Nc6"}).Events[0].Seq
+	r.waitStatus("the human's move read", 10*time.Second, func(s Status) bool { return s.Seq >= seq })
+	if n := r.linesOf("uci"); n != 2 {
+		t.Fatalf("%d engines started, want 2", n)
+	}
+}

@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"arbiter/match"
+)
+
+// Attested is an engine.move event as 'arbiter verify' checks a transcript
+// against it: its number, its game and what it attests.
+type Attested struct {
+	Seq  int64
+	Game int
+	match.EngineTranscript
+}
+
+// TranscriptReport is what 'arbiter verify' says of the transcripts beside
+// a record: each checked and the lines it found attested, the first line
+// that differs from what the record attests (Problem, "" when none), and
+// the transcripts named by the record that are not here.
+type TranscriptReport struct {
+	Checked []string
+	Missing []string
+	Problem string
+}
+
+// CheckTranscripts checks each transcript present in the engine's folder of
+// the record db against the engine.move events that attest it (in record
+// order): the SHA-256 of the file's first bytes up to each one's bestmove
+// line must be the one recorded. The first that does not hold names the
+// first line that differs (each event's short hashes of its new lines
+// find it), or says the file is shorter than attested.
+func CheckTranscripts(db string, moves []Attested) (TranscriptReport, error) {
+	var rep TranscriptReport
+	byFile := map[string][]Attested{}
+	for _, m := range moves {
+		byFile[m.File] = append(byFile[m.File], m)
+	}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, name := range files {
+		path := filepath.Join(Dir(db), name)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			rep.Missing = append(rep.Missing, path)
+			continue
+		}
+		if err != nil {
+			return rep, err
+		}
+		rep.Checked = append(rep.Checked, path)
+		if p := checkTranscript(path, b, byFile[name]); p != "" && rep.Problem == "" {
+			rep.Problem = p
+		}
+	}
+	return rep, nil
+}
+
+// checkTranscript checks one transcript's bytes against its attestations.
+func checkTranscript(path string, b []byte, moves []Attested) string {
+	// ends[i] is the offset after line i+1's newline
+	var ends []int
+	for i, c := range b {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	lineAt := func(n int) []byte { // line n (1-based) without its newline
+		start := 0
+		if n > 1 {
+			start = ends[n-2]
+		}
+		return bytes.TrimSuffix(b[start:ends[n-1]], []byte("\n"))
+	}
+	good := 0 // lines known to be as attested
+	for _, m := range moves {
+		if m.Lines > len(ends) {
+			return fmt.Sprintf("the transcript %s has %d lines, but engine.move event %d attests %d of them: it was cut short", path, len(ends), m.Seq, m.Lines)
+		}
+		sum := sha256.Sum256(b[:ends[m.Lines-1]])
+		if hex.EncodeToString(sum[:]) == m.SHA256 && int64(ends[m.Lines-1]) == m.Bytes {
+			good = max(good, m.Lines)
+			continue
+		}
+		for i, h := range m.LineHashes {
+			n := m.From + i + 1
+			if n > good && LineHash(lineAt(n)) != h {
+				return fmt.Sprintf("line %d of the transcript %s differs from what engine.move event %d attests (%q)", n, path, m.Seq, lineAt(n))
+			}
+		}
+		return fmt.Sprintf("the transcript %s differs from what engine.move event %d attests in lines %d to %d (their SHA-256 is not the one recorded)", path, m.Seq, good+1, m.Lines)
+	}
+	return ""
+}
+
+// EventTranscript reads what an engine.move event's payload attests.
+func EventTranscript(payload []byte) (match.EngineTranscript, error) {
+	var p match.EngineMovePayload
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return match.EngineTranscript{}, err
+	}
+	return p.EngineTranscript, nil
+}

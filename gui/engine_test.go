@@ -1,0 +1,224 @@
+package gui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"arbiter/engine"
+	"arbiter/engine/fake"
+	"arbiter/match"
+)
+
+// engineMoveFor records, as the bridge would, the engine's move uci for
+// the position the game stands in.
+func (h *harness) engineMoveFor(uci, eval string) {
+	h.t.Helper()
+	g := h.game()
+	cmd := match.EngineMove{Game: g.Number, Ply: g.Sheet.Ply() + 1, FEN: g.Sheet.FEN(), UCI: uci, Received: h.ft.Now(), Eval: eval, Depth: 18,
+		EngineTranscript: match.EngineTranscript{File: "game-1.log", Lines: 20, Bytes: 900, SHA256: strings.Repeat("0f", 32)}}
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, cmd); err != nil {
+		h.t.Fatal(err)
+	}
+	h.c.refresh()
+}
+
+// humanMoves plays Kasparov's (White's) move as himself.
+func (h *harness) humanMoves(mv string) {
+	h.t.Helper()
+	h.ft.advance(time.Minute)
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleWhite}}, match.Move{Input: mv}); err != nil {
+		h.t.Fatal(err)
+	}
+	h.c.refresh()
+}
+
+// engineChoseC5 is a console in operator mode after 1.e4, the engine's
+// 1…c5 (its evaluation eval) recorded, ten seconds on, the move field
+// emptied of the offer.
+func engineChoseC5(t *testing.T, eval string) *harness {
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.humanMoves("e4")
+	h.engineMoveFor("c7c5", eval)
+	h.ft.advance(10 * time.Second)
+	h.c.moveEntry.SetText("")
+	return h
+}
+
+func TestInOperatorModeTheEnginesMoveIsSaidLargeAndOfferedInTheMoveField(t *testing.T) {
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", "")
+	h.c.do(actStartGame)
+	h.humanMoves("e4")
+	if h.c.engineLine.Visible() {
+		t.Fatalf("the engine line shows %q before the engine answered", h.c.engineLine.Text)
+	}
+	h.engineMoveFor("c7c5", "cp 25")
+	if got, want := h.c.engineLine.Text, "Deep Blue plays 1…c5 — make it on the board, then press"; !h.c.engineLine.Visible() || got != want {
+		t.Fatalf("the engine line shows %q, want %q", got, want)
+	}
+	if got := h.c.moveEntry.Text; got != "c5" {
+		t.Fatalf("the move field holds %q, want the engine's move offered", got)
+	}
+	t.Run("in arbiter mode it is not shown", func(t *testing.T) {
+		h.c.mode = match.RoleArbiter
+		h.c.refresh()
+		if h.c.engineLine.Visible() {
+			t.Fatalf("the engine line shows %q in arbiter mode", h.c.engineLine.Text)
+		}
+		h.c.mode = match.RoleOperator
+		h.c.refresh()
+	})
+	t.Run("once the move is made the line and the offer go", func(t *testing.T) {
+		h.ft.advance(10 * time.Second)
+		h.c.win.Canvas().Focus(h.c.moveEntry)
+		h.c.moveEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter on the offered move (typing first)
+		if g := h.game(); g.Sheet.Ply() != 2 || g.Sheet.Entries()[1].SAN != "c5" {
+			t.Fatalf("the offered move was not recorded: %s", g.Sheet.FEN())
+		}
+		if h.c.engineLine.Visible() || h.c.moveEntry.Text != "" {
+			t.Fatalf("after the move the engine line shows %q and the field %q", h.c.engineLine.Text, h.c.moveEntry.Text)
+		}
+	})
+}
+
+func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *testing.T) {
+	h := engineChoseC5(t, "cp 25")
+	h.typeMove("e5")
+	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5 is not the engine's move: Deep Blue plays 1…c5 (an operator's error, rule 10)") {
+		t.Fatalf("the refusal under the move field says %q", got)
+	}
+	if h.c.notEngine == nil || !strings.Contains(topDialogTexts(h.c), "Not the engine's move") {
+		t.Fatalf("no dialog asks whether to record the move as not the engine's: %q", topDialogTexts(h.c))
+	}
+	if h.ply() != 1 {
+		t.Fatal("the refused move was recorded")
+	}
+	// the reason is given and the dialog confirmed
+	reason := topEntries(t, h.c)[0]
+	reason.SetText("the operator misread the screen")
+	reason.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.ply() != 2 {
+		t.Fatal("the move was not recorded as not the engine's")
+	}
+	incs := h.game().Incidents
+	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, "the operator misread the screen") {
+		t.Fatalf("the last incident is %+v", last)
+	}
+}
+
+func TestTheHumansDrawOfferIsShownBesideTheEnginesEvaluation(t *testing.T) {
+	h := engineChoseC5(t, "cp -134")
+	h.typeMove("c5")
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleWhite}}, match.DrawOffer{}); err != nil {
+		t.Fatal(err)
+	}
+	h.c.refresh()
+	want := "Garry Kasparov offers a draw. The engine's evaluation: -1.34 (depth 18). Accept (Ctrl+Shift+D) or decline (Ctrl+Shift+E) for Deep Blue (rule 14)."
+	if got := h.c.engineLine.Text; !h.c.engineLine.Visible() || got != want {
+		t.Fatalf("the engine line shows %q, want %q", got, want)
+	}
+}
+
+func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
+	h := newHarness(t, match.RoleOperator, "")
+	spec := defaultSpec()
+	spec.White = "Deep Blue" // the computer moves first
+	spec.Control = "acm1996"
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	h.c.do(actEngine)
+	v := h.c.engineDlg
+	if v == nil {
+		t.Fatal("Operator → Engine… opened no dialog")
+	}
+	if shown := strings.Join(labelTexts(v.box), "\n"); !strings.Contains(shown, "No engine runs for this record") || v.start.Disabled() || !v.stop.Disabled() {
+		t.Fatalf("before a start the dialog shows %q (start disabled %v, stop disabled %v)", shown, v.start.Disabled(), v.stop.Disabled())
+	}
+	v.cmd.SetText("'" + os.Args[0] + "' " + fake.Arg)
+	v.play.SetChecked(true)
+	test.Tap(v.start)
+	deadline := time.Now().Add(20 * time.Second)
+	for h.ply() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the engine's move was not made; the dialog shows %q", strings.Join(labelTexts(v.box), "\n"))
+		}
+		time.Sleep(10 * time.Millisecond) // the bridge runs in its own goroutine
+		if err := h.core.Refresh(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.c.refreshEngineDialog()
+	if shown := strings.Join(labelTexts(v.box), "\n"); !strings.Contains(shown, "Engine: Fake Engine") || !v.start.Disabled() || v.stop.Disabled() {
+		t.Fatalf("while it runs the dialog shows %q (start disabled %v, stop disabled %v)", shown, v.start.Disabled(), v.stop.Disabled())
+	}
+	r := h.c.engine
+	test.Tap(v.stop)
+	select {
+	case <-r.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bridge did not stop")
+	}
+	if s, _, _ := engine.ReadStatus(h.dbPath, time.Now()); s.State != engine.StateStopped {
+		t.Fatalf("after Stop the bridge's status says %s", s.State)
+	}
+}
+
+// bridgeSays writes the status a running bridge serving game 1 would
+// write now.
+func (h *harness) bridgeSays(s engine.Status) {
+	h.t.Helper()
+	s.Game, s.BridgePID, s.Updated = 1, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano)
+	b, err := json.Marshal(s)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	path := engine.StatusPath(h.c.recordPath())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	h.c.refresh()
+}
+
+func TestTheBridgesSuggestionToResignIsShownToTheOperatorWhoDecides(t *testing.T) {
+	h := engineChoseC5(t, "cp -734")
+	below := -5.0
+	move := "Deep Blue plays 1…c5 — make it on the board, then press"
+	suggestion := "The engine's evaluation stayed at or below -5.00 for 5 of its moves in a row: you may resign for Deep Blue (rule 14)."
+	for _, tc := range []struct {
+		name string
+		s    engine.Status
+		want string
+	}{
+		{"without a threshold nothing is suggested", engine.Status{State: engine.StateIdle, Eval: "cp -734"}, move},
+		{"below the threshold for fewer moves nothing is suggested", engine.Status{State: engine.StateIdle, Eval: "cp -734", ResignBelow: &below, ResignMoves: 5}, move},
+		{"below it for the moves set the operator is told he may resign", engine.Status{State: engine.StateIdle, Eval: "cp -734", ResignBelow: &below, ResignMoves: 5, SuggestResign: true}, move + "\n" + suggestion},
+		{"a bridge that stopped suggests nothing", engine.Status{State: engine.StateStopped, ResignBelow: &below, ResignMoves: 5, SuggestResign: true}, move},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.bridgeSays(tc.s)
+			if got := h.c.engineLine.Text; got != tc.want {
+				t.Fatalf("the engine line shows %q, want %q", got, tc.want)
+			}
+			if lines := strings.Join(engineLines(tc.s, true), "\n"); (tc.s.ResignBelow != nil) != strings.Contains(lines, "-5.00") {
+				t.Fatalf("the Engine dialog shows %q", lines)
+			}
+		})
+	}
+	if g := h.game(); !g.Live() {
+		t.Fatal("the game ended: only the operator resigns")
+	}
+}
