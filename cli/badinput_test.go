@@ -470,9 +470,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a delay that is no duration", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "soon"), "is not a delay"},
 			{"a negative delay", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "-5m"), "out of range"},
 			{"a delay over a day", "live", static("broadcast", "--listen", "127.0.0.1:0", "--delay", "25h"), "out of range"},
-			{"no database", "live", func(t *testing.T) []string {
+			{"no database: one sentence, as every reading command says it", "live", func(t *testing.T) []string {
 				return []string{"--db", filepath.Join(t.TempDir(), "missing.arbiter"), "broadcast", "--listen", "127.0.0.1:0"}
-			}, "does not exist"},
+			}, "there is no database at"},
 		},
 		"station serve": {
 			{"no address", "live", static("station", "serve"), "--listen"},

@@ -33,6 +33,9 @@ func runBroadcast(r *runner, a *args) error {
 	if err != nil {
 		return fmt.Errorf("--delay: %w", err)
 	}
+	if err := r.needDatabase(); err != nil {
+		return err
+	}
 	// The broadcast never writes: the process's one handle of the record,
 	// read-only.
 	app, err := service.OpenReadOnly(r.ctx, r.g.DB)

@@ -363,8 +363,8 @@ func (r *runner) open(create bool) error {
 		return nil
 	}
 	if !create {
-		if _, err := os.Stat(r.g.DB); err != nil {
-			return fmt.Errorf("there is no database at %s: create a match with 'arbiter match new' or give --db", r.g.DB)
+		if err := r.needDatabase(); err != nil {
+			return err
 		}
 	} else if err := os.MkdirAll(filepath.Dir(r.g.DB), 0o755); err != nil {
 		return fmt.Errorf("cannot create the folder for %s: %v", r.g.DB, err)
@@ -382,6 +382,16 @@ func (r *runner) open(create bool) error {
 	r.db, r.app = app.DB(), app
 	if !r.inPlay {
 		r.recoveryNotice(create)
+	}
+	return nil
+}
+
+// needDatabase refuses, in one sentence, a command that only reads when
+// there is no file at --db (the same for every reading command: status,
+// verify, broadcast, …).
+func (r *runner) needDatabase() error {
+	if _, err := os.Stat(r.g.DB); err != nil {
+		return fmt.Errorf("there is no database at %s: create a match with 'arbiter match new' or give --db", r.g.DB)
 	}
 	return nil
 }

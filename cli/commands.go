@@ -117,6 +117,16 @@ func parseMatchNew(r *runner, a *args) (match.Command, error) {
 		}
 		spec.ArbiterKey = k
 	}
+	if spec.PIN == "" && spec.ArbiterKey == nil {
+		// The arbiter's credential given before the command (--pin, or
+		// --key-file as the arbiter) or in ARBITER_PIN is the new match's:
+		// a passphrase given is never silently dropped to make an
+		// unprotected match.
+		spec.PIN = r.g.PIN
+		if spec.PIN == "" && r.g.Role == match.RoleArbiter {
+			spec.ArbiterKey = r.key
+		}
+	}
 	players := a.takeAll("player")
 	if len(players) != 2 {
 		return nil, fmt.Errorf("match new needs exactly two --player NAME, got %d", len(players))

@@ -90,15 +90,15 @@ func TestNobodyRecordsAnInstantThatHasNotYetCome(t *testing.T) {
 		refusedLive(t, db, "nobody records an instant that has not yet come",
 			"--pin", pin, "--at", rfc(time.Now().Add(time.Hour)), "incident", "note", "--text", "from the future")
 	})
-	t.Run("an instant before 1900 is refused as such, the year 1 included", func(t *testing.T) {
-		refusedLive(t, db, "before the year 1900", "--pin", pin, "--at", "0001-01-01T00:00:00Z", "incident", "note", "--text", "x")
+	t.Run("an instant before 1900 is refused as such, the year 1 included, in one sentence with its full stop", func(t *testing.T) {
+		refusedLive(t, db, "before the year 1900: give the instant it happened, in RFC 3339 (1996-02-10T20:00:00Z).", "--pin", pin, "--at", "0001-01-01T00:00:00Z", "incident", "note", "--text", "x")
 		refusedLive(t, db, "before the year 1900", "--pin", pin, "--at", "1899-12-31T23:59:59Z", "incident", "note", "--text", "x")
 	})
 	t.Run("an instant before the match began is refused as such", func(t *testing.T) {
 		refusedLive(t, db, "earlier than the start of the match", "--pin", pin, "--at", rfc(began.Add(-time.Hour)), "incident", "note", "--text", "x")
 	})
-	t.Run("on a protected match the operator's instant 10 s back is refused", func(t *testing.T) {
-		refusedLive(t, db, "more than 5 s before the moment the command was received",
+	t.Run("on a protected match the operator's instant 10 s back is refused, naming both of the arbiter's credentials", func(t *testing.T) {
+		refusedLive(t, db, "only the arbiter's credential (--pin, or his --key-file) records an earlier instant.",
 			"--as", "operator", "--key-file", opKey, "--at", rfc(time.Now().Add(-10*time.Second)), "move", "e4")
 	})
 	var lateSeq float64

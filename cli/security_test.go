@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
@@ -258,4 +260,40 @@ func TestVerify(t *testing.T) {
 			t.Error("a command appended to a tampered record")
 		}
 	})
+}
+
+// A passphrase given to 'match new' before the command (--pin) or in
+// ARBITER_PIN protects the new match, as one given after it does: it is
+// never dropped to make an unprotected match.
+func TestAPassphraseGivenToMatchNewAnyWayProtectsTheMatch(t *testing.T) {
+	const pin = "arbiter passphrase"
+	newMatch := []string{"match", "new", "--title", "T", "--player", "A", "--player", "B"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"--pin after the command protects it", append(append([]string{}, newMatch...), "--pin", pin), nil},
+		{"--pin before the command protects it", append([]string{"--pin", pin}, newMatch...), nil},
+		{"ARBITER_PIN protects it", newMatch, map[string]string{"ARBITER_PIN": pin}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			var out, errb bytes.Buffer
+			env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return tc.env[k] }, Now: func() time.Time { return start }}
+			if code := Run(context.Background(), append([]string{"--db", db, "--at", at(0)}, tc.args...), env); code != 0 {
+				t.Fatalf("match new: exit %d: %s", code, errb.String())
+			}
+			if strings.Contains(errb.String(), "nprotected") {
+				t.Errorf("match new warned of an unprotected match: %q", errb.String())
+			}
+			if !strings.Contains(out.String(), "the arbiter's key:") {
+				t.Errorf("match new printed no arbiter's key to write down:\n%s", out.String())
+			}
+			if _, errs, code := arb(t, db, "--at", at(time.Second), "game", "start"); code == 0 || !strings.Contains(errs, "PIN") {
+				t.Errorf("game start without the PIN: exit %d, %q; want it refused on a protected match", code, errs)
+			}
+			mustArb(t, db, "--at", at(2*time.Second), "--pin", pin, "game", "start")
+		})
+	}
 }

@@ -37,7 +37,7 @@ func TestSentenceIsOneCapitalisedSentence(t *testing.T) {
 	}{
 		{"the first letter is capitalised and a full stop added", errors.New("no game is in progress"), nil, "No game is in progress."},
 		{"a sentence starting with a move keeps it as written", errors.New("e4 is not legal"), nil, "e4 is not legal."},
-		{"a closing parenthesis ends the sentence", errors.New("wait (6.6)"), nil, "Wait (6.6)"},
+		{"a sentence ending in a parenthesis takes its full stop after it", errors.New("wait (6.6)"), nil, "Wait (6.6)."},
 		{"a translated sentence starting with an umlaut is capitalised whole", phrase.Errorf("%s is in check", phrase.Word("Black")), tr, "Über Schwarz: Schach."},
 		{"an empty error says so", errors.New(" "), nil, "unknown error."},
 	} {
@@ -67,7 +67,7 @@ func TestTheCommandLineWordsEveryCodedRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the codes whose English every face shares (the shared dictionary's)
-	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true}
+	neutral := map[match.Code]bool{match.CodeInvalid: true, match.CodeForbidden: true, match.CodeWrongCredential: true, match.CodeTooManyWrong: true}
 	for _, c := range append(append(service.SharedCodes, match.SharedCodes...), engine.RefusalCodes()...) {
 		neutral[c] = true
 	}

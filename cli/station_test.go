@@ -25,11 +25,19 @@ func freePortPair(t *testing.T) int { return testnet.FreePortPair(t) }
 // returned stop is called.
 func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
 	t.Helper()
+	stop, _ = serveInBackgroundSaying(t, db, args...)
+	return stop
+}
+
+// serveInBackgroundSaying is serveInBackground that also returns what the
+// station says on standard error.
+func serveInBackgroundSaying(t *testing.T, db string, args ...string) (stop func(), said *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
-	var errb syncBuffer
+	errb := &syncBuffer{}
 	go func() {
-		env := Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now}
+		env := Env{Stdout: &bytes.Buffer{}, Stderr: errb, Getenv: func(string) string { return "" }, Now: time.Now}
 		done <- Run(ctx, append([]string{"--db", db}, args...), env)
 	}()
 	var once sync.Once
@@ -49,7 +57,7 @@ func serveInBackground(t *testing.T, db string, args ...string) (stop func()) {
 			WrittenNS int64 `json:"written_ns"`
 		}
 		if b, err := os.ReadFile(db + ".station.status.json"); err == nil && json.Unmarshal(b, &st) == nil && st.WrittenNS > began.UnixNano() {
-			return stop
+			return stop, errb
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("station %s did not start: %s", db, errb.String())
@@ -280,6 +288,30 @@ func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
 	appeals := filepath.Join(dir, "appeals.db")
 	stopAppeals := serveInBackground(t, appeals, "station", "join", inv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 	mustArb(t, appeals, "--as", "operator", "move", "e4") // acknowledged only when both hold it
+	t.Run("an operator's laptop joining says it has the record holders station status lists", func(t *testing.T) {
+		linv := filepath.Join(dir, "laptop.invite")
+		mustArb(t, first, "station", "invite", "--role", "operator", "--name", "laptop", "-o", linv)
+		laptop := filepath.Join(dir, "laptop.db")
+		stopLaptop, said := serveInBackgroundSaying(t, laptop, "station", "join", linv)
+		defer stopLaptop()
+		var st struct {
+			Members []struct {
+				Name, Role string
+			} `json:"members"`
+		}
+		if err := json.Unmarshal([]byte(mustArb(t, first, "station", "status", "--json")), &st); err != nil {
+			t.Fatal(err)
+		}
+		holders := 0
+		for _, m := range st.Members {
+			if m.Role != "operator" && m.Role != "mirror" { // the clients; the others hold the record
+				holders++
+			}
+		}
+		if want := fmt.Sprintf("with %d record holder(s)", holders); holders != 2 || !strings.Contains(said.String(), want) {
+			t.Fatalf("station status lists %d record holders (%+v); the laptop said %q, want %q", holders, st.Members, said.String(), want)
+		}
+	})
 	acked := strings.TrimSpace(mustArb(t, first, "verify"))
 	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "majority") {
 		t.Fatalf("a new epoch while both run: exit %d, %q", code, errs)

@@ -45,7 +45,7 @@ var words = phrase.Dictionary{
 	string(match.CodeBefore1900):                "the instant %s is before the year 1900: give the instant it happened, in RFC 3339 (1996-02-10T20:00:00Z)",
 	string(match.CodeBeforeMatch):               "the instant %s is earlier than the start of the match (%s): give an instant of the match",
 	string(match.CodeFuture):                    "the instant %s is later than the moment the command was received (%s) by more than the clock's uncertainty (%s): nobody records an instant that has not yet come; give the command when it happens, without --at",
-	string(match.CodeTooLate):                   "the instant %s is more than 5 s before the moment the command was received (%s): on a protected match only the arbiter's credential (--pin) records an earlier instant",
+	string(match.CodeTooLate):                   "the instant %s is more than 5 s before the moment the command was received (%s): on a protected match only the arbiter's credential (--pin, or his --key-file) records an earlier instant",
 	string(match.CodeBeforeClock):               "the instant %s is earlier than the last event of this game's clock (%s): the clock's time never runs back",
 	string(match.CodeBeforeRecord):              "the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
 	string(match.CodeNoPressWaiting):            "no clock press is waiting for its move: enter the move without --pressed",

@@ -1,10 +1,14 @@
 package clock
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
-	"strings"
+	"slices"
 	"testing"
 	"time"
+
+	"arbiter/internal/phrase"
 )
 
 // t0 is the scheduled start of game 1 of the 1996 match.
@@ -56,14 +60,62 @@ func (g *game) move(d time.Duration) {
 
 func (g *game) remaining(s Side) time.Duration { return g.c.Remaining(s, at(g.now)) }
 
-func wantErr(t *testing.T, err error, msg string) {
+// refusals is the chain of the clock's refusals in err, the outermost
+// first, each with its arguments (a refusal carried as another's argument
+// included: "cannot press: the clock has not been started").
+func refusals(err error) []*phrase.Error {
+	var out []*phrase.Error
+	for err != nil {
+		if p, ok := err.(*phrase.Error); ok {
+			if English(Code(p.Code)) != "" {
+				out = append(out, p)
+			}
+			for _, a := range p.Args {
+				if inner, ok := a.(error); ok {
+					return append(out, refusals(inner)...)
+				}
+			}
+			return out
+		}
+		err = errors.Unwrap(err)
+	}
+	return out
+}
+
+// wantErr asserts that err is the clock's refusal with the codes want, the
+// outermost first (never its English words: each face says it).
+func wantErr(t *testing.T, err error, want ...Code) {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("no error, want one containing %q", msg)
+		t.Fatalf("no error, want the refusal %v", want)
 	}
-	if !strings.HasPrefix(err.Error(), "clock: ") || !strings.Contains(err.Error(), msg) {
-		t.Fatalf("error %q, want one containing %q", err, msg)
+	var got []Code
+	for _, p := range refusals(err) {
+		got = append(got, Code(p.Code))
 	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("refusal %v (%q), want %v", got, err, want)
+	}
+}
+
+// wantArgs asserts that the refusal code in err carries the arguments want
+// (as printed).
+func wantArgs(t *testing.T, err error, code Code, want ...string) {
+	t.Helper()
+	for _, p := range refusals(err) {
+		if Code(p.Code) != code {
+			continue
+		}
+		var got []string
+		for _, a := range p.Args {
+			got = append(got, fmt.Sprint(a))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("refusal %s has the arguments %q, want %q", code, got, want)
+		}
+		return
+	}
+	t.Fatalf("%q is not the refusal %s", err, code)
 }
 
 func TestNew(t *testing.T) {
@@ -104,7 +156,7 @@ func TestStart(t *testing.T) {
 	})
 	t.Run("cannot_start_twice", func(t *testing.T) {
 		_, err := c.Start(at(sec))
-		wantErr(t, err, "already been started")
+		wantErr(t, err, CodeAlreadyStarted)
 	})
 }
 
@@ -115,16 +167,16 @@ func TestPressRefuses(t *testing.T) {
 		c    Clock
 		side Side
 		at   time.Time
-		msg  string
+		want Code
 	}{
-		{"only_the_running_side_presses", g.c, Black, at(sec), "clock: Black cannot press: White's clock is running"},
-		{"not_before_start", New(mustParse(t, "acm1996"), mustParse(t, "acm1996")), White, t0, "has not been started"},
-		{"time_never_runs_back", g.c, White, at(-sec), "never runs back"},
-		{"not_a_side", g.c, Side(2), at(sec), "not a side"},
+		{"only_the_running_side_presses", g.c, Black, at(sec), CodeRunning},
+		{"not_before_start", New(mustParse(t, "acm1996"), mustParse(t, "acm1996")), White, t0, CodeNotStarted},
+		{"time_never_runs_back", g.c, White, at(-sec), CodeRunsBack},
+		{"not_a_side", g.c, Side(2), at(sec), CodeNotASideNumber},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.c.Press(tc.side, tc.at)
-			wantErr(t, err, tc.msg)
+			wantErr(t, err, CodeCannotPress, tc.want)
 			if !reflect.DeepEqual(got, tc.c) {
 				t.Error("a refused press changed the clock")
 			}
@@ -133,12 +185,12 @@ func TestPressRefuses(t *testing.T) {
 	t.Run("not_while_paused", func(t *testing.T) {
 		c, _ := g.c.Pause(at(sec))
 		_, err := c.Press(White, at(2*sec))
-		wantErr(t, err, "paused; resume")
+		wantErr(t, err, CodeCannotPress, CodePaused)
 	})
 	t.Run("not_after_stop", func(t *testing.T) {
 		c, _ := g.c.Stop(at(sec))
 		_, err := c.Press(White, at(2*sec))
-		wantErr(t, err, "stopped at the end of the game")
+		wantErr(t, err, CodeCannotPress, CodeStoppedAtEnd)
 	})
 }
 
@@ -459,14 +511,15 @@ func TestPause(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		g := newGame(t, "60", "60")
 		_, err := g.c.Resume(Black, at(sec))
-		wantErr(t, err, "White's clock is already running")
+		wantErr(t, err, CodeCannotResume, CodeRunningPauseFirst)
+		wantArgs(t, err, CodeRunningPauseFirst, "White")
 		p, _ := g.c.Pause(at(sec))
 		_, err = p.Pause(at(2 * sec))
-		wantErr(t, err, "no clock is running")
+		wantErr(t, err, CodeCannotPause, CodeNoneRunning)
 		_, err = New(Control{}, Control{}).Resume(White, t0)
-		wantErr(t, err, "not been started")
+		wantErr(t, err, CodeCannotResume, CodeNotStarted)
 		_, err = p.Resume(White, t0)
-		wantErr(t, err, "never runs back")
+		wantErr(t, err, CodeCannotResume, CodeRunsBack)
 	})
 	t.Run("a_flag_during_the_run_is_recorded_at_the_pause", func(t *testing.T) {
 		g := newGame(t, "60", "60")
@@ -489,11 +542,11 @@ func TestStop(t *testing.T) {
 			t.Errorf("remaining %v moves %d", g.c.Remaining(White, at(hour)), g.c.Moves(White))
 		}
 		_, err := g.c.Resume(White, at(hour))
-		wantErr(t, err, "stopped at the end of the game")
+		wantErr(t, err, CodeCannotResume, CodeStoppedAtEnd)
 		_, err = g.c.Pause(at(hour))
-		wantErr(t, err, "stopped")
+		wantErr(t, err, CodeCannotPause, CodeStoppedAtEnd)
 		_, err = g.c.Stop(at(hour))
-		wantErr(t, err, "already stopped")
+		wantErr(t, err, CodeCannotStop, CodeAlreadyStopped)
 	})
 	t.Run("corrections_still_allowed", func(t *testing.T) {
 		c, err := g.c.SetRemaining(White, 30*sec, at(hour))
@@ -543,19 +596,22 @@ func TestCorrections(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		g := newGame(t, "60", "-")
 		_, err := g.c.AddTime(Black, -2*min_, at(sec))
-		wantErr(t, err, "Black plays without a time control")
+		wantErr(t, err, CodeAddUntimed)
+		wantArgs(t, err, CodeAddUntimed, "Black", "Black")
 		_, err = g.c.AddTime(White, -2*min_, at(sec))
-		wantErr(t, err, "cannot take 2m0s from White: only 59s remain")
+		wantErr(t, err, CodeTakeTooMuch)
+		wantArgs(t, err, CodeTakeTooMuch, "2m0s", "White", "59s")
 		_, err = g.c.SetRemaining(White, -1, at(sec))
-		wantErr(t, err, "negative")
+		wantErr(t, err, CodeNegativeTime)
 		_, err = g.c.SetMoves(White, -1, at(sec))
-		wantErr(t, err, "negative")
+		wantErr(t, err, CodeNegativeMoves)
 		_, err = g.c.SetPeriod(White, 1, at(sec))
-		wantErr(t, err, "periods 0 to 0 only")
+		wantErr(t, err, CodePeriodRange)
+		wantArgs(t, err, CodePeriodRange, "White", "1", "White", "0")
 		_, err = g.c.SetPeriod(White, -1, at(sec))
-		wantErr(t, err, "counted from 0")
+		wantErr(t, err, CodePeriodNegative)
 		_, err = g.c.SetRemaining(White, 0, at(-sec))
-		wantErr(t, err, "never runs back")
+		wantErr(t, err, CodeCannotSetTime, CodeRunsBack)
 	})
 	t.Run("positive_time_clears_the_flag", func(t *testing.T) {
 		g := newGame(t, "60", "60")
@@ -646,7 +702,7 @@ func TestBothFlags(t *testing.T) {
 	})
 	t.Run("refused_before_start", func(t *testing.T) {
 		_, err := New(Control{}, Control{}).BothFlagsOrderUnknown(t0)
-		wantErr(t, err, "not been started")
+		wantErr(t, err, CodeBothFlagsNotStarted)
 	})
 }
 

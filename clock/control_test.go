@@ -51,8 +51,9 @@ func TestSide(t *testing.T) {
 			if (err == nil) != tc.ok || got != tc.want {
 				t.Fatalf("ParseSide(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
 			}
-			if err != nil && !strings.Contains(err.Error(), `write "white"`) {
-				t.Errorf("error %q does not say what to write instead", err)
+			if err != nil {
+				wantErr(t, err, CodeNotASide)
+				wantArgs(t, err, CodeNotASide, tc.in)
 			}
 		})
 	}
@@ -115,35 +116,39 @@ func TestParseTimeControl(t *testing.T) {
 }
 
 func TestParseTimeControlRefuses(t *testing.T) {
-	for _, tc := range []struct{ name, in, msg string }{
-		{"empty", "", "it is empty"},
-		{"only_spaces", "   ", "it is empty"},
-		{"sandclock_is_not_supported", "*180", "sandclock (hourglass) controls are not supported"},
-		{"sandclock_in_a_later_period", "40/7200:*60", "sandclock (hourglass) controls are not supported"},
-		{"sudden_death_must_be_last", "1800:40/7200", "nothing can follow it"},
-		{"question_mark_stands_alone", "?:300", "must stand alone"},
-		{"dash_stands_alone", "40/7200:-", "must stand alone"},
-		{"empty_descriptor", "40/7200::1800", "two ':' in a row"},
-		{"trailing_colon", "40/7200:", "two ':' in a row"},
-		{"zero_moves", "0/7200", "at least 1"},
-		{"missing_seconds", "40/", "missing"},
-		{"missing_increment", "300+", "missing"},
-		{"letters", "90 minutes", "not a whole number"},
-		{"negative", "-300", "not a whole number"},
-		{"plus_sign_number", "40/+7200", "time in seconds is missing"},
-		{"increment_and_delay", "300+2d5", "not a whole number"},
-		{"fractional_seconds", "300.5", "not a whole number"},
-		{"first_period_without_time", "0+5", "first period has no time"},
-		{"too_large", "99999999999999999999", "too large"},
-		{"free_text_from_a_broadcast", ": 90 minutes for the first 40 moves", "is empty"},
+	for _, tc := range []struct {
+		name, in string
+		want     []Code // the refusal within clock-time-control, the outermost first
+	}{
+		{"empty", "", []Code{CodeEmpty}},
+		{"only_spaces", "   ", []Code{CodeEmpty}},
+		{"sandclock_is_not_supported", "*180", []Code{CodeSandclock}},
+		{"sandclock_in_a_later_period", "40/7200:*60", []Code{CodeSandclock}},
+		{"sudden_death_must_be_last", "1800:40/7200", []Code{CodeNothingAfterAll}},
+		{"question_mark_stands_alone", "?:300", []Code{CodePeriodMustStandAlone}},
+		{"dash_stands_alone", "40/7200:-", []Code{CodePeriodMustStandAlone}},
+		{"empty_descriptor", "40/7200::1800", []Code{CodeEmptyPeriod}},
+		{"trailing_colon", "40/7200:", []Code{CodeEmptyPeriod}},
+		{"zero_moves", "0/7200", []Code{CodeMoveCountZero}},
+		{"missing_seconds", "40/", []Code{CodeSecondsBad, CodeMissing}},
+		{"missing_increment", "300+", []Code{CodePerMoveBad, CodeMissing}},
+		{"letters", "90 minutes", []Code{CodeSecondsBad, CodeNotAWholeNumber}},
+		{"negative", "-300", []Code{CodeSecondsBad, CodeNotAWholeNumber}},
+		{"plus_sign_number", "40/+7200", []Code{CodeSecondsBad, CodeMissing}},
+		{"increment_and_delay", "300+2d5", []Code{CodePerMoveBad, CodeNotAWholeNumber}},
+		{"fractional_seconds", "300.5", []Code{CodeSecondsBad, CodeNotAWholeNumber}},
+		{"first_period_without_time", "0+5", []Code{CodeFirstNoTime}},
+		{"too_large", "99999999999999999999", []Code{CodeSecondsBad, CodeNumberTooLarge}},
+		{"free_text_from_a_broadcast", ": 90 minutes for the first 40 moves", []Code{CodeEmptyPeriod}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := ParseTimeControl(tc.in)
 			if err == nil {
 				t.Fatalf("ParseTimeControl(%q) = %v, want an error", tc.in, c)
 			}
-			if !strings.HasPrefix(err.Error(), "clock: time control ") || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q, want it to contain %q", err, tc.msg)
+			wantErr(t, err, append([]Code{CodeTimeControl}, tc.want...)...)
+			if got := fmt.Sprint(refusals(err)[0].Args[0]); got != tc.in {
+				t.Errorf("the refusal names the control %q, want %q", got, tc.in)
 			}
 		})
 	}
@@ -279,9 +284,8 @@ func TestParseSpec(t *testing.T) {
 	})
 	t.Run("error_names_the_presets", func(t *testing.T) {
 		_, err := ParseSpec("classical")
-		if err == nil || !strings.Contains(err.Error(), "acm1996, fide-classical, rapid, blitz") {
-			t.Errorf("error %v", err)
-		}
+		wantErr(t, err, CodeNotAPreset)
+		wantArgs(t, err, CodeNotAPreset, "classical", "acm1996, fide-classical, rapid, blitz")
 	})
 }
 
@@ -361,8 +365,8 @@ func FuzzParseTimeControl(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseTimeControl(s)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "clock: ") {
-				t.Fatalf("error without context: %v", err)
+			if ErrorCode(err) != CodeTimeControl {
+				t.Fatalf("refusal %q is not the clock's time-control refusal (%s)", err, CodeTimeControl)
 			}
 			return
 		}
@@ -448,7 +452,7 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		if word(strings.ToLower(strings.TrimSpace(s))) && !strings.Contains(err.Error(), "not a preset") {
+		if word(strings.ToLower(strings.TrimSpace(s))) && ErrorCode(err) != CodeNotAPreset {
 			t.Fatalf("ParseSpec(%q): %v; want a refusal as not a preset", s, err)
 		}
 	})

@@ -299,9 +299,9 @@ func (c *console) pinTriedBy() match.Role {
 // wrongCredential reports whether err refuses a wrong credential, or one
 // tried during its back-off, here or at the authority.
 func wrongCredential(err error) bool {
-	var refused *service.Refused
-	if errors.As(err, &refused) {
-		return match.ErrorCode(refused.Refusal) == match.CodeWrongCredential
+	code := match.ErrorCode(err)
+	if refused := (*service.Refused)(nil); errors.As(err, &refused) {
+		code = match.ErrorCode(refused.Refusal)
 	}
-	return match.ErrorCode(err) == match.CodeWrongCredential
+	return code == match.CodeWrongCredential || code == match.CodeTooManyWrong
 }

@@ -250,9 +250,9 @@ func TestTheGermanConsoleRefusesInGerman(t *testing.T) {
 	h.newMatch("acm1996", "")
 	h.c.do(actStartGame)
 	h.ft.advance(time.Second)
-	t.Run("an illegal move gives its reason in German", func(t *testing.T) {
+	t.Run("an illegal move gives its reason in German, one sentence with its full stop after the parenthesis", func(t *testing.T) {
 		h.typeMove("Ke2")
-		if want := "Ke2 ist für Weiß nicht legal: auf e2 steht schon eine Figur von Weiß (Bauer)"; h.c.moveErr.Text != want {
+		if want := "Ke2 ist für Weiß nicht legal: auf e2 steht schon eine Figur von Weiß (Bauer)."; h.c.moveErr.Text != want {
 			t.Errorf("under the move field: %q, want %q", h.c.moveErr.Text, want)
 		}
 	})
@@ -592,7 +592,7 @@ func isCode(e ast.Expr) bool {
 // and service/codes.go that faces word themselves (not the neutral kinds).
 func matchCodes(t *testing.T) []string {
 	t.Helper()
-	neutral := map[string]bool{"invalid": true, "forbidden": true, "wrong-credential": true}
+	neutral := map[string]bool{"invalid": true, "forbidden": true, "wrong-credential": true, "too-many-wrong-credentials": true}
 	var codes []string
 	for _, name := range []string{filepath.Join("..", "match", "errors.go"), filepath.Join("..", "service", "codes.go")} {
 		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)

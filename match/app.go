@@ -91,9 +91,13 @@ func CheckInstant(at time.Time) error {
 // sender's own stated uncertainty (at most FutureTolerance) when that is
 // larger or none was measured, and never less than a millisecond (two
 // processes' clocks on one machine, and a timeline carried forward on the
-// wall clock, differ by microseconds).
-func StampTolerance(rtt, uncertainty time.Duration) time.Duration {
-	return max(rtt, min(uncertainty, FutureTolerance), time.Millisecond)
+// wall clock, differ by microseconds); plus the receipt's own uncertainty
+// (at most FutureTolerance): the receipt is an instant on the receiving
+// holder's estimate of the match timeline, which is only as exact as that
+// holder states, and the authority continues its predecessor's timeline
+// only within the bound of its estimate when it took over.
+func StampTolerance(rtt, uncertainty, receipt time.Duration) time.Duration {
+	return max(rtt, min(uncertainty, FutureTolerance), time.Millisecond) + min(max(receipt, 0), FutureTolerance)
 }
 
 // receipt is the instant the command was received and how much later than
@@ -105,7 +109,7 @@ func StampTolerance(rtt, uncertainty time.Duration) time.Duration {
 func (c Cmd) receipt(at time.Time) (time.Time, time.Duration) {
 	switch {
 	case c.Stamp != nil && !c.Stamp.Received.IsZero():
-		return c.Stamp.Received, StampTolerance(c.Stamp.RTT, c.Stamp.Uncertainty)
+		return c.Stamp.Received, StampTolerance(c.Stamp.RTT, c.Stamp.Uncertainty, c.Stamp.ReceiptUncertainty)
 	case !c.Received.IsZero():
 		return c.Received, FutureTolerance
 	}
@@ -163,15 +167,17 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 // Stamp is how a station timed a command: the instant the sender stamped
 // (the press instant), the request's first receipt by any record holder
 // (ReceivedBy) and the round trip that holder measured to the sender (RTT),
-// the sender's clock uncertainty; Raised when the stamp was earlier than
-// the receipt minus that round trip and so raised to that bound; Correction
-// when it arrived late (more than a second after the press, as after a
-// failover), so that its press corrects the clocks shown meanwhile.
+// the sender's clock uncertainty, the receipt's (ReceiptUncertainty: the
+// receiving holder's estimate of the timeline and the authority's
+// continuation of it, StampTolerance); Raised when the stamp was earlier
+// than the receipt minus that round trip and so raised to that bound;
+// Correction when it arrived late (more than a second after the press, as
+// after a failover), so that its press corrects the clocks shown meanwhile.
 type Stamp struct {
-	Pressed, Received  time.Time
-	ReceivedBy         string
-	RTT, Uncertainty   time.Duration
-	Raised, Correction bool
+	Pressed, Received                    time.Time
+	ReceivedBy                           string
+	RTT, Uncertainty, ReceiptUncertainty time.Duration
+	Raised, Correction                   bool
 }
 
 // App is the application core over one database: it holds the state rebuilt
@@ -694,7 +700,7 @@ func checkCredentialsAgain(st *State, c Cmd, an authn) error {
 	}
 	for _, id := range an.tried {
 		if until := st.backoffAt(id, c.At); c.At.Before(until) {
-			return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+			return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 		}
 	}
 	return nil

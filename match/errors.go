@@ -30,6 +30,10 @@ const (
 	// CodeWrongCredential is a credential that was given and is wrong (the
 	// attempt is recorded and backs off); it wraps ErrPermission.
 	CodeWrongCredential Code = "wrong-credential"
+	// CodeTooManyWrong is a credential tried during the back-off after
+	// wrong ones: it was not checked, and nothing is recorded; it wraps
+	// ErrPermission.
+	CodeTooManyWrong Code = "too-many-wrong-credentials"
 )
 
 // The refusals each face words itself (cli/words.go, the console's

@@ -105,18 +105,19 @@ type SidePayload struct {
 // PressStamp is how a press given at a station was timed (docs/stations.md;
 // in a press, and in a move that presses the clock): the instant stamped
 // where it happened, the first receipt by any record holder (which, and the
-// round trip it measured to the sender), the sender's clock uncertainty;
-// raised: the stamp was raised to receipt minus round trip; correction: it
-// arrived late and corrects the clocks shown. Empty for a press given where
-// the record is.
+// round trip it measured to the sender), the sender's clock uncertainty,
+// the receipt's (match.Stamp); raised: the stamp was raised to receipt
+// minus round trip; correction: it arrived late and corrects the clocks
+// shown. Empty for a press given where the record is.
 type PressStamp struct {
-	PressedNS     int64  `json:"pressed_ns,omitempty"`
-	ReceivedNS    int64  `json:"received_ns,omitempty"`
-	ReceivedBy    string `json:"received_by,omitempty"`
-	RTTNS         int64  `json:"rtt_ns,omitempty"`
-	UncertaintyNS int64  `json:"uncertainty_ns,omitempty"`
-	Raised        bool   `json:"raised,omitempty"`
-	Correction    bool   `json:"correction,omitempty"`
+	PressedNS            int64  `json:"pressed_ns,omitempty"`
+	ReceivedNS           int64  `json:"received_ns,omitempty"`
+	ReceivedBy           string `json:"received_by,omitempty"`
+	RTTNS                int64  `json:"rtt_ns,omitempty"`
+	UncertaintyNS        int64  `json:"uncertainty_ns,omitempty"`
+	ReceiptUncertaintyNS int64  `json:"receipt_uncertainty_ns,omitempty"`
+	Raised               bool   `json:"raised,omitempty"`
+	Correction           bool   `json:"correction,omitempty"`
 }
 
 // pressStamp is the stamp a station's command carries (nil: none).
@@ -125,7 +126,8 @@ func pressStamp(st *Stamp) PressStamp {
 		return PressStamp{}
 	}
 	return PressStamp{PressedNS: st.Pressed.UnixNano(), ReceivedNS: st.Received.UnixNano(), ReceivedBy: st.ReceivedBy,
-		RTTNS: int64(st.RTT), UncertaintyNS: int64(st.Uncertainty), Raised: st.Raised, Correction: st.Correction}
+		RTTNS: int64(st.RTT), UncertaintyNS: int64(st.Uncertainty), ReceiptUncertaintyNS: int64(st.ReceiptUncertainty),
+		Raised: st.Raised, Correction: st.Correction}
 }
 
 // AdjustPayload is an arbiter's clock correction.

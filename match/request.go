@@ -220,7 +220,7 @@ func WrongCredential(id string, until time.Time) error {
 
 // TooManyWrong is the refusal of a credential tried during its back-off.
 func TooManyWrong(id string, until time.Time) error {
-	return withCode(CodeWrongCredential, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+	return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
 }
 
 // requestRow is the signatures row of a request signed by the credential

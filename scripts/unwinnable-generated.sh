@@ -43,6 +43,7 @@ if [ -x "$cha" ]; then
 	timed "$dir/generated-$seed.chasolver" "$cha" <"$rows" >"$dir/generated-$seed.chasolver"
 	read -r chasecs chauser <"$dir/generated-$seed.chasolver.time"
 else
+	echo "unwinnable-generated: no CHA-Solver${cha:+ at $cha} (name it with CHASOLVER=PATH): the verdicts are counted alone" >&2
 	: >"$dir/generated-$seed.chasolver"
 fi
 # The kinds take turns (chains, composed, race, crowd): row i is kind i%4.

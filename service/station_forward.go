@@ -233,7 +233,12 @@ func (l *Link) inProcessOffset() (offset, uncertainty time.Duration, ok bool) {
 	}
 	st := v.(*station.Station)
 	if _, u, ok := st.Estimate(); ok {
-		return st.Now().Sub(l.now()), u, true
+		// read between two readings of the link's clock: a pause between
+		// them is half in the uncertainty, never unstated
+		n1 := l.now()
+		tl := st.Now()
+		gap := max(l.now().Sub(n1), 0)
+		return tl.Sub(n1.Add(gap / 2)), u + gap/2, true
 	}
 	return 0, 0, false
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -70,7 +71,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 		if o.Started != nil {
-			o.Started(sf, max(len(routes), 1))
+			o.Started(sf, startedWith(s, cfg, routes))
 		}
 		engines := len(routes)
 		if epoch {
@@ -100,6 +101,25 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 			return err
 		}
 	}
+}
+
+// startedWith is the number of record holders the station s of cfg
+// started with: a holder's engine's routes (itself included); for a client
+// (an operator's laptop, a mirror), which has none, the record holders it
+// dials (its invitation's contacts and those its record names, one per
+// address whatever the URL's scheme: a record just joined may not yet hold
+// their member events), not 1.
+func startedWith(s *station.Station, cfg station.Config, routes []string) int {
+	if len(routes) > 0 {
+		return len(routes)
+	}
+	dialled := map[string]bool{}
+	for _, c := range cfg.Dial {
+		if u, err := url.Parse(c); err == nil && u.Host != "" {
+			dialled[u.Host] = true
+		}
+	}
+	return max(len(s.Replica().Holders()), len(dialled), 1)
 }
 
 // stationConfig is how the station sf runs on its record rdb: a record

@@ -14,13 +14,15 @@ import (
 )
 
 // receipt is the first receipt of a request by any record holder: the
-// instant on that holder's match timeline, the holder, and the round trip
-// it measured to the sender (0: none measured). here: this holder has
-// received the request itself (and published its note).
+// instant on that holder's match timeline, the holder, the round trip it
+// measured to the sender (0: none measured), and the uncertainty of its
+// estimate of the timeline then (0: it was the authority). here: this
+// holder has received the request itself (and published its note).
 type receipt struct {
 	at   time.Time
 	by   string
 	rtt  time.Duration
+	unc  time.Duration
 	here bool
 }
 
@@ -279,7 +281,16 @@ func (s *Station) stamp(req Request, cmd match.Command) Request {
 	if first.at.IsZero() {
 		first = receipt{at: s.Now(), by: s.cfg.Name}
 	}
-	stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2}
+	// The receipt is as uncertain as the receiving holder's estimate of
+	// the timeline, and this authority continues the timeline its
+	// predecessor had only within the bound of its own estimate when it
+	// took over (a sender, or a holder, that has not heard it yet still
+	// stamps on the predecessor's).
+	s.mu.Lock()
+	unc := first.unc + s.frozenErr
+	s.mu.Unlock()
+	stamp := &match.Stamp{Pressed: pressed, Received: first.at, ReceivedBy: first.by, RTT: first.rtt, Uncertainty: time.Duration(req.RTT) / 2,
+		ReceiptUncertainty: unc}
 	if floor := first.at.Add(-first.rtt); at.Before(floor) && !(req.AtGiven && byArbiter(req)) {
 		// A sender cannot backdate by more than the round trip the
 		// holder that received it first measured to it: raised to
@@ -496,7 +507,9 @@ func (s *Station) answerFromLog(ctx context.Context, first, seq uint64) Reply {
 
 // onRequest notes a request's first receipt at this record holder (and
 // tells the other holders), and queues it for the worker when this station
-// is the authority.
+// is the authority. A holder that has no estimate of the timeline with an
+// error bound (no authority answered it since it started) notes none: its
+// clock could be any distance from the timeline.
 func (s *Station) onRequest(m *nats.Msg) {
 	var req Request
 	if json.Unmarshal(m.Data, &req) != nil || req.ID == "" {
@@ -508,8 +521,9 @@ func (s *Station) onRequest(m *nats.Msg) {
 	now := s.Now()
 	s.mu.Lock()
 	r, ok := s.receipts[req.ID]
+	unc, known := s.uncertaintyLocked()
 	var note []byte
-	if !ok || !r.here {
+	if known && (!ok || !r.here) {
 		if !ok && len(s.receipts) >= 4096 { // forget receipts older than the duplicate window's use
 			for id, x := range s.receipts {
 				if now.Sub(x.at) > time.Hour {
@@ -518,12 +532,12 @@ func (s *Station) onRequest(m *nats.Msg) {
 			}
 		}
 		rtt := s.rttLocked(req.From)
-		first := receipt{at: now, by: s.cfg.Name, rtt: rtt, here: true}
+		first := receipt{at: now, by: s.cfg.Name, rtt: rtt, unc: unc, here: true}
 		if ok && !now.Before(r.at) {
-			first.at, first.by, first.rtt = r.at, r.by, r.rtt // another holder received it first
+			first.at, first.by, first.rtt, first.unc = r.at, r.by, r.rtt, r.unc // another holder received it first
 		}
 		s.receipts[req.ID] = first
-		note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt)})
+		note, _ = json.Marshal(receiptNote{ID: req.ID, By: s.cfg.Name, AtNS: now.UnixNano(), RTTNS: int64(rtt), UncNS: int64(unc)})
 	}
 	auth := s.isAuth
 	s.mu.Unlock()
@@ -548,7 +562,7 @@ func (s *Station) onReceipt(m *nats.Msg) {
 	at := time.Unix(0, n.AtNS)
 	s.mu.Lock()
 	if r, ok := s.receipts[n.ID]; !ok || at.Before(r.at) {
-		s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), here: r.here}
+		s.receipts[n.ID] = receipt{at: at, by: n.By, rtt: time.Duration(n.RTTNS), unc: time.Duration(n.UncNS), here: r.here}
 	}
 	s.mu.Unlock()
 }

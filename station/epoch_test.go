@@ -21,6 +21,10 @@ import (
 // startTwoHolders starts two clustered record holders, arbiter (the first,
 // on a record made by newRec) and appeals, with a stream of two replicas;
 // they stop when the test ends.
+
+// errAnswered marks an answer the sender got (not a refusal of the station's).
+var errAnswered = errors.New("the sender got an answer")
+
 func startTwoHolders(t *testing.T, newRec func(testing.TB, string), appealsClock func() time.Time) (string, []*holder) {
 	dir := t.TempDir()
 	var hs []*holder
@@ -157,7 +161,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	go func() {
 		r, err := Submit(sctx, nc, c5, nil, time.Second)
 		if err == nil {
-			err = fmt.Errorf("answered %+v", r)
+			err = fmt.Errorf("%w: %+v", errAnswered, r)
 		}
 		answered <- err
 	}()
@@ -182,7 +186,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	hs[0].s.Stop()
 	hs[0].s = nil
 	scancel()
-	if err := <-answered; strings.HasPrefix(err.Error(), "answered") {
+	if err := <-answered; errors.Is(err, errAnswered) {
 		t.Fatalf("the sender got an answer: %v", err)
 	}
 	hs[1].s.Stop()

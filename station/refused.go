@@ -138,7 +138,7 @@ func SystemInstant(req Request) (at, received time.Time) {
 		return at, at
 	}
 	received = req.Stamp.Received.UTC()
-	if late := match.StampTolerance(req.Stamp.RTT, req.Stamp.Uncertainty); at.After(received.Add(late)) || at.Before(match.Earliest) {
+	if late := match.StampTolerance(req.Stamp.RTT, req.Stamp.Uncertainty, req.Stamp.ReceiptUncertainty); at.After(received.Add(late)) || at.Before(match.Earliest) {
 		at = received
 	}
 	return at, received

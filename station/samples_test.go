@@ -24,6 +24,18 @@ func TestTheTimeSampleWithTheSmallestErrorBoundGivesTheOffset(t *testing.T) {
 		{"an old sample loses once its drift bound exceeds its advantage",
 			[]TimeSample{{Offset: 1 * ms, RTT: 2 * ms, At: at(0)}, {Offset: 5 * ms, RTT: 3 * ms, At: at(15 * time.Second)}},
 			5 * ms, 1500 * time.Microsecond},
+		// A new authority continues the timeline only within the bound of
+		// its estimate when it took over: the old authority's answers
+		// estimate another clock, and their small bounds do not bound the
+		// error on the new one's (before, a station went on stating them
+		// after a failover).
+		{"a new authority's first answer replaces the old authority's better samples",
+			[]TimeSample{{Offset: 1 * ms, RTT: 100 * time.Microsecond, Claim: 1, At: at(0)}, {Offset: 1 * ms, RTT: 200 * time.Microsecond, Claim: 1, At: at(250 * ms)},
+				{Offset: -4 * ms, RTT: 6 * ms, Claim: 9, At: at(5 * time.Second)}},
+			-4 * ms, 3 * ms},
+		{"a deposed authority's answer (an earlier claim) is not kept",
+			[]TimeSample{{Offset: -4 * ms, RTT: 6 * ms, Claim: 9, At: at(0)}, {Offset: 1 * ms, RTT: 100 * time.Microsecond, Claim: 1, At: at(250 * ms)}},
+			-4 * ms, 3 * ms},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ss Samples

@@ -385,8 +385,13 @@ func (s *Station) Status() Status {
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
 		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}
 	if _, u, ok := s.Estimate(); ok {
-		wall := time.Now()
-		st.TimelineNS, st.WallNS, st.UncertaintyNS = s.Now().UnixNano(), wall.UnixNano(), int64(u)
+		// the timeline read between two readings of the wall clock: a
+		// pause between them (a loaded machine) is half in the pair's
+		// uncertainty, never unstated
+		w1 := time.Now()
+		tl := s.Now()
+		gap := time.Since(w1)
+		st.TimelineNS, st.WallNS, st.UncertaintyNS = tl.UnixNano(), w1.Add(gap/2).UnixNano(), int64(u+gap/2)
 	}
 	if a := s.rep.Alarm(); a != nil {
 		st.Alarm = a.Error()

@@ -200,32 +200,48 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	}
 }
 
+// lastPressIn is the last event of the record db, which must be a press,
+// and its payload.
+func lastPressIn(t *testing.T, db *store.DB) (match.SidePayload, store.Event) {
+	t.Helper()
+	evs, err := db.EventsAfter(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := evs[len(evs)-1]
+	var p match.SidePayload
+	if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
+		t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
+	}
+	return p, e
+}
+
 // testClock is a station's local time source that moves only when told.
 type testClock = testnet.Clock
 
-func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
+// gameOnAStillClock starts a lone authority on a clock that moves only when
+// the test says (the match timeline) and starts game 1 there.
+func gameOnAStillClock(t *testing.T) (*Station, *store.DB, *testClock) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	clk := testnet.NewClock(time.Now().UTC()) // the match timeline moves only when the test says
+	clk := testnet.NewClock(time.Now().UTC())
 	s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Now: clk.Now,
 		Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Stop()
+	t.Cleanup(s.Stop)
 	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	return s, db, clk
+}
+
+func TestAPressIsStampedWhereItHappenedAndRecordsReceiptAndUncertainty(t *testing.T) {
+	s, db, clk := gameOnAStillClock(t)
 	lastPress := func() (match.SidePayload, int64) {
-		evs, err := db.EventsAfter(context.Background(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := evs[len(evs)-1]
-		var p match.SidePayload
-		if e.Kind != match.KindPress || json.Unmarshal(e.Payload, &p) != nil {
-			t.Fatalf("last event %s %s, want a press", e.Kind, e.Payload)
-		}
+		p, e := lastPressIn(t, db)
 		return p, e.At.UnixNano()
 	}
 	const holderRTT = 300 * time.Millisecond // the round trip the first receiving holder measured to the sender

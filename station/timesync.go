@@ -10,13 +10,14 @@ import (
 
 // TimeSample is one answer of the authority to a time request: the offset
 // of its timeline to the asker's time source (NTP-style: its instant minus
-// the middle of the round trip), the round trip, the authority's head, and
-// when it was taken (the asker's time source at the middle of the round
-// trip).
+// the middle of the round trip), the round trip, the authority's head, the
+// claim that made it the authority, and when it was taken (the asker's
+// time source at the middle of the round trip).
 type TimeSample struct {
 	Offset, RTT time.Duration
 	Seq         int64
 	MatchSeq    int64 // the authority's last event that is not a system event
+	Claim       int64 // the seq of the claim naming the station that answered (0: a peer's answer)
 	At          time.Time
 }
 
@@ -48,8 +49,21 @@ func (x TimeSample) Error(now time.Time) time.Duration {
 // clocks").
 type Samples []TimeSample
 
-// Add keeps s among the last keptSamples.
+// Add keeps s among the last keptSamples. The samples estimate one
+// authority's timeline: an answer of a later claim (a new authority, which
+// continued the timeline only within the bound of its own estimate) drops
+// the samples of the earlier one, and an answer of an earlier claim (a
+// deposed authority that does not know it yet) is not kept, so that the
+// error bound stated is the bound on the current authority's timeline.
 func (ss *Samples) Add(s TimeSample) {
+	if n := len(*ss); n > 0 {
+		switch last := (*ss)[n-1].Claim; {
+		case s.Claim < last:
+			return
+		case s.Claim > last:
+			*ss = (*ss)[:0]
+		}
+	}
 	*ss = append(*ss, s)
 	if len(*ss) > keptSamples {
 		*ss = append((*ss)[:0], (*ss)[len(*ss)-keptSamples:]...)
@@ -87,7 +101,7 @@ func AskTime(nc *nats.Conn, subject string, now func() time.Time, timeout time.D
 	}
 	rtt := t3.Sub(t0)
 	mid := t0.Add(rtt / 2)
-	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, MatchSeq: b.MatchSeq, At: mid}, true
+	return TimeSample{Offset: time.Unix(0, b.NowNS).Sub(mid), RTT: rtt, Seq: b.Seq, MatchSeq: b.MatchSeq, Claim: b.Claim, At: mid}, true
 }
 
 // Now is the match timeline at this station: the local time source plus the
@@ -141,6 +155,20 @@ func (s *Station) Offset() (offset, uncertainty time.Duration) {
 		return s.frozen, -time.Millisecond // unknown: no answer from the authority yet
 	}
 	return best.Offset, u
+}
+
+// uncertaintyLocked is the error bound of this station's timeline now: 0
+// on the authority, the best sample's bound elsewhere; known is false when
+// it has no sample. s.mu is held.
+func (s *Station) uncertaintyLocked() (u time.Duration, known bool) {
+	switch {
+	case !s.timeKnown:
+		return 0, false
+	case s.isAuth:
+		return 0, true
+	}
+	_, u, known = s.samples.Best()
+	return u, known
 }
 
 // takeoverError is the error bound of the offset the station continues the

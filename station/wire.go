@@ -219,13 +219,15 @@ type Reply struct {
 }
 
 // receiptNote is a record holder's first receipt of a request, published
-// to the other holders: the instant on its match timeline and the round
-// trip it measured to the sender (0: none measured yet).
+// to the other holders: the instant on its match timeline, the round trip
+// it measured to the sender (0: none measured yet) and the uncertainty of
+// its estimate of the timeline then (0 on the authority).
 type receiptNote struct {
 	ID    string `json:"id"`
 	By    string `json:"by"`
 	AtNS  int64  `json:"at_ns"`
 	RTTNS int64  `json:"rtt_ns,omitempty"`
+	UncNS int64  `json:"unc_ns,omitempty"`
 }
 
 // pingSubject is the subject on which station name answers round-trip

@@ -356,8 +356,10 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 		room, roomWhy = x, x.reason(s.winner, true)
 	}
 	// Men that can only be taken, followed through their captures (4k).
+	var takeMen []int
 	if _, lone := loneMinor(&b, s.winner); !lone {
-		if ok, why := b.phasesUnwinnable(s.winner); ok {
+		takeMen = b.phaseMen(s.winner)
+		if ok, why := b.phasesProve(s.winner, takeMen); ok {
 			s.stage = "phases"
 			return because(Unwinnable, nil, after(why))
 		}
@@ -385,6 +387,14 @@ func (s *searcher) analyse(root *Board, short bool) Result {
 			s.wDepth = minorDepth
 		}
 		s.wDepth = 0
+	}
+	// Where 4k's men hold the loser's king, a line to the capture of
+	// each in turn and the analysis after it (taking.go).
+	if len(takeMen) > 0 && s.nodes < total {
+		s.stage = "taking"
+		if l, ok := s.takeThenMate(&b, takeMen, capped(total/takeShare)); ok {
+			return win(l, false, s.nodes)
+		}
 	}
 	// The stages for the positions the greedy searches rarely decide:
 	// proofs of unwinnability and closed positions.

@@ -65,7 +65,7 @@ func TestVerdicts(t *testing.T) {
 		{"a blocked pawn chain with kings only is dead for White", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", White, Unwinnable},
 		{"a blocked pawn chain with kings only is dead for Black", "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1", Black, Unwinnable},
 		{"a blocked chain with bishops that cannot pass it", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", White, Unwinnable},
-		{"a semi-blocked chain whose free pawn blocks itself (the progress search)", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/2P5/8/8 w - - 0 1", White, Unwinnable},
+		{"a semi-blocked chain whose free pawn blocks itself (the progress search)", "3k4/p1p1p1p1/P1P1P1P1/4p3/8/4P3/8/6K1 w - - 0 1", White, Unwinnable},
 		{"a chain with free pawns on both wings that can only lock it further (the progress search)", "3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - - 0 1", White, Unwinnable},
 		{"the stalemate trap: every White move stalemates", "8/8/8/8/1N6/2N5/2K5/kN1N4 w - -", White, Unwinnable},
 		{"the side to move is stalemated", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", White, Unwinnable},
@@ -228,7 +228,7 @@ func TestTheProgressSearchFollowsEveryPawnMove(t *testing.T) {
 		name, fen string
 		want      bool
 	}{
-		{"the c-pawn steps up to the chain and locks it", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/2P5/8/8 w - - 0 1", true},
+		{"the e-pawns step up to each other and lock the chain", "3k4/p1p1p1p1/P1P1P1P1/4p3/8/4P3/8/6K1 w - - 0 1", true},
 		{"the d- and h-pawns can only lock the chain further", "3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - - 0 1", true},
 		{"a free pawn that can promote proves nothing", "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/8/7P/8 w - - 0 1", false},
 		{"an open position proves nothing", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},

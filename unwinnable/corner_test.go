@@ -16,7 +16,7 @@ func TestBishopsBesideBlockedPawnsDriveTheKingToTheirCorner(t *testing.T) {
 		winner    int
 		bound     int // the positions the verdict may take (found in about three quarters of it)
 	}{
-		{"dark bishops and a blocked pawn mate the king led from h1 to a1", "7k/8/8/3B4/8/6p1/6Pb/6bK w - - 0 1", Black, 200_000},
+		{"dark bishops and a blocked pawn mate the king led from h1 to a1", "k7/8/8/8/2B5/6p1/6Pb/6bK w - - 0 1", Black, 200_000},
 		{"the rook given up, dark bishops behind the chain", "1b6/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K1B w - - 0 1", Black, 420_000},
 		{"light bishops behind a chain of blocked pawns", "k1b5/8/8/1pBpBpBp/bPbP1PpP/Pp4P1/1P4P1/K1B1B3 w - - 0 1", Black, 420_000},
 	} {
@@ -34,7 +34,7 @@ func TestOnlyChecksOfOneColourNeedsBishopsAndBlockedPawnsOfOneColour(t *testing.
 		winner    int
 		want      bool
 	}{
-		{"dark bishops, a pawn on g3 behind g2", "7k/8/8/3B4/8/6p1/6Pb/6bK w - - 0 1", Black, true},
+		{"dark bishops, a pawn on g3 behind g2", "k7/8/8/8/2B5/6p1/6Pb/6bK w - - 0 1", Black, true},
 		{"light bishops, six pawns on light squares, each blocked", "k1b5/8/8/1pBpBpBp/bPbP1PpP/Pp4P1/1P4P1/K1B1B3 w - - 0 1", Black, true},
 		{"bishops alone", "7k/8/8/3B4/8/8/7b/6bK w - - 0 1", Black, true},
 		{"a rook beside the bishops", "1b6/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K1B w - - 0 1", Black, false},

@@ -23,6 +23,8 @@ func TestTheDeepeningSearchFindsWhatAPlateauHidFromTheBestFirstSearches(t *testi
 		{"bishops of both colours and a pawn against a queen and two rooks", "3K4/3P4/4R3/8/7P/1k1bR1Pb/2b3b1/1b1b2Qb w - - 0 1", Black, 200_000},
 		{"a composition's chain with light bishops on both sides", "k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/2B3P1/6P1/K1B5 w - - 0 1", Black, 200_000},
 		{"a lone pawn against two light bishops: the pawn runs while the bishops wait", "B7/8/5p2/4k2B/8/8/6K1/8 w - - 0 1", Black, 50_000},
+		{"four dark bishops with their king beside a1 mate on h8, the corner farther from it (seed 4711, row 2044)", "8/5R2/Q1K5/6Q1/3b4/b1RP4/k2b1b2/8 b - - 0 1", Black, 1_300_000},
+		{"four dark bishops with their king beside h8 mate on a1, the corner it does not stand beside (seed 5309, row 10460)", "5BK1/4BpB1/qB1r1r2/8/q7/6k1/4r3/8 b - - 0 1", White, 100_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			foundBy(t, tc.fen, tc.winner, 0, tc.bound, "deepen-", "deepening search")
@@ -33,7 +35,8 @@ func TestTheDeepeningSearchFindsWhatAPlateauHidFromTheBestFirstSearches(t *testi
 // A move's cost is what it does: the winner's captures and pawn moves are
 // free, as are its king and knights nearing the mating corner from afar
 // and the loser's king nearing it, and the loser's captures with or of a
-// pawn; the loser's capture of a winner's piece with a piece is dear;
+// pawn or of a bishop of a winner's crowd of more than two; the loser's
+// capture of a winner's piece with a piece is dear otherwise;
 // anything else costs a ply.
 func TestADeepeningMoveCostsByWhatItDoes(t *testing.T) {
 	// White to mate with a light bishop and a knight: the corner is the
@@ -62,6 +65,8 @@ func TestADeepeningMoveCostsByWhatItDoes(t *testing.T) {
 		{"the loser's king nears the corner", black, "c5b6", deepFree},
 		{"the loser's king leaves it", black, "c5d6", deepPly},
 		{"the loser's rook takes the winner's knight", black, "e4e2", deepDear},
+		{"the loser's rook takes a bishop of the winner's three", "8/8/8/2k5/4r3/2p3K1/1P2B3/B6B b - - 0 1", "e4e2", deepFree},
+		{"the loser's rook takes a bishop of the winner's two", "8/8/8/2k5/4r3/2p3K1/1P2B3/7B b - - 0 1", "e4e2", deepDear},
 		{"the loser's pawn takes a pawn", black, "c3b2", deepFree},
 		{"the loser's rook checks", black, "e4e3", deepPly},
 	} {

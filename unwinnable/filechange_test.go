@@ -6,9 +6,10 @@ import "testing"
 // changes file by a capture onto a file with no pawn of the loser ahead
 // and promotes: the man it takes is a pawn of the loser that took a piece
 // the winner offered it (the first row), or a piece of the loser. Each row
-// is found by that search within the bound of positions (before it, each
-// was undetermined at 50,000 positions, the first at 10,000,000), and the
-// line found is a helpmate.
+// is found by that search within the bound of positions (the lichess rows
+// were undetermined at 50,000 positions before it, and the row it was made
+// for, of which the first is a mirror image with the kings elsewhere, at
+// 10,000,000), and the line found is a helpmate.
 func TestTheChangeSearchTakesOntoAFileClearAhead(t *testing.T) {
 	for _, tc := range []struct {
 		name, fen string
@@ -16,8 +17,8 @@ func TestTheChangeSearchTakesOntoAFileClearAhead(t *testing.T) {
 		limit     int // Options.Limit (a small limit changes the schedule of the rounds)
 		bound     int // the positions the verdict may take
 	}{
-		{"the bishop offered on h3 to the g-pawn, taken back by the g2-pawn, which runs", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", White, 0, 20_000},
-		{"the same at 50,000 positions", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", White, 50_000, 20_000},
+		{"the bishop offered on a3 to the b-pawn, taken back by the b2-pawn, which runs", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/1P1P1P1P/6K1 w - - 0 1", White, 0, 20_000},
+		{"the same at 50,000 positions", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/1P1P1P1P/6K1 w - - 0 1", White, 50_000, 20_000},
 		{"six bishops and a pawn behind the g-pawn", "8/8/5k2/6p1/6B1/4pBPB/6B1/5BKB w - - 0 1", White, 50_000, 20_000},
 		{"a lichess row: the knight and the a-pawn against a queen and pawns", "8/p5nk/8/P5Q1/4P3/5P2/5P2/5K2 b - - 0 55", Black, 50_000, 20_000},
 		{"a lichess row: the h-pawn behind the h6-pawn", "4r3/1p4B1/3p3p/5p2/q5k1/8/1K5P/2r5 w - - 20 59", White, 50_000, 20_000},
@@ -29,15 +30,15 @@ func TestTheChangeSearchTakesOntoAFileClearAhead(t *testing.T) {
 }
 
 // changeSteps falls with each move that brings the file change nearer,
-// along a helpmate of the first row above (the bishop offered on h3, the
-// g-pawn taking it, the g2-pawn taking back and running), and never rises.
+// along a helpmate of the first row above (the bishop offered on a3, the
+// b-pawn taking it, the b2-pawn taking back and running), and never rises.
 func TestChangeStepsFallAsTheBishopIsOfferedAndThePawnRuns(t *testing.T) {
-	b, err := ParseFEN("1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1")
+	b, err := ParseFEN("2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/1P1P1P1P/6K1 w - - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := changeSteps(b, White); got != 9 {
-		t.Errorf("at the root: %d, want 9 (g5-g4, Bh3, gxh3, gxh3 and five steps to h8)", got)
+		t.Errorf("at the root: %d, want 9 (b5-b4, Ba3, bxa3, bxa3 and five steps to a8)", got)
 	}
 	// The moves marked true bring the change nearer; the others are
 	// tempo moves.
@@ -45,8 +46,8 @@ func TestChangeStepsFallAsTheBishopIsOfferedAndThePawnRuns(t *testing.T) {
 		uci    string
 		nearer bool
 	}{
-		{"f5h3", true}, {"g5g4", true}, {"d1e1", false}, {"g4h3", true}, {"g2h3", true},
-		{"d8e8", false}, {"h3h4", true}, {"e8f8", false}, {"h4h5", true}, {"f8g8", false}, {"h5h6", true},
+		{"c5a3", true}, {"b5b4", true}, {"g1f1", false}, {"b4a3", true}, {"b2a3", true},
+		{"c8d8", false}, {"a3a4", true}, {"d8c8", false}, {"a4a5", true}, {"c8d8", false}, {"a5a6", true},
 	} {
 		before := changeSteps(b, White)
 		var l MoveList
@@ -78,11 +79,11 @@ func TestTheChangeSearchRunsOnlyWhereNoPawnCanPromoteNorTakeAPawn(t *testing.T) 
 		winner    int
 		want      bool
 	}{
-		{"the row it was made for", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", White, true},
-		{"for Black there too", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", Black, true},
+		{"the row of the first test above", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/1P1P1P1P/6K1 w - - 0 1", White, true},
+		{"for Black there too", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/1P1P1P1P/6K1 w - - 0 1", Black, true},
 		{"kings and pawns only", "3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1", White, false},
-		{"a pawn with its file clear ahead", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1PP/3K4 w - - 0 1", White, false},
-		{"a pawn that can take a pawn beside it ahead", "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/1P6/P1P1P1P1/3K4 w - - 0 1", Black, false},
+		{"a pawn with its file clear ahead", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/8/PP1P1P1P/6K1 w - - 0 1", White, false},
+		{"a pawn that can take a pawn beside it ahead", "2k3b1/1p1p1p1p/1P1P1P1P/1pBp1p1p/8/6P1/1P1P1P1P/6K1 w - - 0 1", Black, false},
 		{"every pawn right behind a pawn: the offer search's row", "1bB5/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K2 w - - 0 1", White, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -69,7 +69,7 @@ var heldSeeds = []string{
 	// step onto, only into a stalemate.
 	"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
 	"1K6/1p4B1/kPp2B2/2P1B3/p1PB4/P1B5/8/8 w - - 0 1",
-	"8/1p6/1Pp5/k1P5/p1P5/P7/5K2/8 w - - 0 1",
+	"8/1p6/1Pp5/k1P5/p1P5/P7/8/3K4 w - - 0 1",
 }
 
 // The rows of the k1b5/1p1p4/1P1P4 family: the black bishop on c8, walled
@@ -86,8 +86,8 @@ func TestMenHeldByTheLosersStalemate(t *testing.T) {
 	}{
 		{"the white king takes c8 only into Black's stalemate", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", White, Unwinnable},
 		{"three dark bishops", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5B1 w - - 0 1", White, Unwinnable},
-		{"behind a chain with a knight on a4, undetermined at 50,000 positions before", "k1b5/1pBpB3/1PpP4/2Pp4/N1pP4/1pP5/1P6/K7 w - - 0 1", White, Unwinnable},
-		{"a king and bishop, proven by a search of 24,000 positions before", "k1b5/1p1pB3/1P1P4/2K5/8/8/8/8 b - - 0 1", White, Unwinnable},
+		{"behind a chain with a knight on a4, undetermined at 50,000 positions before", "k1b5/1pBp4/1PpP4/2Pp4/N1pP4/1pP5/1P6/K7 w - - 0 1", White, Unwinnable},
+		{"a king and bishop, proven by a search of 24,000 positions before", "k1b5/1p1pB3/1P1P4/8/8/4K3/8/8 b - - 0 1", White, Unwinnable},
 		{"a white rook could check a8: the capture could be a mate, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/KR6 w - - 0 1", White, Winnable},
 		{"a white knight, which can cover a8, and White mates", "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K5N1 w - - 0 1", White, Winnable},
 	}

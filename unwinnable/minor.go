@@ -1288,11 +1288,19 @@ func (b *Board) fixedMenRules(winner, rules int, still stillMen, safe uint64) (u
 
 // fixedMenFrom is fixedMenRules with the men of start only as the first
 // candidates: the greatest such set within start.
+func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint64) (uint64, [2]reach) {
+	set, r, _ := b.fixedMenOff(winner, rules, still, safe, start, ^uint64(0))
+	return set, r
+}
+
+// fixedMenOff is fixedMenFrom where, with stalemateRule, the squares the
+// winner's king never enters (stalemateSquares) are sought within offStart
+// only (stage 4k: within those of the phases before); it returns them too.
 //
 // It stays whole (a search loop of the 6.9 analyser, which may exceed 100
 // lines, issue 25): a fixpoint whose sets only shrink, each pass reading
 // what the one before left.
-func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint64) (uint64, [2]reach) {
+func (b *Board) fixedMenOff(winner, rules int, still stillMen, safe, start, offStart uint64) (uint64, [2]reach, uint64) {
 	if winner < 0 {
 		rules = 0
 	}
@@ -1313,7 +1321,7 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 	// the set (both only shrink, and the reaches are computed with both).
 	var off uint64
 	if rules&stalemateRule != 0 {
-		off = ^uint64(0)
+		off = offStart
 	}
 	last := -1
 	if rules&lastPieceRule != 0 {
@@ -1406,13 +1414,13 @@ func (b *Board) fixedMenFrom(winner, rules int, still stillMen, safe, start uint
 		}
 		if keep == cand && off == offBefore {
 			if cand&pawns == 0 {
-				return 0, [2]reach{} // pieces alone are no blocked structure
+				return 0, [2]reach{}, 0 // pieces alone are no blocked structure
 			}
-			return cand, r
+			return cand, r, off
 		}
 		cand = keep
 	}
-	return 0, [2]reach{}
+	return 0, [2]reach{}, 0
 }
 
 // immobilePieces is the set of men (pieces or pawns, of either side) that

@@ -267,16 +267,17 @@ func TestShapesNeedingMorePawnsOnAFileThanCanReachItGoLast(t *testing.T) {
 
 // A shape of mate whose pawn blocker no pawn of the loser can ever come to
 // as a pawn is taken as one of a promoted pawn, and the search steered to
-// it counts the pawn's way to promotion (promotedSteps). In the D3-Chess
-// row below White has only its king and nine dark bishops, and Black's
+// it counts the pawn's way to promotion (promotedSteps). In the row
+// below White has only its king and six dark bishops, and Black's
 // king can be boxed in only with a man of its own on a light square
 // beside it: a bishop of White covers no light square, its king at most
 // one beside a king on a dark square, and only the f-pawn, promoted, can
 // stand beside a dark corner (it takes only on the dark squares, where
 // the bishops stand, and must step forward first). The shapes with a pawn
-// on h7 or a2 came first; the row was undetermined at the default limit.
+// on h7 or a2 came first; a kin of this row with nine dark bishops a side
+// (one of CHA's test vectors) was undetermined at the default limit.
 func TestPawnBlockersNoPawnCanReachArePromoted(t *testing.T) {
-	const fen = "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1"
+	const fen = "3b1b1k/2b1bpb1/1b3b2/8/4KB2/4B3/3B1B2/2B1B3 w - - 0 1"
 	sq := func(s string) int {
 		q, _ := parseSquare(s)
 		return q
@@ -316,7 +317,7 @@ func TestPawnBlockersNoPawnCanReachArePromoted(t *testing.T) {
 			}
 		}
 	})
-	t.Run("the D3-Chess row is found within 20,000 positions", func(t *testing.T) {
+	t.Run("the row is found within 20,000 positions", func(t *testing.T) {
 		analyseChecked(t, b, fen, White, 20_000, Winnable)
 	})
 }

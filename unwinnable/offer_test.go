@@ -17,7 +17,7 @@ func TestTheOfferSearchTakesABlockedChainApart(t *testing.T) {
 		bound     int // the positions the verdict may take
 	}{
 		{"a rook offered on c6 sets the b-pawn free, which promotes", "1bB5/4k3/1p1p4/1P1Pp1p1/4P1P1/6bB/6r1/5K2 w - - 0 1", White, 50_000, 5_000},
-		{"the winner's rook taken on e6 by the pawn in front of its own d-pawn, which promotes", "1k1rrb2/p7/Pp1p1p2/1PpPpPp1/2P1P1Pp/7P/8/2K5 w - - 0 1", Black, 50_000, 5_000},
+		{"the winner's rook taken on e6 by the pawn in front of its own d-pawn, which promotes", "1k1rrb2/p7/Pp1p1p2/1PpPpPp1/2P1P1Pp/7P/8/5K2 w - - 0 1", Black, 50_000, 5_000},
 		{"the black king takes c2, the c-pawn becomes a knight and is offered on g4", "8/8/3b4/2b5/1p1p1pBp/1PpP1P1P/2P5/1k1K4 w - - 0 1", White, 2_000_000, 300_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

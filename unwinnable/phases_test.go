@@ -24,6 +24,8 @@ func TestMenThatStandUntilTakenAreFollowedThroughTheirCaptures(t *testing.T) {
 		{"the knight on b1 moves only into the mate of the black king on c2, which takes it", "8/BbB5/b7/8/2p1p3/1pPpPp2/1PkBpP2/1NB1K3 w - - 0 1", Black, Unwinnable},
 		{"the same with a white bishop on h8", "7B/BbB5/b7/8/2p1p3/1pPpPp2/1PkBpP2/1NB1K3 w - - 0 1", Black, Unwinnable},
 		{"the knight on g1 moves only into the mate of the black king on f2", "8/5BbB/7b/8/3p1p2/1BpPpPp1/2PpBkP1/3K1BN1 w - - 0 1", Black, Unwinnable},
+		{"with 4g's squares in each phase: the white king never steps to a7 or takes b7 but into a stalemate (seed 31005)", "b7/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1", White, Unwinnable},
+		{"with 4g's squares in each phase: the bishop shut in on h1, the black king on f1 (seed 31005)", "8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkbB b - - 0 1", Black, Unwinnable},
 		{"without the pawn on h6 the h-pawn runs", "8/8/8/2b2p1P/1bkb1p1K/2b2Pp1/6P1/7B b - - 0 1", White, Winnable},
 		{"a white knight on g1 comes out by e2", "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/6NB b - - 0 1", White, Winnable},
 		{"a knight shut in on h1 instead of the bishop gets out", "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/7N b - - 0 1", White, Winnable},

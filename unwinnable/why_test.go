@@ -15,7 +15,7 @@ func TestTheReasonIsACodeWithArgumentsThatSaysTheEnglishReason(t *testing.T) {
 		{"8/8/4k3/8/8/4KB2/8/8 w - - 0 1", "white"},                  // bishops of one colour
 		{"8/8/4k3/8/8/4KN2/8/8 w - - 0 1", "white"},                  // a knight against a bare king
 		{"2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", "white"}, // blocked pawns
-		{"2k5/2p1p1p1/p1P1P1P1/P1p4K/8/2P5/8/8 w - - 0 1", "white"},  // the progress search
+		{"3k4/p1p1p1p1/P1P1P1P1/4p3/8/4P3/8/6K1 w - - 0 1", "white"}, // the progress search
 		{"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "white"},                  // stalemate
 		{"7k/8/6K1/8/8/8/8/6R1 w - - 0 1", "white"},                  // a mate
 		{"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "black"},                  // the winner is mated

@@ -15,6 +15,7 @@ var german = map[string]string{
 	"Black":                              "Schwarz",
 	"the move":                           "der Zug",
 	"%s is empty: say it in a few words": "%s ist leer: sagen Sie es in wenigen Worten",
+	"give the instant in RFC 3339 (%s)":  "geben Sie den Zeitpunkt in RFC 3339 an (%s)",
 }
 
 func tr(s string) string {
@@ -64,6 +65,36 @@ func TestTranslate(t *testing.T) {
 			}
 			if got := Translate(tc.err, tr); got != tc.german {
 				t.Errorf("Translate = %q, want %q", got, tc.german)
+			}
+		})
+	}
+}
+
+func TestOneSentenceEndsWithOneFullStopOnEveryFace(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		err     error
+		english string
+		german  string
+	}{
+		{"a sentence ending in a parenthesis takes its full stop after it",
+			Errorf("give the instant in RFC 3339 (%s)", "1996-02-10T20:00:00Z"),
+			"Give the instant in RFC 3339 (1996-02-10T20:00:00Z).", "Geben Sie den Zeitpunkt in RFC 3339 an (1996-02-10T20:00:00Z)."},
+		{"a coded sentence takes its full stop in the face's words",
+			Coded("no-game-for", Word("Black")), `No-game-for: "Black".`, "Keine Partie für Schwarz."},
+		{"a sentence that ends with its own full stop takes none more",
+			Errorf("%s is in check.", Word("Black")), "Black is in check.", "Schwarz is in check."},
+		{"a full stop inside the closing parenthesis is the sentence's",
+			Errorf("it is empty (see above.)"), "It is empty (see above.)", "It is empty (see above.)"},
+		{"a question keeps its question mark",
+			Errorf("is %s in check?", Word("Black")), "Is Black in check?", "Is Schwarz in check?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Sentence(tc.err, func(s string) string { return s }); got != tc.english {
+				t.Errorf("English = %q, want %q", got, tc.english)
+			}
+			if got := Sentence(tc.err, tr); got != tc.german {
+				t.Errorf("German = %q, want %q", got, tc.german)
 			}
 		})
 	}

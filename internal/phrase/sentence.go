@@ -18,7 +18,7 @@ func Sentence(err error, tr func(string) string) string {
 	if msg == "" {
 		return tr("unknown error.")
 	}
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ")") {
+	if !endsASentence(msg) {
 		msg += "."
 	}
 	first, _, _ := strings.Cut(msg, " ")
@@ -26,6 +26,15 @@ func Sentence(err error, tr func(string) string) string {
 		return msg
 	}
 	return CapitalFirst(msg)
+}
+
+// endsASentence reports whether msg ends with its own full stop or question
+// mark, inside a closing parenthesis or quote too ("… (see above.)"); a
+// sentence that ends with a parenthesis of its own words ("… (1996-02-10T20:00:00Z)")
+// takes its full stop after it, on every face.
+func endsASentence(msg string) bool {
+	msg = strings.TrimRight(msg, ")\"'»“”")
+	return strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "?") || strings.HasSuffix(msg, "!")
 }
 
 // Sentence is err as one sentence in the dictionary's words (see

@@ -1,0 +1,98 @@
+package station
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"arbiter/match"
+)
+
+// A receipt is an instant on the receiving holder's estimate of the match
+// timeline, and a new authority continues its predecessor's timeline only
+// within the bound of its estimate when it took over: an honest sender's
+// stamp may lie after its receipt by those uncertainties as stated, and
+// by no more. Before, the authority allowed only the round trip to the
+// sender or the sender's uncertainty (at least 1 ms): under load a holder
+// whose estimate was a few milliseconds behind received a command first,
+// or the new authority's timeline ran a few milliseconds behind the one
+// the sender still stamped on, and an honest command was refused as "in
+// the future" (the chaos run, 1 of 6 with the machine loaded). The
+// station's time source stands still, so every instant here is exact.
+func TestAStampIsBoundedByItsReceiptPlusTheReceiptsStatedUncertainty(t *testing.T) {
+	s, db, clk := gameOnAStillClock(t)
+	ms := time.Millisecond
+	pressed := 0 // presses committed, each with its move: White's first, then Black's (the operator's)
+	for _, tc := range []struct {
+		name string
+		// holderBehind: another holder received the request first, its
+		// estimate of the timeline this far behind, stating holderUnc for
+		// it (0: the authority's own receipt is the first); takeover: the
+		// bound of the authority's estimate when it took over; stamp: how
+		// far after the true receipt the sender stamped (its clock ahead).
+		holderBehind, holderUnc, takeover, stamp time.Duration
+		refused                                  bool
+	}{
+		{"a stamp after another holder's receipt by less than the uncertainty that holder states for its timeline is not refused",
+			5 * ms, 6 * ms, 0, 0, false},
+		{"a stamp after the new authority's own receipt by less than the bound of the estimate it continued the timeline with is not refused",
+			0, 0, 4 * ms, 3 * ms, false},
+		{"the receiving holder's and the takeover's uncertainties add up",
+			5 * ms, 3 * ms, 4 * ms, 0, false},
+		{"a stamp after a holder's receipt by more than its stated uncertainty and the millisecond is refused as in the future",
+			5 * ms, 2 * ms, 0, 0, true},
+		{"a stamp after the authority's own receipt by more than the takeover's bound and the millisecond is refused as in the future",
+			0, 0, 2 * ms, 3500 * time.Microsecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(10 * time.Second)
+			s.mu.Lock()
+			s.frozenErr = tc.takeover
+			s.mu.Unlock()
+			r := req([]string{"white", "operator"}[pressed%2], match.Press{})
+			now := s.Now()
+			r.At = now.Add(tc.stamp)
+			received, by := now, "arbiter"
+			if tc.holderBehind > 0 {
+				received, by = now.Add(-tc.holderBehind), "appeals"
+				// the note as a holder publishes it (raw JSON: its fields
+				// are the wire's)
+				b, _ := json.Marshal(map[string]any{"id": r.ID, "by": by, "at_ns": received.UnixNano(), "unc_ns": int64(tc.holderUnc)})
+				if err := s.Link().Conn().Publish(SubjectReceipt, b); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, 10*time.Second, "the holder's receipt did not arrive", func() bool {
+					s.mu.Lock()
+					defer s.mu.Unlock()
+					return s.receipts[r.ID].by == by
+				})
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			rep, err := s.Submit(ctx, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.refused {
+				if rep.Refusal == nil || rep.Refusal.Code != match.CodeFuture {
+					t.Fatalf("a stamp beyond the stated uncertainties: %+v, want it refused as in the future", rep)
+				}
+				return
+			}
+			if rep.Error != "" {
+				t.Fatalf("an honest stamp refused: %s", rep.Error)
+			}
+			p, e := lastPressIn(t, db)
+			if !e.At.Equal(r.At) || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.ReceiptUncertaintyNS != int64(tc.holderUnc+tc.takeover) {
+				t.Fatalf("press at %v, payload %s; want it at its stamp %v, received %v by %s with the receipt's uncertainty %v",
+					e.At, e.Payload, r.At, received, by, tc.holderUnc+tc.takeover)
+			}
+			// the move the press ended, at the press's instant
+			mv := req(r.Role, match.Move{Input: []string{"e4", "c5", "Nf3"}[pressed], Pressed: true})
+			mv.At = r.At
+			submit(t, s, mv)
+			pressed++
+		})
+	}
+}
