@@ -7,7 +7,9 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -453,22 +455,32 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	if c.At.IsZero() && c.Now == nil {
 		return refuse("no instant given for the command")
 	}
-	base, an, err := a.before(ctx, c)
+	out, err := a.attempt(ctx, c, clockBound, run, false)
+	if errors.Is(err, errCaughtUp) {
+		// the credentials the command was checked against changed in
+		// events another process committed (now the App's state): check
+		// it again on the state that holds them
+		out, err = a.attempt(ctx, c, clockBound, run, true)
+	}
+	var early *refusedBefore
+	if errors.As(err, &early) {
+		// refused on the App's state before any transaction: judged again
+		// if that state was behind the record
+		seq := a.State().Seq
+		if rerr := a.Refresh(ctx); rerr != nil {
+			return rerr
+		}
+		if a.State().Seq == seq {
+			return early.err
+		}
+		if out, err = a.attempt(ctx, c, clockBound, run, true); errors.As(err, &early) {
+			err = early.err
+		}
+	}
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	pending := a.pending
-	a.mu.Unlock()
-	var out committed
-	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
-		var err error
-		out, err = a.inTransaction(stx, c, clockBound, base, an, pending, run)
-		return err
-	})
-	if err != nil {
-		return err
-	}
+	pending := out.pending
 	a.mu.Lock()
 	a.state = out.next
 	written := pending != nil && out.refusal == nil // an auth.fail writes no recovery note
@@ -491,14 +503,90 @@ func (a *App) doBounded(ctx context.Context, c Cmd, clockBound bool, run func(t 
 	return out.refusal
 }
 
-// before is what a command checks before its transaction: the record is
-// read and not broken, a given instant is one the record may take, and
-// the credentials (argon2id is slow on purpose: the lock is not held
-// meanwhile).
-func (a *App) before(ctx context.Context, c Cmd) (*State, authn, error) {
-	if err := a.Refresh(ctx); err != nil {
-		return nil, authn{}, err
+// attempt is one try of a command (doBounded). The record is not read
+// before the transaction: the transaction reads what other processes
+// appended since the App's state (usually nothing, which costs one row's
+// read), catches up with it and judges the command on the state that holds
+// it; a refused command still publishes the state caught up with
+// (caughtUp). What is judged before the transaction, on the App's state
+// (the instant given; the credential, argon2id being slow on purpose), is
+// judged again by doBounded when that state was behind the record: a
+// refusal there is a *refusedBefore, and events read in the transaction
+// that change the credentials are errCaughtUp (unless retried).
+func (a *App) attempt(ctx context.Context, c Cmd, clockBound bool, run func(t *tx) error, retried bool) (committed, error) {
+	base, an, err := a.before(c)
+	if err != nil {
+		return committed{}, err
 	}
+	a.mu.Lock()
+	pending := a.pending
+	a.mu.Unlock()
+	var out committed
+	var caught *caughtState
+	_, err = a.db.Update(ctx, func(stx *store.Tx) error {
+		var err error
+		caught = &caughtState{}
+		out, err = a.inTransaction(stx, c, clockBound, base, an, pending, run, caught, retried)
+		return err
+	})
+	out.pending = pending
+	if err != nil {
+		a.caughtUp(base, caught)
+	}
+	return out, err
+}
+
+// refusedBefore is a refusal given before the transaction, on the App's
+// state.
+type refusedBefore struct{ err error }
+
+func (r *refusedBefore) Error() string { return r.err.Error() }
+func (r *refusedBefore) Unwrap() error { return r.err }
+
+// errCaughtUp: the transaction read events another process committed that
+// change the credentials the command was judged on before it.
+var errCaughtUp = errors.New("match: the record's credentials moved on")
+
+// caughtState is what a transaction read of other processes' events: the
+// state caught up with them, or why they do not continue the App's state.
+type caughtState struct {
+	st     *State
+	broken string
+}
+
+// caughtUp publishes what a refused command's transaction read, as Refresh
+// would have: the state base caught up with the events other processes
+// appended, or the problem with those events. Nothing changes when the
+// App's state moved on from base meanwhile.
+func (a *App) caughtUp(base *State, caught *caughtState) {
+	if caught == nil || (caught.st == nil && caught.broken == "") {
+		return
+	}
+	a.mu.Lock()
+	if a.state != base || a.problem != "" {
+		a.mu.Unlock()
+		return
+	}
+	if caught.broken != "" {
+		a.problem = caught.broken
+	} else {
+		a.state = caught.st
+	}
+	a.mu.Unlock()
+	a.notify()
+}
+
+// sameCredentials: a and b are the same map (credentials are never changed
+// in place: a change makes a new map).
+func sameCredentials(a, b map[string]*Credential) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// before is what a command checks before its transaction, on the App's
+// state: the record is not broken, a given instant is one the record may
+// take, and the credentials (argon2id is slow on purpose: the lock is not
+// held meanwhile). A refusal is a *refusedBefore.
+func (a *App) before(c Cmd) (*State, authn, error) {
 	a.mu.Lock()
 	base, problem := a.state, a.problem
 	a.mu.Unlock()
@@ -512,11 +600,14 @@ func (a *App) before(ctx context.Context, c Cmd) (*State, authn, error) {
 		// a given instant is judged before any credential is tried
 		received, tol := c.receipt(c.At)
 		if err := checkWhen(base, c, c.At, received, tol); err != nil {
-			return nil, authn{}, err
+			return nil, authn{}, &refusedBefore{err}
 		}
 	}
 	an, err := authenticate(base, c, provisional)
-	return base, an, err
+	if err != nil {
+		return nil, authn{}, &refusedBefore{err}
+	}
+	return base, an, nil
 }
 
 // committed is what a command's transaction did: the state after it, the
@@ -525,15 +616,19 @@ type committed struct {
 	next    *State
 	refusal error
 	head    *store.Signature
+	pending *pendingRecovery // the recovery note armed when it ran
 }
 
 // inTransaction is the command's transaction: catch up with the log,
 // check the instant and the credentials again, build the events on a copy
 // of the state, append and sign them.
-func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, an authn, pending *pendingRecovery, run func(t *tx) error) (committed, error) {
-	st, err := catchUp(stx, base)
+func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, an authn, pending *pendingRecovery, run func(t *tx) error, caught *caughtState, retried bool) (committed, error) {
+	st, err := catchUp(stx, base, caught)
 	if err != nil {
 		return committed{}, err
+	}
+	if caught.st != nil && !retried && (st.Protected() != base.Protected() || !sameCredentials(st.Auth.Creds, base.Auth.Creds)) {
+		return committed{}, errCaughtUp
 	}
 	if c.Now != nil {
 		c.At = c.Now().UTC() // inside the write lock: no other writer can come between
@@ -572,13 +667,15 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 }
 
 // catchUp is the state after the events another process appended since
-// base, which must continue its chain.
-func catchUp(stx *store.Tx, base *State) (*State, error) {
+// base, which must continue its chain; caught keeps what was read (the
+// state caught up with them, or why they do not continue base).
+func catchUp(stx *store.Tx, base *State, caught *caughtState) (*State, error) {
 	evs, err := stx.EventsAfter(base.Seq)
 	if err != nil {
 		return nil, err
 	}
 	if p := checkTail(base.Seq, base.Head, evs); p != "" {
+		caught.broken = p
 		return nil, refuseAs(CodeRecordBroken, p)
 	}
 	st := base.clone()
@@ -586,6 +683,10 @@ func catchUp(stx *store.Tx, base *State) (*State, error) {
 		if err := st.Apply(e); err != nil {
 			return nil, err
 		}
+	}
+	if len(evs) > 0 {
+		caught.st = st
+		st = st.clone()
 	}
 	return st, nil
 }

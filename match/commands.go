@@ -12,8 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/notnil/chess"
-
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
@@ -519,7 +517,8 @@ func (m Move) run(t *tx, _ *Result) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	mv, err := g.Sheet.ParseMove(m.Input)
+	// worked out once: the move event's Play records it as tried here
+	mv, err := g.Sheet.Try(m.Input)
 	if err != nil {
 		return refuseAs(CodeMoveNotLegal, err)
 	}
@@ -528,11 +527,9 @@ func (m Move) run(t *tx, _ *Result) error {
 		return err
 	}
 	// Whether the move ends the game decides whether it presses the clock.
-	pos := g.Sheet.Position()
-	term, result := scoresheet.OutcomeOf(pos.Update(mv))
-	san, uci := chess.AlgebraicNotation{}.Encode(pos, mv), chess.UCINotation{}.Encode(pos, mv)
+	term, result := mv.Term, mv.Result
 	press := !m.Pressed && term == scoresheet.TermNone
-	p := MovePayload{SAN: san, UCI: uci, Press: press, Input: m.Input}
+	p := MovePayload{SAN: mv.SAN, UCI: mv.UCI, Press: press, Input: m.Input}
 	if press {
 		p.PressStamp = pressStamp(t.cmd.Stamp)
 	}

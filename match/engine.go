@@ -9,6 +9,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/internal/phrase"
+	"arbiter/scoresheet"
 	"arbiter/store"
 )
 
@@ -225,7 +226,7 @@ func applyEngineMove(s *State, g *Game, e store.Event) error {
 // engine chose for this position (an operator's error, rule 10), unless it
 // is marked as not the engine's with a reason; then it returns the
 // incident to log after the move.
-func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *chess.Move) (*IncidentPayload, error) {
+func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *scoresheet.Tried) (*IncidentPayload, error) {
 	mt := t.st.Match
 	computers := mt.Computer != "" && g.Name(mover) == mt.Computer
 	if m.NotEngine && !computers {
@@ -234,11 +235,10 @@ func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *chess.Move) (*In
 	if !computers {
 		return nil, nil
 	}
-	pos := g.Sheet.Position()
-	label := labelIn(pos.String(), chess.AlgebraicNotation{}.Encode(pos, mv))
+	label := labelIn(g.Sheet.FEN(), mv.SAN) // the move as worked out once (Sheet.Try)
 	chosen := g.EngineFor()
 	if !m.NotEngine {
-		if chosen != nil && chosen.UCI != (chess.UCINotation{}).Encode(pos, mv) {
+		if chosen != nil && chosen.UCI != mv.UCI {
 			return nil, refuseAs(CodeNotTheEnginesMove, label, mt.Computer, chosen.Label())
 		}
 		return nil, nil

@@ -762,8 +762,9 @@ func applyDrawOffer(s *State, g *Game, e store.Event) error {
 		// the (=) goes with that move
 		g.OfferNext = &side
 	case n > 0 && sideOfColor(entries[n-1].Color) == side:
-		// offered with the move just made: "(=)" goes with that move
-		entries[n-1].DrawOffer = true
+		// offered with the move just made: "(=)" goes with that move (an
+		// edit: the entries may be shared with a clone of the sheet)
+		g.Sheet.Edit(n, func(e *scoresheet.Entry) { e.DrawOffer = true })
 	}
 	g.Incidents = append(g.Incidents, s.said(g, e, "draw offer", "rule 8/14", phrase.Errorf("%s offers a draw", g.Name(side)), nil))
 	return nil

@@ -77,7 +77,7 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 	}
 
 	// SAN.
-	g := sanRe.FindStringSubmatch(strings.NewReplacer("x", "", ":", "", "-", "").Replace(s))
+	g := sanRe.FindStringSubmatch(sanStrip.Replace(s))
 	if g == nil {
 		return nil, notAMove
 	}
@@ -125,8 +125,15 @@ func stripAnnotations(s string) string {
 	}
 }
 
+// sanStrip drops the capture and separator marks a SAN may carry;
+// castleStrip reads a castling's zeros as letters O and drops its dashes.
+var (
+	sanStrip    = strings.NewReplacer("x", "", ":", "", "-", "")
+	castleStrip = strings.NewReplacer("0", "O", "-", "")
+)
+
 func castleSide(s string) chess.Side {
-	t := strings.ToUpper(strings.NewReplacer("0", "O", "-", "").Replace(s))
+	t := strings.ToUpper(castleStrip.Replace(s))
 	switch t {
 	case "OO":
 		return chess.KingSide

@@ -27,8 +27,10 @@ package scoresheet
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/notnil/chess"
@@ -222,7 +224,12 @@ func copyPos(p *chess.Position) *chess.Position {
 }
 
 // FEN of the current position.
-func (s *Sheet) FEN() string { return s.cur().String() }
+func (s *Sheet) FEN() string {
+	if n := len(s.entries); n > 0 {
+		return s.entries[n-1].FENAfter
+	}
+	return s.startFEN
+}
 
 // Ply is the number of recorded (not struck) moves.
 func (s *Sheet) Ply() int { return len(s.entries) }
@@ -230,9 +237,23 @@ func (s *Sheet) Ply() int { return len(s.entries) }
 // ToMove is the side to move.
 func (s *Sheet) ToMove() chess.Color { return s.cur().Turn() }
 
-// Entries are the current moves in order. The pointers are the Sheet's own
-// entries so that the match layer can set times, clocks and notes.
+// Entries are the current moves in order. The entries are shared with the
+// sheet's clones (Clone): read them, and change one only through Edit.
 func (s *Sheet) Entries() []*Entry { return append([]*Entry(nil), s.entries...) }
+
+// Edit changes the entry of ply (1-based) with f: on a copy, which takes
+// the entry's place in this sheet only, so that the clones sharing the
+// entry keep it as it was. It reports whether there is such a ply.
+func (s *Sheet) Edit(ply int, f func(e *Entry)) bool {
+	if ply < 1 || ply > len(s.entries) {
+		return false
+	}
+	e := *s.entries[ply-1]
+	f(&e)
+	s.entries = slices.Clone(s.entries) // shared with clones (Clone)
+	s.entries[ply-1] = &e
+	return true
+}
 
 // Struck are the moves struck out by TakeBack, in the order they were struck,
 // each with Struck set.
@@ -254,8 +275,46 @@ func (s *Sheet) numbering(ply int) (int, chess.Color) {
 
 // Play parses input against the current position, appends the move and
 // returns its entry. After checkmate, stalemate or a dead position no move
-// is accepted.
+// is accepted. A move Try worked out in this position (in this sheet or a
+// clone of it) is recorded as worked out, not worked out again.
+//
+// The entry returned is the sheet's own until the sheet is cloned: set its
+// times and clocks at once (Edit changes an entry later).
 func (s *Sheet) Play(input string) (*Entry, error) {
+	if t, res := s.Outcome(); t != TermNone {
+		return nil, phrase.Errorf("the game is over (%s, %s); no more moves can be recorded", t, res)
+	}
+	if t := triedIn(s.cur(), input); t != nil {
+		return s.push(t), nil
+	}
+	m, err := s.ParseMove(input)
+	if err != nil {
+		return nil, err
+	}
+	return s.push(s.work(m)), nil
+}
+
+// Tried is a move worked out in a position without being recorded (Try):
+// what Play records for it, and how the position after it ends the game.
+type Tried struct {
+	Move     *chess.Move
+	SAN, UCI string
+	// Term and Result are how the position after the move ends the game
+	// by itself (OutcomeOf): TermNone and "*" when play goes on.
+	Term   Termination
+	Result string
+
+	from, next *chess.Position
+	fen        string // of next
+}
+
+// Try reads input in the current position as Play does and works the move
+// out without recording it: its SAN and UCI and whether it ends the game.
+// The sheet is not changed. Play of the same move in the same position
+// then records it as worked out here, without parsing it, generating the
+// next position's moves or writing its FEN again (the command that checks
+// a move and the event that records it ask once).
+func (s *Sheet) Try(input string) (*Tried, error) {
 	if t, res := s.Outcome(); t != TermNone {
 		return nil, phrase.Errorf("the game is over (%s, %s); no more moves can be recorded", t, res)
 	}
@@ -263,24 +322,57 @@ func (s *Sheet) Play(input string) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.push(m), nil
+	t := s.work(m)
+	rememberTried(t)
+	return t, nil
 }
 
-func (s *Sheet) push(m *chess.Move) *Entry {
+// work works out the legal move m in the current position.
+func (s *Sheet) work(m *chess.Move) *Tried {
 	pos := s.cur()
 	next := pos.Update(m)
+	fen := fenAfter(next, s.FEN())
+	next.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
+	term, res := outcomeFEN(next, fen)
+	return &Tried{Move: m, SAN: chess.AlgebraicNotation{}.Encode(pos, m), UCI: chess.UCINotation{}.Encode(pos, m),
+		Term: term, Result: res, from: pos, next: next, fen: fen}
+}
+
+// tried remembers the last moves Try worked out, by the position they were
+// worked out in (positions are never changed once recorded, and a clone
+// shares its sheet's, so the pointer names the position), so that Play
+// records such a move without working it out again.
+var tried struct {
+	sync.Mutex
+	last [4]*Tried
+	next int
+}
+
+func rememberTried(t *Tried) {
+	tried.Lock()
+	tried.last[tried.next] = t
+	tried.next = (tried.next + 1) % len(tried.last)
+	tried.Unlock()
+}
+
+// triedIn is the move Try worked out in pos whose UCI is input, or nil.
+func triedIn(pos *chess.Position, input string) *Tried {
+	tried.Lock()
+	defer tried.Unlock()
+	for _, t := range tried.last {
+		if t != nil && t.from == pos && t.UCI == input {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *Sheet) push(t *Tried) *Entry {
 	ply := len(s.entries) + 1
 	num, col := s.numbering(ply)
-	fen := next.String() // notnil's FEN writer is slow: write it once
-	e := &Entry{
-		Ply: ply, Number: num, Color: col,
-		SAN:      chess.AlgebraicNotation{}.Encode(pos, m),
-		UCI:      chess.UCINotation{}.Encode(pos, m),
-		FENAfter: fen,
-	}
-	next.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
-	s.positions = append(s.positions, next)
-	s.keys = append(s.keys, repetitionKeyFEN(next, fen))
+	e := &Entry{Ply: ply, Number: num, Color: col, SAN: t.SAN, UCI: t.UCI, FENAfter: t.fen}
+	s.positions = append(s.positions, t.next)
+	s.keys = append(s.keys, repetitionKeyFEN(t.next, t.fen))
 	s.entries = append(s.entries, e)
 	return e
 }
@@ -306,9 +398,10 @@ func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
 		out = append(out, c)
 	}
 	s.struck = append(s.struck, out...)
-	s.entries = s.entries[:ply-1]
-	s.positions = s.positions[:ply]
-	s.keys = s.keys[:ply]
+	// capped: the next move must not overwrite what a clone still holds
+	s.entries = slices.Clip(s.entries[:ply-1])
+	s.positions = slices.Clip(s.positions[:ply])
+	s.keys = slices.Clip(s.keys[:ply])
 	return out, nil
 }
 
@@ -323,9 +416,10 @@ func (s *Sheet) Amend(ply int, input string) error {
 	}
 	t := s.Clone()
 	old := append([]*Entry(nil), t.entries[ply-1:]...)
+	// capped, as t shares s's slices: the moves replayed go to copies
 	t.entries = t.entries[: ply-1 : ply-1]
-	t.positions = t.positions[:ply]
-	t.keys = t.keys[:ply]
+	t.positions = t.positions[:ply:ply]
+	t.keys = t.keys[:ply:ply]
 	m, err := t.ParseMove(input)
 	if err != nil {
 		return phrase.Errorf("cannot amend %s: %v", old[0].Label(), err)
@@ -340,16 +434,13 @@ func (s *Sheet) Amend(ply int, input string) error {
 				return phrase.Errorf("cannot amend %s to %s: the later move %s would no longer be legal; take back from there first", old[0].Label(), input, e.Label())
 			}
 		}
-		ne := t.push(mv)
+		ne := t.push(t.work(mv))
 		ne.At, ne.Used, ne.Elapsed, ne.ClockWhite, ne.ClockBlack = e.At, e.Used, e.Elapsed, e.ClockWhite, e.ClockBlack
 		ne.DrawOffer, ne.Notes = e.DrawOffer, e.Notes
 	}
-	// Copy the results into the original entries so that pointers held by
-	// the match layer stay valid.
-	for i, e := range t.entries[ply-1:] {
-		*s.entries[ply-1+i] = *e
-	}
-	s.positions, s.keys = t.positions, t.keys
+	// The new entries take the old ones' places (shared with clones, they
+	// are never changed in place).
+	s.entries, s.positions, s.keys = t.entries, t.positions, t.keys
 	return nil
 }
 
@@ -363,14 +454,17 @@ func findUCI(pos *chess.Position, uci string) *chess.Move {
 	return nil
 }
 
+// OutcomeOf is how a position ends the game by itself: checkmate, stalemate
+// or a dead position; TermNone and "*" when play goes on.
+func OutcomeOf(pos *chess.Position) (Termination, string) { return outcomeFEN(pos, "") }
+
 // Outcome judges the position after the last move: checkmate ("1-0" or
 // "0-1"), stalemate or dead position ("1/2-1/2"); otherwise TermNone, "*".
 // Results that need a claim, an agreement or a clock are not decided here.
-func (s *Sheet) Outcome() (Termination, string) { return OutcomeOf(s.cur()) }
+func (s *Sheet) Outcome() (Termination, string) { return outcomeFEN(s.cur(), s.FEN()) }
 
-// OutcomeOf is how a position ends the game by itself: checkmate, stalemate
-// or a dead position; TermNone and "*" when play goes on.
-func OutcomeOf(pos *chess.Position) (Termination, string) {
+// outcomeFEN is OutcomeOf for a position whose FEN is known ("": not known).
+func outcomeFEN(pos *chess.Position, fen string) (Termination, string) {
 	switch pos.Status() {
 	case chess.Checkmate:
 		if pos.Turn() == chess.White {
@@ -380,7 +474,10 @@ func OutcomeOf(pos *chess.Position) (Termination, string) {
 	case chess.Stalemate:
 		return TermStalemate, "1/2-1/2"
 	}
-	if DeadPosition(pos) {
+	if fen == "" {
+		fen = pos.String()
+	}
+	if deadFEN(fen) {
 		return TermDeadPosition, "1/2-1/2"
 	}
 	return TermNone, "*"
@@ -494,19 +591,20 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + "th"
 }
 
-// Clone is a deep copy: changes to the clone (moves, entry fields) do not
-// affect s.
+// Clone is a copy on write: changes to the clone (moves, takebacks,
+// amendments, entries changed with Edit) do not affect s, nor changes to s
+// the clone, and cloning copies nothing of the game. The positions and
+// entries recorded are never changed in place (a position's lazy move
+// cache is filled when it is added; Edit and Amend replace an entry), and
+// the clone's slices are s's capped at their length: a move appended to
+// either sheet is appended to a copy (append finds no room), Edit copies
+// the entries before replacing one, and TakeBack caps what it keeps, so
+// that no sheet writes into a slice another may hold.
 func (s *Sheet) Clone() *Sheet {
 	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum}
-	// Positions are never modified once recorded (their lazy move cache is
-	// filled when they are added), so clones share them.
-	c.positions = append([]*chess.Position(nil), s.positions...)
-	c.keys = append([]string(nil), s.keys...)
-	for _, e := range s.entries {
-		x := *e
-		x.Notes = append([]string(nil), e.Notes...)
-		c.entries = append(c.entries, &x)
-	}
+	c.positions = slices.Clip(s.positions)
+	c.keys = slices.Clip(s.keys)
+	c.entries = slices.Clip(s.entries)
 	for _, e := range s.struck {
 		e.Notes = append([]string(nil), e.Notes...)
 		c.struck = append(c.struck, e)

@@ -1,6 +1,8 @@
 package scoresheet
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -216,16 +218,19 @@ func TestAmend(t *testing.T) {
 	t.Run("later moves are replayed and their SAN recomputed", func(t *testing.T) {
 		s := newSheet(t, "")
 		play(t, s, "e4", "e5", "Nf3", "Nc6", "Bb5")
+		s.Edit(3, func(e *Entry) { e.Notes = []string{"kept"} })
 		e3 := s.Entries()[2]
-		e3.Notes = []string{"kept"}
 		if err := s.Amend(3, "Nc3"); err != nil {
 			t.Fatalf("Amend: %v", err)
 		}
 		if s.Entries()[2].SAN != "Nc3" || s.Entries()[4].SAN != "Bb5" || s.Ply() != 5 {
 			t.Errorf("entries after amend: %v", labels(s))
 		}
-		if e3.Notes[0] != "kept" || e3.SAN != "Nc3" {
-			t.Errorf("entry pointer lost its data: %+v", e3)
+		if n := s.Entries()[2]; len(n.Notes) != 1 || n.Notes[0] != "kept" {
+			t.Errorf("the amended entry lost its notes: %+v", n)
+		}
+		if e3.SAN != "Nf3" {
+			t.Errorf("the entry as recorded before the amendment was changed in place: %+v", e3)
 		}
 	})
 	t.Run("an amendment that breaks a later move changes nothing", func(t *testing.T) {
@@ -402,4 +407,137 @@ func BenchmarkPlay(b *testing.B) {
 			}
 		}
 	}
+}
+
+// A move worked out by Try is recorded by Play exactly as Play alone
+// records it, and Try changes nothing.
+func TestATriedMoveIsRecordedAsPlayRecordsIt(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		moves     []string
+		move      string
+		term      Termination
+	}{
+		{"a quiet move", "", nil, "Nf3", TermNone},
+		{"castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", nil, "O-O-O", TermNone},
+		{"an en-passant capture", "", []string{"e4", "a6", "e5", "d5"}, "exd6", TermNone},
+		{"a promotion with check", "7k/P7/8/8/8/8/8/K7 w - - 0 1", nil, "a8=Q+", TermNone},
+		{"checkmate", "", []string{"f3", "e5", "g4"}, "Qh4#", TermCheckmate},
+		{"stalemate", "7k/8/6Q1/8/8/8/8/K7 w - - 0 1", nil, "Qf7", TermStalemate},
+		{"a capture leaving a dead position", "7k/8/8/8/8/8/6r1/K3N3 w - - 0 1", nil, "Nxg2", TermDeadPosition},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			alone, tried := newSheet(t, tt.fen), newSheet(t, tt.fen)
+			play(t, alone, tt.moves...)
+			play(t, tried, tt.moves...)
+			before := tried.FEN()
+			tr, err := tried.Try(tt.move)
+			if err != nil {
+				t.Fatalf("Try(%q): %v", tt.move, err)
+			}
+			if tried.FEN() != before || tried.Ply() != len(tt.moves) {
+				t.Fatalf("Try changed the sheet: %s, %d plies", tried.FEN(), tried.Ply())
+			}
+			if tr.Term != tt.term {
+				t.Errorf("Try(%q).Term = %q, want %q", tt.move, tr.Term, tt.term)
+			}
+			want, err := alone.Play(tt.move)
+			if err != nil {
+				t.Fatalf("Play(%q): %v", tt.move, err)
+			}
+			// the move event plays the UCI the command worked out, in a clone
+			c := tried.Clone()
+			got, err := c.Play(tr.UCI)
+			if err != nil {
+				t.Fatalf("Play(%q) after Try: %v", tr.UCI, err)
+			}
+			if !reflect.DeepEqual(*got, *want) || tr.SAN != want.SAN {
+				t.Errorf("recorded after Try: %+v (Try said %s); Play alone: %+v", *got, tr.SAN, *want)
+			}
+			if term, res := c.Outcome(); term != tt.term || c.FEN() != alone.FEN() || c.RepetitionCount() != alone.RepetitionCount() {
+				t.Errorf("after the tried move: %s %s %s; after Play alone: %s", term, res, c.FEN(), alone.FEN())
+			}
+			if c.FEN() != c.Position().String() {
+				t.Errorf("FEN() = %s, the position's FEN is %s", c.FEN(), c.Position().String())
+			}
+		})
+	}
+	t.Run("another move than the one tried is worked out anew", func(t *testing.T) {
+		s := newSheet(t, "")
+		if _, err := s.Try("e4"); err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.Play("d4")
+		if err != nil || e.SAN != "d4" || !strings.HasPrefix(s.FEN(), "rnbqkbnr/pppppppp/8/8/3P4/") {
+			t.Fatalf("Play(d4) after Try(e4) = %+v, %v; FEN %s", e, err, s.FEN())
+		}
+	})
+	t.Run("an illegal move is refused by Try as by Play", func(t *testing.T) {
+		s := newSheet(t, "")
+		_, errTry := s.Try("e5")
+		_, errPlay := s.Play("e5")
+		if errTry == nil || errPlay == nil || errTry.Error() != errPlay.Error() {
+			t.Fatalf("Try(e5): %v; Play(e5): %v", errTry, errPlay)
+		}
+	})
+}
+
+// A clone shares the recorded moves and copies on write: what one records,
+// takes back, amends or edits, the other does not see.
+func TestAClonedSheetAndItsOriginalDoNotSeeEachOthersChanges(t *testing.T) {
+	changes := []struct {
+		name   string
+		change func(t *testing.T, s *Sheet)
+	}{
+		{"a move", func(t *testing.T, s *Sheet) { play(t, s, "Bb5") }},
+		{"a takeback", func(t *testing.T, s *Sheet) {
+			if _, err := s.TakeBack(2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"an amendment", func(t *testing.T, s *Sheet) {
+			if err := s.Amend(3, "Nc3"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a takeback, then another move", func(t *testing.T, s *Sheet) {
+			if _, err := s.TakeBack(3); err != nil {
+				t.Fatal(err)
+			}
+			play(t, s, "d4")
+		}},
+		{"an edited entry", func(t *testing.T, s *Sheet) {
+			s.Edit(4, func(e *Entry) { e.DrawOffer, e.Notes = true, []string{"edited"} })
+		}},
+	}
+	for _, ch := range changes {
+		for _, changed := range []string{"clone", "original"} {
+			t.Run(ch.name+" in the "+changed, func(t *testing.T) {
+				orig := newSheet(t, "")
+				play(t, orig, "e4", "e5", "Nf3", "Nc6")
+				clone := orig.Clone()
+				target, other := clone, orig
+				if changed == "original" {
+					target, other = orig, clone
+				}
+				seen := func() string {
+					return fmt.Sprintf("%+v %v %s %s %d %v", entryValues(other), other.Struck(), other.FEN(), other.Position(), other.RepetitionCount(), other.positions)
+				}
+				before := seen()
+				ch.change(t, target)
+				if after := seen(); after != before {
+					t.Errorf("the other sheet changed:\nbefore %s\nafter  %s", before, after)
+				}
+			})
+		}
+	}
+}
+
+func entryValues(s *Sheet) []Entry {
+	var out []Entry
+	for _, e := range s.Entries() {
+		out = append(out, *e)
+	}
+	return out
 }

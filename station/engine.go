@@ -357,7 +357,8 @@ func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
 }
 
 // streamInfo asks the stream's leader for its state, one try of at most
-// LastSeqTry.
+// LastSeqTry: one request (the stream's handle is made from the answer to
+// it, so asking the handle again would be a second round trip).
 func (e *Link) streamInfo(ctx context.Context) (*jetstream.StreamInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, LastSeqTry)
 	defer cancel()
@@ -365,7 +366,7 @@ func (e *Link) streamInfo(ctx context.Context) (*jetstream.StreamInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Info(ctx)
+	return s.CachedInfo(), nil
 }
 
 // Majority reports whether the stream has a leader with a majority of its
@@ -379,10 +380,7 @@ func (e *Link) Majority(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	info, err := s.Info(ctx)
-	if err != nil {
-		return false, err
-	}
+	info := s.CachedInfo() // the answer to the one request Stream made
 	c := info.Cluster
 	if c == nil || len(c.Replicas) == 0 {
 		return c == nil || c.Leader != "", nil

@@ -22,11 +22,15 @@ import (
 type Replica struct {
 	db *store.DB
 
-	mu          sync.Mutex
-	changed     chan struct{} // closed and replaced on every change
-	seq         uint64
-	head        string
-	hashes      []string           // hashes[i] is the hash of event i+1
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every change
+	seq     uint64
+	head    string
+	hashes  []string // hashes[i] is the hash of event i+1
+	// events are the record's events as applied (events[i] is event
+	// i+1): the record with an incoming command is checked on them,
+	// not read again from the file at every command (appendBatch).
+	events      []store.Event
 	ids         map[string]cmdSeqs // command id -> the first and last seq of that command
 	claim       string             // the station named by the latest claim
 	claimAt     uint64
@@ -82,6 +86,7 @@ func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
 		r.hashes = append(r.hashes, e.Hash)
 		r.keys.Add(e)
 	}
+	r.events = evs
 	for _, s := range sigs {
 		if s.Kind == store.SigHead {
 			r.heads[s.Seq] = true
@@ -272,6 +277,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	r.mu.Lock()
 	seq, head := r.seq, r.head
+	prior := r.events[:len(r.events):len(r.events)] // appending copies
 	r.mu.Unlock()
 	if uint64(batch[0].ev.Seq) <= seq {
 		// Already here (this station's own command, committed after the
@@ -288,7 +294,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	var mismatch error
 	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
 		var err error
-		mismatch, err = appendBatch(tx, batch)
+		mismatch, err = appendBatch(tx, prior, batch)
 		if mismatch != nil {
 			return mismatch
 		}
@@ -352,8 +358,12 @@ func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
 
 // appendBatch appends a command's events from the stream to the record in
 // tx, with their signatures, and checks them as opening the record checks
-// them; mismatch says why they do not fit (err: the disk).
-func appendBatch(tx *store.Tx, batch []pendingEvent) (mismatch, err error) {
+// them; mismatch says why they do not fit (err: the disk). prior are the
+// record's events before them as the replica applied them (the file's
+// last one is the replica's, by the head check): the record is checked on
+// them and the events appended, not read again from the file; prior of
+// another length (not the record before the command) is read from it.
+func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent) (mismatch, err error) {
 	have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
 	if err != nil {
 		return nil, err
@@ -368,6 +378,13 @@ func appendBatch(tx *store.Tx, batch []pendingEvent) (mismatch, err error) {
 		}
 		return nil, nil
 	}
+	evs, checked := prior, len(prior)
+	if int64(len(prior)) != batch[0].ev.Seq-1 {
+		if evs, err = tx.EventsAfter(0); err != nil {
+			return nil, err
+		}
+		checked = 0
+	}
 	for _, p := range batch {
 		in := p.ev
 		in.Seq, in.Prev, in.Hash = 0, "", ""
@@ -378,6 +395,7 @@ func appendBatch(tx *store.Tx, batch []pendingEvent) (mismatch, err error) {
 		if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
 			return fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12]), nil
 		}
+		evs = append(evs, got)
 	}
 	for _, p := range batch {
 		for _, w := range p.w.Sigs {
@@ -389,15 +407,11 @@ func appendBatch(tx *store.Tx, batch []pendingEvent) (mismatch, err error) {
 	// The signatures: the record with the command, checked as opening it
 	// checks (every event of a protected match signed by its station, each
 	// command by the credential registered for its signer).
-	evs, err := tx.EventsAfter(0)
-	if err != nil {
-		return nil, err
-	}
 	sigs, err := tx.Signatures()
 	if err != nil {
 		return nil, err
 	}
-	if rep := match.CheckIncoming(evs, sigs); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
+	if rep := match.CheckIncomingAfter(evs, sigs, checked); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
 		return fmt.Errorf("its signature does not hold: %s", rep.Problem), nil
 	}
 	return nil, nil
@@ -475,6 +489,7 @@ func (r *Replica) commit(batch []pendingEvent) {
 	for _, p := range batch {
 		if p.ev.Seq == int64(len(r.hashes))+1 {
 			r.hashes = append(r.hashes, p.ev.Hash)
+			r.events = append(r.events, p.ev)
 			r.note(p.ev)
 			r.keys.Add(p.ev)
 		}

@@ -90,8 +90,10 @@ func verifyHead(t *testing.T, db *store.DB) string {
 	return r.Head
 }
 
-func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
-	dir := t.TempDir()
+// startFirst starts the first station, a lone record holder with its
+// engine, on a new record in dir; it stops when the test ends.
+func startFirst(t *testing.T, dir string) (*Station, *store.DB) {
+	t.Helper()
 	path := filepath.Join(dir, "a.db")
 	newRecord(t, path)
 	db := openDB(t, path)
@@ -100,7 +102,12 @@ func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Stop()
+	t.Cleanup(s.Stop)
+	return s, db
+}
+
+func TestLoneStationIsTheAuthorityAndAnswersARetryWithItsSeq(t *testing.T) {
+	s, db := startFirst(t, t.TempDir())
 	if auth, _ := s.Replica().Authority(); auth != "arbiter" {
 		t.Fatalf("authority %q, want the first station", auth)
 	}

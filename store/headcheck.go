@@ -27,11 +27,7 @@ func (db *DB) SetHeadCheck(fn func(last Event, ok bool) error) {
 // checkHead runs db's head check, if any, on the file's last event; it
 // returns that event's seq and hash for Append.
 func (tx *Tx) checkHead(fn func(Event, bool) error) (int64, string, error) {
-	rows, err := tx.conn.QueryContext(tx.ctx, "SELECT "+eventColumns+" FROM events ORDER BY seq DESC LIMIT 1")
-	if err != nil {
-		return 0, "", mapErr(err)
-	}
-	evs, err := scanEvents(rows)
+	evs, err := tx.c.events(tx.ctx, sqlLastEvent)
 	if err != nil {
 		return 0, "", err
 	}

@@ -40,12 +40,11 @@ func (tx *Tx) PutSignature(s Signature) error {
 	if s.Count == 0 {
 		s.Count = 1
 	}
-	verb := "INSERT"
+	put := sqlPutSignature
 	if s.Kind == SigHead {
-		verb = "INSERT OR IGNORE"
+		put = sqlPutHead
 	}
-	_, err := tx.conn.ExecContext(tx.ctx, verb+` INTO signatures (seq, kind, count, cmd, signer, station, key, sig, request)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
+	err := tx.c.exec(tx.ctx, put, s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
 	if err != nil {
 		return fmt.Errorf("store: put %s signature of event %d: %w", s.Kind, s.Seq, mapErr(err))
 	}
@@ -55,60 +54,30 @@ func (tx *Tx) PutSignature(s Signature) error {
 
 // Signatures returns every stored signature ordered by seq and kind. A file
 // of schema 2 or older (opened read-only, not migrated) has none.
-func (db *DB) Signatures(ctx context.Context) ([]Signature, error) {
-	return scanSignatures(ctx, db.sql)
+func (db *DB) Signatures(ctx context.Context) (sigs []Signature, err error) {
+	err = db.withConn(ctx, func(c *conn) error {
+		sigs, err = c.signatures(ctx)
+		return err
+	})
+	return sigs, err
 }
 
 // Record is the whole record read from one snapshot: the events and the
 // signatures beside them.
-func (db *DB) Record(ctx context.Context) ([]Event, []Signature, error) {
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", mapErr(err))
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK")
-	evs, err := eventsAfter(ctx, conn, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: record: %w", err)
-	}
-	sigs, err := scanSignatures(ctx, conn)
+func (db *DB) Record(ctx context.Context) (evs []Event, sigs []Signature, err error) {
+	err = db.withConn(ctx, func(c *conn) error {
+		return c.in(ctx, func() error {
+			if evs, err = c.events(ctx, sqlEventsAfter, int64(0)); err != nil {
+				return fmt.Errorf("store: record: %w", err)
+			}
+			sigs, err = c.signatures(ctx)
+			return err
+		})
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return evs, sigs, nil
-}
-
-func scanSignatures(ctx context.Context, q querier) ([]Signature, error) {
-	// a record older than migration 0003 (read without migrating it) has
-	// no signatures table: asked of the schema, not told by SQLite's message
-	var tables int
-	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'signatures'").Scan(&tables); err != nil {
-		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-	}
-	if tables == 0 {
-		return nil, nil
-	}
-	rows, err := q.QueryContext(ctx, "SELECT seq, kind, count, cmd, signer, station, key, sig, request FROM signatures ORDER BY seq, kind")
-	if err != nil {
-		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-	}
-	defer rows.Close()
-	var out []Signature
-	for rows.Next() {
-		var s Signature
-		if err := rows.Scan(&s.Seq, &s.Kind, &s.Count, &s.Cmd, &s.Signer, &s.Station, &s.Key, &s.Sig, &s.Request); err != nil {
-			return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: signatures: %w", mapErr(err))
-	}
-	return out, nil
 }
 
 // Signatures in the transaction's snapshot.
@@ -116,11 +85,20 @@ func (tx *Tx) Signatures() ([]Signature, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	return scanSignatures(tx.ctx, tx.conn)
+	return tx.c.signatures(tx.ctx)
 }
 
 // VerifyEvents checks the hash chain of evs as Verify does (evs must be the
 // whole log in seq order).
 func VerifyEvents(evs []Event, wantHead string) VerifyReport {
-	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead)))
+	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead)), 0)
+}
+
+// VerifyEventsAfter is VerifyEvents for evs whose first checked events
+// were verified before (a station's replica, as it applied them): their
+// hashes are taken as their own, and only the links between events are
+// checked again for them, so that checking one more event does not hash
+// the whole record again.
+func VerifyEventsAfter(evs []Event, wantHead string, checked int) VerifyReport {
+	return verifyChain(evs, strings.ToLower(strings.TrimSpace(wantHead)), checked)
 }

@@ -107,6 +107,7 @@ type DB struct {
 	path     string
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
+	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
 }
 
 // Path returns the file name the DB was opened with.
@@ -115,6 +116,7 @@ func (db *DB) Path() string { return db.path }
 // Close closes the database. In WAL mode the last connection to close
 // checkpoints the log into the main file.
 func (db *DB) Close() error {
+	db.closeConn()
 	err := db.sql.Close()
 	if db.release != nil {
 		db.release()

@@ -800,3 +800,149 @@ func TestOpenInAMissingFolderIsAClearError(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotFound naming the folder %s", err, filepath.Dir(path))
 	}
 }
+
+// What a transaction read with EventsAfter ends with the file's last event,
+// and Append continues exactly that event, whoever wrote it: read from any
+// point of the file, or not at all, the appended event follows the file's
+// last; the head check is asked once, at the first Append, with that event
+// as the file holds it, and never by a transaction that only reads.
+func TestAppendContinuesTheFilesLastEventWhateverTheTransactionRead(t *testing.T) {
+	ctx := context.Background()
+	for _, held := range []int{0, 5} {
+		for _, after := range []int64{-1, 0, 3, 5, 7} { // -1: the transaction reads nothing
+			t.Run(fmt.Sprintf("%d events (the last by another handle), read after %d", held+min(held, 1), after), func(t *testing.T) {
+				held := held
+				db, path := newTestDB(t)
+				appendEvents(t, db, held)
+				// the last event comes from another handle, as from another process
+				other := openTest(t, path)
+				if held > 0 {
+					if _, err := other.Update(ctx, func(tx *Tx) error { _, err := tx.Append(testEvent(held)); return err }); err != nil {
+						t.Fatal(err)
+					}
+					held++
+				}
+				other.Close()
+				all, err := db.EventsAfter(ctx, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var checked []Event
+				var oks []bool
+				db.SetHeadCheck(func(last Event, ok bool) error { checked, oks = append(checked, last), append(oks, ok); return nil })
+				// a transaction that only reads asks no head check
+				if _, err := db.Update(ctx, func(tx *Tx) error { _, err := tx.EventsAfter(max(after, 0)); return err }); err != nil {
+					t.Fatal(err)
+				}
+				if len(checked) != 0 {
+					t.Fatalf("a transaction that appended nothing asked the head check %d times", len(checked))
+				}
+				evs, err := db.Update(ctx, func(tx *Tx) error {
+					if after >= 0 {
+						got, err := tx.EventsAfter(after)
+						if err != nil {
+							return err
+						}
+						var want []Event
+						for _, e := range all {
+							if e.Seq > after {
+								want = append(want, e)
+							}
+						}
+						if len(got) != len(want) || (len(got) > 0 && (got[0].Seq != want[0].Seq || got[len(got)-1].Hash != want[len(want)-1].Hash)) {
+							t.Errorf("EventsAfter(%d) = %d events, want %d", after, len(got), len(want))
+						}
+					}
+					_, err := tx.Append(testEvent(99))
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantPrev := GenesisPrev
+				if held > 0 {
+					wantPrev = all[held-1].Hash
+				}
+				if e := evs[0]; e.Seq != int64(held+1) || e.Prev != wantPrev {
+					t.Errorf("appended seq %d prev %.12s, want seq %d prev %.12s", e.Seq, e.Prev, held+1, wantPrev)
+				}
+				if len(checked) != 1 || oks[0] != (held > 0) || (held > 0 && !sameEvent(checked[0], all[held-1])) {
+					t.Errorf("head check asked with %v %v, want once with event %d", checked, oks, held)
+				}
+				if r, err := db.Verify(ctx, ""); err != nil || !r.OK {
+					t.Errorf("verify: %+v %v", r, err)
+				}
+			})
+		}
+	}
+	t.Run("a head check that refuses the event read writes nothing", func(t *testing.T) {
+		db, _ := newTestDB(t)
+		appendEvents(t, db, 3)
+		refused := errors.New("the file changed")
+		db.SetHeadCheck(func(Event, bool) error { return refused })
+		_, err := db.Update(ctx, func(tx *Tx) error {
+			if _, err := tx.EventsAfter(3); err != nil {
+				return err
+			}
+			_, err := tx.Append(testEvent(3))
+			return err
+		})
+		if !errors.Is(err, refused) {
+			t.Fatalf("Update = %v, want the head check's refusal", err)
+		}
+		if seq, _, _ := db.Head(ctx); seq != 3 {
+			t.Errorf("the log holds %d events, want 3", seq)
+		}
+	})
+}
+
+func sameEvent(a, b Event) bool {
+	return a.Seq == b.Seq && a.Hash == b.Hash && a.Prev == b.Prev && string(a.Payload) == string(b.Payload) && a.At.Equal(b.At)
+}
+
+// Closing the last handle closes SQLite's connection to the file, whatever
+// statements it ran: the write-ahead log is checkpointed into the file and
+// removed (a statement left prepared would keep the connection, its file
+// descriptors and its log open).
+func TestClosingTheHandleCheckpointsAndRemovesTheLog(t *testing.T) {
+	ctx := context.Background()
+	for _, ops := range []struct {
+		name string
+		run  func(t *testing.T, db *DB)
+	}{
+		{"after commits", func(t *testing.T, db *DB) { appendEvents(t, db, 3) }},
+		{"after reads in and out of a transaction", func(t *testing.T, db *DB) {
+			appendEvents(t, db, 3)
+			if _, _, err := db.Record(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Update(ctx, func(tx *Tx) error { _, err := tx.EventsAfter(1); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Verify(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"after a transaction that panicked", func(t *testing.T, db *DB) {
+			appendEvents(t, db, 3)
+			func() {
+				defer func() { recover() }()
+				db.Update(ctx, func(tx *Tx) error { tx.Append(testEvent(3)); panic("boom") })
+			}()
+			appendEvents(t, db, 1)
+		}},
+	} {
+		t.Run(ops.name, func(t *testing.T) {
+			db, path := newTestDB(t)
+			ops.run(t, db)
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, side := range []string{"-wal", "-shm"} {
+				if _, err := os.Stat(path + side); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s still there after Close: %v", side, err)
+				}
+			}
+		})
+	}
+}

@@ -2,12 +2,9 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 )
 
 var errBadConn = driver.ErrBadConn
@@ -35,9 +32,11 @@ func fault(point string) {
 // after fn returns.
 type Tx struct {
 	ctx       context.Context
-	conn      *sql.Conn
+	c         *conn                   // the handle's connection, inside its transaction
 	headCheck func(Event, bool) error // the DB's head check (SetHeadCheck), if any
 	loaded    bool
+	last      Event // the file's last event, read by EventsAfter (lastRead)
+	lastRead  bool
 	headSeq   int64
 	headHash  string
 	appended  []Event
@@ -57,36 +56,46 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	if db.readOnly {
 		return nil, fmt.Errorf("store: update %s: %w", db.path, ErrReadOnly)
 	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: update: %w", mapErr(err))
-	}
-	defer conn.Close()
-	fault("before-begin")
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return nil, fmt.Errorf("store: update: begin: %w", mapErr(err))
-	}
-	tx := &Tx{ctx: ctx, conn: conn, headCheck: db.headCheck()}
-	committed := false
-	defer func() {
-		tx.done = true
-		if !committed {
-			rollback(conn)
+	var fnErr error // fn's own error, returned unchanged
+	err = db.withConn(ctx, func(c *conn) (err error) {
+		fault("before-begin")
+		if err := c.exec(ctx, sqlBegin); err != nil {
+			return fmt.Errorf("store: update: begin: %w", mapErr(err))
 		}
-	}()
-	if err := fn(tx); err != nil {
+		tx := &Tx{ctx: ctx, c: c, headCheck: db.headCheck()}
+		committed := false
+		defer func() {
+			tx.done = true
+			if committed {
+				return
+			}
+			if e := c.exec(context.Background(), sqlRollback); e != nil {
+				// a connection still inside its transaction never serves again
+				err = fmt.Errorf("store: update: rollback: %w (%w)", e, errBadConn)
+			}
+		}()
+		if fnErr = fn(tx); fnErr != nil {
+			return fnErr
+		}
+		fault("before-commit")
+		if fnErr = db.runBeforeCommit(ctx, tx.appended, tx.signed); fnErr != nil {
+			return fnErr
+		}
+		if err := c.exec(ctx, sqlCommit); err != nil {
+			return fmt.Errorf("store: update: commit: %w", mapErr(err))
+		}
+		committed = true
+		fault("after-commit")
+		events = tx.appended
+		return nil
+	})
+	if fnErr != nil {
+		return nil, fnErr
+	}
+	if err != nil {
 		return nil, err
 	}
-	fault("before-commit")
-	if err := db.runBeforeCommit(ctx, tx.appended, tx.signed); err != nil {
-		return nil, err
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return nil, fmt.Errorf("store: update: commit: %w", mapErr(err))
-	}
-	committed = true
-	fault("after-commit")
-	return tx.appended, nil
+	return events, nil
 }
 
 func (tx *Tx) check() error {
@@ -103,10 +112,16 @@ func (tx *Tx) loadHead() error {
 	var seq int64
 	var hash string
 	var err error
-	if tx.headCheck != nil {
+	switch {
+	case tx.lastRead:
+		seq, hash = tx.last.Seq, tx.last.Hash
+		if tx.headCheck != nil {
+			err = tx.headCheck(tx.last, seq > 0)
+		}
+	case tx.headCheck != nil:
 		seq, hash, err = tx.checkHead(tx.headCheck)
-	} else {
-		seq, hash, err = head(tx.ctx, tx.conn)
+	default:
+		seq, hash, err = tx.c.head(tx.ctx)
 	}
 	if err != nil {
 		return err
@@ -118,13 +133,46 @@ func (tx *Tx) loadHead() error {
 // EventsAfter returns the events with Seq > seq in order, including any
 // appended earlier in this transaction and any committed by other processes
 // before it began.
+//
+// The file's last event (the transaction holds the write lock, so none can
+// follow it), which Append continues, is read once: without a head check,
+// its seq and hash are read first, and when the file ends at seq or before
+// nothing more (the usual case: nobody else wrote since); with one, the
+// events are read from event seq on, the last read being the file's last,
+// given to the head check whole, as the file holds it.
 func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
 	if err := tx.check(); err != nil {
 		return nil, err
 	}
-	evs, err := eventsAfter(tx.ctx, tx.conn, seq)
+	if tx.headCheck == nil && !tx.loaded {
+		if err := tx.loadHead(); err != nil {
+			return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+		}
+		if tx.headSeq <= seq {
+			return nil, nil
+		}
+	}
+	if tx.loaded {
+		evs, err := tx.c.events(tx.ctx, sqlEventsAfter, seq)
+		if err != nil {
+			return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+		}
+		return evs, nil
+	}
+	evs, err := tx.c.events(tx.ctx, sqlEventsAfter, max(seq-1, 0))
 	if err != nil {
 		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
+	}
+	// The file's last event, unless it ends before seq (then Append reads
+	// it): the last read, or none at all (seq 0 read the whole file).
+	if n := len(evs); !tx.loaded && (n > 0 || seq == 0) {
+		tx.last, tx.lastRead = Event{}, true
+		if n > 0 {
+			tx.last = evs[n-1]
+		}
+	}
+	if len(evs) > 0 && evs[0].Seq <= seq {
+		evs = evs[1:]
 	}
 	return evs, nil
 }
@@ -152,10 +200,8 @@ func (tx *Tx) Append(e Event) (Event, error) {
 		e.Prev = GenesisPrev
 	}
 	e.Hash = EventHash(e)
-	_, err = tx.conn.ExecContext(tx.ctx,
-		`INSERT INTO events (seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Seq, e.Match, e.Game, e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
+	err = tx.c.exec(tx.ctx, sqlInsertEvent,
+		e.Seq, e.Match, int64(e.Game), e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
 	if err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, mapErr(err))
 	}
@@ -167,8 +213,11 @@ func (tx *Tx) Append(e Event) (Event, error) {
 
 // EventsAfter returns the committed events with Seq > seq, in order, from
 // one consistent snapshot.
-func (db *DB) EventsAfter(ctx context.Context, seq int64) ([]Event, error) {
-	evs, err := eventsAfter(ctx, db.sql, seq)
+func (db *DB) EventsAfter(ctx context.Context, seq int64) (evs []Event, err error) {
+	err = db.withConn(ctx, func(c *conn) error {
+		evs, err = c.events(ctx, sqlEventsAfter, seq)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: events after %d: %w", seq, err)
 	}
@@ -178,27 +227,12 @@ func (db *DB) EventsAfter(ctx context.Context, seq int64) ([]Event, error) {
 // Head returns the Seq and Hash of the last committed event, or 0 and "" for
 // an empty log.
 func (db *DB) Head(ctx context.Context) (seq int64, hash string, err error) {
-	seq, hash, err = head(ctx, db.sql)
+	err = db.withConn(ctx, func(c *conn) error {
+		seq, hash, err = c.head(ctx)
+		return err
+	})
 	if err != nil {
 		return 0, "", fmt.Errorf("store: head: %w", err)
-	}
-	return seq, hash, nil
-}
-
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func head(ctx context.Context, q querier) (int64, string, error) {
-	var seq int64
-	var hash string
-	err := q.QueryRowContext(ctx, "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").Scan(&seq, &hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", nil
-	}
-	if err != nil {
-		return 0, "", mapErr(err)
 	}
 	return seq, hash, nil
 }
@@ -215,46 +249,4 @@ func receivedNS(e Event) int64 {
 		return 0
 	}
 	return e.Received.UnixNano()
-}
-
-func eventsAfter(ctx context.Context, q querier, seq int64) ([]Event, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE seq > ? ORDER BY seq", seq)
-	if err != nil && strings.Contains(err.Error(), "no such column: received_ns") {
-		rows, err = q.QueryContext(ctx, "SELECT "+eventColumnsV4+" FROM events WHERE seq > ? ORDER BY seq", seq)
-	}
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	return scanEvents(rows)
-}
-
-func scanEvents(rows *sql.Rows) ([]Event, error) {
-	defer rows.Close()
-	var evs []Event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		evs = append(evs, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr(err)
-	}
-	return evs, nil
-}
-
-func scanEvent(rows *sql.Rows) (Event, error) {
-	var e Event
-	var atNS, recNS int64
-	var payload string
-	if err := rows.Scan(&e.Seq, &e.Match, &e.Game, &atNS, &recNS, &e.Role, &e.Actor, &e.Kind, &payload, &e.Prev, &e.Hash); err != nil {
-		return Event{}, mapErr(err)
-	}
-	e.At = time.Unix(0, atNS).UTC()
-	if recNS != 0 {
-		e.Received = time.Unix(0, recNS).UTC()
-	}
-	e.Payload = []byte(payload)
-	return e, nil
 }
