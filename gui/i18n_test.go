@@ -27,6 +27,7 @@ import (
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/station"
+	"arbiter/store"
 )
 
 // dictionary is translations/LANGUAGE.json.
@@ -342,6 +343,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	}
 	for _, c := range station.RefusalCodes() {
 		codes[string(c)] = true // and the station's
+	}
+	for _, c := range store.RefusalCodes() {
+		codes[string(c)] = true // and the store's
 	}
 	for _, c := range append(engine.RefusalCodes(), engine.FaceCodes()...) {
 		codes[string(c)] = true // and the engine bridge's

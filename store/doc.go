@@ -48,6 +48,10 @@
 //     down elsewhere (docs/store.md, "Credentials and signatures").
 //   - SQLite's "disk full" and "read-only" failures surface as errors that
 //     wrap ErrDiskFull and ErrReadOnly.
+//   - What a person reads is a refusal with a [Code] and its arguments
+//     (refusals.go, [ErrorCode]; issue 25): its Error() is the English, and
+//     every face words it from the shared dictionary by its code. SQLite's
+//     own failures stay errors wrapped with their context (docs/errors.md).
 //
 // Calling any *DB method from inside the fn of an Update on the same *DB
 // deadlocks, because the one connection is busy with the transaction; use the

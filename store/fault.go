@@ -48,7 +48,7 @@ func parseFault(spec string) (point string, n int, err error) {
 	if hasCount {
 		n, err = strconv.Atoi(count)
 		if err != nil || n < 1 {
-			return "", 0, fmt.Errorf("count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2", count)
+			return "", 0, refuse(CodeFaultCount, count)
 		}
 	}
 	for _, p := range FaultPoints {
@@ -56,5 +56,5 @@ func parseFault(spec string) (point string, n int, err error) {
 			return point, n, nil
 		}
 	}
-	return "", 0, fmt.Errorf("point %q is not one of %s", point, strings.Join(FaultPoints, ", "))
+	return "", 0, refuse(CodeFaultPoint, point, strings.Join(FaultPoints, ", "))
 }

@@ -156,22 +156,22 @@ func TestParseFault(t *testing.T) {
 		spec      string
 		wantPoint string
 		wantN     int
-		wantErr   bool
+		wantCode  Code // the refusal's code, "" if accepted
 	}{
-		{"after-insert:2", "after-insert", 2, false},
-		{"before-commit", "before-commit", 1, false},
-		{"after-commit:1", "after-commit", 1, false},
-		{"after-insert:0", "", 0, true},
-		{"after-insert:-1", "", 0, true},
-		{"after-insert:x", "", 0, true},
-		{"during-lunch:1", "", 0, true},
-		{"", "", 0, true},
+		{"after-insert:2", "after-insert", 2, ""},
+		{"before-commit", "before-commit", 1, ""},
+		{"after-commit:1", "after-commit", 1, ""},
+		{"after-insert:0", "", 0, CodeFaultCount},
+		{"after-insert:-1", "", 0, CodeFaultCount},
+		{"after-insert:x", "", 0, CodeFaultCount},
+		{"during-lunch:1", "", 0, CodeFaultPoint},
+		{"", "", 0, CodeFaultPoint},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.spec), func(t *testing.T) {
 			p, n, err := parseFault(tt.spec)
-			if (err != nil) != tt.wantErr || p != tt.wantPoint || n != tt.wantN {
-				t.Errorf("parseFault(%q) = %q, %d, %v; want %q, %d, error %v", tt.spec, p, n, err, tt.wantPoint, tt.wantN, tt.wantErr)
+			if ErrorCode(err) != tt.wantCode || p != tt.wantPoint || n != tt.wantN {
+				t.Errorf("parseFault(%q) = %q, %d, %v; want %q, %d, code %q", tt.spec, p, n, err, tt.wantPoint, tt.wantN, tt.wantCode)
 			}
 		})
 	}

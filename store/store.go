@@ -29,24 +29,24 @@ const ApplicationID = 0x41524249 // "ARBI", PRAGMA application_id
 var (
 	// ErrForeign: the file is not an Arbiter event log (not SQLite at all,
 	// or SQLite belonging to another application).
-	ErrForeign = errors.New("the file is not an Arbiter database; open the match's database file")
+	ErrForeign error = refuse(CodeForeign)
 	// ErrNewerSchema: the file was written by a newer Arbiter.
-	ErrNewerSchema = errors.New("the file was written by a newer version of Arbiter; open it with that version or newer")
+	ErrNewerSchema error = refuse(CodeNewerSchema)
 	// ErrNotFound: the file (or the requested meta key) does not exist.
 	ErrNotFound = errors.New("not found")
 	// ErrReadOnly: a write was attempted on a read-only handle or file.
-	ErrReadOnly = errors.New("the event log is read-only; open it read-write, or check the file's permissions")
+	ErrReadOnly error = refuse(CodeReadOnly)
 	// ErrDiskFull: SQLite reported that the disk (or its page limit) is full.
-	ErrDiskFull = errors.New("the disk is full; free some space and try again — nothing of the failed step was written")
+	ErrDiskFull error = refuse(CodeDiskFull)
 	// ErrInvalidEvent: Append refused an event (empty kind, unknown role,
 	// payload that is not a JSON object, invalid UTF-8, zero time).
 	ErrInvalidEvent = errors.New("invalid event")
 	// ErrAppendOnly: SQLite's guard trigger refused an UPDATE or DELETE of an event.
-	ErrAppendOnly = errors.New("events are append-only; record a correcting event instead of changing an old one")
+	ErrAppendOnly error = refuse(CodeAppendOnly)
 	// ErrExists: Backup refuses to overwrite an existing destination.
 	// ErrCorrupt: SQLite found the file damaged.
-	ErrCorrupt = errors.New("the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board")
-	ErrExists  = errors.New("the destination already exists; choose a new file name")
+	ErrCorrupt error = refuse(CodeCorrupt)
+	ErrExists  error = refuse(CodeExists)
 )
 
 //go:embed migrations/*.sql
@@ -326,7 +326,7 @@ func inspectSQL(ctx context.Context, path string) (appID uint32, uv, objects int
 // (a consistent copy made with VACUUM INTO), then migrated.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("store: open %s: the folder %s does not exist; create it or choose another place (%w)", path, filepath.Dir(path), ErrNotFound)
+		return nil, refuseWrapping([]error{ErrNotFound}, CodeNoFolder, path, filepath.Dir(path), ErrNotFound)
 	}
 	version, existing, release, err := inspect(ctx, path)
 	if err != nil {
@@ -369,7 +369,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // missing file is an error wrapping ErrNotFound.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("store: open %s read-only: the file does not exist; check the path (%w: %w)", path, ErrNotFound, err)
+		return nil, refuseWrapping([]error{ErrNotFound, err}, CodeNoFile, path, ErrNotFound, err)
 	}
 	version, _, release, err := inspect(ctx, path)
 	if err != nil {
@@ -434,7 +434,7 @@ func hasWAL(path string) bool {
 }
 
 // ErrEmpty: a read-only open found a file with no event log in it yet.
-var ErrEmpty = errors.New("the file holds no event log yet; open it read-write once to create one")
+var ErrEmpty error = refuse(CodeEmpty)
 
 // migrate applies every embedded migration newer than the file's
 // user_version, each in its own BEGIN IMMEDIATE transaction. The version is

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"errors"
+
+	"arbiter/internal/phrase"
+)
+
+// The store refuses with a code and its arguments (issue 25: one way to
+// refuse), as the clock, the service and the station do: what a person reads
+// (a file that is not an Arbiter database, a damaged file, a newer schema, a
+// full disk, a read-only file, the append-only guard, a missing folder or
+// file, a bad fault point) is below, its English the table's, which en.json
+// holds under the same code and de.json in German
+// (TestEveryStoreRefusalHasItsWordsInBothDictionaries). Error() is the
+// English, byte for byte the sentences of before. The failures of SQLite
+// itself stay wrapped errors with their context ("store: update: commit:
+// …"); the sentinels below are still compared with errors.Is, and
+// service.Coded still gives the file's failures their faces' codes
+// (docs/errors.md).
+
+// Code is a store refusal's code.
+type Code string
+
+// The store's refusals.
+const (
+	CodeForeign     Code = "store-not-an-arbiter-database"
+	CodeNewerSchema Code = "store-newer-schema"
+	CodeReadOnly    Code = "store-read-only"
+	CodeDiskFull    Code = "store-disk-full"
+	CodeAppendOnly  Code = "store-append-only"
+	CodeCorrupt     Code = "store-damaged"
+	CodeExists      Code = "store-destination-exists"
+	CodeEmpty       Code = "store-no-event-log"
+	CodeNoFolder    Code = "store-no-folder"
+	CodeNoFile      Code = "store-no-file"
+	CodeFaultCount  Code = "store-fault-count"
+	CodeFaultPoint  Code = "store-fault-point"
+)
+
+// english are the refusals' English words (the shared dictionary's).
+var english = phrase.Table[Code]{
+	CodeForeign:     "the file is not an Arbiter database; open the match's database file",
+	CodeNewerSchema: "the file was written by a newer version of Arbiter; open it with that version or newer",
+	CodeReadOnly:    "the event log is read-only; open it read-write, or check the file's permissions",
+	CodeDiskFull:    "the disk is full; free some space and try again — nothing of the failed step was written",
+	CodeAppendOnly:  "events are append-only; record a correcting event instead of changing an old one",
+	CodeCorrupt:     "the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board",
+	CodeExists:      "the destination already exists; choose a new file name",
+	CodeEmpty:       "the file holds no event log yet; open it read-write once to create one",
+	CodeNoFolder:    "store: open %s: the folder %s does not exist; create it or choose another place (%v)",
+	CodeNoFile:      "store: open %s read-only: the file does not exist; check the path (%v: %v)",
+	CodeFaultCount:  "count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2",
+	CodeFaultPoint:  "point %q is not one of %s",
+}
+
+// RefusalCodes lists the store's refusals.
+func RefusalCodes() []Code { return english.Codes() }
+
+// RefusalEnglish is the English format of code's words.
+func RefusalEnglish(code Code) string { return english[code] }
+
+// ErrorCode is the code of the store's refusal that err is or wraps first
+// ("" if its first phrase is not one of the store's).
+func ErrorCode(err error) Code {
+	var p *phrase.Error
+	if errors.As(err, &p) {
+		if _, ours := english[Code(p.Code)]; ours {
+			return Code(p.Code)
+		}
+	}
+	return ""
+}
+
+// refuse is the refusal code with its arguments; its Error() is the
+// English words.
+func refuse(code Code, args ...any) *phrase.Error { return english.Refuse(code, args...) }
+
+// refuseWrapping is the refusal code with its arguments that still wraps
+// causes for errors.Is (ErrNotFound, the operating system's error).
+func refuseWrapping(causes []error, code Code, args ...any) error {
+	return refusal{refuse(code, args...), causes}
+}
+
+// refusal is a coded refusal with the errors it wraps: a face finds its
+// phrase first, errors.Is the causes.
+type refusal struct {
+	phrase *phrase.Error
+	causes []error
+}
+
+func (r refusal) Error() string   { return r.phrase.Error() }
+func (r refusal) Unwrap() []error { return append([]error{r.phrase}, r.causes...) }
