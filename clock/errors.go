@@ -143,21 +143,7 @@ func English(code Code) string { return english[code] }
 func refuse(code Code, args ...any) error { return english.Refuse(code, args...) }
 
 // ErrorCode is the code of the clock's refusal in err's chain ("" if none).
-func ErrorCode(err error) Code {
-	for err != nil {
-		if p, ok := err.(*phrase.Error); ok {
-			if _, ours := english[Code(p.Code)]; ours {
-				return Code(p.Code)
-			}
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return ""
-		}
-		err = u.Unwrap()
-	}
-	return ""
-}
+func ErrorCode(err error) Code { return english.CodeIn(err) }
 
 // word is the side's name as a word a dictionary translates.
 func (s Side) word() phrase.Word { return phrase.Word(s.name()) }

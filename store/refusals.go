@@ -1,10 +1,6 @@
 package store
 
-import (
-	"errors"
-
-	"arbiter/internal/phrase"
-)
+import "arbiter/internal/phrase"
 
 // The store refuses with a code and its arguments (issue 25: one way to
 // refuse), as the clock, the service and the station do: what a person reads
@@ -60,17 +56,9 @@ func RefusalCodes() []Code { return english.Codes() }
 // RefusalEnglish is the English format of code's words.
 func RefusalEnglish(code Code) string { return english[code] }
 
-// ErrorCode is the code of the store's refusal that err is or wraps first
-// ("" if its first phrase is not one of the store's).
-func ErrorCode(err error) Code {
-	var p *phrase.Error
-	if errors.As(err, &p) {
-		if _, ours := english[Code(p.Code)]; ours {
-			return Code(p.Code)
-		}
-	}
-	return ""
-}
+// ErrorCode is the code of the store's refusal in err's chain ("" if
+// none).
+func ErrorCode(err error) Code { return english.CodeIn(err) }
 
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.

@@ -23,6 +23,27 @@ func (t Table[C]) Refuse(code C, args ...any) *Error {
 	return &Error{Code: string(code), Format: t[code], Args: args}
 }
 
+// CodeIn is the code of the first of the table's refusals in err's chain
+// (every error it wraps, depth first), "" if there is none.
+func (t Table[C]) CodeIn(err error) C {
+	if p, ok := err.(*Error); ok {
+		if _, ours := t[C(p.Code)]; ours {
+			return C(p.Code)
+		}
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return t.CodeIn(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if c := t.CodeIn(e); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
 // CheckTable is the one check of a package's refusals against the shared
 // dictionaries: en words each code exactly as the table's English (its
 // Error()), de with the same printf verbs in the same order.
