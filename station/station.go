@@ -74,7 +74,7 @@ type Station struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	subs   []*nats.Subscription
-	cmds   chan *nats.Msg
+	cmds   chan queued
 	ready  chan struct{} // closed when Start has returned the station
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
@@ -181,7 +181,7 @@ func newStation(cfg Config) *Station {
 		cfg.TimelineFile = "" // a client keeps no timeline of its own
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), ready: make(chan struct{}),
+		acked: map[string]uint64{}, cmds: make(chan queued, 256), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {
