@@ -72,10 +72,7 @@ func (a *App) Do(ctx context.Context, by Cmd, c Command) (Result, error) {
 	_, clockOnly := c.(clockBounded)
 	err := a.doBounded(ctx, by, clockOnly, func(t *tx) error {
 		res, last = Result{}, t
-		if err := run(t, &res); err != nil {
-			return err
-		}
-		return nil
+		return run(t, &res)
 	})
 	if err != nil {
 		return Result{}, err

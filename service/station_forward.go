@@ -654,8 +654,7 @@ func (l *Link) prepareOn(st *match.State, g Global, key ed25519.PrivateKey, cmd 
 			return prepared{}, err
 		}
 	}
-	protected := st.Match != nil && st.ArbiterCredential() != nil
-	if !protected {
+	if !p.protected() {
 		if newKey != nil {
 			// credential add --role arbiter on an unprotected match: the
 			// new key signs its own registration

@@ -192,8 +192,8 @@ func (s *Station) worker() {
 		select {
 		case <-s.ctx.Done():
 			return
-		case m := <-s.cmds:
-			s.handle(m)
+		case q := <-s.cmds:
+			s.handle(q.m, q.req)
 		}
 	}
 }
@@ -204,15 +204,17 @@ func (s *Station) respond(m *nats.Msg, r Reply) {
 	m.Respond(b)
 }
 
-// handle answers one request: catch up with the stream, answer a command
-// id already in the log from it, else stamp the request, run it and
-// answer — or leave it unanswered, for the sender to retry with the same
-// id, when this station cannot decide it now.
-func (s *Station) handle(m *nats.Msg) {
-	var req Request
-	if json.Unmarshal(m.Data, &req) != nil {
-		return
-	}
+// queued is a request onRequest read, for the worker.
+type queued struct {
+	m   *nats.Msg
+	req Request
+}
+
+// handle answers one request (m, as onRequest read it): catch up with the
+// stream, answer a command id already in the log from it, else stamp the
+// request, run it and answer — or leave it unanswered, for the sender to
+// retry with the same id, when this station cannot decide it now.
+func (s *Station) handle(m *nats.Msg, req Request) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
 	if req.SignedHead != nil {
@@ -546,7 +548,7 @@ func (s *Station) onRequest(m *nats.Msg) {
 	}
 	if auth {
 		select {
-		case s.cmds <- m:
+		case s.cmds <- queued{m, req}:
 		default: // full: the sender retries
 		}
 	}

@@ -74,14 +74,13 @@ type Station struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	subs   []*nats.Subscription
-	cmds   chan *nats.Msg
+	cmds   chan queued
 	ready  chan struct{} // closed when Start has returned the station
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
 
-	mu      sync.Mutex
-	started time.Time
-	beats   map[string]beatSeen
+	mu    sync.Mutex
+	beats map[string]beatSeen
 	// beatChanged is closed and replaced on every beat heard
 	beatChanged chan struct{}
 	samples     Samples // time samples from the authority, newest last
@@ -182,7 +181,7 @@ func newStation(cfg Config) *Station {
 		cfg.TimelineFile = "" // a client keeps no timeline of its own
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
-		acked: map[string]uint64{}, cmds: make(chan *nats.Msg, 256), started: time.Now(), ready: make(chan struct{}),
+		acked: map[string]uint64{}, cmds: make(chan queued, 256), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {
