@@ -397,9 +397,13 @@ func (b *bridge) wanted(g *match.Game) *search {
 		}
 		return &search{game: g.Number, ply: g.Sheet.Ply() + 1, fen: g.Sheet.FEN(), position: positionLine(g)}
 	}
+	// asked every millisecond of the human's turn: the sheet's entries are
+	// copied only when pondering on the engine's last move may follow
 	l := b.last
-	es := g.Sheet.Entries()
-	if !b.opts.Ponder || l.ponder == "" || l.game != g.Number || len(es) != l.ply || es[len(es)-1].UCI != l.uci {
+	if !b.opts.Ponder || l.ponder == "" || l.game != g.Number || g.Sheet.Ply() != l.ply {
+		return nil
+	}
+	if es := g.Sheet.Entries(); es[len(es)-1].UCI != l.uci {
 		return nil
 	}
 	pos := g.Sheet.Position()
