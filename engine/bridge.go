@@ -876,7 +876,5 @@ func (b *bridge) writeStatus(force bool) {
 		b.logf("the engine's status cannot be written: %v", err)
 	}
 	b.written, b.dirty = now, false
-	if b.opts.Changed != nil {
-		b.opts.Changed()
-	}
+	b.changed()
 }
