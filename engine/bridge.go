@@ -96,6 +96,7 @@ type bridge struct {
 	gaveUp      map[int]bool // no restarts left in the game
 	below       map[int]int  // the engine's moves in a row evaluated at or below ResignBelow, by game
 	last        lastMove     // the engine's last move recorded, for pondering
+	want        wantedFor    // wanted's last answer
 	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
 	status      Status
 	written     time.Time // when the status was last written
@@ -385,8 +386,33 @@ func (b *bridge) steer(ctx context.Context, g *match.Game) {
 // wanted is the search the record asks for: on the computer's turn its
 // move (unless the record holds the engine's move for this position
 // already); on the human's turn, with pondering, the engine's expected
-// reply to its last move.
+// reply to its last move. It is asked at every turn of the loop (every
+// millisecond of the human's turn), and worked out again only when the
+// state (whose games are never changed in place: a change is a new state)
+// or the engine's last move changed; each caller gets its own copy.
 func (b *bridge) wanted(g *match.Game) *search {
+	st := b.rec.State()
+	if w := b.want; w.st != st || w.g != g || w.last != b.last {
+		b.want = wantedFor{st: st, g: g, last: b.last, s: b.wantedNow(g)}
+	}
+	if b.want.s == nil {
+		return nil
+	}
+	s := *b.want.s
+	return &s
+}
+
+// wantedFor is wanted's answer for a state, a game of it and the engine's
+// last move.
+type wantedFor struct {
+	st   *match.State // nil: none yet
+	g    *match.Game
+	last lastMove
+	s    *search
+}
+
+// wantedNow works out the search the record asks for (wanted).
+func (b *bridge) wantedNow(g *match.Game) *search {
 	side, ok := b.computer(g)
 	if !ok || g.Sheet == nil {
 		return nil
@@ -398,8 +424,10 @@ func (b *bridge) wanted(g *match.Game) *search {
 		return &search{game: g.Number, ply: g.Sheet.Ply() + 1, fen: g.Sheet.FEN(), position: positionLine(g)}
 	}
 	l := b.last
-	es := g.Sheet.Entries()
-	if !b.opts.Ponder || l.ponder == "" || l.game != g.Number || len(es) != l.ply || es[len(es)-1].UCI != l.uci {
+	if !b.opts.Ponder || l.ponder == "" || l.game != g.Number || g.Sheet.Ply() != l.ply {
+		return nil
+	}
+	if es := g.Sheet.Entries(); es[len(es)-1].UCI != l.uci {
 		return nil
 	}
 	pos := g.Sheet.Position()
@@ -872,7 +900,5 @@ func (b *bridge) writeStatus(force bool) {
 		b.logf("the engine's status cannot be written: %v", err)
 	}
 	b.written, b.dirty = now, false
-	if b.opts.Changed != nil {
-		b.opts.Changed()
-	}
+	b.changed()
 }
