@@ -10,9 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,13 +115,26 @@ func startedWith(s *station.Station, cfg station.Config, routes []string) int {
 	if len(routes) > 0 {
 		return len(routes)
 	}
+	return max(len(s.Replica().Holders()), dialledHolders(cfg.Dial), 1)
+}
+
+// dialledHolders is the number of record holders the URLs dial name: one
+// per address, whatever the URL's scheme, and one per port of this machine
+// however it is written (localhost, 127.0.0.1, [::1]).
+func dialledHolders(dial []string) int {
 	dialled := map[string]bool{}
-	for _, c := range cfg.Dial {
-		if u, err := url.Parse(c); err == nil && u.Host != "" {
-			dialled[u.Host] = true
+	for _, c := range dial {
+		u, err := url.Parse(c)
+		if err != nil || u.Host == "" {
+			continue
 		}
+		host := strings.ToLower(u.Hostname())
+		if ip := net.ParseIP(host); host == "localhost" || ip.Equal(net.IPv4(127, 0, 0, 1)) || ip.Equal(net.IPv6loopback) {
+			host = "loopback"
+		}
+		dialled[net.JoinHostPort(host, u.Port())] = true
 	}
-	return max(len(s.Replica().Holders()), len(dialled), 1)
+	return len(dialled)
 }
 
 // stationConfig is how the station sf runs on its record rdb: a record
