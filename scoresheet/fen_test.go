@@ -2,13 +2,16 @@ package scoresheet
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/notnil/chess"
 )
 
 // The FEN the sheet writes after a move is notnil's, letter for letter, in
-// every position random games reach: castling rights lost, en-passant
+// every position random games reach (and its repetition key is the FEN's
+// first four fields, the en-passant square only when a capture there is
+// legal): castling rights lost, en-passant
 // squares, promotions, the half-move clock and the move number from starts
 // with either side to move.
 func TestTheFENWrittenAfterAMoveIsNotnilsFEN(t *testing.T) {
@@ -20,7 +23,7 @@ func TestTheFENWrittenAfterAMoveIsNotnilsFEN(t *testing.T) {
 		"rnbqkbnr/pp1ppppp/8/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 2",
 	}
 	rng := rand.New(rand.NewSource(1996))
-	plies := 0
+	plies, epSet, epDropped := 0, 0, 0
 	for _, start := range starts {
 		for game := 0; game < 40; game++ {
 			pos, err := ParseFEN(start)
@@ -39,6 +42,18 @@ func TestTheFENWrittenAfterAMoveIsNotnilsFEN(t *testing.T) {
 				if got := fenAfter(next, fen); got != want {
 					t.Fatalf("after %s in %s: wrote %q, notnil writes %q", m, fen, got, want)
 				}
+				if got, want := repetitionKeyFEN(next, want), repetitionKeyFields(next, want); got != want {
+					t.Fatalf("after %s in %s: repetition key %q, field by field %q", m, fen, got, want)
+				}
+				if head, _, ok := fenHead(want); !ok || head != strings.Join(strings.Fields(want)[:4], " ") {
+					t.Fatalf("after %s in %s: the first four fields of %q read as %q (%v)", m, fen, want, head, ok)
+				}
+				if f := strings.Fields(want); f[3] != "-" {
+					epSet++
+					if strings.HasSuffix(repetitionKeyFEN(next, want), " -") {
+						epDropped++
+					}
+				}
 				pos, fen = next, want
 				plies++
 			}
@@ -46,6 +61,9 @@ func TestTheFENWrittenAfterAMoveIsNotnilsFEN(t *testing.T) {
 	}
 	if plies < 10000 {
 		t.Fatalf("only %d plies played; the test needs long random games", plies)
+	}
+	if epSet == 0 || epDropped == 0 || epDropped == epSet {
+		t.Fatalf("the random games set an en-passant square %d times, %d of them with no capture: the repetition key was not checked both ways", epSet, epDropped)
 	}
 }
 

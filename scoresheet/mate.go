@@ -160,11 +160,14 @@ var deadCache struct {
 }
 
 func deadFEN(fen string) bool {
-	f := strings.Fields(fen)
-	if len(f) < 4 {
-		return false
+	key, _, ok := fenHead(fen)
+	if !ok {
+		f := strings.Fields(fen)
+		if len(f) < 4 {
+			return false
+		}
+		key = strings.Join(f[:4], " ")
 	}
-	key := strings.Join(f[:4], " ")
 	deadCache.Lock()
 	for i, k := range deadCache.keys {
 		if k == key {

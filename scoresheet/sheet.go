@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/notnil/chess"
@@ -96,6 +97,13 @@ type Sheet struct {
 	keys      []string          // repetition key of positions[i]
 	entries   []*Entry
 	struck    []Entry
+	// room is shared by a sheet and its clones with the arrays behind
+	// positions, keys and entries: the number of entries those arrays hold
+	// for some sheet. A sheet appends into the arrays' free room only by
+	// taking the next place (room from its own number of entries to one
+	// more), so that no two sheets ever write the same place; a sheet that
+	// cannot take it appends to copies (push).
+	room *atomic.Int64
 }
 
 // NewSheet starts a record from startFEN ("" means the standard starting
@@ -117,6 +125,7 @@ func NewSheet(startFEN string) (*Sheet, error) {
 	pos.ValidMoves() // fill notnil's lazy cache now: positions are shared between clones
 	s.positions = []*chess.Position{pos}
 	s.keys = []string{repetitionKey(pos)}
+	s.room = new(atomic.Int64)
 	return s, nil
 }
 
@@ -371,6 +380,13 @@ func (s *Sheet) push(t *Tried) *Entry {
 	ply := len(s.entries) + 1
 	num, col := s.numbering(ply)
 	e := &Entry{Ply: ply, Number: num, Color: col, SAN: t.SAN, UCI: t.UCI, FENAfter: t.fen}
+	if s.room == nil || !s.room.CompareAndSwap(int64(ply-1), int64(ply)) {
+		// Another sheet took the place (or took back, amended): this one
+		// appends to copies, and has their free room to itself.
+		s.entries, s.positions, s.keys = slices.Clip(s.entries), slices.Clip(s.positions), slices.Clip(s.keys)
+		s.room = new(atomic.Int64)
+		s.room.Store(int64(ply))
+	}
 	s.positions = append(s.positions, t.next)
 	s.keys = append(s.keys, repetitionKeyFEN(t.next, t.fen))
 	s.entries = append(s.entries, e)
@@ -398,7 +414,8 @@ func (s *Sheet) TakeBack(ply int) ([]Entry, error) {
 		out = append(out, c)
 	}
 	s.struck = append(s.struck, out...)
-	// capped: the next move must not overwrite what a clone still holds
+	// capped (and the room is taken past them): the next move must not
+	// overwrite what a clone still holds
 	s.entries = slices.Clip(s.entries[:ply-1])
 	s.positions = slices.Clip(s.positions[:ply])
 	s.keys = slices.Clip(s.keys[:ply])
@@ -440,7 +457,7 @@ func (s *Sheet) Amend(ply int, input string) error {
 	}
 	// The new entries take the old ones' places (shared with clones, they
 	// are never changed in place).
-	s.entries, s.positions, s.keys = t.entries, t.positions, t.keys
+	s.entries, s.positions, s.keys, s.room = t.entries, t.positions, t.keys, t.room
 	return nil
 }
 
@@ -488,8 +505,54 @@ func outcomeFEN(pos *chess.Position, fen string) (Termination, string) {
 // en-passant capture is actually legal.
 func repetitionKey(pos *chess.Position) string { return repetitionKeyFEN(pos, pos.String()) }
 
-// repetitionKeyFEN is repetitionKey for a position whose FEN is known.
+// repetitionKeyFEN is repetitionKey for a position whose FEN is known: the
+// FEN's first four fields, the en-passant square as "-" when no en-passant
+// capture is legal. It is a part of fen, not a copy, unless the en-passant
+// square must be dropped (it is made at every move: issue 29).
 func repetitionKeyFEN(pos *chess.Position, fen string) string {
+	head, ep, ok := fenHead(fen)
+	if !ok {
+		return repetitionKeyFields(pos, fen)
+	}
+	if head[ep:] == "-" {
+		return head
+	}
+	for _, m := range pos.ValidMoves() {
+		if m.HasTag(chess.EnPassant) {
+			return head
+		}
+	}
+	return head[:ep] + "-"
+}
+
+// fenHead is the first four fields of a FEN written as notnil writes one
+// (one space between fields): placement, side to move, castling and the
+// en-passant square, which starts at ep. ok is false for any other
+// spacing or fewer fields.
+func fenHead(fen string) (head string, ep int, ok bool) {
+	spaces := 0
+	for i := 0; i < len(fen); i++ {
+		if fen[i] != ' ' {
+			continue
+		}
+		if i == 0 || fen[i-1] == ' ' {
+			return "", 0, false
+		}
+		switch spaces++; spaces {
+		case 3:
+			ep = i + 1
+		case 4:
+			return fen[:i], ep, ep < i
+		}
+	}
+	if spaces == 3 && ep < len(fen) {
+		return fen, ep, true
+	}
+	return "", 0, false
+}
+
+// repetitionKeyFields is repetitionKeyFEN for a FEN in any spacing.
+func repetitionKeyFields(pos *chess.Position, fen string) string {
 	f := strings.Fields(fen)
 	ep := "-"
 	for _, m := range pos.ValidMoves() {
@@ -596,15 +659,18 @@ func ordinal(n int) string {
 // the clone, and cloning copies nothing of the game. The positions and
 // entries recorded are never changed in place (a position's lazy move
 // cache is filled when it is added; Edit and Amend replace an entry), and
-// the clone's slices are s's capped at their length: a move appended to
-// either sheet is appended to a copy (append finds no room), Edit copies
-// the entries before replacing one, and TakeBack caps what it keeps, so
-// that no sheet writes into a slice another may hold.
+// the clone shares s's slices and their free room: the first of the
+// sheets sharing them to record the next move takes that place in the
+// arrays (room), any other appends to copies; Edit copies the entries
+// before replacing one, and TakeBack caps what it keeps, so that no sheet
+// writes into a place another may hold. The command that clones the state
+// to work on it and then keeps the clone so records a move without copying
+// the game's moves (issue 29: they were copied at every move).
 func (s *Sheet) Clone() *Sheet {
-	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum}
-	c.positions = slices.Clip(s.positions)
-	c.keys = slices.Clip(s.keys)
-	c.entries = slices.Clip(s.entries)
+	c := &Sheet{startFEN: s.startFEN, startNum: s.startNum, room: s.room}
+	c.positions = s.positions
+	c.keys = s.keys
+	c.entries = s.entries
 	for _, e := range s.struck {
 		e.Notes = append([]string(nil), e.Notes...)
 		c.struck = append(c.struck, e)

@@ -534,6 +534,47 @@ func TestAClonedSheetAndItsOriginalDoNotSeeEachOthersChanges(t *testing.T) {
 	}
 }
 
+// Sheets that share their moves (a clone and its original, two clones)
+// share the room after them too: whichever records the next move first
+// writes it there, and every other appends to copies, so each keeps the
+// moves it recorded, whatever the order.
+func TestSheetsSharingTheirMovesEachKeepTheMoveTheyRecorded(t *testing.T) {
+	for _, first := range []string{"original", "clone", "clone of the clone"} {
+		t.Run(first+" first", func(t *testing.T) {
+			orig := newSheet(t, "")
+			play(t, orig, "e4", "e5", "Nf3", "Nc6", "Bb5", "a6")
+			orig.TakeBack(5) // room in the arrays past the moves kept
+			play(t, orig, "Bc4")
+			clone := orig.Clone()
+			clone2 := clone.Clone()
+			sheets := map[string]*Sheet{"original": orig, "clone": clone, "clone of the clone": clone2}
+			moves := map[string][]string{"original": {"Bc5", "d3"}, "clone": {"Nf6", "Ng5"}, "clone of the clone": {"h6", "O-O"}}
+			order := []string{first}
+			for _, n := range []string{"original", "clone", "clone of the clone"} {
+				if n != first {
+					order = append(order, n)
+				}
+			}
+			for _, n := range order {
+				play(t, sheets[n], moves[n]...)
+			}
+			for n, sh := range sheets {
+				var got []string
+				for _, e := range sh.Entries() {
+					got = append(got, e.SAN)
+				}
+				want := append([]string{"e4", "e5", "Nf3", "Nc6", "Bc4"}, moves[n]...)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("the %s holds %v, want %v", n, got, want)
+				}
+				if len(sh.positions) != len(want)+1 || len(sh.keys) != len(want)+1 || sh.cur().String() != sh.FEN() {
+					t.Errorf("the %s: %d positions and %d keys for %d moves, position %s, FEN %s", n, len(sh.positions), len(sh.keys), len(want), sh.cur(), sh.FEN())
+				}
+			}
+		})
+	}
+}
+
 func entryValues(s *Sheet) []Entry {
 	var out []Entry
 	for _, e := range s.Entries() {

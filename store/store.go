@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -338,6 +339,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("store: open %s: back up before migrating: %w", path, err)
 		}
 	}
+	syncData()
 	d, err := dsn(path, "mode=rwc",
 		"_pragma=busy_timeout(5000)",
 		"_pragma=journal_mode(WAL)",
@@ -363,6 +365,18 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	return db, nil
 }
+
+// syncData makes SQLite commit with fdatasync(2) where the platform has it,
+// as SQLite's own builds for Linux do (the transpiled library keeps the
+// source's default, fsync). A commit still returns only once its frames,
+// and the log's size when it grew, are on the disk (synchronous=FULL):
+// fdatasync leaves out only the file's timestamps. Once the write-ahead
+// log has been reset after a checkpoint, commits overwrite its blocks, and
+// fsync wrote the inode again at every commit whose modification time had
+// moved on (on a console, every move): a second write before the disk's
+// flush (docs/performance.md, issue 29). Process-wide, set at the first
+// read-write Open; where fdatasync does not exist it stays fsync.
+var syncData = sync.OnceFunc(func() { _, _ = sqlite.Fdatasync(true) })
 
 // OpenReadOnly opens an existing event log without ever writing to it (SQLite
 // mode=ro and query_only). It is meant for status, verify and export. A
