@@ -181,6 +181,16 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 	s.mu.Lock()
 	s.acked[id] = last
 	s.mu.Unlock()
+	if q, _ := ctx.Value(keyAnswer).(*pending); q != nil && evs[0].Kind != match.KindAuthFail {
+		// The stream holds the command (a majority of its replicas, or a
+		// lone holder's, each on disk: sync always): it is committed, and
+		// answered before this record's own commit, which follows, so
+		// that the sender's wait for its own replica overlaps it. A kill
+		// -9 before that commit loses nothing: the record applies the
+		// command from the stream when the station runs again (an
+		// auth.fail is answered as a refusal, once committed: answer).
+		q.respond(s, Reply{Seq: last, First: uint64(evs[0].Seq)})
+	}
 	return nil
 }
 
@@ -221,20 +231,35 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		s.handleHead(ctx, m, req)
 		return
 	}
+	q := &pending{m: m}
 	for attempt := 0; attempt < 5; attempt++ {
-		last, peers, err := s.link.lastSeqPeers(ctx)
-		if err != nil {
-			s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
-			return // no answer: the sender retries
-		}
-		other := s.otherHolder(peers)
-		if err := s.rep.WaitSeq(ctx, last); err != nil {
-			s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
-			return
+		var last uint64
+		var other string
+		if attempt == 0 && s.streamSettled() {
+			// Decided on this record as it stands, without asking the
+			// stream's state first: the append carries the sequence the
+			// record ends at, so a stream that moved past it (a command
+			// this record has not applied, a retried id) refuses it, and
+			// the next attempt asks and catches up; a refusal is answered
+			// only once the stream is asked (answer).
+			last, _ = s.rep.Head()
+		} else {
+			var peers []string
+			var err error
+			last, peers, err = s.link.lastSeqPeers(ctx)
+			if err != nil {
+				s.cfg.Logf("%s: command %s waits for the stream: %v", s.cfg.Name, req.ID, err)
+				return // no answer: the sender retries
+			}
+			other = s.otherHolder(peers)
+			if err := s.rep.WaitSeq(ctx, last); err != nil {
+				s.cfg.Logf("%s: command %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, last, err)
+				return
+			}
 		}
 		if first, seq, ok := s.rep.IDSeqs(req.ID); ok {
 			if s.waitOtherHolder(ctx, seq, other) {
-				s.respond(m, s.answerFromLog(ctx, first, seq))
+				q.respond(s, s.answerFromLog(ctx, first, seq))
 			}
 			return
 		}
@@ -246,12 +271,43 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		first := uint64(0)
 		if err == nil {
 			req = s.stamp(req, cmd)
-			first, err = s.run(context.WithValue(ctx, keyCommand, req.ID), req, cmd)
+			rctx := context.WithValue(ctx, keyCommand, req.ID)
+			if other == "" && cmd != nil {
+				// no other holder to wait for: answered as soon as the
+				// stream holds it (beforeCommit)
+				rctx = context.WithValue(rctx, keyAnswer, q)
+			}
+			first, err = s.run(rctx, req, cmd)
 		}
-		if !s.answer(ctx, m, req, first, err, last, other) {
+		if !s.answer(ctx, q, req, first, err, last, other) {
 			return
 		}
 	}
+}
+
+// streamSettled reports whether the authority knows, without asking the
+// stream, that it answers a command without waiting for another record
+// holder: a lone engine's stream has one replica, and a stream seen with
+// three keeps them (Link.replicas). With two, or before the stream was
+// seen, every command asks (lastSeqPeers).
+func (s *Station) streamSettled() bool {
+	return s.eng != nil && (s.eng.cfg.Cluster == nil || s.link.replicas.Load() >= 3)
+}
+
+// pending is a request the worker handles: it is answered at most once,
+// either as soon as the stream acknowledged its events (beforeCommit) or
+// when the worker decided it.
+type pending struct {
+	m        *nats.Msg
+	answered bool
+}
+
+func (q *pending) respond(s *Station, r Reply) {
+	if q.answered {
+		return
+	}
+	q.answered = true
+	s.respond(q.m, r)
 }
 
 // decode reads the request's command (nil for a station's own request);
@@ -341,7 +397,7 @@ func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (firs
 // on the record at stream event last (other: the other record holder,
 // which must hold a command before it is answered), or leaves it
 // unanswered; again reports whether to catch up and decide it again.
-func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first uint64, err error, last uint64, other string) (again bool) {
+func (s *Station) answer(ctx context.Context, q *pending, req Request, first uint64, err error, last uint64, other string) (again bool) {
 	var dup *DuplicateError
 	var eng *EngineError
 	var alarm *AlarmError
@@ -361,7 +417,7 @@ func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first ui
 			s.rep.Adopt(ctx, req.ID, seq)
 		}
 		if s.waitOtherHolder(ctx, seq, other) {
-			s.respond(m, Reply{Seq: seq, First: first})
+			q.respond(s, Reply{Seq: seq, First: first})
 		}
 		return false
 	case errors.Is(err, ErrStale), errors.As(err, &dup):
@@ -399,7 +455,7 @@ func (s *Station) answer(ctx context.Context, m *nats.Msg, req Request, first ui
 	if !errors.As(err, &r.Refusal) {
 		errors.As(err, &r.Phrase) // the station's own refusal (refusals.go)
 	}
-	s.respond(m, r)
+	q.respond(s, r)
 	return false
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -118,6 +119,12 @@ type Engine struct {
 type Link struct {
 	nc *nats.Conn
 	js jetstream.JetStream
+	// replicas is the most replicas the match's stream was seen with
+	// (lastSeqPeers). No station scales a stream down (EnsureStream only
+	// creates it or raises its replicas, scaleStream only raises them; a
+	// lone holder becoming a cluster, or a new epoch, starts a new engine
+	// and link), so the stream has at least as many.
+	replicas atomic.Int32
 }
 
 // Dial connects a client station to the record holders' client ports.
@@ -345,6 +352,12 @@ func (e *Link) lastSeqPeers(ctx context.Context) (uint64, []string, error) {
 	info, err := e.streamInfo(ctx)
 	if err != nil {
 		return 0, nil, err
+	}
+	for r := int32(info.Config.Replicas); ; {
+		seen := e.replicas.Load()
+		if r <= seen || e.replicas.CompareAndSwap(seen, r) {
+			break
+		}
 	}
 	var peers []string
 	if c := info.Cluster; c != nil && info.Config.Replicas > 1 {

@@ -57,6 +57,7 @@ const (
 	keyReplica ctxKey = iota // an Update of the replica applier: no publishing
 	keyCommand               // the command id of an Update run for a request
 	keyClaim                 // an Update that appends a claim
+	keyAnswer                // the *pending request to answer once the stream holds its events
 )
 
 // AlarmError is raised when an incoming event does not fit the record, or

@@ -70,6 +70,13 @@ func TestEachConnectionHasThePermissionsOfItsRoleAndAnotherCAIsRefused(t *testin
 	}
 	defer laptop.Stop()
 	r := submit(t, laptop, req("operator", match.Move{Input: "e5"})) // the operator's own command goes through
+	// answered once the stream holds it; the authority's record holds it
+	// after its own commit (docs/stations.md)
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	if err := s.Replica().WaitSeq(wctx, r.Seq); err != nil {
+		t.Fatal(err)
+	}
 	seq, _ := s.Replica().Head()
 	if r.Seq != seq {
 		t.Fatalf("answered %d, record at %d", r.Seq, seq)
