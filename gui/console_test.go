@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,7 +37,15 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC  // the incident log shows local time: keep goldens stable
 	os.Setenv("LANG", "en_US.UTF-8")
 	if path := os.Getenv(consoleChildEnv); path != "" {
-		if err := consoleChild(path); err != nil {
+		// off the main goroutine, where every test runs: there Fyne's test
+		// driver runs fyne.Do at once on the caller, serialized with the
+		// console as the real driver's UI thread is; called from the main
+		// goroutine it runs the function on a new goroutine, concurrently
+		// with the console's own layout (a data race, and now and then a
+		// nil pointer in a layout under load)
+		done := make(chan error)
+		go func() { done <- consoleChild(path) }()
+		if err := <-done; err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 		os.Exit(1)
@@ -48,7 +57,10 @@ var t0 = time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
 
 // fakeTime is the console's time source and timer in tests: time moves only
 // when the test advances it, and armed timers fire then, in order.
+// now is written under mu (and read under it by Now): a broadcast's
+// server reads the time on a goroutine of its own.
 type fakeTime struct {
+	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
 }
@@ -59,7 +71,17 @@ type fakeTimer struct {
 	stopped bool
 }
 
-func (ft *fakeTime) Now() time.Time { return ft.now }
+func (ft *fakeTime) Now() time.Time {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	return ft.now
+}
+
+func (ft *fakeTime) set(t time.Time) {
+	ft.mu.Lock()
+	ft.now = t
+	ft.mu.Unlock()
+}
 
 func (ft *fakeTime) after(d time.Duration, f func()) func() {
 	tm := &fakeTimer{due: ft.now.Add(d), f: f}
@@ -93,11 +115,11 @@ func (ft *fakeTime) advance(d time.Duration) {
 		}
 		next.stopped = true
 		if next.due.After(ft.now) {
-			ft.now = next.due
+			ft.set(next.due)
 		}
 		next.f()
 	}
-	ft.now = end
+	ft.set(end)
 }
 
 type harness struct {
