@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -268,8 +269,21 @@ func TestAFailoverAlwaysFinishes(t *testing.T) {
 // freeze was refused because the new authority had appended
 // station.refused events stamped later). The authority is frozen
 // (SIGSTOP) for 10 s; 2 s into the freeze the operator's move is given at
-// the laptop: it commits, and the computer is charged to the instant it
-// was given, within 200 ms.
+// the laptop: it commits, and the computer is charged to the instant the
+// laptop stamped — the move's press stamp (pressed_ns) — or, where the
+// authority raised it to the first receipt minus the round trip the
+// receiving holder measured (raised: a sender cannot backdate), to that
+// bound exactly; the laptop stamped while the command ran (between the
+// test's instants before and after it, within the uncertainty it stated),
+// and both instants lie before the thaw: charged to the instant the
+// authority thawed, the press fails. The charge is checked against the
+// laptop's own stamp, not against the test's instant before the command:
+// a command of the command line is stamped once it is ready (its process
+// started, the link up, the offset known, docs/stations.md), and under
+// load that start alone took 226 and 365 ms (the test failed against its
+// 200 ms). That the laptop did not wait for an authority before stamping
+// is bounded apart from it: within 2 s of the command's start (asking the
+// frozen authority for the time cost 4 s before, docs/stations.md).
 func TestAPressGivenWhileTheAuthorityIsFrozenIsChargedToTheInstantItWasGiven(t *testing.T) {
 	h := newHall(t)
 	mustLive(t, h.db("org"), "game", "start")
@@ -279,32 +293,68 @@ func TestAPressGivenWhileTheAuthorityIsFrozenIsChargedToTheInstantItWasGiven(t *
 	auth := h.authority()
 	frozen := time.Now()
 	h.proc[auth].Process.Signal(syscall.SIGSTOP)
-	thawed := make(chan struct{})
+	thawed := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(time.Until(frozen.Add(10 * time.Second))) // the freeze lasts 10 s
+		at := time.Now()
 		h.proc[auth].Process.Signal(syscall.SIGCONT)
-		close(thawed)
+		thawed <- at
 	}()
 	time.Sleep(time.Until(frozen.Add(2 * time.Second))) // the press is given 2 s into the freeze
 	given := time.Now()
 	took := h.timed("laptop", 90*time.Second, "move", "Nf3")
-	<-thawed
+	after := time.Now()
+	thaw := <-thawed
 	h.healthy(60 * time.Second)
 	var mv *service_event
+	var ps match.MovePayload
 	for _, e := range recordEvents(t, h.db("laptop")) {
 		if e.Kind == match.KindMove && strings.Contains(string(e.Payload), `"san":"Nf3"`) {
 			mv = &service_event{at: e.At, payload: string(e.Payload)}
+			if err := json.Unmarshal(e.Payload, &ps); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	if mv == nil {
 		t.Fatal("the laptop's record holds no move Nf3")
 	}
-	late := mv.at.Sub(given)
-	t.Logf("the authority (%s) frozen; the move given 2 s into the freeze committed after %v, recorded %v after it was given: %s",
-		auth, took.Round(time.Millisecond), late, mv.payload)
-	if late < 0 || late > 200*time.Millisecond {
-		t.Errorf("the move given at %v is recorded at %v: %v off; Deep Blue must be charged to the instant it was given, within 200 ms",
-			given.UTC().Format(time.RFC3339Nano), mv.at.UTC().Format(time.RFC3339Nano), late)
+	if ps.PressedNS == 0 || ps.ReceivedNS == 0 {
+		t.Fatalf("the move given at the laptop carries no press stamp: %s", mv.payload)
+	}
+	pressed, received, rtt := time.Unix(0, ps.PressedNS), time.Unix(0, ps.ReceivedNS), time.Duration(ps.RTTNS)
+	// The laptop's stamp is on its estimate of the match timeline, as
+	// uncertain as it stated (and two processes' clocks on one machine
+	// differ by microseconds: match.StampTolerance).
+	tol := max(time.Duration(ps.UncertaintyNS), time.Millisecond)
+	want := pressed // the instant the laptop stamped
+	if ps.Raised {
+		want = received.Add(-rtt) // the earliest the first receipt allows
+	}
+	t.Logf("the authority (%s) frozen; the move given 2 s into the freeze committed after %v; the laptop stamped it %v after the test gave it, the first receipt (%s) was %v after the stamp, recorded %v after the stamp: %s",
+		auth, took.Round(time.Millisecond), pressed.Sub(given), ps.ReceivedBy, received.Sub(pressed), mv.at.Sub(pressed), mv.payload)
+	switch {
+	case pressed.Before(given.Add(-tol)) || pressed.After(after.Add(tol)):
+		t.Errorf("the laptop stamped the move at %s, not while the command ran (%s to %s, within %v)", rfc(pressed), rfc(given), rfc(after), tol)
+	case pressed.Sub(given) > 2*time.Second:
+		t.Errorf("the laptop stamped the move %v after the command was started: it waited before stamping", pressed.Sub(given))
+	case !pressed.Before(thaw):
+		t.Fatalf("the laptop stamped the move at %s, after the authority thawed at %s: the press was not given while it was frozen", rfc(pressed), rfc(thaw))
+	}
+	switch {
+	case ps.Raised && !want.After(pressed):
+		t.Errorf("the press stamp says raised, but its bound %s (receipt %s minus round trip %v) is not after the stamp %s", rfc(want), rfc(received), rtt, rfc(pressed))
+	case want.Sub(pressed) > time.Second:
+		// raised by the request's trip from the laptop to the first
+		// holder (milliseconds); more is a receipt noted late
+		t.Errorf("the press stamped at %s is raised to %s by its receipt at %s (%s): %v later", rfc(pressed), rfc(want), rfc(received), ps.ReceivedBy, want.Sub(pressed))
+	}
+	if !mv.at.Equal(want) {
+		t.Errorf("the move stamped at %s (raised %v, bound %s) is recorded at %s: %v off; Deep Blue must be charged to the instant it was given",
+			rfc(pressed), ps.Raised, rfc(want), rfc(mv.at), mv.at.Sub(pressed))
+	}
+	if !mv.at.Before(thaw) {
+		t.Errorf("the move given during the freeze is recorded at %s, after the authority thawed at %s", rfc(mv.at), rfc(thaw))
 	}
 }
 

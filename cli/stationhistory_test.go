@@ -108,9 +108,25 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 	}
 	org, laptop, mirror := filepath.Join(dir, "org.db"), filepath.Join(dir, "laptop.db"), filepath.Join(dir, "mirror.db")
 	orgInv, laptopInv, mirrorInv := invite("organiser", "org"), invite("operator", "laptop"), invite("mirror", "mirror")
+	joined := time.Now()
 	stationChild(t, org, "station", "join", orgInv, "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 	stationChild(t, laptop, "station", "join", laptopInv)
 	stationChild(t, mirror, "station", "join", mirrorInv)
+	// A station serves before its replica holds the record; a command
+	// given at it meanwhile is prepared on what it holds (here: before the
+	// arbiter's credential, so sent without it, and refused as needing the
+	// PIN — 1 run of 6 on a lightly loaded machine). The next game waits
+	// until every joined record holds the first station's events.
+	held := uint64(eventsIn(t, first))
+	until(t, 60*time.Second, "the joined stations' records did not reach the first station's", func() bool {
+		for _, db := range []string{org, laptop, mirror} {
+			if readStationStatus(t, db).Seq < held {
+				return false
+			}
+		}
+		return true
+	})
+	t.Logf("the three stations joined, served and held the record's %d events within %v", held, time.Since(joined).Round(time.Millisecond))
 
 	// The next game goes on, given at the laptop and at the organiser's.
 	mustLive(t, org, "--pin", pin2, "game", "start")
@@ -118,7 +134,11 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 	mustLive(t, org, "--pin", pin2, "move", "c5")
 	records := []string{first, org, laptop, mirror}
 	head := ""
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	// Each round runs four verify processes: on a loaded 2-core machine a
+	// round takes seconds, so the records have 60 s to agree (as a
+	// station has to serve, stationChild).
+	agreed := time.Now()
+	for deadline := agreed.Add(60 * time.Second); ; {
 		heads := map[string]bool{}
 		for _, db := range records {
 			heads[strings.TrimSpace(mustLive(t, db, "verify"))] = true
@@ -127,10 +147,11 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 			for h := range heads {
 				head = h
 			}
+			t.Logf("the four records verify to one head after %v", time.Since(agreed).Round(time.Millisecond))
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the records verify to different heads: %v", heads)
+			t.Fatalf("the records verify to different heads after %v: %v", time.Since(agreed).Round(time.Millisecond), heads)
 		}
 		time.Sleep(100 * time.Millisecond) // the stations apply the stream in their own processes
 	}
