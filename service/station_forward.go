@@ -613,17 +613,64 @@ func (l *Link) prepare(ctx context.Context, g Global, key ed25519.PrivateKey, cm
 	// The replica first catches up with the authority's last match event
 	// (not its system events: a claim, a station's refusal), as the link's
 	// own time answers or this machine's station last heard it — a
-	// credential handed out a moment ago must be in it — for a few seconds
-	// at most, and without asking an authority that may be gone: signed on
-	// an older head, the authority still checks it.
+	// credential handed out a moment ago must be in it —, and without
+	// asking an authority that may be gone: signed on an older head, the
+	// authority still checks it. It is waited for while it moves (a station
+	// just joined serves seconds before its replica holds the record, and a
+	// command prepared on part of it — without the arbiter's credential,
+	// say — would be refused for what it does not yet hold), and for no
+	// more than catchUpStall once it stands still.
 	target := l.authMatchSeq()
-	for deadline := time.Now().Add(5 * time.Second); app.State().Seq < target && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond) // the station applies the stream in another process
-		if err := app.Refresh(ctx); err != nil {
-			return prepared{}, err
+	read := func() (int64, error) {
+		if app.State().Seq >= target {
+			return app.State().Seq, nil
 		}
+		err := app.Refresh(ctx)
+		return app.State().Seq, err
+	}
+	if err := catchUp(ctx, target, read, time.Now, time.Sleep); err != nil {
+		return prepared{}, err
 	}
 	return l.prepareOn(app.State(), g, key, cmd, at)
+}
+
+// How a link waits for its replica before it prepares a command (catchUp):
+// it reads the record again every catchUpPoll (the station applies the
+// stream in another process), gives up once the replica has not moved for
+// catchUpStall, and waits catchUpMost in all.
+const (
+	catchUpPoll  = 20 * time.Millisecond
+	catchUpStall = 5 * time.Second
+	catchUpMost  = 60 * time.Second
+)
+
+// catchUp waits until the replica's last event, as read returns it,
+// reaches target: while it moves, up to catchUpMost, and no longer than
+// catchUpStall without moving (a stream without a leader); then the
+// command is prepared on what it holds. now and sleep are the wall
+// clock's (tests: a fake one).
+func catchUp(ctx context.Context, target int64, read func() (int64, error), now func() time.Time, sleep func(time.Duration)) error {
+	seq, err := read()
+	if err != nil {
+		return err
+	}
+	start := now()
+	moved := start
+	for seq < target && now().Sub(moved) < catchUpStall && now().Sub(start) < catchUpMost {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sleep(catchUpPoll)
+		next, err := read()
+		if err != nil {
+			return err
+		}
+		if next > seq {
+			moved = now()
+		}
+		seq = next
+	}
+	return nil
 }
 
 // authMatchSeq is the authority's last event that is not a system event,
