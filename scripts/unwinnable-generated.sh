@@ -39,8 +39,9 @@ timed() {
 timed "$dir/generated-$seed.arbiter" "$bin" unwinnable <"$rows" >"$dir/generated-$seed.arbiter"
 read -r secs user <"$dir/generated-$seed.arbiter.time"
 rm -f "$bin"
-chasecs=- chauser=-
+chasecs=- chauser=- havecha=0
 if [ -x "$cha" ]; then
+	havecha=1
 	timed "$dir/generated-$seed.chasolver" "$cha" <"$rows" >"$dir/generated-$seed.chasolver"
 	read -r chasecs chauser <"$dir/generated-$seed.chasolver.time"
 else
@@ -52,9 +53,8 @@ fi
 # -refute), a line that mates refutes CHA-Solver's label (chasolver-wrong); every other
 # disagreement counts as wrong.
 disputed="$dir/generated-$seed.disputed"
-awk -F'\t' -v labels="$dir/generated-$seed.chasolver" -v havecha="$([ -x "$cha" ] && echo 1 || echo 0)" '
-	BEGIN { while (havecha && (getline line < labels) > 0) { split(line, w, " "); label[++nl] = w[1] } }
-	havecha && $1 == "winnable" && label[FNR] == "unwinnable"' "$dir/generated-$seed.arbiter" >"$disputed"
+paste <(cut -d' ' -f1 "$dir/generated-$seed.chasolver") "$dir/generated-$seed.arbiter" |
+	awk -F'\t' '$1 == "unwinnable" && $2 == "winnable"' | cut -f2- >"$disputed"
 refuted=0
 if [ -s "$disputed" ]; then
 	if go test -count=1 -run '^TestAHelpmateRefutesAnUnwinnableLabel$' ./unwinnable/ -args -refute "$disputed" >"$disputed.replay" 2>&1; then
@@ -65,7 +65,7 @@ if [ -s "$disputed" ]; then
 fi
 # The kinds take turns (chains, composed, race, crowd): row i is kind i%4.
 awk -F'\t' -v seed="$seed" -v secs="$secs" -v user="$user" -v cs="$chasecs" -v cu="$chauser" -v refuted="$refuted" \
-	-v labels="$dir/generated-$seed.chasolver" -v havecha="$([ -x "$cha" ] && echo 1 || echo 0)" '
+	-v labels="$dir/generated-$seed.chasolver" -v havecha="$havecha" '
 	BEGIN { while (havecha && (getline line < labels) > 0) { split(line, w, " "); label[++nl] = w[1] } }
 	{
 		i = FNR; kind = (i - 1) % 4; n++
