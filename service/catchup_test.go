@@ -36,7 +36,8 @@ func TestALinkWaitsForItsReplicaWhileItCatchesUp(t *testing.T) {
 			sleep := func(d time.Duration) { clock = clock.Add(d) }
 			var seq int64
 			read := func() (int64, error) { seq = tc.arrive(clock.Sub(start)); return seq, nil }
-			if err := catchUp(context.Background(), tc.target, read, now, sleep); err != nil {
+			seq = tc.arrive(0)
+			if err := catchUp(context.Background(), seq, tc.target, read, now, sleep); err != nil {
 				t.Fatal(err)
 			}
 			if seq != tc.wantSeq {
@@ -57,8 +58,8 @@ func TestALinkStopsWaitingForItsReplicaOnAnErrorOrWhenTheCommandEnds(t *testing.
 	sleep := func(d time.Duration) { clock = clock.Add(d) }
 	broken := errors.New("disk")
 	reads := 0
-	err := catchUp(context.Background(), 96, func() (int64, error) {
-		if reads++; reads == 3 {
+	err := catchUp(context.Background(), 40, 96, func() (int64, error) {
+		if reads++; reads == 2 {
 			return 0, broken
 		}
 		return 40, nil
@@ -68,7 +69,7 @@ func TestALinkStopsWaitingForItsReplicaOnAnErrorOrWhenTheCommandEnds(t *testing.
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := catchUp(ctx, 96, func() (int64, error) { return 40, nil }, now, sleep); !errors.Is(err, context.Canceled) {
+	if err := catchUp(ctx, 40, 96, func() (int64, error) { return 40, nil }, now, sleep); !errors.Is(err, context.Canceled) {
 		t.Errorf("a command given up: %v, want %v", err, context.Canceled)
 	}
 }

@@ -620,15 +620,11 @@ func (l *Link) prepare(ctx context.Context, g Global, key ed25519.PrivateKey, cm
 	// command prepared on part of it — without the arbiter's credential,
 	// say — would be refused for what it does not yet hold), and for no
 	// more than catchUpStall once it stands still.
-	target := l.authMatchSeq()
 	read := func() (int64, error) {
-		if app.State().Seq >= target {
-			return app.State().Seq, nil
-		}
 		err := app.Refresh(ctx)
 		return app.State().Seq, err
 	}
-	if err := catchUp(ctx, target, read, time.Now, time.Sleep); err != nil {
+	if err := catchUp(ctx, app.State().Seq, l.authMatchSeq(), read, time.Now, time.Sleep); err != nil {
 		return prepared{}, err
 	}
 	return l.prepareOn(app.State(), g, key, cmd, at)
@@ -644,16 +640,12 @@ const (
 	catchUpMost  = 60 * time.Second
 )
 
-// catchUp waits until the replica's last event, as read returns it,
-// reaches target: while it moves, up to catchUpMost, and no longer than
-// catchUpStall without moving (a stream without a leader); then the
-// command is prepared on what it holds. now and sleep are the wall
-// clock's (tests: a fake one).
-func catchUp(ctx context.Context, target int64, read func() (int64, error), now func() time.Time, sleep func(time.Duration)) error {
-	seq, err := read()
-	if err != nil {
-		return err
-	}
+// catchUp waits until the replica's last event, seq as it stands and then
+// as read returns it, reaches target: while it moves, up to catchUpMost,
+// and no longer than catchUpStall without moving (a stream without a
+// leader); then the command is prepared on what it holds. now and sleep
+// are the wall clock's (tests: a fake one).
+func catchUp(ctx context.Context, seq, target int64, read func() (int64, error), now func() time.Time, sleep func(time.Duration)) error {
 	start := now()
 	moved := start
 	for seq < target && now().Sub(moved) < catchUpStall && now().Sub(start) < catchUpMost {
