@@ -158,7 +158,7 @@ func TestAMigratedRecordKeepsEveryEventAndItsHeadAndEventsHasNoIndexButItsKey(t 
 			raw := rawDB(t, path)
 			before := indexesOn(t, raw, "events")
 			raw.Close()
-			if len(before) == 0 {
+			if tt.v < 6 && len(before) == 0 {
 				t.Fatalf("the record of schema %d has no index on events: it is not the file an older binary wrote", tt.v)
 			}
 
