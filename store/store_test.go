@@ -946,3 +946,30 @@ func TestClosingTheHandleCheckpointsAndRemovesTheLog(t *testing.T) {
 		})
 	}
 }
+
+// TestTheLogIsReusedOnceItHoldsWalAutocheckpointPages: the write-ahead log
+// of a record being written is copied into the file, and reused from its
+// start, once it holds walAutocheckpoint pages (docs/performance.md, "Fewer
+// pages per commit"): after twice as many commits it holds no more than
+// that and one commit's pages, where SQLite's default let it grow to 1,000.
+func TestTheLogIsReusedOnceItHoldsWalAutocheckpointPages(t *testing.T) {
+	ctx := context.Background()
+	db, path := newTestDB(t)
+	var pageSize int64
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	appendEvents(t, db, 2*walAutocheckpoint)
+	st, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const walHeader, frameHeader, commitPages = 32, 24, 4
+	if limit := walHeader + (walAutocheckpoint+commitPages)*(pageSize+frameHeader); st.Size() > limit {
+		t.Errorf("the log is %d bytes (%d pages) after %d commits; want at most %d pages",
+			st.Size(), (st.Size()-walHeader)/(pageSize+frameHeader), 2*walAutocheckpoint, walAutocheckpoint+commitPages)
+	}
+	if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != 2*walAutocheckpoint {
+		t.Errorf("Verify = %+v, %v; want %d intact events", r, err, 2*walAutocheckpoint)
+	}
+}

@@ -24,8 +24,9 @@ type VerifyReport struct {
 // recomputes every event's hash and checks every Prev link. It reports the
 // first event at which the chain breaks and says how: edited (hash mismatch),
 // missing (a gap in Seq, or deleted and renumbered), out of order (an event
-// whose hash is valid only under another Seq), or inserted (events that sit
-// between an event and the predecessor it recorded).
+// whose hash is valid only under another Seq), inserted (events that sit
+// between an event and the predecessor it recorded), or a copy of an earlier
+// event.
 //
 // If wantHead is not "", it must equal the hash of some event in the chain —
 // normally the head hash written on the scoresheet or printed at the end of
@@ -110,6 +111,10 @@ func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 		switch {
 		case s == 0:
 			return bad(p, "%s was edited (hash mismatch)", name(p))
+		case s < p && evs[s-1].Hash == e.Hash:
+			// The row is event s again, as it was: a duplicate, which no
+			// index refuses (docs/store.md, "No index but the key").
+			return bad(p, "%s is a copy of event %d", name(p), s)
 		case s < p:
 			return bad(s, "%s was inserted (the original event %d now sits at %d)", name(s), s, p)
 		case s > p:

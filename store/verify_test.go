@@ -56,6 +56,10 @@ func shift(t *testing.T, raw *sql.DB, from, delta int64) {
 	mustExec(t, raw, "UPDATE events SET seq = seq - 100000 + ? WHERE seq >= 100000", delta)
 }
 
+// copyEvent inserts event ?2 again, every column as it is, as event ?1.
+const copyEvent = `INSERT INTO events (seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash)
+	SELECT ?1, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash FROM events WHERE seq = ?2`
+
 func TestVerifyDetectsTampering(t *testing.T) {
 	const n = 10
 	tests := []struct {
@@ -155,6 +159,31 @@ func TestVerifyDetectsTampering(t *testing.T) {
 					evs[2].Hash, strings.Repeat("ab", 32))
 			},
 			wantBad: 4, wantProblem: "event 4 (draw.agreed) was edited (hash mismatch)",
+		},
+		{
+			// Before migration 0006 the UNIQUE index on hash refused this
+			// row; the chain names it.
+			name: "an event copied whole after the last is a copy of it",
+			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
+				mustExec(t, raw, copyEvent, n+1, n)
+			},
+			wantBad: n + 1, wantProblem: "event 11 (move) is a copy of event 10",
+		},
+		{
+			name: "an event copied whole into the middle, renumbering the rest, is a copy of it",
+			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
+				shift(t, raw, 6, +1)
+				mustExec(t, raw, copyEvent, 6, 5)
+			},
+			wantBad: 6, wantProblem: "event 6 (move) is a copy of event 5",
+		},
+		{
+			name: "an event copied over a deleted one is a copy of its predecessor",
+			tamper: func(t *testing.T, raw *sql.DB, evs []Event) {
+				mustExec(t, raw, `DELETE FROM events WHERE seq = 4`)
+				mustExec(t, raw, copyEvent, 4, 3)
+			},
+			wantBad: 4, wantProblem: "event 4 (move) is a copy of event 3",
 		},
 		{
 			name: "an event edited and re-hashed breaks the link from its successor",
