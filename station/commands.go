@@ -269,6 +269,7 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		}
 		cmd, err := s.decode(req)
 		first := uint64(0)
+		var evs []store.Event
 		if err == nil {
 			req = s.stamp(req, cmd)
 			rctx := context.WithValue(ctx, keyCommand, req.ID)
@@ -277,9 +278,9 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 				// stream holds it (beforeCommit)
 				rctx = context.WithValue(rctx, keyAnswer, q)
 			}
-			first, err = s.run(rctx, req, cmd)
+			first, evs, err = s.run(rctx, req, cmd)
 		}
-		if !s.answer(ctx, q, req, first, err, last, other) {
+		if !s.answer(ctx, q, req, first, evs, err, last, other) {
 			return
 		}
 	}
@@ -371,13 +372,13 @@ func (s *Station) stamp(req Request, cmd match.Command) Request {
 // event, or the command as the actor its role's signature (or the wrong
 // credential it reports) makes it, through the one entry point of the
 // core, match.App.Do. first is the command's first event (0: a station's
-// own event, one).
-func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, err error) {
+// own event, one), evs the events it committed (nil for a station's own).
+func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, evs []store.Event, err error) {
 	switch {
 	case req.Member != nil:
-		return 0, s.appendMember(ctx, req)
+		return 0, nil, s.appendMember(ctx, req)
 	case req.Refused != nil:
-		return 0, s.appendRefused(ctx, req)
+		return 0, nil, s.appendRefused(ctx, req)
 	}
 	if Running != nil {
 		Running(req)
@@ -390,14 +391,14 @@ func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (firs
 	if err == nil && len(res.Events) > 0 {
 		first = uint64(res.Events[0].Seq)
 	}
-	return first, err
+	return first, res.Events, err
 }
 
-// answer answers a request run with outcome err (its first event first)
-// on the record at stream event last (other: the other record holder,
+// answer answers a request run with outcome err (its first event first,
+// the events it committed evs) on the record at stream event last (other: the other record holder,
 // which must hold a command before it is answered), or leaves it
 // unanswered; again reports whether to catch up and decide it again.
-func (s *Station) answer(ctx context.Context, q *pending, req Request, first uint64, err error, last uint64, other string) (again bool) {
+func (s *Station) answer(ctx context.Context, q *pending, req Request, first uint64, evs []store.Event, err error, last uint64, other string) (again bool) {
 	var dup *DuplicateError
 	var eng *EngineError
 	var alarm *AlarmError
@@ -414,7 +415,7 @@ func (s *Station) answer(ctx context.Context, q *pending, req Request, first uin
 		if !ok {
 			seq, _ = s.rep.Head()
 		} else {
-			s.rep.Adopt(ctx, req.ID, seq)
+			s.rep.Adopt(ctx, req.ID, seq, evs)
 		}
 		if s.waitOtherHolder(ctx, seq, other) {
 			q.respond(s, Reply{Seq: seq, First: first})

@@ -153,6 +153,14 @@ func (r *Replica) Head() (uint64, string) {
 	return r.seq, r.head
 }
 
+// Events are the record's events as applied (events[i] is event i+1), for
+// reading only: the slice is appended to, never changed.
+func (r *Replica) Events() []store.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.events
+}
+
 // Authority is the station named by the latest claim in the record, and that claim's seq.
 func (r *Replica) Authority() (string, uint64) {
 	r.mu.Lock()
@@ -483,16 +491,22 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 // acknowledged them, without waiting for the stream to deliver them back
 // (which, after a change of stream leader, can take seconds). They are
 // checked as on the way in; the stream's copy is compared when it comes.
-func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64) error {
+// committed are the events as the command's transaction committed them
+// (match.Result.Events), taken when they follow the view's head; else
+// (nil, or events committed meanwhile) the record is read after it.
+func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64, committed []store.Event) error {
 	r.mu.Lock()
 	seq, head, busy := r.seq, r.head, len(r.pending) > 0 || r.alarm != nil
 	r.mu.Unlock()
 	if upTo <= seq || busy {
 		return nil
 	}
-	evs, err := r.db.EventsAfter(ctx, int64(seq))
-	if err != nil {
-		return err
+	evs := committed
+	if len(evs) == 0 || uint64(evs[0].Seq) != seq+1 || uint64(evs[len(evs)-1].Seq) < upTo {
+		var err error
+		if evs, err = r.db.EventsAfter(ctx, int64(seq)); err != nil {
+			return err
+		}
 	}
 	prev := head
 	if seq == 0 {
