@@ -482,3 +482,57 @@ func randomRecord(t *testing.T, seed uint64, n int, ops []string) ([]store.Event
 	}
 	return recordOf(t, f)
 }
+
+// A station's state takes the events its replica has just committed as
+// they were committed, instead of reading them back (App.Take): it ends
+// where reading the record would (Refresh), takes nothing it holds already,
+// and reads the record when the events given do not continue its state.
+func TestAStateTakesTheEventsItsStationCommittedAsReadingThemWould(t *testing.T) {
+	setup := func(t *testing.T) (writer *fixture, reader *App) {
+		f := newFixture(t)
+		f.newMatch(MatchNew{})
+		f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+		reader, err := New(f.ctx, f.db) // the station's state; f.app writes as its replica would
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.moves(30*time.Second, "e4", "c5")
+		f.ok(f.app.Pause(f.ctx, f.at(time.Minute), "noise", false))
+		return f, reader
+	}
+	same := func(t *testing.T, f *fixture, got *App) {
+		t.Helper()
+		read, err := New(f.ctx, f.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := got.State(), read.State()
+		if a.Seq != b.Seq || a.Head != b.Head || !reflect.DeepEqual(a.StatusAt(f.now.Add(time.Hour)), b.StatusAt(f.now.Add(time.Hour))) ||
+			a.CurrentGame().Sheet.FEN() != b.CurrentGame().Sheet.FEN() {
+			t.Fatalf("the state taken is at %d (%s), the record read at %d (%s)", a.Seq, a.CurrentGame().Sheet.FEN(), b.Seq, b.CurrentGame().Sheet.FEN())
+		}
+	}
+	t.Run("the events committed, given whole, bring the state where reading the record does", func(t *testing.T) {
+		f, reader := setup(t)
+		evs, _ := recordOf(t, f)
+		f.ok(reader.Take(f.ctx, evs))
+		same(t, f, reader)
+		f.ok(reader.Take(f.ctx, evs)) // again: nothing new
+		same(t, f, reader)
+	})
+	t.Run("events given that the state holds already change nothing", func(t *testing.T) {
+		f, reader := setup(t)
+		evs, _ := recordOf(t, f)
+		f.ok(reader.Take(f.ctx, evs))
+		f.ok(reader.Take(f.ctx, evs[:2]))
+		same(t, f, reader)
+	})
+	t.Run("events that do not continue the state make it read the record", func(t *testing.T) {
+		f, reader := setup(t)
+		evs, _ := recordOf(t, f)
+		forged := slices.Clone(evs)
+		forged[len(forged)-1].Hash = flipHex(forged[len(forged)-1].Hash) // not its own hash
+		f.ok(reader.Take(f.ctx, forged))
+		same(t, f, reader)
+	})
+}
