@@ -342,6 +342,39 @@ func (a *App) Refresh(ctx context.Context) error {
 	return nil
 }
 
+// Take catches up with events this process has just committed to the
+// record, as committed (a station's replica gives the record's events as
+// it applied them: evs[i] is event i+1, the slice not changed afterwards),
+// instead of reading them back from the file: the state takes those after
+// its own head, checked as Refresh checks what it reads (each its own hash,
+// each following the one before, the first the state's head). When they do
+// not continue the state (events the record holds that evs does not), the
+// state reads the record (Refresh).
+func (a *App) Take(ctx context.Context, evs []store.Event) error {
+	a.mu.Lock()
+	seq, broken := a.state.Seq, a.problem != ""
+	if broken || int64(len(evs)) <= seq {
+		a.mu.Unlock()
+		return nil // nothing after the state's head
+	}
+	tail := evs[seq:]
+	if checkTail(seq, a.state.Head, tail) != "" {
+		a.mu.Unlock()
+		return a.Refresh(ctx) // the record says what is wrong, if anything is
+	}
+	st := a.state.clone()
+	for _, e := range tail {
+		if err := st.Apply(e); err != nil {
+			a.mu.Unlock()
+			return err
+		}
+	}
+	a.state = st
+	a.mu.Unlock()
+	a.notify()
+	return nil
+}
+
 // StateAt rebuilds the match as it stood at instant at (for appeals): every
 // event that happened at or before at, in the record's order, stopping
 // before the first event at which the record does not verify. (A press

@@ -249,13 +249,14 @@ func requestOf(s store.Signature) (SignedRequest, string) {
 	return r, ""
 }
 
-// checkRequest checks a request row against the record before it (evs[:i]):
-// the sender's head it signed must be the record's event at that seq.
-func checkRequest(r SignedRequest, evs []store.Event, i int) string {
+// checkRequest checks a request row against the record before event index
+// i (hashAt is the hash of the record's event seq): the sender's head it
+// signed must be the record's event at that seq.
+func checkRequest(r SignedRequest, hashAt func(seq int64) string, i int) string {
 	if r.Seq < 0 || r.Seq > int64(i) {
 		return fmt.Sprintf("has a request signature made on a record of %d events, more than stood before it (the record was reordered)", r.Seq)
 	}
-	if r.Seq > 0 && evs[r.Seq-1].Hash != r.Head {
+	if r.Seq > 0 && hashAt(r.Seq) != r.Head {
 		return fmt.Sprintf("has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)", r.Seq)
 	}
 	return ""

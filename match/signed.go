@@ -196,26 +196,13 @@ func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, f
 	if !r.OK {
 		return r
 	}
-	fail := func(i int, format string, a ...any) RecordReport {
-		e := evs[i]
-		r.OK = false
-		r.BadSeq, r.BadKind = e.Seq, e.Kind
-		r.Problem = fmt.Sprintf("event %d (%s) ", e.Seq, e.Kind) + fmt.Sprintf(format, a...)
-		return r
-	}
 	k := newRecordCheck(evs, sigs, full)
-	if bad := k.commands(&r); bad != nil {
-		return fail(bad.i, "%s", bad.problem)
-	}
-	if bad, cut := k.headSignatures(&r); cut != "" {
-		r.OK, r.BadSeq, r.Problem = false, bad, cut
+	if !k.walk(&r) {
 		return r
-	} else if bad > 0 {
-		return fail(int(bad-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
 	}
-	k.seal(&r)
+	fail := k.fail(&r)
 	if want.Key != "" {
-		if r = checkFirstKey(r, evs, want.Key, fail); !r.OK {
+		if r = checkFirstKey(r, want.Key, fail); !r.OK {
 			return r
 		}
 	}
@@ -227,12 +214,46 @@ func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, f
 	return r
 }
 
+// walk checks the signatures after the chain (r holds the chain's report):
+// the commands from k.start on, the last head signature, the seal. It
+// reports whether the record holds; when not, r says where and why.
+func (k *recordCheck) walk(r *RecordReport) bool {
+	fail := k.fail(r)
+	if bad := k.commands(r); bad != nil {
+		fail(bad.i, "%s", bad.problem)
+		return false
+	}
+	k.counted = r.Signatures
+	if bad, cut := k.headSignatures(r); cut != "" {
+		r.OK, r.BadSeq, r.Problem = false, bad, cut
+		return false
+	} else if bad > 0 {
+		fail(int(bad-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
+		return false
+	}
+	k.seal(r)
+	return true
+}
+
+// fail names the event at index i in r as the first that does not hold.
+func (k *recordCheck) fail(r *RecordReport) func(i int, format string, a ...any) RecordReport {
+	return func(i int, format string, a ...any) RecordReport {
+		e := k.evs.at(i)
+		r.OK = false
+		r.BadSeq, r.BadKind = e.Seq, e.Kind
+		r.Problem = fmt.Sprintf("event %d (%s) ", e.Seq, e.Kind) + fmt.Sprintf(format, a...)
+		return *r
+	}
+}
+
 // recordCheck is the state of checkRecord's walk through a record: its
 // signatures by kind, the arbiter's key at each event, the event from which
 // signatures are checked cryptographically, and the credentials registered
-// so far.
+// so far. start is the first event the walk checks (an IncomingWalk
+// checked those before it).
 type recordCheck struct {
-	evs            []store.Event
+	evs            eventView
+	start          int
 	cmds, stations map[int64]store.Signature
 	heads          []store.Signature
 	keys           *ArbiterKeyring
@@ -240,6 +261,59 @@ type recordCheck struct {
 	from           int64
 	creds          map[string]string // credential ID -> hex public key
 	protected      bool
+	// head is the last head signature verified (headOK) and its result:
+	// the walk asks it twice, the signature is verified once.
+	head    store.Signature
+	headIs  int8 // 0: not verified, 1: holds, -1: does not
+	first   *firstEvent
+	counted int // signatures found valid at the events, before the heads'
+}
+
+// eventView is the record a check walks: the events checked before
+// (prior) and those just added, without copying them into one slice.
+type eventView struct{ prior, added []store.Event }
+
+func (v eventView) len() int { return len(v.prior) + len(v.added) }
+
+func (v eventView) at(i int) *store.Event {
+	if i < len(v.prior) {
+		return &v.prior[i]
+	}
+	return &v.added[i-len(v.prior)]
+}
+
+// slice is the events from index i to j (copied only when they straddle
+// the two parts).
+func (v eventView) slice(i, j int) []store.Event {
+	n := len(v.prior)
+	switch {
+	case j <= n:
+		return v.prior[i:j]
+	case i >= n:
+		return v.added[i-n : j-n]
+	}
+	out := make([]store.Event, 0, j-i)
+	return append(append(out, v.prior[i:]...), v.added[:j-n]...)
+}
+
+// all is the whole record in one slice.
+func (v eventView) all() []store.Event { return v.slice(0, v.len()) }
+
+// firstEvent is what the seal reads of the record's first event.
+type firstEvent struct {
+	matchID   string
+	pinRecord bool // an older record: match.new with a PIN, no signatures
+}
+
+func firstOf(evs eventView) *firstEvent {
+	f := &firstEvent{}
+	if evs.len() == 0 {
+		return f
+	}
+	e := evs.at(0)
+	f.matchID = matchIDOf(e)
+	f.pinRecord = e.Kind == KindMatchNew && strings.Contains(string(e.Payload), `"pin_hash"`)
+	return f
 }
 
 // badEvent is the first problem found: the index of the event and what is
@@ -260,7 +334,7 @@ func bad(i int, format string, a ...any) *badEvent {
 // own registration, each later one signed by the key it replaces),
 // cryptographically even on opening.
 func newRecordCheck(evs []store.Event, sigs []store.Signature, full bool) *recordCheck {
-	k := &recordCheck{evs: evs, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{}, full: full, creds: map[string]string{}}
+	k := &recordCheck{evs: eventView{prior: evs}, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{}, full: full, creds: map[string]string{}}
 	for _, s := range sigs {
 		switch s.Kind {
 		case store.SigCommand, store.SigRequest:
@@ -279,7 +353,18 @@ func newRecordCheck(evs []store.Event, sigs []store.Signature, full bool) *recor
 }
 
 func (k *recordCheck) headOK(h store.Signature) bool {
-	return h.Seq >= 1 && h.Seq <= int64(len(k.evs)) && k.keys.CheckHead(h, k.evs[h.Seq-1].Hash) == ""
+	if k.headIs != 0 && h == k.head {
+		return k.headIs > 0
+	}
+	if h.Seq < 1 || h.Seq > int64(k.evs.len()) {
+		return false
+	}
+	ok := k.keys.CheckHead(h, k.evs.at(int(h.Seq-1)).Hash) == ""
+	k.head, k.headIs = h, -1
+	if ok {
+		k.headIs = 1
+	}
+	return ok
 }
 
 // crypto reports whether the signatures at seq are checked cryptographically.
@@ -289,8 +374,8 @@ func (k *recordCheck) crypto(seq int64) bool { return k.full || seq > k.from }
 // signature; after, each is a system event or an auth.fail signed by its
 // station, or one of a command signed by its credential.
 func (k *recordCheck) commands(r *RecordReport) *badEvent {
-	for i := 0; i < len(k.evs); {
-		e := k.evs[i]
+	for i := k.start; i < k.evs.len(); {
+		e := *k.evs.at(i)
 		c, hasCmd := k.cmds[e.Seq]
 		if !k.protected {
 			if cred := credentialIn(e); cred != nil && cred.Role == "arbiter" {
@@ -317,7 +402,7 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 			i++
 			continue
 		}
-		if c.Count < 1 || i+int(c.Count) > len(k.evs) {
+		if c.Count < 1 || i+int(c.Count) > k.evs.len() {
 			return bad(i, "has a command signature that covers events not in the record (the record was cut off or events were deleted)")
 		}
 		if b := k.command(r, i, c); b != nil {
@@ -330,14 +415,14 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 
 // command checks the command signature c of the events from index i on.
 func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEvent {
-	group := k.evs[i : i+int(c.Count)]
+	group := k.evs.slice(i, i+int(c.Count))
 	rotation, b := k.registrations(i, c, group)
 	if b != nil {
 		return b
 	}
 	want := k.creds[c.Signer]
 	if want == "" && c.Signer == "arbiter" {
-		if cred := credentialIn(k.evs[i]); cred != nil && cred.Role == "arbiter" {
+		if cred := credentialIn(group[0]); cred != nil && cred.Role == "arbiter" {
 			want = cred.PublicKey // a new arbiter credential signs its own registration
 		}
 	}
@@ -407,9 +492,9 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 	if problem != "" {
 		return "", nil, bad(i, "%s", problem)
 	}
-	if problem := checkRequest(req, k.evs, i); problem != "" {
+	if problem := checkRequest(req, func(seq int64) string { return k.evs.at(int(seq - 1)).Hash }, i); problem != "" {
 		if req.Seq >= 1 && req.Seq <= int64(i) {
-			return "", nil, bad(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, k.evs[i].Seq)
+			return "", nil, bad(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, group[0].Seq)
 		}
 		return "", nil, bad(i, "%s", problem)
 	}
@@ -419,7 +504,7 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 			return "", nil, bad(i+j, "registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)")
 		}
 	}
-	return k.stations[k.evs[i].Seq].Key, req.RequestMessage(), nil
+	return k.stations[group[0].Seq].Key, req.RequestMessage(), nil
 }
 
 // headSignatures checks the arbiter's head signatures from the last back
@@ -429,7 +514,7 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string) {
 	for j := len(k.heads) - 1; j >= 0; j-- {
 		h := k.heads[j]
-		if h.Seq < 1 || h.Seq > int64(len(k.evs)) {
+		if h.Seq < 1 || h.Seq > int64(k.evs.len()) {
 			return h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
 		}
 		if (k.full || h.Seq >= k.from) && !k.headOK(h) {
@@ -437,7 +522,7 @@ func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string)
 		}
 		r.Signatures++
 		if r.Seal.HeadSeq == 0 {
-			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, k.evs[h.Seq-1].Hash, h.Sig
+			r.Seal.HeadSeq, r.Seal.Head, r.Seal.Signature = h.Seq, k.evs.at(int(h.Seq-1)).Hash, h.Sig
 		}
 		if !k.full && h.Seq <= k.from {
 			break
@@ -450,22 +535,25 @@ func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string)
 func (k *recordCheck) seal(r *RecordReport) {
 	r.Seal.Protected = k.protected
 	r.Seal.Signed = k.protected
-	if !k.protected && len(k.evs) > 0 && k.evs[0].Kind == KindMatchNew && strings.Contains(string(k.evs[0].Payload), `"pin_hash"`) {
+	if k.first == nil {
+		k.first = firstOf(k.evs)
+	}
+	if !k.protected && k.first.pinRecord {
 		r.Seal.Protected = true // an older record: a PIN, no signatures
 	}
 	if k.protected {
 		r.Seal.ArbiterKey = Fingerprint(k.creds["arbiter"])
-		r.Unsigned = int64(len(k.evs)) - r.Seal.HeadSeq
+		r.Unsigned = int64(k.evs.len()) - r.Seal.HeadSeq
 	}
 	r.Seal.ArbiterKeys = k.keys.Registered()
-	r.Seal.MatchID = matchIDOf(k.evs)
+	r.Seal.MatchID = k.first.matchID
 }
 
 // checkFirstKey checks that the arbiter's first key, the one that anchors
 // the record, has the fingerprint want (a prefix of 16 or more hex
 // digits). A later key will not do: a record re-keyed from its first event
 // can register the genuine key afterwards, signed by its own.
-func checkFirstKey(r RecordReport, evs []store.Event, want string, fail func(int, string, ...any) RecordReport) RecordReport {
+func checkFirstKey(r RecordReport, want string, fail func(int, string, ...any) RecordReport) RecordReport {
 	want = normalHex(want)
 	ks := r.Seal.ArbiterKeys
 	if len(ks) == 0 {
@@ -507,15 +595,15 @@ func checkMatchID(r RecordReport, evs []store.Event, want string) RecordReport {
 // normalHex is a fingerprint or id as given, in lower case without spaces.
 func normalHex(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
 
-// matchIDOf is the match id match.new records ("" for none).
-func matchIDOf(evs []store.Event) string {
-	if len(evs) == 0 || evs[0].Kind != KindMatchNew {
+// matchIDOf is the match id the record's first event e records ("" for none).
+func matchIDOf(e *store.Event) string {
+	if e.Kind != KindMatchNew {
 		return ""
 	}
 	var p struct {
 		ID string `json:"match_id"`
 	}
-	if json.Unmarshal(evs[0].Payload, &p) != nil {
+	if json.Unmarshal(e.Payload, &p) != nil {
 		return ""
 	}
 	return p.ID

@@ -539,7 +539,10 @@ var AppliedWithin = 30 * time.Second
 // station applies the stream in another process, or beside the face) and
 // returns what the command whose events are first…seq did, as that record
 // holds it (match.ResultOf; first 0: the last event alone); a
-// NotAppliedError when it does not within AppliedWithin.
+// NotAppliedError when it does not within AppliedWithin. When this process
+// runs the station, it is told when its replica has applied the event
+// (Replica.WaitSeq); a station in another process is asked by reading the
+// record, first after 1 ms, then at twice the wait up to 20 ms.
 func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result, error) {
 	if _, err := l.replica(ctx); err != nil {
 		return match.Result{}, err
@@ -548,6 +551,12 @@ func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result
 		first = seq
 	}
 	deadline := time.Now().Add(AppliedWithin)
+	if v, found := inProcess.Load(l.db); found {
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		v.(*station.Station).Replica().WaitSeq(wctx, seq) // else (the alarm, the deadline) the record says
+		cancel()
+	}
+	poll := time.Millisecond
 	for {
 		if got, _, err := l.rdb.Head(ctx); err == nil && uint64(got) >= seq {
 			evs, err := l.rdb.EventsAfter(ctx, int64(first)-1)
@@ -562,7 +571,8 @@ func (l *Link) waitApplied(ctx context.Context, first, seq uint64) (match.Result
 		if ctx.Err() != nil { // the face stops (its reads fail from now on): not applied here yet
 			return match.Result{}, fmt.Errorf("event %d is committed, but this station's record does not hold it yet: %w", seq, ctx.Err())
 		}
-		time.Sleep(20 * time.Millisecond) // waiting for another process's commit
+		time.Sleep(poll) // waiting for another process's commit
+		poll = min(2*poll, 20*time.Millisecond)
 	}
 }
 

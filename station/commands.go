@@ -269,6 +269,7 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		}
 		cmd, err := s.decode(req)
 		first := uint64(0)
+		var evs []store.Event
 		if err == nil {
 			req = s.stamp(req, cmd)
 			rctx := context.WithValue(ctx, keyCommand, req.ID)
@@ -277,9 +278,9 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 				// stream holds it (beforeCommit)
 				rctx = context.WithValue(rctx, keyAnswer, q)
 			}
-			first, err = s.run(rctx, req, cmd)
+			first, evs, err = s.run(rctx, req, cmd)
 		}
-		if !s.answer(ctx, q, req, first, err, last, other) {
+		if !s.answer(ctx, q, req, first, evs, err, last, other) {
 			return
 		}
 	}
@@ -371,13 +372,13 @@ func (s *Station) stamp(req Request, cmd match.Command) Request {
 // event, or the command as the actor its role's signature (or the wrong
 // credential it reports) makes it, through the one entry point of the
 // core, match.App.Do. first is the command's first event (0: a station's
-// own event, one).
-func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, err error) {
+// own event, one), evs the events it committed (nil for a station's own).
+func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (first uint64, evs []store.Event, err error) {
 	switch {
 	case req.Member != nil:
-		return 0, s.appendMember(ctx, req)
+		return 0, nil, s.appendMember(ctx, req)
 	case req.Refused != nil:
-		return 0, s.appendRefused(ctx, req)
+		return 0, nil, s.appendRefused(ctx, req)
 	}
 	if Running != nil {
 		Running(req)
@@ -390,14 +391,14 @@ func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (firs
 	if err == nil && len(res.Events) > 0 {
 		first = uint64(res.Events[0].Seq)
 	}
-	return first, err
+	return first, res.Events, err
 }
 
-// answer answers a request run with outcome err (its first event first)
-// on the record at stream event last (other: the other record holder,
+// answer answers a request run with outcome err (its first event first,
+// the events it committed evs) on the record at stream event last (other: the other record holder,
 // which must hold a command before it is answered), or leaves it
 // unanswered; again reports whether to catch up and decide it again.
-func (s *Station) answer(ctx context.Context, q *pending, req Request, first uint64, err error, last uint64, other string) (again bool) {
+func (s *Station) answer(ctx context.Context, q *pending, req Request, first uint64, evs []store.Event, err error, last uint64, other string) (again bool) {
 	var dup *DuplicateError
 	var eng *EngineError
 	var alarm *AlarmError
@@ -414,7 +415,7 @@ func (s *Station) answer(ctx context.Context, q *pending, req Request, first uin
 		if !ok {
 			seq, _ = s.rep.Head()
 		} else {
-			s.rep.Adopt(ctx, req.ID, seq)
+			s.rep.Adopt(ctx, req.ID, seq, evs)
 		}
 		if s.waitOtherHolder(ctx, seq, other) {
 			q.respond(s, Reply{Seq: seq, First: first})
@@ -486,13 +487,30 @@ var Trace func(format string, a ...any)
 // until it is answered or ctx ends; with rep it then waits until rep holds
 // the command. Each try waits up to try for an answer.
 func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration) (Reply, error) {
+	return submitHeld(ctx, nc, req, rep, try, false)
+}
+
+// submitHeld is Submit; held says that rep holding the command answers it as
+// the authority's answer would (a stream whose acknowledgement the
+// authority's answer waits for alone: Station.Submit).
+func submitHeld(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration, held bool) (Reply, error) {
 	data, err := json.Marshal(req)
 	if err != nil {
 		return Reply{}, err
 	}
 	moved := time.Now()
 	for {
-		m, err := nc.Request(SubjectCommands+"."+req.Role, data, try)
+		var m *nats.Msg
+		var err error
+		if held && rep != nil {
+			var r Reply
+			var here bool
+			if m, r, here, err = requestOrHeld(ctx, nc, SubjectCommands+"."+req.Role, data, try, rep, req.ID); here {
+				return r, nil
+			}
+		} else {
+			m, err = nc.Request(SubjectCommands+"."+req.Role, data, try)
+		}
 		if err == nil {
 			var r Reply
 			if err := json.Unmarshal(m.Data, &r); err != nil {
@@ -532,7 +550,46 @@ func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try t
 	}
 }
 
-// Submit sends a request from this station.
+// requestOrHeld is one try of a request (an answer, or err) that stops
+// early, here, when rep holds the command: its id is in the record, and its
+// first event is not an auth.fail (a wrong credential recorded, which is
+// answered as a refusal). r is then what the answer says of it.
+func requestOrHeld(ctx context.Context, nc *nats.Conn, subject string, data []byte, try time.Duration, rep *Replica, id string) (m *nats.Msg, r Reply, here bool, err error) {
+	type answer struct {
+		m   *nats.Msg
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		m, err := nc.Request(subject, data, try)
+		answered <- answer{m, err}
+	}()
+	for {
+		rep.mu.Lock()
+		s, ok := rep.ids[id]
+		if ok && s.first >= 1 && s.first <= uint64(len(rep.events)) && rep.events[s.first-1].Kind == match.KindAuthFail {
+			ok = false // a refusal recorded: the answer words it
+		}
+		changed := rep.changed
+		rep.mu.Unlock()
+		if ok {
+			return nil, Reply{Seq: s.last, First: s.first}, true, nil
+		}
+		select {
+		case a := <-answered:
+			return a.m, Reply{}, false, a.err
+		case <-changed:
+		case <-ctx.Done():
+			a := <-answered // the try ends within try
+			return a.m, Reply{}, false, a.err
+		}
+	}
+}
+
+// Submit sends a request from this station. With one record holder or
+// three, the command is done once this station's replica holds it, whether
+// or not the authority's answer came yet (docs/stations.md, "One
+// authority").
 func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if req.From == "" {
 		req.From = s.cfg.Name
@@ -543,8 +600,16 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if _, u := s.Offset(); u > 0 {
 		req.RTT = int64(2 * u)
 	}
-	return Submit(ctx, s.link.nc, req, s.rep, time.Second)
+	return submitHeld(ctx, s.link.nc, req, s.rep, time.Second, heldAnswers(s.link.replicas.Load()))
 }
+
+// heldAnswers reports whether a station's record holding a command says
+// what the authority's answer would, for a stream of that many replicas
+// (0: not known yet): with one or three the authority answers once the
+// stream acknowledges the command, which a replica receives only then; with
+// two it answers only once the other holder's record holds it too ("Two
+// holders, one dies"), which this record holding it does not say.
+func heldAnswers(replicas int32) bool { return replicas == 1 || replicas >= 3 }
 
 // answerFromLog answers a command found in the log at seq: committed, or,
 // when what it wrote is an auth.fail (a wrong credential or request

@@ -141,7 +141,7 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	s.mu.Lock()
 	acked := s.acked[id]
 	s.mu.Unlock()
-	s.rep.Adopt(ctx, id, acked)
+	s.rep.Adopt(ctx, id, acked, nil)
 	s.cfg.Logf("%s claims authority after event %d", s.cfg.Name, last)
 	return s.rep.WaitSeq(ctx, last+1)
 }

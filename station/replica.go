@@ -44,6 +44,12 @@ type Replica struct {
 	// applied with them (ApplyHead).
 	keys  match.ArbiterKeyring
 	heads map[int64]bool
+	// walk is the signatures' check of the record as applied
+	// (match.IncomingWalk): a command from the stream is checked by
+	// advancing it over the command's events only (appendBatch). It can
+	// lag behind the record (this station's own commands, taken without
+	// it): the next command's check walks those too.
+	walk match.IncomingWalk
 }
 
 type pendingEvent struct {
@@ -92,6 +98,9 @@ func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
 		if s.Kind == store.SigHead {
 			r.heads[s.Seq] = true
 		}
+	}
+	if _, w := r.walk.Check(nil, evs, sigs); w != nil {
+		r.walk = *w // else the first command's check walks the record again, as before
 	}
 	if n := len(evs); n > 0 {
 		r.seq, r.head = uint64(evs[n-1].Seq), evs[n-1].Hash
@@ -142,6 +151,14 @@ func (r *Replica) Head() (uint64, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.seq, r.head
+}
+
+// Events are the record's events as applied (events[i] is event i+1), for
+// reading only: the slice is appended to, never changed.
+func (r *Replica) Events() []store.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.events
 }
 
 // Authority is the station named by the latest claim in the record, and that claim's seq.
@@ -278,7 +295,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	r.mu.Lock()
 	seq, head := r.seq, r.head
-	prior := r.events[:len(r.events):len(r.events)] // appending copies
+	prior, walk := r.events, r.walk // read only: the events after prior's are given to the check apart
 	r.mu.Unlock()
 	if uint64(batch[0].ev.Seq) <= seq {
 		// Already here (this station's own command, committed after the
@@ -293,9 +310,10 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		return r.raise(uint64(batch[0].ev.Seq), "its prev is not the record's head")
 	}
 	var mismatch error
+	var walked *match.IncomingWalk
 	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
 		var err error
-		mismatch, err = appendBatch(tx, prior, batch)
+		walked, mismatch, err = appendBatch(tx, prior, batch, walk)
 		if mismatch != nil {
 			return mismatch
 		}
@@ -319,7 +337,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		r.mu.Unlock()
 		return err
 	}
-	r.commit(batch)
+	r.commit(batch, walked, walk.Walked())
 	return nil
 }
 
@@ -361,61 +379,83 @@ func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
 // tx, with their signatures, and checks them as opening the record checks
 // them; mismatch says why they do not fit (err: the disk). prior are the
 // record's events before them as the replica applied them (the file's
-// last one is the replica's, by the head check): the record is checked on
-// them and the events appended, not read again from the file; prior of
-// another length (not the record before the command) is read from it.
-func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent) (mismatch, err error) {
+// last one is the replica's, by the head check) and walk the check of
+// their signatures so far: the check advances over the command's events
+// (and any before them it has not walked), with the command's signatures
+// (and theirs, read from the file), and returns the walk advanced (nil:
+// keep the old one). Prior of another length (not the record before the
+// command) is read from the file and the record checked whole.
+func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk match.IncomingWalk) (walked *match.IncomingWalk, mismatch, err error) {
 	have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(have) > 0 {
 		// This station's own command, committed after the stream
 		// acknowledged it: the record must hold exactly these events.
 		for i, p := range batch {
 			if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
-				return fmt.Errorf("the record holds another event %d", p.ev.Seq), nil
+				return nil, fmt.Errorf("the record holds another event %d", p.ev.Seq), nil
 			}
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
-	evs, checked := prior, len(prior)
-	if int64(len(prior)) != batch[0].ev.Seq-1 {
-		if evs, err = tx.EventsAfter(0); err != nil {
-			return nil, err
+	whole := int64(len(prior)) != batch[0].ev.Seq-1
+	if whole {
+		if prior, err = tx.EventsAfter(0); err != nil {
+			return nil, nil, err
 		}
-		checked = 0
+		walk = match.IncomingWalk{}
 	}
+	added := make([]store.Event, 0, len(batch))
 	for _, p := range batch {
 		in := p.ev
 		in.Seq, in.Prev, in.Hash = 0, "", ""
 		got, err := tx.Append(in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
-			return fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12]), nil
+			return nil, fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12]), nil
 		}
-		evs = append(evs, got)
+		added = append(added, got)
 	}
+	var sigs []store.Signature
 	for _, p := range batch {
 		for _, w := range p.w.Sigs {
-			if err := tx.PutSignature(w.signature(p.ev.Seq)); err != nil {
-				return fmt.Errorf("its signatures do not fit the record: %v", err), nil
+			s := w.signature(p.ev.Seq)
+			if err := tx.PutSignature(s); err != nil {
+				return nil, fmt.Errorf("its signatures do not fit the record: %v", err), nil
+			}
+			sigs = append(sigs, s)
+		}
+	}
+	if walk.Walked() < len(prior) {
+		// Events the walk has not checked (this station's own commands,
+		// a record read whole): their signatures are the file's.
+		all, err := tx.Signatures()
+		if err != nil {
+			return nil, nil, err
+		}
+		sigs = sigs[:0]
+		for _, s := range all {
+			if s.Seq > int64(walk.Walked()) {
+				sigs = append(sigs, s)
 			}
 		}
 	}
 	// The signatures: the record with the command, checked as opening it
 	// checks (every event of a protected match signed by its station, each
-	// command by the credential registered for its signer).
-	sigs, err := tx.Signatures()
-	if err != nil {
-		return nil, err
+	// command by the credential registered for its signer), advancing the
+	// walk over the events it has not checked (match.IncomingWalk).
+	rep, next := walk.Check(prior, added, sigs)
+	if !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
+		return nil, fmt.Errorf("its signature does not hold: %s", rep.Problem), nil
 	}
-	if rep := match.CheckIncomingAfter(evs, sigs, checked); !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
-		return fmt.Errorf("its signature does not hold: %s", rep.Problem), nil
+	if whole {
+		next = nil
 	}
-	return nil, nil
+	return next, nil, nil
 }
 
 func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error {
@@ -442,7 +482,7 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 			return r.raise(uint64(p.ev.Seq), "the record holds another event %d", p.ev.Seq)
 		}
 	}
-	r.commit(batch)
+	r.commit(batch, nil, 0)
 	return nil
 }
 
@@ -451,16 +491,22 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 // acknowledged them, without waiting for the stream to deliver them back
 // (which, after a change of stream leader, can take seconds). They are
 // checked as on the way in; the stream's copy is compared when it comes.
-func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64) error {
+// committed are the events as the command's transaction committed them
+// (match.Result.Events), taken when they follow the view's head; else
+// (nil, or events committed meanwhile) the record is read after it.
+func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64, committed []store.Event) error {
 	r.mu.Lock()
 	seq, head, busy := r.seq, r.head, len(r.pending) > 0 || r.alarm != nil
 	r.mu.Unlock()
 	if upTo <= seq || busy {
 		return nil
 	}
-	evs, err := r.db.EventsAfter(ctx, int64(seq))
-	if err != nil {
-		return err
+	evs := committed
+	if len(evs) == 0 || uint64(evs[0].Seq) != seq+1 || uint64(evs[len(evs)-1].Seq) < upTo {
+		var err error
+		if evs, err = r.db.EventsAfter(ctx, int64(seq)); err != nil {
+			return err
+		}
 	}
 	prev := head
 	if seq == 0 {
@@ -478,15 +524,22 @@ func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64) error {
 		batch = append(batch, pendingEvent{w: wireEvent{Cmd: id}, ev: e})
 	}
 	if len(batch) > 0 {
-		r.commit(batch)
+		r.commit(batch, nil, 0)
 	}
 	return nil
 }
 
-// commit updates the in-memory view after batch is in the record.
-func (r *Replica) commit(batch []pendingEvent) {
+// commit updates the in-memory view after batch is in the record: walked,
+// when not nil, is the walk of the signatures advanced over it from the
+// walk that had walked from events (kept if the walk is still that one).
+func (r *Replica) commit(batch []pendingEvent, walked *match.IncomingWalk, from int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if walked != nil && r.walk.Walked() == from {
+		h := r.walk.LastHead() // one the heads stream brought meanwhile
+		r.walk = *walked
+		r.walk.NoteHead(h)
+	}
 	for _, p := range batch {
 		if p.ev.Seq == int64(len(r.hashes))+1 {
 			r.hashes = append(r.hashes, p.ev.Hash)
@@ -540,6 +593,7 @@ func (r *Replica) ApplyHead(ctx context.Context, h HeadNote) error {
 	}
 	r.mu.Lock()
 	r.heads[h.Seq] = true
+	r.walk.NoteHead(h.Signature())
 	r.broadcast()
 	r.mu.Unlock()
 	return nil

@@ -113,10 +113,14 @@ func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 			err := s.rep.Apply(ctx, m)
 			if err == nil {
 				if s.app != nil {
-					s.app.Refresh(s.ctx)
+					// the events as the replica applied them, not read back
+					s.app.Take(s.ctx, s.rep.Events())
 				}
-				if s.eng != nil && !s.authority() {
-					s.beat() // the authority of two holders answers once the other has applied
+				if s.eng != nil && !s.authority() && !s.streamSettled() {
+					// the authority of two holders answers once the other
+					// has applied (waitOtherHolder); with three it waits
+					// for no holder, and the beats every 200 ms say the rest
+					s.beat()
 				}
 				return nil
 			}
