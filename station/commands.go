@@ -595,7 +595,16 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 		req.From = s.cfg.Name
 	}
 	if req.At.IsZero() {
-		req.At = s.Now()
+		local := s.cfg.Now()
+		if _, u := s.Offset(); u < 0 {
+			// No estimate of the timeline yet (a station just started,
+			// before its first time sample): its own clock may be any
+			// distance from the authority's, so the command given now
+			// is placed on the timeline by asking it once, not stamped
+			// on this station's clock (docs/stations.md, "Exact clocks").
+			s.timeSample(SubjectTime)
+		}
+		req.At = s.timelineAt(local)
 	}
 	if _, u := s.Offset(); u > 0 {
 		req.RTT = int64(2 * u)

@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -93,6 +94,53 @@ func TestAStampIsBoundedByItsReceiptPlusTheReceiptsStatedUncertainty(t *testing.
 			mv.At = r.At
 			submit(t, s, mv)
 			pressed++
+		})
+	}
+}
+
+// A station that has just started has no estimate of the match timeline
+// yet (its first time sample comes with its time loop, a quarter second
+// later), and its own clock may be any distance from the authority's: a
+// command given then was stamped on that clock, and a laptop whose clock
+// ran 12 ms ahead of the authority's had its first move refused as "in the
+// future" (BenchmarkStationHolders, every run on a quiet machine whose wall
+// clock the host had stepped between the stations' starts). It is placed
+// on the timeline by asking the authority once. The authority's clock
+// stands still, so the instant recorded is exact.
+func TestACommandGivenBeforeTheFirstTimeSampleIsPlacedOnTheTimelineNotOnTheStationsClock(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name string
+		skew time.Duration
+	}{
+		{"a station whose clock runs ahead of the authority's records its first command at the authority's instant, not refused as in the future", 30 * ms},
+		{"a station whose clock runs behind the authority's records its first command at the authority's instant, not earlier", -30 * ms},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, db, clk := gameOnAStillClock(t)
+			submit(t, s, req("white", match.Move{Input: "e4"}))
+			clk.Advance(10 * time.Second)
+			laptop, err := Start(context.Background(), Config{Name: "laptop", Role: "operator", DB: openDB(t, filepath.Join(t.TempDir(), "laptop.db")),
+				Dial: []string{s.Engine().ClientURL()}, Now: func() time.Time { return clk.Now().Add(tc.skew) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(laptop.Stop)
+			if _, u := laptop.Offset(); u >= 0 {
+				t.Fatalf("the laptop has a time sample already (uncertainty %v): the test needs one given before it", u)
+			}
+			rep := submit(t, laptop, req("operator", match.Move{Input: "e5"}))
+			if rep.Error != "" || rep.Refusal != nil {
+				t.Fatalf("the first command of a station with no time sample: %+v, want it recorded", rep)
+			}
+			evs, err := db.EventsAfter(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := evs[len(evs)-1]
+			if last.Kind != "move" || !last.At.Equal(clk.Now()) {
+				t.Fatalf("recorded %s at %s, want the move at the authority's instant %s", last.Kind, last.At.Format(time.RFC3339Nano), clk.Now().Format(time.RFC3339Nano))
+			}
 		})
 	}
 }
