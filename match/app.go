@@ -326,6 +326,12 @@ func (a *App) Refresh(ctx context.Context) error {
 		a.notify()
 		return nil
 	}
+	return a.keepLocked(evs)
+}
+
+// keepLocked applies the events of evs after the state's head to a copy of
+// the state and keeps it; a.mu is held, and released.
+func (a *App) keepLocked(evs []store.Event) error {
 	st := a.state.clone()
 	for _, e := range evs {
 		if e.Seq <= st.Seq {
@@ -362,17 +368,7 @@ func (a *App) Take(ctx context.Context, evs []store.Event) error {
 		a.mu.Unlock()
 		return a.Refresh(ctx) // the record says what is wrong, if anything is
 	}
-	st := a.state.clone()
-	for _, e := range tail {
-		if err := st.Apply(e); err != nil {
-			a.mu.Unlock()
-			return err
-		}
-	}
-	a.state = st
-	a.mu.Unlock()
-	a.notify()
-	return nil
+	return a.keepLocked(tail)
 }
 
 // StateAt rebuilds the match as it stood at instant at (for appeals): every

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"context"
 	"crypto/ed25519"
 	"fmt"
 	"math/rand/v2"
@@ -35,7 +34,7 @@ func TestAnIncomingWalkAdvancedCommandByCommandIsTheWalkOfTheWholeRecord(t *test
 		}},
 		{"a protected match: two games, the arbiter's head signed at the resignation", func(t *testing.T) ([]store.Event, []store.Signature) {
 			path, _ := protectedRecord(t)
-			return recordAt(t, path)
+			return readRecord(t, path)
 		}},
 		{"credentials handed out to the operator and a player, each signing its moves, and a wrong key recorded", func(t *testing.T) ([]store.Event, []store.Signature) {
 			return randomRecord(t, 1, 30, []string{"operator", "player", "move", "move", "move", "wrong"})
@@ -60,7 +59,7 @@ func TestAnIncomingWalkAdvancedCommandByCommandIsTheWalkOfTheWholeRecord(t *test
 			return recordOf(t, f)
 		}},
 		{"requests signed at other stations (issue 25's golden record)", func(t *testing.T) ([]store.Event, []store.Signature) {
-			return recordAt(t, copyGolden(t, requestV1Golden))
+			return readRecord(t, copyGolden(t, requestV1Golden))
 		}},
 		{"a random sequence of moves, notes, credentials, rotations, wrong keys, resignations and mates", func(t *testing.T) ([]store.Event, []store.Signature) {
 			return randomRecord(t, 20261205, 80, []string{"move", "move", "move", "move", "note", "operator", "player", "rotate", "wrong", "resign", "mate"})
@@ -359,21 +358,6 @@ func flipHex(h string) string {
 func recordOf(t *testing.T, f *fixture) ([]store.Event, []store.Signature) {
 	t.Helper()
 	evs, sigs, err := f.db.Record(f.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs, sigs
-}
-
-// recordAt is the whole record of the file at path.
-func recordAt(t *testing.T, path string) ([]store.Event, []store.Signature) {
-	t.Helper()
-	db, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	evs, sigs, err := db.Record(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
