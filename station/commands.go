@@ -560,30 +560,26 @@ func requestOrHeld(ctx context.Context, nc *nats.Conn, subject string, data []by
 		err error
 	}
 	answered := make(chan answer, 1)
+	wctx, stop := context.WithCancel(ctx) // ends the wait when the answer comes
+	defer stop()
 	go func() {
 		m, err := nc.Request(subject, data, try)
 		answered <- answer{m, err}
+		stop()
 	}()
-	for {
-		rep.mu.Lock()
+	var held cmdSeqs
+	if rep.WaitFor(wctx, func(rep *Replica) bool {
 		s, ok := rep.ids[id]
 		if ok && s.first >= 1 && s.first <= uint64(len(rep.events)) && rep.events[s.first-1].Kind == match.KindAuthFail {
 			ok = false // a refusal recorded: the answer words it
 		}
-		changed := rep.changed
-		rep.mu.Unlock()
-		if ok {
-			return nil, Reply{Seq: s.last, First: s.first}, true, nil
-		}
-		select {
-		case a := <-answered:
-			return a.m, Reply{}, false, a.err
-		case <-changed:
-		case <-ctx.Done():
-			a := <-answered // the try ends within try
-			return a.m, Reply{}, false, a.err
-		}
+		held = s
+		return ok
+	}) == nil {
+		return nil, Reply{Seq: held.last, First: held.first}, true, nil
 	}
+	a := <-answered // the answer, or the try's end (an alarm: the answer decides)
+	return a.m, Reply{}, false, a.err
 }
 
 // Submit sends a request from this station. With one record holder or
