@@ -7,24 +7,33 @@ import (
 	"os"
 )
 
-// A log laid out by SQLite before the first commit (docs/store.md, "The
-// file"; docs/performance.md, "A log laid out before the first commit").
+// A log laid out by SQLite for a handle that keeps writing (docs/store.md,
+// "The file"; docs/performance.md, "A log laid out before it is needed").
 //
 // Until its first checkpoint a write-ahead log grows with every commit, and
 // a commit that grows a file has its fdatasync write the file's size (its
 // inode) as well as its frames: in the first ~430 commits after an Open the
 // p99 of a commit was twice that of the commits that overwrite the log
-// afterwards. So before a handle's first commit, while the log is smaller
-// than walAutocheckpoint pages, SQLite itself writes that many pages into
-// it and takes them back: a transaction that fills a table it creates, with
-// a page cache too small to hold them (SQLite then writes the pages it must
-// evict into the log, as frames of no commit), rolled back. The rollback
-// leaves the file as it was (nothing of it is ever committed: no reader, and
-// no recovery after a crash, reads frames past the last commit's), and the
-// log as long as the frames written; the first commit writes over their
-// start and its sync puts the log's new size on the disk once, and every
-// commit after it until the checkpoint overwrites blocks already there.
-// Only SQLite opens the files (docs/store.md, "One way in to the file").
+// afterwards. So once a handle has run layoutAfter Updates, before its
+// next, while the log is smaller than walAutocheckpoint pages, SQLite
+// itself writes that many pages into it and takes them back: a transaction
+// that fills a table it creates, with a page cache too small to hold them
+// (SQLite then writes the pages it must evict into the log, as frames of no
+// commit), rolled back. The rollback leaves the file as it was (nothing of
+// it is ever committed: no reader, and no recovery after a crash, reads
+// frames past the last commit's), and the log as long as the frames
+// written; the next commit writes over their start and its sync puts the
+// log's new size on the disk once (10-16 ms on the development VM), and
+// every commit after it until the checkpoint overwrites blocks already
+// there. Only SQLite opens the files (docs/store.md, "One way in to the
+// file").
+
+// layoutAfter is the number of Updates a handle runs before the log is
+// laid out. The layout costs about what 60-200 commits that grow the log
+// lose, so a command that commits a few times and closes (the command
+// line, a script's step, most tests) never pays it; the console, which
+// commits at every action of a match, pays it once, at its 33rd.
+const layoutAfter = 32
 
 // growTable is the table created, and dropped by the rollback, to lay out
 // the log: never committed, so never seen by any reader.
@@ -38,8 +47,7 @@ const growLogPages = walAutocheckpoint
 // SQLite writes nearly every page into the log.
 const growCache = 16
 
-// growLog lays out the log before the handle's first commit, if it is
-// shorter than growLogPages pages. It runs on the handle's connection,
+// growLog lays out the log, if it is shorter than growLogPages pages. It runs on the handle's connection,
 // outside any transaction. A failure leaves nothing behind (the
 // transaction is rolled back) and is returned.
 func (db *DB) growLog(ctx context.Context, c *conn) error {

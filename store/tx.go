@@ -58,8 +58,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	}
 	var fnErr error // fn's own error, returned unchanged
 	err = db.withConn(ctx, func(c *conn) (err error) {
-		if !db.laidOut {
-			db.laidOut = true
+		if db.updates++; db.updates == layoutAfter+1 {
 			if err := db.growLog(ctx, c); errors.Is(err, errBadConn) {
 				return fmt.Errorf("store: update: laying out the log: %w", err)
 			}
