@@ -47,9 +47,9 @@ const growLogPages = walAutocheckpoint
 // SQLite writes nearly every page into the log.
 const growCache = 16
 
-// growLog lays out the log, if it is shorter than growLogPages pages. It runs on the handle's connection,
-// outside any transaction. A failure leaves nothing behind (the
-// transaction is rolled back) and is returned.
+// growLog lays out the log, if it is shorter than growLogPages pages. It
+// runs on the handle's connection, outside any transaction. A failure
+// leaves nothing behind (the transaction is rolled back) and is returned.
 func (db *DB) growLog(ctx context.Context, c *conn) error {
 	var pageSize int64
 	if err := c.query(ctx, "PRAGMA page_size", func(v []driver.Value) error { return scanned(v, &pageSize) }); err != nil {
