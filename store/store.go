@@ -109,6 +109,7 @@ type DB struct {
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
+	updates  int    // Updates begun on the handle: the log is laid out before the one after layoutAfter (growlog.go)
 }
 
 // Path returns the file name the DB was opened with.
@@ -376,7 +377,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // commit overwrites blocks already on the disk. With 500 it does so after
 // some 430 commits, at the price of a checkpoint (1.2-1.6 ms, the commit
 // that crosses it) every 430 (docs/performance.md, "Fewer pages per commit").
-// Durability is unchanged: every commit is synced (synchronous=FULL).
+// Durability is unchanged: every commit is synced (synchronous=FULL). Since
+// growlog.go most of the first cycle, too, overwrites a log that SQLite laid
+// out once the handle had made layoutAfter commits.
 const walAutocheckpoint = 500
 
 // syncData makes SQLite commit with fdatasync(2) where the platform has it,

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"arbiter/internal/outside"
 )
 
 // t0 is a fixed instant with a nanosecond part, in a non-UTC zone, so that
@@ -971,5 +973,80 @@ func TestTheLogIsReusedOnceItHoldsWalAutocheckpointPages(t *testing.T) {
 	}
 	if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != 2*walAutocheckpoint {
 		t.Errorf("Verify = %+v, %v; want %d intact events", r, err, 2*walAutocheckpoint)
+	}
+}
+
+// TestTheLogIsLaidOutForAHandleThatKeepsWritingAndNothingOfItIsCommitted:
+// a handle's first layoutAfter commits find the log as SQLite grows it (a
+// command that commits a few times pays nothing); before its next, SQLite
+// lays the write-ahead log out to growLogPages pages (growlog.go), so that
+// the commits until the first checkpoint overwrite the log instead of
+// growing it (the file's size does not change over the next hundred
+// commits), and nothing of the layout is ever in the record: the events
+// committed, no more, for the handle and for every outside reader, no table
+// left behind, the page cache as it was.
+func TestTheLogIsLaidOutForAHandleThatKeepsWritingAndNothingOfItIsCommitted(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		prepare func(t *testing.T, path string) int // events already in the file
+	}{
+		{"a new record", func(t *testing.T, path string) int { return 0 }},
+		{"a record reopened after 30 events", func(t *testing.T, path string) int {
+			db := openTest(t, path)
+			appendEvents(t, db, 30)
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return 30
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "match.arbiter")
+			before := tc.prepare(t, path)
+			db := openTest(t, path)
+			var cache int64
+			if err := db.sql.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil {
+				t.Fatal(err)
+			}
+			var pageSize int64
+			if err := db.sql.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+				t.Fatal(err)
+			}
+			frame := pageSize + walFrameHeader
+			appendEvents(t, db, layoutAfter)
+			if few, err := os.Stat(path + "-wal"); err != nil || (few.Size()-walHeaderSize)/frame > layoutAfter*4 {
+				t.Errorf("after %d commits the log is %v bytes (%v); want it as the commits grew it, not laid out", layoutAfter, few.Size(), err)
+			}
+			appendEvents(t, db, 1)
+			laid, err := os.Stat(path + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pages := (laid.Size() - walHeaderSize) / frame; pages < growLogPages*9/10 || pages > walAutocheckpoint+4 {
+				t.Errorf("after the commit that follows them the log holds %d pages; want %d to %d", pages, growLogPages*9/10, walAutocheckpoint+4)
+			}
+			appendEvents(t, db, 100)
+			if after, err := os.Stat(path + "-wal"); err != nil || after.Size() != laid.Size() {
+				t.Errorf("the log went from %d bytes to %v (%v) over 100 commits; want them written over the laid-out log", laid.Size(), after.Size(), err)
+			}
+			want := int64(before + layoutAfter + 101)
+			if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != want {
+				t.Errorf("Verify = %+v, %v; want %d intact events", r, err, want)
+			}
+			var left int
+			if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = ?", growTable).Scan(&left); err != nil || left != 0 {
+				t.Errorf("%d tables %s in the schema (%v); want none", left, growTable, err)
+			}
+			var now int64
+			if err := db.sql.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&now); err != nil || now != cache {
+				t.Errorf("cache_size = %d (%v) after the layout; want %d as before", now, err, cache)
+			}
+			for _, reader := range outside.ForTest(t) {
+				if got, err := reader.Count(path); err != nil || got != want {
+					t.Errorf("%s counts %d events (%v); want %d", reader.Name, got, err, want)
+				}
+			}
+		})
 	}
 }

@@ -58,6 +58,12 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	}
 	var fnErr error // fn's own error, returned unchanged
 	err = db.withConn(ctx, func(c *conn) (err error) {
+		if db.updates++; db.updates == layoutAfter+1 {
+			if err := db.growLog(ctx, c); errors.Is(err, errBadConn) {
+				return fmt.Errorf("store: update: laying out the log: %w", err)
+			}
+			// otherwise the commit goes on with the log as it is
+		}
 		fault("before-begin")
 		if err := c.exec(ctx, sqlBegin); err != nil {
 			return fmt.Errorf("store: update: begin: %w", mapErr(err))
