@@ -117,7 +117,10 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 	// replica while it catches up (service.catchUp; before, after 5 s it
 	// was prepared on what the replica held: here without the arbiter's
 	// credential, so sent without it and refused as needing the PIN, 1 run
-	// of 6 under load).
+	// of 6 under load), to the authority's last match event as its link's
+	// first time answer says it while the station names no authority yet
+	// (before, with no answer yet, on what the replica held at once: the
+	// laptop's move at event 0, refused, about 1 run in 10).
 	t.Logf("the three stations joined and serve within %v", time.Since(joined).Round(time.Millisecond))
 
 	// The next game goes on, given at the laptop and at the organiser's.

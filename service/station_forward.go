@@ -53,9 +53,10 @@ type Link struct {
 
 	mu sync.Mutex
 	// samples are the authority's last time answers; authSeq is its head as
-	// they showed it.
-	samples station.Samples
-	authSeq int64
+	// they showed it; answered is set at the first.
+	samples  station.Samples
+	authSeq  int64
+	answered bool
 	// first is closed once the first time requests are answered or gave up.
 	first      chan struct{}
 	stop, done chan struct{}
@@ -180,6 +181,7 @@ func (l *Link) sample(timeout time.Duration) {
 	l.mu.Lock()
 	l.samples.Add(x)
 	l.authSeq = max(l.authSeq, x.MatchSeq)
+	l.answered = true
 	l.mu.Unlock()
 }
 
@@ -625,24 +627,29 @@ func (l *Link) prepare(ctx context.Context, g Global, key ed25519.PrivateKey, cm
 	// own time answers or this machine's station last heard it — a
 	// credential handed out a moment ago must be in it —, and without
 	// asking an authority that may be gone: signed on an older head, the
-	// authority still checks it. It is waited for while it moves (a station
-	// just joined serves seconds before its replica holds the record, and a
-	// command prepared on part of it — without the arbiter's credential,
-	// say — would be refused for what it does not yet hold), and for no
-	// more than catchUpStall once it stands still.
+	// authority still checks it. While neither has heard it (a station just
+	// joined knows the authority only once its replica holds the claim, and
+	// the link's first answer may still be on its way), the link's first
+	// answer is waited for, or its first tries given up. The replica is
+	// waited for while it moves (a station just joined serves seconds before
+	// its replica holds the record, and a command prepared on part of it —
+	// without the arbiter's credential, say — would be refused for what it
+	// does not yet hold), and for no more than catchUpStall once it stands
+	// still.
 	read := func() (int64, error) {
 		err := app.Refresh(ctx)
 		return app.State().Seq, err
 	}
-	if err := catchUp(ctx, app.State().Seq, l.authMatchSeq(), read, time.Now, time.Sleep); err != nil {
+	if err := catchUp(ctx, app.State().Seq, l.authMatchSeq, read, time.Now, time.Sleep); err != nil {
 		return prepared{}, err
 	}
 	return l.prepareOn(app.State(), g, key, cmd, at)
 }
 
 // How a link waits for its replica before it prepares a command (catchUp):
-// it reads the record again every catchUpPoll (the station applies the
-// stream in another process), gives up once the replica has not moved for
+// it reads the record (and, while it is not known, the authority's last
+// match event) again every catchUpPoll (the station applies the stream in
+// another process), gives up once the replica has not moved for
 // catchUpStall, and waits catchUpMost in all.
 const (
 	catchUpPoll  = 20 * time.Millisecond
@@ -651,14 +658,20 @@ const (
 )
 
 // catchUp waits until the replica's last event, seq as it stands and then
-// as read returns it, reaches target: while it moves, up to catchUpMost,
-// and no longer than catchUpStall without moving (a stream without a
-// leader); then the command is prepared on what it holds. now and sleep
-// are the wall clock's (tests: a fake one).
-func catchUp(ctx context.Context, seq, target int64, read func() (int64, error), now func() time.Time, sleep func(time.Duration)) error {
+// as read returns it, reaches the authority's last match event, as target
+// tells it once it is known (asked again until then): while the replica
+// moves, up to catchUpMost in all, and no longer than catchUpStall without
+// moving once the target is known (a stream without a leader); then the
+// command is prepared on what it holds. now and sleep are the wall clock's
+// (tests: a fake one).
+func catchUp(ctx context.Context, seq int64, target func() (int64, bool), read func() (int64, error), now func() time.Time, sleep func(time.Duration)) error {
 	start := now()
 	moved := start
-	for seq < target && now().Sub(moved) < catchUpStall && now().Sub(start) < catchUpMost {
+	head, known := target()
+	for now().Sub(start) < catchUpMost {
+		if known && (seq >= head || now().Sub(moved) >= catchUpStall) {
+			return nil
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -671,24 +684,38 @@ func catchUp(ctx context.Context, seq, target int64, read func() (int64, error),
 			moved = now()
 		}
 		seq = next
+		if !known {
+			if head, known = target(); known {
+				moved = now() // the stall counts from here
+			}
+		}
 	}
 	return nil
 }
 
 // authMatchSeq is the authority's last event that is not a system event,
 // as the link's time answers show it, or this machine's station's status
-// (the authority's heartbeats).
-func (l *Link) authMatchSeq() int64 {
+// (the authority's heartbeats). It is not known while neither has heard
+// it and the link's first time requests are still asked: a station just
+// joined names no authority until its replica holds the claim, and its
+// status says 0 until then.
+func (l *Link) authMatchSeq() (seq int64, known bool) {
 	l.mu.Lock()
-	seq := l.authSeq
+	seq, known = l.authSeq, l.answered
 	l.mu.Unlock()
 	if v, found := inProcess.Load(l.db); found {
-		return max(seq, v.(*station.Station).AuthorityMatchSeq())
-	}
-	if st, running, err := ReadStationStatus(l.db, time.Now()); err == nil && running {
+		seq = max(seq, v.(*station.Station).AuthorityMatchSeq())
+	} else if st, running, err := ReadStationStatus(l.db, time.Now()); err == nil && running {
 		seq = max(seq, st.AuthorityMatchSeq)
 	}
-	return seq
+	if !known && seq == 0 {
+		select {
+		case <-l.first: // unanswered: nothing to wait for
+		default:
+			return 0, false
+		}
+	}
+	return seq, true
 }
 
 // prepareOn is prepare on the replica's state st.

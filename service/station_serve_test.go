@@ -1,3 +1,5 @@
+//go:build !nostation
+
 package service
 
 import "testing"
