@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"arbiter/station"
 )
 
 // A link prepares a command on its replica once the replica holds the
@@ -119,7 +121,10 @@ func TestALinkKnowsTheAuthoritysLastMatchEventOnlyOnceItHeardItOrGaveUpAsking(t 
 		{"a link whose first tries went unanswered waits for nothing", false, 0, true, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &Link{db: filepath.Join(t.TempDir(), "laptop.db"), first: make(chan struct{}), answered: tc.answered, authSeq: tc.authSeq}
+			l := &Link{db: filepath.Join(t.TempDir(), "laptop.db"), first: make(chan struct{}), authSeq: tc.authSeq}
+			if tc.answered {
+				l.samples.Add(station.TimeSample{MatchSeq: tc.authSeq})
+			}
 			if tc.gaveUp {
 				close(l.first)
 			}

@@ -53,10 +53,10 @@ type Link struct {
 
 	mu sync.Mutex
 	// samples are the authority's last time answers; authSeq is its head as
-	// they showed it; answered is set at the first.
-	samples  station.Samples
-	authSeq  int64
-	answered bool
+	// they showed it (none while no answer came: Samples keeps at least
+	// the last answer).
+	samples station.Samples
+	authSeq int64
 	// first is closed once the first time requests are answered or gave up.
 	first      chan struct{}
 	stop, done chan struct{}
@@ -181,7 +181,6 @@ func (l *Link) sample(timeout time.Duration) {
 	l.mu.Lock()
 	l.samples.Add(x)
 	l.authSeq = max(l.authSeq, x.MatchSeq)
-	l.answered = true
 	l.mu.Unlock()
 }
 
@@ -701,7 +700,7 @@ func catchUp(ctx context.Context, seq int64, target func() (int64, bool), read f
 // status says 0 until then.
 func (l *Link) authMatchSeq() (seq int64, known bool) {
 	l.mu.Lock()
-	seq, known = l.authSeq, l.answered
+	seq, known = l.authSeq, len(l.samples) > 0
 	l.mu.Unlock()
 	if v, found := inProcess.Load(l.db); found {
 		seq = max(seq, v.(*station.Station).AuthorityMatchSeq())
