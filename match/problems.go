@@ -50,6 +50,12 @@ const (
 	CodeOtherMatch            Code = "record-check-other-match"
 	CodeShorter               Code = "record-check-shorter"
 	CodeNotFollowing          Code = "record-check-not-following"
+	// A head signature offered for the record (ArbiterKeyring.CheckHead:
+	// a station's heads stream) that it does not take.
+	CodeHeadNotHead     Code = "record-check-head-not-head"
+	CodeHeadNotInRecord Code = "record-check-head-not-in-record"
+	CodeHeadNotArbiters Code = "record-check-head-not-arbiters"
+	CodeHeadNotHash     Code = "record-check-head-not-hash"
 	// CodeSignerPlayer names a player's credential as the signature rows
 	// do ("player:Deep Blue"); the German says "Spieler Deep Blue".
 	CodeSignerPlayer Code = "record-check-signer-player"
@@ -87,6 +93,10 @@ var problems = phrase.Table[Code]{
 	CodeOtherMatch:            "event %d (%s) records the match id %s, not %s it is checked against (it is another match)",
 	CodeShorter:               "the record is shorter than the events it was checked with",
 	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
+	CodeHeadNotHead:           "a %s signature is not a head signature",
+	CodeHeadNotInRecord:       "the head signature names event %d, which is not in the record",
+	CodeHeadNotArbiters:       "the head signature of event %d is not by the arbiter's key there",
+	CodeHeadNotHash:           "the head signature of event %d does not match that event's hash",
 	CodeSignerPlayer:          "player:%s",
 }
 
