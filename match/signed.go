@@ -473,7 +473,7 @@ func (k *recordCheck) registrations(i int, c store.Signature, group []store.Even
 			continue
 		}
 		if c.Signer != "arbiter" {
-			return false, bad(i+j, CodeRegisteredByOther, credWord(cred.ID()), signerWord(c.Signer))
+			return false, bad(i+j, CodeRegisteredByOther, credentialWord(cred.ID()), signerWord(c.Signer))
 		}
 		if cred.Role != "arbiter" {
 			continue
