@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/notnil/chess"
@@ -101,6 +102,10 @@ type bridge struct {
 	want        wantedFor    // wanted's last answer
 	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
 	status      Status
+	// uncertainty is how far the last instant taken (instant) may be from
+	// the match timeline: taken also on the engine's reading goroutine,
+	// it goes into the status only on the bridge's own (writeStatus)
+	uncertainty atomic.Int64
 	written     time.Time // when the status was last written
 	dirty       bool
 	err         error // the error Run returns (the engine cannot be started at all)
@@ -705,7 +710,7 @@ func (b *bridge) stderr() io.Writer {
 // instant is the match timeline's instant now (the transcript's instants).
 func (b *bridge) instant() time.Time {
 	at, u := b.rec.Now()
-	b.status.UncertaintyMS = float64(u) / float64(time.Millisecond)
+	b.uncertainty.Store(int64(u))
 	return at
 }
 
@@ -898,6 +903,7 @@ func (b *bridge) writeStatus(force bool) {
 		return
 	}
 	b.status.Updated = now.UTC().Format(time.RFC3339Nano)
+	b.status.UncertaintyMS = float64(b.uncertainty.Load()) / float64(time.Millisecond)
 	if err := writeStatus(b.rec.Path(), b.status); err != nil && b.written.IsZero() {
 		b.logf("the engine's status cannot be written: %v", err)
 	}
