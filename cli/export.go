@@ -83,7 +83,7 @@ func runExportPDF(r *runner, a *args) error {
 	pdf, head, err := service.ReportPDF(r.ctx, r.app, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Seal: &seal})
 	var nv *service.NotVerified
 	if errors.As(err, &nv) {
-		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", nv.Problem)
+		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", nv.Why)
 	}
 	if err != nil {
 		return err

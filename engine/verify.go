@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -30,8 +31,28 @@ type Attested struct {
 type TranscriptReport struct {
 	Checked []string
 	Missing []string
-	Problem string
+	Problem string        // in English (Why's)
+	Why     *phrase.Error // the problem as a phrase, each face's words (nil when none)
 }
+
+// A transcript that does not hold what the record attests is said as a
+// phrase, as a record that does not hold is (match/problems.go): its code
+// and arguments below, its English en.json's under the code, de.json's in
+// German (TestEveryTranscriptProblemHasItsWordsInBothDictionaries).
+const (
+	CodeTranscriptCutShort    match.Code = "engine-transcript-cut-short"
+	CodeTranscriptLineDiffers match.Code = "engine-transcript-line-differs"
+	CodeTranscriptDiffers     match.Code = "engine-transcript-differs"
+)
+
+var transcriptProblems = phrase.Table[match.Code]{
+	CodeTranscriptCutShort:    "the transcript %s has %d lines, but engine.move event %d attests %d of them: it was cut short",
+	CodeTranscriptLineDiffers: "line %d of the transcript %s differs from what engine.move event %d attests (%q)",
+	CodeTranscriptDiffers:     "the transcript %s differs from what engine.move event %d attests in lines %d to %d (their SHA-256 is not the one recorded)",
+}
+
+// ProblemCodes lists the transcripts' problems.
+func ProblemCodes() []match.Code { return transcriptProblems.Codes() }
 
 // CheckTranscripts checks each transcript present in the engine's folder of
 // the record db against the engine.move events that attest it (in record
@@ -61,15 +82,15 @@ func CheckTranscripts(db string, moves []Attested) (TranscriptReport, error) {
 			return rep, err
 		}
 		rep.Checked = append(rep.Checked, path)
-		if p := checkTranscript(path, b, byFile[name]); p != "" && rep.Problem == "" {
-			rep.Problem = p
+		if p := checkTranscript(path, b, byFile[name]); p != nil && rep.Why == nil {
+			rep.Why, rep.Problem = p, p.Error()
 		}
 	}
 	return rep, nil
 }
 
 // checkTranscript checks one transcript's bytes against its attestations.
-func checkTranscript(path string, b []byte, moves []Attested) string {
+func checkTranscript(path string, b []byte, moves []Attested) *phrase.Error {
 	// ends[i] is the offset after line i+1's newline
 	var ends []int
 	for i, c := range b {
@@ -87,7 +108,7 @@ func checkTranscript(path string, b []byte, moves []Attested) string {
 	good := 0 // lines known to be as attested
 	for _, m := range moves {
 		if m.Lines > len(ends) {
-			return fmt.Sprintf("the transcript %s has %d lines, but engine.move event %d attests %d of them: it was cut short", path, len(ends), m.Seq, m.Lines)
+			return transcriptProblems.Refuse(CodeTranscriptCutShort, path, len(ends), m.Seq, m.Lines)
 		}
 		sum := sha256.Sum256(b[:ends[m.Lines-1]])
 		if hex.EncodeToString(sum[:]) == m.SHA256 && int64(ends[m.Lines-1]) == m.Bytes {
@@ -97,12 +118,12 @@ func checkTranscript(path string, b []byte, moves []Attested) string {
 		for i, h := range m.LineHashes {
 			n := m.From + i + 1
 			if n > good && LineHash(lineAt(n)) != h {
-				return fmt.Sprintf("line %d of the transcript %s differs from what engine.move event %d attests (%q)", n, path, m.Seq, lineAt(n))
+				return transcriptProblems.Refuse(CodeTranscriptLineDiffers, n, path, m.Seq, string(lineAt(n)))
 			}
 		}
-		return fmt.Sprintf("the transcript %s differs from what engine.move event %d attests in lines %d to %d (their SHA-256 is not the one recorded)", path, m.Seq, good+1, m.Lines)
+		return transcriptProblems.Refuse(CodeTranscriptDiffers, path, m.Seq, good+1, m.Lines)
 	}
-	return ""
+	return nil
 }
 
 // Attestations are the engine.move events of evs (a record's, in order)

@@ -786,7 +786,7 @@ func (c *console) refreshWhere() {
 // 'arbiter status' warns: the core refuses every command on it, and the
 // banner says why before the arbiter tries one (issue 16).
 func (c *console) noteTampering() {
-	p := c.core.Problem()
+	p := say(c.core.Why())
 	if p == "" {
 		if c.tampered {
 			c.tampered = false

@@ -347,6 +347,15 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	for _, c := range store.RefusalCodes() {
 		codes[string(c)] = true // and the store's
 	}
+	for _, c := range store.ProblemCodes() {
+		codes[string(c)] = true // the chain's problems (store/problems.go)
+	}
+	for _, c := range match.ProblemCodes() {
+		codes[string(c)] = true // and the record's beyond it (match/problems.go)
+	}
+	for _, c := range engine.ProblemCodes() {
+		codes[string(c)] = true // and an engine transcript's (engine/verify.go)
+	}
 	for _, c := range append(engine.RefusalCodes(), engine.FaceCodes()...) {
 		codes[string(c)] = true // and the engine bridge's
 	}

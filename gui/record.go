@@ -148,7 +148,7 @@ func (c *console) exportSeal() (match.Seal, bool, error) {
 	s, signed, err := service.ExportSeal(c.ctx, c.core, c.cmdAs(match.Actor{Role: match.RoleArbiter, PIN: pin}), pin != "")
 	var nv *service.NotVerified
 	if errors.As(err, &nv) {
-		return s, false, errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", nv.Problem))
+		return s, false, errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", say(nv.Why)))
 	}
 	return s, signed, err
 }
@@ -199,7 +199,7 @@ func (c *console) exportPDF(path, paper string, game int) (string, string, error
 	pdf, head, err := service.ReportPDF(c.ctx, c.core, report.PDFOptions{Paper: paper, Lang: consoleLang(), Game: game, Seal: &seal})
 	var nv *service.NotVerified
 	if errors.As(err, &nv) {
-		return "", "", errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", nv.Problem))
+		return "", "", errText(tr("the record does not verify (%s), so a report could not carry its fingerprint: check it with Reports → Verify the record", say(nv.Why)))
 	}
 	if err != nil {
 		return "", "", err
@@ -264,7 +264,7 @@ func (c *console) verifyRecord() {
 		return
 	}
 	if !rep.OK {
-		c.info(translate("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", rep.Problem, rep.BadSeq))
+		c.info(translate("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", say(rep.Why), rep.BadSeq))
 		return
 	}
 	msg := tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head))

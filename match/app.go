@@ -190,7 +190,7 @@ type App struct {
 	state   *State
 	changed func()           // told after the state changed (SetChanged)
 	pending *pendingRecovery // armed by ArmRecovery, written by the next command
-	problem string           // why the record does not verify; "" if it does
+	problem *phrase.Error    // why the record does not verify; nil if it does
 	seal    Seal             // the last head the arbiter signed, as read or written
 }
 
@@ -207,7 +207,7 @@ func New(ctx context.Context, db *store.DB) (*App, error) {
 	rep := checkRecord(evs, sigs, Anchors{}, false)
 	upto := len(evs)
 	if !rep.OK {
-		a.problem = rep.Problem
+		a.problem = rep.Why
 		upto = max(0, min(len(evs), int(rep.BadSeq)-1))
 	}
 	a.seal = rep.Seal
@@ -222,9 +222,18 @@ func New(ctx context.Context, db *store.DB) (*App, error) {
 }
 
 // Problem is why the record does not verify (one sentence naming the first
-// event that fails), or "" when it does. Nothing is appended to a record
-// with a problem.
+// event that fails), in English, or "" when it does. Nothing is appended
+// to a record with a problem.
 func (a *App) Problem() string {
+	if p := a.Why(); p != nil {
+		return p.Error()
+	}
+	return ""
+}
+
+// Why is the record's problem as a phrase (RecordReport.Why), which each
+// face says in its words, or nil when the record verifies.
+func (a *App) Why() *phrase.Error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.problem
@@ -252,7 +261,7 @@ func (a *App) Seal() Seal {
 
 // checkTail checks that evs continue the chain after the event (seq, head):
 // consecutive, linked and each hash right. It returns "" or the problem.
-func checkTail(seq int64, head string, evs []store.Event) string {
+func checkTail(seq int64, head string, evs []store.Event) *phrase.Error {
 	prev := head
 	if prev == "" {
 		prev = store.GenesisPrev
@@ -261,15 +270,15 @@ func checkTail(seq int64, head string, evs []store.Event) string {
 		seq++
 		switch {
 		case e.Seq != seq:
-			return fmt.Sprintf("event %d is missing (the record goes on with event %d (%s))", seq, e.Seq, e.Kind)
+			return store.Problem(store.CodeMissingGoesOn, seq, store.EventName(e.Seq, e.Kind))
 		case store.EventHash(e) != e.Hash:
-			return fmt.Sprintf("event %d (%s) was edited (hash mismatch)", e.Seq, e.Kind)
+			return store.Problem(store.CodeEdited, store.EventName(e.Seq, e.Kind))
 		case e.Prev != prev:
-			return fmt.Sprintf("event %d (%s) does not follow event %d in the chain (the record was rewritten)", e.Seq, e.Kind, e.Seq-1)
+			return problem(CodeNotFollowing, e.Seq, e.Kind, e.Seq-1)
 		}
 		prev = e.Hash
 	}
-	return ""
+	return nil
 }
 
 // DB is the underlying store.
@@ -307,7 +316,7 @@ func (a *App) State() *State {
 // Refresh catches up with events appended by other processes.
 func (a *App) Refresh(ctx context.Context) error {
 	a.mu.Lock()
-	seq, head, broken := a.state.Seq, a.state.Head, a.problem != ""
+	seq, head, broken := a.state.Seq, a.state.Head, a.problem != nil
 	a.mu.Unlock()
 	if broken {
 		return nil
@@ -320,7 +329,7 @@ func (a *App) Refresh(ctx context.Context) error {
 		return nil
 	}
 	a.mu.Lock()
-	if p := checkTail(seq, head, evs); p != "" {
+	if p := checkTail(seq, head, evs); p != nil {
 		a.problem = p
 		a.mu.Unlock()
 		a.notify()
@@ -358,13 +367,13 @@ func (a *App) keepLocked(evs []store.Event) error {
 // state reads the record (Refresh).
 func (a *App) Take(ctx context.Context, evs []store.Event) error {
 	a.mu.Lock()
-	seq, broken := a.state.Seq, a.problem != ""
+	seq, broken := a.state.Seq, a.problem != nil
 	if broken || int64(len(evs)) <= seq {
 		a.mu.Unlock()
 		return nil // nothing after the state's head
 	}
 	tail := evs[seq:]
-	if checkTail(seq, a.state.Head, tail) != "" {
+	if checkTail(seq, a.state.Head, tail) != nil {
 		a.mu.Unlock()
 		return a.Refresh(ctx) // the record says what is wrong, if anything is
 	}
@@ -580,7 +589,7 @@ var errCaughtUp = errors.New("match: the record's credentials moved on")
 // state caught up with them, or why they do not continue the App's state.
 type caughtState struct {
 	st     *State
-	broken string
+	broken *phrase.Error
 }
 
 // caughtUp publishes what a refused command's transaction read, as Refresh
@@ -588,15 +597,15 @@ type caughtState struct {
 // appended, or the problem with those events. Nothing changes when the
 // App's state moved on from base meanwhile.
 func (a *App) caughtUp(base *State, caught *caughtState) {
-	if caught == nil || (caught.st == nil && caught.broken == "") {
+	if caught == nil || (caught.st == nil && caught.broken == nil) {
 		return
 	}
 	a.mu.Lock()
-	if a.state != base || a.problem != "" {
+	if a.state != base || a.problem != nil {
 		a.mu.Unlock()
 		return
 	}
-	if caught.broken != "" {
+	if caught.broken != nil {
 		a.problem = caught.broken
 	} else {
 		a.state = caught.st
@@ -619,7 +628,7 @@ func (a *App) before(c Cmd) (*State, authn, error) {
 	a.mu.Lock()
 	base, problem := a.state, a.problem
 	a.mu.Unlock()
-	if problem != "" {
+	if problem != nil {
 		return nil, authn{}, refuseAs(CodeRecordBroken, problem)
 	}
 	provisional := c.At
@@ -703,7 +712,7 @@ func catchUp(stx *store.Tx, base *State, caught *caughtState) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p := checkTail(base.Seq, base.Head, evs); p != "" {
+	if p := checkTail(base.Seq, base.Head, evs); p != nil {
 		caught.broken = p
 		return nil, refuseAs(CodeRecordBroken, p)
 	}
@@ -799,7 +808,7 @@ func (a *App) SignHead(ctx context.Context, c Cmd) (Seal, error) {
 	if err := a.Refresh(ctx); err != nil {
 		return Seal{}, err
 	}
-	if p := a.Problem(); p != "" {
+	if p := a.Why(); p != nil {
 		return Seal{}, refuseAs(CodeRecordBroken, p)
 	}
 	st := a.State()

@@ -250,5 +250,6 @@ func checkFile(t *testing.T, path string, want Anchors) RecordReport {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSaid(t, r)
 	return r
 }

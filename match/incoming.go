@@ -67,7 +67,8 @@ func (w *IncomingWalk) Check(prior, added []store.Event, sigs []store.Signature)
 	n := v.len()
 	var r RecordReport
 	if w.walked > n {
-		r.Events, r.BadSeq, r.Problem = int64(n), int64(n)+1, "the record is shorter than the events it was checked with"
+		r.Events = int64(n)
+		r.broken(int64(n)+1, "", problem(CodeShorter))
 		return r, nil
 	}
 	r.VerifyReport = w.chain(v, len(prior))

@@ -236,14 +236,15 @@ func requestRow(r *SignedRequest, pub string, seq int64, n int) store.Signature 
 		Key: pub, Sig: r.Sig, Request: string(b)}
 }
 
-// requestOf reads a request row back: the request as signed, or a problem.
-func requestOf(s store.Signature) (SignedRequest, string) {
+// requestOf reads a request row back: the request as signed, or a
+// problem's code.
+func requestOf(s store.Signature) (SignedRequest, Code) {
 	var r SignedRequest
 	if err := json.Unmarshal([]byte(s.Request), &r); err != nil {
-		return r, "has a request signature whose fields are unreadable (the row was edited)"
+		return r, CodeRequestUnreadable
 	}
 	if r.ID != s.Cmd || r.Signer != s.Signer || r.From != s.Station {
-		return r, "has a request signature whose fields disagree with its row (the row was edited)"
+		return r, CodeRequestDisagrees
 	}
 	r.Sig = s.Sig
 	return r, ""
@@ -251,15 +252,16 @@ func requestOf(s store.Signature) (SignedRequest, string) {
 
 // checkRequest checks a request row against the record before event index
 // i (hashAt is the hash of the record's event seq): the sender's head it
-// signed must be the record's event at that seq.
-func checkRequest(r SignedRequest, hashAt func(seq int64) string, i int) string {
+// signed must be the record's event at that seq. It returns the problem
+// at event index i, or nil.
+func checkRequest(r SignedRequest, hashAt func(seq int64) string, i int) *badEvent {
 	if r.Seq < 0 || r.Seq > int64(i) {
-		return fmt.Sprintf("has a request signature made on a record of %d events, more than stood before it (the record was reordered)", r.Seq)
+		return bad(i, CodeRequestReordered, r.Seq)
 	}
 	if r.Seq > 0 && hashAt(r.Seq) != r.Head {
-		return fmt.Sprintf("has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)", r.Seq)
+		return bad(i, CodeRequestRewritten, r.Seq)
 	}
-	return ""
+	return nil
 }
 
 // authenticateRemote checks a command given at another station: a wrong

@@ -140,6 +140,7 @@ func verifyFile(t *testing.T, path, head, key string) RecordReport {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSaid(t, r)
 	return r
 }
 

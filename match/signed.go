@@ -220,28 +220,28 @@ func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, f
 func (k *recordCheck) walk(r *RecordReport) bool {
 	fail := k.fail(r)
 	if bad := k.commands(r); bad != nil {
-		fail(bad.i, "%s", bad.problem)
+		fail(bad.i, bad.code, bad.args...)
 		return false
 	}
 	k.counted = r.Signatures
-	if bad, cut := k.headSignatures(r); cut != "" {
-		r.OK, r.BadSeq, r.Problem = false, bad, cut
+	if bad, cut := k.headSignatures(r); cut {
+		r.broken(bad, "", problem(CodeHeadCut, bad))
 		return false
 	} else if bad > 0 {
-		fail(int(bad-1), "does not match the head the arbiter signed there (the record was rewritten up to this event)")
+		fail(int(bad-1), CodeHeadMismatch)
 		return false
 	}
 	k.seal(r)
 	return true
 }
 
-// fail names the event at index i in r as the first that does not hold.
-func (k *recordCheck) fail(r *RecordReport) func(i int, format string, a ...any) RecordReport {
-	return func(i int, format string, a ...any) RecordReport {
+// fail names the event at index i in r as the first that does not hold,
+// and why: the problem code, whose arguments follow the event's seq and
+// kind.
+func (k *recordCheck) fail(r *RecordReport) func(i int, code Code, a ...any) RecordReport {
+	return func(i int, code Code, a ...any) RecordReport {
 		e := k.evs.at(i)
-		r.OK = false
-		r.BadSeq, r.BadKind = e.Seq, e.Kind
-		r.Problem = fmt.Sprintf("event %d (%s) ", e.Seq, e.Kind) + fmt.Sprintf(format, a...)
+		r.broken(e.Seq, e.Kind, problem(code, append([]any{e.Seq, e.Kind}, a...)...))
 		return *r
 	}
 }
@@ -317,14 +317,16 @@ func firstOf(evs eventView) *firstEvent {
 }
 
 // badEvent is the first problem found: the index of the event and what is
-// wrong with it.
+// wrong with it (a problem code and its arguments after the event's seq
+// and kind).
 type badEvent struct {
-	i       int
-	problem string
+	i    int
+	code Code
+	args []any
 }
 
-func bad(i int, format string, a ...any) *badEvent {
-	return &badEvent{i: i, problem: fmt.Sprintf(format, a...)}
+func bad(i int, code Code, a ...any) *badEvent {
+	return &badEvent{i: i, code: code, args: a}
 }
 
 // newRecordCheck sorts the signatures by kind and finds the last head
@@ -382,7 +384,7 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 				k.protected = true
 				r.ProtectedFrom = e.Seq
 			} else if hasCmd || k.stations[e.Seq].Key != "" {
-				return bad(i, "carries signatures although the match was not protected then (signatures were added to an unprotected record)")
+				return bad(i, CodeSignedUnprotected)
 			} else {
 				i++
 				continue
@@ -390,20 +392,20 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 		}
 		if !hasCmd {
 			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
-				return bad(i, "carries no signature of a credential (it was added or changed without one)")
+				return bad(i, CodeUnsigned)
 			}
 			if credentialIn(e) != nil {
-				return bad(i, "registers a credential without the arbiter's signature (only the arbiter hands out credentials)")
+				return bad(i, CodeCredentialUnsigned)
 			}
-			if problem := checkStation(e, k.stations[e.Seq], "", k.crypto(e.Seq)); problem != "" {
-				return bad(i, "%s", problem)
+			if code := checkStation(e, k.stations[e.Seq], "", k.crypto(e.Seq)); code != "" {
+				return bad(i, code)
 			}
 			r.Signatures++
 			i++
 			continue
 		}
 		if c.Count < 1 || i+int(c.Count) > k.evs.len() {
-			return bad(i, "has a command signature that covers events not in the record (the record was cut off or events were deleted)")
+			return bad(i, CodeCommandBeyond)
 		}
 		if b := k.command(r, i, c); b != nil {
 			return b
@@ -427,7 +429,7 @@ func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEve
 		}
 	}
 	if want == "" || c.Key != want {
-		return bad(i, "is signed with a key that is not the %s's credential", c.Signer)
+		return bad(i, CodeWrongKey, signerWord(c.Signer))
 	}
 	certified, msg := c.Station, []byte(nil)
 	if c.Kind == store.SigRequest {
@@ -438,10 +440,10 @@ func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEve
 	}
 	for j, g := range group {
 		if !signerMay(c.Signer, g) {
-			return bad(i+j, "was recorded for the %s but signed with the %s's credential", g.Role, c.Signer)
+			return bad(i+j, CodeRoleSigner, Role(g.Role), signerWord(c.Signer))
 		}
-		if problem := checkStation(g, k.stations[g.Seq], certified, k.crypto(g.Seq)); problem != "" {
-			return bad(i+j, "%s", problem)
+		if code := checkStation(g, k.stations[g.Seq], certified, k.crypto(g.Seq)); code != "" {
+			return bad(i+j, code)
 		}
 		r.Signatures++
 	}
@@ -449,7 +451,7 @@ func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEve
 		msg = CommandMessage(c.Cmd, c.Signer, c.Station, group)
 	}
 	if (k.crypto(group[len(group)-1].Seq) || rotation) && !verifySig(c.Key, c.Sig, msg) {
-		return bad(i, "does not match the command the %s signed (it was edited, reordered or re-hashed)", c.Signer)
+		return bad(i, CodeCommandMismatch, signerWord(c.Signer))
 	}
 	r.Signatures++
 	for _, g := range group {
@@ -471,14 +473,14 @@ func (k *recordCheck) registrations(i int, c store.Signature, group []store.Even
 			continue
 		}
 		if c.Signer != "arbiter" {
-			return false, bad(i+j, "registers the %s's credential under the %s's signature (only the arbiter hands out credentials)", credWordText(cred.ID()), c.Signer)
+			return false, bad(i+j, CodeRegisteredByOther, credWord(cred.ID()), signerWord(c.Signer))
 		}
 		if cred.Role != "arbiter" {
 			continue
 		}
 		rotation = true
 		if old := k.creds["arbiter"]; old != "" && c.Key != old {
-			return false, bad(i+j, "registers a new arbiter key that is not signed by the arbiter key it replaces, %s (a forged rotation)", HexBlocks(Fingerprint(old)))
+			return false, bad(i+j, CodeForgedRotation, HexBlocks(Fingerprint(old)))
 		}
 	}
 	return rotation, nil
@@ -488,20 +490,20 @@ func (k *recordCheck) registrations(i int, c store.Signature, group []store.Even
 // request (its message), on a record that was this one, and the events are
 // certified by the one station that appended them.
 func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (certified string, msg []byte, b *badEvent) {
-	req, problem := requestOf(c)
-	if problem != "" {
-		return "", nil, bad(i, "%s", problem)
+	req, code := requestOf(c)
+	if code != "" {
+		return "", nil, bad(i, code)
 	}
-	if problem := checkRequest(req, func(seq int64) string { return k.evs.at(int(seq - 1)).Hash }, i); problem != "" {
+	if b := checkRequest(req, func(seq int64) string { return k.evs.at(int(seq - 1)).Hash }, i); b != nil {
 		if req.Seq >= 1 && req.Seq <= int64(i) {
-			return "", nil, bad(int(req.Seq-1), "does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)", c.Signer, group[0].Seq)
+			return "", nil, bad(int(req.Seq-1), CodeRequestRecordEdited, signerWord(c.Signer), group[0].Seq)
 		}
-		return "", nil, bad(i, "%s", problem)
+		return "", nil, b
 	}
 	for j, g := range group {
 		// the command the arbiter signed names the key the record registers
 		if cred := credentialIn(g); cred != nil && cred.Role == "arbiter" && !requestCarriesKey(req, cred.PublicKey) {
-			return "", nil, bad(i+j, "registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)")
+			return "", nil, bad(i+j, CodeRequestForgedRotation)
 		}
 	}
 	return k.stations[group[0].Seq].Key, req.RequestMessage(), nil
@@ -511,14 +513,14 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 // (on opening, down to the one checking starts from) and keeps the last in
 // the seal. bad is the seq of a head that does not hold; cut says a head
 // names an event the record does not hold (its seq in bad).
-func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string) {
+func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut bool) {
 	for j := len(k.heads) - 1; j >= 0; j-- {
 		h := k.heads[j]
 		if h.Seq < 1 || h.Seq > int64(k.evs.len()) {
-			return h.Seq, fmt.Sprintf("a head signature names event %d, which is not in the record (the record was cut off)", h.Seq)
+			return h.Seq, true
 		}
 		if (k.full || h.Seq >= k.from) && !k.headOK(h) {
-			return h.Seq, ""
+			return h.Seq, false
 		}
 		r.Signatures++
 		if r.Seal.HeadSeq == 0 {
@@ -528,7 +530,7 @@ func (k *recordCheck) headSignatures(r *RecordReport) (badSeq int64, cut string)
 			break
 		}
 	}
-	return 0, ""
+	return 0, false
 }
 
 // seal fills in what the record's signatures say of it.
@@ -553,11 +555,11 @@ func (k *recordCheck) seal(r *RecordReport) {
 // the record, has the fingerprint want (a prefix of 16 or more hex
 // digits). A later key will not do: a record re-keyed from its first event
 // can register the genuine key afterwards, signed by its own.
-func checkFirstKey(r RecordReport, want string, fail func(int, string, ...any) RecordReport) RecordReport {
+func checkFirstKey(r RecordReport, want string, fail func(int, Code, ...any) RecordReport) RecordReport {
 	want = normalHex(want)
 	ks := r.Seal.ArbiterKeys
 	if len(ks) == 0 {
-		r.OK, r.BadSeq, r.Problem = false, 1, "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)"
+		r.broken(1, "", problem(CodeNoArbiterKey))
 		return r
 	}
 	matches := func(k ArbiterKey) bool { return len(want) >= 16 && strings.HasPrefix(k.Fingerprint(), want) }
@@ -565,14 +567,12 @@ func checkFirstKey(r RecordReport, want string, fail func(int, string, ...any) R
 		return r
 	}
 	first := ks[0]
-	later := ""
 	for _, k := range ks[1:] {
 		if matches(k) {
-			later = fmt.Sprintf("; that key is registered only at event %d, as a later key, and the record is anchored by its first", k.Seq)
-			break
+			return fail(int(first.Seq-1), CodeRekeyedLater, HexBlocks(first.Fingerprint()), HexBlocks(want), k.Seq)
 		}
 	}
-	return fail(int(first.Seq-1), "registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed%s)", HexBlocks(first.Fingerprint()), HexBlocks(want), later)
+	return fail(int(first.Seq-1), CodeRekeyed, HexBlocks(first.Fingerprint()), HexBlocks(want))
 }
 
 // checkMatchID checks the match id of match.new against want.
@@ -581,13 +581,11 @@ func checkMatchID(r RecordReport, evs []store.Event, want string) RecordReport {
 	got := r.Seal.MatchID
 	switch {
 	case len(evs) == 0 || evs[0].Kind != KindMatchNew:
-		r.OK, r.BadSeq, r.Problem = false, 1, "the record has no match.new, so it has no match id to check"
+		r.broken(1, "", problem(CodeNoMatchNew))
 	case got == "":
-		r.OK, r.BadSeq, r.BadKind = false, 1, evs[0].Kind
-		r.Problem = "event 1 (match.new) carries no match id (the record was made before match ids were recorded), so its match id cannot be checked: check it against the arbiter's key and a head written down instead"
+		r.broken(1, evs[0].Kind, problem(CodeNoMatchID, int64(1), evs[0].Kind))
 	case got != want:
-		r.OK, r.BadSeq, r.BadKind = false, 1, evs[0].Kind
-		r.Problem = fmt.Sprintf("event 1 (match.new) records the match id %s, not %s it is checked against (it is another match)", HexBlocks(got), HexBlocks(want))
+		r.broken(1, evs[0].Kind, problem(CodeOtherMatch, int64(1), evs[0].Kind, HexBlocks(got), HexBlocks(want)))
 	}
 	return r
 }
@@ -676,15 +674,6 @@ func CheckHeadSignature(evs []store.Event, h store.Signature) string {
 	return arbiterKeysAt(evs).CheckHead(h, hash)
 }
 
-// credWordText names a credential ID in a problem sentence: "arbiter",
-// "operator", "player Deep Blue".
-func credWordText(id string) string {
-	if name, ok := strings.CutPrefix(id, "player:"); ok {
-		return "player " + name
-	}
-	return id
-}
-
 // HexBlocks writes hex in blocks of eight, to be read out and copied by
 // hand: the console, the CLI and the reports print heads and fingerprints
 // so ('arbiter verify --head' and '--key' ignore the spaces).
@@ -699,15 +688,17 @@ func HexBlocks(h string) string {
 	return b.String()
 }
 
-func checkStation(e store.Event, s store.Signature, certified string, crypto bool) string {
+// checkStation checks the station signature s of e: the problem's code,
+// or "" when it holds.
+func checkStation(e store.Event, s store.Signature, certified string, crypto bool) Code {
 	if s.Key == "" {
-		return "has no station signature (it was added or changed afterwards)"
+		return CodeStationUnsigned
 	}
 	if certified != "" && s.Key != certified {
-		return "was appended by a station other than the one named in its command"
+		return CodeOtherStation
 	}
 	if crypto && !verifySig(s.Key, s.Sig, StationMessage(e.Hash)) {
-		return "does not match the hash its station signed (it was edited and re-hashed)"
+		return CodeStationMismatch
 	}
 	return ""
 }

@@ -68,7 +68,7 @@ func checkCopy(ctx context.Context, old *store.DB, path string) error {
 		return fmt.Errorf("verify the copy: %w", err)
 	}
 	if !rep.OK {
-		return refuse(CodeCopyProblem, rep.Problem)
+		return refuse(CodeCopyProblem, rep.Why)
 	}
 	// The original may have grown since the snapshot, never shrunk: the copy's
 	// head must be in the original's chain.

@@ -139,7 +139,7 @@ func VerifyCopy(ctx context.Context, path string) (int64, string, error) {
 		return 0, "", fmt.Errorf("the copy %s cannot be read: %w", path, err)
 	}
 	if !rep.OK {
-		return 0, "", refuse(CodeCopyDoesNotVerify, path, rep.Problem)
+		return 0, "", refuse(CodeCopyDoesNotVerify, path, rep.Why)
 	}
 	return rep.Events, rep.Head, nil
 }

@@ -6,16 +6,18 @@ import (
 	"errors"
 	"strings"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/report"
 )
 
 // NotVerified is the refusal of a report on a record that does not verify:
 // no report may vouch for it. Each face words it (the CLI names 'arbiter
-// verify', the console its Reports menu).
-type NotVerified struct{ Problem string }
+// verify', the console its Reports menu) and says the record's problem, Why
+// (match.RecordReport.Why), in its language.
+type NotVerified struct{ Why *phrase.Error }
 
-func (e *NotVerified) Error() string { return "the record does not verify (" + e.Problem + ")" }
+func (e *NotVerified) Error() string { return "the record does not verify (" + e.Why.Error() + ")" }
 
 // ExportSeal is what an export does to the record before it is written
 // (docs/store.md, "Signatures"): on a protected match, given the arbiter's
@@ -24,8 +26,8 @@ func (e *NotVerified) Error() string { return "the record does not verify (" + e
 // seal names the last head he signed. A record that does not verify is
 // refused (NotVerified). signed reports whether this export signed a head.
 func ExportSeal(ctx context.Context, app *match.App, c match.Cmd, withCredential bool) (seal match.Seal, signed bool, err error) {
-	if p := app.Problem(); p != "" {
-		return match.Seal{}, false, &NotVerified{Problem: p}
+	if p := app.Why(); p != nil {
+		return match.Seal{}, false, &NotVerified{Why: p}
 	}
 	if app.State().ArbiterCredential() == nil || !withCredential {
 		return app.Seal(), false, nil
@@ -47,7 +49,7 @@ func ReportPDF(ctx context.Context, app *match.App, opts report.PDFOptions) ([]b
 		return nil, "", err
 	}
 	if !rep.OK {
-		return nil, "", &NotVerified{Problem: rep.Problem}
+		return nil, "", &NotVerified{Why: rep.Why}
 	}
 	events, sigs, err := app.DB().Record(ctx)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"arbiter/internal/phrase"
 )
 
 // VerifyReport is the result of checking the hash chain.
@@ -13,7 +15,10 @@ type VerifyReport struct {
 	Head    string // 64 lowercase hex of the last event's hash
 	BadSeq  int64  // first event that does not match (0 if OK)
 	BadKind string // the kind of the event at BadSeq as recorded, "" if it is missing
-	Problem string // one sentence saying what is wrong, "" if OK
+	Problem string // one sentence saying what is wrong, in English (Why's), "" if OK
+	// Why is the problem as a phrase (store/problems.go: its code and
+	// arguments), which each face says in its words; nil if OK.
+	Why *phrase.Error
 	// HeadSeq is the Seq of the event whose hash equals the wantHead passed
 	// to Verify (0 if none was given or it was not found). Events after it
 	// were appended after that head was written down.
@@ -56,7 +61,6 @@ func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 	if len(evs) > 0 {
 		r.Head = evs[len(evs)-1].Hash
 	}
-	// kind names an event by its seq and kind: "event 7 (move)".
 	kindAt := func(seq int64) string {
 		for _, e := range evs {
 			if e.Seq == seq {
@@ -65,16 +69,13 @@ func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 		}
 		return ""
 	}
-	name := func(seq int64) string {
-		if k := kindAt(seq); k != "" {
-			return fmt.Sprintf("event %d (%s)", seq, k)
-		}
-		return fmt.Sprintf("event %d", seq)
-	}
-	bad := func(seq int64, format string, a ...any) VerifyReport {
+	// name names an event by its seq and kind: "event 7 (move)".
+	name := func(seq int64) *phrase.Error { return EventName(seq, kindAt(seq)) }
+	bad := func(seq int64, code Code, a ...any) VerifyReport {
 		r.BadSeq = seq
 		r.BadKind = kindAt(seq)
-		r.Problem = fmt.Sprintf(format, a...)
+		r.Why = Problem(code, a...)
+		r.Problem = r.Why.Error()
 		return r
 	}
 	seqOfHash := make(map[string]int64, len(evs))
@@ -85,7 +86,7 @@ func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 	for i, e := range evs {
 		p := int64(i) + 1
 		if e.Seq != p {
-			r := bad(p, "event %d is missing (the record goes on with %s)", p, name(e.Seq))
+			r := bad(p, CodeMissingGoesOn, p, name(e.Seq))
 			r.BadKind = ""
 			return r
 		}
@@ -97,50 +98,50 @@ func verifyChain(evs []Event, wantHead string, checked int) VerifyReport {
 		if selfOK {
 			// A self-consistent event that does not link to its predecessor.
 			if p == 1 {
-				return bad(1, "%s does not start the chain (its prev is not 64 zeros)", name(1))
+				return bad(1, CodeNotFirst, name(1))
 			}
 			if q, ok := seqOfHash[e.Prev]; ok && q < p-1 {
-				return bad(q+1, "%s was inserted (event %d records event %d as its predecessor)", name(q+1), p, q)
+				return bad(q+1, CodeInsertedBefore, name(q+1), p, q)
 			}
 			if e.Prev == GenesisPrev && p > 1 {
-				return bad(1, "%s was inserted (event %d claims to be the first event)", name(1), p)
+				return bad(1, CodeInsertedAsFirst, name(1), p)
 			}
-			return bad(p-1, "%s was edited and re-hashed (event %d records a different hash for it)", name(p-1), p)
+			return bad(p-1, CodeRehashed, name(p-1), p)
 		}
 		s := recoverSeq(e, int64(2*len(evs)+16))
 		switch {
 		case s == 0:
-			return bad(p, "%s was edited (hash mismatch)", name(p))
+			return bad(p, CodeEdited, name(p))
 		case s < p && evs[s-1].Hash == e.Hash:
 			// The row is event s again, as it was: a duplicate, which no
 			// index refuses (docs/store.md, "No index but the key").
-			return bad(p, "%s is a copy of event %d", name(p), s)
+			return bad(p, CodeCopy, name(p), s)
 		case s < p:
-			return bad(s, "%s was inserted (the original event %d now sits at %d)", name(s), s, p)
+			return bad(s, CodeInsertedMoved, name(s), s, p)
 		case s > p:
 			for _, f := range evs[i+1:] {
 				if f.Prev == prev {
-					return bad(p, "%s is out of order (it was recorded as event %d)", name(p), s)
+					return bad(p, CodeOutOfOrder, name(p), s)
 				}
 			}
 			var r VerifyReport
 			if s == p+1 {
-				r = bad(p, "event %d is missing (later events were renumbered; %s was recorded as event %d)", p, name(p), s)
+				r = bad(p, CodeMissingRenumbered, p, name(p), s)
 			} else {
-				r = bad(p, "events %d to %d are missing (later events were renumbered; %s was recorded as event %d)", p, s-1, name(p), s)
+				r = bad(p, CodeManyMissing, p, s-1, name(p), s)
 			}
 			r.BadKind = ""
 			return r
 		default:
 			// Valid under its own Seq but the hash disagrees: cannot happen,
 			// since selfOK was false; treat as an edit.
-			return bad(p, "%s was edited (hash mismatch)", name(p))
+			return bad(p, CodeEdited, name(p))
 		}
 	}
 	if wantHead != "" {
 		s, ok := seqOfHash[wantHead]
 		if !ok {
-			return bad(r.Events+1, "head %s… is not in the chain", shortHash(wantHead))
+			return bad(r.Events+1, CodeHeadNotInChain, shortHash(wantHead))
 		}
 		r.HeadSeq = s
 	}

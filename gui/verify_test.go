@@ -1,0 +1,102 @@
+package gui
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// tamperMove edits the move e5 in h's file behind the console, as an
+// intruder would (no hash made anew), and returns its seq.
+func tamperMove(t *testing.T, h *harness) int64 {
+	t.Helper()
+	raw, err := sql.Open("sqlite", h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var seq int64
+	if err := raw.QueryRow(`SELECT seq FROM events WHERE kind = 'move' AND payload LIKE '%"e5"%'`).Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP TRIGGER IF EXISTS events_no_update",
+		`UPDATE events SET payload = replace(payload, '"e5"', '"e6"') WHERE seq = ?`} {
+		if _, err := raw.Exec(q, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return seq
+}
+
+// The German console says why the record does not verify in German — the
+// record's problem is a phrase of the core (store.VerifyReport.Why), not an
+// English sentence inside a German one — in the Verify dialog, in an
+// export's refusal and in the banner of a console opened on the file; the
+// event's kind stays as recorded.
+func TestTheGermanConsoleSaysWhyTheRecordDoesNotVerifyInGerman(t *testing.T) {
+	inGerman(t)
+	h := newHarness(t, match.RoleArbiter, secret)
+	h.newMatch("acm1996", secret)
+	h.c.do(actStartGame)
+	for _, mv := range []string{"e4", "e5"} {
+		h.ft.advance(3 * time.Second)
+		h.typeMove(mv)
+	}
+	seq := tamperMove(t, h)
+	why := fmt.Sprintf("Ereignis %d (move) wurde verändert (Hash stimmt nicht)", seq)
+	for _, tc := range []struct {
+		name string
+		said func(t *testing.T) string
+		want []string
+	}{
+		{"the Verify dialog says it in German", func(t *testing.T) string {
+			h.c.verifyRecord()
+			return topDialogTexts(h.c)
+		}, []string{"Die Aufzeichnung ist nicht unversehrt\n", why + fmt.Sprintf(" (Ereignis %d). Lassen Sie diese Datei unverändert", seq)}},
+		{"an export's refusal says it in German", func(t *testing.T) string {
+			_, _, err := h.c.exportPDF(filepath.Join(t.TempDir(), "report.pdf"), "A4", 0)
+			if err == nil {
+				t.Fatal("a report was written of a record that does not verify")
+			}
+			return err.Error()
+		}, []string{"die Aufzeichnung besteht die Prüfung nicht (" + why + "), daher könnte ein Bericht"}},
+		{"the banner of a console opened on the file says it in German", func(t *testing.T) string {
+			db, err := store.Open(h.ctx, h.dbPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			core, err := match.New(h.ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: secret, now: h.ft.Now, after: h.ft.after})
+			if !c.banner.obj.Visible() {
+				t.Error("the banner is not shown")
+			}
+			return c.banner.text.Text
+		}, []string{"Die Aufzeichnung ist nicht unversehrt (" + why + "): es kann nichts mehr in sie geschrieben werden."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.said(t)
+			for _, want := range tc.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("the console says\n%q\nwant it to say\n%q", got, want)
+				}
+			}
+			for _, english := range []string{"was edited", "hash mismatch", "event "} {
+				if strings.Contains(got, english) {
+					t.Errorf("the German console says %q: English %q in it", got, english)
+				}
+			}
+		})
+	}
+}

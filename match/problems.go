@@ -1,0 +1,116 @@
+package match
+
+import (
+	"strings"
+
+	"arbiter/internal/phrase"
+)
+
+// A record that does not hold is said as a phrase, as a broken chain is
+// (store/problems.go): RecordReport.Why is the problem's code and its
+// arguments, which each face says in its words (the command line in
+// English, RecordReport.Problem; the console in its language). The
+// problems of the signatures, of the anchors a record is checked against
+// and of a tail read after the App's state are below, with their English;
+// en.json holds it under the same code, de.json in German
+// (TestEveryRecordProblemHasItsWordsInBothDictionaries). They are not
+// refusals (errors.go): a report says them, and a refusal of a command on
+// a broken record carries one as its argument (CodeRecordBroken).
+//
+// A problem of one event begins with its seq and its kind as recorded
+// ("event 7 (move) carries no signature …"): fail puts them first.
+
+// The record's problems beyond its chain.
+const (
+	CodeSignedUnprotected     Code = "record-check-signed-unprotected"
+	CodeUnsigned              Code = "record-check-unsigned"
+	CodeCredentialUnsigned    Code = "record-check-credential-unsigned"
+	CodeCommandBeyond         Code = "record-check-command-beyond"
+	CodeWrongKey              Code = "record-check-wrong-key"
+	CodeRoleSigner            Code = "record-check-role-signer"
+	CodeStationUnsigned       Code = "record-check-station-unsigned"
+	CodeOtherStation          Code = "record-check-other-station"
+	CodeStationMismatch       Code = "record-check-station-mismatch"
+	CodeCommandMismatch       Code = "record-check-command-mismatch"
+	CodeRegisteredByOther     Code = "record-check-registered-by-other"
+	CodeForgedRotation        Code = "record-check-forged-rotation"
+	CodeRequestUnreadable     Code = "record-check-request-unreadable"
+	CodeRequestDisagrees      Code = "record-check-request-disagrees"
+	CodeRequestRecordEdited   Code = "record-check-request-record-edited"
+	CodeRequestReordered      Code = "record-check-request-reordered"
+	CodeRequestRewritten      Code = "record-check-request-rewritten"
+	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
+	CodeHeadCut               Code = "record-check-head-cut"
+	CodeHeadMismatch          Code = "record-check-head-mismatch"
+	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
+	CodeRekeyed               Code = "record-check-rekeyed"
+	CodeRekeyedLater          Code = "record-check-rekeyed-later"
+	CodeNoMatchNew            Code = "record-check-no-match-new"
+	CodeNoMatchID             Code = "record-check-no-match-id"
+	CodeOtherMatch            Code = "record-check-other-match"
+	CodeShorter               Code = "record-check-shorter"
+	CodeNotFollowing          Code = "record-check-not-following"
+	// CodeSignerPlayer names a player's credential as the signature rows
+	// do ("player:Deep Blue"); the German says "Spieler Deep Blue".
+	CodeSignerPlayer Code = "record-check-signer-player"
+)
+
+// problems are the record's problems' English words (the shared
+// dictionary's), byte for byte the sentences Problem said before they were
+// codes.
+var problems = phrase.Table[Code]{
+	CodeSignedUnprotected:     "event %d (%s) carries signatures although the match was not protected then (signatures were added to an unprotected record)",
+	CodeUnsigned:              "event %d (%s) carries no signature of a credential (it was added or changed without one)",
+	CodeCredentialUnsigned:    "event %d (%s) registers a credential without the arbiter's signature (only the arbiter hands out credentials)",
+	CodeCommandBeyond:         "event %d (%s) has a command signature that covers events not in the record (the record was cut off or events were deleted)",
+	CodeWrongKey:              "event %d (%s) is signed with a key that is not the %s's credential",
+	CodeRoleSigner:            "event %d (%s) was recorded for the %s but signed with the %s's credential",
+	CodeStationUnsigned:       "event %d (%s) has no station signature (it was added or changed afterwards)",
+	CodeOtherStation:          "event %d (%s) was appended by a station other than the one named in its command",
+	CodeStationMismatch:       "event %d (%s) does not match the hash its station signed (it was edited and re-hashed)",
+	CodeCommandMismatch:       "event %d (%s) does not match the command the %s signed (it was edited, reordered or re-hashed)",
+	CodeRegisteredByOther:     "event %d (%s) registers the %s's credential under the %s's signature (only the arbiter hands out credentials)",
+	CodeForgedRotation:        "event %d (%s) registers a new arbiter key that is not signed by the arbiter key it replaces, %s (a forged rotation)",
+	CodeRequestUnreadable:     "event %d (%s) has a request signature whose fields are unreadable (the row was edited)",
+	CodeRequestDisagrees:      "event %d (%s) has a request signature whose fields disagree with its row (the row was edited)",
+	CodeRequestRecordEdited:   "event %d (%s) does not match the record the %s signed a later request on, at event %d (it was edited and re-hashed)",
+	CodeRequestReordered:      "event %d (%s) has a request signature made on a record of %d events, more than stood before it (the record was reordered)",
+	CodeRequestRewritten:      "event %d (%s) has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)",
+	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
+	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
+	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",
+	CodeNoArbiterKey:          "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)",
+	CodeRekeyed:               "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)",
+	CodeRekeyedLater:          "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed; that key is registered only at event %d, as a later key, and the record is anchored by its first)",
+	CodeNoMatchNew:            "the record has no match.new, so it has no match id to check",
+	CodeNoMatchID:             "event %d (%s) carries no match id (the record was made before match ids were recorded), so its match id cannot be checked: check it against the arbiter's key and a head written down instead",
+	CodeOtherMatch:            "event %d (%s) records the match id %s, not %s it is checked against (it is another match)",
+	CodeShorter:               "the record is shorter than the events it was checked with",
+	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
+	CodeSignerPlayer:          "player:%s",
+}
+
+// ProblemCodes lists the record's problems beyond its chain
+// (store.ProblemCodes lists the chain's).
+func ProblemCodes() []Code { return problems.Codes() }
+
+// problem is the record problem code with its arguments; its Error() is
+// the English.
+func problem(code Code, args ...any) *phrase.Error { return problems.Refuse(code, args...) }
+
+// broken says in r that the record does not hold at event seq (of kind
+// kind as recorded, "" for none named), and why.
+func (r *RecordReport) broken(seq int64, kind string, why *phrase.Error) {
+	r.OK, r.BadSeq, r.BadKind = false, seq, kind
+	r.Why, r.Problem = why, why.Error()
+}
+
+// signerWord names a signature's signer in a problem: a role the
+// dictionary translates ("arbiter"), or a player's credential as the row
+// names it ("player:Deep Blue").
+func signerWord(signer string) any {
+	if name, ok := strings.CutPrefix(signer, "player:"); ok {
+		return problem(CodeSignerPlayer, name)
+	}
+	return Role(signer)
+}

@@ -1,0 +1,130 @@
+package match
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"arbiter/assets"
+	"arbiter/internal/phrase"
+	"arbiter/store"
+)
+
+// checkSaid fails unless r, when the record does not hold, carries its
+// problem as a phrase (Why) whose English is Problem word for word and
+// whose German keeps no English format: every broken record the tests
+// verify (verifyFile, checkFile) passes through it.
+func checkSaid(t *testing.T, r RecordReport) {
+	t.Helper()
+	if r.OK {
+		if r.Why != nil || r.Problem != "" {
+			t.Errorf("a record that holds has the problem %q (%v)", r.Problem, r.Why)
+		}
+		return
+	}
+	if r.Why == nil {
+		t.Fatalf("the problem %q carries no phrase: the console could say it only in English", r.Problem)
+	}
+	if r.Why.Error() != r.Problem {
+		t.Errorf("the phrase's English %q is not Problem %q", r.Why.Error(), r.Problem)
+	}
+	if german := assets.Dictionary("de").Say(r.Why); strings.Contains(german, "%") || strings.Contains(german, "event") || german == r.Problem {
+		t.Errorf("the German of %q is %q: an English format is left in it", r.Problem, german)
+	}
+}
+
+// TestEveryRecordProblemHasItsWordsInBothDictionaries: each problem a
+// record's check can report beyond its chain is a code (RecordReport.Why),
+// worded by the shared dictionary — in English exactly as Problem says it,
+// in German with the same arguments — and a broken record of each kind
+// below is said in German whole, its event kind as recorded.
+func TestEveryRecordProblemHasItsWordsInBothDictionaries(t *testing.T) {
+	en, de := assets.Dictionary("en"), assets.Dictionary("de")
+	phrase.CheckTable(t, en, de, problems)
+
+	path, evs := protectedRecord(t)
+	other, _ := protectedRecord(t) // same play, another arbiter key
+	fp := verifyFile(t, path, "", "").Seal.ArbiterKey
+	move := seqOf(t, evs, KindMove, 2)
+	end := seqOf(t, evs, KindGameEnd, 0)
+	last := evs[len(evs)-1] // the same seq in every protectedRecord
+	tests := []struct {
+		name   string
+		report func(t *testing.T) RecordReport
+		code   string
+		german string
+	}{
+		{"an edited move is said with the chain's words", func(t *testing.T) RecordReport {
+			p, _ := protectedRecord(t)
+			exec(t, raw(t, p), `UPDATE events SET payload = replace(payload, 'c3', 'c4') WHERE seq = ?`, move)
+			return verifyFile(t, p, "", "")
+		}, string(store.CodeEdited), fmt.Sprintf("Ereignis %d (move) wurde verändert (Hash stimmt nicht)", move)},
+		{"a forged event without a credential's signature", func(t *testing.T) RecordReport {
+			p, evs := protectedRecord(t)
+			last := evs[len(evs)-1]
+			e := store.Event{Seq: last.Seq + 1, Match: 1, Game: 2, At: last.At, Role: "arbiter", Actor: "Mike Valvo",
+				Kind: KindGameEnd, Payload: []byte(`{"result":"0-1","termination":"adjudication","reason":"forged"}`), Prev: last.Hash}
+			e.Hash = store.EventHash(e)
+			exec(t, raw(t, p), `INSERT INTO events (seq, match, game, at_ns, role, actor, kind, payload, prev, hash) VALUES (?, 1, 2, ?, 'arbiter', 'Mike Valvo', ?, ?, ?, ?)`,
+				e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
+			return verifyFile(t, p, "", "")
+		}, string(CodeUnsigned), fmt.Sprintf("Ereignis %d (game.end) trägt keine Signatur eines Zugangsschlüssels (es wurde ohne einen hinzugefügt oder geändert)", last.Seq+1)},
+		{"a station signature deleted", func(t *testing.T) RecordReport {
+			p, _ := protectedRecord(t)
+			exec(t, raw(t, p), `DELETE FROM signatures WHERE seq = ? AND kind = 'station'`, move)
+			return verifyFile(t, p, "", "")
+		}, string(CodeStationUnsigned), fmt.Sprintf("Ereignis %d (move) hat keine Signatur einer Station (es wurde nachträglich hinzugefügt oder geändert)", move)},
+		{"a command signed with another key names the arbiter's credential in German", func(t *testing.T) RecordReport {
+			p, _ := protectedRecord(t)
+			exec(t, raw(t, p), `UPDATE signatures SET key = ? WHERE seq = ? AND kind = 'command'`, strings.Repeat("ab", 32), move)
+			return verifyFile(t, p, "", "")
+		}, string(CodeWrongKey), fmt.Sprintf("Ereignis %d (move) ist mit einem Schlüssel signiert, der nicht der Zugangsschlüssel von Schiedsrichter ist", move)},
+		{"a head signature of a cut-off event", func(t *testing.T) RecordReport {
+			p, _ := protectedRecord(t)
+			db := raw(t, p)
+			exec(t, db, `DELETE FROM events WHERE seq >= ?`, end)
+			exec(t, db, `DELETE FROM signatures WHERE seq >= ? AND kind <> 'head'`, end)
+			exec(t, db, `DELETE FROM signatures WHERE seq > ? AND kind = 'head'`, end)
+			return verifyFile(t, p, "", "")
+		}, string(CodeHeadCut), fmt.Sprintf("eine Kopfsignatur nennt Ereignis %d, das nicht in der Aufzeichnung steht (die Aufzeichnung wurde abgeschnitten)", end)},
+		{"a record checked against another arbiter's key", func(t *testing.T) RecordReport {
+			return verifyFile(t, other, "", fp)
+		}, string(CodeRekeyed), "Ereignis 1 (match.new) trägt den Schlüssel des Schiedsrichters " + HexBlocks(verifyFile(t, other, "", "").Seal.ArbiterKey) +
+			" ein, nicht den Schlüssel " + HexBlocks(fp) + ", gegen den geprüft wird (die Aufzeichnung wurde auf einen anderen Schlüssel umgestellt)"},
+		{"a record checked against another match's id", func(t *testing.T) RecordReport {
+			return checkFile(t, path, Anchors{MatchID: verifyFile(t, other, "", "").Seal.MatchID})
+		}, string(CodeOtherMatch), "Ereignis 1 (match.new) verzeichnet die Kennung des Wettkampfs " + HexBlocks(verifyFile(t, path, "", "").Seal.MatchID) +
+			", nicht " + HexBlocks(verifyFile(t, other, "", "").Seal.MatchID) + ", gegen die geprüft wird (es ist ein anderer Wettkampf)"},
+		{"a record stripped of its credentials, checked against the key", func(t *testing.T) RecordReport {
+			p, _ := protectedRecord(t)
+			db := raw(t, p)
+			exec(t, db, `UPDATE events SET payload = json_remove(payload, '$.credential') WHERE seq = 1`)
+			exec(t, db, `DELETE FROM signatures`)
+			rehash(t, db)
+			return verifyFile(t, p, "", fp)
+		}, string(CodeNoArbiterKey), "die Aufzeichnung trägt keinen Schlüssel des Schiedsrichters, ist also nicht mit dem Schlüssel signiert, gegen den sie geprüft wird (sie ist ungeschützt, oder ihre Zugangsschlüssel wurden entfernt)"},
+		{"a tail that does not follow the state's head", func(t *testing.T) RecordReport {
+			var r RecordReport
+			r.broken(move, KindMove, checkTail(move-1, evs[0].Hash, evs[move-1:]))
+			return r
+		}, string(CodeNotFollowing), fmt.Sprintf("Ereignis %d (move) folgt in der Kette nicht auf Ereignis %d (die Aufzeichnung wurde umgeschrieben)", move, move-1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is said in German", func(t *testing.T) {
+			r := tt.report(t)
+			checkSaid(t, r)
+			if r.Why == nil {
+				return
+			}
+			if r.Why.Code != tt.code {
+				t.Errorf("code %q (%s), want %q", r.Why.Code, r.Problem, tt.code)
+			}
+			if got := de.Say(r.Why); got != tt.german {
+				t.Errorf("German %q,\n want %q", got, tt.german)
+			}
+			if got := en.Say(r.Why); got != r.Problem {
+				t.Errorf("the English dictionary says %q, Problem %q", got, r.Problem)
+			}
+		})
+	}
+}
