@@ -536,6 +536,33 @@ func TestGameStartFromAPosition(t *testing.T) {
 	}
 }
 
+// The status text says a draw offer stands, as --json does (draw_offer):
+// an appeals board reading the match as it stood with --at sees the offer
+// the opponent had not yet answered, and no offer once it was declined.
+func TestStatusSaysADrawOfferThatStands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch, "0:00:00 game start",
+		"0:00:10 move e4", "0:00:20 move c5", "0:00:30 draw offer white", "0:01:00 draw decline"))
+	for _, tc := range []struct {
+		name string
+		when time.Duration
+		want bool
+	}{
+		{"an offer not yet answered is said with its offerer", 45 * time.Second, true},
+		{"a declined offer is not said", 90 * time.Second, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := mustArb(t, db, "--at", at(tc.when), "status")
+			if got := strings.Contains(out, "draw offer by white (Deep Blue): not yet answered"); got != tc.want {
+				t.Errorf("status says the offer: %v, want %v:\n%s", got, tc.want, out)
+			}
+			if got := path(status(t, db, tc.when), "game", "draw_offer") != nil; got != tc.want {
+				t.Errorf("status --json has draw_offer: %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // Issue 13: the status text shows the instant a flag fell, not when it was read.
 func TestStatusShowsTheFlagInstant(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")

@@ -484,6 +484,13 @@ func StatusText(s match.Status) string {
 		fmt.Fprintf(&b, "  White %s: %s (period %d, move %d)%s\n", g.White, g.Clock.White.Display, g.Clock.White.Period, g.Clock.White.Moves, flagText(g.Clock.White.Flag))
 		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
 		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
+		if g.DrawOffer != "" {
+			by := g.White
+			if g.DrawOffer == "black" {
+				by = g.Black
+			}
+			fmt.Fprintf(&b, "  draw offer by %s (%s): not yet answered\n", g.DrawOffer, by)
+		}
 	}
 	if n := len(s.RecordedLate); n > 0 {
 		l := s.RecordedLate[n-1]

@@ -389,7 +389,7 @@ func (args Correct) run(t *tx, out *Result) error {
 	if cause != CauseOperatorError || args.NoBonus || opts.Human == "" {
 		return nil
 	}
-	res.Bonus, res.BonusTo = RecoveryBonus, opts.Human
+	res.Bonus, res.BonusTo, res.BonusSide = RecoveryBonus, opts.Human, opts.HumanSide
 	return t.adjust(t.st.Game(g.Number), opts.HumanSide, Adjustment{D: RecoveryBonus}, phrase.Errorf(bonusOperatorError), rule)
 }
 

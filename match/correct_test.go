@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +206,38 @@ func BenchmarkCorrectionPreview(b *testing.B) {
 		if _, err := CorrectionPreview(st, 61, r.now); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The recovery bonus goes to the human whichever colour he has, and the
+// result names his side as well as his name, whether the command ran here
+// or its events are read back: the console words its note from the side
+// (Kasparov had Black in game 1 of 1996, and the note said "Deep Blue
+// received 0:05:00").
+func TestTheRecoveryBonusNamesTheSideOfTheHumanWhoReceivesIt(t *testing.T) {
+	for _, tt := range []struct {
+		white string
+		human clock.Side
+	}{
+		{white: kasparov, human: clock.White},
+		{white: deepBlue, human: clock.Black},
+	} {
+		t.Run("Kasparov has "+Colour(tt.human), func(t *testing.T) {
+			app, db, path := openTestApp(t, "rules.db")
+			r := &rig{t: t, ctx: context.Background(), path: path, db: db, app: app, now: rigStart.Add(-time.Hour)}
+			r.ok(app.NewMatch(r.ctx, r.as(RoleArbiter, 0), MatchNew{Title: "ACM Chess Challenge", Arbiter: "Mike Valvo",
+				Players: [2]string{kasparov, deepBlue}, Computer: deepBlue, Operators: []string{"Feng-hsiung Hsu"}, White: tt.white, Control: "acm1996"}))
+			r.start()
+			r.shuffle(3, time.Minute, time.Minute)
+			res, err := app.Do(r.ctx, r.as(RoleArbiter, time.Minute), Correct{Ply: 5, Method: MethodRecord, Reason: "3. Nf3 was relayed as Ng5"})
+			r.ok(err)
+			if got := *res.Correction; got.Bonus != RecoveryBonus || got.BonusTo != kasparov || got.BonusSide != tt.human {
+				t.Errorf("the command's result: %s to %q on %s's clock, want %s to %q on %s's", got.Bonus, got.BonusTo, Colour(got.BonusSide), RecoveryBonus, kasparov, Colour(tt.human))
+			}
+			res.Correction = nil
+			if got, _ := res.Corrected(); got.Bonus != RecoveryBonus || got.BonusSide != tt.human {
+				t.Errorf("from the events: %s on %s's clock, want %s on %s's", got.Bonus, Colour(got.BonusSide), RecoveryBonus, Colour(tt.human))
+			}
+		})
 	}
 }

@@ -70,7 +70,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".arbiter-write-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return folderError(path, dir, err)
 	}
 	name := tmp.Name()
 	_, werr := tmp.Write(data)
@@ -100,6 +100,23 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// folderError says why nothing could be written into dir, naming the
+// folder and what to do rather than the temporary file that was refused
+// ("open /tmp/out/.arbiter-write-2226067617: no such file or directory").
+func folderError(path, dir string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: the folder %s does not exist: create it or choose another", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("cannot write %s: the folder %s may not be written to: choose another", path, dir)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the temporary file's name means nothing to the reader
+	}
+	return fmt.Errorf("cannot write %s: %w", path, err)
 }
 
 // syncDir makes the rename durable where the system allows syncing a folder.

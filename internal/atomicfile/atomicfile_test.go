@@ -105,8 +105,14 @@ func TestWriteRefusesATargetThatIsNotARegularFile(t *testing.T) {
 
 func TestWriteIntoAMissingFolderFailsAndCreatesNothing(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "no-such-folder", "x.pgn")
-	if err := Write(p, []byte("x"), 0o644); err == nil {
+	err := Write(p, []byte("x"), 0o644)
+	if err == nil {
 		t.Fatal("Write into a missing folder succeeded")
+	}
+	// the sentence names the folder and what to do, not the temporary file
+	want := "cannot write " + p + ": the folder " + filepath.Dir(p) + " does not exist: create it or choose another"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 	if _, err := os.Stat(filepath.Dir(p)); err == nil {
 		t.Error("Write created the missing folder")
