@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/clock"
+	"arbiter/engine"
 	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
@@ -542,14 +543,18 @@ func runVerify(r *runner, a *args) error {
 	if id != "" && (len(id) != match.MatchIDDigits || strings.Trim(id, "0123456789abcdef") != "") {
 		return fmt.Errorf("--match must be the match id as printed by 'arbiter match new' and on the report: %d hexadecimal digits (spaces between them are ignored)", match.MatchIDDigits)
 	}
-	rep, err := match.VerifyRecordAgainst(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id})
+	rep, evs, err := match.VerifyRecordRead(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id})
 	if err != nil {
 		return err
 	}
 	if !rep.OK {
 		return fmt.Errorf("the record does not verify: %s", rep.Problem)
 	}
-	if problem, err := r.checkTranscripts(r.ctx); err != nil {
+	moves, err := engine.Attestations(evs)
+	if err != nil {
+		return err
+	}
+	if problem, err := r.checkTranscripts(moves); err != nil {
 		return err
 	} else if problem != "" {
 		return fmt.Errorf("the record verifies (its head is %s), but %s", rep.Head, problem)

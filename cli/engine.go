@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -203,24 +202,10 @@ func parseEngineMove(r *runner, a *args) (match.Command, error) {
 }
 
 // checkTranscripts checks the engine's transcripts beside the record
-// against the engine.move events (verify): "" when every one present
+// against the engine.move events among moves (verify: those of the events
+// it verified, so the record is read once): "" when every one present
 // holds, else the first line that differs.
-func (r *runner) checkTranscripts(ctx context.Context) (string, error) {
-	evs, err := r.db.EventsAfter(ctx, 0)
-	if err != nil {
-		return "", err
-	}
-	var moves []engine.Attested
-	for _, e := range evs {
-		if e.Kind != match.KindEngineMove {
-			continue
-		}
-		t, err := engine.EventTranscript(e.Payload)
-		if err != nil {
-			return "", fmt.Errorf("engine.move event %d cannot be read: %v", e.Seq, err)
-		}
-		moves = append(moves, engine.Attested{Seq: e.Seq, Game: e.Game, EngineTranscript: t})
-	}
+func (r *runner) checkTranscripts(moves []engine.Attested) (string, error) {
 	rep, err := engine.CheckTranscripts(r.g.DB, moves)
 	if err != nil {
 		return "", err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/notnil/chess"
@@ -50,9 +51,11 @@ type Options struct {
 	Logf func(format string, a ...any)
 	// Stderr takes the engine's standard error (nil: discarded).
 	Stderr io.Writer
-	// Changed is told after the bridge gave a command or its state changed
-	// (the console refreshes).
-	Changed func()
+	// Changed is told after the bridge gave a command (recorded: the
+	// record may hold new events, the follower reads those) or wrote its
+	// status (recorded false: nothing of the record changed, only the
+	// status file; the console shows it without reading the record).
+	Changed func(recorded bool)
 	// Trace, when set, is told of the bridge's steps on this process's
 	// own clock (the benchmarks measure the relay with it).
 	Trace *Trace
@@ -99,6 +102,10 @@ type bridge struct {
 	want        wantedFor    // wanted's last answer
 	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
 	status      Status
+	// uncertainty is how far the last instant taken (instant) may be from
+	// the match timeline: taken also on the engine's reading goroutine,
+	// it goes into the status only on the bridge's own (writeStatus)
+	uncertainty atomic.Int64
 	written     time.Time // when the status was last written
 	dirty       bool
 	err         error // the error Run returns (the engine cannot be started at all)
@@ -466,6 +473,9 @@ func (b *bridge) give(ctx context.Context, cmd match.Command) (match.Result, err
 	if t := b.opts.Trace; t != nil && t.Gave != nil {
 		t.Gave(cmd, from, time.Now(), err)
 	}
+	if err == nil {
+		b.changed(true)
+	}
 	return res, err
 }
 
@@ -586,7 +596,6 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	}
 	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)", best, cur.ply, cur.game, s.info.eval, s.info.depth)
 	b.judgeResign(cur.game, s.info.eval)
-	b.changed()
 }
 
 // judgeResign counts the engine's moves in a row whose evaluation is at or
@@ -639,9 +648,7 @@ func (b *bridge) playPending(ctx context.Context, g *match.Game) {
 	b.tried = key
 	if _, err := b.give(ctx, match.Move{Input: e.UCI, Pressed: g.Pressed != nil}); err != nil {
 		b.note("the engine's move %s is not made: %v", e.UCI, err)
-		return
 	}
-	b.changed()
 }
 
 // startSession starts the engine for game g (the game in progress when
@@ -703,7 +710,7 @@ func (b *bridge) stderr() io.Writer {
 // instant is the match timeline's instant now (the transcript's instants).
 func (b *bridge) instant() time.Time {
 	at, u := b.rec.Now()
-	b.status.UncertaintyMS = float64(u) / float64(time.Millisecond)
+	b.uncertainty.Store(int64(u))
 	return at
 }
 
@@ -791,7 +798,6 @@ func (b *bridge) fault(ctx context.Context, what string) {
 		if _, err := b.give(ctx, match.LogIncident{Incident: match.IncidentTechnicalFault, IncidentArgs: match.IncidentArgs{Text: text}}); err != nil {
 			b.note("the technical fault is not recorded: %v", err)
 		}
-		b.changed()
 	}
 }
 
@@ -810,7 +816,6 @@ func (b *bridge) recordSetup(ctx context.Context, g *match.Game, sr *search, why
 		return
 	}
 	b.logf("setup: %s", text)
-	b.changed()
 }
 
 // send writes a line to the engine now.
@@ -881,9 +886,11 @@ func (b *bridge) note(format string, a ...any) {
 	b.dirty = true
 }
 
-func (b *bridge) changed() {
+// changed tells Changed that the bridge gave a command (recorded) or
+// wrote its status.
+func (b *bridge) changed(recorded bool) {
 	if b.opts.Changed != nil {
-		b.opts.Changed()
+		b.opts.Changed(recorded)
 	}
 }
 
@@ -896,9 +903,10 @@ func (b *bridge) writeStatus(force bool) {
 		return
 	}
 	b.status.Updated = now.UTC().Format(time.RFC3339Nano)
+	b.status.UncertaintyMS = float64(b.uncertainty.Load()) / float64(time.Millisecond)
 	if err := writeStatus(b.rec.Path(), b.status); err != nil && b.written.IsZero() {
 		b.logf("the engine's status cannot be written: %v", err)
 	}
 	b.written, b.dirty = now, false
-	b.changed()
+	b.changed(false)
 }

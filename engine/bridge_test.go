@@ -270,3 +270,63 @@ func TestWhenAGameEndsTheStatusTellsOfTheNextGameAloneAndItsEngineWaitsReady(t *
 	}
 	r.halt()
 }
+
+// TestTheBridgeTellsItsCommandsApartFromItsStatusWrites: Options.Changed
+// says recorded after each command the bridge gave, and only then, so that
+// a follower (the console) reads the record after a command and not after
+// each of the status writes (up to five a second).
+func TestTheBridgeTellsItsCommandsApartFromItsStatusWrites(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	watch, err := service.OpenReadOnly(r.ctx, r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.DB().Close()
+	type notice struct {
+		recorded bool
+		bridge   int // the bridge's (the operator's) events in the record then
+	}
+	var mu sync.Mutex
+	var notices []notice
+	changed := func(recorded bool) {
+		evs, err := watch.DB().EventsAfter(r.ctx, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		n := 0
+		for _, e := range evs {
+			if e.Role == string(match.RoleOperator) {
+				n++
+			}
+		}
+		mu.Lock()
+		notices = append(notices, notice{recorded, n})
+		mu.Unlock()
+	}
+	r.run(Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Changed: changed})
+	r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() >= 1 })
+	r.do(r.human, match.Move{Input: "e5"})
+	r.waitFor("the engine's second move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() >= 3 })
+	r.halt()
+	mu.Lock()
+	defer mu.Unlock()
+	seen, commands, writes := 0, 0, 0
+	for i, n := range notices {
+		switch {
+		case n.recorded && n.bridge <= seen:
+			t.Errorf("notice %d says the bridge gave a command, but the record holds no new event of its (%d before, %d now)", i+1, seen, n.bridge)
+		case !n.recorded && n.bridge != seen:
+			t.Errorf("notice %d is a status write, but the record holds %d new events of the bridge's that no notice told of", i+1, n.bridge-seen)
+		}
+		if n.recorded {
+			commands++
+		} else {
+			writes++
+		}
+		seen = n.bridge
+	}
+	if commands < 2 || writes == 0 {
+		t.Fatalf("%d notices of commands (want the two engine moves played at least), %d of status writes", commands, writes)
+	}
+}

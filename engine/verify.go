@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/store"
 )
 
 // Attested is an engine.move event as 'arbiter verify' checks a transcript
@@ -122,6 +124,23 @@ func checkTranscript(path string, b []byte, moves []Attested) *phrase.Error {
 		return transcriptProblems.Refuse(CodeTranscriptDiffers, path, m.Seq, good+1, m.Lines)
 	}
 	return nil
+}
+
+// Attestations are the engine.move events of evs (a record's, in order)
+// with what each attests, as CheckTranscripts takes them.
+func Attestations(evs []store.Event) ([]Attested, error) {
+	var moves []Attested
+	for _, e := range evs {
+		if e.Kind != match.KindEngineMove {
+			continue
+		}
+		t, err := EventTranscript(e.Payload)
+		if err != nil {
+			return nil, fmt.Errorf("engine.move event %d cannot be read: %v", e.Seq, err)
+		}
+		moves = append(moves, Attested{Seq: e.Seq, Game: e.Game, EngineTranscript: t})
+	}
+	return moves, nil
 }
 
 // EventTranscript reads what an engine.move event's payload attests.

@@ -34,7 +34,12 @@ func TestMain(m *testing.M) {
 		os.Exit(fake.Main(os.Args[2:], os.Stdin, os.Stdout))
 	}
 	kdf.Current = kdf.Fast // credentials cheap to check; production cost: internal/kdf
-	time.Local = time.UTC  // the incident log shows local time: keep goldens stable
+	// time.Local is left as the machine has it: the console shows times of
+	// day in the match's zone (match.Location, UTC for a match without
+	// one), so no golden depends on the machine's zone (the package passes
+	// under TZ=Pacific/Chatham); and setting it here raced with
+	// nats-server's process sampler, started by its package's init before
+	// TestMain, which reads it (go test -race)
 	os.Setenv("LANG", "en_US.UTF-8")
 	if path := os.Getenv(consoleChildEnv); path != "" {
 		// off the main goroutine, where every test runs: there Fyne's test

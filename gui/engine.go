@@ -354,13 +354,7 @@ func (c *console) startEngine(v *engineView) {
 		return
 	}
 	r := &engineRun{cancel: cancel, done: make(chan struct{})}
-	opts.Changed = func() {
-		fyne.Do(func() {
-			if err := c.core.Refresh(c.ctx); err != nil {
-				c.showError(err)
-			}
-		})
-	}
+	opts.Changed = func(recorded bool) { fyne.Do(func() { c.engineChanged(recorded) }) }
 	c.engine = r
 	go func() {
 		err := engine.Run(ctx, rec, opts)
@@ -378,6 +372,20 @@ func (c *console) startEngine(v *engineView) {
 		})
 	}()
 	c.refreshEngineDialog()
+}
+
+// engineChanged takes what this console's bridge changed: after its
+// command the events appended since the console's state (Refresh reads
+// those alone, and redraws when there are some); after a status write
+// only the engine line, from the status file: the record is not read.
+func (c *console) engineChanged(recorded bool) {
+	if !recorded {
+		c.refreshEngine(c.game())
+		return
+	}
+	if err := c.core.Refresh(c.ctx); err != nil {
+		c.showError(err)
+	}
 }
 
 // stopEngine stops this console's bridge (the engine is told to quit).

@@ -14,6 +14,7 @@ import (
 	"arbiter/engine"
 	"arbiter/engine/fake"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // engineMoveFor records, as the bridge would, the engine's move uci for
@@ -175,8 +176,16 @@ func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
 }
 
 // bridgeSays writes the status a running bridge serving game 1 would
-// write now.
+// write now, and redraws the console.
 func (h *harness) bridgeSays(s engine.Status) {
+	h.t.Helper()
+	h.bridgeWrites(s)
+	h.c.refresh()
+}
+
+// bridgeWrites writes the status a running bridge serving game 1 would
+// write now.
+func (h *harness) bridgeWrites(s engine.Status) {
 	h.t.Helper()
 	s.Game, s.BridgePID, s.Updated = 1, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano)
 	b, err := json.Marshal(s)
@@ -190,7 +199,45 @@ func (h *harness) bridgeSays(s engine.Status) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		h.t.Fatal(err)
 	}
-	h.c.refresh()
+}
+
+// TestTheBridgesStatusWriteReadsNothingOfTheRecordAndItsCommandOnlyWhatFollows:
+// the console's bridge tells it of each status write (up to five a second)
+// and of each command it gave (engine.Options.Changed). A status write
+// changes nothing of the record: the console shows the status and reads no
+// event (another process's move stays unread until the console's poll); a
+// command of the bridge is read at once, from the console's last event on.
+func TestTheBridgesStatusWriteReadsNothingOfTheRecordAndItsCommandOnlyWhatFollows(t *testing.T) {
+	h := engineChoseC5(t, "cp -734")
+	other, err := service.Open(h.ctx, h.dbPath) // another process on the record
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.DB().Close()
+	if _, err := other.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, match.Move{Input: "c5"}); err != nil {
+		t.Fatal(err)
+	}
+	below := -5.0
+	h.bridgeWrites(engine.Status{State: engine.StateIdle, Eval: "cp -734", ResignBelow: &below, ResignMoves: 5, SuggestResign: true})
+	seq := h.core.State().Seq
+	t.Run("a status write shows the status and reads no event", func(t *testing.T) {
+		h.c.engineChanged(false)
+		if got := h.core.State().Seq; got != seq {
+			t.Fatalf("after a status write the console's state holds event %d, read from the record (it held %d)", got, seq)
+		}
+		if got := h.c.engineLine.Text; !strings.Contains(got, "you may resign for Deep Blue") {
+			t.Fatalf("after the status write the engine line shows %q", got)
+		}
+	})
+	t.Run("a command of the bridge reads the events after the console's", func(t *testing.T) {
+		h.c.engineChanged(true)
+		if got, want := h.core.State().Seq, other.State().Seq; got != want || h.ply() != 2 {
+			t.Fatalf("after the bridge's command the console holds event %d (ply %d), the record %d", got, h.ply(), want)
+		}
+		if got := h.c.engineLine.Text; strings.Contains(got, "plays 1…c5") {
+			t.Fatalf("once c5 is read the engine line still shows %q", got)
+		}
+	})
 }
 
 func TestTheBridgesSuggestionToResignIsShownToTheOperatorWhoDecides(t *testing.T) {

@@ -752,18 +752,27 @@ func (Adjust) Kind() string { return "adjust" }
 
 // Validate checks the reason and the correction.
 func (a Adjust) Validate() error {
-	if err := checkText("the reason", a.Reason, true); err != nil {
-		return refuseAs(CodeAdjustNeedsReason)
+	if err := a.checkReason(); err != nil {
+		return err
 	}
 	return a.Adjustment.check()
 }
 
+func (a Adjust) checkReason() error {
+	if err := checkText("the reason", a.Reason, true); err != nil {
+		return refuseAs(CodeAdjustNeedsReason)
+	}
+	return nil
+}
+
+// run checks Validate's two parts apart: the reason before the game, the
+// correction (t.adjust) on the game in progress.
 func (a Adjust) run(t *tx, _ *Result) error {
 	if err := t.require("adjust", RoleArbiter); err != nil {
 		return err
 	}
-	if err := checkText("the reason", a.Reason, true); err != nil {
-		return refuseAs(CodeAdjustNeedsReason)
+	if err := a.checkReason(); err != nil {
+		return err
 	}
 	g, err := t.live()
 	if err != nil {

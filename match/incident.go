@@ -32,10 +32,19 @@ func (LogIncident) Kind() string { return "incident" }
 
 // Validate checks the kind and the texts.
 func (l LogIncident) Validate() error {
-	if _, ok := incidentKinds[l.Incident]; !ok {
-		return refuseAs(CodeNotAnIncidentKind, l.Incident, IncidentKinds())
+	if _, err := kindOf(l.Incident); err != nil {
+		return err
 	}
 	return l.checkTexts()
+}
+
+// kindOf is the incident kind named, or the refusal of a name that is none.
+func kindOf(name string) (incidentKind, error) {
+	k, ok := incidentKinds[name]
+	if !ok {
+		return k, refuseAs(CodeNotAnIncidentKind, name, IncidentKinds())
+	}
+	return k, nil
 }
 
 func (l LogIncident) checkTexts() error {
@@ -91,10 +100,11 @@ func IncidentOptions(kind string) []string {
 }
 
 func (l LogIncident) run(t *tx, _ *Result) error {
+	// Validate's checks, in two steps: who may log it depends on its kind
 	kind, args := l.Incident, l.IncidentArgs
-	k, ok := incidentKinds[kind]
-	if !ok {
-		return refuseAs(CodeNotAnIncidentKind, kind, IncidentKinds())
+	k, err := kindOf(kind)
+	if err != nil {
+		return err
 	}
 	if err := t.require("incident "+kind, k.roles...); err != nil {
 		return err
@@ -215,19 +225,13 @@ func (cmd Flag) run(t *tx, _ *Result) error {
 	if err != nil {
 		return err
 	}
+	if err := cmd.Validate(); err != nil {
+		return err
+	}
 	if cmd.Side == "both" {
-		if !cmd.OrderUnknown {
-			return refuseAs(CodeFlagBothNeedsOrder)
-		}
 		return t.bothFlags(g)
 	}
-	if cmd.OrderUnknown {
-		return refuseAs(CodeOrderUnknownGoesWithBoth)
-	}
-	claimed, err := clock.ParseSide(cmd.Side)
-	if err != nil {
-		return refuseAs(CodeNotAFlag, cmd.Side)
-	}
+	claimed, _ := clock.ParseSide(cmd.Side) // Validate parsed it
 	side, f, err := t.decidingFlag(g, claimed)
 	if err != nil {
 		return err

@@ -517,22 +517,35 @@ func (Claim) Kind() string { return "claim" }
 
 // Validate checks the intended move's text and the kind of draw.
 func (cl Claim) Validate() error {
-	if err := checkText("the intended move", cl.Move, false); err != nil {
+	if err := cl.checkMove(); err != nil {
 		return err
 	}
-	if cl.Draw != ClaimRepetition && cl.Draw != ClaimFiftyMoves {
-		return refuseAs(CodeNotAClaim, cl.Draw)
-	}
-	return nil
+	_, err := cl.term()
+	return err
 }
 
+func (cl Claim) checkMove() error { return checkText("the intended move", cl.Move, false) }
+
+// term is the game's end a valid claim of its kind makes.
+func (cl Claim) term() (scoresheet.Termination, error) {
+	switch cl.Draw {
+	case ClaimRepetition:
+		return scoresheet.TermRepetition, nil
+	case ClaimFiftyMoves:
+		return scoresheet.TermFiftyMoves, nil
+	}
+	return scoresheet.TermNone, refuseAs(CodeNotAClaim, cl.Draw)
+}
+
+// run checks Validate's two parts apart: the intended move's text before
+// the game, the kind of draw once the claimant is known to have the move.
 func (cl Claim) run(t *tx, _ *Result) error {
 	kind, intended := cl.Draw, cl.Move
 	var res ClaimResult
 	if err := t.require("claim", RoleArbiter, RoleOperator, RoleWhite, RoleBlack); err != nil {
 		return err
 	}
-	if err := checkText("the intended move", intended, false); err != nil {
+	if err := cl.checkMove(); err != nil {
 		return err
 	}
 	g, err := t.live()
@@ -545,16 +558,14 @@ func (cl Claim) run(t *tx, _ *Result) error {
 	} else if ok && s != side {
 		return forbidAs(CodeClaimNotYourMove, colour(side))
 	}
-	var term scoresheet.Termination
-	switch kind {
-	case "repetition":
+	term, err := cl.term()
+	if err != nil {
+		return err
+	}
+	if term == scoresheet.TermRepetition {
 		res.Valid, res.Why = g.Sheet.ClaimRepetition(intended)
-		term = scoresheet.TermRepetition
-	case "fifty-moves":
+	} else {
 		res.Valid, res.Why = g.Sheet.ClaimFiftyMoves(intended)
-		term = scoresheet.TermFiftyMoves
-	default:
-		return refuseAs(CodeNotAClaim, kind)
 	}
 	if !res.Valid {
 		res.Why = phrase.Errorf("%v The game continues.", res.Why)
