@@ -86,6 +86,10 @@ type correctColumn struct {
 	black  *widget.Label
 	work   *widget.Label
 	why    *widget.Label
+	// body scrolls the column's readings, refusal and calculation above
+	// its button: in German a refused method's lines need more room than
+	// a 1280×800 screen leaves, and were drawn behind the button
+	body   *container.Scroll
 	choose *widget.Button
 }
 
@@ -262,7 +266,8 @@ func newCorrectDialog(win fyne.Window, g *match.Game, feed correctFeed) *correct
 		}
 		body.Add(col.why)
 		body.Add(col.work)
-		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, body)))
+		col.body = container.NewVScroll(body)
+		cols = append(cols, card(container.NewBorder(nil, col.choose, nil, nil, col.body)))
 	}
 	pick := container.NewHBox(container.NewGridWrap(fyne.NewSize(260, 130), cd.plies),
 		container.NewVBox(widget.NewLabel(translate("or the ply")), container.NewGridWrap(fyne.NewSize(90, 36), cd.ply)))

@@ -1,11 +1,14 @@
 package gui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -249,5 +252,49 @@ func TestGermanPieceLetters(t *testing.T) {
 	}
 	if got := h.c.audience.moves.Text; !strings.Contains(got, "8. Kh1") {
 		t.Errorf("the audience display shows %q", got)
+	}
+}
+
+// In German at 1280×800, with a refusal shown (a method refused with its
+// figure, and a reset without a reason), no column's readings, refusal or
+// calculation lie behind its button: the proportional one ("Anteilig") lost
+// its calculation behind its button. What a column cannot show at once
+// scrolls above the button.
+func TestTheCorrectionDialogShowsNoCalculationBehindItsButtonWithARefusalShown(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := correctionGame(t)
+			cd := openCorrection(t, h)
+			test.Tap(cd.cols[match.MethodRecord].choose) // no reason: refused in the dialog
+			if !cd.errText.Visible() || !cd.cols[match.MethodProportional].why.Visible() {
+				t.Fatal("no refusal is shown")
+			}
+			// the window's driver lays a dialog out again when a text in it
+			// grows; the test canvas does not
+			cd.d.Resize(fyne.NewSize(1180, 700))
+			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+			win := h.c.win.Canvas().Size()
+			for _, m := range match.CorrectionMethods {
+				col := cd.cols[m]
+				button := abs(col.choose)
+				if button.Y+col.choose.Size().Height > win.Height+0.5 {
+					t.Errorf("%s: the button lies below the %.0f px window (at %.0f)", m, win.Height, button.Y)
+				}
+				if bottom := abs(col.body).Y + col.body.Size().Height; bottom > button.Y+0.5 {
+					t.Errorf("%s: the column reaches down to %.0f, behind its button at %.0f", m, bottom, button.Y)
+				}
+				for _, l := range []*widget.Label{col.white, col.black, col.why, col.work} {
+					if !l.Visible() || l.Text == "" {
+						continue
+					}
+					if !slices.Contains(test.LaidOutObjects(col.body), fyne.CanvasObject(l)) {
+						t.Errorf("%s: %q is not in the column's scroll", m, l.Text)
+					}
+				}
+			}
+		})
 	}
 }

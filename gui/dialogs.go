@@ -108,6 +108,23 @@ func newFormEntry(password bool) *formEntry {
 	return e
 }
 
+// MinSize is at least as wide as the field's hint, so that a form lays the
+// field out wide enough to show it whole (Fyne's Entry clips a hint wider
+// than the field: the German "optional, mindestens 10 Zeichen" lost its end).
+func (e *formEntry) MinSize() fyne.Size {
+	min := e.Entry.MinSize()
+	if e.PlaceHolder == "" {
+		return min
+	}
+	pad := theme.InnerPadding()
+	w := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), fyne.TextStyle{}).Width + 2*pad
+	if e.Password {
+		w += theme.IconInlineSize() + pad // the reveal button
+	}
+	min.Width = max(min.Width, w)
+	return min
+}
+
 // TypedKey closes the dialog on Escape; every other key edits.
 func (e *formEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && e.onEscape != nil {
@@ -177,6 +194,11 @@ func (c *console) newMatchDialog() {
 	tc, tcHelp := timeControlField(d.Control)
 	white := widget.NewSelect([]string{translate("by lots, drawn by this program"), d.Players[0], d.Players[1]}, nil)
 	white.SetSelectedIndex(0)
+	// a Select is as wide as its placeholder and cuts a longer choice short
+	// with an ellipsis: the longest choice as the placeholder (never shown,
+	// a choice is always selected) keeps "durch Los, von diesem Programm
+	// gezogen" whole
+	white.PlaceHolder = translate("by lots, drawn by this program")
 	// rule 3: the lots are drawn at the board (in 1996 Kasparov drew); a
 	// player's name records that draw, the first entry lets the program draw
 	lotsHelp := widget.NewLabel(translate("Lots drawn at the board (rule 3): choose the player who drew White."))

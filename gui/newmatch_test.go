@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
@@ -108,6 +110,66 @@ func TestThePDFExportOffersThePaperOfTheMatchsZone(t *testing.T) {
 			}
 			if paper.Selected != tc.want {
 				t.Errorf("the paper offered is %q, want %q", paper.Selected, tc.want)
+			}
+		})
+	}
+}
+
+// In German at 1280×800 the New match dialog shows its choices and hints
+// whole: the choice of who has White ("durch Los, von diesem Programm
+// gezogen") and the hints of the empty PIN fields are never cut short with
+// an ellipsis, nor is any other text of the dialog.
+func TestTheNewMatchDialogShowsItsChoicesAndHintsWhole(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.c.do(actNewMatch)
+			var shown []string
+			for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+				if x, ok := o.(*canvas.Text); ok && x.Visible() && x.Text != "" {
+					shown = append(shown, x.Text)
+					if strings.HasSuffix(x.Text, "…") {
+						t.Errorf("%q is cut short", x.Text)
+					}
+				}
+			}
+			// an empty field's hint is clipped, not ellipsized, by a field
+			// too narrow: it needs its width between the paddings (and the
+			// reveal button of a PIN field)
+			pad, icon := theme.InnerPadding(), theme.IconInlineSize()
+			for _, e := range dialogEntries(h.c) {
+				if e.Text != "" || e.PlaceHolder == "" {
+					continue
+				}
+				need := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), fyne.TextStyle{}).Width + 2*pad
+				if e.Password {
+					need += icon + pad
+				}
+				if need > e.Size().Width+0.5 {
+					t.Errorf("the hint %q needs %.0f px and has %.0f: it is cut", e.PlaceHolder, need, e.Size().Width)
+				}
+			}
+			// and the dialog, grown for them, stays inside the window
+			win := h.c.win.Canvas().Size()
+			for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+				if _, field := o.(*formEntry); !field {
+					if _, choice := o.(*widget.Select); !choice {
+						continue
+					}
+				}
+				p := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+				if p.X < 0 || p.X+o.Size().Width > win.Width+0.5 {
+					t.Errorf("a field at x %.0f, %.0f px wide, lies outside the %.0f px window", p.X, o.Size().Width, win.Width)
+				}
+			}
+			all := strings.Join(shown, "\n")
+			for _, want := range []string{translate("by lots, drawn by this program"), translate("optional, 10 characters or more"), translate("the same passphrase again")} {
+				if !strings.Contains(all, want) {
+					t.Errorf("the dialog does not show %q whole:\n%s", want, all)
+				}
 			}
 		})
 	}

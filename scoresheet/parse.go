@@ -24,6 +24,13 @@ import (
 //   - piece letters in lower case where that is unambiguous: "nf3", "qxd7",
 //     "kf1", "rd1". A lower-case "b" is always the b-file, never the bishop
 //     ("bxc3" is the b-pawn capturing on c3): write "B" for the bishop;
+//   - German piece letters in upper case, wherever a piece letter stands
+//     (the moving piece, a promotion, a long algebraic move's piece):
+//     S = N, L = B, T = R, D = Q, K = K, as German scoresheets and the
+//     German console write them: "Sf3", "Lxb5+", "Tad1", "Dd1-h5", "e8=D",
+//     "e8D". D, T, L and S are never files, so they mean nothing else; in
+//     lower case they keep their meaning ("d" is the d-file) and "B" stays
+//     the (English) bishop;
 //   - UCI: "e2e4", "e7e8q", "e1g1" (castling as the king's move);
 //   - long algebraic: "e2-e4", "Ng1-f3", "e4xd5", "Ng1xf3".
 //
@@ -107,8 +114,8 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 }
 
 var (
-	longRe = regexp.MustCompile(`^([KQRBNkqrn]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNqrbn]?)$`)
-	sanRe  = regexp.MustCompile(`^([KQRBNkqrn]?)([a-h]?)([1-8]?)([a-h][1-8])=?([QRBNqrbn]?)$`)
+	longRe = regexp.MustCompile(`^([KQRBNDTLSkqrn]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNDTLSqrbn]?)$`)
+	sanRe  = regexp.MustCompile(`^([KQRBNDTLSkqrn]?)([a-h]?)([1-8]?)([a-h][1-8])=?([QRBNDTLSqrbn]?)$`)
 )
 
 // stripAnnotations removes check and mate signs, "e.p." and move
@@ -178,17 +185,20 @@ func sq(s string) chess.Square {
 	return chess.NewSquare(chess.File(s[0]-'a'), chess.Rank(s[1]-'1'))
 }
 
+// pieceType reads a piece letter: English in either case, or German in
+// upper case (D Dame, T Turm, L Läufer, S Springer; K König as in English).
+// A lower-case d, t, l or s is no piece.
 func pieceType(s string) chess.PieceType {
-	switch strings.ToUpper(s) {
-	case "K":
+	switch s {
+	case "K", "k":
 		return chess.King
-	case "Q":
+	case "Q", "q", "D":
 		return chess.Queen
-	case "R":
+	case "R", "r", "T":
 		return chess.Rook
-	case "B":
+	case "B", "b", "L":
 		return chess.Bishop
-	case "N":
+	case "N", "n", "S":
 		return chess.Knight
 	}
 	return chess.NoPieceType

@@ -374,7 +374,7 @@ func TestClaimFiftyMoves(t *testing.T) {
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"e4", "Nf3", "O-O", "0-0-0", "e7e8q", "a8=Q+", "Ng1-f3", "exd6e.p.", "zz9", "", "bxc3", "Kxe1#!?"} {
+	for _, s := range []string{"e4", "Nf3", "O-O", "0-0-0", "e7e8q", "a8=Q+", "Ng1-f3", "exd6e.p.", "zz9", "", "bxc3", "Kxe1#!?", "Sf3", "bxa8=D", "Lb5+", "Th1-g1", "e8T", "sf3"} {
 		f.Add(s)
 	}
 	positions := []*chess.Position{
@@ -581,4 +581,80 @@ func entryValues(s *Sheet) []Entry {
 		out = append(out, *e)
 	}
 	return out
+}
+
+// German scoresheets, and the German console, write the pieces S, L, T, D
+// and K: a move typed so is read as its English SAN, wherever a piece letter
+// stands. D, T, L and S are never files; in lower case they are no pieces.
+func TestParseMoveReadsGermanPieceLetters(t *testing.T) {
+	open := "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" // 1. e4 e5
+	scholar := "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+	rooks := "7k/8/8/8/8/8/8/R4RK1 w - - 0 1"
+	promo := "1n5k/P7/8/8/8/8/8/4K3 w - - 0 1"
+	accepts := []struct {
+		name, fen, input, wantUCI string
+	}{
+		{"S is the knight", "", "Sf3", "g1f3"},
+		{"L is the bishop", open, "Le2", "f1e2"},
+		{"T is the rook, disambiguated by file", rooks, "Tad1", "a1d1"},
+		{"D is the queen", open, "Dh5", "d1h5"},
+		{"K is the king as in English", open, "Ke2", "e1e2"},
+		{"B stays the English bishop", open, "Be2", "f1e2"},
+		{"a capture with check", "4k3/3p4/8/1B6/8/8/8/4K3 w - - 0 1", "Lxd7+", "b5d7"},
+		{"a capture with mate", scholar, "Dxf7#", "h5f7"},
+		{"long algebraic with a German piece", "", "Sg1-f3", "g1f3"},
+		{"long algebraic capture with a German piece", scholar, "Dh5xf7", "h5f7"},
+		{"promotion to D with =", promo, "a8=D", "a7a8q"},
+		{"promotion to D without =", promo, "a8D", "a7a8q"},
+		{"promotion to T", promo, "a8=T", "a7a8r"},
+		{"promotion to L", promo, "a8L", "a7a8b"},
+		{"promotion to S", promo, "a8=S", "a7a8n"},
+		{"a capture that promotes with check", promo, "axb8=D+", "a7b8q"},
+	}
+	for _, tt := range accepts {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := newSheet(t, tt.fen).ParseMove(tt.input)
+			if err != nil {
+				t.Fatalf("ParseMove(%q): %v", tt.input, err)
+			}
+			if m.String() != tt.wantUCI {
+				t.Errorf("ParseMove(%q) = %s, want %s", tt.input, m, tt.wantUCI)
+			}
+		})
+	}
+	refuses := []struct {
+		name, fen, input, want string
+	}{
+		{"a lower-case s is no knight", "", "sf3", `"sf3" is not a move: write SAN like Nf3 or UCI like g1f3`},
+		{"a lower-case l is no bishop", open, "le2", `"le2" is not a move`},
+		{"a lower-case d promotes to nothing", promo, "a8=d", `"a8=d" is not a move`},
+		{"a letter that is no piece in either language", "", "Xf3", `"Xf3" is not a move`},
+		{"P is no piece letter", "", "Pe4", `"Pe4" is not a move`},
+		{"a German move that no piece can make", "", "Sf6", "Sf6 is not legal for White: no knight can reach f6"},
+		{"a German move onto one's own piece", "", "Le2", "Le2 is not legal for White: e2 is occupied by White's own pawn"},
+		{"an ambiguous German move names the English SAN", rooks, "Td1", "Td1 is ambiguous: rooks on a1 and f1 can both go there; write Rad1 or Rfd1"},
+		{"the German piece of a long algebraic move must be the piece there", "", "Lg1-f3", "the piece on g1 is a knight, not a bishop"},
+	}
+	for _, tt := range refuses {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := newSheet(t, tt.fen).ParseMove(tt.input)
+			if err == nil {
+				t.Fatalf("ParseMove(%q) = %s, want an error containing %q", tt.input, m, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ParseMove(%q) error = %q, want it to contain %q", tt.input, err, tt.want)
+			}
+		})
+	}
+	t.Run("the sheet records the English SAN of a German move", func(t *testing.T) {
+		s := newSheet(t, "")
+		play(t, s, "e4", "e5", "Sf3", "Sc6", "Lb5")
+		var got []string
+		for _, e := range s.Entries() {
+			got = append(got, e.SAN)
+		}
+		if want := "e4 e5 Nf3 Nc6 Bb5"; strings.Join(got, " ") != want {
+			t.Errorf("SANs = %q, want %q", strings.Join(got, " "), want)
+		}
+	})
 }
