@@ -83,7 +83,7 @@ func runExportPDF(r *runner, a *args) error {
 	pdf, head, err := service.ReportPDF(r.ctx, r.app, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Seal: &seal})
 	var nv *service.NotVerified
 	if errors.As(err, &nv) {
-		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", nv.Why)
+		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: %s", nv.Why, brokenRecordAction)
 	}
 	if err != nil {
 		return err
