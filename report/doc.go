@@ -38,7 +38,9 @@
 // them, commented "struck out: operator error, rule 10: REASON"; a struck
 // run not yet replaced is named in the last comment. The
 // last move's comment ends with how the game ended ("[%evt end TERMINATION
-// TIME system] Game over: …"). Free text never contains "{", "}" or "[%".
+// TIME system] Game over: …"); what was logged after the game ended (an
+// appeal) follows that, in record order. Free text never contains "{", "}"
+// or "[%".
 // The movetext itself is written by scoresheet.WritePGN.
 //
 // # PDF (WritePDF)

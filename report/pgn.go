@@ -115,6 +115,15 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 		pg.StartFEN = fen
 	}
 	pl := placeIncidents(g)
+	// What was logged after the game ended (an appeal, a note) follows the
+	// end in the last comment, as it follows it in the record.
+	var afterEnd incidents
+	if len(entries) > 0 {
+		last := entries[len(entries)-1].Ply
+		pl.after[last], afterEnd = pl.after[last].splitAfter(endSeq(g))
+	} else {
+		pl.before, afterEnd = pl.before.splitAfter(endSeq(g))
+	}
 	for _, e := range entries {
 		cmds, notes := pl.after[e.Ply].words()
 		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds, notes)})
@@ -129,6 +138,9 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 	final := unplaced
 	if g.Over() {
 		final = append(final, endNote(g))
+	}
+	if cmds, notes := afterEnd.words(); len(cmds) > 0 {
+		final = append(final, strings.Join(append(cmds, commentText(strings.Join(notes, "; "))), " "))
 	}
 	pg.Final = strings.Join(final, " ")
 	return pg
@@ -300,6 +312,35 @@ func (ins incidents) words() (cmds, notes []string) {
 		notes = append(notes, IncidentNote(in))
 	}
 	return cmds, notes
+}
+
+// splitAfter is ins in two: those recorded up to event seq, and those
+// recorded after it (each in the order of ins). seq 0 keeps them all in the
+// first.
+func (ins incidents) splitAfter(seq int64) (upTo, after incidents) {
+	for _, in := range ins {
+		if seq > 0 && in.Seq > seq {
+			after = append(after, in)
+		} else {
+			upTo = append(upTo, in)
+		}
+	}
+	return upTo, after
+}
+
+// endSeq is the record's event that ended g (its result incident), 0 while
+// g is not over or when it is not known.
+func endSeq(g *match.Game) int64 {
+	if !g.Over() {
+		return 0
+	}
+	var seq int64
+	for _, in := range g.Incidents {
+		if in.Kind == match.IncidentResult && in.Seq > seq {
+			seq = in.Seq
+		}
+	}
+	return seq
 }
 
 func placeIncidents(g *match.Game) placed {
