@@ -390,17 +390,36 @@ func ruleToken(rule string) string {
 	return token(rule)
 }
 
-// IncidentNote is an incident as words in a PGN comment:
-// "Arbiter: pause (6.12a) noise; W 1:59:00 B 1:58:00".
+// IncidentNote is an incident as words in a PGN comment, led by the
+// record's event that logged it: "#12 Arbiter: pause (6.12a) noise; W
+// 1:59:00 B 1:58:00"; an appeal names the decision it contests and a
+// decision the appeal it closes ("#15 Black: appeal (rule 19) against #14:
+// …"), as the PDF does.
 func IncidentNote(in match.Incident) string {
 	var b strings.Builder
 	role := string(in.Role)
 	if role == "" {
 		role = "system"
 	}
+	if n := eventNumber(in); n != "" {
+		b.WriteString(n + " ")
+	}
 	b.WriteString(strings.ToUpper(role[:1]) + role[1:] + ": " + in.Kind)
 	if in.Rule != "" {
 		b.WriteString(" (" + in.Rule + ")")
+	}
+	switch {
+	case in.Refers == 0:
+	case in.Kind == match.IncidentAppeal:
+		fmt.Fprintf(&b, " against #%d", in.Refers)
+		if in.Text != "" {
+			b.WriteString(":")
+		}
+	case in.Kind == match.IncidentAppealDecision:
+		fmt.Fprintf(&b, " on appeal #%d", in.Refers)
+		if in.Text != "" {
+			b.WriteString(":")
+		}
 	}
 	if in.Text != "" {
 		b.WriteString(" " + in.Text)
