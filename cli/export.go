@@ -95,11 +95,10 @@ func runExportPDF(r *runner, a *args) error {
 	return nil
 }
 
-// writeFile writes an export to path whole or not at all, and only to a
-// regular file (package atomicfile).
-// writeFile writes an export or a script to path, whole or not at all,
-// and never over the match's database db or its -wal and -shm files (an
-// export renamed over the record would replace it).
+// writeFile writes an export or a script to path, whole or not at all and
+// only to a regular file (package atomicfile), and never over the match's
+// database db or its -wal and -shm files (an export renamed over the record
+// would replace it).
 func writeFile(path, db string, data []byte) error {
 	for _, f := range []string{db, db + "-wal", db + "-shm"} {
 		if same, _ := samePath(path, f); same {
