@@ -344,6 +344,9 @@ func TestBothDictionariesHoldTheSameTexts(t *testing.T) {
 	for _, c := range station.RefusalCodes() {
 		codes[string(c)] = true // and the station's
 	}
+	for _, c := range station.AlarmCodes() {
+		codes[string(c)] = true // and its alarm's and head refusals' (station/alarms.go)
+	}
 	for _, c := range store.RefusalCodes() {
 		codes[string(c)] = true // and the store's
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
 )
@@ -88,7 +89,7 @@ func stationsLines(path string, now time.Time, timeOfDay func(time.Time) string)
 		lines = append(lines, translate("This station can append nothing now (a client, or cut off from the majority of the record holders)."))
 	}
 	if st.Alarm != "" {
-		lines = append(lines, tr("ALARM: %s", st.Alarm))
+		lines = append(lines, tr("ALARM: %s", alarmSaid(st.Alarm, st.AlarmWhy)))
 	}
 	if len(st.Stations) > 0 {
 		return append(lines, seenLines(st.Stations, running, timeOfDay)...), true
@@ -338,9 +339,19 @@ func seenLines(seen []service.StationSeen, running bool, timeOfDay func(time.Tim
 			l += " · " + translate("this station")
 		}
 		if s.Alarm != "" {
-			l += " · " + tr("ALARM: %s", s.Alarm)
+			l += " · " + tr("ALARM: %s", alarmSaid(s.Alarm, s.AlarmWhy))
 		}
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// alarmSaid is a station's alarm in the console's language: its phrase
+// (station.AlarmError.Why) said with the console's words, or its English
+// when the station sent none (a station older than phrases).
+func alarmSaid(english string, why *phrase.Error) string {
+	if why == nil {
+		return english
+	}
+	return say(why)
 }

@@ -439,7 +439,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 		if c.Role == RoleArbiter {
 			an.err = forbidAs(CodeNeedPINOrKey)
 		} else {
-			an.err = forbidAs(CodeNeedCredential, c.Role, credWord(ownID))
+			an.err = forbidAs(CodeNeedCredential, c.Role, credentialWord(ownID))
 		}
 		return an, nil
 	}

@@ -50,9 +50,21 @@ const (
 	CodeOtherMatch            Code = "record-check-other-match"
 	CodeShorter               Code = "record-check-shorter"
 	CodeNotFollowing          Code = "record-check-not-following"
-	// CodeSignerPlayer names a player's credential as the signature rows
-	// do ("player:Deep Blue"); the German says "Spieler Deep Blue".
-	CodeSignerPlayer Code = "record-check-signer-player"
+	// A head signature offered for the record (ArbiterKeyring.CheckHead:
+	// a station's heads stream) that it does not take.
+	CodeHeadNotHead     Code = "record-check-head-not-head"
+	CodeHeadNotInRecord Code = "record-check-head-not-in-record"
+	CodeHeadNotArbiters Code = "record-check-head-not-arbiters"
+	CodeHeadNotHash     Code = "record-check-head-not-hash"
+	// A signer or a credential named in a problem (signerWord,
+	// credentialWord): a role ("arbiter", the English "the arbiter's
+	// credential"), a player's credential as the signature rows name it
+	// ("player:Deep Blue") or as the credential does ("player Deep Blue").
+	// German names each in the genitive its sentences need: "der
+	// Zugangsschlüssel der Rolle Schiedsrichter", "… des Spielers Deep Blue".
+	CodeSignerRole       Code = "record-check-signer-role"
+	CodeSignerPlayer     Code = "record-check-signer-player"
+	CodeCredentialPlayer Code = "record-check-credential-player"
 )
 
 // problems are the record's problems' English words (the shared
@@ -87,7 +99,13 @@ var problems = phrase.Table[Code]{
 	CodeOtherMatch:            "event %d (%s) records the match id %s, not %s it is checked against (it is another match)",
 	CodeShorter:               "the record is shorter than the events it was checked with",
 	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
+	CodeHeadNotHead:           "a %s signature is not a head signature",
+	CodeHeadNotInRecord:       "the head signature names event %d, which is not in the record",
+	CodeHeadNotArbiters:       "the head signature of event %d is not by the arbiter's key there",
+	CodeHeadNotHash:           "the head signature of event %d does not match that event's hash",
+	CodeSignerRole:            "%s",
 	CodeSignerPlayer:          "player:%s",
+	CodeCredentialPlayer:      "player %s",
 }
 
 // ProblemCodes lists the record's problems beyond its chain
@@ -112,5 +130,15 @@ func signerWord(signer string) any {
 	if name, ok := strings.CutPrefix(signer, "player:"); ok {
 		return problem(CodeSignerPlayer, name)
 	}
-	return Role(signer)
+	return problem(CodeSignerRole, Role(signer))
+}
+
+// credentialWord names a credential in a problem, or in a refusal whose
+// sentence says whose credential it is (need-credential), in English as
+// credWord does ("arbiter", "player Deep Blue"), in German in the genitive.
+func credentialWord(id string) any {
+	if name, ok := strings.CutPrefix(id, "player:"); ok {
+		return problem(CodeCredentialPlayer, name)
+	}
+	return problem(CodeSignerRole, Role(id))
 }

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -78,7 +79,7 @@ func TestEveryRecordProblemHasItsWordsInBothDictionaries(t *testing.T) {
 			p, _ := protectedRecord(t)
 			exec(t, raw(t, p), `UPDATE signatures SET key = ? WHERE seq = ? AND kind = 'command'`, strings.Repeat("ab", 32), move)
 			return verifyFile(t, p, "", "")
-		}, string(CodeWrongKey), fmt.Sprintf("Ereignis %d (move) ist mit einem Schlüssel signiert, der nicht der Zugangsschlüssel von Schiedsrichter ist", move)},
+		}, string(CodeWrongKey), fmt.Sprintf("Ereignis %d (move) ist mit einem Schlüssel signiert, der nicht der Zugangsschlüssel der Rolle Schiedsrichter ist", move)},
 		{"a head signature of a cut-off event", func(t *testing.T) RecordReport {
 			p, _ := protectedRecord(t)
 			db := raw(t, p)
@@ -126,5 +127,61 @@ func TestEveryRecordProblemHasItsWordsInBothDictionaries(t *testing.T) {
 				t.Errorf("the English dictionary says %q, Problem %q", got, r.Problem)
 			}
 		})
+	}
+}
+
+// TestASignerIsNamedInTheGenitiveGermanNeeds: a problem names a signer or a
+// credential in its English as before ("the arbiter's credential", "the
+// player:Deep Blue's credential"), and in German in the genitive its
+// sentence needs — a role as "der Rolle Schiedsrichter", a player as "des
+// Spielers Deep Blue" — never "der Zugangsschlüssel von Schiedsrichter".
+func TestASignerIsNamedInTheGenitiveGermanNeeds(t *testing.T) {
+	en, de := assets.Dictionary("en"), assets.Dictionary("de")
+	for _, tc := range []struct {
+		name            string
+		why             *phrase.Error
+		english, german string
+	}{
+		{"a role whose key did not sign", problem(CodeWrongKey, int64(7), "move", signerWord("arbiter")),
+			"event 7 (move) is signed with a key that is not the arbiter's credential",
+			"Ereignis 7 (move) ist mit einem Schlüssel signiert, der nicht der Zugangsschlüssel der Rolle Schiedsrichter ist"},
+		{"a player whose key did not sign", problem(CodeWrongKey, int64(7), "move", signerWord("player:Deep Blue")),
+			"event 7 (move) is signed with a key that is not the player:Deep Blue's credential",
+			"Ereignis 7 (move) ist mit einem Schlüssel signiert, der nicht der Zugangsschlüssel des Spielers Deep Blue ist"},
+		{"a role recorded for another's signature", problem(CodeRoleSigner, int64(7), "move", Role("white"), signerWord("operator")),
+			"event 7 (move) was recorded for the white but signed with the operator's credential",
+			"Ereignis 7 (move) wurde für die Rolle Weiß aufgezeichnet, aber mit dem Zugangsschlüssel der Rolle Operator signiert"},
+		{"a player's credential registered under another's signature", problem(CodeRegisteredByOther, int64(3), "credential.new", credentialWord("player:Garry Kasparov"), signerWord("operator")),
+			"event 3 (credential.new) registers the player Garry Kasparov's credential under the operator's signature (only the arbiter hands out credentials)",
+			"Ereignis 3 (credential.new) trägt den Zugangsschlüssel des Spielers Garry Kasparov mit der Signatur der Rolle Operator ein (nur der Schiedsrichter vergibt Zugangsschlüssel)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.why.Error(); got != tc.english {
+				t.Errorf("English %q, want %q", got, tc.english)
+			}
+			if got := en.Say(tc.why); got != tc.english {
+				t.Errorf("the English dictionary says %q", got)
+			}
+			if got := de.Say(tc.why); got != tc.german {
+				t.Errorf("German %q,\n want %q", got, tc.german)
+			}
+		})
+	}
+}
+
+// TestTheNeedForACredentialIsSaidInGermanWithTheRole: the refusal of a
+// command given without the credential its role needs names it "der Rolle
+// Operator" in German, "the operator's credential" in English as before.
+func TestTheNeedForACredentialIsSaidInGermanWithTheRole(t *testing.T) {
+	err := forbidAs(CodeNeedCredential, RoleOperator, credentialWord("operator"))
+	var p *phrase.Error
+	if !errors.As(err, &p) {
+		t.Fatalf("%v carries no phrase", err)
+	}
+	if want := "this match is protected: commands given as operator need the operator's credential (passphrase or key file) or the arbiter PIN"; assets.Dictionary("en").Say(err) != want {
+		t.Errorf("English %q, want %q", assets.Dictionary("en").Say(err), want)
+	}
+	if got, want := assets.Dictionary("de").Say(err), "dieser Wettkampf ist geschützt: Befehle als Operator brauchen den Zugangsschlüssel der Rolle Operator (Passphrase oder Schlüsseldatei) oder die Schiedsrichter-PIN"; got != want {
+		t.Errorf("German %q,\n want %q", got, want)
 	}
 }

@@ -280,7 +280,7 @@ func authenticateRemote(st *State, c Cmd, at time.Time) (authn, error) {
 		}
 	}
 	if !st.mayActAs(id, c.Role) {
-		return an, forbidAs(CodeNeedCredential, c.Role, credWord(st.credentialID(c.Role)))
+		return an, forbidAs(CodeNeedCredential, c.Role, credentialWord(st.credentialID(c.Role)))
 	}
 	cred := st.Credential(id)
 	if cred == nil {

@@ -7,9 +7,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strings"
 
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 
@@ -361,7 +361,7 @@ func (k *recordCheck) headOK(h store.Signature) bool {
 	if h.Seq < 1 || h.Seq > int64(k.evs.len()) {
 		return false
 	}
-	ok := k.keys.CheckHead(h, k.evs.at(int(h.Seq-1)).Hash) == ""
+	ok := k.keys.CheckHead(h, k.evs.at(int(h.Seq-1)).Hash) == nil
 	k.head, k.headIs = h, -1
 	if ok {
 		k.headIs = 1
@@ -473,7 +473,7 @@ func (k *recordCheck) registrations(i int, c store.Signature, group []store.Even
 			continue
 		}
 		if c.Signer != "arbiter" {
-			return false, bad(i+j, CodeRegisteredByOther, credWord(cred.ID()), signerWord(c.Signer))
+			return false, bad(i+j, CodeRegisteredByOther, credentialWord(cred.ID()), signerWord(c.Signer))
 		}
 		if cred.Role != "arbiter" {
 			continue
@@ -637,22 +637,23 @@ func (k *ArbiterKeyring) Registered() []ArbiterKey { return k.registered }
 
 // CheckHead checks the head signature h of the event h.Seq, whose hash is
 // hash: it must be a head signature, of an event read, by the arbiter's
-// key at that event. It returns "" or one sentence saying what is wrong.
-func (k *ArbiterKeyring) CheckHead(h store.Signature, hash string) string {
+// key at that event. It returns nil or what is wrong, as a phrase whose
+// Error() is one sentence (problems.go).
+func (k *ArbiterKeyring) CheckHead(h store.Signature, hash string) *phrase.Error {
 	switch {
 	case h.Kind != store.SigHead:
-		return fmt.Sprintf("a %s signature is not a head signature", h.Kind)
+		return problem(CodeHeadNotHead, h.Kind)
 	case h.Seq < 1 || h.Seq > int64(len(k.at)):
-		return fmt.Sprintf("the head signature names event %d, which is not in the record", h.Seq)
+		return problem(CodeHeadNotInRecord, h.Seq)
 	}
 	i := h.Seq - 1
 	if h.Key == "" || (h.Key != k.at[i] && h.Key != k.before[i]) {
-		return fmt.Sprintf("the head signature of event %d is not by the arbiter's key there", h.Seq)
+		return problem(CodeHeadNotArbiters, h.Seq)
 	}
 	if !verifySig(h.Key, h.Sig, HeadMessage(h.Seq, hash)) {
-		return fmt.Sprintf("the head signature of event %d does not match that event's hash", h.Seq)
+		return problem(CodeHeadNotHash, h.Seq)
 	}
-	return ""
+	return nil
 }
 
 func arbiterKeysAt(evs []store.Event) *ArbiterKeyring {
@@ -665,8 +666,8 @@ func arbiterKeysAt(evs []store.Event) *ArbiterKeyring {
 
 // CheckHeadSignature checks a head signature offered for the record evs:
 // it must name an event of evs and be the arbiter's signature of its hash
-// by his key there. It returns "" or one sentence saying what is wrong.
-func CheckHeadSignature(evs []store.Event, h store.Signature) string {
+// by his key there. It returns nil or what is wrong (CheckHead).
+func CheckHeadSignature(evs []store.Event, h store.Signature) *phrase.Error {
 	hash := ""
 	if h.Seq >= 1 && h.Seq <= int64(len(evs)) {
 		hash = evs[h.Seq-1].Hash

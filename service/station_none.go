@@ -5,6 +5,8 @@ package service
 import (
 	"context"
 	"time"
+
+	"arbiter/internal/phrase"
 )
 
 // Built with -tags nostation: no record is a station's (see stations.go).
@@ -34,6 +36,7 @@ type StationStatus struct {
 	OffsetMS      float64         `json:"offset_ms"`
 	UncertaintyMS float64         `json:"uncertainty_ms"`
 	Alarm         string          `json:"alarm,omitempty"`
+	AlarmWhy      *phrase.Error   `json:"alarm_why,omitempty"`
 	CanAppend     bool            `json:"can_append"`
 	Epoch         int             `json:"epoch"`
 	Stations      []StationSeen   `json:"stations"`
@@ -41,15 +44,16 @@ type StationStatus struct {
 
 // StationSeen is a station as another knows it (station.Seen).
 type StationSeen struct {
-	Name          string  `json:"name"`
-	Role          string  `json:"role"`
-	Connected     bool    `json:"connected"`
-	LastSeenNS    int64   `json:"last_seen_ns"`
-	Lag           int64   `json:"lag"`
-	UncertaintyMS float64 `json:"uncertainty_ms"`
-	Alarm         string  `json:"alarm,omitempty"`
-	Authority     bool    `json:"authority,omitempty"`
-	Self          bool    `json:"self,omitempty"`
+	Name          string        `json:"name"`
+	Role          string        `json:"role"`
+	Connected     bool          `json:"connected"`
+	LastSeenNS    int64         `json:"last_seen_ns"`
+	Lag           int64         `json:"lag"`
+	UncertaintyMS float64       `json:"uncertainty_ms"`
+	Alarm         string        `json:"alarm,omitempty"`
+	AlarmWhy      *phrase.Error `json:"alarm_why,omitempty"`
+	Authority     bool          `json:"authority,omitempty"`
+	Self          bool          `json:"self,omitempty"`
 }
 
 // ErrNoStation: the record belongs to no station.

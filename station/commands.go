@@ -84,13 +84,13 @@ func (s *Station) handleHead(ctx context.Context, m *nats.Msg, req Request) {
 	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	err := s.rep.WaitSeq(wctx, uint64(max(h.Seq, 1)))
 	cancel()
-	if err != nil && s.rep.CheckHead(h) != "" {
+	if err != nil && s.rep.CheckHead(h) != nil {
 		s.cfg.Logf("%s: head signature %s: the record did not reach event %d: %v", s.cfg.Name, req.ID, h.Seq, err)
 		if last, lerr := s.link.LastSeq(ctx); lerr != nil || last >= uint64(h.Seq) {
 			return // not answered: the sender retries
 		}
 	}
-	if problem := s.rep.CheckHead(h); problem != "" {
+	if problem := s.rep.CheckHead(h); problem != nil {
 		s.respond(m, refusedWith(CodeHeadRefused, problem))
 		return
 	}
@@ -175,7 +175,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 		return &EngineError{err}
 	}
 	if last != uint64(evs[len(evs)-1].Seq) {
-		s.rep.raise(last, "the stream placed the command at event %d, the record at %d", last, evs[len(evs)-1].Seq)
+		s.rep.raise(last, CodeAlarmPlaced, int64(last), evs[len(evs)-1].Seq)
 		return s.rep.Alarm()
 	}
 	s.mu.Lock()

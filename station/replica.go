@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -68,10 +69,14 @@ const (
 
 // AlarmError is raised when an incoming event does not fit the record, or
 // (File) when the record's file no longer holds what this station wrote.
+// Why is the alarm as a phrase (alarms.go): its code (CodeAlarmStream,
+// CodeAlarmFile) with the event's seq and the reason, itself a phrase;
+// Error() is its English, Reason the reason's.
 type AlarmError struct {
 	Seq    uint64
 	Reason string
 	File   bool
+	Why    *phrase.Error
 }
 
 func (a *AlarmError) Error() string {
@@ -79,6 +84,14 @@ func (a *AlarmError) Error() string {
 		return fmt.Sprintf("this station's record file was changed behind it (%s): this station stopped applying; keep the file for the appeals board and join again with a new invitation", a.Reason)
 	}
 	return fmt.Sprintf("event %d from the stream does not fit this record (%s): this station stopped applying; keep both records for the appeals board and join again with a new invitation", a.Seq, a.Reason)
+}
+
+// Unwrap is the alarm as a phrase, for a face to say it in its words.
+func (a *AlarmError) Unwrap() error {
+	if a.Why == nil {
+		return nil
+	}
+	return a.Why
 }
 
 // NewReplica is the station's view of its open record: it reads the record's head, command ids and stations' events.
@@ -238,8 +251,10 @@ func (r *Replica) WaitSeq(ctx context.Context, seq uint64) error {
 	return r.WaitFor(ctx, func(r *Replica) bool { return r.seq >= seq })
 }
 
-func (r *Replica) raise(seq uint64, format string, a ...any) error {
-	return r.raiseAlarm(&AlarmError{Seq: seq, Reason: fmt.Sprintf(format, a...)})
+// raise raises the alarm at event seq from the stream, which does not fit
+// the record for the reason code with its arguments (alarms.go).
+func (r *Replica) raise(seq uint64, code match.Code, a ...any) error {
+	return r.raiseAlarm(streamAlarm(seq, why(code, a...)))
 }
 
 // raiseAlarm raises a (unless an alarm is raised already) and returns the
@@ -266,20 +281,20 @@ func (r *Replica) CheckFileHead(last store.Event, ok bool) error {
 	r.mu.Lock()
 	seq, head := r.seq, r.head
 	r.mu.Unlock()
-	var why string
+	var reason *phrase.Error
 	switch {
 	case seq == 0:
 		return nil
 	case !ok || last.Seq < int64(seq):
-		why = fmt.Sprintf("it no longer holds event %d, the last this station wrote", seq)
+		reason = why(CodeFileLost, int64(seq))
 	case last.Seq == int64(seq) && last.Hash != head:
-		why = fmt.Sprintf("its event %d is not the one this station wrote", seq)
+		reason = why(CodeFileOther, int64(seq))
 	case store.EventHash(last) != last.Hash:
-		why = fmt.Sprintf("its event %d (%s) was edited: the hash recomputed from what the file holds is not the event's", last.Seq, last.Kind)
+		reason = why(CodeFileEdited, last.Seq, last.Kind)
 	default:
 		return nil
 	}
-	return r.raiseAlarm(&AlarmError{Seq: uint64(last.Seq), Reason: why, File: true})
+	return r.raiseAlarm(fileAlarm(uint64(last.Seq), reason))
 }
 
 // Apply takes one stream message. Messages must come in stream order.
@@ -304,10 +319,10 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		return r.checkPresent(ctx, batch)
 	}
 	if uint64(batch[0].ev.Seq) != seq+1 {
-		return r.raise(uint64(batch[0].ev.Seq), "the record ends at event %d", seq)
+		return r.raise(uint64(batch[0].ev.Seq), CodeAlarmRecordEnds, int64(seq))
 	}
 	if batch[0].ev.Prev != head && !(seq == 0 && batch[0].ev.Prev == store.GenesisPrev) {
-		return r.raise(uint64(batch[0].ev.Seq), "its prev is not the record's head")
+		return r.raise(uint64(batch[0].ev.Seq), CodeAlarmPrev)
 	}
 	var mismatch error
 	var walked *match.IncomingWalk
@@ -320,7 +335,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		return err
 	})
 	if mismatch != nil {
-		return r.raise(uint64(batch[0].ev.Seq), "%v", mismatch)
+		return r.raiseAlarm(streamAlarm(uint64(batch[0].ev.Seq), mismatch))
 	}
 	if err != nil {
 		var alarm *AlarmError
@@ -328,9 +343,9 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		case errors.As(err, &alarm): // CheckFileHead: the file was changed behind the station
 			return alarm
 		case errors.Is(err, store.ErrCorrupt):
-			return r.raiseAlarm(&AlarmError{Seq: uint64(batch[0].ev.Seq), Reason: "SQLite finds it damaged", File: true})
+			return r.raiseAlarm(fileAlarm(uint64(batch[0].ev.Seq), why(CodeFileDamaged)))
 		case errors.Is(err, store.ErrInvalidEvent):
-			return r.raise(uint64(batch[0].ev.Seq), "%v", err)
+			return r.raiseAlarm(streamAlarm(uint64(batch[0].ev.Seq), err)) // the store's words
 		}
 		r.mu.Lock()
 		r.pending = batch[:len(batch)-1] // the last part is given again
@@ -347,24 +362,24 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
 	w, ev, err := decodeEvent(m.Data)
 	if err != nil {
-		return nil, r.raise(m.Seq, "%v", err)
+		return nil, r.raiseAlarm(streamAlarm(m.Seq, err))
 	}
 	if uint64(ev.Seq) != m.Seq {
-		return nil, r.raise(m.Seq, "it says it is event %d", ev.Seq)
+		return nil, r.raise(m.Seq, CodeAlarmSaysEvent, ev.Seq)
 	}
 	if got := store.EventHash(ev); got != ev.Hash {
-		return nil, r.raise(m.Seq, "its hash is not its own")
+		return nil, r.raise(m.Seq, CodeAlarmHash)
 	}
 	r.mu.Lock()
 	if n := len(r.pending); n > 0 {
 		last := r.pending[n-1]
 		if w.Cmd != last.w.Cmd || w.Part != last.w.Part+1 || w.Parts != last.w.Parts {
 			r.mu.Unlock()
-			return nil, r.raise(m.Seq, "it breaks off command %s after part %d of %d", last.w.Cmd, last.w.Part, last.w.Parts)
+			return nil, r.raise(m.Seq, CodeAlarmBreaksOff, last.w.Cmd, last.w.Part, last.w.Parts)
 		}
 	} else if w.Part != 1 {
 		r.mu.Unlock()
-		return nil, r.raise(m.Seq, "it is part %d of a command whose start is missing", w.Part)
+		return nil, r.raise(m.Seq, CodeAlarmStartMissing, w.Part)
 	}
 	r.pending = append(r.pending, pendingEvent{w, ev})
 	var batch []pendingEvent
@@ -395,7 +410,7 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		// acknowledged it: the record must hold exactly these events.
 		for i, p := range batch {
 			if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
-				return nil, fmt.Errorf("the record holds another event %d", p.ev.Seq), nil
+				return nil, why(CodeAlarmAnotherEvent, p.ev.Seq), nil
 			}
 		}
 		return nil, nil, nil
@@ -416,7 +431,7 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 			return nil, nil, err
 		}
 		if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
-			return nil, fmt.Errorf("the record computes event %d with hash %s…", got.Seq, got.Hash[:12]), nil
+			return nil, why(CodeAlarmComputes, got.Seq, got.Hash[:12]), nil
 		}
 		added = append(added, got)
 	}
@@ -425,7 +440,7 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		for _, w := range p.w.Sigs {
 			s := w.signature(p.ev.Seq)
 			if err := tx.PutSignature(s); err != nil {
-				return nil, fmt.Errorf("its signatures do not fit the record: %v", err), nil
+				return nil, why(CodeAlarmSignaturesUnfit, err), nil
 			}
 			sigs = append(sigs, s)
 		}
@@ -450,7 +465,11 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 	// walk over the events it has not checked (match.IncomingWalk).
 	rep, next := walk.Check(prior, added, sigs)
 	if !rep.OK && rep.BadSeq >= batch[0].ev.Seq {
-		return nil, fmt.Errorf("its signature does not hold: %s", rep.Problem), nil
+		var problem any = rep.Problem
+		if rep.Why != nil {
+			problem = rep.Why // said in the face's words
+		}
+		return nil, why(CodeAlarmSignatureFails, problem), nil
 	}
 	if whole {
 		next = nil
@@ -474,12 +493,12 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 				return err
 			}
 			if len(have) == 0 || have[0].Hash != p.ev.Hash {
-				return r.raise(uint64(p.ev.Seq), "the record holds another event %d", p.ev.Seq)
+				return r.raise(uint64(p.ev.Seq), CodeAlarmAnotherEvent, p.ev.Seq)
 			}
 			continue
 		}
 		if hashes[i] != p.ev.Hash {
-			return r.raise(uint64(p.ev.Seq), "the record holds another event %d", p.ev.Seq)
+			return r.raise(uint64(p.ev.Seq), CodeAlarmAnotherEvent, p.ev.Seq)
 		}
 	}
 	r.commit(batch, nil, 0)
@@ -518,7 +537,7 @@ func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64, committed [
 			break
 		}
 		if e.Prev != prev || store.EventHash(e) != e.Hash {
-			return r.raise(uint64(e.Seq), "the record's own event does not continue the chain")
+			return r.raise(uint64(e.Seq), CodeAlarmOwnEvent)
 		}
 		prev = e.Hash
 		batch = append(batch, pendingEvent{w: wireEvent{Cmd: id}, ev: e})
@@ -564,14 +583,25 @@ func (r *Replica) commit(batch []pendingEvent, walked *match.IncomingWalk, from 
 // HeadError is a head signature from the heads stream that this record
 // does not take: its event is not the record's, or it is not the
 // arbiter's signature by his key there. It is skipped; the record is
-// unchanged.
+// unchanged. Why is the refusal as a phrase (CodeHeadNotTaken with the
+// seq and the reason, itself a phrase); Error() is its English, Reason the
+// reason's.
 type HeadError struct {
 	Seq    int64
 	Reason string
+	Why    *phrase.Error
 }
 
 func (h *HeadError) Error() string {
 	return fmt.Sprintf("the head signature of event %d from the heads stream is not taken: %s", h.Seq, h.Reason)
+}
+
+// Unwrap is the refusal as a phrase, for a face to say it in its words.
+func (h *HeadError) Unwrap() error {
+	if h.Why == nil {
+		return nil
+	}
+	return h.Why
 }
 
 // ApplyHead puts the arbiter's head signature h beside the record, which
@@ -583,8 +613,8 @@ func (r *Replica) ApplyHead(ctx context.Context, h HeadNote) error {
 	if r.HeadSigned(h.Seq) {
 		return nil
 	}
-	if problem := r.CheckHead(h); problem != "" {
-		return &HeadError{Seq: h.Seq, Reason: problem}
+	if problem := r.CheckHead(h); problem != nil {
+		return &HeadError{Seq: h.Seq, Reason: problem.Error(), Why: why(CodeHeadNotTaken, h.Seq, problem)}
 	}
 	if _, err := r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
 		return tx.PutSignature(h.Signature())
@@ -601,8 +631,9 @@ func (r *Replica) ApplyHead(ctx context.Context, h HeadNote) error {
 
 // CheckHead checks the head signature h against the record: its event
 // must be in it with the hash h names, and h the arbiter's signature of
-// that hash by his key there. It returns "" or what is wrong.
-func (r *Replica) CheckHead(h HeadNote) string {
+// that hash by his key there. It returns nil or what is wrong, as a phrase
+// (CodeHeadBeyond, CodeHeadOtherHash, match's CodeHead*).
+func (r *Replica) CheckHead(h HeadNote) *phrase.Error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	hash := ""
@@ -611,9 +642,9 @@ func (r *Replica) CheckHead(h HeadNote) string {
 	}
 	switch {
 	case hash == "":
-		return fmt.Sprintf("the record holds %d events, not event %d", len(r.hashes), h.Seq)
+		return why(CodeHeadBeyond, int64(len(r.hashes)), h.Seq)
 	case h.Hash != hash:
-		return fmt.Sprintf("it signs another hash than the record's event %d", h.Seq)
+		return why(CodeHeadOtherHash, h.Seq)
 	}
 	return r.keys.CheckHead(h.Signature(), hash)
 }

@@ -1,8 +1,11 @@
 package station
 
 import (
+	"errors"
 	"sort"
 	"time"
+
+	"arbiter/internal/phrase"
 )
 
 // Every station beats (Config.BeatEvery) — the clients, the operator's
@@ -20,6 +23,9 @@ type beatInfo struct {
 	Role  string `json:"role,omitempty"`
 	UncNS int64  `json:"unc_ns,omitempty"` // the clock's uncertainty to the authority; negative: not known yet
 	Alarm string `json:"alarm,omitempty"`
+	// AlarmWhy is the alarm as a phrase (a station older than phrases
+	// sends none: its alarm is said in English)
+	AlarmWhy *phrase.Error `json:"alarm_why,omitempty"`
 }
 
 // Seen is a station as this one knows it (station status's "stations").
@@ -37,8 +43,11 @@ type Seen struct {
 	// known yet, or not told).
 	UncertaintyMS float64 `json:"uncertainty_ms"`
 	Alarm         string  `json:"alarm,omitempty"`
-	Authority     bool    `json:"authority,omitempty"`
-	Self          bool    `json:"self,omitempty"`
+	// AlarmWhy is the alarm as a phrase, for the console to say it in
+	// its language (nil: said as Alarm, in English)
+	AlarmWhy  *phrase.Error `json:"alarm_why,omitempty"`
+	Authority bool          `json:"authority,omitempty"`
+	Self      bool          `json:"self,omitempty"`
 }
 
 // info is this station's own beatInfo.
@@ -46,7 +55,7 @@ func (s *Station) info() beatInfo {
 	_, unc := s.Offset()
 	b := beatInfo{Role: s.cfg.Role, UncNS: int64(unc)}
 	if a := s.rep.Alarm(); a != nil {
-		b.Alarm = a.Error()
+		b.Alarm, b.AlarmWhy = a.Error(), alarmWhy(a)
 	}
 	return b
 }
@@ -78,15 +87,25 @@ func (s *Station) seen(seq uint64, auth string, st Status, members map[string]Me
 		if b.info.Role != "" && b.info.UncNS >= 0 { // an older station's beat tells nothing
 			x.UncertaintyMS = float64(b.info.UncNS) / 1e6
 		}
-		x.Alarm = b.info.Alarm
+		x.Alarm, x.AlarmWhy = b.info.Alarm, b.info.AlarmWhy
 	}
 	self := add(s.cfg.Name, s.cfg.Role)
 	self.Self, self.Connected, self.Lag, self.LastSeenNS = true, true, 0, time.Now().UnixNano()
-	self.UncertaintyMS, self.Alarm = st.UncertaintyMS, st.Alarm
+	self.UncertaintyMS, self.Alarm, self.AlarmWhy = st.UncertaintyMS, st.Alarm, st.AlarmWhy
 	out := make([]Seen, 0, len(byName))
 	for _, x := range byName {
 		out = append(out, *x)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// alarmWhy is the alarm a as a phrase (AlarmError.Why), nil if it carries
+// none.
+func alarmWhy(a error) *phrase.Error {
+	var alarm *AlarmError
+	if errors.As(a, &alarm) {
+		return alarm.Why
+	}
+	return nil
 }

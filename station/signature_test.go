@@ -5,11 +5,13 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"arbiter/assets"
 	"arbiter/internal/kdf"
 	"arbiter/match"
 	"arbiter/store"
@@ -124,6 +126,18 @@ func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			t.Log(st.Alarm)
 			if !strings.Contains(st.Alarm, "signature") || st.CanAppend {
 				t.Fatalf("status %+v: want the alarm naming the signature and no appending", st)
+			}
+			// The status carries the alarm as a phrase, for the console
+			// to say in its language: the record's problem inside it.
+			if st.AlarmWhy == nil || st.AlarmWhy.Error() != st.Alarm {
+				t.Errorf("the status's alarm phrase %v is not its alarm %q", st.AlarmWhy, st.Alarm)
+			} else if german, want := assets.Dictionary("de").Say(st.AlarmWhy), fmt.Sprintf("Ereignis %d aus dem Datenstrom passt nicht zu dieser Aufzeichnung (seine Signatur ist ungültig: Ereignis %d (move) ", forged.Seq, forged.Seq); !strings.HasPrefix(german, want) || strings.Contains(german, "event") {
+				t.Errorf("the alarm in German is %q, want it to begin %q", german, want)
+			}
+			for _, x := range st.Stations {
+				if x.Self && (x.AlarmWhy != st.AlarmWhy || x.Alarm != st.Alarm) {
+					t.Errorf("the station itself is listed with the alarm %q (%v)", x.Alarm, x.AlarmWhy)
+				}
 			}
 			if seq, _, _ := db.Head(context.Background()); seq != last.Seq || verifyHead(t, db) != head {
 				t.Fatalf("the record moved: head %d", seq)

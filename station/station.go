@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/phrase"
 	"arbiter/internal/timesource"
 	"arbiter/match"
 	"arbiter/store"
@@ -345,8 +346,11 @@ type Status struct {
 	OffsetMS      float64  `json:"offset_ms"`
 	UncertaintyMS float64  `json:"uncertainty_ms"`
 	Alarm         string   `json:"alarm,omitempty"`
-	CanAppend     bool     `json:"can_append"`
-	Epoch         int      `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
+	// AlarmWhy is the alarm as a phrase (AlarmError.Why), for the
+	// console to say it in its language; Alarm is its English.
+	AlarmWhy  *phrase.Error `json:"alarm_why,omitempty"`
+	CanAppend bool          `json:"can_append"`
+	Epoch     int           `json:"epoch"` // of the latest new epoch (station claim --epoch); 0: none
 	// TimelineNS is the match timeline as this station estimates it, read
 	// at the instant WallNS of this machine's wall clock, with its
 	// uncertainty (0 on the authority); absent while the station does not
@@ -393,7 +397,7 @@ func (s *Station) Status() Status {
 		st.TimelineNS, st.WallNS, st.UncertaintyNS = tl.UnixNano(), w1.Add(gap/2).UnixNano(), int64(u+gap/2)
 	}
 	if a := s.rep.Alarm(); a != nil {
-		st.Alarm = a.Error()
+		st.Alarm, st.AlarmWhy = a.Error(), alarmWhy(a)
 	}
 	s.mu.Lock()
 	beats := make(map[string]beatSeen, len(s.beats))

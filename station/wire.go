@@ -3,7 +3,6 @@ package station
 import (
 	"crypto/ed25519"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"arbiter/internal/phrase"
@@ -78,10 +77,10 @@ func encodeEvents(id string, evs []store.Event, sigs []store.Signature) [][]byte
 func decodeEvent(data []byte) (wireEvent, store.Event, error) {
 	var w wireEvent
 	if err := json.Unmarshal(data, &w); err != nil {
-		return w, store.Event{}, fmt.Errorf("unreadable event message: %v", err)
+		return w, store.Event{}, why(CodeAlarmUnreadable, err)
 	}
 	if w.Parts < 1 || w.Part < 1 || w.Part > w.Parts {
-		return w, store.Event{}, fmt.Errorf("event %d: part %d of %d", w.Seq, w.Part, w.Parts)
+		return w, store.Event{}, why(CodeAlarmParts, w.Seq, w.Part, w.Parts)
 	}
 	e := store.Event{Seq: w.Seq, Match: w.Match, Game: w.Game, At: time.Unix(0, w.AtNS).UTC(), Role: w.Role,
 		Actor: w.Actor, Kind: w.Kind, Payload: []byte(w.Payload), Prev: w.Prev, Hash: w.Hash}
