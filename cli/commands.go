@@ -548,7 +548,7 @@ func runVerify(r *runner, a *args) error {
 		return err
 	}
 	if !rep.OK {
-		return fmt.Errorf("the record does not verify: %s", rep.Problem)
+		return fmt.Errorf("the record does not verify (%s): %s", rep.Problem, brokenRecordAction)
 	}
 	moves, err := engine.Attestations(evs)
 	if err != nil {

@@ -160,7 +160,7 @@ func (r *runner) exportSeal() (match.Seal, error) {
 	var nv *service.NotVerified
 	switch {
 	case errors.As(err, &nv):
-		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: investigate with 'arbiter verify' first", nv.Why)
+		return match.Seal{}, fmt.Errorf("the record does not verify (%s), so no report can vouch for it: %s", nv.Why, brokenRecordAction)
 	case err != nil:
 		return s, err
 	case signed:

@@ -83,7 +83,7 @@ func runExportPDF(r *runner, a *args) error {
 	pdf, head, err := service.ReportPDF(r.ctx, r.app, report.PDFOptions{Paper: paper, Lang: lang, Game: n, Seal: &seal})
 	var nv *service.NotVerified
 	if errors.As(err, &nv) {
-		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: investigate with 'arbiter verify' first", nv.Why)
+		return fmt.Errorf("the record does not verify (%s), so a report could not carry its fingerprint: %s", nv.Why, brokenRecordAction)
 	}
 	if err != nil {
 		return err
@@ -95,11 +95,10 @@ func runExportPDF(r *runner, a *args) error {
 	return nil
 }
 
-// writeFile writes an export to path whole or not at all, and only to a
-// regular file (package atomicfile).
-// writeFile writes an export or a script to path, whole or not at all,
-// and never over the match's database db or its -wal and -shm files (an
-// export renamed over the record would replace it).
+// writeFile writes an export or a script to path, whole or not at all and
+// only to a regular file (package atomicfile), and never over the match's
+// database db or its -wal and -shm files (an export renamed over the record
+// would replace it).
 func writeFile(path, db string, data []byte) error {
 	for _, f := range []string{db, db + "-wal", db + "-shm"} {
 		if same, _ := samePath(path, f); same {

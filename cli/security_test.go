@@ -297,3 +297,35 @@ func TestAPassphraseGivenToMatchNewAnyWayProtectsTheMatch(t *testing.T) {
 		})
 	}
 }
+
+// A refusal on a record that does not verify names the problem and says
+// what to do, as the console's banner does; export does not send the user
+// back to verify, which would only repeat the problem.
+func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
+	db := protectedMatch(t)
+	raw := rawOpen(t, db)
+	if _, err := raw.Exec(`UPDATE events SET payload = replace(payload, '"e5"', '"e6"') WHERE kind = 'move' AND payload LIKE '%"e5"%'`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	const action = "keep this file as it is, tell the appeals board, and continue from a backup"
+	for _, c := range []struct {
+		rule string
+		args []string
+	}{
+		{"verify names the edited event and says what to do", []string{"verify"}},
+		{"export pgn names the edited event and says what to do, not to run verify", []string{"export", "pgn"}},
+		{"export pdf names the edited event and says what to do, not to run verify", []string{"export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf")}},
+		{"export pdf with the arbiter's pin names the edited event and says what to do", []string{"--pin", arbPass, "export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf")}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			_, errs, code := arb(t, db, c.args...)
+			if code == 0 || !strings.Contains(errs, "does not verify (event ") || !strings.Contains(errs, "(move) was edited") || !strings.Contains(errs, action) {
+				t.Errorf("exit %d, %s", code, errs)
+			}
+			if strings.Contains(errs, "arbiter verify") {
+				t.Errorf("the refusal sends the user to verify: %s", errs)
+			}
+		})
+	}
+}

@@ -14,6 +14,12 @@ import (
 // itself (match.Code), for the command line names its own flags and
 // commands, and the few texts the console's English words otherwise.
 // docs/errors.md explains both.
+// brokenRecordAction is what to do with a record that does not verify, as
+// the console's banner says it: every refusal of the command line on such a
+// record ends with it (verify, export), rather than sending the user from
+// one command to the other.
+const brokenRecordAction = "keep this file as it is, tell the appeals board, and continue from a backup"
+
 var words = phrase.Dictionary{
 	string(engine.CodeNoCommand):                "no engine command given: give --cmd with the engine's program, e.g. --cmd /usr/games/stockfish",
 	string(engine.CodeNotThere):                 "the engine %s is not there: give --cmd with the path of a UCI engine (e.g. /usr/games/stockfish)",

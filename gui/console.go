@@ -738,6 +738,9 @@ func (c *console) refreshNotice(g *match.Game) {
 	case g.State == match.Paused:
 		if g.Paused.Call {
 			txt = translate("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
+		} else if why, ok := strings.CutSuffix(g.Paused.Reason, ": the arbiter resumes"); ok {
+			// a position reset's recorded reason says who resumes: say it once
+			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", translate(why))
 		} else {
 			txt = tr("Clocks stopped (%s). The arbiter resumes with Ctrl+R.", pauseWhy(g.Paused))
 		}

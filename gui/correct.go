@@ -419,7 +419,7 @@ func (cd *correctDialog) apply(method string) {
 			return
 		}
 	}
-	if err := cd.feed.correct(methodTitle(method), args); err != nil {
+	if err := cd.feed.correct(methodWord(method), args); err != nil { // mid-sentence: "(clocks from the record)"
 		fail(err)
 		return
 	}

@@ -191,6 +191,16 @@ func TestCorrectionDialogAppliesTheChosenMethod(t *testing.T) {
 			if !strings.Contains(topDialogTexts(h.c), "Position before 4. d3 restored") {
 				t.Errorf("no confirmation: %q", topDialogTexts(h.c))
 			}
+			t.Run("the confirmation says the method mid-sentence in small letters", func(t *testing.T) {
+				if want := "restored (" + match.MethodEffect(tt.method) + ")"; !strings.Contains(topDialogTexts(h.c), want) {
+					t.Errorf("want %q in %q", want, topDialogTexts(h.c))
+				}
+			})
+			t.Run("the notice says once that the arbiter resumes", func(t *testing.T) {
+				if n := strings.Count(h.c.notice.Text, "resumes"); n != 1 {
+					t.Errorf("the notice says it %d times: %q", n, h.c.notice.Text)
+				}
+			})
 		})
 	}
 }

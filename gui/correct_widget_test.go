@@ -99,7 +99,7 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 		if len(asked) != 1 || asked[0] != want {
 			t.Fatalf("asked %+v, want %+v", asked, want)
 		}
-		if len(done) != 1 || done[0] != methodTitle(match.MethodKeep) || closed != 1 {
+		if len(done) != 1 || done[0] != methodWord(match.MethodKeep) || closed != 1 {
 			t.Errorf("done %v, closed %d times (error %q)", done, closed, cd.errText.Text)
 		}
 		if g := app.State().CurrentGame(); g.Sheet.Ply() != 6 {

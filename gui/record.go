@@ -257,6 +257,8 @@ func (c *console) exportPDFDialog() {
 
 // verifyRecord checks the hash chain and says what it found.
 // It checks every signature too, as 'arbiter verify' does (match.VerifyRecord).
+// The problem names its event itself ("event 5 (move) was edited …"), so
+// the dialog does not name it again.
 func (c *console) verifyRecord() {
 	rep, err := match.VerifyRecord(c.ctx, c.core.DB(), "", "")
 	if err != nil {
@@ -264,7 +266,7 @@ func (c *console) verifyRecord() {
 		return
 	}
 	if !rep.OK {
-		c.info(translate("The record does not verify"), tr("%s (event %d). Keep this file as it is and tell the appeals board.", say(rep.Why), rep.BadSeq))
+		c.info(translate("The record does not verify"), tr("%s. Keep this file as it is and tell the appeals board.", capitalFirst(say(rep.Why))))
 		return
 	}
 	msg := tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head))

@@ -60,7 +60,7 @@ func TestTheGermanConsoleSaysWhyTheRecordDoesNotVerifyInGerman(t *testing.T) {
 		{"the Verify dialog says it in German", func(t *testing.T) string {
 			h.c.verifyRecord()
 			return topDialogTexts(h.c)
-		}, []string{"Die Aufzeichnung ist nicht unversehrt\n", why + fmt.Sprintf(" (Ereignis %d). Lassen Sie diese Datei unverändert", seq)}},
+		}, []string{"Die Aufzeichnung ist nicht unversehrt\n", why + ". Lassen Sie diese Datei unverändert"}},
 		{"an export's refusal says it in German", func(t *testing.T) string {
 			_, _, err := h.c.exportPDF(filepath.Join(t.TempDir(), "report.pdf"), "A4", 0)
 			if err == nil {
@@ -87,6 +87,9 @@ func TestTheGermanConsoleSaysWhyTheRecordDoesNotVerifyInGerman(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.said(t)
+			if n := timesNamed(got, fmt.Sprintf("Ereignis %d", seq)); n > 1 {
+				t.Errorf("the console names the event %d times in %q: once is enough", n, got)
+			}
 			for _, want := range tc.want {
 				if !strings.Contains(got, want) {
 					t.Errorf("the console says\n%q\nwant it to say\n%q", got, want)
@@ -99,4 +102,41 @@ func TestTheGermanConsoleSaysWhyTheRecordDoesNotVerifyInGerman(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The English Verify dialog names the event that fails once, in the
+// problem, as a sentence of its own, and says what to do.
+func TestTheVerifyDialogNamesTheEventOnce(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, secret)
+	h.newMatch("acm1996", secret)
+	h.c.do(actStartGame)
+	for _, mv := range []string{"e4", "e5"} {
+		h.ft.advance(3 * time.Second)
+		h.typeMove(mv)
+	}
+	seq := tamperMove(t, h)
+	h.c.verifyRecord()
+	got := topDialogTexts(h.c)
+	t.Run("the event is named once", func(t *testing.T) {
+		if n := timesNamed(got, fmt.Sprintf("event %d", seq)); n != 1 {
+			t.Errorf("the dialog names event %d %d times: %q", seq, n, got)
+		}
+	})
+	t.Run("the problem is a sentence followed by what to do", func(t *testing.T) {
+		want := fmt.Sprintf("Event %d (move) was edited (hash mismatch). Keep this file as it is and tell the appeals board.", seq)
+		if !strings.Contains(got, want) {
+			t.Errorf("the dialog says\n%q\nwant\n%q", got, want)
+		}
+	})
+}
+
+// timesNamed is how often the line of text that names an event (name, in
+// any case) names it.
+func timesNamed(text, name string) int {
+	for _, line := range strings.Split(text, "\n") {
+		if n := strings.Count(strings.ToLower(line), strings.ToLower(name)); n > 0 {
+			return n
+		}
+	}
+	return 0
 }

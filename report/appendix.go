@@ -35,14 +35,14 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 				continue
 			}
 			row := r.incidentRow(g, in, true)
-			rows = append(rows, row)
+			rows = append(rows, append([]string{row[0], eventNumber(in)}, row[1:]...))
 		}
 	}
 	if len(rows) == 0 {
 		r.para(t.s("No rulings, appeals or corrections were recorded."), 9, false)
 	} else {
-		r.table([]col{{11, "C", false}, {25, "L", false}, {17, "L", false}, {26, "L", false}, {20, "L", true}, {0, "L", false}, {14, "L", false}, {26, "L", false}},
-			[]string{t.s("Game"), t.f("Time (%s)", t.zoneLabel(r.allIncidentTimes(games)...)), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+		r.table([]col{{11, "C", false}, {7, "R", false}, {25, "L", false}, {17, "L", false}, {26, "L", false}, {20, "L", true}, {0, "L", false}, {14, "L", false}, {26, "L", false}},
+			[]string{t.s("Game"), "#", t.f("Time (%s)", t.zoneLabel(r.allIncidentTimes(games)...)), t.s("After"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	}
 	f.Ln(8)
 	r.ensure(50)

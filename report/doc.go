@@ -32,13 +32,16 @@
 // their instants ([match.Game.Follows]: what happened before the first move
 // is in a comment before it, what happened after a move struck out since is
 // in that move's comment in its variation), are each a structured command
-// "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the words "Role: kind
-// (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote). Moves struck out of the
+// "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the words "#SEQ Role:
+// kind (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote: SEQ the record's
+// event, an appeal "against #SEQ" of the decision it contests). Moves struck out of the
 // record by a correction are a variation right after the move that replaced
 // them, commented "struck out: operator error, rule 10: REASON"; a struck
 // run not yet replaced is named in the last comment. The
 // last move's comment ends with how the game ended ("[%evt end TERMINATION
-// TIME system] Game over: …"). Free text never contains "{", "}" or "[%".
+// TIME system] Game over: …"); what was logged after the game ended (an
+// appeal) follows that, in record order. Free text never contains "{", "}"
+// or "[%".
 // The movetext itself is written by scoresheet.WritePGN.
 //
 // # PDF (WritePDF)
@@ -50,7 +53,8 @@
 // two-column scoresheet with the clock after each move and the time it took,
 // "(=)" draw-offer marks, a rule where each period's control was reached, a
 // chart of both players' remaining time with the controls drawn in, the
-// incident log, signature lines for the arbiter and both players) and an
+// incident log — each incident with its record event "#14", an appeal with
+// the decision it contests "against #14" —, signature lines for the arbiter and both players) and an
 // appendix (rulings, appeals and other decisions with their outcome; the
 // record's fingerprint and how to check it with "arbiter verify --head").
 //

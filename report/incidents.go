@@ -4,6 +4,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/notnil/chess"
@@ -24,10 +25,10 @@ func (r *renderer) incidents(g *match.Game) {
 	}
 	rows := [][]string{}
 	for _, in := range g.ByInstant() {
-		rows = append(rows, r.incidentRow(g, in, false))
+		rows = append(rows, append([]string{eventNumber(in)}, r.incidentRow(g, in, false)...))
 	}
-	r.table([]col{{14.5, "L", false}, {16, "L", false}, {13, "R", false}, {13, "R", false}, {25, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {23, "L", false}},
-		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
+	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {13, "R", false}, {13, "R", false}, {25, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {23, "L", false}},
+		[]string{"#", t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
 }
 
@@ -81,12 +82,40 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	if in.Actor != "" {
 		actor += ": " + in.Actor
 	}
-	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), r.t.said(in.Text, in.Said), r.t.rule(in.Rule), r.t.said(in.Effect, in.EffectSaid)}
+	text := r.t.said(in.Text, in.Said)
+	if ref := r.refers(in); ref != "" {
+		text = strings.TrimSuffix(ref+": "+text, ": ")
+	}
+	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), text, r.t.rule(in.Rule), r.t.said(in.Effect, in.EffectSaid)}
 	if withGame {
 		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
 		row = append(row[:3], row[5:]...) // no clock readings in the appendix
 	}
 	return row
+}
+
+// eventNumber is the record's event that logged in, as the console's
+// incident log and 'incident appeal --refers' name it: "#14".
+func eventNumber(in match.Incident) string {
+	if in.Seq == 0 {
+		return ""
+	}
+	return fmt.Sprintf("#%d", in.Seq)
+}
+
+// refers is what an appeal contests ("against #14", the arbiter's decision
+// logged as event 14) or which appeal a decision closes ("on appeal #15"),
+// so that the appeals board can match them; "" for other incidents.
+func (r *renderer) refers(in match.Incident) string {
+	switch {
+	case in.Refers == 0:
+		return ""
+	case in.Kind == match.IncidentAppeal:
+		return r.t.f("against #%d", in.Refers)
+	case in.Kind == match.IncidentAppealDecision:
+		return r.t.f("on appeal #%d", in.Refers)
+	}
+	return ""
 }
 
 // adjustments lists every clock adjustment of the game — the rule 10 and

@@ -172,13 +172,21 @@ func (r *renderer) table(cols []col, head []string, rows [][]string, size float6
 				continue
 			}
 			texts := append([]string{head[i]}, column(rows, i)...)
-			need := r.longestWord(texts, size, i == 0) + 2.4
+			word := r.longestWord(texts, size, i == 0) + 2.4
+			needs := []float64{word}
 			if cols[i].whole {
-				need = max(need, r.longestCell(texts[1:], size)+2.4)
+				// its longest cell in one line, else at least its longest word
+				needs = []float64{max(word, r.longestCell(texts[1:], size)+2.4), word}
 			}
-			if need > ws[i] && rest-(need-ws[i]) >= 24 {
-				rest -= need - ws[i]
-				ws[i] = need
+			for _, need := range needs {
+				if need <= ws[i] {
+					break
+				}
+				if rest-(need-ws[i]) >= 24 {
+					rest -= need - ws[i]
+					ws[i] = need
+					break
+				}
 			}
 		}
 		ws[flex] = rest

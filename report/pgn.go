@@ -115,6 +115,15 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 		pg.StartFEN = fen
 	}
 	pl := placeIncidents(g)
+	// What was logged after the game ended (an appeal, a note) follows the
+	// end in the last comment, as it follows it in the record.
+	var afterEnd incidents
+	if len(entries) > 0 {
+		last := entries[len(entries)-1].Ply
+		pl.after[last], afterEnd = pl.after[last].splitAfter(endSeq(g))
+	} else {
+		pl.before, afterEnd = pl.before.splitAfter(endSeq(g))
+	}
 	for _, e := range entries {
 		cmds, notes := pl.after[e.Ply].words()
 		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds, notes)})
@@ -129,6 +138,9 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 	final := unplaced
 	if g.Over() {
 		final = append(final, endNote(g))
+	}
+	if cmds, notes := afterEnd.words(); len(cmds) > 0 {
+		final = append(final, strings.Join(append(cmds, commentText(strings.Join(notes, "; "))), " "))
 	}
 	pg.Final = strings.Join(final, " ")
 	return pg
@@ -302,6 +314,35 @@ func (ins incidents) words() (cmds, notes []string) {
 	return cmds, notes
 }
 
+// splitAfter is ins in two: those recorded up to event seq, and those
+// recorded after it (each in the order of ins). seq 0 keeps them all in the
+// first.
+func (ins incidents) splitAfter(seq int64) (upTo, after incidents) {
+	for _, in := range ins {
+		if seq > 0 && in.Seq > seq {
+			after = append(after, in)
+		} else {
+			upTo = append(upTo, in)
+		}
+	}
+	return upTo, after
+}
+
+// endSeq is the record's event that ended g (its result incident), 0 while
+// g is not over or when it is not known.
+func endSeq(g *match.Game) int64 {
+	if !g.Over() {
+		return 0
+	}
+	var seq int64
+	for _, in := range g.Incidents {
+		if in.Kind == match.IncidentResult && in.Seq > seq {
+			seq = in.Seq
+		}
+	}
+	return seq
+}
+
 func placeIncidents(g *match.Game) placed {
 	pl := placed{after: map[int]incidents{}, struck: map[struckKey]incidents{}}
 	for _, in := range g.ByInstant() {
@@ -349,17 +390,36 @@ func ruleToken(rule string) string {
 	return token(rule)
 }
 
-// IncidentNote is an incident as words in a PGN comment:
-// "Arbiter: pause (6.12a) noise; W 1:59:00 B 1:58:00".
+// IncidentNote is an incident as words in a PGN comment, led by the
+// record's event that logged it: "#12 Arbiter: pause (6.12a) noise; W
+// 1:59:00 B 1:58:00"; an appeal names the decision it contests and a
+// decision the appeal it closes ("#15 Black: appeal (rule 19) against #14:
+// …"), as the PDF does.
 func IncidentNote(in match.Incident) string {
 	var b strings.Builder
 	role := string(in.Role)
 	if role == "" {
 		role = "system"
 	}
+	if n := eventNumber(in); n != "" {
+		b.WriteString(n + " ")
+	}
 	b.WriteString(strings.ToUpper(role[:1]) + role[1:] + ": " + in.Kind)
 	if in.Rule != "" {
 		b.WriteString(" (" + in.Rule + ")")
+	}
+	switch {
+	case in.Refers == 0:
+	case in.Kind == match.IncidentAppeal:
+		fmt.Fprintf(&b, " against #%d", in.Refers)
+		if in.Text != "" {
+			b.WriteString(":")
+		}
+	case in.Kind == match.IncidentAppealDecision:
+		fmt.Fprintf(&b, " on appeal #%d", in.Refers)
+		if in.Text != "" {
+			b.WriteString(":")
+		}
 	}
 	if in.Text != "" {
 		b.WriteString(" " + in.Text)

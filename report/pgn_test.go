@@ -428,7 +428,7 @@ func TestStruckMovesAsVariation(t *testing.T) {
 	out := runCLI(t, "--db", db, "export", "pgn")
 	tests := []struct{ name, want string }{
 		{"the struck moves stand as a variation right after the move that replaced them (and its comment)",
-			"noise in the hall (clocks stopped); W 2:04:31 B 1:59:30; Arbiter: resume (6.12c) White's clock runs again (clock started); W 2:04:31 B 1:59:30} (2... Nc6 3. Bb5 {struck out: operator error, rule 10: the operator entered the wrong knight move})"},
+			"noise in the hall (clocks stopped); W 2:04:31 B 1:59:30; #13 Arbiter: resume (6.12c) White's clock runs again (clock started); W 2:04:31 B 1:59:30} (2... Nc6 3. Bb5 {struck out: operator error, rule 10: the operator entered the wrong knight move})"},
 		{"the game continues after the variation with its move number", ") 3. Bc4"},
 		{"a human's name is Last, First", `[White "Schmidt, Anna"]`},
 		{"the computer's name stays as it is and it is a program", `[Black "Deep Blue"]`},
@@ -473,4 +473,68 @@ func pgncheck(t *testing.T, p string) {
 		}
 		t.Fatalf("pgncheck: %v\n%s", err, res)
 	}
+}
+
+// An incident logged after the game ended (an appeal against the result)
+// comes after the end in the last comment, as it does in the record; one
+// logged before the end stays before it.
+func TestAnIncidentAfterTheEndFollowsItInTheLastComment(t *testing.T) {
+	for _, tc := range []struct {
+		rule  string
+		moves []string
+	}{
+		{"after the last move", []string{"e4", "e5"}},
+		{"in a game without moves", nil},
+	} {
+		t.Run("an appeal logged after the end follows it "+tc.rule, func(t *testing.T) {
+			st := handGame(t)
+			g := st.Games[0]
+			s, err := scoresheet.NewSheet("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range tc.moves {
+				if _, err := s.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			end := g.Started.Add(10 * time.Minute)
+			g.Sheet, g.State, g.Result, g.Termination, g.Ended = s, match.Finished, "1-0", scoresheet.TermResignation, end
+			g.Incidents = []match.Incident{
+				{Seq: 20, At: end.Add(-time.Minute), Ply: len(tc.moves), Role: match.RoleArbiter, Kind: "note", Text: "black thinks"},
+				{Seq: 21, At: end, Ply: len(tc.moves), Kind: match.IncidentResult, Text: "1-0 (resignation)"},
+				{Seq: 22, At: end.Add(time.Minute), Ply: len(tc.moves), Role: match.RoleArbiter, Kind: match.IncidentAppeal, Text: "black says he did not resign", Refers: 21},
+			}
+			var b bytes.Buffer
+			if err := report.WritePGN(&b, st, 0); err != nil {
+				t.Fatal(err)
+			}
+			pgn := b.String()
+			note, over, appeal := strings.Index(pgn, "black thinks"), strings.Index(pgn, "Game over"), strings.Index(pgn, "[%evt appeal ")
+			if note < 0 || over < 0 || appeal < 0 {
+				t.Fatalf("the PGN lacks the note, the end or the appeal:\n%s", pgn)
+			}
+			if !(note < over && over < appeal) {
+				t.Errorf("want the note, then the end, then the appeal:\n%s", pgn)
+			}
+		})
+	}
+	t.Run("the PGN with an appeal after the end passes the validators", func(t *testing.T) {
+		st := handGame(t)
+		g := st.Games[0]
+		g.State, g.Result, g.Termination, g.Ended = match.Finished, "1-0", scoresheet.TermResignation, g.Started.Add(10*time.Minute)
+		g.Incidents = append(g.Incidents,
+			match.Incident{Seq: 21, At: g.Ended, Ply: 2, Kind: match.IncidentResult, Text: "1-0 (resignation)"},
+			match.Incident{Seq: 22, At: g.Ended.Add(time.Minute), Ply: 2, Role: match.RoleArbiter, Kind: match.IncidentAppeal, Text: "{not} resigned [%x]", Refers: 21})
+		p := filepath.Join(t.TempDir(), "g.pgn")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WritePGN(f, st, 0); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		pgncheck(t, p)
+	})
 }

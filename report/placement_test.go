@@ -123,7 +123,10 @@ func TestIncidentsPlacedByInstantInPDF(t *testing.T) {
 		pages := pageTexts(t, writePDF(t, st, head, report.PDFOptions{Lang: "en"}))
 		last := -1
 		for _, at := range []string{"15:00:05", "15:00:45", "15:01:00", "15:01:10", "15:01:30"} {
-			i := strings.Index(pages[1], "\n"+at)
+			i := strings.Index(pages[1], " "+at+" ")
+			if i < 0 {
+				t.Fatalf("no incident at %s in the log", at)
+			}
 			if i < last {
 				t.Errorf("the incident at %s stands before an earlier one", at)
 			}
@@ -133,13 +136,16 @@ func TestIncidentsPlacedByInstantInPDF(t *testing.T) {
 }
 
 // incidentBlock is a row of the PDF's incident log as pdftotext lays it
-// out: the line that starts with the time at, and the lines its cells wrap
-// onto.
+// out: the line that starts with the record's event number ("#14") and the
+// time at, and the lines its cells wrap onto.
 func incidentBlock(page, at string) string {
 	var block []string
 	in := false
 	for _, l := range strings.Split(page, "\n") {
 		f := strings.Fields(l)
+		if len(f) > 1 && strings.HasPrefix(f[0], "#") {
+			f = f[1:]
+		}
 		starts := len(f) > 0 && len(f[0]) == 8 && f[0][2] == ':' && f[0][5] == ':'
 		switch {
 		case starts && f[0] == at:
