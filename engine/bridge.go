@@ -184,6 +184,14 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 		return refuse(CodeLockNotTaken, err)
 	}
 	defer lock.Release()
+	b := newBridge(rec, opts, argv)
+	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
+	defer b.close()
+	return b.loop(ctx)
+}
+
+// newBridge is the bridge of Run, before its loop: no engine runs yet.
+func newBridge(rec Record, opts Options, argv []string) *bridge {
 	b := &bridge{rec: rec, opts: opts, argv: argv, logf: opts.Logf, transcripts: map[int]*transcript{},
 		restarts: map[int]int{}, down: map[int]bool{}, gaveUp: map[int]bool{}, below: map[int]int{}}
 	if b.logf == nil {
@@ -194,9 +202,7 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 		b.status.ResignBelow, b.status.ResignMoves = &opts.ResignBelow, opts.ResignMoves
 	}
 	_, b.status.Station = rec.(*station)
-	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
-	defer b.close()
-	return b.loop(ctx)
+	return b
 }
 
 func (b *bridge) close() {
@@ -323,7 +329,9 @@ func (b *bridge) reconcile(ctx context.Context) {
 	}
 	now, _ := b.rec.Now()
 	if _, owed := s.pending["readyok"]; !owed && now.After(s.pingAt) {
-		b.send(ctx, "isready")
+		if _, err := b.sendAt(ctx, time.Time{}, func(time.Time) string { return "isready" }); err != nil {
+			return // a fault: the session is gone, the next turn starts again
+		}
 		s.pending["readyok"] = now.Add(b.opts.Hang)
 		s.pingAt = now.Add(b.opts.Ping)
 	}

@@ -196,3 +196,55 @@ func TestAfterTheLastRestartTheBridgeLeavesTheComputerToTheOperator(t *testing.T
 		t.Fatalf("%d engines started, want 2", n)
 	}
 }
+
+// TestALineTheEngineDoesNotTakeIsAFaultAndTheBridgeGoesOn: a write to the
+// engine can fail before the bridge hears that the engine ended (it exited
+// between two lines, or its input was closed): the line is a technical
+// fault, the session ends, and the bridge's turn stops there. Before, the
+// turn went on to steer the search of the session just ended and the
+// bridge (inside the operator's console) panicked on it; seen under load
+// in the fault tests.
+func TestALineTheEngineDoesNotTakeIsAFaultAndTheBridgeGoesOn(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	rec, err := Open(r.ctx, r.path, match.Actor{Role: match.RoleOperator}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	argv, err := SplitCommand(fakeCmd("-delay", "1h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(rec, Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Minute, Ping: time.Minute}, argv)
+	defer b.close()
+	// the bridge's turns, driven here: until the engine, set up for the
+	// game, searches the computer's first move
+	deadline := time.Now().Add(10 * time.Second)
+	for b.sess == nil || b.sess.search == nil {
+		if time.Now().After(deadline) || b.err != nil {
+			t.Fatalf("the engine searches no move after 10 s (%v)", b.err)
+		}
+		b.reconcile(r.ctx)
+		if b.sess == nil {
+			continue
+		}
+		select {
+		case l := <-b.sess.p.lines:
+			b.read(r.ctx, l)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	// the engine's input fails at the next line, which is the ping
+	s := b.sess
+	s.p.stdin.Close()
+	delete(s.pending, "readyok")
+	s.pingAt = time.Time{}
+	b.reconcile(r.ctx)
+	if b.sess != nil {
+		t.Fatal("the session goes on after a line the engine did not take")
+	}
+	faults := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)
+	if len(faults) != 1 || !strings.Contains(faults[0].Text, "did not take the line isready") || !strings.Contains(faults[0].Text, "The bridge restarts it") {
+		t.Fatalf("technical faults %+v, want one saying the engine did not take the line isready", faults)
+	}
+}
