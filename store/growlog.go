@@ -73,8 +73,8 @@ func (db *DB) growLog(ctx context.Context, c *conn) error {
 		return err
 	}
 	defer c.once(context.Background(), fmt.Sprintf("PRAGMA cache_size = %d", cache))
-	if err := c.exec(ctx, sqlBegin); err != nil {
-		return err
+	if err := c.begin(ctx); err != nil {
+		return err // the connection is discarded (begin)
 	}
 	// a row of most of a page each: one page per row
 	err := c.once(ctx, "CREATE TABLE "+growTable+" (b BLOB)")

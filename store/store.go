@@ -498,6 +498,7 @@ func (db *DB) applyMigration(ctx context.Context, m migration) (err error) {
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		rollback(conn) // a BEGIN reported failed may have begun (conn.begin)
 		return mapErr(err)
 	}
 	defer func() {

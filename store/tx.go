@@ -65,8 +65,8 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 			// otherwise the commit goes on with the log as it is
 		}
 		fault("before-begin")
-		if err := c.exec(ctx, sqlBegin); err != nil {
-			return fmt.Errorf("store: update: begin: %w", mapErr(err))
+		if err := c.begin(ctx); err != nil {
+			return fmt.Errorf("store: update: begin: %w", err)
 		}
 		tx := &Tx{ctx: ctx, c: c, headCheck: db.headCheck()}
 		committed := false
@@ -255,4 +255,18 @@ func receivedNS(e Event) int64 {
 		return 0
 	}
 	return e.Received.UnixNano()
+}
+
+// begin starts a write transaction (BEGIN IMMEDIATE) on c. The driver
+// reports a context that ended while BEGIN ran as ctx.Err() even when BEGIN
+// took the write lock, which leaves c inside a transaction nobody ends: it
+// would hold the lock, every other writer of the file waiting on it (a
+// station's replica standing still) and its own next BEGIN refused. So a
+// failed BEGIN always discards c (driver.ErrBadConn: closing the connection
+// rolls back whatever it began), never returns it to the pool.
+func (c *conn) begin(ctx context.Context) error {
+	if err := c.exec(ctx, sqlBegin); err != nil {
+		return fmt.Errorf("%w (%w)", mapErr(err), errBadConn)
+	}
+	return nil
 }
