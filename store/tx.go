@@ -87,7 +87,11 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		if fnErr = db.runBeforeCommit(ctx, tx.appended, tx.signed); fnErr != nil {
 			return fnErr
 		}
-		if err := c.exec(ctx, sqlCommit); err != nil {
+		// COMMIT runs to its end whatever becomes of ctx: the driver
+		// reports a context that ended while COMMIT ran as ctx.Err() even
+		// when the transaction committed, and the caller would be told
+		// "failed" of events the record holds.
+		if err := c.exec(context.Background(), sqlCommit); err != nil {
 			return fmt.Errorf("store: update: commit: %w", mapErr(err))
 		}
 		committed = true
