@@ -241,16 +241,7 @@ func TestATamperedRecordShowsTheBannerAndTakesNothing(t *testing.T) {
 	raw.Close()
 
 	// the console is started again on the edited file
-	db, err := store.Open(h.ctx, h.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	core, err := match.New(h.ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: secret, now: h.ft.Now, after: h.ft.after})
+	c := h.consoleOnFile(t, secret)
 	if !c.banner.obj.Visible() || !strings.Contains(c.banner.text.Text, "does not verify") || !strings.Contains(c.banner.text.Text, "(move)") {
 		t.Errorf("the banner does not name the edited move: visible %v, %q", c.banner.obj.Visible(), c.banner.text.Text)
 	}
@@ -283,4 +274,20 @@ func TestTheNewMatchDialogFitsWithItsTimeZone(t *testing.T) {
 	if min := top.MinSize(); min.Width > 1280 || min.Height > 800 {
 		t.Errorf("at %.0f %% text the new match dialog needs %.0f×%.0f px", h.c.scale*100, min.Width, min.Height)
 	}
+}
+
+// consoleOnFile is a console started again, as the arbiter with pin, on
+// the harness's record file as it stands now.
+func (h *harness) consoleOnFile(t *testing.T, pin string) *console {
+	t.Helper()
+	db, err := store.Open(h.ctx, h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	core, err := match.New(h.ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: pin, now: h.ft.Now, after: h.ft.after})
 }

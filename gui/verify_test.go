@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2/test"
-
 	"arbiter/match"
-	"arbiter/store"
 )
 
 // tamperMove edits the move e5 in h's file behind the console, as an
@@ -69,16 +66,7 @@ func TestTheGermanConsoleSaysWhyTheRecordDoesNotVerifyInGerman(t *testing.T) {
 			return err.Error()
 		}, []string{"die Aufzeichnung besteht die Prüfung nicht (" + why + "), daher könnte ein Bericht"}},
 		{"the banner of a console opened on the file says it in German", func(t *testing.T) string {
-			db, err := store.Open(h.ctx, h.dbPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			core, err := match.New(h.ctx, db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: secret, now: h.ft.Now, after: h.ft.after})
+			c := h.consoleOnFile(t, secret)
 			if !c.banner.obj.Visible() {
 				t.Error("the banner is not shown")
 			}

@@ -68,9 +68,7 @@ func TestParseMoveAccepts(t *testing.T) {
 	// Position after 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 (white can castle).
 	italian := "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 	promo := "8/P6k/8/8/8/8/8/4K3 w - - 0 1"
-	tests := []struct {
-		name, fen, input, wantUCI string
-	}{
+	checkAccepts(t, []parsed{
 		{"strict SAN", "", "Nf3", "g1f3"},
 		{"pawn push", "", "e4", "e2e4"},
 		{"UCI", "", "e2e4", "e2e4"},
@@ -94,7 +92,16 @@ func TestParseMoveAccepts(t *testing.T) {
 		{"UCI promotion", promo, "a7a8r", "a7a8r"},
 		{"lowercase b is the b-pawn", "", "b4", "b2b4"},
 		{"en passant with e.p.", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6 e.p.", "e5d6"},
-	}
+	})
+}
+
+// parsed is a move text that ParseMove takes on a position (fen, "" the
+// start), and the move it reads.
+type parsed struct{ name, fen, input, wantUCI string }
+
+// checkAccepts checks that ParseMove reads each text as its move.
+func checkAccepts(t *testing.T, tests []parsed) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSheet(t, tt.fen)
@@ -591,9 +598,7 @@ func TestParseMoveReadsGermanPieceLetters(t *testing.T) {
 	scholar := "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 	rooks := "7k/8/8/8/8/8/8/R4RK1 w - - 0 1"
 	promo := "1n5k/P7/8/8/8/8/8/4K3 w - - 0 1"
-	accepts := []struct {
-		name, fen, input, wantUCI string
-	}{
+	accepts := []parsed{
 		{"S is the knight", "", "Sf3", "g1f3"},
 		{"L is the bishop", open, "Le2", "f1e2"},
 		{"T is the rook, disambiguated by file", rooks, "Tad1", "a1d1"},
@@ -611,17 +616,7 @@ func TestParseMoveReadsGermanPieceLetters(t *testing.T) {
 		{"promotion to S", promo, "a8=S", "a7a8n"},
 		{"a capture that promotes with check", promo, "axb8=D+", "a7b8q"},
 	}
-	for _, tt := range accepts {
-		t.Run(tt.name, func(t *testing.T) {
-			m, err := newSheet(t, tt.fen).ParseMove(tt.input)
-			if err != nil {
-				t.Fatalf("ParseMove(%q): %v", tt.input, err)
-			}
-			if m.String() != tt.wantUCI {
-				t.Errorf("ParseMove(%q) = %s, want %s", tt.input, m, tt.wantUCI)
-			}
-		})
-	}
+	checkAccepts(t, accepts)
 	refuses := []struct {
 		name, fen, input, want string
 	}{
