@@ -12,7 +12,11 @@ package match
 //	              used_N: the time the side had used at the instant ply N
 //	              was completed, from the record. The credit ply N's own
 //	              press earned (e.g. the hour at move 40) is not kept: the
-//	              move will be made again.
+//	              move will be made again. Ply N's own thinking time is
+//	              charged to its side: rule 10's "proper times" are those
+//	              of the position immediately before the mistake, and both
+//	              mistakes it names (relaying Kasparov's move, making Deep
+//	              Blue's on the board) come after that move was found.
 //	proportional  used' = used × m_err / m_disc (rule 10), where used is
 //	              the thinking time at discovery and m_disc the moves
 //	              completed at discovery; remaining = Allotment(m_err) +

@@ -123,6 +123,57 @@ func testRecordAcrossMoveForty(t *testing.T) {
 	}
 }
 
+// testRecordChargesTheMistakenMovesOwnTime pins what rule 10 asks of the
+// record: "If it is possible for the arbiter to determine the proper times
+// that should be displayed on the players' clocks, then the arbiter shall
+// adjust the clocks accordingly" — the times of "the position immediately
+// before the mistake", at "the time the error was made". Either mistake the
+// rule names comes after the mistaken ply's thinking: Kasparov's move is
+// relayed wrongly after he made it and pressed, Deep Blue's is made wrongly
+// on the board after it chose it (its clock ran all the while, rule 7). So
+// the side that made ply N is charged ply N's own time, its opponent only
+// its moves before ply N. Kasparov (White) and Deep Blue each take known,
+// distinct times; the error is found 2 minutes into White's 5th move.
+//
+//	plies     1.   1…   2.   2…   3.   3…   4.   4…   5.(+2m)
+//	minutes   3    1    4    2    7    9    5    6
+//	ply 5 (3. White, relayed wrongly): White 2:00 − (3+4+7) = 1:46:00, Black 2:00 − (1+2) = 1:57:00
+//	ply 6 (3… Black, made wrongly):    White 2:00 − (3+4+7) = 1:46:00, Black 2:00 − (1+2+9) = 1:48:00
+func testRecordChargesTheMistakenMovesOwnTime(t *testing.T) {
+	tests := []struct {
+		name         string
+		ply          int
+		reason       string
+		white, black string
+	}{
+		{"Kasparov's move relayed wrongly to Deep Blue: his time for it is charged, he made it before the error",
+			5, "the operator relayed 3. Nf3 as Nh4", "1:46:00", "1:57:00"},
+		{"Deep Blue's move made wrongly on the board: its time for it is charged, it chose it before the error",
+			6, "the operator played 3... Nf6 for Deep Blue's 3... Nc6", "1:46:00", "1:48:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t)
+			r.start()
+			for _, p := range []struct {
+				min int
+				san string
+			}{{3, "Nf3"}, {1, "Nf6"}, {4, "Ng1"}, {2, "Ng8"}, {7, "Nf3"}, {9, "Nf6"}, {5, "Ng1"}, {6, "Ng8"}} {
+				r.move(time.Duration(p.min)*time.Minute, p.san)
+			}
+			r.now = r.now.Add(2 * time.Minute)
+			res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: tt.ply, Method: MethodRecord, NoBonus: true, Reason: tt.reason})
+			r.ok(err)
+			for s, want := range map[clock.Side]string{clock.White: tt.white, clock.Black: tt.black} {
+				if got := r.remaining(s); got != hms(want) {
+					t.Errorf("%s = %s, want %s (%s)", Colour(s), clock.FormatReading(got), want, res.Outcome.Working[s])
+				}
+			}
+			r.replayed()
+		})
+	}
+}
+
 func testProportionalRefusedWhenNegative(t *testing.T) {
 	r := moveFortyCase(t)
 	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
