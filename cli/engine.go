@@ -124,12 +124,52 @@ func runEngineStatus(r *runner, a *args) error {
 		r.out("No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", r.g.DB, r.g.DB)
 		return nil
 	}
-	r.out("%s", EngineStatusText(s))
+	var rec EngineRecord
+	if _, err := os.Stat(r.g.DB); err == nil {
+		r.readOnly = true
+		if err := r.open(false); err == nil {
+			rec = EngineRecordOf(r.app.State())
+		}
+	}
+	r.out("%s", EngineStatusText(s, rec))
 	return nil
 }
 
-// EngineStatusText renders the bridge's status for people.
-func EngineStatusText(s engine.Status) string {
+// EngineRecord is what the record says beside the bridge's status: what the
+// operator is to do now (the console says the same under the clocks).
+type EngineRecord struct {
+	Computer, Human string
+	// Plays is the engine's move for the position the game stands in, on
+	// the computer's turn, as the scoresheet labels it ("4…Bc5"); "" none.
+	Plays string
+	// Offer: the human's draw offer waits for the computer's answer.
+	Offer bool
+}
+
+// EngineRecordOf reads an EngineRecord from the state of the record.
+func EngineRecordOf(st *match.State) EngineRecord {
+	var rec EngineRecord
+	g := st.CurrentGame()
+	if st.Match == nil || st.Match.Computer == "" || g == nil || !g.Live() {
+		return rec
+	}
+	side, ok := g.Side(st.Match.Computer)
+	if !ok {
+		return rec
+	}
+	rec.Computer, rec.Human = st.Match.Computer, st.Match.Human()
+	if e := g.EngineFor(); e != nil && g.ToMove() == side {
+		rec.Plays = e.Label()
+	}
+	rec.Offer = g.Offer != nil && g.Offer.By != side
+	return rec
+}
+
+// EngineStatusText renders the bridge's status for people, with what the
+// record asks of the operator (rec). While the engine searches, its last
+// bestmove answered another position: only the search's evaluation is
+// said, never that move, which an operator could take for the answer.
+func EngineStatusText(s engine.Status, rec EngineRecord) string {
 	var b strings.Builder
 	name := s.Engine
 	if name == "" {
@@ -140,8 +180,22 @@ func EngineStatusText(s engine.Status) string {
 		fmt.Fprintf(&b, " (process %d)", s.PID)
 	}
 	fmt.Fprintf(&b, ", game %d, ply %d\n", s.Game, s.Ply)
-	if s.BestMove != "" {
+	if rec.Plays != "" {
+		fmt.Fprintf(&b, "  %s plays %s — make it on the board, then press\n", rec.Computer, rec.Plays)
+	}
+	searching := s.State == engine.StateThinking || s.State == engine.StatePondering
+	switch {
+	case searching && s.Eval != "":
+		fmt.Fprintf(&b, "  searching: evaluation %s, depth %d so far\n", s.Eval, s.Depth)
+	case !searching && s.BestMove != "":
 		fmt.Fprintf(&b, "  last move %s, evaluation %s, depth %d\n", s.BestMove, s.Eval, s.Depth)
+	}
+	if rec.Offer {
+		ev := "none yet"
+		if s.Eval != "" {
+			ev = fmt.Sprintf("%s from %s's side, depth %d", s.Eval, rec.Computer, s.Depth)
+		}
+		fmt.Fprintf(&b, "  %s offers a draw (the engine's evaluation: %s): answer for %s with 'draw accept' or 'draw decline' (rules 8, 14)\n", rec.Human, ev, rec.Computer)
 	}
 	if t := s.Sent; t != nil {
 		mtg := "no movestogo"

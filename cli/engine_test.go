@@ -444,6 +444,9 @@ func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) 
 		}
 		time.Sleep(10 * time.Millisecond) // the bridge's process records it
 	}
+	if out := mustNow(t, db, "engine", "status"); !strings.Contains(out, "\n  DeepBlue plays 1.a3 — make it on the board, then press\n") {
+		t.Fatalf("engine status does not say the engine's move as the record holds it:\n%s", out)
+	}
 	_, errs, code := arbNow(t, db, "--as", "operator", "move", "e4")
 	want := "1.e4 is not the engine's move: DeepBlue plays 1.a3 (an operator's error, rule 10): enter that move, or give --not-engine --reason TEXT to record this one"
 	if code != 1 || !strings.Contains(errs, want) {
@@ -698,4 +701,49 @@ func anotherMove(t *testing.T, fen, not string) string {
 	}
 	t.Fatalf("no move but %s in %s", not, fen)
 	return ""
+}
+
+// The operator at the command line reads 'engine status' for what to do:
+// after a rule 10 correction the engine searches again on a ply it
+// answered before, and its last bestmove (for the struck position) must not
+// be said while it searches: "last move f8c5" beside "ply 8" reads as the
+// answer to the move just relayed, which no engine.move would catch.
+func TestEngineStatusSaysTheEnginesMoveFromTheRecordAndNeverAStaleOneWhileItSearches(t *testing.T) {
+	rec := EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov"}
+	tests := []struct {
+		name      string
+		s         engine.Status
+		rec       EngineRecord
+		want, not []string
+	}{
+		{"while the engine searches, its last bestmove (another position's) is not said, only the search's evaluation",
+			engine.Status{State: engine.StateThinking, Engine: "Stockfish 15.1", BestMove: "f8c5", Eval: "cp -33", Depth: 29, Game: 1, Ply: 8}, rec,
+			[]string{"Engine Stockfish 15.1: thinking, game 1, ply 8\n", "  searching: evaluation cp -33, depth 29 so far\n"}, []string{"f8c5"}},
+		{"while it ponders, the same",
+			engine.Status{State: engine.StatePondering, Engine: "Stockfish 15.1", BestMove: "f8c5", Eval: "cp -30", Depth: 12, Game: 1, Ply: 9}, rec,
+			[]string{"  searching: evaluation cp -30, depth 12 so far\n"}, []string{"f8c5"}},
+		{"the engine's move the record holds for the position is said as the console says it",
+			engine.Status{State: engine.StateIdle, Engine: "Stockfish 15.1", BestMove: "f6e4", Eval: "cp -26", Depth: 33, Game: 1, Ply: 8},
+			EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Plays: "4…Nxe4"},
+			[]string{"  Deep Blue plays 4…Nxe4 — make it on the board, then press\n", "  last move f6e4, evaluation cp -26, depth 33\n"}, nil},
+		{"the human's draw offer is said with the engine's evaluation and how to answer it",
+			engine.Status{State: engine.StateThinking, Engine: "Stockfish 15.1", Eval: "cp -18", Depth: 21, Game: 1, Ply: 6},
+			EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Offer: true},
+			[]string{"  Garry Kasparov offers a draw (the engine's evaluation: cp -18 from Deep Blue's side, depth 21): answer for Deep Blue with 'draw accept' or 'draw decline' (rules 8, 14)\n"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := EngineStatusText(tt.s, tt.rec)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%q said in:\n%s", n, got)
+				}
+			}
+		})
+	}
 }
