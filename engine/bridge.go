@@ -541,17 +541,21 @@ func (b *bridge) read(ctx context.Context, l line) {
 
 // configure sets the engine's options once it said uciok: those given,
 // Ponder with --ponder, UCI_Opponent naming the human when the engine has
-// it; then asks isready.
+// it and the operator gave none of his own (the UCI format "TITLE ELO
+// human|computer NAME": he may give "GM 2785 human Garry Kasparov"); then
+// asks isready.
 func (b *bridge) configure(ctx context.Context) {
 	s := b.sess
+	given := map[string]bool{}
 	for _, o := range b.opts.Options {
 		name, value, _ := strings.Cut(o, "=")
 		b.send(ctx, "setoption name "+strings.TrimSpace(name)+" value "+strings.TrimSpace(value))
+		given[strings.ToLower(strings.TrimSpace(name))] = true
 	}
 	if b.opts.Ponder && s.declared["ponder"] {
 		b.send(ctx, "setoption name Ponder value true")
 	}
-	if m := b.rec.State().Match; m != nil && s.declared["uci_opponent"] {
+	if m := b.rec.State().Match; m != nil && m.Human() != "" && s.declared["uci_opponent"] && !given["uci_opponent"] {
 		b.send(ctx, "setoption name UCI_Opponent value none none human "+m.Human())
 	}
 	b.send(ctx, "isready")
