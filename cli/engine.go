@@ -13,6 +13,7 @@ import (
 
 	"arbiter/engine"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // The computer's equipment (docs/engine.md): 'engine run' runs the bridge
@@ -120,10 +121,6 @@ func runEngineStatus(r *runner, a *args) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
-	if !ran {
-		r.out("No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", r.g.DB, r.g.DB)
-		return nil
-	}
 	var rec EngineRecord
 	if _, err := os.Stat(r.g.DB); err == nil {
 		r.readOnly = true
@@ -131,8 +128,43 @@ func runEngineStatus(r *runner, a *args) error {
 			rec = EngineRecordOf(r.app.State())
 		}
 	}
+	if !ran {
+		sf, station, _ := service.ReadStation(r.g.DB)
+		r.out("%s", EngineAbsentText(r.g.DB, station && sf.Role == "mirror", rec))
+		return nil
+	}
 	r.out("%s", EngineStatusText(s, rec))
 	return nil
+}
+
+// EngineAbsentText says that no bridge has run beside the record db, and
+// what the record holds of the computer's equipment: at the control room's
+// mirror (mirror) no bridge can run — it gives no commands — and the
+// operator's station's engine moves and faults reach it in the record.
+func EngineAbsentText(db string, mirror bool, rec EngineRecord) string {
+	var b strings.Builder
+	if mirror {
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n", db)
+	} else {
+		fmt.Fprintf(&b, "No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", db, db)
+	}
+	if rec.Last != "" {
+		fmt.Fprintf(&b, "  the record's last engine move: game %d, %s", rec.LastGame, rec.Last)
+		if rec.LastEval != "" {
+			fmt.Fprintf(&b, ", evaluation %s, depth %d", rec.LastEval, rec.LastDepth)
+		}
+		fmt.Fprintf(&b, ", received at %s\n", rec.LastAt)
+	}
+	switch {
+	case rec.Plays != "" && mirror:
+		fmt.Fprintf(&b, "  not yet made on the board: %s plays %s\n", rec.Computer, rec.Plays)
+	case rec.Plays != "":
+		fmt.Fprintf(&b, "  %s plays %s — make it on the board, then press\n", rec.Computer, rec.Plays)
+	}
+	if rec.Fault != "" {
+		fmt.Fprintf(&b, "  the record's last technical fault (%s): %s\n", rec.FaultAt, rec.Fault)
+	}
+	return b.String()
 }
 
 // EngineRecord is what the record says beside the bridge's status: what the
@@ -144,6 +176,14 @@ type EngineRecord struct {
 	Plays string
 	// Offer: the human's draw offer waits for the computer's answer.
 	Offer bool
+	// Last is the current game's last engine move in the record
+	// ("5.exf6"), with its game, evaluation, depth and the instant the
+	// bridge read it; "" none.
+	Last, LastEval, LastAt string
+	LastGame, LastDepth    int
+	// Fault is the game's last technical fault in the record, FaultAt its
+	// instant; "" none.
+	Fault, FaultAt string
 }
 
 // EngineRecordOf reads an EngineRecord from the state of the record.
@@ -158,6 +198,14 @@ func EngineRecordOf(st *match.State) EngineRecord {
 		return rec
 	}
 	rec.Computer, rec.Human = st.Match.Computer, st.Match.Human()
+	if e := g.Engine; e != nil {
+		rec.Last, rec.LastEval, rec.LastDepth, rec.LastAt, rec.LastGame = e.Label(), e.Eval, e.Depth, e.Received, g.Number
+	}
+	for _, in := range g.Incidents {
+		if in.Kind == match.IncidentTechnicalFault {
+			rec.Fault, rec.FaultAt = in.Text, in.At.UTC().Format(time.RFC3339)
+		}
+	}
 	if e := g.EngineFor(); e != nil && g.ToMove() == side {
 		rec.Plays = e.Label()
 	}

@@ -747,3 +747,49 @@ func TestEngineStatusSaysTheEnginesMoveFromTheRecordAndNeverAStaleOneWhileItSear
 		})
 	}
 }
+
+// At the control room's mirror no bridge runs (the mirror gives no
+// commands: 'engine run' there is refused), yet 'engine status' told the
+// control room to start one there; it says where the equipment runs and
+// what the record holds of it: the last engine move, one not yet made, the
+// last technical fault.
+func TestEngineStatusAtTheMirrorSaysWhereTheEquipmentRunsAndWhatTheRecordHoldsOfIt(t *testing.T) {
+	rec := EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Last: "5.exf6", LastEval: "cp 589", LastDepth: 24,
+		LastAt: "2026-12-05T14:37:22.247Z", LastGame: 2}
+	pending := rec
+	pending.Plays = "5.exf6"
+	faulted := rec
+	faulted.Fault, faulted.FaultAt = "The engine Stockfish 15.1 (process 16225) was killed (signal: killed)", "2026-12-05T14:30:31Z"
+	tests := []struct {
+		name      string
+		mirror    bool
+		rec       EngineRecord
+		want, not []string
+	}{
+		{"the mirror is not told to start a bridge it cannot run, and is told the record's last engine move", true, rec,
+			[]string{"No engine bridge runs beside m.db, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n",
+				"  the record's last engine move: game 2, 5.exf6, evaluation cp 589, depth 24, received at 2026-12-05T14:37:22.247Z\n"},
+			[]string{"engine run"}},
+		{"the mirror is told a move not yet made, not told to make it", true, pending,
+			[]string{"  not yet made on the board: Deep Blue plays 5.exf6\n"}, []string{"make it on the board, then press"}},
+		{"the record's last technical fault is said", true, faulted,
+			[]string{"  the record's last technical fault (2026-12-05T14:30:31Z): The engine Stockfish 15.1 (process 16225) was killed (signal: killed)\n"}, nil},
+		{"another record is told how to start a bridge, as before", false, EngineRecord{},
+			[]string{"No engine bridge has run for m.db: start one with 'arbiter --db m.db engine run --cmd PROGRAM'.\n"}, []string{"the record's"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := EngineAbsentText("m.db", tt.mirror, tt.rec)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%q said in:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
