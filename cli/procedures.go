@@ -79,6 +79,11 @@ func parseCorrectCommand(r *runner, a *args) (match.Command, error) {
 		return nil, err
 	}
 	if preview {
+		if r.app == nil { // a station's record: the command is not sent, the preview reads the local record
+			if err := r.openReplica(); err != nil {
+				return nil, err
+			}
+		}
 		opts, err := match.CorrectionPreview(r.app.State(), ca.Ply, r.g.At)
 		if err != nil {
 			return nil, err

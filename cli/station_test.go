@@ -179,6 +179,20 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 			t.Fatalf("the laptop's record lacks the script's first line: %s", out)
 		}
 	})
+	t.Run("a correction's preview at a station's record reads the local record and sends nothing", func(t *testing.T) {
+		// it panicked on a nil handle: the command's words are parsed
+		// before the station's record is opened
+		before := strings.TrimSpace(mustArb(t, first, "verify"))
+		for _, db := range []string{first, laptop} {
+			out := mustArb(t, db, "correct", "--ply", "2", "--preview")
+			if !strings.HasPrefix(out, "reset to the position before 1... c5 (game 1); Black to move; struck out: 1... c5 2. Nf3") || !strings.Contains(out, "\nrecord ") {
+				t.Fatalf("the preview at %s printed %q", filepath.Base(db), out)
+			}
+		}
+		if after := strings.TrimSpace(mustArb(t, first, "verify")); after != before {
+			t.Fatalf("a preview changed the record: head %s, then %s", before, after)
+		}
+	})
 	heads := map[string]string{}
 	for _, db := range []string{first, laptop} {
 		heads[db] = strings.TrimSpace(mustArb(t, db, "verify"))
