@@ -148,8 +148,12 @@ func CorrectionTable(o match.CorrectionOptions) string {
 	fmt.Fprintf(&b, "reset to the position before %s (game %d); %s to move; struck out: %s\n", o.Mistake, o.GameNumber, match.Colour(o.ToMove), strings.Join(o.Struck, " "))
 	fmt.Fprintf(&b, "FEN %s\n", o.FEN)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		fmt.Fprintf(&b, "%s: moves %d at the error, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
-			o.MovesErr[s], o.MovesNow[s], clock.FormatReading(o.UsedErr[s]), clock.FormatReading(o.UsedNow[s]), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(o.Readings[s]))
+		made := ""
+		if o.MovesMade[s] != o.MovesErr[s] {
+			made = fmt.Sprintf(" (%d made when it was relayed: rule 10's proportion)", o.MovesMade[s])
+		}
+		fmt.Fprintf(&b, "%s: moves %d at the error%s, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
+			o.MovesErr[s], made, o.MovesNow[s], clock.FormatReading(o.UsedErr[s]), clock.FormatReading(o.UsedNow[s]), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(o.Readings[s]))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "method\tWhite\tBlack\tpossible")
