@@ -764,6 +764,10 @@ func (b *bridge) checkDeadlines(ctx context.Context) bool {
 	for what, by := range s.pending {
 		if now.After(by) {
 			b.fault(ctx, fmt.Sprintf("did not answer %s within %s", map[string]string{"uciok": "uci", "readyok": "isready", "bestmove": "stop"}[what], b.opts.Hang))
+			if what == "uciok" {
+				// the operator's remedy, which the record's words do not give
+				b.note("the engine did not answer uci within --hang %s: an engine slow to start (loading a network, reached over ssh) needs a longer --hang, e.g. --hang 60s (stop the bridge and start it again with it)", b.opts.Hang)
+			}
 			return true
 		}
 	}
