@@ -606,7 +606,17 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 		b.note("the engine's move %s is not recorded: %v", best, err)
 		return
 	}
-	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)", best, cur.ply, cur.game, s.info.eval, s.info.depth)
+	// the move as the scoresheet writes it, as the console and engine
+	// status say it to the operator, beside the engine's UCI
+	said := best
+	if e := b.rec.State().CurrentGame(); e != nil && e.Engine != nil && e.Engine.UCI == best {
+		said = e.Engine.Label() + " (" + best + ")"
+	}
+	todo := ""
+	if !play {
+		todo = ": make it on the board, then press"
+	}
+	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)%s", said, cur.ply, cur.game, s.info.eval, s.info.depth, todo)
 	b.judgeResign(cur.game, s.info.eval)
 }
 
