@@ -143,9 +143,14 @@ func runEngineStatus(r *runner, a *args) error {
 // operator's station's engine moves and faults reach it in the record.
 func EngineAbsentText(db string, mirror bool, rec EngineRecord) string {
 	var b strings.Builder
-	if mirror {
+	switch {
+	case mirror:
 		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n", db)
-	} else {
+	case rec.Last != "":
+		// the game's engine moves came from a bridge that never wrote its
+		// status here: one at another station, which a second would double
+		fmt.Fprintf(&b, "No engine bridge has run for %s, but the record holds the engine's moves of game %d: a bridge runs at another station (the operator's); run one bridge per match.\n", db, rec.LastGame)
+	default:
 		fmt.Fprintf(&b, "No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", db, db)
 	}
 	if rec.Last != "" {

@@ -774,6 +774,10 @@ func TestEngineStatusAtTheMirrorSaysWhereTheEquipmentRunsAndWhatTheRecordHoldsOf
 			[]string{"  not yet made on the board: Deep Blue plays 5.exf6\n"}, []string{"make it on the board, then press"}},
 		{"the record's last technical fault is said", true, faulted,
 			[]string{"  the record's last technical fault (2026-12-05T14:30:31Z): The engine Stockfish 15.1 (process 16225) was killed (signal: killed)\n"}, nil},
+		{"a station whose record holds engine moves from a bridge elsewhere is not told to start a second", false, rec,
+			[]string{"No engine bridge has run for m.db, but the record holds the engine's moves of game 2: a bridge runs at another station (the operator's); run one bridge per match.\n",
+				"  the record's last engine move: game 2, 5.exf6"},
+			[]string{"engine run"}},
 		{"another record is told how to start a bridge, as before", false, EngineRecord{},
 			[]string{"No engine bridge has run for m.db: start one with 'arbiter --db m.db engine run --cmd PROGRAM'.\n"}, []string{"the record's"}},
 	}
