@@ -634,12 +634,31 @@ func logRows(m *match.Match, g *match.Game) []string {
 		clocks := tr("W %s · B %s", clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)))
 		head := fmt.Sprintf("#%d  %s  %s%s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"), after, clocks, who, kind)
 		text := sayRecorded(in.Text, in.Said)
+		if ref := refersText(in); ref != "" {
+			text = strings.TrimSuffix(ref+": "+text, ": ")
+		}
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + sayRecorded(in.Effect, in.EffectSaid) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
 	return rows
+}
+
+// refersText is what an appeal contests ("against #14", the decision
+// logged as event 14) or which appeal a decision closes ("on appeal #15"),
+// as the PDF and the PGN say it, so that the appeals board can match them;
+// "" for other incidents.
+func refersText(in match.Incident) string {
+	switch {
+	case in.Refers == 0:
+		return ""
+	case in.Kind == match.IncidentAppeal:
+		return tr("against #%d", in.Refers)
+	case in.Kind == match.IncidentAppealDecision:
+		return tr("on appeal #%d", in.Refers)
+	}
+	return ""
 }
 
 // sayRecorded is a text of the incident log in the console's language: the
