@@ -65,6 +65,16 @@ func (c *console) actorFor(side clock.Side) match.Actor {
 	return match.Actor{Role: roleOf(side)}
 }
 
+// gameOrNext is the current game (the last played, once over), else the
+// next one to be played; nil before any.
+func (c *console) gameOrNext() *match.Game {
+	st := c.state()
+	if g := st.CurrentGame(); g != nil {
+		return g
+	}
+	return st.NextGame()
+}
+
 // humanSide reports whether side is the human's in a match with a
 // computer (the side operator mode never acts for).
 func (c *console) humanSide(side clock.Side) bool {
