@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -478,6 +479,9 @@ func (c *console) incidentDialog() {
 		kinds = append(kinds, translate(k))
 		kindOf[translate(k)] = k
 	}
+	// in the order of their names in the console's language, as the
+	// arbiter looks one up (German "Entscheidung" before "Notiz")
+	slices.SortStableFunc(kinds, func(a, b string) int { return strings.Compare(alphabetKey(a), alphabetKey(b)) })
 	shown := widget.NewSelect(kinds, nil)
 	kind := &struct{ Selected string }{}
 	rule := widget.NewLabel("")
@@ -850,4 +854,11 @@ func ruleText(r string) string {
 		return tr("rule %s", n)
 	}
 	return r
+}
+
+// alphabetKey is a name as a dictionary sorts it: case and the German
+// umlauts folded ("Uhr ersetzt", "Übergabe" and "technische Störung" by
+// their letters).
+func alphabetKey(s string) string {
+	return strings.NewReplacer("ä", "a", "ö", "o", "ü", "u", "ß", "ss").Replace(strings.ToLower(s))
 }
