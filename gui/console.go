@@ -761,7 +761,10 @@ func (c *console) refreshNotice(g *match.Game) {
 	case g.State == match.Running && c.flagNotice(g) != "":
 		txt = c.flagNotice(g)
 	case g.State == match.Paused:
-		if g.Paused.Call {
+		if who := caller(g); g.Paused.Call && who != "" {
+			// the arbiter walking to the board knows whom to hear
+			txt = tr("Clocks stopped: %s called the arbiter (6.12b). The arbiter resumes with Ctrl+R.", who)
+		} else if g.Paused.Call {
 			txt = translate("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else if why, ok := strings.CutSuffix(g.Paused.Reason, ": the arbiter resumes"); ok {
 			// a position reset's recorded reason says who resumes: say it once
@@ -786,6 +789,21 @@ func (c *console) refreshNotice(g *match.Game) {
 		}
 	}
 	c.notice.SetText(txt)
+}
+
+// caller is who stopped the clocks to call the arbiter (6.12b): the
+// player with his colour ("Garry Kasparov (White)"), or the operator for
+// the computer; "" when the record does not say.
+func caller(g *match.Game) string {
+	switch g.Paused.By {
+	case match.RoleWhite:
+		return tr("%s (%s)", g.White, translate(match.Colour(clock.White)))
+	case match.RoleBlack:
+		return tr("%s (%s)", g.Black, translate(match.Colour(clock.Black)))
+	case match.RoleOperator:
+		return translate("the operator")
+	}
+	return ""
 }
 
 // refreshWhere is the status line at the top right: the database, the mode
