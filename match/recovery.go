@@ -76,6 +76,9 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 // ran, as the heartbeat shows it at now, with the side whose clock runs; nil
 // when there was none (or it was already noted).
 func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
+	if a.Why() != nil {
+		return nil, 0, nil // nothing runs on a record that does not verify
+	}
 	hb, ok, err := a.db.ReadHeartbeat(ctx)
 	if err != nil || !ok || hb.PID == pidHandled {
 		return nil, 0, err
