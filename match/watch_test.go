@@ -251,6 +251,48 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 	}
 }
 
+// TestARunningReadOnlyCoreFindsAnEditAtItsNextWatch: a console at a
+// station reads its replica read-only, while the station writes it
+// through another connection in the same process; its Watch takes the
+// station's events and finds an edit of an old one alike.
+func TestARunningReadOnlyCoreFindsAnEditAtItsNextWatch(t *testing.T) {
+	f := newFixture(t)
+	f.newMatch(MatchNew{})
+	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+	f.moves(30*time.Second, "e4", "c5")
+	db, err := store.OpenReadOnly(f.ctx, f.db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ro, err := New(f.ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.ok(ro.Watch(f.ctx))
+	t.Run("the writer's events are taken, no alarm", func(t *testing.T) {
+		f.moves(30*time.Second, "c3", "d5")
+		f.ok(ro.Watch(f.ctx))
+		if ro.Why() != nil || ro.State().Seq != f.app.State().Seq {
+			t.Errorf("problem %v, %d events, want none and %d", ro.Why(), ro.State().Seq, f.app.State().Seq)
+		}
+	})
+	t.Run("an old event edited with sqlite3 is found by the next watch", func(t *testing.T) {
+		evs, _, err := f.db.Record(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq := seqOf(t, evs, "move", 1)
+		raw := raw(t, f.db.Path())
+		exec(t, raw, `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = ?`, seq)
+		raw.Close()
+		f.ok(ro.Watch(f.ctx))
+		if p := ro.Why(); p == nil || !strings.Contains(p.Error(), fmt.Sprintf("event %d (move) was edited", seq)) {
+			t.Errorf("the problem: %v, want event %d edited", p, seq)
+		}
+	})
+}
+
 // BenchmarkWatch: what the console's poll pays every tenth of a second
 // while nothing changes (one pragma, one stat), and the whole check it
 // pays when something outside its own commits changed, on a protected
