@@ -16,8 +16,9 @@ import (
 // docs/errors.md explains both.
 // brokenRecordAction is what to do with a record that does not verify, as
 // the console's banner says it: every refusal of the command line on such a
-// record ends with it (verify, export), rather than sending the user from
-// one command to the other.
+// record ends with it (verify, export, and every command that writes:
+// CodeRecordBroken), rather than sending the user from one command to the
+// other.
 const brokenRecordAction = "keep this file as it is, tell the appeals board, and continue from a backup"
 
 var words = phrase.Dictionary{
@@ -33,7 +34,7 @@ var words = phrase.Dictionary{
 	string(service.CodeInviteNeedsName):         "station invite needs --name NAME and -o INVITE",
 	string(service.CodeNotARunningHolder):       "%s is not a running record holder: start it with 'station serve' first",
 	string(service.CodeDamagedRecord):           "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
-	string(match.CodeRecordBroken):              "the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup",
+	string(match.CodeRecordBroken):              "the record does not verify (%s), so nothing more is written to it: " + brokenRecordAction,
 	string(match.CodeSignNeedsPIN):              "signing the head needs the arbiter's credential: give --pin",
 	string(match.CodeNoMatch):                   "this database holds no match yet: create one with 'arbiter match new'",
 	string(match.CodeGameOver):                  "game %d is over (%s): start the next game with 'game start'",
