@@ -147,6 +147,16 @@ func (r *runner) cmd() match.Cmd {
 
 func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
 
+// tell writes a line on standard error that tells what a command did or
+// found besides its output (verify's counts, the head an export signed,
+// where a report was written): information, so without the "arbiter: "
+// that begins a refusal ("arbiter: Sentence.") and a warning ("arbiter:
+// warning: …"); standard output stays the command's output (a PGN, a
+// head) for a script to read (docs/cli.md, "What a command tells").
+func (r *runner) tell(format string, a ...any) {
+	fmt.Fprintf(r.env.Stderr, format+"\n", a...)
+}
+
 // Run runs the command line and returns the exit status.
 //
 // Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
@@ -522,4 +532,12 @@ func ConsoleOptions(argv []string, getenv func(string) string, now func() time.T
 		return "", g, fmt.Errorf("%q is not a command: see 'arbiter help'", rest[0])
 	}
 	return g.DB, g, nil
+}
+
+// count says n things: "1 event", "2 events".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -560,27 +560,27 @@ func runVerify(r *runner, a *args) error {
 		return fmt.Errorf("the record verifies (its head is %s), but %s", rep.Head, problem)
 	}
 	r.out("%s\n", rep.Head)
-	fmt.Fprintf(r.env.Stderr, "arbiter: %d events verified; the chain is intact\n", rep.Events)
+	r.tell("%s verified; the chain is intact", count(int(rep.Events), "event", "events"))
 	switch s := rep.Seal; {
 	case !s.Protected:
-		fmt.Fprintf(r.env.Stderr, "arbiter: unprotected match: the events are unsigned, so only the hash chain was checked; a rewritten chain is caught only with --head\n")
+		r.tell("unprotected match: the events are unsigned, so only the hash chain was checked; a rewritten chain is caught only with --head")
 	case !s.Signed:
-		fmt.Fprintf(r.env.Stderr, "arbiter: this older record has an arbiter PIN but no signatures: only the hash chain was checked\n")
+		r.tell("this older record has an arbiter PIN but no signatures: only the hash chain was checked")
 	default:
-		fmt.Fprintf(r.env.Stderr, "arbiter: %d signatures verified; the arbiter's key is %s\n", rep.Signatures, match.HexBlocks(s.ArbiterKey))
+		r.tell("%s verified; the arbiter's key is %s", count(rep.Signatures, "signature", "signatures"), match.HexBlocks(s.ArbiterKey))
 		if s.HeadSeq == 0 {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)\n")
+			r.tell("the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)")
 		} else {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head\n", s.HeadSeq, rep.Unsigned)
+			r.tell("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", s.HeadSeq, rep.Unsigned)
 		}
 		for _, line := range keyHistory(s.ArbiterKeys) {
-			fmt.Fprintf(r.env.Stderr, "arbiter: %s\n", line)
+			r.tell("%s", line)
 		}
 	}
 	if s := rep.Seal; s.MatchID != "" {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the match id is %s ('verify --match' checks it)\n", match.HexBlocks(s.MatchID))
+		r.tell("the match id is %s ('verify --match' checks it)", match.HexBlocks(s.MatchID))
 	} else if rep.Events > 0 {
-		fmt.Fprintf(r.env.Stderr, "arbiter: this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it\n")
+		r.tell("this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it")
 	}
 	return nil
 }

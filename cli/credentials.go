@@ -164,15 +164,15 @@ func (r *runner) exportSeal() (match.Seal, error) {
 	case err != nil:
 		return s, err
 	case signed:
-		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
+		r.tell("the arbiter signed the head at event %d: %s (key %s)", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
 		return s, nil
 	case !s.Signed:
 		return s, nil // no arbiter key: nothing to name
 	}
 	if s.HeadSeq == 0 {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet; give --pin to sign this one\n")
+		r.tell("nothing signed (no --pin given): the arbiter has signed no head yet; an export given with --pin signs this one")
 	} else {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the last head the arbiter signed is event %d: %s\n", s.HeadSeq, match.HexBlocks(s.Head))
+		r.tell("nothing signed (no --pin given): the last head the arbiter signed is event %d: %s", s.HeadSeq, match.HexBlocks(s.Head))
 	}
 	return s, nil
 }

@@ -212,11 +212,11 @@ func (r *runner) checkTranscripts(moves []engine.Attested) (string, error) {
 	}
 	for _, f := range rep.Checked {
 		if rep.Problem == "" {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s holds what its engine.move events attest\n", f)
+			r.tell("the engine's transcript %s holds what its engine.move events attest", f)
 		}
 	}
 	for _, f := range rep.Missing {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
 	}
 	return rep.Problem, nil
 }

@@ -91,7 +91,7 @@ func runExportPDF(r *runner, a *args) error {
 	if err := writeFile(out, r.g.DB, pdf); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, head)
+	r.tell("report written to %s (fingerprint %s)", out, head)
 	return nil
 }
 
