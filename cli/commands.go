@@ -35,32 +35,34 @@ func init() {
 		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PASSPHRASE|--key-file FILE] [--forfeit-after DURATION] [--tz Area/City]",
 		summary: "Create the match (one per database).", parse: parseMatchNew, told: toldMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
-		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule})
+		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule, told: toldSchedule})
 	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
 		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", parse: parseGameStart, told: toldGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
-		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone})
+		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone, told: toldPostpone})
 	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
 		usage: "move MOVE [--pressed] [--not-engine --reason TEXT]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock; --not-engine: the computer's move is not the one its engine chose (rules 9, 10).", parse: parseMove, told: toldMove})
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
-		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress})
+		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress, told: toldPress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
-		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause})
+		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause, told: toldAs(match.KindPause, "pause")})
 	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
-		summary: "Start the clock of the side to move (6.12c).", parse: parseResume})
+		summary: "Start the clock of the side to move (6.12c).", parse: parseResume, told: toldAs(match.KindResume, "resume")})
 	register(&command{name: "adjust", writes: true, roles: rolesArbiter,
 		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
-		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust})
+		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust, told: toldAdjust})
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
-		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer})
+		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
-		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw", 0) }})
+		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw", 0) },
+		told: toldAs(match.KindDrawAccept, "acceptance of the draw offer")})
 	register(&command{name: "draw decline", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw decline",
-		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw", 0) }})
+		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw", 0) },
+		told: toldAs(match.KindDrawDecline, "decline of the draw offer")})
 	register(&command{name: "resign", writes: true, roles: rolesAnyone + " (operator only for the computer, rule 14)", usage: "resign white|black",
-		summary: "The side resigns.", parse: parseResign})
+		summary: "The side resigns.", parse: parseResign, told: toldLoss("resignation of")})
 	register(&command{name: "result", writes: true, roles: rolesArbiter, usage: "result 1-0|0-1|1/2-1/2 --reason R",
-		summary: "End the game by the arbiter's decision.", parse: parseResult})
+		summary: "End the game by the arbiter's decision.", parse: parseResult, told: toldEnd("the arbiter's decision")})
 	register(&command{name: "incident", writes: true, roles: "depends on the kind (see the table of incident kinds)",
 		usage:   "incident KIND --text T [--name NAME] [--in-hall|--remote] [--result R] [--refers SEQ]",
 		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", parse: parseIncident, told: toldIncident})
@@ -279,14 +281,6 @@ func parseMove(r *runner, a *args) (match.Command, error) {
 	return match.Move{Input: a.pos[0], Pressed: pressed, NotEngine: notEngine, Reason: reason}, nil
 }
 
-// toldMove says when the move ended the game.
-func toldMove(r *runner, res match.Result) {
-	if m, ok := res.Moved(); ok && m.Ended && !r.inPlay {
-		end, _ := res.Ended()
-		r.out("%s: game over, %s (%s)\n", m.SAN, m.Result, end.Termination)
-	}
-}
-
 func parsePress(r *runner, a *args) (match.Command, error) {
 	return match.Press{}, a.done("press", 0)
 }
@@ -418,13 +412,6 @@ func parseIncident(r *runner, a *args) (match.Command, error) {
 	return match.LogIncident{Incident: a.pos[0], IncidentArgs: ia}, nil
 }
 
-// toldIncident prints a setup card (rule 12).
-func toldIncident(r *runner, res match.Result) {
-	if card, ok := res.SetupCard(r.app.State(), nil); ok {
-		r.out("%s", card)
-	}
-}
-
 func parseFlag(r *runner, a *args) (match.Command, error) {
 	unknown := a.bool("order-unknown")
 	if err := a.done("flag", 1); err != nil {
@@ -440,7 +427,9 @@ func parseFlag(r *runner, a *args) (match.Command, error) {
 func toldFlag(r *runner, res match.Result) {
 	if v, ok := res.Verdict(); ok && v.Reason != "" && !r.inPlay {
 		r.out("%s\n", phrase.Translate(v.Why, say))
+		return
 	}
+	r.tellRecorded(res, match.KindFlag, "flag")
 }
 
 func runStatus(r *runner, a *args) error {

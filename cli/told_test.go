@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // errorLines are the lines of stderr that read as a refusal: "arbiter: "
@@ -53,6 +54,94 @@ func TestWhatACommandTellsNeverReadsAsAnError(t *testing.T) {
 			}
 			if bad := errorLines(errs); len(bad) > 0 {
 				t.Errorf("information that reads as an error (the prefix of a refusal): %q", bad)
+			}
+		})
+	}
+}
+
+// A writing command that succeeded says, in one line on standard output
+// read from its own events, what was recorded and as which event, then the
+// clocks as 'status' shows them at its instant, or the game's end: before,
+// move, press, pause, resume, adjust, draw, resign, result, incident,
+// forfeit, amend, game schedule and game postpone printed nothing.
+func TestAWritingCommandSaysWhatItRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	words, err := splitLine(newMatch + " --tz America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustArb(t, db, append([]string{"--at", at(0)}, words...)...)
+	day := 24 * time.Hour
+	for _, c := range []struct {
+		rule string
+		at   time.Duration
+		args []string
+		want string
+	}{
+		{"a schedule says the start in the match's zone and its event", time.Second, []string{"game", "schedule", "2", "--start", "1996-02-11T20:00:00Z"},
+			"start of game 2 at 1996-02-11 15:00:00 EST recorded as event 2"},
+		{"game start says whose clock runs", 2 * time.Second, []string{"game", "start"},
+			"game 1 started: Deep Blue (White) vs Garry Kasparov (Black); White's clock runs"},
+		{"a move says its number, its event and ply, and the clocks", 62 * time.Second, []string{"--as", "operator", "move", "e4"},
+			"1.e4 recorded as event 4 (game 1, ply 1); Black's clock runs (White 1:59:00, Black 2:00:00)"},
+		{"Black's move is numbered as a scoresheet numbers it", 92 * time.Second, []string{"--as", "black", "move", "e5"},
+			"1…e5 recorded as event 5 (game 1, ply 2); White's clock runs (White 1:59:00, Black 1:59:30)"},
+		{"a press says whose it was and how its move is entered", 100 * time.Second, []string{"press"},
+			"clock press by White (Deep Blue) recorded as event 6 (game 1); Black's clock runs (White 1:58:52, Black 1:59:30); enter the move with 'move MOVE --pressed'"},
+		{"a move for a press says the move", 101 * time.Second, []string{"move", "Nf3", "--pressed"},
+			"2.Nf3 recorded as event 7 (game 1, ply 3); Black's clock runs (White 1:58:52, Black 1:59:29)"},
+		{"a draw offer says by whom", 110 * time.Second, []string{"draw", "offer"},
+			"draw offer by White (Deep Blue) recorded as event 8 (game 1); Black's clock runs (White 1:58:52, Black 1:59:20)"},
+		{"a declined draw says so", 120 * time.Second, []string{"draw", "decline"},
+			"decline of the draw offer recorded as event 9 (game 1); Black's clock runs (White 1:58:52, Black 1:59:10)"},
+		{"a pause says the clocks stopped", 130 * time.Second, []string{"pause", "--reason", "noise in the hall"},
+			"pause recorded as event 10 (game 1); the clocks are stopped (White 1:58:52, Black 1:59:00)"},
+		{"a resume says whose clock runs", 190 * time.Second, []string{"resume"},
+			"resume recorded as event 11 (game 1); Black's clock runs (White 1:58:52, Black 1:59:00)"},
+		{"an adjustment says the correction and the clocks after it", 200 * time.Second, []string{"adjust", "white", "+5m", "--reason", "the clock was set wrong"},
+			"correction of White's clock (+0:05:00) recorded as event 12 (game 1); Black's clock runs (White 2:03:52, Black 1:58:50)"},
+		{"a clock set says the reading", 201 * time.Second, []string{"adjust", "black", "=1:58:00", "--reason", "the clock was set wrong"},
+			"correction of Black's clock (set to 1:58:00) recorded as event 13 (game 1); Black's clock runs (White 2:03:52, Black 1:58:00)"},
+		{"an incident says its kind", 210 * time.Second, []string{"incident", "note", "--text", "the hall is quiet"},
+			"incident note recorded as event 14 (game 1); Black's clock runs (White 2:03:52, Black 1:57:51)"},
+		{"an amendment says the ply, from what to what", 230 * time.Second, []string{"amend", "--ply", "3", "Nc3", "--reason", "the board had Nc3"},
+			"amendment of ply 3 from 2.Nf3 to 2.Nc3 recorded as event 15 (game 1); Black's clock runs (White 2:03:52, Black 1:57:31)"},
+		{"a resignation says who resigned and the result", 240 * time.Second, []string{"resign", "black"},
+			"resignation of Black (Garry Kasparov) recorded as event 16 (game 1): game over, 1-0 (resignation)"},
+		{"a postponement says the game", 250 * time.Second, []string{"game", "postpone", "3", "--reason", "the hall is needed"},
+			"postponement of game 3 recorded as event 17"},
+		{"a forfeit says who was defaulted and the result", day + time.Hour + time.Second, []string{"forfeit", "white", "--reason", "did not come"},
+			"forfeit of White (Garry Kasparov) recorded as event 18 (game 2): game over, 0-1 (forfeit)"},
+		{"a move that ends the game says the result", day + 2*time.Hour + 4*time.Second, nil,
+			"2…Qh4# recorded as event 23 (game 4, ply 4): game over, 0-1 (checkmate)"},
+		{"an accepted draw says the result", day + 3*time.Hour + 2*time.Second, nil,
+			"acceptance of the draw offer recorded as event 27 (game 5): game over, 1/2-1/2 (agreement)"},
+		{"the arbiter's decision says the result", day + 4*time.Hour + time.Second, nil,
+			"the arbiter's decision recorded as event 30 (game 6): game over, 1-0 (arbiter decision)"},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			args := c.args
+			switch {
+			case strings.Contains(c.rule, "ends the game"):
+				mustArb(t, db, "--at", at(day+2*time.Hour), "game", "start", "4")
+				for i, mv := range []string{"f3", "e5", "g4"} {
+					mustArb(t, db, "--at", at(day+2*time.Hour+time.Duration(i+1)*time.Second), "move", mv)
+				}
+				args = []string{"move", "Qh4"}
+			case strings.Contains(c.rule, "accepted draw"):
+				mustArb(t, db, "--at", at(day+3*time.Hour), "game", "start", "5")
+				mustArb(t, db, "--at", at(day+3*time.Hour+time.Second), "draw", "offer", "white")
+				args = []string{"draw", "accept"}
+			case strings.Contains(c.rule, "decision"):
+				mustArb(t, db, "--at", at(day+4*time.Hour), "game", "start", "6")
+				args = []string{"result", "1-0", "--reason", "the arbiter decides"}
+			}
+			out, errs, code := arb(t, db, append([]string{"--at", at(c.at)}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if out != c.want+"\n" {
+				t.Errorf("stdout %q\nwant   %q", out, c.want+"\n")
 			}
 		})
 	}
