@@ -219,14 +219,14 @@ func (r *runner) sendWords(words []string, g Global, roleGiven bool, send func(s
 		return err
 	}
 	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() {
-		// the authority's warning, told with its output as ever
-		r.out("arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
+		// the authority's warning, on standard error as on one machine
+		// (runner.cmd's Warn)
+		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(match.UnprotectedWarning()))
 	}
 	if c.told != nil {
-		inPlay := r.inPlay
-		r.inPlay = true // as the authority's script tells it: a setup card, no more
+		// what the command recorded, read from this station's record, which
+		// holds it now: as on one machine (a script's line tells nothing)
 		c.told(r, res.Result)
-		r.inPlay = inPlay
 	}
 	return nil
 }
