@@ -319,7 +319,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"after the game ended", "ended", static("--at", later, "result", "1-0", "--reason", "x"), ""},
 		},
 		"incident": {
-			{"an unknown kind", "live", static("--at", later, "incident", "earthquake", "--text", "x"), ""},
+			{"an unknown kind, naming the kinds as a list", "live", static("--at", later, "incident", "earthquake", "--text", "x"), "use one of appeal, appeal-decision, arbiter-replaced,"},
 			{"no kind", "live", static("--at", later, "incident", "--text", "x"), "needs a kind"},
 			{"no text", "live", static("--at", later, "incident", "note"), ""},
 			{"text in invalid UTF-8", "live", static("--at", later, "incident", "note", "--text", badUTF8), "UTF-8"},
