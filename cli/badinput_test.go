@@ -258,7 +258,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a huge move", "live", static("--at", later, "move", huge), ""},
 			{"a move in invalid UTF-8", "live", static("--at", later, "move", "e\xff5"), "UTF-8"},
 			{"no move", "live", static("--at", later, "move"), "needs the move"},
-			{"two moves", "live", static("--at", later, "move", "e5", "Nf3"), "unexpected argument"},
+			{"two moves, with the command's usage", "live", static("--at", later, "move", "e5", "Nf3"), "unexpected argument \"Nf3\": usage: arbiter move MOVE [--pressed]"},
 			{"--pressed without a press", "live", static("--at", later, "move", "e5", "--pressed"), "no clock press"},
 			{"time running back", "live", static("--at", at(time.Second), "move", "e5"), "earlier"},
 			{"an illegal move while a recovery is to be noted", "away", static("--at", later, "move", "Qh4"), "not legal"},
@@ -301,7 +301,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		},
 		"draw accept": {
 			{"no offer pending", "live", static("--at", later, "draw", "accept"), "no draw offer"},
-			{"a surplus argument", "live", static("--at", later, "draw", "accept", "please"), "unexpected argument"},
+			{"a surplus argument, with the command's usage", "live", static("--at", later, "draw", "accept", "please"), "draw accept: unexpected argument \"please\": usage: arbiter draw accept"},
 		},
 		"draw decline": {
 			{"no offer pending", "live", static("--at", later, "draw", "decline"), "no draw offer"},

@@ -54,10 +54,10 @@ func init() {
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
 		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
-		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw", 0) },
+		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw accept", 0) },
 		told: toldAs(match.KindDrawAccept, "acceptance of the draw offer")})
 	register(&command{name: "draw decline", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw decline",
-		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw", 0) },
+		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw decline", 0) },
 		told: toldAs(match.KindDrawDecline, "decline of the draw offer")})
 	register(&command{name: "resign", writes: true, roles: rolesAnyone + " (operator only for the computer, rule 14)", usage: "resign white|black",
 		summary: "The side resigns.", parse: parseResign, told: toldLoss("resignation of")})
