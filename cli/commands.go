@@ -94,6 +94,12 @@ func runHelp(r *runner, a *args) error {
 	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PASSPHRASE] [--secret PASSPHRASE] [--key-file FILE] COMMAND [ARGS]\n")
 	r.out("With no command, arbiter opens the console. Database: %s\n\nCommands:\n", r.g.DB)
 	for _, c := range Commands() {
+		if len(c.usage) > 60 {
+			// a long usage on a line of its own: every summary starts in
+			// one column
+			r.out("  %s\n  %-60s %s\n", c.usage, "", c.summary)
+			continue
+		}
 		r.out("  %-60s %s\n", c.usage, c.summary)
 	}
 	r.out("\nSee docs/cli.md for the full reference.\n")

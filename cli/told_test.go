@@ -146,3 +146,26 @@ func TestAWritingCommandSaysWhatItRecorded(t *testing.T) {
 		})
 	}
 }
+
+// 'arbiter help' lists every command with its summary in one column: a
+// usage too long for its column stands on a line of its own, its summary
+// on the next (before, such a summary followed the usage after one space,
+// mid-line).
+func TestHelpListsEverySummaryInOneColumn(t *testing.T) {
+	out, errs, code := run0(t, nil, "--db", filepath.Join(t.TempDir(), "m.db"), "help")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	const column = 2 + 60 + 1
+	for _, c := range Commands() {
+		t.Run(c.name, func(t *testing.T) {
+			i := strings.Index(out, c.summary)
+			if i < 0 {
+				t.Fatalf("help does not list %q", c.summary)
+			}
+			if col := i - (strings.LastIndex(out[:i], "\n") + 1); col != column {
+				t.Errorf("the summary starts in column %d, want %d", col, column)
+			}
+		})
+	}
+}
