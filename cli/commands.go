@@ -478,7 +478,7 @@ func StatusText(s match.Status) string {
 		fmt.Fprintf(&b, "Game %d (%s), ply %d, %s to move%s\n", g.Number, g.State, g.Ply, g.ToMove, ifs(g.LastMove != "", ", last move "+g.LastMove))
 		fmt.Fprintf(&b, "  White %s: %s (period %d, move %d)%s\n", g.White, g.Clock.White.Display, g.Clock.White.Period, g.Clock.White.Moves, flagText(g.Clock.White.Flag))
 		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
-		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
+		fmt.Fprintf(&b, "  running: %s; result %s%s\n", g.Clock.Running, g.Result, ifs(g.Termination != "", " "+g.Termination))
 		if g.DrawOffer != "" {
 			by := g.White
 			if g.DrawOffer == "black" {

@@ -169,3 +169,28 @@ func TestHelpListsEverySummaryInOneColumn(t *testing.T) {
 		})
 	}
 }
+
+// The text of 'status' ends no line in a space: a game in progress has no
+// termination, and its result line ended "result * " before.
+func TestStatusEndsNoLineInASpace(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	newMatchAt(t, db)
+	mustArb(t, db, "--at", at(time.Second), "game", "start")
+	mustArb(t, db, "--at", at(time.Minute), "--as", "operator", "move", "e4")
+	for _, c := range []struct {
+		rule string
+		at   time.Duration
+	}{
+		{"a game in progress before its first move", 2 * time.Second},
+		{"a game in progress after its first move", time.Minute},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			out := mustArb(t, db, "--at", at(c.at), "status")
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasSuffix(l, " ") {
+					t.Errorf("the line %q ends in a space", l)
+				}
+			}
+		})
+	}
+}
