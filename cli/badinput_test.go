@@ -170,6 +170,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		"help": {
 			{"an unknown role before it", "live", static("--as", "spectator", "help"), "not a role"},
 			{"a malformed --at before it", "live", static("--at", "tomorrow", "help"), "RFC 3339"},
+			{"a mistyped command names the nearest one", "live", static("--at", later, "moev", "e4"), "\"moev\" is not a command: did you mean 'move'?"},
+			{"a command with a letter left out names the nearest one", "live", static("staus"), "did you mean 'status'?"},
+			{"a word near no command names none", "live", static("castle", "long"), "\"castle\" is not a command: see 'arbiter help'"},
 		},
 		"match new": {
 			{"a second match in one file", "live", static("--at", later, "match", "new", "--title", "X", "--player", "A", "--player", "B"), "already"},
