@@ -21,7 +21,7 @@ func init() {
 	register(&command{name: "credential check", writes: true, roles: rolesAnyone,
 		usage:   "credential check",
 		summary: "Check the credential given (--pin, --secret or --key-file) as any command of the role would, doing nothing: a wrong one is recorded (auth.fail) and backs off like any other.",
-		parse:   parseCredentialCheck})
+		parse:   parseCredentialCheck, told: toldCredentialCheck})
 	register(&command{name: "credential keygen", roles: rolesRead, usage: "credential keygen FILE",
 		summary: "Write a new key file (an Ed25519 key, readable only by you) to give with --key-file instead of a passphrase.",
 		run:     runCredentialKeygen})

@@ -238,3 +238,39 @@ func toldPostpone(r *runner, res match.Result) {
 		r.out("postponement of game %d recorded as event %d\n", p.Game, e.seq)
 	}
 }
+
+// toldCredentialCheck says whose credential was found right; it records
+// nothing of its own.
+func toldCredentialCheck(r *runner, _ match.Result) {
+	if r.inPlay {
+		return
+	}
+	if !r.app.State().Protected() {
+		r.out("unprotected match: no credential is needed, so none was checked; nothing recorded\n")
+		return
+	}
+	whose := "the arbiter's"
+	if r.g.PIN == "" && (r.g.KeyFile == "" || r.g.Role != match.RoleArbiter) {
+		switch r.g.Role {
+		case match.RoleOperator:
+			whose = "the operator's"
+		case match.RoleWhite:
+			whose = "White's"
+		case match.RoleBlack:
+			whose = "Black's"
+		}
+	}
+	r.out("%s credential is right; nothing recorded\n", whose)
+}
+
+// toldEngineMove says the engine's move recorded (with --play, the move
+// played too).
+func toldEngineMove(r *runner, res match.Result) {
+	var p match.EngineMovePayload
+	e, ok := recordedEvent(res, match.KindEngineMove, &p)
+	if !ok || r.inPlay {
+		return
+	}
+	r.out("the engine's move %s for ply %d %s\n", match.EngineChoice{EngineMovePayload: p}.Label(), p.Ply, e.as())
+	toldMove(r, res) // with --play: the move too, on a line of its own
+}

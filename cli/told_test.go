@@ -194,3 +194,47 @@ func TestStatusEndsNoLineInASpace(t *testing.T) {
 		})
 	}
 }
+
+// 'engine move' says the engine's move it recorded (with --play the move
+// played too, as 'move' says it), and 'credential check' whose credential
+// it found right, recording nothing: both printed nothing before.
+func TestEngineMoveAndCredentialCheckSayWhatTheyDid(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+" --pin \""+arbPass+"\""))
+	mustArb(t, db, "--at", at(time.Second), "--pin", arbPass, "game", "start")
+	mustArb(t, db, "--at", at(2*time.Second), "--pin", arbPass, "credential", "add", "--role", "operator", "--secret", "the operator's passphrase")
+	engineMove := func(at string) []string {
+		return []string{"--at", at, "--as", "operator", "--secret", "the operator's passphrase", "engine", "move", "--game", "1", "--ply", "1",
+			"--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--uci", "e2e4", "--received", at,
+			"--transcript", "game-1.log", "--lines", "20", "--bytes", "900", "--sha256", strings.Repeat("ab", 32), "--play"}
+	}
+	for _, c := range []struct {
+		rule string
+		args []string
+		want string
+	}{
+		{"an engine move played says the engine's move and the move", engineMove(at(time.Minute)),
+			"the engine's move 1.e4 for ply 1 recorded as event 4 (game 1)\n1.e4 recorded as event 5 (game 1, ply 1); Black's clock runs (White 1:59:01, Black 2:00:00)\n"},
+		{"the arbiter's credential checked says so", []string{"--at", at(time.Minute), "--pin", arbPass, "credential", "check"},
+			"the arbiter's credential is right; nothing recorded\n"},
+		{"the operator's credential checked says so", []string{"--at", at(time.Minute), "--as", "operator", "--secret", "the operator's passphrase", "credential", "check"},
+			"the operator's credential is right; nothing recorded\n"},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			out, errs, code := arb(t, db, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if out != c.want {
+				t.Errorf("stdout %q\nwant   %q", out, c.want)
+			}
+		})
+	}
+	t.Run("an unprotected match's credential check says none is needed", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "u.db")
+		newMatchAt(t, db)
+		if out := mustArb(t, db, "credential", "check"); out != "unprotected match: no credential is needed, so none was checked; nothing recorded\n" {
+			t.Errorf("stdout %q", out)
+		}
+	})
+}
