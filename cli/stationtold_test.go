@@ -41,4 +41,12 @@ func TestACommandGivenAtAStationSaysWhatItRecorded(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an invitation says where it was written and how it is used, as information", func(t *testing.T) {
+		inv := filepath.Join(dir, "display.invite")
+		out, errs, code := arb(t, db, "station", "invite", "--role", "display", "--name", "hall", "-o", inv)
+		want := "invitation of the display station hall written to " + inv + ": on that machine give 'arbiter --db NEWFILE station join display.invite'\n"
+		if code != 0 || out != "" || errs != want {
+			t.Errorf("exit %d, stdout %q, stderr %q; want stderr %q", code, out, errs, want)
+		}
+	})
 }
