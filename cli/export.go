@@ -43,7 +43,11 @@ func runExportPGN(r *runner, a *args) error {
 		_, err := r.env.Stdout.Write(buf.Bytes())
 		return err
 	}
-	return writeFile(out, r.g.DB, buf.Bytes())
+	if err := writeFile(out, r.g.DB, buf.Bytes()); err != nil {
+		return err
+	}
+	r.tell("PGN written to %s", out)
+	return nil
 }
 
 func runExportPDF(r *runner, a *args) error {

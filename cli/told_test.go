@@ -37,6 +37,7 @@ func TestWhatACommandTellsNeverReadsAsAnError(t *testing.T) {
 	}{
 		{"export pgn without --pin tells the last head signed as information", db, []string{"export", "pgn"}, "nothing signed (no --pin given): the last head the arbiter signed is event "},
 		{"export pgn -o without --pin tells the last head signed as information", db, []string{"export", "pgn", "-o", filepath.Join(dir, "m.pgn")}, "the last head the arbiter signed is event "},
+		{"export pgn -o tells the file written as information", db, []string{"export", "pgn", "-o", filepath.Join(dir, "m2.pgn")}, "PGN written to " + filepath.Join(dir, "m2.pgn") + "\n"},
 		{"export pdf without --pin tells the last head and the report written as information", db, []string{"export", "pdf", "-o", filepath.Join(dir, "m.pdf")}, "report written to "},
 		{"export pgn with --pin tells the head it signed as information", db, []string{"--pin", arbPass, "export", "pgn"}, "the arbiter signed the head at event "},
 		{"verify tells what it checked as information", db, []string{"verify"}, "events verified; the chain is intact"},
