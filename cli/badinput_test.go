@@ -403,7 +403,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		},
 		"correct": {
 			{"no ply", "live", static("--at", later, "correct", "--method", "record", "--reason", "x"), ""},
-			{"a ply beyond the game", "live", static("--at", later, "correct", "--ply", "99", "--method", "record", "--reason", "x"), ""},
+			{"a ply beyond the game names its last ply", "live", static("--at", later, "correct", "--ply", "99", "--method", "record", "--reason", "x"), "there is no ply 99 to take back: the last recorded ply of game 1 is ply 1; give --ply from 1 to 1"},
+			{"a ply of a game with no move yet says there is none", "away", static("--at", later, "correct", "--ply", "1", "--method", "record", "--reason", "x"), "game 1 has no move recorded yet: there is nothing to take back or amend"},
+			{"a preview of a game with no move yet says there is none", "away", static("--at", later, "correct", "--ply", "1", "--preview"), "game 1 has no move recorded yet"},
 			{"a ply that is a word", "live", static("--at", later, "correct", "--ply", "one", "--method", "record", "--reason", "x"), "whole number"},
 			{"an unknown method", "live", static("--at", later, "correct", "--ply", "1", "--method", "guess", "--reason", "x"), ""},
 			{"no reason", "live", static("--at", later, "correct", "--ply", "1", "--method", "record"), "reason"},
@@ -414,7 +416,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		"amend": {
 			{"no ply", "live", static("--at", later, "amend", "d4", "--reason", "x"), ""},
 			{"an illegal replacement", "live", static("--at", later, "amend", "--ply", "1", "Qh5", "--reason", "x"), ""},
-			{"a ply beyond the game", "live", static("--at", later, "amend", "--ply", "9", "d4", "--reason", "x"), ""},
+			{"a ply beyond the game names its last ply", "live", static("--at", later, "amend", "--ply", "9", "d4", "--reason", "x"), "there is no ply 9 to amend: the last recorded ply of game 1 is ply 1; give --ply from 1 to 1"},
+			{"a ply of a game with no move yet says there is none", "away", static("--at", later, "amend", "--ply", "1", "e4", "--reason", "x"), "game 1 has no move recorded yet: there is nothing to take back or amend"},
 			{"no reason", "live", static("--at", later, "amend", "--ply", "1", "d4"), "reason"},
 			{"a huge move", "live", static("--at", later, "amend", "--ply", "1", huge, "--reason", "x"), ""},
 		},
