@@ -429,13 +429,22 @@ func parseFlag(r *runner, a *args) (match.Command, error) {
 	return match.Flag{Side: a.pos[0], OrderUnknown: unknown}, nil
 }
 
-// toldFlag prints the verdict (6.9), in the command line's words.
+// toldFlag prints the verdict (6.9), in the command line's words,
+// and then, as every writing command, the flag recorded and what follows.
 func toldFlag(r *runner, res match.Result) {
-	if v, ok := res.Verdict(); ok && v.Reason != "" && !r.inPlay {
-		r.out("%s\n", phrase.Translate(v.Why, say))
+	var p match.FlagPayload
+	e, ok := recordedEvent(res, match.KindFlag, &p)
+	if !ok || r.inPlay {
 		return
 	}
-	r.tellRecorded(res, match.KindFlag, "flag")
+	if v, ok := res.Verdict(); ok && v.Reason != "" {
+		r.out("%s\n", phrase.Translate(v.Why, say))
+	}
+	what := "flag of both sides"
+	if p.Side != "both" {
+		what = "flag of " + r.sideWho(e.game, p.Side)
+	}
+	r.out("%s %s%s\n", what, e.as(), r.after(res, e))
 }
 
 func runStatus(r *runner, a *args) error {

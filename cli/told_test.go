@@ -239,3 +239,21 @@ func TestEngineMoveAndCredentialCheckSayWhatTheyDid(t *testing.T) {
 		}
 	})
 }
+
+// A flag says its verdict (Article 6.9), then, as every writing command, the
+// flag recorded, its event and the game's end: before, the verdict alone,
+// which did not say the result.
+func TestAFlagSaysItsVerdictThenWhatWasRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	newMatchAt(t, db)
+	mustArb(t, db, "--at", at(time.Second), "game", "start")
+	mustArb(t, db, "--at", at(time.Minute), "--as", "operator", "move", "e4")
+	out := mustArb(t, db, "--at", at(3*time.Hour), "flag", "black")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Black's flag fell at 22:01:00.000") {
+		t.Fatalf("stdout %q: want the verdict, then the flag recorded", out)
+	}
+	if want := "flag of Black (Garry Kasparov) recorded as event 4 (game 1): game over, 1-0 (time forfeit)"; lines[1] != want {
+		t.Errorf("the second line %q\nwant            %q", lines[1], want)
+	}
+}
