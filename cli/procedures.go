@@ -163,11 +163,18 @@ func parseClaim(a *args, kind string) (match.Command, error) {
 	return match.Claim{Draw: kind, Move: mv}, a.done("claim "+kind, 0)
 }
 
-// toldClaim prints the ruling on the claim.
+// toldClaim prints the ruling on the claim, then, as every writing
+// command, the claim recorded and what follows.
 func toldClaim(r *runner, res match.Result) {
-	if c, ok := res.Ruling(); ok && !r.inPlay {
+	var p match.ClaimPayload
+	e, ok := recordedEvent(res, match.KindClaim, &p)
+	if !ok || r.inPlay {
+		return
+	}
+	if c, ok := res.Ruling(); ok {
 		r.out("%s\n", c.Ruling)
 	}
+	r.out("claim of %s by %s %s%s\n", p.Kind, r.sideWho(e.game, p.Side), e.as(), r.after(res, e))
 }
 
 func parseForfeit(r *runner, a *args) (match.Command, error) {

@@ -257,3 +257,18 @@ func TestAFlagSaysItsVerdictThenWhatWasRecorded(t *testing.T) {
 		t.Errorf("the second line %q\nwant            %q", lines[1], want)
 	}
 }
+
+// A claim of a draw says its ruling, then the claim recorded, its event and
+// the clocks (an invalid claim: the game goes on) or the game's end.
+func TestAClaimSaysItsRulingThenWhatWasRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	newMatchAt(t, db)
+	mustArb(t, db, "--at", at(time.Second), "game", "start")
+	mustArb(t, db, "--at", at(time.Minute), "--as", "operator", "move", "e4")
+	out := mustArb(t, db, "--at", at(2*time.Minute), "--as", "black", "claim", "repetition")
+	want := "The claim is not valid: the current position has occurred only 1 time(s). The game continues.\n" +
+		"claim of repetition by Black (Garry Kasparov) recorded as event 4 (game 1); Black's clock runs (White 1:59:01, Black 1:59:00)\n"
+	if out != want {
+		t.Errorf("stdout %q\nwant   %q", out, want)
+	}
+}
