@@ -185,8 +185,8 @@ func parseMatchNew(r *runner, a *args) (match.Command, error) {
 // down.
 func toldMatchNew(r *runner, _ match.Result) {
 	st := r.app.State()
-	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
-		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
+	r.out("match %q created: %s vs %s, %d games, %s; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
+		st.Match.GamesPlanned, controlsText(st.Match), st.Match.Game1White, lotsText(st.Match.Lots))
 	if r.inPlay {
 		return
 	}
@@ -195,6 +195,17 @@ func toldMatchNew(r *runner, _ match.Result) {
 		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
 		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
 	}
+}
+
+// controlsText is the match's time control for people ("time control
+// 40/2h, 20/1h, 30m"), each player's when they differ: the default control
+// (acm1996) is the 1996 match's, which a match made without --tc gets.
+func controlsText(m *match.Match) string {
+	a, b := m.Controls[m.Players[0]], m.Controls[m.Players[1]]
+	if a.String() == b.String() {
+		return "time control " + a.Readable()
+	}
+	return fmt.Sprintf("time controls %s %s / %s %s", m.Players[0], a.Readable(), m.Players[1], b.Readable())
 }
 
 func lotsText(l string) string {

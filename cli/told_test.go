@@ -272,3 +272,27 @@ func TestAClaimSaysItsRulingThenWhatWasRecorded(t *testing.T) {
 		t.Errorf("stdout %q\nwant   %q", out, want)
 	}
 }
+
+// match new says the time control the match got, each player's when they
+// differ: a match made without --tc gets the 1996 match's (acm1996, two
+// hours for 40 moves), which a new arbiter had no way to see.
+func TestMatchNewSaysTheTimeControl(t *testing.T) {
+	for _, c := range []struct {
+		rule string
+		tc   []string
+		want string
+	}{
+		{"without --tc the 1996 match's control is said", nil, `match "T" created: A vs B, 6 games, time control 40/2h, 20/1h, 30m; game 1: A has White (lots drawn at the board)`},
+		{"a preset is said as it counts", []string{"--tc", "rapid"}, `match "T" created: A vs B, 6 games, time control 15m, +10s per move from move 1; game 1: A has White`},
+		{"a control per player is said per player", []string{"--tc", "A=5400+30", "--tc", "B=3600+30"},
+			`6 games, time controls A 90m, +30s per move from move 1 / B 1h, +30s per move from move 1; game 1`},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			out := mustArb(t, db, append([]string{"--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A"}, c.tc...)...)
+			if first, _, _ := strings.Cut(out, "\n"); !strings.Contains(first, c.want) {
+				t.Errorf("the first line %q does not say %q", first, c.want)
+			}
+		})
+	}
+}
