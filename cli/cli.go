@@ -502,7 +502,7 @@ func (r *runner) recoveryNotice(write bool) {
 		r.note = msg
 		return
 	}
-	fmt.Fprintln(r.env.Stderr, "arbiter: "+msg.Error())
+	fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(msg)) // for the arbiter to act on, not a refusal
 }
 
 func (r *runner) exec(c *command, words []string) error {
@@ -540,7 +540,7 @@ func (r *runner) exec(c *command, words []string) error {
 		return err
 	}
 	if r.note != nil {
-		fmt.Fprintln(r.env.Stderr, "arbiter: "+r.note.Error())
+		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(r.note)) // for the arbiter to act on, not a refusal
 		r.note = nil
 	}
 	return nil
