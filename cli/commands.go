@@ -464,7 +464,7 @@ func runStatus(r *runner, a *args) error {
 		return err
 	}
 	if p := r.app.Problem(); p != "" {
-		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the record does not verify (%s): what follows stops before that event, and nothing more can be written\n", p)
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the record does not verify (%s): what follows stops before that event, and nothing more can be written; %s\n", p, brokenRecordAction)
 	}
 	st := r.app.State()
 	if r.g.AtSet && r.g.At.Before(st.LastAt) {

@@ -331,4 +331,10 @@ func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
 			}
 		})
 	}
+	t.Run("status warns naming the edited event and says what to do", func(t *testing.T) {
+		_, errs, code := arb(t, db, "status")
+		if code != 0 || !strings.HasPrefix(errs, "arbiter: warning: the record does not verify (event ") || !strings.Contains(errs, action) {
+			t.Errorf("exit %d, %s", code, errs)
+		}
+	})
 }
