@@ -265,15 +265,16 @@ func parseGameStart(r *runner, a *args) (match.Command, error) {
 	return match.GameStart{Game: n, StartPosition: from}, a.done("game start", 1)
 }
 
-// toldGameStart says which game started and whose clock runs.
-func toldGameStart(r *runner, _ match.Result) {
-	g := r.app.State().CurrentGame()
-	if !r.inPlay {
-		side := "White"
-		if s, ok := g.Clock.Running(); ok && s == clock.Black {
-			side = "Black"
-		}
-		r.out("game %d started: %s (White) vs %s (Black); %s's clock runs\n", g.Number, g.White, g.Black, side)
+// toldGameStart says which game started, the players' colours, the event
+// and the clocks ("game 1 started as event 2: Deep Blue (White) vs Garry
+// Kasparov (Black); White's clock runs (White 2:00:00, Black 2:00:00)").
+func toldGameStart(r *runner, res match.Result) {
+	e, ok := recordedEvent(res, match.KindGameStart, nil)
+	if !ok || r.inPlay {
+		return
+	}
+	if g := r.app.State().Game(e.game); g != nil {
+		r.out("game %d started as event %d: %s (White) vs %s (Black)%s\n", g.Number, e.seq, g.White, g.Black, r.after(res, e))
 	}
 }
 

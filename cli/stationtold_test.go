@@ -24,7 +24,7 @@ func TestACommandGivenAtAStationSaysWhatItRecorded(t *testing.T) {
 		args []string
 		want string // a pattern of standard output's one line
 	}{
-		{"game start at a station says the game started", []string{"game", "start"}, `^game 1 started: Deep Blue \(White\) vs Garry Kasparov \(Black\); White's clock runs\n$`},
+		{"game start at a station says the game started", []string{"game", "start"}, `^game 1 started as event \d+: Deep Blue \(White\) vs Garry Kasparov \(Black\); White's clock runs \(White 2:00:00, Black 2:00:00\)\n$`},
 		{"a move at a station says the move and its event", []string{"--as", "operator", "move", "e4"}, `^1\.e4 recorded as event \d+ \(game 1, ply 1\); Black's clock runs \(White 1:59:\d\d, Black 2:00:00\)\n$`},
 		{"an incident at a station says its kind and its event", []string{"incident", "note", "--text", "the hall is quiet"}, `^incident note recorded as event \d+ \(game 1\); Black's clock runs \(White 1:59:\d\d, Black \d:\d\d:\d\d\)\n$`},
 	} {

@@ -81,8 +81,8 @@ func TestAWritingCommandSaysWhatItRecorded(t *testing.T) {
 	}{
 		{"a schedule says the start in the match's zone and its event", time.Second, []string{"game", "schedule", "2", "--start", "1996-02-11T20:00:00Z"},
 			"start of game 2 at 1996-02-11 15:00:00 EST recorded as event 2"},
-		{"game start says whose clock runs", 2 * time.Second, []string{"game", "start"},
-			"game 1 started: Deep Blue (White) vs Garry Kasparov (Black); White's clock runs"},
+		{"game start says its event, the colours and the clocks", 2 * time.Second, []string{"game", "start"},
+			"game 1 started as event 3: Deep Blue (White) vs Garry Kasparov (Black); White's clock runs (White 2:00:00, Black 2:00:00)"},
 		{"a move says its number, its event and ply, and the clocks", 62 * time.Second, []string{"--as", "operator", "move", "e4"},
 			"1.e4 recorded as event 4 (game 1, ply 1); Black's clock runs (White 1:59:00, Black 2:00:00)"},
 		{"Black's move is numbered as a scoresheet numbers it", 92 * time.Second, []string{"--as", "black", "move", "e5"},
