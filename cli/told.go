@@ -106,7 +106,12 @@ func toldMove(r *runner, res match.Result) {
 			}
 		}
 	}
-	r.out("%s %s%s\n", what, where, r.after(res, e))
+	also := ""
+	var inc match.IncidentPayload
+	if ie, ok := recordedEvent(res, match.KindIncident, &inc); ok && inc.Kind == match.IncidentNotEngine {
+		also = fmt.Sprintf("; not the engine's move: incident %s recorded as event %d", inc.Kind, ie.seq)
+	}
+	r.out("%s %s%s%s\n", what, where, r.after(res, e), also)
 }
 
 // sideWho is a side of game n as "White (NAME)"; side as the record writes

@@ -210,18 +210,30 @@ func TestEngineMoveAndCredentialCheckSayWhatTheyDid(t *testing.T) {
 			"--transcript", "game-1.log", "--lines", "20", "--bytes", "900", "--sha256", strings.Repeat("ab", 32), "--play"}
 	}
 	for _, c := range []struct {
-		rule string
-		args []string
-		want string
+		rule   string
+		before [][]string // commands given first
+		args   []string
+		want   string
 	}{
-		{"an engine move played says the engine's move and the move", engineMove(at(time.Minute)),
+		{"an engine move played says the engine's move and the move", nil, engineMove(at(time.Minute)),
 			"the engine's move 1.e4 for ply 1 recorded as event 4 (game 1)\n1.e4 recorded as event 5 (game 1, ply 1); Black's clock runs (White 1:59:01, Black 2:00:00)\n"},
-		{"the arbiter's credential checked says so", []string{"--at", at(time.Minute), "--pin", arbPass, "credential", "check"},
+		{"a move of the computer that is not its engine's says the incident too", [][]string{
+			{"--at", at(2 * time.Minute), "--pin", arbPass, "move", "e5"},
+			{"--at", at(150 * time.Second), "--as", "operator", "--secret", "the operator's passphrase", "engine", "move", "--game", "1", "--ply", "3",
+				"--fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", "--uci", "g1f3", "--received", at(150 * time.Second),
+				"--transcript", "game-1.log", "--lines", "40", "--bytes", "1800", "--sha256", strings.Repeat("cd", 32)},
+		}, []string{"--at", at(3 * time.Minute), "--as", "operator", "--secret", "the operator's passphrase",
+			"move", "Nc3", "--not-engine", "--reason", "the operator misread the screen"},
+			"2.Nc3 recorded as event 8 (game 1, ply 3); Black's clock runs (White 1:58:01, Black 1:59:00); not the engine's move: incident not-engine recorded as event 9\n"},
+		{"the arbiter's credential checked says so", nil, []string{"--at", at(4 * time.Minute), "--pin", arbPass, "credential", "check"},
 			"the arbiter's credential is right; nothing recorded\n"},
-		{"the operator's credential checked says so", []string{"--at", at(time.Minute), "--as", "operator", "--secret", "the operator's passphrase", "credential", "check"},
+		{"the operator's credential checked says so", nil, []string{"--at", at(4 * time.Minute), "--as", "operator", "--secret", "the operator's passphrase", "credential", "check"},
 			"the operator's credential is right; nothing recorded\n"},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
+			for _, args := range c.before {
+				mustArb(t, db, args...)
+			}
 			out, errs, code := arb(t, db, c.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
