@@ -218,14 +218,16 @@ func (r *runner) sendWords(words []string, g Global, roleGiven bool, send func(s
 	if err := r.openReplica(); err != nil {
 		return err
 	}
-	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() {
+	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() && !(r.inPlay && r.warned) {
 		// the authority's warning, on standard error as on one machine
-		// (runner.cmd's Warn)
-		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(match.UnprotectedWarning()))
+		// (a script says it once)
+		r.warned = true
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
 	}
 	if c.told != nil {
-		// what the command recorded, read from this station's record, which
-		// holds it now: as on one machine (a script's line tells nothing)
+		// what the command did, in the words it has on one machine, from
+		// the events this station's record holds (a script's lines say
+		// what a script says on one machine)
 		c.told(r, res.Result)
 	}
 	return nil
