@@ -110,12 +110,12 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 	beat := time.NewTicker(match.HeartbeatEvery)
 	// another process's commit (the engine bridge's move, a command given
 	// at the command line) is noticed within a tenth of a second through
-	// SQLite's data_version, and read only then (every 2 s regardless)
+	// SQLite's data_version, and read only then (every 2 s regardless);
+	// an edit of any event likewise (c.poll)
 	poll := time.NewTicker(100 * time.Millisecond)
 	defer beat.Stop()
 	defer poll.Stop()
-	var version int64
-	var read time.Time
+	var p pollState
 	for {
 		select {
 		case <-stop:
@@ -140,18 +140,50 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 				}
 			}
 		case <-poll.C:
-			core := c.live.App()
-			if v, err := core.DB().DataVersion(ctx); err == nil && v == version && time.Since(read) < 2*time.Second {
-				continue
-			} else if err == nil {
-				version = v
-			}
-			read = time.Now()
-			if err := core.Refresh(ctx); err != nil {
-				fyne.Do(func() { c.showError(err) })
-			}
+			c.poll(ctx, &p, time.Now())
 		}
 	}
+}
+
+// pollState is what the poll keeps between its ticks.
+type pollState struct {
+	version int64     // SQLite's data_version when the record was last read
+	read    time.Time // when it was last read
+	failed  string    // the error the poll's Watch last showed, not shown again at every tick
+}
+
+// poll is one tick of the console's poll (keepUp, every tenth of a
+// second; tests call it): the core's Watch, which finds an edit of any
+// event made while the console runs — with sqlite3, a hex editor — and
+// takes events another process appended (docs/reliability.md, "An edit
+// while the console runs"); then the tail read every 2 s regardless, as
+// before. A record found not to verify stops the clocks and refuses every
+// writing action as one opened so (the core's Why).
+func (c *console) poll(ctx context.Context, p *pollState, now time.Time) {
+	core := c.live.App()
+	show := func(err error) {
+		if err == nil {
+			p.failed = ""
+			return
+		}
+		if err.Error() == p.failed {
+			return
+		}
+		p.failed = err.Error()
+		fyne.Do(func() { c.showError(err) })
+	}
+	if err := core.Watch(ctx); err != nil {
+		show(err)
+		return
+	}
+	show(nil)
+	if v, err := core.DB().DataVersion(ctx); err == nil && v == p.version && now.Sub(p.read) < 2*time.Second {
+		return
+	} else if err == nil {
+		p.version = v
+	}
+	p.read = now
+	show(core.Refresh(ctx))
 }
 
 // profile writes a CPU profile of the session to ARBITER_CPUPROFILE=FILE

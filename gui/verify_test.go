@@ -14,6 +14,7 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
+	"arbiter/store"
 )
 
 // tamperMove edits the move e5 in h's file behind the console, as an
@@ -261,4 +262,86 @@ func TestATamperedRecordsClocksStandStillAndEveryActionSaysWhy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A console that is running finds an edit of an old event (sqlite3 on the
+// file behind it) at its next poll, not at its next open, Verify or
+// export: the clocks stop at the record's last sound instant, the notice
+// says so and every writing action is refused, as on a console opened on
+// the edited file; the arbiter writes nothing more onto it. A reader that
+// only reads raises nothing at the poll.
+func TestARunningConsoleFindsAnEditOfAnOldEventAtItsNextPoll(t *testing.T) {
+	h := newHarness(t, match.RoleArbiter, secret)
+	h.newMatch("acm1996", secret)
+	h.c.do(actStartGame)
+	var lastSound time.Time
+	for _, mv := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5"} {
+		h.ft.advance(3 * time.Second)
+		h.typeMove(mv)
+		if mv == "e4" {
+			lastSound = h.ft.Now() // e5 is edited below: e4 is the last sound event
+		}
+	}
+	var p pollState
+	h.c.poll(h.ctx, &p, h.ft.Now())
+	t.Run("a poll after a reader that only reads raises nothing", func(t *testing.T) {
+		ro, err := store.OpenReadOnly(h.ctx, h.dbPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ro.Record(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+		ro.Close()
+		h.c.poll(h.ctx, &p, h.ft.Now())
+		if p := h.core.Why(); p != nil {
+			t.Fatalf("a false alarm: %v", p)
+		}
+		if n := len(h.game().Sheet.Entries()); n != 5 {
+			t.Errorf("the console shows %d plies, want 5", n)
+		}
+	})
+	seq := tamperMove(t, h)
+	h.ft.advance(time.Minute)
+	h.c.poll(h.ctx, &p, h.ft.Now())
+	c := h.c
+	refusal := fmt.Sprintf("The record does not verify (event %d (move) was edited (hash mismatch)), so nothing more is written to it", seq)
+	t.Run("the next poll finds it: the notice says the clocks are stopped", func(t *testing.T) {
+		if want := "Clocks stopped: the record does not verify, so nothing can be recorded."; !strings.Contains(c.notice.Text, want) {
+			t.Errorf("the notice says %q, want %q", c.notice.Text, want)
+		}
+	})
+	t.Run("the clocks show the record's last sound instant and do not tick", func(t *testing.T) {
+		g := c.game()
+		shown := [2]string{c.clocks[0].time.Text, c.clocks[1].time.Text}
+		for i := range c.clocks {
+			want, _ := g.Clock.Display(c.sideAt(i), lastSound, clock.DisplayOptions{})
+			if shown[i] != want {
+				t.Errorf("clock %d shows %s, want %s (the reading at the last sound instant)", i, shown[i], want)
+			}
+		}
+		h.ft.advance(10 * time.Second)
+		if got := [2]string{c.clocks[0].time.Text, c.clocks[1].time.Text}; got != shown {
+			t.Errorf("the clocks went on from %v to %v", shown, got)
+		}
+	})
+	t.Run("the press button is disabled with the record-broken sentence", func(t *testing.T) {
+		for _, id := range []actionID{actPressLeft, actPressRight, actPause} {
+			if b := c.buttons[id]; !b.Disabled() || !strings.Contains(b.why, refusal) {
+				t.Errorf("%s: disabled %v, tip %q; want it disabled with %q", id, b.Disabled(), b.why, refusal)
+			}
+		}
+	})
+	t.Run("a move typed is refused and nothing is written", func(t *testing.T) {
+		before := h.dbBytes()
+		c.movePresses = false
+		c.enterMove("Nf6")
+		if !strings.Contains(c.moveErr.Text, refusal) {
+			t.Errorf("the move's refusal: %q, want %q", c.moveErr.Text, refusal)
+		}
+		h.c.poll(h.ctx, &p, h.ft.Now())
+		if h.dbBytes() != before {
+			t.Error("the console wrote to the record after the edit was found")
+		}
+	})
 }

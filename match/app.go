@@ -192,6 +192,7 @@ type App struct {
 	pending *pendingRecovery // armed by ArmRecovery, written by the next command
 	problem *phrase.Error    // why the record does not verify; nil if it does
 	seal    Seal             // the last head the arbiter signed, as read or written
+	watch   watch            // what Watch last saw of the record (watch.go)
 }
 
 // New builds the core over an open record: it rebuilds the state of the match in db. It first checks the record —

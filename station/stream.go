@@ -88,6 +88,7 @@ func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc,
 			return
 		case <-t.C:
 		}
+		s.watchFile(ctx)
 		qctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
 		last, err := s.link.LastSeq(qctx)
 		cancel()
@@ -104,6 +105,26 @@ func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc,
 			restart()
 			return
 		}
+	}
+}
+
+// watchFile looks, every second, whether the record's file was edited
+// behind the station anywhere, not only at its last event (CheckFileHead
+// looks there before each append): the core's Watch costs one pragma and
+// one stat while nothing but this station wrote to the file, and checks
+// the record whole when someone else did (sqlite3, a hex editor). An edit
+// found raises the file alarm: applying stops, nothing more is appended
+// onto the edited file.
+func (s *Station) watchFile(ctx context.Context) {
+	if s.app == nil || s.rep.Alarm() != nil {
+		return
+	}
+	if err := s.app.Watch(ctx); err != nil {
+		return // the disk: looked at again at the next tick
+	}
+	if p := s.app.Why(); p != nil {
+		err := s.rep.raiseAlarm(fileAlarm(uint64(s.app.State().Seq+1), p))
+		s.cfg.Logf("ALARM: %v", err)
 	}
 }
 

@@ -1,0 +1,355 @@
+package match
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/internal/outside"
+	"arbiter/store"
+)
+
+const (
+	flipFileEnv = "ARBITER_MATCH_FLIP_FILE"
+	flipFromEnv = "ARBITER_MATCH_FLIP_FROM"
+	flipToEnv   = "ARBITER_MATCH_FLIP_TO"
+)
+
+// TestHelperFlipBytes is not a test: the watch test runs the test binary
+// again with only this function selected, as a hex editor in a process
+// of its own (the test's process holds the record in SQLite and must not
+// open and close the file by other means, store's held.go). It replaces
+// the one place the file holds $ARBITER_MATCH_FLIP_FROM with
+// $ARBITER_MATCH_FLIP_TO (as long), in place.
+func TestHelperFlipBytes(t *testing.T) {
+	path := os.Getenv(flipFileEnv)
+	if path == "" {
+		t.Skip("helper process for TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch")
+	}
+	from, to := []byte(os.Getenv(flipFromEnv)), []byte(os.Getenv(flipToEnv))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, from); n != 1 || len(from) != len(to) {
+		t.Fatalf("the file holds %q %d times, want once (and %q as long)", from, n, to)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(to, int64(bytes.Index(b, from))); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flipBytes changes from into to in the file at path from another process.
+func flipBytes(t *testing.T, path, from, to string) {
+	t.Helper()
+	cmd := osexec.Command(os.Args[0], "-test.run=^TestHelperFlipBytes$", "-test.count=1")
+	cmd.Env = append(os.Environ(), flipFileEnv+"="+path, flipFromEnv+"="+from, flipToEnv+"="+to)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the byte flip: %v: %s", err, out)
+	}
+}
+
+// TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch (principle 1, any
+// edit of the file is detected): the console's poll calls Watch; an edit
+// of an old event made while the App runs — with sqlite3 (a second
+// connection) or with a hex editor (behind SQLite) — is found at the next
+// call, not at the next open, and taken as New takes a record that does
+// not verify: the problem kept, the state rebuilt from the events before
+// it, the change told. A reader that only reads, another process's
+// append and the App's own commands raise nothing.
+func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
+	type fix struct {
+		*fixture
+		path string
+		told *int
+		evs  []store.Event
+	}
+	setup := func(t *testing.T, pass string) fix {
+		f := newFixture(t)
+		pin := func(c Cmd) Cmd { c.PIN = pass; return c }
+		f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+			Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: pass}))
+		f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+		for _, m := range []string{"e4", "c5", "c3", "d5", "exd5", "Qxd5"} {
+			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), m, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.ok(f.app.Watch(f.ctx)) // the first looks at the record whole
+		if f.app.Why() != nil {
+			t.Fatalf("a sound record: %v", f.app.Why())
+		}
+		told := new(int)
+		f.app.SetChanged(func() { *told++ })
+		evs, _, err := f.db.Record(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fix{f, f.db.Path(), told, evs}
+	}
+	// c5 is event 4 of 8: an old event, two moves under the head
+	moveC5 := func(evs []store.Event) store.Event {
+		for _, e := range evs {
+			if e.Kind == "move" && strings.Contains(string(e.Payload), `"c5"`) {
+				return e
+			}
+		}
+		panic("no c5")
+	}
+	checkpoint := func(t *testing.T, path string) {
+		db := raw(t, path)
+		exec(t, db, "PRAGMA wal_checkpoint(TRUNCATE)")
+		db.Close()
+	}
+	for _, pass := range []string{"", arbiterPass} {
+		protection := map[string]string{"": "unprotected", arbiterPass: "protected"}[pass]
+		for _, tc := range []struct {
+			name string
+			edit func(t *testing.T, f fix) (bad int64, why string)
+		}{
+			{"an old event edited with sqlite3 (a second connection) is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				db := raw(t, f.path)
+				exec(t, db, `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = ?`, e.Seq)
+				db.Close()
+				return e.Seq, fmt.Sprintf("event %d (move) was edited", e.Seq)
+			}},
+			{"a byte of an old event changed in the file behind SQLite (a hex editor) is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				checkpoint(t, f.path) // the old events are in the main file, not the write-ahead log
+				f.ok(f.app.Watch(f.ctx))
+				if f.app.Why() != nil {
+					t.Fatalf("a checkpoint raised %v", f.app.Why())
+				}
+				e := moveC5(f.evs)
+				flipBytes(t, f.path, string(e.Payload), strings.Replace(string(e.Payload), `"c5"`, `"c6"`, 1))
+				return e.Seq, fmt.Sprintf("event %d (move) was edited", e.Seq)
+			}},
+			{"the last events deleted with sqlite3 are found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				db := raw(t, f.path)
+				last := f.evs[len(f.evs)-1].Seq
+				exec(t, db, "DELETE FROM signatures WHERE seq >= ?", last-1)
+				exec(t, db, "DELETE FROM events WHERE seq >= ?", last-1)
+				db.Close()
+				return last - 1, ""
+			}},
+			{"an old event edited and every hash made anew is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				db := raw(t, f.path)
+				exec(t, db, `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = ?`, e.Seq)
+				rehash(t, db)
+				db.Close()
+				return 0, "" // wherever the check finds it first
+			}},
+		} {
+			t.Run(protection+"/"+tc.name, func(t *testing.T) {
+				f := setup(t, pass)
+				bad, why := tc.edit(t, f)
+				f.ok(f.app.Watch(f.ctx))
+				p := f.app.Why()
+				if p == nil {
+					t.Fatal("the edit was not found")
+				}
+				if !strings.Contains(p.Error(), why) {
+					t.Errorf("the problem: %q, want %q", p.Error(), why)
+				}
+				if *f.told != 1 {
+					t.Errorf("the change was told %d times, want once", *f.told)
+				}
+				if st := f.app.State(); bad > 0 && st.Seq != bad-1 {
+					t.Errorf("the state holds %d events, want the %d before the first that fails", st.Seq, bad-1)
+				}
+				before, _, _ := f.db.Record(f.ctx)
+				if _, err := f.app.Move(f.ctx, f.at(time.Second), "Nf3", false); err == nil {
+					t.Error("a move was taken on a record that does not verify")
+				}
+				after, _, _ := f.db.Record(f.ctx)
+				if len(after) != len(before) {
+					t.Errorf("the record went from %d to %d events", len(before), len(after))
+				}
+				f.ok(f.app.Watch(f.ctx))
+				if *f.told != 1 {
+					t.Errorf("a watch after the problem was found told %d times in all, want once", *f.told)
+				}
+			})
+		}
+		for _, tc := range []struct {
+			name   string
+			change func(t *testing.T, f fix)
+			told   int
+			grows  int64
+		}{
+			{"a watch with nothing changed raises nothing", func(t *testing.T, f fix) {}, 0, 0},
+			{"outside readers (the sqlite3 shell, Python's sqlite3) raise nothing", func(t *testing.T, f fix) {
+				for _, r := range outside.ForTest(t) {
+					if _, err := r.Count(f.path); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}, 0, 0},
+			{"a read-only handle in this process raises nothing", func(t *testing.T, f fix) {
+				db, err := store.OpenReadOnly(f.ctx, f.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := db.Record(f.ctx); err != nil {
+					t.Fatal(err)
+				}
+				db.Close()
+			}, 0, 0},
+			{"a checkpoint of the write-ahead log raises nothing", func(t *testing.T, f fix) { checkpoint(t, f.path) }, 0, 0},
+			{"the App's own commands raise nothing", func(t *testing.T, f fix) {
+				pin := func(c Cmd) Cmd { c.PIN = pass; return c }
+				for _, m := range []string{"Nf3", "Nc6"} {
+					if _, err := f.app.Move(f.ctx, pin(f.at(time.Second)), m, false); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.ok(f.app.Beat(f.ctx, f.now))
+				*f.told = 0 // each command tells its own
+			}, 0, 2},
+			{"another process's command is taken, told once", func(t *testing.T, f fix) {
+				db, err := store.Open(f.ctx, f.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				other, err := New(f.ctx, db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.ok(other.Pause(f.ctx, Cmd{At: f.now.Add(time.Second), Actor: Actor{Role: RoleArbiter, PIN: pass}}, "lights", false))
+			}, 1, 1},
+		} {
+			t.Run(protection+"/"+tc.name, func(t *testing.T) {
+				f := setup(t, pass)
+				seq := f.app.State().Seq
+				tc.change(t, f)
+				f.ok(f.app.Watch(f.ctx))
+				if p := f.app.Why(); p != nil {
+					t.Fatalf("a false alarm: %v", p)
+				}
+				if *f.told != tc.told {
+					t.Errorf("told %d times, want %d", *f.told, tc.told)
+				}
+				if got := f.app.State().Seq; got != seq+tc.grows {
+					t.Errorf("the state holds %d events, want %d", got, seq+tc.grows)
+				}
+			})
+		}
+	}
+}
+
+// TestARunningReadOnlyCoreFindsAnEditAtItsNextWatch: a console at a
+// station reads its replica read-only, while the station writes it
+// through another connection in the same process; its Watch takes the
+// station's events and finds an edit of an old one alike.
+func TestARunningReadOnlyCoreFindsAnEditAtItsNextWatch(t *testing.T) {
+	f := newFixture(t)
+	f.newMatch(MatchNew{})
+	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+	f.moves(30*time.Second, "e4", "c5")
+	db, err := store.OpenReadOnly(f.ctx, f.db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ro, err := New(f.ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.ok(ro.Watch(f.ctx))
+	t.Run("the writer's events are taken, no alarm", func(t *testing.T) {
+		f.moves(30*time.Second, "c3", "d5")
+		f.ok(ro.Watch(f.ctx))
+		if ro.Why() != nil || ro.State().Seq != f.app.State().Seq {
+			t.Errorf("problem %v, %d events, want none and %d", ro.Why(), ro.State().Seq, f.app.State().Seq)
+		}
+	})
+	t.Run("an old event edited with sqlite3 is found by the next watch", func(t *testing.T) {
+		evs, _, err := f.db.Record(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq := seqOf(t, evs, "move", 1)
+		raw := raw(t, f.db.Path())
+		exec(t, raw, `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = ?`, seq)
+		raw.Close()
+		f.ok(ro.Watch(f.ctx))
+		if p := ro.Why(); p == nil || !strings.Contains(p.Error(), fmt.Sprintf("event %d (move) was edited", seq)) {
+			t.Errorf("the problem: %v, want event %d edited", p, seq)
+		}
+	})
+}
+
+// BenchmarkWatch: what the console's poll pays every tenth of a second
+// while nothing changes (one pragma, one stat), and the whole check it
+// pays when something outside its own commits changed, on a protected
+// record of 1,000 events (six games' worth; docs/reliability.md).
+func BenchmarkWatch(b *testing.B) {
+	ctx := context.Background()
+	app, db, _ := openTestApp(b, "bench.db")
+	who := Actor{Role: RoleArbiter, PIN: arbiterPass}
+	at := t0
+	next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
+	if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: arbiterPass}); err != nil {
+		b.Fatal(err)
+	}
+	if err := app.StartGame(ctx, next(), 0); err != nil {
+		b.Fatal(err)
+	}
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	for i := 0; app.State().Seq < 1000; i++ {
+		if _, err := app.Move(ctx, next(), shuffle[i%4], false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := app.Watch(ctx); err != nil || app.Why() != nil {
+		b.Fatal(err, app.Why())
+	}
+	b.Run("unchanged", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := app.Watch(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("changed", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			app.watch.version-- // as after another connection's commit
+			b.StartTimer()
+			if err := app.Watch(ctx); err != nil || app.Why() != nil {
+				b.Fatal(err, app.Why())
+			}
+		}
+	})
+	b.Run("changed behind SQLite", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			app.watch.stamp = store.Stamp{} // as after a hex editor's write: the pages are read anew
+			b.StartTimer()
+			if err := app.Watch(ctx); err != nil || app.Why() != nil {
+				b.Fatal(err, app.Why())
+			}
+		}
+	})
+	b.Run("full verify", func(b *testing.B) { // Verify's check, every signature, for comparison
+		for i := 0; i < b.N; i++ {
+			if r, err := VerifyRecord(ctx, db, "", ""); err != nil || !r.OK {
+				b.Fatal(err, r.Problem)
+			}
+		}
+	})
+}
