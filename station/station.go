@@ -129,8 +129,18 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	defer func() {
 		if !started {
 			cfg.DB.SetHeadCheck(nil)
+			cfg.DB.IdleCheckpoints(context.Background(), false)
 		}
 	}()
+	// The station's record keeps writing from here on: its log is laid out
+	// now rather than inside a command, and checkpointed between commands
+	// (checkpoint.go).
+	if err := cfg.DB.LayOutLog(ctx); err != nil {
+		return nil, err
+	}
+	if err := cfg.DB.IdleCheckpoints(ctx, true); err != nil {
+		return nil, err
+	}
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -138,9 +148,10 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.Stop()
 		return nil, err
 	}
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.consume()
 	go s.consumeHeads()
+	go s.checkpointLoop()
 	if s.eng != nil {
 		if err := s.startHolder(ctx); err != nil {
 			s.Stop()
@@ -264,6 +275,7 @@ func (s *Station) Stop() {
 	}
 	s.wg.Wait()
 	s.cfg.DB.SetHeadCheck(nil)
+	s.cfg.DB.IdleCheckpoints(context.Background(), false) // SQLite's own again
 	if s.eng != nil {
 		s.eng.Stop()
 	} else if s.link != nil {

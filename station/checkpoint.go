@@ -1,0 +1,55 @@
+package station
+
+import "time"
+
+// checkpointQuiet is how long a station's record must stand unchanged
+// before the station copies its log into the file (store.CheckpointIfDue):
+// longer than the few milliseconds between the commands of one exchange (a
+// move and the press that follows it), far shorter than the seconds between
+// the actions of people.
+const checkpointQuiet = 5 * time.Millisecond
+
+// checkpointLoop checkpoints the station's record between commands
+// (docs/stations.md, "The record's file"): SQLite's own checkpoint runs
+// inside the commit that takes the log past its length, a few milliseconds
+// added to that command — on every record holder at the same command, as
+// they hold the same events. Here the station waits until its record has
+// not changed for checkpointQuiet, then copies the log if it is due. Every
+// commit stays synced (synchronous=FULL); a record that is never idle that
+// long is still checkpointed by SQLite, at four times the length.
+func (s *Station) checkpointLoop() {
+	defer s.wg.Done()
+	changed := s.rep.changes()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-changed:
+		}
+		changed = s.rep.changes()
+		quiet := time.NewTimer(checkpointQuiet)
+	wait:
+		for {
+			select {
+			case <-s.ctx.Done():
+				quiet.Stop()
+				return
+			case <-changed:
+				changed = s.rep.changes()
+				quiet.Reset(checkpointQuiet)
+			case <-quiet.C:
+				break wait
+			}
+		}
+		if _, err := s.cfg.DB.CheckpointIfDue(s.ctx); err != nil && s.ctx.Err() == nil {
+			s.cfg.Logf("%s: the record's log was not copied into its file (tried again after the next command): %v", s.cfg.Name, err)
+		}
+	}
+}
+
+// changes is closed at the replica's next change.
+func (r *Replica) changes() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.changed
+}
