@@ -64,13 +64,14 @@ func (c *conn) autocheckpoint(ctx context.Context, db *DB) error {
 // checkpoint: it waits for no reader and no writer waits for it beyond the
 // handle's own connection) when the commits since the last one wrote at
 // least walAutocheckpoint pages; done reports whether it ran. A handle
-// without IdleCheckpoints never has one due.
+// without IdleCheckpoints never has one due. ctx bounds the wait for the
+// connection; a checkpoint begun runs to its end.
 func (db *DB) CheckpointIfDue(ctx context.Context) (done bool, err error) {
 	err = db.withConn(ctx, func(c *conn) error {
 		if !db.idleCheckpoints || db.logPages < walAutocheckpoint {
 			return nil
 		}
-		if err := c.query(ctx, "PRAGMA wal_checkpoint(PASSIVE)", func([]driver.Value) error { return nil }); err != nil {
+		if err := c.query(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)", func([]driver.Value) error { return nil }); err != nil {
 			return err
 		}
 		db.logPages, done = 0, true

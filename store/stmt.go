@@ -71,7 +71,7 @@ func (db *DB) withConn(ctx context.Context, f func(c *conn) error) error {
 				db.raw = nil
 			}
 		}()
-		if err = c.autocheckpoint(ctx, db); err != nil {
+		if err = c.autocheckpoint(context.Background(), db); err != nil {
 			ok = true
 			return err
 		}
