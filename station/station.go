@@ -76,7 +76,10 @@ type Station struct {
 	wg     sync.WaitGroup
 	subs   []*nats.Subscription
 	cmds   chan queued
-	ready  chan struct{} // closed when Start has returned the station
+	busy   chan struct{} // told when a command comes to this station (working)
+	// quietTimer, when set (tests), makes checkpointLoop's waits
+	quietTimer func() (<-chan time.Time, func())
+	ready      chan struct{} // closed when Start has returned the station
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
 
@@ -151,7 +154,7 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	s.wg.Add(3)
 	go s.consume()
 	go s.consumeHeads()
-	go s.checkpointLoop()
+	go s.checkpointLoop(s.rep.changes())
 	if s.eng != nil {
 		if err := s.startHolder(ctx); err != nil {
 			s.Stop()
@@ -193,7 +196,7 @@ func newStation(cfg Config) *Station {
 		cfg.TimelineFile = "" // a client keeps no timeline of its own
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
-		acked: map[string]uint64{}, cmds: make(chan queued, 256), ready: make(chan struct{}),
+		acked: map[string]uint64{}, cmds: make(chan queued, 256), busy: make(chan struct{}, 1), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {

@@ -109,6 +109,7 @@ func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc,
 
 func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 	return s.link.Consume(ctx, from, func(m StreamMsg) error {
+		s.working()
 		for {
 			err := s.rep.Apply(ctx, m)
 			if err == nil {
