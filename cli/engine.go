@@ -13,6 +13,7 @@ import (
 
 	"arbiter/engine"
 	"arbiter/match"
+	"arbiter/service"
 )
 
 // The computer's equipment (docs/engine.md): 'engine run' runs the bridge
@@ -120,16 +121,108 @@ func runEngineStatus(r *runner, a *args) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
+	var rec EngineRecord
+	if _, err := os.Stat(r.g.DB); err == nil {
+		r.readOnly = true
+		if err := r.open(false); err == nil {
+			rec = EngineRecordOf(r.app.State())
+		}
+	}
 	if !ran {
-		r.out("No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", r.g.DB, r.g.DB)
+		sf, station, _ := service.ReadStation(r.g.DB)
+		r.out("%s", EngineAbsentText(r.g.DB, station && sf.Role == "mirror", rec))
 		return nil
 	}
-	r.out("%s", EngineStatusText(s))
+	r.out("%s", EngineStatusText(s, rec))
 	return nil
 }
 
-// EngineStatusText renders the bridge's status for people.
-func EngineStatusText(s engine.Status) string {
+// EngineAbsentText says that no bridge has run beside the record db, and
+// what the record holds of the computer's equipment: at the control room's
+// mirror (mirror) no bridge can run — it gives no commands — and the
+// operator's station's engine moves and faults reach it in the record.
+func EngineAbsentText(db string, mirror bool, rec EngineRecord) string {
+	var b strings.Builder
+	switch {
+	case mirror:
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n", db)
+	case rec.Last != "":
+		// the game's engine moves came from a bridge that never wrote its
+		// status here: one at another station, which a second would double
+		fmt.Fprintf(&b, "No engine bridge has run for %s, but the record holds the engine's moves of game %d: a bridge runs at another station (the operator's); run one bridge per match.\n", db, rec.LastGame)
+	default:
+		fmt.Fprintf(&b, "No engine bridge has run for %s: start one with 'arbiter --db %s engine run --cmd PROGRAM'.\n", db, db)
+	}
+	if rec.Last != "" {
+		fmt.Fprintf(&b, "  the record's last engine move: game %d, %s", rec.LastGame, rec.Last)
+		if rec.LastEval != "" {
+			fmt.Fprintf(&b, ", evaluation %s, depth %d", rec.LastEval, rec.LastDepth)
+		}
+		fmt.Fprintf(&b, ", received at %s\n", rec.LastAt)
+	}
+	switch {
+	case rec.Plays != "" && mirror:
+		fmt.Fprintf(&b, "  not yet made on the board: %s plays %s\n", rec.Computer, rec.Plays)
+	case rec.Plays != "":
+		fmt.Fprintf(&b, "  %s plays %s — make it on the board, then press\n", rec.Computer, rec.Plays)
+	}
+	if rec.Fault != "" {
+		fmt.Fprintf(&b, "  the record's last technical fault (%s): %s\n", rec.FaultAt, rec.Fault)
+	}
+	return b.String()
+}
+
+// EngineRecord is what the record says beside the bridge's status: what the
+// operator is to do now (the console says the same under the clocks).
+type EngineRecord struct {
+	Computer, Human string
+	// Plays is the engine's move for the position the game stands in, on
+	// the computer's turn, as the scoresheet labels it ("4…Bc5"); "" none.
+	Plays string
+	// Offer: the human's draw offer waits for the computer's answer.
+	Offer bool
+	// Last is the current game's last engine move in the record
+	// ("5.exf6"), with its game, evaluation, depth and the instant the
+	// bridge read it; "" none.
+	Last, LastEval, LastAt string
+	LastGame, LastDepth    int
+	// Fault is the game's last technical fault in the record, FaultAt its
+	// instant; "" none.
+	Fault, FaultAt string
+}
+
+// EngineRecordOf reads an EngineRecord from the state of the record.
+func EngineRecordOf(st *match.State) EngineRecord {
+	var rec EngineRecord
+	g := st.CurrentGame()
+	if st.Match == nil || st.Match.Computer == "" || g == nil || !g.Live() {
+		return rec
+	}
+	side, ok := g.Side(st.Match.Computer)
+	if !ok {
+		return rec
+	}
+	rec.Computer, rec.Human = st.Match.Computer, st.Match.Human()
+	if e := g.Engine; e != nil {
+		rec.Last, rec.LastEval, rec.LastDepth, rec.LastAt, rec.LastGame = e.Label(), e.Eval, e.Depth, e.Received, g.Number
+	}
+	for _, in := range g.Incidents {
+		if in.Kind == match.IncidentTechnicalFault {
+			rec.Fault, rec.FaultAt = in.Text, in.At.UTC().Format(time.RFC3339)
+		}
+	}
+	if e := g.EngineFor(); e != nil && g.ToMove() == side {
+		rec.Plays = e.Label()
+	}
+	rec.Offer = g.Offer != nil && g.Offer.By != side
+	return rec
+}
+
+// EngineStatusText renders the bridge's status for people, with what the
+// record asks of the operator (rec). While the engine searches, its last
+// bestmove answered another position: only the search's evaluation is
+// said, never that move, which an operator could take for the answer.
+func EngineStatusText(s engine.Status, rec EngineRecord) string {
 	var b strings.Builder
 	name := s.Engine
 	if name == "" {
@@ -140,8 +233,22 @@ func EngineStatusText(s engine.Status) string {
 		fmt.Fprintf(&b, " (process %d)", s.PID)
 	}
 	fmt.Fprintf(&b, ", game %d, ply %d\n", s.Game, s.Ply)
-	if s.BestMove != "" {
+	if rec.Plays != "" {
+		fmt.Fprintf(&b, "  %s plays %s — make it on the board, then press\n", rec.Computer, rec.Plays)
+	}
+	searching := s.State == engine.StateThinking || s.State == engine.StatePondering
+	switch {
+	case searching && s.Eval != "":
+		fmt.Fprintf(&b, "  searching: evaluation %s, depth %d so far\n", s.Eval, s.Depth)
+	case !searching && s.BestMove != "":
 		fmt.Fprintf(&b, "  last move %s, evaluation %s, depth %d\n", s.BestMove, s.Eval, s.Depth)
+	}
+	if rec.Offer {
+		ev := "none yet"
+		if s.Eval != "" {
+			ev = fmt.Sprintf("%s from %s's side, depth %d", s.Eval, rec.Computer, s.Depth)
+		}
+		fmt.Fprintf(&b, "  %s offers a draw (the engine's evaluation: %s): answer for %s with 'draw accept' or 'draw decline' (rules 8, 14)\n", rec.Human, ev, rec.Computer)
 	}
 	if t := s.Sent; t != nil {
 		mtg := "no movestogo"

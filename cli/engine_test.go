@@ -444,6 +444,9 @@ func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) 
 		}
 		time.Sleep(10 * time.Millisecond) // the bridge's process records it
 	}
+	if out := mustNow(t, db, "engine", "status"); !strings.Contains(out, "\n  DeepBlue plays 1.a3 — make it on the board, then press\n") {
+		t.Fatalf("engine status does not say the engine's move as the record holds it:\n%s", out)
+	}
 	_, errs, code := arbNow(t, db, "--as", "operator", "move", "e4")
 	want := "1.e4 is not the engine's move: DeepBlue plays 1.a3 (an operator's error, rule 10): enter that move, or give --not-engine --reason TEXT to record this one"
 	if code != 1 || !strings.Contains(errs, want) {
@@ -698,4 +701,99 @@ func anotherMove(t *testing.T, fen, not string) string {
 	}
 	t.Fatalf("no move but %s in %s", not, fen)
 	return ""
+}
+
+// The operator at the command line reads 'engine status' for what to do:
+// after a rule 10 correction the engine searches again on a ply it
+// answered before, and its last bestmove (for the struck position) must not
+// be said while it searches: "last move f8c5" beside "ply 8" reads as the
+// answer to the move just relayed, which no engine.move would catch.
+func TestEngineStatusSaysTheEnginesMoveFromTheRecordAndNeverAStaleOneWhileItSearches(t *testing.T) {
+	rec := EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov"}
+	tests := []struct {
+		name      string
+		s         engine.Status
+		rec       EngineRecord
+		want, not []string
+	}{
+		{"while the engine searches, its last bestmove (another position's) is not said, only the search's evaluation",
+			engine.Status{State: engine.StateThinking, Engine: "Stockfish 15.1", BestMove: "f8c5", Eval: "cp -33", Depth: 29, Game: 1, Ply: 8}, rec,
+			[]string{"Engine Stockfish 15.1: thinking, game 1, ply 8\n", "  searching: evaluation cp -33, depth 29 so far\n"}, []string{"f8c5"}},
+		{"while it ponders, the same",
+			engine.Status{State: engine.StatePondering, Engine: "Stockfish 15.1", BestMove: "f8c5", Eval: "cp -30", Depth: 12, Game: 1, Ply: 9}, rec,
+			[]string{"  searching: evaluation cp -30, depth 12 so far\n"}, []string{"f8c5"}},
+		{"the engine's move the record holds for the position is said as the console says it",
+			engine.Status{State: engine.StateIdle, Engine: "Stockfish 15.1", BestMove: "f6e4", Eval: "cp -26", Depth: 33, Game: 1, Ply: 8},
+			EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Plays: "4…Nxe4"},
+			[]string{"  Deep Blue plays 4…Nxe4 — make it on the board, then press\n", "  last move f6e4, evaluation cp -26, depth 33\n"}, nil},
+		{"the human's draw offer is said with the engine's evaluation and how to answer it",
+			engine.Status{State: engine.StateThinking, Engine: "Stockfish 15.1", Eval: "cp -18", Depth: 21, Game: 1, Ply: 6},
+			EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Offer: true},
+			[]string{"  Garry Kasparov offers a draw (the engine's evaluation: cp -18 from Deep Blue's side, depth 21): answer for Deep Blue with 'draw accept' or 'draw decline' (rules 8, 14)\n"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := EngineStatusText(tt.s, tt.rec)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%q said in:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+// At the control room's mirror no bridge runs (the mirror gives no
+// commands: 'engine run' there is refused), yet 'engine status' told the
+// control room to start one there; it says where the equipment runs and
+// what the record holds of it: the last engine move, one not yet made, the
+// last technical fault.
+func TestEngineStatusAtTheMirrorSaysWhereTheEquipmentRunsAndWhatTheRecordHoldsOfIt(t *testing.T) {
+	rec := EngineRecord{Computer: "Deep Blue", Human: "Garry Kasparov", Last: "5.exf6", LastEval: "cp 589", LastDepth: 24,
+		LastAt: "2026-12-05T14:37:22.247Z", LastGame: 2}
+	pending := rec
+	pending.Plays = "5.exf6"
+	faulted := rec
+	faulted.Fault, faulted.FaultAt = "The engine Stockfish 15.1 (process 16225) was killed (signal: killed)", "2026-12-05T14:30:31Z"
+	tests := []struct {
+		name      string
+		mirror    bool
+		rec       EngineRecord
+		want, not []string
+	}{
+		{"the mirror is not told to start a bridge it cannot run, and is told the record's last engine move", true, rec,
+			[]string{"No engine bridge runs beside m.db, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n",
+				"  the record's last engine move: game 2, 5.exf6, evaluation cp 589, depth 24, received at 2026-12-05T14:37:22.247Z\n"},
+			[]string{"engine run"}},
+		{"the mirror is told a move not yet made, not told to make it", true, pending,
+			[]string{"  not yet made on the board: Deep Blue plays 5.exf6\n"}, []string{"make it on the board, then press"}},
+		{"the record's last technical fault is said", true, faulted,
+			[]string{"  the record's last technical fault (2026-12-05T14:30:31Z): The engine Stockfish 15.1 (process 16225) was killed (signal: killed)\n"}, nil},
+		{"a station whose record holds engine moves from a bridge elsewhere is not told to start a second", false, rec,
+			[]string{"No engine bridge has run for m.db, but the record holds the engine's moves of game 2: a bridge runs at another station (the operator's); run one bridge per match.\n",
+				"  the record's last engine move: game 2, 5.exf6"},
+			[]string{"engine run"}},
+		{"another record is told how to start a bridge, as before", false, EngineRecord{},
+			[]string{"No engine bridge has run for m.db: start one with 'arbiter --db m.db engine run --cmd PROGRAM'.\n"}, []string{"the record's"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := EngineAbsentText("m.db", tt.mirror, tt.rec)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%q said in:\n%s", n, got)
+				}
+			}
+		})
+	}
 }

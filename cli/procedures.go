@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -79,6 +80,11 @@ func parseCorrectCommand(r *runner, a *args) (match.Command, error) {
 		return nil, err
 	}
 	if preview {
+		if r.app == nil { // a station's record: the command is not sent, the preview reads the local record
+			if err := r.openReplica(); err != nil {
+				return nil, err
+			}
+		}
 		opts, err := match.CorrectionPreview(r.app.State(), ca.Ply, r.g.At)
 		if err != nil {
 			return nil, err
@@ -89,25 +95,51 @@ func parseCorrectCommand(r *runner, a *args) (match.Command, error) {
 	return ca, nil
 }
 
-// toldCorrect prints the restored position's figures.
+// toldCorrect prints the restored position's figures: with the working of
+// each reading when the command ran here, else (given at a station, run by
+// the authority) the readings its correct event holds.
 func toldCorrect(r *runner, out match.Result) {
-	res := out.Correction
-	if r.inPlay || res == nil {
+	res, ok := out.Corrected()
+	if r.inPlay || !ok {
 		return
 	}
-	o := res.Outcome
 	plies := "plies"
 	if len(res.Options.Struck) == 1 {
 		plies = "ply"
 	}
 	r.out("position before %s restored; %d %s struck out\n", res.Options.Mistake, len(res.Options.Struck), plies)
+	var p match.CorrectPayload
+	for _, e := range out.Events {
+		if e.Kind == match.KindCorrect {
+			_ = json.Unmarshal(e.Payload, &p)
+		}
+	}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
+		if out.Correction != nil {
+			o := out.Correction.Outcome
+			r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
+			continue
+		}
+		x := p.White
+		if s == clock.Black {
+			x = p.Black
+		}
+		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(time.Duration(x.RemainingNS)), x.Period, x.Moves, match.MethodEffect(p.Method))
 	}
 	if res.Bonus > 0 {
-		r.out("%s receives the recovery bonus of %s (rule 10)\n", res.BonusTo, clock.FormatReading(res.Bonus))
+		to := res.BonusTo
+		if to == "" && r.app != nil {
+			if g := r.app.State().CurrentGame(); g != nil {
+				to = g.Name(res.BonusSide)
+			}
+		}
+		r.out("%s receives the recovery bonus of %s (rule 10)\n", to, clock.FormatReading(res.Bonus))
 	}
-	r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(res.Options.ToMove))
+	if r.app != nil {
+		if g := r.app.State().CurrentGame(); g != nil && g.Live() {
+			r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(g.ToMove()))
+		}
+	}
 }
 
 // CorrectionTable renders the four outcomes of a position reset side by side.
@@ -116,8 +148,12 @@ func CorrectionTable(o match.CorrectionOptions) string {
 	fmt.Fprintf(&b, "reset to the position before %s (game %d); %s to move; struck out: %s\n", o.Mistake, o.GameNumber, match.Colour(o.ToMove), strings.Join(o.Struck, " "))
 	fmt.Fprintf(&b, "FEN %s\n", o.FEN)
 	for _, s := range []clock.Side{clock.White, clock.Black} {
-		fmt.Fprintf(&b, "%s: moves %d at the error, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
-			o.MovesErr[s], o.MovesNow[s], clock.FormatReading(o.UsedErr[s]), clock.FormatReading(o.UsedNow[s]), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(o.Readings[s]))
+		made := ""
+		if o.MovesMade[s] != o.MovesErr[s] {
+			made = fmt.Sprintf(" (%d made when it was relayed: rule 10's proportion)", o.MovesMade[s])
+		}
+		fmt.Fprintf(&b, "%s: moves %d at the error%s, %d now; used %s at the error, %s now; bonuses %s; clock now %s\n", match.Colour(s),
+			o.MovesErr[s], made, o.MovesNow[s], clock.FormatReading(o.UsedErr[s]), clock.FormatReading(o.UsedNow[s]), clock.FormatReading(o.Bonuses[s]), clock.FormatReading(o.Readings[s]))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "method\tWhite\tBlack\tpossible")

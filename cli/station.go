@@ -218,15 +218,17 @@ func (r *runner) sendWords(words []string, g Global, roleGiven bool, send func(s
 	if err := r.openReplica(); err != nil {
 		return err
 	}
-	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() {
-		// the authority's warning, told with its output as ever
-		r.out("arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
+	if st := r.app.State(); res.Role == match.RoleArbiter && st.Match != nil && !st.Protected() && !(r.inPlay && r.warned) {
+		// the authority's warning, on standard error as on one machine
+		// (a script says it once)
+		r.warned = true
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: %s\n", Sentence(match.UnprotectedWarning()))
 	}
 	if c.told != nil {
-		inPlay := r.inPlay
-		r.inPlay = true // as the authority's script tells it: a setup card, no more
+		// what the command did, in the words it has on one machine, from
+		// the events this station's record holds (a script's lines say
+		// what a script says on one machine)
 		c.told(r, res.Result)
-		r.inPlay = inPlay
 	}
 	return nil
 }

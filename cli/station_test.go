@@ -179,6 +179,20 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 			t.Fatalf("the laptop's record lacks the script's first line: %s", out)
 		}
 	})
+	t.Run("a correction's preview at a station's record reads the local record and sends nothing", func(t *testing.T) {
+		// it panicked on a nil handle: the command's words are parsed
+		// before the station's record is opened
+		before := strings.TrimSpace(mustArb(t, first, "verify"))
+		for _, db := range []string{first, laptop} {
+			out := mustArb(t, db, "correct", "--ply", "2", "--preview")
+			if !strings.HasPrefix(out, "reset to the position before 1... c5 (game 1); Black to move; struck out: 1... c5 2. Nf3") || !strings.Contains(out, "\nrecord ") {
+				t.Fatalf("the preview at %s printed %q", filepath.Base(db), out)
+			}
+		}
+		if after := strings.TrimSpace(mustArb(t, first, "verify")); after != before {
+			t.Fatalf("a preview changed the record: head %s, then %s", before, after)
+		}
+	})
 	heads := map[string]string{}
 	for _, db := range []string{first, laptop} {
 		heads[db] = strings.TrimSpace(mustArb(t, db, "verify"))
@@ -211,6 +225,21 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 		}
 		time.Sleep(20 * time.Millisecond) // the station process rewrites the file every 250 ms
 	}
+	t.Run("a command given at a station says what it did as on one machine, its warning on standard error", func(t *testing.T) {
+		// before, a station printed nothing of a claim's ruling or a
+		// correction's readings, and the warning on standard output
+		out, errs, code := arb(t, first, "claim", "repetition")
+		if code != 0 || !strings.Contains(out, "The claim is not valid") || strings.Contains(out, "warning") || !strings.Contains(errs, "arbiter: warning: Unprotected match") {
+			t.Fatalf("the claim at a station: exit %d, out %q, errs %q", code, out, errs)
+		}
+		out = mustArb(t, first, "correct", "--ply", "2", "--method", "keep", "--reason", "the operator relayed 1... c5 as c5 by mistake")
+		for _, want := range []string{"position before 1... c5 restored; 4 plies struck out\n", "White: ", ", period 1, 1 moves (clocks kept)\n",
+			"Garry Kasparov receives the recovery bonus of 0:05:00 (rule 10)\n", "the clocks are stopped: 'resume' starts Black's clock\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the correction at a station lacks %q:\n%s", want, out)
+			}
+		}
+	})
 }
 
 func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {

@@ -541,17 +541,21 @@ func (b *bridge) read(ctx context.Context, l line) {
 
 // configure sets the engine's options once it said uciok: those given,
 // Ponder with --ponder, UCI_Opponent naming the human when the engine has
-// it; then asks isready.
+// it and the operator gave none of his own (the UCI format "TITLE ELO
+// human|computer NAME": he may give "GM 2785 human Garry Kasparov"); then
+// asks isready.
 func (b *bridge) configure(ctx context.Context) {
 	s := b.sess
+	given := map[string]bool{}
 	for _, o := range b.opts.Options {
 		name, value, _ := strings.Cut(o, "=")
 		b.send(ctx, "setoption name "+strings.TrimSpace(name)+" value "+strings.TrimSpace(value))
+		given[strings.ToLower(strings.TrimSpace(name))] = true
 	}
 	if b.opts.Ponder && s.declared["ponder"] {
 		b.send(ctx, "setoption name Ponder value true")
 	}
-	if m := b.rec.State().Match; m != nil && s.declared["uci_opponent"] {
+	if m := b.rec.State().Match; m != nil && m.Human() != "" && s.declared["uci_opponent"] && !given["uci_opponent"] {
 		b.send(ctx, "setoption name UCI_Opponent value none none human "+m.Human())
 	}
 	b.send(ctx, "isready")
@@ -602,7 +606,17 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 		b.note("the engine's move %s is not recorded: %v", best, err)
 		return
 	}
-	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)", best, cur.ply, cur.game, s.info.eval, s.info.depth)
+	// the move as the scoresheet writes it, as the console and engine
+	// status say it to the operator, beside the engine's UCI
+	said := best
+	if e := b.rec.State().CurrentGame(); e != nil && e.Engine != nil && e.Engine.UCI == best {
+		said = e.Engine.Label() + " (" + best + ")"
+	}
+	todo := ""
+	if !play {
+		todo = ": make it on the board, then press"
+	}
+	b.logf("the engine plays %s on ply %d of game %d (%s, depth %d)%s", said, cur.ply, cur.game, s.info.eval, s.info.depth, todo)
 	b.judgeResign(cur.game, s.info.eval)
 }
 
@@ -760,6 +774,10 @@ func (b *bridge) checkDeadlines(ctx context.Context) bool {
 	for what, by := range s.pending {
 		if now.After(by) {
 			b.fault(ctx, fmt.Sprintf("did not answer %s within %s", map[string]string{"uciok": "uci", "readyok": "isready", "bestmove": "stop"}[what], b.opts.Hang))
+			if what == "uciok" {
+				// the operator's remedy, which the record's words do not give
+				b.note("the engine did not answer uci within --hang %s: an engine slow to start (loading a network, reached over ssh) needs a longer --hang, e.g. --hang 60s (stop the bridge and start it again with it)", b.opts.Hang)
+			}
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,5 +329,56 @@ func TestTheBridgeTellsItsCommandsApartFromItsStatusWrites(t *testing.T) {
 	}
 	if commands < 2 || writes == 0 {
 		t.Fatalf("%d notices of commands (want the two engine moves played at least), %d of status writes", commands, writes)
+	}
+}
+
+// UCI_Opponent (the UCI protocol: "[GM|IM|FM|WGM|WIM|none] [<elo>|none]
+// [computer|human] <name>") is set naming the human only when the engine
+// declares the option, as cutechess and lichess-bot do (Debian's Stockfish
+// 15.1 does not declare it, and an undeclared option is an error to some
+// engines); an operator's own --option UCI_Opponent=… (with the title and
+// rating the bridge does not know) is sent as given and not overridden.
+func TestUCIOpponentNamesTheHumanOnlyWhenTheEngineDeclaresItAndTheOperatorGaveNone(t *testing.T) {
+	const ours = "setoption name UCI_Opponent value none none human Garry Kasparov"
+	const his = "setoption name UCI_Opponent value GM 2785 human Garry Kasparov"
+	tests := []struct {
+		name      string
+		cmd       string
+		options   []string
+		want, not []string
+	}{
+		{"an engine that declares it is told the human's name", fakeCmd(), nil, []string{ours}, []string{his}},
+		{"an engine that does not declare it is not told", fakeCmd("-no-opponent"), nil, nil, []string{"UCI_Opponent"}},
+		{"the operator's own value is sent and not overridden", fakeCmd(), []string{"UCI_Opponent=GM 2785 human Garry Kasparov"}, []string{his}, []string{ours}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, "40/120:20/60:60", true, "")
+			r.run(Options{Cmd: tt.cmd, Options: tt.options, Play: true, Restarts: DefaultRestarts})
+			r.waitFor("the engine's first move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() >= 1 })
+			r.halt()
+			var sent []string
+			ready := -1
+			for _, l := range r.transcript(1) {
+				if l.dir == ">" {
+					sent = append(sent, l.text)
+					if l.text == "isready" && ready < 0 {
+						ready = len(sent) - 1
+					}
+				}
+			}
+			for _, w := range tt.want {
+				if i := slices.Index(sent, w); i < 0 || i > ready {
+					t.Errorf("%q not sent before the first isready (at %d, isready at %d): %q", w, i, ready, sent)
+				}
+			}
+			for _, n := range tt.not {
+				for _, l := range sent {
+					if strings.Contains(l, n) {
+						t.Errorf("sent %q", l)
+					}
+				}
+			}
+		})
 	}
 }

@@ -248,3 +248,25 @@ func TestALineTheEngineDoesNotTakeIsAFaultAndTheBridgeGoesOn(t *testing.T) {
 		t.Fatalf("technical faults %+v, want one saying the engine did not take the line isready", faults)
 	}
 }
+
+// An engine slow to start (lc0 loading its network, an engine reached over
+// ssh) does not say uciok within --hang: a technical fault, recorded, and
+// each restart as slow. The record's words are the fault's; the status
+// note (engine status, the console's Engine dialog) tells the operator the
+// remedy, a longer --hang.
+func TestAnEngineSlowToStartIsAFaultAndTheNoteNamesALongerHang(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	cue := r.cue("hang")
+	r.run(Options{Cmd: fakeCmd("-cue", cue), Play: true, Restarts: DefaultRestarts, Hang: 300 * time.Millisecond, Ping: 100 * time.Millisecond})
+	r.waitFor("the technical fault", 10*time.Second, func(_ *match.State, g *match.Game) bool {
+		return len(incidents(g, match.IncidentTechnicalFault)) == 1
+	})
+	if f := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)[0]; !strings.Contains(f.Text, "did not answer uci within 300ms") {
+		t.Fatalf("fault %q", f.Text)
+	}
+	s := r.waitStatus("the note", 10*time.Second, func(s Status) bool { return s.Note != "" })
+	if !strings.Contains(s.Note, "needs a longer --hang, e.g. --hang 60s") {
+		t.Errorf("note %q", s.Note)
+	}
+	r.waitFor("the engine's move after its restart", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+}

@@ -203,6 +203,14 @@ func TestWithoutPlayTheOperatorMakesTheEnginesMove(t *testing.T) {
 	r.waitFor("the engine's next move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.EngineFor() != nil })
 	r.do(match.RoleOperator, match.Move{Input: r.state().CurrentGame().EngineFor().UCI})
 	r.halt()
+	// the bridge's log (engine run's standard error) says the move as the
+	// operator makes it, not in UCI alone
+	r.logMu.Lock()
+	log := strings.Join(r.log, "\n")
+	r.logMu.Unlock()
+	if !strings.Contains(log, "the engine plays 1.a3 (a2a3) on ply 1 of game 1 (cp 17, depth 3): make it on the board, then press") {
+		t.Errorf("the bridge's log does not say the engine's move as the scoresheet writes it:\n%s", log)
+	}
 	if incs := incidents(r.state().CurrentGame(), match.IncidentNotEngine); len(incs) != 1 {
 		t.Fatalf("not-engine incidents %+v", incs)
 	}

@@ -20,7 +20,8 @@ import (
 //
 //	White used 5+5+5+40 = 55 s for moves 1–4, then 45 s: 100 s at discovery.
 //	record:        60 − 55 = 0:00:05           Black 60 − 3 = 0:00:57
-//	proportional:  60 − 100×3/4 = −0:00:15: refused (Black 60 − 4×3/4 = 0:00:57)
+//	proportional:  60 − 100×4/4 = −0:00:40: refused (Black 60 − 4×3/4 = 0:00:57;
+//	               White's 4th move counts as made: he made it before it was relayed)
 //	keep:          120 − 100 = 0:00:20 (period 2)  Black 120 − 4 = 0:01:56
 //	set:           the readings given
 //
@@ -68,7 +69,7 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 		want := map[string][2]string{
 			// the final readings: Kasparov's with his 5 minutes (rule 10)
 			match.MethodRecord:       {"White: 0:05:05 (period 1, 3 moves, with +0:05:00 rule 10)", "Black: 0:00:57 (period 1, 3 moves)"},
-			match.MethodProportional: {"White: -0:00:15 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
+			match.MethodProportional: {"White: -0:00:40 (period 1, 3 moves)", "Black: 0:00:57 (period 1, 3 moves)"},
 			match.MethodKeep:         {"White: 0:05:20 (period 2, 3 moves, with +0:05:00 rule 10)", "Black: 0:01:56 (period 2, 3 moves)"},
 			match.MethodSet:          {"White: period 1, 3 moves", "Black: period 1, 3 moves"},
 		}
@@ -129,8 +130,8 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 		if !col.choose.Disabled() {
 			t.Error("the refused method can be chosen")
 		}
-		if !col.why.Visible() || !strings.Contains(col.why.Text, "-0:00:15") {
-			t.Errorf("refusal shown %v %q, want the figure -0:00:15", col.why.Visible(), col.why.Text)
+		if !col.why.Visible() || !strings.Contains(col.why.Text, "-0:00:40") {
+			t.Errorf("refusal shown %v %q, want the figure -0:00:40", col.why.Visible(), col.why.Text)
 		}
 		for _, m := range []string{match.MethodRecord, match.MethodKeep, match.MethodSet} {
 			if cd.cols[m].choose.Disabled() {

@@ -83,7 +83,7 @@ func TestTheCorrectionDialogShowsTheRecordAndGivesTheResetToItsFeed(t *testing.T
 			t.Errorf("the record's column says %q", got)
 		}
 		if col := cd.cols[match.MethodProportional]; col.choose.Disabled() == false || !col.why.Visible() {
-			t.Errorf("proportional (White −0:00:15) can be chosen: %q", col.why.Text)
+			t.Errorf("proportional (White −0:00:40) can be chosen: %q", col.why.Text)
 		}
 	})
 	t.Run("a reset without a reason is refused in the dialog and told, and nothing is asked of the feed", func(t *testing.T) {

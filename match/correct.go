@@ -12,10 +12,17 @@ package match
 //	              used_N: the time the side had used at the instant ply N
 //	              was completed, from the record. The credit ply N's own
 //	              press earned (e.g. the hour at move 40) is not kept: the
-//	              move will be made again.
-//	proportional  used' = used × m_err / m_disc (rule 10), where used is
-//	              the thinking time at discovery and m_disc the moves
-//	              completed at discovery; remaining = Allotment(m_err) +
+//	              move will be made again. Ply N's own thinking time is
+//	              charged to its side: rule 10's "proper times" are those
+//	              of the position immediately before the mistake, and both
+//	              mistakes it names (relaying Kasparov's move, making Deep
+//	              Blue's on the board) come after that move was found.
+//	proportional  used' = used × m_made / m_disc (rule 10), where used is
+//	              the thinking time at discovery, m_disc the moves
+//	              completed at discovery and m_made the moves "made ... up
+//	              to the time the error was made": m_err, and ply N too
+//	              for the human when ply N is his move (relayed wrongly
+//	              after he made it); remaining = Allotment(m_err) +
 //	              bonuses − used'. Unchanged when m_disc is 0. Refused when
 //	              negative for either side, showing the figure.
 //	keep          the readings and periods stay as they are
@@ -91,13 +98,18 @@ type CorrectionOutcome struct {
 // reset: the restored position, the figures of both sides and the four
 // outcomes side by side.
 type CorrectionOptions struct {
-	Ply        int
-	Mistake    string   // the mistaken move, e.g. "31. Nf3"
-	Struck     []string // labels of the plies struck out
-	FEN        string   // the restored position
-	ToMove     clock.Side
-	MovesErr   [2]int           // m_err: moves completed before ply N
-	MovesNow   [2]int           // m_disc: moves completed at discovery
+	Ply      int
+	Mistake  string   // the mistaken move, e.g. "31. Nf3"
+	Struck   []string // labels of the plies struck out
+	FEN      string   // the restored position
+	ToMove   clock.Side
+	MovesErr [2]int // m_err: moves completed before ply N
+	MovesNow [2]int // m_disc: moves completed at discovery
+	// MovesMade is rule 10's "number of moves made by that player up to
+	// the time the error was made", the proportional method's numerator:
+	// MovesErr, and ply N itself for the human when ply N is his move (the
+	// operator relayed it wrongly after he had made it on the board).
+	MovesMade  [2]int
 	UsedErr    [2]time.Duration // used when ply N was completed
 	UsedNow    [2]time.Duration // used at discovery
 	Bonuses    [2]time.Duration // bonuses and arbiter additions in force
@@ -175,6 +187,10 @@ func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOpti
 			o.Human, o.HumanSide = m.Human(), hs
 		}
 	}
+	o.MovesMade = o.MovesErr
+	if o.Human != "" && sideOfColor(entries[ply-1].Color) == o.HumanSide {
+		o.MovesMade[o.HumanSide]++
+	}
 	o.Outcomes = []CorrectionOutcome{o.record(g), o.proportional(g), o.keep(g), o.set(g, o.Readings)}
 	return o, nil
 }
@@ -222,7 +238,7 @@ func (o *CorrectionOptions) proportional(g *Game) CorrectionOutcome {
 		}
 		// the proportion is of the moves made in this game (a game from a
 		// position has used no time on the moves before it)
-		errIn, nowIn := o.MovesErr[s]-g.startMoves[s], o.MovesNow[s]-g.startMoves[s]
+		errIn, nowIn := o.MovesMade[s]-g.startMoves[s], o.MovesNow[s]-g.startMoves[s]
 		used := time.Duration(int64(o.UsedNow[s]) * int64(errIn) / int64(nowIn))
 		allot := g.allotment(s, o.MovesErr[s])
 		r := allot + o.Bonuses[s] - used

@@ -15,10 +15,11 @@ import (
 // one minute into White's 41st move (ten moves later, in period 2).
 //
 //	m_err  = 30 and 30        m_disc = 40 and 40
+//	m_made = 31 and 30 (Kasparov had made his 31st move when it was relayed)
 //	used at ply 61:    White 31×2 = 62m,      Black 30×1 = 30m
 //	used at discovery: White 40×2 + 1 = 81m,  Black 40×1 = 40m
 //	record:       White 2:00 − 1:02 = 0:58:00;  Black 2:00 − 0:30 = 1:30:00
-//	proportional: White used' = 81 × 30/40 = 60.75m → 2:00 − 1:00:45 = 0:59:15
+//	proportional: White used' = 81 × 31/40 = 62.775m → 2:00 − 1:02:46.5 = 0:57:13.5
 //	              Black used' = 40 × 30/40 = 30m → 1:30:00
 //	keep:         White 3:00 − 1:21 = 1:39:00; Black 3:00 − 0:40 = 2:20:00 (period 2 kept)
 //	set:          the readings given
@@ -33,7 +34,7 @@ type operatorErrorCase struct {
 
 var operatorErrorCases = []operatorErrorCase{
 	{method: MethodRecord, white: "1:03:00", black: "1:30:00", period: 1},
-	{method: MethodProportional, white: "1:04:15", black: "1:30:00", period: 1},
+	{method: MethodProportional, white: "1:02:13.500", black: "1:30:00", period: 1},
 	{method: MethodKeep, white: "1:44:00", black: "2:20:00", period: 2},
 	{method: MethodSet, setW: hms("0:45:00"), setB: hms("1:10:00"), white: "0:50:00", black: "1:10:00", period: 1},
 }
@@ -88,9 +89,10 @@ func checkOperatorError(t *testing.T, tc operatorErrorCase) {
 //	record:       White Allotment(39) = 2:00:00 − 40×2:58 = 1:58:40 → 0:01:20
 //	              (the hour of the 40th move's press is not kept; the clock
 //	              showed 0:11:20); Black 2:00:00 − 39m = 1:21:00
-//	proportional: White used 1:58:40 + 50:00 = 2:48:40 = 10120 s,
-//	              used' = 10120 × 39/40 = 9867 s = 2:44:27 → 2:00:00 − 2:44:27
-//	              = −0:44:27: refused
+//	proportional: White used 1:58:40 + 50:00 = 2:48:40 = 10120 s, the
+//	              40th move relayed counted as made (m_made 40):
+//	              used' = 10120 × 40/40 = 2:48:40 → 2:00:00 − 2:48:40
+//	              = −0:48:40: refused
 func moveFortyCase(t *testing.T) *rig {
 	r := newRig(t)
 	r.start()
@@ -123,10 +125,101 @@ func testRecordAcrossMoveForty(t *testing.T) {
 	}
 }
 
+// testRecordChargesTheMistakenMovesOwnTime pins what rule 10 asks of the
+// record: "If it is possible for the arbiter to determine the proper times
+// that should be displayed on the players' clocks, then the arbiter shall
+// adjust the clocks accordingly" — the times of "the position immediately
+// before the mistake", at "the time the error was made". Either mistake the
+// rule names comes after the mistaken ply's thinking: Kasparov's move is
+// relayed wrongly after he made it and pressed, Deep Blue's is made wrongly
+// on the board after it chose it (its clock ran all the while, rule 7). So
+// the side that made ply N is charged ply N's own time, its opponent only
+// its moves before ply N. Kasparov (White) and Deep Blue each take known,
+// distinct times; the error is found 2 minutes into White's 5th move.
+//
+//	plies     1.   1…   2.   2…   3.   3…   4.   4…   5.(+2m)
+//	minutes   3    1    4    2    7    9    5    6
+//	ply 5 (3. White, relayed wrongly): White 2:00 − (3+4+7) = 1:46:00, Black 2:00 − (1+2) = 1:57:00
+//	ply 6 (3… Black, made wrongly):    White 2:00 − (3+4+7) = 1:46:00, Black 2:00 − (1+2+9) = 1:48:00
+func testRecordChargesTheMistakenMovesOwnTime(t *testing.T) {
+	tests := []struct {
+		name         string
+		ply          int
+		reason       string
+		white, black string
+	}{
+		{"Kasparov's move relayed wrongly to Deep Blue: his time for it is charged, he made it before the error",
+			5, "the operator relayed 3. Nf3 as Nh4", "1:46:00", "1:57:00"},
+		{"Deep Blue's move made wrongly on the board: its time for it is charged, it chose it before the error",
+			6, "the operator played 3... Nf6 for Deep Blue's 3... Nc6", "1:46:00", "1:48:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := distinctTimes(t)
+			res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: tt.ply, Method: MethodRecord, NoBonus: true, Reason: tt.reason})
+			r.ok(err)
+			for s, want := range map[clock.Side]string{clock.White: tt.white, clock.Black: tt.black} {
+				if got := r.remaining(s); got != hms(want) {
+					t.Errorf("%s = %s, want %s (%s)", Colour(s), clock.FormatReading(got), want, res.Outcome.Working[s])
+				}
+			}
+			r.replayed()
+		})
+	}
+}
+
+// distinctTimes is the game of testRecordChargesTheMistakenMovesOwnTime:
+// eight plies of known, distinct times, then 2 minutes of White's 5th move.
+func distinctTimes(t *testing.T) *rig {
+	r := newRig(t)
+	r.start()
+	for _, p := range []struct {
+		min int
+		san string
+	}{{3, "Nf3"}, {1, "Nf6"}, {4, "Ng1"}, {2, "Ng8"}, {7, "Nf3"}, {9, "Nf6"}, {5, "Ng1"}, {6, "Ng8"}} {
+		r.move(time.Duration(p.min)*time.Minute, p.san)
+	}
+	r.now = r.now.Add(2 * time.Minute)
+	return r
+}
+
+// testProportionalCountsTheRelayedMoveAsMade pins rule 10's numerator:
+// "the number of moves made by that player up to the time the error was
+// made". Kasparov had made the move the operator relayed wrongly, so it
+// counts; Deep Blue's move made wrongly on the board was not made before
+// the error, so it does not. On distinctTimes, at discovery each side has
+// made 4 moves; used: White 3+4+7+5+2 = 21 min, Black 1+2+9+6 = 18 min.
+//
+//	ply 5 (3. White's, relayed): White 21 × 3/4 = 15:45 → 1:44:15 (21 × 2/4 → 1:49:30 without it); Black 18 × 2/4 = 9 → 1:51:00
+//	ply 6 (3… Black's, on the board): White 21 × 3/4 → 1:44:15; Black 18 × 2/4 = 9 → 1:51:00 (18 × 3/4 → 1:46:30 if it counted)
+func testProportionalCountsTheRelayedMoveAsMade(t *testing.T) {
+	tests := []struct {
+		name         string
+		ply          int
+		white, black string
+	}{
+		{"Kasparov's move relayed wrongly counts as made: he made it before the error", 5, "1:44:15", "1:51:00"},
+		{"Deep Blue's move made wrongly on the board does not: the error was its making", 6, "1:44:15", "1:51:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := distinctTimes(t)
+			res, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: tt.ply, Method: MethodProportional, NoBonus: true, Reason: "a relay or a board error"})
+			r.ok(err)
+			for s, want := range map[clock.Side]string{clock.White: tt.white, clock.Black: tt.black} {
+				if got := r.remaining(s); got != hms(want) {
+					t.Errorf("%s = %s, want %s (%s)", Colour(s), clock.FormatReading(got), want, res.Outcome.Working[s])
+				}
+			}
+			r.replayed()
+		})
+	}
+}
+
 func testProportionalRefusedWhenNegative(t *testing.T) {
 	r := moveFortyCase(t)
 	_, err := r.app.Correct(r.ctx, r.as(RoleArbiter, 0), Correct{Ply: 79, Method: MethodProportional, Reason: "40. Nf3 was relayed as Nh4"})
-	refused(t, err, CodeMethodImpossible, "White -0:44:27")
+	refused(t, err, CodeMethodImpossible, "White -0:48:40")
 	if r.game().Sheet.Ply() != 80 {
 		t.Error("a refused correction changed the record")
 	}
@@ -154,7 +247,7 @@ func testPreviewShowsAllFour(t *testing.T) {
 	if !rec.Possible || rec.Sides[clock.White].Remaining != hms("0:01:20") {
 		t.Errorf("record %+v", rec)
 	}
-	if prop.Possible || prop.Sides[clock.White].Remaining != -hms("0:44:27") {
+	if prop.Possible || prop.Sides[clock.White].Remaining != -hms("0:48:40") {
 		t.Errorf("proportional %+v", prop)
 	}
 	if keep.Sides[clock.White].Remaining != hms("0:11:20") || keep.Sides[clock.White].Period != 2 {

@@ -173,7 +173,9 @@ func TestRules(t *testing.T) {
 	}
 	t.Run("rule_10_operator_error_proportional_discovered_in_a_later_period", testProportionalLaterPeriod)
 	t.Run("rule_10_operator_error_proportional_refused_when_negative", testProportionalRefusedWhenNegative)
+	t.Run("rule_10_operator_error_proportional_counts_a_relayed_move_as_made_before_the_error", testProportionalCountsTheRelayedMoveAsMade)
 	t.Run("rule_10_operator_error_record_across_the_move_40_credit", testRecordAcrossMoveForty)
+	t.Run("rule_10_operator_error_record_charges_the_mistaken_moves_own_time_to_its_side", testRecordChargesTheMistakenMovesOwnTime)
 	t.Run("rule_10_preview_shows_the_four_methods", testPreviewShowsAllFour)
 	t.Run("rule_10_correct_refusals", testCorrectRefusals)
 

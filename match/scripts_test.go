@@ -116,7 +116,7 @@ func TestScriptOperatorErrorFoundTenMovesLater(t *testing.T) {
 		white, black string // after the replayed 31st move, 4 minutes after resume
 	}{
 		{"record", "", "0:59:00", "1:30:00"},
-		{"proportional", "", "1:00:15", "1:30:00"},
+		{"proportional", "", "0:58:13.500", "1:30:00"},
 		{"keep", "", "1:40:00", "2:20:00"},
 		{"set", " --white 0:45:00 --black 1:10:00", "0:46:00", "1:10:00"},
 	}

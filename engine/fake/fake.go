@@ -12,6 +12,8 @@
 //	-delay D       how long it thinks before answering (default 20ms)
 //	-score S       the score it reports, as UCI says it (default "cp 17")
 //	-cue FILE      a file of cues, one a line, read on each command and every 10 ms
+//	-no-opponent   it does not declare the option UCI_Opponent (Stockfish
+//	               does not)
 //	-prefer M,M…   the moves it plays when legal, the first legal one (a game
 //	               that never ends: g1f3,f3g1 shuffles a knight); else the
 //	               first legal move in UCI order
@@ -63,6 +65,8 @@ type engine struct {
 	pondering bool
 	searchPos *chess.Position
 	answerAt  time.Time
+	// noOpponent: the option UCI_Opponent is not declared
+	noOpponent bool
 }
 
 // Main runs the fake engine on in and out until "quit" or the end of in,
@@ -74,10 +78,11 @@ func Main(args []string, in io.Reader, out io.Writer) int {
 	score := fs.String("score", "cp 17", "the reported score")
 	cue := fs.String("cue", "", "file of cues")
 	prefer := fs.String("prefer", "", "moves played when legal")
+	noOpponent := fs.Bool("no-opponent", false, "do not declare UCI_Opponent")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	e := &engine{out: bufio.NewWriter(out), name: *name, delay: *delay, score: *score, cue: *cue}
+	e := &engine{out: bufio.NewWriter(out), name: *name, delay: *delay, score: *score, cue: *cue, noOpponent: *noOpponent}
 	if *prefer != "" {
 		e.prefer = strings.Split(*prefer, ",")
 	}
@@ -139,7 +144,9 @@ func (e *engine) command(line string) (int, bool) {
 		e.say("option name Hash type spin default 16 min 1 max 1024")
 		e.say("option name Threads type spin default 1 min 1 max 8")
 		e.say("option name Ponder type check default false")
-		e.say("option name UCI_Opponent type string default")
+		if !e.noOpponent {
+			e.say("option name UCI_Opponent type string default")
+		}
 		e.say("uciok")
 	case "isready":
 		e.say("readyok")
