@@ -587,6 +587,7 @@ func requestOrHeld(ctx context.Context, nc *nats.Conn, subject string, data []by
 // or not the authority's answer came yet (docs/stations.md, "One
 // authority").
 func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
+	s.working()
 	if req.From == "" {
 		req.From = s.cfg.Name
 	}
@@ -646,6 +647,7 @@ func (s *Station) onRequest(m *nats.Msg) {
 	if m.Subject != SubjectCommands+"."+req.Role {
 		return // the role must be the subject's: the connection's permissions name the subjects
 	}
+	s.working()
 	now := s.Now()
 	s.mu.Lock()
 	r, ok := s.receipts[req.ID]

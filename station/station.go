@@ -76,7 +76,10 @@ type Station struct {
 	wg     sync.WaitGroup
 	subs   []*nats.Subscription
 	cmds   chan queued
-	ready  chan struct{} // closed when Start has returned the station
+	busy   chan struct{} // told when a command comes to this station (working)
+	// quietTimer, when set (tests), makes checkpointLoop's waits
+	quietTimer func() (<-chan time.Time, func())
+	ready      chan struct{} // closed when Start has returned the station
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
 
@@ -129,8 +132,18 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	defer func() {
 		if !started {
 			cfg.DB.SetHeadCheck(nil)
+			cfg.DB.IdleCheckpoints(context.Background(), false)
 		}
 	}()
+	// The station's record keeps writing from here on: its log is laid out
+	// now rather than inside a command, and checkpointed between commands
+	// (checkpoint.go).
+	if err := cfg.DB.LayOutLog(ctx); err != nil {
+		return nil, err
+	}
+	if err := cfg.DB.IdleCheckpoints(ctx, true); err != nil {
+		return nil, err
+	}
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -138,9 +151,10 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 		s.Stop()
 		return nil, err
 	}
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.consume()
 	go s.consumeHeads()
+	go s.checkpointLoop(s.rep.changes())
 	if s.eng != nil {
 		if err := s.startHolder(ctx); err != nil {
 			s.Stop()
@@ -182,7 +196,7 @@ func newStation(cfg Config) *Station {
 		cfg.TimelineFile = "" // a client keeps no timeline of its own
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
-		acked: map[string]uint64{}, cmds: make(chan queued, 256), ready: make(chan struct{}),
+		acked: map[string]uint64{}, cmds: make(chan queued, 256), busy: make(chan struct{}, 1), ready: make(chan struct{}),
 		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {
@@ -264,6 +278,7 @@ func (s *Station) Stop() {
 	}
 	s.wg.Wait()
 	s.cfg.DB.SetHeadCheck(nil)
+	s.cfg.DB.IdleCheckpoints(context.Background(), false) // SQLite's own again
 	if s.eng != nil {
 		s.eng.Stop()
 	} else if s.link != nil {

@@ -130,6 +130,7 @@ func (s *Station) watchFile(ctx context.Context) {
 
 func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 	return s.link.Consume(ctx, from, func(m StreamMsg) error {
+		s.working()
 		for {
 			err := s.rep.Apply(ctx, m)
 			if err == nil {

@@ -85,7 +85,25 @@ func (db *DB) growLog(ctx context.Context, c *conn) error {
 	if e := c.exec(context.Background(), sqlRollback); e != nil {
 		return fmt.Errorf("%w (%w)", e, driver.ErrBadConn)
 	}
+	c.pagesWritten() // the layout's frames are not commits: not counted
 	return err
+}
+
+// LayOutLog lays out the write-ahead log now (growLog), for a handle that
+// will keep writing from here on (a station's record, laid out as the
+// station starts): its layout is then not among the commands it runs, the
+// one after layoutAfter included.
+func (db *DB) LayOutLog(ctx context.Context) error {
+	if db.readOnly {
+		return nil
+	}
+	return db.withConn(ctx, func(c *conn) error {
+		if err := db.growLog(ctx, c); err != nil {
+			return err
+		}
+		db.laidOut = true
+		return nil
+	})
 }
 
 // once runs query, which returns no rows, without keeping it prepared.

@@ -43,6 +43,9 @@ const (
 type conn struct {
 	dc    driver.Conn
 	stmts map[string]driver.Stmt
+	// autockpt: SQLite's automatic checkpoint as set on the connection
+	// (0: the DSN's, walAutocheckpoint; checkpoint.go)
+	autockpt int
 }
 
 // withConn runs f on the handle's connection (waiting for it while another
@@ -68,6 +71,10 @@ func (db *DB) withConn(ctx context.Context, f func(c *conn) error) error {
 				db.raw = nil
 			}
 		}()
+		if err = c.autocheckpoint(context.Background(), db); err != nil {
+			ok = true
+			return err
+		}
 		err = f(c)
 		ok = true
 		return err

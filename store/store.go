@@ -110,6 +110,12 @@ type DB struct {
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
 	updates  int    // Updates begun on the handle: the log is laid out before the one after layoutAfter (growlog.go)
+	// idleCheckpoints: the owner checkpoints the log between commands
+	// (IdleCheckpoints); logPages: the pages commits wrote into it since
+	// the last of those checkpoints (checkpoint.go)
+	idleCheckpoints bool
+	logPages        int
+	laidOut         bool // LayOutLog laid out the log: the Update after layoutAfter does not
 }
 
 // Path returns the file name the DB was opened with.

@@ -1050,3 +1050,142 @@ func TestTheLogIsLaidOutForAHandleThatKeepsWritingAndNothingOfItIsCommitted(t *t
 		})
 	}
 }
+
+// TestAHandleCheckpointedByItsOwnerWhenIdleNeverCheckpointsInsideACommit: a
+// handle whose owner checkpoints it between commands (IdleCheckpoints, a
+// station) copies nothing into the file inside its commits, past the
+// walAutocheckpoint pages where SQLite's own checkpoint would have run in
+// one of them; CheckpointIfDue copies the log once it holds that many pages
+// and not before; SQLite checkpoints by itself only at idleCheckpointLimit
+// (a safety net), and again at walAutocheckpoint once the owner gives the
+// checkpoints back. Every event is there for the handle and every outside
+// reader.
+func TestAHandleCheckpointedByItsOwnerWhenIdleNeverCheckpointsInsideACommit(t *testing.T) {
+	ctx := context.Background()
+	db, path := newTestDB(t)
+	size := func() int64 {
+		t.Helper()
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	autocheckpoint := func() int {
+		t.Helper()
+		var n int
+		if err := db.sql.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if err := db.IdleCheckpoints(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := autocheckpoint(); got != idleCheckpointLimit {
+		t.Errorf("wal_autocheckpoint = %d with idle checkpoints; want %d", got, idleCheckpointLimit)
+	}
+	events := 0
+	commitUntil := func(pages int) {
+		t.Helper()
+		for {
+			n, err := db.LogPagesWritten(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n >= pages {
+				return
+			}
+			appendEvents(t, db, 1)
+			if events++; events > 3*idleCheckpointLimit {
+				t.Fatalf("%d commits wrote %d pages into the log; want about one each", events, n)
+			}
+		}
+	}
+	commitUntil(20)
+	if done, err := db.CheckpointIfDue(ctx); err != nil || done {
+		t.Errorf("CheckpointIfDue after %d commits = %v, %v; want not due", events, done, err)
+	}
+	before := size()
+	commitUntil(walAutocheckpoint * 3 / 2)
+	if got := size(); got != before {
+		t.Errorf("the file went from %d to %d bytes over %d commits writing %d pages; want nothing copied inside a commit",
+			before, got, events, walAutocheckpoint*3/2)
+	}
+	if done, err := db.CheckpointIfDue(ctx); err != nil || !done {
+		t.Errorf("CheckpointIfDue once due = %v, %v; want the log copied", done, err)
+	}
+	if got := size(); got <= before {
+		t.Errorf("the file is %d bytes after the checkpoint, %d before; want the log's pages in it", got, before)
+	}
+	if n, err := db.LogPagesWritten(ctx); err != nil || n != 0 {
+		t.Errorf("LogPagesWritten after the checkpoint = %d, %v; want 0", n, err)
+	}
+	if done, err := db.CheckpointIfDue(ctx); err != nil || done {
+		t.Errorf("CheckpointIfDue right after one = %v, %v; want not due", done, err)
+	}
+	before = size()
+	commitUntil(idleCheckpointLimit + walAutocheckpoint)
+	if got := size(); got <= before {
+		t.Errorf("the file stayed at %d bytes over %d pages never checkpointed by the owner; want SQLite's own checkpoint at %d", got, idleCheckpointLimit+walAutocheckpoint, idleCheckpointLimit)
+	}
+	if err := db.IdleCheckpoints(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := autocheckpoint(); got != walAutocheckpoint {
+		t.Errorf("wal_autocheckpoint = %d once given back; want %d", got, walAutocheckpoint)
+	}
+	if done, err := db.CheckpointIfDue(ctx); err != nil || done {
+		t.Errorf("CheckpointIfDue once given back = %v, %v; want SQLite's own only", done, err)
+	}
+	if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != int64(events) {
+		t.Errorf("Verify = %+v, %v; want %d intact events", r, err, events)
+	}
+	for _, reader := range outside.ForTest(t) {
+		if got, err := reader.Count(path); err != nil || got != int64(events) {
+			t.Errorf("%s counts %d events (%v); want %d", reader.Name, got, err, events)
+		}
+	}
+}
+
+// TestALogLaidOutAtOnceHoldsTheFirstCyclesCommitsAndNothingOfItIsCommitted:
+// LayOutLog lays the log out before the handle's first commit (a station, as
+// it starts: not inside a command, as at the Update after layoutAfter); the
+// commits until the first checkpoint write over it, and nothing of the
+// layout is in the record.
+func TestALogLaidOutAtOnceHoldsTheFirstCyclesCommitsAndNothingOfItIsCommitted(t *testing.T) {
+	ctx := context.Background()
+	db, path := newTestDB(t)
+	var pageSize int64
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	frame := pageSize + walFrameHeader
+	if err := db.LayOutLog(ctx); err != nil {
+		t.Fatal(err)
+	}
+	laid, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages := (laid.Size() - walHeaderSize) / frame; pages < growLogPages*9/10 || pages > walAutocheckpoint+4 {
+		t.Errorf("after LayOutLog the log holds %d pages; want %d to %d", pages, growLogPages*9/10, walAutocheckpoint+4)
+	}
+	const n = layoutAfter + 50
+	appendEvents(t, db, n)
+	if after, err := os.Stat(path + "-wal"); err != nil || after.Size() != laid.Size() {
+		t.Errorf("the log went from %d bytes to %v (%v) over %d commits; want them written over the laid-out log", laid.Size(), after.Size(), err, n)
+	}
+	if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != n {
+		t.Errorf("Verify = %+v, %v; want %d intact events", r, err, n)
+	}
+	var left int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = ?", growTable).Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d tables %s in the schema (%v); want none", left, growTable, err)
+	}
+	for _, reader := range outside.ForTest(t) {
+		if got, err := reader.Count(path); err != nil || got != n {
+			t.Errorf("%s counts %d events (%v); want %d", reader.Name, got, err, n)
+		}
+	}
+}

@@ -58,7 +58,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	}
 	var fnErr error // fn's own error, returned unchanged
 	err = db.withConn(ctx, func(c *conn) (err error) {
-		if db.updates++; db.updates == layoutAfter+1 {
+		if db.updates++; db.updates == layoutAfter+1 && !db.laidOut {
 			if err := db.growLog(ctx, c); errors.Is(err, errBadConn) {
 				return fmt.Errorf("store: update: laying out the log: %w", err)
 			}
@@ -95,6 +95,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 			return fmt.Errorf("store: update: commit: %w", mapErr(err))
 		}
 		committed = true
+		db.logPages += c.pagesWritten()
 		fault("after-commit")
 		events = tx.appended
 		return nil

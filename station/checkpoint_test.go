@@ -1,0 +1,137 @@
+package station
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+// A station's record has its log laid out as the station starts, not inside
+// a command, and is checkpointed once it has stood still between commands
+// (store.IdleCheckpoints): commands given back to back until the log is due
+// for a checkpoint leave it due (none ran inside their commits, and SQLite's
+// own would have), and the station copies it once they stop.
+func TestAStationsRecordIsLaidOutAtStartAndCheckpointedBetweenCommands(t *testing.T) {
+	s, db := startFirst(t, t.TempDir())
+	ctx := t.Context()
+	wal, err := os.Stat(db.Path() + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const laidOut = 450 * 4096 // growLogPages (500) of 4 KiB, less a tenth
+	if wal.Size() < laidOut {
+		t.Errorf("the log is %d bytes once the station started; want it laid out (at least %d)", wal.Size(), laidOut)
+	}
+	submit(t, s, req("arbiter", match.GameStart{Game: 1}))
+	size := func() int64 {
+		st, err := os.Stat(db.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	before := size()
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	for i := 0; ; i++ {
+		n, err := db.LogPagesWritten(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n >= 500 || size() != before {
+			break // due, or checkpointed in a pause between two commands
+		}
+		if i > 2000 {
+			t.Fatalf("%d commands wrote %d pages into the log; want about one each", i, n)
+		}
+		role := "white"
+		if i%2 == 1 {
+			role = "black"
+		}
+		submit(t, s, req(role, match.Move{Input: moves[i%4]}))
+	}
+	waitFor(t, 10*time.Second, "the station to checkpoint its record once the commands stopped", func() bool {
+		n, err := db.LogPagesWritten(ctx)
+		return err == nil && n < 500 && size() > before
+	})
+}
+
+// A station checkpoints its record only once the record has not changed
+// and no command has come to it for a whole quiet wait: a command under way
+// (a request, a stream message, a command given here) or a change starts
+// the wait again, and a wait it started over never checkpoints.
+func TestAStationCheckpointsOnlyAfterAWholeQuietWaitWithoutCommandOrChange(t *testing.T) {
+	ctx := t.Context()
+	db := openDB(t, filepath.Join(t.TempDir(), "r.db"))
+	if err := db.IdleCheckpoints(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
+	for i := 0; ; i++ {
+		if n, err := db.LogPagesWritten(ctx); err != nil || n >= 500 {
+			break
+		}
+		if _, err := db.Update(ctx, func(tx *store.Tx) error {
+			_, err := tx.Append(store.Event{Match: 1, Game: 1, At: t0.Add(time.Duration(i) * time.Second), Role: "arbiter",
+				Actor: "Mike Valvo", Kind: "note", Payload: []byte(fmt.Sprintf(`{"n":%d}`, i))})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newStation(Config{Name: "laptop", Role: "operator", DB: db})
+	var err error
+	if s.rep, err = NewReplica(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	waits := make(chan chan time.Time, 8) // every wait the loop starts, for the test to end it
+	s.quietTimer = func() (<-chan time.Time, func()) {
+		c := make(chan time.Time, 1)
+		waits <- c
+		return c, func() {}
+	}
+	s.wg.Add(1)
+	go s.checkpointLoop(s.rep.changes())
+	defer func() { s.cancel(); s.wg.Wait() }()
+	due := func() bool {
+		n, err := db.LogPagesWritten(ctx)
+		return err == nil && n >= 500
+	}
+	change := func() {
+		s.rep.mu.Lock()
+		s.rep.broadcast()
+		s.rep.mu.Unlock()
+	}
+	next := func(why string) chan time.Time {
+		t.Helper()
+		select {
+		case c := <-waits:
+			return c
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no quiet wait started after %s", why)
+			return nil
+		}
+	}
+	change()
+	first := next("a change")
+	s.working() // a command comes: the wait starts again
+	second := next("a command came")
+	first <- time.Time{} // the first wait's end, no longer watched
+	change()             // the record changes: again
+	third := next("another change")
+	second <- time.Time{}
+	select {
+	case c := <-waits:
+		t.Fatalf("a wait started after the end of one the loop no longer watched (%v)", c)
+	default:
+	}
+	if !due() {
+		t.Fatal("checkpointed at the end of a wait a command or a change had started over")
+	}
+	third <- time.Time{} // a whole quiet wait
+	waitFor(t, 10*time.Second, "the checkpoint after a whole quiet wait", func() bool { return !due() })
+}
