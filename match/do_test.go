@@ -51,6 +51,9 @@ func commandSamples() []Command {
 			Received: time.Date(1996, 2, 10, 20, 3, 1, 250e6, time.UTC), Eval: "cp 34", Depth: 18, Nodes: 123456, Pondered: true,
 			EngineTranscript: EngineTranscript{File: "game-1.log", Lines: 40, Bytes: 2000, SHA256: strings.Repeat("ab", 32), From: 38,
 				LineHashes: []string{"0123abcd", "89abcdef"}}, Play: true},
+		EngineStart{Bridge: "0123456789ab", Station: "laptop", Host: "hsu-thinkpad", PID: 4170, Cmd: "/usr/games/stockfish",
+			Replaces: "ba9876543210", Reason: "the arbiter's station died"},
+		EngineStop{Bridge: "0123456789ab"},
 	}
 }
 

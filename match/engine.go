@@ -241,6 +241,11 @@ func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *scoresheet.Tried
 		if chosen != nil && chosen.UCI != mv.UCI {
 			return nil, refuseAs(CodeNotTheEnginesMove, label, mt.Computer, chosen.Label())
 		}
+		if b := t.st.Bridge; chosen == nil && b != nil {
+			// a bridge plays the computer and has not answered: a move by
+			// hand now is meant only as not the engine's (rules 9, 10)
+			return nil, refuseAs(CodeEngineNotAnswered, label, mt.Computer, b.Where())
+		}
 		return nil, nil
 	}
 	why := phrase.Errorf("%s's move %s entered as not the engine's (the engine gave no move for it): %s", mt.Computer, label, m.Reason)
