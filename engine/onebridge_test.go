@@ -210,5 +210,8 @@ func TestEachBridgesTranscriptIsItsOwnAndVerifiesAgainstItsMoves(t *testing.T) {
 		if rep.Problem != "" || len(rep.Checked) != 1 || len(rep.Missing) != 1 || !strings.Contains(rep.Missing[0], first) {
 			t.Fatalf("report %+v", rep)
 		}
+		if at := rep.Elsewhere[rep.Missing[0]]; at != "the record's own machine" {
+			t.Fatalf("the missing transcript's bridge ran at %q, want where its engine.start says", at)
+		}
 	})
 }

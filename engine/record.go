@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"arbiter/internal/phrase"
@@ -190,6 +191,12 @@ func (s *station) Give(ctx context.Context, cmd match.Command) (match.Result, er
 	}
 	res, err := s.link.Send(ctx, s.command(cmd))
 	s.Follow(ctx) // committed or not, the replica says what now stands
+	var refused *service.Refused
+	if errors.As(err, &refused) && refused.Refusal != nil {
+		// the match's refusal, as on one machine: each face words it
+		// (the bridge's start refused, one engine per match)
+		return res.Result, refused.Refusal
+	}
 	return res.Result, err
 }
 

@@ -152,10 +152,11 @@ func refusalCode(err error) match.Code {
 }
 
 // askNotEngine offers, when a move of the computer was refused as not the
-// engine's, to record it as not the engine's with a reason (rules 9, 10:
-// an incident says so). The refusal itself stays under the move field.
+// engine's (or given while the match's bridge has not answered), to record
+// it as not the engine's with a reason (rules 9, 10: an incident says so).
+// The refusal itself stays under the move field.
 func (c *console) askNotEngine(actor match.Actor, input string, pressed bool, err error) {
-	if refusalCode(err) != match.CodeNotTheEnginesMove {
+	if code := refusalCode(err); code != match.CodeNotTheEnginesMove && code != match.CodeEngineNotAnswered {
 		return
 	}
 	reason := newFormEntry(false)

@@ -116,6 +116,38 @@ func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *tes
 	}
 }
 
+func TestTheComputersMoveBeforeTheMatchsBridgeAnsweredIsRefusedAndMayBeRecordedAsNotTheEngines(t *testing.T) {
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", "")
+	// the bridge at the operator's laptop plays (its start replicated here)
+	start := match.EngineStart{Bridge: "0a0a0a0a0a0a", Station: "laptop", PID: 4170, Cmd: "/usr/games/stockfish"}
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, start); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	h.humanMoves("e4")
+	h.typeMove("e5")
+	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5: the engine bridge at laptop plays for Deep Blue and has not answered for this position yet") {
+		t.Fatalf("the refusal under the move field says %q", got)
+	}
+	if h.c.notEngine == nil || !strings.Contains(topDialogTexts(h.c), "Not the engine's move") {
+		t.Fatalf("no dialog asks whether to record the move as not the engine's: %q", topDialogTexts(h.c))
+	}
+	if h.ply() != 1 {
+		t.Fatal("the refused move was recorded")
+	}
+	reason := topEntries(t, h.c)[0]
+	reason.SetText("the laptop froze")
+	reason.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.ply() != 2 {
+		t.Fatal("the move was not recorded as not the engine's")
+	}
+	incs := h.game().Incidents
+	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, "the laptop froze") {
+		t.Fatalf("the last incident is %+v", last)
+	}
+}
+
 func TestTheHumansDrawOfferIsShownBesideTheEnginesEvaluation(t *testing.T) {
 	h := engineChoseC5(t, "cp -134")
 	h.typeMove("c5")

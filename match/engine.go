@@ -244,7 +244,7 @@ func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *scoresheet.Tried
 		if b := t.st.Bridge; chosen == nil && b != nil {
 			// a bridge plays the computer and has not answered: a move by
 			// hand now is meant only as not the engine's (rules 9, 10)
-			return nil, refuseAs(CodeEngineNotAnswered, label, mt.Computer, b.Where())
+			return nil, refuseAs(CodeEngineNotAnswered, label, b.Where(), mt.Computer)
 		}
 		return nil, nil
 	}
