@@ -134,13 +134,30 @@ func runEngineStatus(r *runner, a *args) error {
 			rec = EngineRecordOf(r.app.State())
 		}
 	}
-	if !ran {
-		sf, station, _ := service.ReadStation(r.g.DB)
+	sf, station, _ := service.ReadStation(r.g.DB)
+	if b := r.bridge(); b != nil {
+		rec.BridgeHere = (station && b.Station == sf.Name) || (!station && b.Station == "")
+	}
+	if !ran || (s.State == engine.StateStopped && rec.Bridge != "" && (!rec.BridgeHere || s.BridgePID == rec.BridgePID)) {
+		// no bridge here now: what the record knows of the one that plays
+		// (a status left by a bridge gone says no more than that)
+		if ran {
+			r.out("%s", EngineStatusText(s, rec))
+		}
 		r.out("%s", EngineAbsentText(r.g.DB, station && sf.Role == "mirror", rec))
 		return nil
 	}
 	r.out("%s", EngineStatusText(s, rec))
 	return nil
+}
+
+// bridge is the bridge the record opened by engine status knows to play
+// (nil: none, or no record open).
+func (r *runner) bridge() *match.Bridge {
+	if r.app == nil {
+		return nil
+	}
+	return r.app.State().Bridge
 }
 
 // EngineAbsentText says that no bridge has run beside the record db, and
@@ -150,6 +167,9 @@ func runEngineStatus(r *runner, a *args) error {
 func EngineAbsentText(db string, mirror bool, rec EngineRecord) string {
 	var b strings.Builder
 	switch {
+	case rec.Bridge != "" && rec.BridgeHere:
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, but the record knows the bridge %s here (process %d, since %s) plays %s: it ended without stopping (killed, or its machine went down); 'arbiter --db %s engine run --cmd PROGRAM' here takes over from it, recorded.\n",
+			db, rec.Bridge, rec.BridgePID, rec.BridgeSince, rec.Computer, db)
 	case rec.Bridge != "" && mirror:
 		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the record knows the bridge %s at %s (process %d, since %s) plays %s; what it records reaches this record.\n",
 			db, rec.Bridge, rec.BridgeAt, rec.BridgePID, rec.BridgeSince, rec.Computer)
@@ -207,6 +227,10 @@ type EngineRecord struct {
 	// none.
 	Bridge, BridgeAt, BridgeSince string
 	BridgePID                     int
+	// BridgeHere: that bridge ran at this station (on one machine: at
+	// this record), where its lock proves it gone when no status is
+	// written.
+	BridgeHere bool
 }
 
 // EngineRecordOf reads an EngineRecord from the state of the record.
