@@ -39,8 +39,8 @@ type TranscriptReport struct {
 	// names (engine.start), at which station it ran ("the record's own
 	// machine" for none): verify there checks it.
 	Elsewhere map[string]string
-	Problem string        // in English (Why's)
-	Why     *phrase.Error // the problem as a phrase, each face's words (nil when none)
+	Problem   string        // in English (Why's)
+	Why       *phrase.Error // the problem as a phrase, each face's words (nil when none)
 }
 
 // A transcript that does not hold what the record attests is said as a
