@@ -33,7 +33,13 @@ func TestOneEngineBridgePerMatch(t *testing.T) {
 		args       []string
 		bridge     string // the bridge the record knows after, "" none
 		incident   string // the last incident's text holds this ("" none checked)
+		from       string // the station the command's signed request comes from ("" given here)
 	}{
+		{name: "a bridge started from a station says that station",
+			cmd: bridgeAt(laptopBridge, "laptop", 4170, "", ""), from: "laptop", bridge: laptopBridge},
+		{name: "a bridge that says another station than its request's is refused",
+			cmd: bridgeAt(laptopBridge, "laptop", 4170, "", ""), from: "arbiter",
+			code: CodeEngineStationNotSender, args: []string{"laptop", "arbiter"}},
 		{name: "a second bridge at another station is refused naming the station and process of the first",
 			before: []Command{bridgeAt(laptopBridge, "laptop", 4170, "", "")},
 			cmd:    bridgeAt(arbiterBridge, "arbiter", 5120, "", ""),
@@ -118,7 +124,12 @@ func TestOneEngineBridgePerMatch(t *testing.T) {
 			if g := r.game(); g != nil {
 				incidents = len(g.Incidents)
 			}
-			_, err := r.app.Do(r.ctx, r.as(role, time.Second), tc.cmd)
+			by := r.as(role, time.Second)
+			if tc.from != "" {
+				// unprotected: the request's signature is not checked, its station is
+				by.Signed = &SignedRequest{ID: "c1", From: tc.from, Role: string(role), Signer: "operator"}
+			}
+			_, err := r.app.Do(r.ctx, by, tc.cmd)
 			if tc.code != "" {
 				refused(t, err, tc.code, tc.args...)
 			} else if err != nil {
