@@ -385,6 +385,13 @@ func (b *bridge) reconcile(ctx context.Context) {
 	if seq := b.rec.State().Seq; seq != b.status.Seq {
 		b.status.Seq, b.dirty = seq, true
 	}
+	if cur := b.rec.State().Bridge; b.started && cur != nil && cur.Bridge != b.id {
+		// taken over (one engine per match): the record takes nothing
+		// more of this bridge, which stops
+		b.err = refuse(CodeTakenOver, b.id, cur.Bridge, cur.Where())
+		b.started = false
+		return
+	}
 	g, live := b.served()
 	if b.sess != nil && (g == nil || b.sess.game != g.Number) {
 		b.endSession()
@@ -681,7 +688,7 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	}
 	play := b.opts.Play && b.mayPlay(g)
 	cmd := match.EngineMove{Game: cur.game, Ply: cur.ply, FEN: cur.fen, UCI: best, Received: l.at, Eval: s.info.eval,
-		Depth: s.info.depth, Nodes: s.info.nodes, Pondered: cur.hit, EngineTranscript: s.t.attest(l.mark, from), Play: play}
+		Depth: s.info.depth, Nodes: s.info.nodes, Pondered: cur.hit, EngineTranscript: s.t.attest(l.mark, from), Play: play, Bridge: b.id}
 	b.last = lastMove{game: cur.game, ply: cur.ply, fen: cur.fen, uci: best, ponder: ponder}
 	if play {
 		b.tried = playKey(cur.game, cur.ply, cur.fen, best)

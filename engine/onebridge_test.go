@@ -3,12 +3,14 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -214,4 +216,34 @@ func TestEachBridgesTranscriptIsItsOwnAndVerifiesAgainstItsMoves(t *testing.T) {
 			t.Fatalf("the missing transcript's bridge ran at %q, want where its engine.start says", at)
 		}
 	})
+}
+
+// TestABridgeTakenOverStops: once the record names another bridge (a
+// take-over: its station's lock was free, or --take-over elsewhere), the
+// bridge taken over records nothing more and stops, saying by whom.
+func TestABridgeTakenOverStops(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", false, "") // Kasparov to move: the bridge waits
+	r.run(Options{Cmd: fakeCmd(), Play: true})
+	r.waitFor("the bridge's start", 10*time.Second, func(st *match.State, _ *match.Game) bool {
+		return st.Bridge != nil && st.Bridge.Bridge == r.id
+	})
+	r.do(match.RoleOperator, match.EngineStart{Bridge: "0c0c0c0c0c0c", PID: 4242, Cmd: "stockfish", Replaces: r.id, Reason: "its lock was free"})
+	var err error
+	select {
+	case err = <-r.done:
+		r.stop = nil
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bridge taken over still runs")
+	}
+	var p *phrase.Error
+	if !errors.As(err, &p) || p.Code != string(CodeTakenOver) || !strings.Contains(err.Error(), "taken over by the bridge 0c0c0c0c0c0c at the record's own machine") {
+		t.Fatalf("the bridge ended with %v, want %s", err, CodeTakenOver)
+	}
+	r.do(r.human, match.Move{Input: "e4"})
+	if n := len(r.events(match.KindEngineStop)); n != 0 {
+		t.Fatalf("the bridge taken over recorded %d stops", n)
+	}
+	if g := r.state().CurrentGame(); g.Engine != nil {
+		t.Fatalf("the bridge taken over recorded the engine's move %+v", g.Engine)
+	}
 }

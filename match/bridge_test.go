@@ -234,3 +234,38 @@ func TestWhileABridgePlaysTheComputersMoveByHandWaitsForItsAnswer(t *testing.T) 
 }
 
 func doErr(_ Result, err error) error { return err }
+
+func TestAnEngineMoveIsRecordedOnlyFromTheBridgeThatPlays(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		bridge string // the engine.move's bridge
+		code   Code
+	}{
+		{"the engine's move from the bridge that plays is recorded", arbiterBridge, ""},
+		{"the engine's move from a bridge taken over is refused: it records nothing more", laptopBridge, CodeEngineBridgeNotPlaying},
+		{"the engine's move from a bridge the record never knew is refused", "0c0c0c0c0c0c", CodeEngineBridgeNotPlaying},
+		{"the engine's move given by hand ('engine move', no bridge) is recorded as before", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			r.ok(doErr(r.app.Do(r.ctx, r.as(RoleOperator, time.Minute), bridgeAt(laptopBridge, "laptop", 4170, "", ""))))
+			r.ok(doErr(r.app.Do(r.ctx, r.as(RoleOperator, time.Minute), bridgeAt(arbiterBridge, "arbiter", 5120, laptopBridge, "the laptop died"))))
+			r.start()
+			r.move(time.Minute, "e4")
+			m := r.engineMove("c7c5", false)
+			m.Bridge = tc.bridge
+			_, err := r.app.Do(r.ctx, r.as(RoleOperator, time.Second), m)
+			if tc.code != "" {
+				refused(t, err, tc.code, tc.bridge)
+				if r.game().EngineFor() != nil {
+					t.Fatal("the refused engine move was recorded")
+				}
+				return
+			}
+			r.ok(err)
+			if e := r.game().EngineFor(); e == nil || e.Bridge != tc.bridge {
+				t.Fatalf("the engine's move recorded: %+v", e)
+			}
+		})
+	}
+}
