@@ -164,6 +164,9 @@ func (c *console) do(id actionID) {
 		return
 	}
 	c.touch()
+	if writes(id) && c.refusedBroken() { // before a dialog or the PIN: the core takes nothing
+		return
+	}
 	if a.arbiter && c.stationRole == "operator" && id != actSwapClocks {
 		c.showError(errText(translate(atArbitersConsole))) // the laptop sends only the operator's commands
 		return

@@ -71,7 +71,10 @@ type clockFeed struct {
 	state func() *match.State // the match as recorded
 	game  func() *match.Game  // the game shown (nil before the first)
 	now   func() time.Time
-	after afterFunc
+	// broken tells that the record does not verify: nothing runs on it,
+	// the clocks stand at now (its last sound instant), marked (nil: never)
+	broken func() bool
+	after  afterFunc
 	// timeOfDay writes an instant as the console shows the time of day
 	// (the match's zone or the local one).
 	timeOfDay func(time.Time) string
@@ -302,8 +305,9 @@ func (v *clockView) update() {
 	}
 	fg := themeColor(theme.ColorNameForeground)
 	side, at := v.feed.side(), v.feed.now()
+	broken := v.feed.broken != nil && v.feed.broken()
 	running, isRunning := g.Clock.Running()
-	on := isRunning && running == side && g.Live()
+	on := isRunning && running == side && g.Live() && !broken
 	setText(v.name, sideGlyph(side)+g.Name(side)+" — "+translate(match.Colour(side)), fg)
 	v.showName()
 	next := v.showReading(g, side, at, on)
@@ -324,8 +328,19 @@ func (v *clockView) update() {
 		}
 	}
 	stopped := g.State == match.Paused
+	if broken && g.Live() {
+		next = time.Time{} // the clocks stand still: no timer
+	}
 	v.showFlagLine(g, side, f, at, stopped)
-	v.setFrame(on, stopped)
+	if broken && g.Live() && !f.Fallen {
+		mark := translate("clocks stopped: the record does not verify")
+		if v.large {
+			mark = translate("clocks stopped") // the audience needs no more
+		}
+		setText(v.flag, "■ "+mark, colFlag)
+		v.fitFlagLine()
+	}
+	v.setFrame(on, stopped, broken && g.Live())
 	v.arm(next, at)
 }
 
@@ -368,7 +383,7 @@ func (v *clockView) showBeforeFirstGame() {
 	setText(v.toGo, "", fg)
 	setText(v.flag, "", colFlag)
 	v.fitFlagLine()
-	v.setFrame(false, false)
+	v.setFrame(false, false, false)
 	v.disarm()
 }
 
@@ -484,11 +499,14 @@ func (v *clockView) showName() {
 }
 
 // setFrame frames the running clock; stopped clocks (a pause, a call) get
-// a frame of their own colour, so they are seen stopped from afar.
-func (v *clockView) setFrame(on, stopped bool) {
+// a frame of their own colour, so they are seen stopped from afar, and
+// clocks stopped by a record that does not verify (broken) a red one.
+func (v *clockView) setFrame(on, stopped, broken bool) {
 	var fill, stroke color.Color = color.Transparent, themeColor(theme.ColorNameSeparator)
 	width := float32(1)
 	switch {
+	case broken:
+		stroke, width = colFlag, 3
 	case on:
 		stroke, width = colRunning, 5
 		fill = themeColor(theme.ColorNameHover)

@@ -65,6 +65,16 @@ func (c *console) actorFor(side clock.Side) match.Actor {
 	return match.Actor{Role: roleOf(side)}
 }
 
+// gameOrNext is the current game (the last played, once over), else the
+// next one to be played; nil before any.
+func (c *console) gameOrNext() *match.Game {
+	st := c.state()
+	if g := st.CurrentGame(); g != nil {
+		return g
+	}
+	return st.NextGame()
+}
+
 // humanSide reports whether side is the human's in a match with a
 // computer (the side operator mode never acts for).
 func (c *console) humanSide(side clock.Side) bool {
@@ -250,6 +260,10 @@ func (c *console) enterMove(input string) bool {
 		c.setMoveError(translate("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
 		return false
 	}
+	if err := c.brokenRecord(); err != nil {
+		c.setMoveError(sentence(err)) // before "press first": nothing can be recorded
+		return false
+	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
@@ -328,6 +342,9 @@ func (c *console) setMoveError(s string) {
 func (c *console) pressSlot(slot int) {
 	g := c.game()
 	if g == nil || !g.Live() {
+		return
+	}
+	if c.refusedBroken() { // a key or a click on a clock that stands still
 		return
 	}
 	side := c.sideAt(slot)
@@ -576,7 +593,9 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
-		c.callArbiter()
+		if !c.refusedBroken() {
+			c.callArbiter()
+		}
 	case fyne.KeyF10:
 		// the menus from the keyboard (the arrows move, Enter chooses)
 		if m, ok := c.win.Canvas().(interface{ ToggleMenu() }); ok {
@@ -586,7 +605,9 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false
 		}
-		c.arbiterStop()
+		if !c.refusedBroken() {
+			c.arbiterStop()
+		}
 	default:
 		return false
 	}

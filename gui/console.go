@@ -509,13 +509,15 @@ func (c *console) refreshGames(st *match.State) {
 		switch {
 		case g.Over():
 			txt += " " + g.Result
+		case g.Live() && st.Match != nil && c.core.Why() != nil:
+			txt += " ⚠ " + translate("stopped") // nothing runs on it (the banner says why)
 		case g.Live():
 			txt += " " + translate(string(g.State))
 		case g.State == match.Postponed:
 			txt += " " + translate("postponed")
 		}
 		t := canvas.NewText(txt, themeColor(theme.ColorNameForeground))
-		if cur := st.CurrentGame(); cur != nil && cur.Number == g.Number && g.Live() {
+		if cur := st.CurrentGame(); cur != nil && cur.Number == g.Number && g.Live() && c.core.Why() == nil {
 			t.Color = colRunning
 			if fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantLight {
 				t.Color = colRunningOnLight // the bright yellow is unreadable on white
@@ -634,12 +636,31 @@ func logRows(m *match.Match, g *match.Game) []string {
 		clocks := tr("W %s · B %s", clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)))
 		head := fmt.Sprintf("#%d  %s  %s%s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"), after, clocks, who, kind)
 		text := sayRecorded(in.Text, in.Said)
+		if ref := refersText(in); ref != "" {
+			text = strings.TrimSuffix(ref+": "+text, ": ")
+		}
 		if in.Effect != "" {
 			text = strings.TrimSpace(text + " [" + sayRecorded(in.Effect, in.EffectSaid) + "]")
 		}
 		rows = append(rows, head+"\n"+text)
 	}
 	return rows
+}
+
+// refersText is what an appeal contests ("against #14", the decision
+// logged as event 14) or which appeal a decision closes ("on appeal #15"),
+// as the PDF and the PGN say it, so that the appeals board can match them;
+// "" for other incidents.
+func refersText(in match.Incident) string {
+	switch {
+	case in.Refers == 0:
+		return ""
+	case in.Kind == match.IncidentAppeal:
+		return tr("against #%d", in.Refers)
+	case in.Kind == match.IncidentAppealDecision:
+		return tr("on appeal #%d", in.Refers)
+	}
+	return ""
 }
 
 // sayRecorded is a text of the incident log in the console's language: the
@@ -728,6 +749,10 @@ func (c *console) refreshNotice(g *match.Game) {
 	switch {
 	case st.Match == nil:
 		txt = translate("No match in this database yet: create it with Match → New match… (Ctrl+N).")
+	case c.core.Why() != nil && g != nil && g.Live():
+		// nothing runs on a record that does not verify (the banner says
+		// why): the clocks stand as the record last proves them
+		txt = "■ " + tr("Clocks stopped: the record does not verify, so nothing can be recorded. It verifies up to event %d; the clocks show how they stood at its last instant, %s.", st.Seq, c.timeOfDay(st.LastAt))
 	case g == nil || g.Over() || g.State == match.Scheduled:
 		if g != nil && g.Over() {
 			txt = tr("Game %d is over: %s (%s). ", g.Number, g.Result, translate(string(g.Termination)))
@@ -736,7 +761,10 @@ func (c *console) refreshNotice(g *match.Game) {
 	case g.State == match.Running && c.flagNotice(g) != "":
 		txt = c.flagNotice(g)
 	case g.State == match.Paused:
-		if g.Paused.Call {
+		if who := caller(g); g.Paused.Call && who != "" {
+			// the arbiter walking to the board knows whom to hear
+			txt = tr("Clocks stopped: %s called the arbiter (6.12b). The arbiter resumes with Ctrl+R.", who)
+		} else if g.Paused.Call {
 			txt = translate("Clocks stopped: a player called the arbiter (6.12b). The arbiter resumes with Ctrl+R.")
 		} else if why, ok := strings.CutSuffix(g.Paused.Reason, ": the arbiter resumes"); ok {
 			// a position reset's recorded reason says who resumes: say it once
@@ -761,6 +789,21 @@ func (c *console) refreshNotice(g *match.Game) {
 		}
 	}
 	c.notice.SetText(txt)
+}
+
+// caller is who stopped the clocks to call the arbiter (6.12b): the
+// player with his colour ("Garry Kasparov (White)"), or the operator for
+// the computer; "" when the record does not say.
+func caller(g *match.Game) string {
+	switch g.Paused.By {
+	case match.RoleWhite:
+		return tr("%s (%s)", g.White, translate(match.Colour(clock.White)))
+	case match.RoleBlack:
+		return tr("%s (%s)", g.Black, translate(match.Colour(clock.Black)))
+	case match.RoleOperator:
+		return translate("the operator")
+	}
+	return ""
 }
 
 // refreshWhere is the status line at the top right: the database, the mode
@@ -807,6 +850,38 @@ func (c *console) noteTampering() {
 	}
 }
 
+// clockNow is the instant the clocks are shown at: now, or, on a record
+// that does not verify, the last instant of its events that verify
+// (match.State.LastAt): nothing runs on a broken record, so its clocks
+// stand as the record last proves them and no flag falls after it.
+func (c *console) clockNow() time.Time {
+	if c.core.Why() != nil {
+		return c.state().LastAt
+	}
+	return c.now()
+}
+
+// brokenRecord is the core's refusal of every command on a record that
+// does not verify (match.CodeRecordBroken), or nil while it verifies: the
+// console says it before asking anything of an action that would write.
+func (c *console) brokenRecord() error {
+	if p := c.core.Why(); p != nil {
+		return match.ErrorFor(match.CodeRecordBroken, p)
+	}
+	return nil
+}
+
+// refusedBroken says the core's refusal at once when the record does not
+// verify, and reports whether it did: the clock keys, the stops and every
+// action that writes ask it first, so that no dialog opens for nothing.
+func (c *console) refusedBroken() bool {
+	err := c.brokenRecord()
+	if err != nil {
+		c.showError(err)
+	}
+	return err != nil
+}
+
 // timeOfDay is instant t as the console shows a time of day: in the match's
 // time zone with the zone named ("19:43:05.120 EST", match.LocalTime); the
 // record keeps UTC.
@@ -817,7 +892,7 @@ func (c *console) timeOfDay(t time.Time) string {
 // flagNotice says that a flag has fallen, with its exact instant, and how to
 // record it ("" while no unrecorded flag has fallen).
 func (c *console) flagNotice(g *match.Game) string {
-	side, at, ok := c.fallenFlag(g, c.now())
+	side, at, ok := c.fallenFlag(g, c.clockNow())
 	if !ok {
 		return ""
 	}
@@ -879,7 +954,7 @@ func (c *console) refreshButtons() {
 	live := g != nil && g.Live()
 	for id, side := range map[actionID]clock.Side{actFlagWhite: clock.White, actFlagBlack: clock.Black} {
 		b := c.buttons[id]
-		fallen := live && g.Clock.Flag(side, c.now()).Fallen && !g.FlagRecorded(side)
+		fallen := live && g.Clock.Flag(side, c.clockNow()).Fallen && !g.FlagRecorded(side)
 		if fallen != b.Visible() {
 			changed = true
 			if fallen {
@@ -1126,7 +1201,8 @@ func (c *console) clockFeed(slot int, large bool) clockFeed {
 		side:      func() clock.Side { return c.sideAt(slot) },
 		state:     c.state,
 		game:      c.game,
-		now:       func() time.Time { return c.now() },
+		now:       c.clockNow,
+		broken:    func() bool { return c.core.Why() != nil },
 		after:     func(d time.Duration, f func()) func() { return c.after(d, f) },
 		timeOfDay: c.timeOfDay,
 		relayout: func() {

@@ -452,8 +452,9 @@ func TestPauseAndResume(t *testing.T) {
 		if g.State != match.Paused || !g.Paused.Call {
 			t.Fatalf("state %s call %v after the call key", g.State, g.Paused.Call)
 		}
-		if !strings.Contains(h.c.notice.Text, "called the arbiter") {
-			t.Errorf("notice = %q", h.c.notice.Text)
+		// the human's call, on either clock: the notice names him
+		if want := "Clocks stopped: Garry Kasparov (White) called the arbiter (6.12b)."; !strings.Contains(h.c.notice.Text, want) {
+			t.Errorf("notice = %q, want %q", h.c.notice.Text, want)
 		}
 		if h.c.clocks[1].frame.StrokeColor == colRunning {
 			t.Error("a stopped clock is still framed as running")

@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -478,6 +479,9 @@ func (c *console) incidentDialog() {
 		kinds = append(kinds, translate(k))
 		kindOf[translate(k)] = k
 	}
+	// in the order of their names in the console's language, as the
+	// arbiter looks one up (German "Entscheidung" before "Notiz")
+	slices.SortStableFunc(kinds, func(a, b string) int { return strings.Compare(alphabetKey(a), alphabetKey(b)) })
 	shown := widget.NewSelect(kinds, nil)
 	kind := &struct{ Selected string }{}
 	rule := widget.NewLabel("")
@@ -490,13 +494,34 @@ func (c *console) incidentDialog() {
 	refers.SetPlaceHolder(translate("number of the event it concerns (#N in the log)"))
 	result := widget.NewSelect([]string{"1-0", "0-1", "1/2-1/2"}, nil)
 	result.PlaceHolder = translate("new result (optional)")
+	// an appeal is the player's (rule 19), recorded as his, never as the
+	// arbiter's who enters it: the appeals board reads who appealed
+	appellants := map[string]clock.Side{}
+	var byNames []string
+	for _, side := range []clock.Side{clock.White, clock.Black} {
+		who := translate(match.Colour(side))
+		if g := c.gameOrNext(); g != nil {
+			who = tr("%s (%s)", g.Name(side), who)
+		}
+		appellants[who] = side
+		byNames = append(byNames, who)
+	}
+	by := widget.NewRadioGroup(byNames, nil)
+	byBox := container.NewVBox(widget.NewLabel(translate("Who appeals")), by)
 	details := container.NewVBox()
 	var d dialog.Dialog
+	var asArb *widget.Check
 	shown.OnChanged = func(k string) {
 		k = kindOf[k]
 		kind.Selected = k
 		rule.SetText(ruleText(match.IncidentRule(k)))
 		details.RemoveAll()
+		if k == match.IncidentAppeal {
+			details.Add(byBox)
+			asArb.Hide() // the appellant acts, not the arbiter
+		} else {
+			asArb.Show()
+		}
 		for _, o := range match.IncidentOptions(k) {
 			switch o {
 			case "in-hall":
@@ -515,7 +540,7 @@ func (c *console) incidentDialog() {
 		}
 	}
 	shown.PlaceHolder = translate("(choose a kind)") // no kind is more likely than another
-	asArb := widget.NewCheck(translate("as the arbiter (PIN)"), nil)
+	asArb = widget.NewCheck(translate("as the arbiter (PIN)"), nil)
 	asArb.SetChecked(c.mode == match.RoleArbiter)
 	d = c.formDialog(translate("Log incident"), translate("Log"), []*widget.FormItem{
 		widget.NewFormItem(translate("Kind"), container.NewVBox(shown, rule)),
@@ -549,6 +574,19 @@ func (c *console) incidentDialog() {
 			}
 		}
 		cmd := match.LogIncident{Incident: kind.Selected, IncidentArgs: args}
+		if kind.Selected == match.IncidentAppeal {
+			side, ok := appellants[by.Selected]
+			if !ok {
+				return errText(translate("say who appeals: choose the player"))
+			}
+			actor := match.Actor{Role: roleOf(side)}
+			if m := c.state().Match; m != nil && m.Computer != "" && !c.humanSide(side) {
+				actor.Role = match.RoleOperator // the computer's appeal is its operator's, who speaks for it (rule 8)
+			} else if err := c.atArbitersConsole(side, "appeal"); err != nil {
+				return err
+			}
+			return c.giveFromDialog(actor, cmd, c.logged)
+		}
 		actor := match.Actor{Role: match.RoleOperator}
 		if c.mode == match.RoleArbiter || asArb.Checked {
 			if c.mode != match.RoleArbiter {
@@ -567,6 +605,9 @@ func (c *console) incidentDialog() {
 		}
 		return c.giveFromDialog(actor, cmd, c.logged)
 	})
+	// the fields a kind adds (the new person, the event's number) submit
+	// the dialog with Enter, as the text does
+	name.OnSubmitted, refers.OnSubmitted = text.OnSubmitted, text.OnSubmitted
 }
 
 // clockKeysDialog sets the two clock keys and the call key.
@@ -813,4 +854,11 @@ func ruleText(r string) string {
 		return tr("rule %s", n)
 	}
 	return r
+}
+
+// alphabetKey is a name as a dictionary sorts it: case and the German
+// umlauts folded ("Uhr ersetzt", "Übergabe" and "technische Störung" by
+// their letters).
+func alphabetKey(s string) string {
+	return strings.NewReplacer("ä", "a", "ö", "o", "ü", "u", "ß", "ss").Replace(strings.ToLower(s))
 }

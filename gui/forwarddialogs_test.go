@@ -169,6 +169,15 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 					e.SetText(fmt.Sprintf("#%d", ruling.Seq))
 				}
 			}
+			for _, o := range overlayWidgets(h) {
+				if by, ok := o.(*widget.RadioGroup); ok {
+					for _, who := range by.Options {
+						if strings.HasPrefix(who, "Deep Blue") {
+							by.SetSelected(who) // the computer's appeal: its operator's
+						}
+					}
+				}
+			}
 		})
 		checkEvent(t, e, match.KindIncident, match.RoleOperator, given(), map[string]any{"kind": match.IncidentAppeal, "refers": ruling.Seq})
 	})

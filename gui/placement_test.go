@@ -156,6 +156,13 @@ func TestIncidentKindsAreShownByTheirNames(t *testing.T) {
 				if !strings.Contains(all, tc.name) || strings.Contains(all, "-") {
 					t.Errorf("the kinds offered: %s", all)
 				}
+				// the arbiter looks a kind up by its name, as in a
+				// dictionary ("Entscheidung" before "Notiz")
+				for i := 1; i < len(options); i++ {
+					if a, b := options[i-1], options[i]; alphabetKey(a) > alphabetKey(b) {
+						t.Errorf("the kinds are not in the order of their names: %q before %q in %s", a, b, all)
+					}
+				}
 			})
 		})
 	}

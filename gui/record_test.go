@@ -404,11 +404,20 @@ func TestTheIncidentDialogAsksForWhatTheKindTakes(t *testing.T) {
 		if refers == nil {
 			t.Fatalf("details shown for an appeal: %v, want the event number", shown)
 		}
+		by, ok := shown["place"].(*widget.RadioGroup)
+		if !ok {
+			t.Fatalf("details shown for an appeal: %v, want who appeals", shown)
+		}
+		for _, o := range by.Options {
+			if strings.HasPrefix(o, "Garry Kasparov") {
+				by.SetSelected(o) // Kasparov appeals (Black in this game)
+			}
+		}
 		test.Type(text, "Kasparov contests the ruling")
 		test.Type(refers, fmt.Sprintf("#%d", ruling.Seq))
 		submit(text)
-		if in := last(); in.Kind != "appeal" || in.Refers != ruling.Seq {
-			t.Errorf("last incident %+v, want an appeal of event %d", in, ruling.Seq)
+		if in := last(); in.Kind != "appeal" || in.Refers != ruling.Seq || in.Role != match.RoleBlack {
+			t.Errorf("last incident %+v, want Black's appeal of event %d", in, ruling.Seq)
 		}
 	})
 }

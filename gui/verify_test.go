@@ -8,6 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+
+	"arbiter/clock"
 	"arbiter/match"
 )
 
@@ -127,4 +132,133 @@ func timesNamed(text, name string) int {
 		}
 	}
 	return 0
+}
+
+// A record that does not verify runs nothing: opened in the console, its
+// clocks stand still as the record last proves them (the instant of its
+// last event that verifies), framed and marked as stopped by the broken
+// record, never ticking on as if play went on; the notice says so, and
+// every writing action of the action bar is disabled with the core's
+// record-broken sentence, which the console also says, before any dialog,
+// when one is asked for from the menu, a key or a click on a clock; in
+// English and German.
+func TestATamperedRecordsClocksStandStillAndEveryActionSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		lang, mark, notice, refusal string
+	}{
+		{"en", "■ clocks stopped: the record does not verify", "Clocks stopped: the record does not verify, so nothing can be recorded.",
+			"The record does not verify (event %d (move) was edited (hash mismatch)), so nothing more is written to it"},
+		{"de", "■ Uhren angehalten: Aufzeichnung nicht unversehrt", "Uhren angehalten: Die Aufzeichnung ist nicht unversehrt, daher kann nichts aufgezeichnet werden.",
+			"Die Aufzeichnung ist nicht unversehrt (Ereignis %d (move) wurde verändert (Hash stimmt nicht)), daher wird nichts mehr in sie geschrieben"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			if tc.lang == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, secret)
+			h.newMatch("acm1996", secret)
+			h.c.do(actStartGame)
+			var lastSound time.Time // e4's instant: the record is sound up to it
+			for _, mv := range []string{"e4", "e5"} {
+				h.ft.advance(3 * time.Second)
+				h.typeMove(mv)
+				if mv == "e4" {
+					lastSound = h.ft.Now()
+				}
+			}
+			seq := tamperMove(t, h)
+			h.ft.advance(time.Minute)
+			c := h.consoleOnFile(t, secret)
+			c.win.Resize(fyne.NewSize(1280, 800))
+			c.refresh()
+			refusal := fmt.Sprintf(tc.refusal, seq)
+			before := h.dbBytes()
+			readings := func() [2]string { return [2]string{c.clocks[0].time.Text, c.clocks[1].time.Text} }
+			shown := readings()
+
+			t.Run("the clocks show the record's last sound instant", func(t *testing.T) {
+				g := c.game()
+				for i := range c.clocks {
+					want, _ := g.Clock.Display(c.sideAt(i), lastSound, clock.DisplayOptions{})
+					if shown[i] != want {
+						t.Errorf("clock %d shows %s, want %s (the reading at %s, the record's last sound instant)", i, shown[i], want, lastSound.Format("15:04:05"))
+					}
+				}
+			})
+			t.Run("the clocks do not tick", func(t *testing.T) {
+				h.ft.advance(10 * time.Second)
+				if got := readings(); got != shown {
+					t.Errorf("the clocks went on from %v to %v on a record that does not verify", shown, got)
+				}
+			})
+			t.Run("both clocks are marked stopped by the broken record, neither framed as running", func(t *testing.T) {
+				for i, cv := range c.clocks {
+					if cv.flag.Text != tc.mark {
+						t.Errorf("clock %d's line under the reading says %q, want %q", i, cv.flag.Text, tc.mark)
+					}
+					if cv.frame.StrokeColor == colRunning {
+						t.Errorf("clock %d is framed as running", i)
+					}
+					if cv.time.Color == themeColor(theme.ColorNameForeground) {
+						t.Errorf("clock %d's digits are bright, as a running clock's", i)
+					}
+				}
+			})
+			t.Run("the notice says the clocks are stopped and nothing can be recorded", func(t *testing.T) {
+				if !strings.Contains(c.notice.Text, tc.notice) {
+					t.Errorf("the notice says %q, want %q", c.notice.Text, tc.notice)
+				}
+			})
+			t.Run("the game is not shown running", func(t *testing.T) {
+				for _, o := range c.gamesBox.Objects {
+					if tx, ok := o.(*canvas.Text); ok && strings.HasPrefix(tx.Text, tr("G%d %s–%s", 1, "GK", "DB")) {
+						if strings.Contains(tx.Text, translate("running")) || tx.Color == colRunning {
+							t.Errorf("the games row shows %q as running", tx.Text)
+						}
+					}
+				}
+			})
+			for _, id := range []actionID{actPressLeft, actPressRight, actCallArbiter, actPause, actDrawOffer, actIncident} {
+				t.Run("the "+string(id)+" button is disabled with the record-broken sentence", func(t *testing.T) {
+					b := c.buttons[id]
+					if !b.Disabled() || !strings.Contains(b.why, refusal) {
+						t.Errorf("disabled %v, tip %q; want it disabled with %q", b.Disabled(), b.why, refusal)
+					}
+				})
+			}
+			for _, act := range []struct {
+				name string
+				do   func()
+			}{
+				{"the arbiter's stop from the menu or F9", func() { c.do(actPause) }},
+				{"a clock adjustment from the menu", func() { c.do(actAdjust) }},
+				{"an incident from the menu", func() { c.do(actIncident) }},
+				{"a click on the clock shown running", func() { c.pressSlot(1) }},
+				{"the clock key of the clock shown running", func() { c.handleKey(&fyne.KeyEvent{Name: c.keyRight}) }},
+				{"the arbiter's stop key", func() { c.handleKey(&fyne.KeyEvent{Name: c.keyStop}) }},
+				{"the call key", func() { c.handleKey(&fyne.KeyEvent{Name: c.keyCall}) }},
+			} {
+				t.Run(act.name+" is refused at once with the record-broken sentence", func(t *testing.T) {
+					for _, o := range c.win.Canvas().Overlays().List() {
+						c.win.Canvas().Overlays().Remove(o) // the refusal before read
+					}
+					c.dialogs = nil
+					act.do()
+					if got := refusalShown(c); !strings.Contains(got, refusal) {
+						t.Errorf("the console shows %q (dialog %q), want the refusal %q", got, topDialogTexts(c), refusal)
+					}
+				})
+			}
+			t.Run("a move typed is refused with the record-broken sentence", func(t *testing.T) {
+				c.movePresses = false // press first: the press is still to come
+				c.enterMove("Nf3")
+				if !strings.Contains(c.moveErr.Text, refusal) {
+					t.Errorf("the move's refusal: %q, want %q", c.moveErr.Text, refusal)
+				}
+			})
+			if h.dbBytes() != before {
+				t.Error("the console appended to a record that does not verify")
+			}
+		})
+	}
 }

@@ -43,6 +43,14 @@ func (c *console) whyNot(id actionID) string {
 		}
 		return ""
 	}
+	if err := c.brokenRecord(); err != nil && writes(id) {
+		// a record that does not verify takes nothing (the banner says
+		// why): the core's own sentence, ahead of any other reason
+		if w := gives(); w != "" {
+			return w
+		}
+		return sentence(err)
+	}
 	switch id {
 	case actPressLeft, actPressRight:
 		side := c.sideAt(0)
@@ -111,3 +119,18 @@ func first(ws ...string) string {
 	}
 	return ""
 }
+
+// readsOnly are the actions that append nothing to the record (views,
+// settings, reports, copies of the record, the arbiter mode): on a record
+// that does not verify they stay open; every other action writes, and the
+// console refuses it there at once with the core's sentence.
+var readsOnly = map[actionID]bool{
+	actAudience: true, actRefresh: true, actBackup: true, actStations: true, actContinue: true, actQuit: true,
+	actFocusMove: true, actArbiterMode: true, actLock: true, actLockAfter: true, actSwapClocks: true,
+	actExportPGN: true, actExportPDF: true, actVerify: true,
+	actFlip: true, actTextBigger: true, actTextSmaller: true, actMovePresses: true, actClockKeys: true,
+	actLanguage: true, actBroadcast: true, actShortcuts: true, actAbout: true,
+}
+
+// writes tells whether action id appends to the record.
+func writes(id actionID) bool { return !readsOnly[id] }

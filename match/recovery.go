@@ -24,8 +24,13 @@ const (
 	pidHandled = 0
 )
 
-// Beat writes the console's heartbeat (outside the hash chain).
+// Beat writes the console's heartbeat (outside the hash chain). A record
+// that does not verify takes none: nothing runs on it, and its file is
+// kept as it is for the appeals board.
 func (a *App) Beat(ctx context.Context, now time.Time) error {
+	if a.Why() != nil {
+		return nil
+	}
 	host, _ := os.Hostname()
 	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: os.Getpid(), Host: host})
 }
@@ -33,6 +38,9 @@ func (a *App) Beat(ctx context.Context, now time.Time) error {
 // Closing records that the console quits normally (the clocks keep running
 // in the record; reopening resumes them).
 func (a *App) Closing(ctx context.Context, now time.Time) error {
+	if a.Why() != nil {
+		return nil // as Beat: the file is kept as it is
+	}
 	host, _ := os.Hostname()
 	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: pidClosed, Host: host})
 }
@@ -68,6 +76,9 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 // ran, as the heartbeat shows it at now, with the side whose clock runs; nil
 // when there was none (or it was already noted).
 func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
+	if a.Why() != nil {
+		return nil, 0, nil // nothing runs on a record that does not verify
+	}
 	hb, ok, err := a.db.ReadHeartbeat(ctx)
 	if err != nil || !ok || hb.PID == pidHandled {
 		return nil, 0, err

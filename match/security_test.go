@@ -398,6 +398,34 @@ func TestTamperedRecord(t *testing.T) {
 			if app.State().Seq >= bad {
 				t.Errorf("the state was replayed to event %d, past the tampered event %d", app.State().Seq, bad)
 			}
+			t.Run("no console's heartbeat is written to it", func(t *testing.T) {
+				hb, had, _ := db.ReadHeartbeat(ctx)
+				at := evs[len(evs)-1].At.Add(time.Hour)
+				for _, write := range []func() error{
+					func() error { return app.Beat(ctx, at) },
+					func() error { return app.Closing(ctx, at) },
+				} {
+					if err := write(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if after, has, _ := db.ReadHeartbeat(ctx); has != had || after != hb {
+					t.Errorf("the heartbeat went from %+v (%v) to %+v (%v) on a record that does not verify", hb, had, after, has)
+				}
+			})
+			t.Run("a console gone while its clock seemed to run is no recovery to log", func(t *testing.T) {
+				// nothing runs on a broken record: opening it after a crash
+				// asks nothing of it and says nothing but its problem
+				at := evs[len(evs)-1].At
+				if err := db.WriteHeartbeat(ctx, store.Heartbeat{Wall: at, PID: 99999, Host: "gone"}); err != nil {
+					t.Fatal(err)
+				}
+				note, err := app.CheckRecovery(ctx, at.Add(time.Hour), true)
+				if note != nil || err != nil {
+					t.Errorf("CheckRecovery on a record that does not verify: %v, %v; want nothing", note, err)
+				}
+				before, _ = os.ReadFile(path) // the heartbeat written here is the test's
+			})
 			t.Run("nothing is appended to it", func(t *testing.T) {
 				_, err := app.Incident(ctx, Cmd{At: evs[len(evs)-1].At.Add(time.Hour), Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}}, "note", IncidentArgs{Text: "x"})
 				db.Close()

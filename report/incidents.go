@@ -120,7 +120,8 @@ func (r *renderer) refers(in match.Incident) string {
 
 // adjustments lists every clock adjustment of the game — the rule 10 and
 // rule 13 bonuses, the arbiter's corrections, position resets that set the
-// clocks — with the clock readings after it.
+// clocks — each led by its record event ("#14", as the incident log names
+// it and an appeal cites it), with the clock readings after it.
 func (r *renderer) adjustments(g *match.Game) {
 	f, t := r.f, r.t
 	var rows [][]string
@@ -129,8 +130,9 @@ func (r *renderer) adjustments(g *match.Game) {
 			continue
 		}
 		row := r.incidentRow(g, in, false)
-		// Time, after, kind, rule, effect, text.
-		rows = append(rows, []string{row[0], row[1], row[5], row[7], row[8], row[6], row[2] + " / " + row[3]})
+		// The event (as the incident log and an appeal cite it), time,
+		// after, kind, rule, effect, text.
+		rows = append(rows, []string{eventNumber(in), row[0], row[1], row[5], row[7], row[8], row[6], row[2] + " / " + row[3]})
 	}
 	r.ensure(18)
 	r.heading(t.s("Clock adjustments and bonuses"), 11)
@@ -139,8 +141,8 @@ func (r *renderer) adjustments(g *match.Game) {
 		f.Ln(3)
 		return
 	}
-	r.table([]col{{14.5, "L", false}, {16, "L", false}, {17, "L", true}, {13, "L", false}, {34, "L", false}, {0, "L", false}, {24, "R", false}},
-		[]string{t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
+	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {17, "L", true}, {13, "L", false}, {34, "L", false}, {0, "L", false}, {24, "R", false}},
+		[]string{"#", t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
 			t.s("White") + " / " + t.s("Black")}, rows, 7)
 	f.Ln(2)
 }

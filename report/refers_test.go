@@ -90,3 +90,53 @@ func TestTheReportsNameWhatAnAppealContests(t *testing.T) {
 		pgncheck(t, p)
 	})
 }
+
+// The appeals board cites a clock adjustment by its record event, as it
+// cites an incident: the PDF's table of clock adjustments leads each row
+// with the event's number ("#14"), as the incident log does, in English
+// and German.
+func TestTheAdjustmentsTableNamesEachAdjustmentsEvent(t *testing.T) {
+	start := time.Date(2024, 5, 1, 13, 0, 0, 0, time.UTC)
+	db := filepath.Join(t.TempDir(), "adjust.db")
+	playLive(t, db, start, `0:00:00 match new --title "Adjust test" --player "Ann Able" --player "Bob Baker" --white "Ann Able"
+0:00:01 game start
+0:00:10 move e4
+0:00:20 adjust white +30s --reason "the clock was set wrong"
+0:00:30 move e5
+0:00:40 adjust black -10s --reason "a slip of the hand"
+0:01:00 resign black`)
+	st, head := loadState(t, db)
+	var seqs []int64
+	for _, in := range st.Games[0].Incidents {
+		if in.Kind == match.IncidentAdjust {
+			seqs = append(seqs, in.Seq)
+		}
+	}
+	if len(seqs) != 2 {
+		t.Fatalf("the record holds %d adjustments, want 2", len(seqs))
+	}
+	for _, tc := range []struct{ lang, heading string }{
+		{"en", "Clock adjustments and bonuses"},
+		{"de", "Uhrkorrekturen und Zeitgutschriften"},
+	} {
+		t.Run(tc.lang+": each adjustment's row leads with its event", func(t *testing.T) {
+			text := pdfText(t, writePDF(t, st, head, report.PDFOptions{Lang: tc.lang}))
+			_, table, ok := strings.Cut(text, tc.heading)
+			if !ok {
+				t.Fatalf("the PDF has no table %q:\n%s", tc.heading, text)
+			}
+			for _, seq := range seqs {
+				n := fmt.Sprintf("#%d", seq)
+				found := false
+				for _, line := range strings.Split(table, "\n") {
+					if f := strings.Fields(line); len(f) > 1 && f[0] == n && strings.Contains(f[1], ":") {
+						found = true // "#14  13:00:20 …": the number, then the time
+					}
+				}
+				if !found {
+					t.Errorf("no row of the adjustments table starts with %s and its time:\n%s", n, table)
+				}
+			}
+		})
+	}
+}
