@@ -92,15 +92,24 @@ func (a *args) int(name string, def int) (int, error) {
 	return n, nil
 }
 
-// done refuses leftover flags and surplus positional arguments.
+// done refuses leftover flags and surplus positional arguments, with the
+// command's usage: what to give instead, not the list of every command.
 func (a *args) done(command string, maxPos int) error {
 	for k := range a.flags {
-		return fmt.Errorf("%s does not take --%s: see 'arbiter help'", command, k)
+		return fmt.Errorf("%s does not take --%s: %s", command, k, usageOf(command))
 	}
 	if len(a.pos) > maxPos {
-		return fmt.Errorf("%s: unexpected argument %q: see 'arbiter help'", command, a.pos[maxPos])
+		return fmt.Errorf("%s: unexpected argument %q: %s", command, a.pos[maxPos], usageOf(command))
 	}
 	return nil
+}
+
+// usageOf is the command's usage line for a refusal.
+func usageOf(command string) string {
+	if c, ok := commands[command]; ok {
+		return "usage: arbiter " + c.usage
+	}
+	return "see 'arbiter help'"
 }
 
 // parseTime reads an RFC 3339 instant with optional fractional seconds.

@@ -50,7 +50,7 @@ func runBackup(r *runner, a *args) error {
 		return err
 	}
 	r.out("%s\n", head)
-	fmt.Fprintf(r.env.Stderr, "arbiter: %d events copied to %s and verified\n", events, dest)
+	r.tell("%s copied to %s and verified", count(int(events), "event", "events"), dest)
 	return nil
 }
 

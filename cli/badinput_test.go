@@ -170,6 +170,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		"help": {
 			{"an unknown role before it", "live", static("--as", "spectator", "help"), "not a role"},
 			{"a malformed --at before it", "live", static("--at", "tomorrow", "help"), "RFC 3339"},
+			{"a mistyped command names the nearest one", "live", static("--at", later, "moev", "e4"), "\"moev\" is not a command: did you mean 'move'?"},
+			{"a command with a letter left out names the nearest one", "live", static("staus"), "did you mean 'status'?"},
+			{"a word near no command names none", "live", static("castle", "long"), "\"castle\" is not a command: see 'arbiter help'"},
 		},
 		"match new": {
 			{"a second match in one file", "live", static("--at", later, "match", "new", "--title", "X", "--player", "A", "--player", "B"), "already"},
@@ -258,7 +261,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a huge move", "live", static("--at", later, "move", huge), ""},
 			{"a move in invalid UTF-8", "live", static("--at", later, "move", "e\xff5"), "UTF-8"},
 			{"no move", "live", static("--at", later, "move"), "needs the move"},
-			{"two moves", "live", static("--at", later, "move", "e5", "Nf3"), "unexpected argument"},
+			{"two moves, with the command's usage", "live", static("--at", later, "move", "e5", "Nf3"), "unexpected argument \"Nf3\": usage: arbiter move MOVE [--pressed]"},
 			{"--pressed without a press", "live", static("--at", later, "move", "e5", "--pressed"), "no clock press"},
 			{"time running back", "live", static("--at", at(time.Second), "move", "e5"), "earlier"},
 			{"an illegal move while a recovery is to be noted", "away", static("--at", later, "move", "Qh4"), "not legal"},
@@ -301,7 +304,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		},
 		"draw accept": {
 			{"no offer pending", "live", static("--at", later, "draw", "accept"), "no draw offer"},
-			{"a surplus argument", "live", static("--at", later, "draw", "accept", "please"), "unexpected argument"},
+			{"a surplus argument, with the command's usage", "live", static("--at", later, "draw", "accept", "please"), "draw accept: unexpected argument \"please\": usage: arbiter draw accept"},
 		},
 		"draw decline": {
 			{"no offer pending", "live", static("--at", later, "draw", "decline"), "no draw offer"},
@@ -319,7 +322,7 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"after the game ended", "ended", static("--at", later, "result", "1-0", "--reason", "x"), ""},
 		},
 		"incident": {
-			{"an unknown kind", "live", static("--at", later, "incident", "earthquake", "--text", "x"), ""},
+			{"an unknown kind, naming the kinds as a list", "live", static("--at", later, "incident", "earthquake", "--text", "x"), "use one of appeal, appeal-decision, arbiter-replaced,"},
 			{"no kind", "live", static("--at", later, "incident", "--text", "x"), "needs a kind"},
 			{"no text", "live", static("--at", later, "incident", "note"), ""},
 			{"text in invalid UTF-8", "live", static("--at", later, "incident", "note", "--text", badUTF8), "UTF-8"},
@@ -400,7 +403,9 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		},
 		"correct": {
 			{"no ply", "live", static("--at", later, "correct", "--method", "record", "--reason", "x"), ""},
-			{"a ply beyond the game", "live", static("--at", later, "correct", "--ply", "99", "--method", "record", "--reason", "x"), ""},
+			{"a ply beyond the game names its last ply", "live", static("--at", later, "correct", "--ply", "99", "--method", "record", "--reason", "x"), "there is no ply 99 to take back: the last recorded ply of game 1 is ply 1; give --ply from 1 to 1"},
+			{"a ply of a game with no move yet says there is none", "away", static("--at", later, "correct", "--ply", "1", "--method", "record", "--reason", "x"), "game 1 has no move recorded yet: there is nothing to take back or amend"},
+			{"a preview of a game with no move yet says there is none", "away", static("--at", later, "correct", "--ply", "1", "--preview"), "game 1 has no move recorded yet"},
 			{"a ply that is a word", "live", static("--at", later, "correct", "--ply", "one", "--method", "record", "--reason", "x"), "whole number"},
 			{"an unknown method", "live", static("--at", later, "correct", "--ply", "1", "--method", "guess", "--reason", "x"), ""},
 			{"no reason", "live", static("--at", later, "correct", "--ply", "1", "--method", "record"), "reason"},
@@ -411,7 +416,8 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 		"amend": {
 			{"no ply", "live", static("--at", later, "amend", "d4", "--reason", "x"), ""},
 			{"an illegal replacement", "live", static("--at", later, "amend", "--ply", "1", "Qh5", "--reason", "x"), ""},
-			{"a ply beyond the game", "live", static("--at", later, "amend", "--ply", "9", "d4", "--reason", "x"), ""},
+			{"a ply beyond the game names its last ply", "live", static("--at", later, "amend", "--ply", "9", "d4", "--reason", "x"), "there is no ply 9 to amend: the last recorded ply of game 1 is ply 1; give --ply from 1 to 1"},
+			{"a ply of a game with no move yet says there is none", "away", static("--at", later, "amend", "--ply", "1", "e4", "--reason", "x"), "game 1 has no move recorded yet: there is nothing to take back or amend"},
 			{"no reason", "live", static("--at", later, "amend", "--ply", "1", "d4"), "reason"},
 			{"a huge move", "live", static("--at", later, "amend", "--ply", "1", huge, "--reason", "x"), ""},
 		},

@@ -147,6 +147,16 @@ func (r *runner) cmd() match.Cmd {
 
 func (r *runner) out(format string, a ...any) { fmt.Fprintf(r.env.Stdout, format, a...) }
 
+// tell writes a line on standard error that tells what a command did or
+// found besides its output (verify's counts, the head an export signed,
+// where a report was written): information, so without the "arbiter: "
+// that begins a refusal ("arbiter: Sentence.") and a warning ("arbiter:
+// warning: …"); standard output stays the command's output (a PGN, a
+// head) for a script to read (docs/cli.md, "What a command tells").
+func (r *runner) tell(format string, a ...any) {
+	fmt.Fprintf(r.env.Stderr, format+"\n", a...)
+}
+
 // Run runs the command line and returns the exit status.
 //
 // Exit statuses (docs/cli.md): 0 done; 1 refused, nothing written and
@@ -299,7 +309,56 @@ func lookup(words []string) (*command, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("%q is not one of the %s commands: use one of %s", words[1], words[0], strings.Join(subs, ", "))
 	}
+	if near := nearestCommand(words[0]); near != "" {
+		return nil, nil, fmt.Errorf("%q is not a command: did you mean '%s'? See 'arbiter help'", words[0], near)
+	}
 	return nil, nil, fmt.Errorf("%q is not a command: see 'arbiter help'", words[0])
+}
+
+// nearestCommand is the command word a mistyped word is nearest to (at most
+// two letters typed wrong, left out, added or swapped: "moev", "staus"),
+// or "" when none is that near.
+func nearestCommand(word string) string {
+	best, bestD := "", 3
+	seen := map[string]bool{}
+	for _, c := range Commands() { // sorted: the first of equally near ones
+		w := strings.Fields(c.name)[0]
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if d := typoDistance(strings.ToLower(word), w); d < bestD {
+			best, bestD = w, d
+		}
+	}
+	return best
+}
+
+// typoDistance counts the letters typed wrong, left out, added or swapped
+// with their neighbour between a and b (optimal string alignment).
+func typoDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 func isHelpFlag(s string) bool { return s == "--help" || s == "-h" }
@@ -443,7 +502,7 @@ func (r *runner) recoveryNotice(write bool) {
 		r.note = msg
 		return
 	}
-	fmt.Fprintln(r.env.Stderr, "arbiter: "+msg.Error())
+	fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(msg)) // for the arbiter to act on, not a refusal
 }
 
 func (r *runner) exec(c *command, words []string) error {
@@ -481,7 +540,7 @@ func (r *runner) exec(c *command, words []string) error {
 		return err
 	}
 	if r.note != nil {
-		fmt.Fprintln(r.env.Stderr, "arbiter: "+r.note.Error())
+		fmt.Fprintln(r.env.Stderr, "arbiter: warning: "+Sentence(r.note)) // for the arbiter to act on, not a refusal
 		r.note = nil
 	}
 	return nil
@@ -522,4 +581,12 @@ func ConsoleOptions(argv []string, getenv func(string) string, now func() time.T
 		return "", g, fmt.Errorf("%q is not a command: see 'arbiter help'", rest[0])
 	}
 	return g.DB, g, nil
+}
+
+// count says n things: "1 event", "2 events".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -35,32 +35,34 @@ func init() {
 		usage:   "match new --title T --player NAME --player NAME [--computer NAME] [--operator NAME]... [--arbiter NAME] [--appeals NAME]... [--site S] [--games N] [--tc SPEC|PRESET] [--tc NAME=SPEC] [--white NAME|lots] [--pin PASSPHRASE|--key-file FILE] [--forfeit-after DURATION] [--tz Area/City]",
 		summary: "Create the match (one per database).", parse: parseMatchNew, told: toldMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
-		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule})
+		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule, told: toldSchedule})
 	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
 		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", parse: parseGameStart, told: toldGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
-		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone})
+		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone, told: toldPostpone})
 	register(&command{name: "move", writes: true, roles: rolesAnyone + " (players and the operator only for their own side)",
 		usage: "move MOVE [--pressed] [--not-engine --reason TEXT]", summary: "Record the move of the side to move (SAN, UCI or long algebraic) and press its clock; --not-engine: the computer's move is not the one its engine chose (rules 9, 10).", parse: parseMove, told: toldMove})
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
-		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress})
+		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress, told: toldPress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
-		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause})
+		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause, told: toldAs(match.KindPause, "pause")})
 	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
-		summary: "Start the clock of the side to move (6.12c).", parse: parseResume})
+		summary: "Start the clock of the side to move (6.12c).", parse: parseResume, told: toldAs(match.KindResume, "resume")})
 	register(&command{name: "adjust", writes: true, roles: rolesArbiter,
 		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
-		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust})
+		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust, told: toldAdjust})
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
-		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer})
+		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
-		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw", 0) }})
+		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw accept", 0) },
+		told: toldAs(match.KindDrawAccept, "acceptance of the draw offer")})
 	register(&command{name: "draw decline", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw decline",
-		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw", 0) }})
+		summary: "Decline the pending draw offer.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawDecline{}, a.done("draw decline", 0) },
+		told: toldAs(match.KindDrawDecline, "decline of the draw offer")})
 	register(&command{name: "resign", writes: true, roles: rolesAnyone + " (operator only for the computer, rule 14)", usage: "resign white|black",
-		summary: "The side resigns.", parse: parseResign})
+		summary: "The side resigns.", parse: parseResign, told: toldLoss("resignation of")})
 	register(&command{name: "result", writes: true, roles: rolesArbiter, usage: "result 1-0|0-1|1/2-1/2 --reason R",
-		summary: "End the game by the arbiter's decision.", parse: parseResult})
+		summary: "End the game by the arbiter's decision.", parse: parseResult, told: toldEnd("the arbiter's decision")})
 	register(&command{name: "incident", writes: true, roles: "depends on the kind (see the table of incident kinds)",
 		usage:   "incident KIND --text T [--name NAME] [--in-hall|--remote] [--result R] [--refers SEQ]",
 		summary: "Log an incident; some kinds have guards and effects (docs/rules.md).", parse: parseIncident, told: toldIncident})
@@ -92,6 +94,12 @@ func runHelp(r *runner, a *args) error {
 	r.out("usage: arbiter [--db FILE] [--at TIME] [--as arbiter|operator|white|black] [--pin PASSPHRASE] [--secret PASSPHRASE] [--key-file FILE] COMMAND [ARGS]\n")
 	r.out("With no command, arbiter opens the console. Database: %s\n\nCommands:\n", r.g.DB)
 	for _, c := range Commands() {
+		if len(c.usage) > 60 {
+			// a long usage on a line of its own: every summary starts in
+			// one column
+			r.out("  %s\n  %-60s %s\n", c.usage, "", c.summary)
+			continue
+		}
 		r.out("  %-60s %s\n", c.usage, c.summary)
 	}
 	r.out("\nSee docs/cli.md for the full reference.\n")
@@ -177,8 +185,8 @@ func parseMatchNew(r *runner, a *args) (match.Command, error) {
 // down.
 func toldMatchNew(r *runner, _ match.Result) {
 	st := r.app.State()
-	r.out("match %q created: %s vs %s, %d games; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
-		st.Match.GamesPlanned, st.Match.Game1White, lotsText(st.Match.Lots))
+	r.out("match %q created: %s vs %s, %d games, %s; game 1: %s has White (%s)\n", st.Match.Title, st.Match.Players[0], st.Match.Players[1],
+		st.Match.GamesPlanned, controlsText(st.Match), st.Match.Game1White, lotsText(st.Match.Lots))
 	if r.inPlay {
 		return
 	}
@@ -187,6 +195,17 @@ func toldMatchNew(r *runner, _ match.Result) {
 		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
 		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
 	}
+}
+
+// controlsText is the match's time control for people ("time control
+// 40/2h, 20/1h, 30m"), each player's when they differ: the default control
+// (acm1996) is the 1996 match's, which a match made without --tc gets.
+func controlsText(m *match.Match) string {
+	a, b := m.Controls[m.Players[0]], m.Controls[m.Players[1]]
+	if a.String() == b.String() {
+		return "time control " + a.Readable()
+	}
+	return fmt.Sprintf("time controls %s %s / %s %s", m.Players[0], a.Readable(), m.Players[1], b.Readable())
 }
 
 func lotsText(l string) string {
@@ -246,15 +265,16 @@ func parseGameStart(r *runner, a *args) (match.Command, error) {
 	return match.GameStart{Game: n, StartPosition: from}, a.done("game start", 1)
 }
 
-// toldGameStart says which game started and whose clock runs.
-func toldGameStart(r *runner, _ match.Result) {
-	g := r.app.State().CurrentGame()
-	if !r.inPlay {
-		side := "White"
-		if s, ok := g.Clock.Running(); ok && s == clock.Black {
-			side = "Black"
-		}
-		r.out("game %d started: %s (White) vs %s (Black); %s's clock runs\n", g.Number, g.White, g.Black, side)
+// toldGameStart says which game started, the players' colours, the event
+// and the clocks ("game 1 started as event 2: Deep Blue (White) vs Garry
+// Kasparov (Black); White's clock runs (White 2:00:00, Black 2:00:00)").
+func toldGameStart(r *runner, res match.Result) {
+	e, ok := recordedEvent(res, match.KindGameStart, nil)
+	if !ok || r.inPlay {
+		return
+	}
+	if g := r.app.State().Game(e.game); g != nil {
+		r.out("game %d started as event %d: %s (White) vs %s (Black)%s\n", g.Number, e.seq, g.White, g.Black, r.after(res, e))
 	}
 }
 
@@ -277,14 +297,6 @@ func parseMove(r *runner, a *args) (match.Command, error) {
 		return nil, fmt.Errorf("move needs the move, e.g. 'move Nf3' or 'move g1f3'")
 	}
 	return match.Move{Input: a.pos[0], Pressed: pressed, NotEngine: notEngine, Reason: reason}, nil
-}
-
-// toldMove says when the move ended the game.
-func toldMove(r *runner, res match.Result) {
-	if m, ok := res.Moved(); ok && m.Ended && !r.inPlay {
-		end, _ := res.Ended()
-		r.out("%s: game over, %s (%s)\n", m.SAN, m.Result, end.Termination)
-	}
 }
 
 func parsePress(r *runner, a *args) (match.Command, error) {
@@ -418,13 +430,6 @@ func parseIncident(r *runner, a *args) (match.Command, error) {
 	return match.LogIncident{Incident: a.pos[0], IncidentArgs: ia}, nil
 }
 
-// toldIncident prints a setup card (rule 12).
-func toldIncident(r *runner, res match.Result) {
-	if card, ok := res.SetupCard(r.app.State(), nil); ok {
-		r.out("%s", card)
-	}
-}
-
 func parseFlag(r *runner, a *args) (match.Command, error) {
 	unknown := a.bool("order-unknown")
 	if err := a.done("flag", 1); err != nil {
@@ -436,11 +441,22 @@ func parseFlag(r *runner, a *args) (match.Command, error) {
 	return match.Flag{Side: a.pos[0], OrderUnknown: unknown}, nil
 }
 
-// toldFlag prints the verdict (6.9), in the command line's words.
+// toldFlag prints the verdict (6.9), in the command line's words,
+// and then, as every writing command, the flag recorded and what follows.
 func toldFlag(r *runner, res match.Result) {
-	if v, ok := res.Verdict(); ok && v.Reason != "" && !r.inPlay {
+	var p match.FlagPayload
+	e, ok := recordedEvent(res, match.KindFlag, &p)
+	if !ok || r.inPlay {
+		return
+	}
+	if v, ok := res.Verdict(); ok && v.Reason != "" {
 		r.out("%s\n", phrase.Translate(v.Why, say))
 	}
+	what := "flag of both sides"
+	if p.Side != "both" {
+		what = "flag of " + r.sideWho(e.game, p.Side)
+	}
+	r.out("%s %s%s\n", what, e.as(), r.after(res, e))
 }
 
 func runStatus(r *runner, a *args) error {
@@ -449,7 +465,7 @@ func runStatus(r *runner, a *args) error {
 		return err
 	}
 	if p := r.app.Problem(); p != "" {
-		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the record does not verify (%s): what follows stops before that event, and nothing more can be written\n", p)
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the record does not verify (%s): what follows stops before that event, and nothing more can be written; %s\n", p, brokenRecordAction)
 	}
 	st := r.app.State()
 	if r.g.AtSet && r.g.At.Before(st.LastAt) {
@@ -483,7 +499,7 @@ func StatusText(s match.Status) string {
 		fmt.Fprintf(&b, "Game %d (%s), ply %d, %s to move%s\n", g.Number, g.State, g.Ply, g.ToMove, ifs(g.LastMove != "", ", last move "+g.LastMove))
 		fmt.Fprintf(&b, "  White %s: %s (period %d, move %d)%s\n", g.White, g.Clock.White.Display, g.Clock.White.Period, g.Clock.White.Moves, flagText(g.Clock.White.Flag))
 		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
-		fmt.Fprintf(&b, "  running: %s; result %s %s\n", g.Clock.Running, g.Result, g.Termination)
+		fmt.Fprintf(&b, "  running: %s; result %s%s\n", g.Clock.Running, g.Result, ifs(g.Termination != "", " "+g.Termination))
 		if g.DrawOffer != "" {
 			by := g.White
 			if g.DrawOffer == "black" {
@@ -560,27 +576,27 @@ func runVerify(r *runner, a *args) error {
 		return fmt.Errorf("the record verifies (its head is %s), but %s", rep.Head, problem)
 	}
 	r.out("%s\n", rep.Head)
-	fmt.Fprintf(r.env.Stderr, "arbiter: %d events verified; the chain is intact\n", rep.Events)
+	r.tell("%s verified; the chain is intact", count(int(rep.Events), "event", "events"))
 	switch s := rep.Seal; {
 	case !s.Protected:
-		fmt.Fprintf(r.env.Stderr, "arbiter: unprotected match: the events are unsigned, so only the hash chain was checked; a rewritten chain is caught only with --head\n")
+		r.tell("unprotected match: the events are unsigned, so only the hash chain was checked; a rewritten chain is caught only with --head")
 	case !s.Signed:
-		fmt.Fprintf(r.env.Stderr, "arbiter: this older record has an arbiter PIN but no signatures: only the hash chain was checked\n")
+		r.tell("this older record has an arbiter PIN but no signatures: only the hash chain was checked")
 	default:
-		fmt.Fprintf(r.env.Stderr, "arbiter: %d signatures verified; the arbiter's key is %s\n", rep.Signatures, match.HexBlocks(s.ArbiterKey))
+		r.tell("%s verified; the arbiter's key is %s", count(rep.Signatures, "signature", "signatures"), match.HexBlocks(s.ArbiterKey))
 		if s.HeadSeq == 0 {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)\n")
+			r.tell("the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)")
 		} else {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head\n", s.HeadSeq, rep.Unsigned)
+			r.tell("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", s.HeadSeq, rep.Unsigned)
 		}
 		for _, line := range keyHistory(s.ArbiterKeys) {
-			fmt.Fprintf(r.env.Stderr, "arbiter: %s\n", line)
+			r.tell("%s", line)
 		}
 	}
 	if s := rep.Seal; s.MatchID != "" {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the match id is %s ('verify --match' checks it)\n", match.HexBlocks(s.MatchID))
+		r.tell("the match id is %s ('verify --match' checks it)", match.HexBlocks(s.MatchID))
 	} else if rep.Events > 0 {
-		fmt.Fprintf(r.env.Stderr, "arbiter: this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it\n")
+		r.tell("this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it")
 	}
 	return nil
 }

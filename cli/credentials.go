@@ -21,7 +21,7 @@ func init() {
 	register(&command{name: "credential check", writes: true, roles: rolesAnyone,
 		usage:   "credential check",
 		summary: "Check the credential given (--pin, --secret or --key-file) as any command of the role would, doing nothing: a wrong one is recorded (auth.fail) and backs off like any other.",
-		parse:   parseCredentialCheck})
+		parse:   parseCredentialCheck, told: toldCredentialCheck})
 	register(&command{name: "credential keygen", roles: rolesRead, usage: "credential keygen FILE",
 		summary: "Write a new key file (an Ed25519 key, readable only by you) to give with --key-file instead of a passphrase.",
 		run:     runCredentialKeygen})
@@ -164,15 +164,15 @@ func (r *runner) exportSeal() (match.Seal, error) {
 	case err != nil:
 		return s, err
 	case signed:
-		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter signed the head at event %d: %s (key %s)\n", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
+		r.tell("the arbiter signed the head at event %d: %s (key %s)", s.HeadSeq, match.HexBlocks(s.Head), match.HexBlocks(s.ArbiterKey))
 		return s, nil
 	case !s.Signed:
 		return s, nil // no arbiter key: nothing to name
 	}
 	if s.HeadSeq == 0 {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the arbiter has signed no head yet; give --pin to sign this one\n")
+		r.tell("nothing signed (no --pin given): the arbiter has signed no head yet; an export given with --pin signs this one")
 	} else {
-		fmt.Fprintf(r.env.Stderr, "arbiter: the last head the arbiter signed is event %d: %s\n", s.HeadSeq, match.HexBlocks(s.Head))
+		r.tell("nothing signed (no --pin given): the last head the arbiter signed is event %d: %s", s.HeadSeq, match.HexBlocks(s.Head))
 	}
 	return s, nil
 }

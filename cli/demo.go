@@ -52,7 +52,7 @@ func runDemo1996(r *runner, a *args) error {
 	if err := writeFile(out, r.g.DB, []byte(text)); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.env.Stderr, "arbiter: the match script is written to %s; run it with 'arbiter --db FILE --at %s play %s'\n",
+	r.tell("the match script is written to %s; run it with 'arbiter --db FILE --at %s play %s'",
 		out, demo.Start.Format("2006-01-02T15:04:05Z"), out)
 	return nil
 }

@@ -30,7 +30,7 @@ func init() {
 		summary: "Show what the running engine bridge is doing: its state, the engine, its last move and evaluation, the clocks it sent last.", run: runEngineStatus})
 	register(&command{name: "engine move", writes: true, roles: "operator, arbiter",
 		usage:   "engine move --game N --ply P --fen FEN --uci MOVE --received TIME [--eval E] [--depth D] [--nodes N] [--pondered] --transcript FILE --lines L --bytes B --sha256 HEX [--from F] [--line-hashes H,...] [--play]",
-		summary: "Record the move the computer's engine chose (what 'engine run' records; rule 9), with --play the move and the press too.", parse: parseEngineMove})
+		summary: "Record the move the computer's engine chose (what 'engine run' records; rule 9), with --play the move and the press too.", parse: parseEngineMove, told: toldEngineMove})
 }
 
 func runEngineRun(r *runner, a *args) error {
@@ -365,15 +365,16 @@ func (r *runner) checkTranscripts(moves []engine.Attested) (string, error) {
 	}
 	for _, f := range rep.Checked {
 		if rep.Problem == "" {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s holds what its engine.move events attest\n", f)
+			r.tell("the engine's transcript %s holds what its engine.move events attest", f)
 		}
 	}
 	for _, f := range rep.Missing {
 		if at, ok := rep.Elsewhere[f]; ok {
-			fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s, which engine.move events attest, is not here: the bridge at %s wrote it, and verify there checks it\n", f, at)
+			// written where its bridge ran: verify there checks it
+			r.tell("the engine's transcript %s, which engine.move events attest, is not here: the bridge at %s wrote it, and verify there checks it", f, at)
 			continue
 		}
-		fmt.Fprintf(r.env.Stderr, "arbiter: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
+		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
 	}
 	return rep.Problem, nil
 }

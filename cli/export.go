@@ -43,7 +43,11 @@ func runExportPGN(r *runner, a *args) error {
 		_, err := r.env.Stdout.Write(buf.Bytes())
 		return err
 	}
-	return writeFile(out, r.g.DB, buf.Bytes())
+	if err := writeFile(out, r.g.DB, buf.Bytes()); err != nil {
+		return err
+	}
+	r.tell("PGN written to %s", out)
+	return nil
 }
 
 func runExportPDF(r *runner, a *args) error {
@@ -91,7 +95,7 @@ func runExportPDF(r *runner, a *args) error {
 	if err := writeFile(out, r.g.DB, pdf); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.env.Stderr, "arbiter: report written to %s (fingerprint %s)\n", out, head)
+	r.tell("report written to %s (fingerprint %s)", out, head)
 	return nil
 }
 

@@ -20,7 +20,7 @@ func init() {
 		usage:   "correct --ply N --method record|proportional|keep|set [--white H:MM:SS --black H:MM:SS] [--cause operator-error|irregularity] [--no-bonus] --reason R | correct --ply N --preview",
 		summary: "Restore the position before ply N and set the clocks (rule 10, 6.13); --preview shows the four methods side by side.", parse: parseCorrectCommand, told: toldCorrect})
 	register(&command{name: "amend", writes: true, roles: rolesArbiter, usage: "amend --ply N MOVE --reason R",
-		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", parse: parseAmend})
+		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", parse: parseAmend, told: toldAmend})
 	register(&command{name: "claim repetition", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "claim repetition [--move M]",
 		summary: "Claim a draw by threefold repetition, now or with an intended move; an invalid claim is logged and play continues.",
 		parse:   func(r *runner, a *args) (match.Command, error) { return parseClaim(a, match.ClaimRepetition) }, told: toldClaim})
@@ -28,7 +28,7 @@ func init() {
 		summary: "Claim a draw under the fifty-move rule, now or with an intended move; an invalid claim is logged and play continues.",
 		parse:   func(r *runner, a *args) (match.Command, error) { return parseClaim(a, match.ClaimFiftyMoves) }, told: toldClaim})
 	register(&command{name: "forfeit", writes: true, roles: rolesArbiter, usage: "forfeit white|black --reason R",
-		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", parse: parseForfeit})
+		summary: "Default an absent player more than the forfeit time after the scheduled start (6.6); colours of later games are unchanged (rule 3).", parse: parseForfeit, told: toldLoss("forfeit of")})
 	register(&command{name: "arrive", writes: true, roles: rolesArbiter, usage: "arrive --player NAME [--at INSTANT]",
 		summary: "Record that a player arrived at the board (6.6), now or at --at; a player who arrived within the forfeit time is not defaulted.", parse: parseArrive, told: toldArrive})
 }
@@ -199,11 +199,18 @@ func parseClaim(a *args, kind string) (match.Command, error) {
 	return match.Claim{Draw: kind, Move: mv}, a.done("claim "+kind, 0)
 }
 
-// toldClaim prints the ruling on the claim.
+// toldClaim prints the ruling on the claim, then, as every writing
+// command, the claim recorded and what follows.
 func toldClaim(r *runner, res match.Result) {
-	if c, ok := res.Ruling(); ok && !r.inPlay {
+	var p match.ClaimPayload
+	e, ok := recordedEvent(res, match.KindClaim, &p)
+	if !ok || r.inPlay {
+		return
+	}
+	if c, ok := res.Ruling(); ok {
 		r.out("%s\n", c.Ruling)
 	}
+	r.out("claim of %s by %s %s%s\n", p.Kind, r.sideWho(e.game, p.Side), e.as(), r.after(res, e))
 }
 
 func parseForfeit(r *runner, a *args) (match.Command, error) {

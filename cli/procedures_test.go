@@ -22,7 +22,7 @@ func TestParseCorrect(t *testing.T) {
 		{"the ply counts from 1", "--ply 0 --method keep", "not a ply", 0, 0, false},
 		{"a method is required without preview", "--ply 2 --reason r", "needs --method", 0, 0, false},
 		{"a reading must be H:MM:SS", "--ply 2 --method set --white 45m", "not a clock reading", 0, 0, false},
-		{"unknown flags are refused", "--ply 2 --method keep --colour red", "does not take --colour", 0, 0, false},
+		{"unknown flags are refused with the command's usage", "--ply 2 --method keep --colour red", "does not take --colour: usage: arbiter correct --ply N", 0, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -317,6 +317,9 @@ func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
 		{"export pgn names the edited event and says what to do, not to run verify", []string{"export", "pgn"}},
 		{"export pdf names the edited event and says what to do, not to run verify", []string{"export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf")}},
 		{"export pdf with the arbiter's pin names the edited event and says what to do", []string{"--pin", arbPass, "export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf")}},
+		{"a move refused names the edited event and says what to do, not to run verify", []string{"--pin", arbPass, "move", "Nf3"}},
+		{"an incident refused names the edited event and says what to do, not to run verify", []string{"--pin", arbPass, "incident", "note", "--text", "quiet"}},
+		{"a player's move refused names the edited event and says what to do, not to run verify", []string{"--as", "white", "move", "Nf3"}},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
 			_, errs, code := arb(t, db, c.args...)
@@ -328,4 +331,10 @@ func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
 			}
 		})
 	}
+	t.Run("status warns naming the edited event and says what to do", func(t *testing.T) {
+		_, errs, code := arb(t, db, "status")
+		if code != 0 || !strings.HasPrefix(errs, "arbiter: warning: the record does not verify (event ") || !strings.Contains(errs, action) {
+			t.Errorf("exit %d, %s", code, errs)
+		}
+	})
 }

@@ -296,7 +296,11 @@ func runStationInvite(r *runner, a *args) error {
 	} else if opKey != "" {
 		return fmt.Errorf("--operator-key belongs to an invitation with --role operator")
 	}
-	return service.WriteInvitation(r.g.DB, out, *inv)
+	if err := service.WriteInvitation(r.g.DB, out, *inv); err != nil {
+		return err
+	}
+	r.tell("invitation of the %s station %s written to %s: on that machine give 'arbiter --db NEWFILE station join %s'", role, name, out, filepath.Base(out))
+	return nil
 }
 
 // operatorCredential is the operator's credential an operator's invitation

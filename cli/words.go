@@ -16,8 +16,9 @@ import (
 // docs/errors.md explains both.
 // brokenRecordAction is what to do with a record that does not verify, as
 // the console's banner says it: every refusal of the command line on such a
-// record ends with it (verify, export), rather than sending the user from
-// one command to the other.
+// record ends with it (verify, export, and every command that writes:
+// CodeRecordBroken), rather than sending the user from one command to the
+// other.
 const brokenRecordAction = "keep this file as it is, tell the appeals board, and continue from a backup"
 
 var words = phrase.Dictionary{
@@ -33,7 +34,7 @@ var words = phrase.Dictionary{
 	string(service.CodeInviteNeedsName):           "station invite needs --name NAME and -o INVITE",
 	string(service.CodeNotARunningHolder):         "%s is not a running record holder: start it with 'station serve' first",
 	string(service.CodeDamagedRecord):             "the database file is damaged; continue from the latest copy made with 'arbiter backup' and keep the damaged file for the appeals board",
-	string(match.CodeRecordBroken):                "the record does not verify (%s), so nothing more is written to it: find out with 'arbiter verify' and continue from a backup",
+	string(match.CodeRecordBroken):                "the record does not verify (%s), so nothing more is written to it: " + brokenRecordAction,
 	string(match.CodeSignNeedsPIN):                "signing the head needs the arbiter's credential: give --pin",
 	string(match.CodeNoMatch):                     "this database holds no match yet: create one with 'arbiter match new'",
 	string(match.CodeGameOver):                    "game %d is over (%s): start the next game with 'game start'",
@@ -66,7 +67,8 @@ var words = phrase.Dictionary{
 	string(match.CodeNoPauseForFault):             "rule 7: during a technical fault the computer's clock keeps running on its turn, so the clocks are not stopped for a fault; log it with 'incident technical-fault', or give --cause power-failure or unplayable",
 	string(match.CodeAdjustNeedsReason):           "adjust needs --reason: say why the clock is corrected",
 	string(match.CodeResultNeedsReason):           "result needs --reason: say why the arbiter decides",
-	string(match.CodeNoSuchPly):                   "there is no ply %d to take back: game %d has %d recorded plies; give --ply from 1 to %d",
+	string(match.CodeNoSuchPly):                   "there is no ply %d to take back: the last recorded ply of game %d is ply %d; give --ply from 1 to %d",
+	string(match.CodeNoPlyToAmend):                "there is no ply %d to amend: the last recorded ply of game %d is ply %d; give --ply from 1 to %d",
 	string(match.CodeCorrectNeedsReason):          "correct needs --reason: say what went wrong",
 	string(match.CodeNotACorrectionCause):         "--cause %q is not a cause: use operator-error (rule 10) or irregularity (6.13)",
 	string(match.CodeNotAMethod):                  "--method %q is not a method: use record, proportional, keep or set",

@@ -148,6 +148,9 @@ func correctionOptions(m *Match, g *Game, ply int, at time.Time) (CorrectionOpti
 		return o, refuseAs(CodePressedRecordFirst, colour(*g.Pressed))
 	}
 	entries := g.Sheet.Entries()
+	if len(entries) == 0 {
+		return o, refuseAs(CodeNoMovesYet, g.Number) // not "choose a ply from 1 to 0"
+	}
 	if ply < 1 || ply > len(entries) {
 		return o, refuseAs(CodeNoSuchPly, ply, g.Number, len(entries), len(entries))
 	}

@@ -163,6 +163,7 @@ const (
 	CodeNoOperator                Code = "no-operator"
 	CodeNoOperatorCredential      Code = "no-operator-credential"
 	CodeNoPlyToAmend              Code = "no-ply-to-amend"
+	CodeNoMovesYet                Code = "no-moves-yet" // correct or amend on a game with no move recorded
 	CodeNoRecordToAmend           Code = "no-record-to-amend"
 	CodeNoScheduledStart          Code = "no-scheduled-start"
 	CodeNoSuchGame                Code = "no-such-game"
@@ -235,7 +236,7 @@ var SharedCodes = []Code{
 	CodeMethodImpossible, CodeMoveCounterOutOfRange, CodeMoveNotLegal, CodeNegativeClock,
 	CodeNegativeForfeitTime, CodeNoCommand, CodeNoCommandKind, CodeNoComputer, CodeNoDrawOffer,
 	CodeNoGameToForfeit, CodeNoGameToReset, CodeNoKeyToSignHead, CodeNoOperator,
-	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoRecordToAmend, CodeNoScheduledStart,
+	CodeNoOperatorCredential, CodeNoPlyToAmend, CodeNoMovesYet, CodeNoRecordToAmend, CodeNoScheduledStart,
 	CodeNoSuchGame, CodeNotAClaim, CodeNotACommandKind, CodeNotACredentialRole,
 	CodeNotAPosition, CodeNotAResult, CodeNotARuling, CodeNotATimeZone, CodeNotAnAppeal,
 	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotCanonical, CodeNotARole, CodeNotPlayerOfGame, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,

@@ -42,7 +42,7 @@ func (l LogIncident) Validate() error {
 func kindOf(name string) (incidentKind, error) {
 	k, ok := incidentKinds[name]
 	if !ok {
-		return k, refuseAs(CodeNotAnIncidentKind, name, IncidentKinds())
+		return k, refuseAs(CodeNotAnIncidentKind, name, strings.Join(IncidentKinds(), ", ")) // a list as a face writes it, not Go's [a b]
 	}
 	return k, nil
 }

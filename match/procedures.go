@@ -651,6 +651,9 @@ func (am Amend) run(t *tx, _ *Result) error {
 		return refuseAs(CodeNoRecordToAmend)
 	}
 	probe := g.Sheet.Clone()
+	if probe.Ply() == 0 {
+		return refuseAs(CodeNoMovesYet, g.Number) // not "choose a ply from 1 to 0"
+	}
 	if ply < 1 || ply > probe.Ply() {
 		return refuseAs(CodeNoPlyToAmend, ply, g.Number, probe.Ply(), probe.Ply())
 	}
