@@ -23,7 +23,7 @@ import (
 // travels as from an operator's laptop to the authority).
 func init() {
 	register(&command{name: "engine run", roles: "operator (with the operator's credential on a protected match)",
-		usage:   "engine run --cmd \"PROGRAM [ARGS]\" [--option NAME=VALUE]... [--overhead DURATION] [--ponder] [--play] [--hang DURATION] [--restarts N] [--resign-below PAWNS [--resign-moves N]]",
+		usage:   "engine run --cmd \"PROGRAM [ARGS]\" [--option NAME=VALUE]... [--overhead DURATION] [--ponder] [--play] [--hang DURATION] [--restarts N] [--resign-below PAWNS [--resign-moves N]] [--take-over REASON]",
 		summary: "Run the computer's equipment until killed: relay the human's moves and the clocks to a UCI engine, record its moves (with --play make them), record its faults and restart it (rules 7–12).",
 		run:     runEngineRun})
 	register(&command{name: "engine status", roles: rolesRead, usage: "engine status [--json]",
@@ -50,6 +50,12 @@ func runEngineRun(r *runner, a *args) error {
 	}
 	if opts.Restarts < 0 {
 		return fmt.Errorf("--restarts must be 0 or more, not %d", opts.Restarts)
+	}
+	if v, ok := a.take("take-over"); ok {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("--take-over needs the reason the bridge that plays is gone, e.g. --take-over \"the laptop died\"")
+		}
+		opts.TakeOver = v
 	}
 	below, suggest := a.take("resign-below")
 	_, moves := a.flags["resign-moves"]
@@ -128,13 +134,30 @@ func runEngineStatus(r *runner, a *args) error {
 			rec = EngineRecordOf(r.app.State())
 		}
 	}
-	if !ran {
-		sf, station, _ := service.ReadStation(r.g.DB)
+	sf, station, _ := service.ReadStation(r.g.DB)
+	if b := r.bridge(); b != nil {
+		rec.BridgeHere = (station && b.Station == sf.Name) || (!station && b.Station == "")
+	}
+	if !ran || (s.State == engine.StateStopped && rec.Bridge != "" && (!rec.BridgeHere || s.BridgePID == rec.BridgePID)) {
+		// no bridge here now: what the record knows of the one that plays
+		// (a status left by a bridge gone says no more than that)
+		if ran {
+			r.out("%s", EngineStatusText(s, rec))
+		}
 		r.out("%s", EngineAbsentText(r.g.DB, station && sf.Role == "mirror", rec))
 		return nil
 	}
 	r.out("%s", EngineStatusText(s, rec))
 	return nil
+}
+
+// bridge is the bridge the record opened by engine status knows to play
+// (nil: none, or no record open).
+func (r *runner) bridge() *match.Bridge {
+	if r.app == nil {
+		return nil
+	}
+	return r.app.State().Bridge
 }
 
 // EngineAbsentText says that no bridge has run beside the record db, and
@@ -144,6 +167,15 @@ func runEngineStatus(r *runner, a *args) error {
 func EngineAbsentText(db string, mirror bool, rec EngineRecord) string {
 	var b strings.Builder
 	switch {
+	case rec.Bridge != "" && rec.BridgeHere:
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, but the record knows the bridge %s here (process %d, since %s) plays %s: it ended without stopping (killed, or its machine went down); 'arbiter --db %s engine run --cmd PROGRAM' here takes over from it, recorded.\n",
+			db, rec.Bridge, rec.BridgePID, rec.BridgeSince, rec.Computer, db)
+	case rec.Bridge != "" && mirror:
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the record knows the bridge %s at %s (process %d, since %s) plays %s; what it records reaches this record.\n",
+			db, rec.Bridge, rec.BridgeAt, rec.BridgePID, rec.BridgeSince, rec.Computer)
+	case rec.Bridge != "":
+		fmt.Fprintf(&b, "No engine bridge runs beside %s, but the record knows the bridge %s at %s (process %d, since %s) plays %s: one engine per match, so start none here; if it is gone (its station died), take over from it with 'arbiter --db %s engine run --cmd PROGRAM --take-over REASON' on %s's turn.\n",
+			db, rec.Bridge, rec.BridgeAt, rec.BridgePID, rec.BridgeSince, rec.Computer, db, rec.Computer)
 	case mirror:
 		fmt.Fprintf(&b, "No engine bridge runs beside %s, the control room's mirror: the computer's equipment runs at the operator's station; what it recorded reaches this record.\n", db)
 	case rec.Last != "":
@@ -189,11 +221,25 @@ type EngineRecord struct {
 	// Fault is the game's last technical fault in the record, FaultAt its
 	// instant; "" none.
 	Fault, FaultAt string
+	// Bridge is the bridge the record knows to play the computer
+	// (engine.start), BridgeAt where ("the record's own machine" or the
+	// station), BridgePID its process, BridgeSince when it started; ""
+	// none.
+	Bridge, BridgeAt, BridgeSince string
+	BridgePID                     int
+	// BridgeHere: that bridge ran at this station (on one machine: at
+	// this record), where its lock proves it gone when no status is
+	// written.
+	BridgeHere bool
 }
 
 // EngineRecordOf reads an EngineRecord from the state of the record.
 func EngineRecordOf(st *match.State) EngineRecord {
 	var rec EngineRecord
+	if b := st.Bridge; b != nil && st.Match != nil {
+		rec.Computer = st.Match.Computer
+		rec.Bridge, rec.BridgeAt, rec.BridgePID, rec.BridgeSince = b.Bridge, fmt.Sprint(b.Where()), b.PID, b.Started.UTC().Format(time.RFC3339)
+	}
 	g := st.CurrentGame()
 	if st.Match == nil || st.Match.Computer == "" || g == nil || !g.Live() {
 		return rec
@@ -323,6 +369,11 @@ func (r *runner) checkTranscripts(moves []engine.Attested) (string, error) {
 		}
 	}
 	for _, f := range rep.Missing {
+		if at, ok := rep.Elsewhere[f]; ok {
+			// written where its bridge ran: verify there checks it
+			r.tell("the engine's transcript %s, which engine.move events attest, is not here: the bridge at %s wrote it, and verify there checks it", f, at)
+			continue
+		}
 		fmt.Fprintf(r.env.Stderr, "arbiter: warning: the engine's transcript %s, which engine.move events attest, is not here: not checked\n", f)
 	}
 	return rep.Problem, nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,6 +59,20 @@ func mustNow(t *testing.T, db string, args ...string) string {
 	return out
 }
 
+// transcriptPath is game's transcript beside the record db, as the last
+// bridge that wrote one named it (game-N.BRIDGE.log, the bridge's id in
+// its engine.start); "" none.
+func transcriptPath(db string, game int) string {
+	paths, _ := filepath.Glob(filepath.Join(engine.Dir(db), fmt.Sprintf("game-%d.*.log", game)))
+	latest, at := "", time.Time{}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(at) {
+			latest, at = p, fi.ModTime()
+		}
+	}
+	return latest
+}
+
 // bridgeProc is 'arbiter engine run' running as a child process.
 type bridgeProc struct {
 	cmd    *exec.Cmd
@@ -82,7 +97,7 @@ func startBridge(t *testing.T, db string, args ...string) *bridgeProc {
 		<-b.done
 		if t.Failed() {
 			t.Logf("engine run's standard error:\n%s", b.stderr.String())
-			tr, _ := os.ReadFile(filepath.Join(engine.Dir(db), engine.TranscriptName(1)))
+			tr, _ := os.ReadFile(transcriptPath(db, 1))
 			t.Logf("game 1's transcript:\n%s", tr)
 		}
 	})
@@ -201,7 +216,7 @@ type goLineOf struct {
 
 func goLines(t *testing.T, db string, game int) []goLineOf {
 	t.Helper()
-	f, err := os.Open(filepath.Join(engine.Dir(db), engine.TranscriptName(game)))
+	f, err := os.Open(transcriptPath(db, game))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +332,7 @@ func TestEngineRunPlaysStockfishFromMove38WithTheClocksOfTheRecord(t *testing.T)
 		}
 	}
 	out, errs, code := arbNow(t, db, "verify")
-	if code != 0 || !strings.Contains(errs, "game-1.log holds what its engine.move events attest") {
+	if code != 0 || !strings.Contains(errs, transcriptPath(db, 1)+" holds what its engine.move events attest") {
 		t.Fatalf("verify: exit %d: %s%s", code, out, errs)
 	}
 	if s := mustNow(t, db, "engine", "status", "--json"); !strings.Contains(s, `"engine": "Stockfish 15.1"`) || !strings.Contains(s, `"state": "stopped"`) {
@@ -356,7 +371,7 @@ func TestVerifyNamesTheFirstLineOfATranscriptThatDiffers(t *testing.T) {
 	b := startBridge(t, db, "--cmd", fakeEngine(), "--play")
 	playAgainst(t, db, 3, 0, 30*time.Second)
 	b.stop(t, db)
-	path := filepath.Join(engine.Dir(db), engine.TranscriptName(1))
+	path := transcriptPath(db, 1)
 	orig, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -519,6 +534,22 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	// the operator at the laptop enters another move than the engine's:
 	// refused naming both, then recorded as not the engine's
 	b = startBridge(t, laptop, "--cmd", fakeEngine())
+
+	// one engine per match: a bridge at the arbiter's station, whose
+	// replica holds the laptop's bridge's start, is refused naming the
+	// laptop (before, it started: two engines, and verify there called
+	// the laptop's transcript cut short)
+	if errs, code := refusedBridge(t, first, "--pin", signPIN, "engine", "run", "--cmd", fakeEngine()); code != 1 ||
+		!strings.Contains(errs, "An engine bridge already plays for the computer in this match, at laptop (process ") ||
+		!strings.Contains(errs, "--take-over REASON") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("a second bridge at the arbiter's station: exit %d, %q", code, errs)
+	}
+	if m, _ := filepath.Glob(filepath.Join(engine.Dir(first), "game-*.log")); len(m) != 0 {
+		t.Fatalf("the refused bridge wrote transcripts %v", m)
+	}
+	if out := mustArb(t, first, "engine", "status"); !strings.Contains(out, "the record knows the bridge ") || !strings.Contains(out, " at laptop (process ") {
+		t.Fatalf("engine status at the arbiter's station: %s", out)
+	}
 	human(9)
 	deadline := time.Now().Add(30 * time.Second)
 	for countEvents(t, laptop, match.KindEngineMove) < 6 {
@@ -541,6 +572,14 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	// signed by the operator's credential, and the transcript verifies
 	if a, b := strings.TrimSpace(mustArb(t, first, "verify")), strings.TrimSpace(mustNow(t, laptop, "verify")); a != b {
 		t.Fatalf("heads differ: %s %s", a, b)
+	}
+	// at the arbiter's station the laptop's transcripts are not here, and
+	// said to be the laptop's
+	if _, errs, code := arbNow(t, first, "verify"); code != 0 || !strings.Contains(errs, "is not here: the bridge at laptop wrote it") {
+		t.Fatalf("verify at the arbiter's station: exit %d, %s", code, errs)
+	}
+	if n, m := countEvents(t, laptop, match.KindEngineStart), countEvents(t, laptop, match.KindEngineStop); n != 2 || m != 2 {
+		t.Fatalf("%d engine.start and %d engine.stop events, want each bridge's start and stop", n, m)
 	}
 	checkGoAgainstStatus(t, laptop, 1)
 	engineMoves := eventsOf(t, laptop, match.KindEngineMove)
@@ -585,11 +624,34 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	if signers["operator"] < len(engineMoves) {
 		t.Errorf("requests signed by %v: the bridge's commands are not all signed by the operator's credential", signers)
 	}
-	for _, k := range []string{"engine.move", "incident", "move"} {
+	for _, k := range []string{"engine.move", "incident", "move", "engine.start", "engine.stop"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s among the operator's requests (%v): the bridge's and the operator's commands travel as values", k, kinds)
 		}
 	}
+}
+
+// refusedBridge runs 'arbiter --db db ARGS' (an engine run that must be
+// refused) as a child process: its standard error and exit status; one
+// that still runs after 30 s is killed and fails the test.
+func refusedBridge(t *testing.T, db string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"--db", db}, args...)...)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("engine run was not refused within 30 s: %s", stderr.String())
+	}
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	}
+	return stderr.String(), code
 }
 
 // waitEngineStatus waits until the bridge's status of db satisfies cond.
@@ -778,6 +840,18 @@ func TestEngineStatusAtTheMirrorSaysWhereTheEquipmentRunsAndWhatTheRecordHoldsOf
 			[]string{"No engine bridge has run for m.db, but the record holds the engine's moves of game 2: a bridge runs at another station (the operator's); run one bridge per match.\n",
 				"  the record's last engine move: game 2, 5.exf6"},
 			[]string{"engine run"}},
+		{"a station whose record knows the bridge at another station names it and the take-over, and starts none", false,
+			EngineRecord{Computer: "Deep Blue", Bridge: "0a0a0a0a0a0a", BridgeAt: "laptop", BridgePID: 4170, BridgeSince: "2026-12-05T14:02:11Z"},
+			[]string{"No engine bridge runs beside m.db, but the record knows the bridge 0a0a0a0a0a0a at laptop (process 4170, since 2026-12-05T14:02:11Z) plays Deep Blue: one engine per match, so start none here; if it is gone (its station died), take over from it with 'arbiter --db m.db engine run --cmd PROGRAM --take-over REASON' on Deep Blue's turn.\n"},
+			[]string{"start one with"}},
+		{"the mirror whose record knows the bridge names where it runs", true,
+			EngineRecord{Computer: "Deep Blue", Bridge: "0a0a0a0a0a0a", BridgeAt: "laptop", BridgePID: 4170, BridgeSince: "2026-12-05T14:02:11Z"},
+			[]string{"No engine bridge runs beside m.db, the control room's mirror: the record knows the bridge 0a0a0a0a0a0a at laptop (process 4170, since 2026-12-05T14:02:11Z) plays Deep Blue; what it records reaches this record.\n"},
+			[]string{"engine run"}},
+		{"a record whose bridge here ended without stopping is told a new one takes over from it", false,
+			EngineRecord{Computer: "Deep Blue", Bridge: "0a0a0a0a0a0a", BridgeAt: "the record's own machine", BridgePID: 4170, BridgeSince: "2026-12-05T14:02:11Z", BridgeHere: true},
+			[]string{"No engine bridge runs beside m.db, but the record knows the bridge 0a0a0a0a0a0a here (process 4170, since 2026-12-05T14:02:11Z) plays Deep Blue: it ended without stopping (killed, or its machine went down); 'arbiter --db m.db engine run --cmd PROGRAM' here takes over from it, recorded.\n"},
+			[]string{"--take-over"}},
 		{"another record is told how to start a bridge, as before", false, EngineRecord{},
 			[]string{"No engine bridge has run for m.db: start one with 'arbiter --db m.db engine run --cmd PROGRAM'.\n"}, []string{"the record's"}},
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -59,6 +61,16 @@ type Options struct {
 	// Trace, when set, is told of the bridge's steps on this process's
 	// own clock (the benchmarks measure the relay with it).
 	Trace *Trace
+	// TakeOver, when the record knows another bridge plays the computer at
+	// another station (engine.start), takes over from it, for this reason
+	// (engine run --take-over REASON): that bridge is gone (its station
+	// died, a technical fault). Without it the bridge is refused (one
+	// engine per match). A bridge the record names at this very station
+	// is gone for sure once its lock is free: it is taken over without.
+	TakeOver string
+	// ID, when set, is the bridge's id (match.BridgeIDLen hex digits; the
+	// tests'): else a random one.
+	ID string
 }
 
 // Trace follows the bridge's steps, each with the instant it happened on
@@ -91,6 +103,7 @@ type bridge struct {
 	opts Options
 	argv []string
 	logf func(string, ...any)
+	id   string // the bridge's id (engine.start): its transcripts' names
 
 	sess        *session
 	transcripts map[int]*transcript
@@ -109,6 +122,7 @@ type bridge struct {
 	written     time.Time // when the status was last written
 	dirty       bool
 	err         error // the error Run returns (the engine cannot be started at all)
+	started     bool  // engine.start is recorded
 }
 
 // lastMove is the engine's last bestmove recorded: for which game and
@@ -185,9 +199,74 @@ func Run(ctx context.Context, rec Record, opts Options) error {
 	}
 	defer lock.Release()
 	b := newBridge(rec, opts, argv)
-	b.logf("the computer's equipment runs on %s with %s (process %d)", rec.Path(), opts.Cmd, os.Getpid())
+	if err := b.start(ctx); err != nil {
+		return err
+	}
+	b.logf("the computer's equipment runs on %s with %s (process %d, bridge %s)", rec.Path(), opts.Cmd, os.Getpid(), b.id)
 	defer b.close()
 	return b.loop(ctx)
+}
+
+// start records that this bridge plays the computer's side from now on
+// (engine.start): refused while the record knows another bridge plays,
+// unless that one ran at this station (its lock, which this bridge now
+// holds, proves it gone) or the operator takes over from it (TakeOver).
+func (b *bridge) start(ctx context.Context) error {
+	if _, err := b.rec.Follow(ctx); err != nil {
+		return err
+	}
+	host, _ := os.Hostname()
+	cmd := match.EngineStart{Bridge: b.id, Station: b.rec.Station(), Host: host, PID: os.Getpid(), Cmd: b.opts.Cmd}
+	if cur := b.rec.State().Bridge; cur != nil {
+		switch {
+		case cur.Station == cmd.Station:
+			cmd.Replaces = cur.Bridge
+			cmd.Reason = fmt.Sprintf("the bridge before it at this station (process %d) ended without stopping: its lock was free", cur.PID)
+			if b.opts.TakeOver != "" {
+				cmd.Reason = b.opts.TakeOver
+			}
+		case b.opts.TakeOver != "":
+			cmd.Replaces, cmd.Reason = cur.Bridge, b.opts.TakeOver
+		}
+	}
+	if _, err := b.give(ctx, cmd); err != nil {
+		return err
+	}
+	if cmd.Replaces != "" {
+		b.logf("the bridge %s takes over from the bridge %s: %s", b.id, cmd.Replaces, cmd.Reason)
+	}
+	b.started = true
+	return nil
+}
+
+// stop records that this bridge no longer plays (engine.stop), unless
+// another took over from it meanwhile.
+func (b *bridge) stop() {
+	if !b.started {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stopWithin)
+	defer cancel()
+	b.rec.Follow(ctx)
+	if cur := b.rec.State().Bridge; cur == nil || cur.Bridge != b.id {
+		b.logf("the bridge %s was taken over meanwhile: its stop is not recorded", b.id)
+		return
+	}
+	if _, err := b.give(ctx, match.EngineStop{Bridge: b.id}); err != nil {
+		b.logf("the bridge's stop is not recorded (the record still names it; the next bridge at this station takes over from it, one elsewhere with --take-over): %v", err)
+	}
+}
+
+// stopWithin is how long a stopping bridge tries to record its stop.
+const stopWithin = 5 * time.Second
+
+// NewBridgeID is a random bridge id (match.BridgeIDLen hex digits).
+func NewBridgeID() string {
+	var r [match.BridgeIDLen / 2]byte
+	if _, err := rand.Read(r[:]); err != nil {
+		panic(err) // crypto/rand does not fail
+	}
+	return hex.EncodeToString(r[:])
 }
 
 // newBridge is the bridge of Run, before its loop: no engine runs yet.
@@ -197,7 +276,11 @@ func newBridge(rec Record, opts Options, argv []string) *bridge {
 	if b.logf == nil {
 		b.logf = func(string, ...any) {}
 	}
-	b.status = Status{State: StateStarting, Cmd: opts.Cmd, BridgePID: os.Getpid(), MaxRestarts: max(0, opts.Restarts)}
+	b.id = opts.ID
+	if b.id == "" {
+		b.id = NewBridgeID()
+	}
+	b.status = Status{State: StateStarting, Cmd: opts.Cmd, BridgePID: os.Getpid(), Bridge: b.id, MaxRestarts: max(0, opts.Restarts)}
 	if opts.ResignMoves > 0 {
 		b.status.ResignBelow, b.status.ResignMoves = &opts.ResignBelow, opts.ResignMoves
 	}
@@ -212,6 +295,7 @@ func (b *bridge) close() {
 	for _, t := range b.transcripts {
 		t.close()
 	}
+	b.stop()
 	b.status.State, b.status.PID = StateStopped, 0
 	b.writeStatus(true)
 }
@@ -300,6 +384,13 @@ func (b *bridge) served() (*match.Game, bool) {
 func (b *bridge) reconcile(ctx context.Context) {
 	if seq := b.rec.State().Seq; seq != b.status.Seq {
 		b.status.Seq, b.dirty = seq, true
+	}
+	if cur := b.rec.State().Bridge; b.started && cur != nil && cur.Bridge != b.id {
+		// taken over (one engine per match): the record takes nothing
+		// more of this bridge, which stops
+		b.err = refuse(CodeTakenOver, b.id, cur.Bridge, cur.Where())
+		b.started = false
+		return
 	}
 	g, live := b.served()
 	if b.sess != nil && (g == nil || b.sess.game != g.Number) {
@@ -597,7 +688,7 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	}
 	play := b.opts.Play && b.mayPlay(g)
 	cmd := match.EngineMove{Game: cur.game, Ply: cur.ply, FEN: cur.fen, UCI: best, Received: l.at, Eval: s.info.eval,
-		Depth: s.info.depth, Nodes: s.info.nodes, Pondered: cur.hit, EngineTranscript: s.t.attest(l.mark, from), Play: play}
+		Depth: s.info.depth, Nodes: s.info.nodes, Pondered: cur.hit, EngineTranscript: s.t.attest(l.mark, from), Play: play, Bridge: b.id}
 	b.last = lastMove{game: cur.game, ply: cur.ply, fen: cur.fen, uci: best, ponder: ponder}
 	if play {
 		b.tried = playKey(cur.game, cur.ply, cur.fen, best)
@@ -740,7 +831,7 @@ func (b *bridge) transcript(game int) (*transcript, error) {
 	if t, ok := b.transcripts[game]; ok {
 		return t, nil
 	}
-	t, err := openTranscript(Dir(b.rec.Path()), game)
+	t, err := openTranscript(Dir(b.rec.Path()), game, b.id)
 	if err != nil {
 		return nil, err
 	}
@@ -812,7 +903,7 @@ func (b *bridge) fault(ctx context.Context, what string) {
 	switch {
 	case b.restarts[n] >= b.opts.Restarts:
 		b.gaveUp[n] = true
-		text += fmt.Sprintf(" It has been restarted %d times in game %d, the most allowed: the bridge leaves the computer to the operator.", b.restarts[n], n)
+		text += fmt.Sprintf(" It has been restarted %d times in game %d, the most allowed: the bridge leaves the computer to the operator (his moves are entered as not the engine's, with a reason).", b.restarts[n], n)
 	case live && !b.computersTurn(g):
 		text += " It is the human's turn: the engine is restarted and set up once he has moved (rule 12)."
 	default:

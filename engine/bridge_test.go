@@ -49,6 +49,7 @@ type rig struct {
 	log    []string
 	human  match.Role
 	engine match.Role
+	id     string // the last bridge's id: its transcripts' names
 }
 
 // newRig makes a match "Kasparov" against the computer "Deep Blue" with
@@ -96,6 +97,10 @@ func (r *rig) run(opts Options) {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.stop, r.done = cancel, make(chan error, 1)
+	if opts.ID == "" {
+		opts.ID = NewBridgeID()
+	}
+	r.id = opts.ID
 	opts.Logf = func(f string, a ...any) {
 		r.logMu.Lock()
 		r.log = append(r.log, time.Now().Format("15:04:05.000 ")+sprintf(f, a...))
@@ -162,7 +167,7 @@ type tline struct {
 
 func (r *rig) transcript(n int) []tline {
 	r.t.Helper()
-	f, err := os.Open(filepath.Join(Dir(r.path), TranscriptName(n)))
+	f, err := os.Open(filepath.Join(Dir(r.path), TranscriptName(n, r.id)))
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -188,8 +188,13 @@ func TestAfterTheLastRestartTheBridgeLeavesTheComputerToTheOperator(t *testing.T
 	if !strings.Contains(s.Note, "the operator plays for the computer") {
 		t.Errorf("note %q", s.Note)
 	}
-	// the operator plays on; the bridge starts no engine again in this game
-	r.do(match.RoleOperator, match.Move{Input: "Nc3"})
+	// the operator plays on, his moves not the engine's (the record knows
+	// the bridge plays: a move by hand without --not-engine is refused,
+	// naming it); the bridge starts no engine again in this game
+	if _, err := r.try(match.RoleOperator, match.Move{Input: "Nc3"}); match.ErrorCode(err) != match.CodeEngineNotAnswered {
+		t.Fatalf("the operator's move without --not-engine: %v, want %s", err, match.CodeEngineNotAnswered)
+	}
+	r.do(match.RoleOperator, match.Move{Input: "Nc3", NotEngine: true, Reason: "the engine is down"})
 	seq := r.do(r.human, match.Move{Input: "Nc6"}).Events[0].Seq
 	r.waitStatus("the human's move read", 10*time.Second, func(s Status) bool { return s.Seq >= seq })
 	if n := r.linesOf("uci"); n != 2 {

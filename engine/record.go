@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"arbiter/internal/phrase"
@@ -29,6 +30,9 @@ type Record interface {
 	Give(ctx context.Context, cmd match.Command) (match.Result, error)
 	// Path is the record's file.
 	Path() string
+	// Station is the name of the station whose record it is ("": a
+	// record without stations), where the bridge says it runs.
+	Station() string
 	Close()
 }
 
@@ -118,6 +122,8 @@ func (h *here) Give(ctx context.Context, cmd match.Command) (match.Result, error
 
 func (h *here) Path() string { return h.app.DB().Path() }
 
+func (h *here) Station() string { return "" }
+
 func (h *here) Close() { h.app.DB().Close() }
 
 // station is the replica of an operator's laptop (or of any station whose
@@ -129,6 +135,7 @@ type station struct {
 	now     func() time.Time
 	actor   match.Actor
 	version int64
+	name    string // the station's (FILE.station.json)
 }
 
 func openStation(ctx context.Context, path string, actor match.Actor, now func() time.Time) (*station, error) {
@@ -150,6 +157,9 @@ func openStation(ctx context.Context, path string, actor match.Actor, now func()
 		return nil, err
 	}
 	s := &station{path: path, app: app, link: link, now: now, actor: actor}
+	if sf, ok, err := service.ReadStation(path); err == nil && ok {
+		s.name = sf.Name
+	}
 	s.version, _ = app.DB().DataVersion(ctx)
 	if _, err := link.CheckCredential(ctx, s.command(match.CredentialCheck{})); err != nil {
 		s.Close()
@@ -181,10 +191,18 @@ func (s *station) Give(ctx context.Context, cmd match.Command) (match.Result, er
 	}
 	res, err := s.link.Send(ctx, s.command(cmd))
 	s.Follow(ctx) // committed or not, the replica says what now stands
+	var refused *service.Refused
+	if errors.As(err, &refused) && refused.Refusal != nil {
+		// the match's refusal, as on one machine: each face words it
+		// (the bridge's start refused, one engine per match)
+		return res.Result, refused.Refusal
+	}
 	return res.Result, err
 }
 
 func (s *station) Path() string { return s.path }
+
+func (s *station) Station() string { return s.name }
 
 func (s *station) Close() {
 	s.link.Close()

@@ -23,6 +23,7 @@ const (
 	CodeTranscriptNotOpened  match.Code = "engine-transcript-not-opened"
 	CodeTranscriptNotWritten match.Code = "engine-transcript-not-written"
 	CodeLockNotTaken         match.Code = "engine-lock-not-taken"
+	CodeTakenOver            match.Code = "engine-taken-over"
 )
 
 // The refusals that name the command line's flags (--cmd, --option): each
@@ -44,6 +45,7 @@ var english = phrase.Table[match.Code]{
 	CodeTranscriptNotOpened:  "the transcript %s cannot be opened: %v",
 	CodeTranscriptNotWritten: "the transcript %s could not be written: %v",
 	CodeLockNotTaken:         "the engine bridge's lock cannot be taken: %v",
+	CodeTakenOver:            "this engine bridge (%s) was taken over by the bridge %s at %s, which plays the computer now (one engine per match): it stops",
 }
 
 // RefusalCodes lists the bridge's own refusals every face words alike.

@@ -39,6 +39,9 @@ type Status struct {
 	Cmd       string `json:"cmd"`
 	PID       int    `json:"pid"`
 	BridgePID int    `json:"bridge_pid"`
+	// Bridge is the bridge's id (its engine.start; its transcripts are
+	// game-N.BRIDGE.log).
+	Bridge string `json:"bridge,omitempty"`
 	// Restarts counts this game's restarts after technical faults, of at
 	// most MaxRestarts.
 	Restarts    int `json:"restarts"`

@@ -32,8 +32,17 @@ const InstantLayout = "2006-01-02T15:04:05.000Z"
 // Dir is the folder of a record's transcripts and the bridge's status.
 func Dir(db string) string { return db + ".engine" }
 
-// TranscriptName is the file name of game n's transcript.
-func TranscriptName(game int) string { return "game-" + strconv.Itoa(game) + ".log" }
+// TranscriptName is the file name of game n's transcript written by the
+// bridge whose id is bridge (engine.start): game-N.BRIDGE.log, so that two
+// bridges of a match (one taken over from the other, at another station)
+// never write, nor verify, one file as theirs. Records written before
+// bridges were recorded named it game-N.log (bridge "").
+func TranscriptName(game int, bridge string) string {
+	if bridge == "" {
+		return "game-" + strconv.Itoa(game) + ".log"
+	}
+	return "game-" + strconv.Itoa(game) + "." + bridge + ".log"
+}
 
 // mark is where a transcript stands after a line: the lines and bytes so
 // far and the SHA-256 of those bytes.
@@ -58,11 +67,11 @@ type transcript struct {
 
 // openTranscript opens (or creates) game's transcript in dir for
 // appending, reading what a bridge before wrote into it.
-func openTranscript(dir string, game int) (*transcript, error) {
+func openTranscript(dir string, game int, bridge string) (*transcript, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, refuse(CodeFolderNotMade, dir, err)
 	}
-	name := TranscriptName(game)
+	name := TranscriptName(game, bridge)
 	path := filepath.Join(dir, name)
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {

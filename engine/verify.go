@@ -22,6 +22,10 @@ type Attested struct {
 	Seq  int64
 	Game int
 	match.EngineTranscript
+	// Where is where the bridge that wrote the transcript ran, as the
+	// record's engine.start says (the station's name, "the record's own
+	// machine"; "" when the record names no bridge: an older record).
+	Where string
 }
 
 // TranscriptReport is what 'arbiter verify' says of the transcripts beside
@@ -31,8 +35,12 @@ type Attested struct {
 type TranscriptReport struct {
 	Checked []string
 	Missing []string
-	Problem string        // in English (Why's)
-	Why     *phrase.Error // the problem as a phrase, each face's words (nil when none)
+	// Elsewhere says, of a missing transcript whose bridge the record
+	// names (engine.start), at which station it ran ("the record's own
+	// machine" for none): verify there checks it.
+	Elsewhere map[string]string
+	Problem   string        // in English (Why's)
+	Why       *phrase.Error // the problem as a phrase, each face's words (nil when none)
 }
 
 // A transcript that does not hold what the record attests is said as a
@@ -76,6 +84,12 @@ func CheckTranscripts(db string, moves []Attested) (TranscriptReport, error) {
 		b, err := os.ReadFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			rep.Missing = append(rep.Missing, path)
+			if at := byFile[name][0].Where; at != "" {
+				if rep.Elsewhere == nil {
+					rep.Elsewhere = map[string]string{}
+				}
+				rep.Elsewhere[path] = at
+			}
 			continue
 		}
 		if err != nil {
@@ -130,7 +144,14 @@ func checkTranscript(path string, b []byte, moves []Attested) *phrase.Error {
 // with what each attests, as CheckTranscripts takes them.
 func Attestations(evs []store.Event) ([]Attested, error) {
 	var moves []Attested
+	where := map[string]string{} // the bridges' stations, by id
 	for _, e := range evs {
+		if e.Kind == match.KindEngineStart {
+			var p match.EngineStartPayload
+			if json.Unmarshal(e.Payload, &p) == nil {
+				where[p.Bridge] = fmt.Sprint((&match.Bridge{EngineStartPayload: p}).Where())
+			}
+		}
 		if e.Kind != match.KindEngineMove {
 			continue
 		}
@@ -138,7 +159,13 @@ func Attestations(evs []store.Event) ([]Attested, error) {
 		if err != nil {
 			return nil, fmt.Errorf("engine.move event %d cannot be read: %v", e.Seq, err)
 		}
-		moves = append(moves, Attested{Seq: e.Seq, Game: e.Game, EngineTranscript: t})
+		a := Attested{Seq: e.Seq, Game: e.Game, EngineTranscript: t}
+		for id, at := range where {
+			if t.File == TranscriptName(e.Game, id) {
+				a.Where = at
+			}
+		}
+		moves = append(moves, a)
 	}
 	return moves, nil
 }

@@ -28,7 +28,7 @@ func TestEveryTranscriptProblemHasItsWordsInBothDictionaries(t *testing.T) {
 	attested := func(n int, withLines bool) Attested {
 		b := []byte(strings.Join(lines[:n], ""))
 		sum := sha256.Sum256(b)
-		a := Attested{Seq: 7, Game: 1, EngineTranscript: match.EngineTranscript{File: TranscriptName(1), Lines: n, Bytes: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}}
+		a := Attested{Seq: 7, Game: 1, EngineTranscript: match.EngineTranscript{File: TranscriptName(1, ""), Lines: n, Bytes: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}}
 		if withLines {
 			for _, l := range lines[:n] {
 				a.LineHashes = append(a.LineHashes, LineHash([]byte(strings.TrimSuffix(l, "\n"))))
@@ -52,7 +52,7 @@ func TestEveryTranscriptProblemHasItsWordsInBothDictionaries(t *testing.T) {
 	} {
 		t.Run(tc.name+" is said in German", func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "match.db")
-			path := filepath.Join(Dir(db), TranscriptName(1))
+			path := filepath.Join(Dir(db), TranscriptName(1, ""))
 			if err := os.MkdirAll(Dir(db), 0o755); err != nil {
 				t.Fatal(err)
 			}

@@ -152,10 +152,11 @@ func refusalCode(err error) match.Code {
 }
 
 // askNotEngine offers, when a move of the computer was refused as not the
-// engine's, to record it as not the engine's with a reason (rules 9, 10:
-// an incident says so). The refusal itself stays under the move field.
+// engine's (or given while the match's bridge has not answered), to record
+// it as not the engine's with a reason (rules 9, 10: an incident says so).
+// The refusal itself stays under the move field.
 func (c *console) askNotEngine(actor match.Actor, input string, pressed bool, err error) {
-	if refusalCode(err) != match.CodeNotTheEnginesMove {
+	if code := refusalCode(err); code != match.CodeNotTheEnginesMove && code != match.CodeEngineNotAnswered {
 		return
 	}
 	reason := newFormEntry(false)
@@ -183,6 +184,7 @@ type engineView struct {
 	cmd         *formEntry
 	options     *formEntry
 	resign      *formEntry
+	takeOver    *formEntry // the reason for taking over from a gone bridge (engine run --take-over)
 	play        *widget.Check
 	ponder      *widget.Check
 	start, stop *widget.Button
@@ -190,7 +192,8 @@ type engineView struct {
 }
 
 func newEngineView(win fyne.Window, cmd, options, resign string, onStart, onStop, onClose func()) *engineView {
-	v := &engineView{box: container.NewVBox(), cmd: entryWith(cmd), options: entryWith(options), resign: entryWith(resign)}
+	v := &engineView{box: container.NewVBox(), cmd: entryWith(cmd), options: entryWith(options), resign: entryWith(resign), takeOver: entryWith("")}
+	v.takeOver.SetPlaceHolder(translate("only if the bridge the record names is gone: why"))
 	v.options.SetPlaceHolder("Threads=1 Hash=64")
 	v.resign.SetPlaceHolder(translate("pawns, e.g. -5 (empty: never)"))
 	v.play = widget.NewCheck(translate("Make the engine's moves (an unattended operator's station)"), nil)
@@ -198,7 +201,7 @@ func newEngineView(win fyne.Window, cmd, options, resign string, onStart, onStop
 	v.start = widget.NewButton(translate("Start the engine"), onStart)
 	v.stop = widget.NewButton(translate("Stop the engine"), onStop)
 	form := widget.NewForm(widget.NewFormItem(translate("Engine's command"), v.cmd), widget.NewFormItem(translate("UCI options"), v.options),
-		widget.NewFormItem(translate("Suggest resigning at or below"), v.resign))
+		widget.NewFormItem(translate("Suggest resigning at or below"), v.resign), widget.NewFormItem(translate("Take over from a gone bridge"), v.takeOver))
 	controls := container.NewVBox(form, v.play, v.ponder, container.NewHBox(v.start, v.stop))
 	content := container.NewBorder(nil, controls, nil, nil, container.NewVScroll(v.box))
 	v.d = dialog.NewCustom(translate("Engine"), translate("Close"), content, win)
@@ -321,6 +324,12 @@ func (c *console) refreshEngineDialog() {
 	if !running && s.State != engine.StateStopped && s.BridgePID > 0 {
 		lines = append(lines, tr("The bridge runs in process %d: stop it there.", s.BridgePID))
 	}
+	if b := c.core.State().Bridge; b != nil && !running && (s.State == engine.StateStopped || s.BridgePID != b.PID) {
+		// one engine per match: the bridge the record names runs elsewhere
+		// (or is gone: taken over with a reason)
+		lines = append(lines, tr("The record knows the bridge %s at %s (process %d) plays the computer: one engine per match. If it is gone, give the reason under \"Take over from a gone bridge\" and start.",
+			b.Bridge, translate(fmt.Sprint(b.Where())), b.PID))
+	}
 	v.show(lines, !running && s.State == engine.StateStopped, running)
 }
 
@@ -330,7 +339,7 @@ func (c *console) refreshEngineDialog() {
 func (c *console) startEngine(v *engineView) {
 	cmd := strings.TrimSpace(v.cmd.Text)
 	opts := engine.Options{Cmd: cmd, Options: strings.Fields(v.options.Text), Play: v.play.Checked, Ponder: v.ponder.Checked,
-		Restarts: engine.DefaultRestarts, Hang: engine.DefaultHang}
+		Restarts: engine.DefaultRestarts, Hang: engine.DefaultHang, TakeOver: strings.TrimSpace(v.takeOver.Text)}
 	if r := strings.TrimSpace(v.resign.Text); r != "" {
 		below, err := strconv.ParseFloat(r, 64)
 		if err != nil || math.IsNaN(below) || math.IsInf(below, 0) {

@@ -116,6 +116,38 @@ func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *tes
 	}
 }
 
+func TestTheComputersMoveBeforeTheMatchsBridgeAnsweredIsRefusedAndMayBeRecordedAsNotTheEngines(t *testing.T) {
+	h := newHarness(t, match.RoleOperator, "")
+	h.newMatch("acm1996", "")
+	// the bridge at the operator's laptop plays (its start replicated here)
+	start := match.EngineStart{Bridge: "0a0a0a0a0a0a", Station: "laptop", PID: 4170, Cmd: "/usr/games/stockfish"}
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, start); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	h.humanMoves("e4")
+	h.typeMove("e5")
+	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5: the engine bridge at laptop plays for Deep Blue and has not answered for this position yet") {
+		t.Fatalf("the refusal under the move field says %q", got)
+	}
+	if h.c.notEngine == nil || !strings.Contains(topDialogTexts(h.c), "Not the engine's move") {
+		t.Fatalf("no dialog asks whether to record the move as not the engine's: %q", topDialogTexts(h.c))
+	}
+	if h.ply() != 1 {
+		t.Fatal("the refused move was recorded")
+	}
+	reason := topEntries(t, h.c)[0]
+	reason.SetText("the laptop froze")
+	reason.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.ply() != 2 {
+		t.Fatal("the move was not recorded as not the engine's")
+	}
+	incs := h.game().Incidents
+	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, "the laptop froze") {
+		t.Fatalf("the last incident is %+v", last)
+	}
+}
+
 func TestTheHumansDrawOfferIsShownBesideTheEnginesEvaluation(t *testing.T) {
 	h := engineChoseC5(t, "cp -134")
 	h.typeMove("c5")
@@ -172,6 +204,82 @@ func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
 	}
 	if s, _, _ := engine.ReadStatus(h.dbPath, time.Now()); s.State != engine.StateStopped {
 		t.Fatalf("after Stop the bridge's status says %s", s.State)
+	}
+}
+
+// TestTheConsoleTakesOverFromAGoneBridgeOnlyWithAReason: the record knows
+// the laptop's bridge plays (one engine per match); the console's Engine
+// dialog names it, a start is refused naming the laptop, and a start with
+// the reason under "Take over from a gone bridge" takes over, recorded.
+func TestTheConsoleTakesOverFromAGoneBridgeOnlyWithAReason(t *testing.T) {
+	h := newHarness(t, match.RoleOperator, "")
+	spec := defaultSpec()
+	spec.White = "Deep Blue" // the computer's turn: a take-over at another station is allowed
+	spec.Control = "acm1996"
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+		t.Fatal(err)
+	}
+	laptop := match.EngineStart{Bridge: "0a0a0a0a0a0a", Station: "laptop", PID: 4170, Cmd: "/usr/games/stockfish"}
+	if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleOperator}}, laptop); err != nil {
+		t.Fatal(err)
+	}
+	h.c.do(actStartGame)
+	h.c.do(actEngine)
+	v := h.c.engineDlg
+	if shown := strings.Join(labelTexts(v.box), "\n"); !strings.Contains(shown, "The record knows the bridge 0a0a0a0a0a0a at laptop (process 4170) plays the computer: one engine per match") {
+		t.Fatalf("the dialog shows %q", shown)
+	}
+	v.cmd.SetText("'" + os.Args[0] + "' " + fake.Arg)
+	v.play.SetChecked(true)
+	for _, tc := range []struct {
+		name, reason string
+		refused      bool
+	}{
+		{"a start is refused naming the laptop's bridge", "", true},
+		{"a start with the reason takes over from it", "the laptop died", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v.takeOver.SetText(tc.reason)
+			test.Tap(v.start)
+			r := h.c.engine
+			if tc.refused {
+				select {
+				case <-r.done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the bridge started")
+				}
+				// its error is set on the console's goroutine after it ended
+				var err error
+				for deadline := time.Now().Add(10 * time.Second); err == nil && time.Now().Before(deadline); {
+					fyne.DoAndWait(func() { err = r.err })
+					time.Sleep(time.Millisecond)
+				}
+				h.c.refreshEngineDialog()
+				if match.ErrorCode(err) != match.CodeEngineBridgeRuns {
+					t.Fatalf("the bridge ended with %v", err)
+				}
+				if shown := strings.Join(v.lines, "\n"); !strings.Contains(shown, "An engine bridge already plays for the computer in this match, at laptop (process 4170") {
+					t.Fatalf("the dialog shows %q", shown)
+				}
+				return
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for h.ply() < 1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the engine's move was not made; the dialog shows %q", strings.Join(labelTexts(v.box), "\n"))
+				}
+				time.Sleep(10 * time.Millisecond) // the bridge runs in its own goroutine
+				if err := h.core.Refresh(h.ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b := h.core.State().Bridge
+			if b == nil || b.PID != os.Getpid() || b.Replaces != laptop.Bridge || b.Reason != "the laptop died" {
+				t.Fatalf("the record knows the bridge %+v, want the console's taking over from the laptop's", b)
+			}
+			test.Tap(v.stop)
+			<-r.done
+		})
 	}
 }
 

@@ -244,6 +244,8 @@ var commandKinds = map[string]func(b []byte) (Command, error){
 	"credential.add":   decodeAs[CredentialAdd],
 	"credential.check": decodeAs[CredentialCheck],
 	"engine.move":      decodeAs[EngineMove],
+	"engine.start":     decodeAs[EngineStart],
+	"engine.stop":      decodeAs[EngineStop],
 }
 
 // CommandKinds lists the kinds of command, sorted.

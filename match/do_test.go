@@ -50,7 +50,10 @@ func commandSamples() []Command {
 		EngineMove{Game: 1, Ply: 3, FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", UCI: "g1f3",
 			Received: time.Date(1996, 2, 10, 20, 3, 1, 250e6, time.UTC), Eval: "cp 34", Depth: 18, Nodes: 123456, Pondered: true,
 			EngineTranscript: EngineTranscript{File: "game-1.log", Lines: 40, Bytes: 2000, SHA256: strings.Repeat("ab", 32), From: 38,
-				LineHashes: []string{"0123abcd", "89abcdef"}}, Play: true},
+				LineHashes: []string{"0123abcd", "89abcdef"}}, Play: true, Bridge: "0123456789ab"},
+		EngineStart{Bridge: "0123456789ab", Station: "laptop", Host: "hsu-thinkpad", PID: 4170, Cmd: "/usr/games/stockfish",
+			Replaces: "ba9876543210", Reason: "the arbiter's station died"},
+		EngineStop{Bridge: "0123456789ab"},
 	}
 }
 

@@ -48,6 +48,9 @@ type EngineMovePayload struct {
 	// human played the expected move (ponderhit).
 	Pondered bool `json:"pondered,omitempty"`
 	EngineTranscript
+	// Bridge is the bridge that recorded it (absent: by hand, or in older
+	// records).
+	Bridge string `json:"bridge,omitempty"`
 }
 
 // EngineTranscript names the part of a game's transcript
@@ -84,6 +87,11 @@ type EngineMove struct {
 	Pondered bool      `json:"pondered,omitempty"`
 	EngineTranscript
 	Play bool `json:"play,omitempty"`
+	// Bridge is the bridge that records it (its engine.start; "": a move
+	// recorded by hand, 'engine move', or by a bridge before bridges were
+	// recorded): refused unless that bridge plays (one engine per match: a
+	// bridge taken over records nothing more).
+	Bridge string `json:"bridge,omitempty"`
 }
 
 func (EngineMove) Kind() string { return "engine.move" }
@@ -120,6 +128,9 @@ func (m EngineMove) Validate() error {
 	if strings.ContainsAny(m.File, `/\`) || m.File == "." || m.File == ".." {
 		return refuseAs(CodeEngineMoveIncomplete)
 	}
+	if m.Bridge != "" && !isHex(m.Bridge, BridgeIDLen) {
+		return refuseAs(CodeEngineBridgeIDMalformed)
+	}
 	return nil
 }
 
@@ -147,6 +158,9 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if !ok {
 		return refuseAs(CodeNoComputer)
 	}
+	if b := t.st.Bridge; m.Bridge != "" && (b == nil || b.Bridge != m.Bridge) {
+		return refuseAs(CodeEngineBridgeNotPlaying, m.Bridge)
+	}
 	if g.Number != m.Game || g.Sheet.Ply()+1 != m.Ply || g.Sheet.FEN() != m.FEN {
 		return refuseAs(CodeEngineMoveStale, m.Game, m.Ply, g.Number, g.Sheet.Ply()+1)
 	}
@@ -161,7 +175,7 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	pressed := g.Pressed != nil
 	p := EngineMovePayload{Ply: m.Ply, FEN: m.FEN, UCI: m.UCI, SAN: chess.AlgebraicNotation{}.Encode(pos, mv),
 		Received: m.Received.UTC().Format(time.RFC3339Nano), Eval: m.Eval, Depth: m.Depth, Nodes: m.Nodes, Pondered: m.Pondered,
-		EngineTranscript: m.EngineTranscript}
+		EngineTranscript: m.EngineTranscript, Bridge: m.Bridge}
 	if err := t.emit(g.Number, KindEngineMove, p); err != nil {
 		return err
 	}
@@ -240,6 +254,11 @@ func (m Move) checkEngine(t *tx, g *Game, mover clock.Side, mv *scoresheet.Tried
 	if !m.NotEngine {
 		if chosen != nil && chosen.UCI != mv.UCI {
 			return nil, refuseAs(CodeNotTheEnginesMove, label, mt.Computer, chosen.Label())
+		}
+		if b := t.st.Bridge; chosen == nil && b != nil {
+			// a bridge plays the computer and has not answered: a move by
+			// hand now is meant only as not the engine's (rules 9, 10)
+			return nil, refuseAs(CodeEngineNotAnswered, label, b.Where(), mt.Computer)
 		}
 		return nil, nil
 	}

@@ -211,6 +211,16 @@ const (
 	CodeEngineMoveStale           Code = "engine-move-stale"
 	CodeEngineMoveNotComputers    Code = "engine-move-not-computers-turn"
 	CodeNotEngineOnlyComputer     Code = "not-engine-only-computer"
+	// One bridge per match (bridge.go): the shared words first, then the
+	// ones naming the command line's flags (--take-over, --not-engine).
+	CodeEngineBridgeIDMalformed     Code = "engine-bridge-id-malformed"
+	CodeEngineStationNotSender      Code = "engine-station-not-sender"
+	CodeEngineBridgeStarted         Code = "engine-bridge-started"
+	CodeEngineBridgeNotPlaying      Code = "engine-bridge-not-playing"
+	CodeEngineBridgeRuns            Code = "engine-bridge-runs"
+	CodeEngineNoneToTakeOver        Code = "engine-none-to-take-over"
+	CodeEngineReasonWithoutTakeOver Code = "engine-reason-without-take-over"
+	CodeEngineNotAnswered           Code = "engine-not-answered"
 )
 
 // SharedCodes are the refusals every face words alike (above): the command
@@ -236,6 +246,7 @@ var SharedCodes = []Code{
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
 	CodeEngineMoveIncomplete, CodeEngineMoveStale, CodeEngineMoveNotComputers, CodeNotEngineOnlyComputer,
+	CodeEngineBridgeIDMalformed, CodeEngineStationNotSender, CodeEngineBridgeStarted, CodeEngineBridgeNotPlaying,
 }
 
 // Error is a refusal a user can act on: one sentence, in a face's words,

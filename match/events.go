@@ -38,6 +38,8 @@ const (
 	KindClaim         = "claim"
 	KindPeopleChanged = "people"
 	KindEngineMove    = "engine.move"
+	KindEngineStart   = "engine.start"
+	KindEngineStop    = "engine.stop"
 )
 
 // MatchNewPayload creates the match.
@@ -387,6 +389,8 @@ var eventHandlers = map[string]eventHandler{
 	KindClaim:         {game: applyClaim},
 	KindArrive:        {game: applyArrive},
 	KindEngineMove:    {game: applyEngineMove},
+	KindEngineStart:   {match: applyEngineStart},
+	KindEngineStop:    {match: applyEngineStop},
 }
 
 func applySchedule(s *State, g *Game, e store.Event) error {

@@ -269,6 +269,10 @@ type State struct {
 	// Late are the events of a protected match recorded late (noteLate).
 	Late []LateEvent
 	Auth authState // credentials and recent wrong attempts (credential.go)
+	// Bridge is the engine bridge the record knows to play the computer's
+	// side (engine.start, until its engine.stop or a take-over; bridge.go);
+	// nil when none, and in records written before bridges were recorded.
+	Bridge *Bridge
 
 	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
 }

@@ -665,7 +665,7 @@ quit_console
 kill "$engine_pid"
 wait "$engine_pid" || fail "engine run did not stop cleanly on SIGTERM: $(cat "$work/engine.log")"
 cli verify >/dev/null 2>"$work/verify.log" || fail "verify failed: $(cat "$work/verify.log")"
-grep -q "game-1.log holds what its engine.move events attest" "$work/verify.log" || fail "verify did not check the transcript: $(cat "$work/verify.log")"
+grep -Eq "game-1\.[0-9a-f]{12}\.log holds what its engine.move events attest" "$work/verify.log" || fail "verify did not check the transcript: $(cat "$work/verify.log")"
 
 # The live broadcast's spectator page in headless Chromium (issue 18).
 bash scripts/broadcast-check.sh || fail "the broadcast check failed"
