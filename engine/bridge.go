@@ -899,7 +899,10 @@ func (b *bridge) fault(ctx context.Context, what string) {
 		n = g.Number
 	}
 	b.down[n] = true
-	text := fmt.Sprintf("The engine %s (process %d) %s; the computer's clock keeps running (rule 7).", name, pid, what)
+	// What a fault does to the clock (rule 7) is the incident's effect,
+	// which the record fills for every technical fault: said here too, it
+	// read twice in the PGN, the PDF and the console's log.
+	text := fmt.Sprintf("The engine %s (process %d) %s.", name, pid, what)
 	switch {
 	case b.restarts[n] >= b.opts.Restarts:
 		b.gaveUp[n] = true

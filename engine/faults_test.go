@@ -120,6 +120,9 @@ func TestAnEngineThatFailsIsATechnicalFaultAndIsRestartedAndSetUp(t *testing.T) 
 			if len(faults) != 1 || !strings.Contains(faults[0].Text, tc.fault) || !strings.Contains(faults[0].Text, "The bridge restarts it") {
 				t.Fatalf("technical faults %+v, want one saying %q", faults, tc.fault)
 			}
+			if strings.Contains(faults[0].Text, "rule 7") || !strings.Contains(faults[0].Effect, "keeps running (rule 7)") {
+				t.Errorf("fault %q, effect %q: the clock's rule 7 is the effect's to say, once", faults[0].Text, faults[0].Effect)
+			}
 			if faults[0].Role != match.RoleOperator {
 				t.Errorf("the fault was recorded by the %s, want the operator", faults[0].Role)
 			}
