@@ -207,7 +207,9 @@ func TestWhileABridgePlaysTheComputersMoveByHandWaitsForItsAnswer(t *testing.T) 
 			r.start()
 			r.move(time.Minute, "e4") // Kasparov's move is never held for the bridge
 			if tc.answer != "" {
-				r.ok(doErr(r.app.Do(r.ctx, r.as(RoleOperator, time.Second), r.engineMove(tc.answer, false))))
+				m := r.engineMove(tc.answer, false)
+				m.Bridge = laptopBridge // the answer of the bridge that plays
+				r.ok(doErr(r.app.Do(r.ctx, r.as(RoleOperator, time.Second), m)))
 			}
 			if tc.stop {
 				r.ok(doErr(r.app.Do(r.ctx, r.as(RoleOperator, time.Second), EngineStop{Bridge: laptopBridge})))
@@ -244,7 +246,7 @@ func TestAnEngineMoveIsRecordedOnlyFromTheBridgeThatPlays(t *testing.T) {
 		{"the engine's move from the bridge that plays is recorded", arbiterBridge, ""},
 		{"the engine's move from a bridge taken over is refused: it records nothing more", laptopBridge, CodeEngineBridgeNotPlaying},
 		{"the engine's move from a bridge the record never knew is refused", "0c0c0c0c0c0c", CodeEngineBridgeNotPlaying},
-		{"the engine's move given by hand ('engine move', no bridge) is recorded as before", "", ""},
+		{"the engine's move given by hand ('engine move', no bridge) while a bridge plays is refused naming that bridge", "", CodeEngineBridgeRuns},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
@@ -256,7 +258,11 @@ func TestAnEngineMoveIsRecordedOnlyFromTheBridgeThatPlays(t *testing.T) {
 			m.Bridge = tc.bridge
 			_, err := r.app.Do(r.ctx, r.as(RoleOperator, time.Second), m)
 			if tc.code != "" {
-				refused(t, err, tc.code, tc.bridge)
+				want := tc.bridge
+				if tc.code == CodeEngineBridgeRuns {
+					want = "5120" // the process of the bridge that plays
+				}
+				refused(t, err, tc.code, want)
 				if r.game().EngineFor() != nil {
 					t.Fatal("the refused engine move was recorded")
 				}

@@ -158,7 +158,13 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if !ok {
 		return refuseAs(CodeNoComputer)
 	}
-	if b := t.st.Bridge; m.Bridge != "" && (b == nil || b.Bridge != m.Bridge) {
+	switch b := t.st.Bridge; {
+	case m.Bridge == "" && b != nil:
+		// One engine per match: while the record knows a bridge plays,
+		// the engine's move is that bridge's to record, not a second
+		// engine's typed in by hand.
+		return refuseAs(CodeEngineBridgeRuns, b.Where(), b.PID, b.Started.UTC().Format(time.RFC3339), mt.Computer)
+	case m.Bridge != "" && (b == nil || b.Bridge != m.Bridge):
 		return refuseAs(CodeEngineBridgeNotPlaying, m.Bridge)
 	}
 	if g.Number != m.Game || g.Sheet.Ply()+1 != m.Ply || g.Sheet.FEN() != m.FEN {
