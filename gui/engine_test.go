@@ -93,8 +93,17 @@ func TestInOperatorModeTheEnginesMoveIsSaidLargeAndOfferedInTheMoveField(t *test
 
 func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *testing.T) {
 	h := engineChoseC5(t, "cp 25")
-	h.typeMove("e5")
-	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5 is not the engine's move: Deep Blue plays 1…c5 (an operator's error, rule 10)") {
+	refusedThenNotTheEngines(t, h, "e5", "1…e5 is not the engine's move: Deep Blue plays 1…c5 (an operator's error, rule 10)", "the operator misread the screen")
+}
+
+// refusedThenNotTheEngines types the computer's move, checks the refusal
+// under the move field and the dialog that offers to record it as not the
+// engine's, then gives the reason and confirms: the move is recorded with a
+// not-engine incident naming the reason.
+func refusedThenNotTheEngines(t *testing.T, h *harness, move, refusal, why string) {
+	t.Helper()
+	h.typeMove(move)
+	if got := h.c.moveErr.Text; !strings.Contains(got, refusal) {
 		t.Fatalf("the refusal under the move field says %q", got)
 	}
 	if h.c.notEngine == nil || !strings.Contains(topDialogTexts(h.c), "Not the engine's move") {
@@ -105,13 +114,13 @@ func TestAnotherMoveOfTheComputerIsRefusedAndMayBeRecordedAsNotTheEngines(t *tes
 	}
 	// the reason is given and the dialog confirmed
 	reason := topEntries(t, h.c)[0]
-	reason.SetText("the operator misread the screen")
+	reason.SetText(why)
 	reason.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if h.ply() != 2 {
 		t.Fatal("the move was not recorded as not the engine's")
 	}
 	incs := h.game().Incidents
-	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, "the operator misread the screen") {
+	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, why) {
 		t.Fatalf("the last incident is %+v", last)
 	}
 }
@@ -126,26 +135,7 @@ func TestTheComputersMoveBeforeTheMatchsBridgeAnsweredIsRefusedAndMayBeRecordedA
 	}
 	h.c.do(actStartGame)
 	h.humanMoves("e4")
-	h.typeMove("e5")
-	if got := h.c.moveErr.Text; !strings.Contains(got, "1…e5: the engine bridge at laptop plays for Deep Blue and has not answered for this position yet") {
-		t.Fatalf("the refusal under the move field says %q", got)
-	}
-	if h.c.notEngine == nil || !strings.Contains(topDialogTexts(h.c), "Not the engine's move") {
-		t.Fatalf("no dialog asks whether to record the move as not the engine's: %q", topDialogTexts(h.c))
-	}
-	if h.ply() != 1 {
-		t.Fatal("the refused move was recorded")
-	}
-	reason := topEntries(t, h.c)[0]
-	reason.SetText("the laptop froze")
-	reason.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if h.ply() != 2 {
-		t.Fatal("the move was not recorded as not the engine's")
-	}
-	incs := h.game().Incidents
-	if last := incs[len(incs)-1]; last.Kind != match.IncidentNotEngine || !strings.Contains(last.Text, "the laptop froze") {
-		t.Fatalf("the last incident is %+v", last)
-	}
+	refusedThenNotTheEngines(t, h, "e5", "1…e5: the engine bridge at laptop plays for Deep Blue and has not answered for this position yet", "the laptop froze")
 }
 
 func TestTheHumansDrawOfferIsShownBesideTheEnginesEvaluation(t *testing.T) {

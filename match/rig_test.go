@@ -137,16 +137,7 @@ func (r *rig) lastIncident() Incident {
 // the record agree with the live state.
 func (r *rig) replayed() *State {
 	r.t.Helper()
-	db, err := store.Open(r.ctx, r.path)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	defer db.Close()
-	app, err := New(r.ctx, db)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	st := app.State()
+	st := r.stateFromFile()
 	live, again := r.app.State().CurrentGame(), st.CurrentGame()
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if a, b := live.Clock.Remaining(s, r.now), again.Clock.Remaining(s, r.now); a != b {
