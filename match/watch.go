@@ -82,8 +82,10 @@ func (a *App) Watch(ctx context.Context) error {
 	a.mu.Lock()
 	a.watch.seen = false // until this check ends: a call after an error checks again
 	a.mu.Unlock()
-	if w.seen && (!stamp.Same(w.stamp) || wal) {
+	if w.seen && v == w.version && (!stamp.Same(w.stamp) || wal) {
 		// bytes may have changed behind SQLite: read them from the file
+		// (another connection's commit, data_version moved, has SQLite
+		// drop every page it holds by itself)
 		if err := a.db.Uncache(ctx); err != nil {
 			return err
 		}
@@ -167,7 +169,16 @@ func (w watch) check(evs []store.Event, sigs []store.Signature) (RecordReport, *
 	if n == 0 || w.walk == nil {
 		return (&IncomingWalk{}).Check(nil, evs, sigs)
 	}
-	return w.walk.Check(evs[:n], evs[n:], sigs)
+	// the walk looks at the rows of the events after those it walked and
+	// at head signatures only (the others were compared above): it sorts
+	// what it is given, so it is given no more
+	var after []store.Signature
+	for _, s := range sigs {
+		if s.Seq > int64(n) || s.Kind == store.SigHead {
+			after = append(after, s)
+		}
+	}
+	return w.walk.Check(evs[:n], evs[n:], after)
 }
 
 // sameRows reports whether every signature row of old is in now as it was
