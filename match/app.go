@@ -690,7 +690,7 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 			return committed{}, err
 		}
 		until := t.st.backoffUntil(an.fail.Credential)
-		out.refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
+		out.refusal = t.st.WrongCredential(an.fail.Credential, until)
 	} else if err := emitCommand(t, an, pending, run); err != nil {
 		return committed{}, err
 	}
@@ -739,7 +739,7 @@ func checkCredentialsAgain(st *State, c Cmd, an authn) error {
 	}
 	for _, id := range an.tried {
 		if until := st.backoffAt(id, c.At); c.At.Before(until) {
-			return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+			return st.TooManyWrong(id, until)
 		}
 	}
 	return nil
