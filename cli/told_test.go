@@ -278,7 +278,7 @@ func TestAClaimSaysItsRulingThenWhatWasRecorded(t *testing.T) {
 	mustArb(t, db, "--at", at(time.Second), "game", "start")
 	mustArb(t, db, "--at", at(time.Minute), "--as", "operator", "move", "e4")
 	out := mustArb(t, db, "--at", at(2*time.Minute), "--as", "black", "claim", "repetition")
-	want := "The claim is not valid: the current position has occurred only 1 time(s). The game continues.\n" +
+	want := "The claim is not valid: the current position has occurred only once. The game continues.\n" +
 		"claim of repetition by Black (Garry Kasparov) recorded as event 4 (game 1); Black's clock runs (White 1:59:01, Black 1:59:00)\n"
 	if out != want {
 		t.Errorf("stdout %q\nwant   %q", out, want)
