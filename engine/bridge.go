@@ -302,8 +302,32 @@ func (b *bridge) stop() {
 		return
 	}
 	if _, err := b.give(ctx, match.EngineStop{Bridge: b.id}); err != nil {
-		b.logf("the bridge's stop is not recorded (the record still names it; the next bridge at this station takes over from it, one elsewhere with --take-over): %v", err)
+		b.note("%s", b.stopNotRecorded(err))
 	}
+}
+
+// stopNotRecorded says to the operator, when the bridge's stop could not
+// be recorded (at a station: no authority answered within stopWithin),
+// what the record holds and does not, and what to do. It is the bridge's
+// last log line and the note its last status keeps ('engine status').
+// Before, one line named the error after a parenthesis the operator had to
+// decode, and the status said only "stopped".
+func (b *bridge) stopNotRecorded(err error) string {
+	st := b.rec.State()
+	computer := "the computer"
+	if st.Match != nil && st.Match.Computer != "" {
+		computer = st.Match.Computer
+	}
+	again := "'engine run' here takes over from it (recorded) and records its own stop when stopped"
+	if b.rec.Station() != "" {
+		again = "once 'station status' shows an authority again, 'engine run' here takes over from it (recorded) and records its own stop when stopped"
+	}
+	return fmt.Sprintf("the bridge %s stopped, but its stop is NOT recorded (%v). "+
+		"Recorded: what the bridge recorded before, its engine's moves and faults (this record holds events up to %d). "+
+		"Not recorded: that it stopped, so the record still names it as the bridge that plays %s, and a move of %s given by hand "+
+		"in a position its engine has not answered is refused unless given with --not-engine --reason TEXT (logged as not the engine's move). "+
+		"What to do: %s; or give %s's moves with 'move MOVE --not-engine --reason TEXT'; 'engine status' says what the record holds.",
+		b.id, err, st.Seq, computer, computer, again, computer)
 }
 
 // stopWithin is how long a stopping bridge tries to record its stop.
