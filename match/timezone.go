@@ -79,3 +79,18 @@ func (m *Match) backoffEnd(t time.Time) string {
 	}
 	return m.LocalTime(up, "15:04:05")
 }
+
+// instantText writes an instant a refusal compares with --at as --at is
+// written (RFC 3339, UTC) to the millisecond, as the rest of the command
+// line says instants ("2026-12-05T17:56:42.628Z"), not to the nanosecond
+// of the machine's clock ("2026-12-05T17:56:42.627502886Z", before). A
+// bound (the record's time, the match's start, the clock's last event)
+// is rounded up, so that an --at of the instant said is not refused as
+// earlier than it; any other instant is cut to the millisecond.
+func instantText(t time.Time, bound bool) string {
+	ms := t.Truncate(time.Millisecond)
+	if bound && ms.Before(t) {
+		ms = ms.Add(time.Millisecond)
+	}
+	return ms.UTC().Format("2006-01-02T15:04:05.999Z07:00")
+}
