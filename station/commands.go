@@ -204,6 +204,8 @@ func (s *Station) worker() {
 			return
 		case q := <-s.cmds:
 			s.handle(q.m, q.req)
+		case <-s.leadWanted:
+			s.leadStreams()
 		}
 	}
 }
