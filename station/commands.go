@@ -204,8 +204,6 @@ func (s *Station) worker() {
 			return
 		case q := <-s.cmds:
 			s.handle(q.m, q.req)
-		case <-s.leadWanted:
-			s.leadStreams()
 		}
 	}
 }

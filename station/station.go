@@ -111,12 +111,6 @@ type Station struct {
 	epoch       int // the epoch a claim of this station starts (Config.Epoch)
 	refusals    refusalCount
 	scaled      time.Time // when the authority last looked at the stream's replicas (scaleStream)
-	// leadWanted: the authority's engine should lead the streams (the worker
-	// asks, leadStreams); leadNext, leadWait: after an ask that did not make
-	// it the leader, when it may ask again, and the back-off
-	leadWanted chan struct{}
-	leadNext   time.Time
-	leadWait   time.Duration
 }
 
 // Start starts the station and returns once its engine runs and its
@@ -203,7 +197,7 @@ func newStation(cfg Config) *Station {
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
 		acked: map[string]uint64{}, cmds: make(chan queued, 256), busy: make(chan struct{}, 1), ready: make(chan struct{}),
-		epochWanted: make(chan struct{}, 1), leadWanted: make(chan struct{}, 1)}
+		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {
 		s.frozen, s.timeKnown = *cfg.Offset, true

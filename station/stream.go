@@ -280,9 +280,7 @@ func (r *Replica) Holders() []MemberInfo {
 // a holder that joined with an invitation made before another holder
 // joined starts its engine counting too few, and an R2 stream takes no
 // writes once either of its two servers dies — a failover would never
-// finish (docs/stations.md, "Failover that always finishes"). Looking at
-// the streams, it also has the worker ask for their lead when this
-// station's engine should lead them and does not (shouldLead).
+// finish (docs/stations.md, "Failover that always finishes").
 func (s *Station) scaleStream() {
 	if s.eng == nil || s.eng.cfg.Cluster == nil {
 		return
@@ -293,23 +291,15 @@ func (s *Station) scaleStream() {
 		s.scaled = time.Now()
 	}
 	s.mu.Unlock()
-	if !due {
+	want := min(len(s.rep.Holders()), 3)
+	if !due || want < 2 {
 		return
 	}
-	want := min(len(s.rep.Holders()), 3)
 	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
 	defer cancel()
-	lead, leadable := false, true
 	for _, cfg := range []jetstream.StreamConfig{StreamConfig(want), HeadsStreamConfig(want)} {
 		st, err := s.eng.js.Stream(ctx, cfg.Name)
-		if err != nil {
-			continue
-		}
-		if cfg.Name == StreamName && !s.holdsStream(st.CachedInfo()) {
-			leadable = false
-		}
-		lead = lead || s.shouldLead(st.CachedInfo())
-		if want < 2 || st.CachedInfo().Config.Replicas >= want {
+		if err != nil || st.CachedInfo().Config.Replicas >= want {
 			continue
 		}
 		if _, err := s.eng.js.UpdateStream(ctx, cfg); err != nil {
@@ -318,126 +308,4 @@ func (s *Station) scaleStream() {
 		}
 		s.cfg.Logf("%s: the stream %s now has %d replicas, one on each record holder", s.cfg.Name, cfg.Name, want)
 	}
-	if lead && leadable {
-		select {
-		case s.leadWanted <- struct{}{}: // the worker asks, between two commands
-		default:
-		}
-	}
-}
-
-// The authority of three record holders has its own engine lead the match's
-// streams (docs/stations.md, "The authority leads the stream"): a command is
-// published through the authority's server, and when another server leads
-// the stream, the publish and its acknowledgement each cross a route, and
-// the leader — which delivers a committed message to its consumers first —
-// is not where the command started. The leadership is asked for with
-// JetStream's own leader step-down naming this engine as the preferred
-// successor (Raft elects it only if its log is current); nothing of the
-// record or of the stream's guarantees changes.
-
-// leadBackoff is how long the authority waits before asking again when its
-// engine did not become the leader it asked to be (at most leadBackoffMax).
-const (
-	leadBackoff    = 10 * time.Second
-	leadBackoffMax = 5 * time.Minute
-)
-
-// shouldLead reports whether the authority should ask to lead the stream of
-// info: three replicas or more, led by another server, this engine's
-// replica among them, current and online, and no earlier ask that failed
-// within its back-off.
-func (s *Station) shouldLead(info *jetstream.StreamInfo) bool {
-	c := info.Cluster
-	if s.eng == nil || info.Config.Replicas < 3 || c == nil || c.Leader == "" || c.Leader == s.eng.cfg.Name {
-		return false
-	}
-	current := false
-	for _, p := range c.Replicas {
-		if p.Name == s.eng.cfg.Name {
-			current = p.Current && !p.Offline
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return current && !time.Now().Before(s.leadNext)
-}
-
-// holdsStream reports whether this station's record holds every event of
-// the match's stream as info reports it: a station that was the authority
-// and comes back believes it still is until its record holds the claim that
-// replaced it, and asks for no lead meanwhile.
-func (s *Station) holdsStream(info *jetstream.StreamInfo) bool {
-	seq, _ := s.rep.Head()
-	return seq >= info.State.LastSeq
-}
-
-// leadStreams asks the leader of each of the match's streams that
-// shouldLead names to hand its leadership to this station's engine, and
-// waits (at most 2 s a stream) until it has. The worker runs it between two
-// commands: a command waits in the queue meanwhile, rather than being
-// published while the stream has no leader.
-func (s *Station) leadStreams() {
-	if !s.authority() {
-		return
-	}
-	me := s.eng.cfg.Name
-	req, _ := json.Marshal(map[string]any{"placement": map[string]string{"preferred": me}})
-	for _, name := range []string{StreamName, HeadsStreamName} {
-		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
-		st, err := s.eng.js.Stream(ctx, name)
-		if name == StreamName && (err != nil || !s.holdsStream(st.CachedInfo()) || !s.authority()) {
-			cancel()
-			return // not (or no longer) the authority the stream names
-		}
-		if err != nil || !s.shouldLead(st.CachedInfo()) {
-			cancel()
-			continue
-		}
-		from, asked := st.CachedInfo().Cluster.Leader, time.Now()
-		if _, err := s.eng.nc.RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+name, req); err != nil {
-			s.cfg.Logf("%s: asked %s to hand the lead of the stream %s: %v", s.cfg.Name, from, name, err)
-		}
-		led := s.waitLeader(ctx, name, from, me)
-		cancel()
-		s.mu.Lock()
-		if led {
-			s.leadWait = 0
-		} else {
-			s.leadWait = min(max(2*s.leadWait, leadBackoff), leadBackoffMax)
-			s.leadNext = time.Now().Add(s.leadWait)
-		}
-		s.mu.Unlock()
-		if led {
-			s.cfg.Logf("%s: the stream %s is led by this station's engine (it was %s; %v)", s.cfg.Name, name, from, time.Since(asked).Round(time.Millisecond))
-		} else {
-			s.cfg.Logf("%s: the stream %s is not led by this station's engine %v after asking %s; asked again in %v at the earliest", s.cfg.Name, name, time.Since(asked).Round(time.Millisecond), from, s.leadWait)
-		}
-	}
-}
-
-// waitLeader waits until the stream name, led by from when asked, reports
-// leader as its leader (true), or another server than from (false: the
-// step-down went elsewhere, JetStream's choice when it finds the preferred
-// server not current), or ctx ends; each question waits at most 100 ms (a
-// stream electing its leader answers none).
-func (s *Station) waitLeader(ctx context.Context, name, from, leader string) bool {
-	for ctx.Err() == nil {
-		qctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-		st, err := s.eng.js.Stream(qctx, name)
-		cancel()
-		if err == nil && st.CachedInfo().Cluster != nil {
-			switch now := st.CachedInfo().Cluster.Leader; now {
-			case leader:
-				return true
-			case from, "":
-			default:
-				return false
-			}
-		}
-		if sleepCtx(ctx, 10*time.Millisecond) != nil {
-			break
-		}
-	}
-	return false
 }
