@@ -143,10 +143,12 @@ func TestAnOutsideReaderNeverCostsAnAcknowledgedEventAtAStation(t *testing.T) {
 // the record must still end with the event it wrote, its hash recomputed
 // from what the file now holds. An outside writer edits the laptop's last
 // event and deletes the mirror's; at the next command both raise the alarm
-// within 2 s and apply nothing more. The laptop's next command, committed
-// at the authority but never applied there, exits 3 naming its event.
+// within 2 s and apply nothing more. The laptop's next command is refused
+// at once, saying the alarm and what to do, and nothing is committed; with
+// the laptop's station stopped, a command given there, committed at the
+// authority but never applied there, exits 3 naming its event.
 func TestARunningStationWhoseFileWasEditedRaisesTheAlarmAndStopsApplying(t *testing.T) {
-	_, first, laptop, mirror, _ := threeStations(t)
+	_, first, laptop, mirror, procs := threeStations(t)
 	until(t, 10*time.Second, "the laptop and the mirror did not apply 1. e4", func() bool {
 		seq := uint64(eventsIn(t, first))
 		return readStationStatus(t, laptop).Seq == seq && readStationStatus(t, mirror).Seq == seq
@@ -180,9 +182,24 @@ func TestARunningStationWhoseFileWasEditedRaisesTheAlarmAndStopsApplying(t *test
 			}
 		})
 	}
-	t.Run("a command at the laptop committed at the authority but not applied there exits 3 naming its event", func(t *testing.T) {
+	t.Run("a command given at the laptop, whose alarm is raised, is refused at once saying the alarm and what to do, and nothing is committed", func(t *testing.T) {
+		defer func(d time.Duration) { service.AppliedWithin = d }(service.AppliedWithin)
+		service.AppliedWithin = time.Second // sent anyway, it would exit 3 within it
+		before := eventsIn(t, first)
+		_, errs, code := arb(t, laptop, "move", "Nf3")
+		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "tation laptop takes no command") ||
+			!strings.Contains(errs, fmt.Sprintf("its event %d (move) was edited", held)) || !strings.Contains(errs, "keep the file for the appeals board") {
+			t.Fatalf("exit %d, %q; want exit 1 and one sentence saying the laptop's alarm and what to do", code, errs)
+		}
+		if n := eventsIn(t, first); n != before {
+			t.Errorf("the authority's record went from %d to %d events", before, n)
+		}
+	})
+	t.Run("with the laptop's station stopped, a command given there committed at the authority but not applied there exits 3 naming its event", func(t *testing.T) {
 		defer func(d time.Duration) { service.AppliedWithin = d }(service.AppliedWithin)
 		service.AppliedWithin = time.Second
+		killStation(procs[laptop])
+		until(t, 10*time.Second, "the laptop's station still runs", func() bool { return !service.Running(laptop, time.Now()) })
 		_, errs, code := arb(t, laptop, "move", "Nf3")
 		want := eventsIn(t, first)
 		if code != ExitNotApplied || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "committed as event "+strconv.FormatInt(want, 10)) ||

@@ -193,6 +193,7 @@ type App struct {
 	problem *phrase.Error    // why the record does not verify; nil if it does
 	seal    Seal             // the last head the arbiter signed, as read or written
 	watch   watch            // what Watch last saw of the record (watch.go)
+	watchMu sync.Mutex       // one Watch at a time (its walk is not shared)
 }
 
 // New builds the core over an open record: it rebuilds the state of the match in db. It first checks the record —

@@ -2,17 +2,23 @@ package match
 
 import (
 	"context"
+	"strings"
 
 	"arbiter/store"
 )
 
 // watch is what Watch last saw of the record outside the App's own
-// commits: SQLite's data_version on the App's connection and the main
-// file's stamp.
+// commits — SQLite's data_version on the App's connection and the main
+// file's stamp — and what its last check found holding: the walk through
+// the record (the signatures after the last head verified once, not at
+// every check) and the signature rows it walked, which a later check
+// finds as they were or says edited.
 type watch struct {
 	seen    bool
 	version int64
 	stamp   store.Stamp
+	walk    *IncomingWalk
+	sigs    []store.Signature
 }
 
 // Watch looks whether anything but the App's own commits changed the
@@ -21,11 +27,19 @@ type watch struct {
 // it): an edit of any event, old or new, made while the App runs is
 // found at the next call, not at the next open. It is the console's poll
 // (every tenth of a second): while nothing changes it costs one pragma
-// and one stat(2); SQLite's data_version changes when another connection
+// and two stat(2)s; SQLite's data_version changes when another connection
 // commits (sqlite3, the command line, the engine bridge, a station's
-// replica written in this process), the file's stamp when its bytes
-// change by other means (a hex editor), and neither when someone only
-// reads it. The first call checks the record whole.
+// replica written in this process), the main file's stamp when its bytes
+// change by other means (a hex editor), the write-ahead log's when bytes
+// are written into it behind SQLite (store.DB.WALChanged), and none when
+// someone only reads it. The first call checks the record whole.
+//
+// A check after the first walks only the events added since the last
+// (store.IncomingWalk: their signatures verified once) and compares every
+// signature row the last check walked with the row the record holds now:
+// a row edited, of any event, old or new, is a problem
+// (CodeSignatureEdited, or what Verify's check of every signature says of
+// it). Every event's hash is computed again at each check.
 //
 // A record that no longer verifies is taken as New takes it: the problem
 // is kept (Why), the state is rebuilt from the events before the first
@@ -33,8 +47,13 @@ type watch struct {
 // is appended, and the function set with SetChanged is told. A record
 // that verifies but no longer holds the events the state was built from
 // (cut off, or rewritten with its hashes made anew) is taken the same
-// way. Events another process appended are taken as Refresh takes them.
+// way, and so is a record whose file is no longer under its name (another
+// file renamed over it, or removed: CodeFileReplaced), whose state is
+// kept as it was. Events another process appended are taken as Refresh
+// takes them.
 func (a *App) Watch(ctx context.Context) error {
+	a.watchMu.Lock()
+	defer a.watchMu.Unlock()
 	a.mu.Lock()
 	broken, w := a.problem != nil, a.watch
 	seq, head := a.state.Seq, a.state.Head // the record read below holds them, unless edited
@@ -49,11 +68,24 @@ func (a *App) Watch(ctx context.Context) error {
 		return err
 	}
 	stamp := a.db.Stamp()
-	if w.seen && v == w.version && stamp.Same(w.stamp) {
+	wal := a.db.WALChanged()
+	if a.db.Replaced(stamp) {
+		a.mu.Lock()
+		a.problem = problem(CodeFileReplaced, a.db.Path())
+		a.mu.Unlock()
+		a.notify()
 		return nil
 	}
-	if w.seen && !stamp.Same(w.stamp) {
+	if w.seen && v == w.version && stamp.Same(w.stamp) && !wal {
+		return nil
+	}
+	a.mu.Lock()
+	a.watch.seen = false // until this check ends: a call after an error checks again
+	a.mu.Unlock()
+	if w.seen && v == w.version && (!stamp.Same(w.stamp) || wal) {
 		// bytes may have changed behind SQLite: read them from the file
+		// (another connection's commit, data_version moved, has SQLite
+		// drop every page it holds by itself)
 		if err := a.db.Uncache(ctx); err != nil {
 			return err
 		}
@@ -62,7 +94,7 @@ func (a *App) Watch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rep := checkRecord(evs, sigs, Anchors{}, false)
+	rep, walk := w.check(evs, sigs)
 	switch {
 	case !rep.OK:
 	case int64(len(evs)) < seq:
@@ -73,6 +105,9 @@ func (a *App) Watch(ctx context.Context) error {
 	}
 	a.mu.Lock()
 	a.watch = watch{seen: true, version: v, stamp: stamp}
+	if rep.OK {
+		a.watch.walk, a.watch.sigs = walk, sigs
+	}
 	switch {
 	case a.problem != nil:
 		a.mu.Unlock()
@@ -97,4 +132,86 @@ func (a *App) Watch(ctx context.Context) error {
 	a.mu.Unlock()
 	a.notify()
 	return nil
+}
+
+// check checks the record evs, sigs as New checks it. After a check that
+// held (w.walk), the events it walked are hashed again, the signature rows
+// it walked must be as they were, and only the events after them are
+// walked (their signatures verified); else the record is walked whole. A
+// signature row that is not as it was is named by Verify's check of every
+// signature, or, if that holds, as edited. It returns the report and, when
+// the record holds, the walk through it.
+func (w watch) check(evs []store.Event, sigs []store.Signature) (RecordReport, *IncomingWalk) {
+	n := 0
+	if w.walk != nil {
+		n = w.walk.Walked()
+	}
+	if n > 0 {
+		if bad, ok := sameRows(w.sigs, sigs, int64(n)); !ok {
+			if rep := checkRecord(evs, sigs, Anchors{}, true); !rep.OK {
+				return rep, nil
+			}
+			var rep RecordReport
+			rep.VerifyReport = store.VerifyEvents(evs, "")
+			kind := ""
+			if int(bad.Seq) >= 1 && int(bad.Seq) <= len(evs) {
+				kind = evs[bad.Seq-1].Kind
+			}
+			rep.broken(bad.Seq, kind, problem(CodeSignatureEdited, bad.Seq, kind, bad.Kind))
+			return rep, nil
+		}
+		if n > len(evs) {
+			n = 0 // cut short: the whole walk says so
+		} else if r := store.VerifyEvents(evs[:n], ""); !r.OK {
+			return checkRecord(evs, sigs, Anchors{}, false), nil
+		}
+	}
+	if n == 0 || w.walk == nil {
+		return (&IncomingWalk{}).Check(nil, evs, sigs)
+	}
+	// the walk looks at the rows of the events after those it walked and
+	// at head signatures only (the others were compared above): it sorts
+	// what it is given, so it is given no more
+	var after []store.Signature
+	for _, s := range sigs {
+		if s.Seq > int64(n) || s.Kind == store.SigHead {
+			after = append(after, s)
+		}
+	}
+	return w.walk.Check(evs[:n], evs[n:], after)
+}
+
+// sameRows reports whether every signature row of old is in now as it was
+// and now holds no other row of the first n events but a head signature
+// (the arbiter signs a head after its event); when not, bad is a row that
+// differs (as old held it, or as now holds it when old had none). Both
+// are in the store's order, by seq and kind.
+func sameRows(old, now []store.Signature, n int64) (bad store.Signature, ok bool) {
+	j := 0
+	for _, o := range old {
+		for j < len(now) && before(now[j], o) {
+			if now[j].Seq <= n && now[j].Kind != store.SigHead {
+				return now[j], false // a row the last check did not walk
+			}
+			j++
+		}
+		if j == len(now) || now[j] != o {
+			return o, false
+		}
+		j++
+	}
+	for ; j < len(now); j++ {
+		if now[j].Seq <= n && now[j].Kind != store.SigHead {
+			return now[j], false
+		}
+	}
+	return store.Signature{}, true
+}
+
+// before reports whether a comes before b in the store's order.
+func before(a, b store.Signature) bool {
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	return strings.Compare(a.Kind, b.Kind) < 0
 }

@@ -3,6 +3,7 @@ package match
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	osexec "os/exec"
@@ -18,6 +19,7 @@ const (
 	flipFileEnv = "ARBITER_MATCH_FLIP_FILE"
 	flipFromEnv = "ARBITER_MATCH_FLIP_FROM"
 	flipToEnv   = "ARBITER_MATCH_FLIP_TO"
+	flipAllEnv  = "ARBITER_MATCH_FLIP_ALL"
 )
 
 // TestHelperFlipBytes is not a test: the watch test runs the test binary
@@ -36,15 +38,23 @@ func TestHelperFlipBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := bytes.Count(b, from); n != 1 || len(from) != len(to) {
-		t.Fatalf("the file holds %q %d times, want once (and %q as long)", from, n, to)
+	all := os.Getenv(flipAllEnv) != ""
+	if n := bytes.Count(b, from); (n != 1 && !all) || n == 0 || len(from) != len(to) {
+		t.Fatalf("the file holds %q %d times, want once, or at least once with %s (and %q as long)", from, n, flipAllEnv, to)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteAt(to, int64(bytes.Index(b, from))); err != nil {
-		t.Fatal(err)
+	for off := 0; ; {
+		i := bytes.Index(b[off:], from)
+		if i < 0 {
+			break
+		}
+		if _, err := f.WriteAt(to, int64(off+i)); err != nil {
+			t.Fatal(err)
+		}
+		off += i + len(from)
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
@@ -54,8 +64,24 @@ func TestHelperFlipBytes(t *testing.T) {
 // flipBytes changes from into to in the file at path from another process.
 func flipBytes(t *testing.T, path, from, to string) {
 	t.Helper()
+	flip(t, path, from, to, false)
+}
+
+// flipAllBytes changes every from in the file at path into to, from
+// another process (the write-ahead log holds a page once per commit that
+// wrote it).
+func flipAllBytes(t *testing.T, path, from, to string) {
+	t.Helper()
+	flip(t, path, from, to, true)
+}
+
+func flip(t *testing.T, path, from, to string, all bool) {
+	t.Helper()
 	cmd := osexec.Command(os.Args[0], "-test.run=^TestHelperFlipBytes$", "-test.count=1")
 	cmd.Env = append(os.Environ(), flipFileEnv+"="+path, flipFromEnv+"="+from, flipToEnv+"="+to)
+	if all {
+		cmd.Env = append(cmd.Env, flipAllEnv+"=1")
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the byte flip: %v: %s", err, out)
 	}
@@ -118,6 +144,8 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 		for _, tc := range []struct {
 			name string
 			edit func(t *testing.T, f fix) (bad int64, why string)
+			// signed: the edit is of a protected record's signatures
+			signed bool
 		}{
 			{"an old event edited with sqlite3 (a second connection) is found by the next watch", func(t *testing.T, f fix) (int64, string) {
 				e := moveC5(f.evs)
@@ -125,7 +153,7 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 				exec(t, db, `UPDATE events SET payload = replace(payload, '"c5"', '"c6"') WHERE seq = ?`, e.Seq)
 				db.Close()
 				return e.Seq, fmt.Sprintf("event %d (move) was edited", e.Seq)
-			}},
+			}, false},
 			{"a byte of an old event changed in the file behind SQLite (a hex editor) is found by the next watch", func(t *testing.T, f fix) (int64, string) {
 				checkpoint(t, f.path) // the old events are in the main file, not the write-ahead log
 				f.ok(f.app.Watch(f.ctx))
@@ -135,7 +163,7 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 				e := moveC5(f.evs)
 				flipBytes(t, f.path, string(e.Payload), strings.Replace(string(e.Payload), `"c5"`, `"c6"`, 1))
 				return e.Seq, fmt.Sprintf("event %d (move) was edited", e.Seq)
-			}},
+			}, false},
 			{"the last events deleted with sqlite3 are found by the next watch", func(t *testing.T, f fix) (int64, string) {
 				db := raw(t, f.path)
 				last := f.evs[len(f.evs)-1].Seq
@@ -143,7 +171,7 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 				exec(t, db, "DELETE FROM events WHERE seq >= ?", last-1)
 				db.Close()
 				return last - 1, ""
-			}},
+			}, false},
 			{"an old event edited and every hash made anew is found by the next watch", func(t *testing.T, f fix) (int64, string) {
 				e := moveC5(f.evs)
 				db := raw(t, f.path)
@@ -151,8 +179,49 @@ func TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch(t *testing.T) {
 				rehash(t, db)
 				db.Close()
 				return 0, "" // wherever the check finds it first
-			}},
+			}, false},
+			{"an old event's station signature altered with sqlite3, before the last head the arbiter signed, is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				alterSignature(t, f.path, e.Seq, store.SigStation)
+				return e.Seq, fmt.Sprintf("event %d (move) does not match the hash its station signed", e.Seq)
+			}, true},
+			{"an old head signature of the arbiter altered with sqlite3 is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				alterSignature(t, f.path, e.Seq, store.SigHead)
+				return e.Seq, fmt.Sprintf("event %d (move) does not match the head the arbiter signed there", e.Seq)
+			}, true},
+			{"an old event's station signature deleted with sqlite3 is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				db := raw(t, f.path)
+				exec(t, db, "DELETE FROM signatures WHERE seq = ? AND kind = 'station'", e.Seq)
+				db.Close()
+				return e.Seq, fmt.Sprintf("event %d (move) has no station signature", e.Seq)
+			}, true},
+			{"bytes of an old event changed inside the write-ahead log behind SQLite (a hex editor on the -wal file) are found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				e := moveC5(f.evs)
+				flipAllBytes(t, f.path+"-wal", string(e.Payload), strings.Replace(string(e.Payload), `"c5"`, `"c6"`, 1))
+				return e.Seq, fmt.Sprintf("event %d (move) was edited", e.Seq)
+			}, false},
+			{"the record's file replaced with mv (a copy renamed over it) is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				copied := f.path + ".copy"
+				if err := f.db.Backup(f.ctx, copied); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(copied, f.path); err != nil {
+					t.Fatal(err)
+				}
+				return 0, "is no longer the file that was opened"
+			}, false},
+			{"the record's file removed is found by the next watch", func(t *testing.T, f fix) (int64, string) {
+				if err := os.Rename(f.path, f.path+".moved"); err != nil {
+					t.Fatal(err)
+				}
+				return 0, "is no longer the file that was opened"
+			}, false},
 		} {
+			if tc.signed && pass == "" {
+				continue // an unprotected record carries no signatures
+			}
 			t.Run(protection+"/"+tc.name, func(t *testing.T) {
 				f := setup(t, pass)
 				bad, why := tc.edit(t, f)
@@ -293,6 +362,19 @@ func TestARunningReadOnlyCoreFindsAnEditAtItsNextWatch(t *testing.T) {
 	})
 }
 
+// alterSignature changes the last hex digit of the signature of kind at
+// event seq with sqlite3, as someone who edits the signatures table would.
+func alterSignature(t *testing.T, path string, seq int64, kind string) {
+	t.Helper()
+	db := raw(t, path)
+	exec(t, db, `UPDATE signatures SET sig = substr(sig, 1, 127) || CASE substr(sig, 128, 1) WHEN '0' THEN '1' ELSE '0' END WHERE seq = ? AND kind = ?`, seq, kind)
+	var n int
+	if err := db.QueryRow("SELECT changes()").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("altered %d signatures of kind %s at event %d (%v), want one", n, kind, seq, err)
+	}
+	db.Close()
+}
+
 // BenchmarkWatch: what the console's poll pays every tenth of a second
 // while nothing changes (one pragma, one stat), and the whole check it
 // pays when something outside its own commits changed, on a protected
@@ -325,6 +407,17 @@ func BenchmarkWatch(b *testing.B) {
 			}
 		}
 	})
+	b.Run("changed, walked whole as before branch hwatch2", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			app.watch.version-- // as after another connection's commit
+			app.watch.walk = nil
+			b.StartTimer()
+			if err := app.Watch(ctx); err != nil || app.Why() != nil {
+				b.Fatal(err, app.Why())
+			}
+		}
+	})
 	b.Run("changed", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
@@ -352,4 +445,93 @@ func BenchmarkWatch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkWatchUnsigned: the console at a station (a read-only App over
+// the replica the station writes through its own connection) checks the
+// record after every event the station applies; on a protected record
+// whose last head the arbiter signed is at event 2, so that every event
+// after it is unsigned (players' and the operator's commands under their
+// own credentials; here the arbiter's, his head signatures deleted), each
+// such check verifies the signatures after that head. 'appended': one
+// event appended by the station, then the console's watch (the walk goes
+// on over the new event); 'walked whole': the same check walking the
+// record whole, as the watch did before branch hwatch2.
+func BenchmarkWatchUnsigned(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ctx := context.Background()
+			app, db, path := openTestApp(b, "bench.db")
+			who := Actor{Role: RoleArbiter, PIN: arbiterPass}
+			at := t0
+			next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
+			if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: arbiterPass}); err != nil {
+				b.Fatal(err)
+			}
+			if err := app.StartGame(ctx, next(), 0); err != nil {
+				b.Fatal(err)
+			}
+			shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+			i := 0
+			move := func() {
+				if _, err := app.Move(ctx, next(), shuffle[i%4], false); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			for app.State().Seq < int64(n) {
+				move()
+			}
+			raw, err := sql.Open("sqlite", path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer raw.Close()
+			unsign := func() {
+				if _, err := raw.Exec("DELETE FROM signatures WHERE kind = 'head' AND seq > 2"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			unsign()
+			ro, err := store.OpenReadOnly(ctx, db.Path())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ro.Close()
+			console, err := New(ctx, ro)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := console.Watch(ctx); err != nil || console.Why() != nil {
+				b.Fatal(err, console.Why())
+			}
+			if r, err := VerifyRecord(ctx, ro, "", ""); err != nil || !r.OK || r.Unsigned < int64(n)-2 {
+				b.Fatalf("%v %v: %d unsigned events, want %d", err, r.Problem, r.Unsigned, n-2)
+			}
+			b.Run("unchanged", func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if err := console.Watch(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			for _, whole := range []bool{false, true} {
+				name := map[bool]string{false: "appended", true: "appended, walked whole as before branch hwatch2"}[whole]
+				b.Run(name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						b.StopTimer()
+						move()
+						unsign()
+						if whole {
+							console.watch.walk = nil
+						}
+						b.StartTimer()
+						if err := console.Watch(ctx); err != nil || console.Why() != nil {
+							b.Fatal(err, console.Why())
+						}
+					}
+				})
+			}
+		})
+	}
 }

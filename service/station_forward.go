@@ -346,6 +346,9 @@ func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error
 	if err := checkRoleOf(l.sf, &c); err != nil {
 		return StationResult{}, err
 	}
+	if err := l.alarmed(); err != nil {
+		return StationResult{}, err
+	}
 	g := c.G
 	off, r, ok := l.Offset()
 	guess := g.At
@@ -390,6 +393,9 @@ func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationRe
 	if err := checkRoleOf(l.sf, &c); err != nil {
 		return StationResult{}, err
 	}
+	if err := l.alarmed(); err != nil {
+		return StationResult{}, err
+	}
 	c.Cmd = match.CredentialCheck{}
 	off, r, ok := l.Offset()
 	at := c.G.At
@@ -415,6 +421,40 @@ func (l *Link) CheckCredential(ctx context.Context, c StationCommand) (StationRe
 		_, _ = l.waitApplied(ctx, res.Seq, res.Seq)
 	}
 	return res, err
+}
+
+// alarmed is the refusal of a command given here while this station's
+// alarm is raised (station.AlarmRefusal: its record file edited behind it,
+// or an event from the stream that does not fit), nil while none is: its
+// record applies nothing more, so a command sent would be committed at the
+// authority and waited for here in vain (NotAppliedError, after
+// AppliedWithin). The alarm is the station's in this process, or its
+// status file's (rewritten every 250 ms; a command given in between is
+// refused by the station itself, Station.onRequest).
+func (l *Link) alarmed() error {
+	var why error
+	if v, found := inProcess.Load(l.db); found {
+		a := v.(*station.Station).Replica().Alarm()
+		if a == nil {
+			return nil
+		}
+		why = a
+		var alarm *station.AlarmError
+		if errors.As(a, &alarm) && alarm.Why != nil {
+			why = alarm.Why
+		}
+	} else {
+		st, running, err := ReadStationStatus(l.db, time.Now())
+		if err != nil || !running || st.Alarm == "" {
+			return nil // no station runs: the command says so itself
+		}
+		why = errors.New(st.Alarm)
+		if st.AlarmWhy != nil {
+			why = st.AlarmWhy
+		}
+	}
+	p := station.AlarmRefusal(l.sf.Name, why)
+	return &Refused{Text: p.Error(), Refusal: p}
 }
 
 // submit stamps, signs and sends a prepared command and waits until this

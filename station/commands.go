@@ -587,6 +587,9 @@ func requestOrHeld(ctx context.Context, nc *nats.Conn, subject string, data []by
 // or not the authority's answer came yet (docs/stations.md, "One
 // authority").
 func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
+	if r, refused := s.refusedByAlarm(); refused {
+		return r, nil
+	}
 	s.working()
 	if req.From == "" {
 		req.From = s.cfg.Name
@@ -607,6 +610,23 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 		req.RTT = int64(2 * u)
 	}
 	return submitHeld(ctx, s.link.nc, req, s.rep, time.Second, heldAnswers(s.link.replicas.Load()))
+}
+
+// refusedByAlarm is the answer to a command given at this station while
+// its alarm is raised (AlarmRefusal): its record applies nothing more, so
+// a command given here would be committed elsewhere and never applied
+// here, and the face would wait for it in vain.
+func (s *Station) refusedByAlarm() (Reply, bool) {
+	a := s.rep.Alarm()
+	if a == nil {
+		return Reply{}, false
+	}
+	var why error = a
+	if w := alarmWhy(a); w != nil {
+		why = w
+	}
+	p := AlarmRefusal(s.cfg.Name, why)
+	return Reply{Error: p.Error(), Phrase: p, By: s.cfg.Name}, true
 }
 
 // heldAnswers reports whether a station's record holding a command says
@@ -647,6 +667,12 @@ func (s *Station) onRequest(m *nats.Msg) {
 	}
 	if m.Subject != SubjectCommands+"."+req.Role {
 		return // the role must be the subject's: the connection's permissions name the subjects
+	}
+	if r, refused := s.refusedByAlarm(); refused && req.From == s.cfg.Name {
+		// given at this station, whose face had not seen the alarm yet
+		// (its status is written every 250 ms): refused at once
+		s.respond(m, r)
+		return
 	}
 	s.working()
 	now := s.Now()

@@ -30,6 +30,9 @@ const (
 	CodeOwnEventOnly         match.Code = "station-own-event-only"
 	CodeNoAuthorityAnswered  match.Code = "station-no-authority-answered"
 	CodeConnectionClosed     match.Code = "station-connection-closed"
+	// a command given at a station whose alarm is raised (its record file
+	// edited behind it, or an event from the stream that does not fit)
+	CodeAlarmRefused match.Code = "station-alarm-refused"
 )
 
 // english are the refusals' English words (the shared dictionary's).
@@ -52,6 +55,7 @@ var english = phrase.Table[match.Code]{
 	CodeOwnEventOnly:         "only a record holder records a station's own event, and without a command",
 	CodeNoAuthorityAnswered:  "station: no authority answered command %s: %v",
 	CodeConnectionClosed:     "station: no authority answered command %s: the connection was closed",
+	CodeAlarmRefused:         "station %s takes no command: %s; give commands at another station meanwhile",
 }
 
 // RefusalCodes lists the station's refusals.
@@ -63,6 +67,16 @@ func RefusalEnglish(code match.Code) string { return english[code] }
 // refuse is the refusal code with its arguments; its Error() is the
 // English words.
 func refuse(code match.Code, args ...any) error { return english.Refuse(code, args...) }
+
+// AlarmRefusal is the refusal of a command given at station name, whose
+// alarm (AlarmError.Why; a phrase, or its English when a status carries
+// none) is raised: it says the alarm, which says what was found and what
+// to do, and that commands are given at another station meanwhile. The
+// face refuses so at once (service.Link) rather than send a command its
+// station would never apply, and so does the station (Submit).
+func AlarmRefusal(name string, alarm error) *phrase.Error {
+	return english.Refuse(CodeAlarmRefused, name, alarm)
+}
 
 // refusedWith is the refusal as a reply carries it: its English, and its
 // code and arguments for the face's words.

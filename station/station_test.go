@@ -2,13 +2,11 @@ package station
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -362,52 +360,5 @@ func TestACommandPressesAClockWhenItIsAPressOrAMoveNotPressedBefore(t *testing.T
 				t.Errorf("presses(%v) = %v, want %v", tc.cmd, got, tc.want)
 			}
 		})
-	}
-}
-
-// TestAnOldEventEditedBehindTheStationRaisesTheFileAlarm: the station's
-// head check looks at the file's last event before each append; an edit
-// of an old event with sqlite3 is found by its watch of the file (every
-// second; called here), which raises the file alarm, and nothing more is
-// appended onto the edited file. Its own commands raise nothing.
-func TestAnOldEventEditedBehindTheStationRaisesTheFileAlarm(t *testing.T) {
-	s, db, clk := gameOnAStillClock(t)
-	ctx := context.Background()
-	clk.Advance(time.Second)
-	submit(t, s, req("arbiter", match.Pause{Reason: "lights"}))
-	s.watchFile(ctx)
-	if err := s.rep.Alarm(); err != nil {
-		t.Fatalf("the station's own commands raised %v", err)
-	}
-	evs, err := db.EventsAfter(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := evs[1] // under the head
-	raw, err := sql.Open("sqlite", db.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"DROP TRIGGER IF EXISTS events_no_update", "UPDATE events SET actor = 'someone else' WHERE seq = ?"} {
-		if _, err := raw.Exec(q, old.Seq); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw.Close()
-	s.watchFile(ctx)
-	var alarm *AlarmError
-	if err := s.rep.Alarm(); !errors.As(err, &alarm) || !alarm.File || !strings.Contains(alarm.Reason, fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)) {
-		t.Fatalf("the alarm: %v, want the file alarm naming event %d", err, old.Seq)
-	}
-	head, _, _ := db.Head(ctx)
-	clk.Advance(time.Second)
-	ctx2, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	// the authority with the alarm answers no command (no authority answered)
-	if rep, err := s.Submit(ctx2, req("arbiter", match.Resume{})); err == nil && rep.Error == "" {
-		t.Error("a command was taken after the alarm")
-	}
-	if now, _, _ := db.Head(ctx); now != head {
-		t.Errorf("the record went from event %d to %d after the alarm", head, now)
 	}
 }

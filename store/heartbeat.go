@@ -22,6 +22,8 @@ func (db *DB) WriteHeartbeat(ctx context.Context, hb Heartbeat) error {
 	if db.readOnly {
 		return fmt.Errorf("store: write heartbeat: %w", ErrReadOnly)
 	}
+	db.beforeOwnWrite()
+	defer db.afterOwnWrite()
 	_, err := db.sql.ExecContext(ctx,
 		`INSERT INTO heartbeat (id, wall_ns, pid, host) VALUES (1, ?, ?, ?)
 		 ON CONFLICT (id) DO UPDATE SET wall_ns = excluded.wall_ns, pid = excluded.pid, host = excluded.host`,
@@ -52,6 +54,8 @@ func (db *DB) SetMeta(ctx context.Context, key, value string) error {
 	if db.readOnly {
 		return fmt.Errorf("store: set meta %q: %w", key, ErrReadOnly)
 	}
+	db.beforeOwnWrite()
+	defer db.afterOwnWrite()
 	_, err := db.sql.ExecContext(ctx,
 		`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	if err != nil {

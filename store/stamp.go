@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -17,14 +20,19 @@ type Stamp struct {
 	info os.FileInfo
 	size int64
 	mod  time.Time
+	gone bool // no file has the record's name
 }
 
 // Stamp looks at the record's main file with stat(2): it never opens the
 // file, which would drop the process's POSIX locks on it (held.go).
 func (db *DB) Stamp() Stamp {
-	fi, err := os.Stat(db.path)
+	return stampOf(db.path)
+}
+
+func stampOf(path string) Stamp {
+	fi, err := os.Stat(path)
 	if err != nil {
-		return Stamp{}
+		return Stamp{gone: errors.Is(err, fs.ErrNotExist)}
 	}
 	return Stamp{info: fi, size: fi.Size(), mod: fi.ModTime()}
 }
@@ -33,9 +41,80 @@ func (db *DB) Stamp() Stamp {
 // zero Stamps are the same.
 func (s Stamp) Same(o Stamp) bool {
 	if s.info == nil || o.info == nil {
-		return s.info == nil && o.info == nil
+		return s.info == nil && o.info == nil && s.gone == o.gone
 	}
 	return os.SameFile(s.info, o.info) && s.size == o.size && s.mod.Equal(o.mod)
+}
+
+// Replaced reports whether the file the record's name gives now, as s
+// saw it, is not the file the DB opened: another file renamed over it
+// (mv), or none (removed). The DB still reads and writes the file it
+// opened, which nobody finds under the record's name any more. A file
+// that could not be looked at for another reason (a permission) is not
+// said to be replaced.
+func (db *DB) Replaced(s Stamp) bool {
+	if db.opened == nil {
+		return false
+	}
+	return s.gone || s.info != nil && !os.SameFile(db.opened, s.info)
+}
+
+// noteOpened keeps the identity of the file the DB has just opened
+// (Replaced compares with it).
+func (db *DB) noteOpened() {
+	if fi, err := os.Stat(db.path); err == nil {
+		db.opened = fi
+	}
+}
+
+// walWatch is what the DB knows of its write-ahead log (the -wal file):
+// its stamp after the DB's own last commit, and whether it was found
+// changed by other means before one of them (walMoved).
+type walWatch struct {
+	mu    sync.Mutex
+	known Stamp
+	moved bool
+}
+
+// beforeOwnWrite is called before the DB's own write transaction: a -wal
+// that is not as the DB's last commit (or WALChanged) left it was changed
+// by someone else meanwhile — another connection's commit, which
+// data_version tells too, or a hex editor's write, which only this tells.
+func (db *DB) beforeOwnWrite() {
+	s := stampOf(db.path + "-wal")
+	w := &db.wal
+	w.mu.Lock()
+	if !s.Same(w.known) {
+		w.moved = true
+	}
+	w.mu.Unlock()
+}
+
+// afterOwnWrite notes the -wal as the DB's own commit left it.
+func (db *DB) afterOwnWrite() {
+	s := stampOf(db.path + "-wal")
+	w := &db.wal
+	w.mu.Lock()
+	w.known = s
+	w.mu.Unlock()
+}
+
+// WALChanged reports whether the record's write-ahead log (the -wal file)
+// changed since the last call by other means than this DB's own commits:
+// another connection's commit, or bytes written into it behind SQLite (a
+// hex editor), which leave data_version and the main file as they were.
+// It costs one stat(2). The DB's own commits look at the log before and
+// after they write (two stat(2)s each): an edit between the two, within
+// the transaction's own milliseconds, or within the file system's tick of
+// the DB's own write, is not told by it.
+func (db *DB) WALChanged() bool {
+	s := stampOf(db.path + "-wal")
+	w := &db.wal
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	moved := w.moved || !s.Same(w.known)
+	w.known, w.moved = s, false
+	return moved
 }
 
 // Uncache has the DB's connection forget the pages it holds, so that the

@@ -116,6 +116,10 @@ type DB struct {
 	idleCheckpoints bool
 	logPages        int
 	laidOut         bool // LayOutLog laid out the log: the Update after layoutAfter does not
+	// opened is the file the DB opened, as stat(2) saw it then (Replaced);
+	// wal what it knows of its write-ahead log (WALChanged; stamp.go)
+	opened os.FileInfo
+	wal    walWatch
 }
 
 // Path returns the file name the DB was opened with.
@@ -371,6 +375,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	db.noteOpened()
+	db.afterOwnWrite()
 	return db, nil
 }
 
@@ -456,7 +462,10 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
-	return &DB{sql: sdb, path: path, readOnly: true}, nil
+	db := &DB{sql: sdb, path: path, readOnly: true}
+	db.noteOpened()
+	db.afterOwnWrite()
+	return db, nil
 }
 
 // hasWAL reports whether a write-ahead log with content (or one that cannot

@@ -57,6 +57,8 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		return nil, fmt.Errorf("store: update %s: %w", db.path, ErrReadOnly)
 	}
 	var fnErr error // fn's own error, returned unchanged
+	db.beforeOwnWrite()
+	defer db.afterOwnWrite()
 	err = db.withConn(ctx, func(c *conn) (err error) {
 		if db.updates++; db.updates == layoutAfter+1 && !db.laidOut {
 			if err := db.growLog(ctx, c); errors.Is(err, errBadConn) {

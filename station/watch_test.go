@@ -1,0 +1,180 @@
+package station
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/match"
+	"arbiter/store"
+)
+
+const (
+	flipFileEnv = "ARBITER_STATION_FLIP_FILE"
+	flipFromEnv = "ARBITER_STATION_FLIP_FROM"
+	flipToEnv   = "ARBITER_STATION_FLIP_TO"
+)
+
+// TestHelperFlipBytes is not a test: the watch test runs the test binary
+// again with only this function selected, as a hex editor in a process of
+// its own. It replaces every $ARBITER_STATION_FLIP_FROM in the file with
+// $ARBITER_STATION_FLIP_TO (as long), in place.
+func TestHelperFlipBytes(t *testing.T) {
+	path := os.Getenv(flipFileEnv)
+	if path == "" {
+		t.Skip("helper process for TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce")
+	}
+	from, to := []byte(os.Getenv(flipFromEnv)), []byte(os.Getenv(flipToEnv))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(b, from) == 0 || len(from) != len(to) {
+		t.Fatalf("the file holds no %q (or %q is not as long)", from, to)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for off := 0; ; {
+		i := bytes.Index(b[off:], from)
+		if i < 0 {
+			break
+		}
+		if _, err := f.WriteAt(to, int64(off+i)); err != nil {
+			t.Fatal(err)
+		}
+		off += i + len(from)
+	}
+}
+
+// TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce
+// (principle 1, any edit of the file is detected): the station's head check
+// looks at the file's last event before each append; every other edit is
+// found by its watch of the file (every second; called here): an old
+// event edited with sqlite3, a signature row of an event before the last
+// head the arbiter signed altered, bytes written into the write-ahead log
+// behind SQLite, the file replaced with mv. Each raises the file alarm
+// naming what was found, nothing more is appended, and a command given at
+// the station is refused at once with the alarm and what to do
+// (CodeAlarmRefused), not left to time out. Its own commands raise nothing.
+func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce(t *testing.T) {
+	ctx := context.Background()
+	sqlite3 := func(t *testing.T, path string, qs ...string) {
+		t.Helper()
+		raw, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		for _, q := range qs {
+			if _, err := raw.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	type edit func(t *testing.T, path string, old store.Event) string // what the alarm says
+	for _, tc := range []struct {
+		name string
+		edit edit
+	}{
+		{"an old event edited with sqlite3", func(t *testing.T, path string, old store.Event) string {
+			sqlite3(t, path, "DROP TRIGGER IF EXISTS events_no_update", fmt.Sprintf("UPDATE events SET actor = 'someone else' WHERE seq = %d", old.Seq))
+			return fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)
+		}},
+		{"an old event's station signature altered with sqlite3, before the last head the arbiter signed", func(t *testing.T, path string, old store.Event) string {
+			sqlite3(t, path, fmt.Sprintf(`UPDATE signatures SET sig = substr(sig, 1, 127) || CASE substr(sig, 128, 1) WHEN '0' THEN '1' ELSE '0' END
+				WHERE seq = %d AND kind = 'station'`, old.Seq))
+			return fmt.Sprintf("event %d (%s) does not match the hash its station signed", old.Seq, old.Kind)
+		}},
+		{"bytes of an old event written into the write-ahead log behind SQLite (a hex editor on the -wal file)", func(t *testing.T, path string, old store.Event) string {
+			from := string(old.Payload)
+			to := strings.Replace(from, "e4", "e3", 1)
+			if to == from {
+				t.Fatalf("the old event %s holds no e4", from)
+			}
+			cmd := osexec.Command(os.Args[0], "-test.run=^TestHelperFlipBytes$", "-test.count=1")
+			cmd.Env = append(os.Environ(), flipFileEnv+"="+path+"-wal", flipFromEnv+"="+from, flipToEnv+"="+to)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("the byte flip: %v: %s", err, out)
+			}
+			return fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)
+		}},
+		{"the record's file replaced with mv (a copy renamed over it)", func(t *testing.T, path string, _ store.Event) string {
+			sqlite3(t, path, "VACUUM INTO '"+path+".copy'")
+			if err := os.Rename(path+".copy", path); err != nil {
+				t.Fatal(err)
+			}
+			return "is no longer the file that was opened"
+		}},
+	} {
+		t.Run(tc.name+" raises the file alarm and every command given at the station is refused at once", func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "a.db")
+			newProtectedRecord(t, path)
+			db := openDB(t, path)
+			s, err := Start(ctx, Config{Name: "arbiter", Role: "organiser", DB: db, First: true,
+				Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Stop()
+			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			for _, m := range []string{"e4", "c5", "Nf3"} {
+				role := map[bool]string{true: "white", false: "black"}[m != "c5"]
+				if r := submit(t, s, pinReq(role, match.Move{Input: m})); r.Error != "" {
+					t.Fatalf("move %s: %s", m, r.Error)
+				}
+			}
+			evs, err := db.EventsAfter(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := evs[len(evs)-1]
+			if err := s.rep.ApplyHead(ctx, HeadNote{Seq: last.Seq, Hash: last.Hash, Key: hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
+				Sig: hex.EncodeToString(ed25519.Sign(testKey, match.HeadMessage(last.Seq, last.Hash)))}); err != nil {
+				t.Fatal(err)
+			}
+			s.watchFile(ctx)
+			if err := s.rep.Alarm(); err != nil {
+				t.Fatalf("the station's own commands and head raised %v", err)
+			}
+			var old store.Event // 1. e4, under the head
+			for _, e := range evs {
+				if e.Kind == match.KindMove && strings.Contains(string(e.Payload), "e4") {
+					old = e
+				}
+			}
+			says := tc.edit(t, path, old)
+			s.watchFile(ctx)
+			var alarm *AlarmError
+			if err := s.rep.Alarm(); !errors.As(err, &alarm) || !alarm.File || !strings.Contains(alarm.Reason, says) {
+				t.Fatalf("the alarm: %v, want the file alarm saying %q", err, says)
+			}
+			head, _ := s.rep.Head()
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			rep, err := s.Submit(cctx, pinReq("black", match.Move{Input: "Nc6"}))
+			if err != nil || rep.Phrase == nil || rep.Phrase.Code != string(CodeAlarmRefused) || cctx.Err() != nil {
+				t.Fatalf("the command: %+v, %v; want it refused at once (%s)", rep, err, CodeAlarmRefused)
+			}
+			if !strings.Contains(rep.Error, "takes no command") || !strings.Contains(rep.Error, says) || !strings.Contains(rep.Error, "keep the file for the appeals board") {
+				t.Errorf("the refusal says %q: want the alarm (%q) and what to do", rep.Error, says)
+			}
+			if now, _ := s.rep.Head(); now != head {
+				t.Errorf("the record went from event %d to %d after the alarm", head, now)
+			}
+		})
+	}
+}
