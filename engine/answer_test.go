@@ -53,3 +53,21 @@ func TestTheStatusNeverShowsAStruckAnswerAsTheEnginesMove(t *testing.T) {
 		})
 	}
 }
+
+// TestAnOperatorsOtherMoveLeavesTheEnginesAnswerItsLastMove: a move the
+// operator records as not the engine's (--not-engine) strikes nothing: the
+// engine.move event stays in the record, so the status's bestmove stays the
+// engine's answer ("last move a2a3"). Before, it stayed only until the
+// bridge read the operator's move, so engine status after the bridge
+// stopped said it or not depending on that race.
+func TestAnOperatorsOtherMoveLeavesTheEnginesAnswerItsLastMove(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	r.run(Options{Cmd: fakeCmd(), Restarts: DefaultRestarts})
+	r.waitFor("the engine's move recorded", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.EngineFor() != nil })
+	r.do(match.RoleOperator, match.Move{Input: "e4", NotEngine: true, Reason: "the operator took the book move"})
+	seq := r.state().Seq
+	s := r.waitStatus("the operator's move read", 10*time.Second, func(s Status) bool { return s.Seq >= seq })
+	if s.BestMove != "a2a3" || s.Depth == 0 {
+		t.Errorf("after the operator's other move the status's bestmove is %q (depth %d), want the engine's a2a3", s.BestMove, s.Depth)
+	}
+}

@@ -143,10 +143,13 @@ type answer struct {
 	depth int
 }
 
-// answerStands reports whether the record still holds the engine's move m:
-// made at its ply from the position it was given, or not yet made in the
-// position the game stands in. A rule 10 correction (or 6.13 reset) that
-// struck that ply, or one before it, leaves it in no position of the game.
+// answerStands reports whether the record still holds the position the
+// engine's move m answered: at its ply, whether m or another move was made
+// there (an operator's move marked not the engine's leaves the engine's
+// answer its last move, as the engine.move event stays in the record), or
+// not yet made in the position the game stands in. A rule 10 correction
+// (or 6.13 reset) that struck a ply before it leaves it in no position of
+// the game.
 func answerStands(g *match.Game, m lastMove) bool {
 	if g == nil || g.Sheet == nil || g.Number != m.game || m.ply < 1 || m.uci == "" {
 		return false
@@ -162,7 +165,7 @@ func answerStands(g *match.Game, m lastMove) bool {
 	if m.ply >= 2 {
 		before = es[m.ply-2].FENAfter
 	}
-	return before == m.fen && es[m.ply-1].UCI == m.uci
+	return before == m.fen
 }
 
 // showAnswer makes the status's bestmove, eval and depth the engine's last
