@@ -76,3 +76,81 @@ func TestTheAdjustDialogOffersTheRunningClockAndAsksBeforeAMinute(t *testing.T) 
 		}
 	})
 }
+
+// The Adjust dialog shows, beside the correction, what the chosen clock
+// reads now as the console's clock shows it, and keeps showing it while
+// the clock runs (an arbiter correcting a clock by a few seconds reads it
+// there); the adjustment the log then shows names the side as the rest
+// of the console does ("Black", "Schwarz"), never "black". In English and
+// German.
+func TestTheAdjustDialogShowsWhatTheClockReadsNow(t *testing.T) {
+	for _, tc := range []struct{ lang, reads, white, black, logged string }{
+		{"en", "Reads now", "White", "Black", "[Black +0:00:30]"},
+		{"de", "Zeigt jetzt", "Weiß", "Schwarz", "[Schwarz +0:00:30]"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			if tc.lang == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.ft.advance(3 * time.Second)
+			h.typeMove("e4") // White used 3 s; Black's clock runs
+			h.ft.advance(2 * time.Second)
+			h.c.do(actAdjust)
+			var side *widget.RadioGroup
+			for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+				if r, ok := o.(*widget.RadioGroup); ok {
+					side = r
+				}
+			}
+			// the form's row named tc.reads, and the text of its label
+			reads := func(t *testing.T) string {
+				t.Helper()
+				for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+					if f, ok := o.(*widget.Form); ok {
+						for _, it := range f.Items {
+							if l, ok := it.Widget.(*widget.Label); ok && it.Text == tc.reads && l.Visible() {
+								return l.Text
+							}
+						}
+					}
+				}
+				t.Fatalf("the dialog shows no %q: %q", tc.reads, topDialogTexts(h.c))
+				return ""
+			}
+			for _, step := range []struct {
+				name, choose string
+				advance      time.Duration
+				want         string
+			}{
+				{"the running clock offered reads what it shows", "", 0, "1:59:58"},
+				{"the other clock chosen reads what it shows", tc.white, 0, "1:59:57"},
+				{"the standing clock's reading stands", tc.white, time.Second, "1:59:57"},
+				{"the running clock chosen again reads on", tc.black, 0, "1:59:57"},
+				{"a second later it reads a second less", tc.black, time.Second, "1:59:56"},
+			} {
+				t.Run(step.name, func(t *testing.T) {
+					if step.choose != "" {
+						side.SetSelected(step.choose)
+					}
+					h.ft.advance(step.advance)
+					if got := reads(t); got != step.want {
+						t.Errorf("%s: %q, want %q", tc.reads, got, step.want)
+					}
+				})
+			}
+			t.Run("the adjustment logged names the side with a capital", func(t *testing.T) {
+				es := topEntries(t, h.c)
+				es[0].SetText("+30s")
+				es[2].SetText("a half minute")
+				submitTop(t, h)
+				shown := strings.Join(labelTexts(h.c.win.Content()), "\n")
+				if !strings.Contains(shown, tc.logged) || strings.Contains(shown, "[black") {
+					t.Errorf("the log shows %q, want %q", shown, tc.logged)
+				}
+			})
+		})
+	}
+}

@@ -90,6 +90,17 @@ type clockFeed struct {
 	// (nil: if this one fits): the console's two clocks set their names
 	// at one size.
 	nameFits func(slot int, fits bool) bool
+	// ui runs f on the UI thread (nil: fyne.Do), as the console's ui.
+	ui func(f func())
+}
+
+// onUI runs f on the UI thread (a timer fires elsewhere).
+func (f clockFeed) onUI(fn func()) {
+	if f.ui == nil {
+		fyne.Do(fn)
+		return
+	}
+	f.ui(fn)
 }
 
 func newClockView(feed clockFeed, slot int, large bool) *clockView {
@@ -538,7 +549,7 @@ func (v *clockView) arm(next, at time.Time) {
 	v.gen++
 	gen := v.gen
 	v.stop = v.feed.after(d, func() {
-		fyne.Do(func() {
+		v.feed.onUI(func() {
 			if gen != v.gen {
 				return // superseded by a later arm
 			}

@@ -16,7 +16,16 @@
 // production timesource.Source. A clock display is redrawn only when its text
 // changes: each clock view arms one timer for the next instant its text (or
 // its flag) changes, as told by clock.Clock.Display, and the timer's callback
-// reaches the widgets through fyne.Do. There is no periodic redraw.
+// reaches the widgets through the console's ui (fyne.Do). There is no
+// periodic redraw.
+//
+// Threads: the widgets are touched only on the UI thread. Whatever runs
+// elsewhere (the sender of a station's console, the engine bridge, the
+// heartbeat and poll, a timer) reaches them through c.ui, in production
+// fyne.Do, which queues the function for the UI thread, one at a time with
+// the input. Tests give a ui of their own (uiThread, console_test.go) that
+// does the same on the test's goroutine: Fyne's test driver would run
+// fyne.Do at once on the calling goroutine, beside the test's own actions.
 //
 // Roles: the console runs in operator mode or arbiter mode and never
 // relabels a role: every command goes to the core as who really acts, and the
@@ -75,6 +84,9 @@ type config struct {
 	pin   string
 	now   func() time.Time
 	after afterFunc
+	// ui runs f on the UI thread, after what runs there now (nil:
+	// fyne.Do); tests serialise it with their own actions.
+	ui func(f func())
 }
 
 // console is the main window and its state.
@@ -86,6 +98,8 @@ type console struct {
 	cfg   config
 	now   func() time.Time
 	after afterFunc
+	// ui is how code off the UI thread reaches the widgets (config.ui).
+	ui func(f func())
 
 	mode match.Role // RoleArbiter or RoleOperator
 	pin  string
@@ -216,7 +230,10 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	if cfg.after == nil {
 		cfg.after = realAfter
 	}
-	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
+	if cfg.ui == nil {
+		cfg.ui = fyne.Do
+	}
+	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, ui: cfg.ui, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
 	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
 		c.hallPIN = cfg.pin
@@ -359,7 +376,7 @@ func (c *console) build() {
 	main := container.New(c.layout, header, left, right, container.NewVBox(widget.NewSeparator(), c.bar))
 	c.win.SetPadded(false) // the layout pads: its gaps beside the clocks keep their size
 	c.win.SetContent(main)
-	gamesFlow.relayout = func() { fyne.Do(main.Refresh) }
+	gamesFlow.relayout = func() { c.ui(main.Refresh) }
 	c.win.Resize(fyne.NewSize(1280, 800))
 }
 
@@ -1210,8 +1227,9 @@ func (c *console) clockFeed(slot int, large bool) clockFeed {
 			if large && c.audience != nil {
 				w = c.audience.win
 			}
-			fyne.Do(w.Content().Refresh)
+			c.ui(w.Content().Refresh)
 		},
+		ui: c.ui,
 	}
 	if !large {
 		f.onPress = func() { c.pressSlot(slot) }

@@ -135,6 +135,8 @@ type harness struct {
 	ctx  context.Context
 	// dbPath is the database file in t.TempDir().
 	dbPath string
+	// ui is the UI thread of the test's consoles.
+	ui *uiThread
 }
 
 // newHarness opens a console on a fresh database in t.TempDir().
@@ -154,13 +156,14 @@ func newHarness(t *testing.T, role match.Role, pin string) *harness {
 		t.Fatal(err)
 	}
 	ft := &fakeTime{now: t0}
-	c := newConsole(ctx, fa, core, config{path: "/data/acm1996.db", role: role, pin: pin, now: ft.Now, after: ft.after})
+	ui := newUIThread()
+	c := newConsole(ctx, fa, core, config{path: "/data/acm1996.db", role: role, pin: pin, now: ft.Now, after: ft.after, ui: ui.do})
 	c.win.Resize(fyne.NewSize(1280, 800))
 	// most tests type moves without a press: they run typing first; the
 	// press-first default is tested with newPressFirstHarness
 	c.movePresses = true
 	c.refresh()
-	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx, dbPath: path}
+	return &harness{t: t, c: c, ft: ft, core: core, ctx: ctx, dbPath: path, ui: ui}
 }
 
 // newPressFirstHarness is a console with the settings of a fresh install:
@@ -502,7 +505,7 @@ func TestArbiterActionsAskForThePIN(t *testing.T) {
 	h.newMatch("acm1996", "arbiter passphrase")
 	// a console started without the PIN runs in operator mode
 	h2 := &harness{t: t, ft: h.ft, core: h.core, ctx: h.ctx}
-	h2.c = newConsole(h.ctx, h.c.fa, h.core, config{path: "x.db", role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	h2.c = newConsole(h.ctx, h.c.fa, h.core, config{path: "x.db", role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after, ui: h.ui.do})
 	h2.c.movePresses = true // typing first, as the harness
 	if h2.c.mode != match.RoleOperator {
 		t.Fatalf("mode %s without the PIN, want operator", h2.c.mode)

@@ -402,8 +402,13 @@ func (c *console) adjustDialog() {
 	moves := entryWith("")
 	moves.SetPlaceHolder(translate("unchanged"))
 	reason := entryWith("")
-	c.formDialog(translate("Adjust clock"), translate("Adjust"), []*widget.FormItem{
+	reads := widget.NewLabel("")
+	var d dialog.Dialog
+	showReading := c.adjustReading(reads, get, func() bool { return d != nil && slices.Contains(c.dialogs, d) })
+	side.OnChanged = func(string) { showReading() }
+	d = c.formDialog(translate("Adjust clock"), translate("Adjust"), []*widget.FormItem{
 		widget.NewFormItem(translate("Clock"), side),
+		widget.NewFormItem(translate("Reads now"), reads),
 		widget.NewFormItem(translate("Correction"), corr),
 		widget.NewFormItem(translate("Moves completed"), moves),
 		widget.NewFormItem(translate("Reason"), reason),
@@ -428,6 +433,41 @@ func (c *console) adjustDialog() {
 		}
 		return c.giveFromDialog(c.arbiter(), match.Adjust{Side: get(), Adjustment: adj, Reason: reason.Text}, nil)
 	})
+}
+
+// adjustReading shows in reads what the clock of the side chosen (side)
+// reads now, as the console's clock shows it, beside the correction the
+// arbiter types: at once, and again each time its text changes while open
+// reports the dialog open (one timer, as a clock view arms it). It returns
+// the function that shows it now (the side chosen changed).
+func (c *console) adjustReading(reads *widget.Label, side func() clock.Side, open func() bool) func() {
+	gen, stop := 0, func() {}
+	var show func()
+	show = func() {
+		gen++
+		stop()
+		g := c.game()
+		if g == nil {
+			reads.SetText("-:--:--")
+			return
+		}
+		at := c.clockNow()
+		txt, next := g.Clock.Display(side(), at, clock.DisplayOptions{})
+		reads.SetText(txt)
+		if next.IsZero() || !next.After(at) {
+			return // the clock stands: its reading stays
+		}
+		mine := gen
+		stop = c.after(next.Sub(at), func() {
+			c.ui(func() {
+				if mine == gen && open() {
+					show()
+				}
+			})
+		})
+	}
+	show()
+	return show
 }
 
 // largeCorrection is the question a correction of side's clock by more

@@ -293,7 +293,7 @@ func (c *console) engineDialog() {
 	var arm func()
 	arm = func() {
 		stop = c.after(engineEvery, func() {
-			fyne.Do(func() {
+			c.ui(func() {
 				if c.engineDlg == v {
 					c.refreshEngineDialog()
 					arm()
@@ -363,13 +363,13 @@ func (c *console) startEngine(v *engineView) {
 		return
 	}
 	r := &engineRun{cancel: cancel, done: make(chan struct{})}
-	opts.Changed = func(recorded bool) { fyne.Do(func() { c.engineChanged(recorded) }) }
+	opts.Changed = func(recorded bool) { c.ui(func() { c.engineChanged(recorded) }) }
 	c.engine = r
 	go func() {
 		err := engine.Run(ctx, rec, opts)
 		rec.Close()
 		close(r.done)
-		fyne.Do(func() {
+		c.ui(func() {
 			r.err = err
 			if err == nil && c.engine == r {
 				c.engine = nil

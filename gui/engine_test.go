@@ -171,16 +171,9 @@ func TestOperatorEngineStartsAndStopsTheBridgeInTheConsole(t *testing.T) {
 	v.cmd.SetText("'" + os.Args[0] + "' " + fake.Arg)
 	v.play.SetChecked(true)
 	test.Tap(v.start)
-	deadline := time.Now().Add(20 * time.Second)
-	for h.ply() < 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the engine's move was not made; the dialog shows %q", strings.Join(labelTexts(v.box), "\n"))
-		}
-		time.Sleep(10 * time.Millisecond) // the bridge runs in its own goroutine
-		if err := h.core.Refresh(h.ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// the bridge runs in its own goroutine: the console reads its move
+	// when the bridge tells it (engineChanged, on the UI thread)
+	h.ui.until(t, "the engine's move", nil, func() bool { return h.ply() >= 1 })
 	h.c.refreshEngineDialog()
 	if shown := strings.Join(labelTexts(v.box), "\n"); !strings.Contains(shown, "Engine: Fake Engine") || !v.start.Disabled() || v.stop.Disabled() {
 		t.Fatalf("while it runs the dialog shows %q (start disabled %v, stop disabled %v)", shown, v.start.Disabled(), v.stop.Disabled())
@@ -233,17 +226,9 @@ func TestTheConsoleTakesOverFromAGoneBridgeOnlyWithAReason(t *testing.T) {
 			test.Tap(v.start)
 			r := h.c.engine
 			if tc.refused {
-				select {
-				case <-r.done:
-				case <-time.After(10 * time.Second):
-					t.Fatal("the bridge started")
-				}
-				// its error is set on the console's goroutine after it ended
-				var err error
-				for deadline := time.Now().Add(10 * time.Second); err == nil && time.Now().Before(deadline); {
-					fyne.DoAndWait(func() { err = r.err })
-					time.Sleep(time.Millisecond)
-				}
+				// its end is told on the console's UI thread
+				h.ui.until(t, "the bridge to end", nil, func() bool { return r.err != nil || h.c.engine != r })
+				err := r.err
 				h.c.refreshEngineDialog()
 				if match.ErrorCode(err) != match.CodeEngineBridgeRuns {
 					t.Fatalf("the bridge ended with %v", err)
@@ -253,16 +238,7 @@ func TestTheConsoleTakesOverFromAGoneBridgeOnlyWithAReason(t *testing.T) {
 				}
 				return
 			}
-			deadline := time.Now().Add(20 * time.Second)
-			for h.ply() < 1 {
-				if time.Now().After(deadline) {
-					t.Fatalf("the engine's move was not made; the dialog shows %q", strings.Join(labelTexts(v.box), "\n"))
-				}
-				time.Sleep(10 * time.Millisecond) // the bridge runs in its own goroutine
-				if err := h.core.Refresh(h.ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
+			h.ui.until(t, "the engine's move", nil, func() bool { return h.ply() >= 1 })
 			b := h.core.State().Bridge
 			if b == nil || b.PID != os.Getpid() || b.Replaces != laptop.Bridge || b.Reason != "the laptop died" {
 				t.Fatalf("the record knows the bridge %+v, want the console's taking over from the laptop's", b)

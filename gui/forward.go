@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"arbiter/match"
 	"arbiter/service"
 )
@@ -126,7 +124,7 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 		// While no authority answers (a failover takes seconds) the command
 		// waits, retried with its id; the status line says so meanwhile.
 		waiting := func(string) {
-			fyne.Do(func() {
+			c.ui(func() {
 				c.warning = "⚠ " + translate("No authority answers yet: the command waits for one.")
 				c.refreshWhere()
 			})
@@ -142,7 +140,7 @@ func (c *console) sender(q chan sendItem, done chan struct{}) {
 			res, err = l.Send(c.ctx, service.StationCommand{Cmd: it.cmd, G: g, RoleGiven: true, Key: it.a.Key,
 				Pressed: it.at, Now: c.now, Notice: waiting})
 		}
-		fyne.Do(func() {
+		c.ui(func() {
 			defer c.sending.Done()
 			c.warning = ""
 			if rerr := c.core.Refresh(c.ctx); rerr != nil && err == nil {

@@ -101,7 +101,7 @@ func TestTheConsoleOnAStationsRecordSendsItsCommandsToTheAuthority(t *testing.T)
 	send := func(f func()) service.Event {
 		t.Helper()
 		f()
-		h.c.sending.Wait()
+		h.wait()
 		return h.lastEvent()
 	}
 
@@ -289,7 +289,7 @@ func TestTheConsoleShowsALatePressAsACorrectionOfTheClocks(t *testing.T) {
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	lc.Advance(10 * time.Second)
 	// White's press, stamped 1.5 s before the authority runs it, given at
 	// another station (the command line on this record).
@@ -338,7 +338,7 @@ func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	lc.Advance(time.Minute + time.Second)
 	h.c.win.Canvas().Unfocus()
 	h.c.do(actFlagWhite)
@@ -346,7 +346,7 @@ func TestTheConsolesFlagSentToTheAuthorityShowsTheVerdict(t *testing.T) {
 		t.Fatalf("no question before the flag: %q", got)
 	}
 	h.key(fyne.KeyReturn)
-	h.c.sending.Wait()
+	h.wait()
 	if g := h.game(); g.Result != "0-1" {
 		t.Fatalf("result %q after the flag, want 0-1", g.Result)
 	}
@@ -371,7 +371,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 	h.c.now = lc.Now
 	runFirstStation(t, h, lc.Now)
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	if e := h.lastEvent(); e.Kind != match.KindGameStart {
 		t.Fatalf("last event %s, want the game's start: %s", e.Kind, refusalShown(h.c))
 	}
@@ -379,18 +379,18 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 	t.Run("the operator's press carries the PIN the arbiter gave at this console", func(t *testing.T) {
 		lc.Advance(time.Second)
 		h.c.pressSlot(h.whiteSlot()) // Kasparov's, in arbiter mode
-		h.c.sending.Wait()
+		h.wait()
 		h.typeMove("e4")
-		h.c.sending.Wait()
+		h.wait()
 		h.c.mode = match.RoleOperator
 		lc.Advance(time.Second)
 		h.c.pressSlot(1 - h.whiteSlot())
-		h.c.sending.Wait()
+		h.wait()
 		if e := h.lastEvent(); e.Kind != match.KindPress || e.Role != string(match.RoleOperator) {
 			t.Fatalf("last event %s by %s, want the operator's press: %s", e.Kind, e.Role, refusalShown(h.c))
 		}
 		h.typeMove("e5")
-		h.c.sending.Wait()
+		h.wait()
 		h.c.mode = match.RoleArbiter
 	})
 
@@ -412,7 +412,7 @@ func TestTheConsoleSendsItsCommandsWithTheCredentialItHolds(t *testing.T) {
 		res.SetSelected("1/2-1/2")
 		test.Type(reason, "both players agreed")
 		h.key(fyne.KeyReturn)
-		h.c.sending.Wait()
+		h.wait()
 		if g := h.game(); g.Result != "1/2-1/2" {
 			t.Fatalf("result %q, want 1/2-1/2: %s", g.Result, refusalShown(h.c))
 		}
@@ -475,12 +475,12 @@ func TestTheConsoleUnlocksItsKeyOnceAndItsPressesAreNotRaised(t *testing.T) {
 	t.Cleanup(func() { service.UnlockCredential = prev })
 	runFirstStation(t, h, func() time.Time { return lc.Now().Add(offset) })
 	h.c.prepareLink() // as the console does when it opens on a station's record
-	h.c.sending.Wait()
+	h.wait()
 	if n := unlocks.Load(); n != 1 {
 		t.Fatalf("opening the console unlocked the arbiter's key %d times, want once", n)
 	}
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	if e := h.lastEvent(); e.Kind != match.KindGameStart {
 		t.Fatalf("last event %s, want the game's start: %s", e.Kind, refusalShown(h.c))
 	}
@@ -501,23 +501,23 @@ func TestTheConsoleUnlocksItsKeyOnceAndItsPressesAreNotRaised(t *testing.T) {
 		lc.Advance(time.Second)
 		given := lc.Now()
 		h.c.pressSlot(slot)
-		h.c.sending.Wait()
+		h.wait()
 		stamped(t, h.lastEvent(), match.KindPress, given)
 		h.typeMove("e4")
-		h.c.sending.Wait()
+		h.wait()
 	})
 
 	t.Run("the operator's move that presses the computer's clock is recorded at its instant", func(t *testing.T) {
 		lc.Advance(2 * time.Second)
 		given := lc.Now()
 		h.typeMove("c5")
-		h.c.sending.Wait()
+		h.wait()
 		stamped(t, h.lastEvent(), match.KindMove, given)
 	})
 
 	t.Run("the arbiter's key was unlocked once for the console's session", func(t *testing.T) {
 		h.c.prepareLink() // the PIN given again: the key is at hand already
-		h.c.sending.Wait()
+		h.wait()
 		if n := unlocks.Load(); n != 1 {
 			t.Fatalf("the arbiter's key was unlocked %d times in the session, want once", n)
 		}

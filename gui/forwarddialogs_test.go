@@ -62,7 +62,7 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 	given := func() time.Time { return lc.Now().Add(offset) }
 	sent := func() service.Event {
 		t.Helper()
-		h.c.sending.Wait()
+		h.wait()
 		return h.lastEvent()
 	}
 	events := func() int { return int(h.lastEvent().Seq) }
@@ -186,14 +186,14 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 		before := events()
 		lc.Advance(time.Second)
 		h.c.do(actCorrect)
-		h.c.sending.Wait() // the pause: the dialog opens once the record holds it
+		h.wait() // the pause: the dialog opens once the record holds it
 		cd := h.c.correcting
 		if cd == nil {
 			t.Fatalf("no correction dialog (%q)", refusalShown(h.c))
 		}
 		cd.reason.SetText("e5 was entered for e6")
 		test.Tap(cd.cols[match.MethodKeep].choose)
-		h.c.sending.Wait()
+		h.wait()
 		evs, err := h.core.DB().EventsAfter(h.ctx, int64(before))
 		if err != nil || len(evs) != 3 {
 			t.Fatalf("%d events after the correction (%v), want the pause, the reset and the recovery bonus", len(evs), err)
@@ -259,7 +259,7 @@ func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
 	}
 	test.Type(topEntries(t, h.c)[0], "not the passphrase")
 	h.key(fyne.KeyReturn)
-	h.c.sending.Wait() // reported to the authority
+	h.wait() // reported to the authority
 	if h.c.mode != match.RoleOperator || !strings.Contains(topDialogTexts(h.c), "The PIN is wrong") {
 		t.Fatalf("a wrong PIN: %s mode, the console says %q", h.c.mode, topDialogTexts(h.c))
 	}
@@ -272,12 +272,12 @@ func TestTheArbiterEntersArbiterModeAtAStationsConsole(t *testing.T) {
 	h.c.do(actArbiterMode)
 	test.Type(topEntries(t, h.c)[0], pin)
 	h.key(fyne.KeyReturn)
-	h.c.sending.Wait()
+	h.wait()
 	if h.c.mode != match.RoleArbiter {
 		t.Fatalf("the right PIN: %s mode (%q)", h.c.mode, refusalShown(h.c))
 	}
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	if e := h.lastEvent(); e.Kind != match.KindGameStart || e.Role != string(match.RoleArbiter) {
 		t.Fatalf("last event %s by %s, want the arbiter's start of the game: %q", e.Kind, e.Role, refusalShown(h.c))
 	}

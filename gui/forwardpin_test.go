@@ -41,7 +41,7 @@ func joinLaptop(t *testing.T, h *harness, pin string, now func() time.Time) (*co
 	t.Cleanup(func() { core.DB().Close() })
 	fa := test.NewTempApp(t)
 	setupApp(fa)
-	c := newConsole(h.ctx, fa, core, config{path: laptop, role: match.RoleOperator, now: now, after: h.ft.after})
+	c := newConsole(h.ctx, fa, core, config{path: laptop, role: match.RoleOperator, now: now, after: h.ft.after, ui: h.ui.do})
 	c.now = now
 	c.stationRole = "operator"
 	// the laptop's station runs on the console's clock, as on the
@@ -89,12 +89,12 @@ func waitRunning(t *testing.T, db string) {
 
 // enterArbiterMode types pin into the console's PIN prompt for arbiter mode
 // (Ctrl+M) and waits for the outcome; it returns what the console said.
-func enterArbiterMode(t *testing.T, c *console, pin string) string {
+func enterArbiterMode(t *testing.T, h *harness, c *console, pin string) string {
 	t.Helper()
 	c.do(actArbiterMode)
 	test.Type(topEntries(t, c)[0], pin)
 	c.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	c.sending.Wait()
+	h.sent(c)
 	said := refusalShown(c)
 	if top := c.win.Canvas().Overlays().Top(); top != nil {
 		c.win.Canvas().Overlays().Remove(top) // the message read
@@ -171,7 +171,7 @@ func TestAWrongPINForArbiterModeAtAStationsConsoleIsRecordedByTheAuthorityAndBac
 			lc.Advance(time.Minute) // any back-off of the case before is over
 			tried := lc.Now().Add(offset)
 
-			said := enterArbiterMode(t, c, wrong)
+			said := enterArbiterMode(t, h, c, wrong)
 			if c.mode != match.RoleOperator || !strings.Contains(said, wrongSaid) {
 				t.Fatalf("a wrong PIN: %s mode, the console says %q", c.mode, said)
 			}
@@ -206,10 +206,10 @@ func TestAWrongPINForArbiterModeAtAStationsConsoleIsRecordedByTheAuthorityAndBac
 			}
 			head := h.lastEvent().Seq
 			lc.Advance(until.Sub(tried) / 2) // within the back-off
-			if said := enterArbiterMode(t, c, pin); c.mode != match.RoleOperator || !strings.Contains(said, wrongSaid) {
+			if said := enterArbiterMode(t, h, c, pin); c.mode != match.RoleOperator || !strings.Contains(said, wrongSaid) {
 				t.Fatalf("the right PIN during the back-off: %s mode, the console says %q", c.mode, said)
 			}
-			if said := enterArbiterMode(t, c, wrong); c.mode != match.RoleOperator || !strings.Contains(said, wrongSaid) {
+			if said := enterArbiterMode(t, h, c, wrong); c.mode != match.RoleOperator || !strings.Contains(said, wrongSaid) {
 				t.Fatalf("a wrong PIN during the back-off: %s mode, the console says %q", c.mode, said)
 			}
 			if e := h.lastEvent(); e.Seq != head {
@@ -217,7 +217,7 @@ func TestAWrongPINForArbiterModeAtAStationsConsoleIsRecordedByTheAuthorityAndBac
 			}
 
 			lc.Advance(until.Sub(lc.Now().Add(offset))) // the back-off is over
-			if said := enterArbiterMode(t, c, pin); c.mode != match.RoleArbiter {
+			if said := enterArbiterMode(t, h, c, pin); c.mode != match.RoleArbiter {
 				t.Fatalf("the right PIN after the back-off: %s mode, the console says %q", c.mode, said)
 			}
 			if e := h.lastEvent(); e.Seq != head {

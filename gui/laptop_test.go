@@ -24,7 +24,7 @@ func TestTheLaptopSaysTheHumansPressIsMadeAtTheArbitersConsole(t *testing.T) {
 	h, lc := stationHarness(t, match.RoleArbiter, pin, 0)
 	h.c.pin, h.c.hallPIN, h.c.mode = pin, pin, match.RoleArbiter
 	h.c.startGame()
-	h.c.sending.Wait()
+	h.wait()
 	laptop, laptopRec := joinLaptop(t, h, pin, lc.Now)
 	waitHead(t, laptopRec, h.lastEvent().Seq)
 	laptop.refresh()
@@ -37,7 +37,7 @@ func TestTheLaptopSaysTheHumansPressIsMadeAtTheArbitersConsole(t *testing.T) {
 	}
 	before := h.lastEvent().Seq
 	laptop.pressSlot(white) // Kasparov's clock, on the laptop
-	laptop.sending.Wait()
+	h.sent(laptop)
 	said := refusalShown(laptop)
 	if !strings.Contains(said, "Garry Kasparov's press is given at the arbiter's console") || strings.Contains(said, "Ctrl+M") {
 		t.Errorf("the laptop says %q", said)
@@ -67,15 +67,15 @@ func TestTheLaptopSaysTheHumansPressIsMadeAtTheArbitersConsole(t *testing.T) {
 	// press is the operator's, on the laptop
 	lc.Advance(2 * time.Second)
 	h.c.pressSlot(h.whiteSlot())
-	h.c.sending.Wait()
+	h.wait()
 	h.typeMove("e4")
-	h.c.sending.Wait()
+	h.wait()
 	waitHead(t, laptopRec, h.lastEvent().Seq)
 	laptop.refresh()
 	lc.Advance(2 * time.Second)
 	moved := h.lastEvent().Seq
 	laptop.pressSlot(1 - white)
-	laptop.sending.Wait()
+	h.sent(laptop)
 	if said := refusalShown(laptop); said != "" {
 		t.Fatalf("the laptop refuses Deep Blue's press: %q", said)
 	}

@@ -3,7 +3,6 @@ package gui
 import (
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/match"
@@ -50,7 +49,7 @@ func (c *console) armIdleLock() {
 	gen := c.idleGen
 	rest := max(c.lockAfter-c.now().Sub(c.lastInput), time.Second)
 	c.after(rest, func() {
-		fyne.Do(func() {
+		c.ui(func() {
 			if gen == c.idleGen { // else a newer timer stands for it
 				c.idleCheck()
 			}

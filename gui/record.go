@@ -349,7 +349,7 @@ func (c *console) continueIn(newPath string) error {
 func (c *console) setCore(core *match.App) {
 	c.core = core
 	c.live = service.NewLive(core)
-	c.live.OnChange(func() { fyne.Do(c.refresh) })
+	c.live.OnChange(func() { c.ui(c.refresh) })
 }
 
 // writeProblem tells whether err means the record cannot be written (a full
@@ -382,7 +382,7 @@ func (c *console) noteWriteError(err error) {
 // noteWriteErrorAsync reports a failed background write (the heartbeat).
 func (c *console) noteWriteErrorAsync(err error) {
 	if _, ok := writeProblem(err); ok {
-		fyne.Do(func() { c.noteWriteError(err) })
+		c.ui(func() { c.noteWriteError(err) })
 	}
 }
 

@@ -193,7 +193,7 @@ func TestRecordCannotBeWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newConsole(h.ctx, h.c.fa, roCore, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	c := newConsole(h.ctx, h.c.fa, roCore, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after, ui: h.ui.do})
 	t.Cleanup(func() { c.live.App().DB().Close() })
 	seq := roCore.State().Seq
 

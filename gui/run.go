@@ -123,7 +123,7 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 		case <-beat.C:
 			if replica {
 				note := stationNote(path, time.Now())
-				fyne.Do(func() {
+				c.ui(func() {
 					if c.stationNote != note {
 						c.stationNote = note
 						c.refreshWhere()
@@ -136,7 +136,7 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 			c.noteWriteErrorAsync(core.Beat(ctx, now))
 			if d := ts.Suspended(); d > 0 {
 				if err := core.LogSuspend(ctx, now, d); err != nil {
-					fyne.Do(func() { c.showError(err) })
+					c.ui(func() { c.showError(err) })
 				}
 			}
 		case <-poll.C:
@@ -170,7 +170,7 @@ func (c *console) poll(ctx context.Context, p *pollState, now time.Time) {
 			return
 		}
 		p.failed = err.Error()
-		fyne.Do(func() { c.showError(err) })
+		c.ui(func() { c.showError(err) })
 	}
 	if err := core.Watch(ctx); err != nil {
 		show(err)

@@ -289,5 +289,5 @@ func (h *harness) consoleOnFile(t *testing.T, pin string) *console {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: pin, now: h.ft.Now, after: h.ft.after})
+	return newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: pin, now: h.ft.Now, after: h.ft.after, ui: h.ui.do})
 }

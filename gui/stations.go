@@ -145,7 +145,7 @@ func (c *console) stationsDialog() {
 	var arm func()
 	arm = func() {
 		stop = c.after(stationsEvery, func() {
-			fyne.Do(func() {
+			c.ui(func() {
 				if c.stations == v {
 					refresh()
 					arm()
@@ -256,7 +256,7 @@ func (c *console) runStation(path string, sf *service.StationFile, now func() ti
 		defer close(done)
 		logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "arbiter: "+f+"\n", a...) }
 		if err := service.Serve(ctx, path, sf, service.ServeOptions{Now: now, Logf: logf, Lock: lock}); err != nil && ctx.Err() == nil {
-			fyne.Do(func() { c.showError(err) })
+			c.ui(func() { c.showError(err) })
 		}
 	}()
 	return func() { cancel(); <-done }

@@ -274,7 +274,7 @@ func TestAConsoleOnTheMirrorsReplicaShowsItAndWritesNothing(t *testing.T) {
 	t.Cleanup(func() { core.DB().Close() })
 	fa := test.NewTempApp(t)
 	setupApp(fa)
-	c := newConsole(h.ctx, fa, core, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after})
+	c := newConsole(h.ctx, fa, core, config{path: h.dbPath, role: match.RoleArbiter, now: h.ft.Now, after: h.ft.after, ui: h.ui.do})
 	c.stationRole = "mirror"
 	c.stationNote = stationNote(h.dbPath, h.ft.Now())
 	c.refreshWhere()

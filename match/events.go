@@ -709,7 +709,7 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 }
 
 // adjustClock applies an adjustment to a clock value and describes it
-// ("white +0:05:00, move counter 20").
+// ("White +0:05:00, move counter 20").
 func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) (clock.Clock, *phrase.Error, error) {
 	d := time.Duration(p.MS)*time.Millisecond + time.Duration(p.NS)
 	var err error
@@ -717,10 +717,10 @@ func adjustClock(c clock.Clock, side clock.Side, p AdjustPayload, at time.Time) 
 	switch p.Op {
 	case "add":
 		c, err = c.AddTime(side, d, at)
-		effect = phrase.Errorf("%s %s", phrase.Word(side.String()), clock.FormatCorrection(d))
+		effect = phrase.Errorf("%s %s", colour(side), clock.FormatCorrection(d))
 	case "set":
 		c, err = c.SetRemaining(side, d, at)
-		effect = phrase.Errorf("%s set to %s", phrase.Word(side.String()), clock.FormatReading(d))
+		effect = phrase.Errorf("%s set to %s", colour(side), clock.FormatReading(d))
 	default:
 		return c, nil, fmt.Errorf("unknown adjustment %q", p.Op)
 	}
@@ -805,10 +805,14 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	} else if side, err := sideOf(p.Side); err == nil {
 		g.flagged[side] = true
 	}
-	text := phrase.Errorf("%s flag fallen", phrase.Word(p.Side))
+	who := phrase.Word(p.Side) // as the rest names a side: "White", "Black"
+	if side, err := sideOf(p.Side); err == nil {
+		who = colour(side)
+	}
+	text := phrase.Errorf("%s flag fallen", who)
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
 	if !fell.IsZero() {
-		text = phrase.Errorf("%s flag fell at %s", phrase.Word(p.Side), s.Match.Instant(fell))
+		text = phrase.Errorf("%s flag fell at %s", who, s.Match.Instant(fell))
 	}
 	if p.OrderUnknown {
 		text = phrase.Errorf("both flags fallen, order unknown: the game continues")
