@@ -196,6 +196,10 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		r.Seq, _ = s.rep.Head()
 		b, _ := json.Marshal(r)
 		m.Respond(b)
+		// Once the engine has it (a round trip to it), the answer reaches
+		// the arbiter's command even when the engine stops next: the
+		// server sends what it holds for a connection before closing it.
+		s.link.nc.FlushTimeout(time.Second)
 	}
 	if s.cfg.CheckClaim == nil {
 		answer(errors.New("this station takes authority only on its own"))
@@ -219,11 +223,16 @@ func (s *Station) claimRequest(m *nats.Msg) {
 				return
 			}
 		}
+		// Answered before the face is told: it stops the station, and
+		// with it the connection the answer leaves by (told first, the
+		// answer was lost whenever this goroutine waited for a core
+		// meanwhile, and the arbiter's command said after 15 s that no
+		// answer came: seen under load).
+		answer(nil)
 		select {
 		case s.epochWanted <- struct{}{}:
 		default:
 		}
-		answer(nil)
 		return
 	}
 	// Catch up first: a station that has just restarted may still read an
