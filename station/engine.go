@@ -539,8 +539,14 @@ func (e *Link) ConsumeHeads(ctx context.Context, from uint64, fn func(StreamMsg)
 func (e *Link) consume(ctx context.Context, stream string, from uint64, fn func(StreamMsg) error) error {
 	next := from
 	for ctx.Err() == nil {
+		// One try to re-create itself (MaxResetAttempts): its own tries go
+		// on, a second apart and more, until the consumer is stopped, and
+		// its Stop waits for the try under way (up to 10 s while the stream
+		// has no leader); this loop tries again, 200 ms apart, and ends as
+		// soon as ctx does.
 		c, err := e.js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{
 			DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: next,
+			MaxResetAttempts: 1,
 		})
 		if err != nil {
 			if sleepCtx(ctx, 200*time.Millisecond) != nil {
