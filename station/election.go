@@ -146,6 +146,18 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	return s.rep.WaitSeq(ctx, last+1)
 }
 
+// majority reports whether the match's stream has a majority (Link.Majority),
+// answering at once, without asking the stream, for a record holder whose
+// engine is connected to no other (Engine.Alone): the survivor of two learns
+// so as the other stops, where a question to a stream whose leader stopped
+// waits out its time-out unanswered.
+func (s *Station) majority(ctx context.Context) (bool, error) {
+	if s.eng != nil && s.eng.Alone() {
+		return false, nil
+	}
+	return s.link.Majority(ctx)
+}
+
 // waitReplicasCurrent waits, up to 20 s, until every replica of the stream
 // is current, unless one is offline (then waiting would not help): a holder
 // that joins a running cluster scales the stream up (EnsureStream), and
@@ -210,12 +222,14 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		return
 	}
 	if req.Epoch {
-		// Only a station cut off from the majority starts an epoch; a
-		// leader that has just lost its peer notices within seconds.
+		// Only a station cut off from the majority starts an epoch: one
+		// whose engine lost its route to every other knows at once; a
+		// leader that has just lost its peer notices within seconds; a
+		// stream that answers no question for 6 s has no leader.
 		deadline := time.Now().Add(6 * time.Second)
 		for {
-			ok, err := s.link.Majority(s.ctx)
-			if err != nil || !ok {
+			ok, err := s.majority(s.ctx)
+			if err == nil && !ok || err != nil && time.Now().After(deadline) {
 				break
 			}
 			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {

@@ -447,7 +447,7 @@ func (s *Station) Status() Status {
 	st.Stations = s.seen(seq, auth, st, members, beats)
 	if s.eng != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, 500*time.Millisecond)
-		ok, err := s.link.Majority(ctx)
+		ok, err := s.majority(ctx)
 		cancel()
 		st.CanAppend = err == nil && ok && st.Alarm == ""
 	}
