@@ -317,8 +317,8 @@ func TestStationOperatorInvitationCarriesTheOperatorsCredential(t *testing.T) {
 
 // epochWithin is how soon after the other of two record holders stopped
 // the survivor's 'station claim --epoch' returns with the new epoch
-// (docs/stations.md, "Contract": measured 0.1–1 s, under load 10 up to
-// 2.5 s; 13 s before, when the stopped station had led the stream).
+// (docs/stations.md, "Contract": measured 0.2–1.0 s at load 12–20; 13 s
+// before, when the stopped station had led the stream).
 const epochWithin = 5 * time.Second
 
 // Two record holders; the arbiter's stops; the arbiter goes on at the other
