@@ -339,15 +339,22 @@ func TestStationSurvivorOfTwoHoldersGoesOnInANewEpoch(t *testing.T) {
 		{"the survivor of two starts a new epoch within 5 s of the stop when the stopped station led the stream", "arbiter"},
 		{"the survivor of two starts a new epoch within 5 s of the stop when it led the stream itself", "appeals"},
 	} {
-		t.Run(row.name, func(t *testing.T) { survivorGoesOnInANewEpoch(t, row.leader) })
+		t.Run(row.name, func(t *testing.T) {
+			survivorGoesOnInANewEpoch(t, row.leader, func(t *testing.T, _ string, db string, args ...string) func() {
+				return serveInBackground(t, db, args...)
+			})
+		})
 	}
 }
 
-func survivorGoesOnInANewEpoch(t *testing.T, leader string) {
+// survivorGoesOnInANewEpoch is a row of the survivor's new epoch: the first
+// station is served by serve (which returns how it stops), its stream led by
+// leader as it stops.
+func survivorGoesOnInANewEpoch(t *testing.T, leader string, serve func(t *testing.T, dir, db string, args ...string) (stop func())) {
 	dir := t.TempDir()
 	first := filepath.Join(dir, "arbiter.db")
 	mustArb(t, first, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch))
-	stopFirst := serveInBackground(t, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
+	stopFirst := serve(t, dir, first, "station", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", freePortPair(t)))
 	mustArb(t, first, "game", "start")
 	inv := filepath.Join(dir, "appeals.invite")
 	mustArb(t, first, "station", "invite", "--role", "organiser", "--name", "appeals", "-o", inv)
