@@ -97,7 +97,9 @@ type Server struct {
 	st      *match.State // the record up to the served instant
 	read    int64        // seq of the last event read from the record
 	pending []store.Event
+	mark    feedMark // the last event applied that the feed shows
 	snap    atomic.Pointer[snapshot]
+	held    atomic.Int64 // seq of the last event applied, shown or not
 
 	kick chan struct{}
 	done chan struct{} // closed when Serve ends: open streams return
@@ -148,8 +150,10 @@ func New(ctx context.Context, src Source, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Seq is the seq of the last event the served snapshot holds.
-func (s *Server) Seq() int64 { return s.snap.Load().seq }
+// Seq is the seq of the last event the server holds (applied to its view
+// of the record), whether or not the feed shows it (shown): the served
+// snapshot names the last event it shows.
+func (s *Server) Seq() int64 { return s.held.Load() }
 
 // Delay is the transmission delay the server keeps.
 func (s *Server) Delay() time.Duration { return s.opts.Delay }
@@ -200,10 +204,14 @@ func (s *Server) Refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if reset {
+		s.mark = feedMark{}
+	}
 	applied, err := s.advance(s.opts.Now())
 	if (applied || reset || s.snap.Load() == nil) && s.st != nil {
 		s.publish()
 	}
+	s.held.Store(s.st.Seq) // events the feed does not show: held, nothing published
 	return err
 }
 
@@ -233,7 +241,8 @@ func (s *Server) readNew(ctx context.Context) (reset bool, err error) {
 
 // advance applies the pending events that are public at now: all of them
 // without a delay; with one, those up to the first whose instant is later
-// than now − Delay.
+// than now − Delay. applied is whether one of them is an event the feed
+// shows (shown): only such an event makes a new snapshot.
 func (s *Server) advance(now time.Time) (applied bool, err error) {
 	cut := s.served(now)
 	n := 0
@@ -245,12 +254,19 @@ func (s *Server) advance(now time.Time) (applied bool, err error) {
 			break
 		}
 		n++
+		if shown(e) {
+			at := s.mark.at
+			if e.At.After(at) {
+				at = e.At
+			}
+			s.mark, applied = feedMark{seq: e.Seq, head: e.Hash, at: at}, true
+		}
 	}
 	s.pending = s.pending[n:]
 	if len(s.pending) == 0 {
 		s.pending = nil
 	}
-	return n > 0, err
+	return applied, err
 }
 
 // nextDue is the instant the first held-back event becomes public.
@@ -265,7 +281,7 @@ func (s *Server) nextDue() (time.Time, bool) {
 
 // publish builds the snapshot of s.st and makes it the one served.
 func (s *Server) publish() {
-	snap := build(s.st)
+	snap := build(s.st, s.mark)
 	// Last-Modified has whole seconds: two commits in one second would look
 	// unchanged to a poller that sends only If-Modified-Since. Each new
 	// snapshot is therefore at least a second after the one before (and
@@ -282,6 +298,7 @@ func (s *Server) publish() {
 		snap.stream[l] = stateEvent(snap, snap.view.at(at, l, s.opts.Delay))
 	}
 	s.snap.Store(snap)
+	s.held.Store(s.st.Seq) // before anyone is told: Seq never runs ahead of the snapshot
 	if prev != nil {
 		close(prev.next)
 	}
@@ -318,20 +335,24 @@ func (s *Server) Run(ctx context.Context) {
 	}
 }
 
-func build(st *match.State) *snapshot {
-	sn := &snapshot{seq: st.Seq, modified: st.LastAt, games: map[int][]byte{}, next: make(chan struct{})}
-	head := st.Head
+// build is the snapshot of st as the feed shows it: named by (ETag), dated
+// by (Last-Modified) and with its clock tags read at mark, the last event
+// it shows.
+func build(st *match.State, mark feedMark) *snapshot {
+	sn := &snapshot{seq: mark.seq, modified: mark.at, games: map[int][]byte{}, next: make(chan struct{})}
+	head := mark.head
 	if len(head) > 16 {
 		head = head[:16]
 	}
-	sn.etag = fmt.Sprintf(`"%d-%s"`, st.Seq, head)
-	sn.all = relayPGN(st, 0)
+	sn.etag = fmt.Sprintf(`"%d-%s"`, mark.seq, head)
+	sn.all = relayPGN(st, 0, mark.at)
 	for _, g := range st.Games {
 		if g.Sheet != nil {
-			sn.games[g.Number] = relayPGN(st, g.Number)
+			sn.games[g.Number] = relayPGN(st, g.Number, mark.at)
 		}
 	}
 	sn.view = makeView(st)
+	sn.view.seq = mark.seq
 	return sn
 }
 

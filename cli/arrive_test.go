@@ -23,7 +23,7 @@ func TestArriveRecordsAnArrivalAndAPlayerWhoArrivedInTimeIsNotDefaulted(t *testi
 	)
 	mustArb(t, db, "--at", at(0), "play", script)
 	out := mustArb(t, db, "--at", at(50*time.Minute), "arrive", "--player", "Garry Kasparov", "--at", at(46*time.Minute))
-	if want := "Garry Kasparov (Black) arrived at the board at "; !strings.HasPrefix(out, want) || !strings.Contains(out, "game 1, 6.6") {
+	if want := "arrival of Black (Garry Kasparov) at the board at "; !strings.HasPrefix(out, want) || !strings.Contains(out, "(6.6) recorded as event ") {
 		t.Errorf("arrive printed %q, want %q…", out, want)
 	}
 	for _, side := range []string{"white", "black"} {

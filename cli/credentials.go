@@ -68,11 +68,27 @@ func parseCredentialAdd(r *runner, a *args) (match.Command, error) {
 	return spec, nil
 }
 
-// toldCredentialAdd prints the new key's fingerprint.
+// toldCredentialAdd says whose credential was recorded, as which event,
+// and the new key's fingerprint ("credential of the operator (passphrase)
+// recorded as event 7; its key: a8633697 …"); before, the fingerprint alone.
 func toldCredentialAdd(r *runner, res match.Result) {
-	if c, ok := res.Registered(); ok && !r.inPlay {
-		r.out("%s\n", match.HexBlocks(c.Fingerprint()))
+	c, ok := res.Registered()
+	if !ok || r.inPlay {
+		return
 	}
+	e, ok := recordedEvent(res, match.KindCredentialAdd, nil)
+	if !ok {
+		return
+	}
+	whose := "the " + c.Role
+	if c.Role == "player" {
+		whose = "player " + c.Name
+	}
+	kind := c.Kind
+	if kind == "key" {
+		kind = "key file"
+	}
+	r.out("credential of %s (%s) %s; its key: %s\n", whose, kind, e.as(), match.HexBlocks(c.Fingerprint()))
 }
 
 // runCredentialCheck checks the credential given and writes nothing when

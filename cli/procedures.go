@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,24 +106,20 @@ func toldCorrect(r *runner, out match.Result) {
 	if len(res.Options.Struck) == 1 {
 		plies = "ply"
 	}
-	r.out("position before %s restored; %d %s struck out\n", res.Options.Mistake, len(res.Options.Struck), plies)
 	var p match.CorrectPayload
-	for _, e := range out.Events {
-		if e.Kind == match.KindCorrect {
-			_ = json.Unmarshal(e.Payload, &p)
-		}
-	}
+	e, _ := recordedEvent(out, match.KindCorrect, &p)
+	r.out("correction of ply %d (position before %s restored, %d %s struck out) %s%s\n", res.Options.Ply, res.Options.Mistake, len(res.Options.Struck), plies, e.as(), r.after(out, e))
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if out.Correction != nil {
 			o := out.Correction.Outcome
-			r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, o.Sides[s].Moves, o.Working[s])
+			r.out("%s: %s, period %d, %s (%s)\n", match.Colour(s), clock.FormatReading(o.Sides[s].Remaining), o.Sides[s].Period, movesMade(o.Sides[s].Moves), o.Working[s])
 			continue
 		}
 		x := p.White
 		if s == clock.Black {
 			x = p.Black
 		}
-		r.out("%s: %s, period %d, %d moves (%s)\n", match.Colour(s), clock.FormatReading(time.Duration(x.RemainingNS)), x.Period, x.Moves, match.MethodEffect(p.Method))
+		r.out("%s: %s, period %d, %s (%s)\n", match.Colour(s), clock.FormatReading(time.Duration(x.RemainingNS)), x.Period, movesMade(x.Moves), match.MethodEffect(p.Method))
 	}
 	if res.Bonus > 0 {
 		to := res.BonusTo
@@ -133,13 +128,25 @@ func toldCorrect(r *runner, out match.Result) {
 				to = g.Name(res.BonusSide)
 			}
 		}
-		r.out("%s receives the recovery bonus of %s (rule 10)\n", to, clock.FormatReading(res.Bonus))
+		bonus := ""
+		if b, ok := recordedEvent(out, match.KindAdjust, nil); ok {
+			bonus = fmt.Sprintf(", recorded as event %d", b.seq)
+		}
+		r.out("%s receives the recovery bonus of %s (rule 10)%s\n", to, clock.FormatReading(res.Bonus), bonus)
 	}
 	if r.app != nil {
 		if g := r.app.State().CurrentGame(); g != nil && g.Live() {
 			r.out("the clocks are stopped: 'resume' starts %s's clock\n", match.Colour(g.ToMove()))
 		}
 	}
+}
+
+// movesMade counts a side's moves made: "1 move", "0 moves", "30 moves".
+func movesMade(n int) string {
+	if n == 1 {
+		return "1 move"
+	}
+	return fmt.Sprintf("%d moves", n)
 }
 
 // CorrectionTable renders the four outcomes of a position reset side by side.
@@ -241,12 +248,18 @@ func parseArrive(r *runner, a *args) (match.Command, error) {
 	return cmd, a.done("arrive", 0)
 }
 
-// toldArrive says the arrival recorded, in the match's time zone.
+// toldArrive says the arrival recorded, its instant in the match's time
+// zone, as which event, and the clocks at the command's instant ("arrival
+// of Black (Garry Kasparov) at the board at 15:46:00.000 EST (6.6) recorded
+// as event 7 (game 1); White's clock runs (…)").
 func toldArrive(r *runner, res match.Result) {
 	p, at, ok := res.Arrived()
 	if r.inPlay || !ok {
 		return
 	}
-	side, _ := clock.ParseSide(p.Side)
-	r.out("%s (%s) arrived at the board at %s (game %d, 6.6)\n", p.Player, match.Colour(side), r.app.State().Match.LocalTime(at, "15:04:05.000"), res.Events[0].Game)
+	e, ok := recordedEvent(res, match.KindArrive, nil)
+	if !ok {
+		return
+	}
+	r.out("arrival of %s at the board at %s (6.6) %s%s\n", r.sideWho(e.game, p.Side), r.app.State().Match.LocalTime(at, "15:04:05.000"), e.as(), r.after(res, e))
 }

@@ -237,8 +237,8 @@ func TestStationCommandsForwardToTheAuthorityAndEveryRecordVerifiesToTheSameHead
 			t.Fatalf("the claim at a station: exit %d, out %q, errs %q", code, out, errs)
 		}
 		out = mustArb(t, first, "correct", "--ply", "2", "--method", "keep", "--reason", "the operator relayed 1... c5 as c5 by mistake")
-		for _, want := range []string{"position before 1... c5 restored; 4 plies struck out\n", "White: ", ", period 1, 1 moves (clocks kept)\n",
-			"Garry Kasparov receives the recovery bonus of 0:05:00 (rule 10)\n", "the clocks are stopped: 'resume' starts Black's clock\n"} {
+		for _, want := range []string{"correction of ply 2 (position before 1... c5 restored, 4 plies struck out) recorded as event ", "White: ", ", period 1, 1 move (clocks kept)\n",
+			"Garry Kasparov receives the recovery bonus of 0:05:00 (rule 10), recorded as event ", "the clocks are stopped: 'resume' starts Black's clock\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the correction at a station lacks %q:\n%s", want, out)
 			}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -278,7 +279,7 @@ func TestAClaimSaysItsRulingThenWhatWasRecorded(t *testing.T) {
 	mustArb(t, db, "--at", at(time.Second), "game", "start")
 	mustArb(t, db, "--at", at(time.Minute), "--as", "operator", "move", "e4")
 	out := mustArb(t, db, "--at", at(2*time.Minute), "--as", "black", "claim", "repetition")
-	want := "The claim is not valid: the current position has occurred only 1 time(s). The game continues.\n" +
+	want := "The claim is not valid: the current position has occurred only once. The game continues.\n" +
 		"claim of repetition by Black (Garry Kasparov) recorded as event 4 (game 1); Black's clock runs (White 1:59:01, Black 1:59:00)\n"
 	if out != want {
 		t.Errorf("stdout %q\nwant   %q", out, want)
@@ -304,6 +305,66 @@ func TestMatchNewSaysTheTimeControl(t *testing.T) {
 			out := mustArb(t, db, append([]string{"--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A"}, c.tc...)...)
 			if first, _, _ := strings.Cut(out, "\n"); !strings.Contains(first, c.want) {
 				t.Errorf("the first line %q does not say %q", first, c.want)
+			}
+		})
+	}
+}
+
+// arrive, correct and credential add say what they recorded in the form
+// of every other writing command: what, as which event and in which game,
+// then the clocks at the command's instant (credential add: the new key's
+// fingerprint after it). Before, arrive said the arrival without its event
+// or the clocks, correct began "position before … restored" and credential
+// add printed a fingerprint alone.
+func TestArriveCorrectAndCredentialAddSayWhatTheyRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	words, err := splitLine(newMatch + " --tz America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustArb(t, db, append([]string{"--at", at(0)}, append(words, "--pin", arbPass)...)...)
+	fingerprint := regexp.MustCompile(`; its key: [0-9a-f]{8}( [0-9a-f]{8}){7}$`)
+	for _, c := range []struct {
+		rule  string
+		at    time.Duration
+		args  []string
+		first string // the first line of stdout, the recorded line
+		also  []string
+	}{
+		{"game start", time.Second, []string{"game", "start"}, "game 1 started as event 2: Deep Blue (White) vs Garry Kasparov (Black); White's clock runs (White 2:00:00, Black 2:00:00)", nil},
+		{"credential add says whose credential, its event and its key", 2 * time.Second, []string{"credential", "add", "--role", "operator", "--secret", "Hsu's passphrase"},
+			"credential of the operator (passphrase) recorded as event 3", nil},
+		{"a player's credential names the player", 3 * time.Second, []string{"credential", "add", "--role", "player", "--player", "Garry Kasparov", "--secret", "Garry's passphrase"},
+			"credential of player Garry Kasparov (passphrase) recorded as event 4", nil},
+		{"move", 62 * time.Second, []string{"move", "e4"}, "1.e4 recorded as event 5 (game 1, ply 1); Black's clock runs (White 1:58:59, Black 2:00:00)", nil},
+		{"move", 92 * time.Second, []string{"move", "e5"}, "1…e5 recorded as event 6 (game 1, ply 2); White's clock runs (White 1:58:59, Black 1:59:30)", nil},
+		{"arrive says whose arrival at which instant in the match's zone, its event and the clocks at the command's instant", 100 * time.Second, []string{"arrive", "--player", "Garry Kasparov", "--at", at(30 * time.Second)},
+			"arrival of Black (Garry Kasparov) at the board at 15:00:30.000 EST (6.6) recorded as event 7 (game 1); White's clock runs (White 1:58:51, Black 1:59:30)", nil},
+		{"move", 110 * time.Second, []string{"move", "Nf3"}, "2.Nf3 recorded as event 8 (game 1, ply 3); Black's clock runs (White 1:58:41, Black 1:59:30)", nil},
+		{"correct says the ply, the position restored, its event and the clocks, then the readings and the bonus's event", 120 * time.Second,
+			[]string{"correct", "--ply", "3", "--method", "keep", "--reason", "the board had Nc3"},
+			"correction of ply 3 (position before 2. Nf3 restored, 1 ply struck out) recorded as event 9 (game 1); the clocks are stopped (White 1:58:41, Black 2:04:20)",
+			[]string{"White: 1:58:41, period 1, 1 move (", "Garry Kasparov receives the recovery bonus of 0:05:00 (rule 10), recorded as event 10\n"}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			out, errs, code := arb(t, db, append([]string{"--at", at(c.at), "--pin", arbPass}, c.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			first, _, _ := strings.Cut(out, "\n")
+			if c.args[0] == "credential" {
+				if !fingerprint.MatchString(first) {
+					t.Errorf("the line %q does not end with the key's fingerprint", first)
+				}
+				first = fingerprint.ReplaceAllString(first, "")
+			}
+			if first != c.first {
+				t.Errorf("the first line %q\nwant           %q", first, c.first)
+			}
+			for _, w := range c.also {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
 			}
 		})
 	}

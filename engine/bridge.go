@@ -112,6 +112,7 @@ type bridge struct {
 	gaveUp      map[int]bool // no restarts left in the game
 	below       map[int]int  // the engine's moves in a row evaluated at or below ResignBelow, by game
 	last        lastMove     // the engine's last move recorded, for pondering
+	answered    answer       // the engine's last move recorded, as the status says it (showAnswer)
 	want        wantedFor    // wanted's last answer
 	tried       string       // the engine's move --play last tried to make (game, ply, FEN, move)
 	status      Status
@@ -131,6 +132,54 @@ type lastMove struct {
 	game, ply int
 	fen, uci  string
 	ponder    string
+}
+
+// answer is the engine's last move recorded with the evaluation and depth
+// of its search: what the status says as bestmove, eval and depth while
+// the record holds that move (answerStands).
+type answer struct {
+	move  lastMove
+	eval  string
+	depth int
+}
+
+// answerStands reports whether the record still holds the engine's move m:
+// made at its ply from the position it was given, or not yet made in the
+// position the game stands in. A rule 10 correction (or 6.13 reset) that
+// struck that ply, or one before it, leaves it in no position of the game.
+func answerStands(g *match.Game, m lastMove) bool {
+	if g == nil || g.Sheet == nil || g.Number != m.game || m.ply < 1 || m.uci == "" {
+		return false
+	}
+	es := g.Sheet.Entries()
+	switch {
+	case m.ply == len(es)+1:
+		return g.Sheet.FEN() == m.fen
+	case m.ply > len(es):
+		return false
+	}
+	before := g.Sheet.StartFEN()
+	if m.ply >= 2 {
+		before = es[m.ply-2].FENAfter
+	}
+	return before == m.fen && es[m.ply-1].UCI == m.uci
+}
+
+// showAnswer makes the status's bestmove, eval and depth the engine's last
+// move recorded while the record holds it, else empty: an answer the
+// bridge discarded (its search stopped, the position moved on) or one a
+// correction struck is never shown as the engine's move. Before, 'engine
+// status --json' kept the struck answer's bestmove after a correction.
+func (b *bridge) showAnswer() {
+	a := b.answered
+	if !answerStands(b.rec.State().Game(a.move.game), a.move) {
+		a = answer{}
+		b.answered = a
+	}
+	if b.status.BestMove != a.move.uci || b.status.Eval != a.eval || b.status.Depth != a.depth {
+		b.status.BestMove, b.status.Eval, b.status.Depth = a.move.uci, a.eval, a.depth
+		b.dirty = true
+	}
 }
 
 // session is one engine process, serving one game.
@@ -253,8 +302,32 @@ func (b *bridge) stop() {
 		return
 	}
 	if _, err := b.give(ctx, match.EngineStop{Bridge: b.id}); err != nil {
-		b.logf("the bridge's stop is not recorded (the record still names it; the next bridge at this station takes over from it, one elsewhere with --take-over): %v", err)
+		b.note("%s", b.stopNotRecorded(err))
 	}
+}
+
+// stopNotRecorded says to the operator, when the bridge's stop could not
+// be recorded (at a station: no authority answered within stopWithin),
+// what the record holds and does not, and what to do. It is the bridge's
+// last log line and the note its last status keeps ('engine status').
+// Before, one line named the error after a parenthesis the operator had to
+// decode, and the status said only "stopped".
+func (b *bridge) stopNotRecorded(err error) string {
+	st := b.rec.State()
+	computer := "the computer"
+	if st.Match != nil && st.Match.Computer != "" {
+		computer = st.Match.Computer
+	}
+	again := "'engine run' here takes over from it (recorded) and records its own stop when stopped"
+	if b.rec.Station() != "" {
+		again = "once 'station status' shows an authority again, 'engine run' here takes over from it (recorded) and records its own stop when stopped"
+	}
+	return fmt.Sprintf("the bridge %s stopped, but its stop is NOT recorded (%v). "+
+		"Recorded: what the bridge recorded before, its engine's moves and faults (this record holds events up to %d). "+
+		"Not recorded: that it stopped, so the record still names it as the bridge that plays %s, and a move of %s given by hand "+
+		"in a position its engine has not answered is refused unless given with --not-engine --reason TEXT (logged as not the engine's move). "+
+		"What to do: %s; or give %s's moves with 'move MOVE --not-engine --reason TEXT'; 'engine status' says what the record holds.",
+		b.id, err, st.Seq, computer, computer, again, computer)
 }
 
 // stopWithin is how long a stopping bridge tries to record its stop.
@@ -384,6 +457,9 @@ func (b *bridge) served() (*match.Game, bool) {
 func (b *bridge) reconcile(ctx context.Context) {
 	if seq := b.rec.State().Seq; seq != b.status.Seq {
 		b.status.Seq, b.dirty = seq, true
+		if b.sess == nil || b.sess.search == nil {
+			b.showAnswer() // a correction may have struck it
+		}
 	}
 	if cur := b.rec.State().Bridge; b.started && cur != nil && cur.Bridge != b.id {
 		// taken over (one engine per match): the record takes nothing
@@ -403,6 +479,7 @@ func (b *bridge) reconcile(ctx context.Context) {
 	if b.status.Game != g.Number {
 		// another game: what the status told of the last one goes
 		b.status.Ply, b.status.Sent, b.status.BestMove, b.status.Eval, b.status.Depth, b.status.Fault = 0, nil, "", "", 0, ""
+		b.answered = answer{}
 		b.dirty = true
 	}
 	b.status.Game = g.Number
@@ -664,18 +741,19 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 	cur := s.search
 	s.search = nil
 	best, ponder := bestmove(f)
-	b.status.BestMove = best
 	if cur == nil || cur.stopping || cur.ponder {
-		b.dirty = true
+		b.showAnswer() // a discarded answer is not the engine's move
 		return
 	}
 	g := b.rec.State().CurrentGame()
 	if g == nil || !g.Live() || g.Number != cur.game || g.Sheet.FEN() != cur.fen || g.Sheet.Ply()+1 != cur.ply {
 		b.logf("the engine's move %s on ply %d is dropped: the record moved on meanwhile", best, cur.ply)
+		b.showAnswer()
 		return // reconcile starts again
 	}
 	pos := g.Sheet.Position()
 	if find(pos, best) == nil {
+		b.showAnswer()
 		b.fault(ctx, fmt.Sprintf("answered %q, which is not a legal move on ply %d", strings.Join(f, " "), cur.ply))
 		return
 	}
@@ -694,9 +772,12 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 		b.tried = playKey(cur.game, cur.ply, cur.fen, best)
 	}
 	if _, err := b.give(ctx, cmd); err != nil {
+		b.showAnswer()
 		b.note("the engine's move %s is not recorded: %v", best, err)
 		return
 	}
+	b.answered = answer{move: b.last, eval: s.info.eval, depth: s.info.depth}
+	b.showAnswer()
 	// the move as the scoresheet writes it, as the console and engine
 	// status say it to the operator, beside the engine's UCI
 	said := best

@@ -153,13 +153,13 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 		return err
 	}
 	if st.Match != nil && at.Before(st.Match.Created) {
-		return refuseAs(CodeBeforeMatch, at.UTC().Format(time.RFC3339Nano), st.Match.Created.UTC().Format(time.RFC3339Nano))
+		return refuseAs(CodeBeforeMatch, instantText(at, false), instantText(st.Match.Created, true))
 	}
 	if at.After(received.Add(tol)) {
-		return refuseAs(CodeFuture, at.UTC().Format(time.RFC3339Nano), received.UTC().Format(time.RFC3339Nano), tol.String())
+		return refuseAs(CodeFuture, instantText(at, false), instantText(received, false), tol.String())
 	}
 	if st.Protected() && received.Sub(at) > LateAfter && !c.claimsArbiter() {
-		return refuseAs(CodeTooLate, at.UTC().Format(time.RFC3339Nano), received.UTC().Format(time.RFC3339Nano))
+		return refuseAs(CodeTooLate, instantText(at, false), instantText(received, false))
 	}
 	return nil
 }
@@ -677,7 +677,7 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 		return committed{}, err
 	}
 	if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
-		return committed{}, refuseAs(CodeBeforeRecord, c.At.UTC().Format(time.RFC3339Nano), st.LastAt.UTC().Format(time.RFC3339Nano))
+		return committed{}, refuseAs(CodeBeforeRecord, instantText(c.At, false), instantText(st.LastAt, true))
 	}
 	if err := checkCredentialsAgain(st, c, an); err != nil {
 		return committed{}, err
@@ -690,7 +690,7 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 			return committed{}, err
 		}
 		until := t.st.backoffUntil(an.fail.Credential)
-		out.refusal = withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(an.fail.Credential), until.UTC().Format(time.RFC3339Nano)))
+		out.refusal = t.st.WrongCredential(an.fail.Credential, until)
 	} else if err := emitCommand(t, an, pending, run); err != nil {
 		return committed{}, err
 	}
@@ -739,7 +739,7 @@ func checkCredentialsAgain(st *State, c Cmd, an authn) error {
 	}
 	for _, id := range an.tried {
 		if until := st.backoffAt(id, c.At); c.At.Before(until) {
-			return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+			return st.TooManyWrong(id, until)
 		}
 	}
 	return nil
@@ -898,7 +898,7 @@ func (t *tx) match() (*Match, error) {
 // operation of its game's clock: the only bound on it (doBounded).
 func (t *tx) clockBound(g *Game) error {
 	if last := g.Clock.Last(); t.cmd.At.Before(last) {
-		return refuseAs(CodeBeforeClock, t.cmd.At.UTC().Format(time.RFC3339Nano), last.UTC().Format(time.RFC3339Nano))
+		return refuseAs(CodeBeforeClock, instantText(t.cmd.At, false), instantText(last, true))
 	}
 	return nil
 }

@@ -406,7 +406,7 @@ func authenticate(st *State, c Cmd, at time.Time) (authn, error) {
 	an.tried = tries
 	for _, id := range tries {
 		if until := st.backoffAt(id, at); at.Before(until) {
-			return an, withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+			return an, st.TooManyWrong(id, until)
 		}
 	}
 	given := func(k ed25519.PrivateKey) string {

@@ -214,13 +214,13 @@ func NewCredential(role, name, secret string, key ed25519.PrivateKey) (*Credenti
 // WrongCredential is the refusal of a wrong passphrase or key given where a
 // station's command was given (the authority recorded the attempt): the
 // same as a wrong credential given at the authority.
-func WrongCredential(id string, until time.Time) error {
-	return withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+func (s *State) WrongCredential(id string, until time.Time) error {
+	return withCode(CodeWrongCredential, forbid("wrong credential for the %s: the attempt was recorded, and the next one is possible at %s", credWord(id), s.Match.backoffEnd(until)))
 }
 
 // TooManyWrong is the refusal of a credential tried during its back-off.
-func TooManyWrong(id string, until time.Time) error {
-	return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), until.UTC().Format(time.RFC3339Nano)))
+func (s *State) TooManyWrong(id string, until time.Time) error {
+	return withCode(CodeTooManyWrong, forbid("too many wrong credentials for the %s: try again at %s", credWord(id), s.Match.backoffEnd(until)))
 }
 
 // requestRow is the signatures row of a request signed by the credential
@@ -288,7 +288,7 @@ func authenticateRemote(st *State, c Cmd, at time.Time) (authn, error) {
 	}
 	an.tried = []string{id}
 	if until := st.backoffAt(id, at); at.Before(until) {
-		return an, TooManyWrong(id, until)
+		return an, st.TooManyWrong(id, until)
 	}
 	if c.Tried != nil || !c.Signed.verify(cred.PublicKey) {
 		if given != "passphrase" && given != "key" {

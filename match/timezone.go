@@ -64,3 +64,33 @@ func (m *Match) LocalTime(t time.Time, layout string) string {
 func (m *Match) Instant(t time.Time) string {
 	return t.In(m.Location()).Format("15:04:05.000") + " " + m.ZoneName(t)
 }
+
+// backoffEnd writes the end of a credential's back-off as a clock shows it,
+// in the match's time zone with the zone named ("15:01:41 EST"): rounded up
+// to the second, so that a try at the instant said is never refused (the
+// wait is whole seconds after a wrong try made at any fraction of one; it
+// lasts at most an hour, so the time of day names the instant). Before,
+// the refusal said it in RFC 3339 to the nanosecond
+// ("2026-12-05T17:30:26.906809622Z").
+func (m *Match) backoffEnd(t time.Time) string {
+	up := t.Truncate(time.Second)
+	if up.Before(t) {
+		up = up.Add(time.Second)
+	}
+	return m.LocalTime(up, "15:04:05")
+}
+
+// instantText writes an instant a refusal compares with --at as --at is
+// written (RFC 3339, UTC) to the millisecond, as the rest of the command
+// line says instants ("2026-12-05T17:56:42.628Z"), not to the nanosecond
+// of the machine's clock ("2026-12-05T17:56:42.627502886Z", before). A
+// bound (the record's time, the match's start, the clock's last event)
+// is rounded up, so that an --at of the instant said is not refused as
+// earlier than it; any other instant is cut to the millisecond.
+func instantText(t time.Time, bound bool) string {
+	ms := t.Truncate(time.Millisecond)
+	if bound && ms.Before(t) {
+		ms = ms.Add(time.Millisecond)
+	}
+	return ms.UTC().Format("2006-01-02T15:04:05.999Z07:00")
+}

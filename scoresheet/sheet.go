@@ -603,7 +603,7 @@ func (s *Sheet) ClaimRepetition(intended string) (bool, *phrase.Error) {
 		return true, phrase.Errorf("The claim is valid: the current position has occurred %d times (%s).", len(occ), strings.Join(occ, ", "))
 	}
 	if strings.TrimSpace(intended) == "" {
-		return false, phrase.Errorf("The claim is not valid: the current position has occurred only %d time(s).", s.RepetitionCount())
+		return false, phrase.Errorf("The claim is not valid: the current position has occurred only %s.", times(s.RepetitionCount()))
 	}
 	m, err := s.ParseMove(intended)
 	if err != nil {
@@ -616,7 +616,7 @@ func (s *Sheet) ClaimRepetition(intended string) (bool, *phrase.Error) {
 	if len(occ)+1 >= 3 {
 		return true, phrase.Errorf("The claim is valid: after the intended move %s the position occurs for the %s time (before: %s).", san, phrase.Word(ordinal(len(occ)+1)), strings.Join(occ, ", "))
 	}
-	return false, phrase.Errorf("The claim is not valid: after the intended move %s the position would have occurred only %d time(s).", san, len(occ)+1)
+	return false, phrase.Errorf("The claim is not valid: after the intended move %s the position would have occurred only %s.", san, times(len(occ)+1))
 }
 
 // ClaimFiftyMoves judges a claim under the fifty-move rule (Article 9.3):
@@ -640,6 +640,20 @@ func (s *Sheet) ClaimFiftyMoves(intended string) (bool, *phrase.Error) {
 		return true, phrase.Errorf("The claim is valid: with the intended move %s each player has made 50 moves without a capture or a pawn move.", san)
 	}
 	return false, phrase.Errorf("The claim is not valid: after the intended move %s only %d plies of the 100 needed are without a capture or a pawn move.", san, next.HalfMoveClock())
+}
+
+// times says how often a position occurred as a person counts it: "once",
+// "twice", "3 times" (German "einmal", "zweimal", "3-mal"), not "1 time(s)".
+// Claims recorded before keep their phrase "… only %d time(s)."; the
+// dictionaries keep its words for them.
+func times(n int) *phrase.Error {
+	switch n {
+	case 1:
+		return phrase.Errorf("once")
+	case 2:
+		return phrase.Errorf("twice")
+	}
+	return phrase.Errorf("%d times", n)
 }
 
 func ordinal(n int) string {

@@ -772,7 +772,7 @@ func (l *Link) prepareOn(st *match.State, g Global, key ed25519.PrivateKey, cmd 
 		return p, nil // the authority says whose credential is missing
 	}
 	if until := st.BackoffAt(id, at); at.Before(until) {
-		return p, match.TooManyWrong(id, until) // tried only once the wait is over
+		return p, st.TooManyWrong(id, until) // tried only once the wait is over
 	}
 	if pass != "" {
 		key = nil

@@ -628,7 +628,8 @@ func (s *Station) answerFromLog(ctx context.Context, first, seq uint64) Reply {
 	}
 	var p match.AuthFailPayload
 	json.Unmarshal(evs[0].Payload, &p)
-	refused := match.WrongCredential(p.Credential, s.app.State().BackoffUntil(p.Credential))
+	st := s.app.State()
+	refused := st.WrongCredential(p.Credential, st.BackoffUntil(p.Credential))
 	var refusal *match.Error
 	errors.As(refused, &refusal)
 	return Reply{Seq: seq, Error: refused.Error(), Refusal: refusal}
