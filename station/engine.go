@@ -265,6 +265,19 @@ func (e *Engine) Stop() {
 	e.srv.WaitForShutdown()
 }
 
+// Alone reports whether this engine is clustered, its stream has two
+// replicas or more (as configured, or as seen: no stream is scaled down),
+// and the server is connected to no other server by a route: the stream
+// then has no majority, which this server knows at once, whatever a
+// question to the stream would say after its time-out (none answers one
+// while the stream has no leader). The server drops a route as soon as the
+// other server stops or dies (its connection closes), and after three
+// unanswered pings (PingInterval) when it freezes.
+func (e *Engine) Alone() bool {
+	c := e.cfg.Cluster
+	return c != nil && max(c.Replicas, int(e.replicas.Load())) >= 2 && e.srv.NumRoutes() == 0
+}
+
 // StreamConfig is the configuration of the match's stream.
 func StreamConfig(replicas int) jetstream.StreamConfig {
 	if replicas < 1 {
@@ -539,8 +552,14 @@ func (e *Link) ConsumeHeads(ctx context.Context, from uint64, fn func(StreamMsg)
 func (e *Link) consume(ctx context.Context, stream string, from uint64, fn func(StreamMsg) error) error {
 	next := from
 	for ctx.Err() == nil {
+		// One try to re-create itself (MaxResetAttempts): its own tries go
+		// on, a second apart and more, until the consumer is stopped, and
+		// its Stop waits for the try under way (up to 10 s while the stream
+		// has no leader); this loop tries again, 200 ms apart, and ends as
+		// soon as ctx does.
 		c, err := e.js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{
 			DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: next,
+			MaxResetAttempts: 1,
 		})
 		if err != nil {
 			if sleepCtx(ctx, 200*time.Millisecond) != nil {
