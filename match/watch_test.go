@@ -1,12 +1,10 @@
 package match
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -15,56 +13,17 @@ import (
 	"arbiter/store"
 )
 
-const (
-	flipFileEnv = "ARBITER_MATCH_FLIP_FILE"
-	flipFromEnv = "ARBITER_MATCH_FLIP_FROM"
-	flipToEnv   = "ARBITER_MATCH_FLIP_TO"
-	flipAllEnv  = "ARBITER_MATCH_FLIP_ALL"
-)
-
 // TestHelperFlipBytes is not a test: the watch test runs the test binary
-// again with only this function selected, as a hex editor in a process
-// of its own (the test's process holds the record in SQLite and must not
-// open and close the file by other means, store's held.go). It replaces
-// the one place the file holds $ARBITER_MATCH_FLIP_FROM with
-// $ARBITER_MATCH_FLIP_TO (as long), in place.
+// again with only this function selected, as a hex editor in a process of
+// its own (outside.HexEdit).
 func TestHelperFlipBytes(t *testing.T) {
-	path := os.Getenv(flipFileEnv)
-	if path == "" {
-		t.Skip("helper process for TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch")
-	}
-	from, to := []byte(os.Getenv(flipFromEnv)), []byte(os.Getenv(flipToEnv))
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := os.Getenv(flipAllEnv) != ""
-	if n := bytes.Count(b, from); (n != 1 && !all) || n == 0 || len(from) != len(to) {
-		t.Fatalf("the file holds %q %d times, want once, or at least once with %s (and %q as long)", from, n, flipAllEnv, to)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for off := 0; ; {
-		i := bytes.Index(b[off:], from)
-		if i < 0 {
-			break
-		}
-		if _, err := f.WriteAt(to, int64(off+i)); err != nil {
-			t.Fatal(err)
-		}
-		off += i + len(from)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	outside.HexEditHelper(t, "helper process for TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch")
 }
 
 // flipBytes changes from into to in the file at path from another process.
 func flipBytes(t *testing.T, path, from, to string) {
 	t.Helper()
-	flip(t, path, from, to, false)
+	outside.HexEdit(t, "TestHelperFlipBytes", path, from, to, false)
 }
 
 // flipAllBytes changes every from in the file at path into to, from
@@ -72,19 +31,7 @@ func flipBytes(t *testing.T, path, from, to string) {
 // wrote it).
 func flipAllBytes(t *testing.T, path, from, to string) {
 	t.Helper()
-	flip(t, path, from, to, true)
-}
-
-func flip(t *testing.T, path, from, to string, all bool) {
-	t.Helper()
-	cmd := osexec.Command(os.Args[0], "-test.run=^TestHelperFlipBytes$", "-test.count=1")
-	cmd.Env = append(os.Environ(), flipFileEnv+"="+path, flipFromEnv+"="+from, flipToEnv+"="+to)
-	if all {
-		cmd.Env = append(cmd.Env, flipAllEnv+"=1")
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the byte flip: %v: %s", err, out)
-	}
+	outside.HexEdit(t, "TestHelperFlipBytes", path, from, to, true)
 }
 
 // TestARunningCoreFindsAnEditOfAnyEventAtItsNextWatch (principle 1, any

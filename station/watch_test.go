@@ -1,7 +1,6 @@
 package station
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"database/sql"
@@ -9,54 +8,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"arbiter/internal/outside"
 	"arbiter/match"
 	"arbiter/store"
 )
 
-const (
-	flipFileEnv = "ARBITER_STATION_FLIP_FILE"
-	flipFromEnv = "ARBITER_STATION_FLIP_FROM"
-	flipToEnv   = "ARBITER_STATION_FLIP_TO"
-)
-
 // TestHelperFlipBytes is not a test: the watch test runs the test binary
 // again with only this function selected, as a hex editor in a process of
-// its own. It replaces every $ARBITER_STATION_FLIP_FROM in the file with
-// $ARBITER_STATION_FLIP_TO (as long), in place.
+// its own (outside.HexEdit).
 func TestHelperFlipBytes(t *testing.T) {
-	path := os.Getenv(flipFileEnv)
-	if path == "" {
-		t.Skip("helper process for TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce")
-	}
-	from, to := []byte(os.Getenv(flipFromEnv)), []byte(os.Getenv(flipToEnv))
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Count(b, from) == 0 || len(from) != len(to) {
-		t.Fatalf("the file holds no %q (or %q is not as long)", from, to)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for off := 0; ; {
-		i := bytes.Index(b[off:], from)
-		if i < 0 {
-			break
-		}
-		if _, err := f.WriteAt(to, int64(off+i)); err != nil {
-			t.Fatal(err)
-		}
-		off += i + len(from)
-	}
+	outside.HexEditHelper(t, "helper process for TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce")
 }
 
 // TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce
@@ -104,11 +70,7 @@ func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnc
 			if to == from {
 				t.Fatalf("the old event %s holds no e4", from)
 			}
-			cmd := osexec.Command(os.Args[0], "-test.run=^TestHelperFlipBytes$", "-test.count=1")
-			cmd.Env = append(os.Environ(), flipFileEnv+"="+path+"-wal", flipFromEnv+"="+from, flipToEnv+"="+to)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("the byte flip: %v: %s", err, out)
-			}
+			outside.HexEdit(t, "TestHelperFlipBytes", path+"-wal", from, to, true)
 			return fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)
 		}},
 		{"the record's file replaced with mv (a copy renamed over it)", func(t *testing.T, path string, _ store.Event) string {

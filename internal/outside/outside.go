@@ -11,6 +11,10 @@
 // there: the tests and the crash test run these readers between commands
 // to show that it never happens. (A reader linked with modernc.org/sqlite
 // does not take the log over when it closes, so it would prove nothing.)
+//
+// HexEdit is the one outside writer: a hex editor changing bytes of the
+// file or of its write-ahead log behind SQLite, which the watch tests of
+// match and station run to show that every such edit is found.
 package outside
 
 import (
