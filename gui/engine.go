@@ -248,7 +248,14 @@ func engineLines(s engine.Status, ran bool) []string {
 		lines = append(lines, tr("Process %d, bridge process %d", s.PID, s.BridgePID))
 	}
 	lines = append(lines, tr("Game %d, ply %d", s.Game, s.Ply))
-	if s.BestMove != "" {
+	// While the engine searches its evaluation is the search's and
+	// bestmove (if any) answered an earlier position: shown as "Last move"
+	// beside the ply just relayed, an operator could take it for the
+	// answer (as engine status says it: cli.EngineStatusText).
+	switch searching := s.State == engine.StateThinking || s.State == engine.StatePondering; {
+	case searching && s.Eval != "":
+		lines = append(lines, tr("Searching: evaluation %s, depth %d so far", orDash(evalText(s.Eval)), s.Depth))
+	case !searching && s.BestMove != "":
 		lines = append(lines, tr("Last move %s, evaluation %s, depth %d", s.BestMove, orDash(evalText(s.Eval)), s.Depth))
 	}
 	if t := s.Sent; t != nil {

@@ -343,3 +343,31 @@ func TestTheBridgesSuggestionToResignIsShownToTheOperatorWhoDecides(t *testing.T
 		t.Fatal("the game ended: only the operator resigns")
 	}
 }
+
+// TestTheEngineDialogNeverShowsAnEarlierAnswerAsTheLastMoveWhileTheEngineSearches:
+// while the engine searches (thinking or pondering) its bestmove answered an
+// earlier position — after a rule 10 correction the engine searches again
+// on the ply it answered before — so the Engine dialog shows the search's
+// evaluation and not "Last move", which an operator could relay as the
+// answer (engine status says it the same way). Before, it showed "Last
+// move" whenever a bestmove was present.
+func TestTheEngineDialogNeverShowsAnEarlierAnswerAsTheLastMoveWhileTheEngineSearches(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		s         engine.Status
+		want, not string
+	}{
+		{"thinking: the search's evaluation, no last move", engine.Status{State: engine.StateThinking, BestMove: "f8c5", Eval: "cp -33", Depth: 29}, "Searching: evaluation -0.33, depth 29 so far", "f8c5"},
+		{"pondering: the search's evaluation, no last move", engine.Status{State: engine.StatePondering, BestMove: "f8c5", Eval: "cp 12", Depth: 7}, "Searching: evaluation +0.12, depth 7 so far", "f8c5"},
+		{"thinking before any evaluation: neither", engine.Status{State: engine.StateThinking, BestMove: "f8c5"}, "Game 0, ply 0", "f8c5"},
+		{"idle: the last move the record holds", engine.Status{State: engine.StateIdle, BestMove: "f8c5", Eval: "cp -33", Depth: 29}, "Last move f8c5, evaluation -0.33, depth 29", "Searching"},
+		{"stopped: the last move the record holds", engine.Status{State: engine.StateStopped, BestMove: "a2a3", Eval: "cp 17", Depth: 3}, "Last move a2a3, evaluation +0.17, depth 3", "Searching"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Join(engineLines(tc.s, true), "\n")
+			if !strings.Contains(lines, tc.want) || strings.Contains(lines, tc.not) {
+				t.Fatalf("the Engine dialog shows:\n%s\nwant %q and not %q", lines, tc.want, tc.not)
+			}
+		})
+	}
+}
