@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arbiter/internal/testnet"
@@ -427,22 +426,7 @@ func survivorGoesOnInANewEpoch(t *testing.T, leader string, serve func(t *testin
 // until the stream names it its leader.
 func leadStreams(t *testing.T, db, leader string) {
 	t.Helper()
-	sf, _, err := readStation(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	creds, err := readCreds(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tlsc, err := creds.TLSConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := nats.Connect(sf.ClientURL, nats.Secure(tlsc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc := stationConn(t, db)
 	defer nc.Close()
 	js, err := jetstream.New(nc)
 	if err != nil {

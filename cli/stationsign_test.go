@@ -160,9 +160,9 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 	})
 }
 
-// submitRaw sends req to the authority of the station's record db as any
-// station's connection could, bypassing the signing of the service.
-func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
+// stationConn connects to the engine of the running station of db with the
+// station's own credentials, as any station's connection could.
+func stationConn(t *testing.T, db string) *nats.Conn {
 	t.Helper()
 	sf, _, err := readStation(db)
 	if err != nil {
@@ -180,6 +180,14 @@ func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return nc
+}
+
+// submitRaw sends req to the authority of the station's record db as any
+// station's connection could, bypassing the signing of the service.
+func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
+	t.Helper()
+	nc := stationConn(t, db)
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -3,12 +3,9 @@ package gui
 import (
 	"bytes"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -134,40 +131,22 @@ func onTestGoroutine() bool {
 // (onUI) for a feed built without one.
 func TestTheConsoleReachesItsWidgetsFromOtherGoroutinesOnlyThroughItsUI(t *testing.T) {
 	allowed := map[string]bool{"newConsole": true, "onUI": true}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var found []string
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		fs := token.NewFileSet()
-		f, err := parser.ParseFile(fs, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "Do" && sel.Sel.Name != "DoAndWait") {
-					return true
-				}
-				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "fyne" {
-					found = append(found, fd.Name.Name)
-					if !allowed[fd.Name.Name] {
-						t.Errorf("%s: %s calls fyne.%s: give it to the console's ui (c.ui), which tests serialise", fs.Position(sel.Pos()), fd.Name.Name, sel.Sel.Name)
-					}
-				}
+	consoleFuncs(t, func(fs *token.FileSet, fd *ast.FuncDecl) {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Do" && sel.Sel.Name != "DoAndWait") {
 				return true
-			})
-		}
-	}
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "fyne" {
+				found = append(found, fd.Name.Name)
+				if !allowed[fd.Name.Name] {
+					t.Errorf("%s: %s calls fyne.%s: give it to the console's ui (c.ui), which tests serialise", fs.Position(sel.Pos()), fd.Name.Name, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	})
 	sort.Strings(found)
 	if len(found) < 2 {
 		t.Fatalf("only %v found: the check reads nothing", found)

@@ -328,22 +328,7 @@ func alterSignature(t *testing.T, path string, seq int64, kind string) {
 // record of 1,000 events (six games' worth; docs/reliability.md).
 func BenchmarkWatch(b *testing.B) {
 	ctx := context.Background()
-	app, db, _ := openTestApp(b, "bench.db")
-	who := Actor{Role: RoleArbiter, PIN: arbiterPass}
-	at := t0
-	next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
-	if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: arbiterPass}); err != nil {
-		b.Fatal(err)
-	}
-	if err := app.StartGame(ctx, next(), 0); err != nil {
-		b.Fatal(err)
-	}
-	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
-	for i := 0; app.State().Seq < 1000; i++ {
-		if _, err := app.Move(ctx, next(), shuffle[i%4], false); err != nil {
-			b.Fatal(err)
-		}
-	}
+	app, db, _, _ := shuffledRecord(b, 1000)
 	if err := app.Watch(ctx); err != nil || app.Why() != nil {
 		b.Fatal(err, app.Why())
 	}
@@ -408,27 +393,7 @@ func BenchmarkWatchUnsigned(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ctx := context.Background()
-			app, db, path := openTestApp(b, "bench.db")
-			who := Actor{Role: RoleArbiter, PIN: arbiterPass}
-			at := t0
-			next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
-			if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: arbiterPass}); err != nil {
-				b.Fatal(err)
-			}
-			if err := app.StartGame(ctx, next(), 0); err != nil {
-				b.Fatal(err)
-			}
-			shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
-			i := 0
-			move := func() {
-				if _, err := app.Move(ctx, next(), shuffle[i%4], false); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-			for app.State().Seq < int64(n) {
-				move()
-			}
+			_, db, path, move := shuffledRecord(b, n)
 			raw, err := sql.Open("sqlite", path)
 			if err != nil {
 				b.Fatal(err)
@@ -481,4 +446,34 @@ func BenchmarkWatchUnsigned(b *testing.B) {
 			}
 		})
 	}
+}
+
+// shuffledRecord is a protected record of at least n events for the watch's
+// benchmarks: a match, its first game, and the knights shuffled to and fro
+// by the arbiter a second apart; move appends the next shuffle.
+func shuffledRecord(b *testing.B, n int) (app *App, db *store.DB, path string, move func()) {
+	b.Helper()
+	ctx := context.Background()
+	app, db, path = openTestApp(b, "bench.db")
+	who := Actor{Role: RoleArbiter, PIN: arbiterPass}
+	at := t0
+	next := func() Cmd { at = at.Add(time.Second); return Cmd{At: at, Actor: who} }
+	if err := app.NewMatch(ctx, next(), MatchNew{Title: "T", Players: [2]string{"A", "B"}, White: "A", PIN: arbiterPass}); err != nil {
+		b.Fatal(err)
+	}
+	if err := app.StartGame(ctx, next(), 0); err != nil {
+		b.Fatal(err)
+	}
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	i := 0
+	move = func() {
+		if _, err := app.Move(ctx, next(), shuffle[i%4], false); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	for app.State().Seq < int64(n) {
+		move()
+	}
+	return app, db, path, move
 }
