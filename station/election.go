@@ -16,6 +16,7 @@ type beatSeen struct {
 	at       time.Time // local, monotonic
 	seq      int64
 	matchSeq int64
+	auth     bool     // it says it acts as the authority (beat.Beat)
 	info     beatInfo // seen.go
 }
 
@@ -73,7 +74,11 @@ func (s *Station) monitor() {
 		seen, ok := s.beats[auth]
 		s.mu.Unlock()
 		last := since
-		if ok && seen.at.After(last) {
+		if ok && seen.at.After(last) && seen.info.Alarm == "" {
+			// An authority whose beats carry its alarm (its file edited
+			// behind it) runs no command: it is silent as an authority,
+			// and another current holder claims (docs/stations.md,
+			// "An alarm at the authority").
 			last = seen.at
 		}
 		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
@@ -101,6 +106,9 @@ func (s *Station) monitor() {
 func (s *Station) Claim(ctx context.Context, silent string) error {
 	if s.eng == nil {
 		return errors.New("station: a client station cannot hold authority")
+	}
+	if r, refused := s.refusedByAlarm(); refused {
+		return r.Phrase // never the authority while its alarm stands
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -231,6 +239,7 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		r := Reply{By: s.cfg.Name}
 		if err != nil {
 			r.Error = err.Error()
+			errors.As(err, &r.Phrase) // a refusal of the station's own (the alarm's)
 		}
 		r.Seq, _ = s.rep.Head()
 		b, _ := json.Marshal(r)
@@ -246,6 +255,10 @@ func (s *Station) claimRequest(m *nats.Msg) {
 	}
 	if err := s.cfg.CheckClaim(req.PIN); err != nil {
 		answer(err)
+		return
+	}
+	if r, refused := s.refusedByAlarm(); refused {
+		answer(r.Phrase) // never the authority, nor a new epoch, while its alarm stands
 		return
 	}
 	if req.Epoch {
@@ -311,7 +324,7 @@ func (s *Station) onBeat(m *nats.Msg) {
 		return
 	}
 	s.mu.Lock()
-	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, info: b.beatInfo}
+	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, auth: b.Beat, info: b.beatInfo}
 	close(s.beatChanged)
 	s.beatChanged = make(chan struct{})
 	s.mu.Unlock()
