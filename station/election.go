@@ -266,13 +266,17 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		// whose engine lost its route to every other knows at once; a
 		// leader that has just lost its peer notices within seconds; a
 		// stream that answers no question for 6 s has no leader.
-		deadline := time.Now().Add(6 * time.Second)
+		// Another record holder heard beating after the request came
+		// is alive (a killed one beats no more, and one stopped a moment
+		// ago was last heard before): refused at once, not after the 6 s.
+		asked := time.Now()
+		deadline := asked.Add(6 * time.Second)
 		for {
 			ok, err := s.majority(s.ctx)
 			if err == nil && !ok || err != nil && time.Now().After(deadline) {
 				break
 			}
-			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
+			if s.holderBeatSince(asked) || time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
 				answer(errors.New("the match's stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch"))
 				return
 			}
@@ -315,6 +319,24 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		return
 	}
 	answer(nil)
+}
+
+// holderBeatSince reports whether another record holder (the record
+// names it one, or its beats say its role is one) was heard beating after
+// t (local, monotonic).
+func (s *Station) holderBeatSince(t time.Time) bool {
+	holders := map[string]bool{}
+	for _, h := range s.rep.Holders() {
+		holders[h.Name] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, b := range s.beats {
+		if name != s.cfg.Name && (holders[name] || Holder(b.info.Role)) && b.at.After(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // onBeat notes a station's heartbeat.
