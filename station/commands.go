@@ -123,9 +123,8 @@ func (s *Station) otherHolder(peers []string) string {
 // every acknowledged command; an other holder whose alarm is raised (its
 // beats say so) is not waited for: its record applies nothing more, and no
 // epoch starts on it while its alarm stands. It reports false when ctx
-// ended first: the
-// command is then not answered (the sender retries with the same id, and
-// the retry waits the same way). With one holder the record is the
+// ended first: the command is then not answered (the sender retries with
+// the same id, and the retry waits the same way). With one holder the record is the
 // authority's own; with three the stream's majority keeps every
 // acknowledged event and a new authority catches up from it.
 func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string) bool {

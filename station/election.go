@@ -78,7 +78,7 @@ func (s *Station) monitor() {
 			// An authority whose beats carry its alarm (its file edited
 			// behind it) runs no command: it is silent as an authority,
 			// and another current holder claims (docs/stations.md,
-			// "An alarm at the authority").
+			// "An alarm at a record holder").
 			last = seen.at
 		}
 		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
