@@ -28,8 +28,7 @@ func (s *Station) consume() {
 		if errors.As(err, &alarm) {
 			return
 		}
-		seq, _ := s.rep.Head()
-		from = seq + 1
+		from = s.rep.StreamFrom() // its head, or a command applied from an answer that the stream has not delivered yet
 	}
 }
 
