@@ -496,11 +496,6 @@ func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r 
 		}
 		return res, ref
 	}
-	if v, found := inProcess.Load(l.db); found {
-		// this process runs the station: its record takes the command from
-		// the answer, without waiting for the stream to deliver it
-		v.(*station.Station).TakeAnswer(ctx, req.ID, rep)
-	}
 	if res.Result, err = l.waitApplied(ctx, rep.First, rep.Seq); err != nil {
 		return res, err
 	}

@@ -37,7 +37,6 @@ const (
 	CodeAlarmStartMissing    match.Code = "station-alarm-start-missing"
 	CodeAlarmPlaced          match.Code = "station-alarm-placed"
 	CodeAlarmOwnEvent        match.Code = "station-alarm-own-event"
-	CodeAlarmAnswered        match.Code = "station-alarm-answered"
 
 	// why the file was changed behind the station
 	CodeFileLost    match.Code = "station-alarm-file-lost"
@@ -72,7 +71,6 @@ var alarms = phrase.Table[match.Code]{
 	CodeAlarmStartMissing:    "it is part %d of a command whose start is missing",
 	CodeAlarmPlaced:          "the stream placed the command at event %d, the record at %d",
 	CodeAlarmOwnEvent:        "the record's own event does not continue the chain",
-	CodeAlarmAnswered:        "it is not the event %d the authority's answer gave, which the record holds",
 
 	CodeFileLost:    "it no longer holds event %d, the last this station wrote",
 	CodeFileOther:   "its event %d is not the one this station wrote",

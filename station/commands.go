@@ -165,8 +165,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 	if ctx.Value(keyClaim) == nil && !s.authority() {
 		return ErrNotAuthority
 	}
-	msgs := encodeEvents(id, evs, sigs)
-	last, err := s.link.Append(ctx, id, msgs, uint64(evs[0].Seq-1))
+	last, err := s.link.Append(ctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
 	var dup *DuplicateError
 	switch {
 	case err == nil:
@@ -190,10 +189,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 		// -9 before that commit loses nothing: the record applies the
 		// command from the stream when the station runs again (an
 		// auth.fail is answered as a refusal, once committed: answer).
-		// The answer carries the messages the stream acknowledged, for
-		// the sender's replica to apply without waiting for the stream
-		// to deliver them (Replica.ApplyAnswered).
-		q.respond(s, Reply{Seq: last, First: uint64(evs[0].Seq), Events: msgs})
+		q.respond(s, Reply{Seq: last, First: uint64(evs[0].Seq)})
 	}
 	return nil
 }
@@ -489,22 +485,15 @@ var Trace func(format string, a ...any)
 
 // Submit sends a request to the authority and retries with the same id
 // until it is answered or ctx ends; with rep it then waits until rep holds
-// the command (applying it from the answer when the answer carries it:
-// Replica.ApplyAnswered). Each try waits up to try for an answer.
+// the command. Each try waits up to try for an answer.
 func Submit(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration) (Reply, error) {
-	var take func(Reply)
-	if rep != nil {
-		take = func(r Reply) { rep.ApplyAnswered(ctx, req.ID, r) }
-	}
-	return submitHeld(ctx, nc, req, rep, try, false, take)
+	return submitHeld(ctx, nc, req, rep, try, false)
 }
 
 // submitHeld is Submit; held says that rep holding the command answers it as
 // the authority's answer would (a stream whose acknowledgement the
-// authority's answer waits for alone: Station.Submit); take, when set, is
-// given the authority's answer to a committed command before the wait for
-// rep (it applies the events the answer carries).
-func submitHeld(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration, held bool, take func(Reply)) (Reply, error) {
+// authority's answer waits for alone: Station.Submit).
+func submitHeld(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, try time.Duration, held bool) (Reply, error) {
 	data, err := json.Marshal(req)
 	if err != nil {
 		return Reply{}, err
@@ -526,10 +515,6 @@ func submitHeld(ctx context.Context, nc *nats.Conn, req Request, rep *Replica, t
 			var r Reply
 			if err := json.Unmarshal(m.Data, &r); err != nil {
 				return Reply{}, fmt.Errorf("station: unreadable answer %q", m.Data)
-			}
-			if r.Error == "" && take != nil {
-				take(r)
-				r.Events = nil
 			}
 			if r.Error == "" && rep != nil {
 				if err := rep.WaitSeq(ctx, r.Seq); err != nil {
@@ -624,22 +609,7 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if _, u := s.Offset(); u > 0 {
 		req.RTT = int64(2 * u)
 	}
-	return submitHeld(ctx, s.link.nc, req, s.rep, time.Second, heldAnswers(s.link.replicas.Load()),
-		func(r Reply) { s.TakeAnswer(ctx, req.ID, r) })
-}
-
-// TakeAnswer applies to this station's record the command id that the
-// authority's answer r carries (Replica.ApplyAnswered), when it ends just
-// before it, so that the command given here is held here without waiting
-// for the stream to deliver it back; the state follows (match.App.Take).
-// The authority itself holds its commands already.
-func (s *Station) TakeAnswer(ctx context.Context, id string, r Reply) {
-	if name, _ := s.rep.Authority(); name == s.cfg.Name {
-		return
-	}
-	if s.rep.ApplyAnswered(ctx, id, r) && s.app != nil {
-		s.app.Take(s.ctx, s.rep.Events())
-	}
+	return submitHeld(ctx, s.link.nc, req, s.rep, time.Second, heldAnswers(s.link.replicas.Load()))
 }
 
 // refusedByAlarm is the answer to a command given at this station while

@@ -1,7 +1,6 @@
 package station
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,19 +51,11 @@ type Replica struct {
 	// lag behind the record (this station's own commands, taken without
 	// it): the next command's check walks those too.
 	walk match.IncomingWalk
-	// answered are the stream messages this replica applied from an
-	// authority's answer (ApplyAnswered), by sequence, until the stream
-	// delivers its own, which must be the same bytes (checkPresent).
-	answered map[uint64][]byte
-	// applying serialises the applies: the stream's (Apply) and an
-	// answer's (ApplyAnswered), which run on different goroutines.
-	applying sync.Mutex
 }
 
 type pendingEvent struct {
-	w   wireEvent
-	ev  store.Event
-	raw []byte // the stream message (nil: an event of this station's own command, Adopt)
+	w  wireEvent
+	ev store.Event
 }
 
 type ctxKey int
@@ -105,8 +96,7 @@ func (a *AlarmError) Unwrap() error {
 
 // NewReplica is the station's view of its open record: it reads the record's head, command ids and stations' events.
 func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
-	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{},
-		answered: map[uint64][]byte{}}
+	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
 		return nil, err
@@ -314,8 +304,6 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	if err := r.Alarm(); err != nil {
 		return err
 	}
-	r.applying.Lock()
-	defer r.applying.Unlock()
 	batch, err := r.gather(m)
 	if err != nil || batch == nil {
 		return err
@@ -326,8 +314,8 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	r.mu.Unlock()
 	if uint64(batch[0].ev.Seq) <= seq {
 		// Already here (this station's own command, committed after the
-		// stream acknowledged it; a command applied from the authority's
-		// answer; a replay after a restart): it must be the same event.
+		// stream acknowledged it, or a replay after a restart): it must be
+		// the same event.
 		return r.checkPresent(ctx, batch)
 	}
 	if uint64(batch[0].ev.Seq) != seq+1 {
@@ -336,7 +324,16 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	if batch[0].ev.Prev != head && !(seq == 0 && batch[0].ev.Prev == store.GenesisPrev) {
 		return r.raise(uint64(batch[0].ev.Seq), CodeAlarmPrev)
 	}
-	mismatch, err := r.appendChecked(ctx, batch, prior, walk)
+	var mismatch error
+	var walked *match.IncomingWalk
+	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
+		var err error
+		walked, mismatch, err = appendBatch(tx, prior, batch, walk)
+		if mismatch != nil {
+			return mismatch
+		}
+		return err
+	})
 	if mismatch != nil {
 		return r.raiseAlarm(streamAlarm(uint64(batch[0].ev.Seq), mismatch))
 	}
@@ -355,91 +352,8 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		r.mu.Unlock()
 		return err
 	}
-	return nil
-}
-
-// appendChecked appends a command's events to the record with every check
-// of the stream's path (appendBatch) and takes them into the view; batch
-// follows the view's head, prior and walk are the view's events and walk.
-// mismatch says why the events do not fit the record; err is the disk's,
-// or the file alarm of the head check.
-func (r *Replica) appendChecked(ctx context.Context, batch []pendingEvent, prior []store.Event, walk match.IncomingWalk) (mismatch, err error) {
-	var walked *match.IncomingWalk
-	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
-		var err error
-		walked, mismatch, err = appendBatch(tx, prior, batch, walk)
-		if mismatch != nil {
-			return mismatch
-		}
-		return err
-	})
-	if mismatch != nil || err != nil {
-		return mismatch, err
-	}
 	r.commit(batch, walked, walk.Walked())
-	return nil, nil
-}
-
-// ApplyAnswered applies a command from the authority's answer r to
-// command id, given at the stream's acknowledgement with the messages the
-// stream acknowledged (Reply.Events, events r.First…r.Seq), without
-// waiting for the stream to deliver them: when this record ends at the
-// event before them, they go through every check a stream message does
-// (decoded, each its own hash, the sequences the answer names, one
-// command in order, the chain, store's Append computing the same event,
-// the signatures) and are committed as from the stream. The stream stays
-// the truth: when it delivers those sequences, its messages must be the
-// same bytes, or the alarm is raised (checkPresent). It reports whether
-// the record took them; an answer that does not fit, or comes when the
-// record does not end just before it, is left to the stream (nothing is
-// changed; docs/stations.md, "The answer carries the command").
-func (r *Replica) ApplyAnswered(ctx context.Context, id string, a Reply) bool {
-	if a.Error != "" || len(a.Events) == 0 || a.First == 0 || a.Seq != a.First+uint64(len(a.Events))-1 {
-		return false
-	}
-	r.applying.Lock()
-	defer r.applying.Unlock()
-	r.mu.Lock()
-	seq, head, prior, walk := r.seq, r.head, r.events, r.walk
-	busy := r.alarm != nil || len(r.pending) > 0
-	r.mu.Unlock()
-	if busy || seq+1 != a.First {
-		return false // the stream's delivery applies it, or did
-	}
-	batch := make([]pendingEvent, 0, len(a.Events))
-	for i, data := range a.Events {
-		w, ev, err := decodeEvent(data)
-		if err != nil || uint64(ev.Seq) != a.First+uint64(i) || w.Cmd != id || w.Part != i+1 || w.Parts != len(a.Events) ||
-			store.EventHash(ev) != ev.Hash {
-			return false
-		}
-		batch = append(batch, pendingEvent{w, ev, data})
-	}
-	if batch[0].ev.Prev != head && !(seq == 0 && batch[0].ev.Prev == store.GenesisPrev) {
-		return false
-	}
-	if mismatch, err := r.appendChecked(ctx, batch, prior, walk); mismatch != nil || err != nil {
-		return false // not taken (the stream's delivery says what is wrong, if anything is)
-	}
-	r.mu.Lock()
-	for _, p := range batch {
-		r.answered[uint64(p.ev.Seq)] = p.raw
-	}
-	r.mu.Unlock()
-	return true
-}
-
-// StreamFrom is the first sequence the stream must still deliver to this
-// replica: after its head, or the first applied from an answer whose
-// stream message has not come yet (it is compared when it comes).
-func (r *Replica) StreamFrom() uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	from := r.seq + 1
-	for s := range r.answered {
-		from = min(from, s)
-	}
-	return from
+	return nil
 }
 
 // gather decodes and checks one stream message and adds it to the command
@@ -467,7 +381,7 @@ func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
 		r.mu.Unlock()
 		return nil, r.raise(m.Seq, CodeAlarmStartMissing, w.Part)
 	}
-	r.pending = append(r.pending, pendingEvent{w, ev, m.Data})
+	r.pending = append(r.pending, pendingEvent{w, ev})
 	var batch []pendingEvent
 	if w.Part == w.Parts {
 		batch, r.pending = r.pending, nil
@@ -563,21 +477,9 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 	return next, nil, nil
 }
 
-// checkPresent checks a command from the stream that the record holds
-// already: each event must be the record's, and a message applied from the
-// authority's answer (ApplyAnswered) the same bytes as the stream's.
 func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error {
 	r.mu.Lock()
 	hashes := r.hashes
-	for _, p := range batch {
-		if a, ok := r.answered[uint64(p.ev.Seq)]; ok {
-			delete(r.answered, uint64(p.ev.Seq))
-			if !bytes.Equal(a, p.raw) {
-				r.mu.Unlock()
-				return r.raise(uint64(p.ev.Seq), CodeAlarmAnswered, p.ev.Seq)
-			}
-		}
-	}
 	r.mu.Unlock()
 	for _, p := range batch {
 		i := p.ev.Seq - 1

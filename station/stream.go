@@ -28,7 +28,8 @@ func (s *Station) consume() {
 		if errors.As(err, &alarm) {
 			return
 		}
-		from = s.rep.StreamFrom() // its head, or a command applied from an answer that the stream has not delivered yet
+		seq, _ := s.rep.Head()
+		from = seq + 1
 	}
 }
 

@@ -215,14 +215,6 @@ type Reply struct {
 	// arguments (refusals.go), for the face's words likewise.
 	Phrase *phrase.Error `json:"phrase,omitempty"`
 	By     string        `json:"by"`
-	// Events are the command's stream messages First…Seq, exactly the
-	// bytes the stream acknowledged at those sequences, when the answer is
-	// given at the acknowledgement (beforeCommit): the sender's replica
-	// applies them at once with every check of the stream's path, and
-	// compares the stream's own messages with them when they come
-	// (Replica.ApplyAnswered; docs/stations.md, "The answer carries the
-	// command").
-	Events [][]byte `json:"events,omitempty"`
 }
 
 // receiptNote is a record holder's first receipt of a request, published
