@@ -656,7 +656,7 @@ func applyPause(s *State, g *Game, e store.Event) error {
 	text := p.Reason
 	var said *phrase.Error
 	if p.Cause != "" && p.Cause != CauseOther {
-		text = strings.TrimSpace("cause: " + strings.ReplaceAll(p.Cause, "-", " ") + ". " + p.Reason)
+		text = strings.TrimSpace("cause: " + causeWord(p.Cause).String() + ". " + p.Reason)
 		said = phrase.Errorf("cause: %s.", causeWord(p.Cause))
 		if p.Reason != "" {
 			said = phrase.Errorf("cause: %s. %s", causeWord(p.Cause), phrase.Word(p.Reason))

@@ -96,11 +96,14 @@ type methodWord string
 
 func (m methodWord) Word() phrase.Word { return phrase.Word(MethodEffect(string(m))) }
 
-// causeWord is a pause's cause: written as the record's words ("power
-// failure"), said as the console names the cause ("power failure (rule 7)").
+// causeWord is a pause's cause, written and said as the console names it
+// ("technical fault", "power failure (rule 7)"). The record's English (the
+// PGN, the English PDF) said the payload's code ("cause: fault.",
+// "cause: unplayable.") where the English console and the German report
+// said the words.
 type causeWord string
 
-func (c causeWord) String() string { return strings.ReplaceAll(string(c), "-", " ") }
+func (c causeWord) String() string { return string(c.Word()) }
 
 func (c causeWord) Word() phrase.Word {
 	switch string(c) {
@@ -111,5 +114,5 @@ func (c causeWord) Word() phrase.Word {
 	case CauseUnplayable:
 		return "the game cannot be played"
 	}
-	return phrase.Word(c.String())
+	return phrase.Word(strings.ReplaceAll(string(c), "-", " "))
 }
