@@ -630,3 +630,33 @@ func TestStatusSaysTheMoveEachSideIsOnAndTheMovesDueAsTheConsoleDoes(t *testing.
 		})
 	}
 }
+
+// Article 6.8 (a flag is fallen when the arbiter observes it): 'status' says
+// the instant a flag fell in the match's zone, as the flag command's verdict
+// and the console say it. It said UTC whatever the zone: in Philadelphia
+// 'flag white' said "15:01:00.000 EST" and 'status' then "20:01:00.000 UTC".
+func TestStatusSaysTheFlagInstantInTheMatchsZoneAsTheFlagCommandDoes(t *testing.T) {
+	for _, tc := range []struct {
+		rule, tz, want string
+	}{
+		{"a match in Philadelphia says the instant in Eastern time", "America/New_York", "15:01:00.000 EST"},
+		{"a match without a zone says it in UTC", "", "20:01:00.000 UTC"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			nm := newMatch + " --tc 60"
+			if tc.tz != "" {
+				nm += " --tz " + tc.tz
+			}
+			mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+nm, "0:00:00 game start"))
+			verdict := mustArb(t, db, "--at", at(2*time.Minute), "flag", "white")
+			out := mustArb(t, db, "--at", at(3*time.Minute), "status")
+			if !strings.Contains(verdict, tc.want) {
+				t.Fatalf("the flag command does not say %q:\n%s", tc.want, verdict)
+			}
+			if !strings.Contains(out, "FLAG FALLEN at "+tc.want) {
+				t.Errorf("status does not say the flag fell at %s, as the flag command did:\n%s", tc.want, out)
+			}
+		})
+	}
+}

@@ -497,8 +497,9 @@ func StatusText(s match.Status) string {
 	}
 	if g := s.Game; g != nil {
 		fmt.Fprintf(&b, "Game %d (%s), ply %d, %s to move%s\n", g.Number, g.State, g.Ply, g.ToMove, ifs(g.LastMove != "", ", last move "+g.LastMove))
-		fmt.Fprintf(&b, "  White %s: %s (%s)%s\n", g.White, g.Clock.White.Display, clockCount(g.Clock.White), flagText(g.Clock.White.Flag))
-		fmt.Fprintf(&b, "  Black %s: %s (%s)%s\n", g.Black, g.Clock.Black.Display, clockCount(g.Clock.Black), flagText(g.Clock.Black.Flag))
+		zone := &match.Match{TimeZone: s.Match.TimeZone}
+		fmt.Fprintf(&b, "  White %s: %s (%s)%s\n", g.White, g.Clock.White.Display, clockCount(g.Clock.White), flagText(g.Clock.White.Flag, zone))
+		fmt.Fprintf(&b, "  Black %s: %s (%s)%s\n", g.Black, g.Clock.Black.Display, clockCount(g.Clock.Black), flagText(g.Clock.Black.Flag, zone))
 		fmt.Fprintf(&b, "  running: %s; result %s%s\n", g.Clock.Running, g.Result, ifs(g.Termination != "", " "+g.Termination))
 		if g.DrawOffer != "" {
 			by := g.White
@@ -535,14 +536,17 @@ func clockCount(c match.SideClock) string {
 	return s
 }
 
-func flagText(f any) string {
+// flagText says a fallen flag with its instant in the match's zone, as the
+// flag command's verdict and the console say it ("15:01:00.000 EST"); it
+// said UTC whatever the match's zone.
+func flagText(f any, m *match.Match) string {
 	fi, ok := f.(match.FlagInfo)
 	if !ok {
 		return ""
 	}
 	text := "  FLAG FALLEN"
 	if t, err := time.Parse(time.RFC3339Nano, fi.At); err == nil {
-		text += " at " + t.UTC().Format("15:04:05.000") + " UTC"
+		text += " at " + m.Instant(t)
 	}
 	switch {
 	case fi.OrderUnknown:
