@@ -853,6 +853,7 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	s.applyPeople(p)
 	inc := s.incident(g, e, p.Kind, p.Text, p.Rule, p.Effect)
 	inc.Said = recordedPhrase(p.Text, p.Why, g)
+	inc.EffectSaid = sameText(p.Effect, effectPhrase(p.Effect, g))
 	g.Incidents = append(g.Incidents, inc)
 	if h, ok := incidentEffects[p.Kind]; ok {
 		return h(s, g, e, p)
