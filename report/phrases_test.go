@@ -94,7 +94,7 @@ func TestTheGermanPDFSaysEveryRecordedTextInGerman(t *testing.T) {
 	g := st.Game(1)
 	for _, tc := range []struct{ name, kind, text, effect string }{
 		{"a correction and the clocks it sets", match.IncidentCorrect,
-			"Stellung vor Halbzug 4 wiederhergestellt, 1 Halbzug gestrichen (Uhren belassen): the operator relayed Nc6", "Uhren angehalten; Weiß 1:59:21 (Periode 1, Züge: 2), Schwarz 1:59:40 (Periode 1, Züge: 1)"},
+			"Stellung vor 2... Sc6 (Halbzug 4) wiederhergestellt, 1 Halbzug gestrichen (Uhren belassen): the operator relayed Nc6", "Uhren angehalten; Weiß 1:59:21 (Periode 1, Züge: 2), Schwarz 1:59:40 (Periode 1, Züge: 1)"},
 		{"the rule-10 bonus", match.IncidentAdjust, "Erholungszeit nach dem Fehler des Operators", "Weiß +0:05:00"},
 		{"a resumption", "resume", "die Uhr von Schwarz läuft wieder", "Uhr gestartet"},
 		{"a pause's cause", "pause", "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten", "Uhren angehalten"},
