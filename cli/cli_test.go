@@ -585,3 +585,78 @@ func TestStatusShowsTheFlagInstant(t *testing.T) {
 		t.Errorf("display %v after the flag, want zero, never a negative time", got)
 	}
 }
+
+// Article 6.2 (a set number of moves in each period): 'status' says the move
+// each side is on and the moves still due before the control, as the
+// console's clock says them ("period 1 · move 2 · 1 to control"). It said
+// "move N" for the moves made, one less than the console at the same
+// instant: at the second period of the 1996 match "(period 2, move 40)"
+// where the console said "move 41 · 20 to control".
+func TestStatusSaysTheMoveEachSideIsOnAndTheMovesDueAsTheConsoleDoes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch+" --tc 2/600:1/300:60", "0:00:01 game start",
+		"0:00:10 move e4", "0:00:20 move e5", "0:00:30 move Nf3", "0:00:40 move Nc6", "0:00:50 move Bb5", "0:01:00 move a6"))
+	for _, tc := range []struct {
+		rule         string
+		when         time.Duration
+		white, black string
+	}{
+		{"before the first move both are on move 1 with the period's moves due", 2 * time.Second,
+			"(period 1, move 1, 2 to control)", "(period 1, move 1, 2 to control)"},
+		{"after White's first move White is on move 2 and Black still on move 1", 15 * time.Second,
+			"(period 1, move 2, 1 to control)", "(period 1, move 1, 2 to control)"},
+		{"the move that completes the control begins the next period at its next move", 45 * time.Second,
+			"(period 2, move 3, 1 to control)", "(period 2, move 3, 1 to control)"},
+		{"a period for the rest of the game has no moves due", 65 * time.Second,
+			"(period 3, move 4)", "(period 3, move 4)"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			out := mustArb(t, db, "--at", at(tc.when), "status")
+			for _, want := range []string{"White Deep Blue: ", "Black Garry Kasparov: "} {
+				line := ""
+				for _, l := range strings.Split(out, "\n") {
+					if strings.Contains(l, want) {
+						line = l
+					}
+				}
+				w := tc.white
+				if strings.HasPrefix(want, "Black") {
+					w = tc.black
+				}
+				if !strings.HasSuffix(line, w) {
+					t.Errorf("the clock's line is %q, want it to end %q:\n%s", line, w, out)
+				}
+			}
+		})
+	}
+}
+
+// Article 6.8 (a flag is fallen when the arbiter observes it): 'status' says
+// the instant a flag fell in the match's zone, as the flag command's verdict
+// and the console say it. It said UTC whatever the zone: in Philadelphia
+// 'flag white' said "15:01:00.000 EST" and 'status' then "20:01:00.000 UTC".
+func TestStatusSaysTheFlagInstantInTheMatchsZoneAsTheFlagCommandDoes(t *testing.T) {
+	for _, tc := range []struct {
+		rule, tz, want string
+	}{
+		{"a match in Philadelphia says the instant in Eastern time", "America/New_York", "15:01:00.000 EST"},
+		{"a match without a zone says it in UTC", "", "20:01:00.000 UTC"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			nm := newMatch + " --tc 60"
+			if tc.tz != "" {
+				nm += " --tz " + tc.tz
+			}
+			mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+nm, "0:00:00 game start"))
+			verdict := mustArb(t, db, "--at", at(2*time.Minute), "flag", "white")
+			out := mustArb(t, db, "--at", at(3*time.Minute), "status")
+			if !strings.Contains(verdict, tc.want) {
+				t.Fatalf("the flag command does not say %q:\n%s", tc.want, verdict)
+			}
+			if !strings.Contains(out, "FLAG FALLEN at "+tc.want) {
+				t.Errorf("status does not say the flag fell at %s, as the flag command did:\n%s", tc.want, out)
+			}
+		})
+	}
+}

@@ -497,8 +497,9 @@ func StatusText(s match.Status) string {
 	}
 	if g := s.Game; g != nil {
 		fmt.Fprintf(&b, "Game %d (%s), ply %d, %s to move%s\n", g.Number, g.State, g.Ply, g.ToMove, ifs(g.LastMove != "", ", last move "+g.LastMove))
-		fmt.Fprintf(&b, "  White %s: %s (period %d, move %d)%s\n", g.White, g.Clock.White.Display, g.Clock.White.Period, g.Clock.White.Moves, flagText(g.Clock.White.Flag))
-		fmt.Fprintf(&b, "  Black %s: %s (period %d, move %d)%s\n", g.Black, g.Clock.Black.Display, g.Clock.Black.Period, g.Clock.Black.Moves, flagText(g.Clock.Black.Flag))
+		zone := &match.Match{TimeZone: s.Match.TimeZone}
+		fmt.Fprintf(&b, "  White %s: %s (%s)%s\n", g.White, g.Clock.White.Display, clockCount(g.Clock.White), flagText(g.Clock.White.Flag, zone))
+		fmt.Fprintf(&b, "  Black %s: %s (%s)%s\n", g.Black, g.Clock.Black.Display, clockCount(g.Clock.Black), flagText(g.Clock.Black.Flag, zone))
 		fmt.Fprintf(&b, "  running: %s; result %s%s\n", g.Clock.Running, g.Result, ifs(g.Termination != "", " "+g.Termination))
 		if g.DrawOffer != "" {
 			by := g.White
@@ -522,14 +523,30 @@ func ifs(c bool, s string) string {
 	return ""
 }
 
-func flagText(f any) string {
+// clockCount is a clock's period, the move its side is on and the moves
+// still due before the next control, as the console's clock says them
+// ("period 2, move 41, 20 to control"): the side's moves made are the JSON's
+// "moves" (40 there); the text said "move 40" for them, one less than the
+// console's "move 41" at the same instant.
+func clockCount(c match.SideClock) string {
+	s := fmt.Sprintf("period %d, move %d", c.Period, c.Moves+1)
+	if c.MovesToControl != nil {
+		s += fmt.Sprintf(", %d to control", *c.MovesToControl)
+	}
+	return s
+}
+
+// flagText says a fallen flag with its instant in the match's zone, as the
+// flag command's verdict and the console say it ("15:01:00.000 EST"); it
+// said UTC whatever the match's zone.
+func flagText(f any, m *match.Match) string {
 	fi, ok := f.(match.FlagInfo)
 	if !ok {
 		return ""
 	}
 	text := "  FLAG FALLEN"
 	if t, err := time.Parse(time.RFC3339Nano, fi.At); err == nil {
-		text += " at " + t.UTC().Format("15:04:05.000") + " UTC"
+		text += " at " + m.Instant(t)
 	}
 	switch {
 	case fi.OrderUnknown:

@@ -50,6 +50,10 @@ type rig struct {
 	human  match.Role
 	engine match.Role
 	id     string // the last bridge's id: its transcripts' names
+	// changed is signalled by the bridge's Changed after each command it
+	// gave and each status write (at least once a second while it runs):
+	// waitFor and waitStatus look again then, not at a poll's tick.
+	changed chan struct{}
 }
 
 // newRig makes a match "Kasparov" against the computer "Deep Blue" with
@@ -65,7 +69,7 @@ func newRig(t testing.TB, tc string, computerWhite bool, fen string) *rig {
 	}
 	t.Cleanup(func() { app.DB().Close() })
 	white := "Garry Kasparov"
-	r := &rig{t: t, ctx: ctx, path: path, app: app, human: match.RoleWhite, engine: match.RoleBlack}
+	r := &rig{t: t, ctx: ctx, path: path, app: app, human: match.RoleWhite, engine: match.RoleBlack, changed: make(chan struct{}, 1)}
 	if computerWhite {
 		white, r.human, r.engine = "Deep Blue", match.RoleBlack, match.RoleWhite
 	}
@@ -101,6 +105,7 @@ func (r *rig) run(opts Options) {
 		opts.ID = NewBridgeID()
 	}
 	r.id = opts.ID
+	opts = r.told(opts)
 	opts.Logf = func(f string, a ...any) {
 		r.logMu.Lock()
 		r.log = append(r.log, time.Now().Format("15:04:05.000 ")+sprintf(f, a...))
@@ -119,6 +124,22 @@ func (r *rig) run(opts Options) {
 			r.logMu.Unlock()
 		}
 	})
+}
+
+// told is opts whose Changed (the test's own, if any, first) also signals
+// the rig's waits that the bridge gave a command or wrote its status.
+func (r *rig) told(opts Options) Options {
+	also := opts.Changed
+	opts.Changed = func(recorded bool) {
+		if also != nil {
+			also(recorded)
+		}
+		select {
+		case r.changed <- struct{}{}:
+		default: // a signal is pending: the waiter looks again anyway
+		}
+	}
+	return opts
 }
 
 // halt stops the bridge and waits until it has.
@@ -142,19 +163,31 @@ func (r *rig) state() *match.State {
 	return r.app.State()
 }
 
-// waitFor waits until cond holds of the record, at most within.
+// waitFor waits until cond holds of the record, at most within: it looks
+// again each time the bridge tells of a change (Options.Changed).
 func (r *rig) waitFor(what string, within time.Duration, cond func(st *match.State, g *match.Game) bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
 	for {
 		st := r.state()
 		if cond(st, st.CurrentGame()) {
 			return
 		}
-		if time.Now().After(deadline) {
+		if !r.waitChange(deadline) {
 			r.t.Fatalf("waited %s for %s", within, what)
 		}
-		time.Sleep(2 * time.Millisecond) // another goroutine's commit
+	}
+}
+
+// waitChange waits until the bridge tells of a change (true) or the
+// deadline passes (false).
+func (r *rig) waitChange(deadline *time.Timer) bool {
+	select {
+	case <-r.changed:
+		return true
+	case <-deadline.C:
+		return false
 	}
 }
 

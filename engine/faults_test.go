@@ -32,15 +32,15 @@ func (r *rig) status() Status {
 // waitStatus waits until the bridge's status satisfies cond.
 func (r *rig) waitStatus(what string, within time.Duration, cond func(Status) bool) Status {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
 	for {
 		if s := r.status(); cond(s) {
 			return s
 		}
-		if time.Now().After(deadline) {
+		if !r.waitChange(deadline) { // the bridge tells of each status write
 			r.t.Fatalf("waited %s for the bridge's status to say %s; it says %+v", within, what, r.status())
 		}
-		time.Sleep(5 * time.Millisecond) // the bridge writes it in its own goroutine
 	}
 }
 

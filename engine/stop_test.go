@@ -62,8 +62,8 @@ func TestABridgeWhoseStopIsNotRecordedSaysWhatTheRecordHoldsAndWhatToDo(t *testi
 			ctx, cancel := context.WithCancel(r.ctx)
 			done := make(chan error, 1)
 			go func() {
-				err := Run(ctx, stopUnanswered{rec, tc.station}, Options{Cmd: fakeCmd("-delay", "20ms"), Play: true, Restarts: DefaultRestarts,
-					Logf: func(f string, a ...any) { mu.Lock(); log = append(log, sprintf(f, a...)); mu.Unlock() }})
+				err := Run(ctx, stopUnanswered{rec, tc.station}, r.told(Options{Cmd: fakeCmd("-delay", "20ms"), Play: true, Restarts: DefaultRestarts,
+					Logf: func(f string, a ...any) { mu.Lock(); log = append(log, sprintf(f, a...)); mu.Unlock() }}))
 				rec.Close()
 				done <- err
 			}()

@@ -151,7 +151,7 @@ func TestTheGermanConsoleSaysEveryRecordedTextInGerman(t *testing.T) {
 	rows := logRows(h.core.State().Match, g)
 	for _, tc := range []struct{ name, kind, want string }{
 		{"a correction and the clocks it sets", match.IncidentCorrect,
-			"Stellung vor Halbzug 4 wiederhergestellt, 2 Halbzüge gestrichen (Uhren belassen): the operator relayed Nc6 [Uhren angehalten; Weiß "},
+			"Stellung vor 2... Sc6 (Halbzug 4) wiederhergestellt, 2 Halbzüge gestrichen (Uhren belassen): the operator relayed Nc6 [Uhren angehalten; Weiß "},
 		{"the rule-10 bonus and its effect", match.IncidentAdjust, "Erholungszeit nach dem Fehler des Operators [Weiß +0:05:00]"},
 		{"a resumption", "resume", "Die Uhr von Weiß läuft wieder [Uhr gestartet]"},
 		{"a pause's cause", "pause", "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten [Uhren angehalten]"},

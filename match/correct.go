@@ -455,11 +455,19 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 		rule = "6.13"
 	}
 	g.Paused = PauseInfo{Reason: "position reset (" + rule + "): the arbiter resumes", By: Role(e.Role), ToMove: g.ToMove()}
-	format := "position before ply %d restored, %d plies struck out (%s): %s"
-	if len(p.Struck) == 1 {
-		format = "position before ply %d restored, %d ply struck out (%s): %s"
+	var text *phrase.Error
+	if len(p.Struck) > 0 {
+		// the mistaken move by its label, as the console's confirmation and
+		// the command line say it, beside its ply
+		format := "position before %s (ply %d) restored, %d plies struck out (%s): %s"
+		if len(p.Struck) == 1 {
+			format = "position before %s (ply %d) restored, %d ply struck out (%s): %s"
+		}
+		text = phrase.Errorf(format, phrase.Move(p.Struck[0]), p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
+	} else {
+		format := "position before ply %d restored, %d plies struck out (%s): %s"
+		text = phrase.Errorf(format, p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
 	}
-	text := phrase.Errorf(format, p.Ply, len(p.Struck), methodWord(p.Method), p.Reason)
 	effect := phrase.Errorf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
 		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
 		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)

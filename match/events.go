@@ -656,7 +656,7 @@ func applyPause(s *State, g *Game, e store.Event) error {
 	text := p.Reason
 	var said *phrase.Error
 	if p.Cause != "" && p.Cause != CauseOther {
-		text = strings.TrimSpace("cause: " + strings.ReplaceAll(p.Cause, "-", " ") + ". " + p.Reason)
+		text = strings.TrimSpace("cause: " + causeWord(p.Cause).String() + ". " + p.Reason)
 		said = phrase.Errorf("cause: %s.", causeWord(p.Cause))
 		if p.Reason != "" {
 			said = phrase.Errorf("cause: %s. %s", causeWord(p.Cause), phrase.Word(p.Reason))
@@ -853,6 +853,7 @@ func applyIncident(s *State, g *Game, e store.Event) error {
 	s.applyPeople(p)
 	inc := s.incident(g, e, p.Kind, p.Text, p.Rule, p.Effect)
 	inc.Said = recordedPhrase(p.Text, p.Why, g)
+	inc.EffectSaid = sameText(p.Effect, effectPhrase(p.Effect, g))
 	g.Incidents = append(g.Incidents, inc)
 	if h, ok := incidentEffects[p.Kind]; ok {
 		return h(s, g, e, p)

@@ -316,7 +316,7 @@ var flagRules = []struct {
 		refused(t, r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), Pause{Cause: "boredom"}), CodeNotAPauseCause)
 		r.wantLog(t, since)
 		r.ok(r.app.PauseFor(r.ctx, r.as(RoleArbiter, 0), Pause{Cause: CauseUnplayable, Reason: "the hall is evacuated"}))
-		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: unplayable") {
+		if g := r.game(); g.State != Paused || g.Paused.Cause != CauseUnplayable || !strings.Contains(r.lastIncident().Text, "cause: the game cannot be played") {
 			t.Errorf("paused %s, cause %q, incident %q", g.State, g.Paused.Cause, r.lastIncident().Text)
 		}
 		r.wantClocks(t, "1:59:00", "1:59:30")

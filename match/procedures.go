@@ -45,7 +45,7 @@ var incidentKinds = map[string]incidentKind{
 		fill: fillWhere, effects: hallBonus},
 	IncidentTechnicalFault: {rule: "rules 6, 7, 12", roles: rolesComputer,
 		guard: computerMatch("rules 6, 7, 12"),
-		fill:  fillEffect("the computer's clock keeps running (rule 7)")},
+		fill:  fillEffect(effectFaultRuns)},
 	"power-failure": {rule: "rule 7", roles: rolesArbiter, effects: stopForPower},
 	"operator-communication": {rule: "rule 6", roles: rolesComputer,
 		guard: notHumansTurn("rule 6", "the operator's communication with others")},
@@ -57,7 +57,7 @@ var incidentKinds = map[string]incidentKind{
 	"time-info": {rule: "rule 11", roles: rolesComputer,
 		guard: computersTurn, fill: fillReadings},
 	"clock-replaced": {rule: "rule 2, 6.10", roles: rolesArbiter, matchLevel: true,
-		fill: fillEffect("the new clock is set by a clock adjustment (6.10)")},
+		fill: fillEffect(effectClockReplaced)},
 	"conduct":               {rule: "rule 5, 6.7c", roles: rolesArbiter, matchLevel: true},
 	IncidentRuling:          {rule: "rule 16", roles: rolesArbiter, matchLevel: true},
 	IncidentArbiterReplaced: {rule: "rule 17", roles: rolesArbiter, matchLevel: true, options: []string{"name"}, guard: needName},
@@ -170,10 +170,10 @@ func HumansTurn(m *Match, g *Game) bool {
 func fillWhere(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 	if a.InHall {
 		p.Extra = map[string]string{"where": "in-hall"}
-		p.Effect = fmt.Sprintf("in the playing hall: %s receives the %s recovery bonus", t.st.Match.Human(), clock.FormatReading(RecoveryBonus))
+		p.Effect = fmt.Sprintf(effectHallFormat, t.st.Match.Human(), clock.FormatReading(RecoveryBonus))
 	} else {
 		p.Extra = map[string]string{"where": "remote"}
-		p.Effect = "from the control room: no bonus"
+		p.Effect = effectRemote
 	}
 }
 
@@ -195,7 +195,7 @@ func readingsAt(g *Game, at time.Time) Readings {
 func fillReadings(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 	r := readingsAt(g, t.cmd.At)
 	p.Extra = r
-	p.Effect = fmt.Sprintf("told: White %s, Black %s", r.White, r.Black)
+	p.Effect = fmt.Sprintf(effectToldFormat, r.White, r.Black)
 }
 
 // setupRecord is what a setup incident stores: everything the program needs
@@ -211,7 +211,7 @@ func fillSetup(t *tx, g *Game, a IncidentArgs, p *IncidentPayload) {
 	p.Extra = setupRecord{FEN: g.Sheet.FEN(), Readings: readingsAt(g, t.cmd.At),
 		Moves:   [2]int{g.Clock.Moves(clock.White), g.Clock.Moves(clock.Black)},
 		Periods: [2]int{g.Clock.Period(clock.White) + 1, g.Clock.Period(clock.Black) + 1}}
-	p.Effect = "setup card printed"
+	p.Effect = effectSetupCard
 }
 
 // SetupCard is what the operator needs to set up the game in the computer

@@ -25,6 +25,46 @@ const (
 	resignedFormat     = "%s resigned"
 )
 
+// The effects the core stores in English with an incident of a kind that
+// has one (procedures.go). The record kept them as English alone, so the
+// German console and PDF said "in the playing hall: … receives the 0:05:00
+// recovery bonus" in English beside the rest in German; effectPhrase says
+// them from these words, for every record.
+const (
+	effectHallFormat    = "in the playing hall: %s receives the %s recovery bonus"
+	effectRemote        = "from the control room: no bonus"
+	effectFaultRuns     = "the computer's clock keeps running (rule 7)"
+	effectToldFormat    = "told: White %s, Black %s"
+	effectClockReplaced = "the new clock is set by a clock adjustment (6.10)"
+	effectSetupCard     = "setup card printed"
+)
+
+// effectPhrase is the phrase of an incident's recorded effect when it is
+// one of the core's own (effectHallFormat and the rest), in the same
+// English; nil for any other.
+func effectPhrase(effect string, g *Game) *phrase.Error {
+	switch effect {
+	case effectRemote, effectFaultRuns, effectClockReplaced, effectSetupCard:
+		return &phrase.Error{Format: effect}
+	}
+	if rest, ok := strings.CutPrefix(effect, "in the playing hall: "); ok {
+		if head, ok := strings.CutSuffix(rest, " recovery bonus"); ok {
+			if i := strings.LastIndex(head, " receives the "); i > 0 && g != nil {
+				name, d := head[:i], head[i+len(" receives the "):]
+				if (name == g.White || name == g.Black) && d != "" && !strings.Contains(d, " ") {
+					return phrase.Errorf(effectHallFormat, name, d)
+				}
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(effect, "told: White "); ok {
+		if w, b, ok := strings.Cut(rest, ", Black "); ok && w != "" && b != "" && !strings.ContainsAny(w+b, " ,") {
+			return phrase.Errorf(effectToldFormat, w, b)
+		}
+	}
+	return nil
+}
+
 // said is an incident whose text and effect the core composes as phrases:
 // its Text and Effect are their English.
 func (s *State) said(g *Game, e store.Event, kind, rule string, text, effect *phrase.Error) Incident {
@@ -96,11 +136,14 @@ type methodWord string
 
 func (m methodWord) Word() phrase.Word { return phrase.Word(MethodEffect(string(m))) }
 
-// causeWord is a pause's cause: written as the record's words ("power
-// failure"), said as the console names the cause ("power failure (rule 7)").
+// causeWord is a pause's cause, written and said as the console names it
+// ("technical fault", "power failure (rule 7)"). The record's English (the
+// PGN, the English PDF) said the payload's code ("cause: fault.",
+// "cause: unplayable.") where the English console and the German report
+// said the words.
 type causeWord string
 
-func (c causeWord) String() string { return strings.ReplaceAll(string(c), "-", " ") }
+func (c causeWord) String() string { return string(c.Word()) }
 
 func (c causeWord) Word() phrase.Word {
 	switch string(c) {
@@ -111,5 +154,5 @@ func (c causeWord) Word() phrase.Word {
 	case CauseUnplayable:
 		return "the game cannot be played"
 	}
-	return phrase.Word(c.String())
+	return phrase.Word(strings.ReplaceAll(string(c), "-", " "))
 }

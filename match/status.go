@@ -45,6 +45,9 @@ type StatusMatch struct {
 	Score        map[string]float64 `json:"score"`
 	Result       string             `json:"result"`
 	TimeControl  map[string]string  `json:"time_control"`
+	// TimeZone is the match's zone (match new --tz), in which people read
+	// its times of day; empty for a match without one (UTC).
+	TimeZone string `json:"time_zone,omitempty"`
 }
 
 // StatusGame is the game in progress (or the last finished one).
@@ -111,7 +114,7 @@ func (s *State) StatusAt(at time.Time) Status {
 	}
 	m := s.Match
 	st.Match = &StatusMatch{Title: m.Title, Site: m.Site, Arbiter: m.Arbiter, Players: m.Players[:], Computer: m.Computer,
-		Operator: m.Operator, GamesPlanned: m.GamesPlanned, Score: s.Score(), Result: s.MatchResult(), TimeControl: map[string]string{}}
+		Operator: m.Operator, GamesPlanned: m.GamesPlanned, Score: s.Score(), Result: s.MatchResult(), TimeControl: map[string]string{}, TimeZone: m.TimeZone}
 	for name, c := range m.Controls {
 		st.Match.TimeControl[name] = c.String()
 	}

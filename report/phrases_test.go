@@ -94,7 +94,7 @@ func TestTheGermanPDFSaysEveryRecordedTextInGerman(t *testing.T) {
 	g := st.Game(1)
 	for _, tc := range []struct{ name, kind, text, effect string }{
 		{"a correction and the clocks it sets", match.IncidentCorrect,
-			"Stellung vor Halbzug 4 wiederhergestellt, 1 Halbzug gestrichen (Uhren belassen): the operator relayed Nc6", "Uhren angehalten; Weiß 1:59:21 (Periode 1, Züge: 2), Schwarz 1:59:40 (Periode 1, Züge: 1)"},
+			"Stellung vor 2... Sc6 (Halbzug 4) wiederhergestellt, 1 Halbzug gestrichen (Uhren belassen): the operator relayed Nc6", "Uhren angehalten; Weiß 1:59:21 (Periode 1, Züge: 2), Schwarz 1:59:40 (Periode 1, Züge: 1)"},
 		{"the rule-10 bonus", match.IncidentAdjust, "Erholungszeit nach dem Fehler des Operators", "Weiß +0:05:00"},
 		{"a resumption", "resume", "die Uhr von Schwarz läuft wieder", "Uhr gestartet"},
 		{"a pause's cause", "pause", "Ursache: Stromausfall (Regel 7). vom Schiedsrichter angehalten", "Uhren angehalten"},
@@ -155,4 +155,56 @@ func TestTheGermanPDFSaysEveryRecordedTextInGerman(t *testing.T) {
 			phrase.CheckDictionary(t, de, context, keys)
 		}
 	})
+}
+
+// effectsScript logs each incident kind whose effect the core writes, on the
+// computer's turn where its rule asks for it.
+const effectsScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --player "Deep Blue" --computer "Deep Blue" --operator "Op" --arbiter "Carl Meyer" --white "Anna Schmidt" --tz Europe/Berlin --games 2
+0:00:01 game start
+0:00:10 move e4
+0:00:12 --as operator incident maintenance --in-hall --text "a node board is replaced"
+0:00:14 --as operator incident replacement --remote --text "new software from the control room"
+0:00:16 --as operator incident time-info --text "the operator tells Deep Blue the clocks"
+0:00:18 --as operator incident setup --text "the position is set up in Deep Blue again"
+0:00:20 --as operator incident technical-fault --text "Deep Blue does not answer"
+0:00:22 incident clock-replaced --text "the clock's display failed"
+`
+
+// Rules 2, 7, 11, 12 and 13: the effect the core writes with an incident
+// (the in-hall bonus, no bonus from the control room, the clocks told, the
+// setup card, the computer's clock running on, the new clock set) is said in
+// German in the German PDF and console, from the phrase kept beside the
+// record's English; the English PDF prints the record's English. The German
+// PDF and console said them in English ("in the playing hall: Anna Schmidt
+// receives the 0:05:00 recovery bonus").
+func TestTheGermanPDFSaysTheEffectOfEveryIncidentKindInGerman(t *testing.T) {
+	db := playScript(t, effectsScript)
+	st, _ := loadState(t, db)
+	g := st.Game(1)
+	for _, tc := range []struct{ rule, kind, effect string }{
+		{"rule 13 maintenance in the playing hall gives the human the bonus", match.IncidentMaintenance, "im Spielsaal: Anna Schmidt erhält 0:05:00 Erholungszeit"},
+		{"rule 13 a replacement from the control room gives none", "replacement", "vom Kontrollraum: keine Erholungszeit"},
+		{"rule 11 the clocks told to the computer", "time-info", "mitgeteilt: Weiß 2:04:51, Schwarz 1:59:54"},
+		{"rule 12 the setup card", match.IncidentSetup, "Aufbaukarte gedruckt"},
+		{"rule 7 the computer's clock runs on during a fault", match.IncidentTechnicalFault, "die Uhr des Computers läuft weiter (Regel 7)"},
+		{"rule 2 a replaced clock is set by an adjustment", "clock-replaced", "die neue Uhr wird mit einer Uhrkorrektur gestellt (6.10)"},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			var seen []string
+			for _, in := range g.Incidents {
+				if in.Kind != tc.kind {
+					continue
+				}
+				_, effect := report.IncidentCells(st.Match, g, in, "de")
+				if effect == tc.effect {
+					if _, en := report.IncidentCells(st.Match, g, in, "en"); en != in.Effect {
+						t.Errorf("the English PDF says %q, the record %q", en, in.Effect)
+					}
+					return
+				}
+				seen = append(seen, effect)
+			}
+			t.Errorf("no %s row's effect says %q in German: %q", tc.kind, tc.effect, seen)
+		})
+	}
 }

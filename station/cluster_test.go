@@ -119,10 +119,12 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 	hs[0].s.Stop()
 	hs[0].s = nil
 	start := time.Now()
-	waitFor(t, 20*time.Second, "no holder claimed authority", func() bool {
-		a, _ := hs[1].s.Replica().Authority()
-		return a == "appeals" || a == "display"
-	})
+	// the replica tells of each event it applies, the claim's included
+	claimCtx, claimed := context.WithTimeout(context.Background(), 20*time.Second)
+	if err := hs[1].s.Replica().WaitFor(claimCtx, func(r *Replica) bool { return r.claim == "appeals" || r.claim == "display" }); err != nil {
+		t.Fatalf("no holder claimed authority: %v", err)
+	}
+	claimed()
 	t.Logf("claimed after %v", time.Since(start))
 	r = submit(t, laptop, pinReq("white", match.Move{Input: "Nf3"}))
 	t.Logf("next command committed %v after the authority stopped", time.Since(start))

@@ -66,6 +66,24 @@ type Word string
 
 func (w Word) String() string { return string(w) }
 
+// Move is a move in SAN, or a scoresheet's label of one ("13. Ne4"), as an
+// argument: said with the piece letters the dictionary gives for "NBRQK"
+// (German "SLTDK": "13. Se4"), as the faces write moves; its English is
+// itself.
+type Move string
+
+func (m Move) String() string { return string(m) }
+
+// said is m with the piece letters of tr.
+func (m Move) said(tr func(string) string) string {
+	letters := []rune(tr("NBRQK"))
+	if len(letters) != 5 || string(letters) == "NBRQK" {
+		return string(m)
+	}
+	return strings.NewReplacer("N", string(letters[0]), "B", string(letters[1]), "R", string(letters[2]),
+		"Q", string(letters[3]), "K", string(letters[4])).Replace(string(m))
+}
+
 // Translate renders err in the language of tr, which returns the
 // translation of an English format or word, or its argument unchanged when
 // it has none. Without a phrase in err's chain it returns err.Error().
@@ -107,6 +125,8 @@ func translateArg(a any, tr func(string) string) any {
 		return x
 	case Word:
 		return Word(tr(string(x)))
+	case Move:
+		return x.said(tr)
 	case interface{ Word() Word }:
 		return Word(tr(string(x.Word())))
 	}
