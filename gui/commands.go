@@ -264,6 +264,10 @@ func (c *console) enterMove(input string) bool {
 		c.setMoveError(sentence(err)) // before "press first": nothing can be recorded
 		return false
 	}
+	if err := c.viewingRefusal(); err != nil {
+		c.setMoveError(err.Error()) // the move would go to the current game, not the one shown
+		return false
+	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
@@ -536,7 +540,7 @@ func (c *console) swapClocks() {
 func (c *console) flip() {
 	c.flipped = !c.flipped
 	c.saveSettings()
-	c.board.show(c.game(), c.flipped)
+	c.board.show(c.shownGame(), c.flipped)
 }
 
 func (c *console) toggleMovePresses() {
