@@ -611,7 +611,7 @@ func (c *console) refreshGames(st *match.State) {
 			t.TextStyle.Bold = true
 		}
 		if c.viewing == g.Number {
-			t.TextStyle.Bold, t.TextStyle.Underline = true, true // the game shown
+			t.Color, t.TextStyle.Bold = viewingColor(), true // the game shown, as the banner says
 		}
 		t.TextSize = theme.TextSize()
 		var onTap func()

@@ -13,6 +13,22 @@ import (
 	"arbiter/match"
 )
 
+// colViewing marks the game shown instead of the current one: its label in
+// the games row (colViewingOnLight on the light theme) and the banner's
+// frame.
+var (
+	colViewing        = color.NRGBA{0x42, 0xa5, 0xf5, 0xff}
+	colViewingOnLight = color.NRGBA{0x15, 0x65, 0xc0, 0xff}
+)
+
+// viewingColor is the viewed game's label's colour in the theme now.
+func viewingColor() color.Color {
+	if fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantLight {
+		return colViewingOnLight
+	}
+	return colViewing
+}
+
 // gameLabel is one game of the games row ("G1 GK–DB 1-0"): its text, and,
 // for a game that has begun, a click that shows it (onTap; nil: the label
 // does nothing, as a game not yet played). It takes its text and emits the
@@ -67,8 +83,8 @@ type viewBanner struct {
 }
 
 func newViewBanner(onBack func()) *viewBanner {
-	bg := canvas.NewRectangle(color.NRGBA{0x1e, 0x88, 0xe5, 0x40})
-	bg.StrokeColor = color.NRGBA{0x1e, 0x88, 0xe5, 0xff}
+	bg := canvas.NewRectangle(color.NRGBA{0x42, 0xa5, 0xf5, 0x40})
+	bg.StrokeColor = colViewing
 	bg.StrokeWidth = 2
 	bg.CornerRadius = 4
 	t := widget.NewLabel("")

@@ -124,8 +124,8 @@ func TestAFinishedGameIsShownByAClickOnItsLabel(t *testing.T) {
 		}
 	})
 	t.Run("the label of game 1 is marked as the one shown", func(t *testing.T) {
-		if l := gameLabelOf(t, c, 1); !l.text.TextStyle.Underline {
-			t.Errorf("%q is not marked", l.text.Text)
+		if l := gameLabelOf(t, c, 1); l.text.Color != viewingColor() || !l.text.TextStyle.Bold {
+			t.Errorf("%q is not marked: %v, bold %v", l.text.Text, l.text.Color, l.text.TextStyle.Bold)
 		}
 	})
 
