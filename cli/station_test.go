@@ -385,8 +385,16 @@ func survivorGoesOnInANewEpoch(t *testing.T, leader string, serve func(t *testin
 		}
 	})
 	acked := strings.TrimSpace(mustArb(t, first, "verify"))
-	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "majority") {
+	// refused at once: the other holder beats (on the code before, after
+	// the 6 s a stream that no longer answers is given: 6.0-6.3 s)
+	began := time.Now()
+	if _, errs, code := arb(t, appeals, "station", "claim", "--epoch"); code != 1 || !strings.Contains(errs, "stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch") {
 		t.Fatalf("a new epoch while both run: exit %d, %q", code, errs)
+	}
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("a new epoch while both run was refused after %v: want at once (within 3 s), the other holder beating", took.Round(time.Millisecond))
+	} else {
+		t.Logf("a new epoch while both run refused after %v", took.Round(time.Millisecond))
 	}
 	leadStreams(t, appeals, leader)
 	stopFirst()

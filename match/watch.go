@@ -82,10 +82,13 @@ func (a *App) Watch(ctx context.Context) error {
 	a.mu.Lock()
 	a.watch.seen = false // until this check ends: a call after an error checks again
 	a.mu.Unlock()
-	if w.seen && v == w.version && (!stamp.Same(w.stamp) || wal) {
+	if !w.seen || v == w.version && (!stamp.Same(w.stamp) || wal) {
 		// bytes may have changed behind SQLite: read them from the file
 		// (another connection's commit, data_version moved, has SQLite
-		// drop every page it holds by itself)
+		// drop every page it holds by itself). The first check too: the
+		// pages the App's own commits left cached hid bytes written into
+		// the -wal before it (a station's first watch, a second after it
+		// started: the edit went unseen until the next open)
 		if err := a.db.Uncache(ctx); err != nil {
 			return err
 		}

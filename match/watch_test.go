@@ -477,3 +477,38 @@ func shuffledRecord(b *testing.B, n int) (app *App, db *store.DB, path string, m
 	}
 	return app, db, path, move
 }
+
+// TestTheFirstWatchFindsBytesWrittenIntoTheLogBeforeIt (principle 1): the
+// first Watch of a running App reads the file, not the pages its own
+// commits left cached: bytes of an old event written into the -wal behind
+// SQLite between the App's last command and its first watch (a station's
+// record edited in its first second) are found by it. On the code before,
+// the first check walked the cached pages, found the record sound and
+// noted the -wal as seen: the edit went unseen until the next open (found
+// by halarm3 with two stations, 4 edits of 4).
+func TestTheFirstWatchFindsBytesWrittenIntoTheLogBeforeIt(t *testing.T) {
+	f := newFixture(t)
+	f.ok(f.app.NewMatch(f.ctx, f.at(0), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue"}))
+	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+	for _, m := range []string{"e4", "c5", "c3"} {
+		if _, err := f.app.Move(f.ctx, f.at(30*time.Second), m, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs, _, err := f.db.Record(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c5 store.Event
+	for _, e := range evs {
+		if e.Kind == "move" && strings.Contains(string(e.Payload), `"c5"`) {
+			c5 = e
+		}
+	}
+	flipAllBytes(t, f.db.Path()+"-wal", string(c5.Payload), strings.Replace(string(c5.Payload), `"c5"`, `"c6"`, 1))
+	f.ok(f.app.Watch(f.ctx))
+	if p := f.app.Why(); p == nil || !strings.Contains(p.Error(), fmt.Sprintf("event %d (move) was edited", c5.Seq)) {
+		t.Fatalf("the first watch after the -wal was edited: %v, want event %d edited", p, c5.Seq)
+	}
+}

@@ -120,9 +120,11 @@ func (s *Station) otherHolder(peers []string) string {
 // command only once the other holder's record holds it too (its beat right
 // after applying, or its periodic one), however long that takes, so that a
 // new epoch on either (station claim --epoch) starts from a record with
-// every acknowledged command. It reports false when ctx ended first: the
-// command is then not answered (the sender retries with the same id, and
-// the retry waits the same way). With one holder the record is the
+// every acknowledged command; an other holder whose alarm is raised (its
+// beats say so) is not waited for: its record applies nothing more, and no
+// epoch starts on it while its alarm stands. It reports false when ctx
+// ended first: the command is then not answered (the sender retries with
+// the same id, and the retry waits the same way). With one holder the record is the
 // authority's own; with three the stream's majority keeps every
 // acknowledged event and a new authority catches up from it.
 func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string) bool {
@@ -136,6 +138,15 @@ func (s *Station) waitOtherHolder(ctx context.Context, seq uint64, other string)
 		b, changed := s.beats[other], s.beatChanged
 		s.mu.Unlock()
 		if uint64(b.seq) >= seq {
+			return true
+		}
+		if b.info.Alarm != "" {
+			// Its record applies nothing more (its file was edited, or
+			// an event did not fit), so waiting would never end; and no
+			// new epoch starts on it while its alarm stands
+			// (claimRequest): the record every epoch can start from is
+			// this one, which holds the command.
+			s.cfg.Logf("%s: event %d answered without %s, whose alarm is raised: %s", s.cfg.Name, seq, other, b.info.Alarm)
 			return true
 		}
 		select {

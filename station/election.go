@@ -16,6 +16,7 @@ type beatSeen struct {
 	at       time.Time // local, monotonic
 	seq      int64
 	matchSeq int64
+	auth     bool     // it says it acts as the authority (beat.Beat)
 	info     beatInfo // seen.go
 }
 
@@ -73,7 +74,11 @@ func (s *Station) monitor() {
 		seen, ok := s.beats[auth]
 		s.mu.Unlock()
 		last := since
-		if ok && seen.at.After(last) {
+		if ok && seen.at.After(last) && seen.info.Alarm == "" {
+			// An authority whose beats carry its alarm (its file edited
+			// behind it) runs no command: it is silent as an authority,
+			// and another current holder claims (docs/stations.md,
+			// "An alarm at a record holder").
 			last = seen.at
 		}
 		if auth == "" && !s.cfg.First || auth != "" && time.Since(last) < s.cfg.Silence {
@@ -101,6 +106,9 @@ func (s *Station) monitor() {
 func (s *Station) Claim(ctx context.Context, silent string) error {
 	if s.eng == nil {
 		return errors.New("station: a client station cannot hold authority")
+	}
+	if r, refused := s.refusedByAlarm(); refused {
+		return r.Phrase // never the authority while its alarm stands
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -231,6 +239,7 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		r := Reply{By: s.cfg.Name}
 		if err != nil {
 			r.Error = err.Error()
+			errors.As(err, &r.Phrase) // a refusal of the station's own (the alarm's)
 		}
 		r.Seq, _ = s.rep.Head()
 		b, _ := json.Marshal(r)
@@ -248,18 +257,26 @@ func (s *Station) claimRequest(m *nats.Msg) {
 		answer(err)
 		return
 	}
+	if r, refused := s.refusedByAlarm(); refused {
+		answer(r.Phrase) // never the authority, nor a new epoch, while its alarm stands
+		return
+	}
 	if req.Epoch {
 		// Only a station cut off from the majority starts an epoch: one
 		// whose engine lost its route to every other knows at once; a
 		// leader that has just lost its peer notices within seconds; a
 		// stream that answers no question for 6 s has no leader.
-		deadline := time.Now().Add(6 * time.Second)
+		// Another record holder heard beating after the request came
+		// is alive (a killed one beats no more, and one stopped a moment
+		// ago was last heard before): refused at once, not after the 6 s.
+		asked := time.Now()
+		deadline := asked.Add(6 * time.Second)
 		for {
 			ok, err := s.majority(s.ctx)
 			if err == nil && !ok || err != nil && time.Now().After(deadline) {
 				break
 			}
-			if time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
+			if s.holderBeatSince(asked) || time.Now().After(deadline) || sleepCtx(s.ctx, 250*time.Millisecond) != nil {
 				answer(errors.New("the match's stream still has a majority, so no new epoch is needed: give 'station claim' without --epoch"))
 				return
 			}
@@ -304,6 +321,24 @@ func (s *Station) claimRequest(m *nats.Msg) {
 	answer(nil)
 }
 
+// holderBeatSince reports whether another record holder (the record
+// names it one, or its beats say its role is one) was heard beating after
+// t (local, monotonic).
+func (s *Station) holderBeatSince(t time.Time) bool {
+	holders := map[string]bool{}
+	for _, h := range s.rep.Holders() {
+		holders[h.Name] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, b := range s.beats {
+		if name != s.cfg.Name && (holders[name] || Holder(b.info.Role)) && b.at.After(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // onBeat notes a station's heartbeat.
 func (s *Station) onBeat(m *nats.Msg) {
 	var b beat
@@ -311,7 +346,7 @@ func (s *Station) onBeat(m *nats.Msg) {
 		return
 	}
 	s.mu.Lock()
-	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, info: b.beatInfo}
+	s.beats[b.Name] = beatSeen{at: time.Now(), seq: b.Seq, matchSeq: b.MatchSeq, auth: b.Beat, info: b.beatInfo}
 	close(s.beatChanged)
 	s.beatChanged = make(chan struct{})
 	s.mu.Unlock()

@@ -403,10 +403,29 @@ func (s *Station) AuthorityMatchSeq() int64 {
 	return s.beats[auth].matchSeq
 }
 
+// heardAuthority is the station whose beats, heard within
+// Config.Silence, say it acts as the authority ("" when none does).
+func (s *Station) heardAuthority() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, b := range s.beats {
+		if b.auth && time.Since(b.at) < s.cfg.Silence {
+			return name
+		}
+	}
+	return ""
+}
+
 // Status describes the station now.
 func (s *Station) Status() Status {
 	seq, head := s.rep.Head()
 	auth, _ := s.rep.Authority()
+	if s.rep.Alarm() != nil {
+		// the record applies nothing more: its last claim may name a
+		// station that is no longer the authority (this one, when its
+		// alarm deposed it); the authority is the one whose beats say so
+		auth = s.heardAuthority()
+	}
 	off, unc := s.Offset()
 	st := Status{Station: s.cfg.Name, Role: s.cfg.Role, Authority: auth, Seq: seq, Head: head,
 		OffsetMS: float64(off) / 1e6, UncertaintyMS: float64(unc) / 1e6, Epoch: s.rep.Epoch()}

@@ -31,6 +31,32 @@ var held struct {
 type heldFile struct {
 	abs string
 	n   int // handles holding it (and opens under way)
+	// shm: the wal-index (-shm) opened for reading (heldShm), closed only
+	// when the last handle has closed, as SQLite holds its locks there
+	shm *os.File
+}
+
+// heldShm is a descriptor of the wal-index (the -shm file) of the record at
+// path, which this process holds: opened once and kept until the last
+// handle on the record closes (unhold), since closing a descriptor of it
+// while SQLite holds its locks there would drop them (above). nil when the
+// record is not held or its -shm cannot be opened.
+func heldShm(path string) *os.File {
+	held.Lock()
+	defer held.Unlock()
+	abs := absPath(path)
+	for _, h := range held.files {
+		if h.abs != abs {
+			continue
+		}
+		if h.shm == nil {
+			if f, err := os.Open(path + "-shm"); err == nil {
+				h.shm = f
+			}
+		}
+		return h.shm
+	}
+	return nil
 }
 
 // absPath is path made absolute, or path itself if that fails.
@@ -81,6 +107,10 @@ func unhold(f *heldFile) {
 	defer held.Unlock()
 	if f.n--; f.n > 0 {
 		return
+	}
+	if f.shm != nil {
+		f.shm.Close() // no SQLite handle on the file is left in the process
+		f.shm = nil
 	}
 	for i, h := range held.files {
 		if h == f {

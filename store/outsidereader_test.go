@@ -30,8 +30,9 @@ const (
 // runs the test binary again with only this function selected. It holds the
 // record as the console does (Open), opens and closes a second handle on the
 // same file as the broadcast, a status read or a station's contacts do, then
-// appends one event for every line on standard input and prints "ok N"
-// once event N is committed.
+// appends one event for every line on standard input, looks at the -wal as
+// the watch does after it (its checksums read through the -shm), and prints
+// "ok N" once event N is committed.
 func TestHelperWriterWithASecondHandle(t *testing.T) {
 	path := os.Getenv(writerDBEnv)
 	if path == "" {
@@ -73,6 +74,7 @@ func TestHelperWriterWithASecondHandle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		db.WALChanged() // the watch's look after a write: the -shm and the -wal read (walIntact)
 		fmt.Printf("ok %d\n", evs[0].Seq)
 	}
 	t.Fatal("standard input closed; the test kills this process")

@@ -74,6 +74,7 @@ type walWatch struct {
 	mu    sync.Mutex
 	known Stamp
 	moved bool
+	wrote bool // the DB wrote since WALChanged last looked
 }
 
 // beforeOwnWrite is called before the DB's own write transaction: a -wal
@@ -95,7 +96,7 @@ func (db *DB) afterOwnWrite() {
 	s := stampOf(db.path + "-wal")
 	w := &db.wal
 	w.mu.Lock()
-	w.known = s
+	w.known, w.wrote = s, true
 	w.mu.Unlock()
 }
 
@@ -106,14 +107,20 @@ func (db *DB) afterOwnWrite() {
 // It costs one stat(2). The DB's own commits look at the log before and
 // after they write (two stat(2)s each): an edit between the two, within
 // the transaction's own milliseconds, or within the file system's tick of
-// the DB's own write, is not told by it.
+// the DB's own write, is not told by the stat: so when the DB wrote since
+// the last call, the log's committed frames are checked against their
+// checksums (walIntact, walcheck.go; outside the lock the DB's commits
+// take, so none waits for it).
 func (db *DB) WALChanged() bool {
 	s := stampOf(db.path + "-wal")
 	w := &db.wal
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	moved := w.moved || !s.Same(w.known)
-	w.known, w.moved = s, false
+	moved, wrote := w.moved || !s.Same(w.known), w.wrote
+	w.known, w.moved, w.wrote = s, false, false
+	w.mu.Unlock()
+	if !moved && wrote {
+		moved = !walIntact(db.path)
+	}
 	return moved
 }
 

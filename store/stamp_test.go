@@ -43,6 +43,19 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 		{"another connection's commit: changed", func(t *testing.T, _ *DB, path string) {
 			rawExec(t, path, `INSERT INTO meta (key, value) VALUES ('other', 'x')`)
 		}, true},
+		{"a byte of a committed frame changed within the tick of the DB's own commit (its stat as the commit left it): changed", func(t *testing.T, db *DB, path string) {
+			appendEvents(t, db, 1)
+			flipInTick(t, path+"-wal", walHeaderSize+walFrameHeaderSize+100)
+		}, true},
+		{"a byte of the last committed frame changed within the tick of the DB's own commit: changed", func(t *testing.T, db *DB, path string) {
+			appendEvents(t, db, 1)
+			idx, ok := readWALIndex(path)
+			if !ok {
+				t.Fatal("no wal-index")
+			}
+			last := walHeaderSize + int64(idx.mxFrame-1)*int64(walFrameHeaderSize+idx.pageSize)
+			flipInTick(t, path+"-wal", last+walFrameHeaderSize+int64(idx.pageSize)-1)
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db, path := newTestDB(t)
@@ -56,6 +69,57 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 				t.Error("a second call with nothing done between told a change")
 			}
 		})
+	}
+}
+
+// TestTheWriteAheadLogsChecksumsHoldAfterTheDBsOwnCommits: walIntact
+// walks the frames the wal-index names committed and finds SQLite's
+// checksum chain whole after the DB's own commits, and broken by a byte
+// changed in any of them (the rows above: told changed).
+func TestTheWriteAheadLogsChecksumsHoldAfterTheDBsOwnCommits(t *testing.T) {
+	db, path := newTestDB(t)
+	appendEvents(t, db, 5)
+	idx, ok := readWALIndex(path)
+	if !ok || idx.mxFrame == 0 {
+		t.Fatalf("the wal-index: %+v, %v; want committed frames", idx, ok)
+	}
+	if intact, sure := walFramesIntact(path, idx); !intact || !sure {
+		t.Fatalf("the %d committed frames: intact %v, sure %v", idx.mxFrame, intact, sure)
+	}
+	flipInTick(t, path+"-wal", walHeaderSize+walFrameHeaderSize+7)
+	if intact, sure := walFramesIntact(path, idx); intact || !sure {
+		t.Fatalf("a byte changed in the first frame: intact %v, sure %v", intact, sure)
+	}
+}
+
+// flipInTick changes the byte at off of the file at path as a hex editor
+// would, and gives the file back the modification time it had: an edit
+// within the file system's tick of the DB's own write, which its stat
+// does not tell.
+func flipInTick(t *testing.T, path string, off int64) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0x01
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if !stampOf(path).Same(Stamp{info: fi, size: fi.Size(), mod: fi.ModTime()}) {
+		t.Fatal("the stat moved")
 	}
 }
 
