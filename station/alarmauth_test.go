@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,13 +72,7 @@ func TestAnAuthorityWhoseFileWasEditedStopsBeingTheAuthorityAndAnotherHolderTake
 		t.Skip("forms a cluster of three and waits for a failover")
 	}
 	dir := t.TempDir()
-	var hs []*holder
-	var routes []string
-	for _, n := range []string{"arbiter", "appeals", "display"} {
-		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
-		hs = append(hs, h)
-		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
-	}
+	hs, routes := newHolders(t, dir, "arbiter", "appeals", "display")
 	newProtectedRecord(t, hs[0].path)
 	startHolders(t, hs, routes)
 	defer func() {

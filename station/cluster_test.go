@@ -44,6 +44,20 @@ func startHoldersN(t testing.TB, hs []*holder, routes []string, replicas int) {
 	}
 }
 
+// newHolders is a record holder of each name in dir (its record file and
+// engine directory there, a free route port each) and the cluster's routes,
+// none started yet.
+func newHolders(t *testing.T, dir string, names ...string) ([]*holder, []string) {
+	var hs []*holder
+	var routes []string
+	for _, n := range names {
+		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
+		hs = append(hs, h)
+		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
+	}
+	return hs, routes
+}
+
 // waitFor waits for cond, checked every few milliseconds, up to d.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -61,13 +75,7 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 		t.Skip("forms a cluster and waits for a failover (about 10 s)")
 	}
 	dir := t.TempDir()
-	var hs []*holder
-	var routes []string
-	for _, n := range []string{"arbiter", "appeals", "display"} {
-		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
-		hs = append(hs, h)
-		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
-	}
+	hs, routes := newHolders(t, dir, "arbiter", "appeals", "display")
 	newProtectedRecord(t, hs[0].path) // signed events: every replica checks and keeps the signatures
 	startHolders(t, hs, routes)
 	defer func() {

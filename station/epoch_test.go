@@ -27,16 +27,8 @@ var errAnswered = errors.New("the sender got an answer")
 
 func startTwoHolders(t *testing.T, newRec func(testing.TB, string), appealsClock func() time.Time) (string, []*holder) {
 	dir := t.TempDir()
-	var hs []*holder
-	var routes []string
-	for _, n := range []string{"arbiter", "appeals"} {
-		h := &holder{name: n, path: filepath.Join(dir, n+".db"), dir: filepath.Join(dir, n+"-js"), port: freePort(t)}
-		if n == "appeals" {
-			h.now = appealsClock
-		}
-		hs = append(hs, h)
-		routes = append(routes, fmt.Sprintf("127.0.0.1:%d", h.port))
-	}
+	hs, routes := newHolders(t, dir, "arbiter", "appeals")
+	hs[1].now = appealsClock
 	newRec(t, hs[0].path)
 	startHoldersN(t, hs, routes, 2)
 	t.Cleanup(func() {
