@@ -590,13 +590,16 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 	}
 	switch ev.Name {
 	case c.keyLeft:
+		c.view(0) // a player's key: the game played comes before the one read
 		c.pressSlot(0)
 	case c.keyRight:
+		c.view(0)
 		c.pressSlot(1)
 	case c.keyCall:
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
+		c.view(0) // a player calls the arbiter to the game played
 		if !c.refusedBroken() {
 			c.callArbiter()
 		}

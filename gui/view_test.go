@@ -142,10 +142,7 @@ func TestAFinishedGameIsShownByAClickOnItsLabel(t *testing.T) {
 		do   func()
 	}{
 		{"a move typed", func() { h.typeMove("Nf6") }},
-		{"the left clock key", func() { h.key(c.keyLeft) }},
-		{"the right clock key", func() { h.key(c.keyRight) }},
 		{"a click on a clock", func() { c.pressSlot(0); c.pressSlot(1) }},
-		{"the call key", func() { h.key(c.keyCall) }},
 		{"the arbiter's stop", func() { h.key(c.keyStop) }},
 		{"Log incident… from the menu", func() { c.do(actIncident) }},
 		{"Offer draw from the menu", func() { c.do(actDrawOffer) }},
@@ -279,6 +276,50 @@ func TestTheGermanConsoleSaysTheViewOfAnotherGameInGerman(t *testing.T) {
 		t.Run(tc.name+" is German", func(t *testing.T) {
 			if !strings.HasPrefix(tc.got, tc.want) {
 				t.Errorf("%s says %q, want %q", tc.name, tc.got, tc.want)
+			}
+		})
+	}
+}
+
+// The players' keys belong to the game played: a clock key or the call key
+// pressed while the arbiter reads another game shows the current game again
+// and is recorded there at its instant, as it would be with the current game
+// shown (a press refused because the arbiter was reading game 1 would cost
+// the player his time). The arbiter's own actions stay refused (above).
+func TestAPlayersKeyWhileAnotherGameIsShownGoesToTheGamePlayed(t *testing.T) {
+	for _, row := range []struct {
+		name string
+		key  func(c *console) fyne.KeyName
+		kind string
+	}{
+		{"the running clock's key presses it", func(c *console) fyne.KeyName {
+			if c.sideAt(0) == clock.Black {
+				return c.keyLeft
+			}
+			return c.keyRight
+		}, match.KindPress},
+		{"the call key calls the arbiter", func(c *console) fyne.KeyName { return c.keyCall }, match.KindPause},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			h := twoGames(t)
+			c := h.c
+			test.Tap(gameLabelOf(t, c, 1))
+			if c.viewedGame(h.core.State()) == nil {
+				t.Fatal("game 1 is not shown after a click on its label")
+			}
+			seq := h.core.State().Seq
+			h.ft.advance(3 * time.Second)
+			h.key(row.key(c))
+			if c.viewedGame(h.core.State()) != nil || c.viewBar.obj.Visible() {
+				t.Errorf("game %d is still shown after a player's key", c.viewing)
+			}
+			st := h.core.State()
+			if st.Seq != seq+1 {
+				t.Fatalf("the record holds %d events, had %d: want the key's one", st.Seq, seq)
+			}
+			evs := h.events()
+			if last := evs[len(evs)-1]; last.Kind != row.kind || last.Game != 2 {
+				t.Errorf("the last event is %s of game %d, want %s of game 2", last.Kind, last.Game, row.kind)
 			}
 		})
 	}
