@@ -34,8 +34,11 @@ var (
 type board struct {
 	widget.BaseWidget
 	interactive bool
-	g           *match.Game // the game shown (nil: the start position)
-	flipped     bool        // Black at the bottom
+	// locked: the board takes no moves for now (the console shows a game
+	// that is not the current one)
+	locked  bool
+	g       *match.Game // the game shown (nil: the start position)
+	flipped bool        // Black at the bottom
 	// onMove is told a move played on the board, in UCI ("e2e4");
 	// onPromote a pawn's move to the last rank without the piece
 	// ("e7e8"), for the console to ask which piece.
@@ -124,7 +127,7 @@ func (b *board) Tapped(ev *fyne.PointEvent) {
 // Dragged starts or continues dragging the piece on the square the drag
 // started on.
 func (b *board) Dragged(ev *fyne.DragEvent) {
-	if !b.interactive {
+	if !b.interactive || b.locked {
 		return
 	}
 	if b.dragFrom < 0 {
@@ -243,7 +246,7 @@ func squareName(sq chess.Square) string {
 // tapped handles a click on sq: the first click selects a piece of the side
 // to move, the second plays it to the clicked square.
 func (b *board) tapped(sq chess.Square) {
-	if !b.interactive || b.pos == nil {
+	if !b.interactive || b.locked || b.pos == nil {
 		return
 	}
 	p := b.pos.Board().Piece(sq)

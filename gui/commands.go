@@ -264,6 +264,10 @@ func (c *console) enterMove(input string) bool {
 		c.setMoveError(sentence(err)) // before "press first": nothing can be recorded
 		return false
 	}
+	if err := c.viewingRefusal(); err != nil {
+		c.setMoveError(err.Error()) // the move would go to the current game, not the one shown
+		return false
+	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
@@ -536,7 +540,7 @@ func (c *console) swapClocks() {
 func (c *console) flip() {
 	c.flipped = !c.flipped
 	c.saveSettings()
-	c.board.show(c.game(), c.flipped)
+	c.board.show(c.shownGame(), c.flipped)
 }
 
 func (c *console) toggleMovePresses() {
@@ -586,13 +590,16 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 	}
 	switch ev.Name {
 	case c.keyLeft:
+		c.view(0) // a player's key: the game played comes before the one read
 		c.pressSlot(0)
 	case c.keyRight:
+		c.view(0)
 		c.pressSlot(1)
 	case c.keyCall:
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
+		c.view(0) // a player calls the arbiter to the game played
 		if !c.refusedBroken() {
 			c.callArbiter()
 		}

@@ -169,7 +169,15 @@ type console struct {
 	// blockedSeq is the record's last event then: a later event hides it.
 	banner     banner
 	blockedSeq int64
-	tampered   bool // the banner says the record does not verify (noteTampering)
+	// viewing is the number of the game shown instead of the current one
+	// (a click on it in the games row; 0: the current game), viewBar the
+	// banner saying so with the way back (gamesrow.go). Viewing writes
+	// nothing and changes nothing the audience display or a feed shows:
+	// c.game() stays the current game; the board, the clocks, the
+	// scoresheet and the log show shownGame().
+	viewing  int
+	viewBar  *viewBanner
+	tampered bool // the banner says the record does not verify (noteTampering)
 	// correcting is the open correction dialog (tests drive it).
 	correcting *correctDialog
 	// submitting is true while a form dialog's OK runs; pending holds what
@@ -309,6 +317,7 @@ func (c *console) build() {
 	c.score.Wrapping = fyne.TextWrapWord
 	c.title.Truncation = fyne.TextTruncateEllipsis // only a title too long for the whole row
 	c.banner = newBanner()
+	c.viewBar = newViewBanner(func() { c.view(0) })
 	// the mode stands right of the title and the score right of the games
 	// where they fit, else under them
 	c.header = &headerBox{rows: []*pairRow{
@@ -320,8 +329,8 @@ func (c *console) build() {
 		{left: c.gamesBox, right: c.score,
 			natural:    func() float32 { return gamesFlow.oneRowWidth(c.gamesBox.Objects) },
 			leftHeight: func(w float32) float32 { return gamesFlow.heightAt(c.gamesBox.Objects, w) }},
-	}, extra: []fyne.CanvasObject{c.banner.obj, widget.NewSeparator()}}
-	header := container.New(c.header, c.title, c.where, c.gamesBox, c.score, c.header.extra[0], c.header.extra[1])
+	}, extra: []fyne.CanvasObject{c.banner.obj, c.viewBar.obj, widget.NewSeparator()}}
+	header := container.New(c.header, c.title, c.where, c.gamesBox, c.score, c.header.extra[0], c.header.extra[1], c.header.extra[2])
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
@@ -446,6 +455,54 @@ func (c *console) state() *match.State { return c.core.State() }
 // game is the current game or nil.
 func (c *console) game() *match.Game { return c.state().CurrentGame() }
 
+// viewedGame is the game shown instead of the current one (viewing), or
+// nil while the current game is shown.
+func (c *console) viewedGame(st *match.State) *match.Game {
+	cur := st.CurrentGame()
+	if c.viewing == 0 || cur == nil || cur.Number == c.viewing {
+		return nil
+	}
+	return st.Game(c.viewing)
+}
+
+// shownGame is the game the board, the clocks, the scoresheet and the log
+// show: the one viewed, else the current one (nil before the first).
+func (c *console) shownGame() *match.Game {
+	st := c.state()
+	if g := c.viewedGame(st); g != nil {
+		return g
+	}
+	return st.CurrentGame()
+}
+
+// view shows game n (0, or the current game's number: the current game
+// again). Nothing is written: only what the console shows changes.
+func (c *console) view(n int) {
+	if cur := c.game(); cur != nil && cur.Number == n {
+		n = 0
+	}
+	if n == c.viewing {
+		return
+	}
+	c.viewing = n
+	c.board.selected = -1
+	c.setMoveError("")
+	c.refresh()
+}
+
+// viewingRefusal says, while another game than the current one is shown,
+// that nothing is recorded from its view and how to go back (nil while the
+// current game is shown): every action that writes asks it first.
+func (c *console) viewingRefusal() error {
+	st := c.state()
+	v := c.viewedGame(st)
+	if v == nil {
+		return nil
+	}
+	cur := st.CurrentGame().Number
+	return errText(tr("Game %d is shown, not game %d: nothing is recorded from this view. Go back to game %d first (its label in the games row, or “Back to game %d” above).", v.Number, cur, cur, cur))
+}
+
 // sideAt is the side whose clock stands in slot 0 (left) or 1 (right).
 func (c *console) sideAt(slot int) clock.Side {
 	if slot == 0 {
@@ -462,6 +519,12 @@ func (c *console) refresh() {
 	st := c.state()
 	m := st.Match
 	g := st.CurrentGame()
+	shown := g
+	if v := c.viewedGame(st); v != nil {
+		shown = v
+	} else {
+		c.viewing = 0
+	}
 	c.noteCorrections(st)
 	c.armIdleLock()
 	c.refreshWhere()
@@ -493,13 +556,19 @@ func (c *console) refresh() {
 		c.setMoveError("")
 	}
 	c.refreshGames(st)
-	c.board.show(c.game(), c.flipped)
+	if v := c.viewedGame(st); v != nil {
+		c.viewBar.set(v, g.Number)
+	} else {
+		c.viewBar.set(nil, 0)
+	}
+	c.board.locked = shown != g
+	c.board.show(shown, c.flipped)
 	for _, cv := range c.clocks {
 		cv.update()
 	}
-	c.refreshSheet(g)
-	c.refreshLog(g)
-	c.refreshNotice(g)
+	c.refreshSheet(shown)
+	c.refreshLog(shown)
+	c.refreshNotice(shown)
 	c.refreshEngine(g)
 	c.refreshButtons()
 	if c.audience != nil {
@@ -541,8 +610,16 @@ func (c *console) refreshGames(st *match.State) {
 			}
 			t.TextStyle.Bold = true
 		}
+		if c.viewing == g.Number {
+			t.Color, t.TextStyle.Bold = viewingColor(), true // the game shown, as the banner says
+		}
 		t.TextSize = theme.TextSize()
-		c.gamesBox.Add(t)
+		var onTap func()
+		if g.Over() || g.Live() { // a game not yet played has nothing to show
+			n := g.Number
+			onTap = func() { c.touch(); c.view(n) }
+		}
+		c.gamesBox.Add(newGameLabel(t, onTap))
 		c.gamesBox.Add(gap())
 	}
 	c.gamesBox.Refresh()
@@ -766,6 +843,10 @@ func (c *console) refreshNotice(g *match.Game) {
 	switch {
 	case st.Match == nil:
 		txt = translate("No match in this database yet: create it with Match → New match… (Ctrl+N).")
+	case c.viewedGame(st) != nil:
+		// the notice is the current game's: here it says where that is
+		cur := st.CurrentGame().Number
+		txt = tr("Game %d as the record holds it; game %d goes on meanwhile. Back to game %d: its label in the games row, or the button above.", c.viewing, cur, cur)
 	case c.core.Why() != nil && g != nil && g.Live():
 		// nothing runs on a record that does not verify (the banner says
 		// why): the clocks stand as the record last proves them
@@ -889,10 +970,15 @@ func (c *console) brokenRecord() error {
 }
 
 // refusedBroken says the core's refusal at once when the record does not
-// verify, and reports whether it did: the clock keys, the stops and every
-// action that writes ask it first, so that no dialog opens for nothing.
+// verify, or the console's while another game than the current one is
+// shown (viewingRefusal), and reports whether it did: the clock keys, the
+// stops and every action that writes ask it first, so that no dialog opens
+// for nothing.
 func (c *console) refusedBroken() bool {
 	err := c.brokenRecord()
+	if err == nil {
+		err = c.viewingRefusal() // another game is shown: nothing is recorded from it
+	}
 	if err != nil {
 		c.showError(err)
 	}
@@ -1215,9 +1301,10 @@ func (c *console) askPromotion(uci string) {
 // (large: of the audience display) its data and callbacks.
 func (c *console) clockFeed(slot int, large bool) clockFeed {
 	f := clockFeed{
-		side:      func() clock.Side { return c.sideAt(slot) },
-		state:     c.state,
-		game:      c.game,
+		side:  func() clock.Side { return c.sideAt(slot) },
+		state: c.state,
+		game:  c.shownGame, // the audience's: always the current game
+
 		now:       c.clockNow,
 		broken:    func() bool { return c.core.Why() != nil },
 		after:     func(d time.Duration, f func()) func() { return c.after(d, f) },
@@ -1231,7 +1318,9 @@ func (c *console) clockFeed(slot int, large bool) clockFeed {
 		},
 		ui: c.ui,
 	}
-	if !large {
+	if large {
+		f.game = c.game
+	} else {
 		f.onPress = func() { c.pressSlot(slot) }
 		f.nameFits = func(slot int, fits bool) bool {
 			c.nameTooLong[slot] = !fits

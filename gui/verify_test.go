@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 
 	"arbiter/clock"
@@ -211,8 +210,8 @@ func TestATamperedRecordsClocksStandStillAndEveryActionSaysWhy(t *testing.T) {
 				}
 			})
 			t.Run("the game is not shown running", func(t *testing.T) {
-				for _, o := range c.gamesBox.Objects {
-					if tx, ok := o.(*canvas.Text); ok && strings.HasPrefix(tx.Text, tr("G%d %s–%s", 1, "GK", "DB")) {
+				for _, tx := range gamesRowTexts(c.gamesBox) {
+					if strings.HasPrefix(tx.Text, tr("G%d %s–%s", 1, "GK", "DB")) {
 						if strings.Contains(tx.Text, translate("running")) || tx.Color == colRunning {
 							t.Errorf("the games row shows %q as running", tx.Text)
 						}

@@ -51,6 +51,9 @@ func (c *console) whyNot(id actionID) string {
 		}
 		return sentence(err)
 	}
+	if err := c.viewingRefusal(); err != nil && writes(id) {
+		return err.Error() // another game is shown: nothing is recorded from it
+	}
 	switch id {
 	case actPressLeft, actPressRight:
 		side := c.sideAt(0)
