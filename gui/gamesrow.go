@@ -83,13 +83,7 @@ type viewBanner struct {
 }
 
 func newViewBanner(onBack func()) *viewBanner {
-	bg := canvas.NewRectangle(color.NRGBA{0x42, 0xa5, 0xf5, 0x40})
-	bg.StrokeColor = colViewing
-	bg.StrokeWidth = 2
-	bg.CornerRadius = 4
-	t := widget.NewLabel("")
-	t.Wrapping = fyne.TextWrapWord
-	t.TextStyle.Bold = true
+	bg, t := bannerParts(color.NRGBA{0x42, 0xa5, 0xf5, 0x40}, colViewing)
 	b := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), onBack)
 	b.Importance = widget.HighImportance
 	obj := container.NewStack(bg, container.NewBorder(nil, nil, nil, container.NewCenter(b), t))

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"arbiter/match"
-	"arbiter/store"
 )
 
 // TestBackgroundWorkRedrawsOnlyOnNewEvents: the 2 s poll and the 3 s
@@ -37,15 +36,7 @@ func TestBackgroundWorkRedrawsOnlyOnNewEvents(t *testing.T) {
 		}
 	})
 	t.Run("a poll that finds an event written by another process redraws once", func(t *testing.T) {
-		db, err := store.Open(h.ctx, h.dbPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		other, err := match.New(h.ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
+		other := h.otherApp(t)
 		if _, err := other.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, match.Pause{Reason: "lights"}); err != nil {
 			t.Fatal(err)
 		}

@@ -400,16 +400,23 @@ type banner struct {
 }
 
 func newBanner() banner {
-	bg := canvas.NewRectangle(color.NRGBA{0xe5, 0x39, 0x35, 0x50})
-	bg.StrokeColor = colFlag
+	bg, t := bannerParts(color.NRGBA{0xe5, 0x39, 0x35, 0x50}, colFlag)
+	obj := container.NewStack(bg, t)
+	obj.Hide()
+	return banner{obj: obj, text: t}
+}
+
+// bannerParts are a banner's tinted, framed background (fill, edge) and its
+// bold, wrapping label: the red banner's and the view's (viewBanner).
+func bannerParts(fill, edge color.Color) (*canvas.Rectangle, *widget.Label) {
+	bg := canvas.NewRectangle(fill)
+	bg.StrokeColor = edge
 	bg.StrokeWidth = 2
 	bg.CornerRadius = 4
 	t := widget.NewLabel("")
 	t.Wrapping = fyne.TextWrapWord
 	t.TextStyle.Bold = true
-	obj := container.NewStack(bg, t)
-	obj.Hide()
-	return banner{obj: obj, text: t}
+	return bg, t
 }
 
 // afterDialog runs f once the form dialog being submitted has closed (a

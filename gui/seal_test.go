@@ -276,9 +276,9 @@ func TestTheNewMatchDialogFitsWithItsTimeZone(t *testing.T) {
 	}
 }
 
-// consoleOnFile is a console started again, as the arbiter with pin, on
-// the harness's record file as it stands now.
-func (h *harness) consoleOnFile(t *testing.T, pin string) *console {
+// otherApp is a second App on the harness's record file, through a handle
+// of its own (as another process writes it), closed when t ends.
+func (h *harness) otherApp(t *testing.T) *match.App {
 	t.Helper()
 	db, err := store.Open(h.ctx, h.dbPath)
 	if err != nil {
@@ -289,5 +289,13 @@ func (h *harness) consoleOnFile(t *testing.T, pin string) *console {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return core
+}
+
+// consoleOnFile is a console started again, as the arbiter with pin, on
+// the harness's record file as it stands now.
+func (h *harness) consoleOnFile(t *testing.T, pin string) *console {
+	t.Helper()
+	core := h.otherApp(t)
 	return newConsole(h.ctx, test.NewTempApp(t), core, config{path: h.dbPath, role: match.RoleArbiter, pin: pin, now: h.ft.Now, after: h.ft.after, ui: h.ui.do})
 }

@@ -10,7 +10,6 @@ import (
 
 	"arbiter/clock"
 	"arbiter/match"
-	"arbiter/store"
 )
 
 // gameLabelOf is the games row's label of game n (its text starts "Gn ",
@@ -176,15 +175,7 @@ func TestAFinishedGameIsShownByAClickOnItsLabel(t *testing.T) {
 	})
 
 	t.Run("a move and a stop recorded elsewhere leave the view on game 1 and update the games row", func(t *testing.T) {
-		db, err := store.Open(h.ctx, h.dbPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		other, err := match.New(h.ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
+		other := h.otherApp(t)
 		h.ft.advance(3 * time.Second)
 		for _, cmd := range []match.Command{match.Move{Input: "Nf6"}, match.Pause{Reason: "lights"}} {
 			if _, err := other.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, cmd); err != nil {
