@@ -177,6 +177,10 @@ type console struct {
 	// scoresheet and the log show shownGame().
 	viewing  int
 	viewBar  *viewBanner
+	// viewFlag cancels the timer armed, while another game is shown, for
+	// the instant the current game's running clock reaches zero
+	// (armViewFlag): the notice then says the flag fell.
+	viewFlag func()
 	tampered bool // the banner says the record does not verify (noteTampering)
 	// correcting is the open correction dialog (tests drive it).
 	correcting *correctDialog
@@ -490,6 +494,30 @@ func (c *console) view(n int) {
 	c.refresh()
 }
 
+// armViewFlag arms, while another game is shown, a timer for the instant
+// the current game's running clock reaches zero (derived from the clock,
+// never sampled), which redraws the console so that the notice says the
+// flag fell; it cancels the one armed before.
+func (c *console) armViewFlag(st *match.State) {
+	if c.viewFlag != nil {
+		c.viewFlag()
+		c.viewFlag = nil
+	}
+	cur := st.CurrentGame()
+	if c.viewedGame(st) == nil || cur.State != match.Running {
+		return
+	}
+	side, ok := cur.Clock.Running()
+	if !ok {
+		return
+	}
+	at, ok := cur.Clock.FlagAt(side)
+	if !ok || !at.After(c.clockNow()) {
+		return // fallen already: the notice says it
+	}
+	c.viewFlag = c.after(at.Sub(c.clockNow()), func() { c.ui(c.refresh) })
+}
+
 // viewingRefusal says, while another game than the current one is shown,
 // that nothing is recorded from its view and how to go back (nil while the
 // current game is shown): every action that writes asks it first.
@@ -569,6 +597,7 @@ func (c *console) refresh() {
 	c.refreshSheet(shown)
 	c.refreshLog(shown)
 	c.refreshNotice(shown)
+	c.armViewFlag(st)
 	c.refreshEngine(g)
 	c.refreshButtons()
 	if c.audience != nil {
@@ -844,9 +873,14 @@ func (c *console) refreshNotice(g *match.Game) {
 	case st.Match == nil:
 		txt = translate("No match in this database yet: create it with Match → New match… (Ctrl+N).")
 	case c.viewedGame(st) != nil:
-		// the notice is the current game's: here it says where that is
-		cur := st.CurrentGame().Number
-		txt = tr("Game %d as the record holds it; game %d goes on meanwhile. Back to game %d: its label in the games row, or the button above.", c.viewing, cur, cur)
+		// the notice is the current game's: here it says where that is,
+		// and first that its flag fell (6.8), which the clocks shown, the
+		// other game's, do not
+		cur := st.CurrentGame()
+		txt = tr("Game %d as the record holds it; game %d goes on meanwhile. Back to game %d: its label in the games row, or the button above.", c.viewing, cur.Number, cur.Number)
+		if cur.State == match.Running && c.flagNotice(cur) != "" {
+			txt = tr("Game %d: %s", cur.Number, c.flagNotice(cur)) + " " + txt
+		}
 	case c.core.Why() != nil && g != nil && g.Live():
 		// nothing runs on a record that does not verify (the banner says
 		// why): the clocks stand as the record last proves them

@@ -315,3 +315,34 @@ func TestAPlayersKeyWhileAnotherGameIsShownGoesToTheGamePlayed(t *testing.T) {
 		})
 	}
 }
+
+// The current game's flag falls while the arbiter reads another game: the
+// clocks shown are the other game's, so the notice says it (6.8), at the
+// instant the running clock reaches zero (derived from the clock: a timer
+// armed for it, not a sample), naming the game, and how to record it.
+func TestTheCurrentGamesFlagFallingIsSaidWhileAnotherGameIsShown(t *testing.T) {
+	h := twoGames(t)
+	c := h.c
+	test.Tap(gameLabelOf(t, c, 1))
+	g := h.game()
+	side, ok := g.Clock.Running()
+	if !ok {
+		t.Fatal("game 2's clock does not run")
+	}
+	at, ok := g.Clock.FlagAt(side)
+	if !ok {
+		t.Fatal("no flag instant for game 2's running clock")
+	}
+	fell := "Game 2: ⚑ " + translate(match.Colour(side)) + "'s flag has fallen"
+	h.ft.advance(at.Sub(h.ft.Now()) - time.Millisecond)
+	if strings.Contains(c.notice.Text, "flag has fallen") {
+		t.Fatalf("a millisecond before the flag falls the notice says %q", c.notice.Text)
+	}
+	h.ft.advance(time.Millisecond)
+	if !strings.Contains(c.notice.Text, fell) {
+		t.Errorf("at the flag's instant the notice says %q; want it to say %q", c.notice.Text, fell)
+	}
+	if c.viewedGame(h.core.State()) == nil {
+		t.Error("the flag took the console off game 1: it only says it")
+	}
+}
