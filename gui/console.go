@@ -175,8 +175,8 @@ type console struct {
 	// nothing and changes nothing the audience display or a feed shows:
 	// c.game() stays the current game; the board, the clocks, the
 	// scoresheet and the log show shownGame().
-	viewing  int
-	viewBar  *viewBanner
+	viewing int
+	viewBar *viewBanner
 	// viewFlag cancels the timer armed, while another game is shown, for
 	// the instant the current game's running clock reaches zero
 	// (armViewFlag): the notice then says the flag fell.
