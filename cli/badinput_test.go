@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"arbiter/internal/outside"
 	"arbiter/store"
 )
 
@@ -651,21 +651,6 @@ func harmless(t *testing.T, name string) []string {
 	return nil
 }
 
-// rawSQL runs statements on path through a plain SQLite connection.
-func rawSQL(t *testing.T, path string, stmts ...string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
-
 func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T) {
 	fixtures := buildFixtures(t)
 	files := []struct {
@@ -697,12 +682,12 @@ func TestEveryCommandRefusesADamagedOrForeignFileAndChangesNothing(t *testing.T)
 		}, ""},
 		{"another application's SQLite file", func(t *testing.T) string {
 			p := filepath.Join(t.TempDir(), "photos.db")
-			rawSQL(t, p, "PRAGMA application_id = 1196312910", "CREATE TABLE photos (name TEXT)", "INSERT INTO photos VALUES ('kasparov.jpg')")
+			outside.SQL(t, p, "PRAGMA application_id = 1196312910", "CREATE TABLE photos (name TEXT)", "INSERT INTO photos VALUES ('kasparov.jpg')")
 			return p
 		}, "not an Arbiter database"},
 		{"a file from a newer Arbiter", func(t *testing.T) string {
 			p := copyFixture(t, fixtures["live"])
-			rawSQL(t, p, fmt.Sprintf("PRAGMA user_version = %d", store.SchemaVersion()+1))
+			outside.SQL(t, p, fmt.Sprintf("PRAGMA user_version = %d", store.SchemaVersion()+1))
 			return p
 		}, "newer version of Arbiter"},
 		{"a file truncated mid-page", func(t *testing.T) string {
@@ -736,7 +721,7 @@ func TestAnOlderSchemaIsBackedUpThenMigratedForward(t *testing.T) {
 	db := copyFixture(t, fixtures["live"])
 	// Schema version 1 had no heartbeat or meta table, and its events no
 	// receipts (so they are hashed as arbiter-event-v1).
-	rawSQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "ALTER TABLE events DROP COLUMN received_ns", "PRAGMA user_version = 1")
+	outside.SQL(t, db, "DROP TABLE heartbeat", "DROP TABLE meta", "DROP TABLE signatures", "ALTER TABLE events DROP COLUMN received_ns", "PRAGMA user_version = 1")
 	raw := rawOpen(t, db)
 	rehashAll(t, raw)
 	var head string

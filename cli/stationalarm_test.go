@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/outside"
 	"arbiter/service"
 )
 
@@ -43,7 +44,7 @@ func TestAnAuthorityWhoseFileWasEditedIsReplacedAndACommandElsewhereIsCommitted(
 	h.healthy(30 * time.Second)
 	auth := h.authority()
 	held := eventRows(t, h.db(auth))
-	rawSQL(t, h.db(auth), "DROP TRIGGER events_no_update",
+	outside.SQL(t, h.db(auth), "DROP TRIGGER events_no_update",
 		`UPDATE events SET payload = replace(payload, '"san":"e4"', '"san":"e3"') WHERE kind = 'move'`)
 	edited := time.Now()
 	status := func(name string) alarmStatus {

@@ -154,8 +154,8 @@ func TestARunningStationWhoseFileWasEditedRaisesTheAlarmAndStopsApplying(t *test
 		return readStationStatus(t, laptop).Seq == seq && readStationStatus(t, mirror).Seq == seq
 	})
 	held := eventsIn(t, first)
-	rawSQL(t, laptop, "DROP TRIGGER events_no_update", `UPDATE events SET payload = '{"san":"e3"}' WHERE seq = (SELECT max(seq) FROM events)`)
-	rawSQL(t, mirror, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")
+	outside.SQL(t, laptop, "DROP TRIGGER events_no_update", `UPDATE events SET payload = '{"san":"e3"}' WHERE seq = (SELECT max(seq) FROM events)`)
+	outside.SQL(t, mirror, "DROP TRIGGER events_no_delete", "DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")
 	mustArb(t, first, "--as", "black", "move", "c5")
 	t0 := time.Now()
 	for _, tc := range []struct{ db, why string }{

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"arbiter/internal/outside"
 	"arbiter/match"
 	"arbiter/service"
 	"arbiter/station"
@@ -152,7 +153,7 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 		})
 	}
 	t.Run("an edited request row is named by verify", func(t *testing.T) {
-		rawSQL(t, first, `UPDATE signatures SET request = replace(request, '"e4"', '"d4"') WHERE kind = 'request'`)
+		outside.SQL(t, first, `UPDATE signatures SET request = replace(request, '"e4"', '"d4"') WHERE kind = 'request'`)
 		out, errs, code := arb(t, first, "verify")
 		if code == 0 || !strings.Contains(out+errs, "event") {
 			t.Fatalf("verify after editing a request row: exit %d, %s%s", code, out, errs)

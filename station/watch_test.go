@@ -3,7 +3,6 @@ package station
 import (
 	"context"
 	"crypto/ed25519"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -37,30 +36,17 @@ func TestHelperFlipBytes(t *testing.T) {
 // (CodeAlarmRefused), not left to time out. Its own commands raise nothing.
 func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnce(t *testing.T) {
 	ctx := context.Background()
-	sqlite3 := func(t *testing.T, path string, qs ...string) {
-		t.Helper()
-		raw, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
-		for _, q := range qs {
-			if _, err := raw.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
 	type edit func(t *testing.T, path string, old store.Event) string // what the alarm says
 	for _, tc := range []struct {
 		name string
 		edit edit
 	}{
 		{"an old event edited with sqlite3", func(t *testing.T, path string, old store.Event) string {
-			sqlite3(t, path, "DROP TRIGGER IF EXISTS events_no_update", fmt.Sprintf("UPDATE events SET actor = 'someone else' WHERE seq = %d", old.Seq))
+			outside.SQL(t, path, "DROP TRIGGER IF EXISTS events_no_update", fmt.Sprintf("UPDATE events SET actor = 'someone else' WHERE seq = %d", old.Seq))
 			return fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)
 		}},
 		{"an old event's station signature altered with sqlite3, before the last head the arbiter signed", func(t *testing.T, path string, old store.Event) string {
-			sqlite3(t, path, fmt.Sprintf(`UPDATE signatures SET sig = substr(sig, 1, 127) || CASE substr(sig, 128, 1) WHEN '0' THEN '1' ELSE '0' END
+			outside.SQL(t, path, fmt.Sprintf(`UPDATE signatures SET sig = substr(sig, 1, 127) || CASE substr(sig, 128, 1) WHEN '0' THEN '1' ELSE '0' END
 				WHERE seq = %d AND kind = 'station'`, old.Seq))
 			return fmt.Sprintf("event %d (%s) does not match the hash its station signed", old.Seq, old.Kind)
 		}},
@@ -74,7 +60,7 @@ func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnc
 			return fmt.Sprintf("event %d (%s) was edited", old.Seq, old.Kind)
 		}},
 		{"the record's file replaced with mv (a copy renamed over it)", func(t *testing.T, path string, _ store.Event) string {
-			sqlite3(t, path, "VACUUM INTO '"+path+".copy'")
+			outside.SQL(t, path, "VACUUM INTO '"+path+".copy'")
 			if err := os.Rename(path+".copy", path); err != nil {
 				t.Fatal(err)
 			}
