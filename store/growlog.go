@@ -12,9 +12,9 @@ import (
 //
 // Until its first checkpoint a write-ahead log grows with every commit, and
 // a commit that grows a file has its fdatasync write the file's size (its
-// inode) as well as its frames: in the first ~430 commits after an Open the
-// p99 of a commit was twice that of the commits that overwrite the log
-// afterwards. So once a handle has run layoutAfter Updates, before its
+// inode) as well as its frames: in the first ~430 commits after an Open
+// (walAutocheckpoint was 500 then) the p99 of a commit was twice that of
+// the commits that overwrite the log afterwards. So once a handle has run layoutAfter Updates, before its
 // next, while the log is smaller than walAutocheckpoint pages, SQLite
 // itself writes that many pages into it and takes them back: a transaction
 // that fills a table it creates, with a page cache too small to hold them
