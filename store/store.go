@@ -106,6 +106,7 @@ func SchemaVersion() int {
 type DB struct {
 	sql      *sql.DB
 	path     string
+	walPath  string // path + "-wal", the write-ahead log (stamp.go: looked at twice a commit)
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
@@ -370,7 +371,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, release: release}
+	db := &DB{sql: sdb, path: path, walPath: path + "-wal", release: release}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -465,7 +466,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
-	db := &DB{sql: sdb, path: path, readOnly: true}
+	db := &DB{sql: sdb, path: path, walPath: path + "-wal", readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
 	return db, nil
