@@ -1200,8 +1200,8 @@ func TestALogLaidOutAtOnceHoldsTheFirstCyclesCommitsAndNothingOfItIsCommitted(t 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pages := (laid.Size() - walHeaderSize) / frame; pages < growLogPages*9/10 || pages > walAutocheckpoint+4 {
-		t.Errorf("after LayOutLog the log holds %d pages; want %d to %d", pages, growLogPages*9/10, walAutocheckpoint+4)
+	if pages := (laid.Size() - walHeaderSize) / frame; pages < laidOutPages*9/10 || pages > laidOutPages+4 {
+		t.Errorf("after LayOutLog the log holds %d pages; want %d to %d", pages, laidOutPages*9/10, laidOutPages+4)
 	}
 	const n = layoutAfter + 50
 	appendEvents(t, db, n)
