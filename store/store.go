@@ -120,6 +120,30 @@ type DB struct {
 	// wal what it knows of its write-ahead log (WALChanged; stamp.go)
 	opened os.FileInfo
 	wal    walWatch
+	// logMissing: the file was in WAL mode with no -wal beside it when the
+	// DB opened it (OpenedWithoutLog)
+	logMissing bool
+}
+
+// OpenedWithoutLog reports whether the file, a write-ahead-log database,
+// had no -wal file beside it when the DB opened it (before SQLite made
+// one). A writer that closes deletes its -wal (SQLite, at the last
+// connection's close) and a writer that crashes leaves it, so a file whose
+// writer never closed it (match: the console's heartbeat) and that has no
+// -wal is a copy taken while it was written without its -wal (cp of the
+// main file alone), or one whose -wal was removed: the commits still in
+// that -wal are not in it.
+func (db *DB) OpenedWithoutLog() bool { return db.logMissing }
+
+// logMissing reports whether path is a write-ahead-log database with no
+// -wal file beside it, read from its header without SQLite.
+func logMissing(path string) bool {
+	h, _, fresh, err := readHeader(path)
+	if err != nil || fresh || !h.walMode {
+		return false
+	}
+	_, err = os.Lstat(path + "-wal")
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Path returns the file name the DB was opened with.
@@ -340,6 +364,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, refuseWrapping([]error{ErrNotFound}, CodeNoFolder, path, filepath.Dir(path), ErrNotFound)
 	}
+	missing := logMissing(path) // before SQLite makes a -wal
 	version, existing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -370,7 +395,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, release: release}
+	db := &DB{sql: sdb, path: path, release: release, logMissing: missing}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -413,6 +438,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, refuseWrapping([]error{ErrNotFound, err}, CodeNoFile, path, ErrNotFound, err)
 	}
+	missing := logMissing(path) // before SQLite makes a -wal
 	version, _, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
@@ -422,7 +448,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		release()
 		return nil, err
 	}
-	db.release = release
+	db.release, db.logMissing = release, missing
 	return db, nil
 }
 
