@@ -135,14 +135,13 @@ type DB struct {
 // that -wal are not in it.
 func (db *DB) OpenedWithoutLog() bool { return db.logMissing }
 
-// logMissing reports whether path is a write-ahead-log database with no
-// -wal file beside it, read from its header without SQLite.
-func logMissing(path string) bool {
-	h, _, fresh, err := readHeader(path)
-	if err != nil || fresh || !h.walMode {
+// noLog reports whether the file at path, whose header is h, is a
+// write-ahead-log database with no -wal file beside it.
+func noLog(path string, h header) bool {
+	if !h.walMode {
 		return false
 	}
-	_, err = os.Lstat(path + "-wal")
+	_, err := os.Lstat(path + "-wal")
 	return errors.Is(err, fs.ErrNotExist)
 }
 
@@ -267,33 +266,40 @@ func readHeader(path string) (h header, size int64, fresh bool, err error) {
 // authoritative unless a non-empty write-ahead log (PATH-wal) sits next to
 // it, holding commits not yet checkpointed. Otherwise the file is asked
 // through a read-only SQLite connection.
-func inspect(ctx context.Context, path string) (version int, existing bool, release func(), err error) {
+//
+// missing is whether the file, not yet held by this process, is a
+// write-ahead-log database with no -wal beside it (DB.OpenedWithoutLog),
+// learnt from the header read then.
+func inspect(ctx context.Context, path string) (version int, existing, missing bool, release func(), err error) {
 	var (
 		h     header
 		size  int64
 		fresh bool
 	)
-	release, already := holdFile(path, func() { h, size, fresh, err = readHeader(path) })
+	release, already := holdFile(path, func() {
+		h, size, fresh, err = readHeader(path)
+		missing = err == nil && !fresh && noLog(path, h) // before SQLite makes a -wal
+	})
 	defer func() {
 		if err != nil {
 			release()
 		}
 	}()
 	if err != nil {
-		return 0, false, release, err
+		return 0, false, false, release, err
 	}
 	var appID uint32
 	var uv int
 	var empty bool
 	if !already {
 		if fresh {
-			return 0, false, release, nil
+			return 0, false, false, release, nil
 		}
 		if h.appID != 0 && h.appID != ApplicationID {
-			return 0, false, release, ErrForeign
+			return 0, false, false, release, ErrForeign
 		}
 		if h.appID == ApplicationID && int(h.userVersion) > SchemaVersion() {
-			return 0, false, release, ErrNewerSchema
+			return 0, false, false, release, ErrNewerSchema
 		}
 		appID, uv = h.appID, int(h.userVersion)
 		empty = size == int64(h.pageSize) && h.rootCells == 0
@@ -302,7 +308,7 @@ func inspect(ctx context.Context, path string) (version int, existing bool, rele
 		var objects int
 		appID, uv, objects, err = inspectSQL(ctx, path)
 		if err != nil {
-			return 0, false, release, err
+			return 0, false, false, release, err
 		}
 		empty = objects == 0
 	}
@@ -310,13 +316,13 @@ func inspect(ctx context.Context, path string) (version int, existing bool, rele
 	case appID == 0 && uv == 0 && empty:
 		// An empty SQLite file, e.g. left by a first Open that stopped before
 		// its first migration committed.
-		return 0, false, release, nil
+		return 0, false, false, release, nil
 	case appID != ApplicationID:
-		return 0, false, release, ErrForeign
+		return 0, false, false, release, ErrForeign
 	case uv > SchemaVersion():
-		return 0, false, release, ErrNewerSchema
+		return 0, false, false, release, ErrNewerSchema
 	}
-	return uv, true, release, nil
+	return uv, true, missing, release, nil
 }
 
 // walHasContent reports whether a non-empty write-ahead log sits beside
@@ -364,8 +370,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, refuseWrapping([]error{ErrNotFound}, CodeNoFolder, path, filepath.Dir(path), ErrNotFound)
 	}
-	missing := logMissing(path) // before SQLite makes a -wal
-	version, existing, release, err := inspect(ctx, path)
+	version, existing, missing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -438,8 +443,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, refuseWrapping([]error{ErrNotFound, err}, CodeNoFile, path, ErrNotFound, err)
 	}
-	missing := logMissing(path) // before SQLite makes a -wal
-	version, _, release, err := inspect(ctx, path)
+	version, _, missing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
