@@ -120,6 +120,9 @@ type DB struct {
 	// wal what it knows of its write-ahead log (WALChanged; stamp.go)
 	opened os.FileInfo
 	wal    walWatch
+	// side is where the -wal and -shm are (sideFiles: the file a link
+	// names), as it was at open
+	side string
 	// logMissing: the file was in WAL mode with no -wal beside it when the
 	// DB opened it (OpenedWithoutLog)
 	logMissing bool
@@ -136,12 +139,12 @@ type DB struct {
 func (db *DB) OpenedWithoutLog() bool { return db.logMissing }
 
 // noLog reports whether the file at path, whose header is h, is a
-// write-ahead-log database with no -wal file beside it.
+// write-ahead-log database with no -wal file beside it (sideFiles).
 func noLog(path string, h header) bool {
 	if !h.walMode {
 		return false
 	}
-	_, err := os.Lstat(path + "-wal")
+	_, err := os.Lstat(sideFiles(path) + "-wal")
 	return errors.Is(err, fs.ErrNotExist)
 }
 
@@ -328,7 +331,7 @@ func inspect(ctx context.Context, path string) (version int, existing, missing b
 // walHasContent reports whether a non-empty write-ahead log sits beside
 // path (os.Stat opens nothing).
 func walHasContent(path string) bool {
-	st, err := os.Stat(path + "-wal")
+	st, err := os.Stat(sideFiles(path) + "-wal")
 	return err == nil && st.Size() > 0
 }
 
@@ -400,7 +403,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, release: release, logMissing: missing}
+	db := &DB{sql: sdb, path: path, side: sideFiles(path), release: release, logMissing: missing}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -492,7 +495,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
-	db := &DB{sql: sdb, path: path, readOnly: true}
+	db := &DB{sql: sdb, path: path, side: sideFiles(path), readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
 	return db, nil
@@ -501,7 +504,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 // hasWAL reports whether a write-ahead log with content (or one that cannot
 // be examined) sits next to path.
 func hasWAL(path string) bool {
-	st, err := os.Stat(path + "-wal")
+	st, err := os.Stat(sideFiles(path) + "-wal")
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
