@@ -688,7 +688,7 @@ func TestACopyTakenWithoutItsWALWhileTheConsoleRanIsSaidToBeOne(t *testing.T) {
 		{"the console's process still runs here: the copy is said to be one", os.Getpid(),
 			fmt.Sprintf("arbiter: warning: This file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy", os.Getpid())},
 		{"the console's process is gone: both a copy and a crash are said", dead.Process.Pid,
-			"arbiter: warning: The console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is 3m12s old, Black's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with 'arbiter backup NEWFILE'); if the console was gone (crashed or killed)"},
+			"arbiter: warning: The console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is 3m12s old, Black's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with Arbiter's backup); if the console was gone (crashed or killed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.pid == os.Getpid() && runtime.GOOS == "windows" {

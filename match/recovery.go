@@ -162,10 +162,10 @@ const (
 func (p *pendingRecovery) note(running any) *phrase.Error {
 	switch p.copied {
 	case copySure:
-		return phrase.Errorf("this file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy, whose last heartbeat is %s old (%s's clock running); copy a record in use with 'arbiter backup NEWFILE', or the file with its -wal and -shm",
+		return phrase.Errorf("this file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy, whose last heartbeat is %s old (%s's clock running); copy a record in use with Arbiter's backup, or the file with its -wal and -shm",
 			p.pid, clock.FormatRounded(p.away), running)
 	case copyMaybe:
-		return phrase.Errorf("the console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is %s old, %s's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with 'arbiter backup NEWFILE'); if the console was gone (crashed or killed), its clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+		return phrase.Errorf("the console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is %s old, %s's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with Arbiter's backup); if the console was gone (crashed or killed), its clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
 			clock.FormatRounded(p.away), running)
 	}
 	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
