@@ -58,7 +58,7 @@ func (db *DB) growLog(ctx context.Context, c *conn) error {
 	frame := pageSize + walFrameHeader
 	want := walHeaderSize + growLogPages*frame
 	var have int64
-	if st, err := os.Stat(db.path + "-wal"); err == nil {
+	if st, err := os.Stat(db.side + "-wal"); err == nil {
 		have = st.Size()
 	}
 	if have >= want-frame {

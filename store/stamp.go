@@ -82,7 +82,7 @@ type walWatch struct {
 // by someone else meanwhile — another connection's commit, which
 // data_version tells too, or a hex editor's write, which only this tells.
 func (db *DB) beforeOwnWrite() {
-	s := stampOf(db.path + "-wal")
+	s := stampOf(db.side + "-wal")
 	w := &db.wal
 	w.mu.Lock()
 	if !s.Same(w.known) {
@@ -93,7 +93,7 @@ func (db *DB) beforeOwnWrite() {
 
 // afterOwnWrite notes the -wal as the DB's own commit left it.
 func (db *DB) afterOwnWrite() {
-	s := stampOf(db.path + "-wal")
+	s := stampOf(db.side + "-wal")
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
@@ -112,14 +112,14 @@ func (db *DB) afterOwnWrite() {
 // checksums (walIntact, walcheck.go; outside the lock the DB's commits
 // take, so none waits for it).
 func (db *DB) WALChanged() bool {
-	s := stampOf(db.path + "-wal")
+	s := stampOf(db.side + "-wal")
 	w := &db.wal
 	w.mu.Lock()
 	moved, wrote := w.moved || !s.Same(w.known), w.wrote
 	w.known, w.moved, w.wrote = s, false, false
 	w.mu.Unlock()
 	if !moved && wrote {
-		moved = !walIntact(db.path)
+		moved = !walIntact(db.path, db.side)
 	}
 	return moved
 }
