@@ -97,9 +97,9 @@ func (db *DB) LayOutLog(ctx context.Context) error {
 	if db.readOnly {
 		return nil
 	}
-	db.beforeOwnWrite()
-	defer db.afterOwnWrite()
 	return db.withConn(ctx, func(c *conn) error {
+		db.beforeOwnWrite()
+		defer db.afterOwnWrite()
 		if err := db.growLog(ctx, c); err != nil {
 			return err
 		}

@@ -31,6 +31,9 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, false},
+		{"two of the DB's own commits at once, the second begun as the first committed: not changed", func(t *testing.T, db *DB, _ string) {
+			ownCommitsAtOnce(t, db)
+		}, false},
 		{"a reader's read: not changed", func(t *testing.T, _ *DB, path string) {
 			ro, err := OpenReadOnly(ctx, path)
 			if err != nil {
@@ -70,6 +73,49 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 				t.Error("a second call with nothing done between told a change")
 			}
 		})
+	}
+}
+
+// ownCommitsAtOnce has a second Update of db begin as the first has
+// committed (a station's replica taking the authority's own command from
+// the stream as the authority commits it): the first waits at its
+// "after-commit" point until the second waits for the DB's connection.
+func ownCommitsAtOnce(t *testing.T, db *DB) {
+	t.Helper()
+	start, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		<-start
+		_, err := db.Update(context.Background(), func(tx *Tx) error {
+			_, err := tx.Append(testEvent(101))
+			return err
+		})
+		done <- err
+	}()
+	waits := db.sql.Stats().WaitCount
+	first := true
+	FaultHook = func(point string) {
+		if point != "after-commit" || !first {
+			return
+		}
+		first = false
+		close(start)
+		for deadline := time.Now().Add(10 * time.Second); db.sql.Stats().WaitCount == waits; {
+			if time.Now().After(deadline) {
+				t.Error("the second Update never waited for the connection")
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+	defer func() { FaultHook = nil }()
+	if _, err := db.Update(context.Background(), func(tx *Tx) error {
+		_, err := tx.Append(testEvent(100))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
