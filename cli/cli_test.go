@@ -9,9 +9,11 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -430,11 +432,13 @@ func TestReopeningAfterTheConsoleVanishedLogsARecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The console's last heartbeat, then it was killed.
+	// The console's last heartbeat, then it was killed: its -wal stays
+	// beside the file (a console that quits deletes it; the handle is
+	// closed at the test's end)
 	if err := s.WriteHeartbeat(context.Background(), store.Heartbeat{Wall: start.Add(40 * time.Second), PID: 12345}); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	t.Cleanup(func() { s.Close() })
 	later := start.Add(40*time.Second + 3*time.Minute + 12*time.Second)
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return later }}
@@ -656,6 +660,95 @@ func TestStatusSaysTheFlagInstantInTheMatchsZoneAsTheFlagCommandDoes(t *testing.
 			}
 			if !strings.Contains(out, "FLAG FALLEN at "+tc.want) {
 				t.Errorf("status does not say the flag fell at %s, as the flag command did:\n%s", tc.want, out)
+			}
+		})
+	}
+}
+
+// A record copied with cp while the console wrote it, without its -wal,
+// lacks the events still in that -wal: 'verify' and 'status' of the copy
+// say so and how to copy a record in use ('arbiter backup'), where they
+// said the console was gone (crashed or killed), which the arbiter would
+// have taken for a reason to correct the clocks. The chain of what the copy
+// holds still verifies; 'verify --head' of the original's head still
+// catches the missing tail. A backup taken meanwhile is said to be no such
+// copy.
+func TestACopyTakenWithoutItsWALWhileTheConsoleRanIsSaidToBeOne(t *testing.T) {
+	ctx := context.Background()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	for _, tc := range []struct {
+		name string
+		pid  int
+		want string
+	}{
+		{"the console's process still runs here: the copy is said to be one", os.Getpid(),
+			fmt.Sprintf("arbiter: warning: This file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy", os.Getpid())},
+		{"the console's process is gone: both a copy and a crash are said", dead.Process.Pid,
+			"arbiter: warning: The console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is 3m12s old, Black's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with Arbiter's backup); if the console was gone (crashed or killed)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.pid == os.Getpid() && runtime.GOOS == "windows" {
+				t.Skip("whether a process runs is asked on Unix only (match.processAlive)")
+			}
+			dir := t.TempDir()
+			db := filepath.Join(dir, "m.db")
+			mustArb(t, db, "--at", at(0), "play", writeScript(t, "0:00:00 "+newMatch, "0:00:01 game start", "0:00:31 move e4"))
+			// the console's heartbeat reaches the file (a checkpoint)...
+			s, err := store.Open(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.WriteHeartbeat(ctx, store.Heartbeat{Wall: start.Add(40 * time.Second), PID: tc.pid, Host: host}); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			// ...and, the file held open as by the running console, what is
+			// written next stays in its -wal (a move)
+			live, err := store.Open(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer live.Close()
+			mustArb(t, db, "--at", at(50*time.Second), "move", "e5")
+			if st, err := os.Stat(db + "-wal"); err != nil || st.Size() == 0 {
+				t.Fatalf("the running console's record has no -wal: %v", err)
+			}
+			origHead := strings.SplitN(mustArb(t, db, "verify"), "\n", 2)[0]
+			copyPath := filepath.Join(dir, "copy.db")
+			raw, err := os.ReadFile(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(copyPath, raw, 0o644); err != nil { // cp m.db copy.db
+				t.Fatal(err)
+			}
+			later := start.Add(40*time.Second + 3*time.Minute + 12*time.Second)
+			env := func(errb *bytes.Buffer) Env {
+				return Env{Stdout: io.Discard, Stderr: errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return later }}
+			}
+			for _, cmd := range [][]string{{"verify"}, {"status"}} {
+				var errb bytes.Buffer
+				code := Run(ctx, append([]string{"--db", copyPath}, cmd...), env(&errb))
+				if code != 0 || !strings.HasPrefix(errb.String(), tc.want) || strings.Contains(errb.String(), "The console was gone") {
+					t.Errorf("%s of the copy: exit %d, stderr\n%s\nwant it to begin\n%s", cmd[0], code, errb.String(), tc.want)
+				}
+			}
+			var errb bytes.Buffer
+			if code := Run(ctx, []string{"--db", copyPath, "verify", "--head", origHead}, env(&errb)); code != 1 {
+				t.Errorf("verify --head of the original's head on the copy exits %d, want 1: %s", code, errb.String())
+			}
+			bk := filepath.Join(dir, "backup.db")
+			mustArb(t, db, "backup", bk)
+			for range 2 { // the first open makes it a write-ahead-log file again
+				errb.Reset()
+				Run(ctx, []string{"--db", bk, "verify"}, env(&errb))
+				if strings.Contains(errb.String(), "-wal") {
+					t.Errorf("verify of a backup says it lacks a -wal: %s", errb.String())
+				}
 			}
 		})
 	}

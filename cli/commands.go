@@ -45,7 +45,7 @@ func init() {
 	register(&command{name: "press", writes: true, roles: rolesAnyone + " (for the running side)", usage: "press",
 		summary: "Press the running clock before the move is recorded; follow with 'move MOVE --pressed'.", parse: parsePress, told: toldPress})
 	register(&command{name: "pause", writes: true, roles: "arbiter; white, black or operator with --call (never the computer's clock, rule 7)",
-		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause, told: toldAs(match.KindPause, "pause")})
+		usage: "pause [--reason R] [--call] [--cause fault|power-failure|unplayable|correction|other]", summary: "Stop the clocks (6.12a); --call: a player stops them to call the arbiter (6.12b); --cause says why (never fault on the computer's turn, rule 7).", parse: parsePause, told: toldAs(match.KindPause, "pause")})
 	register(&command{name: "resume", writes: true, roles: rolesArbiter, usage: "resume",
 		summary: "Start the clock of the side to move (6.12c).", parse: parseResume, told: toldAs(match.KindResume, "resume")})
 	register(&command{name: "adjust", writes: true, roles: rolesArbiter,

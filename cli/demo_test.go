@@ -99,15 +99,21 @@ func TestExportWritesOnlyRegularFiles(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ name, out, want string }{
-		{"a symbolic link is refused", link, "is a symbolic link, not a regular file"},
-		{"a device is refused", "/dev/null", "/dev/null is a device, not a regular file"},
-		{"a folder is refused", dir, "is a folder, not a regular file"},
-		{"the match's database itself is refused (the export would replace the record)", db, "is the match's database"},
-		{"the database's write-ahead log is refused", db + "-wal", "is the match's database (or a file of it)"},
+	shortcut := filepath.Join(dir, "shortcut.db") // the record opened through a link
+	if err := os.Symlink(db, shortcut); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, db, out, want string }{
+		{"the write-ahead log of the file a link to the database names is refused", shortcut, db + "-wal", "is the match's database (or a file of it)"},
+		{"the file a link to the database names is refused", shortcut, db, "is the match's database"},
+		{"a symbolic link is refused", db, link, "is a symbolic link, not a regular file"},
+		{"a device is refused", db, "/dev/null", "/dev/null is a device, not a regular file"},
+		{"a folder is refused", db, dir, "is a folder, not a regular file"},
+		{"the match's database itself is refused (the export would replace the record)", db, db, "is the match's database"},
+		{"the database's write-ahead log is refused", db, db + "-wal", "is the match's database (or a file of it)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errs, code := arb(t, db, "export", "pgn", "-o", tc.out)
+			_, errs, code := arb(t, tc.db, "export", "pgn", "-o", tc.out)
 			if code != 1 || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, tc.want)
 			}

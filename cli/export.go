@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"arbiter/internal/atomicfile"
@@ -102,9 +103,14 @@ func runExportPDF(r *runner, a *args) error {
 // writeFile writes an export or a script to path, whole or not at all and
 // only to a regular file (package atomicfile), and never over the match's
 // database db or its -wal and -shm files (an export renamed over the record
-// would replace it).
+// would replace it), also where db is a symbolic link: SQLite keeps the
+// -wal and -shm beside the file the link names.
 func writeFile(path, db string, data []byte) error {
-	for _, f := range []string{db, db + "-wal", db + "-shm"} {
+	files := []string{db, db + "-wal", db + "-shm"}
+	if real, err := filepath.EvalSymlinks(db); err == nil && real != db {
+		files = append(files, real+"-wal", real+"-shm")
+	}
+	for _, f := range files {
 		if same, _ := samePath(path, f); same {
 			return fmt.Errorf("%s is the match's database (or a file of it): give a new file name to write to", path)
 		}

@@ -80,7 +80,7 @@ func TestAStationJoinsAProtectedRecordWhateverItHolds(t *testing.T) {
 	for _, m := range []string{"Nf3", "d5", "d4", "e6", "g3"} {
 		mustLive(t, first, "--pin", pin1, "move", m)
 	}
-	mustLive(t, first, "--pin", pin1, "pause", "--reason", "position correction (rule 10 / 6.13)", "--cause", "unplayable")
+	mustLive(t, first, "--pin", pin1, "pause", "--cause", "correction")
 	mustLive(t, first, "--pin", pin1, "correct", "--ply", "4", "--method", "keep", "--reason", "the operator entered e6 for c6")
 	mustLive(t, first, "--pin", pin1, "resume")
 	mustLive(t, first, "--pin", pin1, "move", "c6")

@@ -60,7 +60,7 @@ var words = phrase.Dictionary{
 	string(match.CodeClocksStopped):               "the clocks are stopped (%s): the arbiter resumes them with 'resume'",
 	string(match.CodeAlreadyPressed):              "%s already pressed: record that move with 'move MOVE --pressed' first",
 	string(match.CodePressedRecordFirst):          "%s pressed the clock before the move was recorded: record that move with 'move MOVE --pressed' first",
-	string(match.CodeNotAPauseCause):              "%q is not a cause of a pause: give --cause fault, power-failure, unplayable or other",
+	string(match.CodeNotAPauseCause):              "%q is not a cause of a pause: give --cause fault, power-failure, unplayable, correction or other",
 	string(match.CodePlayerPausesOnlyToCall):      "a player may stop the clocks only to call the arbiter (6.12b): use 'pause --call'",
 	string(match.CodeOperatorPausesOnlyToCall):    "the operator may stop the clocks only to call the arbiter: use 'pause --call'",
 	string(match.CodePauseNeedsArbiter):           "pause must be given by the arbiter, or by a player with --call",

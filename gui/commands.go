@@ -112,6 +112,33 @@ func (c *console) forSide(side clock.Side, what string, f func(match.Actor)) {
 	c.asArbiter(func() { f(c.arbiter()) })
 }
 
+// forPlayer is forSide for a player's own declaration — a draw offer, an
+// answer to one: where forSide gives it as the arbiter (arbiter mode, or
+// arbiter mode lent from operator mode to the human's action, after the
+// PIN), it is given as that player instead, authorised by the arbiter's PIN
+// given at this console, as 'arbiter --as white --pin … draw offer' is, and
+// the core checks that player's permission as for every face. The log, the
+// PDF and the PGN then name the player who offered or answered, not the
+// arbiter who entered it. The computer's offers and answers stay its
+// operator's in operator mode and the arbiter's in arbiter mode.
+func (c *console) forPlayer(side clock.Side, what string, f func(match.Actor)) {
+	c.forSide(side, what, func(a match.Actor) {
+		if a.Role == match.RoleArbiter && c.playersOwn(side) {
+			a.Role = roleOf(side)
+		}
+		f(a)
+	})
+}
+
+// playersOwn reports whether side's declarations are its player's own:
+// the human's in a match with a computer, either side's in one without.
+func (c *console) playersOwn(side clock.Side) bool {
+	if m := c.state().Match; m != nil && m.Computer == "" {
+		return true
+	}
+	return c.humanSide(side)
+}
+
 // atArbitersConsole refuses, on the operator's laptop, a human's action:
 // it is given at the arbiter's console (nil elsewhere).
 func (c *console) atArbitersConsole(side clock.Side, what string) error {
@@ -428,7 +455,7 @@ func (c *console) drawOfferBy(side clock.Side) {
 		return
 	}
 	at := c.now()
-	c.forSide(side, "draw offer", func(a match.Actor) { c.give(a, at, match.DrawOffer{Side: &side}, nil) })
+	c.forPlayer(side, "draw offer", func(a match.Actor) { c.give(a, at, match.DrawOffer{Side: &side}, nil) })
 }
 
 // drawAnswer accepts or declines the offer that stands, for the side it
@@ -446,7 +473,7 @@ func (c *console) drawAnswer(accept bool) {
 			cmd = match.DrawAccept{}
 		}
 		at := c.now()
-		c.forSide(by, "answer to the draw offer", func(a match.Actor) { c.give(a, at, cmd, nil) })
+		c.forPlayer(by, "answer to the draw offer", func(a match.Actor) { c.give(a, at, cmd, nil) })
 	}
 	if !accept {
 		answer()

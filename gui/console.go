@@ -333,8 +333,8 @@ func (c *console) build() {
 		{left: c.gamesBox, right: c.score,
 			natural:    func() float32 { return gamesFlow.oneRowWidth(c.gamesBox.Objects) },
 			leftHeight: func(w float32) float32 { return gamesFlow.heightAt(c.gamesBox.Objects, w) }},
-	}, extra: []fyne.CanvasObject{c.banner.obj, c.viewBar.obj, widget.NewSeparator()}}
-	header := container.New(c.header, c.title, c.where, c.gamesBox, c.score, c.header.extra[0], c.header.extra[1], c.header.extra[2])
+	}, extra: []fyne.CanvasObject{c.banner.obj, widget.NewSeparator()}}
+	header := container.New(c.header, c.title, c.where, c.gamesBox, c.score, c.header.extra[0], c.header.extra[1])
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
@@ -382,7 +382,7 @@ func (c *console) build() {
 	// the clocks' digits take the height the scoresheet's rows leave
 	right := container.New(&rightLayout{clocks: c.clocks, legend: sheetFoot, lowWant: func() float32 {
 		return sheet.MinSize().Height - c.sheet.MinSize().Height + c.sheet.rowsHeight(sheetRowsWanted)
-	}}, container.NewVBox(clocks, c.engineLine), lower)
+	}}, container.NewVBox(c.viewBar.obj, clocks, c.engineLine), lower)
 
 	c.bar = c.buildActionBar()
 	c.layout = &consoleLayout{header: c.header, below: below, slot: slot}

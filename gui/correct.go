@@ -123,12 +123,14 @@ func (c *console) correctDialog() {
 	}
 	arb := c.arbiter() // the PIN lent for this action, also once the authority answered
 	if _, running := g.Clock.Running(); running && g.Pressed == nil {
-		// the figures must not drift while the arbiter weighs them
-		// the position cannot be played on until it is corrected (a fault's
-		// cause would be refused on the computer's turn, rule 7)
+		// the figures must not drift while the arbiter weighs them; the
+		// cause says why (a correction: the record's log, the PDF and the
+		// PGN an appeals board reads say "position correction (rule 10 /
+		// 6.13)", where they said "the game cannot be played"); accepted on
+		// the computer's turn, where a fault's would be refused (rule 7)
 		// (on a station's record the dialog opens once this record holds
 		// the pause)
-		c.give(arb, c.now(), match.Pause{Reason: correctionPause, Cause: match.CauseUnplayable}, func(_ match.Result, err error) {
+		c.give(arb, c.now(), match.Pause{Cause: match.CauseCorrection}, func(_ match.Result, err error) {
 			if err != nil {
 				c.showError(err)
 				return
@@ -139,9 +141,6 @@ func (c *console) correctDialog() {
 	}
 	c.openCorrectDialog(arb)
 }
-
-// correctionPause is the recorded reason of the pause a correction makes.
-const correctionPause = "position correction (rule 10 / 6.13)"
 
 // openCorrectDialog shows the correction dialog on the game in progress,
 // the clocks stopped; arb is the arbiter who resets.

@@ -92,10 +92,10 @@ func TestCorrectionDialogShowsFourOutcomes(t *testing.T) {
 			t.Errorf("summary %q does not name the mistaken and struck moves", cd.summary.Text)
 		}
 	})
-	t.Run("the clocks are stopped while the dialog is open, by a pause naming rule 10 / 6.13", func(t *testing.T) {
+	t.Run("the clocks are stopped while the dialog is open, by a pause for a correction (rule 10 / 6.13)", func(t *testing.T) {
 		g := h.game()
-		if g.State != match.Paused || !strings.Contains(g.Paused.Reason, "rule 10 / 6.13") {
-			t.Fatalf("state %s (%q) with the dialog open", g.State, g.Paused.Reason)
+		if g.State != match.Paused || g.Paused.Cause != match.CauseCorrection {
+			t.Fatalf("state %s (cause %q) with the dialog open", g.State, g.Paused.Cause)
 		}
 		if e, _ := h.last(match.KindPause); e.Role != "arbiter" {
 			t.Errorf("the pause is recorded as %q", e.Role)

@@ -198,7 +198,7 @@ func TestTheConsoleSendsItsDialogsCommandsToTheAuthority(t *testing.T) {
 		if err != nil || len(evs) != 3 {
 			t.Fatalf("%d events after the correction (%v), want the pause, the reset and the recovery bonus", len(evs), err)
 		}
-		checkEvent(t, evs[0], match.KindPause, match.RoleArbiter, given(), map[string]any{"reason": correctionPause, "cause": match.CauseUnplayable})
+		checkEvent(t, evs[0], match.KindPause, match.RoleArbiter, given(), map[string]any{"reason": nil, "cause": match.CauseCorrection})
 		checkEvent(t, evs[1], match.KindCorrect, match.RoleArbiter, given(), map[string]any{"ply": cd.ply.Text, "method": match.MethodKeep,
 			"cause": match.CauseOperatorError, "reason": "e5 was entered for e6"})
 		checkEvent(t, evs[2], match.KindAdjust, match.RoleArbiter, given(), map[string]any{"side": "white", "ms": 300000})

@@ -72,10 +72,14 @@ func gamesRowTexts(box *fyne.Container) []*canvas.Text {
 	return ts
 }
 
-// viewBanner is the line across the top that says the console shows a game
-// other than the current one ("Game 1 (finished 1-0) — viewing: nothing is
-// recorded from this view."), with the button back to the current game. It
-// takes its texts (set) and emits the click on its button (onBack).
+// viewBanner is the line over the clocks that says the console shows a game
+// other than the current one ("Game 1 (finished 1-0) — view only: nothing
+// is recorded."), with the button back to the current game. It stands
+// at the top of the right-hand column, not in the header, so that showing
+// it never moves the board (a header grown by a line would no longer fit
+// above the board, which would then reach up beside it); the clocks' digits
+// yield its height. It takes its texts (set) and emits the click on its
+// button (onBack).
 type viewBanner struct {
 	obj  fyne.CanvasObject
 	text *widget.Label
@@ -104,7 +108,7 @@ func (v *viewBanner) set(g *match.Game, current int) {
 	if g.Over() {
 		status = tr("finished %s", g.Result)
 	}
-	txt := tr("Game %d (%s) — viewing: nothing is recorded from this view.", g.Number, status)
+	txt := tr("Game %d (%s) — view only: nothing is recorded.", g.Number, status)
 	if v.text.Text != txt {
 		v.text.SetText(txt)
 	}

@@ -187,7 +187,8 @@ func TestArbiterModeLocksItselfAfterThePeriodWithoutInputHeChooses(t *testing.T)
 // Operator mode acts only as the operator (issue 27): with arbiter mode
 // locked, a console that still holds the PIN the arbiter gave for the
 // operator's commands asks for the PIN before a human's action — a press,
-// a draw answer, a resignation — and records it as the arbiter's; before,
+// a draw answer, a resignation — and records it as the arbiter's (the
+// human's draw offer and answer as his own, authorised by that PIN); before,
 // it declined a draw for the human without asking. The press keeps the
 // instant of the key.
 func TestOperatorModeActsOnlyAsTheOperator(t *testing.T) {
@@ -203,8 +204,8 @@ func TestOperatorModeActsOnlyAsTheOperator(t *testing.T) {
 		t.Fatalf("operator mode declined for the human without asking (PIN asked %v, %d events written)", pinAsked(h.c), len(h.events())-n)
 	}
 	givePIN(t, h.c, modesPIN)
-	if e, _ := h.last(match.KindDrawDecline); e.Seq <= int64(n) || e.Role != "arbiter" {
-		t.Fatalf("the decline is recorded as %q (event %d), want the arbiter's", e.Role, e.Seq)
+	if e, _ := h.last(match.KindDrawDecline); e.Seq <= int64(n) || e.Role != "white" {
+		t.Fatalf("the decline is recorded as %q (event %d), want Kasparov's (white), authorised by the arbiter's PIN", e.Role, e.Seq)
 	}
 	if h.c.mode != match.RoleOperator {
 		t.Errorf("after the human's answer the console is in %s mode, want operator mode", h.c.mode)

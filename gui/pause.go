@@ -19,6 +19,8 @@ func causeLabel(cause string) string {
 		return translate("power failure (rule 7)")
 	case match.CauseUnplayable:
 		return translate("the game cannot be played")
+	case match.CauseCorrection:
+		return translate("position correction (rule 10 / 6.13)")
 	case match.CauseOther:
 		return translate("another cause")
 	}
@@ -39,7 +41,7 @@ func (c *console) pause() {
 		return
 	}
 	if _, ok := g.Clock.Running(); !ok {
-		c.showError(errText(tr("the clocks are already stopped (%s)", translate(g.Paused.Reason))))
+		c.showError(errText(tr("the clocks are already stopped (%s)", pauseWhy(g.Paused))))
 		return
 	}
 	at := c.now()
@@ -50,6 +52,9 @@ func (c *console) pause() {
 	var labels []string
 	var barred fyne.CanvasObject
 	for _, k := range match.PauseCauses() {
+		if k == match.CauseCorrection {
+			continue // the correction dialog stops the clocks for it (Arbiter → Correct a position)
+		}
 		if m := c.state().Match; k == match.CauseFault && m != nil && m.Computer != "" && g.Name(running) == m.Computer {
 			r := widget.NewRadioGroup([]string{causeLabel(k)}, nil)
 			r.Disable()

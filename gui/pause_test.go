@@ -169,10 +169,27 @@ func TestTheArbitersStopAsksForTheCause(t *testing.T) {
 	}
 }
 
-// The rule 10 / 6.13 dialog stops the clocks for the cause "unplayable":
+// The rule 10 / 6.13 dialog stops the clocks for the cause "correction":
 // accepted on the computer's turn too, where a fault would be refused
-// (rule 7).
+// (rule 7). The incident log (and so the PDF and the PGN) says the clocks
+// were stopped for a position correction, in English and German; it said
+// "the game cannot be played" (the cause "unplayable"), which an appeals
+// board would read as another incident.
 func TestTheCorrectionDialogsPauseGivesItsCause(t *testing.T) {
+	for _, tc := range []struct{ language, want string }{
+		{"en", "cause: position correction (rule 10 / 6.13)."},
+		{"de", "Ursache: Stellungskorrektur (Regel 10 / 6.13)."},
+	} {
+		t.Run(tc.language, func(t *testing.T) {
+			if tc.language == "de" {
+				inGerman(t)
+			}
+			theCorrectionDialogsPauseGivesItsCause(t, tc.want)
+		})
+	}
+}
+
+func theCorrectionDialogsPauseGivesItsCause(t *testing.T, want string) {
 	h := rolesGame(t, match.RoleArbiter)
 	h.c.win.Canvas().Unfocus()
 	h.key(defaultKeyLeft)
@@ -183,8 +200,11 @@ func TestTheCorrectionDialogsPauseGivesItsCause(t *testing.T) {
 	if !ok {
 		t.Fatalf("the dialog did not stop the clocks (%q)", refusalShown(h.c))
 	}
-	if got := pauseCause(t, e); got != match.CauseUnplayable || e.Role != "arbiter" {
-		t.Errorf("the pause is %s's for %q, want the arbiter's for unplayable", e.Role, got)
+	if got := pauseCause(t, e); got != match.CauseCorrection || e.Role != "arbiter" {
+		t.Errorf("the pause is %s's for %q, want the arbiter's for correction", e.Role, got)
+	}
+	if got := strings.Join(logRows(h.c.state().Match, h.game()), "\n"); !strings.Contains(got, want) {
+		t.Errorf("the log does not say %q:\n%s", want, got)
 	}
 }
 

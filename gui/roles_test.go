@@ -94,6 +94,16 @@ func TestTheConsoleActsAsWhoReallyActs(t *testing.T) {
 			func(h *harness) { h.c.win.Canvas().Unfocus(); h.key(defaultKeyRight); h.typeMove("e5") }, match.KindMove, "operator", ""},
 		{"arbiter mode: a move is entered by the arbiter", match.RoleArbiter, pressWhite,
 			func(h *harness) { h.typeMove("e4") }, match.KindMove, "arbiter", ""},
+		{"arbiter mode: the human's draw offer is recorded as his", match.RoleArbiter, nil,
+			func(h *harness) { h.c.do(actOfferWhite) }, match.KindDrawOffer, "white", ""},
+		{"arbiter mode: the human's answer to a draw offer is recorded as his", match.RoleArbiter, func(h *harness) { h.c.do(actOfferBlack) },
+			func(h *harness) { h.c.do(actDrawDecline) }, match.KindDrawDecline, "white", ""},
+		{"arbiter mode: the computer's draw offer is entered by the arbiter", match.RoleArbiter, nil,
+			func(h *harness) { h.c.do(actOfferBlack) }, match.KindDrawOffer, "arbiter", ""},
+		{"operator mode acts only as the operator: the human's draw offer needs arbiter mode and is recorded as his", match.RoleOperator, nil,
+			func(h *harness) { h.c.do(actOfferWhite) }, match.KindDrawOffer, "white", ""},
+		{"operator mode: the computer's draw offer is the operator's", match.RoleOperator, nil,
+			func(h *harness) { h.c.do(actOfferBlack) }, match.KindDrawOffer, "operator", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

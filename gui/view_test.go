@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -74,7 +76,7 @@ func TestAFinishedGameIsShownByAClickOnItsLabel(t *testing.T) {
 		if !c.viewBar.obj.Visible() {
 			t.Fatal("no banner")
 		}
-		if want := "Game 1 (finished 0-1) — viewing: nothing is recorded from this view."; c.viewBar.text.Text != want {
+		if want := "Game 1 (finished 0-1) — view only: nothing is recorded."; c.viewBar.text.Text != want {
 			t.Errorf("the banner says %q, want %q", c.viewBar.text.Text, want)
 		}
 		if c.viewBar.back.Text != "Back to game 2" {
@@ -257,7 +259,7 @@ func TestTheGermanConsoleSaysTheViewOfAnotherGameInGerman(t *testing.T) {
 	c := h.c
 	test.Tap(gameLabelOf(t, c, 1))
 	for _, tc := range []struct{ name, got, want string }{
-		{"the banner", c.viewBar.text.Text, "Partie 1 (beendet 0-1) — Ansicht: aus dieser Ansicht wird nichts aufgezeichnet."},
+		{"the banner", c.viewBar.text.Text, "Partie 1 (beendet 0-1) — nur Ansicht, keine Aufzeichnung."},
 		{"its button", c.viewBar.back.Text, "Zurück zu Partie 2"},
 		{"the scoresheet's head", c.sheetHead.Text, "Partieformular (Partie 1)"},
 		{"the label shown", gameLabelOf(t, c, 1).text.Text, "P1 GK–DB 0-1"},
@@ -344,5 +346,60 @@ func TestTheCurrentGamesFlagFallingIsSaidWhileAnotherGameIsShown(t *testing.T) {
 	}
 	if c.viewedGame(h.core.State()) == nil {
 		t.Error("the flag took the console off game 1: it only says it")
+	}
+}
+
+// The banner of the view of another game is one line at 1280×800, in
+// English and German, and showing it leaves the board where it was: the
+// banner stands over the clocks, not in the header (a header grown by a
+// wrapped banner no longer fitted above the board, which then moved up
+// beside it).
+func TestTheViewBannerIsOneLineAndLeavesTheBoardWhereItWas(t *testing.T) {
+	for _, language := range []string{"en", "de"} {
+		t.Run(language, func(t *testing.T) {
+			if language == "de" {
+				inGerman(t)
+			}
+			h := twoGames(t)
+			c := h.c
+			settle := func() {
+				c.win.Resize(fyne.NewSize(1280, 800-menuHeight()))
+				for range 3 {
+					c.refresh()
+					c.win.Content().Refresh()
+				}
+			}
+			settle()
+			at := func() fyne.Position { return fyne.CurrentApp().Driver().AbsolutePositionForObject(c.board) }
+			pos, side := at(), c.board.side(c.board.Size())
+			test.Tap(gameLabelOf(t, c, 1))
+			settle()
+			t.Run("the banner's text is on one line", func(t *testing.T) {
+				one := widget.NewLabelWithStyle("M", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}).MinSize().Height
+				if got := c.viewBar.text.MinSize().Height; !c.viewBar.obj.Visible() || got > one+0.5 {
+					t.Errorf("the banner %q takes %.0f px, one line is %.0f px", c.viewBar.text.Text, got, one)
+				}
+				// the longest it says: game 10, drawn
+				g := *h.core.State().Game(1)
+				g.Number, g.Result = 10, "1/2-1/2"
+				c.viewBar.set(&g, 11)
+				defer c.viewBar.set(h.core.State().Game(1), 2)
+				room := c.viewBar.text.Size().Width - 2*theme.InnerPadding()
+				if need := fyne.MeasureText(c.viewBar.text.Text, theme.TextSize(), c.viewBar.text.TextStyle).Width; need > room {
+					t.Errorf("the banner %q needs %.0f px, it has %.0f", c.viewBar.text.Text, need, room)
+				}
+			})
+			t.Run("the board neither moves nor shrinks", func(t *testing.T) {
+				if got := at(); got != pos {
+					t.Errorf("the board stands at %v, was at %v before the banner", got, pos)
+				}
+				if got := c.board.side(c.board.Size()); got != side {
+					t.Errorf("the board's side is %.0f, was %.0f", got, side)
+				}
+				if c.layout.side {
+					t.Error("the header no longer fits above the board")
+				}
+			})
+		})
 	}
 }

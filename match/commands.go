@@ -577,6 +577,9 @@ func (g *Game) pauseText() any {
 	if g.Paused.Reason != "" {
 		return g.Paused.Reason
 	}
+	if c := g.Paused.Cause; c != "" && c != CauseOther {
+		return causeWord(c) // a correction's pause gives no reason of its own
+	}
 	return phrase.Word("paused")
 }
 
@@ -615,13 +618,20 @@ const (
 	CauseFault        = "fault"         // a technical fault: never on the computer's turn (rule 7)
 	CausePowerFailure = "power-failure" // rule 7's exception: the clocks may stop
 	CauseUnplayable   = "unplayable"    // the game cannot be played for another reason
-	CauseOther        = "other"         // the default
+	// CauseCorrection: the arbiter stops the clocks to correct the position
+	// (an operator's error, rule 10; an illegal move or pieces displaced,
+	// 6.13); the console's correction dialog gives it. Records made before
+	// it gave "unplayable" with the reason "position correction (rule 10 /
+	// 6.13)" and are read as they were written.
+	CauseCorrection = "correction"
+	CauseOther      = "other" // the default
 )
 
 // PauseCauses lists the causes a pause may give, in the order the console
-// offers them.
+// offers them in its pause dialog (correction is given by the correction
+// dialog, which the pause dialog does not replace).
 func PauseCauses() []string {
-	return []string{CauseFault, CausePowerFailure, CauseUnplayable, CauseOther}
+	return []string{CauseFault, CausePowerFailure, CauseUnplayable, CauseCorrection, CauseOther}
 }
 
 // Pause stops the running clock (Article 6.12; 'pause') and records why.
@@ -629,7 +639,7 @@ func PauseCauses() []string {
 // arbiter may stop the clocks on the computer's turn too (6.12a), but not
 // for a technical fault: the computer's clock keeps running then (rule 7).
 type Pause struct {
-	Cause  string `json:"cause,omitempty"` // fault|power-failure|unplayable|other; "" = other
+	Cause  string `json:"cause,omitempty"` // fault|power-failure|unplayable|correction|other; "" = other
 	Reason string `json:"reason,omitempty"`
 	Call   bool   `json:"call,omitempty"`
 }

@@ -100,7 +100,7 @@ type SidePayload struct {
 	Side   string `json:"side"`
 	Reason string `json:"reason,omitempty"`
 	Call   bool   `json:"call,omitempty"`
-	Cause  string `json:"cause,omitempty"` // pause: fault|power-failure|unplayable|other ("" = other)
+	Cause  string `json:"cause,omitempty"` // pause: fault|power-failure|unplayable|correction|other ("" = other)
 	PressStamp
 }
 

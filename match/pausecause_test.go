@@ -21,6 +21,10 @@ func TestTheRecordSaysAPausesCauseAsTheConsoleDoes(t *testing.T) {
 			"cause: power failure (rule 7)."},
 		{"rule 7 a game that cannot be played is said so", CauseUnplayable, "the hall is evacuated",
 			"cause: the game cannot be played. the hall is evacuated"},
+		{"rule 10 the clocks stopped to correct the position are said to be stopped for a correction", CauseCorrection, "",
+			"cause: position correction (rule 10 / 6.13)."},
+		{"rule 10 an older record's correction pause (unplayable, its reason naming the correction) is read as written", CauseUnplayable, "position correction (rule 10 / 6.13)",
+			"cause: the game cannot be played. position correction (rule 10 / 6.13)"},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			r := newRig(t)

@@ -49,13 +49,13 @@ func (a *App) Closing(ctx context.Context, now time.Time) error {
 // running. It returns a sentence for the user (nil if nothing happened) and,
 // when write is true, logs a recovery event (rule 7: the clock kept running).
 func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*phrase.Error, error) {
-	p, running, err := a.absence(ctx, now)
+	p, running, err := a.absence(ctx, now, !write)
 	if p == nil || err != nil {
 		return nil, err
 	}
 	// the record keeps the English sentence; the console says the phrase
 	// in its own language
-	note := recoveryNote(p.how, p.away, colour(running))
+	note := p.note(colour(running))
 	if !write {
 		return note, nil
 	}
@@ -75,7 +75,16 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 // absence is the console's absence while a clock of the game in progress
 // ran, as the heartbeat shows it at now, with the side whose clock runs; nil
 // when there was none (or it was already noted).
-func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
+//
+// A file its console never closed with no -wal beside it when it was
+// opened was either copied without its -wal while the console ran (cp of
+// the file alone: the commits still in the console's -wal are not in it),
+// or the console crashed and its -wal was copied into the file and removed
+// since (by any later command's close). Where the console's process still
+// runs on this machine it is the copy, said so also in the record; else a
+// warning (warn: nothing is recorded) says both, and a recorded note says
+// the absence as before. A backup is no such copy (store.CopyPID).
+func (a *App) absence(ctx context.Context, now time.Time, warn bool) (*pendingRecovery, clock.Side, error) {
 	if a.Why() != nil {
 		return nil, 0, nil // nothing runs on a record that does not verify
 	}
@@ -99,7 +108,15 @@ func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clo
 	if hb.PID != pidClosed {
 		how = "gone (crashed or killed)"
 	}
-	return &pendingRecovery{away: away, how: how, now: now}, running, nil
+	p := &pendingRecovery{away: away, how: how, now: now}
+	if hb.PID > 0 && a.db.OpenedWithoutLog() {
+		if host, _ := os.Hostname(); hb.Host == host && processAlive(hb.PID) {
+			p.copied, p.pid = copySure, hb.PID
+		} else if warn {
+			p.copied = copyMaybe
+		}
+	}
+	return p, running, nil
 }
 
 // pendingRecovery is a recovery note armed by ArmRecovery: the next command
@@ -108,6 +125,11 @@ type pendingRecovery struct {
 	away time.Duration
 	how  phrase.Word
 	now  time.Time // when the absence was noticed
+	// copied: the file had no -wal though its console never closed it: a
+	// copy taken while it ran (copySure: its process pid still runs here),
+	// or maybe one: said so instead of, or beside, an absence
+	copied copyKind
+	pid    int
 }
 
 // ArmRecovery is CheckRecovery for a command given with an exact instant (the
@@ -117,19 +139,37 @@ type pendingRecovery struct {
 // instant, and a refused command leaves the record (and the heartbeat)
 // untouched. It returns the sentence for the user, or nil.
 func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, error) {
-	p, running, err := a.absence(ctx, now)
+	p, running, err := a.absence(ctx, now, false)
 	if p == nil || err != nil {
 		return nil, err
 	}
 	a.mu.Lock()
 	a.pending = p
 	a.mu.Unlock()
-	return recoveryNote(p.how, p.away, colour(running)), nil
+	return p.note(colour(running)), nil
 }
 
-func recoveryNote(how phrase.Word, away time.Duration, running any) *phrase.Error {
+// copyKind is what a recovery knows of a file copied while its console ran.
+type copyKind int
+
+const (
+	copyNo    copyKind = iota
+	copyMaybe          // no -wal, the console never closed it: copied, or gone
+	copySure           // and the console's process still runs on this machine
+)
+
+// note is the recovery's sentence, with the side whose clock runs.
+func (p *pendingRecovery) note(running any) *phrase.Error {
+	switch p.copied {
+	case copySure:
+		return phrase.Errorf("this file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy, whose last heartbeat is %s old (%s's clock running); copy a record in use with Arbiter's backup, or the file with its -wal and -shm",
+			p.pid, clock.FormatRounded(p.away), running)
+	case copyMaybe:
+		return phrase.Errorf("the console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is %s old, %s's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with Arbiter's backup); if the console was gone (crashed or killed), its clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+			clock.FormatRounded(p.away), running)
+	}
 	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
-		how, clock.FormatRounded(away), running)
+		p.how, clock.FormatRounded(p.away), running)
 }
 
 // emitPending writes an armed recovery note as the command's first event, at
@@ -143,7 +183,7 @@ func (p *pendingRecovery) emit(t *tx) error {
 	if !ok {
 		return nil
 	}
-	msg := recoveryNote(p.how, p.away, colour(running)).Error()
+	msg := p.note(colour(running)).Error()
 	return t.emitAs(g.Number, RoleSystem, KindRecovery, RecoveryPayload{AwayMS: int64(p.away / time.Millisecond), Running: running.String(), Text: msg})
 }
 

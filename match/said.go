@@ -153,6 +153,8 @@ func (c causeWord) Word() phrase.Word {
 		return "power failure (rule 7)"
 	case CauseUnplayable:
 		return "the game cannot be played"
+	case CauseCorrection:
+		return "position correction (rule 10 / 6.13)"
 	}
 	return phrase.Word(strings.ReplaceAll(string(c), "-", " "))
 }

@@ -180,7 +180,7 @@ type PauseInfo struct {
 	Call   bool // a player stopped the clocks to call the arbiter (6.12b)
 	By     Role
 	ToMove clock.Side
-	Cause  string // the arbiter's pause: fault|power-failure|unplayable|other ("" before causes were recorded)
+	Cause  string // the arbiter's pause: fault|power-failure|unplayable|correction|other ("" before causes were recorded)
 }
 
 // Side returns the colour a player has in this game.

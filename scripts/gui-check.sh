@@ -548,7 +548,7 @@ board_shots() { # LANG ENV...: the states above in one language
 	both_sizes "23-$l-arrival-dialog"
 	key Return
 	sleep 0.5
-	key ctrl+shift+3 # White offers a draw, on his own clock
+	key ctrl+shift+3 # White offers a draw, on his own clock: recorded as his
 	both_sizes "24-$l-draw-offered-before-the-move"
 	key ctrl+shift+e # declined at once
 	key F1
@@ -579,6 +579,8 @@ board_shots() { # LANG ENV...: the states above in one language
 		case "$kinds" in *"arrive draw.offer draw.decline press move"*) ;; *) fail "the $l board's events are '$kinds'" ;; esac
 		roles=$(sqlite3 "$db" "select role from events where kind in ('draw.decline', 'move') order by seq" | tr '\n' ' ')
 		[ "$roles" = "arbiter arbiter " ] || fail "the $l board's decline and move are recorded as '$roles'"
+		roles=$(sqlite3 "$db" "select role from events where kind = 'draw.offer'")
+		[ "$roles" = white ] || fail "the $l board's draw offer by Kasparov (White) is recorded as '$roles', not as his"
 	fi
 }
 board_shots en LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8

@@ -65,7 +65,7 @@ func (db *DB) growLog(ctx context.Context, c *conn, pages int64) error {
 	frame := pageSize + walFrameHeader
 	want := walHeaderSize + pages*frame
 	var have int64
-	if st, err := os.Stat(db.path + "-wal"); err == nil {
+	if st, err := os.Stat(db.side + "-wal"); err == nil {
 		have = st.Size()
 	}
 	if have >= want-frame {
@@ -105,9 +105,9 @@ func (db *DB) LayOutLog(ctx context.Context) error {
 	if db.readOnly {
 		return nil
 	}
-	db.beforeOwnWrite()
-	defer db.afterOwnWrite()
 	return db.withConn(ctx, func(c *conn) error {
+		db.beforeOwnWrite()
+		defer db.afterOwnWrite()
 		if err := db.growLog(ctx, c, laidOutPages); err != nil {
 			return err
 		}

@@ -22,12 +22,14 @@ func (db *DB) WriteHeartbeat(ctx context.Context, hb Heartbeat) error {
 	if db.readOnly {
 		return fmt.Errorf("store: write heartbeat: %w", ErrReadOnly)
 	}
-	db.beforeOwnWrite()
-	defer db.afterOwnWrite()
-	_, err := db.sql.ExecContext(ctx,
-		`INSERT INTO heartbeat (id, wall_ns, pid, host) VALUES (1, ?, ?, ?)
+	err := db.withConn(ctx, func(c *conn) error {
+		db.beforeOwnWrite()
+		defer db.afterOwnWrite()
+		return c.exec(ctx,
+			`INSERT INTO heartbeat (id, wall_ns, pid, host) VALUES (1, ?, ?, ?)
 		 ON CONFLICT (id) DO UPDATE SET wall_ns = excluded.wall_ns, pid = excluded.pid, host = excluded.host`,
-		hb.Wall.UnixNano(), hb.PID, hb.Host)
+			hb.Wall.UnixNano(), int64(hb.PID), hb.Host)
+	})
 	if err != nil {
 		return fmt.Errorf("store: write heartbeat: %w", mapErr(err))
 	}
@@ -54,10 +56,11 @@ func (db *DB) SetMeta(ctx context.Context, key, value string) error {
 	if db.readOnly {
 		return fmt.Errorf("store: set meta %q: %w", key, ErrReadOnly)
 	}
-	db.beforeOwnWrite()
-	defer db.afterOwnWrite()
-	_, err := db.sql.ExecContext(ctx,
-		`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	err := db.withConn(ctx, func(c *conn) error {
+		db.beforeOwnWrite()
+		defer db.afterOwnWrite()
+		return c.exec(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	})
 	if err != nil {
 		return fmt.Errorf("store: set meta %q: %w", key, mapErr(err))
 	}

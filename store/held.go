@@ -50,7 +50,7 @@ func heldShm(path string) *os.File {
 			continue
 		}
 		if h.shm == nil {
-			if f, err := os.Open(path + "-shm"); err == nil {
+			if f, err := os.Open(sideFiles(path) + "-shm"); err == nil {
 				h.shm = f
 			}
 		}

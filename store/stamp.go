@@ -77,10 +77,16 @@ type walWatch struct {
 	wrote bool // the DB wrote since WALChanged last looked
 }
 
-// beforeOwnWrite is called before the DB's own write transaction: a -wal
-// that is not as the DB's last commit (or WALChanged) left it was changed
-// by someone else meanwhile — another connection's commit, which
-// data_version tells too, or a hex editor's write, which only this tells.
+// beforeOwnWrite is called before the DB's own write transaction, with the
+// DB's one connection held (withConn): a -wal that is not as the DB's last
+// commit (or WALChanged) left it was changed by someone else meanwhile —
+// another connection's commit, which data_version tells too, or a hex
+// editor's write, which only this tells. Both looks are taken while the
+// write holds the connection: a second write of the DB's own that began
+// while the first committed (a station's replica taking the authority's
+// own command from the stream as the authority commits it) would
+// otherwise see the first's commit before the first noted it, and the
+// watch would check the record whole for nothing.
 func (db *DB) beforeOwnWrite() {
 	s := stampOf(db.walPath)
 	w := &db.wal
@@ -91,7 +97,8 @@ func (db *DB) beforeOwnWrite() {
 	w.mu.Unlock()
 }
 
-// afterOwnWrite notes the -wal as the DB's own commit left it.
+// afterOwnWrite notes the -wal as the DB's own commit left it (the
+// connection still held, as for beforeOwnWrite).
 func (db *DB) afterOwnWrite() {
 	s := stampOf(db.walPath)
 	w := &db.wal
@@ -119,7 +126,7 @@ func (db *DB) WALChanged() bool {
 	w.known, w.moved, w.wrote = s, false, false
 	w.mu.Unlock()
 	if !moved && wrote {
-		moved = !walIntact(db.path)
+		moved = !walIntact(db.path, db.side)
 	}
 	return moved
 }

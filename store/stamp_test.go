@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -29,6 +30,9 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 			if err := db.SetMeta(ctx, "k", "v"); err != nil {
 				t.Fatal(err)
 			}
+		}, false},
+		{"two of the DB's own commits at once, the second begun as the first committed: not changed", func(t *testing.T, db *DB, _ string) {
+			ownCommitsAtOnce(t, db)
 		}, false},
 		{"a reader's read: not changed", func(t *testing.T, _ *DB, path string) {
 			ro, err := OpenReadOnly(ctx, path)
@@ -69,6 +73,49 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 				t.Error("a second call with nothing done between told a change")
 			}
 		})
+	}
+}
+
+// ownCommitsAtOnce has a second Update of db begin as the first has
+// committed (a station's replica taking the authority's own command from
+// the stream as the authority commits it): the first waits at its
+// "after-commit" point until the second waits for the DB's connection.
+func ownCommitsAtOnce(t *testing.T, db *DB) {
+	t.Helper()
+	start, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		<-start
+		_, err := db.Update(context.Background(), func(tx *Tx) error {
+			_, err := tx.Append(testEvent(101))
+			return err
+		})
+		done <- err
+	}()
+	waits := db.sql.Stats().WaitCount
+	first := true
+	FaultHook = func(point string) {
+		if point != "after-commit" || !first {
+			return
+		}
+		first = false
+		close(start)
+		for deadline := time.Now().Add(10 * time.Second); db.sql.Stats().WaitCount == waits; {
+			if time.Now().After(deadline) {
+				t.Error("the second Update never waited for the connection")
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+	defer func() { FaultHook = nil }()
+	if _, err := db.Update(context.Background(), func(tx *Tx) error {
+		_, err := tx.Append(testEvent(100))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -155,4 +202,110 @@ func TestADBKnowsWhenItsFileIsReplaced(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A record opened through a symbolic link (a shortcut on the desktop to the
+// match's folder's file): SQLite keeps its -wal and -shm beside the file the
+// link names, so the watch looks at that -wal, not at one beside the link.
+// Another writer's commit and a byte changed in the -wal are told changed,
+// the DB's own commits are not, and the file is not said to be replaced
+// (nor missing its -wal) while the link names it; a file renamed over the
+// file the link names, or the link pointed at another file, is replaced.
+func TestARecordOpenedThroughASymlinkIsWatchedWhereItsFilesAre(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need a privilege on Windows")
+	}
+	ctx := context.Background()
+	open := func(t *testing.T) (db *DB, link, real string) {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "match"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		real = filepath.Join(dir, "match", "match.arbiter")
+		link = filepath.Join(dir, "shortcut.arbiter")
+		first := openTest(t, real)
+		first.Close()
+		if err := os.Symlink(filepath.Join("match", "match.arbiter"), link); err != nil {
+			t.Fatal(err)
+		}
+		db = openTest(t, link)
+		appendEvents(t, db, 2)
+		return db, link, real
+	}
+	t.Run("the -wal is beside the file the link names", func(t *testing.T) {
+		_, link, real := open(t)
+		if _, err := os.Stat(real + "-wal"); err != nil {
+			t.Fatalf("no -wal beside %s: %v", real, err)
+		}
+		if _, err := os.Lstat(link + "-wal"); err == nil {
+			t.Log("SQLite put a -wal beside the link")
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		do      func(t *testing.T, db *DB, real string)
+		changed bool
+	}{
+		{"the DB's own commits: not changed", func(t *testing.T, db *DB, _ string) { appendEvents(t, db, 3) }, false},
+		{"another connection's commit to the file the link names: changed", func(t *testing.T, _ *DB, real string) {
+			rawExec(t, real, `INSERT INTO meta (key, value) VALUES ('other', 'x')`)
+		}, true},
+		{"a byte of a committed frame in its -wal changed within the tick of the DB's own commit: changed", func(t *testing.T, db *DB, real string) {
+			appendEvents(t, db, 1)
+			flipInTick(t, real+"-wal", walHeaderSize+walFrameHeaderSize+100)
+		}, true},
+	} {
+		t.Run("WALChanged: "+tc.name, func(t *testing.T) {
+			db, _, real := open(t)
+			db.WALChanged()
+			tc.do(t, db, real)
+			if got := db.WALChanged(); got != tc.changed {
+				t.Errorf("WALChanged() = %v, want %v", got, tc.changed)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name     string
+		do       func(t *testing.T, link, real string)
+		replaced bool
+	}{
+		{"opened and written: not replaced", func(*testing.T, string, string) {}, false},
+		{"a file renamed over the one the link names: replaced", func(t *testing.T, _, real string) {
+			other := filepath.Join(filepath.Dir(real), "other")
+			writeFile(t, other, []byte("x"))
+			if err := os.Rename(other, real); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"the link pointed at another file: replaced", func(t *testing.T, link, real string) {
+			other := filepath.Join(filepath.Dir(real), "other")
+			writeFile(t, other, []byte("x"))
+			if err := os.Remove(link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(other, link); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run("Replaced: "+tc.name, func(t *testing.T) {
+			db, link, real := open(t)
+			tc.do(t, link, real)
+			if got := db.Replaced(db.Stamp()); got != tc.replaced {
+				t.Errorf("Replaced = %v, want %v", got, tc.replaced)
+			}
+		})
+	}
+	t.Run("opened again through the link while held elsewhere: its -wal is found", func(t *testing.T) {
+		_, link, real := open(t)
+		// another process's handle: the file the link names has its -wal
+		ro, err := OpenReadOnly(ctx, link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro.Close()
+		if ro.OpenedWithoutLog() {
+			t.Errorf("a record whose -wal stands beside %s is said to have none", real)
+		}
+	})
 }

@@ -106,7 +106,7 @@ func SchemaVersion() int {
 type DB struct {
 	sql      *sql.DB
 	path     string
-	walPath  string // path + "-wal", the write-ahead log (stamp.go: looked at twice a commit)
+	walPath  string // side + "-wal", the write-ahead log (stamp.go: looked at twice a commit)
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
@@ -121,6 +121,32 @@ type DB struct {
 	// wal what it knows of its write-ahead log (WALChanged; stamp.go)
 	opened os.FileInfo
 	wal    walWatch
+	// side is where the -wal and -shm are (sideFiles: the file a link
+	// names), as it was at open
+	side string
+	// logMissing: the file was in WAL mode with no -wal beside it when the
+	// DB opened it (OpenedWithoutLog)
+	logMissing bool
+}
+
+// OpenedWithoutLog reports whether the file, a write-ahead-log database,
+// had no -wal file beside it when the DB opened it (before SQLite made
+// one). A writer that closes deletes its -wal (SQLite, at the last
+// connection's close) and a writer that crashes leaves it, so a file whose
+// writer never closed it (match: the console's heartbeat) and that has no
+// -wal is a copy taken while it was written without its -wal (cp of the
+// main file alone), or one whose -wal was removed: the commits still in
+// that -wal are not in it.
+func (db *DB) OpenedWithoutLog() bool { return db.logMissing }
+
+// noLog reports whether the file at path, whose header is h, is a
+// write-ahead-log database with no -wal file beside it (sideFiles).
+func noLog(path string, h header) bool {
+	if !h.walMode {
+		return false
+	}
+	_, err := os.Lstat(sideFiles(path) + "-wal")
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Path returns the file name the DB was opened with.
@@ -244,33 +270,40 @@ func readHeader(path string) (h header, size int64, fresh bool, err error) {
 // authoritative unless a non-empty write-ahead log (PATH-wal) sits next to
 // it, holding commits not yet checkpointed. Otherwise the file is asked
 // through a read-only SQLite connection.
-func inspect(ctx context.Context, path string) (version int, existing bool, release func(), err error) {
+//
+// missing is whether the file, not yet held by this process, is a
+// write-ahead-log database with no -wal beside it (DB.OpenedWithoutLog),
+// learnt from the header read then.
+func inspect(ctx context.Context, path string) (version int, existing, missing bool, release func(), err error) {
 	var (
 		h     header
 		size  int64
 		fresh bool
 	)
-	release, already := holdFile(path, func() { h, size, fresh, err = readHeader(path) })
+	release, already := holdFile(path, func() {
+		h, size, fresh, err = readHeader(path)
+		missing = err == nil && !fresh && noLog(path, h) // before SQLite makes a -wal
+	})
 	defer func() {
 		if err != nil {
 			release()
 		}
 	}()
 	if err != nil {
-		return 0, false, release, err
+		return 0, false, false, release, err
 	}
 	var appID uint32
 	var uv int
 	var empty bool
 	if !already {
 		if fresh {
-			return 0, false, release, nil
+			return 0, false, false, release, nil
 		}
 		if h.appID != 0 && h.appID != ApplicationID {
-			return 0, false, release, ErrForeign
+			return 0, false, false, release, ErrForeign
 		}
 		if h.appID == ApplicationID && int(h.userVersion) > SchemaVersion() {
-			return 0, false, release, ErrNewerSchema
+			return 0, false, false, release, ErrNewerSchema
 		}
 		appID, uv = h.appID, int(h.userVersion)
 		empty = size == int64(h.pageSize) && h.rootCells == 0
@@ -279,7 +312,7 @@ func inspect(ctx context.Context, path string) (version int, existing bool, rele
 		var objects int
 		appID, uv, objects, err = inspectSQL(ctx, path)
 		if err != nil {
-			return 0, false, release, err
+			return 0, false, false, release, err
 		}
 		empty = objects == 0
 	}
@@ -287,19 +320,19 @@ func inspect(ctx context.Context, path string) (version int, existing bool, rele
 	case appID == 0 && uv == 0 && empty:
 		// An empty SQLite file, e.g. left by a first Open that stopped before
 		// its first migration committed.
-		return 0, false, release, nil
+		return 0, false, false, release, nil
 	case appID != ApplicationID:
-		return 0, false, release, ErrForeign
+		return 0, false, false, release, ErrForeign
 	case uv > SchemaVersion():
-		return 0, false, release, ErrNewerSchema
+		return 0, false, false, release, ErrNewerSchema
 	}
-	return uv, true, release, nil
+	return uv, true, missing, release, nil
 }
 
 // walHasContent reports whether a non-empty write-ahead log sits beside
 // path (os.Stat opens nothing).
 func walHasContent(path string) bool {
-	st, err := os.Stat(path + "-wal")
+	st, err := os.Stat(sideFiles(path) + "-wal")
 	return err == nil && st.Size() > 0
 }
 
@@ -341,7 +374,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, refuseWrapping([]error{ErrNotFound}, CodeNoFolder, path, filepath.Dir(path), ErrNotFound)
 	}
-	version, existing, release, err := inspect(ctx, path)
+	version, existing, missing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -371,7 +404,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, walPath: path + "-wal", release: release}
+	side := sideFiles(path)
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", release: release, logMissing: missing}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -417,7 +451,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, refuseWrapping([]error{ErrNotFound, err}, CodeNoFile, path, ErrNotFound, err)
 	}
-	version, _, release, err := inspect(ctx, path)
+	version, _, missing, release, err := inspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
@@ -426,7 +460,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		release()
 		return nil, err
 	}
-	db.release = release
+	db.release, db.logMissing = release, missing
 	return db, nil
 }
 
@@ -466,7 +500,8 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
-	db := &DB{sql: sdb, path: path, walPath: path + "-wal", readOnly: true}
+	side := sideFiles(path)
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
 	return db, nil
@@ -475,7 +510,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 // hasWAL reports whether a write-ahead log with content (or one that cannot
 // be examined) sits next to path.
 func hasWAL(path string) bool {
-	st, err := os.Stat(path + "-wal")
+	st, err := os.Stat(sideFiles(path) + "-wal")
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}

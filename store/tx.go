@@ -57,9 +57,9 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		return nil, fmt.Errorf("store: update %s: %w", db.path, ErrReadOnly)
 	}
 	var fnErr error // fn's own error, returned unchanged
-	db.beforeOwnWrite()
-	defer db.afterOwnWrite()
 	err = db.withConn(ctx, func(c *conn) (err error) {
+		db.beforeOwnWrite()
+		defer db.afterOwnWrite()
 		if db.updates++; db.updates == layoutAfter+1 && !db.laidOut {
 			if err := db.growLog(ctx, c, growLogPages); errors.Is(err, errBadConn) {
 				return fmt.Errorf("store: update: laying out the log: %w", err)

@@ -88,13 +88,15 @@ func walChecksum(s0, s1 uint32, b []byte, big bool) (uint32, uint32) {
 // write-ahead log hold what their checksums say. It is true when it
 // cannot tell (no log, no wal-index, a commit or a restart of the log
 // under way three times running): WALChanged then relies on the stat.
-func walIntact(path string) bool {
+// path is the record's name (its place in the process's register, for the
+// wal-index held open), side where its -wal is (sideFiles).
+func walIntact(path, side string) bool {
 	for try := 0; try < 3; try++ {
 		idx, ok := readWALIndex(path)
 		if !ok {
 			continue
 		}
-		intact, sure := walFramesIntact(path, idx)
+		intact, sure := walFramesIntact(side, idx)
 		if sure {
 			if !intact {
 				// a checkpoint may have restarted the log meanwhile:
@@ -109,13 +111,14 @@ func walIntact(path string) bool {
 	return true
 }
 
-// walFramesIntact walks the frames idx names committed; sure is false when
-// the log's header is not the one idx was written for (a restart).
-func walFramesIntact(path string, idx walIndex) (intact, sure bool) {
+// walFramesIntact walks the frames idx names committed in the -wal beside
+// side (sideFiles); sure is false when the log's header is not the one idx
+// was written for (a restart).
+func walFramesIntact(side string, idx walIndex) (intact, sure bool) {
 	if idx.mxFrame == 0 {
 		return true, true
 	}
-	f, err := os.Open(path + "-wal") // SQLite holds no lock on the log itself
+	f, err := os.Open(side + "-wal") // SQLite holds no lock on the log itself
 	if err != nil {
 		return true, false
 	}
