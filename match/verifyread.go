@@ -17,5 +17,5 @@ func VerifyRecordRead(ctx context.Context, db *store.DB, want Anchors) (RecordRe
 	if err != nil {
 		return RecordReport{}, nil, err
 	}
-	return checkRecord(evs, sigs, want, true), evs, nil
+	return verifyWhole(evs, sigs, want), evs, nil
 }
