@@ -176,7 +176,24 @@ func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (Recor
 	if err != nil {
 		return RecordReport{}, err
 	}
-	return verifyWhole(evs, sigs, want), nil
+	r := verifyWhole(evs, sigs, want)
+	return r, checkSchema(ctx, db, &r, len(evs))
+}
+
+// checkSchema finds what another program added to the record's schema
+// (store.DB.SchemaEdits: a trigger, which can drop an appended event
+// without an error, an index, a view, a table): the record then does not
+// verify, after its n events, and nothing more is written to it.
+func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) error {
+	if !r.OK {
+		return nil
+	}
+	edits, err := db.SchemaEdits(ctx)
+	if err != nil || len(edits) == 0 {
+		return err
+	}
+	r.broken(int64(n)+1, "", problem(CodeSchemaEdited, strings.Join(edits, ", ")))
+	return nil
 }
 
 // verifyWhole is the whole check of a record (Verify's): checkRecord with
