@@ -42,6 +42,7 @@ const (
 	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
 	CodeRequestOtherMove      Code = "record-check-request-other-move"
 	CodeSchemaEdited          Code = "record-check-schema-edited"
+	CodeReplayedCommand       Code = "record-check-replayed-command"
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
 	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
@@ -96,6 +97,7 @@ var problems = phrase.Table[Code]{
 	CodeRequestReordered:      "event %d (%s) has a request signature made on a record of %d events, more than stood before it (the record was reordered)",
 	CodeRequestRewritten:      "event %d (%s) has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)",
 	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
+	CodeReplayedCommand:       "event %d (%s) is a command the record holds already, at event %d (a signed command or request replayed in another place)",
 	CodeSchemaEdited:          "the record's file holds %s, which Arbiter did not make (its schema was edited by another program)",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",

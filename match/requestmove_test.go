@@ -125,3 +125,59 @@ func TestAMoveGivenAtAnotherStationIsTheMoveItsRoleSigned(t *testing.T) {
 		})
 	}
 }
+
+// A request is recorded once: one signed for a position that comes again
+// (2.Nf3 after 1.Nf3 Nf6 2.Ng1 Ng8), put again at the record's end with a
+// move event as the authority would have made it (the input and the stamp
+// signed, the move legal there) and a station key of the forger's, is a
+// replay; verify names it. Before, it verified.
+func TestARequestReplayedWhereItsMoveIsLegalAgainIsNamed(t *testing.T) {
+	f := newFixture(t)
+	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
+	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: arbiterPass}))
+	f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialAdd{Role: RoleOperator, Secret: operatorPass}))
+	f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+	key, _ := f.app.State().Auth.Creds["operator"].Unlock(operatorPass, nil)
+	for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+		at := f.at(10 * time.Second).At
+		if m == "Nf6" || m == "Ng8" {
+			if _, err := f.app.Move(f.ctx, pin(Cmd{At: at, Actor: Actor{Role: RoleBlack}}), m, false); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		st := f.app.State()
+		b, _ := EncodeCommand(Move{Input: m})
+		req := &SignedRequest{ID: "laptop/" + m, From: "laptop", Role: string(RoleOperator), Signer: "operator", AtNS: at.UnixNano(), Seq: st.Seq, Head: st.Head, Command: b}
+		req.Sign(key)
+		c := Cmd{At: at, Actor: Actor{Role: RoleOperator, Signed: req}, Stamp: &Stamp{Pressed: at, Received: at.Add(time.Millisecond), ReceivedBy: "arbiter", RTT: 2 * time.Millisecond}}
+		if _, err := f.app.Do(f.ctx, c, Move{Input: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := f.db.Path()
+	f.db.Close()
+	evs, sigs := readRecord(t, path)
+	var nf3 store.Event
+	var row store.Signature
+	for _, s := range sigs {
+		if s.Kind == store.SigRequest && s.Cmd == "laptop/Nf3" {
+			row, nf3 = s, evs[s.Seq-1]
+		}
+	}
+	if r := checkFile(t, path, Anchors{}); !r.OK {
+		t.Fatal(r.Problem)
+	}
+	again := nf3
+	again.Seq, again.Prev, again.Hash = 0, "", ""
+	again.At, again.Received = evs[len(evs)-1].At.Add(time.Minute), evs[len(evs)-1].At.Add(time.Minute)
+	got, err := forgery.ReplayRequest(context.Background(), path, again, row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := checkFile(t, path, Anchors{})
+	if r.OK || r.Why == nil || r.Why.Code != string(CodeReplayedCommand) || r.BadSeq != got.Seq {
+		t.Fatalf("verify says %q at event %d, want %s at event %d", r.Problem, r.BadSeq, CodeReplayedCommand, got.Seq)
+	}
+}

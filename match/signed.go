@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"arbiter/internal/phrase"
@@ -202,9 +203,40 @@ func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) erro
 func verifyWhole(evs []store.Event, sigs []store.Signature, want Anchors) RecordReport {
 	r := checkRecord(evs, sigs, want, true)
 	if r.OK {
+		checkCommandIDs(&r, evs, sigs)
+	}
+	if r.OK {
 		checkRequestMoves(&r, evs, sigs)
 	}
 	return r
+}
+
+// checkCommandIDs finds a command recorded twice under one id: a command
+// is committed once (a station answers a retried id from the record), so a
+// second command or request row with an id the record holds already is a
+// replay — a request signed for one position put in another place, with
+// events of the forger's signed by a station key of his own.
+func checkCommandIDs(r *RecordReport, evs []store.Event, sigs []store.Signature) {
+	seqs := map[string][]int64{}
+	for _, s := range sigs {
+		if s.Kind == store.SigCommand || s.Kind == store.SigRequest {
+			seqs[s.Cmd] = append(seqs[s.Cmd], s.Seq)
+		}
+	}
+	var replay, of int64
+	for _, ss := range seqs {
+		if len(ss) < 2 {
+			continue
+		}
+		slices.Sort(ss)
+		if replay == 0 || ss[1] < replay {
+			replay, of = ss[1], ss[0]
+		}
+	}
+	if replay >= 1 && replay <= int64(len(evs)) {
+		e := evs[replay-1]
+		r.broken(e.Seq, e.Kind, problem(CodeReplayedCommand, e.Seq, e.Kind, of))
+	}
 }
 
 // checkRequestMoves checks, on the positions, that each move given at

@@ -258,3 +258,23 @@ func ResignTail(ctx context.Context, src, dst string, from int64, edit func(e *s
 	}
 	return forged, put(ctx, out, rows)
 }
+
+// ReplayRequest appends e to the record at path as the events of the
+// request row req (a request signed for another place in the record, kept
+// as it is but for its seq), signed by a station key of the forger's.
+func ReplayRequest(ctx context.Context, path string, e store.Event, req store.Signature) (store.Event, error) {
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return store.Event{}, err
+	}
+	defer db.Close()
+	var got store.Event
+	if _, err := db.Update(ctx, func(tx *store.Tx) error {
+		got, err = tx.Append(e)
+		return err
+	}); err != nil {
+		return got, err
+	}
+	req.Seq, req.Count = got.Seq, 1
+	return got, put(ctx, db, []store.Signature{req, stationRow(got, NewKey())})
+}
