@@ -779,6 +779,9 @@ func (b *bridge) bestmove(ctx context.Context, f []string, l line) {
 		b.note("the engine's move %s is not recorded: %v", best, err)
 		return
 	}
+	if play {
+		b.tried = "" // made (playPending)
+	}
 	b.answered = answer{move: b.last, eval: s.info.eval, depth: s.info.depth}
 	b.showAnswer()
 	// the move as the scoresheet writes it, as the console and engine
@@ -832,7 +835,8 @@ func playKey(game, ply int, fen, uci string) string {
 // playPending makes the engine's move for the position the record stands
 // in (--play) once the computer's clock runs: one that came while the
 // clocks were stopped, or one the record held before (after a
-// correction); each at most once.
+// correction); each at most once until it is made (a correction that
+// restores its position makes it again).
 func (b *bridge) playPending(ctx context.Context, g *match.Game) {
 	e := g.EngineFor()
 	if !b.opts.Play || e == nil || !b.computersTurn(g) || !b.mayPlay(g) {
@@ -845,7 +849,12 @@ func (b *bridge) playPending(ctx context.Context, g *match.Game) {
 	b.tried = key
 	if _, err := b.give(ctx, match.Move{Input: e.UCI, Pressed: g.Pressed != nil}); err != nil {
 		b.note("the engine's move %s is not made: %v", e.UCI, err)
+		return
 	}
+	// made: a rule 10 correction that restores the position makes it
+	// again (docs/engine.md); before, the key stayed tried and the bridge
+	// left the computer's clock running, saying "make it on the board"
+	b.tried = ""
 }
 
 // startSession starts the engine for game g (the game in progress when

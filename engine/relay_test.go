@@ -291,3 +291,24 @@ func TestBelowReadsTheEvaluationFromTheEnginesSide(t *testing.T) {
 		}
 	}
 }
+
+// With --play, a rule 10 correction of the engine's own move restores the
+// position the engine answered: its move stands and is made again once the
+// computer's clock runs (docs/engine.md). Before, the bridge kept that move
+// as tried and made it never again: the computer's clock ran on while
+// engine status said "make it on the board, then press".
+func TestAfterACorrectionOfTheEnginesOwnMoveItIsMadeAgainWhenPlayResumes(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	r.run(Options{Cmd: fakeCmd("-delay", "50ms"), Play: true, Restarts: DefaultRestarts})
+	r.waitFor("the engine's first move made", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+	made := r.state().CurrentGame().Sheet.Entries()[0].UCI
+	r.do(match.RoleArbiter, match.Correct{Ply: 1, Method: match.MethodKeep, NoBonus: true, Reason: "the operator made another move on the board"})
+	seq := r.state().Seq
+	r.waitStatus("the correction read", 10*time.Second, func(s Status) bool { return s.Seq >= seq })
+	r.do(match.RoleArbiter, match.Resume{})
+	r.waitFor("the engine's move made again", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+	r.halt()
+	if got := r.state().CurrentGame().Sheet.Entries()[0].UCI; got != made {
+		t.Fatalf("made %s after the correction, the engine chose %s", got, made)
+	}
+}

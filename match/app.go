@@ -207,6 +207,9 @@ func New(ctx context.Context, db *store.DB) (*App, error) {
 		return nil, err
 	}
 	rep := checkRecord(evs, sigs, Anchors{}, false)
+	if err := checkSchema(ctx, db, &rep, len(evs)); err != nil {
+		return nil, err
+	}
 	upto := len(evs)
 	if !rep.OK {
 		a.problem = rep.Why

@@ -151,3 +151,83 @@ func TestTheInstantsACommandMayClaim(t *testing.T) {
 		}
 	})
 }
+
+// Nobody wins a game on time by stamping an instant that has not yet come
+// (issue 24, principle 1): an instant may be later than its receipt by the
+// receiving clock's uncertainty (FutureTolerance on one machine, the round
+// trip at a station), but a flag that falls within that margin had not
+// fallen when the command came in. A claim of it, or a pause that would
+// record it, is refused and writes nothing; once the flag has fallen before
+// the receipt the same command is taken. Before, Black claimed White's flag
+// 0.4 s before it fell, stamped 0.9 s ahead, and won on time.
+func TestNoOneWinsOnTimeByStampingAFlagThatHadNotYetFallen(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		role Role
+		run  func(a *App, c Cmd) error
+	}{
+		{"Black's claim of White's flag", RoleBlack, func(a *App, c Cmd) error {
+			_, err := a.Flag(context.Background(), c, "white", false)
+			return err
+		}},
+		{"the operator's claim of White's flag", RoleOperator, func(a *App, c Cmd) error {
+			_, err := a.Flag(context.Background(), c, "white", false)
+			return err
+		}},
+		{"Black's pause to call the arbiter, which would stop White's clock with its flag down", RoleBlack, func(a *App, c Cmd) error {
+			return a.Pause(context.Background(), c, "", true)
+		}},
+		{"the arbiter's claim for Black", RoleArbiter, func(a *App, c Cmd) error {
+			_, err := a.Flag(context.Background(), c, "white", false)
+			return err
+		}},
+	} {
+		t.Run(tc.name+" stamped after the flag but received before it is refused and writes nothing", func(t *testing.T) {
+			r := newRigTC(t, "60")
+			r.start()
+			fell := r.now.Add(time.Minute) // Kasparov (White) to move, one minute on his clock
+			before := r.seq()
+			err := tc.run(r.app, Cmd{At: fell.Add(400 * time.Millisecond), Received: fell.Add(-300 * time.Millisecond), Actor: Actor{Role: tc.role}})
+			refused(t, err, CodeFlagNotYetCome, "White", "15:01:00.000 UTC")
+			if r.seq() != before {
+				t.Fatalf("the record went from %d to %d events", before, r.seq())
+			}
+			if g := r.game(); g.Over() || g.Clock.Flag(clock.White, fell.Add(-time.Millisecond)).Fallen {
+				t.Fatalf("game %s (%s) after the refusal", g.Result, g.Termination)
+			}
+		})
+		t.Run(tc.name+" received 1 ms after the flag fell is taken", func(t *testing.T) {
+			r := newRigTC(t, "60")
+			r.start()
+			fell := r.now.Add(time.Minute)
+			if err := tc.run(r.app, Cmd{At: fell.Add(400 * time.Millisecond), Received: fell.Add(time.Millisecond), Actor: Actor{Role: tc.role}}); err != nil {
+				t.Fatal(err)
+			}
+			if f := r.game().Clock.Flag(clock.White, fell.Add(time.Hour)); !f.Fallen || !f.At.Equal(fell) {
+				t.Fatalf("White's flag %+v, want fallen at %v", f, fell)
+			}
+		})
+		t.Run(tc.name+" received at the instant the flag fell is taken", func(t *testing.T) {
+			r := newRigTC(t, "60")
+			r.start()
+			fell := r.now.Add(time.Minute)
+			if err := tc.run(r.app, Cmd{At: fell.Add(time.Millisecond), Received: fell, Actor: Actor{Role: tc.role}}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	t.Run("White's own pause stamped past his flag is refused too: nobody records a flag not yet fallen", func(t *testing.T) {
+		r := newRigTC(t, "60")
+		r.start()
+		fell := r.now.Add(time.Minute)
+		err := r.app.Pause(r.ctx, Cmd{At: fell.Add(time.Millisecond), Received: fell.Add(-time.Millisecond), Actor: Actor{Role: RoleWhite}}, "", true)
+		refused(t, err, CodeFlagNotYetCome, "White")
+	})
+	t.Run("a claim stamped 1 ms before the flag fell is refused as not fallen, as before", func(t *testing.T) {
+		r := newRigTC(t, "60")
+		r.start()
+		fell := r.now.Add(time.Minute)
+		_, err := r.app.Flag(r.ctx, Cmd{At: fell.Add(-time.Millisecond), Received: fell, Actor: Actor{Role: RoleBlack}}, "white", false)
+		refused(t, err, CodeFlagNotFallen)
+	})
+}

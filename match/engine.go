@@ -173,6 +173,15 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	if g.ToMove() != side {
 		return refuseAs(CodeEngineMoveNotComputers, mt.Computer, m.Ply)
 	}
+	// the instant the bridge read the move is bounded as the command's own
+	// (checkWhen): nobody records an instant that has not yet come, and the
+	// engine answered no position of a game not yet begun
+	if received, tol := t.cmd.receipt(t.cmd.At); m.Received.After(received.Add(tol)) {
+		return refuseAs(CodeEngineReadFuture, instantText(m.Received, false), instantText(received, false), tol.String())
+	}
+	if m.Received.Before(g.Started) {
+		return refuseAs(CodeEngineReadBeforeGame, instantText(m.Received, false), g.Number, instantText(g.Started, false))
+	}
 	pos := g.Sheet.Position()
 	mv, err := chess.UCINotation{}.Decode(pos, m.UCI)
 	if err != nil || !legal(pos, mv) {

@@ -134,3 +134,48 @@ func TestTheEnginesMoveIsRecordedOnlyForThePositionItWasGiven(t *testing.T) {
 		}
 	})
 }
+
+// The instant the bridge read the engine's move (engine.move's received,
+// `engine move --received`) enters the record as any command's instant does
+// (docs/store.md, "The instant an event claims"): it may not be later than
+// the command's receipt by more than the receiving clock's uncertainty, nor
+// lie before the game began. Before, `--received 2099-01-01T00:00:00Z` and
+// `--received 1900-01-01T00:00:00Z` were both recorded as the instant the
+// computer answered.
+func TestTheInstantTheEnginesMoveWasReadIsBoundedAsACommandsInstant(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		read func(started, at time.Time) time.Time
+		want Code
+	}{
+		{"read 1.5 s after the command was received is in the future", func(_, at time.Time) time.Time { return at.Add(1500 * time.Millisecond) }, CodeEngineReadFuture},
+		{"read in 2099 is in the future", func(_, _ time.Time) time.Time { return time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC) }, CodeEngineReadFuture},
+		{"read in 1900 is before the game began", func(_, _ time.Time) time.Time { return time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC) }, CodeEngineReadBeforeGame},
+		{"read 1 ms before the game began is refused", func(started, _ time.Time) time.Time { return started.Add(-time.Millisecond) }, CodeEngineReadBeforeGame},
+		{"read at the instant the game began is taken", func(started, _ time.Time) time.Time { return started }, ""},
+		{"read at the command's instant is taken", func(_, at time.Time) time.Time { return at }, ""},
+		{"read within the clock's uncertainty after the receipt is taken", func(_, at time.Time) time.Time { return at.Add(time.Second) }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			r.start()
+			started := r.game().Started
+			r.move(time.Minute, "e4")
+			m := r.engineMove("c7c5", false)
+			c := r.as(RoleOperator, 10*time.Second)
+			m.Received = tc.read(started, c.At)
+			before := r.seq()
+			_, err := r.app.Do(r.ctx, c, m)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			refused(t, err, tc.want)
+			if r.seq() != before {
+				t.Fatalf("the record went from %d to %d events", before, r.seq())
+			}
+		})
+	}
+}

@@ -112,6 +112,8 @@ const (
 	CodeTooLate      Code = "instant-too-early-for-a-party"
 	CodeBeforeClock  Code = "instant-before-clock"
 	CodeBeforeRecord Code = "instant-before-record"
+	// A flag falling after the command's receipt, before its instant (tx.flagNotYetCome).
+	CodeFlagNotYetCome Code = "instant-flag-not-yet-fallen"
 )
 
 // The refusals every face words alike (the shared dictionary,
@@ -211,6 +213,8 @@ const (
 	CodeEngineMoveStale           Code = "engine-move-stale"
 	CodeEngineMoveNotComputers    Code = "engine-move-not-computers-turn"
 	CodeNotEngineOnlyComputer     Code = "not-engine-only-computer"
+	CodeEngineReadFuture          Code = "engine-move-read-in-the-future"
+	CodeEngineReadBeforeGame      Code = "engine-move-read-before-game"
 	// One bridge per match (bridge.go): the shared words first, then the
 	// ones naming the command line's flags (--take-over, --not-engine).
 	CodeEngineBridgeIDMalformed     Code = "engine-bridge-id-malformed"
@@ -246,6 +250,7 @@ var SharedCodes = []Code{
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
 	CodeEngineMoveIncomplete, CodeEngineMoveStale, CodeEngineMoveNotComputers, CodeNotEngineOnlyComputer,
+	CodeEngineReadFuture, CodeEngineReadBeforeGame,
 	CodeEngineBridgeIDMalformed, CodeEngineStationNotSender, CodeEngineBridgeStarted, CodeEngineBridgeNotPlaying,
 }
 

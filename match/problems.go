@@ -40,6 +40,9 @@ const (
 	CodeRequestReordered      Code = "record-check-request-reordered"
 	CodeRequestRewritten      Code = "record-check-request-rewritten"
 	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
+	CodeRequestOtherMove      Code = "record-check-request-other-move"
+	CodeSchemaEdited          Code = "record-check-schema-edited"
+	CodeReplayedCommand       Code = "record-check-replayed-command"
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
 	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
@@ -94,6 +97,9 @@ var problems = phrase.Table[Code]{
 	CodeRequestReordered:      "event %d (%s) has a request signature made on a record of %d events, more than stood before it (the record was reordered)",
 	CodeRequestRewritten:      "event %d (%s) has a request signed on a record whose event %d had another hash (the record was rewritten up to that event)",
 	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
+	CodeReplayedCommand:       "event %d (%s) is a command the record holds already, at event %d (a signed command or request replayed in another place)",
+	CodeSchemaEdited:          "the record's file holds %s, which Arbiter did not make (its schema was edited by another program)",
+	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
 	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",
 	CodeNoArbiterKey:          "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)",

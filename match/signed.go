@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"arbiter/internal/phrase"
@@ -176,7 +177,126 @@ func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (Recor
 	if err != nil {
 		return RecordReport{}, err
 	}
-	return checkRecord(evs, sigs, want, true), nil
+	r := verifyWhole(evs, sigs, want)
+	return r, checkSchema(ctx, db, &r, len(evs))
+}
+
+// checkSchema finds what another program added to the record's schema
+// (store.DB.SchemaEdits: a trigger, which can drop an appended event
+// without an error, an index, a view, a table): the record then does not
+// verify, after its n events, and nothing more is written to it.
+func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) error {
+	if !r.OK {
+		return nil
+	}
+	edits, err := db.SchemaEdits(ctx)
+	if err != nil || len(edits) == 0 {
+		return err
+	}
+	r.broken(int64(n)+1, "", problem(CodeSchemaEdited, strings.Join(edits, ", ")))
+	return nil
+}
+
+// verifyWhole is the whole check of a record (Verify's): checkRecord with
+// every signature verified, then the moves given at other stations on
+// their positions (checkRequestMoves).
+func verifyWhole(evs []store.Event, sigs []store.Signature, want Anchors) RecordReport {
+	r := checkRecord(evs, sigs, want, true)
+	if r.OK {
+		checkCommandIDs(&r, evs, sigs)
+	}
+	if r.OK {
+		checkRequestMoves(&r, evs, sigs)
+	}
+	return r
+}
+
+// checkCommandIDs finds a command recorded twice under one id: a command
+// is committed once (a station answers a retried id from the record), so a
+// second command or request row with an id the record holds already is a
+// replay — a request signed for one position put in another place, with
+// events of the forger's signed by a station key of his own.
+func checkCommandIDs(r *RecordReport, evs []store.Event, sigs []store.Signature) {
+	seqs := map[string][]int64{}
+	for _, s := range sigs {
+		if s.Kind == store.SigCommand || s.Kind == store.SigRequest {
+			seqs[s.Cmd] = append(seqs[s.Cmd], s.Seq)
+		}
+	}
+	var replay, of int64
+	for _, ss := range seqs {
+		if len(ss) < 2 {
+			continue
+		}
+		slices.Sort(ss)
+		if replay == 0 || ss[1] < replay {
+			replay, of = ss[1], ss[0]
+		}
+	}
+	if replay >= 1 && replay <= int64(len(evs)) {
+		e := evs[replay-1]
+		r.broken(e.Seq, e.Kind, problem(CodeReplayedCommand, e.Seq, e.Kind, of))
+	}
+}
+
+// checkRequestMoves checks, on the positions, that each move given at
+// another station is the move its role signed: the input signed
+// (requestMove checked that the event carries it) names the move the
+// event records (uci, san) in the position it was made in. The events are
+// replayed as the record is opened; a record that does not replay is the
+// opening's to report.
+func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signature) {
+	moves := map[int64]Move{} // the request's first event's seq → the move it signed
+	count := map[int64]int64{}
+	for _, s := range sigs {
+		if s.Kind != store.SigRequest {
+			continue
+		}
+		if req, code := requestOf(s); code == "" {
+			if m, ok := requestedMove(req); ok {
+				moves[s.Seq], count[s.Seq] = m, s.Count
+			}
+		}
+	}
+	if len(moves) == 0 {
+		return
+	}
+	st := NewState()
+	var signed *Move
+	var end int64
+	for _, e := range evs {
+		if m, ok := moves[e.Seq]; ok {
+			signed, end = &m, e.Seq+count[e.Seq]
+		}
+		if signed != nil && e.Seq >= end {
+			signed = nil
+		}
+		if signed != nil && e.Kind == KindMove {
+			var p MovePayload
+			g := st.Game(int(e.Game))
+			if g == nil || g.Sheet == nil || json.Unmarshal(e.Payload, &p) != nil {
+				return
+			}
+			if mv, err := g.Sheet.Try(p.Input); err != nil || mv.UCI != p.UCI || mv.SAN != p.SAN {
+				r.broken(e.Seq, e.Kind, problem(CodeRequestOtherMove, e.Seq, e.Kind, signed.Input, signerWord(requestSigner(sigs, e.Seq, count))))
+				return
+			}
+			signed = nil
+		}
+		if st.Apply(e) != nil {
+			return
+		}
+	}
+}
+
+// requestSigner is the signer of the request whose events include seq.
+func requestSigner(sigs []store.Signature, seq int64, count map[int64]int64) string {
+	for _, s := range sigs {
+		if s.Kind == store.SigRequest && s.Seq <= seq && seq < s.Seq+s.Count {
+			return s.Signer
+		}
+	}
+	return ""
 }
 
 // checkRecord checks evs and sigs. With full false only the last head
@@ -506,7 +626,54 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 			return "", nil, bad(i+j, CodeRequestForgedRotation)
 		}
 	}
+	if b := requestMove(req, group, i); b != nil {
+		return "", nil, b
+	}
 	return k.stations[group[0].Seq].Key, req.RequestMessage(), nil
+}
+
+// requestMove checks the move event of a move given at another station
+// against the move its role signed. A request signs the command, not the
+// events the authority made of it, and those events are vouched for by the
+// station key that appended them, which the record names only in their
+// rows: without this, anyone with the file could put another move (or the
+// same move at another instant) in the place of the last moves given at
+// stations, signed by a station key of his own, and verify passed. The move
+// event must carry the input signed and, when it pressed the clock, the
+// instant stamped where it was given (its pressed_ns; the event's own
+// instant is that one, or raised to the receipt's bound, never earlier).
+// That the input is the move recorded (san, uci) is checked on the
+// positions by VerifyRecordAgainst (checkRequestMoves).
+func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
+	m, ok := requestedMove(req)
+	if !ok {
+		return nil
+	}
+	for j, e := range group {
+		if e.Kind != KindMove {
+			continue
+		}
+		var p MovePayload
+		if json.Unmarshal(e.Payload, &p) != nil || p.Input != m.Input ||
+			(p.Press && (p.PressedNS != req.AtNS || e.At.UnixNano() < req.AtNS)) {
+			return bad(i+j, CodeRequestOtherMove, m.Input, signerWord(req.Signer))
+		}
+		return nil
+	}
+	return bad(i, CodeRequestOtherMove, m.Input, signerWord(req.Signer))
+}
+
+// requestedMove is the move a request of version 2 signed, if it is one.
+func requestedMove(req SignedRequest) (Move, bool) {
+	if req.Version() < 2 {
+		return Move{}, false
+	}
+	cmd, err := DecodeCommand(req.Command)
+	if err != nil {
+		return Move{}, false
+	}
+	m, ok := cmd.(Move)
+	return m, ok
 }
 
 // headSignatures checks the arbiter's head signatures from the last back

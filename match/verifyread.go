@@ -17,5 +17,6 @@ func VerifyRecordRead(ctx context.Context, db *store.DB, want Anchors) (RecordRe
 	if err != nil {
 		return RecordReport{}, nil, err
 	}
-	return checkRecord(evs, sigs, want, true), evs, nil
+	r := verifyWhole(evs, sigs, want)
+	return r, evs, checkSchema(ctx, db, &r, len(evs))
 }

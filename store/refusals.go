@@ -32,6 +32,7 @@ const (
 	CodeNoFile      Code = "store-no-file"
 	CodeFaultCount  Code = "store-fault-count"
 	CodeFaultPoint  Code = "store-fault-point"
+	CodeNotWritten  Code = "store-event-not-written"
 )
 
 // english are the refusals' English words (the shared dictionary's).
@@ -48,6 +49,7 @@ var english = phrase.Table[Code]{
 	CodeNoFile:      "store: open %s read-only: the file does not exist; check the path (%v: %v)",
 	CodeFaultCount:  "count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2",
 	CodeFaultPoint:  "point %q is not one of %s",
+	CodeNotWritten:  "the event was not written: the file holds a trigger that Arbiter did not make, which dropped it; nothing of the command was recorded — keep the file as it is for the appeals board and continue from a backup",
 }
 
 // RefusalCodes lists the store's refusals.

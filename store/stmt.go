@@ -139,14 +139,23 @@ func (c *conn) named(args []driver.Value) []driver.NamedValue {
 
 // exec runs query, which returns no rows.
 func (c *conn) exec(ctx context.Context, query string, args ...driver.Value) error {
+	_, err := c.execCount(ctx, query, args...)
+	return err
+}
+
+// execCount is exec that returns the number of rows the statement changed.
+func (c *conn) execCount(ctx context.Context, query string, args ...driver.Value) (int64, error) {
 	s, err := c.stmt(ctx, query)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	nv := c.named(args)
-	_, err = s.(driver.StmtExecContext).ExecContext(ctx, nv)
+	res, err := s.(driver.StmtExecContext).ExecContext(ctx, nv)
 	clear(nv)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // query runs query and calls row with each row's values (INTEGER as

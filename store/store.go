@@ -48,6 +48,9 @@ var (
 	// ErrCorrupt: SQLite found the file damaged.
 	ErrCorrupt error = refuse(CodeCorrupt)
 	ErrExists  error = refuse(CodeExists)
+	// ErrNotWritten: the row of an appended event is not in the file
+	// (a trigger made by another program dropped it without an error).
+	ErrNotWritten error = refuse(CodeNotWritten)
 )
 
 //go:embed migrations/*.sql

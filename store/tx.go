@@ -213,10 +213,15 @@ func (tx *Tx) Append(e Event) (Event, error) {
 		e.Prev = GenesisPrev
 	}
 	e.Hash = EventHash(e)
-	err = tx.c.exec(tx.ctx, sqlInsertEvent,
+	rows, err := tx.c.execCount(tx.ctx, sqlInsertEvent,
 		e.Seq, e.Match, int64(e.Game), e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
 	if err != nil {
 		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, mapErr(err))
+	}
+	if rows != 1 {
+		// a trigger of another program's (RAISE(IGNORE)) dropped the row
+		// without an error: nothing of the transaction may be said written
+		return Event{}, fmt.Errorf("store: append %q event: %w", e.Kind, ErrNotWritten)
 	}
 	tx.headSeq, tx.headHash = e.Seq, e.Hash
 	tx.appended = append(tx.appended, e)

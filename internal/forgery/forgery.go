@@ -208,3 +208,73 @@ func ReKey(ctx context.Context, src, dst string, edit func(e *store.Event)) (ed2
 		Kind: "credential.add", Payload: genuine}, "arbiter", forger, forger)
 	return forger, err
 }
+
+// ResignTail is the forgery of a file holder on the tail of a station's
+// record: the record at src copied into dst with each event from seq from
+// on passed through edit (which may change anything but its place), every
+// signature row kept as it is but the station signatures from from on,
+// which a key of the forger's signs anew. A request signs the command given
+// at another station, not the events the authority made of it, so the
+// request rows stand as they were. It returns dst's events.
+func ResignTail(ctx context.Context, src, dst string, from int64, edit func(e *store.Event)) ([]store.Event, error) {
+	in, err := store.OpenReadOnly(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	evs, sigs, err := in.Record(ctx)
+	in.Close()
+	if err != nil {
+		return nil, err
+	}
+	out, err := store.Open(ctx, dst)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	var forged []store.Event
+	if _, err := out.Update(ctx, func(tx *store.Tx) error {
+		for _, e := range evs {
+			if e.Seq >= from {
+				edit(&e)
+			}
+			e.Seq, e.Prev, e.Hash = 0, "", ""
+			got, err := tx.Append(e)
+			if err != nil {
+				return err
+			}
+			forged = append(forged, got)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	station := NewKey()
+	rows := make([]store.Signature, 0, len(sigs))
+	for _, s := range sigs {
+		if s.Kind == store.SigStation && s.Seq >= from {
+			s = stationRow(forged[s.Seq-1], station)
+		}
+		rows = append(rows, s)
+	}
+	return forged, put(ctx, out, rows)
+}
+
+// ReplayRequest appends e to the record at path as the events of the
+// request row req (a request signed for another place in the record, kept
+// as it is but for its seq), signed by a station key of the forger's.
+func ReplayRequest(ctx context.Context, path string, e store.Event, req store.Signature) (store.Event, error) {
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return store.Event{}, err
+	}
+	defer db.Close()
+	var got store.Event
+	if _, err := db.Update(ctx, func(tx *store.Tx) error {
+		got, err = tx.Append(e)
+		return err
+	}); err != nil {
+		return got, err
+	}
+	req.Seq, req.Count = got.Seq, 1
+	return got, put(ctx, db, []store.Signature{req, stationRow(got, NewKey())})
+}
