@@ -315,7 +315,7 @@ func applyCredentialAdd(s *State, e store.Event) error {
 	}
 	s.Auth = s.Auth.withCred(&c, e)
 	if c.Role == "arbiter" {
-		s.Match.Credential = &c
+		s.ownMatch().Credential = &c
 	}
 	return nil
 }

@@ -324,7 +324,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 		m.Credential = p.Credential
 		s.Auth = s.Auth.withCred(p.Credential, e)
 	}
-	s.Match = m
+	s.Match, s.sharedMatch = m, false
 	s.Games = nil
 	s.owned = nil // games created here belong to this state
 	for n := 1; n <= p.Games; n++ {
@@ -348,9 +348,9 @@ func applyMatchIncident(s *State, e store.Event) error {
 func (s *State) applyPeople(p IncidentPayload) {
 	switch p.Kind {
 	case "operator-replaced":
-		s.Match.Operator = p.Name
+		s.ownMatch().Operator = p.Name
 	case "arbiter-replaced":
-		s.Match.Arbiter = p.Name
+		s.ownMatch().Arbiter = p.Name
 	}
 }
 

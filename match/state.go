@@ -275,6 +275,22 @@ type State struct {
 	Bridge *Bridge
 
 	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
+	// sharedMatch: Match is the state's it was cloned from, which an event
+	// that changes the match copies first (ownMatch)
+	sharedMatch bool
+}
+
+// ownMatch returns the match for modification, copying it first if it is
+// shared with the state this one was cloned from: a command's working copy
+// of the state copied it at every command, though few events change it
+// (docs/performance.md, "Commit and move, ninth pass").
+func (s *State) ownMatch() *Match {
+	if s.sharedMatch {
+		m := *s.Match
+		s.Match = &m
+		s.sharedMatch = false
+	}
+	return s.Match
 }
 
 // own returns game n for modification, cloning it first if it is shared
@@ -414,10 +430,7 @@ func Points(p float64) string {
 func (s *State) clone() *State {
 	c := *s
 	c.Games = append([]*Game(nil), s.Games...)
-	if s.Match != nil {
-		m := *s.Match
-		c.Match = &m
-	}
+	c.sharedMatch = s.Match != nil // copied when an event changes it (ownMatch)
 	// Games are cloned lazily, when an event first touches them (own).
 	c.owned = make([]bool, len(s.Games))
 	return &c

@@ -23,7 +23,7 @@ func TestAStationsRecordIsLaidOutAtStartAndCheckpointedBetweenCommands(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	const laidOut = 450 * 4096 // growLogPages (500) of 4 KiB, less a tenth
+	const laidOut = 450 * 4096 // laidOutPages (500) of 4 KiB, less a tenth
 	if wal.Size() < laidOut {
 		t.Errorf("the log is %d bytes once the station started; want it laid out (at least %d)", wal.Size(), laidOut)
 	}

@@ -14,20 +14,27 @@ import (
 // SQLite's automatic checkpoint runs inside the COMMIT that takes the log
 // past walAutocheckpoint pages: that commit copies the log into the file and
 // syncs both before it returns, a few milliseconds added to one command in
-// some 430. A station's records all cross the mark at the same command (they
+// some 850. A station's records all cross the mark at the same command (they
 // hold the same events), so on one machine that command waited for four
 // checkpoints sharing the disk. A handle whose owner knows when it is idle
 // (a station, between commands) takes the checkpoint out of the commit:
 // IdleCheckpoints moves SQLite's own to idleCheckpointLimit pages, kept only
 // as a safety net, and the owner calls CheckpointIfDue when no command is
-// running, which copies the log once it holds walAutocheckpoint pages. Every
+// running, which copies the log once it holds idleCheckpointPages pages. Every
 // commit is synced as before (synchronous=FULL), and the checkpoint syncs
 // the log before copying it and the file after, as SQLite's own does.
 
+// idleCheckpointPages is how many pages the log of a handle whose owner
+// checkpoints it when idle holds before CheckpointIfDue copies it: the
+// copy runs between commands, so its length costs no command anything,
+// and a shorter log is copied sooner (500, as chosen for every handle
+// before walAutocheckpoint went to 1,000).
+const idleCheckpointPages = 500
+
 // idleCheckpointLimit is SQLite's automatic checkpoint for a handle whose
 // owner checkpoints it when idle: a handle that is never idle long enough
-// still has its log copied, at four times the usual length.
-const idleCheckpointLimit = 4 * walAutocheckpoint
+// still has its log copied, at four times the owner's length.
+const idleCheckpointLimit = 4 * idleCheckpointPages
 
 // IdleCheckpoints, on, hands the handle's checkpoints to its owner, who
 // calls CheckpointIfDue between commands; SQLite checkpoints by itself only
@@ -63,12 +70,12 @@ func (c *conn) autocheckpoint(ctx context.Context, db *DB) error {
 // CheckpointIfDue copies the write-ahead log into the file (a PASSIVE
 // checkpoint: it waits for no reader and no writer waits for it beyond the
 // handle's own connection) when the commits since the last one wrote at
-// least walAutocheckpoint pages; done reports whether it ran. A handle
+// least idleCheckpointPages pages; done reports whether it ran. A handle
 // without IdleCheckpoints never has one due. ctx bounds the wait for the
 // connection; a checkpoint begun runs to its end.
 func (db *DB) CheckpointIfDue(ctx context.Context) (done bool, err error) {
 	err = db.withConn(ctx, func(c *conn) error {
-		if !db.idleCheckpoints || db.logPages < walAutocheckpoint {
+		if !db.idleCheckpoints || db.logPages < idleCheckpointPages {
 			return nil
 		}
 		if err := c.query(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)", func([]driver.Value) error { return nil }); err != nil {

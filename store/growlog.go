@@ -12,9 +12,9 @@ import (
 //
 // Until its first checkpoint a write-ahead log grows with every commit, and
 // a commit that grows a file has its fdatasync write the file's size (its
-// inode) as well as its frames: in the first ~430 commits after an Open the
-// p99 of a commit was twice that of the commits that overwrite the log
-// afterwards. So once a handle has run layoutAfter Updates, before its
+// inode) as well as its frames: in the first ~430 commits after an Open
+// (walAutocheckpoint was 500 then) the p99 of a commit was twice that of
+// the commits that overwrite the log afterwards. So once a handle has run layoutAfter Updates, before its
 // next, while the log is smaller than walAutocheckpoint pages, SQLite
 // itself writes that many pages into it and takes them back: a transaction
 // that fills a table it creates, with a page cache too small to hold them
@@ -39,24 +39,31 @@ const layoutAfter = 32
 // the log: never committed, so never seen by any reader.
 const growTable = "arbiter_log_layout"
 
-// growLogPages is how many pages the log is laid out to: as many as it
-// holds before SQLite's automatic checkpoint copies it into the file.
+// growLogPages is how many pages the log is laid out to before a handle's
+// Update after layoutAfter: as many as it holds before SQLite's automatic
+// checkpoint copies it into the file.
 const growLogPages = walAutocheckpoint
+
+// laidOutPages is how many pages LayOutLog lays the log out to: a station's
+// record, whose owner copies the log between commands once it holds
+// idleCheckpointPages (checkpoint.go), so that pages past those would be
+// written at its start for nothing.
+const laidOutPages = idleCheckpointPages
 
 // growCache is the page cache, in pages, during the layout: small, so that
 // SQLite writes nearly every page into the log.
 const growCache = 16
 
-// growLog lays out the log, if it is shorter than growLogPages pages. It
-// runs on the handle's connection, outside any transaction. A failure
-// leaves nothing behind (the transaction is rolled back) and is returned.
-func (db *DB) growLog(ctx context.Context, c *conn) error {
+// growLog lays out the log, if it is shorter than pages pages. It runs on
+// the handle's connection, outside any transaction. A failure leaves
+// nothing behind (the transaction is rolled back) and is returned.
+func (db *DB) growLog(ctx context.Context, c *conn, pages int64) error {
 	var pageSize int64
 	if err := c.query(ctx, "PRAGMA page_size", func(v []driver.Value) error { return scanned(v, &pageSize) }); err != nil {
 		return err
 	}
 	frame := pageSize + walFrameHeader
-	want := walHeaderSize + growLogPages*frame
+	want := walHeaderSize + pages*frame
 	var have int64
 	if st, err := os.Stat(db.side + "-wal"); err == nil {
 		have = st.Size()
@@ -89,10 +96,11 @@ func (db *DB) growLog(ctx context.Context, c *conn) error {
 	return err
 }
 
-// LayOutLog lays out the write-ahead log now (growLog), for a handle that
-// will keep writing from here on (a station's record, laid out as the
-// station starts): its layout is then not among the commands it runs, the
-// one after layoutAfter included.
+// LayOutLog lays out the write-ahead log now (growLog), to laidOutPages,
+// for a handle that will keep writing from here on and have its log
+// copied between commands (a station's record, laid out as the station
+// starts, IdleCheckpoints): its layout is then not among the commands it
+// runs, the one after layoutAfter included.
 func (db *DB) LayOutLog(ctx context.Context) error {
 	if db.readOnly {
 		return nil
@@ -100,7 +108,7 @@ func (db *DB) LayOutLog(ctx context.Context) error {
 	return db.withConn(ctx, func(c *conn) error {
 		db.beforeOwnWrite()
 		defer db.afterOwnWrite()
-		if err := db.growLog(ctx, c); err != nil {
+		if err := db.growLog(ctx, c, laidOutPages); err != nil {
 			return err
 		}
 		db.laidOut = true

@@ -88,7 +88,7 @@ type walWatch struct {
 // otherwise see the first's commit before the first noted it, and the
 // watch would check the record whole for nothing.
 func (db *DB) beforeOwnWrite() {
-	s := stampOf(db.side + "-wal")
+	s := stampOf(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
 	if !s.Same(w.known) {
@@ -100,7 +100,7 @@ func (db *DB) beforeOwnWrite() {
 // afterOwnWrite notes the -wal as the DB's own commit left it (the
 // connection still held, as for beforeOwnWrite).
 func (db *DB) afterOwnWrite() {
-	s := stampOf(db.side + "-wal")
+	s := stampOf(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
@@ -119,7 +119,7 @@ func (db *DB) afterOwnWrite() {
 // checksums (walIntact, walcheck.go; outside the lock the DB's commits
 // take, so none waits for it).
 func (db *DB) WALChanged() bool {
-	s := stampOf(db.side + "-wal")
+	s := stampOf(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
 	moved, wrote := w.moved || !s.Same(w.known), w.wrote

@@ -46,6 +46,11 @@ type conn struct {
 	// autockpt: SQLite's automatic checkpoint as set on the connection
 	// (0: the DSN's, walAutocheckpoint; checkpoint.go)
 	autockpt int
+	// args holds a statement's arguments as the driver takes them, reused
+	// from call to call (named): the driver binds them before the call
+	// returns, and a commit's INSERT allocated a new slice of eleven
+	// (docs/performance.md, "Commit and move, ninth pass").
+	args []driver.NamedValue
 }
 
 // withConn runs f on the handle's connection (waiting for it while another
@@ -120,11 +125,15 @@ func (c *conn) stmt(ctx context.Context, query string) (driver.Stmt, error) {
 	return s, nil
 }
 
-func named(args []driver.Value) []driver.NamedValue {
-	nv := make([]driver.NamedValue, len(args))
+// named is args as the driver takes them, in the connection's buffer:
+// valid until the next call; the caller clears it once the driver has
+// bound them, so that it keeps no value alive.
+func (c *conn) named(args []driver.Value) []driver.NamedValue {
+	nv := c.args[:0]
 	for i, a := range args {
-		nv[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+		nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: a})
 	}
+	c.args = nv
 	return nv
 }
 
@@ -140,7 +149,9 @@ func (c *conn) execCount(ctx context.Context, query string, args ...driver.Value
 	if err != nil {
 		return 0, err
 	}
-	res, err := s.(driver.StmtExecContext).ExecContext(ctx, named(args))
+	nv := c.named(args)
+	res, err := s.(driver.StmtExecContext).ExecContext(ctx, nv)
+	clear(nv)
 	if err != nil {
 		return 0, err
 	}
@@ -154,7 +165,9 @@ func (c *conn) query(ctx context.Context, query string, row func(v []driver.Valu
 	if err != nil {
 		return err
 	}
-	rows, err := s.(driver.StmtQueryContext).QueryContext(ctx, named(args))
+	nv := c.named(args)
+	rows, err := s.(driver.StmtQueryContext).QueryContext(ctx, nv)
+	clear(nv)
 	if err != nil {
 		return err
 	}

@@ -109,6 +109,7 @@ func SchemaVersion() int {
 type DB struct {
 	sql      *sql.DB
 	path     string
+	walPath  string // side + "-wal", the write-ahead log (stamp.go: looked at twice a commit)
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
@@ -406,7 +407,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, side: sideFiles(path), release: release, logMissing: missing}
+	side := sideFiles(path)
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", release: release, logMissing: missing}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -417,18 +419,21 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 // walAutocheckpoint is the number of pages the write-ahead log holds before
-// the commit that crosses it copies them into the file (SQLite's default is
-// 1,000). A commit writes about one page since migration 0006, so with the
-// default the log's first cycle, in which every commit grows the file and its
-// fdatasync writes the inode as well, lasted some 850 commits — a whole
-// match's session; after a checkpoint the log is reused from its start and a
-// commit overwrites blocks already on the disk. With 500 it does so after
-// some 430 commits, at the price of a checkpoint (1.2-1.6 ms, the commit
-// that crosses it) every 430 (docs/performance.md, "Fewer pages per commit").
-// Durability is unchanged: every commit is synced (synchronous=FULL). Since
-// growlog.go most of the first cycle, too, overwrites a log that SQLite laid
-// out once the handle had made layoutAfter commits.
-const walAutocheckpoint = 500
+// the commit that crosses it copies them into the file (SQLite's default,
+// 1,000). A commit writes about one page since migration 0006. Every
+// checkpoint is one slow commit (the log synced, its pages copied, the file
+// synced: 1.1-1.7 ms on the development VM) and the commit after it another
+// (the log restarted: its header written and synced before the frames), so
+// the longer the cycle the fewer such commits: one of each in some 850
+// commits, where 500 pages gave one in 430 (docs/performance.md, "Commit and
+// move, ninth pass"). 500 was chosen (hpages) when the log's first cycle
+// grew the file at every commit, its fdatasync writing the inode too, for
+// as long as the cycle lasted; since growlog.go SQLite lays the log out to
+// walAutocheckpoint pages once the handle has made layoutAfter commits, and
+// a longer cycle costs no growth. Durability is unchanged: every commit is
+// synced (synchronous=FULL). A station's record is checkpointed between
+// commands at idleCheckpointPages (checkpoint.go).
+const walAutocheckpoint = 1000
 
 // syncData makes SQLite commit with fdatasync(2) where the platform has it,
 // as SQLite's own builds for Linux do (the transpiled library keeps the
@@ -498,7 +503,8 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
-	db := &DB{sql: sdb, path: path, side: sideFiles(path), readOnly: true}
+	side := sideFiles(path)
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
 	return db, nil

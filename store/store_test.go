@@ -976,6 +976,38 @@ func TestTheLogIsReusedOnceItHoldsWalAutocheckpointPages(t *testing.T) {
 	}
 }
 
+// TestSQLiteCheckpointsAWritingHandleOnceItsLogHoldsAThousandPages: the
+// commits of a handle that writes carry SQLite's automatic checkpoint (the
+// log copied into the file: the one time a commit changes the main file)
+// once the log holds walAutocheckpoint (1,000) pages, some 850 one-event
+// commits, and not at every 500 (docs/performance.md, "Commit and move,
+// ninth pass": each checkpoint is a slow commit and makes the next one
+// slow too). Every event is there for the handle and every outside reader.
+func TestSQLiteCheckpointsAWritingHandleOnceItsLogHoldsAThousandPages(t *testing.T) {
+	ctx := context.Background()
+	db, path := newTestDB(t)
+	const commits = 1200
+	var at []int // the commits that changed the main file
+	last := db.Stamp()
+	for i := 0; i < commits; i++ {
+		appendEvents(t, db, 1)
+		if s := db.Stamp(); !s.Same(last) {
+			at, last = append(at, i+1), s
+		}
+	}
+	if len(at) != 1 || at[0] < 700 {
+		t.Errorf("%d one-event commits checkpointed the log at commits %v; want once, after some 850 (1,000 pages)", commits, at)
+	}
+	if r, err := db.Verify(ctx, ""); err != nil || !r.OK || r.Events != commits {
+		t.Errorf("Verify = %+v, %v; want %d intact events", r, err, commits)
+	}
+	for _, reader := range outside.ForTest(t) {
+		if got, err := reader.Count(path); err != nil || got != commits {
+			t.Errorf("%s counts %d events (%v); want %d", reader.Name, got, err, commits)
+		}
+	}
+}
+
 // TestTheLogIsLaidOutForAHandleThatKeepsWritingAndNothingOfItIsCommitted:
 // a handle's first layoutAfter commits find the log as SQLite grows it (a
 // command that commits a few times pays nothing); before its next, SQLite
@@ -1055,8 +1087,8 @@ func TestTheLogIsLaidOutForAHandleThatKeepsWritingAndNothingOfItIsCommitted(t *t
 // handle whose owner checkpoints it between commands (IdleCheckpoints, a
 // station) copies nothing into the file inside its commits, past the
 // walAutocheckpoint pages where SQLite's own checkpoint would have run in
-// one of them; CheckpointIfDue copies the log once it holds that many pages
-// and not before; SQLite checkpoints by itself only at idleCheckpointLimit
+// one of them; CheckpointIfDue copies the log once it holds
+// idleCheckpointPages pages and not before; SQLite checkpoints by itself only at idleCheckpointLimit
 // (a safety net), and again at walAutocheckpoint once the owner gives the
 // checkpoints back. Every event is there for the handle and every outside
 // reader.
@@ -1125,9 +1157,9 @@ func TestAHandleCheckpointedByItsOwnerWhenIdleNeverCheckpointsInsideACommit(t *t
 		t.Errorf("CheckpointIfDue right after one = %v, %v; want not due", done, err)
 	}
 	before = size()
-	commitUntil(idleCheckpointLimit + walAutocheckpoint)
+	commitUntil(idleCheckpointLimit + idleCheckpointPages)
 	if got := size(); got <= before {
-		t.Errorf("the file stayed at %d bytes over %d pages never checkpointed by the owner; want SQLite's own checkpoint at %d", got, idleCheckpointLimit+walAutocheckpoint, idleCheckpointLimit)
+		t.Errorf("the file stayed at %d bytes over %d pages never checkpointed by the owner; want SQLite's own checkpoint at %d", got, idleCheckpointLimit+idleCheckpointPages, idleCheckpointLimit)
 	}
 	if err := db.IdleCheckpoints(ctx, false); err != nil {
 		t.Fatal(err)
@@ -1168,8 +1200,8 @@ func TestALogLaidOutAtOnceHoldsTheFirstCyclesCommitsAndNothingOfItIsCommitted(t 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pages := (laid.Size() - walHeaderSize) / frame; pages < growLogPages*9/10 || pages > walAutocheckpoint+4 {
-		t.Errorf("after LayOutLog the log holds %d pages; want %d to %d", pages, growLogPages*9/10, walAutocheckpoint+4)
+	if pages := (laid.Size() - walHeaderSize) / frame; pages < laidOutPages*9/10 || pages > laidOutPages+4 {
+		t.Errorf("after LayOutLog the log holds %d pages; want %d to %d", pages, laidOutPages*9/10, laidOutPages+4)
 	}
 	const n = layoutAfter + 50
 	appendEvents(t, db, n)

@@ -61,7 +61,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		db.beforeOwnWrite()
 		defer db.afterOwnWrite()
 		if db.updates++; db.updates == layoutAfter+1 && !db.laidOut {
-			if err := db.growLog(ctx, c); errors.Is(err, errBadConn) {
+			if err := db.growLog(ctx, c, growLogPages); errors.Is(err, errBadConn) {
 				return fmt.Errorf("store: update: laying out the log: %w", err)
 			}
 			// otherwise the commit goes on with the log as it is
