@@ -78,35 +78,11 @@ func headRow(e store.Event, k ed25519.PrivateKey) store.Signature {
 // signature with a key of the forger's in place of each station's key. It
 // returns dst's events.
 func Rewrite(ctx context.Context, src, dst string, arbiter ed25519.PrivateKey, edit func(e *store.Event)) ([]store.Event, error) {
-	in, err := store.OpenReadOnly(ctx, src)
-	if err != nil {
-		return nil, err
-	}
-	evs, sigs, err := in.Record(ctx)
-	in.Close()
-	if err != nil {
-		return nil, err
-	}
-	out, err := store.Open(ctx, dst)
+	out, forged, sigs, err := rechain(ctx, src, dst, edit)
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
-	var forged []store.Event
-	if _, err := out.Update(ctx, func(tx *store.Tx) error {
-		for _, e := range evs {
-			edit(&e)
-			e.Seq, e.Prev, e.Hash = 0, "", ""
-			got, err := tx.Append(e)
-			if err != nil {
-				return err
-			}
-			forged = append(forged, got)
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
 	stations := map[string]ed25519.PrivateKey{}
 	stationFor := func(orig string) ed25519.PrivateKey {
 		if stations[orig] == nil {
@@ -134,6 +110,43 @@ func Rewrite(ctx context.Context, src, dst string, arbiter ed25519.PrivateKey, e
 		rows = append(rows, s)
 	}
 	return forged, put(ctx, out, rows)
+}
+
+// rechain copies the events of the record at src into the new file dst,
+// each passed through edit (given the event as src holds it) and chained
+// anew by dst's Append, and returns dst (open; the caller closes it), its
+// events and src's signature rows as they are.
+func rechain(ctx context.Context, src, dst string, edit func(e *store.Event)) (*store.DB, []store.Event, []store.Signature, error) {
+	in, err := store.OpenReadOnly(ctx, src)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	evs, sigs, err := in.Record(ctx)
+	in.Close()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := store.Open(ctx, dst)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var forged []store.Event
+	if _, err := out.Update(ctx, func(tx *store.Tx) error {
+		for _, e := range evs {
+			edit(&e)
+			e.Seq, e.Prev, e.Hash = 0, "", ""
+			got, err := tx.Append(e)
+			if err != nil {
+				return err
+			}
+			forged = append(forged, got)
+		}
+		return nil
+	}); err != nil {
+		out.Close()
+		return nil, nil, nil, err
+	}
+	return out, forged, sigs, nil
 }
 
 func put(ctx context.Context, db *store.DB, rows []store.Signature) error {
@@ -217,37 +230,15 @@ func ReKey(ctx context.Context, src, dst string, edit func(e *store.Event)) (ed2
 // at another station, not the events the authority made of it, so the
 // request rows stand as they were. It returns dst's events.
 func ResignTail(ctx context.Context, src, dst string, from int64, edit func(e *store.Event)) ([]store.Event, error) {
-	in, err := store.OpenReadOnly(ctx, src)
-	if err != nil {
-		return nil, err
-	}
-	evs, sigs, err := in.Record(ctx)
-	in.Close()
-	if err != nil {
-		return nil, err
-	}
-	out, err := store.Open(ctx, dst)
+	out, forged, sigs, err := rechain(ctx, src, dst, func(e *store.Event) {
+		if e.Seq >= from {
+			edit(e)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
-	var forged []store.Event
-	if _, err := out.Update(ctx, func(tx *store.Tx) error {
-		for _, e := range evs {
-			if e.Seq >= from {
-				edit(&e)
-			}
-			e.Seq, e.Prev, e.Hash = 0, "", ""
-			got, err := tx.Append(e)
-			if err != nil {
-				return err
-			}
-			forged = append(forged, got)
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
 	station := NewKey()
 	rows := make([]store.Signature, 0, len(sigs))
 	for _, s := range sigs {
