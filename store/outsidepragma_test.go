@@ -1,14 +1,9 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -52,32 +47,12 @@ func TestAnOutsideProcessSettingPragmasNeverCostsAnAcknowledgedEvent(t *testing.
 				o.SetMaxOpenConns(1)
 				return o
 			}
-			w := exec.Command(os.Args[0], "-test.run=^TestHelperWriterWithASecondHandle$", "-test.count=1")
-			w.Env = append(os.Environ(), writerDBEnv+"="+path, writerSecondEnv+"=read-only")
-			in, err := w.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := w.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var errb strings.Builder
-			w.Stderr = &errb
-			if err := w.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer func() { w.Process.Kill(); w.Wait() }()
-			lines := bufio.NewScanner(out)
+			w := startWriter(t, path, "read-only")
 			acked := int64(1)
 			for i := 0; i < 6; i++ {
-				in.Write([]byte("append\n"))
-				if !lines.Scan() {
-					break // the writer failed a command (it waited on a lock): nothing it acknowledged may be lost
-				}
-				n, err := strconv.ParseInt(strings.TrimPrefix(lines.Text(), "ok "), 10, 64)
+				n, err := w.append()
 				if err != nil {
-					break // the writer failed a command (it waited on a lock and gave up): it acknowledged nothing more
+					break // the writer failed a command (it waited on a lock and gave up): nothing it acknowledged may be lost
 				}
 				acked = n
 				if i == 0 && tc.held != nil {
@@ -102,19 +77,9 @@ func TestAnOutsideProcessSettingPragmasNeverCostsAnAcknowledgedEvent(t *testing.
 				o.Close()
 			}
 			if acked < 2 {
-				t.Fatalf("the writer acknowledged no command: %s", errb.String())
+				t.Fatalf("the writer acknowledged no command: %s", w.errb.String())
 			}
-			w.Process.Kill() // SIGKILL
-			w.Wait()
-			after, err := OpenReadOnly(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer after.Close()
-			rep, err := after.Verify(ctx, "")
-			if err != nil || !rep.OK {
-				t.Fatalf("after kill -9 the record does not verify: %v %+v", err, rep)
-			}
+			rep := w.killAndVerify(t, ctx, path)
 			if rep.Events < acked {
 				t.Fatalf("after kill -9 the file holds %d events; the writer acknowledged %d", rep.Events, acked)
 			}

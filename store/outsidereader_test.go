@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,32 +100,12 @@ func TestAnOutsideReaderNeverCostsAnAcknowledgedEvent(t *testing.T) {
 				appendEvents(t, db, 1)
 				db.Close()
 
-				w := exec.Command(os.Args[0], "-test.run=^TestHelperWriterWithASecondHandle$", "-test.count=1")
-				w.Env = append(os.Environ(), writerDBEnv+"="+path, writerSecondEnv+"="+second)
-				in, err := w.StdinPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				out, err := w.StdoutPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				var errb strings.Builder
-				w.Stderr = &errb
-				if err := w.Start(); err != nil {
-					t.Fatal(err)
-				}
-				defer func() { w.Process.Kill(); w.Wait() }()
-				lines := bufio.NewScanner(out)
+				w := startWriter(t, path, second)
 				acked := int64(1)
 				for i := 0; i < 6; i++ {
-					fmt.Fprintln(in, "append")
-					if !lines.Scan() {
-						t.Fatalf("the writer stopped: %s", errb.String())
-					}
-					n, err := strconv.ParseInt(strings.TrimPrefix(lines.Text(), "ok "), 10, 64)
+					n, err := w.append()
 					if err != nil {
-						t.Fatalf("the writer said %q: %s", lines.Text(), errb.String())
+						t.Fatal(err)
 					}
 					acked = n
 					if got, err := reader.Count(path); err != nil {
@@ -133,21 +114,77 @@ func TestAnOutsideReaderNeverCostsAnAcknowledgedEvent(t *testing.T) {
 						t.Errorf("%s counted %d events after the writer acknowledged event %d", reader.Name, got, n)
 					}
 				}
-				w.Process.Kill() // SIGKILL
-				w.Wait()
-				after, err := OpenReadOnly(ctx, path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer after.Close()
-				rep, err := after.Verify(ctx, "")
-				if err != nil || !rep.OK {
-					t.Fatalf("after kill -9 the record does not verify: %v %+v", err, rep)
-				}
+				rep := w.killAndVerify(t, ctx, path)
 				if rep.Events != acked {
 					t.Fatalf("after kill -9 the file holds %d events; the writer acknowledged %d", rep.Events, acked)
 				}
 			})
 		}
 	}
+}
+
+// writerProcess is TestHelperWriterWithASecondHandle run as another process
+// on a record: it appends one event at each append and says the seq it
+// committed; the test kills it (SIGKILL) and reads what the file kept.
+type writerProcess struct {
+	cmd   *exec.Cmd
+	in    io.Writer
+	lines *bufio.Scanner
+	errb  strings.Builder
+}
+
+// startWriter starts the writer on path with its second handle opened as
+// second; it is killed when the test ends if it still runs.
+func startWriter(t *testing.T, path, second string) *writerProcess {
+	t.Helper()
+	w := &writerProcess{cmd: exec.Command(os.Args[0], "-test.run=^TestHelperWriterWithASecondHandle$", "-test.count=1")}
+	w.cmd.Env = append(os.Environ(), writerDBEnv+"="+path, writerSecondEnv+"="+second)
+	in, err := w.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cmd.Stderr = &w.errb
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.in, w.lines = in, bufio.NewScanner(out)
+	t.Cleanup(func() { w.cmd.Process.Kill(); w.cmd.Wait() })
+	return w
+}
+
+// append asks the writer for one more event and returns the seq it
+// acknowledged, or an error saying why it acknowledged none (it stopped, or
+// said something else, with what it wrote to stderr).
+func (w *writerProcess) append() (int64, error) {
+	fmt.Fprintln(w.in, "append")
+	if !w.lines.Scan() {
+		return 0, fmt.Errorf("the writer stopped: %s", w.errb.String())
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(w.lines.Text(), "ok "), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("the writer said %q: %s", w.lines.Text(), w.errb.String())
+	}
+	return n, nil
+}
+
+// killAndVerify kills the writer with SIGKILL and returns the verification
+// of what the file at path holds then; the test fails unless it verifies.
+func (w *writerProcess) killAndVerify(t *testing.T, ctx context.Context, path string) VerifyReport {
+	t.Helper()
+	w.cmd.Process.Kill() // SIGKILL
+	w.cmd.Wait()
+	after, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close()
+	rep, err := after.Verify(ctx, "")
+	if err != nil || !rep.OK {
+		t.Fatalf("after kill -9 the record does not verify: %v %+v", err, rep)
+	}
+	return rep
 }
