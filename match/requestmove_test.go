@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -13,12 +14,11 @@ import (
 
 const operatorPass = "the operator's passphrase"
 
-// stationRecord is a protected record in which the operator's moves were
-// given at another station (a request his key signed, stamped there, as the
-// authority takes it) and Kasparov's by the arbiter's credential here; its
-// last event is the operator's 2.c3, given at the laptop after the head the
-// arbiter signed at 1…c5. It returns the file's path.
-func stationRecord(t *testing.T) string {
+// operatorMatch is a protected match of the 1996 players in which the
+// operator holds a credential (operatorPass), game 1 started. It returns
+// the fixture, what puts the arbiter's PIN on a command, and the operator's
+// key.
+func operatorMatch(t *testing.T) (*fixture, func(Cmd) Cmd, ed25519.PrivateKey) {
 	t.Helper()
 	f := newFixture(t)
 	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
@@ -30,19 +30,39 @@ func stationRecord(t *testing.T) string {
 	if !ok {
 		t.Fatal("the operator's passphrase does not open his key")
 	}
+	return f, pin, key
+}
+
+// givenAtLaptop runs the operator's move input as the authority takes it
+// from the laptop: a request his key signed at at for the record as it
+// stands, stamped there, received here after received, with the round
+// trip rtt.
+func givenAtLaptop(f *fixture, key ed25519.PrivateKey, at time.Time, input string, received, rtt time.Duration) error {
+	st := f.app.State()
+	b, err := EncodeCommand(Move{Input: input})
+	if err != nil {
+		return err
+	}
+	req := &SignedRequest{ID: "laptop/" + input, From: "laptop", Role: string(RoleOperator), Signer: "operator", AtNS: at.UnixNano(), Seq: st.Seq, Head: st.Head, Command: b}
+	req.Sign(key)
+	c := Cmd{At: at, Actor: Actor{Role: RoleOperator, Signed: req},
+		Stamp: &Stamp{Pressed: at, Received: at.Add(received), ReceivedBy: "arbiter", RTT: rtt}}
+	_, err = f.app.Do(f.ctx, c, Move{Input: input})
+	return err
+}
+
+// stationRecord is a protected record in which the operator's moves were
+// given at another station (a request his key signed, stamped there, as the
+// authority takes it) and Kasparov's by the arbiter's credential here; its
+// last event is the operator's 2.c3, given at the laptop after the head the
+// arbiter signed at 1…c5. It returns the file's path.
+func stationRecord(t *testing.T) string {
+	t.Helper()
+	f, pin, key := operatorMatch(t)
 	atLaptop := func(d time.Duration, input string) {
 		t.Helper()
 		at := f.at(d).At
-		st := f.app.State()
-		b, err := EncodeCommand(Move{Input: input})
-		if err != nil {
-			t.Fatal(err)
-		}
-		req := &SignedRequest{ID: "laptop/" + input, From: "laptop", Role: string(RoleOperator), Signer: "operator", AtNS: at.UnixNano(), Seq: st.Seq, Head: st.Head, Command: b}
-		req.Sign(key)
-		c := Cmd{At: at, Actor: Actor{Role: RoleOperator, Signed: req},
-			Stamp: &Stamp{Pressed: at, Received: at.Add(2 * time.Millisecond), ReceivedBy: "arbiter", RTT: 3 * time.Millisecond}}
-		if _, err := f.app.Do(f.ctx, c, Move{Input: input}); err != nil {
+		if err := givenAtLaptop(f, key, at, input, 2*time.Millisecond, 3*time.Millisecond); err != nil {
 			t.Fatalf("the operator's %s given at the laptop: %v", input, err)
 		}
 	}
@@ -132,13 +152,7 @@ func TestAMoveGivenAtAnotherStationIsTheMoveItsRoleSigned(t *testing.T) {
 // signed, the move legal there) and a station key of the forger's, is a
 // replay; verify names it. Before, it verified.
 func TestARequestReplayedWhereItsMoveIsLegalAgainIsNamed(t *testing.T) {
-	f := newFixture(t)
-	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
-	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
-		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: arbiterPass}))
-	f.ok(f.app.AddCredential(f.ctx, pin(f.at(time.Second)), CredentialAdd{Role: RoleOperator, Secret: operatorPass}))
-	f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
-	key, _ := f.app.State().Auth.Creds["operator"].Unlock(operatorPass, nil)
+	f, pin, key := operatorMatch(t)
 	for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
 		at := f.at(10 * time.Second).At
 		if m == "Nf6" || m == "Ng8" {
@@ -147,12 +161,7 @@ func TestARequestReplayedWhereItsMoveIsLegalAgainIsNamed(t *testing.T) {
 			}
 			continue
 		}
-		st := f.app.State()
-		b, _ := EncodeCommand(Move{Input: m})
-		req := &SignedRequest{ID: "laptop/" + m, From: "laptop", Role: string(RoleOperator), Signer: "operator", AtNS: at.UnixNano(), Seq: st.Seq, Head: st.Head, Command: b}
-		req.Sign(key)
-		c := Cmd{At: at, Actor: Actor{Role: RoleOperator, Signed: req}, Stamp: &Stamp{Pressed: at, Received: at.Add(time.Millisecond), ReceivedBy: "arbiter", RTT: 2 * time.Millisecond}}
-		if _, err := f.app.Do(f.ctx, c, Move{Input: m}); err != nil {
+		if err := givenAtLaptop(f, key, at, m, time.Millisecond, 2*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 	}
