@@ -165,18 +165,11 @@ func put(ctx context.Context, db *store.DB, rows []store.Signature) error {
 // signed by signer's credential with key, signed by a station key of the
 // forger's, and with the head after it signed by head (nil: no head).
 func AppendCommand(ctx context.Context, path string, e store.Event, signer string, key, head ed25519.PrivateKey) (store.Event, error) {
-	db, err := store.Open(ctx, path)
+	db, got, err := appendOne(ctx, path, e)
 	if err != nil {
-		return store.Event{}, err
-	}
-	defer db.Close()
-	var got store.Event
-	if _, err := db.Update(ctx, func(tx *store.Tx) error {
-		got, err = tx.Append(e)
-		return err
-	}); err != nil {
 		return got, err
 	}
+	defer db.Close()
 	station, id := NewKey(), hex.EncodeToString(NewKey().Seed()[:16])
 	rows := []store.Signature{{Seq: got.Seq, Kind: store.SigCommand, Count: 1, Cmd: id, Signer: signer, Station: PublicHex(station),
 		Key: PublicHex(key), Sig: sign(key, commandMessage(id, signer, PublicHex(station), []store.Event{got}))}, stationRow(got, station)}
@@ -250,22 +243,34 @@ func ResignTail(ctx context.Context, src, dst string, from int64, edit func(e *s
 	return forged, put(ctx, out, rows)
 }
 
-// ReplayRequest appends e to the record at path as the events of the
-// request row req (a request signed for another place in the record, kept
-// as it is but for its seq), signed by a station key of the forger's.
-func ReplayRequest(ctx context.Context, path string, e store.Event, req store.Signature) (store.Event, error) {
+// appendOne opens the record at path and appends e, chained by store's
+// Append; it returns the record (open: the caller closes it) and the event
+// as appended.
+func appendOne(ctx context.Context, path string, e store.Event) (*store.DB, store.Event, error) {
 	db, err := store.Open(ctx, path)
 	if err != nil {
-		return store.Event{}, err
+		return nil, store.Event{}, err
 	}
-	defer db.Close()
 	var got store.Event
 	if _, err := db.Update(ctx, func(tx *store.Tx) error {
 		got, err = tx.Append(e)
 		return err
 	}); err != nil {
+		db.Close()
+		return nil, got, err
+	}
+	return db, got, nil
+}
+
+// ReplayRequest appends e to the record at path as the events of the
+// request row req (a request signed for another place in the record, kept
+// as it is but for its seq), signed by a station key of the forger's.
+func ReplayRequest(ctx context.Context, path string, e store.Event, req store.Signature) (store.Event, error) {
+	db, got, err := appendOne(ctx, path, e)
+	if err != nil {
 		return got, err
 	}
+	defer db.Close()
 	req.Seq, req.Count = got.Seq, 1
 	return got, put(ctx, db, []store.Signature{req, stationRow(got, NewKey())})
 }
