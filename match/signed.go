@@ -246,15 +246,19 @@ func checkCommandIDs(r *RecordReport, evs []store.Event, sigs []store.Signature)
 // replayed as the record is opened; a record that does not replay is the
 // opening's to report.
 func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signature) {
-	moves := map[int64]Move{} // the request's first event's seq → the move it signed
-	count := map[int64]int64{}
+	type signedMove struct {
+		move   Move
+		count  int64  // the request's events
+		signer string // its signer
+	}
+	moves := map[int64]signedMove{} // the request's first event's seq → the move it signed
 	for _, s := range sigs {
 		if s.Kind != store.SigRequest {
 			continue
 		}
 		if req, code := requestOf(s); code == "" {
 			if m, ok := requestedMove(req); ok {
-				moves[s.Seq], count[s.Seq] = m, s.Count
+				moves[s.Seq] = signedMove{m, s.Count, s.Signer}
 			}
 		}
 	}
@@ -262,11 +266,11 @@ func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signatur
 		return
 	}
 	st := NewState()
-	var signed *Move
+	var signed *signedMove
 	var end int64
 	for _, e := range evs {
 		if m, ok := moves[e.Seq]; ok {
-			signed, end = &m, e.Seq+count[e.Seq]
+			signed, end = &m, e.Seq+m.count
 		}
 		if signed != nil && e.Seq >= end {
 			signed = nil
@@ -278,7 +282,7 @@ func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signatur
 				return
 			}
 			if mv, err := g.Sheet.Try(p.Input); err != nil || mv.UCI != p.UCI || mv.SAN != p.SAN {
-				r.broken(e.Seq, e.Kind, problem(CodeRequestOtherMove, e.Seq, e.Kind, signed.Input, signerWord(requestSigner(sigs, e.Seq, count))))
+				r.broken(e.Seq, e.Kind, problem(CodeRequestOtherMove, e.Seq, e.Kind, signed.move.Input, signerWord(signed.signer)))
 				return
 			}
 			signed = nil
@@ -287,16 +291,6 @@ func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signatur
 			return
 		}
 	}
-}
-
-// requestSigner is the signer of the request whose events include seq.
-func requestSigner(sigs []store.Signature, seq int64, count map[int64]int64) string {
-	for _, s := range sigs {
-		if s.Kind == store.SigRequest && s.Seq <= seq && seq < s.Seq+s.Count {
-			return s.Signer
-		}
-	}
-	return ""
 }
 
 // checkRecord checks evs and sigs. With full false only the last head
