@@ -151,7 +151,6 @@ func (l *Link) Close() { l.nc.Close() }
 
 // StartEngine starts the server and waits until it accepts connections.
 func StartEngine(cfg EngineConfig) (*Engine, error) {
-	raiseProcs() // the engine's syncs, as the record's (procs.go)
 	host := cfg.ClientHost
 	if host == "" {
 		host = "127.0.0.1"

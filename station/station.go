@@ -116,7 +116,6 @@ type Station struct {
 // Start starts the station and returns once its engine runs and its
 // replica applies the stream.
 func Start(ctx context.Context, cfg Config) (*Station, error) {
-	raiseProcs()
 	s := newStation(cfg)
 	cfg = s.cfg
 	var err error
