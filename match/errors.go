@@ -112,8 +112,6 @@ const (
 	CodeTooLate      Code = "instant-too-early-for-a-party"
 	CodeBeforeClock  Code = "instant-before-clock"
 	CodeBeforeRecord Code = "instant-before-record"
-	// A flag falling after the command's receipt, before its instant (tx.flagNotYetCome).
-	CodeFlagNotYetCome Code = "instant-flag-not-yet-fallen"
 )
 
 // The refusals every face words alike (the shared dictionary,
