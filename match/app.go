@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/store"
 )
@@ -70,7 +71,8 @@ type Cmd struct {
 // and one later still is refused — nor one before 1900 or before the
 // match began; on a protected match a party's instant may lie at most
 // LateAfter before its receipt (the arbiter's credential records earlier
-// ones: such events are recorded late).
+// ones: such events are recorded late), and never before a flag that had
+// fallen by its receipt when it would stop that clock (flagDueBy).
 const (
 	// UncertaintyCap is the most of a stated clock uncertainty (a
 	// sender's, a receipt's) a station's stamp is allowed.
@@ -711,6 +713,7 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 		return committed{}, err
 	}
 	c = c.lowered(received)
+	due := flagDueBy(st, c, received, tol)
 	if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
 		return committed{}, refuseAs(CodeBeforeRecord, instantText(c.At, false), instantText(st.LastAt, true))
 	}
@@ -728,6 +731,8 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 		out.refusal = t.st.WrongCredential(an.fail.Credential, until)
 	} else if err := emitCommand(t, an, pending, run); err != nil {
 		return committed{}, err
+	} else if err := due.check(t); err != nil {
+		return committed{}, err
 	}
 	if out.head, err = a.appendAndSign(stx, t, an, signed); err != nil {
 		return committed{}, err
@@ -738,6 +743,59 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 	}
 	out.next = st
 	return out, nil
+}
+
+// flagDue is a flag that had fallen by a command's receipt, on the clock
+// that runs, when the command claims an instant before it by more than
+// the receiving clock's uncertainty tol (none on one machine).
+type flagDue struct {
+	game      int
+	side      clock.Side
+	fell      time.Time
+	received  time.Time
+	tol       time.Duration
+	atClaimed time.Time
+}
+
+// flagDueBy is the flag a party's command on a protected match must leave
+// fallen (nil: none): a command stamped back (a party's instant may lie
+// up to LateAfter before its receipt) never stops a clock before a flag
+// that had fallen by the time the command came in — before, White moved
+// 3.4 s after his flag fell, stamped 4 s back, and escaped it, his clock
+// never shown fallen. Only the arbiter's credential records such an
+// instant (recorded late); a press genuinely made in time at another
+// station lies within the round trip of its receipt and is taken.
+func flagDueBy(st *State, c Cmd, received time.Time, tol time.Duration) *flagDue {
+	if !st.Protected() || c.claimsArbiter() {
+		return nil
+	}
+	g := st.CurrentGame()
+	if g == nil {
+		return nil
+	}
+	side, running := g.Clock.Running()
+	if !running {
+		return nil
+	}
+	fell, ok := g.Clock.FlagAt(side)
+	if !ok || fell.After(received) || !c.At.Before(fell.Add(-tol)) {
+		return nil
+	}
+	return &flagDue{game: g.Number, side: side, fell: fell, received: received, tol: tol, atClaimed: c.At}
+}
+
+// check refuses the command when the events it built stop the clock
+// before the flag fell (a move's press, a pause, a game's end): the flag
+// no longer shows fallen. A command that leaves that clock running (a
+// note, an offer) is taken.
+func (d *flagDue) check(t *tx) error {
+	if d == nil {
+		return nil
+	}
+	if g := t.st.Game(d.game); g == nil || g.Clock.Flag(d.side, d.fell).Fallen {
+		return nil
+	}
+	return refuseAs(CodeBeforeFallenFlag, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false), d.tol.String())
 }
 
 // catchUp is the state after the events another process appended since
