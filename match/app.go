@@ -175,8 +175,8 @@ func CheckGiven(st *State, at, received time.Time, tol time.Duration, byArbiter 
 
 // checkWhen refuses an instant the record may not take: before 1900,
 // before the match began, later than its receipt by more than the
-// receiving clock's uncertainty tol (none on one machine), or — on a protected match, for a party —
-// more than LateAfter before it.
+// receiving clock's uncertainty tol (none on one machine), or — on a
+// protected match, for a party — more than LateAfter before it.
 func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) error {
 	if err := CheckInstant(at); err != nil {
 		return err
