@@ -48,9 +48,10 @@ type watch struct {
 // that verifies but no longer holds the events the state was built from
 // (cut off, or rewritten with its hashes made anew) is taken the same
 // way, and so is a record whose file is no longer under its name (another
-// file renamed over it, or removed: CodeFileReplaced), whose state is
-// kept as it was. Events another process appended are taken as Refresh
-// takes them.
+// file renamed over it, or removed: CodeFileReplaced), or whose -wal or
+// -shm is no longer the one its connection uses (CodeSideFileReplaced,
+// store.DB.SideFileReplaced), whose state is kept as it was. Events
+// another process appended are taken as Refresh takes them.
 func (a *App) Watch(ctx context.Context) error {
 	a.watchMu.Lock()
 	defer a.watchMu.Unlock()
@@ -72,6 +73,15 @@ func (a *App) Watch(ctx context.Context) error {
 	if a.db.Replaced(stamp) {
 		a.mu.Lock()
 		a.problem = problem(CodeFileReplaced, a.db.Path())
+		a.mu.Unlock()
+		a.notify()
+		return nil
+	}
+	if side := a.db.SideFileReplaced(); side != "" {
+		// the App's own reads find the record as it was: the check below
+		// finds nothing, and its commits would go where nobody finds them
+		a.mu.Lock()
+		a.problem = problem(CodeSideFileReplaced, side)
 		a.mu.Unlock()
 		a.notify()
 		return nil

@@ -415,6 +415,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	db.noteOpened()
 	db.afterOwnWrite()
+	heldShm(path) // its identity now, as the connection has it (SideFileReplaced)
 	return db, nil
 }
 
@@ -507,6 +508,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
+	heldShm(path) // its identity now, as the connection has it (SideFileReplaced)
 	return db, nil
 }
 
