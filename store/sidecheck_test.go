@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -137,4 +139,103 @@ func TestASideFilePutInPlaceOrRemovedWhileTheRecordIsHeldIsSaid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestALogPutBesideAClosedRecordThatTakesItBackIsRefusedAtOpen (principle
+// 1): SQLite applies whatever -wal lies beside a file nobody holds over
+// its pages at the next open. A log put beside a closed record — an older
+// copy's of the same record, another record's — made it open as that copy,
+// events the file held gone, and verify passed (only a head or match id
+// written down elsewhere told); the next close made it the file's for
+// good. Open and OpenReadOnly now refuse it, in one sentence, the files
+// left as they were; the -wal moved away, the record opens as written. A
+// record's own log, holding commits its file does not yet (another
+// connection writing it, or one killed), opens as before.
+func TestALogPutBesideAClosedRecordThatTakesItBackIsRefusedAtOpen(t *testing.T) {
+	ctx := context.Background()
+	// a record of n events, closed (its log copied into it and removed),
+	// and the log of a copy taken after its first `older` events
+	closedRecord := func(t *testing.T, n, older int) (path string, olderLog []byte) {
+		db, path := newTestDB(t)
+		appendEvents(t, db, older)
+		b, err := os.ReadFile(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendEvents(t, db, n-older)
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path, b
+	}
+	for _, tc := range []struct {
+		name string
+		log  func(t *testing.T) (path string, log []byte, back int64)
+	}{
+		{"an older copy's -wal of the same record put beside it is refused", func(t *testing.T) (string, []byte, int64) {
+			path, b := closedRecord(t, 6, 3)
+			return path, b, 6
+		}},
+		{"another record's -wal put beside it is refused", func(t *testing.T) (string, []byte, int64) {
+			path, _ := closedRecord(t, 6, 3)
+			_, b := closedRecord(t, 2, 2)
+			return path, b, 6
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path, log, back := tc.log(t)
+			writeFile(t, path+"-wal", log)
+			sum, walSum := fileSum(t, path), fileSum(t, path+"-wal")
+			for _, open := range []func(context.Context, string) (*DB, error){Open, OpenReadOnly} {
+				db, err := open(ctx, path)
+				if err == nil {
+					evs, _ := db.EventsAfter(ctx, 0)
+					db.Close()
+					t.Fatalf("opened, holding %d events", len(evs))
+				}
+				if ErrorCode(err) != CodeLogTakesBack || !strings.Contains(err.Error(), fmt.Sprintf("event %d as the file holds it", back)) {
+					t.Fatalf("the refusal: %v, want %s naming event %d", err, CodeLogTakesBack, back)
+				}
+			}
+			if fileSum(t, path) != sum || fileSum(t, path+"-wal") != walSum {
+				t.Fatal("a refused open changed the files")
+			}
+			if err := os.Remove(path + "-wal"); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(path + "-shm")
+			db := openTest(t, path)
+			if evs, err := db.EventsAfter(ctx, 0); err != nil || len(evs) != 6 {
+				t.Fatalf("the -wal moved away: %d events (%v), want 6", len(evs), err)
+			}
+		})
+	}
+	t.Run("a record's own log, holding commits its file does not, opens as before", func(t *testing.T) {
+		path, _ := closedRecord(t, 3, 3)
+		keep := rawDB(t, path) // another connection: the closing handle below is not the last
+		t.Cleanup(func() { keep.Close() })
+		if _, err := keep.Exec("SELECT count(*) FROM events"); err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendEvents(t, db, 3)
+		db.Close()
+		if !walHasContent(path) {
+			t.Fatal("the -wal holds nothing: the case is not tried")
+		}
+		for _, open := range []func(context.Context, string) (*DB, error){Open, OpenReadOnly} {
+			db, err := open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs, err := db.EventsAfter(ctx, 0)
+			db.Close()
+			if err != nil || len(evs) != 6 {
+				t.Fatalf("%d events (%v), want 6", len(evs), err)
+			}
+		}
+	})
 }

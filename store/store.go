@@ -318,6 +318,11 @@ func inspect(ctx context.Context, path string) (version int, existing, missing b
 			return 0, false, false, release, err
 		}
 		empty = objects == 0
+		if !already && appID == ApplicationID && uv >= 5 && uv <= SchemaVersion() {
+			if seq, back := logTakesBack(ctx, path); back {
+				return 0, false, false, release, refuse(CodeLogTakesBack, path, seq) // logcheck.go
+			}
+		}
 	}
 	switch {
 	case appID == 0 && uv == 0 && empty:
