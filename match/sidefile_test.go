@@ -22,8 +22,8 @@ func copyFile(t *testing.T, src, dst string) {
 // TestARunningCoreFindsItsLogOrIndexReplacedAtItsNextWatch (principle 1,
 // any edit of the file is detected): a -wal put beside the record in place
 // of the one the console writes — an older copy's of the same record (a
-// backup taken by copying the files while the console ran), the record's
-// own copied back over it, or none — and a -shm put in place of its own,
+// backup taken by copying the files while the console ran), renamed over
+// it or written over it in place, or none — and a -shm put in place of its own,
 // while the console runs, is found at the next watch: the console's own
 // reads find the record as it was (its connection keeps the files it
 // opened), so the check of the record found nothing, and its commands went
@@ -39,6 +39,9 @@ func TestARunningCoreFindsItsLogOrIndexReplacedAtItsNextWatch(t *testing.T) {
 			if err := os.Rename(older+"-wal", path+"-wal"); err != nil {
 				t.Fatal(err)
 			}
+		}},
+		{"an older copy's -wal written over the record's in place (cp: the same file; SQLite's reads failed, a disk I/O error)", "-wal", func(t *testing.T, path, older string) {
+			copyFile(t, older+"-wal", path+"-wal")
 		}},
 		{"the record's -wal removed", "-wal", func(t *testing.T, path, older string) {
 			if err := os.Remove(path + "-wal"); err != nil {

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -64,12 +66,20 @@ func (db *DB) SideFileReplaced() string {
 	}
 	gone, settled := shmReplaced(db.path, db.side, again)
 	w.mu.Lock()
+	look := w.lookLog && settled && !gone
+	w.lookLog = w.lookLog && !look
+	w.mu.Unlock()
+	foreign := look && logForeign(db.path, db.side)
+	w.mu.Lock()
 	defer w.mu.Unlock()
 	if settled {
 		w.shmAgain = false
 	}
 	if gone && w.replaced == "" {
 		w.replaced = "-shm"
+	}
+	if foreign && w.replaced == "" {
+		w.replaced = "-wal"
 	}
 	if w.replaced != "" {
 		return db.side + w.replaced
@@ -104,4 +114,40 @@ func shmReplaced(path, side string, again bool) (replaced, settled bool) {
 		return false, true
 	}
 	return true, true
+}
+
+// logForeign reports whether the -wal beside side is not the log the
+// wal-index of the record at path (the process's held -shm) describes:
+// bytes written over it in place (cp of another copy's log onto it keeps
+// the file, so its identity), where the index has committed frames, its
+// header's salts or page size are not the index's, or it is shorter than
+// the frames committed. SQLite's reads of such a log fail (a short read:
+// "disk I/O error") or read another copy's pages. The index is read again
+// after the log: a checkpoint that restarted or truncated the log
+// meanwhile (the index first, then the log) is not said foreign.
+// WALChanged finds the log's stat moved before SideFileReplaced looks so.
+func logForeign(path, side string) bool {
+	idx, ok := readWALIndex(path)
+	if !ok || idx.mxFrame == 0 {
+		return false
+	}
+	f, err := os.Open(side + "-wal") // SQLite holds no lock on the log itself
+	if err != nil {
+		return false // none: its identity tells (noteLogID)
+	}
+	defer f.Close()
+	foreign := true
+	var hdr [walHeaderSize]byte
+	if _, err := io.ReadFull(f, hdr[:]); err == nil {
+		be := binary.BigEndian
+		fi, err := f.Stat()
+		foreign = err == nil && (be.Uint32(hdr[16:]) != idx.salt[0] || be.Uint32(hdr[20:]) != idx.salt[1] ||
+			int(be.Uint32(hdr[8:])) != idx.pageSize ||
+			fi.Size() < walHeaderSize+int64(idx.mxFrame)*int64(walFrameHeaderSize+idx.pageSize))
+	}
+	if !foreign {
+		return false
+	}
+	again, ok := readWALIndex(path)
+	return ok && again == idx
 }

@@ -59,6 +59,21 @@ func TestASideFilePutInPlaceOrRemovedWhileTheRecordIsHeldIsSaid(t *testing.T) {
 			}
 			putOver(t, path+"-wal", b)
 		}, "-wal"},
+		{"another copy's -wal written over the record's in place (cp: the same file) is said replaced", func(t *testing.T, db *DB, path string) {
+			b, err := os.ReadFile(otherCopy(t) + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, path+"-wal", b)
+		}, "-wal"},
+		{"an older copy of the record's own -wal written over it in place is said replaced", func(t *testing.T, db *DB, path string) {
+			b, err := os.ReadFile(path + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			appendEvents(t, db, 2)
+			writeFile(t, path+"-wal", b)
+		}, "-wal"},
 		{"the -wal removed is said replaced", func(t *testing.T, db *DB, path string) {
 			if err := os.Remove(path + "-wal"); err != nil {
 				t.Fatal(err)

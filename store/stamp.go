@@ -82,6 +82,7 @@ type walWatch struct {
 	logID    os.FileInfo
 	replaced string
 	shmAgain bool
+	lookLog  bool // WALChanged found the log's stat moved: SideFileReplaced reads its header
 }
 
 // beforeOwnWrite is called before the DB's own write transaction, with the
@@ -134,6 +135,7 @@ func (db *DB) WALChanged() bool {
 	moved, wrote := w.moved || !s.Same(w.known), w.wrote
 	w.known, w.moved, w.wrote = s, false, false
 	w.noteLogID(s)
+	w.lookLog = w.lookLog || moved
 	w.mu.Unlock()
 	if !moved && wrote {
 		moved = !walIntact(db.path, db.side)
