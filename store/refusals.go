@@ -50,7 +50,7 @@ var english = phrase.Table[Code]{
 	CodeNoFile:       "store: open %s read-only: the file does not exist; check the path (%v: %v)",
 	CodeFaultCount:   "count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2",
 	CodeFaultPoint:   "point %q is not one of %s",
-	CodeLogTakesBack: "the -wal file beside %s is not its own log: opened with it, the record would no longer hold event %d as the file holds it (an older copy's log, or another record's, was put beside it); move the -wal file away to open the record as it was written, and keep both files for the appeals board",
+	CodeLogTakesBack: "the -wal file beside %s would change event %d the file holds (another copy's log was put beside it, or the record was edited and the edit not yet copied into the file), and opening it to write would make that final; check it with arbiter verify, or move the -wal file away to open the record as the file holds it, and keep both files for the appeals board",
 	CodeNotWritten:   "the event was not written: the file holds a trigger that Arbiter did not make, which dropped it; nothing of the command was recorded — keep the file as it is for the appeals board and continue from a backup",
 }
 
