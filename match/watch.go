@@ -165,7 +165,9 @@ func (a *App) Watch(ctx context.Context) error {
 // check checks the record evs, sigs as New checks it. After a check that
 // held (w.walk), the events it walked are hashed again, the signature rows
 // it walked must be as they were, and only the events after them are
-// walked (their signatures verified); else the record is walked whole. A
+// walked, every signature of theirs verified (IncomingWalk.CheckEvery: also
+// under a later head, which vouches for the events, not for their rows);
+// else the record is walked whole. A
 // signature row that is not as it was is named by Verify's check of every
 // signature, or, if that holds, as edited. It returns the report and, when
 // the record holds, the walk through it.
@@ -206,7 +208,7 @@ func (w watch) check(evs []store.Event, sigs []store.Signature) (RecordReport, *
 			after = append(after, s)
 		}
 	}
-	return w.walk.Check(evs[:n], evs[n:], after)
+	return w.walk.CheckEvery(evs[:n], evs[n:], after)
 }
 
 // checkNew runs on the events the check walked since the last (all, the

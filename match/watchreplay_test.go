@@ -3,7 +3,9 @@ package match
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,5 +155,37 @@ func TestARunningCoreChecksTheEventsOthersWroteAsVerifyDoes(t *testing.T) {
 				t.Error("a move was taken after the forged event")
 			}
 		})
+	}
+}
+
+// TestARunningCoreFindsASignatureRowAlteredBeforeItsWatchWalkedTheEvent
+// (principle 1): the App's own commands move no stamp, so its watch walks
+// their events only at the next change another writer makes. A station
+// signature row of such an event altered with sqlite3 before then, under a
+// head the arbiter signed at a later command, was taken as the open takes
+// rows under the last head (present, the right key, not verified): the
+// watch compares only the rows it walked. The watch now verifies every
+// signature of the events it walks for the first time (the station's own
+// watch test failed so about one run in three).
+func TestARunningCoreFindsASignatureRowAlteredBeforeItsWatchWalkedTheEvent(t *testing.T) {
+	f := newFixture(t)
+	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
+	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: arbiterPass}))
+	f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+	f.ok(f.app.Watch(f.ctx)) // walks the record as it stands
+	for _, m := range []string{"e4", "c5", "c3"} {
+		if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), m, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.ok(f.app.Watch(f.ctx)) // nothing but the App's own commands: not walked
+	evs, _ := readRecord(t, f.db.Path())
+	e := evs[len(evs)-2] // 1...c5, under the head signed at 2.c3
+	alterSignature(t, f.db.Path(), e.Seq, store.SigStation)
+	f.ok(f.app.Watch(f.ctx))
+	want := fmt.Sprintf("event %d (move) does not match the hash its station signed", e.Seq)
+	if p := f.app.Why(); p == nil || !strings.Contains(p.Error(), want) {
+		t.Fatalf("the problem: %v, want %q", p, want)
 	}
 }
