@@ -48,19 +48,24 @@ func (a *App) Beat(ctx context.Context, now time.Time) error {
 // heartbeat was written in (fileID).
 const metaBeatFile = "heartbeat.file"
 
-// copied tells whether the file is a copy of the one whose console wrote
-// the heartbeat hb (pid > 0: a console that never closed it): the file's
-// identity differs from the one the console noted, or, where none was
-// noted, the file had no -wal (a console that crashes leaves its -wal; a
-// command's open after the crash may merge and remove it, which the
-// identity tells apart).
+// copied tells whether the file is a copy, without its -wal, of the file
+// whose console wrote the heartbeat (one that never closed it): it had no
+// -wal beside it when it was opened (a console that crashes leaves its
+// -wal) and is another file than the one the console noted (any command's
+// open after a crash merges and removes the -wal the crash left: the same
+// file is the crash's). Where no identity can be read (Windows) or none was
+// noted (a file written before the note), the missing -wal alone tells. A
+// file copied with its -wal is the crash's image, and said as a crash.
 func (a *App) copied(ctx context.Context) bool {
+	if !a.db.OpenedWithoutLog() {
+		return false
+	}
 	if id := fileID(a.db.Path()); id != "" {
 		if was, err := a.db.Meta(ctx, metaBeatFile); err == nil {
 			return was != id
 		}
 	}
-	return a.db.OpenedWithoutLog()
+	return true
 }
 
 // Closing records that the console quits normally (the clocks keep running
@@ -104,14 +109,9 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 // ran, as the heartbeat shows it at now, with the side whose clock runs; nil
 // when there was none (or it was already noted).
 //
-// A file its console never closed with no -wal beside it when it was
-// opened was either copied without its -wal while the console ran (cp of
-// the file alone: the commits still in the console's -wal are not in it),
-// or the console crashed and its -wal was copied into the file and removed
-// since (by any later command's close). Where the console's process still
-// runs on this machine it is the copy, said so also in the record; else a
-// warning (warn: nothing is recorded) says both, and a recorded note says
-// the absence as before. A backup is no such copy (store.CopyPID).
+// A file its console never closed that is a copy of it (copied) or a
+// backup (store.CopyPID) is said to be one instead, and nothing is
+// recorded for it (CheckRecovery, ArmRecovery).
 func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
 	if a.Why() != nil {
 		return nil, 0, nil // nothing runs on a record that does not verify
@@ -141,8 +141,6 @@ func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clo
 	case hb.PID == store.CopyPID:
 		p.copied = copyBackup // made by Backup: its console may run on
 	case hb.PID > 0 && a.copied(ctx):
-		// a console that crashes leaves its -wal: a file its console never
-		// closed that has none is a copy of it
 		p.copied, p.pid, p.host = copyGone, hb.PID, hb.Host
 		if host, _ := os.Hostname(); hb.Host == host && processAlive(hb.PID) {
 			p.copied = copySure
@@ -191,7 +189,7 @@ type copyKind int
 
 const (
 	copyNo     copyKind = iota
-	copyGone            // no -wal, the console never closed it: copied while it ran
+	copyGone            // copied without its -wal while its console ran (copied)
 	copySure            // and the console's process still runs on this machine
 	copyBackup          // the heartbeat says store.CopyPID: a backup (arbiter backup, restored or not)
 )
