@@ -72,7 +72,7 @@ func (db *DB) noteOpened() {
 // changed by other means before one of them (walMoved).
 type walWatch struct {
 	mu    sync.Mutex
-	known Stamp
+	known logLook
 	moved bool
 	wrote bool // the DB wrote since WALChanged last looked
 }
@@ -88,10 +88,10 @@ type walWatch struct {
 // otherwise see the first's commit before the first noted it, and the
 // watch would check the record whole for nothing.
 func (db *DB) beforeOwnWrite() {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	if !s.Same(w.known) {
+	if !s.same(w.known) {
 		w.moved = true
 	}
 	w.mu.Unlock()
@@ -100,7 +100,7 @@ func (db *DB) beforeOwnWrite() {
 // afterOwnWrite notes the -wal as the DB's own commit left it (the
 // connection still held, as for beforeOwnWrite).
 func (db *DB) afterOwnWrite() {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
@@ -119,10 +119,10 @@ func (db *DB) afterOwnWrite() {
 // checksums (walIntact, walcheck.go; outside the lock the DB's commits
 // take, so none waits for it).
 func (db *DB) WALChanged() bool {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	moved, wrote := w.moved || !s.Same(w.known), w.wrote
+	moved, wrote := w.moved || !s.same(w.known), w.wrote
 	w.known, w.moved, w.wrote = s, false, false
 	w.mu.Unlock()
 	if !moved && wrote {

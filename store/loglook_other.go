@@ -1,0 +1,18 @@
+//go:build !unix
+
+package store
+
+// logLook is what the file system says of the write-ahead log (the -wal
+// file): its Stamp, where the platform has no stat(2) to read as values
+// (loglook_unix.go).
+type logLook struct{ s Stamp }
+
+// lookAtLog looks at the file at path without opening it (stampOf).
+func lookAtLog(path string) logLook { return logLook{stampOf(path)} }
+
+// same reports whether l and o saw the same file, unchanged (Stamp.Same).
+func (l logLook) same(o logLook) bool { return l.s.Same(o.s) }
+
+// logLookAllocs is what one lookAtLog allocates: os.Stat's FileInfo and
+// the path it converts.
+const logLookAllocs = 2
