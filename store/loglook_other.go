@@ -12,7 +12,3 @@ func lookAtLog(path string) logLook { return logLook{stampOf(path)} }
 
 // same reports whether l and o saw the same file, unchanged (Stamp.Same).
 func (l logLook) same(o logLook) bool { return l.s.Same(o.s) }
-
-// logLookAllocs is what one lookAtLog allocates: os.Stat's FileInfo and
-// the path it converts.
-const logLookAllocs = 2

@@ -104,19 +104,3 @@ func later(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
-
-// TestTheWatchsLooksAroundACommitAllocateOnlyThePath: the two looks at the
-// -wal that every commit takes (beforeOwnWrite, afterOwnWrite) allocate
-// no more than lookAtLog's own (on unix the path's C string: where os.Stat
-// made a FileInfo of 240 bytes at each).
-func TestTheWatchsLooksAroundACommitAllocateOnlyThePath(t *testing.T) {
-	db, _ := newTestDB(t)
-	appendEvents(t, db, 1)
-	got := testing.AllocsPerRun(100, func() {
-		db.beforeOwnWrite()
-		db.afterOwnWrite()
-	})
-	if got > 2*logLookAllocs {
-		t.Errorf("the looks around a commit allocate %v times, want at most %d", got, 2*logLookAllocs)
-	}
-}

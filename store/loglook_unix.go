@@ -41,6 +41,3 @@ func lookAtLog(path string) logLook {
 
 // same reports whether l and o saw the same file, unchanged (Stamp.Same).
 func (l logLook) same(o logLook) bool { return l == o }
-
-// logLookAllocs is what one lookAtLog allocates: the path's C string.
-const logLookAllocs = 1
