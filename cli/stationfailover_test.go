@@ -328,8 +328,11 @@ func TestAPressGivenWhileTheAuthorityIsFrozenIsChargedToTheInstantItWasGiven(t *
 	// differ by microseconds: match.StampTolerance).
 	tol := max(time.Duration(ps.UncertaintyNS), time.Millisecond)
 	want := pressed // the instant the laptop stamped
-	if ps.Raised {
+	switch {
+	case ps.Raised:
 		want = received.Add(-rtt) // the earliest the first receipt allows
+	case ps.Lowered:
+		want = received // a stamp after its receipt, within its uncertainty: lowered to it
 	}
 	t.Logf("the authority (%s) frozen; the move given 2 s into the freeze committed after %v; the laptop stamped it %v after the test gave it, the first receipt (%s) was %v after the stamp, recorded %v after the stamp: %s",
 		auth, took.Round(time.Millisecond), pressed.Sub(given), ps.ReceivedBy, received.Sub(pressed), mv.at.Sub(pressed), mv.payload)

@@ -55,7 +55,7 @@ var words = phrase.Dictionary{
 	string(match.CodeTooLate):                     "the instant %s is more than 5 s before the moment the command was received (%s): on a protected match only the arbiter's credential (--pin, or his --key-file) records an earlier instant",
 	string(match.CodeBeforeClock):                 "the instant %s is earlier than the last event of this game's clock (%s): the clock's time never runs back",
 	string(match.CodeBeforeRecord):                "the command's time %s is earlier than the last event in the record (%s): time in the record never runs back",
-	string(match.CodeFlagNotYetCome):              "%s's flag falls at %s, after the moment the command was received (%s): a flag that had not fallen when the command came in is never recorded as fallen; give the command again once it has fallen, without --at",
+	string(match.CodeBeforeFallenFlag):            "%s's flag fell at %s, before the moment the command was received (%s), and the command claims %s, earlier than the fall by more than the clock's uncertainty (%s): a party's command received after a flag fell never stops that clock before it; if it truly came in time, the arbiter records it with his credential (--pin, or his --key-file)",
 	string(match.CodeNoPressWaiting):              "no clock press is waiting for its move: enter the move without --pressed",
 	string(match.CodePressedBeforeMove):           "%s pressed the clock before the move was recorded: enter it with 'move %s --pressed'",
 	string(match.CodeClocksStopped):               "the clocks are stopped (%s): the arbiter resumes them with 'resume'",

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/store"
 )
@@ -63,15 +64,20 @@ type Cmd struct {
 
 // The bounds on a command's instant (docs/store.md, "The instant an event
 // claims and the instant it was received"): nobody records an instant
-// later than the receiving clock by more than its uncertainty (on one
-// machine FutureTolerance; at a station's authority the round trip its
-// receiving holder measured to the sender), nor one before 1900 or before
-// the match began; on a protected match a party's instant may lie at most
+// later than its receipt — on one machine the receipt is this machine's
+// clock and a later instant is refused; at a station's authority a stamp
+// later than the first receipt by no more than the receiving clock's
+// uncertainty (StampTolerance) is lowered to the receipt (Stamp.Lowered),
+// and one later still is refused — nor one before 1900 or before the
+// match began; on a protected match a party's instant may lie at most
 // LateAfter before its receipt (the arbiter's credential records earlier
-// ones: such events are recorded late).
+// ones: such events are recorded late), and never before a flag that had
+// fallen by its receipt when it would stop that clock (flagDueBy).
 const (
-	FutureTolerance = time.Second
-	LateAfter       = 5 * time.Second
+	// UncertaintyCap is the most of a stated clock uncertainty (a
+	// sender's, a receipt's) a station's stamp is allowed.
+	UncertaintyCap = time.Second
+	LateAfter      = 5 * time.Second
 )
 
 // Earliest is the earliest instant a command may claim.
@@ -88,32 +94,53 @@ func CheckInstant(at time.Time) error {
 
 // StampTolerance is how much later than its receipt a station's stamp may
 // be: the round trip the receiving holder measured to the sender, or the
-// sender's own stated uncertainty (at most FutureTolerance) when that is
+// sender's own stated uncertainty (at most UncertaintyCap) when that is
 // larger or none was measured, and never less than a millisecond (two
 // processes' clocks on one machine, and a timeline carried forward on the
 // wall clock, differ by microseconds); plus the receipt's own uncertainty
-// (at most FutureTolerance): the receipt is an instant on the receiving
+// (at most UncertaintyCap): the receipt is an instant on the receiving
 // holder's estimate of the match timeline, which is only as exact as that
 // holder states, and the authority continues its predecessor's timeline
-// only within the bound of its estimate when it took over.
+// only within the bound of its estimate when it took over. Such a stamp
+// is lowered to its receipt (Cmd.lowered).
 func StampTolerance(rtt, uncertainty, receipt time.Duration) time.Duration {
-	return max(rtt, min(uncertainty, FutureTolerance), time.Millisecond) + min(max(receipt, 0), FutureTolerance)
+	return max(rtt, min(uncertainty, UncertaintyCap), time.Millisecond) + min(max(receipt, 0), UncertaintyCap)
 }
 
-// receipt is the instant the command was received and how much later than
-// it the command's instant may be (the receiving clock's uncertainty). A
-// command forwarded by a station was received at its first receipt by a
-// record holder, with the round trip that holder measured to the sender
-// (or, when none was measured, the sender's own stated uncertainty, at
-// most FutureTolerance).
+// receipt is the instant the command was received and how far its
+// instant may lie from it by the receiving clock's uncertainty. A command
+// forwarded by a station was received at its first receipt by a record
+// holder, with the round trip that holder measured to the sender (or, when
+// none was measured, the sender's own stated uncertainty, at most
+// UncertaintyCap): StampTolerance. A command given on this machine was
+// received on this machine's clock, the one its instant was read on (the
+// console's key, "now", the command line's --at read against it): none.
 func (c Cmd) receipt(at time.Time) (time.Time, time.Duration) {
 	switch {
 	case c.Stamp != nil && !c.Stamp.Received.IsZero():
 		return c.Stamp.Received, StampTolerance(c.Stamp.RTT, c.Stamp.Uncertainty, c.Stamp.ReceiptUncertainty)
 	case !c.Received.IsZero():
-		return c.Received, FutureTolerance
+		return c.Received, 0
 	}
-	return at, FutureTolerance
+	return at, 0
+}
+
+// lowered is the command with an instant later than its receipt (a
+// station's stamp, within the receiving clock's uncertainty: checkWhen
+// refused one later still) lowered to the receipt, and its stamp marked
+// Lowered (the instant stamped stays in Stamp.Pressed, as signed): no
+// event's instant lies after its receipt.
+func (c Cmd) lowered(received time.Time) Cmd {
+	if !c.At.After(received) {
+		return c
+	}
+	c.At = received
+	if c.Stamp != nil {
+		st := *c.Stamp
+		st.Lowered = true
+		c.Stamp = &st
+	}
+	return c
 }
 
 // claimsArbiter reports whether the command is given with the arbiter's
@@ -133,21 +160,23 @@ func (c Cmd) claimsArbiter() bool {
 
 // CheckGiven checks an instant given with a command (--at) where the
 // command is given, as the authority will (checkWhen): received is when
-// this station received it, on the match timeline; byArbiter whether it
-// is given with the arbiter's credential. A station refuses here what the
-// authority would refuse, in the same words.
-func CheckGiven(st *State, at, received time.Time, byArbiter bool) error {
+// this station received it, on the match timeline, and tol how far that
+// estimate may lie from the authority's (StampTolerance of the round trip
+// to it); byArbiter whether it is given with the arbiter's credential. A
+// station refuses here what the authority would refuse, in the same
+// words.
+func CheckGiven(st *State, at, received time.Time, tol time.Duration, byArbiter bool) error {
 	c := Cmd{Actor: Actor{Role: RoleOperator}}
 	if byArbiter {
 		c.Role = RoleSystem
 	}
-	return checkWhen(st, c, at, received, FutureTolerance)
+	return checkWhen(st, c, at, received, tol)
 }
 
 // checkWhen refuses an instant the record may not take: before 1900,
 // before the match began, later than its receipt by more than the
-// receiving clock's uncertainty, or — on a protected match, for a party —
-// more than LateAfter before it.
+// receiving clock's uncertainty tol (none on one machine), or — on a
+// protected match, for a party — more than LateAfter before it.
 func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) error {
 	if err := CheckInstant(at); err != nil {
 		return err
@@ -171,13 +200,15 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 // receiving holder's estimate of the timeline and the authority's
 // continuation of it, StampTolerance); Raised when the stamp was earlier
 // than the receipt minus that round trip and so raised to that bound;
+// Lowered when it was later than the receipt (within StampTolerance) and
+// so lowered to the receipt (Cmd.lowered);
 // Correction when it arrived late (more than a second after the press, as
 // after a failover), so that its press corrects the clocks shown meanwhile.
 type Stamp struct {
 	Pressed, Received                    time.Time
 	ReceivedBy                           string
 	RTT, Uncertainty, ReceiptUncertainty time.Duration
-	Raised, Correction                   bool
+	Raised, Lowered, Correction          bool
 }
 
 // App is the application core over one database: it holds the state rebuilt
@@ -645,6 +676,7 @@ func (a *App) before(c Cmd) (*State, authn, error) {
 		if err := checkWhen(base, c, c.At, received, tol); err != nil {
 			return nil, authn{}, &refusedBefore{err}
 		}
+		provisional = c.lowered(received).At
 	}
 	an, err := authenticate(base, c, provisional)
 	if err != nil {
@@ -680,6 +712,8 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 	if err := checkWhen(st, c, c.At, received, tol); err != nil {
 		return committed{}, err
 	}
+	c = c.lowered(received)
+	due := flagDueBy(st, c, received, tol)
 	if !clockBound && !st.LastAt.IsZero() && c.At.Before(st.LastAt) {
 		return committed{}, refuseAs(CodeBeforeRecord, instantText(c.At, false), instantText(st.LastAt, true))
 	}
@@ -697,6 +731,8 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 		out.refusal = t.st.WrongCredential(an.fail.Credential, until)
 	} else if err := emitCommand(t, an, pending, run); err != nil {
 		return committed{}, err
+	} else if err := due.check(t); err != nil {
+		return committed{}, err
 	}
 	if out.head, err = a.appendAndSign(stx, t, an, signed); err != nil {
 		return committed{}, err
@@ -707,6 +743,59 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 	}
 	out.next = st
 	return out, nil
+}
+
+// flagDue is a flag that had fallen by a command's receipt, on the clock
+// that runs, when the command claims an instant before it by more than
+// the receiving clock's uncertainty tol (none on one machine).
+type flagDue struct {
+	game      int
+	side      clock.Side
+	fell      time.Time
+	received  time.Time
+	tol       time.Duration
+	atClaimed time.Time
+}
+
+// flagDueBy is the flag a party's command on a protected match must leave
+// fallen (nil: none): a command stamped back (a party's instant may lie
+// up to LateAfter before its receipt) never stops a clock before a flag
+// that had fallen by the time the command came in — before, White moved
+// 3.4 s after his flag fell, stamped 4 s back, and escaped it, his clock
+// never shown fallen. Only the arbiter's credential records such an
+// instant (recorded late); a press genuinely made in time at another
+// station lies within the round trip of its receipt and is taken.
+func flagDueBy(st *State, c Cmd, received time.Time, tol time.Duration) *flagDue {
+	if !st.Protected() || c.claimsArbiter() {
+		return nil
+	}
+	g := st.CurrentGame()
+	if g == nil {
+		return nil
+	}
+	side, running := g.Clock.Running()
+	if !running {
+		return nil
+	}
+	fell, ok := g.Clock.FlagAt(side)
+	if !ok || fell.After(received) || !c.At.Before(fell.Add(-tol)) {
+		return nil
+	}
+	return &flagDue{game: g.Number, side: side, fell: fell, received: received, tol: tol, atClaimed: c.At}
+}
+
+// check refuses the command when the events it built stop the clock
+// before the flag fell (a move's press, a pause, a game's end): the flag
+// no longer shows fallen. A command that leaves that clock running (a
+// note, an offer) is taken.
+func (d *flagDue) check(t *tx) error {
+	if d == nil {
+		return nil
+	}
+	if g := t.st.Game(d.game); g == nil || g.Clock.Flag(d.side, d.fell).Fallen {
+		return nil
+	}
+	return refuseAs(CodeBeforeFallenFlag, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false), d.tol.String())
 }
 
 // catchUp is the state after the events another process appended since

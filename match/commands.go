@@ -698,9 +698,6 @@ func (p Pause) run(t *tx, _ *Result) error {
 	if cs, ok := g.Side(t.st.Match.Computer); ok && cs == running && p.cause() == CauseFault {
 		return refuseAs(CodeNoPauseForFault)
 	}
-	if err := t.flagNotYetCome(g, running); err != nil {
-		return err
-	}
 	return t.emit(g.Number, KindPause, SidePayload{Side: running.String(), Reason: p.Reason, Call: p.Call, Cause: p.cause()})
 }
 

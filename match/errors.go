@@ -112,8 +112,9 @@ const (
 	CodeTooLate      Code = "instant-too-early-for-a-party"
 	CodeBeforeClock  Code = "instant-before-clock"
 	CodeBeforeRecord Code = "instant-before-record"
-	// A flag falling after the command's receipt, before its instant (tx.flagNotYetCome).
-	CodeFlagNotYetCome Code = "instant-flag-not-yet-fallen"
+	// A party's command received after a flag fell that would stop that
+	// clock before it (flagDue.check).
+	CodeBeforeFallenFlag Code = "instant-before-a-fallen-flag"
 )
 
 // The refusals every face words alike (the shared dictionary,

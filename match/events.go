@@ -109,7 +109,8 @@ type SidePayload struct {
 // where it happened, the first receipt by any record holder (which, and the
 // round trip it measured to the sender), the sender's clock uncertainty,
 // the receipt's (match.Stamp); raised: the stamp was raised to receipt
-// minus round trip; correction: it arrived late and corrects the clocks
+// minus round trip; lowered: it was later than the receipt (within the
+// receiving clock's uncertainty) and lowered to it; correction: it arrived late and corrects the clocks
 // shown. Empty for a press given where the record is.
 type PressStamp struct {
 	PressedNS            int64  `json:"pressed_ns,omitempty"`
@@ -119,6 +120,7 @@ type PressStamp struct {
 	UncertaintyNS        int64  `json:"uncertainty_ns,omitempty"`
 	ReceiptUncertaintyNS int64  `json:"receipt_uncertainty_ns,omitempty"`
 	Raised               bool   `json:"raised,omitempty"`
+	Lowered              bool   `json:"lowered,omitempty"`
 	Correction           bool   `json:"correction,omitempty"`
 }
 
@@ -129,7 +131,7 @@ func pressStamp(st *Stamp) PressStamp {
 	}
 	return PressStamp{PressedNS: st.Pressed.UnixNano(), ReceivedNS: st.Received.UnixNano(), ReceivedBy: st.ReceivedBy,
 		RTTNS: int64(st.RTT), UncertaintyNS: int64(st.Uncertainty), ReceiptUncertaintyNS: int64(st.ReceiptUncertainty),
-		Raised: st.Raised, Correction: st.Correction}
+		Raised: st.Raised, Lowered: st.Lowered, Correction: st.Correction}
 }
 
 // AdjustPayload is an arbiter's clock correction.

@@ -259,30 +259,12 @@ func (t *tx) bothFlags(g *Game) error {
 		if !fl[s].Fallen {
 			return refuseAs(CodeBothFlagsNotFallen, colour(s), clock.FormatReading(g.Clock.Remaining(s, at)))
 		}
-		if err := t.flagNotYetCome(g, s); err != nil {
-			return err
-		}
 	}
 	if fl[clock.White].OrderUnknown && fl[clock.Black].OrderUnknown {
 		return refuseAs(CodeBothFlagsRecorded)
 	}
 	return t.emit(g.Number, KindFlag, FlagPayload{Side: "both", OrderUnknown: true,
 		WhiteFellAt: rfc(fl[clock.White].At), BlackFellAt: rfc(fl[clock.Black].At)})
-}
-
-// flagNotYetCome refuses a command that would record side's flag as fallen
-// (a claim of it, a pause that stops its clock) when the flag falls after
-// the moment the command was received: its instant may be later than its
-// receipt by the receiving clock's uncertainty (checkWhen), but a flag that
-// falls in that margin had not fallen when the command came in, and nobody
-// wins a game on time by stamping an instant that has not yet come. Given
-// again once the flag has fallen, the command is taken.
-func (t *tx) flagNotYetCome(g *Game, side clock.Side) error {
-	fell, ok := g.Clock.FlagAt(side)
-	if !ok || t.received.IsZero() || !fell.After(t.received) || fell.After(t.cmd.At) {
-		return nil
-	}
-	return refuseAs(CodeFlagNotYetCome, colour(side), t.st.Match.Instant(fell), instantText(t.received, false))
 }
 
 // decidingFlag is the flag a claim of the claimed side's flag is judged on
@@ -297,9 +279,6 @@ func (t *tx) decidingFlag(g *Game, claimed clock.Side) (clock.Side, clock.Flag, 
 	}
 	if f.OrderUnknown {
 		return side, f, refuseAs(CodeFlagOrderUnknown, colour(side))
-	}
-	if err := t.flagNotYetCome(g, side); err != nil {
-		return side, f, err
 	}
 	of := g.Clock.Flag(side.Other(), at)
 	if !of.Fallen || of.OrderUnknown {

@@ -635,7 +635,10 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 // stations, signed by a station key of his own, and verify passed. The move
 // event must carry the input signed and, when it pressed the clock, the
 // instant stamped where it was given (its pressed_ns; the event's own
-// instant is that one, or raised to the receipt's bound, never earlier).
+// instant is that one, or raised to the receipt's bound, never earlier —
+// but for a stamp later than its receipt, lowered exactly to the receipt
+// and marked lowered; a record written before such stamps were lowered
+// has none, and is read as written).
 // That the input is the move recorded (san, uci) is checked on the
 // positions by VerifyRecordAgainst (checkRequestMoves).
 func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
@@ -649,12 +652,19 @@ func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
 		}
 		var p MovePayload
 		if json.Unmarshal(e.Payload, &p) != nil || p.Input != m.Input ||
-			(p.Press && (p.PressedNS != req.AtNS || e.At.UnixNano() < req.AtNS)) {
+			(p.Press && (p.PressedNS != req.AtNS || (e.At.UnixNano() < req.AtNS && !lowered(e, p.PressStamp)))) {
 			return bad(i+j, CodeRequestOtherMove, m.Input, signerWord(req.Signer))
 		}
 		return nil
 	}
 	return bad(i, CodeRequestOtherMove, m.Input, signerWord(req.Signer))
+}
+
+// lowered reports whether e's instant is its stamp lowered to the
+// receipt: marked so, the receipt the event records, and earlier than
+// the instant stamped (Cmd.lowered).
+func lowered(e store.Event, p PressStamp) bool {
+	return p.Lowered && e.At.UnixNano() == p.ReceivedNS && e.Received.UnixNano() == p.ReceivedNS && p.ReceivedNS < p.PressedNS
 }
 
 // requestedMove is the move a request of version 2 signed, if it is one.

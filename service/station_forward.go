@@ -365,8 +365,10 @@ func (l *Link) Send(ctx context.Context, c StationCommand) (StationResult, error
 	}
 	if g.AtSet && ok {
 		// An instant given: checked here, where the command is received,
-		// as the authority checks it (a party's at most 5 s back).
-		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
+		// as the authority checks it (a party's at most 5 s back; none
+		// later than its receipt by more than the round trip to the
+		// authority, which lowers one within it to the receipt).
+		if err := match.CheckGiven(p.st, g.At, l.now().Add(off), match.StampTolerance(r, 0, 0), p.id == "arbiter" || p.tried == "arbiter"); err != nil {
 			return StationResult{}, err
 		}
 	}

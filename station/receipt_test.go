@@ -14,7 +14,7 @@ import (
 // timeline, and a new authority continues its predecessor's timeline only
 // within the bound of its estimate when it took over: an honest sender's
 // stamp may lie after its receipt by those uncertainties as stated, and
-// by no more. Before, the authority allowed only the round trip to the
+// by no more; such a stamp is recorded at its receipt, marked lowered. Before, the authority allowed only the round trip to the
 // sender or the sender's uncertainty (at least 1 ms): under load a holder
 // whose estimate was a few milliseconds behind received a command first,
 // or the new authority's timeline ran a few milliseconds behind the one
@@ -85,9 +85,15 @@ func TestAStampIsBoundedByItsReceiptPlusTheReceiptsStatedUncertainty(t *testing.
 				t.Fatalf("an honest stamp refused: %s", rep.Error)
 			}
 			p, e := lastPressIn(t, db)
-			if !e.At.Equal(r.At) || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.ReceiptUncertaintyNS != int64(tc.holderUnc+tc.takeover) {
-				t.Fatalf("press at %v, payload %s; want it at its stamp %v, received %v by %s with the receipt's uncertainty %v",
-					e.At, e.Payload, r.At, received, by, tc.holderUnc+tc.takeover)
+			// a stamp after its receipt is lowered to it, marked, the
+			// stamp kept as pressed_ns: no event lies after its receipt
+			at, lowered := r.At, r.At.After(received)
+			if lowered {
+				at = received
+			}
+			if !e.At.Equal(at) || p.Lowered != lowered || p.PressedNS != r.At.UnixNano() || p.ReceivedNS != received.UnixNano() || p.ReceivedBy != by || p.ReceiptUncertaintyNS != int64(tc.holderUnc+tc.takeover) {
+				t.Fatalf("press at %v, payload %s; want it at %v (lowered %v, stamped %v), received %v by %s with the receipt's uncertainty %v",
+					e.At, e.Payload, at, lowered, r.At, received, by, tc.holderUnc+tc.takeover)
 			}
 			// the move the press ended, at the press's instant
 			mv := req(r.Role, match.Move{Input: []string{"e4", "c5", "Nf3"}[pressed], Pressed: true})
@@ -140,6 +146,34 @@ func TestACommandGivenBeforeTheFirstTimeSampleIsPlacedOnTheTimelineNotOnTheStati
 			last := evs[len(evs)-1]
 			if last.Kind != "move" || !last.At.Equal(clk.Now()) {
 				t.Fatalf("recorded %s at %s, want the move at the authority's instant %s", last.Kind, last.At.Format(time.RFC3339Nano), clk.Now().Format(time.RFC3339Nano))
+			}
+		})
+	}
+}
+
+// A station's own event (station.refused, station.member) is recorded at
+// the instant the sending station stamped, but never after its receipt: a
+// stamp later than the receipt, within the uncertainty a stamp is allowed
+// or beyond it, is lowered to the receipt, as a command's is. Before, a
+// stamp within that uncertainty was recorded after its receipt.
+func TestAStationsOwnEventIsNeverRecordedAfterItsReceipt(t *testing.T) {
+	received := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name    string
+		stamped time.Time
+		want    time.Time
+	}{
+		{"a stamp before its receipt is kept", received.Add(-3 * ms), received.Add(-3 * ms)},
+		{"a stamp at its receipt is kept", received, received},
+		{"a stamp 2 ms after its receipt, within the round trip of 3 ms, is lowered to it", received.Add(2 * ms), received},
+		{"a stamp an hour after its receipt is lowered to it", received.Add(time.Hour), received},
+		{"a stamp before 1900 is raised to its receipt", time.Date(1899, 1, 1, 0, 0, 0, 0, time.UTC), received},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			at, got := SystemInstant(Request{At: tc.stamped, Stamp: &match.Stamp{Pressed: tc.stamped, Received: received, RTT: 3 * ms}})
+			if !at.Equal(tc.want) || !got.Equal(received) {
+				t.Fatalf("recorded at %v received %v, want at %v received %v", at, got, tc.want, received)
 			}
 		})
 	}

@@ -129,16 +129,17 @@ func (s *Station) appendRefused(ctx context.Context, req Request) error {
 // SystemInstant is the instant a station's own event (station.refused,
 // station.member) is recorded at and the instant it was received: the
 // instant the sending station stamped, but never later than its receipt
-// plus the uncertainty the authority allows a stamp (match.Cmd's bounds) —
-// a station that does not know the match timeline yet stamps on its own
-// clock — nor earlier than 1900.
+// (a later stamp — within the uncertainty the authority allows a stamp,
+// match.Cmd's bounds, or beyond it, as a station that does not know the
+// match timeline yet stamps on its own clock — is lowered to the receipt:
+// no event's instant lies after its receipt), nor earlier than 1900.
 func SystemInstant(req Request) (at, received time.Time) {
 	at = req.At.UTC()
 	if req.Stamp == nil || req.Stamp.Received.IsZero() {
 		return at, at
 	}
 	received = req.Stamp.Received.UTC()
-	if late := match.StampTolerance(req.Stamp.RTT, req.Stamp.Uncertainty, req.Stamp.ReceiptUncertainty); at.After(received.Add(late)) || at.Before(match.Earliest) {
+	if at.After(received) || at.Before(match.Earliest) {
 		at = received
 	}
 	return at, received

@@ -1,0 +1,224 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"arbiter/clock"
+)
+
+const (
+	whitePass   = "Kasparov's own passphrase"
+	arbiterPIN  = "the arbiter's passphrase"
+	operatorPIN = "the operator's passphrase"
+)
+
+// protectedFlagRig is a protected match of one minute a side, game 1
+// started: Kasparov (White, with his own credential) to move, his flag
+// falling one minute after the start, which it returns; the operator plays
+// Deep Blue (Black) with his own.
+func protectedFlagRig(t *testing.T) (*rig, time.Time) {
+	t.Helper()
+	r := newRigTC(t, "60")
+	pin := func(d time.Duration) Cmd {
+		c := r.as(RoleArbiter, d)
+		c.PIN = arbiterPIN
+		return c
+	}
+	r.ok(r.app.AddCredential(r.ctx, r.as(RoleArbiter, time.Second), CredentialAdd{Role: RoleArbiter, Secret: arbiterPIN}))
+	r.ok(r.app.AddCredential(r.ctx, pin(time.Second), CredentialAdd{Role: RoleOperator, Secret: operatorPIN}))
+	r.ok(r.app.AddCredential(r.ctx, pin(time.Second), CredentialAdd{Role: "player", Player: kasparov, Secret: whitePass}))
+	r.now = rigStart
+	r.ok(r.app.StartGame(r.ctx, pin(0), 0))
+	fell, ok := r.game().Clock.FlagAt(clock.White)
+	if !ok || !fell.Equal(rigStart.Add(time.Minute)) {
+		t.Fatalf("White's flag falls at %v, want a minute after the start", fell)
+	}
+	return r, fell
+}
+
+// Nobody escapes a fallen flag by stamping back (principle 1, Article
+// 6.8): on a protected match a party's instant may lie up to 5 s before its
+// receipt, but a party's command received after a flag fell never stops
+// that clock before the fall by more than the receiving clock's
+// uncertainty (none on one machine; at a station the round trip and the
+// stated uncertainties, StampTolerance) — a move, a pause, a resignation,
+// White's own or the opponent's: refused with its own code, nothing
+// written, the flag still down. A command that leaves the clock running is
+// taken; so is one received before the flag fell, a press made in time at
+// a station within its round trip, and any given with the arbiter's
+// credential. Before, White moved 3.4 s after his flag fell, stamped the
+// move 4 s back, and escaped the flag: his clock never showed fallen.
+func TestNoPartyEscapesAFallenFlagByStampingBack(t *testing.T) {
+	white := Actor{Role: RoleWhite, Secret: whitePass}
+	operator := Actor{Role: RoleOperator, Secret: operatorPIN}
+	move := func(a *App, c Cmd) error { _, err := a.Move(context.Background(), c, "e4", false); return err }
+	for _, tc := range []struct {
+		name     string
+		by       Actor
+		run      func(a *App, c Cmd) error
+		received time.Duration // after the fall
+		back     time.Duration // before the receipt
+		refused  bool
+	}{
+		{"White's move received 3.4 s after his flag fell, stamped 4 s back, is refused", white, move, 3400 * time.Millisecond, 4 * time.Second, true},
+		{"White's move stamped 1 ms before his flag fell, received 1 ms after, is refused on one machine", white, move, time.Millisecond, 2 * time.Millisecond, true},
+		{"White's pause to call the arbiter stamped back before his fall is refused", white, func(a *App, c Cmd) error {
+			return a.Pause(context.Background(), c, "", true)
+		}, 2 * time.Second, 3 * time.Second, true},
+		{"White's resignation stamped back before his fall is refused", white, func(a *App, c Cmd) error {
+			return a.Resign(context.Background(), c, clock.White)
+		}, 2 * time.Second, 3 * time.Second, true},
+		{"the operator's pause for Black stamped back before White's fall is refused: it would stop White's clock before its flag", operator, func(a *App, c Cmd) error {
+			return a.Pause(context.Background(), c, "", true)
+		}, 2 * time.Second, 3 * time.Second, true},
+		{"White's move stamped at the instant his flag fell is taken, the flag down", white, move, 3 * time.Second, 3 * time.Second, false},
+		{"White's move received before his flag fell, stamped 4 s back, is taken", white, move, -time.Second, 4 * time.Second, false},
+		{"White's move given with the arbiter's credential is taken", Actor{Role: RoleWhite, PIN: arbiterPIN}, move, 3400 * time.Millisecond, 4 * time.Second, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, fell := protectedFlagRig(t)
+			received := fell.Add(tc.received)
+			before := r.seq()
+			err := tc.run(r.app, Cmd{At: received.Add(-tc.back), Received: received, Actor: tc.by})
+			if !tc.refused {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			refused(t, err, CodeBeforeFallenFlag, "White", "15:01:00.000 UTC")
+			if r.seq() != before {
+				t.Fatalf("the record went from %d to %d events", before, r.seq())
+			}
+			if f := r.game().Clock.Flag(clock.White, received); !f.Fallen || !f.At.Equal(fell) {
+				t.Fatalf("White's flag %+v after the refusal, want fallen at %v", f, fell)
+			}
+		})
+	}
+	t.Run("a press made in time at a station, within the round trip of its receipt after the fall, is taken", func(t *testing.T) {
+		r, fell := protectedFlagRig(t)
+		at := fell.Add(-500 * time.Microsecond)
+		c := Cmd{At: at, Actor: white, Stamp: &Stamp{Pressed: at, Received: fell.Add(2 * time.Millisecond), ReceivedBy: "arbiter", RTT: 3 * time.Millisecond}}
+		if err := move(r.app, c); err != nil {
+			t.Fatal(err)
+		}
+		if f := r.game().Clock.Flag(clock.White, fell.Add(time.Hour)); f.Fallen {
+			t.Fatalf("White's flag %+v: the press came before it fell", f)
+		}
+	})
+	t.Run("the same press stamped back beyond the round trip (an --at at a station) is refused", func(t *testing.T) {
+		r, fell := protectedFlagRig(t)
+		at := fell.Add(-10 * time.Millisecond)
+		c := Cmd{At: at, Actor: white, Stamp: &Stamp{Pressed: at, Received: fell.Add(2 * time.Millisecond), ReceivedBy: "arbiter", RTT: 3 * time.Millisecond}}
+		refused(t, move(r.app, c), CodeBeforeFallenFlag, "White")
+	})
+	t.Run("the operator's acceptance for Black of White's draw offer, stamped back before White's fall, is refused: the draw would stop White's clock before its flag", func(t *testing.T) {
+		r, fell := protectedFlagRig(t)
+		w := clock.White
+		r.ok(r.app.DrawOffer(r.ctx, Cmd{At: rigStart.Add(10 * time.Second), Actor: white}, &w))
+		before := r.seq()
+		received := fell.Add(3400 * time.Millisecond)
+		refused(t, r.app.DrawAnswer(r.ctx, Cmd{At: received.Add(-4 * time.Second), Received: received, Actor: operator}, true), CodeBeforeFallenFlag, "White")
+		if r.seq() != before || r.game().Over() {
+			t.Fatalf("the record went from %d to %d events, game over %v", before, r.seq(), r.game().Over())
+		}
+	})
+	t.Run("a command that leaves the clock running (White's note) is taken", func(t *testing.T) {
+		r, fell := protectedFlagRig(t)
+		received := fell.Add(3 * time.Second)
+		if _, err := r.app.Incident(r.ctx, Cmd{At: received.Add(-4 * time.Second), Received: received, Actor: white}, "note", IncidentArgs{Text: "my flag"}); err != nil {
+			t.Fatal(err)
+		}
+		if f := r.game().Clock.Flag(clock.White, received); !f.Fallen || !f.At.Equal(fell) {
+			t.Fatalf("White's flag %+v", f)
+		}
+	})
+}
+
+// No event's instant lies after its receipt (principle 1): on one machine
+// the receipt is this machine's clock, the one the instant was read on,
+// and an instant later than it is refused, by a millisecond too, whoever
+// gives it; at a station a stamp later than its first receipt by a record
+// holder within the receiving clock's uncertainty (StampTolerance) is
+// lowered to the receipt and marked lowered, the instant stamped kept as
+// signed (pressed_ns), and verify takes it; one later still is refused.
+// Before, an instant up to a second after its receipt was taken on one
+// machine, and a station's stamp within its tolerance was recorded after
+// its receipt.
+func TestNoInstantIsRecordedAfterItsReceipt(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after time.Duration
+		role  Role
+	}{
+		{"on one machine 1 ms after the receipt is refused for the arbiter", time.Millisecond, RoleArbiter},
+		{"on one machine 1 µs after the receipt is refused for the operator", time.Microsecond, RoleOperator},
+		{"on one machine 0.9 s after the receipt is refused", 900 * time.Millisecond, RoleArbiter},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			r.start()
+			received := r.now.Add(time.Minute)
+			before := r.seq()
+			_, err := r.app.Incident(r.ctx, Cmd{At: received.Add(tc.after), Received: received, Actor: Actor{Role: tc.role}}, "note", IncidentArgs{Text: "x"})
+			refused(t, err, CodeFuture)
+			if r.seq() != before {
+				t.Fatal("the refusal wrote")
+			}
+		})
+	}
+	t.Run("on one machine an instant at its receipt is taken", func(t *testing.T) {
+		r := newRig(t)
+		r.start()
+		received := r.now.Add(time.Minute)
+		if _, err := r.app.Incident(r.ctx, Cmd{At: received, Received: received, Actor: Actor{Role: RoleArbiter}}, "note", IncidentArgs{Text: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		after   time.Duration
+		lowered bool
+	}{
+		{"a station's stamp 2 ms after its receipt, within the round trip of 3 ms, is lowered to the receipt and verifies", 2 * time.Millisecond, true},
+		{"a station's stamp at its receipt is kept", 0, false},
+		{"a station's stamp before its receipt is kept", -time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, _, key := operatorMatch(t)
+			at := f.at(30 * time.Second).At
+			received := at.Add(-tc.after)
+			if err := givenAtLaptop(f, key, at, "e4", -tc.after, 3*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			evs := readEvents(t, f.db.Path())
+			e := evs[len(evs)-1]
+			var p MovePayload
+			if err := json.Unmarshal(e.Payload, &p); err != nil {
+				t.Fatal(err)
+			}
+			want := at
+			if tc.lowered {
+				want = received
+			}
+			if !e.At.Equal(want) || !e.Received.Equal(received) || p.Lowered != tc.lowered || p.PressedNS != at.UnixNano() {
+				t.Fatalf("the move at %v received %v, lowered %v, pressed %d; want at %v received %v lowered %v pressed %d",
+					e.At, e.Received, p.Lowered, p.PressedNS, want, received, tc.lowered, at.UnixNano())
+			}
+			if !e.At.After(e.Received) && f.app.State().CurrentGame().Clock.Last().After(received) {
+				t.Fatalf("the clock's last operation %v lies after the receipt %v", f.app.State().CurrentGame().Clock.Last(), received)
+			}
+			if r := checkFile(t, f.db.Path(), Anchors{}); !r.OK {
+				t.Fatalf("verify: %v", r.Why)
+			}
+		})
+	}
+	t.Run("a station's stamp later than its receipt by more than the round trip is refused", func(t *testing.T) {
+		f, _, key := operatorMatch(t)
+		at := f.at(30 * time.Second).At
+		refused(t, givenAtLaptop(f, key, at, "e4", -5*time.Millisecond, 3*time.Millisecond), CodeFuture)
+	})
+}
