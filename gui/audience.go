@@ -116,6 +116,7 @@ func (c *console) toggleAudience() {
 		},
 		onClosed: func() { c.audience = nil },
 	})
+	c.tellKeys(win.Canvas()) // the keys it forwards
 	c.audience.show(c.audienceShows())
 	win.Show()
 }

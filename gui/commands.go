@@ -2,6 +2,7 @@ package gui
 
 import (
 	"errors"
+	"fyne.io/fyne/v2/driver/desktop"
 	"strconv"
 	"strings"
 	"time"
@@ -603,8 +604,13 @@ func (c *console) reload() {
 // It reports whether the key was one of them.
 func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 	c.touch()
-	// Enter confirms the open note or question, unless a move is being typed
-	typing := c.moveEntry.Text != "" && c.moveEntry.focused
+	// Enter confirms the open note or question, unless a move is being
+	// typed: the move field holds text and has the window's focus. Behind
+	// an open dialog the field keeps its own focus (the dialog has the
+	// window's), and the question is answered: Ctrl+Q and Enter quit with
+	// the engine's move offered in the field and a note open under the
+	// question.
+	typing := c.moveEntry.Text != "" && c.win.Canvas().Focused() == c.moveEntry
 	if ev.Name == fyne.KeyReturn && c.onEnter != nil && !typing {
 		f := c.onEnter
 		c.onEnter = nil
@@ -612,6 +618,7 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		return true
 	}
 	if ev.Name == fyne.KeyEscape && len(c.dialogs) > 0 {
+		c.heldKey = fyne.KeyEscape         // its repeats while held call nobody
 		c.dialogs[len(c.dialogs)-1].Hide() // Escape closes the newest dialog, as Cancel would
 		return true
 	}
@@ -626,6 +633,10 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		if c.win.Canvas().Overlays().Top() != nil {
 			return false // with a dialog open the key (often Escape) means "close it"
 		}
+		if c.heldKey == ev.Name {
+			return true // the key's repeat: the press closed a dialog or called already
+		}
+		c.heldKey = ev.Name
 		c.view(0) // a player calls the arbiter to the game played
 		if !c.refusedBroken() {
 			c.callArbiter()
@@ -646,6 +657,35 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		return false
 	}
 	return true
+}
+
+// keyDown and keyUp are told of a key pressed and released (the driver
+// tells them apart from its repeats, which come as typed keys alone): a
+// fresh press or the release of the held key lets it act again.
+func (c *console) keyDown(ev *fyne.KeyEvent) {
+	if ev.Name == c.heldKey {
+		c.heldKey = ""
+	}
+}
+
+func (c *console) keyUp(ev *fyne.KeyEvent) { c.keyDown(ev) }
+
+// tellKeys tells keyDown and keyUp of the keys a window's canvas gets
+// while nothing in it has the focus (the console's, the audience's).
+func (c *console) tellKeys(cv fyne.Canvas) {
+	if dc, ok := cv.(desktop.Canvas); ok {
+		dc.SetOnKeyDown(c.keyDown)
+		dc.SetOnKeyUp(c.keyUp)
+	}
+}
+
+// escapeClosing is close for Escape in a dialog's text field: like the
+// Escape handleKey takes, its repeats while held call nobody.
+func (c *console) escapeClosing(close func()) func() {
+	return func() {
+		c.heldKey = fyne.KeyEscape
+		close()
+	}
 }
 
 type errText string

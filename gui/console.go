@@ -87,6 +87,9 @@ type config struct {
 	// ui runs f on the UI thread, after what runs there now (nil:
 	// fyne.Do); tests serialise it with their own actions.
 	ui func(f func())
+	// quit ends the app when the console closes (nil: the app's Quit);
+	// tests count it.
+	quit func()
 }
 
 // console is the main window and its state.
@@ -202,6 +205,13 @@ type console struct {
 	warning string
 	// onEnter confirms the open quit dialog with Enter.
 	onEnter func()
+	// heldKey is a single key whose press was taken (Escape that closed a
+	// dialog, the call key that called) and that has not been seen
+	// released or pressed anew since: the driver's repeats of it while it
+	// is held do nothing. A held Escape that closed a dialog went on to
+	// call the arbiter (recorded), or, on the computer's turn, to open a
+	// refusal under which Ctrl+Q and Enter no longer quit.
+	heldKey fyne.KeyName
 	// moveErrAt is the game and ply the move field's refusal was shown at.
 	moveErrAt string
 	// dialogs are the console's open dialogs, the newest last: Escape
@@ -245,6 +255,9 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	if cfg.ui == nil {
 		cfg.ui = fyne.Do
 	}
+	if cfg.quit == nil {
+		cfg.quit = fa.Quit
+	}
 	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, ui: cfg.ui, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
 	if m := core.State().Match; m != nil && m.Protected() && cfg.pin != "" && m.CheckPIN(cfg.pin) {
@@ -265,6 +278,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 	c.win.SetMainMenu(c.mainMenu())
 	c.addShortcuts()
 	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { c.handleKey(ev) })
+	c.tellKeys(c.win.Canvas())
 	// a move typed while nothing has the focus goes to the move field
 	c.win.Canvas().SetOnTypedRune(func(r rune) { c.forwardRune(r) })
 	c.win.SetCloseIntercept(c.quit)
@@ -338,6 +352,7 @@ func (c *console) build() {
 
 	c.board = newBoard(true, func(uci string) { c.enterMove(uci) }, c.askPromotion)
 	c.moveEntry = newMoveEntry(c.handleKey)
+	c.moveEntry.onKeyDown, c.moveEntry.onKeyUp = c.keyDown, c.keyUp
 	c.moveEntry.SetPlaceHolder(translate("Move: type SAN or UCI; Enter records it"), translate("Move, then Enter"))
 	c.moveEntry.OnSubmitted = func(s string) { c.enterMove(s) }
 	// a refusal wraps under the field rather than widening the board's

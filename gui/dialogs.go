@@ -79,7 +79,7 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	content = container.NewBorder(nil, container.NewVBox(errLabel, container.NewHBox(layoutSpacer(), cancel, okb)), nil, nil, body)
 	d = dialog.NewCustomWithoutButtons(title, content, c.win)
 	d.Resize(fyne.NewSize(560, 0))
-	escapeCloses(content, d.Hide)
+	escapeCloses(content, c.escapeClosing(d.Hide))
 	c.showDialog(d)
 	for _, it := range items {
 		if e, isEntry := it.Widget.(*formEntry); isEntry {
@@ -809,7 +809,7 @@ func (c *console) quit() {
 			c.audience.win.Close()
 		}
 		_ = c.core.Closing(c.ctx, c.now())
-		c.fa.Quit()
+		c.cfg.quit()
 	}
 	if g := c.game(); g != nil && g.Live() {
 		if _, running := g.Clock.Running(); running {

@@ -27,6 +27,23 @@ type moveEntry struct {
 	// refused move): the next character replaces it, Backspace clears it.
 	selected    bool
 	OnSubmitted func(string)
+	// onKeyDown and onKeyUp are told of each key pressed and released
+	// while the field has the focus (the console's heldKey).
+	onKeyDown, onKeyUp func(*fyne.KeyEvent)
+}
+
+// KeyDown tells onKeyDown of a key pressed (not of its repeats).
+func (e *moveEntry) KeyDown(ev *fyne.KeyEvent) {
+	if e.onKeyDown != nil {
+		e.onKeyDown(ev)
+	}
+}
+
+// KeyUp tells onKeyUp of a key released.
+func (e *moveEntry) KeyUp(ev *fyne.KeyEvent) {
+	if e.onKeyUp != nil {
+		e.onKeyUp(ev)
+	}
 }
 
 func newMoveEntry(onKey func(*fyne.KeyEvent) bool) *moveEntry {

@@ -72,6 +72,9 @@ func consoleChild(path string) error {
 		return fmt.Errorf("the broadcast did not start: %s", topDialogTexts(c))
 	}
 	fmt.Printf("broadcast %s\n", live.addr)
+	for len(c.dialogs) > 0 { // closed, as the arbiter would: behind it the keys answer it
+		c.dialogs[len(c.dialogs)-1].Hide()
+	}
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		ft.advance(time.Second)

@@ -4,6 +4,7 @@ package match
 
 import (
 	"errors"
+	"fmt"
 	"syscall"
 )
 
@@ -15,4 +16,15 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// fileID is the identity of the file at path (its device and inode), the
+// same for the file its console wrote and different for any copy of it
+// ("" when it cannot be read).
+func fileID(path string) string {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", st.Dev, st.Ino)
 }

@@ -55,9 +55,11 @@ const (
 	CodeNotFollowing          Code = "record-check-not-following"
 	// Found while the record is open (App.Watch): a signature row checked
 	// before that is no longer as it was, and the file under the record's
-	// name that is no longer the one opened.
-	CodeSignatureEdited Code = "record-check-signature-edited"
-	CodeFileReplaced    Code = "record-check-file-replaced"
+	// name that is no longer the one opened, and a -wal or -shm beside it
+	// that is no longer the one its events are written to.
+	CodeSignatureEdited  Code = "record-check-signature-edited"
+	CodeFileReplaced     Code = "record-check-file-replaced"
+	CodeSideFileReplaced Code = "record-check-side-file-replaced"
 	// A head signature offered for the record (ArbiterKeyring.CheckHead:
 	// a station's heads stream) that it does not take.
 	CodeHeadNotHead     Code = "record-check-head-not-head"
@@ -112,6 +114,7 @@ var problems = phrase.Table[Code]{
 	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
 	CodeSignatureEdited:       "event %d (%s) has a %s signature that is not the one checked before (the signature row was edited)",
 	CodeFileReplaced:          "the record's file %s is no longer the file that was opened (another file was put in its place, or it was removed)",
+	CodeSideFileReplaced:      "the record's side file %s is no longer the one its events are written to (another file was put in its place, or it was removed): close every program that has the record open, then check it with arbiter verify",
 	CodeHeadNotHead:           "a %s signature is not a head signature",
 	CodeHeadNotInRecord:       "the head signature names event %d, which is not in the record",
 	CodeHeadNotArbiters:       "the head signature of event %d is not by the arbiter's key there",

@@ -32,7 +32,40 @@ func (a *App) Beat(ctx context.Context, now time.Time) error {
 		return nil
 	}
 	host, _ := os.Hostname()
-	return a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: os.Getpid(), Host: host})
+	if err := a.db.WriteHeartbeat(ctx, store.Heartbeat{Wall: now, PID: os.Getpid(), Host: host}); err != nil {
+		return err
+	}
+	// the file the heartbeat was written in: a copy of it is another file
+	if id := fileID(a.db.Path()); id != "" {
+		if was, err := a.db.Meta(ctx, metaBeatFile); err != nil || was != id {
+			return a.db.SetMeta(ctx, metaBeatFile, id)
+		}
+	}
+	return nil
+}
+
+// metaBeatFile is the meta key of the identity of the file the console's
+// heartbeat was written in (fileID).
+const metaBeatFile = "heartbeat.file"
+
+// copied tells whether the file is a copy, without its -wal, of the file
+// whose console wrote the heartbeat (one that never closed it): it had no
+// -wal beside it when it was opened (a console that crashes leaves its
+// -wal) and is another file than the one the console noted (any command's
+// open after a crash merges and removes the -wal the crash left: the same
+// file is the crash's). Where no identity can be read (Windows) or none was
+// noted (a file written before the note), the missing -wal alone tells. A
+// file copied with its -wal is the crash's image, and said as a crash.
+func (a *App) copied(ctx context.Context) bool {
+	if !a.db.OpenedWithoutLog() {
+		return false
+	}
+	if id := fileID(a.db.Path()); id != "" {
+		if was, err := a.db.Meta(ctx, metaBeatFile); err == nil {
+			return was != id
+		}
+	}
+	return true
 }
 
 // Closing records that the console quits normally (the clocks keep running
@@ -49,15 +82,15 @@ func (a *App) Closing(ctx context.Context, now time.Time) error {
 // running. It returns a sentence for the user (nil if nothing happened) and,
 // when write is true, logs a recovery event (rule 7: the clock kept running).
 func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*phrase.Error, error) {
-	p, running, err := a.absence(ctx, now, !write)
+	p, running, err := a.absence(ctx, now)
 	if p == nil || err != nil {
 		return nil, err
 	}
 	// the record keeps the English sentence; the console says the phrase
 	// in its own language
 	note := p.note(colour(running))
-	if !write {
-		return note, nil
+	if !write || p.copied != copyNo {
+		return note, nil // a copy or a backup is said to be one, and nothing is recorded
 	}
 	err = a.do(ctx, Cmd{At: now, Actor: Actor{Role: RoleSystem}}, func(t *tx) error {
 		g, err := t.live()
@@ -76,15 +109,10 @@ func (a *App) CheckRecovery(ctx context.Context, now time.Time, write bool) (*ph
 // ran, as the heartbeat shows it at now, with the side whose clock runs; nil
 // when there was none (or it was already noted).
 //
-// A file its console never closed with no -wal beside it when it was
-// opened was either copied without its -wal while the console ran (cp of
-// the file alone: the commits still in the console's -wal are not in it),
-// or the console crashed and its -wal was copied into the file and removed
-// since (by any later command's close). Where the console's process still
-// runs on this machine it is the copy, said so also in the record; else a
-// warning (warn: nothing is recorded) says both, and a recorded note says
-// the absence as before. A backup is no such copy (store.CopyPID).
-func (a *App) absence(ctx context.Context, now time.Time, warn bool) (*pendingRecovery, clock.Side, error) {
+// A file its console never closed that is a copy of it (copied) or a
+// backup (store.CopyPID) is said to be one instead, and nothing is
+// recorded for it (CheckRecovery, ArmRecovery).
+func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clock.Side, error) {
 	if a.Why() != nil {
 		return nil, 0, nil // nothing runs on a record that does not verify
 	}
@@ -109,11 +137,13 @@ func (a *App) absence(ctx context.Context, now time.Time, warn bool) (*pendingRe
 		how = "gone (crashed or killed)"
 	}
 	p := &pendingRecovery{away: away, how: how, now: now}
-	if hb.PID > 0 && a.db.OpenedWithoutLog() {
+	switch {
+	case hb.PID == store.CopyPID:
+		p.copied = copyBackup // made by Backup: its console may run on
+	case hb.PID > 0 && a.copied(ctx):
+		p.copied, p.pid, p.host = copyGone, hb.PID, hb.Host
 		if host, _ := os.Hostname(); hb.Host == host && processAlive(hb.PID) {
-			p.copied, p.pid = copySure, hb.PID
-		} else if warn {
-			p.copied = copyMaybe
+			p.copied = copySure
 		}
 	}
 	return p, running, nil
@@ -126,10 +156,12 @@ type pendingRecovery struct {
 	how  phrase.Word
 	now  time.Time // when the absence was noticed
 	// copied: the file had no -wal though its console never closed it: a
-	// copy taken while it ran (copySure: its process pid still runs here),
-	// or maybe one: said so instead of, or beside, an absence
+	// copy taken while it ran (copySure: its process pid still runs here;
+	// copyGone: it does not, or ran on host), or a backup (copyBackup):
+	// said so instead of an absence, and never recorded
 	copied copyKind
 	pid    int
+	host   string
 }
 
 // ArmRecovery is CheckRecovery for a command given with an exact instant (the
@@ -139,9 +171,12 @@ type pendingRecovery struct {
 // instant, and a refused command leaves the record (and the heartbeat)
 // untouched. It returns the sentence for the user, or nil.
 func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, error) {
-	p, running, err := a.absence(ctx, now, false)
+	p, running, err := a.absence(ctx, now)
 	if p == nil || err != nil {
 		return nil, err
+	}
+	if p.copied != copyNo {
+		return p.note(colour(running)), nil // said, never recorded
 	}
 	a.mu.Lock()
 	a.pending = p
@@ -153,9 +188,10 @@ func (a *App) ArmRecovery(ctx context.Context, now time.Time) (*phrase.Error, er
 type copyKind int
 
 const (
-	copyNo    copyKind = iota
-	copyMaybe          // no -wal, the console never closed it: copied, or gone
-	copySure           // and the console's process still runs on this machine
+	copyNo     copyKind = iota
+	copyGone            // copied without its -wal while its console ran (copied)
+	copySure            // and the console's process still runs on this machine
+	copyBackup          // the heartbeat says store.CopyPID: a backup (arbiter backup, restored or not)
 )
 
 // note is the recovery's sentence, with the side whose clock runs.
@@ -164,8 +200,11 @@ func (p *pendingRecovery) note(running any) *phrase.Error {
 	case copySure:
 		return phrase.Errorf("this file is a copy taken without its -wal while the console (process %d on this machine, still running) was writing it: the events still in that -wal are not in this copy, whose last heartbeat is %s old (%s's clock running); copy a record in use with Arbiter's backup, or the file with its -wal and -shm",
 			p.pid, clock.FormatRounded(p.away), running)
-	case copyMaybe:
-		return phrase.Errorf("the console that wrote this file did not close it and no -wal stands beside it (its last heartbeat here is %s old, %s's clock running): if the file was copied without its -wal while the console ran, the events still in that -wal are not in this copy (copy a record in use with Arbiter's backup); if the console was gone (crashed or killed), its clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
+	case copyGone:
+		return phrase.Errorf("this file is a copy taken without its -wal while the console (process %d on %s, not running here now) was writing it: the events still in that -wal are not in this copy, whose last heartbeat is %s old (%s's clock running); nothing is recorded for a copy; copy a record in use with Arbiter's backup, or the file with its -wal and -shm",
+			p.pid, p.host, clock.FormatRounded(p.away), running)
+	case copyBackup:
+		return phrase.Errorf("this file is a backup made with Arbiter's backup, not the file its console was writing: its last heartbeat is %s old (%s's clock running in the record since); nothing is recorded for a backup: the arbiter decides whether to keep, stop or set the clock (rule 7)",
 			clock.FormatRounded(p.away), running)
 	}
 	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"arbiter/internal/phrase"
@@ -217,20 +216,34 @@ func verifyWhole(evs []store.Event, sigs []store.Signature, want Anchors) Record
 // replay — a request signed for one position put in another place, with
 // events of the forger's signed by a station key of his own.
 func checkCommandIDs(r *RecordReport, evs []store.Event, sigs []store.Signature) {
-	seqs := map[string][]int64{}
-	for _, s := range sigs {
-		if s.Kind == store.SigCommand || s.Kind == store.SigRequest {
-			seqs[s.Cmd] = append(seqs[s.Cmd], s.Seq)
-		}
-	}
+	commandIDs{}.check(r, evs, sigs)
+}
+
+// commandIDs is the seq of the first command or request row of each
+// command id of the events checked (App.Watch keeps it from check to
+// check, and checks only the rows after them).
+type commandIDs map[string]int64
+
+// check adds the command and request rows of sigs to ids and names in r
+// the first that repeats an id (the earliest second row; of it, the first
+// row's seq), as the record's events evs hold it.
+func (ids commandIDs) check(r *RecordReport, evs []store.Event, sigs []store.Signature) {
 	var replay, of int64
-	for _, ss := range seqs {
-		if len(ss) < 2 {
+	for _, s := range sigs {
+		if s.Kind != store.SigCommand && s.Kind != store.SigRequest {
 			continue
 		}
-		slices.Sort(ss)
-		if replay == 0 || ss[1] < replay {
-			replay, of = ss[1], ss[0]
+		first, ok := ids[s.Cmd]
+		switch {
+		case !ok:
+			ids[s.Cmd] = s.Seq
+		case s.Seq < first:
+			if replay == 0 || first < replay {
+				replay, of = first, s.Seq
+			}
+			ids[s.Cmd] = s.Seq
+		case s.Seq >= first && (replay == 0 || s.Seq < replay):
+			replay, of = s.Seq, first
 		}
 	}
 	if replay >= 1 && replay <= int64(len(evs)) {
@@ -246,51 +259,79 @@ func checkCommandIDs(r *RecordReport, evs []store.Event, sigs []store.Signature)
 // replayed as the record is opened; a record that does not replay is the
 // opening's to report.
 func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signature) {
-	type signedMove struct {
-		move   Move
-		count  int64  // the request's events
-		signer string // its signer
-	}
-	moves := map[int64]signedMove{} // the request's first event's seq → the move it signed
-	for _, s := range sigs {
-		if s.Kind != store.SigRequest {
-			continue
-		}
-		if req, code := requestOf(s); code == "" {
-			if m, ok := requestedMove(req); ok {
-				moves[s.Seq] = signedMove{m, s.Count, s.Signer}
-			}
-		}
-	}
-	if len(moves) == 0 {
+	m := newMovesReplay(sigs, 0)
+	if len(m.moves) == 0 {
 		return
 	}
 	st := NewState()
-	var signed *signedMove
-	var end int64
 	for _, e := range evs {
-		if m, ok := moves[e.Seq]; ok {
-			signed, end = &m, e.Seq+m.count
-		}
-		if signed != nil && e.Seq >= end {
-			signed = nil
-		}
-		if signed != nil && e.Kind == KindMove {
-			var p MovePayload
-			g := st.Game(int(e.Game))
-			if g == nil || g.Sheet == nil || json.Unmarshal(e.Payload, &p) != nil {
-				return
-			}
-			if mv, err := g.Sheet.Try(p.Input); err != nil || mv.UCI != p.UCI || mv.SAN != p.SAN {
-				r.broken(e.Seq, e.Kind, problem(CodeRequestOtherMove, e.Seq, e.Kind, signed.move.Input, signerWord(signed.signer)))
-				return
-			}
-			signed = nil
+		if ok, stop := m.check(r, st, e); !ok || stop {
+			return
 		}
 		if st.Apply(e) != nil {
 			return
 		}
 	}
+}
+
+// signedMove is a move a request signed: the move, the request's events
+// and its signer.
+type signedMove struct {
+	move   Move
+	count  int64
+	signer string
+}
+
+// movesReplay checks the moves given at other stations as the events are
+// replayed, each against the position before it (checkRequestMoves; the
+// watch, on the events after those it checked).
+type movesReplay struct {
+	moves  map[int64]signedMove // the request's first event's seq → the move it signed
+	signed *signedMove          // the request whose events are being replayed
+	end    int64                // the seq after its events
+}
+
+// newMovesReplay takes the moves the request rows of sigs after event
+// from signed.
+func newMovesReplay(sigs []store.Signature, from int64) *movesReplay {
+	m := &movesReplay{moves: map[int64]signedMove{}}
+	for _, s := range sigs {
+		if s.Kind != store.SigRequest || s.Seq <= from {
+			continue
+		}
+		if req, code := requestOf(s); code == "" {
+			if mv, ok := requestedMove(req); ok {
+				m.moves[s.Seq] = signedMove{mv, s.Count, s.Signer}
+			}
+		}
+	}
+	return m
+}
+
+// check checks e, the next event, on st, the match before it: ok false
+// (r says why) when e is the move of a request and not the move it signed;
+// stop when e cannot be read on st (the replay's to report).
+func (m *movesReplay) check(r *RecordReport, st *State, e store.Event) (ok, stop bool) {
+	if sm, found := m.moves[e.Seq]; found {
+		m.signed, m.end = &sm, e.Seq+sm.count
+	}
+	if m.signed != nil && e.Seq >= m.end {
+		m.signed = nil
+	}
+	if m.signed == nil || e.Kind != KindMove {
+		return true, false
+	}
+	var p MovePayload
+	g := st.Game(int(e.Game))
+	if g == nil || g.Sheet == nil || json.Unmarshal(e.Payload, &p) != nil {
+		return true, true
+	}
+	if mv, err := g.Sheet.Try(p.Input); err != nil || mv.UCI != p.UCI || mv.SAN != p.SAN {
+		r.broken(e.Seq, e.Kind, problem(CodeRequestOtherMove, e.Seq, e.Kind, m.signed.move.Input, signerWord(m.signed.signer)))
+		return false, true
+	}
+	m.signed = nil
+	return true, false
 }
 
 // checkRecord checks evs and sigs. With full false only the last head

@@ -19,6 +19,10 @@ type watch struct {
 	stamp   store.Stamp
 	walk    *IncomingWalk
 	sigs    []store.Signature
+	// ids: the command ids of the events walked; pos: the match after them
+	// (checkNew: what only Verify checked before)
+	ids commandIDs
+	pos *State
 }
 
 // Watch looks whether anything but the App's own commits changed the
@@ -48,14 +52,15 @@ type watch struct {
 // that verifies but no longer holds the events the state was built from
 // (cut off, or rewritten with its hashes made anew) is taken the same
 // way, and so is a record whose file is no longer under its name (another
-// file renamed over it, or removed: CodeFileReplaced), whose state is
-// kept as it was. Events another process appended are taken as Refresh
-// takes them.
+// file renamed over it, or removed: CodeFileReplaced), or whose -wal or
+// -shm is no longer the one its connection uses (CodeSideFileReplaced,
+// store.DB.SideFileReplaced), whose state is kept as it was. Events
+// another process appended are taken as Refresh takes them.
 func (a *App) Watch(ctx context.Context) error {
 	a.watchMu.Lock()
 	defer a.watchMu.Unlock()
 	a.mu.Lock()
-	broken, w := a.problem != nil, a.watch
+	broken, w, base := a.problem != nil, a.watch, a.state
 	seq, head := a.state.Seq, a.state.Head // the record read below holds them, unless edited
 	a.mu.Unlock()
 	if broken {
@@ -72,6 +77,15 @@ func (a *App) Watch(ctx context.Context) error {
 	if a.db.Replaced(stamp) {
 		a.mu.Lock()
 		a.problem = problem(CodeFileReplaced, a.db.Path())
+		a.mu.Unlock()
+		a.notify()
+		return nil
+	}
+	if side := a.db.SideFileReplaced(); side != "" {
+		// the App's own reads find the record as it was: the check below
+		// finds nothing, and its commits would go where nobody finds them
+		a.mu.Lock()
+		a.problem = problem(CodeSideFileReplaced, side)
 		a.mu.Unlock()
 		a.notify()
 		return nil
@@ -106,10 +120,15 @@ func (a *App) Watch(ctx context.Context) error {
 		e := evs[seq-1]
 		rep.broken(e.Seq, e.Kind, store.Problem(store.CodeEdited, store.EventName(e.Seq, e.Kind)))
 	}
+	var ids commandIDs
+	var pos *State
+	if rep.OK {
+		ids, pos = w.checkNew(&rep, evs, sigs, base)
+	}
 	a.mu.Lock()
 	a.watch = watch{seen: true, version: v, stamp: stamp}
 	if rep.OK {
-		a.watch.walk, a.watch.sigs = walk, sigs
+		a.watch.walk, a.watch.sigs, a.watch.ids, a.watch.pos = walk, sigs, ids, pos
 	}
 	switch {
 	case a.problem != nil:
@@ -119,6 +138,12 @@ func (a *App) Watch(ctx context.Context) error {
 		// nothing new, or the App's own command (or Refresh) moved the
 		// state on meanwhile: what it read is newer than this
 		a.mu.Unlock()
+		return nil
+	case rep.OK && a.state == base && pos != nil && pos.Seq == int64(len(evs)):
+		// checkNew replayed them on the state: taken as keepLocked takes them
+		a.seal, a.state = rep.Seal, pos
+		a.mu.Unlock()
+		a.notify()
 		return nil
 	case rep.OK:
 		a.seal = rep.Seal
@@ -140,7 +165,9 @@ func (a *App) Watch(ctx context.Context) error {
 // check checks the record evs, sigs as New checks it. After a check that
 // held (w.walk), the events it walked are hashed again, the signature rows
 // it walked must be as they were, and only the events after them are
-// walked (their signatures verified); else the record is walked whole. A
+// walked, every signature of theirs verified (IncomingWalk.CheckEvery: also
+// under a later head, which vouches for the events, not for their rows);
+// else the record is walked whole. A
 // signature row that is not as it was is named by Verify's check of every
 // signature, or, if that holds, as edited. It returns the report and, when
 // the record holds, the walk through it.
@@ -181,7 +208,64 @@ func (w watch) check(evs []store.Event, sigs []store.Signature) (RecordReport, *
 			after = append(after, s)
 		}
 	}
-	return w.walk.Check(evs[:n], evs[n:], after)
+	return w.walk.CheckEvery(evs[:n], evs[n:], after)
+}
+
+// checkNew runs on the events the check walked since the last (all, the
+// first time) what Verify checks beyond the walk (verifyWhole): a command
+// id the record holds already (CodeReplayedCommand) and, replayed on the
+// match after the events before them, a move given at another station
+// that is not the move its role signed (CodeRequestOtherMove). Before
+// branch hwal only Verify ran them: a request replayed at the record's end
+// while a console or a station ran on it was taken, its move played, until
+// the next verify. The cost is the new events' (their rows, each applied
+// once; the App takes the state so replayed when it is the one they
+// follow), not the record's. r is the walk's report, which holds; it
+// returns the ids and the match after the events (nil: not known, when
+// one does not apply: the next check starts from the App's state).
+func (w watch) checkNew(r *RecordReport, evs []store.Event, sigs []store.Signature, base *State) (commandIDs, *State) {
+	ids, from := w.ids, int64(0)
+	if ids == nil || w.walk == nil {
+		ids = commandIDs{}
+	} else {
+		from = int64(w.walk.Walked())
+	}
+	ids.check(r, evs, rowsAfter(sigs, from))
+	if !r.OK {
+		return nil, nil
+	}
+	st := w.pos
+	if st == nil || w.walk == nil {
+		st = base // the events before it were checked as New checks them
+	}
+	if st.Seq > int64(len(evs)) {
+		return ids, nil
+	}
+	m := newMovesReplay(rowsAfter(sigs, st.Seq), st.Seq)
+	st = st.clone()
+	for _, e := range evs[st.Seq:] {
+		ok, stop := m.check(r, st, e)
+		if !ok {
+			return nil, nil
+		}
+		if stop {
+			m = &movesReplay{} // not readable on the match: the replay's to report, as Verify leaves it
+		}
+		if st.Apply(e) != nil {
+			return ids, nil
+		}
+	}
+	return ids, st
+}
+
+// rowsAfter is the signature rows of sigs (in the store's order, by seq)
+// of the events after event from.
+func rowsAfter(sigs []store.Signature, from int64) []store.Signature {
+	i := len(sigs)
+	for i > 0 && sigs[i-1].Seq > from {
+		i--
+	}
+	return sigs[i:]
 }
 
 // sameRows reports whether every signature row of old is in now as it was

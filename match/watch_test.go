@@ -390,7 +390,7 @@ func BenchmarkWatch(b *testing.B) {
 // on over the new event); 'walked whole': the same check walking the
 // record whole, as the watch did before branch hwatch2.
 func BenchmarkWatchUnsigned(b *testing.B) {
-	for _, n := range []int{1000, 5000} {
+	for _, n := range []int{300, 1000, 5000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ctx := context.Background()
 			_, db, path, move := shuffledRecord(b, n)

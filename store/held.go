@@ -32,8 +32,10 @@ type heldFile struct {
 	abs string
 	n   int // handles holding it (and opens under way)
 	// shm: the wal-index (-shm) opened for reading (heldShm), closed only
-	// when the last handle has closed, as SQLite holds its locks there
-	shm *os.File
+	// when the last handle has closed, as SQLite holds its locks there;
+	// retired: those it replaced (reholdShm), closed then too
+	shm     *os.File
+	retired []*os.File
 }
 
 // heldShm is a descriptor of the wal-index (the -shm file) of the record at
@@ -57,6 +59,27 @@ func heldShm(path string) *os.File {
 		return h.shm
 	}
 	return nil
+}
+
+// reholdShm has the process's descriptor of the -shm of the record at path,
+// old, replaced by one of the -shm there now: the DB's connection was made
+// anew and with it the -shm (sidecheck.go). old is kept open, with the
+// other descriptors, until the last handle closes: should any SQLite
+// connection of the process still hold a lock on it, closing it would drop
+// that lock.
+func reholdShm(path string, old *os.File) {
+	held.Lock()
+	defer held.Unlock()
+	abs := absPath(path)
+	for _, h := range held.files {
+		if h.abs == abs && h.shm == old {
+			if f, err := os.Open(sideFiles(path) + "-shm"); err == nil {
+				h.retired = append(h.retired, old)
+				h.shm = f
+			}
+			return
+		}
+	}
 }
 
 // absPath is path made absolute, or path itself if that fails.
@@ -112,6 +135,10 @@ func unhold(f *heldFile) {
 		f.shm.Close() // no SQLite handle on the file is left in the process
 		f.shm = nil
 	}
+	for _, r := range f.retired {
+		r.Close()
+	}
+	f.retired = nil
 	for i, h := range held.files {
 		if h == f {
 			held.files = append(held.files[:i], held.files[i+1:]...)

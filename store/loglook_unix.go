@@ -41,3 +41,15 @@ func lookAtLog(path string) logLook {
 
 // same reports whether l and o saw the same file, unchanged (Stamp.Same).
 func (l logLook) same(o logLook) bool { return l == o }
+
+// hasID reports whether l saw a file (its device and inode).
+func (l logLook) hasID() bool { return l.looked }
+
+// isGone reports whether l saw no file of the log's name.
+func (l logLook) isGone() bool { return l.gone }
+
+// sameFile reports whether l and o saw the same file (os.SameFile), both
+// having seen one.
+func (l logLook) sameFile(o logLook) bool {
+	return l.looked && o.looked && l.dev == o.dev && l.ino == o.ino
+}

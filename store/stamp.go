@@ -75,6 +75,14 @@ type walWatch struct {
 	known logLook
 	moved bool
 	wrote bool // the DB wrote since WALChanged last looked
+	// logID is the -wal the DB's connection writes, as stat(2) first saw
+	// it (the zero logLook: not seen yet); replaced names the side file found not to be
+	// the one the connection uses ("-wal", "-shm"; sidecheck.go); shmAgain:
+	// the connection was made anew, the -shm's identity is taken again
+	logID    logLook
+	replaced string
+	shmAgain bool
+	lookLog  bool // WALChanged found the log's stat moved: SideFileReplaced reads its header
 }
 
 // beforeOwnWrite is called before the DB's own write transaction, with the
@@ -94,6 +102,7 @@ func (db *DB) beforeOwnWrite() {
 	if !s.same(w.known) {
 		w.moved = true
 	}
+	w.noteLogID(s)
 	w.mu.Unlock()
 }
 
@@ -104,6 +113,7 @@ func (db *DB) afterOwnWrite() {
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
+	w.noteLogID(s)
 	w.mu.Unlock()
 }
 
@@ -124,6 +134,8 @@ func (db *DB) WALChanged() bool {
 	w.mu.Lock()
 	moved, wrote := w.moved || !s.same(w.known), w.wrote
 	w.known, w.moved, w.wrote = s, false, false
+	w.noteLogID(s)
+	w.lookLog = w.lookLog || moved
 	w.mu.Unlock()
 	if !moved && wrote {
 		moved = !walIntact(db.path, db.side)

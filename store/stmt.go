@@ -74,6 +74,7 @@ func (db *DB) withConn(ctx context.Context, f func(c *conn) error) error {
 			if !ok || errors.Is(err, driver.ErrBadConn) {
 				c.close()
 				db.raw = nil
+				db.newConnection() // sidecheck.go
 			}
 		}()
 		if err = c.autocheckpoint(context.Background(), db); err != nil {

@@ -277,7 +277,11 @@ func readHeader(path string) (h header, size int64, fresh bool, err error) {
 // missing is whether the file, not yet held by this process, is a
 // write-ahead-log database with no -wal beside it (DB.OpenedWithoutLog),
 // learnt from the header read then.
-func inspect(ctx context.Context, path string) (version int, existing, missing bool, release func(), err error) {
+//
+// forWriting: the file is being opened read-write, whose last close copies
+// the -wal into the file: a -wal that would take back an event the file
+// holds is refused then (logcheck.go).
+func inspect(ctx context.Context, path string, forWriting bool) (version int, existing, missing bool, release func(), err error) {
 	var (
 		h     header
 		size  int64
@@ -318,6 +322,11 @@ func inspect(ctx context.Context, path string) (version int, existing, missing b
 			return 0, false, false, release, err
 		}
 		empty = objects == 0
+		if forWriting && !already && appID == ApplicationID && uv >= 5 && uv <= SchemaVersion() {
+			if seq, back := logTakesBack(ctx, path); back {
+				return 0, false, false, release, refuse(CodeLogTakesBack, path, seq) // logcheck.go
+			}
+		}
 	}
 	switch {
 	case appID == 0 && uv == 0 && empty:
@@ -377,7 +386,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, refuseWrapping([]error{ErrNotFound}, CodeNoFolder, path, filepath.Dir(path), ErrNotFound)
 	}
-	version, existing, missing, release, err := inspect(ctx, path)
+	version, existing, missing, release, err := inspect(ctx, path, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -415,6 +424,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	db.noteOpened()
 	db.afterOwnWrite()
+	heldShm(path) // its identity now, as the connection has it (SideFileReplaced)
 	return db, nil
 }
 
@@ -454,7 +464,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, refuseWrapping([]error{ErrNotFound, err}, CodeNoFile, path, ErrNotFound, err)
 	}
-	version, _, missing, release, err := inspect(ctx, path)
+	version, _, missing, release, err := inspect(ctx, path, false)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
@@ -507,6 +517,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
+	heldShm(path) // its identity now, as the connection has it (SideFileReplaced)
 	return db, nil
 }
 

@@ -1,0 +1,134 @@
+package gui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"arbiter/match"
+)
+
+// quits counts the console's ends (closeNow's quit of the app).
+func (h *harness) quits() *int {
+	n := 0
+	h.c.cfg.quit = func() { n++ }
+	return &n
+}
+
+// Ctrl+Q and Enter quit whenever nothing unsaved stands in the way. The
+// move field keeps its own focus behind an open dialog: with the engine's
+// move offered in it and a note open under the question (gui-check, the
+// German Engine dialog closed with a held Escape), Enter went to nothing
+// and three tries of Ctrl+Q and Enter left the console running.
+func TestCtrlQAndEnterQuitWhateverTheMoveFieldHoldsBehindADialog(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		under func(h *harness) // what stands open when Ctrl+Q comes
+	}{
+		{"with nothing open", func(*harness) {}},
+		{"with a note open under the question", func(h *harness) { h.c.info("Not done", "a refusal") }},
+		{"with the Engine dialog open under the question", func(h *harness) { h.c.do(actEngine) }},
+		{"with a refused call open under the question, after a held Escape closed the Engine dialog", func(h *harness) {
+			h.c.do(actEngine)
+			h.key(fyne.KeyEscape)
+			h.c.heldKey = "" // as before the fix: the repeat reached the call key
+			h.repeat(fyne.KeyEscape)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, match.RoleOperator, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.humanMoves("e4")
+			h.engineMoveFor("c7c5", "cp 25") // offered in the move field
+			h.c.win.Canvas().Focus(h.c.moveEntry)
+			if h.c.moveEntry.Text == "" {
+				t.Fatal("the engine's move is not offered in the move field")
+			}
+			quits := h.quits()
+			tc.under(h)
+			h.c.do(actQuit) // Ctrl+Q: the main menu's shortcut, taken even over a dialog
+			h.key(fyne.KeyReturn)
+			if *quits != 1 {
+				t.Fatalf("Ctrl+Q and Enter did not quit (the dialog on top: %q)", topDialogTexts(h.c))
+			}
+		})
+	}
+	t.Run("Enter in the move field still enters the move typed there", func(t *testing.T) {
+		h := newHarness(t, match.RoleArbiter, "")
+		h.newMatch("acm1996", "")
+		h.c.do(actStartGame)
+		quits := h.quits()
+		h.c.info("a note", "Enter closes it")
+		h.c.dialogs[0].Hide()
+		h.typeMove("e4")
+		if h.ply() != 1 || *quits != 0 {
+			t.Fatalf("ply %d after typing e4 and Enter, %d quits", h.ply(), *quits)
+		}
+	})
+}
+
+// A key the driver repeats while it is held acts once: the Escape that
+// closed a dialog calls nobody however long it is held (a call is an
+// event of the record), and a held call key calls once; a fresh press
+// (the driver's key down, or the key seen released) acts again.
+func TestAHeldEscapeThatClosedADialogCallsNobody(t *testing.T) {
+	calls := func(h *harness) int {
+		n := 0
+		for _, e := range h.events() {
+			if e.Kind == "pause" {
+				n++
+			}
+		}
+		return n
+	}
+	t.Run("the repeats of the Escape that closed a dialog call nobody", func(t *testing.T) {
+		h := newHarness(t, match.RoleArbiter, "")
+		h.newMatch("acm1996", "")
+		h.c.do(actStartGame)
+		h.c.do(actShortcuts)
+		h.c.keyDown(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		h.repeat(fyne.KeyEscape) // the press: closes the dialog
+		for i := 0; i < 5; i++ {
+			h.repeat(fyne.KeyEscape) // the driver's repeats while it is held
+		}
+		if n := calls(h); n != 0 || len(h.c.dialogs) != 0 {
+			t.Fatalf("%d calls recorded, %d dialogs open (%q)", n, len(h.c.dialogs), topDialogTexts(h.c))
+		}
+		h.c.keyUp(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		h.repeat(fyne.KeyEscape) // pressed anew (its key down not seen: the release was)
+		if n := calls(h); n != 1 {
+			t.Fatalf("a fresh Escape after the release recorded %d calls, want 1", n)
+		}
+	})
+	t.Run("Escape in a dialog's text field: its repeats call nobody", func(t *testing.T) {
+		h := newHarness(t, match.RoleArbiter, "")
+		h.newMatch("acm1996", "")
+		h.c.do(actStartGame)
+		h.c.do(actIncident)
+		f, ok := h.c.win.Canvas().Focused().(*formEntry)
+		if !ok {
+			t.Fatalf("no text field has the focus: %T", h.c.win.Canvas().Focused())
+		}
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		h.repeat(fyne.KeyEscape)
+		if n := calls(h); n != 0 || len(h.c.dialogs) != 0 {
+			t.Fatalf("%d calls recorded, %d dialogs open (%q)", n, len(h.c.dialogs), topDialogTexts(h.c))
+		}
+	})
+	t.Run("the call key pressed anew after a call calls again", func(t *testing.T) {
+		h := newHarness(t, match.RoleArbiter, "")
+		h.newMatch("acm1996", "")
+		h.c.do(actStartGame)
+		h.key(fyne.KeyEscape)
+		if n := calls(h); n != 1 || len(h.c.dialogs) != 0 {
+			t.Fatalf("%d calls recorded, %d dialogs open (%q)", n, len(h.c.dialogs), topDialogTexts(h.c))
+		}
+		h.c.do(actResume)
+		h.c.keyDown(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		h.repeat(fyne.KeyEscape) // pressed anew: its key down seen, not its release
+		if n := calls(h); n != 2 {
+			t.Fatalf("a fresh press recorded %d calls in all, want 2", n)
+		}
+	})
+}

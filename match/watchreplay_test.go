@@ -1,0 +1,191 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/internal/forgery"
+	"arbiter/store"
+)
+
+// insertRows writes the events evs and their signature rows sigs into the
+// record at path as another writer would (sqlite3: the guard triggers let
+// an INSERT through).
+func insertRows(t *testing.T, path string, evs []store.Event, sigs []store.Signature) {
+	t.Helper()
+	db := raw(t, path)
+	for _, e := range evs {
+		exec(t, db, `INSERT INTO events (seq, match, game, at_ns, received_ns, role, actor, kind, payload, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.Seq, e.Match, e.Game, e.At.UnixNano(), receivedNS(e), e.Role, e.Actor, e.Kind, string(e.Payload), e.Prev, e.Hash)
+	}
+	for _, s := range sigs {
+		exec(t, db, `INSERT INTO signatures (seq, kind, count, cmd, signer, station, key, sig, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
+	}
+	db.Close()
+}
+
+func receivedNS(e store.Event) int64 {
+	if e.Received.IsZero() {
+		return 0
+	}
+	return e.Received.UnixNano()
+}
+
+// TestARunningCoreChecksTheEventsOthersWroteAsVerifyDoes (principle 1, any
+// edit of the file is detected): the checks that only 'arbiter verify' ran
+// — a command id the record holds already, a move given at another station
+// replayed on its position — run on the events another writer appended
+// while the console (or a station) runs, at its next watch: a request
+// replayed at the record's end where its move is legal again
+// (internal/forgery.ReplayRequest), and another move in the place of the
+// one the operator signed at the laptop, the input signed kept and signed
+// again by a station key of the forger's (internal/forgery.ResignTail), are
+// named as verify names them, the state rebuilt from the events before,
+// and nothing more is taken. Before, the watch took them and played the
+// move; only the next verify said so.
+func TestARunningCoreChecksTheEventsOthersWroteAsVerifyDoes(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		// forge writes into the running f's record; it returns the event
+		// the watch must name
+		forge func(t *testing.T, f *fixture) int64
+		want  Code
+	}{
+		{"a request replayed at the record's end, where its move is legal again, is named by the next watch", func(t *testing.T, f *fixture) int64 {
+			evs, sigs := readRecord(t, f.db.Path())
+			var row store.Signature
+			for _, s := range sigs {
+				if s.Kind == store.SigRequest && s.Cmd == "laptop/Nf3" {
+					row = s
+				}
+			}
+			again := evs[row.Seq-1]
+			again.Seq, again.Prev, again.Hash = 0, "", ""
+			again.At, again.Received = evs[len(evs)-1].At.Add(time.Minute), evs[len(evs)-1].At.Add(time.Minute)
+			got, err := forgery.ReplayRequest(ctx, f.db.Path(), again, row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got.Seq
+		}, CodeReplayedCommand},
+		{"another move in the place of the one the operator signed at the laptop, written by another writer, is named by the next watch", func(t *testing.T, f *fixture) int64 {
+			// the laptop's 3.Nc3 given at another holder of the record (a
+			// copy of it), rewritten there as 3.Na3 under the input signed
+			dir := t.TempDir()
+			other := filepath.Join(dir, "other.arbiter")
+			if err := f.db.Backup(ctx, other); err != nil {
+				t.Fatal(err)
+			}
+			db, err := store.Open(ctx, other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			app, err := New(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := &fixture{t: t, ctx: ctx, db: db, app: app, now: f.now}
+			key, ok := app.State().Auth.Creds["operator"].Unlock(operatorPass, nil)
+			if !ok {
+				t.Fatal("the operator's passphrase does not open his key")
+			}
+			if err := givenAtLaptop(g, key, g.at(10*time.Second).At, "Nc3", time.Millisecond, 2*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			seq := app.State().Seq
+			db.Close()
+			forged := filepath.Join(dir, "forged.arbiter")
+			evs, err := forgery.ResignTail(ctx, other, forged, seq, func(e *store.Event) {
+				var p map[string]any
+				if err := json.Unmarshal(e.Payload, &p); err != nil {
+					t.Fatal(err)
+				}
+				p["san"], p["uci"] = "Na3", "b1a3"
+				e.Payload, _ = json.Marshal(p)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, sigs := readRecord(t, forged)
+			insertRows(t, f.db.Path(), evs[seq-1:], rowsAfter(sigs, seq-1))
+			if r := checkFile(t, f.db.Path(), Anchors{}); r.OK || r.Why.Code != string(CodeRequestOtherMove) || r.BadSeq != seq {
+				t.Fatalf("verify says %q at event %d, want %s at event %d", r.Problem, r.BadSeq, CodeRequestOtherMove, seq)
+			}
+			return seq
+		}, CodeRequestOtherMove},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, pin, key := operatorMatch(t)
+			for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+				at := f.at(10 * time.Second).At
+				if m == "Nf6" || m == "Ng8" {
+					if _, err := f.app.Move(f.ctx, pin(Cmd{At: at, Actor: Actor{Role: RoleBlack}}), m, false); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if err := givenAtLaptop(f, key, at, m, time.Millisecond, 2*time.Millisecond); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.ok(f.app.Watch(f.ctx))
+			if f.app.Why() != nil {
+				t.Fatalf("a sound record: %v", f.app.Why())
+			}
+			told := 0
+			f.app.SetChanged(func() { told++ })
+			bad := tc.forge(t, f)
+			f.ok(f.app.Watch(f.ctx))
+			f.ok(f.app.Watch(f.ctx))
+			p := f.app.Why()
+			if p == nil || p.Code != string(tc.want) {
+				t.Fatalf("the problem: %v, want %s at event %d", p, tc.want, bad)
+			}
+			if told != 1 || f.app.State().Seq != bad-1 {
+				t.Errorf("told %d times, the state at event %d; want once and %d", told, f.app.State().Seq, bad-1)
+			}
+			if _, err := f.app.Move(f.ctx, pin(f.as(RoleBlack, 10*time.Second)), "e5", false); err == nil {
+				t.Error("a move was taken after the forged event")
+			}
+		})
+	}
+}
+
+// TestARunningCoreFindsASignatureRowAlteredBeforeItsWatchWalkedTheEvent
+// (principle 1): the App's own commands move no stamp, so its watch walks
+// their events only at the next change another writer makes. A station
+// signature row of such an event altered with sqlite3 before then, under a
+// head the arbiter signed at a later command, was taken as the open takes
+// rows under the last head (present, the right key, not verified): the
+// watch compares only the rows it walked. The watch now verifies every
+// signature of the events it walks for the first time (the station's own
+// watch test failed so about one run in three).
+func TestARunningCoreFindsASignatureRowAlteredBeforeItsWatchWalkedTheEvent(t *testing.T) {
+	f := newFixture(t)
+	pin := func(c Cmd) Cmd { c.PIN = arbiterPass; return c }
+	f.ok(f.app.NewMatch(f.ctx, pin(f.at(0)), MatchNew{Title: "ACM Chess Challenge", Players: [2]string{"Garry Kasparov", "Deep Blue"},
+		Computer: "Deep Blue", Operators: []string{"Feng-hsiung Hsu"}, White: "Deep Blue", PIN: arbiterPass}))
+	f.ok(f.app.StartGame(f.ctx, pin(f.at(time.Second)), 0))
+	f.ok(f.app.Watch(f.ctx)) // walks the record as it stands
+	for _, m := range []string{"e4", "c5", "c3"} {
+		if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), m, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.ok(f.app.Watch(f.ctx)) // nothing but the App's own commands: not walked
+	evs, _ := readRecord(t, f.db.Path())
+	e := evs[len(evs)-2] // 1...c5, under the head signed at 2.c3
+	alterSignature(t, f.db.Path(), e.Seq, store.SigStation)
+	f.ok(f.app.Watch(f.ctx))
+	want := fmt.Sprintf("event %d (move) does not match the hash its station signed", e.Seq)
+	if p := f.app.Why(); p == nil || !strings.Contains(p.Error(), want) {
+		t.Fatalf("the problem: %v, want %q", p, want)
+	}
+}
