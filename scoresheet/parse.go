@@ -52,9 +52,12 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 		return nil, phrase.Errorf("%s is not legal: %s is stalemated and the game is over", in, side)
 	}
 	s := stripAnnotations(in)
-	notAMove := phrase.Errorf("%q is not a move: write SAN like Nf3 or UCI like g1f3", in)
+	// the refusal is written only when the input is refused (it was
+	// formatted for every move entered: docs/performance.md, "Commit and
+	// move, tenth pass")
+	notAMove := func() error { return phrase.Errorf("%q is not a move: write SAN like Nf3 or UCI like g1f3", in) }
 	if s == "" {
-		return nil, notAMove
+		return nil, notAMove()
 	}
 
 	// Castling.
@@ -86,7 +89,7 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 	// SAN.
 	g := sanRe.FindStringSubmatch(sanStrip.Replace(s))
 	if g == nil {
-		return nil, notAMove
+		return nil, notAMove()
 	}
 	pt := chess.Pawn
 	if g[1] != "" {
@@ -104,7 +107,7 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 	to := sq(g[4])
 	if pt == chess.Pawn {
 		if hasRank {
-			return nil, notAMove
+			return nil, notAMove()
 		}
 		if !hasFile { // a pawn push stays on its file
 			file, hasFile = to.File(), true

@@ -78,43 +78,65 @@ func validRole(r string) bool {
 // Because every field is length-prefixed, two different events can never
 // share an encoding. Event.Hash is not part of the encoding.
 func EncodeEvent(e Event) []byte {
-	var b bytes.Buffer
-	b.Grow(16*11 + len(HashDomainV2) + len(e.Role) + len(e.Actor) + len(e.Kind) + len(e.Payload) + len(e.Prev))
-	putBytes := func(p []byte) {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
-		b.Write(n[:])
-		b.Write(p)
-	}
-	putInt := func(v int64) {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(v))
-		putBytes(n[:])
-	}
-	if e.Received.IsZero() {
-		putBytes([]byte(HashDomain))
-	} else {
-		putBytes([]byte(HashDomainV2))
-	}
-	putInt(e.Seq)
-	putInt(e.Match)
-	putInt(int64(e.Game))
-	putInt(e.At.UnixNano())
-	if !e.Received.IsZero() {
-		putInt(e.Received.UnixNano())
-	}
-	putBytes([]byte(e.Role))
-	putBytes([]byte(e.Actor))
-	putBytes([]byte(e.Kind))
-	putBytes(e.Payload)
-	putBytes([]byte(e.Prev))
-	return b.Bytes()
+	return appendEvent(make([]byte, 0, encodedLen(e)), e)
 }
 
-// EventHash returns the lowercase hex SHA-256 of EncodeEvent(e).
+// encodedLen is the length of EncodeEvent(e), or a little more.
+func encodedLen(e Event) int {
+	return 16*11 + len(HashDomainV2) + len(e.Role) + len(e.Actor) + len(e.Kind) + len(e.Payload) + len(e.Prev)
+}
+
+// appendEvent appends EncodeEvent(e) to b.
+func appendEvent(b []byte, e Event) []byte {
+	if e.Received.IsZero() {
+		b = appendField(b, HashDomain)
+	} else {
+		b = appendField(b, HashDomainV2)
+	}
+	b = appendInt(b, e.Seq)
+	b = appendInt(b, e.Match)
+	b = appendInt(b, int64(e.Game))
+	b = appendInt(b, e.At.UnixNano())
+	if !e.Received.IsZero() {
+		b = appendInt(b, e.Received.UnixNano())
+	}
+	b = appendField(b, e.Role)
+	b = appendField(b, e.Actor)
+	b = appendField(b, e.Kind)
+	b = appendField(b, e.Payload)
+	return appendField(b, e.Prev)
+}
+
+// appendField appends one field of the encoding: its length, 8 bytes
+// big-endian, then its bytes.
+func appendField[T string | []byte](b []byte, p T) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(len(p)))
+	return append(b, p...)
+}
+
+// appendInt appends an integer field: the length 8, then the value's 8
+// bytes big-endian.
+func appendInt(b []byte, v int64) []byte {
+	b = binary.BigEndian.AppendUint64(b, 8)
+	return binary.BigEndian.AppendUint64(b, uint64(v))
+}
+
+// hashOnStack is the room EventHash encodes an event in without going to
+// the heap: a move's encoding is about 330 bytes; a longer one is
+// encoded on the heap, the same bytes.
+const hashOnStack = 1024
+
+// EventHash returns the lowercase hex SHA-256 of EncodeEvent(e). It
+// encodes e in room on its stack (hashOnStack), where EncodeEvent's
+// buffer, and the conversions of its text fields, were allocated at every
+// event appended and every event checked (docs/performance.md, "Commit
+// and move, tenth pass").
 func EventHash(e Event) string {
-	sum := sha256.Sum256(EncodeEvent(e))
-	return hex.EncodeToString(sum[:])
+	var room [hashOnStack]byte
+	sum := sha256.Sum256(appendEvent(room[:0], e))
+	var h [2 * sha256.Size]byte
+	hex.Encode(h[:], sum[:])
+	return string(h[:])
 }
 
 // normalize checks e as Append would store it and returns it with At in UTC

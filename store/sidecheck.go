@@ -26,11 +26,11 @@ import (
 // noteLogID keeps the identity of the -wal as s saw it, the first time
 // one is there, and otherwise says the log replaced when s is another file
 // or none. w.mu is held.
-func (w *walWatch) noteLogID(s Stamp) {
+func (w *walWatch) noteLogID(s logLook) {
 	switch {
-	case w.logID == nil:
-		w.logID = s.info // nil again when there is none: taken at the next look
-	case s.gone || s.info != nil && !os.SameFile(w.logID, s.info):
+	case !w.logID.hasID():
+		w.logID = s // none again when there is none: taken at the next look
+	case s.isGone() || s.hasID() && !w.logID.sameFile(s):
 		if w.replaced == "" {
 			w.replaced = "-wal"
 		}
@@ -44,7 +44,7 @@ func (w *walWatch) noteLogID(s Stamp) {
 func (db *DB) newConnection() {
 	w := &db.wal
 	w.mu.Lock()
-	w.logID, w.shmAgain = nil, true
+	w.logID, w.shmAgain = logLook{}, true
 	w.mu.Unlock()
 }
 

@@ -72,14 +72,14 @@ func (db *DB) noteOpened() {
 // changed by other means before one of them (walMoved).
 type walWatch struct {
 	mu    sync.Mutex
-	known Stamp
+	known logLook
 	moved bool
 	wrote bool // the DB wrote since WALChanged last looked
 	// logID is the -wal the DB's connection writes, as stat(2) first saw
-	// it (nil: not seen yet); replaced names the side file found not to be
+	// it (the zero logLook: not seen yet); replaced names the side file found not to be
 	// the one the connection uses ("-wal", "-shm"; sidecheck.go); shmAgain:
 	// the connection was made anew, the -shm's identity is taken again
-	logID    os.FileInfo
+	logID    logLook
 	replaced string
 	shmAgain bool
 	lookLog  bool // WALChanged found the log's stat moved: SideFileReplaced reads its header
@@ -96,10 +96,10 @@ type walWatch struct {
 // otherwise see the first's commit before the first noted it, and the
 // watch would check the record whole for nothing.
 func (db *DB) beforeOwnWrite() {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	if !s.Same(w.known) {
+	if !s.same(w.known) {
 		w.moved = true
 	}
 	w.noteLogID(s)
@@ -109,7 +109,7 @@ func (db *DB) beforeOwnWrite() {
 // afterOwnWrite notes the -wal as the DB's own commit left it (the
 // connection still held, as for beforeOwnWrite).
 func (db *DB) afterOwnWrite() {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
@@ -129,10 +129,10 @@ func (db *DB) afterOwnWrite() {
 // checksums (walIntact, walcheck.go; outside the lock the DB's commits
 // take, so none waits for it).
 func (db *DB) WALChanged() bool {
-	s := stampOf(db.walPath)
+	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	moved, wrote := w.moved || !s.Same(w.known), w.wrote
+	moved, wrote := w.moved || !s.same(w.known), w.wrote
 	w.known, w.moved, w.wrote = s, false, false
 	w.noteLogID(s)
 	w.lookLog = w.lookLog || moved

@@ -35,7 +35,7 @@ type Tx struct {
 	c         *conn                   // the handle's connection, inside its transaction
 	headCheck func(Event, bool) error // the DB's head check (SetHeadCheck), if any
 	loaded    bool
-	last      Event // the file's last event, read by EventsAfter (lastRead)
+	last      *Event // the file's last event, read by EventsAfter (lastRead; nil: the file has none): a pointer, as few transactions read it (a Tx is allocated at every Update)
 	lastRead  bool
 	headSeq   int64
 	headHash  string
@@ -127,9 +127,13 @@ func (tx *Tx) loadHead() error {
 	var err error
 	switch {
 	case tx.lastRead:
-		seq, hash = tx.last.Seq, tx.last.Hash
+		var last Event
+		if tx.last != nil {
+			last = *tx.last
+		}
+		seq, hash = last.Seq, last.Hash
 		if tx.headCheck != nil {
-			err = tx.headCheck(tx.last, seq > 0)
+			err = tx.headCheck(last, seq > 0)
 		}
 	case tx.headCheck != nil:
 		seq, hash, err = tx.checkHead(tx.headCheck)
@@ -179,9 +183,10 @@ func (tx *Tx) EventsAfter(seq int64) ([]Event, error) {
 	// The file's last event, unless it ends before seq (then Append reads
 	// it): the last read, or none at all (seq 0 read the whole file).
 	if n := len(evs); !tx.loaded && (n > 0 || seq == 0) {
-		tx.last, tx.lastRead = Event{}, true
+		tx.last, tx.lastRead = nil, true
 		if n > 0 {
-			tx.last = evs[n-1]
+			last := evs[n-1] // the caller's slice is the caller's
+			tx.last = &last
 		}
 	}
 	if len(evs) > 0 && evs[0].Seq <= seq {
