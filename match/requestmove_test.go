@@ -33,6 +33,26 @@ func operatorMatch(t *testing.T) (*fixture, func(Cmd) Cmd, ed25519.PrivateKey) {
 	return f, pin, key
 }
 
+// knightsOutAndBack plays 1.Nf3 Nf6 2.Ng1 Ng8, White's moves given at the
+// operator's laptop (givenAtLaptop), Black's at the console with the
+// arbiter's PIN, ten seconds apart: the position after it is the starting
+// one, so 2.Nf3's request is legal again at the record's end.
+func knightsOutAndBack(t *testing.T, f *fixture, pin func(Cmd) Cmd, key ed25519.PrivateKey) {
+	t.Helper()
+	for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+		at := f.at(10 * time.Second).At
+		if m == "Nf6" || m == "Ng8" {
+			if _, err := f.app.Move(f.ctx, pin(Cmd{At: at, Actor: Actor{Role: RoleBlack}}), m, false); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := givenAtLaptop(f, key, at, m, time.Millisecond, 2*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // givenAtLaptop runs the operator's move input as the authority takes it
 // from the laptop: a request his key signed at at for the record as it
 // stands, stamped there, received here after received, with the round
@@ -153,18 +173,7 @@ func TestAMoveGivenAtAnotherStationIsTheMoveItsRoleSigned(t *testing.T) {
 // replay; verify names it. Before, it verified.
 func TestARequestReplayedWhereItsMoveIsLegalAgainIsNamed(t *testing.T) {
 	f, pin, key := operatorMatch(t)
-	for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
-		at := f.at(10 * time.Second).At
-		if m == "Nf6" || m == "Ng8" {
-			if _, err := f.app.Move(f.ctx, pin(Cmd{At: at, Actor: Actor{Role: RoleBlack}}), m, false); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := givenAtLaptop(f, key, at, m, time.Millisecond, 2*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
+	knightsOutAndBack(t, f, pin, key)
 	path := f.db.Path()
 	f.db.Close()
 	evs, sigs := readRecord(t, path)

@@ -123,18 +123,7 @@ func TestARunningCoreChecksTheEventsOthersWroteAsVerifyDoes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, pin, key := operatorMatch(t)
-			for _, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
-				at := f.at(10 * time.Second).At
-				if m == "Nf6" || m == "Ng8" {
-					if _, err := f.app.Move(f.ctx, pin(Cmd{At: at, Actor: Actor{Role: RoleBlack}}), m, false); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				if err := givenAtLaptop(f, key, at, m, time.Millisecond, 2*time.Millisecond); err != nil {
-					t.Fatal(err)
-				}
-			}
+			knightsOutAndBack(t, f, pin, key)
 			f.ok(f.app.Watch(f.ctx))
 			if f.app.Why() != nil {
 				t.Fatalf("a sound record: %v", f.app.Why())
