@@ -2,13 +2,13 @@ package gui
 
 import (
 	"errors"
-	"fyne.io/fyne/v2/driver/desktop"
 	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
