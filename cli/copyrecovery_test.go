@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/match"
 	"arbiter/service"
 	"arbiter/store"
 )
@@ -165,6 +166,9 @@ func TestACopyOrABackupSaysWhatItIsAndOnlyACrashRecordsTheConsoleGone(t *testing
 			}
 			if tc.gone && note != nil {
 				t.Errorf("the console's open after the recorded crash says %v again", note)
+			}
+			if match.OfACopy(note) != !tc.gone {
+				t.Errorf("the console's open titles %v as a copy's: %v, want %v", note, match.OfACopy(note), !tc.gone)
 			}
 			if !tc.gone && (note == nil || !strings.HasPrefix("arbiter: warning: "+Sentence(note), strings.Replace(want, "3m12s", "4m12s", 1))) {
 				t.Errorf("the console's open says %v, want it to begin\n%s", note, want)

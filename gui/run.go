@@ -77,6 +77,8 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		c.refreshWhere()
 	} else if msg, err := core.CheckRecovery(ctx, ts.Now(), true); err != nil {
 		c.showError(err)
+	} else if match.OfACopy(msg) {
+		c.info(translate("A copy of the record"), sentence(msg))
 	} else if msg != nil {
 		c.info(translate("The console was away"), sentence(msg))
 	}

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"os"
+	"strings"
 	"time"
 
 	"arbiter/clock"
@@ -193,6 +194,13 @@ const (
 	copySure            // and the console's process still runs on this machine
 	copyBackup          // the heartbeat says store.CopyPID: a backup (arbiter backup, restored or not)
 )
+
+// OfACopy reports whether a recovery note (CheckRecovery's) says the file
+// is a copy or a backup rather than the file a console was writing when it
+// went: the console titles it so, where a crash is "The console was away".
+func OfACopy(note *phrase.Error) bool {
+	return note != nil && strings.HasPrefix(note.Format, "this file is a ")
+}
 
 // note is the recovery's sentence, with the side whose clock runs.
 func (p *pendingRecovery) note(running any) *phrase.Error {
