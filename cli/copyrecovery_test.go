@@ -16,7 +16,6 @@ import (
 
 	"arbiter/match"
 	"arbiter/service"
-	"arbiter/store"
 )
 
 // consoleChildEnv makes the test binary a console's stand-in on the file it
@@ -173,34 +172,9 @@ func TestACopyOrABackupSaysWhatItIsAndOnlyACrashRecordsTheConsoleGone(t *testing
 			if !tc.gone && (note == nil || !strings.HasPrefix("arbiter: warning: "+Sentence(note), strings.Replace(want, "3m12s", "4m12s", 1))) {
 				t.Errorf("the console's open says %v, want it to begin\n%s", note, want)
 			}
-			recorded := 0
-			for _, k := range strings.Fields(kinds(t, file)) {
-				if k == "recovery" {
-					recorded++
-				}
-			}
-			if tc.gone && recorded != 1 || !tc.gone && recorded != 0 {
-				t.Errorf("%d recovery events recorded (%s)", recorded, kinds(t, file))
+			if n := countEvents(t, file, "recovery"); tc.gone && n != 1 || !tc.gone && n != 0 {
+				t.Errorf("%d recovery events recorded", n)
 			}
 		})
 	}
-}
-
-// kinds is the kinds of the events of the record at db, in order.
-func kinds(t *testing.T, db string) string {
-	t.Helper()
-	s, err := store.OpenReadOnly(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	evs, err := s.EventsAfter(context.Background(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range evs {
-		b.WriteString(e.Kind + " ")
-	}
-	return b.String()
 }
