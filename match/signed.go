@@ -259,7 +259,7 @@ func (ids commandIDs) check(r *RecordReport, evs []store.Event, sigs []store.Sig
 // replayed as the record is opened; a record that does not replay is the
 // opening's to report.
 func checkRequestMoves(r *RecordReport, evs []store.Event, sigs []store.Signature) {
-	m := newMovesReplay(sigs, 0)
+	m := newMovesReplay(sigs)
 	if len(m.moves) == 0 {
 		return
 	}
@@ -291,12 +291,11 @@ type movesReplay struct {
 	end    int64                // the seq after its events
 }
 
-// newMovesReplay takes the moves the request rows of sigs after event
-// from signed.
-func newMovesReplay(sigs []store.Signature, from int64) *movesReplay {
+// newMovesReplay takes the moves the request rows of sigs signed.
+func newMovesReplay(sigs []store.Signature) *movesReplay {
 	m := &movesReplay{moves: map[int64]signedMove{}}
 	for _, s := range sigs {
-		if s.Kind != store.SigRequest || s.Seq <= from {
+		if s.Kind != store.SigRequest {
 			continue
 		}
 		if req, code := requestOf(s); code == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"arbiter/internal/phrase"
 	"arbiter/store"
 )
 
@@ -74,18 +75,17 @@ func (a *App) Watch(ctx context.Context) error {
 	}
 	stamp := a.db.Stamp()
 	wal := a.db.WALChanged()
+	var gone *phrase.Error
 	if a.db.Replaced(stamp) {
-		a.mu.Lock()
-		a.problem = problem(CodeFileReplaced, a.db.Path())
-		a.mu.Unlock()
-		a.notify()
-		return nil
-	}
-	if side := a.db.SideFileReplaced(); side != "" {
+		gone = problem(CodeFileReplaced, a.db.Path())
+	} else if side := a.db.SideFileReplaced(); side != "" {
 		// the App's own reads find the record as it was: the check below
 		// finds nothing, and its commits would go where nobody finds them
+		gone = problem(CodeSideFileReplaced, side)
+	}
+	if gone != nil {
 		a.mu.Lock()
-		a.problem = problem(CodeSideFileReplaced, side)
+		a.problem = gone
 		a.mu.Unlock()
 		a.notify()
 		return nil
@@ -241,7 +241,7 @@ func (w watch) checkNew(r *RecordReport, evs []store.Event, sigs []store.Signatu
 	if st.Seq > int64(len(evs)) {
 		return ids, nil
 	}
-	m := newMovesReplay(rowsAfter(sigs, st.Seq), st.Seq)
+	m := newMovesReplay(rowsAfter(sigs, st.Seq))
 	st = st.clone()
 	for _, e := range evs[st.Seq:] {
 		ok, stop := m.check(r, st, e)

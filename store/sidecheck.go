@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -139,10 +138,8 @@ func logForeign(path, side string) bool {
 	foreign := true
 	var hdr [walHeaderSize]byte
 	if _, err := io.ReadFull(f, hdr[:]); err == nil {
-		be := binary.BigEndian
 		fi, err := f.Stat()
-		foreign = err == nil && (be.Uint32(hdr[16:]) != idx.salt[0] || be.Uint32(hdr[20:]) != idx.salt[1] ||
-			int(be.Uint32(hdr[8:])) != idx.pageSize ||
+		foreign = err == nil && (!idx.wroteFor(hdr[:]) ||
 			fi.Size() < walHeaderSize+int64(idx.mxFrame)*int64(walFrameHeaderSize+idx.pageSize))
 	}
 	if !foreign {

@@ -111,6 +111,13 @@ func walIntact(path, side string) bool {
 	return true
 }
 
+// wroteFor reports whether hdr, a -wal's header, is the one the
+// wal-index idx was written for: its salts and page size.
+func (idx walIndex) wroteFor(hdr []byte) bool {
+	be := binary.BigEndian
+	return be.Uint32(hdr[16:]) == idx.salt[0] && be.Uint32(hdr[20:]) == idx.salt[1] && int(be.Uint32(hdr[8:])) == idx.pageSize
+}
+
 // walFramesIntact walks the frames idx names committed in the -wal beside
 // side (sideFiles); sure is false when the log's header is not the one idx
 // was written for (a restart).
@@ -136,7 +143,7 @@ func walFramesIntact(side string, idx walIndex) (intact, sure bool) {
 		return false, true
 	}
 	be := binary.BigEndian // the log's fields are big-endian; its checksums' words as bo says
-	if be.Uint32(hdr[16:]) != idx.salt[0] || be.Uint32(hdr[20:]) != idx.salt[1] || int(be.Uint32(hdr[8:])) != idx.pageSize {
+	if !idx.wroteFor(hdr) {
 		return true, false
 	}
 	s0, s1 := walChecksum(0, 0, hdr[:24], bo)
