@@ -549,6 +549,9 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
 				return bad(i, CodeUnsigned)
 			}
+			if e.Role == string(RoleSystem) && !systemKind(e) {
+				return bad(i, CodeSystemKind)
+			}
 			if credentialIn(e) != nil {
 				return bad(i, CodeCredentialUnsigned)
 			}
@@ -759,6 +762,24 @@ func requestedEngineMove(req SignedRequest) (EngineMove, bool) {
 	}
 	m, ok := cmd.(EngineMove)
 	return m, ok
+}
+
+// systemKind reports whether e is of a kind the system records under its
+// own role without a command's signature: a station's event (station.*),
+// a recovery note, the suspension of a game (an incident of rule 6.10).
+// Any other event needs its command's signature: before branch hharden a
+// move, a game's end or a flag recorded under the system's role, signed by
+// any station key, verified (a station key is not certified, so whoever
+// could write into a station's stream could add one).
+func systemKind(e store.Event) bool {
+	switch {
+	case strings.HasPrefix(e.Kind, "station."), e.Kind == KindRecovery:
+		return true
+	case e.Kind == KindIncident:
+		var p IncidentPayload
+		return json.Unmarshal(e.Payload, &p) == nil && p.Kind == "suspend"
+	}
+	return false
 }
 
 // requestedMove is the move a request of version 2 signed, if it is one.
