@@ -320,3 +320,58 @@ func TestTheInstantTheEnginesMoveWasReadIsLoweredToItsReceiptAsAPressIs(t *testi
 		}
 	})
 }
+
+// TestADrawOfferStampedBackBeforeTheOfferersFlagFellDecidesNothing
+// (Article 6.8 with 5.2c and 9.1, as the match's older edition words them;
+// htrust's leftover, looked at and kept): a flag is fallen when the
+// arbiter observes it or a player validly claims it, and until then the
+// game goes on and an agreed draw ends it. So an offer made after the
+// offerer's own flag fell is a valid offer, and one stamped back before the
+// fall (a party's instant may lie up to 5 s before its receipt) decides
+// nothing the same offer made at its receipt would not: accepted at the
+// opponent's own instant it draws as that one does, and the opponent's
+// claim of the flag wins as over that one. It is no hole and is taken; the
+// record keeps both its instants (the one claimed, the receipt), and an
+// acceptance stamped back before the fall is refused
+// (TestNoPartyEscapesAFallenFlagByStampingBack).
+func TestADrawOfferStampedBackBeforeTheOfferersFlagFellDecidesNothing(t *testing.T) {
+	white := Actor{Role: RoleWhite, Secret: whitePass}
+	operator := Actor{Role: RoleOperator, Secret: operatorPIN}
+	outcome := func(t *testing.T, back time.Duration, answer func(r *rig, at time.Time) error) (string, store.Event) {
+		r, fell := protectedFlagRig(t)
+		w := clock.White
+		received := fell.Add(3400 * time.Millisecond)
+		r.ok(r.app.DrawOffer(r.ctx, Cmd{At: received.Add(-back), Received: received, Actor: white}, &w))
+		evs := readEvents(t, r.db.Path())
+		offer := evs[len(evs)-1]
+		r.ok(answer(r, fell.Add(5*time.Second)))
+		if offer.Kind != KindDrawOffer {
+			t.Fatalf("the last event is %s", offer.Kind)
+		}
+		return r.game().Result, offer
+	}
+	for _, tc := range []struct {
+		name   string
+		answer func(r *rig, at time.Time) error
+		want   string
+	}{
+		{"accepted at the opponent's instant after the fall it draws as the offer made at its receipt", func(r *rig, at time.Time) error {
+			return r.app.DrawAnswer(r.ctx, Cmd{At: at, Received: at, Actor: operator}, true)
+		}, "1/2-1/2"},
+		{"the opponent's claim of the flag wins over it as over the offer made at its receipt", func(r *rig, at time.Time) error {
+			_, err := r.app.Do(r.ctx, Cmd{At: at, Received: at, Actor: operator}, Flag{Side: "white"})
+			return err
+		}, "0-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			back, offerBack := outcome(t, 4*time.Second, tc.answer)
+			atReceipt, _ := outcome(t, 0, tc.answer)
+			if back != tc.want || atReceipt != tc.want {
+				t.Fatalf("stamped back the game ends %q, made at its receipt %q; want %q both", back, atReceipt, tc.want)
+			}
+			if offerBack.Received.Sub(offerBack.At) != 4*time.Second {
+				t.Errorf("the offer records %v and its receipt %v", offerBack.At, offerBack.Received)
+			}
+		})
+	}
+}
