@@ -135,8 +135,10 @@ func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 			err := s.rep.Apply(ctx, m)
 			if err == nil {
 				if s.app != nil {
-					// the events as the replica applied them, not read back
-					s.app.Take(s.ctx, s.rep.Events())
+					// the events as the replica applied them, not read
+					// back, and the match as its guard replayed them
+					evs, st := s.rep.Applied()
+					s.app.TakeReplayed(s.ctx, evs, st)
 				}
 				if s.eng != nil && !s.authority() && !s.streamSettled() {
 					// the authority of two holders answers once the other
