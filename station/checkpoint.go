@@ -45,8 +45,17 @@ func (s *Station) checkpointLoop(changed <-chan struct{}) {
 			stop()
 			quiet, stop = s.quiet()
 		}
-		if _, err := s.cfg.DB.CheckpointIfDue(s.ctx); err != nil && s.ctx.Err() == nil {
+		done, err := s.cfg.DB.CheckpointIfDue(s.ctx)
+		if err != nil && s.ctx.Err() == nil {
 			s.cfg.Logf("%s: the record's log was not copied into its file (tried again after the next command): %v", s.cfg.Name, err)
+		}
+		if done {
+			// The checkpoint wrote the main file, which the watch cannot
+			// tell from another program's write: its next look checks the
+			// record whole, holding the record's connection while it
+			// reads. It looks now, in the same quiet moment, rather than
+			// at its next tick, which may fall in a command.
+			s.watchFile(s.ctx)
 		}
 	}
 }
