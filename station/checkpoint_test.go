@@ -229,3 +229,74 @@ func TestAStationChecksItsRecordWholeAsSoonAsItHasCheckpointedIt(t *testing.T) {
 		t.Errorf("alarm %v; want the file alarm naming event 1", s.rep.Alarm())
 	}
 }
+
+// A station takes no pause for idle while a command given at it, or run by
+// it, is under way: a command whose publish is acknowledged later than the
+// quiet wait (a slow disk) had the station checkpoint while it waited, and
+// its record's apply of that command wait for the checkpoint. The wait that
+// ends meanwhile starts again, and the command's end starts it over.
+func TestAStationDoesNotCheckpointWhileACommandIsUnderWay(t *testing.T) {
+	ctx := t.Context()
+	db := openDB(t, filepath.Join(t.TempDir(), "r.db"))
+	if err := db.IdleCheckpoints(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
+	for i := 0; ; i++ {
+		if n, err := db.LogPagesWritten(ctx); err != nil || n >= 500 {
+			break
+		}
+		if _, err := db.Update(ctx, func(tx *store.Tx) error {
+			_, err := tx.Append(store.Event{Match: 1, Game: 1, At: t0.Add(time.Duration(i) * time.Second), Role: "arbiter",
+				Actor: "Mike Valvo", Kind: "note", Payload: []byte(fmt.Sprintf(`{"n":%d}`, i))})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newStation(Config{Name: "laptop", Role: "operator", DB: db})
+	var err error
+	if s.rep, err = NewReplica(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	waits := make(chan chan time.Time, 8)
+	s.quietTimer = func() (<-chan time.Time, func()) {
+		c := make(chan time.Time, 1)
+		waits <- c
+		return c, func() {}
+	}
+	s.wg.Add(1)
+	go s.checkpointLoop(s.rep.changes())
+	defer func() { s.cancel(); s.wg.Wait() }()
+	due := func() bool {
+		n, err := db.LogPagesWritten(ctx)
+		return err == nil && n >= 500
+	}
+	next := func(why string) chan time.Time {
+		t.Helper()
+		select {
+		case c := <-waits:
+			return c
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no quiet wait started after %s", why)
+			return nil
+		}
+	}
+	s.rep.mu.Lock()
+	s.rep.broadcast() // the record changed
+	s.rep.mu.Unlock()
+	first := next("a change")
+	done := s.underWay() // a command given here: the wait starts again
+	second := next("a command came")
+	first <- time.Time{}  // no longer watched
+	second <- time.Time{} // the whole wait passes with the command under way
+	third := next("a wait that ended with a command under way")
+	if !due() {
+		t.Fatal("checkpointed while a command was under way")
+	}
+	done() // its end starts the wait over
+	fourth := next("the command's end")
+	third <- time.Time{}
+	fourth <- time.Time{} // a whole quiet wait after it
+	waitFor(t, 10*time.Second, "the checkpoint after a whole quiet wait once the command ended", func() bool { return !due() })
+}
