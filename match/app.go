@@ -402,6 +402,14 @@ func (a *App) keepLocked(evs []store.Event) error {
 // not continue the state (events the record holds that evs does not), the
 // state reads the record (Refresh).
 func (a *App) Take(ctx context.Context, evs []store.Event) error {
+	return a.TakeReplayed(ctx, evs, nil)
+}
+
+// TakeReplayed is Take given, as well, the match after evs as a station's
+// replica replayed it when it checked them (ReplayGuard.State; nil: none):
+// taken as it is, instead of applying the events again, when it is the
+// match after exactly evs (its seq and head), checked as Take checks them.
+func (a *App) TakeReplayed(ctx context.Context, evs []store.Event, after *State) error {
 	a.mu.Lock()
 	seq, broken := a.state.Seq, a.problem != nil
 	if broken || int64(len(evs)) <= seq {
@@ -412,6 +420,12 @@ func (a *App) Take(ctx context.Context, evs []store.Event) error {
 	if checkTail(seq, a.state.Head, tail) != nil {
 		a.mu.Unlock()
 		return a.Refresh(ctx) // the record says what is wrong, if anything is
+	}
+	if after != nil && after.Seq == int64(len(evs)) && after.Head == evs[len(evs)-1].Hash {
+		a.state = after // states are never changed once shared (clone)
+		a.mu.Unlock()
+		a.notify()
+		return nil
 	}
 	return a.keepLocked(tail)
 }

@@ -36,8 +36,13 @@ type EngineMovePayload struct {
 	UCI string `json:"uci"`
 	SAN string `json:"san"`
 	// Received is the instant the bridge read the engine's bestmove, on the
-	// match timeline (RFC 3339; the transcript line's instant).
+	// match timeline (RFC 3339; the transcript line's instant). Given at a
+	// station later than the command's receipt (within the receiving
+	// clock's uncertainty) it is lowered to the receipt: Lowered, and Read
+	// is the instant the bridge said, as signed.
 	Received string `json:"received"`
+	Read     string `json:"read,omitempty"`
+	Lowered  bool   `json:"lowered,omitempty"`
 	// Eval is the engine's last score before it answered, as UCI says it
 	// from the engine's side ("cp 34", "mate -3"); Depth and Nodes its
 	// search's.
@@ -176,7 +181,8 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	// the instant the bridge read the move is bounded as the command's own
 	// (checkWhen): nobody records an instant that has not yet come, and the
 	// engine answered no position of a game not yet begun
-	if received, tol := t.cmd.receipt(t.cmd.At); m.Received.After(received.Add(tol)) {
+	received, tol := t.cmd.receipt(t.cmd.At)
+	if m.Received.After(received.Add(tol)) {
 		return refuseAs(CodeEngineReadFuture, instantText(m.Received, false), instantText(received, false), tol.String())
 	}
 	if m.Received.Before(g.Started) {
@@ -191,6 +197,12 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	p := EngineMovePayload{Ply: m.Ply, FEN: m.FEN, UCI: m.UCI, SAN: chess.AlgebraicNotation{}.Encode(pos, mv),
 		Received: m.Received.UTC().Format(time.RFC3339Nano), Eval: m.Eval, Depth: m.Depth, Nodes: m.Nodes, Pondered: m.Pondered,
 		EngineTranscript: m.EngineTranscript, Bridge: m.Bridge}
+	if m.Received.After(received) {
+		// no instant lies after its receipt: a station's read within
+		// the receipt's uncertainty is lowered to it, as a press is
+		// (Cmd.lowered), the instant read kept as signed
+		p.Received, p.Read, p.Lowered = received.UTC().Format(time.RFC3339Nano), p.Received, true
+	}
 	if err := t.emit(g.Number, KindEngineMove, p); err != nil {
 		return err
 	}

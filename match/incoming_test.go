@@ -520,3 +520,54 @@ func TestAStateTakesTheEventsItsStationCommittedAsReadingThemWould(t *testing.T)
 		same(t, f, reader)
 	})
 }
+
+// TestAStateTakesTheMatchItsReplicasGuardReplayedAsReadingTheRecordWould:
+// a station's replica replays the events it checks (ReplayGuard), and its
+// App takes that match instead of applying them again; the match so taken
+// is the one reading the record gives, and one that is not the match after
+// exactly the events given is not taken.
+func TestAStateTakesTheMatchItsReplicasGuardReplayedAsReadingTheRecordWould(t *testing.T) {
+	f := newFixture(t)
+	f.newMatch(MatchNew{})
+	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+	evs, sigs := recordOf(t, f)
+	g := NewReplayGuard(evs, sigs)
+	reader, err := New(f.ctx, f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.moves(30*time.Second, "e4", "c5", "Nf3")
+	all, rows := recordOf(t, f)
+	step, p, err := g.Check(evs, all[len(evs):], rows)
+	if p != nil || err != nil {
+		t.Fatalf("the guard refuses the record's own events: %v %v", p, err)
+	}
+	g.Keep(step)
+	t.Run("the guard's match after the events given is taken and is the record's", func(t *testing.T) {
+		f.ok(reader.TakeReplayed(f.ctx, all, g.State()))
+		if reader.State() != g.State() {
+			t.Error("the guard's match was not taken")
+		}
+		read, err := New(f.ctx, f.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := reader.State(), read.State()
+		if a.Seq != b.Seq || a.Head != b.Head || !reflect.DeepEqual(a.StatusAt(f.now.Add(time.Hour)), b.StatusAt(f.now.Add(time.Hour))) ||
+			a.CurrentGame().Sheet.FEN() != b.CurrentGame().Sheet.FEN() {
+			t.Fatalf("the state taken is at %d (%s), the record read at %d (%s)", a.Seq, a.CurrentGame().Sheet.FEN(), b.Seq, b.CurrentGame().Sheet.FEN())
+		}
+	})
+	t.Run("a match that is not the one after the events given is not taken", func(t *testing.T) {
+		reader, err := New(f.ctx, f.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.moves(30*time.Second, "d6")
+		more, _ := recordOf(t, f)
+		f.ok(reader.TakeReplayed(f.ctx, more, g.State()))
+		if st := reader.State(); st == g.State() || st.Seq != int64(len(more)) {
+			t.Errorf("the state is at event %d, want %d applied", st.Seq, len(more))
+		}
+	})
+}

@@ -24,6 +24,7 @@ import (
 const (
 	CodeSignedUnprotected     Code = "record-check-signed-unprotected"
 	CodeUnsigned              Code = "record-check-unsigned"
+	CodeSystemKind            Code = "record-check-system-kind"
 	CodeCredentialUnsigned    Code = "record-check-credential-unsigned"
 	CodeCommandBeyond         Code = "record-check-command-beyond"
 	CodeWrongKey              Code = "record-check-wrong-key"
@@ -83,6 +84,7 @@ const (
 var problems = phrase.Table[Code]{
 	CodeSignedUnprotected:     "event %d (%s) carries signatures although the match was not protected then (signatures were added to an unprotected record)",
 	CodeUnsigned:              "event %d (%s) carries no signature of a credential (it was added or changed without one)",
+	CodeSystemKind:            "event %d (%s) is recorded under the system's role, which records only the stations' events, recovery notes and suspensions, and carries no signature of a credential (it was added or changed without one)",
 	CodeCredentialUnsigned:    "event %d (%s) registers a credential without the arbiter's signature (only the arbiter hands out credentials)",
 	CodeCommandBeyond:         "event %d (%s) has a command signature that covers events not in the record (the record was cut off or events were deleted)",
 	CodeWrongKey:              "event %d (%s) is signed with a key that is not the %s's credential",

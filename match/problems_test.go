@@ -1,12 +1,15 @@
 package match
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"arbiter/assets"
+	"arbiter/internal/forgery"
 	"arbiter/internal/phrase"
 	"arbiter/store"
 )
@@ -70,6 +73,18 @@ func TestEveryRecordProblemHasItsWordsInBothDictionaries(t *testing.T) {
 				e.Seq, e.At.UnixNano(), e.Kind, string(e.Payload), e.Prev, e.Hash)
 			return verifyFile(t, p, "", "")
 		}, string(CodeUnsigned), fmt.Sprintf("Ereignis %d (game.end) trägt keine Signatur eines Zugangsschlüssels (es wurde ohne einen hinzugefügt oder geändert)", last.Seq+1)},
+		{"a game's end under the system's role, signed by a station key of the forger's", func(t *testing.T) RecordReport {
+			p, evs := protectedRecord(t)
+			last := evs[len(evs)-1]
+			e := last
+			e.Seq, e.Prev, e.Role, e.Actor, e.Kind = last.Seq+1, last.Hash, string(RoleSystem), "Arbiter", KindGameEnd
+			e.Payload = []byte(`{"result":"0-1","termination":"adjudication","reason":"forged"}`)
+			e.Hash = store.EventHash(e)
+			k := forgery.NewKey()
+			insertRows(t, p, []store.Event{e}, []store.Signature{{Seq: e.Seq, Kind: store.SigStation, Count: 1, Key: forgery.PublicHex(k),
+				Sig: hex.EncodeToString(ed25519.Sign(k, StationMessage(e.Hash)))}})
+			return verifyFile(t, p, "", "")
+		}, string(CodeSystemKind), fmt.Sprintf("Ereignis %d (game.end) ist unter der Rolle des Systems aufgezeichnet, die nur die Ereignisse der Stationen, Wiederaufnahmevermerke und Unterbrechungen aufzeichnet, und trägt keine Signatur eines Zugangsschlüssels (es wurde ohne einen hinzugefügt oder geändert)", last.Seq+1)},
 		{"a station signature deleted", func(t *testing.T) RecordReport {
 			p, _ := protectedRecord(t)
 			exec(t, raw(t, p), `DELETE FROM signatures WHERE seq = ? AND kind = 'station'`, move)

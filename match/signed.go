@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"arbiter/internal/phrase"
 	"arbiter/store"
@@ -548,6 +549,9 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 			if e.Kind != KindAuthFail && e.Role != string(RoleSystem) {
 				return bad(i, CodeUnsigned)
 			}
+			if e.Role == string(RoleSystem) && !systemKind(e) {
+				return bad(i, CodeSystemKind)
+			}
 			if credentialIn(e) != nil {
 				return bad(i, CodeCredentialUnsigned)
 			}
@@ -682,6 +686,9 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 // That the input is the move recorded (san, uci) is checked on the
 // positions by VerifyRecordAgainst (checkRequestMoves).
 func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
+	if em, ok := requestedEngineMove(req); ok {
+		return requestEngineMove(em, req, group, i)
+	}
 	m, ok := requestedMove(req)
 	if !ok {
 		return nil
@@ -705,6 +712,74 @@ func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
 // the instant stamped (Cmd.lowered).
 func lowered(e store.Event, p PressStamp) bool {
 	return p.Lowered && e.At.UnixNano() == p.ReceivedNS && e.Received.UnixNano() == p.ReceivedNS && p.ReceivedNS < p.PressedNS
+}
+
+// requestEngineMove checks the engine.move event of an engine's move given
+// at another station against the one its role signed: the move (uci) and
+// the instant the bridge read it, recorded as signed or, when it was later
+// than the command's receipt, lowered exactly to the receipt, marked
+// lowered and the instant signed kept as read (EngineMove.run).
+func requestEngineMove(m EngineMove, req SignedRequest, group []store.Event, i int) *badEvent {
+	for j, e := range group {
+		if e.Kind != KindEngineMove {
+			continue
+		}
+		var p EngineMovePayload
+		if json.Unmarshal(e.Payload, &p) != nil || p.UCI != m.UCI || !engineReadAsSigned(e, p, m.Received) {
+			return bad(i+j, CodeRequestOtherMove, m.UCI, signerWord(req.Signer))
+		}
+		return nil
+	}
+	return bad(i, CodeRequestOtherMove, m.UCI, signerWord(req.Signer))
+}
+
+// engineReadAsSigned reports whether the engine.move e (payload p) records
+// the instant read as signed: as it is, or lowered to its receipt.
+func engineReadAsSigned(e store.Event, p EngineMovePayload, signed time.Time) bool {
+	at := func(s string) time.Time {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return time.Time{}
+		}
+		return t
+	}
+	if !p.Lowered {
+		return p.Read == "" && at(p.Received).Equal(signed)
+	}
+	got := at(p.Received)
+	return at(p.Read).Equal(signed) && !got.IsZero() && got.Equal(e.Received) && got.Before(signed)
+}
+
+// requestedEngineMove is the engine's move a request of version 2 signed,
+// if it is one.
+func requestedEngineMove(req SignedRequest) (EngineMove, bool) {
+	if req.Version() < 2 {
+		return EngineMove{}, false
+	}
+	cmd, err := DecodeCommand(req.Command)
+	if err != nil {
+		return EngineMove{}, false
+	}
+	m, ok := cmd.(EngineMove)
+	return m, ok
+}
+
+// systemKind reports whether e is of a kind the system records under its
+// own role without a command's signature: a station's event (station.*),
+// a recovery note, the suspension of a game (an incident of rule 6.10).
+// Any other event needs its command's signature: before branch hharden a
+// move, a game's end or a flag recorded under the system's role, signed by
+// any station key, verified (a station key is not certified, so whoever
+// could write into a station's stream could add one).
+func systemKind(e store.Event) bool {
+	switch {
+	case strings.HasPrefix(e.Kind, "station."), e.Kind == KindRecovery:
+		return true
+	case e.Kind == KindIncident:
+		var p IncidentPayload
+		return json.Unmarshal(e.Payload, &p) == nil && p.Kind == "suspend"
+	}
+	return false
 }
 
 // requestedMove is the move a request of version 2 signed, if it is one.

@@ -2,11 +2,16 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"arbiter/clock"
+	"arbiter/internal/forgery"
+	"arbiter/store"
 )
 
 const (
@@ -221,4 +226,152 @@ func TestNoInstantIsRecordedAfterItsReceipt(t *testing.T) {
 		at := f.at(30 * time.Second).At
 		refused(t, givenAtLaptop(f, key, at, "e4", -5*time.Millisecond, 3*time.Millisecond), CodeFuture)
 	})
+}
+
+// engineAtLaptop gives the engine's first move (1.e4 for White, Deep
+// Blue) read by the bridge at the operator's laptop at read, as the
+// authority takes it: a request his key signed, stamped at at, received
+// here at received with the round trip rtt.
+func engineAtLaptop(f *fixture, key ed25519.PrivateKey, at, read, received time.Time, rtt time.Duration) error {
+	st := f.app.State()
+	g := st.CurrentGame()
+	m := EngineMove{Game: g.Number, Ply: g.Sheet.Ply() + 1, FEN: g.Sheet.FEN(), UCI: "e2e4", Received: read, Eval: "cp 20", Depth: 12,
+		EngineTranscript: EngineTranscript{File: "game-1.log", Lines: 20, Bytes: 900, SHA256: strings.Repeat("0f", 32)}}
+	b, err := EncodeCommand(m)
+	if err != nil {
+		return err
+	}
+	req := &SignedRequest{ID: "laptop/engine", From: "laptop", Role: string(RoleOperator), Signer: "operator", AtNS: at.UnixNano(), Seq: st.Seq, Head: st.Head, Command: b}
+	req.Sign(key)
+	c := Cmd{At: at, Actor: Actor{Role: RoleOperator, Signed: req},
+		Stamp: &Stamp{Pressed: at, Received: received, ReceivedBy: "arbiter", RTT: rtt}}
+	_, err = f.app.Do(f.ctx, c, m)
+	return err
+}
+
+// TestTheInstantTheEnginesMoveWasReadIsLoweredToItsReceiptAsAPressIs
+// (principle 1: nobody records an instant that has not yet come; htrust's
+// leftover): the instant the bridge read the engine's move, given at a
+// station later than the command's first receipt by no more than the
+// receipt's uncertainty, is lowered to the receipt and marked, the instant
+// read kept as signed (engine.move's "read"), as a press's stamp is; verify
+// takes it so, and takes no other: a received instant changed in the file
+// under a station key of the forger's (neither the one signed nor lowered
+// to the receipt) is named as another move than the one signed. Before,
+// the read was recorded 2 ms after its receipt, and verify checked nothing
+// of an engine's move given at another station.
+func TestTheInstantTheEnginesMoveWasReadIsLoweredToItsReceiptAsAPressIs(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		after   time.Duration // the read after the receipt
+		lowered bool
+	}{
+		{"read 2 ms after its receipt, within the round trip of 3 ms, is lowered to the receipt and verifies", 2 * time.Millisecond, true},
+		{"read at its receipt is kept", 0, false},
+		{"read before its receipt is kept", -time.Second, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, _, key := operatorMatch(t)
+			at := f.at(30 * time.Second).At
+			received := at
+			read := received.Add(tc.after)
+			if err := engineAtLaptop(f, key, at, read, received, 3*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			evs := readEvents(t, f.db.Path())
+			e := evs[len(evs)-1]
+			var p EngineMovePayload
+			if err := json.Unmarshal(e.Payload, &p); err != nil || e.Kind != KindEngineMove {
+				t.Fatalf("the last event %s: %v", e.Kind, err)
+			}
+			want, wantRead := read, ""
+			if tc.lowered {
+				want, wantRead = received, read.UTC().Format(time.RFC3339Nano)
+			}
+			got, _ := time.Parse(time.RFC3339Nano, p.Received)
+			if !got.Equal(want) || p.Lowered != tc.lowered || p.Read != wantRead || got.After(e.Received) {
+				t.Fatalf("the engine's move read %s (read %q, lowered %v), received %v; want %v (read %q, lowered %v)", p.Received, p.Read, p.Lowered, e.Received, want, wantRead, tc.lowered)
+			}
+			if r := checkFile(t, f.db.Path(), Anchors{}); !r.OK {
+				t.Fatalf("verify: %v", r.Why)
+			}
+		})
+	}
+	t.Run("a read instant changed under a station key of the forger's is named by verify", func(t *testing.T) {
+		f, _, key := operatorMatch(t)
+		at := f.at(30 * time.Second).At
+		if err := engineAtLaptop(f, key, at, at.Add(-time.Second), at, 3*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		seq := f.app.State().Seq
+		forged := filepath.Join(t.TempDir(), "forged.arbiter")
+		if _, err := forgery.ResignTail(f.ctx, f.db.Path(), forged, seq, func(e *store.Event) {
+			var p map[string]json.RawMessage
+			if err := json.Unmarshal(e.Payload, &p); err != nil {
+				t.Fatal(err)
+			}
+			p["received"], _ = json.Marshal(at.Add(-5 * time.Second).UTC().Format(time.RFC3339Nano))
+			e.Payload, _ = json.Marshal(p)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if r := checkFile(t, forged, Anchors{}); r.OK || r.Why.Code != string(CodeRequestOtherMove) || r.BadSeq != seq {
+			t.Fatalf("verify says %q at event %d, want %s at event %d", r.Problem, r.BadSeq, CodeRequestOtherMove, seq)
+		}
+	})
+}
+
+// TestADrawOfferStampedBackBeforeTheOfferersFlagFellDecidesNothing
+// (Article 6.8 with 5.2c and 9.1, as the match's older edition words them;
+// htrust's leftover, looked at and kept): a flag is fallen when the
+// arbiter observes it or a player validly claims it, and until then the
+// game goes on and an agreed draw ends it. So an offer made after the
+// offerer's own flag fell is a valid offer, and one stamped back before the
+// fall (a party's instant may lie up to 5 s before its receipt) decides
+// nothing the same offer made at its receipt would not: accepted at the
+// opponent's own instant it draws as that one does, and the opponent's
+// claim of the flag wins as over that one. It is no hole and is taken; the
+// record keeps both its instants (the one claimed, the receipt), and an
+// acceptance stamped back before the fall is refused
+// (TestNoPartyEscapesAFallenFlagByStampingBack).
+func TestADrawOfferStampedBackBeforeTheOfferersFlagFellDecidesNothing(t *testing.T) {
+	white := Actor{Role: RoleWhite, Secret: whitePass}
+	operator := Actor{Role: RoleOperator, Secret: operatorPIN}
+	outcome := func(t *testing.T, back time.Duration, answer func(r *rig, at time.Time) error) (string, store.Event) {
+		r, fell := protectedFlagRig(t)
+		w := clock.White
+		received := fell.Add(3400 * time.Millisecond)
+		r.ok(r.app.DrawOffer(r.ctx, Cmd{At: received.Add(-back), Received: received, Actor: white}, &w))
+		evs := readEvents(t, r.db.Path())
+		offer := evs[len(evs)-1]
+		r.ok(answer(r, fell.Add(5*time.Second)))
+		if offer.Kind != KindDrawOffer {
+			t.Fatalf("the last event is %s", offer.Kind)
+		}
+		return r.game().Result, offer
+	}
+	for _, tc := range []struct {
+		name   string
+		answer func(r *rig, at time.Time) error
+		want   string
+	}{
+		{"accepted at the opponent's instant after the fall it draws as the offer made at its receipt", func(r *rig, at time.Time) error {
+			return r.app.DrawAnswer(r.ctx, Cmd{At: at, Received: at, Actor: operator}, true)
+		}, "1/2-1/2"},
+		{"the opponent's claim of the flag wins over it as over the offer made at its receipt", func(r *rig, at time.Time) error {
+			_, err := r.app.Do(r.ctx, Cmd{At: at, Received: at, Actor: operator}, Flag{Side: "white"})
+			return err
+		}, "0-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			back, offerBack := outcome(t, 4*time.Second, tc.answer)
+			atReceipt, _ := outcome(t, 0, tc.answer)
+			if back != tc.want || atReceipt != tc.want {
+				t.Fatalf("stamped back the game ends %q, made at its receipt %q; want %q both", back, atReceipt, tc.want)
+			}
+			if offerBack.Received.Sub(offerBack.At) != 4*time.Second {
+				t.Errorf("the offer records %v and its receipt %v", offerBack.At, offerBack.Received)
+			}
+		})
+	}
 }

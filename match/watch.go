@@ -241,6 +241,18 @@ func (w watch) checkNew(r *RecordReport, evs []store.Event, sigs []store.Signatu
 	if st.Seq > int64(len(evs)) {
 		return ids, nil
 	}
+	if st != base && base.Seq > st.Seq && base.Seq <= int64(len(evs)) && !requestsUpTo(rowsAfter(sigs, st.Seq), base.Seq) {
+		// The replay from the last check's match up to the App's state
+		// checks no signed move (no request among those events) and ends
+		// where the App's state stands: those are the events the state
+		// was built from (the walk verified their hashes, Watch the
+		// state's head among them). It starts there: a station's check
+		// after its own checkpoint replayed every move it had applied
+		// since its first check (3-12 ms on two loaded cores at 450
+		// events, docs/performance.md, "The station figure's tail, second
+		// pass").
+		st = base
+	}
 	m := newMovesReplay(rowsAfter(sigs, st.Seq))
 	st = st.clone()
 	for _, e := range evs[st.Seq:] {
@@ -301,4 +313,18 @@ func before(a, b store.Signature) bool {
 		return a.Seq < b.Seq
 	}
 	return strings.Compare(a.Kind, b.Kind) < 0
+}
+
+// requestsUpTo reports whether rows (in the store's order, by seq) hold a
+// request's signature of an event up to seq.
+func requestsUpTo(rows []store.Signature, seq int64) bool {
+	for _, s := range rows {
+		if s.Seq > seq {
+			return false
+		}
+		if s.Kind == store.SigRequest {
+			return true
+		}
+	}
+	return false
 }

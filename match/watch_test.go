@@ -328,7 +328,7 @@ func alterSignature(t *testing.T, path string, seq int64, kind string) {
 // record of 1,000 events (six games' worth; docs/reliability.md).
 func BenchmarkWatch(b *testing.B) {
 	ctx := context.Background()
-	app, db, _, _ := shuffledRecord(b, 1000)
+	app, db, _, move := shuffledRecord(b, 1000)
 	if err := app.Watch(ctx); err != nil || app.Why() != nil {
 		b.Fatal(err, app.Why())
 	}
@@ -364,6 +364,22 @@ func BenchmarkWatch(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			app.watch.stamp = store.Stamp{} // as after a hex editor's write: the pages are read anew
+			b.StartTimer()
+			if err := app.Watch(ctx); err != nil || app.Why() != nil {
+				b.Fatal(err, app.Why())
+			}
+		}
+	})
+	// a station's check after its own checkpoint: the main file's stamp
+	// moved, and the App committed moves since its last check (a
+	// station's first, at its start), which the check walks
+	b.Run("changed behind SQLite, 100 own moves since the last check", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			for range 100 {
+				move()
+			}
+			app.watch.stamp = store.Stamp{}
 			b.StartTimer()
 			if err := app.Watch(ctx); err != nil || app.Why() != nil {
 				b.Fatal(err, app.Why())

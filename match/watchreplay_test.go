@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -121,29 +123,47 @@ func TestARunningCoreChecksTheEventsOthersWroteAsVerifyDoes(t *testing.T) {
 			return seq
 		}, CodeRequestOtherMove},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f, pin, key := operatorMatch(t)
-			knightsOutAndBack(t, f, pin, key)
-			f.ok(f.app.Watch(f.ctx))
-			if f.app.Why() != nil {
-				t.Fatalf("a sound record: %v", f.app.Why())
+		for _, taken := range []bool{false, true} {
+			name := tc.name
+			if taken {
+				// a station's App takes the events its replica applied
+				// from the stream before its watch checks the file: the
+				// check replays them from its last position, as the App's
+				// state holds a move a request signed
+				name += ", taken into the App before its watch"
 			}
-			told := 0
-			f.app.SetChanged(func() { told++ })
-			bad := tc.forge(t, f)
-			f.ok(f.app.Watch(f.ctx))
-			f.ok(f.app.Watch(f.ctx))
-			p := f.app.Why()
-			if p == nil || p.Code != string(tc.want) {
-				t.Fatalf("the problem: %v, want %s at event %d", p, tc.want, bad)
-			}
-			if told != 1 || f.app.State().Seq != bad-1 {
-				t.Errorf("told %d times, the state at event %d; want once and %d", told, f.app.State().Seq, bad-1)
-			}
-			if _, err := f.app.Move(f.ctx, pin(f.as(RoleBlack, 10*time.Second)), "e5", false); err == nil {
-				t.Error("a move was taken after the forged event")
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				f, pin, key := operatorMatch(t)
+				knightsOutAndBack(t, f, pin, key)
+				f.ok(f.app.Watch(f.ctx))
+				if f.app.Why() != nil {
+					t.Fatalf("a sound record: %v", f.app.Why())
+				}
+				told := 0
+				f.app.SetChanged(func() { told++ })
+				bad := tc.forge(t, f)
+				if taken {
+					evs, _ := readRecord(t, f.db.Path())
+					f.ok(f.app.Take(f.ctx, evs))
+					if f.app.State().Seq != int64(len(evs)) {
+						t.Fatalf("the App took the record to event %d, want %d", f.app.State().Seq, len(evs))
+					}
+					told = 0
+				}
+				f.ok(f.app.Watch(f.ctx))
+				f.ok(f.app.Watch(f.ctx))
+				p := f.app.Why()
+				if p == nil || p.Code != string(tc.want) {
+					t.Fatalf("the problem: %v, want %s at event %d", p, tc.want, bad)
+				}
+				if told != 1 || f.app.State().Seq != bad-1 {
+					t.Errorf("told %d times, the state at event %d; want once and %d", told, f.app.State().Seq, bad-1)
+				}
+				if _, err := f.app.Move(f.ctx, pin(f.as(RoleBlack, 10*time.Second)), "e5", false); err == nil {
+					t.Error("a move was taken after the forged event")
+				}
+			})
+		}
 	}
 }
 
@@ -176,5 +196,50 @@ func TestARunningCoreFindsASignatureRowAlteredBeforeItsWatchWalkedTheEvent(t *te
 	want := fmt.Sprintf("event %d (move) does not match the hash its station signed", e.Seq)
 	if p := f.app.Why(); p == nil || !strings.Contains(p.Error(), want) {
 		t.Fatalf("the problem: %v, want %q", p, want)
+	}
+}
+
+// TestOnlyTheSystemsOwnKindsGoUnderItsRoleWithoutACommandsSignature
+// (principle 1): on a protected match an event under the system's role
+// needs no command's signature, only a station's, and a station key is
+// not certified — so such an event may only be of the kinds the system
+// records (a station's event, a recovery note, a suspension). A move, a
+// game's end or a flag under the system's role, signed by a station key of
+// the forger's, is named by verify (and by the watch and a station's
+// replica, which walk as it does). Before, a move e4 so added verified and
+// was played.
+func TestOnlyTheSystemsOwnKindsGoUnderItsRoleWithoutACommandsSignature(t *testing.T) {
+	for _, tc := range []struct {
+		kind, payload string
+		want          Code
+	}{
+		{KindMove, `{"san":"e4","uci":"e2e4","press":true}`, CodeSystemKind},
+		{KindGameEnd, `{"result":"0-1","termination":"time forfeit"}`, CodeSystemKind},
+		{KindIncident, `{"kind":"note","text":"x"}`, CodeSystemKind},
+		{KindIncident, `{"kind":"suspend","text":"x","rule":"6.10"}`, ""},
+		{"station.member", `{"name":"x","role":"mirror"}`, ""},
+	} {
+		t.Run(tc.kind+" "+tc.payload, func(t *testing.T) {
+			f, _, _ := operatorMatch(t)
+			evs, _ := readRecord(t, f.db.Path())
+			last := evs[len(evs)-1]
+			e := last
+			e.Seq, e.Prev, e.At, e.Received = last.Seq+1, last.Hash, last.At.Add(time.Second), last.Received.Add(time.Second)
+			e.Role, e.Actor, e.Kind, e.Payload = string(RoleSystem), "Arbiter", tc.kind, []byte(tc.payload)
+			e.Hash = store.EventHash(e)
+			k := forgery.NewKey()
+			insertRows(t, f.db.Path(), []store.Event{e}, []store.Signature{{Seq: e.Seq, Kind: store.SigStation, Count: 1, Key: forgery.PublicHex(k),
+				Sig: hex.EncodeToString(ed25519.Sign(k, StationMessage(e.Hash)))}})
+			r := checkFile(t, f.db.Path(), Anchors{})
+			if tc.want == "" {
+				if !r.OK {
+					t.Fatalf("verify: %v", r.Why)
+				}
+				return
+			}
+			if r.OK || r.Why.Code != string(tc.want) || r.BadSeq != e.Seq {
+				t.Fatalf("verify says %q at event %d, want %s at event %d", r.Problem, r.BadSeq, tc.want, e.Seq)
+			}
+		})
 	}
 }

@@ -37,6 +37,7 @@ const (
 	CodeAlarmStartMissing    match.Code = "station-alarm-start-missing"
 	CodeAlarmPlaced          match.Code = "station-alarm-placed"
 	CodeAlarmOwnEvent        match.Code = "station-alarm-own-event"
+	CodeAlarmNotPlayable     match.Code = "station-alarm-not-playable"
 
 	// why the file was changed behind the station
 	CodeFileLost    match.Code = "station-alarm-file-lost"
@@ -71,6 +72,7 @@ var alarms = phrase.Table[match.Code]{
 	CodeAlarmStartMissing:    "it is part %d of a command whose start is missing",
 	CodeAlarmPlaced:          "the stream placed the command at event %d, the record at %d",
 	CodeAlarmOwnEvent:        "the record's own event does not continue the chain",
+	CodeAlarmNotPlayable:     "it cannot be played on the match: %v",
 
 	CodeFileLost:    "it no longer holds event %d, the last this station wrote",
 	CodeFileOther:   "its event %d is not the one this station wrote",

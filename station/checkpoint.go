@@ -40,13 +40,27 @@ func (s *Station) checkpointLoop(changed <-chan struct{}) {
 				changed = s.rep.changes()
 			case <-s.busy:
 			case <-quiet:
-				break wait
+				if s.underway.Load() == 0 {
+					break wait
+				}
+				// a command under way whose answer or stream message is
+				// later than the wait (a slow publish): its end starts
+				// the wait again (underWay)
 			}
 			stop()
 			quiet, stop = s.quiet()
 		}
-		if _, err := s.cfg.DB.CheckpointIfDue(s.ctx); err != nil && s.ctx.Err() == nil {
+		done, err := s.cfg.DB.CheckpointIfDue(s.ctx)
+		if err != nil && s.ctx.Err() == nil {
 			s.cfg.Logf("%s: the record's log was not copied into its file (tried again after the next command): %v", s.cfg.Name, err)
+		}
+		if done {
+			// The checkpoint wrote the main file, which the watch cannot
+			// tell from another program's write: its next look checks the
+			// record whole, holding the record's connection while it
+			// reads. It looks now, in the same quiet moment, rather than
+			// at its next tick, which may fall in a command.
+			s.watchFile(s.ctx)
 		}
 	}
 }
@@ -58,6 +72,21 @@ func (s *Station) quiet() (<-chan time.Time, func()) {
 	}
 	t := time.NewTimer(checkpointQuiet)
 	return t.C, func() { t.Stop() }
+}
+
+// underWay notes that a command given at this station (Submit) or run by
+// it (the authority's worker) is under way until the function it returns
+// is called: checkpointLoop takes no pause in it for idle, where a command
+// whose publish was acknowledged later than checkpointQuiet had the
+// station checkpoint while it waited, and the record's apply of that
+// command then wait for the checkpoint's copy and syncs.
+func (s *Station) underWay() func() {
+	s.underway.Add(1)
+	s.working()
+	return func() {
+		s.underway.Add(-1)
+		s.working() // the quiet wait starts again from the command's end
+	}
 }
 
 // working notes that a command is under way at this station (its record

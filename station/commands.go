@@ -218,7 +218,9 @@ func (s *Station) worker() {
 		case <-s.ctx.Done():
 			return
 		case q := <-s.cmds:
+			done := s.underWay()
 			s.handle(q.m, q.req)
+			done()
 		}
 	}
 }
@@ -610,7 +612,7 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if r, refused := s.refusedByAlarm(); refused {
 		return r, nil
 	}
-	s.working()
+	defer s.underWay()()
 	if req.From == "" {
 		req.From = s.cfg.Name
 	}

@@ -51,6 +51,11 @@ type Replica struct {
 	// lag behind the record (this station's own commands, taken without
 	// it): the next command's check walks those too.
 	walk match.IncomingWalk
+	// guard checks a command from the stream as verify and the watch do
+	// beyond the walk (a command id the record holds already, a move
+	// given at another station that is not the one signed), on its events
+	// only, in memory (match.ReplayGuard)
+	guard *match.ReplayGuard
 }
 
 type pendingEvent struct {
@@ -113,6 +118,7 @@ func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
 			r.heads[s.Seq] = true
 		}
 	}
+	r.guard = match.NewReplayGuard(evs, sigs)
 	if _, w := r.walk.Check(nil, evs, sigs); w != nil {
 		r.walk = *w // else the first command's check walks the record again, as before
 	}
@@ -173,6 +179,19 @@ func (r *Replica) Events() []store.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.events
+}
+
+// Applied are the record's events as applied (Events) and the match after
+// them as the replica's guard replayed them (nil: not known), for the
+// station's App to take without applying them again (match.App.TakeReplayed).
+func (r *Replica) Applied() ([]store.Event, *match.State) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.guard.State()
+	if st != nil && st.Seq != int64(len(r.events)) {
+		st = nil
+	}
+	return r.events, st
 }
 
 // Authority is the station named by the latest claim in the record, and that claim's seq.
@@ -311,7 +330,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	r.mu.Lock()
 	seq, head := r.seq, r.head
-	prior, walk := r.events, r.walk // read only: the events after prior's are given to the check apart
+	prior, walk, guard := r.events, r.walk, r.guard // read only: the events after prior's are given to the check apart
 	r.mu.Unlock()
 	if uint64(batch[0].ev.Seq) <= seq {
 		// Already here (this station's own command, committed after the
@@ -327,6 +346,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	}
 	var mismatch error
 	var walked *match.IncomingWalk
+	var step *match.ReplayStep
 	// The transaction runs to its end once begun, whatever becomes of ctx
 	// (a stopping station, a consumer restarted): a statement run with a
 	// context that can end costs a goroutine of the SQLite driver's, started
@@ -336,7 +356,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	// the stream's, checked as ever; the caller stops after it.
 	_, err = r.db.Update(context.WithValue(context.WithoutCancel(ctx), keyReplica, true), func(tx *store.Tx) error {
 		var err error
-		walked, mismatch, err = appendBatch(tx, prior, batch, walk)
+		walked, step, mismatch, err = appendBatch(tx, prior, batch, walk, guard)
 		if mismatch != nil {
 			return mismatch
 		}
@@ -360,7 +380,7 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 		r.mu.Unlock()
 		return err
 	}
-	r.commit(batch, walked, walk.Walked())
+	r.commit(batch, walked, walk.Walked(), step)
 	return nil
 }
 
@@ -407,26 +427,73 @@ func (r *Replica) gather(m StreamMsg) ([]pendingEvent, error) {
 // (and any before them it has not walked), with the command's signatures
 // (and theirs, read from the file), and returns the walk advanced (nil:
 // keep the old one). Prior of another length (not the record before the
-// command) is read from the file and the record checked whole.
-func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk match.IncomingWalk) (walked *match.IncomingWalk, mismatch, err error) {
+// command) is read from the file and the record checked whole. Then guard
+// checks the command's events as verify does beyond the signatures (a
+// command id the record holds already, a move given at another station
+// that is not the one signed, an event that does not play on the match),
+// in memory; step is what it keeps (nil: nothing).
+func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk match.IncomingWalk, guard *match.ReplayGuard) (walked *match.IncomingWalk, step *match.ReplayStep, mismatch, err error) {
+	var present bool
+	walked, present, mismatch, err = appendAndWalk(tx, prior, batch, walk)
+	if mismatch != nil || err != nil || present || guard == nil {
+		return nil, nil, mismatch, err
+	}
+	if int64(len(prior)) != batch[0].ev.Seq-1 {
+		if prior, err = tx.EventsAfter(0); err != nil {
+			return nil, nil, nil, err
+		}
+		prior = prior[:batch[0].ev.Seq-1]
+	}
+	var sigs []store.Signature
+	if guard.Checked() < int64(len(prior)) {
+		// events the guard has not checked (this station's own
+		// commands): their rows are the file's
+		if sigs, err = tx.Signatures(); err != nil {
+			return nil, nil, nil, err
+		}
+	} else {
+		for _, p := range batch {
+			for _, w := range p.w.Sigs {
+				sigs = append(sigs, w.signature(p.ev.Seq))
+			}
+		}
+	}
+	added := make([]store.Event, len(batch))
+	for i, p := range batch {
+		added[i] = p.ev
+	}
+	step, problem, err := guard.Check(prior, added, sigs)
+	switch {
+	case err != nil:
+		return nil, nil, why(CodeAlarmNotPlayable, err), nil
+	case problem != nil:
+		return nil, nil, problem, nil
+	}
+	return walked, step, nil, nil
+}
+
+// appendAndWalk appends a command's events with their signatures and
+// checks the signatures (appendBatch).
+// present: the record holds them already (this station's own command).
+func appendAndWalk(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk match.IncomingWalk) (walked *match.IncomingWalk, present bool, mismatch, err error) {
 	have, err := tx.EventsAfter(batch[0].ev.Seq - 1)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, nil, err
 	}
 	if len(have) > 0 {
 		// This station's own command, committed after the stream
 		// acknowledged it: the record must hold exactly these events.
 		for i, p := range batch {
 			if i >= len(have) || have[i].Hash != p.ev.Hash || store.EventHash(have[i]) != p.ev.Hash {
-				return nil, why(CodeAlarmAnotherEvent, p.ev.Seq), nil
+				return nil, true, why(CodeAlarmAnotherEvent, p.ev.Seq), nil
 			}
 		}
-		return nil, nil, nil
+		return nil, true, nil, nil
 	}
 	whole := int64(len(prior)) != batch[0].ev.Seq-1
 	if whole {
 		if prior, err = tx.EventsAfter(0); err != nil {
-			return nil, nil, err
+			return nil, false, nil, err
 		}
 		walk = match.IncomingWalk{}
 	}
@@ -436,10 +503,10 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		in.Seq, in.Prev, in.Hash = 0, "", ""
 		got, err := tx.Append(in)
 		if err != nil {
-			return nil, nil, err
+			return nil, false, nil, err
 		}
 		if got.Seq != p.ev.Seq || got.Prev != p.ev.Prev || got.Hash != p.ev.Hash {
-			return nil, why(CodeAlarmComputes, got.Seq, got.Hash[:12]), nil
+			return nil, false, why(CodeAlarmComputes, got.Seq, got.Hash[:12]), nil
 		}
 		added = append(added, got)
 	}
@@ -448,7 +515,7 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		for _, w := range p.w.Sigs {
 			s := w.signature(p.ev.Seq)
 			if err := tx.PutSignature(s); err != nil {
-				return nil, why(CodeAlarmSignaturesUnfit, err), nil
+				return nil, false, why(CodeAlarmSignaturesUnfit, err), nil
 			}
 			sigs = append(sigs, s)
 		}
@@ -458,7 +525,7 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		// a record read whole): their signatures are the file's.
 		all, err := tx.Signatures()
 		if err != nil {
-			return nil, nil, err
+			return nil, false, nil, err
 		}
 		sigs = sigs[:0]
 		for _, s := range all {
@@ -477,12 +544,12 @@ func appendBatch(tx *store.Tx, prior []store.Event, batch []pendingEvent, walk m
 		if rep.Why != nil {
 			problem = rep.Why // said in the face's words
 		}
-		return nil, why(CodeAlarmSignatureFails, problem), nil
+		return nil, false, why(CodeAlarmSignatureFails, problem), nil
 	}
 	if whole {
 		next = nil
 	}
-	return next, nil, nil
+	return next, false, nil, nil
 }
 
 func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error {
@@ -509,7 +576,7 @@ func (r *Replica) checkPresent(ctx context.Context, batch []pendingEvent) error 
 			return r.raise(uint64(p.ev.Seq), CodeAlarmAnotherEvent, p.ev.Seq)
 		}
 	}
-	r.commit(batch, nil, 0)
+	r.commit(batch, nil, 0, nil)
 	return nil
 }
 
@@ -551,7 +618,7 @@ func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64, committed [
 		batch = append(batch, pendingEvent{w: wireEvent{Cmd: id}, ev: e})
 	}
 	if len(batch) > 0 {
-		r.commit(batch, nil, 0)
+		r.commit(batch, nil, 0, nil)
 	}
 	return nil
 }
@@ -559,9 +626,12 @@ func (r *Replica) Adopt(ctx context.Context, id string, upTo uint64, committed [
 // commit updates the in-memory view after batch is in the record: walked,
 // when not nil, is the walk of the signatures advanced over it from the
 // walk that had walked from events (kept if the walk is still that one).
-func (r *Replica) commit(batch []pendingEvent, walked *match.IncomingWalk, from int) {
+// step, when not nil, is the guard's check of it (kept if the guard is
+// still where it began).
+func (r *Replica) commit(batch []pendingEvent, walked *match.IncomingWalk, from int, step *match.ReplayStep) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.guard.Keep(step)
 	if walked != nil && r.walk.Walked() == from {
 		h := r.walk.LastHead() // one the heads stream brought meanwhile
 		r.walk = *walked

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -77,6 +78,9 @@ type Station struct {
 	subs   []*nats.Subscription
 	cmds   chan queued
 	busy   chan struct{} // told when a command comes to this station (working)
+	// underway: the commands this station is running or waiting for
+	// (underWay): checkpointLoop does not take the record for idle meanwhile
+	underway atomic.Int32
 	// quietTimer, when set (tests), makes checkpointLoop's waits
 	quietTimer func() (<-chan time.Time, func())
 	ready      chan struct{} // closed when Start has returned the station

@@ -108,7 +108,8 @@ func (s *Station) watchConsumer(ctx context.Context, restart context.CancelFunc,
 	}
 }
 
-// watchFile looks, every second, whether the record's file was edited
+// watchFile looks, every second and right after the station's own
+// checkpoint (checkpointLoop), whether the record's file was edited
 // behind the station anywhere, not only at its last event (CheckFileHead
 // looks there before each append): the core's Watch costs one pragma and
 // one stat while nothing but this station wrote to the file, and checks
@@ -123,8 +124,11 @@ func (s *Station) watchFile(ctx context.Context) {
 		return // the disk: looked at again at the next tick
 	}
 	if p := s.app.Why(); p != nil {
-		err := s.rep.raiseAlarm(fileAlarm(uint64(s.app.State().Seq+1), p))
-		s.cfg.Logf("ALARM: %v", err)
+		// checkpointLoop looks too: the alarm is raised, and logged, once
+		a := fileAlarm(uint64(s.app.State().Seq+1), p)
+		if err := s.rep.raiseAlarm(a); err == error(a) {
+			s.cfg.Logf("ALARM: %v", err)
+		}
 	}
 }
 
@@ -135,8 +139,10 @@ func (s *Station) consumeFrom(ctx context.Context, from uint64) error {
 			err := s.rep.Apply(ctx, m)
 			if err == nil {
 				if s.app != nil {
-					// the events as the replica applied them, not read back
-					s.app.Take(s.ctx, s.rep.Events())
+					// the events as the replica applied them, not read
+					// back, and the match as its guard replayed them
+					evs, st := s.rep.Applied()
+					s.app.TakeReplayed(s.ctx, evs, st)
 				}
 				if s.eng != nil && !s.authority() && !s.streamSettled() {
 					// the authority of two holders answers once the other

@@ -116,7 +116,8 @@ type DB struct {
 	updates  int    // Updates begun on the handle: the log is laid out before the one after layoutAfter (growlog.go)
 	// idleCheckpoints: the owner checkpoints the log between commands
 	// (IdleCheckpoints); logPages: the pages commits wrote into it since
-	// the last of those checkpoints (checkpoint.go)
+	// the last of those checkpoints (checkpoint.go), or, for a handle
+	// without them, since an Update last copied it (ckptahead.go)
 	idleCheckpoints bool
 	logPages        int
 	laidOut         bool // LayOutLog laid out the log: the Update after layoutAfter does not
@@ -442,7 +443,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // walAutocheckpoint pages once the handle has made layoutAfter commits, and
 // a longer cycle costs no growth. Durability is unchanged: every commit is
 // synced (synchronous=FULL). A station's record is checkpointed between
-// commands at idleCheckpointPages (checkpoint.go).
+// commands at idleCheckpointPages (checkpoint.go); any other handle that
+// writes copies its log before the Update that would cross this, so that
+// the copy and the restart are one slow Update (ckptahead.go), and
+// SQLite's own checkpoint here is the net for what its count misses.
 const walAutocheckpoint = 1000
 
 // syncData makes SQLite commit with fdatasync(2) where the platform has it,

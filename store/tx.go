@@ -66,6 +66,10 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 			}
 			// otherwise the commit goes on with the log as it is
 		}
+		if err := db.checkpointBeforeBegin(c); errors.Is(err, errBadConn) {
+			return err
+		}
+		// otherwise SQLite's own checkpoint copies the log later
 		fault("before-begin")
 		if err := c.begin(ctx); err != nil {
 			return fmt.Errorf("store: update: begin: %w", err)
