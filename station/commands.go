@@ -176,7 +176,11 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 	if ctx.Value(keyClaim) == nil && !s.authority() {
 		return ErrNotAuthority
 	}
-	last, err := s.link.Append(ctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
+	pctx := ctx
+	if p, ok := ctx.Value(keyPublish).(context.Context); ok {
+		pctx = p // the request's own context, which run took off the record's statements
+	}
+	last, err := s.link.Append(pctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
 	var dup *DuplicateError
 	switch {
 	case err == nil:
@@ -400,7 +404,12 @@ func (s *Station) run(ctx context.Context, req Request, cmd match.Command) (firs
 	if req.Tried != "" {
 		by.Tried = &match.AuthFailPayload{Credential: req.Tried, Given: req.TriedGiven}
 	}
-	res, err := s.app.Do(ctx, by, cmd)
+	// The record's statements run without ctx's end (no goroutine of the
+	// SQLite driver's for each, started and woken again, before the
+	// publish: docs/performance.md, "eleventh pass"); the publish in
+	// beforeCommit keeps ctx, its time-out and the station's stop, and
+	// its refusal rolls the transaction back as before.
+	res, err := s.app.Do(context.WithValue(context.WithoutCancel(ctx), keyPublish, ctx), by, cmd)
 	if err == nil && len(res.Events) > 0 {
 		first = uint64(res.Events[0].Seq)
 	}

@@ -70,6 +70,7 @@ const (
 	keyCommand               // the command id of an Update run for a request
 	keyClaim                 // an Update that appends a claim
 	keyAnswer                // the *pending request to answer once the stream holds its events
+	keyPublish               // the request's context, for the publish of an Update whose statements run without its end (Station.run)
 )
 
 // AlarmError is raised when an incoming event does not fit the record, or
@@ -346,7 +347,14 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	var mismatch error
 	var walked *match.IncomingWalk
 	var step *match.ReplayStep
-	_, err = r.db.Update(context.WithValue(ctx, keyReplica, true), func(tx *store.Tx) error {
+	// The transaction runs to its end once begun, whatever becomes of ctx
+	// (a stopping station, a consumer restarted): a statement run with a
+	// context that can end costs a goroutine of the SQLite driver's, started
+	// and woken again, three a command on every record holder and the
+	// laptop in the milliseconds the command's message reaches them all
+	// (docs/performance.md, "eleventh pass"). A message applied whole is
+	// the stream's, checked as ever; the caller stops after it.
+	_, err = r.db.Update(context.WithValue(context.WithoutCancel(ctx), keyReplica, true), func(tx *store.Tx) error {
 		var err error
 		walked, step, mismatch, err = appendBatch(tx, prior, batch, walk, guard)
 		if mismatch != nil {
