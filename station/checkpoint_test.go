@@ -68,56 +68,11 @@ func TestAStationsRecordIsLaidOutAtStartAndCheckpointedBetweenCommands(t *testin
 // (a request, a stream message, a command given here) or a change starts
 // the wait again, and a wait it started over never checkpoints.
 func TestAStationCheckpointsOnlyAfterAWholeQuietWaitWithoutCommandOrChange(t *testing.T) {
-	ctx := t.Context()
-	db := openDB(t, filepath.Join(t.TempDir(), "r.db"))
-	if err := db.IdleCheckpoints(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Date(1996, 2, 10, 15, 0, 0, 0, time.UTC)
-	for i := 0; ; i++ {
-		if n, err := db.LogPagesWritten(ctx); err != nil || n >= 500 {
-			break
-		}
-		if _, err := db.Update(ctx, func(tx *store.Tx) error {
-			_, err := tx.Append(store.Event{Match: 1, Game: 1, At: t0.Add(time.Duration(i) * time.Second), Role: "arbiter",
-				Actor: "Mike Valvo", Kind: "note", Payload: []byte(fmt.Sprintf(`{"n":%d}`, i))})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s := newStation(Config{Name: "laptop", Role: "operator", DB: db})
-	var err error
-	if s.rep, err = NewReplica(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	waits := make(chan chan time.Time, 8) // every wait the loop starts, for the test to end it
-	s.quietTimer = func() (<-chan time.Time, func()) {
-		c := make(chan time.Time, 1)
-		waits <- c
-		return c, func() {}
-	}
-	s.wg.Add(1)
-	go s.checkpointLoop(s.rep.changes())
-	defer func() { s.cancel(); s.wg.Wait() }()
-	due := func() bool {
-		n, err := db.LogPagesWritten(ctx)
-		return err == nil && n >= 500
-	}
+	s, waits, due, next := laptopDueForCheckpoint(t)
 	change := func() {
 		s.rep.mu.Lock()
 		s.rep.broadcast()
 		s.rep.mu.Unlock()
-	}
-	next := func(why string) chan time.Time {
-		t.Helper()
-		select {
-		case c := <-waits:
-			return c
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no quiet wait started after %s", why)
-			return nil
-		}
 	}
 	change()
 	first := next("a change")
@@ -236,6 +191,34 @@ func TestAStationChecksItsRecordWholeAsSoonAsItHasCheckpointedIt(t *testing.T) {
 // its record's apply of that command wait for the checkpoint. The wait that
 // ends meanwhile starts again, and the command's end starts it over.
 func TestAStationDoesNotCheckpointWhileACommandIsUnderWay(t *testing.T) {
+	s, _, due, next := laptopDueForCheckpoint(t)
+	s.rep.mu.Lock()
+	s.rep.broadcast() // the record changed
+	s.rep.mu.Unlock()
+	first := next("a change")
+	done := s.underWay() // a command given here: the wait starts again
+	second := next("a command came")
+	first <- time.Time{}  // no longer watched
+	second <- time.Time{} // the whole wait passes with the command under way
+	third := next("a wait that ended with a command under way")
+	if !due() {
+		t.Fatal("checkpointed while a command was under way")
+	}
+	done() // its end starts the wait over
+	fourth := next("the command's end")
+	third <- time.Time{}
+	fourth <- time.Time{} // a whole quiet wait after it
+	waitFor(t, 10*time.Second, "the checkpoint after a whole quiet wait once the command ended", func() bool { return !due() })
+}
+
+// laptopDueForCheckpoint is a laptop station over a record whose log holds
+// the 500 pages that make a checkpoint due, its checkpoint loop running on
+// quiet waits the test ends: due says whether the checkpoint is still due,
+// next the wait the loop started next (the test fails when none starts
+// within 10 s, saying after what it was awaited); waits gives every wait
+// the loop starts, for a test to see that none started.
+func laptopDueForCheckpoint(t *testing.T) (s *Station, waits chan chan time.Time, due func() bool, next func(why string) chan time.Time) {
+	t.Helper()
 	ctx := t.Context()
 	db := openDB(t, filepath.Join(t.TempDir(), "r.db"))
 	if err := db.IdleCheckpoints(ctx, true); err != nil {
@@ -254,12 +237,12 @@ func TestAStationDoesNotCheckpointWhileACommandIsUnderWay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := newStation(Config{Name: "laptop", Role: "operator", DB: db})
+	s = newStation(Config{Name: "laptop", Role: "operator", DB: db})
 	var err error
 	if s.rep, err = NewReplica(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	waits := make(chan chan time.Time, 8)
+	waits = make(chan chan time.Time, 8) // every wait the loop starts, for the test to end it
 	s.quietTimer = func() (<-chan time.Time, func()) {
 		c := make(chan time.Time, 1)
 		waits <- c
@@ -267,12 +250,12 @@ func TestAStationDoesNotCheckpointWhileACommandIsUnderWay(t *testing.T) {
 	}
 	s.wg.Add(1)
 	go s.checkpointLoop(s.rep.changes())
-	defer func() { s.cancel(); s.wg.Wait() }()
-	due := func() bool {
+	t.Cleanup(func() { s.cancel(); s.wg.Wait() })
+	due = func() bool {
 		n, err := db.LogPagesWritten(ctx)
 		return err == nil && n >= 500
 	}
-	next := func(why string) chan time.Time {
+	next = func(why string) chan time.Time {
 		t.Helper()
 		select {
 		case c := <-waits:
@@ -282,21 +265,5 @@ func TestAStationDoesNotCheckpointWhileACommandIsUnderWay(t *testing.T) {
 			return nil
 		}
 	}
-	s.rep.mu.Lock()
-	s.rep.broadcast() // the record changed
-	s.rep.mu.Unlock()
-	first := next("a change")
-	done := s.underWay() // a command given here: the wait starts again
-	second := next("a command came")
-	first <- time.Time{}  // no longer watched
-	second <- time.Time{} // the whole wait passes with the command under way
-	third := next("a wait that ended with a command under way")
-	if !due() {
-		t.Fatal("checkpointed while a command was under way")
-	}
-	done() // its end starts the wait over
-	fourth := next("the command's end")
-	third <- time.Time{}
-	fourth <- time.Time{} // a whole quiet wait after it
-	waitFor(t, 10*time.Second, "the checkpoint after a whole quiet wait once the command ended", func() bool { return !due() })
+	return s, waits, due, next
 }
