@@ -300,7 +300,7 @@ func newMovesReplay(sigs []store.Signature) *movesReplay {
 			continue
 		}
 		if req, code := requestOf(s); code == "" {
-			if mv, ok := requestedMove(req); ok {
+			if mv, ok := requested[Move](req); ok {
 				m.moves[s.Seq] = signedMove{mv, s.Count, s.Signer}
 			}
 		}
@@ -686,10 +686,10 @@ func (k *recordCheck) request(i int, c store.Signature, group []store.Event) (ce
 // That the input is the move recorded (san, uci) is checked on the
 // positions by VerifyRecordAgainst (checkRequestMoves).
 func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
-	if em, ok := requestedEngineMove(req); ok {
+	if em, ok := requested[EngineMove](req); ok {
 		return requestEngineMove(em, req, group, i)
 	}
-	m, ok := requestedMove(req)
+	m, ok := requested[Move](req)
 	if !ok {
 		return nil
 	}
@@ -750,20 +750,6 @@ func engineReadAsSigned(e store.Event, p EngineMovePayload, signed time.Time) bo
 	return at(p.Read).Equal(signed) && !got.IsZero() && got.Equal(e.Received) && got.Before(signed)
 }
 
-// requestedEngineMove is the engine's move a request of version 2 signed,
-// if it is one.
-func requestedEngineMove(req SignedRequest) (EngineMove, bool) {
-	if req.Version() < 2 {
-		return EngineMove{}, false
-	}
-	cmd, err := DecodeCommand(req.Command)
-	if err != nil {
-		return EngineMove{}, false
-	}
-	m, ok := cmd.(EngineMove)
-	return m, ok
-}
-
 // systemKind reports whether e is of a kind the system records under its
 // own role without a command's signature: a station's event (station.*),
 // a recovery note, the suspension of a game (an incident of rule 6.10).
@@ -782,16 +768,18 @@ func systemKind(e store.Event) bool {
 	return false
 }
 
-// requestedMove is the move a request of version 2 signed, if it is one.
-func requestedMove(req SignedRequest) (Move, bool) {
+// requested is the command of type C (a Move, an EngineMove) a request of
+// version 2 signed, if it is one.
+func requested[C Command](req SignedRequest) (C, bool) {
+	var none C
 	if req.Version() < 2 {
-		return Move{}, false
+		return none, false
 	}
 	cmd, err := DecodeCommand(req.Command)
 	if err != nil {
-		return Move{}, false
+		return none, false
 	}
-	m, ok := cmd.(Move)
+	m, ok := cmd.(C)
 	return m, ok
 }
 
