@@ -618,7 +618,13 @@ func (c *console) handleKey(ev *fyne.KeyEvent) bool {
 		return true
 	}
 	if ev.Name == fyne.KeyEscape && len(c.dialogs) > 0 {
-		c.heldKey = fyne.KeyEscape         // its repeats while held call nobody
+		if c.heldKey == fyne.KeyEscape {
+			// a repeat of the Escape that closed a dialog: the dialog
+			// opened after it (the quit question of Ctrl+Q given while
+			// Escape was still held) stays, as the arbiter stays uncalled
+			return true
+		}
+		c.heldKey = fyne.KeyEscape         // its repeats while held call nobody and close nothing more
 		c.dialogs[len(c.dialogs)-1].Hide() // Escape closes the newest dialog, as Cancel would
 		return true
 	}

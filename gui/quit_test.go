@@ -101,6 +101,27 @@ func TestAHeldEscapeThatClosedADialogCallsNobody(t *testing.T) {
 			t.Fatalf("a fresh Escape after the release recorded %d calls, want 1", n)
 		}
 	})
+	t.Run("the repeats of the Escape that closed a dialog close no dialog opened after it", func(t *testing.T) {
+		h := newHarness(t, match.RoleOperator, "")
+		h.newMatch("acm1996", "")
+		h.c.do(actStartGame)
+		h.humanMoves("e4") // a clock runs: Ctrl+Q asks first
+		quits := h.quits()
+		h.c.do(actShortcuts)
+		h.c.keyDown(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		h.repeat(fyne.KeyEscape) // the press: closes the dialog
+		h.c.do(actQuit)          // Ctrl+Q while Escape is still held
+		for i := 0; i < 3; i++ {
+			h.repeat(fyne.KeyEscape) // the driver's repeats while it is held
+		}
+		if len(h.c.dialogs) != 1 {
+			t.Fatalf("%d dialogs open after the held Escape's repeats (%q), want the quit question", len(h.c.dialogs), topDialogTexts(h.c))
+		}
+		h.key(fyne.KeyReturn)
+		if *quits != 1 {
+			t.Fatalf("Ctrl+Q and Enter did not quit after a held Escape (the dialog on top: %q)", topDialogTexts(h.c))
+		}
+	})
 	t.Run("Escape in a dialog's text field: its repeats call nobody", func(t *testing.T) {
 		h := newHarness(t, match.RoleArbiter, "")
 		h.newMatch("acm1996", "")
