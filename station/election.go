@@ -134,7 +134,7 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
-	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch, StationCertificate: s.cert})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
 		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})
