@@ -607,6 +607,10 @@ func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEve
 		if certified, msg, b = k.request(i, c, group); b != nil {
 			return b
 		}
+		if k.sk.ca != "" && certified != k.sk.key {
+			// appended by a station other than the authority (stationkey.go)
+			return bad(i, CodeRequestNotAuthority, k.sk.authority)
+		}
 	}
 	for j, g := range group {
 		if !signerMay(c.Signer, g) {

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"math/big"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -137,6 +138,7 @@ func TestASystemEventIsTakenOnlyUnderTheKeyTheMatchsCACertifiedForTheAuthority(t
 		ca                 testCA
 		arbiter, display   ed25519.PrivateKey
 		arbiterC, displayC StationCertificate
+		operator           ed25519.PrivateKey // the operator's credential, which signs at the laptop
 	}
 	for _, tc := range []struct {
 		name string
@@ -188,6 +190,40 @@ func TestASystemEventIsTakenOnlyUnderTheKeyTheMatchsCACertifiedForTheAuthority(t
 			e, s := signedAfter(evs, KindStationClaim, claimOf("mirror", c), k)
 			return []store.Event{e}, []store.Signature{s}
 		}, CodeStationUncertified},
+		{"a command given at another station, appended by a record holder that is not the authority under its certified key, is refused", false, func(t *testing.T, f *fixture, m made, evs []store.Event) ([]store.Event, []store.Signature) {
+			// the operator's request, taken from the commands' subject by
+			// the display's machine and run on its copy of the record
+			// before the authority could (its events then its own)
+			other := filepath.Join(t.TempDir(), "display.db")
+			f.ok(f.db.Backup(f.ctx, other))
+			db, err := store.Open(f.ctx, other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			app, err := New(f.ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			app.UseStationKey(m.display)
+			g := &fixture{t: t, ctx: f.ctx, db: db, app: app, now: f.now}
+			f.ok(givenAtLaptop(g, m.operator, g.at(10*time.Second).At, "e4", time.Millisecond, 2*time.Millisecond))
+			oevs, osigs, err := db.Record(f.ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []store.Signature
+			for _, s := range osigs {
+				if s.Seq > int64(len(evs)) {
+					rows = append(rows, s)
+				}
+			}
+			return oevs[len(evs):], rows
+		}, CodeRequestNotAuthority},
+		{"a command given at another station and appended by the authority is taken", false, func(t *testing.T, f *fixture, m made, evs []store.Event) ([]store.Event, []store.Signature) {
+			f.ok(givenAtLaptop(f, m.operator, f.at(10*time.Second).At, "e4", time.Millisecond, 2*time.Millisecond))
+			return nil, nil
+		}, ""},
 		{"the authority's suspension, recovery note and station's event under its certified key are taken", false, func(t *testing.T, f *fixture, m made, evs []store.Event) ([]store.Event, []store.Signature) {
 			f.ok(f.app.LogSuspend(f.ctx, f.now.Add(time.Second), time.Minute))
 			f.system(KindRecovery, recovery)
@@ -205,8 +241,8 @@ func TestASystemEventIsTakenOnlyUnderTheKeyTheMatchsCACertifiedForTheAuthority(t
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, _, _ := operatorMatch(t)
-			var m made
+			f, _, operator := operatorMatch(t)
+			m := made{operator: operator}
 			m.ca = newTestCA(t)
 			m.arbiter, m.arbiterC = m.ca.station(t, "arbiter", "organiser")
 			m.display, m.displayC = m.ca.station(t, "display", "display")
