@@ -134,3 +134,71 @@ func mustSeq(t *testing.T, db *store.DB) int64 {
 	}
 	return seq
 }
+
+// TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst
+// (branch hcert): a record holder named by the latest claim signs, when it
+// starts again, with the key derived from its certificate's, so that a
+// restart with its credentials runs commands under the same claim; one
+// invited again under its name (a new certificate of the match's CA) signs
+// with another key than the claim certified and claims anew with its
+// certificate before it runs a command. Either way the record verifies.
+// Without the new claim the station ran the command as the authority
+// under a key no claim certified, and verify (and every replica) refused
+// the command's events (record-check-request-not-authority).
+func TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		again bool // invited again: a new certificate
+	}{
+		{"restarted with its certificate, it runs commands under its claim", false},
+		{"invited again under its name with a new certificate, it claims anew before it runs a command", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "a.db")
+			newProtectedRecord(t, path)
+			caCert, caKey, err := NewCA("ACM Chess Challenge")
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := func(c Credentials) (*Station, *store.DB) {
+				t.Helper()
+				db := openDB(t, path)
+				s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Creds: &c,
+					Engine: &EngineConfig{Name: "arbiter", Dir: filepath.Join(dir, "js"), TLS: tlsOf(t, c)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s, db
+			}
+			creds := credentials(t, caCert, caKey, "arbiter", "organiser")
+			s, db := start(creds)
+			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			first := s.Replica().ClaimKey()
+			_, claimed := s.Replica().Authority()
+			s.Stop()
+			db.Close()
+
+			if tc.again {
+				creds = credentials(t, caCert, caKey, "arbiter", "organiser")
+			}
+			s, db = start(creds)
+			defer s.Stop()
+			submit(t, s, pinReq("white", match.Move{Input: "e4"}))
+			_, now := s.Replica().Authority()
+			switch k := s.Replica().ClaimKey(); {
+			case tc.again && (k == first || k == ""):
+				t.Errorf("the station runs commands under the claim that certified its old key %s", first)
+			case !tc.again && (k != first || now != claimed):
+				t.Errorf("the station restarted with its certificate claimed again (event %d, key %s; its claim was event %d, key %s)", now, k, claimed, first)
+			}
+			r, err := match.VerifyRecord(context.Background(), db, "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.OK || r.StationsCertifiedFrom == 0 {
+				t.Fatalf("verify: %s (the stations' keys certified from event %d)", r.Problem, r.StationsCertifiedFrom)
+			}
+		})
+	}
+}
