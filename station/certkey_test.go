@@ -25,9 +25,9 @@ import (
 // certifies, its claims carry that certificate, and such an event is
 // refused by the authority's replica and by a client's (the alarm naming
 // the problem, in German too, nothing applied) and by verify of the
-// record with it. The station's own claim and member event, under its
-// certified key, are taken: the record before the forgery verifies, its
-// stations' keys certified from the first claim on.
+// record with it. The station's own claim, under its certified key, is
+// taken: the record before the forgery verifies (the mirror's replica took
+// it), its stations' keys certified from that claim on.
 func TestAForgedSystemEventFromARecordHoldersConnectionIsRefusedByEveryReplicaAndVerify(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
@@ -71,7 +71,7 @@ func TestAForgedSystemEventFromARecordHoldersConnectionIsRefusedByEveryReplicaAn
 			}
 			last := evs[len(evs)-1]
 			if err := mirror.Replica().WaitSeq(ctx, uint64(last.Seq)); err != nil {
-				t.Fatalf("the mirror's replica did not take the record (its own claim and member event among it): %v", err)
+				t.Fatalf("the mirror's replica did not take the record (the authority's claim among it): %v", err)
 			}
 			if r := verifyWith(t, t.TempDir(), evs, sigs, nil, nil); !r.OK || r.StationsCertifiedFrom == 0 {
 				t.Fatalf("verify of the record before the forgery: %q, the stations' keys certified from event %d", r.Problem, r.StationsCertifiedFrom)
