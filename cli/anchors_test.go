@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -131,4 +133,40 @@ func TestVerifyMatchTellsMatchesMadeWithOneKeyFileApart(t *testing.T) {
 			t.Errorf("verify --match: exit %d, %s", code, errs)
 		}
 	})
+}
+
+// TestVerifySaysWhetherTheStationsKeysAreCertified (branch hcert;
+// docs/stations.md, "Whose key a system event carries"): a record of one
+// machine says nothing of stations' keys; a record whose claim of
+// authority carries no certificate of the match's CA (made before
+// stations certified their keys) verifies as before, and verify says that
+// its events without a command's signature were checked for their kind
+// and station signature only. (A record served by stations with their
+// credentials: TestForwardedCommandsRoleSignatureVerifiesInEveryReplica.)
+func TestVerifySaysWhetherTheStationsKeysAreCertified(t *testing.T) {
+	db := protectedMatch(t)
+	if _, errs, code := arb(t, db, "verify"); code != 0 || strings.Contains(errs, "stations' keys") {
+		t.Fatalf("verify of a record of one machine: exit %d, %s", code, errs)
+	}
+	ctx := context.Background()
+	sdb, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := forgery.NewKey()
+	if _, err := sdb.Update(ctx, func(tx *store.Tx) error {
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: string(match.RoleSystem), Actor: "Arbiter", Kind: match.KindStationClaim, Payload: []byte(`{"station":"arbiter"}`)})
+		if err != nil {
+			return err
+		}
+		return tx.PutSignature(store.Signature{Seq: e.Seq, Kind: store.SigStation, Count: 1, Key: forgery.PublicHex(k),
+			Sig: hex.EncodeToString(ed25519.Sign(k, match.StationMessage(e.Hash)))})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sdb.Close()
+	if _, errs, code := arb(t, db, "verify"); code != 0 || !strings.Contains(errs, "the stations' keys are not certified in this record") {
+		t.Fatalf("verify of a record whose claim certifies no key: exit %d, %s", code, errs)
+	}
 }

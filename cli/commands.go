@@ -609,6 +609,13 @@ func runVerify(r *runner, a *args) error {
 		for _, line := range keyHistory(s.ArbiterKeys) {
 			r.tell("%s", line)
 		}
+		claimed := false
+		for _, e := range evs {
+			claimed = claimed || e.Kind == match.KindStationClaim
+		}
+		if line := stationKeysLine(rep, claimed); line != "" {
+			r.tell("%s", line)
+		}
 	}
 	if s := rep.Seal; s.MatchID != "" {
 		r.tell("the match id is %s ('verify --match' checks it)", match.HexBlocks(s.MatchID))
@@ -616,6 +623,22 @@ func runVerify(r *runner, a *args) error {
 		r.tell("this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it")
 	}
 	return nil
+}
+
+// stationKeysLine is what verify says of the stations' keys in a record
+// served by stations (docs/stations.md, "Whose key a system event
+// carries"): from which claim on the match's CA certifies them, or, when
+// it holds claims (claimed) none of which certifies one, that it is a
+// record made before stations certified their keys; "" for a record of
+// one machine.
+func stationKeysLine(rep match.RecordReport, claimed bool) string {
+	switch {
+	case rep.StationsCertifiedFrom > 0:
+		return fmt.Sprintf("the stations' keys are certified by the match's CA from event %d, the first claim of authority that carries it: every later event without a command's signature is signed by the authority's certified key", rep.StationsCertifiedFrom)
+	case claimed:
+		return "the stations' keys are not certified in this record (its claims of authority carry no certificate of the match's CA: they were made before stations certified their keys), so an event without a command's signature was checked for its kind and its station's signature only"
+	}
+	return ""
 }
 
 // keyHistory describes the arbiter's keys in the order registered: the

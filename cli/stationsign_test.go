@@ -118,6 +118,24 @@ func TestForwardedCommandsRoleSignatureVerifiesInEveryReplica(t *testing.T) {
 	mustArb(t, first, "--as", "black", "--key-file", keyFile, "move", "c5")
 	head := strings.TrimSpace(mustArb(t, first, "verify"))
 	for _, db := range []string{first, mirror} {
+		t.Run("verify of "+filepath.Base(db)+" says the stations' keys are certified by the match's CA from the first claim on", func(t *testing.T) {
+			// the station served with its credentials signs with its
+			// certified key (service.Serve gives them to it): branch hcert
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				out, errs, code := arb(t, db, "verify")
+				if code == 0 && strings.TrimSpace(out) == head {
+					if !strings.Contains(errs, "the stations' keys are certified by the match's CA from event ") {
+						t.Fatalf("verify says:\n%s", errs)
+					}
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s does not reach head %s: exit %d, %s", db, head, code, errs)
+				}
+				time.Sleep(20 * time.Millisecond) // the mirror applies the stream in its goroutine
+			}
+		})
 		t.Run("the replica "+filepath.Base(db)+" verifies every request signature to the same head", func(t *testing.T) {
 			deadline := time.Now().Add(10 * time.Second)
 			for strings.TrimSpace(mustArb(t, db, "verify")) != head {

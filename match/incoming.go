@@ -38,6 +38,7 @@ type IncomingWalk struct {
 	head          store.Signature // the head signature at the highest seq the record holds (Seq 0: none)
 	headIs        int8            // 0: not verified yet, 1: holds, -1: does not
 	first         *firstEvent
+	stations      stationKeys // the match's CA and the authority's certified key
 }
 
 // Walked is the number of events walked.
@@ -101,7 +102,7 @@ func (w *IncomingWalk) check(prior, added []store.Event, sigs []store.Signature,
 		return strings.Compare(a.Kind, b.Kind)
 	})
 	k := &recordCheck{evs: v, start: w.walked, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{},
-		creds: maps.Clone(w.creds), protected: w.protected, head: w.head, headIs: w.headIs, first: w.first, full: every}
+		creds: maps.Clone(w.creds), protected: w.protected, head: w.head, headIs: w.headIs, first: w.first, full: every, sk: w.stations}
 	if k.creds == nil {
 		k.creds = map[string]string{}
 	}
@@ -140,7 +141,7 @@ func (w *IncomingWalk) check(prior, added []store.Event, sigs []store.Signature,
 		return r, nil
 	}
 	next := &IncomingWalk{walked: n, creds: k.creds, protected: k.protected, protectedFrom: r.ProtectedFrom,
-		signatures: k.counted, keys: keys, head: last, first: k.first}
+		signatures: k.counted, keys: keys, head: last, first: k.first, stations: k.sk}
 	if k.head == last {
 		next.headIs = k.headIs
 	}

@@ -25,6 +25,9 @@ const (
 	CodeSignedUnprotected     Code = "record-check-signed-unprotected"
 	CodeUnsigned              Code = "record-check-unsigned"
 	CodeSystemKind            Code = "record-check-system-kind"
+	CodeSystemNotAuthority    Code = "record-check-system-not-authority"
+	CodeStationUncertified    Code = "record-check-station-uncertified"
+	CodeRequestNotAuthority   Code = "record-check-request-not-authority"
 	CodeCredentialUnsigned    Code = "record-check-credential-unsigned"
 	CodeCommandBeyond         Code = "record-check-command-beyond"
 	CodeWrongKey              Code = "record-check-wrong-key"
@@ -85,6 +88,9 @@ var problems = phrase.Table[Code]{
 	CodeSignedUnprotected:     "event %d (%s) carries signatures although the match was not protected then (signatures were added to an unprotected record)",
 	CodeUnsigned:              "event %d (%s) carries no signature of a credential (it was added or changed without one)",
 	CodeSystemKind:            "event %d (%s) is recorded under the system's role, which records only the stations' events, recovery notes and suspensions, and carries no signature of a credential (it was added or changed without one)",
+	CodeSystemNotAuthority:    "event %d (%s) carries no signature of a credential and is signed by a station key other than the one the match's CA certified for station %s, the authority then (it was added by another station or under a key nobody certified)",
+	CodeStationUncertified:    "event %d (%s) claims authority for station %s without that station's certificate of the match's CA for the key that signs it (it was added under a key nobody certified)",
+	CodeRequestNotAuthority:   "event %d (%s) records a command given at another station but was appended under a station key other than the one the match's CA certified for station %s, the authority then (it was appended by another station or under a key nobody certified)",
 	CodeCredentialUnsigned:    "event %d (%s) registers a credential without the arbiter's signature (only the arbiter hands out credentials)",
 	CodeCommandBeyond:         "event %d (%s) has a command signature that covers events not in the record (the record was cut off or events were deleted)",
 	CodeWrongKey:              "event %d (%s) is signed with a key that is not the %s's credential",

@@ -152,6 +152,10 @@ type RecordReport struct {
 	ProtectedFrom int64 // the first event recorded under an arbiter credential (0: never)
 	Signatures    int   // signatures found valid
 	Unsigned      int64 // events after the last signed head
+	// StationsCertifiedFrom is the claim from which on the stations' keys
+	// are certified by the match's CA (stationkey.go; 0: none is, a record
+	// of one machine or made before branch hcert, checked as before).
+	StationsCertifiedFrom int64
 }
 
 // Anchors are what a record is checked against besides itself, each
@@ -422,6 +426,8 @@ type recordCheck struct {
 	headIs  int8 // 0: not verified, 1: holds, -1: does not
 	first   *firstEvent
 	counted int // signatures found valid at the events, before the heads'
+	// sk: the match's CA and the authority's certified key (stationkey.go)
+	sk stationKeys
 }
 
 // eventView is the record a check walks: the events checked before
@@ -541,6 +547,9 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 			} else if hasCmd || k.stations[e.Seq].Key != "" {
 				return bad(i, CodeSignedUnprotected)
 			} else {
+				if b := k.station(i, e, store.Signature{}, false); b != nil {
+					return b
+				}
 				i++
 				continue
 			}
@@ -557,6 +566,9 @@ func (k *recordCheck) commands(r *RecordReport) *badEvent {
 			}
 			if code := checkStation(e, k.stations[e.Seq], "", k.crypto(e.Seq)); code != "" {
 				return bad(i, code)
+			}
+			if b := k.station(i, e, k.stations[e.Seq], true); b != nil {
+				return b
 			}
 			r.Signatures++
 			i++
@@ -594,6 +606,10 @@ func (k *recordCheck) command(r *RecordReport, i int, c store.Signature) *badEve
 		var b *badEvent
 		if certified, msg, b = k.request(i, c, group); b != nil {
 			return b
+		}
+		if k.sk.ca != "" && certified != k.sk.key {
+			// appended by a station other than the authority (stationkey.go)
+			return bad(i, CodeRequestNotAuthority, k.sk.authority)
 		}
 	}
 	for j, g := range group {
@@ -822,6 +838,7 @@ func (k *recordCheck) seal(r *RecordReport) {
 		r.Unsigned = int64(k.evs.len()) - r.Seal.HeadSeq
 	}
 	r.Seal.ArbiterKeys = k.keys.Registered()
+	r.StationsCertifiedFrom = k.sk.caAt
 	r.Seal.MatchID = k.first.matchID
 }
 

@@ -68,6 +68,7 @@ func Serve(ctx context.Context, db string, sf *StationFile, o ServeOptions) erro
 		if err != nil {
 			return err
 		}
+		cfg.Creds = &creds // the key it signs the record with is its certificate's
 		s, err := startStation(ctx, db, sf, cfg)
 		if err != nil {
 			return err

@@ -38,7 +38,10 @@
 // timeline and the offsets to it; refused.go the refused connections
 // recorded; engine.go, replica.go, wire.go, security.go and timeline.go the
 // embedded server, the local record, the messages, TLS and the saved
-// timeline. The package imports no face and not package service
+// timeline. A station given its credentials (Config.Creds) signs the
+// record with the key its certificate of the match's CA certifies, and its
+// claims carry that certificate (match.CertifyStationKey; docs/stations.md,
+// "Whose key a system event carries"). The package imports no face and not package service
 // (TestStationDoesNotImportServiceNorAFace): its time source is
 // internal/timesource.
 package station

@@ -20,10 +20,14 @@ type beatSeen struct {
 	info     beatInfo // seen.go
 }
 
-// authority reports whether the latest claim in the record names this station.
+// authority reports whether the latest claim in the record names this
+// station, with the key it signs with (a claim of this name that certified
+// another key — the station invited again under its name, a new
+// certificate — makes it claim anew first: its events would be refused
+// everywhere, record-check-system-not-authority).
 func (s *Station) authority() bool {
 	name, _ := s.rep.Authority()
-	ok := name == s.cfg.Name && s.eng != nil && s.rep.Alarm() == nil
+	ok := name == s.cfg.Name && s.eng != nil && s.rep.Alarm() == nil && s.signsAsClaimed()
 	s.mu.Lock()
 	if ok && !s.isAuth {
 		// Taking over: continue the timeline the stations had.
@@ -32,6 +36,14 @@ func (s *Station) authority() bool {
 	s.isAuth = ok
 	s.mu.Unlock()
 	return ok
+}
+
+// signsAsClaimed reports whether this station signs with the key the
+// latest claim certified, or either certifies none (a record made before
+// stations certified their keys, a station without credentials).
+func (s *Station) signsAsClaimed() bool {
+	k := s.rep.ClaimKey()
+	return k == "" || s.cert.Key == "" || k == s.cert.Key
 }
 
 // beat publishes one heartbeat now.
@@ -67,6 +79,14 @@ func (s *Station) monitor() {
 			continue
 		}
 		auth, claimAt := s.rep.Authority()
+		if auth == s.cfg.Name && s.eng != nil && !s.signsAsClaimed() {
+			// named by a claim that certified another key of this name:
+			// claim anew, with this station's certificate
+			if err := s.Claim(s.ctx, auth); err != nil && s.ctx.Err() == nil {
+				s.cfg.Logf("%s: claim with its new certificate failed: %v", s.cfg.Name, err)
+			}
+			continue
+		}
 		if claimAt != claimSeen {
 			claimSeen, since = claimAt, time.Now() // a new authority gets its own 2 s
 		}
@@ -134,7 +154,7 @@ func (s *Station) Claim(ctx context.Context, silent string) error {
 	s.mu.Lock()
 	epoch := s.epoch
 	s.mu.Unlock()
-	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch})
+	payload, _ := json.Marshal(claimPayload{Station: s.cfg.Name, Epoch: epoch, StationCertificate: s.cert})
 	cctx := context.WithValue(context.WithValue(ctx, keyCommand, id), keyClaim, true)
 	_, err = s.cfg.DB.Update(cctx, func(tx *store.Tx) error {
 		e, err := tx.Append(store.Event{Match: 1, At: at, Received: at, Role: "system", Actor: "Arbiter", Kind: KindClaim, Payload: payload})

@@ -35,7 +35,8 @@ type Replica struct {
 	ids         map[string]cmdSeqs // command id -> the first and last seq of that command
 	claim       string             // the station named by the latest claim
 	claimAt     uint64
-	epoch       int // of the latest claim that started an epoch (0: none)
+	claimKey    string // the key the latest claim certified ("" for none: match.StationCertificate)
+	epoch       int    // of the latest claim that started an epoch (0: none)
 	members     map[string]MemberInfo
 	memberOrder []string
 	alarm       error
@@ -134,7 +135,7 @@ func (r *Replica) note(e store.Event) {
 	case KindClaim:
 		var p claimPayload
 		if json.Unmarshal(e.Payload, &p) == nil {
-			r.claim, r.claimAt = p.Station, uint64(e.Seq)
+			r.claim, r.claimAt, r.claimKey = p.Station, uint64(e.Seq), p.Key
 			if p.Epoch > r.epoch {
 				// A new epoch: the claimant is the only record holder from
 				// here on; the others rejoin only by a new invitation.
@@ -199,6 +200,14 @@ func (r *Replica) Authority() (string, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.claim, r.claimAt
+}
+
+// ClaimKey is the key the latest claim certified for the station it names
+// ("" when it certified none: match.StationCertificate).
+func (r *Replica) ClaimKey() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.claimKey
 }
 
 // Epoch is the number of the latest epoch started (0: none).

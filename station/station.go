@@ -26,6 +26,13 @@ type Config struct {
 	// Dial: for clients, the record holders' client URLs, with TLS.
 	Dial []string
 	TLS  *tls.Config
+	// Creds, when set, are the station's credentials (the match's CA, its
+	// certificate and key): the station signs the record with the key its
+	// certificate certifies, and its claims carry that certificate
+	// (match.CertifyStationKey; docs/stations.md, "Whose key a system
+	// event carries"). Without them its key is certified by nothing (tests
+	// of the stations' mechanics).
+	Creds *Credentials
 	// Now is the local time source (default timesource.New().Now).
 	Now func() time.Time
 	// Silence: how long the authority may be silent before another record
@@ -86,6 +93,9 @@ type Station struct {
 	ready      chan struct{} // closed when Start has returned the station
 	// epochWanted: the arbiter asked for a new epoch (station claim --epoch)
 	epochWanted chan struct{}
+	// cert certifies the key this station signs the record with; its
+	// claims carry it (Config.Creds; empty without)
+	cert match.StationCertificate
 
 	mu    sync.Mutex
 	beats map[string]beatSeen
@@ -128,6 +138,14 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	}
 	if s.app, err = match.New(ctx, cfg.DB); err != nil {
 		return nil, err
+	}
+	if c := cfg.Creds; c != nil {
+		key, cert, err := match.CertifyStationKey(c.CA, c.Cert, c.Key, cfg.Name)
+		if err != nil {
+			return nil, refuse(CodeCertificateDamaged, err)
+		}
+		s.app.UseStationKey(key)
+		s.cert = cert
 	}
 	// Before anything is appended, the record must end with what this
 	// station wrote (an edited or damaged file raises the alarm).

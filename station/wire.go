@@ -258,14 +258,17 @@ type beat struct {
 
 // Kinds of the stations' own events (match.StationKindPrefix).
 const (
-	KindClaim   = "station.claim"   // {"station": NAME, "epoch": N}: NAME is the authority from here on
-	KindMember  = "station.member"  // {"name", "role", "listen", "client"}: a station joined
-	KindRefused = "station.refused" // {"station", "kind", "peer", "detail", "more"}: the server refused a connection or message (at most once per peer and kind a RefusalWindow)
+	KindClaim   = match.KindStationClaim // {"station": NAME, "epoch": N}: NAME is the authority from here on
+	KindMember  = "station.member"       // {"name", "role", "listen", "client"}: a station joined
+	KindRefused = "station.refused"      // {"station", "kind", "peer", "detail", "more"}: the server refused a connection or message (at most once per peer and kind a RefusalWindow)
 )
 
 type claimPayload struct {
 	Station string `json:"station"`
 	Epoch   int    `json:"epoch,omitempty"`
+	// the station's certificate of the key that signs the claim
+	// (match.StationCertificate; none from a station without credentials)
+	match.StationCertificate
 }
 
 // MemberInfo is the payload of a station.member event.
