@@ -511,9 +511,22 @@ func StatusText(s match.Status) string {
 	}
 	if n := len(s.RecordedLate); n > 0 {
 		l := s.RecordedLate[n-1]
-		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, l.At, l.Received)
+		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, millisecond(l.At), millisecond(l.Received))
 	}
 	return b.String()
+}
+
+// millisecond says an instant of status --json (RFC 3339 to the
+// nanosecond) to the millisecond, as --at is written and as the refusals
+// say instants: the text's recorded-late line said the receipt to the
+// nanosecond of the machine's clock ("2026-12-06T07:51:27.580040525Z").
+// The JSON keeps its nanoseconds.
+func millisecond(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339Nano, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	return t.Truncate(time.Millisecond).Format("2006-01-02T15:04:05.999Z07:00")
 }
 
 func ifs(c bool, s string) string {
