@@ -13,11 +13,21 @@ import (
 var ErrMirror = errors.New("the mirror terminal only reads the record: give commands at another station")
 
 // RoleError: this station's connection may not send the command's role
-// (the operator's laptop sends only the operator's commands).
-type RoleError struct{ StationRole string }
+// (the operator's laptop sends only the operator's commands). Role is the
+// role the command was given as: a player's or the arbiter's command is
+// given at a record holder. Before, the sentence said "use --as operator"
+// also to Black's move given at the laptop, which no role there can give.
+type RoleError struct{ StationRole, Role string }
 
 func (e *RoleError) Error() string {
-	return fmt.Sprintf("the %s's station gives only the operator's commands: use --as operator", e.StationRole)
+	if e.Role == "" || e.Role == "operator" {
+		return fmt.Sprintf("the %s's station gives only the operator's commands: use --as operator", e.StationRole)
+	}
+	whose := map[string]string{"arbiter": "the arbiter's", "white": "White's", "black": "Black's"}[e.Role]
+	if whose == "" {
+		whose = e.Role + "'s"
+	}
+	return fmt.Sprintf("the %s's station gives only the operator's commands, not %s: give %s commands at a record holder (the arbiter's station)", e.StationRole, whose, whose)
 }
 
 // NotRunningError: no record holder answers for the station (its station
