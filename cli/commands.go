@@ -52,7 +52,7 @@ func init() {
 		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
 		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust, told: toldAdjust})
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
-		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
+		summary: "Record a draw offer (default: your own side with --as white|black, the computer's with --as operator, else the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
 		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw accept", 0) },
 		told: toldAs(match.KindDrawAccept, "acceptance of the draw offer")})
