@@ -617,7 +617,7 @@ func runVerify(r *runner, a *args) error {
 		if s.HeadSeq == 0 {
 			r.tell("the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)")
 		} else {
-			r.tell("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", s.HeadSeq, rep.Unsigned)
+			r.tell("%s", signedHeadLine(s.HeadSeq, rep.Unsigned))
 		}
 		for _, line := range keyHistory(s.ArbiterKeys) {
 			r.tell("%s", line)
@@ -629,6 +629,19 @@ func runVerify(r *runner, a *args) error {
 		r.tell("this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it")
 	}
 	return nil
+}
+
+// signedHeadLine says the last head the arbiter signed and the events
+// after it. Before, a head signed at the last event read "…; 0 events
+// after it are signed by their roles but not yet by a head".
+func signedHeadLine(head, unsigned int64) string {
+	switch unsigned {
+	case 0:
+		return fmt.Sprintf("the arbiter signed the head at event %d, the last event", head)
+	case 1:
+		return fmt.Sprintf("the arbiter signed the head at event %d; 1 event after it is signed by its role but not yet by a head", head)
+	}
+	return fmt.Sprintf("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", head, unsigned)
 }
 
 // keyHistory describes the arbiter's keys in the order registered: the

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -167,7 +168,7 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 		}
 		mustArb(t, db, "--pin", arbPass, "export", "pgn")
 		_, errs, _ = arb(t, db, "verify")
-		if !strings.Contains(errs, "0 events after it") {
+		if !regexp.MustCompile(`the arbiter signed the head at event \d+, the last event`).MatchString(errs) {
 			t.Errorf("after an export with the credential, verify says %q; want the head signed", errs)
 		}
 	})
@@ -337,4 +338,26 @@ func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
 			t.Errorf("exit %d, %s", code, errs)
 		}
 	})
+}
+
+// TestVerifySaysTheEventsAfterTheLastSignedHeadInWords: verify says a head
+// signed at the last event as such, and one event after it in the
+// singular; before, "…; 0 events after it are signed by their roles but
+// not yet by a head".
+func TestVerifySaysTheEventsAfterTheLastSignedHeadInWords(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		head, unsigned int64
+		want           string
+	}{
+		{"a head signed at the last event is said as the last event", 9, 0, "the arbiter signed the head at event 9, the last event"},
+		{"one event after it is said in the singular", 9, 1, "the arbiter signed the head at event 9; 1 event after it is signed by its role but not yet by a head"},
+		{"more events after it are counted", 9, 2, "the arbiter signed the head at event 9; 2 events after it are signed by their roles but not yet by a head"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := signedHeadLine(tc.head, tc.unsigned); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
 }
