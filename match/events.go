@@ -875,7 +875,9 @@ func applyRecovery(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentRecovery, p.Text, "rule 7", ""))
+	inc := s.incident(g, e, IncidentRecovery, p.Text, "rule 7", "")
+	inc.Said = recoveryPhrase(p)
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 
