@@ -71,6 +71,9 @@ const (
 	OperatorKeyWrong            // the key file given is not the match's operator's credential
 	OperatorKeyNone             // the match has none: the invitation makes it, no key file
 	OperatorKeyNotMade          // registering the new credential through the authority failed (Err)
+	// OperatorKeyPassphrase: the match's operator's credential is a
+	// passphrase, which no key file holds and so no invitation can carry
+	OperatorKeyPassphrase
 )
 
 // OperatorKeyError refuses the operator's credential of an invitation.
@@ -90,6 +93,8 @@ func (e *OperatorKeyError) Error() string {
 		return fmt.Sprintf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", e.File)
 	case OperatorKeyNone:
 		return "the match has no operator's credential yet; leave out --operator-key and the invitation makes one"
+	case OperatorKeyPassphrase:
+		return "the match's operator's credential is a passphrase, which an invitation cannot carry: make a key file with 'arbiter credential keygen FILE', hand it out in the passphrase's place with 'arbiter credential add --role operator --key-file FILE' (the arbiter's command), and give it here with --operator-key FILE"
 	}
 	return fmt.Sprintf("the operator's credential could not be made: %v", e.Err)
 }
