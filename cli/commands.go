@@ -52,7 +52,7 @@ func init() {
 		usage:   "adjust white|black (+|-)DURATION | =H:MM:SS[.fff] [--moves N] [--period P] --reason R",
 		summary: "Correct a clock: add or subtract time, or set it; optionally the move counter and period.", parse: parseAdjust, told: toldAdjust})
 	register(&command{name: "draw offer", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw offer [white|black]",
-		summary: "Record a draw offer (default: the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
+		summary: "Record a draw offer (default: your own side with --as white|black, the computer's with --as operator, else the side that made the last move).", parse: parseDrawOffer, told: toldSide(match.KindDrawOffer, "draw offer by")})
 	register(&command{name: "draw accept", writes: true, roles: rolesAnyone + " (operator only for the computer)", usage: "draw accept",
 		summary: "Accept the pending draw offer: the game is drawn.", parse: func(r *runner, a *args) (match.Command, error) { return match.DrawAccept{}, a.done("draw accept", 0) },
 		told: toldAs(match.KindDrawAccept, "acceptance of the draw offer")})
@@ -511,9 +511,22 @@ func StatusText(s match.Status) string {
 	}
 	if n := len(s.RecordedLate); n > 0 {
 		l := s.RecordedLate[n-1]
-		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, l.At, l.Received)
+		fmt.Fprintf(&b, "Recorded late (the arbiter's credential): %d event(s); the last, event %d (%s), claims %s and was received %s\n", n, l.Seq, l.Kind, millisecond(l.At), millisecond(l.Received))
 	}
 	return b.String()
+}
+
+// millisecond says an instant of status --json (RFC 3339 to the
+// nanosecond) to the millisecond, as --at is written and as the refusals
+// say instants: the text's recorded-late line said the receipt to the
+// nanosecond of the machine's clock ("2026-12-06T07:51:27.580040525Z").
+// The JSON keeps its nanoseconds.
+func millisecond(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339Nano, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	return t.Truncate(time.Millisecond).Format("2006-01-02T15:04:05.999Z07:00")
 }
 
 func ifs(c bool, s string) string {
@@ -604,7 +617,7 @@ func runVerify(r *runner, a *args) error {
 		if s.HeadSeq == 0 {
 			r.tell("the arbiter has signed no head yet (he signs at each game end and at an export given with --pin)")
 		} else {
-			r.tell("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", s.HeadSeq, rep.Unsigned)
+			r.tell("%s", signedHeadLine(s.HeadSeq, rep.Unsigned))
 		}
 		for _, line := range keyHistory(s.ArbiterKeys) {
 			r.tell("%s", line)
@@ -639,6 +652,19 @@ func stationKeysLine(rep match.RecordReport, claimed bool) string {
 		return "the stations' keys are not certified in this record (its claims of authority carry no certificate of the match's CA: they were made before stations certified their keys), so an event without a command's signature was checked for its kind and its station's signature only"
 	}
 	return ""
+}
+
+// signedHeadLine says the last head the arbiter signed and the events
+// after it. Before, a head signed at the last event read "…; 0 events
+// after it are signed by their roles but not yet by a head".
+func signedHeadLine(head, unsigned int64) string {
+	switch unsigned {
+	case 0:
+		return fmt.Sprintf("the arbiter signed the head at event %d, the last event", head)
+	case 1:
+		return fmt.Sprintf("the arbiter signed the head at event %d; 1 event after it is signed by its role but not yet by a head", head)
+	}
+	return fmt.Sprintf("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", head, unsigned)
 }
 
 // keyHistory describes the arbiter's keys in the order registered: the

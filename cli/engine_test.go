@@ -139,6 +139,10 @@ func (b *bridgeProc) stop(t *testing.T, db string) {
 	if s, _, _ := engine.ReadStatus(db, time.Now()); s.State != engine.StateStopped || s.PID != 0 {
 		t.Fatalf("after SIGTERM the status says %s, engine process %d", s.State, s.PID)
 	}
+	// it says so as its last line (before, it ended without a word)
+	if errs := strings.TrimRight(b.stderr.String(), "\n"); !strings.HasSuffix(errs, "arbiter: engine: stopped; the bridge's stop is recorded (engine.stop)") {
+		t.Fatalf("engine run's last line after SIGTERM is not that it stopped: %s", errs)
+	}
 }
 
 // statusNow is status --json read from db at instant at (or now).

@@ -33,6 +33,15 @@ func runExportPGN(r *runner, a *args) error {
 	if n < 0 {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
+	// refused before the seal, which with --pin signs the head
+	if err := report.CheckPGN(r.app.State(), n); err != nil {
+		return userError(err)
+	}
+	if out != "" && out != "-" {
+		if err := refuseDatabase(out, r.g.DB); err != nil {
+			return err
+		}
+	}
 	if _, err := r.exportSeal(); err != nil {
 		return err
 	}
@@ -78,6 +87,14 @@ func runExportPDF(r *runner, a *args) error {
 	if n < 0 {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
+	// refused before the seal, which with --pin signs the head: a refused
+	// export wrote the arbiter's head signature and said so before
+	if err := report.CheckPDFOptions(r.app.State(), report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {
+		return userError(err)
+	}
+	if err := refuseDatabase(out, r.g.DB); err != nil {
+		return err
+	}
 	seal, err := r.exportSeal()
 	if err != nil {
 		return err
@@ -106,6 +123,16 @@ func runExportPDF(r *runner, a *args) error {
 // would replace it), also where db is a symbolic link: SQLite keeps the
 // -wal and -shm beside the file the link names.
 func writeFile(path, db string, data []byte) error {
+	if err := refuseDatabase(path, db); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, data, 0o644)
+}
+
+// refuseDatabase refuses path when it is the match's database db or its
+// -wal or -shm file (writeFile's refusal, also given before an export's
+// seal).
+func refuseDatabase(path, db string) error {
 	files := []string{db, db + "-wal", db + "-shm"}
 	if real, err := filepath.EvalSymlinks(db); err == nil && real != db {
 		files = append(files, real+"-wal", real+"-shm")
@@ -115,7 +142,7 @@ func writeFile(path, db string, data []byte) error {
 			return fmt.Errorf("%s is the match's database (or a file of it): give a new file name to write to", path)
 		}
 	}
-	return atomicfile.Write(path, data, 0o644)
+	return nil
 }
 
 // userError drops the package prefix from a report error: the user reads one

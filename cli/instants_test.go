@@ -50,3 +50,30 @@ func TestARefusalSaysTheInstantsItComparesToTheMillisecond(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusSaysTheInstantsOfAnEventRecordedLateToTheMillisecond: the text
+// of status says the instant an event recorded late claims and the instant
+// it was received to the millisecond, as --at is written; before, the
+// receipt was said to the nanosecond of the machine's clock. status --json
+// keeps the nanoseconds.
+func TestStatusSaysTheInstantsOfAnEventRecordedLateToTheMillisecond(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	pin := "the arbiter's pin"
+	mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--pin", pin)
+	received := func() time.Time { return start.Add(time.Hour + 123456789) }
+	if _, errs, code := arbAt(received, db, "--pin", pin, "--at", at(time.Second+987654321), "incident", "note", "--text", "late"); code != 0 {
+		t.Fatalf("the arbiter's late note: exit %d: %s", code, errs)
+	}
+	out, errs, code := arbAt(received, db, "status")
+	if code != 0 {
+		t.Fatalf("status: exit %d: %s", code, errs)
+	}
+	want := "claims 1996-02-10T20:00:01.987Z and was received 1996-02-10T21:00:00.123Z"
+	if !strings.Contains(out, want) {
+		t.Errorf("status says %q; want its recorded-late line to say %q", out, want)
+	}
+	js, _, _ := arbAt(received, db, "status", "--json")
+	if !strings.Contains(js, `"received": "1996-02-10T21:00:00.123456789Z"`) {
+		t.Errorf("status --json lost the nanoseconds of the receipt: %s", js)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -167,7 +168,7 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 		}
 		mustArb(t, db, "--pin", arbPass, "export", "pgn")
 		_, errs, _ = arb(t, db, "verify")
-		if !strings.Contains(errs, "0 events after it") {
+		if !regexp.MustCompile(`the arbiter signed the head at event \d+, the last event`).MatchString(errs) {
 			t.Errorf("after an export with the credential, verify says %q; want the head signed", errs)
 		}
 	})
@@ -335,6 +336,83 @@ func TestARefusalOnABrokenRecordSaysWhatToDo(t *testing.T) {
 		_, errs, code := arb(t, db, "status")
 		if code != 0 || !strings.HasPrefix(errs, "arbiter: warning: the record does not verify (event ") || !strings.Contains(errs, action) {
 			t.Errorf("exit %d, %s", code, errs)
+		}
+	})
+}
+
+// TestVerifySaysTheEventsAfterTheLastSignedHeadInWords: verify says a head
+// signed at the last event as such, and one event after it in the
+// singular; before, "…; 0 events after it are signed by their roles but
+// not yet by a head".
+func TestVerifySaysTheEventsAfterTheLastSignedHeadInWords(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		head, unsigned int64
+		want           string
+	}{
+		{"a head signed at the last event is said as the last event", 9, 0, "the arbiter signed the head at event 9, the last event"},
+		{"one event after it is said in the singular", 9, 1, "the arbiter signed the head at event 9; 1 event after it is signed by its role but not yet by a head"},
+		{"more events after it are counted", 9, 2, "the arbiter signed the head at event 9; 2 events after it are signed by their roles but not yet by a head"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := signedHeadLine(tc.head, tc.unsigned); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestARefusedExportWritesNothingAndSignsNoHead: an export given with the
+// arbiter's --pin and refused for its own options (a language, a paper, a
+// game, the record as the file to write) writes nothing to the record and
+// does not say it signed: before, the head was signed first and the export
+// refused after ("the arbiter signed the head at event 12: …" then "The
+// language "fr" is not available").
+func TestARefusedExportWritesNothingAndSignsNoHead(t *testing.T) {
+	db := protectedMatch(t)
+	kasparov := "Garry Kasparov's passphrase"
+	mustArb(t, db, "--at", at(2*time.Hour), "--pin", arbPass, "credential", "add", "--role", "player", "--player", "Garry Kasparov", "--secret", kasparov)
+	// game 2: Kasparov has White; his note leaves the head unsigned
+	mustArb(t, db, "--at", at(2*time.Hour+time.Second), "--as", "white", "--secret", kasparov, "incident", "note", "--text", "mine")
+	heads := func() int {
+		var n int
+		if err := rawOpen(t, db).QueryRow(`SELECT count(*) FROM signatures WHERE kind = 'head'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		refusal string
+	}{
+		{"a PDF in a language not available", []string{"export", "pdf", "-o", out + ".pdf", "--lang", "fr"}, `The language "fr" is not available`},
+		{"a PDF on a paper not known", []string{"export", "pdf", "-o", out + ".pdf", "--paper", "a5"}, `The paper size "a5" is not known`},
+		{"a PDF of a game not there", []string{"export", "pdf", "-o", out + ".pdf", "--game", "9"}, "There is no game 9"},
+		{"a PGN of a game not started", []string{"export", "pgn", "--game", "3"}, "Game 3 has not started"},
+		{"a PGN over the record itself", []string{"export", "pgn", "-o", db}, "is the match's database"},
+		{"a PDF over the record itself", []string{"export", "pdf", "-o", db}, "is the match's database"},
+	} {
+		t.Run(tc.name+" is refused and signs no head", func(t *testing.T) {
+			before := heads()
+			_, errs, code := arb(t, db, append([]string{"--at", at(2*time.Hour + 2*time.Second), "--pin", arbPass}, tc.args...)...)
+			if code != 1 || !strings.Contains(errs, tc.refusal) {
+				t.Fatalf("exit %d, %q; want the refusal %q", code, errs, tc.refusal)
+			}
+			if strings.Contains(errs, "signed the head") {
+				t.Errorf("a refused export says it signed: %q", errs)
+			}
+			if after := heads(); after != before {
+				t.Errorf("a refused export wrote %d head signature(s) into the record", after-before)
+			}
+		})
+	}
+	t.Run("the same export with right options signs the head", func(t *testing.T) {
+		before := heads()
+		mustArb(t, db, "--at", at(2*time.Hour+3*time.Second), "--pin", arbPass, "export", "pdf", "-o", out+".pdf")
+		if heads() != before+1 {
+			t.Errorf("the export with --pin signed %d heads, want 1", heads()-before)
 		}
 	})
 }

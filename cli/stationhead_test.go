@@ -37,12 +37,12 @@ func signedHead(t *testing.T, db string) (head string, seq, after int, unsigned 
 	if code != 0 {
 		t.Fatalf("verify %s: exit %d: %s", db, code, errs)
 	}
-	m := regexp.MustCompile(`the arbiter signed the head at event (\d+); (\d+) events after it`).FindStringSubmatch(errs)
+	m := regexp.MustCompile(`the arbiter signed the head at event (\d+)(?:, the last event|; (\d+) events? after it)`).FindStringSubmatch(errs)
 	if m == nil {
 		return strings.TrimSpace(out), 0, 0, errs
 	}
 	seq, _ = strconv.Atoi(m[1])
-	after, _ = strconv.Atoi(m[2])
+	after, _ = strconv.Atoi(m[2]) // "" (the last event) is 0
 	return strings.TrimSpace(out), seq, after, ""
 }
 

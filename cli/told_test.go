@@ -369,3 +369,30 @@ func TestArriveCorrectAndCredentialAddSayWhatTheyRecorded(t *testing.T) {
 		})
 	}
 }
+
+// TestDrawOfferHelpSaysTheDefaultSideTheCommandTakes: 'arbiter help draw
+// offer' says the default side as the command takes it, the giver's own
+// with --as; it said "the side that made the last move", and Black's offer
+// given with --as black right after White's move is Black's.
+func TestDrawOfferHelpSaysTheDefaultSideTheCommandTakes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A")
+	mustArb(t, db, "--at", at(time.Second), "game", "start")
+	mustArb(t, db, "--at", at(2*time.Second), "--as", "white", "move", "e4")
+	for _, tc := range []struct {
+		name, role, says, offerer string
+	}{
+		{"a player's offer without a side is his own, not the last mover's", "black", "your own side with --as white|black", "Black"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			help, _, _ := arb(t, db, "help", "draw", "offer")
+			if !strings.Contains(help, tc.says) {
+				t.Errorf("help draw offer does not say %q: %s", tc.says, help)
+			}
+			out := mustArb(t, db, "--at", at(3*time.Second), "--as", tc.role, "draw", "offer")
+			if !strings.HasPrefix(out, "draw offer by "+tc.offerer) {
+				t.Errorf("--as %s draw offer after White's move: %q, want the offer by %s", tc.role, out, tc.offerer)
+			}
+		})
+	}
+}

@@ -306,7 +306,11 @@ func (b *bridge) stop() {
 	}
 	if _, err := b.give(ctx, match.EngineStop{Bridge: b.id}); err != nil {
 		b.note("%s", b.stopNotRecorded(err))
+		return
 	}
+	// the last line of engine run, as docs/engine.md says it: before, a
+	// bridge stopped with Ctrl+C or kill ended without a word
+	b.logf("stopped; the bridge's stop is recorded (engine.stop)")
 }
 
 // stopNotRecorded says to the operator, when the bridge's stop could not

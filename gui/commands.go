@@ -285,22 +285,22 @@ func (c *console) enterMove(input string) bool {
 	}
 	g := c.game()
 	if g == nil || !g.Live() {
-		c.setMoveError(translate("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
+		c.refuseMove(translate("No game is in progress: start one with Match → Start next game (Ctrl+G)."))
 		return false
 	}
 	if err := c.brokenRecord(); err != nil {
-		c.setMoveError(sentence(err)) // before "press first": nothing can be recorded
+		c.refuseMove(sentence(err)) // before "press first": nothing can be recorded
 		return false
 	}
 	if err := c.viewingRefusal(); err != nil {
-		c.setMoveError(err.Error()) // the move would go to the current game, not the one shown
+		c.refuseMove(err.Error()) // the move would go to the current game, not the one shown
 		return false
 	}
 	pressed := g.Pressed != nil
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
 		// that ends the game (mate, stalemate) needs none
-		c.setMoveError(translate("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
+		c.refuseMove(translate("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
 		return false
 	}
 	at := c.now()
@@ -355,6 +355,16 @@ func endsGame(g *match.Game, input string) bool {
 	}
 	term, _ := scoresheet.OutcomeOf(g.Sheet.Position().Update(mv))
 	return term != scoresheet.TermNone
+}
+
+// refuseMove says why the console refused a move before the core saw it
+// and selects the move field's text, as a refusal of the core does
+// (console.moved): the next move typed replaces the refused one. Before,
+// the text stayed unselected, and e4 refused for want of a press became
+// e4Nf3 when the next move was typed.
+func (c *console) refuseMove(s string) {
+	c.setMoveError(s)
+	c.moveEntry.SelectAll()
 }
 
 func (c *console) setMoveError(s string) {

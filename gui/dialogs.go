@@ -295,18 +295,26 @@ func (c *console) matchCreated(pin string) {
 	cred := c.state().ArbiterCredential()
 	c.afterDialog(func() {
 		if cred == nil {
+			if m.ID != "" {
+				msg += "\n\n" + translate(writeDownMatchID) + "\n" + match.HexBlocks(m.ID)
+			}
 			c.info(translate("Match created"), msg)
 			return
 		}
-		c.fingerprintNote(msg, cred.Fingerprint())
+		c.fingerprintNote(msg, cred.Fingerprint(), m.ID)
 	})
 }
+
+// writeDownMatchID asks for the match id to be written down, as match new
+// at the command line prints it: before, the console showed the key's
+// fingerprint alone, and 'verify --match' had nothing to check against.
+const writeDownMatchID = "Write down the match id: 'arbiter verify --match' checks it, and it tells this match from any other."
 
 // fingerprintNote says the match is created and shows the arbiter's key
 // fingerprint to write down (on the scoresheet, in the arbiter's notes),
 // with a button that copies it: every signed report and 'arbiter verify
 // --key' name the key by it.
-func (c *console) fingerprintNote(msg, fp string) {
+func (c *console) fingerprintNote(msg, fp, id string) {
 	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key: every signed report names the key by it, and 'arbiter verify --key' checks it."))
 	text.Wrapping = fyne.TextWrapWord
 	// in two lines of four blocks of eight, as it is written down
@@ -318,7 +326,14 @@ func (c *console) fingerprintNote(msg, fp string) {
 		c.fa.Clipboard().SetContent(fp)
 		copied.SetText(translate("Copied."))
 	})
-	box := container.NewVBox(text, shown, container.NewHBox(copyBtn, copied))
+	box := container.NewVBox(text, shown)
+	if id != "" {
+		idText := widget.NewLabel(translate(writeDownMatchID))
+		idText.Wrapping = fyne.TextWrapWord
+		box.Add(idText)
+		box.Add(widget.NewLabelWithStyle(match.HexBlocks(id), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true}))
+	}
+	box.Add(container.NewHBox(copyBtn, copied))
 	d := dialog.NewCustom(translate("Match created"), translate("OK"), box, c.win)
 	d.Resize(fyne.NewSize(600, 0))
 	d.SetOnClosed(func() { c.onEnter = nil })

@@ -188,6 +188,8 @@ func stationWords(err error) (string, bool) {
 			return fmt.Sprintf(translate("%s is not the operator's credential of this match: give the key file the operator's credential was made from."), opKey.File), true
 		case service.OperatorKeyNone:
 			return translate("The match has no operator's credential yet: leave the operator's key file empty and the invitation makes one."), true
+		case service.OperatorKeyPassphrase:
+			return translate("The match's operator's credential is a passphrase, which an invitation cannot carry: make a key file with 'arbiter credential keygen FILE', hand it out in the passphrase's place with 'arbiter credential add --role operator --key-file FILE', and give it as the operator's key file."), true
 		}
 		why, ok := stationWords(opKey.Err)
 		if !ok {

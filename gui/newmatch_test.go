@@ -84,6 +84,38 @@ func TestNewMatchAsksForThePINTwiceAndShowsTheFingerprint(t *testing.T) {
 	})
 }
 
+// The note that the match is created shows the match id to write down, as
+// match new at the command line prints it, protected or not: before, the
+// console showed the key's fingerprint alone, and 'arbiter verify --match'
+// had nothing the arbiter had written down to check against.
+func TestTheMatchCreatedNoteShowsTheMatchIDToWriteDown(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pin  string
+	}{
+		{"a protected match's note shows its id beside the fingerprint", "Mike Valvo's PIN"},
+		{"an unprotected match's note shows its id", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, match.RoleArbiter, "")
+			spec := defaultSpec()
+			spec.White, spec.PIN = "Garry Kasparov", tc.pin
+			if _, err := h.core.Do(h.ctx, match.Cmd{At: h.ft.Now(), Actor: match.Actor{Role: match.RoleArbiter}}, spec); err != nil {
+				t.Fatal(err)
+			}
+			h.c.matchCreated(tc.pin)
+			id := h.core.State().Match.ID
+			if id == "" {
+				t.Fatal("the match has no id")
+			}
+			shown := strings.Join(strings.Fields(topDialogTexts(h.c)), " ")
+			if !strings.Contains(shown, match.HexBlocks(id)) || !strings.Contains(shown, "Write down the match id") {
+				t.Errorf("the note says %q, not the match id %s to write down", shown, match.HexBlocks(id))
+			}
+		})
+	}
+}
+
 // The PDF export offers US Letter for a match in the Americas (its zone)
 // and A4 for one in Europe (issue 27: A4 was offered in Philadelphia).
 func TestThePDFExportOffersThePaperOfTheMatchsZone(t *testing.T) {

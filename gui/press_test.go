@@ -83,3 +83,34 @@ func TestPressFirstIsTheDefaultForTheOfficialClock(t *testing.T) {
 		}
 	})
 }
+
+// A move the console itself refuses (no press, no game in progress) is
+// selected in the move field, as a move the core refuses is: the next move
+// typed replaces it instead of being appended to it ("e4" then "d4" gave
+// "e4d4").
+func TestAMoveTheConsoleRefusesIsReplacedByTheNextOneTyped(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		started bool // the game is in progress
+		refusal string
+	}{
+		{"a move typed before the press is replaced by the next one typed", true, "Press first"},
+		{"a move typed before any game is replaced by the next one typed", false, "No game is in progress"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newPressFirstHarness(t, match.RoleArbiter)
+			h.newMatch("acm1996", "")
+			if tc.started {
+				h.c.do(actStartGame)
+			}
+			h.typeMove("e4")
+			if !strings.HasPrefix(h.c.moveErr.Text, tc.refusal) {
+				t.Fatalf("under the move field: %q, want the refusal %q", h.c.moveErr.Text, tc.refusal)
+			}
+			test.Type(h.c.moveEntry, "d4")
+			if h.c.moveEntry.Text != "d4" {
+				t.Errorf("after the refused e4 the next move typed gives %q in the field, want d4", h.c.moveEntry.Text)
+			}
+		})
+	}
+}

@@ -811,10 +811,12 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if side, err := sideOf(p.Side); err == nil {
 		who = colour(side)
 	}
-	text := phrase.Errorf("%s flag fallen", who)
+	// "Black's flag fell at …", as the verdict after it says it: before,
+	// "Black flag fell at …; can mate (Black's flag fell at …)"
+	text := phrase.Errorf("%s's flag fell", who)
 	fell, _ := time.Parse(time.RFC3339Nano, p.FellAt)
 	if !fell.IsZero() {
-		text = phrase.Errorf("%s flag fell at %s", who, s.Match.Instant(fell))
+		text = phrase.Errorf("%s's flag fell at %s", who, s.Match.Instant(fell))
 	}
 	if p.OrderUnknown {
 		text = phrase.Errorf("both flags fallen, order unknown: the game continues")
@@ -875,7 +877,9 @@ func applyRecovery(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
-	g.Incidents = append(g.Incidents, s.incident(g, e, IncidentRecovery, p.Text, "rule 7", ""))
+	inc := s.incident(g, e, IncidentRecovery, p.Text, "rule 7", "")
+	inc.Said = recoveryPhrase(p)
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
 

@@ -126,8 +126,15 @@ var flagRules = []struct {
 		}
 		r.wantClocks(t, "0:00:00", "2:59:20")
 		r.wantLog(t, since, `flag "side":"white" & "verdict":"can mate" & "fell_at":"`+rfcAt(7239*sec)+`"`, `game.end "result":"0-1" & "termination":"time forfeit"`)
-		if inc := r.game().Incidents; !incidentAt(inc, "flag", rigStart.Add(7239*sec), "White flag fell at 17:00:39.000 UTC") {
+		if inc := r.game().Incidents; !incidentAt(inc, "flag", rigStart.Add(7239*sec), "White's flag fell at 17:00:39.000 UTC") {
 			t.Errorf("the flag incident does not show the flag instant: %+v", inc[len(inc)-2])
+		}
+		// it begins as the verdict in it says the flag ("White flag fell at
+		// …; can mate (White's flag fell at …)", before)
+		for _, in := range r.game().Incidents {
+			if in.Kind == "flag" && !strings.HasPrefix(in.Text, "White's flag fell at 17:00:39.000 UTC; ") {
+				t.Errorf("the flag incident says %q", in.Text)
+			}
 		}
 		r.replayed()
 	}},

@@ -215,8 +215,33 @@ func (p *pendingRecovery) note(running any) *phrase.Error {
 		return phrase.Errorf("this file is a backup made with Arbiter's backup, not the file its console was writing: its last heartbeat is %s old (%s's clock running in the record since); nothing is recorded for a backup: the arbiter decides whether to keep, stop or set the clock (rule 7)",
 			clock.FormatRounded(p.away), running)
 	}
+	return consoleAwayNote(p.how, p.away, running)
+}
+
+// consoleAwayNote is the note a recovery event records: the console away
+// (how: closed, or gone) for away while running's clock ran.
+func consoleAwayNote(how phrase.Word, away time.Duration, running any) *phrase.Error {
 	return phrase.Errorf("the console was %s for %s while %s's clock was running; the clock kept running (rule 7): the arbiter decides whether to keep, stop or set it",
-		p.how, clock.FormatRounded(p.away), running)
+		how, clock.FormatRounded(away), running)
+}
+
+// recoveryPhrase is the phrase of the text a recovery event recorded (in
+// English), rebuilt from its payload, so that the German console and
+// report say it in German; nil when the text is not one of the core's
+// notes. Before, the incident log of the German console showed the
+// English sentence.
+func recoveryPhrase(p RecoveryPayload) *phrase.Error {
+	side := colour(clock.White)
+	if p.Running == clock.Black.String() {
+		side = colour(clock.Black)
+	}
+	away := time.Duration(p.AwayMS) * time.Millisecond
+	for _, how := range []phrase.Word{"closed", "gone (crashed or killed)"} {
+		if said := sameText(p.Text, consoleAwayNote(how, away, side)); said != nil {
+			return said
+		}
+	}
+	return nil
 }
 
 // emitPending writes an armed recovery note as the command's first event, at

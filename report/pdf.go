@@ -80,35 +80,11 @@ func GameHeads(events []store.Event) map[int]GameHead {
 // fingerprint (the hash-chain head as printed by "arbiter verify"); it is
 // printed in the appendix with the command that checks it.
 func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error {
-	if st == nil || st.Match == nil {
-		return errors.New("report: there is no match in this record: create one with 'arbiter match new' first")
-	}
-	size := ""
-	paper := strings.ToLower(opts.Paper)
-	if paper == "" {
-		paper = DefaultPaper(st.Match, "") // Letter in the Americas
-	}
-	switch paper {
-	case "a4":
-		size = "A4"
-	case "letter":
-		size = "Letter"
-	default:
-		return fmt.Errorf("report: the paper size %q is not known: use a4 or letter", opts.Paper)
-	}
-	lang := strings.ToLower(opts.Lang)
-	switch lang {
-	case "":
-		lang = "en"
-	case "en", "de":
-	default:
-		return fmt.Errorf("report: the language %q is not available: use en or de", opts.Lang)
-	}
-	t := newTr(lang, st.Match)
-	games, err := selectGames(st, opts.Game)
+	size, lang, games, err := pdfChoices(st, opts)
 	if err != nil {
 		return err
 	}
+	t := newTr(lang, st.Match)
 	r := newRenderer(st, t, size)
 	r.heads, r.head = opts.Heads, head
 	if opts.Seal != nil {
@@ -132,6 +108,49 @@ func WritePDF(w io.Writer, st *match.State, head string, opts PDFOptions) error 
 		return fmt.Errorf("report: write PDF: %w", err)
 	}
 	return nil
+}
+
+// CheckPDFOptions refuses what WritePDF would refuse in opts (no match, a
+// paper size or a language not known, a game not played), before anything
+// is done for the report: the command line checks them before an export
+// given with --pin has the arbiter sign the head, which a refused export
+// did before.
+func CheckPDFOptions(st *match.State, opts PDFOptions) error {
+	_, _, _, err := pdfChoices(st, opts)
+	return err
+}
+
+// pdfChoices is the page size, the language and the games of the report
+// opts asks for, or the refusal.
+func pdfChoices(st *match.State, opts PDFOptions) (size, lang string, games []*match.Game, err error) {
+	if st == nil || st.Match == nil {
+		return "", "", nil, errors.New("report: there is no match in this record: create one with 'arbiter match new' first")
+	}
+	paper := strings.ToLower(opts.Paper)
+	if paper == "" {
+		paper = DefaultPaper(st.Match, "") // Letter in the Americas
+	}
+	switch paper {
+	case "a4":
+		size = "A4"
+	case "letter":
+		size = "Letter"
+	default:
+		return "", "", nil, fmt.Errorf("report: the paper size %q is not known: use a4 or letter", opts.Paper)
+	}
+	lang = strings.ToLower(opts.Lang)
+	switch lang {
+	case "":
+		lang = "en"
+	case "en", "de":
+	default:
+		return "", "", nil, fmt.Errorf("report: the language %q is not available: use en or de", opts.Lang)
+	}
+	games, err = selectGames(st, opts.Game)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return size, lang, games, nil
 }
 
 // selectGames is every game started so far, or game n alone.

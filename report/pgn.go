@@ -34,23 +34,41 @@ func MatchPGN(st *match.State, n int) []scoresheet.PGNGame {
 // WritePGN writes MatchPGN(st, n) to w. It fails when there is nothing to
 // write: no match, or game n not started.
 func WritePGN(w io.Writer, st *match.State, n int) error {
-	if st == nil || st.Match == nil {
-		return fmt.Errorf("report: there is no match in this record: create one with 'arbiter match new' first")
-	}
-	games := MatchPGN(st, n)
-	if len(games) == 0 {
-		if n != 0 {
-			if st.Game(n) == nil {
-				return fmt.Errorf("report: there is no game %d: the match has games 1 to %d", n, len(st.Games))
-			}
-			return fmt.Errorf("report: game %d has not started: there are no moves to export yet", n)
-		}
-		return fmt.Errorf("report: no game has started yet: there is nothing to export")
+	games, err := pgnGames(st, n)
+	if err != nil {
+		return err
 	}
 	if err := scoresheet.WritePGN(w, games); err != nil {
 		return fmt.Errorf("report: write PGN: %w", err)
 	}
 	return nil
+}
+
+// CheckPGN refuses what WritePGN would refuse (no match, game n not
+// there or not started, no game started), before anything is done for the
+// export: the command line checks it before an export given with --pin has
+// the arbiter sign the head, which a refused export did before.
+func CheckPGN(st *match.State, n int) error {
+	_, err := pgnGames(st, n)
+	return err
+}
+
+// pgnGames is the PGN of every game started, or of game n, or the refusal.
+func pgnGames(st *match.State, n int) ([]scoresheet.PGNGame, error) {
+	if st == nil || st.Match == nil {
+		return nil, fmt.Errorf("report: there is no match in this record: create one with 'arbiter match new' first")
+	}
+	games := MatchPGN(st, n)
+	if len(games) == 0 {
+		if n != 0 {
+			if st.Game(n) == nil {
+				return nil, fmt.Errorf("report: there is no game %d: the match has games 1 to %d", n, len(st.Games))
+			}
+			return nil, fmt.Errorf("report: game %d has not started: there are no moves to export yet", n)
+		}
+		return nil, fmt.Errorf("report: no game has started yet: there is nothing to export")
+	}
+	return games, nil
 }
 
 func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {

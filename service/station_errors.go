@@ -13,11 +13,21 @@ import (
 var ErrMirror = errors.New("the mirror terminal only reads the record: give commands at another station")
 
 // RoleError: this station's connection may not send the command's role
-// (the operator's laptop sends only the operator's commands).
-type RoleError struct{ StationRole string }
+// (the operator's laptop sends only the operator's commands). Role is the
+// role the command was given as: a player's or the arbiter's command is
+// given at a record holder. Before, the sentence said "use --as operator"
+// also to Black's move given at the laptop, which no role there can give.
+type RoleError struct{ StationRole, Role string }
 
 func (e *RoleError) Error() string {
-	return fmt.Sprintf("the %s's station gives only the operator's commands: use --as operator", e.StationRole)
+	if e.Role == "" || e.Role == "operator" {
+		return fmt.Sprintf("the %s's station gives only the operator's commands: use --as operator", e.StationRole)
+	}
+	whose := map[string]string{"arbiter": "the arbiter's", "white": "White's", "black": "Black's"}[e.Role]
+	if whose == "" {
+		whose = e.Role + "'s"
+	}
+	return fmt.Sprintf("the %s's station gives only the operator's commands, not %s: give %s commands at a record holder (the arbiter's station)", e.StationRole, whose, whose)
 }
 
 // NotRunningError: no record holder answers for the station (its station
@@ -61,6 +71,9 @@ const (
 	OperatorKeyWrong            // the key file given is not the match's operator's credential
 	OperatorKeyNone             // the match has none: the invitation makes it, no key file
 	OperatorKeyNotMade          // registering the new credential through the authority failed (Err)
+	// OperatorKeyPassphrase: the match's operator's credential is a
+	// passphrase, which no key file holds and so no invitation can carry
+	OperatorKeyPassphrase
 )
 
 // OperatorKeyError refuses the operator's credential of an invitation.
@@ -80,6 +93,8 @@ func (e *OperatorKeyError) Error() string {
 		return fmt.Sprintf("%s is not the operator's credential of this match: give the key file the operator's credential was made from", e.File)
 	case OperatorKeyNone:
 		return "the match has no operator's credential yet; leave out --operator-key and the invitation makes one"
+	case OperatorKeyPassphrase:
+		return "the match's operator's credential is a passphrase, which an invitation cannot carry: make a key file with 'arbiter credential keygen FILE', hand it out in the passphrase's place with 'arbiter credential add --role operator --key-file FILE' (the arbiter's command), and give it here with --operator-key FILE"
 	}
 	return fmt.Sprintf("the operator's credential could not be made: %v", e.Err)
 }

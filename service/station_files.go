@@ -345,6 +345,12 @@ func OperatorCredential(ctx context.Context, db string, g Global, keyFile string
 		return "", nil
 	}
 	if have := st.Credential("operator"); have != nil {
+		if have.Kind == "passphrase" {
+			// no key file holds it: before, the refusal asked for its key
+			// file, which does not exist, and any key file given was "not
+			// the operator's credential"
+			return "", &OperatorKeyError{Kind: OperatorKeyPassphrase}
+		}
 		if keyFile == "" {
 			return "", &OperatorKeyError{Kind: OperatorKeyNeeded}
 		}

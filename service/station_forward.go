@@ -317,7 +317,7 @@ func checkRoleOf(sf *StationFile, c *StationCommand) error {
 		if sf.Role == "mirror" {
 			return ErrMirror
 		}
-		return &RoleError{StationRole: sf.Role}
+		return &RoleError{StationRole: sf.Role, Role: string(c.G.Role)}
 	}
 	return nil
 }
