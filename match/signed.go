@@ -709,9 +709,18 @@ func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
 
 // lowered reports whether e's instant is its stamp lowered to the
 // receipt: marked so, the receipt the event records, and earlier than
-// the instant stamped (Cmd.lowered).
+// the instant stamped (Cmd.lowered) — or, marked clamped as well, lowered
+// no further than the clock's previous press, which lies between the
+// receipt and the stamp (tx.clockBound).
 func lowered(e store.Event, p PressStamp) bool {
-	return p.Lowered && e.At.UnixNano() == p.ReceivedNS && e.Received.UnixNano() == p.ReceivedNS && p.ReceivedNS < p.PressedNS
+	at := e.At.UnixNano()
+	if !p.Lowered || e.Received.UnixNano() != p.ReceivedNS || p.ReceivedNS >= p.PressedNS {
+		return false
+	}
+	if p.Clamped {
+		return p.ReceivedNS < at && at <= p.PressedNS
+	}
+	return at == p.ReceivedNS
 }
 
 // requestEngineMove checks the engine.move event of an engine's move given
