@@ -185,7 +185,7 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 		return refuseAs(CodeBeforeMatch, instantText(at, false), instantText(st.Match.Created, true))
 	}
 	if at.After(received.Add(tol)) {
-		return refuseAs(CodeFuture, instantText(at, false), instantText(received, false), tol.String())
+		return refuseWithin(CodeFuture, CodeFutureHere, tol, instantText(at, false), instantText(received, false))
 	}
 	if st.Protected() && received.Sub(at) > LateAfter && !c.claimsArbiter() {
 		return refuseAs(CodeTooLate, instantText(at, false), instantText(received, false))
@@ -811,7 +811,7 @@ func (d *flagDue) check(t *tx) error {
 	if g := t.st.Game(d.game); g == nil || g.Clock.Flag(d.side, d.fell).Fallen {
 		return nil
 	}
-	return refuseAs(CodeBeforeFallenFlag, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false), d.tol.String())
+	return refuseWithin(CodeBeforeFallenFlag, CodeBeforeFallenFlagHere, d.tol, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false))
 }
 
 // catchUp is the state after the events another process appended since
