@@ -178,7 +178,25 @@ func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (Recor
 		return RecordReport{}, err
 	}
 	r := verifyWhole(evs, sigs, want)
-	return r, checkSchema(ctx, db, &r, len(evs))
+	if err := checkSchema(ctx, db, &r, len(evs)); err != nil {
+		return r, err
+	}
+	checkLog(ctx, db, &r)
+	return r, nil
+}
+
+// checkLog finds a -wal beside the record that takes back an event its
+// main file holds (store.DB.LogTakesBack: another copy's log put beside a
+// closed record): the record then does not verify, at that event. Only
+// verify asks (it reads the file read-only, with whatever log lies beside
+// it); Open refuses such a record to write (store-log-takes-back).
+func checkLog(ctx context.Context, db *store.DB, r *RecordReport) {
+	if !r.OK {
+		return
+	}
+	if seq, back := db.LogTakesBack(ctx); back {
+		r.broken(seq, "", problem(CodeLogTakesBack, seq))
+	}
 }
 
 // checkSchema finds what another program added to the record's schema
