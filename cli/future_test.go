@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arbiter/internal/phrase"
+	"arbiter/match"
 )
 
 // live runs 'arbiter --db db ARGS' as another process on this machine's
@@ -166,5 +169,41 @@ func TestNobodyRecordsAnInstantThatHasNotYetCome(t *testing.T) {
 			}
 		}
 		mustLive(t, db, "verify")
+	})
+}
+
+// TestARefusalOnOneMachineNamesNoUncertaintyOnTheCommandLine: the command
+// line says the refusals of an instant after its receipt, of a party's
+// command before a fallen flag and of an engine's move read after its
+// receipt, given on this machine (no uncertainty: the receipt is this
+// machine's clock), without a clock's uncertainty; before, "… by more
+// than the clock's uncertainty (0s)". (The console's words in both
+// languages: match.TestARefusalOnOneMachineNamesNoUncertainty.)
+func TestARefusalOnOneMachineNamesNoUncertaintyOnTheCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"an instant after its receipt", phrase.Coded(string(match.CodeFutureHere), "1996-02-10T15:01:00.001Z", "1996-02-10T15:01:00Z"),
+			"The instant 1996-02-10T15:01:00.001Z is later than the moment the command was received (1996-02-10T15:01:00Z), on this computer's clock: nobody records an instant that has not yet come; give the command when it happens, without --at."},
+		{"a party's command before a fallen flag", phrase.Coded(string(match.CodeBeforeFallenFlagHere), phrase.Word("White"), "15:01:00.000 UTC", "1996-02-10T15:01:00.001Z", "1996-02-10T15:00:59.999Z"),
+			"White's flag fell at 15:01:00.000 UTC, before the moment the command was received (1996-02-10T15:01:00.001Z), and the command claims 1996-02-10T15:00:59.999Z, before the fall: a party's command received after a flag fell never stops that clock before it; if it truly came in time, the arbiter records it with his credential (--pin, or his --key-file)."},
+		{"an engine's move read after its receipt", phrase.Coded(string(match.CodeEngineReadFutureHere), "1996-02-10T15:01:10.001Z", "1996-02-10T15:01:10Z"),
+			"The engine's move was read at 1996-02-10T15:01:10.001Z, later than the moment the command was received (1996-02-10T15:01:10Z), on this computer's clock: nobody records an instant that has not yet come."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := phrase.Sentence(tc.err, say); got != tc.want {
+				t.Errorf("the command line says\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	t.Run("an incident --at an hour ahead is refused in those words", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		mustLive(t, db, "--at", rfc(time.Now().Add(-time.Minute)), "match", "new", "--title", "Here", "--player", "Garry Kasparov", "--player", "Deep Blue")
+		_, errs, code := live(t, db, "--at", rfc(time.Now().Add(time.Hour)), "incident", "note", "--text", "from the future")
+		if code != 1 || !strings.Contains(errs, "), on this computer's clock:") || !strings.Contains(errs, "without --at.") || strings.Contains(errs, "ncertainty") {
+			t.Fatalf("exit %d: %q", code, errs)
+		}
 	})
 }

@@ -185,7 +185,7 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 		return refuseAs(CodeBeforeMatch, instantText(at, false), instantText(st.Match.Created, true))
 	}
 	if at.After(received.Add(tol)) {
-		return refuseAs(CodeFuture, instantText(at, false), instantText(received, false), tol.String())
+		return refuseWithin(CodeFuture, CodeFutureHere, tol, instantText(at, false), instantText(received, false))
 	}
 	if st.Protected() && received.Sub(at) > LateAfter && !c.claimsArbiter() {
 		return refuseAs(CodeTooLate, instantText(at, false), instantText(received, false))
@@ -201,14 +201,16 @@ func checkWhen(st *State, c Cmd, at, received time.Time, tol time.Duration) erro
 // continuation of it, StampTolerance); Raised when the stamp was earlier
 // than the receipt minus that round trip and so raised to that bound;
 // Lowered when it was later than the receipt (within StampTolerance) and
-// so lowered to the receipt (Cmd.lowered);
+// so lowered to the receipt (Cmd.lowered); Clamped when that receipt lay
+// before the clock's previous press, which the stamp did not, and the
+// press was recorded at the previous press instead (tx.clockBound);
 // Correction when it arrived late (more than a second after the press, as
 // after a failover), so that its press corrects the clocks shown meanwhile.
 type Stamp struct {
 	Pressed, Received                    time.Time
 	ReceivedBy                           string
 	RTT, Uncertainty, ReceiptUncertainty time.Duration
-	Raised, Lowered, Correction          bool
+	Raised, Lowered, Clamped, Correction bool
 }
 
 // App is the application core over one database: it holds the state rebuilt
@@ -809,7 +811,7 @@ func (d *flagDue) check(t *tx) error {
 	if g := t.st.Game(d.game); g == nil || g.Clock.Flag(d.side, d.fell).Fallen {
 		return nil
 	}
-	return refuseAs(CodeBeforeFallenFlag, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false), d.tol.String())
+	return refuseWithin(CodeBeforeFallenFlag, CodeBeforeFallenFlagHere, d.tol, colour(d.side), t.st.Match.Instant(d.fell), instantText(d.received, false), instantText(d.atClaimed, false))
 }
 
 // catchUp is the state after the events another process appended since
@@ -1002,12 +1004,25 @@ func (t *tx) match() (*Match, error) {
 }
 
 // clockBound refuses a press or a move at an instant before the last
-// operation of its game's clock: the only bound on it (doBounded).
+// operation of its game's clock: the only bound on it (doBounded). A
+// station's press lowered to its receipt (Cmd.lowered) that the lowering
+// alone put before the clock's previous press — its stamp is not before
+// it; the receipt, another holder's estimate of the timeline, is — is
+// recorded at that previous press and marked Clamped: no press lies
+// before the previous one (no negative time on the scoresheet), and the
+// instant is one the record already holds, so not one yet to come.
 func (t *tx) clockBound(g *Game) error {
-	if last := g.Clock.Last(); t.cmd.At.Before(last) {
-		return refuseAs(CodeBeforeClock, instantText(t.cmd.At, false), instantText(last, true))
+	last := g.Clock.Last()
+	if !t.cmd.At.Before(last) {
+		return nil
 	}
-	return nil
+	if st := t.cmd.Stamp; st != nil && st.Lowered && !st.Pressed.Before(last) {
+		c := *st
+		c.Clamped = true
+		t.cmd.Stamp, t.cmd.At = &c, last
+		return nil
+	}
+	return refuseAs(CodeBeforeClock, instantText(t.cmd.At, false), instantText(last, true))
 }
 
 // liveFor is the game in progress for a command the roles may give, or a

@@ -183,7 +183,7 @@ func (m EngineMove) run(t *tx, res *Result) error {
 	// engine answered no position of a game not yet begun
 	received, tol := t.cmd.receipt(t.cmd.At)
 	if m.Received.After(received.Add(tol)) {
-		return refuseAs(CodeEngineReadFuture, instantText(m.Received, false), instantText(received, false), tol.String())
+		return refuseWithin(CodeEngineReadFuture, CodeEngineReadFutureHere, tol, instantText(m.Received, false), instantText(received, false))
 	}
 	if m.Received.Before(g.Started) {
 		return refuseAs(CodeEngineReadBeforeGame, instantText(m.Received, false), g.Number, instantText(g.Started, false))

@@ -2,6 +2,7 @@ package match
 
 import (
 	"errors"
+	"time"
 
 	"arbiter/internal/phrase"
 )
@@ -115,6 +116,11 @@ const (
 	// A party's command received after a flag fell that would stop that
 	// clock before it (flagDue.check).
 	CodeBeforeFallenFlag Code = "instant-before-a-fallen-flag"
+	// The words of CodeFuture and CodeBeforeFallenFlag where the receipt
+	// is this machine's own clock (the uncertainty none: refuseWithin):
+	// not codes a refusal carries, but the keys of their sentences.
+	CodeFutureHere           Code = "instant-in-the-future-here"
+	CodeBeforeFallenFlagHere Code = "instant-before-a-fallen-flag-here"
 )
 
 // The refusals every face words alike (the shared dictionary,
@@ -215,6 +221,7 @@ const (
 	CodeEngineMoveNotComputers    Code = "engine-move-not-computers-turn"
 	CodeNotEngineOnlyComputer     Code = "not-engine-only-computer"
 	CodeEngineReadFuture          Code = "engine-move-read-in-the-future"
+	CodeEngineReadFutureHere      Code = "engine-move-read-in-the-future-here" // its words on one machine (refuseWithin)
 	CodeEngineReadBeforeGame      Code = "engine-move-read-before-game"
 	// One bridge per match (bridge.go): the shared words first, then the
 	// ones naming the command line's flags (--take-over, --not-engine).
@@ -251,7 +258,7 @@ var SharedCodes = []Code{
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
 	CodeEngineMoveIncomplete, CodeEngineMoveStale, CodeEngineMoveNotComputers, CodeNotEngineOnlyComputer,
-	CodeEngineReadFuture, CodeEngineReadBeforeGame,
+	CodeEngineReadFuture, CodeEngineReadFutureHere, CodeEngineReadBeforeGame,
 	CodeEngineBridgeIDMalformed, CodeEngineStationNotSender, CodeEngineBridgeStarted, CodeEngineBridgeNotPlaying,
 }
 
@@ -306,6 +313,18 @@ func forbid(format string, args ...any) error {
 // refuseAs makes a refusal that each face words itself.
 func refuseAs(code Code, args ...any) error {
 	return &Error{Code: code, phrase: phrase.Coded(string(code), args...)}
+}
+
+// refuseWithin is refuseAs for a refusal that states the receiving
+// clock's uncertainty tol as its last argument: with none (tol 0: a
+// command given on this machine, read on the clock it is received on) the
+// refusal keeps its code but is said by here's words, which name no
+// uncertainty (before, "… by more than the clock's uncertainty (0s)").
+func refuseWithin(code, here Code, tol time.Duration, args ...any) error {
+	if tol == 0 {
+		return &Error{Code: code, phrase: phrase.Coded(string(here), args...)}
+	}
+	return refuseAs(code, append(args, tol.String())...)
 }
 
 // forbidAs is refuseAs for a missing role or credential (it wraps

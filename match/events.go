@@ -110,7 +110,10 @@ type SidePayload struct {
 // round trip it measured to the sender), the sender's clock uncertainty,
 // the receipt's (match.Stamp); raised: the stamp was raised to receipt
 // minus round trip; lowered: it was later than the receipt (within the
-// receiving clock's uncertainty) and lowered to it; correction: it arrived late and corrects the clocks
+// receiving clock's uncertainty) and lowered to it; clamped: the receipt
+// lay before the clock's previous press, which the stamp did not, and the
+// press is recorded at that previous press, no earlier (tx.clockBound);
+// correction: it arrived late and corrects the clocks
 // shown. Empty for a press given where the record is.
 type PressStamp struct {
 	PressedNS            int64  `json:"pressed_ns,omitempty"`
@@ -121,6 +124,7 @@ type PressStamp struct {
 	ReceiptUncertaintyNS int64  `json:"receipt_uncertainty_ns,omitempty"`
 	Raised               bool   `json:"raised,omitempty"`
 	Lowered              bool   `json:"lowered,omitempty"`
+	Clamped              bool   `json:"clamped,omitempty"`
 	Correction           bool   `json:"correction,omitempty"`
 }
 
@@ -131,7 +135,7 @@ func pressStamp(st *Stamp) PressStamp {
 	}
 	return PressStamp{PressedNS: st.Pressed.UnixNano(), ReceivedNS: st.Received.UnixNano(), ReceivedBy: st.ReceivedBy,
 		RTTNS: int64(st.RTT), UncertaintyNS: int64(st.Uncertainty), ReceiptUncertaintyNS: int64(st.ReceiptUncertainty),
-		Raised: st.Raised, Lowered: st.Lowered, Correction: st.Correction}
+		Raised: st.Raised, Lowered: st.Lowered, Clamped: st.Clamped, Correction: st.Correction}
 }
 
 // AdjustPayload is an arbiter's clock correction.

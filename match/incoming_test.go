@@ -531,7 +531,7 @@ func TestAStateTakesTheMatchItsReplicasGuardReplayedAsReadingTheRecordWould(t *t
 	f.newMatch(MatchNew{})
 	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
 	evs, sigs := recordOf(t, f)
-	g := NewReplayGuard(evs, sigs)
+	g := NewReplayGuard(evs, sigs, nil)
 	reader, err := New(f.ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
@@ -568,6 +568,64 @@ func TestAStateTakesTheMatchItsReplicasGuardReplayedAsReadingTheRecordWould(t *t
 		f.ok(reader.TakeReplayed(f.ctx, more, g.State()))
 		if st := reader.State(); st == g.State() || st.Seq != int64(len(more)) {
 			t.Errorf("the state is at event %d, want %d applied", st.Seq, len(more))
+		}
+	})
+}
+
+// TestAReplayGuardTakesTheMatchItsAppRebuiltWhenItStandsAtTheRecordsHead:
+// at a station's start the App rebuilds the match from the record and the
+// replica's guard (NewReplayGuard) takes that match when it stands at the
+// record's last event, its seq and head, rather than replay the record a
+// second time; a match at another seq or head, or none, is not taken: the
+// guard replays the record as before. The guard so built checks the next
+// events as one that replayed them. Before, it always replayed.
+func TestAReplayGuardTakesTheMatchItsAppRebuiltWhenItStandsAtTheRecordsHead(t *testing.T) {
+	f := newFixture(t)
+	f.newMatch(MatchNew{})
+	f.ok(f.app.StartGame(f.ctx, f.at(time.Second), 0))
+	f.moves(30*time.Second, "e4", "c5")
+	early := f.app.State()
+	f.moves(30*time.Second, "Nf3")
+	evs, sigs := recordOf(t, f)
+	app, err := New(f.ctx, f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherHead := *app.State()
+	otherHead.Head = early.Head
+	for _, tc := range []struct {
+		name  string
+		known *State
+		taken bool
+	}{
+		{"the App's match at the record's head is taken", app.State(), true},
+		{"a match at an earlier event is not taken: the record is replayed", early, false},
+		{"a match at the record's seq with another head is not taken", &otherHead, false},
+		{"without a match the record is replayed", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewReplayGuard(evs, sigs, tc.known)
+			got := g.State()
+			if (got == tc.known) != tc.taken || got == nil || got.Seq != int64(len(evs)) || got.Head != evs[len(evs)-1].Hash ||
+				got.CurrentGame().Sheet.FEN() != app.State().CurrentGame().Sheet.FEN() {
+				t.Fatalf("the guard's match taken %v (at %d, %s); want taken %v, at the record's head %d", got == tc.known, got.Seq, got.Head, tc.taken, len(evs))
+			}
+		})
+	}
+	t.Run("a guard that took the App's match checks the next events as one that replayed them, the App's match unchanged", func(t *testing.T) {
+		g := NewReplayGuard(evs, sigs, app.State())
+		f.moves(30*time.Second, "d6")
+		all, rows := recordOf(t, f)
+		step, p, err := g.Check(evs, all[len(evs):], rows)
+		if p != nil || err != nil {
+			t.Fatalf("the guard refuses the record's own events: %v %v", p, err)
+		}
+		g.Keep(step)
+		if st := g.State(); st == nil || st.Seq != int64(len(all)) || st.CurrentGame().Sheet.Ply() != 4 {
+			t.Fatalf("the guard's match after d6: %+v", st)
+		}
+		if app.State().CurrentGame().Sheet.Ply() != 3 {
+			t.Fatal("checking the next events changed the App's match")
 		}
 	})
 }

@@ -46,6 +46,7 @@ const (
 	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
 	CodeRequestOtherMove      Code = "record-check-request-other-move"
 	CodeSchemaEdited          Code = "record-check-schema-edited"
+	CodeLogTakesBack          Code = "record-check-log-takes-back"
 	CodeReplayedCommand       Code = "record-check-replayed-command"
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
@@ -109,6 +110,7 @@ var problems = phrase.Table[Code]{
 	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
 	CodeReplayedCommand:       "event %d (%s) is a command the record holds already, at event %d (a signed command or request replayed in another place)",
 	CodeSchemaEdited:          "the record's file holds %s, which Arbiter did not make (its schema was edited by another program)",
+	CodeLogTakesBack:          "the -wal file beside the record takes back event %d its main file holds, as another copy's log put beside it does, or an edit not yet copied into the file; moved away, it leaves the record as its file holds it",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
 	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",

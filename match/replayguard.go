@@ -34,11 +34,22 @@ type ReplayStep struct {
 
 // NewReplayGuard is the guard after the record evs with its signature
 // rows sigs (as a replica opens it): their command ids (a repeat among
-// them is the watch's to say) and the match after them.
-func NewReplayGuard(evs []store.Event, sigs []store.Signature) *ReplayGuard {
+// them is the watch's to say) and the match after them. known is the
+// match after the same record as the App beside the replica rebuilt it
+// (App.State; nil: none): the guard keeps it when it stands at the
+// record's last event (its seq and head), and replays the record only
+// when it does not (another record, events appended between the two
+// reads, a record whose App stopped at a problem) — before branch hleft a
+// station's start replayed the whole record twice, once for the App and
+// once here.
+func NewReplayGuard(evs []store.Event, sigs []store.Signature, known *State) *ReplayGuard {
 	g := &ReplayGuard{ids: commandIDs{}, checked: int64(len(evs))}
 	var r RecordReport
 	g.ids.check(&r, evs, sigs)
+	if n := len(evs); known != nil && known.Seq == int64(n) && (n == 0 && known.Head == "" || n > 0 && known.Head == evs[n-1].Hash) {
+		g.pos = known // states are never changed once shared (Check clones)
+		return g
+	}
 	st := NewState()
 	for _, e := range evs {
 		if st.Apply(e) != nil {

@@ -182,7 +182,25 @@ func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (Recor
 		return RecordReport{}, err
 	}
 	r := verifyWhole(evs, sigs, want)
-	return r, checkSchema(ctx, db, &r, len(evs))
+	if err := checkSchema(ctx, db, &r, len(evs)); err != nil {
+		return r, err
+	}
+	checkLog(ctx, db, &r)
+	return r, nil
+}
+
+// checkLog finds a -wal beside the record that takes back an event its
+// main file holds (store.DB.LogTakesBack: another copy's log put beside a
+// closed record): the record then does not verify, at that event. Only
+// verify asks (it reads the file read-only, with whatever log lies beside
+// it); Open refuses such a record to write (store-log-takes-back).
+func checkLog(ctx context.Context, db *store.DB, r *RecordReport) {
+	if !r.OK {
+		return
+	}
+	if seq, back := db.LogTakesBack(ctx); back {
+		r.broken(seq, "", problem(CodeLogTakesBack, seq))
+	}
 }
 
 // checkSchema finds what another program added to the record's schema
@@ -725,9 +743,18 @@ func requestMove(req SignedRequest, group []store.Event, i int) *badEvent {
 
 // lowered reports whether e's instant is its stamp lowered to the
 // receipt: marked so, the receipt the event records, and earlier than
-// the instant stamped (Cmd.lowered).
+// the instant stamped (Cmd.lowered) — or, marked clamped as well, lowered
+// no further than the clock's previous press, which lies between the
+// receipt and the stamp (tx.clockBound).
 func lowered(e store.Event, p PressStamp) bool {
-	return p.Lowered && e.At.UnixNano() == p.ReceivedNS && e.Received.UnixNano() == p.ReceivedNS && p.ReceivedNS < p.PressedNS
+	at := e.At.UnixNano()
+	if !p.Lowered || e.Received.UnixNano() != p.ReceivedNS || p.ReceivedNS >= p.PressedNS {
+		return false
+	}
+	if p.Clamped {
+		return p.ReceivedNS < at && at <= p.PressedNS
+	}
+	return at == p.ReceivedNS
 }
 
 // requestEngineMove checks the engine.move event of an engine's move given

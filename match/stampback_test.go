@@ -375,3 +375,78 @@ func TestADrawOfferStampedBackBeforeTheOfferersFlagFellDecidesNothing(t *testing
 		})
 	}
 }
+
+// TestALoweredPressIsNeverRecordedBeforeTheClocksPreviousPress (Article
+// 6.7, principle 2: time is exact; hharden's leftover): a station's press
+// stamped later than its receipt is lowered to the receipt, and the
+// receipt — an estimate of the match timeline by whichever holder took
+// the request first — can lie milliseconds before the clock's previous
+// press, received later by another holder. The press is then recorded at
+// that previous press, no earlier (a move of no time on the scoresheet,
+// never a negative one), marked clamped beside lowered, its stamp kept as
+// signed; verify takes it. A press whose stamp itself lies before the
+// previous press is refused as before (instant-before-clock). Before, the
+// lowered press was refused as before the clock's last operation, where
+// its stamp was after it.
+func TestALoweredPressIsNeverRecordedBeforeTheClocksPreviousPress(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		stamp    time.Duration // the laptop's stamp after the previous press
+		received time.Duration // its receipt after the previous press
+		clamped  bool
+		refused  bool
+	}{
+		{"stamped 1 ms after the previous press and received 1 ms before it, it is recorded at the previous press and marked", time.Millisecond, -time.Millisecond, true, false},
+		{"stamped 2 ms after the previous press and received 1 ms after it, it is lowered to its receipt as before", 2 * time.Millisecond, time.Millisecond, false, false},
+		{"stamped 1 ms before the previous press, it is refused as before the clock's last operation", -time.Millisecond, -2 * time.Millisecond, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, pin, key := operatorMatch(t)
+			if err := givenAtLaptop(f, key, f.at(30*time.Second).At, "e4", 2*time.Millisecond, 3*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			prev := f.at(30 * time.Second).At
+			if _, err := f.app.Move(f.ctx, pin(Cmd{At: prev, Actor: Actor{Role: RoleBlack}}), "c5", false); err != nil {
+				t.Fatal(err)
+			}
+			before := f.app.State().Seq
+			err := givenAtLaptop(f, key, prev.Add(tc.stamp), "Nf3", tc.received-tc.stamp, 3*time.Millisecond)
+			if tc.refused {
+				refused(t, err, CodeBeforeClock)
+				if f.app.State().Seq != before {
+					t.Fatal("the refusal wrote")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := readEvents(t, f.db.Path())
+			e := evs[len(evs)-1]
+			var p MovePayload
+			if err := json.Unmarshal(e.Payload, &p); err != nil || e.Kind != KindMove {
+				t.Fatalf("the last event %s: %v", e.Kind, err)
+			}
+			want := prev.Add(tc.received)
+			if tc.clamped {
+				want = prev
+			}
+			if !e.At.Equal(want) || !p.Lowered || p.Clamped != tc.clamped || p.PressedNS != prev.Add(tc.stamp).UnixNano() || !e.Received.Equal(prev.Add(tc.received)) {
+				t.Fatalf("Nf3 recorded at %v (received %v, lowered %v, clamped %v, pressed %d); want at %v, lowered, clamped %v, pressed %d",
+					e.At, e.Received, p.Lowered, p.Clamped, p.PressedNS, want, tc.clamped, prev.Add(tc.stamp).UnixNano())
+			}
+			g := f.app.State().CurrentGame()
+			for _, en := range g.Sheet.Entries() {
+				if en.Elapsed < 0 {
+					t.Fatalf("%s took %v on the scoresheet", en.SAN, en.Elapsed)
+				}
+			}
+			if g.Clock.Last().Before(prev) {
+				t.Fatalf("the clock's last operation %v lies before the previous press %v", g.Clock.Last(), prev)
+			}
+			if r := checkFile(t, f.db.Path(), Anchors{}); !r.OK {
+				t.Fatalf("verify: %v", r.Why)
+			}
+		})
+	}
+}

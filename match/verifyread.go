@@ -18,5 +18,9 @@ func VerifyRecordRead(ctx context.Context, db *store.DB, want Anchors) (RecordRe
 		return RecordReport{}, nil, err
 	}
 	r := verifyWhole(evs, sigs, want)
-	return r, evs, checkSchema(ctx, db, &r, len(evs))
+	if err := checkSchema(ctx, db, &r, len(evs)); err != nil {
+		return r, evs, err
+	}
+	checkLog(ctx, db, &r)
+	return r, evs, nil
 }

@@ -28,7 +28,7 @@ var plainOpens = map[string]string{
 	"store/held.go heldShm os.Open(sideFiles(path) + \"-shm\")":                     "the wal-index, opened once per record the process holds and closed only after its last handle has closed (unhold): no SQLite lock is left in the process to drop",
 	"store/held.go reholdShm os.Open(sideFiles(path) + \"-shm\")":                   "the wal-index made anew with the DB's connection (store/sidecheck.go), held as heldShm's; the one it replaces is kept open until the last handle has closed, so no SQLite lock is dropped",
 	"store/sidecheck.go logForeign os.Open(side + \"-wal\")":                        "the write-ahead log's header, read against the wal-index: SQLite's unix VFS takes no POSIX lock on the -wal, so closing it drops none",
-	"store/walcheck.go walFramesIntact os.Open(side + \"-wal\")":                    "the write-ahead log, read for its checksums: SQLite's unix VFS takes no POSIX lock on the -wal (its locks are on the record and the -shm), so closing it drops none",
+	"store/walcheck.go walFramesChain os.Open(side + \"-wal\")":                     "the write-ahead log, read for its checksums: SQLite's unix VFS takes no POSIX lock on the -wal (its locks are on the record and the -shm), so closing it drops none",
 	"service/keyfile.go readRegular os.OpenFile(path)":                              "a key file or an invitation",
 	"service/station_serve.go Running os.ReadFile(StationStatusPath(db))":           "FILE.station.status.json",
 	"service/station_files.go ReadStationCreds os.ReadFile(StationCredsPath(db))":   "FILE.station/credentials.json",

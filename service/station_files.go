@@ -202,9 +202,11 @@ func MatchTitle(ctx context.Context, path string) string {
 }
 
 // HolderRoutes are the route addresses of the record holders: those the
-// record names, those the invitation named, and this station's own.
-func HolderRoutes(ctx context.Context, db *DB, sf *StationFile) ([]string, error) {
-	rep, err := station.NewReplica(ctx, db)
+// record names, those the invitation named, and this station's own. known
+// is the match after db's record as an App read it (nil: none), which the
+// replica takes rather than replay the record again (station.NewReplica).
+func HolderRoutes(ctx context.Context, db *DB, known *match.State, sf *StationFile) ([]string, error) {
+	rep, err := station.NewReplica(ctx, db, known)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +246,7 @@ func StationContacts(ctx context.Context, db string, sf *StationFile) []string {
 	}
 	if app, err := OpenReadOnly(ctx, db); err == nil {
 		rdb := app.DB()
-		if routes, err := HolderRoutes(ctx, rdb, sf); err == nil {
+		if routes, err := HolderRoutes(ctx, rdb, app.State(), sf); err == nil {
 			for _, r := range routes {
 				if h, p, err := StationClientAddr(r); err == nil {
 					add("nats://" + net.JoinHostPort(h, strconv.Itoa(p)))
@@ -302,7 +304,7 @@ func PrepareInvitation(ctx context.Context, db, role, name, out string) (*Invita
 	if err != nil {
 		return nil, err
 	}
-	routes, err := HolderRoutes(ctx, app.DB(), sf)
+	routes, err := HolderRoutes(ctx, app.DB(), app.State(), sf)
 	app.DB().Close()
 	if err != nil {
 		return nil, err

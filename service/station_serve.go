@@ -159,7 +159,7 @@ func stationConfig(ctx context.Context, db string, rdb *DB, sf *StationFile, o S
 	if err != nil {
 		return cfg, nil, err
 	}
-	routes, err := HolderRoutes(ctx, rdb, sf)
+	routes, err := HolderRoutes(ctx, rdb, nil, sf)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -220,7 +220,7 @@ func nextEpochStore(ctx context.Context, db string, sf *StationFile) error {
 	if err != nil {
 		return err
 	}
-	rep, err := station.NewReplica(ctx, app.DB())
+	rep, err := station.NewReplica(ctx, app.DB(), app.State())
 	app.DB().Close()
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func TestEveryAlarmHasItsWordsInBothDictionaries(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.db")
 	newProtectedRecord(t, path)
 	db := openDB(t, path)
-	protected, err := NewReplica(ctx, db)
+	protected, err := NewReplica(ctx, db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestAReplicasApplyStartsNoGoroutineWhileTheStationsContextCanEnd(t *testing
 	db := openDB(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rep, err := NewReplica(ctx, db)
+	rep, err := NewReplica(ctx, db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func TestAStationChecksItsRecordWholeAsSoonAsItHasCheckpointedIt(t *testing.T) {
 	}
 	s := newStation(Config{Name: "laptop", Role: "operator", DB: db})
 	var err error
-	if s.rep, err = NewReplica(ctx, db); err != nil {
+	if s.rep, err = NewReplica(ctx, db, nil); err != nil {
 		t.Fatal(err)
 	}
 	if s.app, err = match.New(ctx, db); err != nil {
@@ -239,7 +239,7 @@ func laptopDueForCheckpoint(t *testing.T) (s *Station, waits chan chan time.Time
 	}
 	s = newStation(Config{Name: "laptop", Role: "operator", DB: db})
 	var err error
-	if s.rep, err = NewReplica(ctx, db); err != nil {
+	if s.rep, err = NewReplica(ctx, db, nil); err != nil {
 		t.Fatal(err)
 	}
 	waits = make(chan chan time.Time, 8) // every wait the loop starts, for the test to end it

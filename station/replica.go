@@ -102,7 +102,9 @@ func (a *AlarmError) Unwrap() error {
 }
 
 // NewReplica is the station's view of its open record: it reads the record's head, command ids and stations' events.
-func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
+// known is the match after the record as the station's App rebuilt it (App.State; nil: none), which the replay
+// guard takes when it stands at the record's head rather than replay the record again (match.NewReplayGuard).
+func NewReplica(ctx context.Context, db *store.DB, known *match.State) (*Replica, error) {
 	r := &Replica{db: db, changed: make(chan struct{}), ids: map[string]cmdSeqs{}, members: map[string]MemberInfo{}, heads: map[int64]bool{}}
 	evs, sigs, err := db.Record(ctx)
 	if err != nil {
@@ -119,7 +121,7 @@ func NewReplica(ctx context.Context, db *store.DB) (*Replica, error) {
 			r.heads[s.Seq] = true
 		}
 	}
-	r.guard = match.NewReplayGuard(evs, sigs)
+	r.guard = match.NewReplayGuard(evs, sigs, known)
 	if _, w := r.walk.Check(nil, evs, sigs); w != nil {
 		r.walk = *w // else the first command's check walks the record again, as before
 	}

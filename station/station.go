@@ -133,10 +133,12 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	s := newStation(cfg)
 	cfg = s.cfg
 	var err error
-	if s.rep, err = NewReplica(ctx, cfg.DB); err != nil {
+	// the App first: the replica's guard takes the match it rebuilt
+	// rather than replay the record a second time
+	if s.app, err = match.New(ctx, cfg.DB); err != nil {
 		return nil, err
 	}
-	if s.app, err = match.New(ctx, cfg.DB); err != nil {
+	if s.rep, err = NewReplica(ctx, cfg.DB, s.app.State()); err != nil {
 		return nil, err
 	}
 	if c := cfg.Creds; c != nil {

@@ -152,7 +152,7 @@ func TestAnEventThatDoesNotFitStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	newRecord(t, path)
 	db := openDB(t, path)
-	rep, err := NewReplica(ctx, db)
+	rep, err := NewReplica(ctx, db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,6 +358,43 @@ func TestACommandPressesAClockWhenItIsAPressOrAMoveNotPressedBefore(t *testing.T
 		t.Run(name, func(t *testing.T) {
 			if got := presses(tc.cmd); got != tc.want {
 				t.Errorf("presses(%v) = %v, want %v", tc.cmd, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAReplicaTakesTheMatchItsAppRebuiltAtStart: a station's start
+// rebuilds the match once, in its App, and the replica's guard takes that
+// match (NewReplica with the App's state) when it stands at the record's
+// head; given none, or a match of another record, the guard replays the
+// record itself. Before, the guard always replayed the whole record
+// beside the App (docs/performance.md, branch hleft).
+func TestAReplicaTakesTheMatchItsAppRebuiltAtStart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	newRecord(t, path)
+	db := openDB(t, path)
+	app, err := match.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		known *match.State
+		taken bool
+	}{
+		{"the App's match at the record's head is taken", app.State(), true},
+		{"a match of no events is not taken: the record is replayed", match.NewState(), false},
+		{"without one the record is replayed", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := NewReplica(ctx, db, tc.known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rep.guard.State()
+			if got == nil || (got == tc.known) != tc.taken || got.Seq != app.State().Seq || got.Head != app.State().Head {
+				t.Fatalf("the guard's match %p (taken %v); want taken %v, at the App's head %d", got, got == tc.known, tc.taken, app.State().Seq)
 			}
 		})
 	}

@@ -88,3 +88,20 @@ func mainFileLastEvent(ctx context.Context, path string) (Event, bool) {
 	}
 	return Event{}, false
 }
+
+// LogTakesBack reports whether the -wal beside the record takes back an
+// event its main file holds (seq: that event), as Open refuses a record
+// to write over (CodeLogTakesBack): for verify, which opens the record
+// read-only and reads it with whatever log lies beside it. A closed record
+// whose -wal was swapped for an older copy's, or another record's, verified
+// on its chain alone before branch hleft (only --head or --match told). A
+// record's own log only adds to its file, whoever holds it meanwhile (a
+// running console's, one killed), so it is never said to take back; false
+// also when it cannot tell (no log of content, the main file alone
+// unreadable, a schema before received_ns).
+func (db *DB) LogTakesBack(ctx context.Context) (seq int64, back bool) {
+	if !walHasContent(db.path) {
+		return 0, false
+	}
+	return logTakesBack(ctx, db.path)
+}

@@ -119,8 +119,11 @@ func shmReplaced(path, side string, again bool) (replaced, settled bool) {
 // wal-index of the record at path (the process's held -shm) describes:
 // bytes written over it in place (cp of another copy's log onto it keeps
 // the file, so its identity), where the index has committed frames, its
-// header's salts or page size are not the index's, or it is shorter than
-// the frames committed. SQLite's reads of such a log fail (a short read:
+// header's salts or page size are not the index's, it is shorter than
+// the frames committed, or — a copy of this very log, taken with the
+// record and written on at the copy, which keeps the salts — its
+// committed frames do not chain to the checksum the index holds (branch
+// hleft: such a copy longer than ours passed the header's check). SQLite's reads of such a log fail (a short read:
 // "disk I/O error") or read another copy's pages. The index is read again
 // after the log: a checkpoint that restarted or truncated the log
 // meanwhile (the index first, then the log) is not said foreign.
@@ -141,6 +144,17 @@ func logForeign(path, side string) bool {
 		fi, err := f.Stat()
 		foreign = err == nil && (!idx.wroteFor(hdr[:]) ||
 			fi.Size() < walHeaderSize+int64(idx.mxFrame)*int64(walFrameHeaderSize+idx.pageSize))
+		if err == nil && !foreign {
+			// the header is the index's: a copy of this log taken with the
+			// record and written on at the copy keeps the salts, and is
+			// as long or longer; its frames after the copy are not the
+			// ones the index committed, so their checksums, chained from
+			// the salts and holding frame by frame, end elsewhere than the
+			// index's (walFramesChain). A chain broken inside is an edit
+			// of this log, which the record's check names by its event.
+			chained, atIndex, sure := walFramesChain(side, idx)
+			foreign = sure && chained && !atIndex
+		}
 	}
 	if !foreign {
 		return false

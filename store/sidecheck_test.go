@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql/driver"
 	"errors"
@@ -72,6 +73,37 @@ func TestASideFilePutInPlaceOrRemovedWhileTheRecordIsHeldIsSaid(t *testing.T) {
 				t.Fatal(err)
 			}
 			appendEvents(t, db, 2)
+			writeFile(t, path+"-wal", b)
+		}, "-wal"},
+		{"a copy's -wal with the record's salts, written on at the copy and longer than the record's, written over it in place is said replaced", func(t *testing.T, db *DB, path string) {
+			// the record and its log copied as they stood (another station's
+			// copy), then both written on: the copy's log keeps the salts,
+			// its frames after the copy are the copy's events, not ours
+			copied := filepath.Join(t.TempDir(), "copy.arbiter")
+			for _, side := range []string{"", "-wal"} {
+				b, err := os.ReadFile(path + side)
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, copied+side, b)
+			}
+			cdb := openTest(t, copied)
+			appendEvents(t, cdb, 3)
+			// ours, after the copy, another event than the copy's first
+			if _, err := db.Update(ctx, func(tx *Tx) error { _, err := tx.Append(testEvent(7)); return err }); err != nil {
+				t.Fatal(err)
+			}
+			ours, err := os.ReadFile(path + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(copied + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b[16:24], ours[16:24]) || len(b) <= len(ours) {
+				t.Fatalf("the copy's log (%d bytes, salts %x) is not longer with the record's salts (%d bytes, %x): the case is not tried", len(b), b[16:24], len(ours), ours[16:24])
+			}
 			writeFile(t, path+"-wal", b)
 		}, "-wal"},
 		{"the -wal removed is said replaced", func(t *testing.T, db *DB, path string) {

@@ -122,17 +122,30 @@ func (idx walIndex) wroteFor(hdr []byte) bool {
 // side (sideFiles); sure is false when the log's header is not the one idx
 // was written for (a restart).
 func walFramesIntact(side string, idx walIndex) (intact, sure bool) {
+	chained, atIndex, sure := walFramesChain(side, idx)
+	return chained && atIndex, sure
+}
+
+// walFramesChain walks the frames idx names committed in the -wal beside
+// side: chained is whether each holds the salts and the checksum that runs
+// on from the frame before it (a byte changed in one breaks it: an edit);
+// atIndex whether the chain ends at the checksum the wal-index holds for
+// the last of them (a log whose own chain holds but ends elsewhere is
+// another log, written for the same salts: a copy of this one written on
+// at the copy); sure is false when the log's header is not the one idx was
+// written for, or it cannot be read.
+func walFramesChain(side string, idx walIndex) (chained, atIndex, sure bool) {
 	if idx.mxFrame == 0 {
-		return true, true
+		return true, true, true
 	}
 	f, err := os.Open(side + "-wal") // SQLite holds no lock on the log itself
 	if err != nil {
-		return true, false
+		return true, true, false
 	}
 	defer f.Close()
 	hdr := make([]byte, walHeaderSize)
 	if _, err := io.ReadFull(f, hdr); err != nil {
-		return true, false
+		return true, true, false
 	}
 	var bo bool // the checksums' words big-endian
 	switch binary.BigEndian.Uint32(hdr) {
@@ -140,30 +153,30 @@ func walFramesIntact(side string, idx walIndex) (intact, sure bool) {
 	case walMagicBE:
 		bo = true
 	default:
-		return false, true
+		return false, false, true
 	}
 	be := binary.BigEndian // the log's fields are big-endian; its checksums' words as bo says
 	if !idx.wroteFor(hdr) {
-		return true, false
+		return true, true, false
 	}
 	s0, s1 := walChecksum(0, 0, hdr[:24], bo)
 	if s0 != be.Uint32(hdr[24:]) || s1 != be.Uint32(hdr[28:]) {
-		return false, true
+		return false, false, true
 	}
 	frame := make([]byte, walFrameHeaderSize+idx.pageSize)
 	r := bufio.NewReaderSize(f, 1<<16)
 	for i := uint32(0); i < idx.mxFrame; i++ {
 		if _, err := io.ReadFull(r, frame); err != nil {
-			return false, true // the log ends before the frames committed
+			return false, false, true // the log ends before the frames committed
 		}
 		if be.Uint32(frame[8:]) != idx.salt[0] || be.Uint32(frame[12:]) != idx.salt[1] {
-			return false, true
+			return false, false, true
 		}
 		s0, s1 = walChecksum(s0, s1, frame[:8], bo)
 		s0, s1 = walChecksum(s0, s1, frame[walFrameHeaderSize:], bo)
 		if s0 != be.Uint32(frame[16:]) || s1 != be.Uint32(frame[20:]) {
-			return false, true
+			return false, false, true
 		}
 	}
-	return s0 == idx.frameCksum[0] && s1 == idx.frameCksum[1], true
+	return true, s0 == idx.frameCksum[0] && s1 == idx.frameCksum[1], true
 }
