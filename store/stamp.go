@@ -186,7 +186,9 @@ func (db *DB) WALChanged() bool {
 // was not seen by Record on the same connection until this (measured: the
 // edited payload read back as before, then as edited after it).
 func (db *DB) Uncache(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
+	// on the DB's connection, whose own last head (ownHead) is forgotten
+	// with its pages: the next Append reads the head from the file as well
+	if err := db.withConn(ctx, func(c *conn) error { return c.forgetPages(ctx) }); err != nil {
 		return fmt.Errorf("store: uncache: %w", mapErr(err))
 	}
 	return nil
