@@ -29,7 +29,7 @@ func (l logLook) sameFile(o logLook) bool {
 
 // lookAtLogShape is lookAtLog: the platform has no stat(2) to ask for
 // less (loglook_linux.go).
-func lookAtLogShape(path string) logLook { return lookAtLog(path) }
+func lookAtLogShape(path string, _ []byte) logLook { return lookAtLog(path) }
 
 // sameShape reports whether l and o saw the same file with the same size,
 // or both none.

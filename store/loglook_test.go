@@ -114,18 +114,18 @@ func TestTheLogsShapeIsWhatItsLookSays(t *testing.T) {
 	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	shape, look := lookAtLogShape(path), lookAtLog(path)
+	shape, look := lookAtLogShape(path, cPath(path)), lookAtLog(path)
 	if !shape.sameFile(look) || !shape.sameShape(look) || !look.sameShape(shape) {
 		t.Errorf("the shape %+v is not the look %+v", shape, look)
 	}
 	if err := os.WriteFile(path, []byte("0123456789abcdef"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if lookAtLogShape(path).sameShape(shape) {
+	if lookAtLogShape(path, cPath(path)).sameShape(shape) {
 		t.Error("the file grown has the same shape")
 	}
 	gone := filepath.Join(t.TempDir(), "none-wal")
-	if s := lookAtLogShape(gone); !s.isGone() || !s.sameShape(lookAtLog(gone)) {
+	if s := lookAtLogShape(gone, cPath(gone)); !s.isGone() || !s.sameShape(lookAtLog(gone)) {
 		t.Errorf("no file: shape %+v", s)
 	}
 }

@@ -125,7 +125,7 @@ func (db *DB) beforeOwnWrite() {
 	if timed {
 		s = lookAtLogTimed(db.walPath)
 	} else {
-		s = lookAtLogShape(db.walPath)
+		s = lookAtLogShape(db.walPath, db.walPathZ)
 	}
 	w.mu.Lock()
 	if !s.sameShape(w.known) || timed && w.known.timed() && !s.same(w.known) {
@@ -138,7 +138,7 @@ func (db *DB) beforeOwnWrite() {
 // afterOwnWrite notes the -wal as the DB's own commit left it (the
 // connection still held, as for beforeOwnWrite): its identity and size.
 func (db *DB) afterOwnWrite() {
-	s := lookAtLogShape(db.walPath)
+	s := lookAtLogShape(db.walPath, db.walPathZ)
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
