@@ -47,9 +47,11 @@ ARGS        ?=
 
 # REFERENCE_DATA=DIR names the folder of the reference files of others that the
 # repository may not hold (make test-reference, make bench); the tests run in
-# their packages' folders, so it is passed on as an absolute path.
+# their packages' folders, so it is passed on as an absolute path (override: a
+# variable given on make's command line would otherwise win over this one).
 ifneq ($(strip $(REFERENCE_DATA)),)
-export REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
+override REFERENCE_DATA := $(abspath $(REFERENCE_DATA))
+export REFERENCE_DATA
 endif
 
 .PHONY: all deps deps-test deps-cross build run test test-reference notices release release-check bench fuzz crash-test station-test engine-test gui-check clean \
