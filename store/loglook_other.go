@@ -26,3 +26,19 @@ func (l logLook) isGone() bool { return l.s.gone }
 func (l logLook) sameFile(o logLook) bool {
 	return l.s.info != nil && o.s.info != nil && os.SameFile(l.s.info, o.s.info)
 }
+
+// lookAtLogShape is lookAtLog: the platform has no stat(2) to ask for
+// less (loglook_linux.go).
+func lookAtLogShape(path string, _ []byte) logLook { return lookAtLog(path) }
+
+// sameShape reports whether l and o saw the same file with the same size,
+// or both none.
+func (l logLook) sameShape(o logLook) bool {
+	if l.s.info == nil || o.s.info == nil {
+		return l.s.info == nil && o.s.info == nil && l.s.gone == o.s.gone
+	}
+	return os.SameFile(l.s.info, o.s.info) && l.s.size == o.s.size
+}
+
+// timed reports whether l holds the file's times.
+func (l logLook) timed() bool { return l.s.info != nil }

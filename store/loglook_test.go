@@ -104,3 +104,28 @@ func later(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTheLogsShapeIsWhatItsLookSays: lookAtLogShape, the look around the
+// DB's own commits that leaves the times unasked (stamp.go), sees the same
+// file (device and inode, as the -wal's identity is kept: sidecheck.go)
+// and size as lookAtLog, and no file where it sees none.
+func TestTheLogsShapeIsWhatItsLookSays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.arbiter-wal")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shape, look := lookAtLogShape(path, cPath(path)), lookAtLog(path)
+	if !shape.sameFile(look) || !shape.sameShape(look) || !look.sameShape(shape) {
+		t.Errorf("the shape %+v is not the look %+v", shape, look)
+	}
+	if err := os.WriteFile(path, []byte("0123456789abcdef"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if lookAtLogShape(path, cPath(path)).sameShape(shape) {
+		t.Error("the file grown has the same shape")
+	}
+	gone := filepath.Join(t.TempDir(), "none-wal")
+	if s := lookAtLogShape(gone, cPath(gone)); !s.isGone() || !s.sameShape(lookAtLog(gone)) {
+		t.Errorf("no file: shape %+v", s)
+	}
+}

@@ -42,6 +42,15 @@ func lookAtLog(path string) logLook {
 // same reports whether l and o saw the same file, unchanged (Stamp.Same).
 func (l logLook) same(o logLook) bool { return l == o }
 
+// sameShape reports whether l and o saw the same file with the same
+// size, or both none, whatever its times (lookAtLogShape's look has none).
+func (l logLook) sameShape(o logLook) bool {
+	return l.looked == o.looked && l.gone == o.gone && l.dev == o.dev && l.ino == o.ino && l.size == o.size
+}
+
+// timed reports whether l holds the file's times (lookAtLog's look).
+func (l logLook) timed() bool { return l.sec != 0 || l.nsec != 0 }
+
 // hasID reports whether l saw a file (its device and inode).
 func (l logLook) hasID() bool { return l.looked }
 

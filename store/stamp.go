@@ -68,11 +68,11 @@ func (db *DB) noteOpened() {
 }
 
 // walWatch is what the DB knows of its write-ahead log (the -wal file):
-// its stamp after the DB's own last commit, and whether it was found
-// changed by other means before one of them (walMoved).
+// its look after the DB's own last commit, or WALChanged's, and whether it
+// was found changed by other means before one of them (walMoved).
 type walWatch struct {
 	mu    sync.Mutex
-	known logLook
+	known logLook // the log as the DB's last commit (its shape) or WALChanged (its times too) saw it
 	moved bool
 	wrote bool // the DB wrote since WALChanged last looked
 	// logID is the -wal the DB's connection writes, as stat(2) first saw
@@ -85,6 +85,24 @@ type walWatch struct {
 	lookLog  bool // WALChanged found the log's stat moved: SideFileReplaced reads its header
 }
 
+// The DB's own commits never ask for the -wal's times (docs/performance.md,
+// "Commit one event, twelfth pass"). Since Linux 6.13 a file system with
+// multigrain timestamps (ext4, xfs, btrfs, tmpfs) gives the write after a
+// stat(2) that read a file's times a new fine-grained time, where a write
+// within the same clock tick would otherwise leave the times as they were;
+// new times make the inode dirty, and fdatasync(2) on an ext4 without a
+// journal writes a dirty inode's table block, shared with the inodes of
+// the files beside it, before it returns. Two stat(2)s a commit made every
+// commit's sync write that block as well as the log's frames: two writes
+// where one does. So the looks around a commit (lookAtLogShape: identity
+// and size) leave the times unasked, and only the first commit after
+// WALChanged, which asked them, compares them as well (the write after
+// it takes a fine-grained time anyway).
+
+// lookAtLogTimed is the look that asks for the -wal's times (lookAtLog),
+// as the watch takes it (a variable: the tests count its calls).
+var lookAtLogTimed = lookAtLog
+
 // beforeOwnWrite is called before the DB's own write transaction, with the
 // DB's one connection held (withConn): a -wal that is not as the DB's last
 // commit (or WALChanged) left it was changed by someone else meanwhile —
@@ -94,12 +112,23 @@ type walWatch struct {
 // while the first committed (a station's replica taking the authority's
 // own command from the stream as the authority commits it) would
 // otherwise see the first's commit before the first noted it, and the
-// watch would check the record whole for nothing.
+// watch would check the record whole for nothing. The first write after
+// WALChanged compares the log's times with what WALChanged saw; the
+// others its identity and size only (an edit of the log's bytes between
+// two of the DB's own commits is told by its checksums: WALChanged).
 func (db *DB) beforeOwnWrite() {
-	s := lookAtLog(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	if !s.same(w.known) {
+	timed := !w.wrote
+	w.mu.Unlock()
+	var s logLook
+	if timed {
+		s = lookAtLogTimed(db.walPath)
+	} else {
+		s = lookAtLogShape(db.walPath, db.walPathZ)
+	}
+	w.mu.Lock()
+	if !s.sameShape(w.known) || timed && w.known.timed() && !s.same(w.known) {
 		w.moved = true
 	}
 	w.noteLogID(s)
@@ -107,9 +136,9 @@ func (db *DB) beforeOwnWrite() {
 }
 
 // afterOwnWrite notes the -wal as the DB's own commit left it (the
-// connection still held, as for beforeOwnWrite).
+// connection still held, as for beforeOwnWrite): its identity and size.
 func (db *DB) afterOwnWrite() {
-	s := lookAtLog(db.walPath)
+	s := lookAtLogShape(db.walPath, db.walPathZ)
 	w := &db.wal
 	w.mu.Lock()
 	w.known, w.wrote = s, true
@@ -121,24 +150,31 @@ func (db *DB) afterOwnWrite() {
 // changed since the last call by other means than this DB's own commits:
 // another connection's commit, or bytes written into it behind SQLite (a
 // hex editor), which leave data_version and the main file as they were.
-// It costs one stat(2). The DB's own commits look at the log before and
-// after they write (two stat(2)s each): an edit between the two, within
-// the transaction's own milliseconds, or within the file system's tick of
-// the DB's own write, is not told by the stat: so when the DB wrote since
-// the last call, the log's committed frames are checked against their
-// checksums (walIntact, walcheck.go; outside the lock the DB's commits
-// take, so none waits for it).
+// It costs one stat(2). When the DB did not write since the last call, any
+// write into the log moved its times; when it did, its commits moved them
+// too, and are not told apart by them: then the log's identity and size
+// are compared, and its committed frames checked against their checksums
+// (walIntact, walcheck.go; outside the lock the DB's commits take, so none
+// waits for it) — a log whose frames cannot be walked as the wal-index
+// names them (another copy's log written over it in place, with other
+// salts) is told changed.
 func (db *DB) WALChanged() bool {
-	s := lookAtLog(db.walPath)
+	s := lookAtLogTimed(db.walPath)
 	w := &db.wal
 	w.mu.Lock()
-	moved, wrote := w.moved || !s.same(w.known), w.wrote
+	wrote := w.wrote
+	moved := w.moved || !s.sameShape(w.known) || !wrote && !s.same(w.known)
 	w.known, w.moved, w.wrote = s, false, false
 	w.noteLogID(s)
 	w.lookLog = w.lookLog || moved
 	w.mu.Unlock()
 	if !moved && wrote {
-		moved = !walIntact(db.path, db.side)
+		if intact, sure := walIntact(db.path, db.side); !intact || !sure {
+			moved = true
+			w.mu.Lock()
+			w.lookLog = w.lookLog || !sure
+			w.mu.Unlock()
+		}
 	}
 	return moved
 }
@@ -150,7 +186,9 @@ func (db *DB) WALChanged() bool {
 // was not seen by Record on the same connection until this (measured: the
 // edited payload read back as before, then as edited after it).
 func (db *DB) Uncache(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
+	// on the DB's connection, whose own last head (ownHead) is forgotten
+	// with its pages: the next Append reads the head from the file as well
+	if err := db.withConn(ctx, func(c *conn) error { return c.forgetPages(ctx) }); err != nil {
 		return fmt.Errorf("store: uncache: %w", mapErr(err))
 	}
 	return nil

@@ -51,6 +51,54 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 			appendEvents(t, db, 1)
 			flipInTick(t, path+"-wal", walHeaderSize+walFrameHeaderSize+100)
 		}, true},
+		{"another copy's log of the same size written over it in place after the DB's own commit: changed", func(t *testing.T, db *DB, path string) {
+			appendEvents(t, db, 1)
+			other, otherPath := newTestDB(t)
+			appendEvents(t, other, 3)
+			b, err := os.ReadFile(otherPath + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(path + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(len(b)) != fi.Size() {
+				t.Fatalf("the other copy's log holds %d bytes, this one %d", len(b), fi.Size())
+			}
+			f, err := os.OpenFile(path+"-wal", os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteAt(b, 0); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a byte of a frame past the committed ones written after the watch's look and before the DB's next commit: changed", func(t *testing.T, db *DB, path string) {
+			// a log restarted: its first frames anew, the older ones after them
+			rawExec(t, path, "PRAGMA wal_checkpoint(RESTART)")
+			appendEvents(t, db, 1)
+			db.WALChanged() // the other connection's checkpoint, told
+			idx, ok := readWALIndex(path)
+			if !ok || idx.mxFrame != 1 {
+				t.Fatalf("the wal-index after the restart: %+v, %v; want one frame", idx, ok)
+			}
+			off := walHeaderSize + 3*int64(walFrameHeaderSize+idx.pageSize) + walFrameHeaderSize + 5 // the fourth frame, stale
+			if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() <= off {
+				t.Fatalf("the log (%v) does not reach byte %d: %v", fi.Size(), off, err)
+			}
+			f, err := os.OpenFile(path+"-wal", os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteAt([]byte{0x5a}, off); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			later(t, path+"-wal")
+			appendEvents(t, db, 1) // the second frame: the edited one stays past it
+		}, true},
 		{"a byte of the last committed frame changed within the tick of the DB's own commit: changed", func(t *testing.T, db *DB, path string) {
 			appendEvents(t, db, 1)
 			idx, ok := readWALIndex(path)
@@ -71,6 +119,46 @@ func TestTheWriteAheadLogIsToldChangedOnlyByOthersWrites(t *testing.T) {
 			}
 			if db.WALChanged() {
 				t.Error("a second call with nothing done between told a change")
+			}
+		})
+	}
+}
+
+// TestTheDBsOwnCommitsLeaveTheLogsTimesUnasked: the looks at the -wal
+// around the DB's own commits ask for its identity and size only, except
+// the first commit's after the watch's look (WALChanged), which compares
+// its times with what the watch saw. A look that reads the times gives
+// the log's next write a fine-grained time of its own (Linux 6.13 on:
+// multigrain timestamps), a dirty inode, and on an ext4 without a journal
+// a second write in every commit's fdatasync, its inode's table block
+// (docs/performance.md, "Commit one event, twelfth pass").
+func TestTheDBsOwnCommitsLeaveTheLogsTimesUnasked(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		do    func(t *testing.T, db *DB)
+		timed int
+	}{
+		{"twenty commits, no watch: no look asks the times", func(t *testing.T, db *DB) { appendEvents(t, db, 20) }, 0},
+		{"the watch's look, then five commits: the watch's and the first commit's", func(t *testing.T, db *DB) {
+			db.WALChanged()
+			appendEvents(t, db, 5)
+		}, 2},
+		{"two watch's looks, each followed by two commits: two each", func(t *testing.T, db *DB) {
+			for range 2 {
+				db.WALChanged()
+				appendEvents(t, db, 2)
+			}
+		}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, _ := newTestDB(t)
+			appendEvents(t, db, 2)
+			n := 0
+			lookAtLogTimed = func(path string) logLook { n++; return lookAtLog(path) }
+			defer func() { lookAtLogTimed = lookAtLog }()
+			tc.do(t, db)
+			if n != tc.timed {
+				t.Errorf("%d looks asked the -wal's times, want %d", n, tc.timed)
 			}
 		})
 	}

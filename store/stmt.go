@@ -51,6 +51,69 @@ type conn struct {
 	// returns, and a commit's INSERT allocated a new slice of eleven
 	// (docs/performance.md, "Commit and move, ninth pass").
 	args []driver.NamedValue
+	// last is the file's last event as the connection's own last commit
+	// left it (ownHead)
+	last ownHead
+}
+
+// ownHead is the seq and hash of the file's last event as a commit of
+// the connection left it, with the pager's data version after that
+// commit (SQLITE_FCNTL_DATA_VERSION).
+type ownHead struct {
+	seq     int64
+	hash    string
+	version uint32
+	ok      bool
+}
+
+// dataVersion is the pager's data version on c (SQLITE_FCNTL_DATA_VERSION:
+// no system call): SQLite moves it at every commit of the connection's own
+// and whenever a transaction it begins finds that another connection
+// committed (its page cache dropped). ok is false when the driver cannot
+// tell.
+func (c *conn) dataVersion() (v uint32, ok bool) {
+	f, isFC := c.dc.(interface {
+		FileControlDataVersion(dbName string) (uint32, error)
+	})
+	if !isFC {
+		return 0, false
+	}
+	v, err := f.FileControlDataVersion("main")
+	return v, err == nil
+}
+
+// noteHead keeps seq and hash as the file's last event after a commit of
+// the connection's own, with the data version that commit left.
+func (c *conn) noteHead(seq int64, hash string) {
+	v, ok := c.dataVersion()
+	c.last = ownHead{seq: seq, hash: hash, version: v, ok: ok}
+}
+
+// ownHead is the file's last event as the connection's own last commit
+// left it, inside a write transaction (which holds the lock: none can
+// follow it) that finds the data version as that commit left it: no other
+// connection committed since, and the connection did not commit again
+// without noting its head, nor forget its pages (forgetPages). ok is false
+// otherwise: the head is read from the file (head). It spares every
+// Update's first Append the head's query (a B-tree descent and its rows'
+// values: docs/performance.md, "Commit one event, twelfth pass").
+func (c *conn) ownHead() (seq int64, hash string, ok bool) {
+	if !c.last.ok {
+		return 0, "", false
+	}
+	if v, vok := c.dataVersion(); !vok || v != c.last.version {
+		c.last.ok = false
+		return 0, "", false
+	}
+	return c.last.seq, c.last.hash, true
+}
+
+// forgetPages has the connection forget the pages it holds (PRAGMA
+// shrink_memory, Uncache) and the head its last commit left, which the
+// data version does not tell apart from the file's bytes read again.
+func (c *conn) forgetPages(ctx context.Context) error {
+	c.last = ownHead{}
+	return c.once(ctx, "PRAGMA shrink_memory")
 }
 
 // withConn runs f on the handle's connection (waiting for it while another

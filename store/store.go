@@ -110,6 +110,7 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	walPath  string // side + "-wal", the write-ahead log (stamp.go: looked at twice a commit)
+	walPathZ []byte // walPath as the system takes it, NUL-terminated, made once (lookAtLogShape)
 	readOnly bool
 	release  func() // the file's place in the process's register (held.go)
 	raw      *conn  // its connection at the driver's level, with its statements (stmt.go)
@@ -418,7 +419,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
 	side := sideFiles(path)
-	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", release: release, logMissing: missing}
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", walPathZ: cPath(side + "-wal"), release: release, logMissing: missing}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -518,7 +519,7 @@ func openReadOnly(ctx context.Context, path string, version int) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, mapErr(err))
 	}
 	side := sideFiles(path)
-	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", readOnly: true}
+	db := &DB{sql: sdb, path: path, side: side, walPath: side + "-wal", walPathZ: cPath(side + "-wal"), readOnly: true}
 	db.noteOpened()
 	db.afterOwnWrite()
 	heldShm(path) // its identity now, as the connection has it (SideFileReplaced)

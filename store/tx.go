@@ -101,6 +101,9 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 			return fmt.Errorf("store: update: commit: %w", mapErr(err))
 		}
 		committed = true
+		if tx.loaded {
+			c.noteHead(tx.headSeq, tx.headHash)
+		}
 		db.logPages += c.pagesWritten()
 		fault("after-commit")
 		events = tx.appended
@@ -142,7 +145,10 @@ func (tx *Tx) loadHead() error {
 	case tx.headCheck != nil:
 		seq, hash, err = tx.checkHead(tx.headCheck)
 	default:
-		seq, hash, err = tx.c.head(tx.ctx)
+		var ok bool
+		if seq, hash, ok = tx.c.ownHead(); !ok {
+			seq, hash, err = tx.c.head(tx.ctx)
+		}
 	}
 	if err != nil {
 		return err

@@ -8,9 +8,10 @@ import (
 	"os"
 )
 
-// The -wal's stat (WALChanged) misses bytes written into it within the
-// file system's tick of the DB's own write, or between the two stat(2)s
-// around it: the size stays, and so may the modification time. SQLite's
+// The -wal's stat (WALChanged) does not tell bytes written into it from
+// the DB's own commits once the DB wrote since it last looked: the size
+// stays, and the times move with the DB's own writes (which do not ask
+// for them: stamp.go). SQLite's
 // own bookkeeping does not: every frame of the write-ahead log carries a
 // checksum that runs on from the frame before it over the frame's header
 // and page, and the wal-index (the -shm file) keeps, for the frames
@@ -19,7 +20,7 @@ import (
 // again, as SQLite's recovery does: a byte changed in any of them breaks
 // it. WALChanged looks so only when the DB wrote since it last looked
 // (docs/performance.md, "The console's watch for edits"): an edit with no
-// own write in its tick changes the stat, which is looked at always.
+// own write since changes the stat's times, which are looked at always.
 
 const (
 	walFrameHeaderSize = 24
@@ -85,12 +86,14 @@ func walChecksum(s0, s1 uint32, b []byte, big bool) (uint32, uint32) {
 }
 
 // walIntact reports whether the committed frames of the record's
-// write-ahead log hold what their checksums say. It is true when it
-// cannot tell (no log, no wal-index, a commit or a restart of the log
-// under way three times running): WALChanged then relies on the stat.
-// path is the record's name (its place in the process's register, for the
-// wal-index held open), side where its -wal is (sideFiles).
-func walIntact(path, side string) bool {
+// write-ahead log hold what their checksums say; sure is false when it
+// cannot tell (no log, no wal-index, a log whose header is not the one
+// the wal-index was written for, a commit or a restart of the log under
+// way three times running): WALChanged then says the log changed, and the
+// watch checks the record whole. path is the record's name (its place in
+// the process's register, for the wal-index held open), side where its
+// -wal is (sideFiles).
+func walIntact(path, side string) (intact, sure bool) {
 	for try := 0; try < 3; try++ {
 		idx, ok := readWALIndex(path)
 		if !ok {
@@ -105,10 +108,10 @@ func walIntact(path, side string) bool {
 					continue
 				}
 			}
-			return intact
+			return intact, true
 		}
 	}
-	return true
+	return true, false
 }
 
 // wroteFor reports whether hdr, a -wal's header, is the one the
