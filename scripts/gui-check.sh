@@ -109,8 +109,19 @@ LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 FYNE_SCALE=1 ARBITER_GUI_GEOMETRY="$geom" HO
 app_pid=$!
 
 fail() {
-	import -window root "$shots/failed.png" 2>/dev/null || true # what the screen showed
+	timeout 20 import -window root "$shots/failed.png" 2>/dev/null || true # what the screen showed
 	echo "gui-check: FAIL: $*"
+	# a console still running when the check failed (the quit that did not
+	# quit, a screenshot that hung): its windows, and its goroutines' stacks
+	# in its log (the Go runtime prints them on SIGQUIT), for the reader
+	if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
+		echo "--- the windows shown:"
+		for w in $(timeout 10 xdotool search --onlyvisible --name '.' 2>/dev/null); do
+			echo "$w $(timeout 5 xdotool getwindowname "$w" 2>/dev/null)"
+		done
+		kill -QUIT "$app_pid" 2>/dev/null || true
+		for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+	fi
 	echo "--- app log:"; cat "$work/app.log" || true
 	exit 1
 }
@@ -125,7 +136,11 @@ for _ in $(seq 100); do [ -s "$geom" ] && break; sleep 0.1; done
 [ -s "$geom" ] || fail "the console never laid out its board"
 sleep 1
 
-shot() { sleep 1; import -window "${2:-$wid}" "$shots/$1.png"; echo "gui-check: screenshot $shots/$1.png"; }
+shot() {
+	sleep 1
+	timeout 60 import -window "${2:-$wid}" "$shots/$1.png" || fail "the screenshot $1 was not taken within 60 s (import hung or failed)"
+	echo "gui-check: screenshot $shots/$1.png"
+}
 key() { xdotool key --window "$wid" --clearmodifiers "$@"; sleep 0.4; }
 cli() { bin/arbiter --db "$db" "$@"; }
 
@@ -281,7 +296,7 @@ quit_console() {
 	# (gui.TestCtrlQAndEnterQuitWhateverTheMoveFieldHoldsBehindADialog)
 	if kill -0 "$app_pid" 2>/dev/null; then
 		quit_tries=$((${quit_tries:-0} + 1))
-		import -window "$wid" "$shots/quit-asked-again-$quit_tries.png" 2>/dev/null || true
+		timeout 20 import -window "$wid" "$shots/quit-asked-again-$quit_tries.png" 2>/dev/null || true
 		echo "gui-check: the console still ran after Ctrl+Q and Enter twice; asked a third time (the window then: $shots/quit-asked-again-$quit_tries.png)"
 		xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
 		sleep 1
