@@ -39,13 +39,7 @@ func TestAForgedSystemEventFromARecordHoldersConnectionIsRefusedByEveryReplicaAn
 		{"a claim naming the authority under a key of the forger's own is refused", KindClaim, `{"station":"arbiter"}`, match.CodeStationUncertified},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "a.db")
-			newProtectedRecord(t, path)
-			caCert, caKey, err := NewCA("ACM Chess Challenge")
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, path, caCert, caKey := protectedRecordWithCA(t)
 			arbiter := credentials(t, caCert, caKey, "arbiter", "organiser")
 			db := openDB(t, path)
 			s, err := Start(context.Background(), Config{Name: "arbiter", Role: "organiser", DB: db, First: true, Creds: &arbiter,
@@ -65,14 +59,8 @@ func TestAForgedSystemEventFromARecordHoldersConnectionIsRefusedByEveryReplicaAn
 			submit(t, s, pinReq("white", match.Move{Input: "e4"}))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			evs, sigs, err := db.Record(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			evs, sigs := recordHeld(t, ctx, db, mirror.Replica()) // the authority's claim among it
 			last := evs[len(evs)-1]
-			if err := mirror.Replica().WaitSeq(ctx, uint64(last.Seq)); err != nil {
-				t.Fatalf("the mirror's replica did not take the record (the authority's claim among it): %v", err)
-			}
 			if r := verifyWith(t, t.TempDir(), evs, sigs, nil, nil); !r.OK || r.StationsCertifiedFrom == 0 {
 				t.Fatalf("verify of the record before the forgery: %q, the stations' keys certified from event %d", r.Problem, r.StationsCertifiedFrom)
 			}
@@ -154,13 +142,7 @@ func TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst
 		{"invited again under its name with a new certificate, it claims anew before it runs a command", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "a.db")
-			newProtectedRecord(t, path)
-			caCert, caKey, err := NewCA("ACM Chess Challenge")
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, path, caCert, caKey := protectedRecordWithCA(t)
 			start := func(c Credentials) (*Station, *store.DB) {
 				t.Helper()
 				db := openDB(t, path)
@@ -201,4 +183,31 @@ func TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst
 			}
 		})
 	}
+}
+
+// recordHeld reads db's record once rep holds its last event.
+func recordHeld(t *testing.T, ctx context.Context, db *store.DB, rep *Replica) ([]store.Event, []store.Signature) {
+	t.Helper()
+	evs, sigs, err := db.Record(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WaitSeq(ctx, uint64(evs[len(evs)-1].Seq)); err != nil {
+		t.Fatalf("the replica did not take the record's last event %d: %v", evs[len(evs)-1].Seq, err)
+	}
+	return evs, sigs
+}
+
+// protectedRecordWithCA makes a protected record a.db in a new folder, and
+// the match's CA.
+func protectedRecordWithCA(t *testing.T) (dir, path string, caCert, caKey []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "a.db")
+	newProtectedRecord(t, path)
+	caCert, caKey, err := NewCA("ACM Chess Challenge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, path, caCert, caKey
 }

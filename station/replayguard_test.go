@@ -135,14 +135,8 @@ func TestAReplicaRefusesAReplayedOrRewrittenRequestFromTheStreamAsVerifyDoes(t *
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			evs, sigs, err := db.Record(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			evs, sigs := recordHeld(t, ctx, db, s.Replica())
 			last := evs[len(evs)-1]
-			if err := s.Replica().WaitSeq(ctx, uint64(last.Seq)); err != nil {
-				t.Fatal(err)
-			}
 			head := verifyHead(t, db)
 			forged, rows := tc.forge(t, db, evs, sigs)
 			// verify refuses the forged command in a file: the replica
