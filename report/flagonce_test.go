@@ -20,7 +20,8 @@ const blackFlagsScript = `0:00:00 match new --title "T" --player "Anna" --player
 // The 6.9 verdict (who, when, the verdict, the helpmate line) is said once
 // in the PGN's comment and once in the PDF's incident log: the result's
 // incident and the PGN's end note name it rather than repeat it. Before,
-// the comment said it three times and the incident log twice.
+// the comment said it three times and the incident log twice. The line
+// numbers Black's first move "1…Nc6" as the command line and the reports do.
 func TestAFlagVerdictIsSaidOnceWhereAPersonReadsIt(t *testing.T) {
 	dir := t.TempDir()
 	sp := filepath.Join(dir, "s.txt")
@@ -50,6 +51,14 @@ func TestAFlagVerdictIsSaidOnceWhereAPersonReadsIt(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the PGN's comment numbers the line's first move as the reports do", func(t *testing.T) {
+		if !strings.Contains(comment, "e.g. 1…N") || strings.Contains(comment, "e.g. 1...") {
+			t.Errorf("the line does not begin 1…:\n%s", pgn)
+		}
+		if !strings.Contains(comment, "1. e4 {") {
+			t.Errorf("the movetext is not PGN's own:\n%s", pgn)
+		}
+	})
 	for _, lang := range []string{"en", "de"} {
 		t.Run(lang+": the PDF's incident log says the verdict once", func(t *testing.T) {
 			text := strings.Join(strings.Fields(strings.Join(pageTexts(t, writePDF(t, st, head, report.PDFOptions{Lang: lang})), " ")), " ")
@@ -65,6 +74,9 @@ func TestAFlagVerdictIsSaidOnceWhereAPersonReadsIt(t *testing.T) {
 			}
 			if n := strings.Count(text[i:j], word); n != 1 {
 				t.Errorf("the incident log says the verdict %d times:\n%s", n, text[i:j])
+			}
+			if !strings.Contains(text[i:j], "1…N") {
+				t.Errorf("the line does not begin 1…:\n%s", text[i:j])
 			}
 		})
 	}
