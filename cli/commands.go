@@ -192,8 +192,9 @@ func toldMatchNew(r *runner, _ match.Result) {
 	}
 	r.out("the match id: %s\n", match.HexBlocks(st.Match.ID))
 	if c := st.ArbiterCredential(); c != nil {
-		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
-		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
+		// one line says what to write down and why (before, "(write it
+		// down: …)" and "(write both down: …)" said it twice)
+		r.out("the arbiter's key: %s\n(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)\n", match.HexBlocks(c.Fingerprint()))
 	}
 }
 

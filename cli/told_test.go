@@ -310,6 +310,41 @@ func TestMatchNewSaysTheTimeControl(t *testing.T) {
 	}
 }
 
+// match new on a protected match says once what to write down and why: the
+// id and the key, which 'verify --key KEY --match ID' checks. Before, two
+// lines overlapped ("(write it down: …)", then "(write both down: …)").
+func TestMatchNewSaysOnceWhatToWriteDown(t *testing.T) {
+	for _, c := range []struct {
+		rule  string
+		args  []string
+		lines []string // the lines after the first, in order
+	}{
+		{"a protected match: the id, the key and one line on writing both down", []string{"--pin", "correct horse battery"}, []string{
+			"the match id: ",
+			"the arbiter's key: ",
+			"(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)",
+		}},
+		{"an unprotected match: the id alone", nil, []string{"the match id: "}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			out := mustArb(t, db, append([]string{"--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A"}, c.args...)...)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) != 1+len(c.lines) {
+				t.Fatalf("%d lines, want %d:\n%s", len(lines), 1+len(c.lines), out)
+			}
+			for i, want := range c.lines {
+				if !strings.HasPrefix(lines[i+1], want) {
+					t.Errorf("line %d is %q, want it to begin %q", i+2, lines[i+1], want)
+				}
+			}
+			if n := strings.Count(out, "write"); n > 1 {
+				t.Errorf("%q is said %d times:\n%s", "write", n, out)
+			}
+		})
+	}
+}
+
 // arrive, correct and credential add say what they recorded in the form
 // of every other writing command: what, as which event and in which game,
 // then the clocks at the command's instant (credential add: the new key's
