@@ -36,7 +36,7 @@ func init() {
 		summary: "Create the match (one per database).", parse: parseMatchNew, told: toldMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
 		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule, told: toldSchedule})
-	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
+	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS[.fff]] [--black H:MM:SS[.fff]]]",
 		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", parse: parseGameStart, told: toldGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
 		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone, told: toldPostpone})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -430,4 +431,41 @@ func TestDrawOfferHelpSaysTheDefaultSideTheCommandTakes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The help says the clock readings a command takes as it takes them,
+// H:MM:SS[.fff], as docs/cli.md does: game start takes --white 0:45:00.250
+// and keeps its milliseconds. Before, the help said H:MM:SS where
+// docs/cli.md said H:MM:SS[.fff], and a user could not tell which was right.
+func TestTheHelpSaysTheClockReadingsACommandTakes(t *testing.T) {
+	doc, err := os.ReadFile("../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := strings.ReplaceAll(string(doc), `\|`, "|")
+	for _, c := range []struct{ command, usage string }{
+		{"game start", "game start [N] [--fen FEN [--white H:MM:SS[.fff]] [--black H:MM:SS[.fff]]]"},
+		{"correct", "[--white H:MM:SS[.fff] --black H:MM:SS[.fff]]"},
+	} {
+		t.Run(c.command+": the help and docs/cli.md say H:MM:SS[.fff]", func(t *testing.T) {
+			help := mustArb(t, filepath.Join(t.TempDir(), "m.db"), append(strings.Fields(c.command), "--help")...)
+			if !strings.Contains(help, c.usage) {
+				t.Errorf("the help does not say %q:\n%s", c.usage, help)
+			}
+			if !strings.Contains(documented, c.usage) {
+				t.Errorf("docs/cli.md does not say %q", c.usage)
+			}
+		})
+	}
+	t.Run("game start takes --white 0:45:00.250 and keeps its milliseconds", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A")
+		mustArb(t, db, "--at", at(time.Second), "game", "start", "--fen", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 60", "--white", "0:45:00.250", "--black", "0:30:00.5")
+		out := mustArb(t, db, "--at", at(time.Second), "status", "--json")
+		for _, want := range []string{`"remaining_ms": 2700250`, `"remaining_ms": 1800500`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("status lacks %s:\n%s", want, out)
+			}
+		}
+	})
 }
