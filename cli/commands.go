@@ -36,7 +36,7 @@ func init() {
 		summary: "Create the match (one per database).", parse: parseMatchNew, told: toldMatchNew})
 	register(&command{name: "game schedule", writes: true, roles: rolesArbiter, usage: "game schedule [N] --start TIME",
 		summary: "Set the scheduled start of game N (default: the next game).", parse: parseGameSchedule, told: toldSchedule})
-	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS] [--black H:MM:SS]]",
+	register(&command{name: "game start", writes: true, roles: rolesArbiter, usage: "game start [N] [--fen FEN [--white H:MM:SS[.fff]] [--black H:MM:SS[.fff]]]",
 		summary: "Start the next game (or game N): White's clock starts at --at (Article 6.5); --fen: from a position, the side to move's clock.", parse: parseGameStart, told: toldGameStart})
 	register(&command{name: "game postpone", writes: true, roles: rolesArbiter, usage: "game postpone [N] --reason R",
 		summary: "Postpone a game not yet started; colours stay with the game number (rule 3).", parse: parseGamePostpone, told: toldPostpone})
@@ -192,8 +192,9 @@ func toldMatchNew(r *runner, _ match.Result) {
 	}
 	r.out("the match id: %s\n", match.HexBlocks(st.Match.ID))
 	if c := st.ArbiterCredential(); c != nil {
-		r.out("the arbiter's key: %s\n(write it down: 'arbiter verify --key' checks the record against it)\n", match.HexBlocks(c.Fingerprint()))
-		r.out("(write both down: 'arbiter verify --key KEY --match ID' tells this match from any other, also one made with the same key file)\n")
+		// one line says what to write down and why (before, "(write it
+		// down: …)" and "(write both down: …)" said it twice)
+		r.out("the arbiter's key: %s\n(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)\n", match.HexBlocks(c.Fingerprint()))
 	}
 }
 

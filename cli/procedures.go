@@ -16,7 +16,7 @@ import (
 func init() {
 	boolFlags = append(boolFlags, "preview")
 	register(&command{name: "correct", writes: true, roles: rolesArbiter,
-		usage:   "correct --ply N --method record|proportional|keep|set [--white H:MM:SS --black H:MM:SS] [--cause operator-error|irregularity] [--no-bonus] --reason R | correct --ply N --preview",
+		usage:   "correct --ply N --method record|proportional|keep|set [--white H:MM:SS[.fff] --black H:MM:SS[.fff]] [--cause operator-error|irregularity] [--no-bonus] --reason R | correct --ply N --preview",
 		summary: "Restore the position before ply N and set the clocks (rule 10, 6.13); --preview shows the four methods side by side.", parse: parseCorrectCommand, told: toldCorrect})
 	register(&command{name: "amend", writes: true, roles: rolesArbiter, usage: "amend --ply N MOVE --reason R",
 		summary: "Replace a wrongly entered move whose board move was right; later moves must stay legal; clocks untouched.", parse: parseAmend, told: toldAmend})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -310,6 +311,41 @@ func TestMatchNewSaysTheTimeControl(t *testing.T) {
 	}
 }
 
+// match new on a protected match says once what to write down and why: the
+// id and the key, which 'verify --key KEY --match ID' checks. Before, two
+// lines overlapped ("(write it down: …)", then "(write both down: …)").
+func TestMatchNewSaysOnceWhatToWriteDown(t *testing.T) {
+	for _, c := range []struct {
+		rule  string
+		args  []string
+		lines []string // the lines after the first, in order
+	}{
+		{"a protected match: the id, the key and one line on writing both down", []string{"--pin", "correct horse battery"}, []string{
+			"the match id: ",
+			"the arbiter's key: ",
+			"(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)",
+		}},
+		{"an unprotected match: the id alone", nil, []string{"the match id: "}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			out := mustArb(t, db, append([]string{"--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A"}, c.args...)...)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) != 1+len(c.lines) {
+				t.Fatalf("%d lines, want %d:\n%s", len(lines), 1+len(c.lines), out)
+			}
+			for i, want := range c.lines {
+				if !strings.HasPrefix(lines[i+1], want) {
+					t.Errorf("line %d is %q, want it to begin %q", i+2, lines[i+1], want)
+				}
+			}
+			if n := strings.Count(out, "write"); n > 1 {
+				t.Errorf("%q is said %d times:\n%s", "write", n, out)
+			}
+		})
+	}
+}
+
 // arrive, correct and credential add say what they recorded in the form
 // of every other writing command: what, as which event and in which game,
 // then the clocks at the command's instant (credential add: the new key's
@@ -395,4 +431,41 @@ func TestDrawOfferHelpSaysTheDefaultSideTheCommandTakes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The help says the clock readings a command takes as it takes them,
+// H:MM:SS[.fff], as docs/cli.md does: game start takes --white 0:45:00.250
+// and keeps its milliseconds. Before, the help said H:MM:SS where
+// docs/cli.md said H:MM:SS[.fff], and a user could not tell which was right.
+func TestTheHelpSaysTheClockReadingsACommandTakes(t *testing.T) {
+	doc, err := os.ReadFile("../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := strings.ReplaceAll(string(doc), `\|`, "|")
+	for _, c := range []struct{ command, usage string }{
+		{"game start", "game start [N] [--fen FEN [--white H:MM:SS[.fff]] [--black H:MM:SS[.fff]]]"},
+		{"correct", "[--white H:MM:SS[.fff] --black H:MM:SS[.fff]]"},
+	} {
+		t.Run(c.command+": the help and docs/cli.md say H:MM:SS[.fff]", func(t *testing.T) {
+			help := mustArb(t, filepath.Join(t.TempDir(), "m.db"), append(strings.Fields(c.command), "--help")...)
+			if !strings.Contains(help, c.usage) {
+				t.Errorf("the help does not say %q:\n%s", c.usage, help)
+			}
+			if !strings.Contains(documented, c.usage) {
+				t.Errorf("docs/cli.md does not say %q", c.usage)
+			}
+		})
+	}
+	t.Run("game start takes --white 0:45:00.250 and keeps its milliseconds", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		mustArb(t, db, "--at", at(0), "match", "new", "--title", "T", "--player", "A", "--player", "B", "--white", "A")
+		mustArb(t, db, "--at", at(time.Second), "game", "start", "--fen", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 60", "--white", "0:45:00.250", "--black", "0:30:00.5")
+		out := mustArb(t, db, "--at", at(time.Second), "status", "--json")
+		for _, want := range []string{`"remaining_ms": 2700250`, `"remaining_ms": 1800500`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("status lacks %s:\n%s", want, out)
+			}
+		}
+	})
 }

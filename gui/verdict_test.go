@@ -52,7 +52,9 @@ func TestTheFlagVerdictIsSaidInGerman(t *testing.T) {
 					t.Errorf("English %q is left:\n%s\n%s", english, note, log)
 				}
 			}
-			if !strings.Contains(log, "Fallblättchen von Weiß um") {
+			// the flag's entry is the verdict, said once (before, "Fallblättchen
+			// von Weiß um … gefallen; kann mattsetzen (das Fallblättchen …)")
+			if !strings.Contains(log, "Das Fallblättchen von Weiß fiel um") || strings.Count(log, "Fallblättchen von Weiß") != 1 {
 				t.Errorf("the log's head is not German:\n%s", log)
 			}
 		})

@@ -535,7 +535,11 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	}
 	s.Current = g.Number - 1
 	text := phrase.Errorf("%s (%s)", p.Result, phrase.Word(p.Termination))
-	if p.Reason != "" {
+	if flag := flagSaying(g, p.Reason); flag != nil {
+		// the flag's incident says the verdict: the result names it
+		// rather than saying it a second time
+		text = phrase.Errorf("%s (%s): the verdict on the flag, #%d", p.Result, phrase.Word(p.Termination), flag.Seq)
+	} else if p.Reason != "" {
 		text = phrase.Errorf("%s (%s): %s", p.Result, phrase.Word(p.Termination), reasonArg(p.Reason, p.Why, g))
 	}
 	inc := s.said(g, e, IncidentResult, "", text, phrase.Errorf("clocks stopped"))
@@ -543,6 +547,24 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
+
+// flagSaying is the flag incident of g whose text is reason, the verdict
+// a game ended on (nil when none says it).
+func flagSaying(g *Game, reason string) *Incident {
+	if reason == "" {
+		return nil
+	}
+	for i := len(g.Incidents) - 1; i >= 0; i-- {
+		if in := &g.Incidents[i]; in.Kind == IncidentFlag && in.Text == reason {
+			return in
+		}
+	}
+	return nil
+}
+
+// ReasonSaidByFlag reports whether g's end reason is the verdict a flag
+// incident of g says word for word, so that a report says it once.
+func (g *Game) ReasonSaidByFlag() bool { return flagSaying(g, g.Reason) != nil }
 
 func applyMove(s *State, g *Game, e store.Event) error {
 	var p MovePayload
@@ -830,15 +852,23 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 			text = phrase.Errorf("both flags fallen (White's at %s, Black's at %s), order unknown: the game continues", s.Match.Instant(w), s.Match.Instant(b))
 		}
 	}
-	if p.Verdict != "" {
-		text = phrase.Errorf("%s; %s", text, phrase.Word(p.Verdict))
+	var reason any = p.Reason // an older record's verdict: as recorded
+	if why := sameText(p.Reason, p.Why); why != nil {
+		reason = why
 	}
-	if p.Reason != "" {
-		var reason any = p.Reason // an older record's verdict: as recorded
-		if why := sameText(p.Reason, p.Why); why != nil {
-			reason = why
+	switch {
+	case p.Reason != "" && !p.OrderUnknown && strings.Contains(p.Reason, text.Error()):
+		// the verdict says whose flag fell, when, the verdict and its
+		// line: said once. Before, "White's flag fell at …; can mate
+		// (White's flag fell at … Black can still checkmate, e.g. …)"
+		text = phrase.Errorf("%s", reason)
+	case p.Reason != "":
+		if p.Verdict != "" {
+			text = phrase.Errorf("%s; %s", text, phrase.Word(p.Verdict))
 		}
 		text = phrase.Errorf("%s (%s)", text, reason)
+	case p.Verdict != "":
+		text = phrase.Errorf("%s; %s", text, phrase.Word(p.Verdict))
 	}
 	rule := "6.8/6.9"
 	if p.OrderUnknown {

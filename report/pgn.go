@@ -269,7 +269,7 @@ func endNote(g *match.Game) string {
 		s = fmt.Sprintf("[%%evt end %s %s system] ", token(term), g.Ended.UTC().Format(time.RFC3339))
 	}
 	text := "Game over: " + term
-	if g.Reason != "" {
+	if g.Reason != "" && !g.ReasonSaidByFlag() { // a flag's verdict is said once, by its incident
 		text += " (" + g.Reason + ")"
 	}
 	return s + commentText(text)

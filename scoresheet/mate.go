@@ -101,7 +101,7 @@ func winnerOf(side chess.Color) int {
 }
 
 // helpmateSAN writes a line of UCI moves from pos as numbered SAN
-// ("45...Kh8 46.Qg7#"); the UCI itself if notnil refuses a move.
+// ("45…Kh8 46.Qg7#"); the UCI itself if notnil refuses a move.
 // tagged is m as the position's own legal move, which carries the check and
 // mate tags that SAN's "+" and "#" come from (a move decoded from UCI has none).
 func tagged(p *chess.Position, m *chess.Move) *chess.Move {
@@ -133,7 +133,7 @@ func helpmateSAN(pos *chess.Position, line []string) string {
 		if p.Turn() == chess.White {
 			fmt.Fprintf(&sb, "%d.", num)
 		} else if i == 0 {
-			fmt.Fprintf(&sb, "%d...", num)
+			fmt.Fprintf(&sb, "%d…", num) // as the command line and the reports number a move of Black's
 		}
 		sb.WriteString(chess.AlgebraicNotation{}.Encode(p, tagged(p, m)))
 		if p.Turn() == chess.Black {

@@ -180,3 +180,27 @@ func TestTheHelpmateIsWrittenInSANWithCheckAndMateSigns(t *testing.T) {
 		t.Errorf("reason = %q, want %q (the mating move ends in #)", got.Reason, want)
 	}
 }
+
+// A helpmate line that begins with Black's move numbers it as the command
+// line and the reports number a move of Black's ("14…O-O", "1…e5"), for
+// people read it in the console, the PDF and a PGN's comment; PGN's own
+// movetext keeps "14..." (WritePGN). Before, the line wrote "14...O-O".
+func TestAHelpmateLineNumbersBlacksFirstMoveAsTheReportsDo(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		side      chess.Color
+		prefix    string
+	}{
+		{"Black to move at move 1: 1…", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", chess.White, "White can still checkmate, e.g. 1…"},
+		{"Black to move at move 14: 14…", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 14", chess.White, "White can still checkmate, e.g. 14…"},
+		{"White to move: 14. and no ellipsis", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 14", chess.Black, "Black can still checkmate, e.g. 14.f3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := CanMate(mustPos(t, tc.fen), tc.side)
+			if got.Verdict != MatePossible || !strings.HasPrefix(got.Reason, tc.prefix) || strings.Contains(got.Reason, "...") || strings.Contains(got.Reason, "… ") {
+				t.Errorf("reason = %q, want it to begin %q, with no \"...\"", got.Reason, tc.prefix)
+			}
+		})
+	}
+}
