@@ -423,7 +423,7 @@ func (a *App) TakeReplayed(ctx context.Context, evs []store.Event, after *State)
 		a.mu.Unlock()
 		return a.Refresh(ctx) // the record says what is wrong, if anything is
 	}
-	if after != nil && after.Seq == int64(len(evs)) && after.Head == evs[len(evs)-1].Hash {
+	if after.after(evs) {
 		a.state = after // states are never changed once shared (clone)
 		a.mu.Unlock()
 		a.notify()

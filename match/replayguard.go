@@ -46,7 +46,7 @@ func NewReplayGuard(evs []store.Event, sigs []store.Signature, known *State) *Re
 	g := &ReplayGuard{ids: commandIDs{}, checked: int64(len(evs))}
 	var r RecordReport
 	g.ids.check(&r, evs, sigs)
-	if n := len(evs); known != nil && known.Seq == int64(n) && (n == 0 && known.Head == "" || n > 0 && known.Head == evs[n-1].Hash) {
+	if known.after(evs) {
 		g.pos = known // states are never changed once shared (Check clones)
 		return g
 	}

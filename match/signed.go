@@ -182,11 +182,17 @@ func VerifyRecordAgainst(ctx context.Context, db *store.DB, want Anchors) (Recor
 		return RecordReport{}, err
 	}
 	r := verifyWhole(evs, sigs, want)
-	if err := checkSchema(ctx, db, &r, len(evs)); err != nil {
-		return r, err
+	return r, checkBeside(ctx, db, &r, len(evs))
+}
+
+// checkBeside is what verify checks of the file beside its events: the
+// schema (checkSchema), then the log beside it (checkLog).
+func checkBeside(ctx context.Context, db *store.DB, r *RecordReport, events int) error {
+	if err := checkSchema(ctx, db, r, events); err != nil {
+		return err
 	}
-	checkLog(ctx, db, &r)
-	return r, nil
+	checkLog(ctx, db, r)
+	return nil
 }
 
 // checkLog finds a -wal beside the record that takes back an event its

@@ -21,6 +21,7 @@ import (
 	"arbiter/clock"
 	"arbiter/internal/phrase"
 	"arbiter/scoresheet"
+	"arbiter/store"
 )
 
 // Role is who gives a command.
@@ -425,6 +426,19 @@ func Points(p float64) string {
 		return itoa(whole) + "½"
 	}
 	return itoa(whole)
+}
+
+// after reports whether s is the match after exactly the record evs: its
+// seq and head are those of evs's last event (none: an empty record). A
+// nil state is after no record.
+func (s *State) after(evs []store.Event) bool {
+	if s == nil || s.Seq != int64(len(evs)) {
+		return false
+	}
+	if len(evs) == 0 {
+		return s.Head == ""
+	}
+	return s.Head == evs[len(evs)-1].Hash
 }
 
 func (s *State) clone() *State {

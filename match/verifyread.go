@@ -18,9 +18,5 @@ func VerifyRecordRead(ctx context.Context, db *store.DB, want Anchors) (RecordRe
 		return RecordReport{}, nil, err
 	}
 	r := verifyWhole(evs, sigs, want)
-	if err := checkSchema(ctx, db, &r, len(evs)); err != nil {
-		return r, evs, err
-	}
-	checkLog(ctx, db, &r)
-	return r, evs, nil
+	return r, evs, checkBeside(ctx, db, &r, len(evs))
 }
