@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -88,12 +89,19 @@ func TestAMoveCopiesOnlyWhatItChanges(t *testing.T) {
 	b := newMoveBench(t)
 	allocs, bytes := b.perMove(200)
 	t.Logf("a move: %.1f allocations, %.0f bytes", allocs, bytes)
+	mostAllocs, mostBytes := 83.0, 6150.0
+	if runtime.GOOS != "linux" {
+		// the looks at the -wal around the commit take os.Stat's FileInfo
+		// or the path's C string there (store/loglook_unix_test.go); these
+		// bounds were measured on Linux only
+		mostAllocs, mostBytes = mostAllocs+4, mostBytes+600
+	}
 	for _, tc := range []struct {
 		name      string
 		got, most float64
 	}{
-		{"a move allocates at most 83 times", allocs, 83},
-		{"a move allocates at most 6,150 bytes", bytes, 6150},
+		{fmt.Sprintf("a move allocates at most %v times", mostAllocs), allocs, mostAllocs},
+		{fmt.Sprintf("a move allocates at most %v bytes", mostBytes), bytes, mostBytes},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.got > tc.most {

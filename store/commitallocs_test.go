@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -28,9 +30,13 @@ func TestAnUpdateOfOneEventAllocatesWithinItsBudget(t *testing.T) {
 	}
 	appendOne()
 	got := testing.AllocsPerRun(100, appendOne)
-	t.Run("an Update of one event allocates at most 24 times", func(t *testing.T) {
-		if got > 24 {
-			t.Errorf("%v allocations; want at most 24", got)
+	most := 24.0
+	if runtime.GOOS != "linux" {
+		most += 2 // the two looks at the -wal make the path's C string each there (loglook_unix_test.go)
+	}
+	t.Run(fmt.Sprintf("an Update of one event allocates at most %v times", most), func(t *testing.T) {
+		if got > most {
+			t.Errorf("%v allocations; want at most %v", got, most)
 		}
 	})
 	t.Run("the record holds the payload appended", func(t *testing.T) {
