@@ -120,8 +120,13 @@ xdotool() {
 }
 trap 'fail "$(cat "$work/hung" 2>/dev/null)"' USR1
 
-# the screen is 1920×1080; the 1280×800 shots are of a window that size
-Xvfb "$DISPLAY" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# the screen is 1920×1080; the 1280×800 shots are of a window that size.
+# No key repeats before 30 s (-ardelay): xdotool presses and releases a key
+# at once, and only its descheduling under load held one past the usual
+# 660 ms (repeated Escapes closed dialogs; an 'a' of Ctrl+Shift+A repeated
+# into the move field)
+xvfb_opts=(-nolisten tcp -ardelay 30000 -arinterval 30000)
+Xvfb "$DISPLAY" -screen 0 1920x1080x24 "${xvfb_opts[@]}" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -332,7 +337,7 @@ quit_console() {
 		# the window gone and the process running: the quit began and did
 		# not end (Fyne's stop hook, gui.takeStopHook); asking again is moot
 		xdotool getwindowname "$wid" >/dev/null 2>&1 ||
-			fail "the console's window is gone after Ctrl+Q and Enter, and its process still runs (its goroutines are in its log below)"
+			fail "the console's window is gone after Ctrl+Q and Enter, and its process has not ended (its log below: its goroutines, or a panic)"
 		timeout 20 import -window "$wid" "$shots/quit-asked-again-$quit_tries.png" 2>/dev/null || true
 		echo "gui-check: the console still ran after Ctrl+Q and Enter twice; asked a third time (the window then: $shots/quit-asked-again-$quit_tries.png)"
 		xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
@@ -552,7 +557,7 @@ bin/arbiter --db "$work/refused/new.db" match new --title T --player A --player 
 # full screen in time trouble, in English and in German.
 disp2=$((disp + 1))
 while [ -e "/tmp/.X11-unix/X$disp2" ] || [ -e "/tmp/.X$disp2-lock" ]; do disp2=$((disp2 + 1)); done
-Xvfb ":$disp2" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb2.log" 2>&1 &
+Xvfb ":$disp2" -screen 0 1280x800x24 "${xvfb_opts[@]}" >"$work/xvfb2.log" 2>&1 &
 xvfb2_pid=$!
 export DISPLAY=":$disp2"
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
