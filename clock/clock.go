@@ -15,18 +15,21 @@ type Clock struct {
 	ctl  [2]Control // shared, never mutated
 	side [2]sideState
 
-	state state
-	last  time.Time // instant of the last operation; operations before it are refused
+	last time.Time // instant of the last operation; operations before it are refused
 
+	// The one-byte fields side by side, in one word: a Clock is copied
+	// with its game at every move (docs/performance.md, "Move and commit,
+	// thirteenth pass").
+	state state
 	// The open turn: the side whose move is being thought about. The turn stays
 	// open while the clocks are paused, so that the delay not yet used is kept.
 	turnOpen  bool
 	turn      Side
+	turnMeth  Method        // the delay method of this turn, or MethodNone
 	segStart  time.Time     // when turn's clock last started running
 	turnPrev  time.Duration // running time of the turn before segStart (pauses excluded)
 	turnR0    time.Duration // main time at the start of the turn (rebased by corrections)
 	turnDelay time.Duration // the delay D of this turn (0 unless a delay method applies)
-	turnMeth  Method        // the delay method of this turn, or MethodNone
 }
 
 type sideState struct {

@@ -332,7 +332,7 @@ func (s *State) applyMatchNew(e store.Event, p MatchNewPayload) error {
 	}
 	s.Match, s.sharedMatch = m, false
 	s.Games = nil
-	s.owned = nil // games created here belong to this state
+	s.shared = [sharedGames / 64]uint64{} // games created here belong to this state
 	for n := 1; n <= p.Games; n++ {
 		s.Games = append(s.Games, &Game{Number: n, White: m.WhiteOf(n), Black: m.Opponent(m.WhiteOf(n)), State: Scheduled, Result: "*"})
 	}

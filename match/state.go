@@ -275,7 +275,12 @@ type State struct {
 	// nil when none, and in records written before bridges were recorded.
 	Bridge *Bridge
 
-	owned []bool // owned[i]: Games[i] belongs to this state alone and may be modified
+	// shared: bit i (of the first sharedGames games) set while Games[i]
+	// is the game of the state this one was cloned from, which an event
+	// that changes the game copies first (own); in the state, not beside
+	// it, so that a command's working copy is one allocation fewer
+	// (docs/performance.md, "Move and commit, thirteenth pass")
+	shared [sharedGames / 64]uint64
 	// sharedMatch: Match is the state's it was cloned from, which an event
 	// that changes the match copies first (ownMatch)
 	sharedMatch bool
@@ -298,12 +303,17 @@ func (s *State) ownMatch() *Match {
 // with the state this one was cloned from.
 func (s *State) own(n int) *Game {
 	i := n - 1
-	if i < len(s.owned) && !s.owned[i] {
+	if i < sharedGames && s.shared[i/64]&(1<<(i%64)) != 0 {
 		s.Games[i] = s.Games[i].clone()
-		s.owned[i] = true
+		s.shared[i/64] &^= 1 << (i % 64)
 	}
 	return s.Games[i]
 }
+
+// sharedGames is how many games a clone can share with the state it was
+// cloned from (a match has at most maxGames); a record of more has the
+// games past them copied by the clone.
+const sharedGames = 128
 
 // NewState is the state of an empty log.
 func NewState() *State { return &State{Current: -1} }
@@ -446,6 +456,13 @@ func (s *State) clone() *State {
 	c.Games = append([]*Game(nil), s.Games...)
 	c.sharedMatch = s.Match != nil // copied when an event changes it (ownMatch)
 	// Games are cloned lazily, when an event first touches them (own).
-	c.owned = make([]bool, len(s.Games))
+	c.shared = [sharedGames / 64]uint64{}
+	for i := range c.Games {
+		if i >= sharedGames {
+			c.Games[i] = c.Games[i].clone()
+			continue
+		}
+		c.shared[i/64] |= 1 << (i % 64)
+	}
 	return &c
 }

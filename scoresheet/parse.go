@@ -87,8 +87,8 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 	}
 
 	// SAN.
-	g := sanRe.FindStringSubmatch(sanStrip.Replace(s))
-	if g == nil {
+	g, ok := sanFields(sanStrip.Replace(s))
+	if !ok {
 		return nil, notAMove()
 	}
 	pt := chess.Pawn
@@ -118,8 +118,51 @@ func ParseMove(pos *chess.Position, input string) (*chess.Move, error) {
 
 var (
 	longRe = regexp.MustCompile(`^([KQRBNDTLSkqrn]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNDTLSqrbn]?)$`)
-	sanRe  = regexp.MustCompile(`^([KQRBNDTLSkqrn]?)([a-h]?)([1-8]?)([a-h][1-8])=?([QRBNDTLSqrbn]?)$`)
 )
+
+// sanFields is what the regular expression
+//
+//	^([KQRBNDTLSkqrn]?)([a-h]?)([1-8]?)([a-h][1-8])=?([QRBNDTLSqrbn]?)$
+//
+// finds in s (its submatches), without a regular expression:
+// the same submatches, in an array (the regular expression's []string and
+// its matcher's state were 216 bytes of every move entered:
+// docs/performance.md, "Move and commit, thirteenth pass"). The match is
+// unique, so it can be read from the end: a last letter is the promotion's
+// piece, then an optional "=", then the target square, and before it an
+// optional piece letter, file and rank, in that order, and nothing else.
+// TestSANFieldsAreTheRegularExpressions compares the two.
+func sanFields(s string) (g [6]string, ok bool) {
+	rest := s
+	if n := len(rest); n > 0 && strings.IndexByte("QRBNDTLSqrbn", rest[n-1]) >= 0 {
+		g[5], rest = rest[n-1:], rest[:n-1]
+	}
+	if n := len(rest); n > 0 && rest[n-1] == '=' {
+		rest = rest[:n-1]
+	}
+	n := len(rest)
+	if n < 2 || !isFile(rest[n-2]) || !isRank(rest[n-1]) {
+		return g, false
+	}
+	g[4], rest = rest[n-2:], rest[:n-2]
+	if len(rest) > 0 && strings.IndexByte("KQRBNDTLSkqrn", rest[0]) >= 0 {
+		g[1], rest = rest[:1], rest[1:]
+	}
+	if len(rest) > 0 && isFile(rest[0]) {
+		g[2], rest = rest[:1], rest[1:]
+	}
+	if len(rest) > 0 && isRank(rest[0]) {
+		g[3], rest = rest[:1], rest[1:]
+	}
+	if rest != "" {
+		return g, false
+	}
+	g[0] = s
+	return g, true
+}
+
+func isFile(c byte) bool { return 'a' <= c && c <= 'h' }
+func isRank(c byte) bool { return '1' <= c && c <= '8' }
 
 // stripAnnotations removes check and mate signs, "e.p." and move
 // annotations from the end of s.
