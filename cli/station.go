@@ -134,6 +134,12 @@ func runStationServe(r *runner, a *args) error {
 		if err := newMatchCA(r.ctx, r.g.DB, name); err != nil {
 			return err
 		}
+		if creds, err := readCreds(r.g.DB); err == nil && !r.inPlay {
+			// the CA's anchor outside the record (branch hanchor): the
+			// record takes its CA from itself, so a record re-made under a
+			// CA of a forger's own verifies unless checked against this
+			fmt.Fprintf(r.env.Stderr, "arbiter: the match's CA: %s\n(write it down beside the match id and the arbiter's key: 'arbiter verify --ca CA' checks that the record's stations were certified by this CA; FILE.station/credentials.json and every invitation hold its certificate too)\n", match.HexBlocks(caInFile(creds.CA)))
+		}
 	}
 	if listen != "" {
 		sf.Listen = listen

@@ -56,6 +56,8 @@ const (
 	CodeNoMatchNew            Code = "record-check-no-match-new"
 	CodeNoMatchID             Code = "record-check-no-match-id"
 	CodeOtherMatch            Code = "record-check-other-match"
+	CodeNoCA                  Code = "record-check-no-ca"
+	CodeOtherCA               Code = "record-check-other-ca"
 	CodeShorter               Code = "record-check-shorter"
 	CodeNotFollowing          Code = "record-check-not-following"
 	// Found while the record is open (App.Watch): a signature row checked
@@ -120,6 +122,8 @@ var problems = phrase.Table[Code]{
 	CodeNoMatchNew:            "the record has no match.new, so it has no match id to check",
 	CodeNoMatchID:             "event %d (%s) carries no match id (the record was made before match ids were recorded), so its match id cannot be checked: check it against the arbiter's key and a head written down instead",
 	CodeOtherMatch:            "event %d (%s) records the match id %s, not %s it is checked against (it is another match)",
+	CodeNoCA:                  "the record carries no CA of the match's stations (none of its claims of authority certifies a station's key), so it is not anchored to the CA it is checked against (it was never served by stations with their credentials, or it was re-made without them)",
+	CodeOtherCA:               "event %d (%s) anchors the stations' keys to the CA %s, not to the CA %s it is checked against (the record was re-made under another CA)",
 	CodeShorter:               "the record is shorter than the events it was checked with",
 	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
 	CodeSignatureEdited:       "event %d (%s) has a %s signature that is not the one checked before (the signature row was edited)",

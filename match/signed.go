@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -156,6 +158,10 @@ type RecordReport struct {
 	// are certified by the match's CA (stationkey.go; 0: none is, a record
 	// of one machine or made before branch hcert, checked as before).
 	StationsCertifiedFrom int64
+	// StationsCA is the fingerprint (SHA-256 of its certificate, hex) of
+	// the match's CA anchored at StationsCertifiedFrom ("" for none):
+	// 'verify --ca' checks it (CheckCA).
+	StationsCA string
 }
 
 // Anchors are what a record is checked against besides itself, each
@@ -164,6 +170,11 @@ type RecordReport struct {
 // digits: a prefix will do) and the match id (MatchIDDigits hex digits).
 type Anchors struct {
 	Head, Key, MatchID string
+	// CA is the fingerprint of the match's CA (SHA-256 of its
+	// certificate, 16 to 64 hex digits: a prefix will do), written down
+	// when the first station made it or read from a station's
+	// credentials or an invitation (branch hanchor).
+	CA string
 }
 
 // VerifyRecord checks the whole record of db: the chain (docs/store.md),
@@ -391,6 +402,11 @@ func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, f
 	}
 	if want.MatchID != "" {
 		if r = checkMatchID(r, evs, want.MatchID); !r.OK {
+			return r
+		}
+	}
+	if want.CA != "" {
+		if r = checkCA(r, want.CA, fail); !r.OK {
 			return r
 		}
 	}
@@ -872,6 +888,11 @@ func (k *recordCheck) seal(r *RecordReport) {
 	}
 	r.Seal.ArbiterKeys = k.keys.Registered()
 	r.StationsCertifiedFrom = k.sk.caAt
+	if k.sk.ca != "" {
+		if der, err := base64.StdEncoding.DecodeString(k.sk.ca); err == nil {
+			r.StationsCA = CertFingerprint(der)
+		}
+	}
 	r.Seal.MatchID = k.first.matchID
 }
 
@@ -897,6 +918,31 @@ func checkFirstKey(r RecordReport, want string, fail func(int, Code, ...any) Rec
 		}
 	}
 	return fail(int(first.Seq-1), CodeRekeyed, HexBlocks(first.Fingerprint()), HexBlocks(want))
+}
+
+// checkCA checks that the match's CA, the one the record's first claim
+// carrying a CA anchors (stationkey.go), has the fingerprint want (a
+// prefix of 16 or more hex digits): a record re-made from its start, or
+// from its first claim on, under a CA of the forger's own verifies by
+// itself, since its anchor is taken from itself (branch hanchor).
+func checkCA(r RecordReport, want string, fail func(int, Code, ...any) RecordReport) RecordReport {
+	want = normalHex(want)
+	if r.StationsCA == "" {
+		r.broken(1, "", problem(CodeNoCA))
+		return r
+	}
+	if len(want) >= 16 && strings.HasPrefix(r.StationsCA, want) {
+		return r
+	}
+	return fail(int(r.StationsCertifiedFrom-1), CodeOtherCA, HexBlocks(r.StationsCA), HexBlocks(want))
+}
+
+// CertFingerprint is a certificate's fingerprint as verify prints and
+// '--ca' takes it: SHA-256 of its DER, hex (what 'openssl x509
+// -fingerprint -sha256' prints, without the colons).
+func CertFingerprint(der []byte) string {
+	h := sha256.Sum256(der)
+	return hex.EncodeToString(h[:])
 }
 
 // checkMatchID checks the match id of match.new against want.
