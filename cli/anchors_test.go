@@ -294,3 +294,60 @@ func TestVerifyCAHoldsOnlyForTheCAWrittenDown(t *testing.T) {
 		}
 	})
 }
+
+// TestVerifyFindsTheArbitersHeadDeletedAndSaysWhatNoSignatureCovers
+// (branch hanchor): deleting the arbiter's latest head signature with
+// sqlite3 left a record that verified to his head before (exit 0); now
+// verify names the event whose head was deleted. Deleting the last
+// events with their signatures leaves an earlier record that verifies, as
+// nothing in a file can tell a prefix of it from the record then: verify
+// says so plainly on every protected record, naming the head to compare,
+// and 'verify --head' with the head printed before fails.
+func TestVerifyFindsTheArbitersHeadDeletedAndSaysWhatNoSignatureCovers(t *testing.T) {
+	db := protectedMatch(t)
+	head, errs, code := arb(t, db, "verify")
+	head = strings.TrimSpace(head)
+	if code != 0 || !strings.Contains(errs, "nothing in the file vouches for where it ends") || !strings.Contains(errs, "(event 9)") {
+		t.Fatalf("verify of the record: exit %d, %s", code, errs)
+	}
+	copyOf := func(t *testing.T) string {
+		b, err := os.ReadFile(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "copy.db")
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	t.Run("the arbiter's latest head signature deleted is named at its event", func(t *testing.T) {
+		p := copyOf(t)
+		sq := rawOpen(t, p)
+		if _, err := sq.Exec(`DELETE FROM signatures WHERE kind = 'head' AND seq = (SELECT max(seq) FROM signatures WHERE kind = 'head')`); err != nil {
+			t.Fatal(err)
+		}
+		sq.Close()
+		_, errs, code := arb(t, p, "verify")
+		if code != 1 || !strings.Contains(errs, "event 9 (move) ends a command the arbiter signed, and the head he signed with it is not in the record (his head signature was deleted)") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+	})
+	t.Run("the last events deleted with their signatures verify, saying what to compare; --head with the head before fails", func(t *testing.T) {
+		p := copyOf(t)
+		sq := rawOpen(t, p)
+		for _, q := range []string{`DELETE FROM signatures WHERE seq >= 8`, `DELETE FROM events WHERE seq >= 8`} {
+			if _, err := sq.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sq.Close()
+		_, errs, code := arb(t, p, "verify")
+		if code != 0 || !strings.Contains(errs, "compare the head printed above (event 7) with one written down") {
+			t.Errorf("verify: exit %d, %s", code, errs)
+		}
+		if _, errs, code := arb(t, p, "verify", "--head", head); code != 1 {
+			t.Errorf("verify --head: exit %d, %s", code, errs)
+		}
+	})
+}

@@ -628,6 +628,7 @@ func runVerify(r *runner, a *args) error {
 		} else {
 			r.tell("%s", signedHeadLine(s.HeadSeq, rep.Unsigned))
 		}
+		r.tell("%s", endLine(rep.Events))
 		for _, line := range keyHistory(s.ArbiterKeys) {
 			r.tell("%s", line)
 		}
@@ -677,6 +678,16 @@ func signedHeadLine(head, unsigned int64) string {
 		return fmt.Sprintf("the arbiter signed the head at event %d; 1 event after it is signed by its role but not yet by a head", head)
 	}
 	return fmt.Sprintf("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", head, unsigned)
+}
+
+// endLine says plainly what no signature in the file covers (branch
+// hanchor; docs/reliability.md, "The arbiter's latest head signature"):
+// where the record ends. Its last events deleted with the heads signed
+// over them leave an earlier record, which verifies; a head the arbiter
+// signed with a command of his is found missing, one he signed alone is
+// not.
+func endLine(events int64) string {
+	return fmt.Sprintf("nothing in the file vouches for where it ends: its last events deleted with the heads the arbiter signed over them, or a head he signed alone (at an export, or at another station) deleted, leave a record that verifies, so compare the head printed above (event %d) with one written down, printed on a report or shown at another station ('verify --head HEX')", events)
 }
 
 // keyHistory describes the arbiter's keys in the order registered: the

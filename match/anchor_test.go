@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"arbiter/assets"
 )
@@ -67,6 +68,71 @@ func TestARecordReMadeUnderAnotherCAIsRefusedAgainstTheCAWrittenDown(t *testing.
 		}
 		if de := assets.Dictionary("de").Say(r.Why); !strings.Contains(de, "keine CA der Stationen") {
 			t.Errorf("German: %q", de)
+		}
+	})
+}
+
+// TestDeletingAHeadTheArbiterSignedWithHisCommandIsFound (principle 1,
+// branch hanchor): a command given with the arbiter's credential is
+// committed with his signature of the head at its last event, in one
+// transaction, so a record that holds the command without that head had
+// the signature deleted. Before, deleting his latest head signature with
+// sqlite3 left a record that verified to his head before it (only
+// 'verify --head' or the head printed elsewhere told); now verify names
+// the command's last event, in English and German. A head he signed
+// alone (an export's, App.SignHead) deleted is not found: the record then
+// verifies to the head before, which verify's words say plainly (cli).
+func TestDeletingAHeadTheArbiterSignedWithHisCommandIsFound(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		delete string // the head row deleted: its seq, as SQL
+		last   bool   // the seq is the record's last event
+	}{
+		{"his latest head, at the record's last event, deleted", `(SELECT max(seq) FROM signatures WHERE kind = 'head')`, true},
+		{"an earlier head of his, at a move of game 2, deleted", `(SELECT min(seq) FROM signatures WHERE kind = 'head' AND seq > (SELECT min(seq) FROM events WHERE game = 2))`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, evs := protectedRecord(t)
+			if r := verifyFile(t, p, "", ""); !r.OK || r.Seal.HeadSeq != evs[len(evs)-1].Seq {
+				t.Fatalf("the record before: %q, head at %d", r.Problem, r.Seal.HeadSeq)
+			}
+			db := raw(t, p)
+			var seq int64
+			if err := db.QueryRow(`SELECT ` + tc.delete).Scan(&seq); err != nil {
+				t.Fatal(err)
+			}
+			exec(t, db, `DELETE FROM signatures WHERE kind = 'head' AND seq = ?`, seq)
+			db.Close()
+			if tc.last != (seq == evs[len(evs)-1].Seq) {
+				t.Fatalf("deleted the head at %d of %d events", seq, len(evs))
+			}
+			r := verifyFile(t, p, "", "")
+			e := evs[seq-1]
+			want := fmt.Sprintf("event %d (%s) ends a command the arbiter signed, and the head he signed with it is not in the record (his head signature was deleted)", seq, e.Kind)
+			if r.OK || r.Why.Code != string(CodeHeadRemoved) || r.BadSeq != seq || r.Problem != want {
+				t.Fatalf("verify: %v at %d: %q\nwant %q", r.OK, r.BadSeq, r.Problem, want)
+			}
+			if de, wantDE := assets.Dictionary("de").Say(r.Why), fmt.Sprintf("Ereignis %d (%s) beendet einen Befehl, den der Schiedsrichter signiert hat", seq, e.Kind); !strings.HasPrefix(de, wantDE) {
+				t.Errorf("German: %q", de)
+			}
+		})
+	}
+	t.Run("a head he signed alone, at an export, deleted leaves the record verifying to his head before", func(t *testing.T) {
+		f, _, _ := operatorMatch(t)
+		before := f.app.Seal().HeadSeq
+		c := f.as(RoleOperator, 10*time.Second)
+		c.Secret = operatorPass
+		if _, err := f.app.Move(f.ctx, c, "e4", false); err != nil {
+			t.Fatal(err)
+		}
+		seal, err := f.app.SignHead(f.ctx, Cmd{At: f.now, Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}})
+		f.ok(err)
+		if seal.HeadSeq <= before {
+			t.Fatalf("the export signed the head at %d, his command's at %d", seal.HeadSeq, before)
+		}
+		exec(t, raw(t, f.db.Path()), `DELETE FROM signatures WHERE kind = 'head' AND seq = ?`, seal.HeadSeq)
+		if r := checkFile(t, f.db.Path(), Anchors{}); !r.OK || r.Seal.HeadSeq != before {
+			t.Fatalf("verify: %q, head at %d, want %d", r.Problem, r.Seal.HeadSeq, before)
 		}
 	})
 }

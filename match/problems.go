@@ -50,6 +50,7 @@ const (
 	CodeReplayedCommand       Code = "record-check-replayed-command"
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
+	CodeHeadRemoved           Code = "record-check-head-removed"
 	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
 	CodeRekeyed               Code = "record-check-rekeyed"
 	CodeRekeyedLater          Code = "record-check-rekeyed-later"
@@ -116,6 +117,7 @@ var problems = phrase.Table[Code]{
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
 	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",
+	CodeHeadRemoved:           "event %d (%s) ends a command the arbiter signed, and the head he signed with it is not in the record (his head signature was deleted)",
 	CodeNoArbiterKey:          "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)",
 	CodeRekeyed:               "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)",
 	CodeRekeyedLater:          "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed; that key is registered only at event %d, as a later key, and the record is anchored by its first)",

@@ -430,8 +430,52 @@ func (k *recordCheck) walk(r *RecordReport) bool {
 		fail(int(bad-1), CodeHeadMismatch)
 		return false
 	}
+	if k.full {
+		if bad := k.headRemoved(); bad != nil {
+			fail(bad.i, bad.code, bad.args...)
+			return false
+		}
+	}
 	k.seal(r)
 	return true
+}
+
+// headRemoved finds a command the arbiter signed where it was appended
+// whose head signature is not in the record (branch hanchor): such a
+// command is committed with his signature of the head at its last event,
+// in one transaction (App.appendAndSign, since 2026-12-01), so a record
+// that holds the command and not that head had the signature deleted —
+// the arbiter's latest, as a rule, which left the record verifying to his
+// head before. Only in a record with a match id (made after that), and
+// only in the whole check (verify; a running core's watch finds a row
+// deleted as an edit). A head signed at an export, or sent by the
+// arbiter's station after a command given there (a request row), stands
+// alone, and its deletion is not found here (docs/reliability.md, "The
+// arbiter's latest head signature").
+func (k *recordCheck) headRemoved() *badEvent {
+	if k.first == nil {
+		k.first = firstOf(k.evs)
+	}
+	if k.first.matchID == "" {
+		return nil
+	}
+	heads := make(map[int64]bool, len(k.heads))
+	for _, h := range k.heads {
+		heads[h.Seq] = true
+	}
+	var end int64
+	for _, c := range k.cmds {
+		if c.Kind != store.SigCommand || c.Signer != "arbiter" {
+			continue
+		}
+		if last := c.Seq + c.Count - 1; !heads[last] && (end == 0 || last < end) && last <= int64(k.evs.len()) {
+			end = last
+		}
+	}
+	if end == 0 {
+		return nil
+	}
+	return bad(int(end-1), CodeHeadRemoved)
 }
 
 // fail names the event at index i in r as the first that does not hold,
