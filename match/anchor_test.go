@@ -136,3 +136,39 @@ func TestDeletingAHeadTheArbiterSignedWithHisCommandIsFound(t *testing.T) {
 		}
 	})
 }
+
+// TestASignatureRowEditedInAFieldItsKindDoesNotCarryIsFound (principle 1,
+// branch hanchor, found in the attacker's pass with sqlite3): a station's
+// or a head signature's row names no command, signer, station or request
+// and covers one event, a command's names no request. Nothing reads those
+// fields, so verify passed a row edited in them (exit 0); now it names the
+// row's event and kind, in English and German.
+func TestASignatureRowEditedInAFieldItsKindDoesNotCarryIsFound(t *testing.T) {
+	for _, tc := range []struct {
+		name, kind, set string
+	}{
+		{"a head signature's signer set", "head", "signer = 'operator'"},
+		{"a head signature's command id set", "head", "cmd = 'x'"},
+		{"a head signature's count set", "head", "count = 3"},
+		{"a station signature's station set", "station", "station = key"},
+		{"a station signature's count set", "station", "count = 2"},
+		{"a command signature's request set", "command", "request = '{}'"},
+	} {
+		t.Run(tc.name+" is found", func(t *testing.T) {
+			p, evs := protectedRecord(t)
+			seq := evs[len(evs)-2].Seq // an event of an arbiter's command, before the last
+			if tc.kind == "head" {
+				seq = evs[len(evs)-1].Seq
+			}
+			exec(t, raw(t, p), `UPDATE signatures SET `+tc.set+` WHERE seq = ? AND kind = ?`, seq, tc.kind)
+			r := verifyFile(t, p, "", "")
+			want := fmt.Sprintf("event %d (%s) has a %s signature row with a field a row of its kind does not carry (the row was edited)", seq, evs[seq-1].Kind, tc.kind)
+			if r.OK || r.Why.Code != string(CodeSignatureFields) || r.Problem != want {
+				t.Fatalf("verify: %v %q\nwant %q", r.OK, r.Problem, want)
+			}
+			if de := assets.Dictionary("de").Say(r.Why); !strings.Contains(de, "Signaturzeile der Art "+tc.kind) {
+				t.Errorf("German: %q", de)
+			}
+		})
+	}
+}

@@ -51,6 +51,7 @@ const (
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
 	CodeHeadRemoved           Code = "record-check-head-removed"
+	CodeSignatureFields       Code = "record-check-signature-fields"
 	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
 	CodeRekeyed               Code = "record-check-rekeyed"
 	CodeRekeyedLater          Code = "record-check-rekeyed-later"
@@ -118,6 +119,7 @@ var problems = phrase.Table[Code]{
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
 	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",
 	CodeHeadRemoved:           "event %d (%s) ends a command the arbiter signed, and the head he signed with it is not in the record (his head signature was deleted)",
+	CodeSignatureFields:       "event %d (%s) has a %s signature row with a field a row of its kind does not carry (the row was edited)",
 	CodeNoArbiterKey:          "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)",
 	CodeRekeyed:               "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)",
 	CodeRekeyedLater:          "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed; that key is registered only at event %d, as a later key, and the record is anchored by its first)",

@@ -430,6 +430,10 @@ func (k *recordCheck) walk(r *RecordReport) bool {
 		fail(int(bad-1), CodeHeadMismatch)
 		return false
 	}
+	if k.full && k.extra.Seq >= 1 && k.extra.Seq <= int64(k.evs.len()) {
+		fail(int(k.extra.Seq-1), CodeSignatureFields, k.extra.Kind)
+		return false
+	}
 	if k.full {
 		if bad := k.headRemoved(); bad != nil {
 			fail(bad.i, bad.code, bad.args...)
@@ -512,6 +516,25 @@ type recordCheck struct {
 	counted int // signatures found valid at the events, before the heads'
 	// sk: the match's CA and the authority's certified key (stationkey.go)
 	sk stationKeys
+	// extra is the first signature row that carries a field its kind does
+	// not (extraFields; Seq 0: none)
+	extra store.Signature
+}
+
+// extraFields reports whether the signature row s carries a field its kind
+// never does (branch hanchor): a station's and a head signature cover one
+// event and name no command, signer, station or request; a command's names
+// no request. Nothing reads those fields, so an edit of them changed
+// nothing signed, and verify passed the edited row; it is an edit of the
+// file all the same.
+func extraFields(s store.Signature) bool {
+	switch s.Kind {
+	case store.SigStation, store.SigHead:
+		return s.Count != 1 || s.Cmd != "" || s.Signer != "" || s.Station != "" || s.Request != ""
+	case store.SigCommand:
+		return s.Request != ""
+	}
+	return false
 }
 
 // eventView is the record a check walks: the events checked before
@@ -583,6 +606,9 @@ func bad(i int, code Code, a ...any) *badEvent {
 func newRecordCheck(evs []store.Event, sigs []store.Signature, full bool) *recordCheck {
 	k := &recordCheck{evs: eventView{prior: evs}, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{}, full: full, creds: map[string]string{}}
 	for _, s := range sigs {
+		if extraFields(s) && (k.extra.Seq == 0 || s.Seq < k.extra.Seq) {
+			k.extra = s
+		}
 		switch s.Kind {
 		case store.SigCommand, store.SigRequest:
 			k.cmds[s.Seq] = s
