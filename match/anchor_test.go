@@ -172,3 +172,39 @@ func TestASignatureRowEditedInAFieldItsKindDoesNotCarryIsFound(t *testing.T) {
 		})
 	}
 }
+
+// TestARunningCoreSaysWhatTheAttackersPassDidToItsRecord (branch hanchor,
+// the attacker's pass with sqlite3 on a record a core has open): at its
+// next watch, the arbiter's latest head deleted and a signature row edited
+// in a field its kind does not carry are named as verify names them, and
+// the last event deleted with its signatures is the record cut short
+// (record-check-shorter), where the watch said "event 4 () has a command
+// signature that is not the one checked before", the event named gone.
+func TestARunningCoreSaysWhatTheAttackersPassDidToItsRecord(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sql  []string
+		want Code
+	}{
+		{"the arbiter's latest head deleted", []string{`DELETE FROM signatures WHERE kind = 'head' AND seq = (SELECT max(seq) FROM signatures WHERE kind = 'head')`}, CodeHeadRemoved},
+		{"his latest head's signer set", []string{`UPDATE signatures SET signer = 'x' WHERE kind = 'head' AND seq = (SELECT max(seq) FROM signatures WHERE kind = 'head')`}, CodeSignatureFields},
+		{"the last event deleted with its signatures", []string{`DELETE FROM signatures WHERE seq = (SELECT max(seq) FROM events)`, `DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)`}, CodeShorter},
+	} {
+		t.Run(tc.name+" is said at the next watch", func(t *testing.T) {
+			f, pin, _ := operatorMatch(t)
+			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e4", false); err != nil {
+				t.Fatal(err)
+			}
+			f.ok(f.app.Watch(f.ctx))
+			db := raw(t, f.db.Path())
+			for _, q := range tc.sql {
+				exec(t, db, q)
+			}
+			db.Close()
+			f.ok(f.app.Watch(f.ctx))
+			if why := f.app.Why(); why == nil || why.Code != string(tc.want) {
+				t.Fatalf("the watch says %v, want %s", why, tc.want)
+			}
+		})
+	}
+}
