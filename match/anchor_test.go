@@ -1,12 +1,14 @@
 package match
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"arbiter/assets"
+	"arbiter/store"
 )
 
 // servedRecord is a protected match whose first station claimed authority
@@ -204,6 +206,46 @@ func TestARunningCoreSaysWhatTheAttackersPassDidToItsRecord(t *testing.T) {
 			f.ok(f.app.Watch(f.ctx))
 			if why := f.app.Why(); why == nil || why.Code != string(tc.want) {
 				t.Fatalf("the watch says %v, want %s", why, tc.want)
+			}
+		})
+	}
+}
+
+// TestAnAppOpenedOnARecordWithAHeadDeletedOrARowEditedWritesNothing
+// (principle 1, branch hanchor, the attacker's pass: a -wal put beside the
+// closed record with the arbiter's latest head deleted, or its row edited,
+// and a command given): the App's open finds what verify finds, keeps the
+// problem and refuses to append; before, the command was committed onto
+// the record (exit 0), the open checking neither.
+func TestAnAppOpenedOnARecordWithAHeadDeletedOrARowEditedWritesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, sql string
+		want      Code
+	}{
+		{"the arbiter's latest head deleted", `DELETE FROM signatures WHERE kind = 'head' AND seq = (SELECT max(seq) FROM signatures WHERE kind = 'head')`, CodeHeadRemoved},
+		{"his latest head's signer set", `UPDATE signatures SET signer = 'x' WHERE kind = 'head' AND seq = (SELECT max(seq) FROM signatures WHERE kind = 'head')`, CodeSignatureFields},
+	} {
+		t.Run(tc.name+": the open says it and nothing is appended", func(t *testing.T) {
+			p, evs := protectedRecord(t)
+			exec(t, raw(t, p), tc.sql)
+			db, err := store.Open(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			app, err := New(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why := app.Why(); why == nil || why.Code != string(tc.want) {
+				t.Fatalf("the open says %v, want %s", why, tc.want)
+			}
+			now := evs[len(evs)-1].At.Add(time.Minute)
+			if _, err := app.Incident(context.Background(), Cmd{At: now, Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}}, "note", IncidentArgs{Text: "after the edit"}); err == nil {
+				t.Error("a note was appended to the record")
+			}
+			if got, err := db.EventsAfter(context.Background(), 0); err != nil || len(got) != len(evs) {
+				t.Errorf("the record holds %d events, had %d (%v)", len(got), len(evs), err)
 			}
 		})
 	}

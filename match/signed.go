@@ -385,12 +385,30 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 // checkRecordAfter is checkRecord for a record whose first checked events'
 // hashes were verified before (store.VerifyEventsAfter).
 func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, full bool, checked int) RecordReport {
+	return checkRecordRows(evs, sigs, want, full, full, checked)
+}
+
+// checkOpened is the check of a record an App opens (New, StateAt):
+// checkRecord without every signature verified, but with the rows'
+// fields and the heads the arbiter's commands signed (rows), so that a
+// record whose head was deleted while it was closed — in its file or in a
+// -wal put beside it — is never appended to.
+func checkOpened(evs []store.Event, sigs []store.Signature) RecordReport {
+	return checkRecordRows(evs, sigs, Anchors{}, false, true, 0)
+}
+
+// checkRecordRows is checkRecordAfter that also checks the signature rows'
+// fields and the heads the arbiter's commands signed when rows is set
+// (verify's whole check and an App's open: a station's replica, whose
+// heads may come after their events, does not).
+func checkRecordRows(evs []store.Event, sigs []store.Signature, want Anchors, full, rows bool, checked int) RecordReport {
 	var r RecordReport
 	r.VerifyReport = store.VerifyEventsAfter(evs, want.Head, checked)
 	if !r.OK {
 		return r
 	}
 	k := newRecordCheck(evs, sigs, full)
+	k.rows = rows
 	if !k.walk(&r) {
 		return r
 	}
@@ -430,11 +448,11 @@ func (k *recordCheck) walk(r *RecordReport) bool {
 		fail(int(bad-1), CodeHeadMismatch)
 		return false
 	}
-	if k.full && k.extra.Seq >= 1 && k.extra.Seq <= int64(k.evs.len()) {
+	if k.rows && k.extra.Seq >= 1 && k.extra.Seq <= int64(k.evs.len()) {
 		fail(int(k.extra.Seq-1), CodeSignatureFields, k.extra.Kind)
 		return false
 	}
-	if k.full {
+	if k.rows {
 		if bad := k.headRemoved(); bad != nil {
 			fail(bad.i, bad.code, bad.args...)
 			return false
@@ -451,8 +469,10 @@ func (k *recordCheck) walk(r *RecordReport) bool {
 // that holds the command and not that head had the signature deleted —
 // the arbiter's latest, as a rule, which left the record verifying to his
 // head before. Only in a record with a match id (made after that), and
-// only in the whole check (verify; a running core's watch finds a row
-// deleted as an edit). A head signed at an export, or sent by the
+// only in verify's whole check and an App's open (checkOpened; a running
+// core's watch finds a row deleted as an edit), not in a station
+// replica's walk, whose heads may come after their events. A head signed
+// at an export, or sent by the
 // arbiter's station after a command given there (a request row), stands
 // alone, and its deletion is not found here (docs/reliability.md, "The
 // arbiter's latest head signature").
@@ -519,6 +539,9 @@ type recordCheck struct {
 	// extra is the first signature row that carries a field its kind does
 	// not (extraFields; Seq 0: none)
 	extra store.Signature
+	// rows: the rows' fields and the heads of the arbiter's commands are
+	// checked (checkRecordRows)
+	rows bool
 }
 
 // extraFields reports whether the signature row s carries a field its kind
