@@ -108,6 +108,7 @@ type runner struct {
 	note   *phrase.Error      // a recovery note armed for the command, told once it succeeded
 	key    ed25519.PrivateKey // the key read from g.KeyFile
 	warned bool               // the unprotected-match warning was given
+	caNote string             // station serve: the match's CA it made, to write down, said once it serves
 	// readOnly: the command only reads (readOnlyCommands).
 	readOnly bool
 	// roleGiven: --as was given (on the operator's laptop a command

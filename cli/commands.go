@@ -70,8 +70,8 @@ func init() {
 		summary: "Record a fallen flag (observed or claimed, 6.8) and apply 6.9; 'both --order-unknown' records 6.11.", parse: parseFlag, told: toldFlag})
 	register(&command{name: "status", reads: true, roles: rolesRead, usage: "status [--json]",
 		summary: "Show the match and the current game, read at --at (an earlier --at shows the match as it stood then).", run: runStatus})
-	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT] [--match ID]",
-		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's first key must have this fingerprint; --match: the match must have this id.", run: runVerify})
+	register(&command{name: "verify", reads: true, roles: rolesRead, usage: "verify [--head HEX] [--key FINGERPRINT] [--match ID] [--ca FINGERPRINT|FILE]",
+		summary: "Check the hash chain and every signature; print the head. --head: an earlier head must still be in the chain; --key: the arbiter's first key must have this fingerprint; --match: the match must have this id; --ca: the stations' keys must be certified by this CA (its fingerprint, or its certificate's file).", run: runVerify})
 	register(&command{name: "play", writes: true, roles: "each line as its --as says", usage: "play SCRIPT [-v]",
 		summary: "Run a script of 'OFFSET [--as ROLE] COMMAND [ARGS]' lines.", run: runPlay})
 }
@@ -194,7 +194,7 @@ func toldMatchNew(r *runner, _ match.Result) {
 	if c := st.ArbiterCredential(); c != nil {
 		// one line says what to write down and why (before, "(write it
 		// down: …)" and "(write both down: …)" said it twice)
-		r.out("the arbiter's key: %s\n(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)\n", match.HexBlocks(c.Fingerprint()))
+		r.out("the arbiter's key: %s\n(write both down on paper, away from this computer: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file; a record re-made from its start under another key verifies without them)\n", match.HexBlocks(c.Fingerprint()))
 	}
 }
 
@@ -575,6 +575,7 @@ func runVerify(r *runner, a *args) error {
 	head, _ := a.take("head")
 	key, _ := a.take("key")
 	id, _ := a.take("match")
+	ca, caGiven := a.take("ca")
 	if err := a.done("verify", 0); err != nil {
 		return err
 	}
@@ -590,7 +591,14 @@ func runVerify(r *runner, a *args) error {
 	if id != "" && (len(id) != match.MatchIDDigits || strings.Trim(id, "0123456789abcdef") != "") {
 		return fmt.Errorf("--match must be the match id as printed by 'arbiter match new' and on the report: %d hexadecimal digits (spaces between them are ignored)", match.MatchIDDigits)
 	}
-	rep, evs, err := match.VerifyRecordRead(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id})
+	if caGiven {
+		fp, err := caAnchor(ca)
+		if err != nil {
+			return err
+		}
+		ca = fp
+	}
+	rep, evs, err := match.VerifyRecordRead(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id, CA: ca})
 	if err != nil {
 		return err
 	}
@@ -620,6 +628,7 @@ func runVerify(r *runner, a *args) error {
 		} else {
 			r.tell("%s", signedHeadLine(s.HeadSeq, rep.Unsigned))
 		}
+		r.tell("%s", endLine(rep.Events))
 		for _, line := range keyHistory(s.ArbiterKeys) {
 			r.tell("%s", line)
 		}
@@ -630,6 +639,9 @@ func runVerify(r *runner, a *args) error {
 		if line := stationKeysLine(rep, claimed); line != "" {
 			r.tell("%s", line)
 		}
+	}
+	if rep.StationsCA != "" {
+		r.tell("the match's CA, which anchors the stations' keys ('verify --ca' checks it): %s", match.HexBlocks(rep.StationsCA))
 	}
 	if s := rep.Seal; s.MatchID != "" {
 		r.tell("the match id is %s ('verify --match' checks it)", match.HexBlocks(s.MatchID))
@@ -666,6 +678,16 @@ func signedHeadLine(head, unsigned int64) string {
 		return fmt.Sprintf("the arbiter signed the head at event %d; 1 event after it is signed by its role but not yet by a head", head)
 	}
 	return fmt.Sprintf("the arbiter signed the head at event %d; %d events after it are signed by their roles but not yet by a head", head, unsigned)
+}
+
+// endLine says plainly what no signature in the file covers (branch
+// hanchor; docs/reliability.md, "The arbiter's latest head signature"):
+// where the record ends. Its last events deleted with the heads signed
+// over them leave an earlier record, which verifies; a head the arbiter
+// signed with a command of his is found missing, one he signed alone is
+// not.
+func endLine(events int64) string {
+	return fmt.Sprintf("nothing in the file vouches for where it ends: its last events deleted with the heads the arbiter signed over them, or a head he signed alone (at an export, or at another station) deleted, leave a record that verifies, so compare the head printed above (event %d) with one written down, printed on a report or shown at another station ('verify --head HEX')", events)
 }
 
 // keyHistory describes the arbiter's keys in the order registered: the

@@ -134,6 +134,14 @@ func runStationServe(r *runner, a *args) error {
 		if err := newMatchCA(r.ctx, r.g.DB, name); err != nil {
 			return err
 		}
+		if creds, err := readCreds(r.g.DB); err == nil {
+			// the CA's anchor outside the record (branch hanchor): the
+			// record takes its CA from itself, so a record re-made under a
+			// CA of a forger's own verifies unless checked against this;
+			// said once the station serves (a record it refuses says
+			// only why)
+			r.caNote = fmt.Sprintf("arbiter: the match's CA: %s\n(write it down beside the match id and the arbiter's key: 'arbiter verify --ca CA' checks that the record's stations were certified by this CA; FILE.station/credentials.json and every invitation hold its certificate too)\n", match.HexBlocks(caInFile(creds.CA)))
+		}
 	}
 	if listen != "" {
 		sf.Listen = listen
@@ -160,6 +168,7 @@ func serveStationFrom(r *runner, sf *stationFile, epoch bool, lock *service.Stat
 	started := func(sf *stationFile, holders int) {
 		if !r.inPlay {
 			fmt.Fprintf(r.env.Stderr, "arbiter: station %s (%s) serves the record %s with %d record holder(s); stop it with Ctrl+C\n", sf.Name, sf.Role, r.g.DB, holders)
+			fmt.Fprint(r.env.Stderr, r.caNote)
 		}
 	}
 	return service.Serve(ctx, r.g.DB, sf, service.ServeOptions{Epoch: epoch, Logf: logf, Started: started, Lock: lock, Now: stationClock})

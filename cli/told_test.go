@@ -314,6 +314,8 @@ func TestMatchNewSaysTheTimeControl(t *testing.T) {
 // match new on a protected match says once what to write down and why: the
 // id and the key, which 'verify --key KEY --match ID' checks. Before, two
 // lines overlapped ("(write it down: …)", then "(write both down: …)").
+// Since branch hanchor it says where to keep them (on paper, away from the
+// computer that holds the record) and why.
 func TestMatchNewSaysOnceWhatToWriteDown(t *testing.T) {
 	for _, c := range []struct {
 		rule  string
@@ -323,7 +325,7 @@ func TestMatchNewSaysOnceWhatToWriteDown(t *testing.T) {
 		{"a protected match: the id, the key and one line on writing both down", []string{"--pin", "correct horse battery"}, []string{
 			"the match id: ",
 			"the arbiter's key: ",
-			"(write both down: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file)",
+			"(write both down on paper, away from this computer: 'arbiter verify --key KEY --match ID' checks the record against them and tells this match from any other, also one made with the same key file; a record re-made from its start under another key verifies without them)",
 		}},
 		{"an unprotected match: the id alone", nil, []string{"the match id: "}},
 	} {

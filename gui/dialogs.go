@@ -315,7 +315,7 @@ const writeDownMatchID = "Write down the match id: 'arbiter verify --match' chec
 // with a button that copies it: every signed report and 'arbiter verify
 // --key' name the key by it.
 func (c *console) fingerprintNote(msg, fp, id string) {
-	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key: every signed report names the key by it, and 'arbiter verify --key' checks it."))
+	text := widget.NewLabel(msg + "\n\n" + translate("Write down the fingerprint of the arbiter's key on paper, away from this computer: every signed report names the key by it, and 'arbiter verify --key' checks it (a record re-made from its start under another key verifies without it)."))
 	text.Wrapping = fyne.TextWrapWord
 	// in two lines of four blocks of eight, as it is written down
 	blocks := strings.Fields(match.HexBlocks(fp))

@@ -239,7 +239,7 @@ func New(ctx context.Context, db *store.DB) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := checkRecord(evs, sigs, Anchors{}, false)
+	rep := checkOpened(evs, sigs)
 	if err := checkSchema(ctx, db, &rep, len(evs)); err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ func StateAt(ctx context.Context, db *store.DB, at time.Time) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r := checkRecord(evs, sigs, Anchors{}, false); !r.OK {
+	if r := checkOpened(evs, sigs); !r.OK {
 		evs = evs[:max(0, min(len(evs), int(r.BadSeq)-1))]
 	}
 	st := NewState()

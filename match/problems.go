@@ -50,12 +50,16 @@ const (
 	CodeReplayedCommand       Code = "record-check-replayed-command"
 	CodeHeadCut               Code = "record-check-head-cut"
 	CodeHeadMismatch          Code = "record-check-head-mismatch"
+	CodeHeadRemoved           Code = "record-check-head-removed"
+	CodeSignatureFields       Code = "record-check-signature-fields"
 	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
 	CodeRekeyed               Code = "record-check-rekeyed"
 	CodeRekeyedLater          Code = "record-check-rekeyed-later"
 	CodeNoMatchNew            Code = "record-check-no-match-new"
 	CodeNoMatchID             Code = "record-check-no-match-id"
 	CodeOtherMatch            Code = "record-check-other-match"
+	CodeNoCA                  Code = "record-check-no-ca"
+	CodeOtherCA               Code = "record-check-other-ca"
 	CodeShorter               Code = "record-check-shorter"
 	CodeNotFollowing          Code = "record-check-not-following"
 	// Found while the record is open (App.Watch): a signature row checked
@@ -114,12 +118,16 @@ var problems = phrase.Table[Code]{
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
 	CodeHeadMismatch:          "event %d (%s) does not match the head the arbiter signed there (the record was rewritten up to this event)",
+	CodeHeadRemoved:           "event %d (%s) ends a command the arbiter signed, and the head he signed with it is not in the record (his head signature was deleted)",
+	CodeSignatureFields:       "event %d (%s) has a %s signature row with a field a row of its kind does not carry (the row was edited)",
 	CodeNoArbiterKey:          "the record carries no arbiter key, so it is not signed by the key it is checked against (it is unprotected or was stripped of its credentials)",
 	CodeRekeyed:               "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed)",
 	CodeRekeyedLater:          "event %d (%s) registers the arbiter key %s, not the key %s it is checked against (the record was re-keyed; that key is registered only at event %d, as a later key, and the record is anchored by its first)",
 	CodeNoMatchNew:            "the record has no match.new, so it has no match id to check",
 	CodeNoMatchID:             "event %d (%s) carries no match id (the record was made before match ids were recorded), so its match id cannot be checked: check it against the arbiter's key and a head written down instead",
 	CodeOtherMatch:            "event %d (%s) records the match id %s, not %s it is checked against (it is another match)",
+	CodeNoCA:                  "the record carries no CA of the match's stations (none of its claims of authority certifies a station's key), so it is not anchored to the CA it is checked against (it was never served by stations with their credentials, or it was re-made without them)",
+	CodeOtherCA:               "event %d (%s) anchors the stations' keys to the CA %s, not to the CA %s it is checked against (the record was re-made under another CA)",
 	CodeShorter:               "the record is shorter than the events it was checked with",
 	CodeNotFollowing:          "event %d (%s) does not follow event %d in the chain (the record was rewritten)",
 	CodeSignatureEdited:       "event %d (%s) has a %s signature that is not the one checked before (the signature row was edited)",

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -156,6 +158,10 @@ type RecordReport struct {
 	// are certified by the match's CA (stationkey.go; 0: none is, a record
 	// of one machine or made before branch hcert, checked as before).
 	StationsCertifiedFrom int64
+	// StationsCA is the fingerprint (SHA-256 of its certificate, hex) of
+	// the match's CA anchored at StationsCertifiedFrom ("" for none):
+	// 'verify --ca' checks it (CheckCA).
+	StationsCA string
 }
 
 // Anchors are what a record is checked against besides itself, each
@@ -164,6 +170,11 @@ type RecordReport struct {
 // digits: a prefix will do) and the match id (MatchIDDigits hex digits).
 type Anchors struct {
 	Head, Key, MatchID string
+	// CA is the fingerprint of the match's CA (SHA-256 of its
+	// certificate, 16 to 64 hex digits: a prefix will do), written down
+	// when the first station made it or read from a station's
+	// credentials or an invitation (branch hanchor).
+	CA string
 }
 
 // VerifyRecord checks the whole record of db: the chain (docs/store.md),
@@ -374,12 +385,30 @@ func checkRecord(evs []store.Event, sigs []store.Signature, want Anchors, full b
 // checkRecordAfter is checkRecord for a record whose first checked events'
 // hashes were verified before (store.VerifyEventsAfter).
 func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, full bool, checked int) RecordReport {
+	return checkRecordRows(evs, sigs, want, full, full, checked)
+}
+
+// checkOpened is the check of a record an App opens (New, StateAt):
+// checkRecord without every signature verified, but with the rows'
+// fields and the heads the arbiter's commands signed (rows), so that a
+// record whose head was deleted while it was closed — in its file or in a
+// -wal put beside it — is never appended to.
+func checkOpened(evs []store.Event, sigs []store.Signature) RecordReport {
+	return checkRecordRows(evs, sigs, Anchors{}, false, true, 0)
+}
+
+// checkRecordRows is checkRecordAfter that also checks the signature rows'
+// fields and the heads the arbiter's commands signed when rows is set
+// (verify's whole check and an App's open: a station's replica, whose
+// heads may come after their events, does not).
+func checkRecordRows(evs []store.Event, sigs []store.Signature, want Anchors, full, rows bool, checked int) RecordReport {
 	var r RecordReport
 	r.VerifyReport = store.VerifyEventsAfter(evs, want.Head, checked)
 	if !r.OK {
 		return r
 	}
 	k := newRecordCheck(evs, sigs, full)
+	k.rows = rows
 	if !k.walk(&r) {
 		return r
 	}
@@ -391,6 +420,11 @@ func checkRecordAfter(evs []store.Event, sigs []store.Signature, want Anchors, f
 	}
 	if want.MatchID != "" {
 		if r = checkMatchID(r, evs, want.MatchID); !r.OK {
+			return r
+		}
+	}
+	if want.CA != "" {
+		if r = checkCA(r, want.CA, fail); !r.OK {
 			return r
 		}
 	}
@@ -414,8 +448,58 @@ func (k *recordCheck) walk(r *RecordReport) bool {
 		fail(int(bad-1), CodeHeadMismatch)
 		return false
 	}
+	if k.rows && k.extra.Seq >= 1 && k.extra.Seq <= int64(k.evs.len()) {
+		fail(int(k.extra.Seq-1), CodeSignatureFields, k.extra.Kind)
+		return false
+	}
+	if k.rows {
+		if bad := k.headRemoved(); bad != nil {
+			fail(bad.i, bad.code, bad.args...)
+			return false
+		}
+	}
 	k.seal(r)
 	return true
+}
+
+// headRemoved finds a command the arbiter signed where it was appended
+// whose head signature is not in the record (branch hanchor): such a
+// command is committed with his signature of the head at its last event,
+// in one transaction (App.appendAndSign, since 2026-12-01), so a record
+// that holds the command and not that head had the signature deleted —
+// the arbiter's latest, as a rule, which left the record verifying to his
+// head before. Only in a record with a match id (made after that), and
+// only in verify's whole check and an App's open (checkOpened; a running
+// core's watch finds a row deleted as an edit), not in a station
+// replica's walk, whose heads may come after their events. A head signed
+// at an export, or sent by the
+// arbiter's station after a command given there (a request row), stands
+// alone, and its deletion is not found here (docs/reliability.md, "The
+// arbiter's latest head signature").
+func (k *recordCheck) headRemoved() *badEvent {
+	if k.first == nil {
+		k.first = firstOf(k.evs)
+	}
+	if k.first.matchID == "" {
+		return nil
+	}
+	heads := make(map[int64]bool, len(k.heads))
+	for _, h := range k.heads {
+		heads[h.Seq] = true
+	}
+	var end int64
+	for _, c := range k.cmds {
+		if c.Kind != store.SigCommand || c.Signer != "arbiter" {
+			continue
+		}
+		if last := c.Seq + c.Count - 1; !heads[last] && (end == 0 || last < end) && last <= int64(k.evs.len()) {
+			end = last
+		}
+	}
+	if end == 0 {
+		return nil
+	}
+	return bad(int(end-1), CodeHeadRemoved)
 }
 
 // fail names the event at index i in r as the first that does not hold,
@@ -452,6 +536,28 @@ type recordCheck struct {
 	counted int // signatures found valid at the events, before the heads'
 	// sk: the match's CA and the authority's certified key (stationkey.go)
 	sk stationKeys
+	// extra is the first signature row that carries a field its kind does
+	// not (extraFields; Seq 0: none)
+	extra store.Signature
+	// rows: the rows' fields and the heads of the arbiter's commands are
+	// checked (checkRecordRows)
+	rows bool
+}
+
+// extraFields reports whether the signature row s carries a field its kind
+// never does (branch hanchor): a station's and a head signature cover one
+// event and name no command, signer, station or request; a command's names
+// no request. Nothing reads those fields, so an edit of them changed
+// nothing signed, and verify passed the edited row; it is an edit of the
+// file all the same.
+func extraFields(s store.Signature) bool {
+	switch s.Kind {
+	case store.SigStation, store.SigHead:
+		return s.Count != 1 || s.Cmd != "" || s.Signer != "" || s.Station != "" || s.Request != ""
+	case store.SigCommand:
+		return s.Request != ""
+	}
+	return false
 }
 
 // eventView is the record a check walks: the events checked before
@@ -523,6 +629,9 @@ func bad(i int, code Code, a ...any) *badEvent {
 func newRecordCheck(evs []store.Event, sigs []store.Signature, full bool) *recordCheck {
 	k := &recordCheck{evs: eventView{prior: evs}, cmds: map[int64]store.Signature{}, stations: map[int64]store.Signature{}, full: full, creds: map[string]string{}}
 	for _, s := range sigs {
+		if extraFields(s) && (k.extra.Seq == 0 || s.Seq < k.extra.Seq) {
+			k.extra = s
+		}
 		switch s.Kind {
 		case store.SigCommand, store.SigRequest:
 			k.cmds[s.Seq] = s
@@ -872,6 +981,11 @@ func (k *recordCheck) seal(r *RecordReport) {
 	}
 	r.Seal.ArbiterKeys = k.keys.Registered()
 	r.StationsCertifiedFrom = k.sk.caAt
+	if k.sk.ca != "" {
+		if der, err := base64.StdEncoding.DecodeString(k.sk.ca); err == nil {
+			r.StationsCA = CertFingerprint(der)
+		}
+	}
 	r.Seal.MatchID = k.first.matchID
 }
 
@@ -897,6 +1011,31 @@ func checkFirstKey(r RecordReport, want string, fail func(int, Code, ...any) Rec
 		}
 	}
 	return fail(int(first.Seq-1), CodeRekeyed, HexBlocks(first.Fingerprint()), HexBlocks(want))
+}
+
+// checkCA checks that the match's CA, the one the record's first claim
+// carrying a CA anchors (stationkey.go), has the fingerprint want (a
+// prefix of 16 or more hex digits): a record re-made from its start, or
+// from its first claim on, under a CA of the forger's own verifies by
+// itself, since its anchor is taken from itself (branch hanchor).
+func checkCA(r RecordReport, want string, fail func(int, Code, ...any) RecordReport) RecordReport {
+	want = normalHex(want)
+	if r.StationsCA == "" {
+		r.broken(1, "", problem(CodeNoCA))
+		return r
+	}
+	if len(want) >= 16 && strings.HasPrefix(r.StationsCA, want) {
+		return r
+	}
+	return fail(int(r.StationsCertifiedFrom-1), CodeOtherCA, HexBlocks(r.StationsCA), HexBlocks(want))
+}
+
+// CertFingerprint is a certificate's fingerprint as verify prints and
+// '--ca' takes it: SHA-256 of its DER, hex (what 'openssl x509
+// -fingerprint -sha256' prints, without the colons).
+func CertFingerprint(der []byte) string {
+	h := sha256.Sum256(der)
+	return hex.EncodeToString(h[:])
 }
 
 // checkMatchID checks the match id of match.new against want.

@@ -34,24 +34,27 @@ const (
 	CodeFaultPoint   Code = "store-fault-point"
 	CodeNotWritten   Code = "store-event-not-written"
 	CodeLogTakesBack Code = "store-log-takes-back"
+	// the file's schema version lowered below its tables' (branch hanchor)
+	CodeVersionEdited Code = "store-schema-version-edited"
 )
 
 // english are the refusals' English words (the shared dictionary's).
 var english = phrase.Table[Code]{
-	CodeForeign:      "the file is not an Arbiter database; open the match's database file",
-	CodeNewerSchema:  "the file was written by a newer version of Arbiter; open it with that version or newer",
-	CodeReadOnly:     "the event log is read-only; open it read-write, or check the file's permissions",
-	CodeDiskFull:     "the disk is full; free some space and try again — nothing of the failed step was written",
-	CodeAppendOnly:   "events are append-only; record a correcting event instead of changing an old one",
-	CodeCorrupt:      "the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board",
-	CodeExists:       "the destination already exists; choose a new file name",
-	CodeEmpty:        "the file holds no event log yet; open it read-write once to create one",
-	CodeNoFolder:     "store: open %s: the folder %s does not exist; create it or choose another place (%v)",
-	CodeNoFile:       "store: open %s read-only: the file does not exist; check the path (%v: %v)",
-	CodeFaultCount:   "count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2",
-	CodeFaultPoint:   "point %q is not one of %s",
-	CodeLogTakesBack: "the -wal file beside %s would change event %d the file holds (another copy's log was put beside it, or the record was edited and the edit not yet copied into the file), and opening it to write would make that final; check it with arbiter verify, or move the -wal file away to open the record as the file holds it, and keep both files for the appeals board",
-	CodeNotWritten:   "the event was not written: the file holds a trigger that Arbiter did not make, which dropped it; nothing of the command was recorded — keep the file as it is for the appeals board and continue from a backup",
+	CodeForeign:       "the file is not an Arbiter database; open the match's database file",
+	CodeNewerSchema:   "the file was written by a newer version of Arbiter; open it with that version or newer",
+	CodeReadOnly:      "the event log is read-only; open it read-write, or check the file's permissions",
+	CodeDiskFull:      "the disk is full; free some space and try again — nothing of the failed step was written",
+	CodeAppendOnly:    "events are append-only; record a correcting event instead of changing an old one",
+	CodeCorrupt:       "the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board",
+	CodeExists:        "the destination already exists; choose a new file name",
+	CodeEmpty:         "the file holds no event log yet; open it read-write once to create one",
+	CodeNoFolder:      "store: open %s: the folder %s does not exist; create it or choose another place (%v)",
+	CodeNoFile:        "store: open %s read-only: the file does not exist; check the path (%v: %v)",
+	CodeFaultCount:    "count %q is not a whole number of at least 1; write POINT:N, e.g. after-insert:2",
+	CodeFaultPoint:    "point %q is not one of %s",
+	CodeLogTakesBack:  "the -wal file beside %s would change event %d the file holds (another copy's log was put beside it, or the record was edited and the edit not yet copied into the file), and opening it to write would make that final; check it with arbiter verify, or move the -wal file away to open the record as the file holds it, and keep both files for the appeals board",
+	CodeVersionEdited: "the file says its schema is of version %d, but its tables are of version %d: the version in its header was changed by another program, and nothing was written to it; keep it as it is for the appeals board and continue from a backup",
+	CodeNotWritten:    "the event was not written: the file holds a trigger that Arbiter did not make, which dropped it; nothing of the command was recorded — keep the file as it is for the appeals board and continue from a backup",
 }
 
 // RefusalCodes lists the store's refusals.

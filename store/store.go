@@ -376,6 +376,45 @@ func inspectSQL(ctx context.Context, path string) (appID uint32, uv, objects int
 	return uint32(id), uv, objects, nil
 }
 
+// schemaHeld is the schema version the tables of the file at path show
+// (read-only): 2 with the heartbeat, 3 with the signatures, 4 with their
+// request column, 5 with the events' receipts; 0 for none of them.
+func schemaHeld(ctx context.Context, path string) (int, error) {
+	// read as immutable, leaving no -wal or -shm beside the file, unless a
+	// log lies beside it already (whose pages may hold the schema)
+	mode := "immutable=1"
+	if walHasContent(path) {
+		mode = "_pragma=busy_timeout(5000)"
+	}
+	d, err := dsn(path, "mode=ro", mode, "_pragma=query_only(1)")
+	if err != nil {
+		return 0, err
+	}
+	db, err := sql.Open("sqlite", d)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var events, signatures string
+	var heartbeat int
+	if err := db.QueryRowContext(ctx, `SELECT coalesce((SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'events'), ''),
+		coalesce((SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'signatures'), ''),
+		(SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'heartbeat')`).Scan(&events, &signatures, &heartbeat); err != nil {
+		return 0, err
+	}
+	switch {
+	case strings.Contains(events, "received_ns"):
+		return 5, nil
+	case strings.Contains(signatures, "request"):
+		return 4, nil
+	case signatures != "":
+		return 3, nil
+	case heartbeat > 0:
+		return 2, nil
+	}
+	return 0, nil
+}
+
 // Open opens the event log at path read-write, creating it if absent, and
 // migrates it to the schema this binary knows.
 //
@@ -393,6 +432,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if existing && version < SchemaVersion() {
+		// a schema version lowered by another program (PRAGMA
+		// user_version) would have the migrations run again over the
+		// tables they made: one failed with "table signatures already
+		// exists", after a backup left beside the file (branch hanchor)
+		if held, err := schemaHeld(ctx, path); err == nil && held > version {
+			release()
+			return nil, fmt.Errorf("store: open %s: %w", path, refuse(CodeVersionEdited, version, held))
+		}
 		if _, err := backupBeforeMigration(ctx, path, version); err != nil {
 			release()
 			return nil, fmt.Errorf("store: open %s: back up before migrating: %w", path, err)
