@@ -273,9 +273,25 @@ func (c *console) verifyRecord() {
 	switch s := rep.Seal; {
 	case !s.Protected:
 		msg += "\n" + translate("Unprotected match: the events are unsigned, so only the hash chain was checked.")
-	case s.Signed:
-		// --key pins the first key (docs/store.md); after a rotation it is not the current one
-		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.FirstKey()))
+	case !s.Signed:
+		msg += "\n" + translate("This older record has an arbiter PIN but no signatures: only the hash chain was checked.")
+	default:
+		// --key pins the first key (docs/store.md); after a rotation it is
+		// not the current one: both are said, as 'arbiter verify' says them
+		msg += "\n" + tr("%d signatures verified.", rep.Signatures)
+		if first := s.FirstKey(); first != "" {
+			msg += "\n" + tr("The arbiter's first key, which anchors the record ('arbiter verify --key' checks it):\n%s", match.HexBlocks(first))
+			if s.ArbiterKey != "" && s.ArbiterKey != first {
+				msg += "\n" + tr("The arbiter's key now (it replaced the first):\n%s", match.HexBlocks(s.ArbiterKey))
+			}
+		}
+	}
+	// the match id tells this match from any other, even one made with
+	// the same key file: the appeals board compares it with the paper
+	if id := rep.Seal.MatchID; id != "" {
+		msg += "\n" + tr("The match id ('arbiter verify --match' checks it):\n%s", match.HexBlocks(id))
+	} else if rep.Events > 0 {
+		msg += "\n" + translate("This record has no match id (it was made before match ids were recorded), so 'arbiter verify --match' fails on it.")
 	}
 	c.info(translate("The record verifies"), msg)
 }
