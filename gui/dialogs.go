@@ -819,13 +819,7 @@ func (c *console) about() {
 // quit closes the console. With a clock running it asks first; the clock is
 // never stopped by quitting (the record keeps time; reopening resumes it).
 func (c *console) quit() {
-	closeNow := func() {
-		if c.audience != nil {
-			c.audience.win.Close()
-		}
-		_ = c.core.Closing(c.ctx, c.now())
-		c.cfg.quit()
-	}
+	closeNow := c.closeNow
 	if g := c.game(); g != nil && g.Live() {
 		if _, running := g.Clock.Running(); running {
 			d := dialog.NewConfirm(translate("Quit while a clock runs?"),
@@ -844,6 +838,31 @@ func (c *console) quit() {
 		}
 	}
 	closeNow()
+}
+
+// closeNow closes the console without asking: the audience display goes,
+// the heartbeat says the console closed (so its next start notes no crash:
+// match.App.Closing) and the app quits, which closes the record (Run).
+func (c *console) closeNow() {
+	if c.audience != nil {
+		c.audience.win.Close()
+	}
+	_ = c.core.Closing(c.ctx, c.now())
+	c.cfg.quit()
+}
+
+// closeWhenDone closes the console as its window's close does, without
+// the question a running clock asks (the clock runs on in the record),
+// when done is closed: Run's context, which main cancels at SIGINT or
+// SIGTERM (Ctrl+C in the terminal of 'make run'), where the process died
+// with the signal and its next start said the console was gone (crashed
+// or killed). It returns when stop is closed (the console closed).
+func (c *console) closeWhenDone(done, stop <-chan struct{}) {
+	select {
+	case <-done:
+		c.ui(c.closeNow)
+	case <-stop:
+	}
 }
 
 func layoutSpacer() fyne.CanvasObject { return layout.NewSpacer() }
