@@ -402,7 +402,14 @@ func (twoColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 // refusalSlot keeps the room of lines lines of bold text under the move
 // field, whatever it shows: a refusal shown there never moves the board (a
 // longer one scrolls).
-type refusalSlot struct{ lines int }
+type refusalSlot struct {
+	lines int
+	// shown are the labels the slot's scroll shows, stacked in a
+	// lineStack (nil: the scroll takes the whole slot): the scroll ends
+	// where a line would be cut, so that a line is read whole or not
+	// at all (its top peeked in under a refusal of two lines)
+	shown []*widget.Label
+}
 
 func (l *refusalSlot) height() float32 {
 	return refusalSlotHeight(l.lines, theme.TextSize(), theme.LineSpacing(), theme.InnerPadding())
@@ -416,13 +423,86 @@ func refusalSlotHeight(lines int, size, ls, ip float32) float32 {
 }
 
 func (l *refusalSlot) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	h := wholeLines(l.shown, size.Height)
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
+		o.Resize(fyne.NewSize(size.Width, h))
 	}
 }
 
+// wholeLines is the height up to which labels stacked in a lineStack show
+// whole lines within height: the top of the first line that would be cut
+// at height, else height.
+func wholeLines(labels []*widget.Label, height float32) float32 {
+	ip := theme.InnerPadding()
+	y, first := float32(0), true
+	for _, l := range labels {
+		if !l.Visible() {
+			continue
+		}
+		if !first {
+			y += lineStackGap()
+		}
+		first = false
+		lh := l.MinSize().Height
+		line := fyne.MeasureText("M", theme.TextSize(), l.TextStyle).Height
+		for top := y + ip; line > 0 && top+line <= y+lh-ip+0.5; top += line {
+			if top+line > height+0.5 {
+				return max(min(top, height), 0)
+			}
+		}
+		y += lh
+	}
+	return height
+}
+
 func (l *refusalSlot) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, l.height()) }
+
+// lineStack stacks labels of the same text size whose lines follow one
+// another as the lines of one label do: the next label's first line stands
+// a line spacing under the last line of the one above, their inner
+// paddings overlapping, so that the refusal's line and the notice's fill
+// the refusal slot's two lines exactly (refusalSlotHeight). A hidden
+// label takes no room.
+type lineStack struct{}
+
+// lineStackGap is how far a label in a lineStack reaches into the one
+// above it (negative: an overlap).
+func lineStackGap() float32 { return theme.LineSpacing() - 2*theme.InnerPadding() }
+
+func (lineStack) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y, first := float32(0), true
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		if !first {
+			y += lineStackGap()
+		}
+		first = false
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h
+	}
+}
+
+func (lineStack) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var w, h float32
+	first := true
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		if !first {
+			h += lineStackGap()
+		}
+		first = false
+		m := o.MinSize()
+		w, h = max(w, m.Width), h+m.Height
+	}
+	return fyne.NewSize(w, h)
+}
 
 // boardColumn places the board at the top of its column, the move field
 // under it and the slot of the refusal and the notice under that, taking
