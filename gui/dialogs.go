@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -906,7 +905,7 @@ func (c *console) newNote(title, msg string) *dialog.CustomDialog {
 // newQuestion is a question answered Yes or No, with no icon, as
 // dialog.NewConfirm asks it.
 func (c *console) newQuestion(title, msg string, callback func(bool)) *dialog.ConfirmDialog {
-	d := dialog.NewCustomConfirm(title, lang.L("Yes"), lang.L("No"), noteLabel(msg), callback, c.win)
+	d := dialog.NewCustomConfirm(title, translate("Yes"), translate("No"), noteLabel(msg), callback, c.win)
 	c.fitNote(d, msg)
 	return d
 }

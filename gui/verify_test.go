@@ -382,7 +382,9 @@ func TestTheVerifyDialogGivesTheFirstKeyAndTheMatchID(t *testing.T) {
 			}
 			h.c.do(actVerify)
 			got := topDialogTexts(h.c)
-			if want := tc.wantMatch + match.HexBlocks(rep.Seal.MatchID); !strings.Contains(got, want) {
+			// the values stand under their words, a head and a key in two
+			// lines of four blocks, as 'Match created' shows them
+			if want := tc.wantMatch + hexLines(rep.Seal.MatchID); !strings.Contains(got, want) {
 				t.Errorf("the dialog does not give the match id %q:\n%s", want, got)
 			}
 			if tc.wantKey == "" {
@@ -391,8 +393,11 @@ func TestTheVerifyDialogGivesTheFirstKeyAndTheMatchID(t *testing.T) {
 				}
 				return
 			}
-			if want := tc.wantKey + match.HexBlocks(rep.Seal.FirstKey()); !strings.Contains(got, want) {
+			if want := tc.wantKey + hexLines(rep.Seal.FirstKey()); !strings.Contains(got, want) {
 				t.Errorf("the dialog does not give the first key %q:\n%s", want, got)
+			}
+			if want := hexLines(rep.Head); !strings.Contains(got, want) || strings.Count(want, "\n") != 1 {
+				t.Errorf("the dialog does not give the head %q in two lines:\n%s", want, got)
 			}
 		})
 	}
