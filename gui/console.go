@@ -371,9 +371,9 @@ func (c *console) build() {
 	// under the move field, in a slot of a fixed height, a refusal of what
 	// was entered and the notice of what is due now (White to move, a
 	// fallen flag): the board never moves for them (a longer text scrolls)
-	slot := &refusalSlot{lines: 2, shown: []*widget.Label{c.moveErr, c.notice}}
+	slot := &refusalSlot{lines: 2}
 	c.moveErr.Hide() // shown with a refusal
-	// the notice's lines follow the refusal's as the lines of one text
+	// the notice's lines follow the refusal's closer than in a box
 	// (lineStack): two labels in a box, each with its padding, took more
 	// than the slot's two lines, and the notice's line was cut in half
 	// under a refusal of one line

@@ -402,14 +402,7 @@ func (twoColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 // refusalSlot keeps the room of lines lines of bold text under the move
 // field, whatever it shows: a refusal shown there never moves the board (a
 // longer one scrolls).
-type refusalSlot struct {
-	lines int
-	// shown are the labels the slot's scroll shows, stacked in a
-	// lineStack (nil: the scroll takes the whole slot): the scroll ends
-	// where a line would be cut, so that a line is read whole or not
-	// at all (its top peeked in under a refusal of two lines)
-	shown []*widget.Label
-}
+type refusalSlot struct{ lines int }
 
 func (l *refusalSlot) height() float32 {
 	return refusalSlotHeight(l.lines, theme.TextSize(), theme.LineSpacing(), theme.InnerPadding())
@@ -423,52 +416,28 @@ func refusalSlotHeight(lines int, size, ls, ip float32) float32 {
 }
 
 func (l *refusalSlot) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	h := wholeLines(l.shown, size.Height)
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
-		o.Resize(fyne.NewSize(size.Width, h))
+		o.Resize(size)
 	}
-}
-
-// wholeLines is the height up to which labels stacked in a lineStack show
-// whole lines within height: the top of the first line that would be cut
-// at height, else height.
-func wholeLines(labels []*widget.Label, height float32) float32 {
-	ip := theme.InnerPadding()
-	y, first := float32(0), true
-	for _, l := range labels {
-		if !l.Visible() {
-			continue
-		}
-		if !first {
-			y += lineStackGap()
-		}
-		first = false
-		lh := l.MinSize().Height
-		line := fyne.MeasureText("M", theme.TextSize(), l.TextStyle).Height
-		for top := y + ip; line > 0 && top+line <= y+lh-ip+0.5; top += line {
-			if top+line > height+0.5 {
-				return max(min(top, height), 0)
-			}
-		}
-		y += lh
-	}
-	return height
 }
 
 func (l *refusalSlot) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, l.height()) }
 
-// lineStack stacks labels of the same text size whose lines follow one
-// another as the lines of one label do: the next label's first line stands
-// a line spacing under the last line of the one above, their inner
-// paddings overlapping, so that the refusal's line and the notice's fill
-// the refusal slot's two lines exactly (refusalSlotHeight). A hidden
-// label takes no room.
+// lineStack stacks labels of the same text size closer than a box does:
+// the next label's first line stands an inner padding and a line spacing
+// under the last line of the one above (their paddings overlap by one),
+// which is exactly what the refusal slot's two lines (refusalSlotHeight)
+// need for a refusal of one line and the notice's line to stand whole in
+// it, and for the notice's line to stand wholly below it under a refusal
+// of two lines (with a box, the notice's line was cut in half under a
+// refusal of one line; with the labels a line spacing apart, its top
+// peeked in under a refusal of two). A hidden label takes no room.
 type lineStack struct{}
 
 // lineStackGap is how far a label in a lineStack reaches into the one
 // above it (negative: an overlap).
-func lineStackGap() float32 { return theme.LineSpacing() - 2*theme.InnerPadding() }
+func lineStackGap() float32 { return theme.LineSpacing() - theme.InnerPadding() }
 
 func (lineStack) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	y, first := float32(0), true
