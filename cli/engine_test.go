@@ -494,12 +494,14 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	first, laptop := protectedStationAndLaptop(t)
 	// the engine answers its third go with an illegal move; its restart
 	// stops answering at its second (a hang, found by the ping within 5 s
-	// and --hang)
+	// and --hang). --hang also bounds each restart's answer to uci, the
+	// start of a process of this test binary: at 500 ms three starts in a
+	// row at load 18 took longer, and the restarts ran out (5)
 	cue := filepath.Join(t.TempDir(), "cue")
 	if err := os.WriteFile(cue, []byte("go 3 illegal\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := startBridge(t, laptop, "--cmd", fakeEngine("-cue", cue), "--play", "--hang", "500ms", "--restarts", "5")
+	b := startBridge(t, laptop, "--cmd", fakeEngine("-cue", cue), "--play", "--hang", "3s", "--restarts", "5")
 	human := func(ply int) {
 		st := waitPly(t, laptop, ply, 30*time.Second)
 		mustArb(t, first, "--pin", signPIN, "--as", "black", "move", humanReply(st.Game.FEN))
@@ -529,7 +531,7 @@ func TestEngineRunAtTheOperatorsLaptopGivesItsCommandsThroughTheStation(t *testi
 	waitPly(t, laptop, 9, 30*time.Second)
 	b.stop(t, laptop)
 	faults := strings.Join(incidentTexts(t, laptop, match.IncidentTechnicalFault), "\n")
-	for _, want := range []string{"which is not a legal move on ply 5", "did not answer isready within 500ms", "was killed"} {
+	for _, want := range []string{"which is not a legal move on ply 5", "did not answer isready within 3s", "was killed"} {
 		if !strings.Contains(faults, want) {
 			t.Errorf("no technical fault says %q:\n%s", want, faults)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"arbiter/match"
 )
@@ -202,4 +203,35 @@ func TestASignalClosesTheConsoleAsItsWindowsCloseDoes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The console leaves Fyne no stop hook to queue to the UI thread as the
+// app stops (takeStopHook): Fyne 2.7.1 queues it while the thread drains
+// its queue for the last time, and a hook queued late left the process
+// running with its window gone (gui-check's quit flake). The hook, the
+// preferences' last save, runs once Run has returned.
+func TestFyneIsLeftNoStopHookToQueueAndTheConsoleRunsItAfterRun(t *testing.T) {
+	fa := test.NewTempApp(t)
+	// the test app's lifecycle is of the type app.NewWithID's is
+	l, ok := fa.Lifecycle().(interface {
+		OnStopped() func()
+		SetOnStoppedHookExecuted(func())
+	})
+	if !ok {
+		t.Fatalf("Fyne's lifecycle %T has no stop hook to take: takeStopHook takes nothing, and the quit may hang again", fa.Lifecycle())
+	}
+	saved := 0
+	l.SetOnStoppedHookExecuted(func() { saved++ }) // as app.NewWithID sets it
+	run := takeStopHook(fa)
+	t.Run("Fyne has no hook to queue as the app stops", func(t *testing.T) {
+		if l.OnStopped() != nil {
+			t.Fatal("the lifecycle still has a stop hook, which Fyne queues as the app stops")
+		}
+	})
+	t.Run("the hook taken runs once when the console runs it after Run", func(t *testing.T) {
+		run()
+		if saved != 1 {
+			t.Fatalf("Fyne's stop hook ran %d times, want 1", saved)
+		}
+	})
 }

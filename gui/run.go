@@ -59,6 +59,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		os.Setenv("LANG", l)
 	}
 	setupApp(fa)
+	stopHook := takeStopHook(fa)
 	ts := timesource.New()
 	c := newConsole(ctx, fa, core, config{path: path, role: opts.Role, pin: opts.PIN, now: ts.Now})
 	c.board.geometryFile = os.Getenv("ARBITER_GUI_GEOMETRY")
@@ -104,6 +105,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		c.focusMove()
 	}
 	fa.Run()
+	stopHook()
 	close(stop)
 	c.closeEngine()
 	return nil
@@ -214,6 +216,34 @@ func profile() (stop func()) {
 
 // setupApp applies what every console app needs, real or under test: the
 // icon, the translations and the theme.
+// takeStopHook takes Fyne's own stop hook (the preferences' last save,
+// which app.NewWithID sets) from the app's lifecycle and returns it, for
+// the console to run once fa.Run has returned. Fyne 2.7.1 queues that hook
+// to the UI thread as the app stops, while the thread drains its queue one
+// last time and closes it: a hook queued late is never run, the goroutine
+// that queued it waits for ever, and so does Run (Lifecycle.WaitForEvents):
+// the window gone, the process left running. gui-check's quit flake was
+// that (the console's goroutines on SIGQUIT: main in WaitForEvents,
+// Lifecycle.RunEventQueue in runOnMainWithWait; 1 quit in 15 at load 20).
+// With no hook Fyne queues nothing as it stops. The console sets no hook of
+// its own (Lifecycle.SetOnStopped) for the same reason. A lifecycle
+// without these methods (another Fyne) keeps its hook: a no-op is returned.
+func takeStopHook(fa fyne.App) func() {
+	l, ok := fa.Lifecycle().(interface {
+		OnStopped() func()
+		SetOnStoppedHookExecuted(func())
+	})
+	if !ok {
+		return func() {}
+	}
+	hook := l.OnStopped()
+	l.SetOnStoppedHookExecuted(nil)
+	if hook == nil {
+		return func() {}
+	}
+	return hook
+}
+
 func setupApp(fa fyne.App) {
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	if err := loadTranslations(); err != nil {

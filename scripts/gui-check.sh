@@ -99,8 +99,34 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# the screen is 1920×1080; the 1280×800 shots are of a window that size
-Xvfb "$DISPLAY" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Every xdotool call has a time limit (XDOTOOL_LIMIT seconds, 20; a call
+# given a shorter one as 'timeout N xdotool' keeps it): a call that hangs
+# (a window waited for with --sync that never comes, an X server another
+# client holds) fails the check within seconds, saying which call it was,
+# where a hung tool once ate 6.5 minutes. A call in a command substitution
+# tells the script's shell (SIGUSR1), which fails with the same words.
+xdotool() {
+	local rc=0
+	timeout -k 5 "${XDOTOOL_LIMIT:-20}" "$(type -P xdotool)" "$@" || rc=$?
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		local what="xdotool $* did not return within ${XDOTOOL_LIMIT:-20} s"
+		if [ "$BASHPID" = "$$" ]; then
+			fail "$what"
+		fi
+		echo "$what" >"$work/hung"
+		kill -USR1 "$$"
+	fi
+	return "$rc"
+}
+trap 'fail "$(cat "$work/hung" 2>/dev/null)"' USR1
+
+# the screen is 1920×1080; the 1280×800 shots are of a window that size.
+# No key repeats before 30 s (-ardelay): xdotool presses and releases a key
+# at once, and only its descheduling under load held one past the usual
+# 660 ms (repeated Escapes closed dialogs; an 'a' of Ctrl+Shift+A repeated
+# into the move field)
+xvfb_opts=(-nolisten tcp -ardelay 30000 -arinterval 30000)
+Xvfb "$DISPLAY" -screen 0 1920x1080x24 "${xvfb_opts[@]}" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -138,11 +164,23 @@ sleep 1
 
 shot() {
 	sleep 1
+	# import given a window that is gone waits for a click to pick another
+	# (6.5 minutes once, the console's window gone and its process left
+	# running): a gone window is said at once
+	xdotool getwindowname "${2:-$wid}" >/dev/null 2>&1 || fail "the window ${2:-$wid} of the screenshot $1 is gone"
 	timeout 60 import -window "${2:-$wid}" "$shots/$1.png" || fail "the screenshot $1 was not taken within 60 s (import hung or failed)"
 	echo "gui-check: screenshot $shots/$1.png"
 }
 key() { xdotool key --window "$wid" --clearmodifiers "$@"; sleep 0.4; }
-cli() { bin/arbiter --db "$db" "$@"; }
+# a command of the console's program ends within 2 minutes, or the check fails saying which
+cli() {
+	local rc=0
+	timeout -k 5 120 bin/arbiter --db "$db" "$@" || rc=$?
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		fail "arbiter --db $db $* did not end within 120 s"
+	fi
+	return "$rc"
+}
 
 shot 01-new-match-dialog
 key Return # accept the New match dialog with the 1996 defaults
@@ -296,6 +334,10 @@ quit_console() {
 	# (gui.TestCtrlQAndEnterQuitWhateverTheMoveFieldHoldsBehindADialog)
 	if kill -0 "$app_pid" 2>/dev/null; then
 		quit_tries=$((${quit_tries:-0} + 1))
+		# the window gone and the process running: the quit began and did
+		# not end (Fyne's stop hook, gui.takeStopHook); asking again is moot
+		xdotool getwindowname "$wid" >/dev/null 2>&1 ||
+			fail "the console's window is gone after Ctrl+Q and Enter, and its process has not ended (its log below: its goroutines, or a panic)"
 		timeout 20 import -window "$wid" "$shots/quit-asked-again-$quit_tries.png" 2>/dev/null || true
 		echo "gui-check: the console still ran after Ctrl+Q and Enter twice; asked a third time (the window then: $shots/quit-asked-again-$quit_tries.png)"
 		xdotool key --window "$wid" --clearmodifiers ctrl+q 2>/dev/null || true
@@ -528,7 +570,7 @@ bin/arbiter --db "$work/refused/new.db" match new --title T --player A --player 
 # full screen in time trouble, in English and in German.
 disp2=$((disp + 1))
 while [ -e "/tmp/.X11-unix/X$disp2" ] || [ -e "/tmp/.X$disp2-lock" ]; do disp2=$((disp2 + 1)); done
-Xvfb ":$disp2" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb2.log" 2>&1 &
+Xvfb ":$disp2" -screen 0 1280x800x24 "${xvfb_opts[@]}" >"$work/xvfb2.log" 2>&1 &
 xvfb2_pid=$!
 export DISPLAY=":$disp2"
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
@@ -658,7 +700,15 @@ board_shots de LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
 # Match → Stations… with every station: the English record's station, an
 # operator's laptop and a mirror joined to it
 db="$work/board-en.db"
-port=$((20000 + RANDOM % 20000))
+# PORT and PORT+1 below the ports the kernel hands out by itself (to a
+# listen on :0, to an outgoing connection: ip_local_port_range), so that
+# nothing takes them before the station binds them, and free now (ss)
+low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+for _ in $(seq 20); do
+	port=$((10000 + RANDOM % (low - 10002)))
+	command -v ss >/dev/null || break
+	[ -z "$(ss -Htan "( sport = :$port or sport = :$((port + 1)) )" 2>/dev/null)" ] && break
+done
 bin/arbiter --db "$db" station serve --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
 station_pids+=($!)
 for _ in $(seq 150); do cli station status >/dev/null 2>&1 && break; sleep 0.2; done

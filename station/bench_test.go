@@ -3,7 +3,6 @@ package station
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testnet"
 	"arbiter/match"
 	"arbiter/store"
 )
@@ -171,14 +171,7 @@ func BenchmarkRawReplicatedPublishR3(b *testing.B) {
 	percentiles(b, "publish-r3-", d)
 }
 
-func freePortB(b *testing.B) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+func freePortB(b *testing.B) int { return testnet.Port(b) }
 
 func openBenchDB(b *testing.B, path string) *storeDB {
 	db, err := openStore(path)

@@ -143,7 +143,7 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 	}
 	claimed()
 	t.Logf("claimed after %v", time.Since(start))
-	r = submit(t, laptop, pinReq("white", match.Move{Input: "Nf3"}))
+	r = submit(t, laptop, pinReqOn(laptop, "white", match.Move{Input: "Nf3"}))
 	t.Logf("next command committed %v after the authority stopped", time.Since(start))
 	waitFor(t, 10*time.Second, "the laptop has no offset to the new authority", func() bool { _, u := laptop.Offset(); return u >= 0 })
 	// Each moves by at most 50 ms beyond the bounds stated: its own

@@ -87,7 +87,7 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 			t.Fatalf("%s is still a record holder after the new epoch", name)
 		}
 	}
-	r := submit(t, s, pinReq("white", match.Move{Input: "Nf3"}))
+	r := submit(t, s, pinReqOn(s, "white", match.Move{Input: "Nf3"}))
 	if r.Error != "" || !s.Status().CanAppend {
 		t.Fatalf("the survivor does not go on: %+v", r)
 	}

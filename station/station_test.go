@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -16,15 +15,10 @@ import (
 	"arbiter/store"
 )
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort is a port on 127.0.0.1 reserved for the test until it ends
+// (testnet.Port): a port let go before the engine binds it may be taken,
+// and a record holder whose route port was taken never joins its cluster.
+func freePort(t *testing.T) int { t.Helper(); return testnet.Port(t) }
 
 // newRecord makes a record holding a match, as 'arbiter match new' leaves it.
 func newRecord(t testing.TB, path string) {
