@@ -147,6 +147,11 @@ type console struct {
 	// noticeScroll scrolls the refusal and the notice in their slot
 	noticeScroll *container.Scroll
 
+	// beatMu orders the heartbeat's beat (keepUp) and the close (closeNow):
+	// once closed, nothing beats over the heartbeat's "closed"
+	beatMu sync.Mutex
+	closed bool
+
 	title     *widget.Label
 	header    *headerBox     // the title's and the games' rows
 	layout    *consoleLayout // the window's parts

@@ -847,8 +847,23 @@ func (c *console) closeNow() {
 	if c.audience != nil {
 		c.audience.win.Close()
 	}
-	_ = c.core.Closing(c.ctx, c.now())
+	c.markClosed()
 	c.cfg.quit()
+}
+
+// markClosed writes the heartbeat's "closed" once (match.App.Closing) and
+// stops keepUp's beats from writing over it. Run calls it too when Fyne's
+// app stopped by itself: Fyne's driver quits the app at SIGINT and SIGTERM
+// as well, and when it came first the console ended with the heartbeat of
+// a running console (gui-check's SIGINT, one run in two).
+func (c *console) markClosed() {
+	c.beatMu.Lock()
+	defer c.beatMu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	_ = c.core.Closing(c.ctx, c.now())
 }
 
 // closeWhenDone closes the console as its window's close does, without

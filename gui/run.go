@@ -105,6 +105,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		c.focusMove()
 	}
 	fa.Run()
+	c.markClosed() // the app stopped: the window's close, a signal Fyne took, or c.closeNow
 	stopHook()
 	close(stop)
 	c.closeEngine()
@@ -144,7 +145,15 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 			}
 			now := ts.Now()
 			core := c.live.App()
-			c.noteWriteErrorAsync(core.Beat(ctx, now))
+			// no beat once the console closed: it would overwrite the
+			// heartbeat's "closed" (match.App.Closing), and the next start
+			// would say the console was gone (gui-check's SIGINT, after the
+			// merge of the stop hook made the end of Run longer)
+			c.beatMu.Lock()
+			if !c.closed {
+				c.noteWriteErrorAsync(core.Beat(ctx, now))
+			}
+			c.beatMu.Unlock()
 			if d := ts.Suspended(); d > 0 {
 				if err := core.LogSuspend(ctx, now, d); err != nil {
 					c.ui(func() { c.showError(err) })
