@@ -10,7 +10,9 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 	"time"
 
 	"arbiter/cli"
@@ -42,6 +44,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(2)
 	}
+	// Ctrl+C in the terminal (SIGINT) or a SIGTERM closes the console as
+	// its window's close does: the record closed, the heartbeat saying it
+	// closed, where the process died with the signal and its next start
+	// said the console was gone (crashed or killed). A second signal, once
+	// the first was taken, ends the process as before (stop restores the
+	// default).
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	if err := gui.Run(ctx, db, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "arbiter: "+cli.Sentence(err))
 		os.Exit(1)

@@ -491,12 +491,12 @@ func (c *console) drawAnswer(accept bool) {
 		return
 	}
 	// accepting ends the game: one more step, as for a resignation
-	d := dialog.NewConfirm(translate("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), translate(match.Colour(by))), func(ok bool) {
+	d := c.newQuestion(translate("Accept draw"), tr("Record that %s (%s) accepts the draw? The game ends ½–½.", g.Name(by), translate(match.Colour(by))), func(ok bool) {
 		c.onEnter = nil
 		if ok {
 			answer()
 		}
-	}, c.win)
+	})
 	d.SetConfirmText(translate("Accept draw"))
 	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
 	c.onEnter = d.Confirm
@@ -518,12 +518,12 @@ func (c *console) resign(side clock.Side) {
 // confirm asks before an action that ends a game (or overrides a fallen
 // flag); Enter confirms, Escape cancels.
 func (c *console) confirm(title, msg, yes string, f func()) {
-	d := dialog.NewConfirm(title, msg, func(ok bool) {
+	d := c.newQuestion(title, msg, func(ok bool) {
 		c.onEnter = nil
 		if ok {
 			f()
 		}
-	}, c.win)
+	})
 	d.SetConfirmText(yes)
 	c.win.Canvas().Unfocus() // Enter answers the question, not the move field
 	c.onEnter = d.Confirm

@@ -143,6 +143,15 @@ type console struct {
 	moveEntry *moveEntry
 	moveErr   *widget.Label
 	notice    *widget.Label
+
+	// noticeScroll scrolls the refusal and the notice in their slot
+	noticeScroll *container.Scroll
+
+	// beatMu orders the heartbeat's beat (keepUp) and the close (closeNow):
+	// once closed, nothing beats over the heartbeat's "closed"
+	beatMu sync.Mutex
+	closed bool
+
 	title     *widget.Label
 	header    *headerBox     // the title's and the games' rows
 	layout    *consoleLayout // the window's parts
@@ -369,7 +378,12 @@ func (c *console) build() {
 	// fallen flag): the board never moves for them (a longer text scrolls)
 	slot := &refusalSlot{lines: 2}
 	c.moveErr.Hide() // shown with a refusal
-	slotObj := container.New(slot, container.NewVScroll(container.NewVBox(c.moveErr, c.notice)))
+	// the notice's lines follow the refusal's closer than in a box
+	// (lineStack): two labels in a box, each with its padding, took more
+	// than the slot's two lines, and the notice's line was cut in half
+	// under a refusal of one line
+	c.noticeScroll = container.NewVScroll(container.New(lineStack{}, c.moveErr, c.notice))
+	slotObj := container.New(slot, c.noticeScroll)
 	below := &boardColumn{entry: c.moveEntry, slot: slotObj}
 	left := container.New(below, c.board, c.moveEntry, slotObj)
 
@@ -1160,7 +1174,7 @@ func (c *console) showError(err error) {
 
 // info shows a message; Enter closes it.
 func (c *console) info(title, msg string) {
-	d := dialog.NewInformation(title, msg, c.win)
+	var d dialog.Dialog = c.newNote(title, msg)
 	if len(msg) > 400 {
 		// a long note (a 6.9 verdict with a long helpmate) scrolls in a
 		// dialog of a fixed size instead of covering the window

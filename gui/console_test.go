@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
 
@@ -737,3 +739,45 @@ func TestEmptyDatabaseGolden(t *testing.T) {
 // errOf is the refusal of a command given to the core (its result
 // dropped).
 func errOf(_ match.Result, err error) error { return err }
+
+// The console's notes and questions draw no icon: Fyne's information and
+// confirmation dialogs drew theme.InfoIcon or QuestionIcon at the box's
+// top-right corner, reaching a padding out over its edge and under the
+// title; the text still reads whole on one line where it fits.
+func TestANoteOrAQuestionDrawsNoIconOverItsCorner(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		show    func(h *harness)
+		want    string
+		oneLine bool // the text fits one line of the dialog
+	}{
+		{"a note", func(h *harness) { h.c.info("Not done", "a refusal") }, "a refusal", true},
+		{"a question", func(h *harness) { h.c.resign(clock.White) }, "resigns?", true},
+		{"the question before quitting", func(h *harness) {
+			h.quits()
+			h.c.do(actQuit)
+		}, "Quit?", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.humanMoves("e4")
+			tc.show(h)
+			top := h.c.win.Canvas().Overlays().Top()
+			if top == nil || !strings.Contains(topDialogTexts(h.c), tc.want) {
+				t.Fatalf("the dialog says %q, want %q", topDialogTexts(h.c), tc.want)
+			}
+			for _, o := range test.LaidOutObjects(top) {
+				// the buttons' icons are a line high; the dialog's filled
+				// its corner, as high as the title and a line of text
+				if img, ok := o.(*canvas.Image); ok && img.Resource != nil && o.Visible() && o.Size().Height > 2*theme.IconInlineSize() {
+					t.Errorf("the dialog draws an icon (%s) at %v, %v", img.Resource.Name(), o.Position(), o.Size())
+				}
+				if l, ok := o.(*widget.Label); ok && tc.oneLine && strings.Contains(l.Text, tc.want) && l.MinSize().Height > widget.NewLabel("M").MinSize().Height+0.5 {
+					t.Errorf("the text %q wraps though it fits a line", l.Text)
+				}
+			}
+		})
+	}
+}

@@ -819,23 +819,17 @@ func (c *console) about() {
 // quit closes the console. With a clock running it asks first; the clock is
 // never stopped by quitting (the record keeps time; reopening resumes it).
 func (c *console) quit() {
-	closeNow := func() {
-		if c.audience != nil {
-			c.audience.win.Close()
-		}
-		_ = c.core.Closing(c.ctx, c.now())
-		c.cfg.quit()
-	}
+	closeNow := c.closeNow
 	if g := c.game(); g != nil && g.Live() {
 		if _, running := g.Clock.Running(); running {
-			d := dialog.NewConfirm(translate("Quit while a clock runs?"),
+			d := c.newQuestion(translate("Quit while a clock runs?"),
 				translate("A clock is running. Quitting does not stop it: the record keeps time and reopening the console resumes it. Quit?"),
 				func(ok bool) {
 					c.onEnter = nil
 					if ok {
 						closeNow()
 					}
-				}, c.win)
+				})
 			d.SetConfirmText(translate("Quit"))
 			c.win.Canvas().Unfocus()
 			c.onEnter = d.Confirm
@@ -844,6 +838,91 @@ func (c *console) quit() {
 		}
 	}
 	closeNow()
+}
+
+// closeNow closes the console without asking: the audience display goes,
+// the heartbeat says the console closed (so its next start notes no crash:
+// match.App.Closing) and the app quits, which closes the record (Run).
+func (c *console) closeNow() {
+	if c.audience != nil {
+		c.audience.win.Close()
+	}
+	c.markClosed()
+	c.cfg.quit()
+}
+
+// markClosed writes the heartbeat's "closed" once (match.App.Closing) and
+// stops keepUp's beats from writing over it. Run calls it too when Fyne's
+// app stopped by itself: Fyne's driver quits the app at SIGINT and SIGTERM
+// as well, and when it came first the console ended with the heartbeat of
+// a running console (gui-check's SIGINT, one run in two).
+func (c *console) markClosed() {
+	c.beatMu.Lock()
+	defer c.beatMu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	_ = c.core.Closing(c.ctx, c.now())
+}
+
+// closeWhenDone closes the console as its window's close does, without
+// the question a running clock asks (the clock runs on in the record),
+// when done is closed: Run's context, which main cancels at SIGINT or
+// SIGTERM (Ctrl+C in the terminal of 'make run'), where the process died
+// with the signal and its next start said the console was gone (crashed
+// or killed). It returns when stop is closed (the console closed).
+func (c *console) closeWhenDone(done, stop <-chan struct{}) {
+	select {
+	case <-done:
+		c.ui(c.closeNow)
+	case <-stop:
+	}
+}
+
+// A note or a question of the console is Fyne's custom dialog with the
+// text in a centred, wrapped label, where dialog.NewInformation and
+// dialog.NewConfirm drew their icon (theme.InfoIcon, QuestionIcon) at the
+// box's top-right corner, reaching over its edge (Fyne's layout moves it a
+// padding out of the box) and under the title's end: only a custom dialog
+// can be without it. The width is the text dialog's own rule (Fyne's
+// createBeforeShowHook): the text's unwrapped width, at most 600 and 90 %
+// of the window's.
+const noteMaxWidth = 600
+
+// dialogPadWidth is the width a Fyne dialog leaves beside its content
+// (dialog's padWidth).
+const dialogPadWidth = 32
+
+// noteLabel is a note's or a question's text as a text dialog shows it.
+func noteLabel(msg string) *widget.Label {
+	return &widget.Label{Text: msg, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+}
+
+// fitNote gives d the width a text dialog of msg has in c's window, and
+// the height its content needs at that width.
+func (c *console) fitNote(d dialog.Dialog, msg string) {
+	nowrap := widget.NewLabel(msg).MinSize().Width + dialogPadWidth + 2*theme.Padding()
+	w := min(nowrap, noteMaxWidth)
+	if cw := c.win.Canvas().Size().Width; cw > 0 {
+		w = min(w, cw*0.9)
+	}
+	d.Resize(fyne.NewSize(w, 0)) // the height grows to the content's
+}
+
+// newNote is a note with an OK button and no icon (c.info).
+func (c *console) newNote(title, msg string) *dialog.CustomDialog {
+	d := dialog.NewCustom(title, translate("OK"), noteLabel(msg), c.win)
+	c.fitNote(d, msg)
+	return d
+}
+
+// newQuestion is a question answered Yes or No, with no icon, as
+// dialog.NewConfirm asks it.
+func (c *console) newQuestion(title, msg string, callback func(bool)) *dialog.ConfirmDialog {
+	d := dialog.NewCustomConfirm(title, translate("Yes"), translate("No"), noteLabel(msg), callback, c.win)
+	c.fitNote(d, msg)
+	return d
 }
 
 func layoutSpacer() fyne.CanvasObject { return layout.NewSpacer() }

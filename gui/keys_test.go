@@ -83,3 +83,38 @@ func TestTheMoveFieldAndDialogsAnswerTheKeyboard(t *testing.T) {
 		}
 	})
 }
+
+// The German console names the keys of a shortcut as the rest of its texts
+// do, Strg+ and Umschalt+ (Strg+Umschalt+D in the notice of a draw offer),
+// in the dialog of keys and shortcuts and in a flag's button; the English
+// console says Ctrl+ and Shift+. Fyne draws the menus' own labels (Ctrl+ in
+// every language: docs/console.md).
+func TestTheKeysOfAShortcutAreNamedInTheConsolesLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name, language string
+		want, wantNot  []string
+	}{
+		{"English says Ctrl+ and Shift+", "en", []string{"Ctrl+Q ", "Ctrl+Shift+F "}, []string{"Strg+", "Umschalt+"}},
+		{"German says Strg+ and Umschalt+", "de", []string{"Strg+Q ", "Strg+Umschalt+F "}, []string{"Ctrl+", "Shift+"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actShortcuts)
+			got := topDialogTexts(h.c)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the dialog of keys and shortcuts lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("the dialog of keys and shortcuts says %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package gui
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -10,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"arbiter/match"
 )
 
 // shownAt lays the console out at text size scale in a window of screen
@@ -152,6 +155,68 @@ func TestARefusalUnderTheMoveFieldNeverMovesTheLayout(t *testing.T) {
 				if before[i] != after[i] {
 					t.Errorf("the refusal moved the layout: %v became %v", before, after)
 					break
+				}
+			}
+		})
+	}
+}
+
+// A refusal under the move field and the notice under it are read whole at
+// the console's default size (1280×800, 100 %): a refusal of one line and
+// the notice's line both stand inside the slot, the notice's line no
+// longer cut in half (two labels in a box, each with its padding, took
+// more than the slot's two lines); a refusal of two lines stands whole in
+// it, and no line is ever cut: a line is inside the slot or below it.
+func TestARefusalAndTheNoticeUnderItAreReadWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name, language, move string
+		press                bool // White presses first
+		noticeShown          bool // the notice's line fits beside the refusal
+	}{
+		{"a refusal of one line and the notice both stand inside", "en", "Ke5", true, true},
+		{"in German too", "de", "Ke5", true, true},
+		{"a refusal of two lines stands whole, the notice's line below it", "en", "e4", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.language == "de" {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			shownAt(h, fyne.NewSize(1280, 800), 1)
+			h.ft.advance(3 * time.Second)
+			if tc.press {
+				h.key(defaultKeyLeft) // the notice says to enter the move
+			} else {
+				h.c.do(actMovePresses) // press first: a move typed alone is refused in two lines
+			}
+			h.c.moveEntry.SetText(tc.move)
+			h.c.moveEntry.OnSubmitted(tc.move)
+			h.c.win.Content().Refresh()
+			if h.c.moveErr.Text == "" || !h.c.moveErr.Visible() || h.c.notice.Text == "" {
+				t.Fatalf("refusal %q, notice %q: want both", h.c.moveErr.Text, h.c.notice.Text)
+			}
+			abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+			top := abs(h.c.noticeScroll).Y
+			bottom := top + h.c.noticeScroll.Size().Height
+			// a label's text stands inside its inner padding
+			ip := theme.InnerPadding()
+			lines := func(l *widget.Label) (float32, float32) {
+				y := abs(l).Y
+				return y + ip, y + l.Size().Height - ip
+			}
+			for _, l := range []struct {
+				name  string
+				label *widget.Label
+				whole bool
+			}{{"the refusal", h.c.moveErr, true}, {"the notice", h.c.notice, tc.noticeShown}} {
+				from, to := lines(l.label)
+				switch {
+				case l.whole && (from < top || to > bottom+0.5):
+					t.Errorf("%s %q stands at %.1f–%.1f, the slot shows %.1f–%.1f: not whole", l.name, l.label.Text, from, to, top, bottom)
+				case !l.whole && from < bottom-0.5:
+					t.Errorf("%s %q begins at %.1f, inside the slot (%.1f–%.1f), where it cannot stand whole", l.name, l.label.Text, from, top, bottom)
 				}
 			}
 		})

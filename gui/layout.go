@@ -424,6 +424,55 @@ func (l *refusalSlot) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l *refusalSlot) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, l.height()) }
 
+// lineStack stacks labels of the same text size closer than a box does:
+// the next label's first line stands an inner padding and a line spacing
+// under the last line of the one above (their paddings overlap by one),
+// which is exactly what the refusal slot's two lines (refusalSlotHeight)
+// need for a refusal of one line and the notice's line to stand whole in
+// it, and for the notice's line to stand wholly below it under a refusal
+// of two lines (with a box, the notice's line was cut in half under a
+// refusal of one line; with the labels a line spacing apart, its top
+// peeked in under a refusal of two). A hidden label takes no room.
+type lineStack struct{}
+
+// lineStackGap is how far a label in a lineStack reaches into the one
+// above it (negative: an overlap).
+func lineStackGap() float32 { return theme.LineSpacing() - theme.InnerPadding() }
+
+func (lineStack) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y, first := float32(0), true
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		if !first {
+			y += lineStackGap()
+		}
+		first = false
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h
+	}
+}
+
+func (lineStack) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var w, h float32
+	first := true
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		if !first {
+			h += lineStackGap()
+		}
+		first = false
+		m := o.MinSize()
+		w, h = max(w, m.Width), h+m.Height
+	}
+	return fyne.NewSize(w, h)
+}
+
 // boardColumn places the board at the top of its column, the move field
 // under it and the slot of the refusal and the notice under that, taking
 // the height that is left (the slot's minimum where there is none).

@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -153,6 +155,54 @@ func TestAHeldEscapeThatClosedADialogCallsNobody(t *testing.T) {
 			t.Fatalf("a fresh press recorded %d calls in all, want 2", n)
 		}
 	})
+}
+
+// Ctrl+C in the terminal of 'make run' (SIGINT) or a SIGTERM closes the
+// console as its window's close does (main cancels Run's context; Run's
+// closeWhenDone): the app quits without the question a running clock
+// asks, and the heartbeat says the console closed, so that its next start
+// says it was closed, not gone (crashed or killed). Before, the process
+// died with the signal and the next start logged a crash.
+func TestASignalClosesTheConsoleAsItsWindowsCloseDoes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		signal bool // the context is done (a signal came)
+		want   string
+	}{
+		{"a signal closes it and its next start says it was closed", true, "the console was closed for"},
+		{"without one it runs on, and a start after its end says it was gone", false, "the console was gone (crashed or killed) for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("acm1996", "")
+			h.c.do(actStartGame)
+			h.humanMoves("e4")
+			if err := h.core.Beat(h.ctx, h.ft.Now()); err != nil {
+				t.Fatal(err)
+			}
+			quits := h.quits()
+			done, stop := make(chan struct{}), make(chan struct{})
+			ended := make(chan struct{})
+			go func() {
+				h.c.closeWhenDone(done, stop)
+				close(ended)
+			}()
+			if tc.signal {
+				close(done)
+			} else {
+				close(stop)
+			}
+			<-ended
+			h.ui.run() // what the signal queued on the UI thread
+			if want := map[bool]int{true: 1, false: 0}[tc.signal]; *quits != want {
+				t.Fatalf("the console quit %d times, want %d (the dialog on top: %q)", *quits, want, topDialogTexts(h.c))
+			}
+			note, err := h.core.CheckRecovery(h.ctx, h.ft.Now().Add(time.Minute), false)
+			if err != nil || note == nil || !strings.Contains(note.Error(), tc.want) {
+				t.Errorf("the next start says %v (%v), want %q", note, err, tc.want)
+			}
+		})
+	}
 }
 
 // The console leaves Fyne no stop hook to queue to the UI thread as the

@@ -269,15 +269,64 @@ func (c *console) verifyRecord() {
 		c.info(translate("The record does not verify"), tr("%s. Keep this file as it is and tell the appeals board.", capitalFirst(say(rep.Why))))
 		return
 	}
-	msg := tr("%d events; the chain is intact. Fingerprint (head):\n%s\nWrite it on the scoresheet; 'arbiter verify --head' checks it later.", rep.Events, match.HexBlocks(rep.Head))
+	// the words, and under each the value to compare with the paper, in
+	// blocks of eight as 'Match created' shows them to be written down
+	// (before, the head wrapped with its last block alone on a line)
+	box := container.NewVBox()
+	say := func(text string) {
+		l := widget.NewLabel(text)
+		l.Wrapping = fyne.TextWrapWord
+		box.Add(l)
+	}
+	value := func(hex string) {
+		box.Add(widget.NewLabelWithStyle(hexLines(hex), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true}))
+	}
+	say(tr("%d events; the chain is intact. Fingerprint (head):", rep.Events))
+	value(rep.Head)
+	say(translate("Write it on the scoresheet; 'arbiter verify --head' checks it later."))
 	switch s := rep.Seal; {
 	case !s.Protected:
-		msg += "\n" + translate("Unprotected match: the events are unsigned, so only the hash chain was checked.")
-	case s.Signed:
-		// --key pins the first key (docs/store.md); after a rotation it is not the current one
-		msg += "\n" + tr("%d signatures verified; the arbiter's key is %s ('arbiter verify --key' pins it).", rep.Signatures, match.HexBlocks(s.FirstKey()))
+		say(translate("Unprotected match: the events are unsigned, so only the hash chain was checked."))
+	case !s.Signed:
+		say(translate("This older record has an arbiter PIN but no signatures: only the hash chain was checked."))
+	default:
+		// --key pins the first key (docs/store.md); after a rotation it is
+		// not the current one: both are said, as 'arbiter verify' says them
+		say(tr("%d signatures verified.", rep.Signatures))
+		if first := s.FirstKey(); first != "" {
+			say(translate("The arbiter's first key, which anchors the record ('arbiter verify --key' checks it):"))
+			value(first)
+			if s.ArbiterKey != "" && s.ArbiterKey != first {
+				say(translate("The arbiter's key now (it replaced the first):"))
+				value(s.ArbiterKey)
+			}
+		}
 	}
-	c.info(translate("The record verifies"), msg)
+	// the match id tells this match from any other, even one made with
+	// the same key file: the appeals board compares it with the paper
+	if id := rep.Seal.MatchID; id != "" {
+		say(translate("The match id ('arbiter verify --match' checks it):"))
+		value(id)
+	} else if rep.Events > 0 {
+		say(translate("This record has no match id (it was made before match ids were recorded), so 'arbiter verify --match' fails on it."))
+	}
+	d := dialog.NewCustom(translate("The record verifies"), translate("OK"), box, c.win)
+	d.Resize(fyne.NewSize(noteMaxWidth, 0))
+	d.SetOnClosed(func() { c.onEnter = nil })
+	c.onEnter = d.Hide
+	c.showDialog(d)
+}
+
+// hexLines is a fingerprint in blocks of eight hexadecimal digits, in two
+// lines of four blocks where it has more than four (a head, a key), as it
+// is written down.
+func hexLines(hex string) string {
+	blocks := strings.Fields(match.HexBlocks(hex))
+	if len(blocks) <= 4 {
+		return strings.Join(blocks, " ")
+	}
+	half := (len(blocks) + 1) / 2
+	return strings.Join(blocks[:half], " ") + "\n" + strings.Join(blocks[half:], " ")
 }
 
 // backupDialog writes a consistent copy of the live record (Match → Back up

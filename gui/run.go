@@ -21,10 +21,16 @@ import (
 const appID = "org.arbiter.console"
 
 // Run opens the console on the database at path and blocks until it closes.
+// When ctx is done (main cancels it at SIGINT or SIGTERM) the console
+// closes as its window's close does (closeWhenDone): the record is closed
+// and the next start notes no crash; its own work runs on ctx without the
+// cancel, so that closing still writes.
 // When it runs the station of a station's record and that station is the
 // authority, the station runs what other stations send through the core
 // (match.App.Do), as every face does.
 func Run(ctx context.Context, path string, opts service.Global) error {
+	done := ctx.Done()
+	ctx = context.WithoutCancel(ctx)
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("gui: create the database folder %s: %w", dir, err)
@@ -89,6 +95,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 
 	stop := make(chan struct{})
 	go c.keepUp(ctx, path, replica, ts, stop)
+	go c.closeWhenDone(done, stop)
 
 	c.win.SetMaster()
 	c.win.Show()
@@ -98,6 +105,7 @@ func Run(ctx context.Context, path string, opts service.Global) error {
 		c.focusMove()
 	}
 	fa.Run()
+	c.markClosed() // the app stopped: the window's close, a signal Fyne took, or c.closeNow
 	stopHook()
 	close(stop)
 	c.closeEngine()
@@ -137,7 +145,15 @@ func (c *console) keepUp(ctx context.Context, path string, replica bool, ts *tim
 			}
 			now := ts.Now()
 			core := c.live.App()
-			c.noteWriteErrorAsync(core.Beat(ctx, now))
+			// no beat once the console closed: it would overwrite the
+			// heartbeat's "closed" (match.App.Closing), and the next start
+			// would say the console was gone (gui-check's SIGINT, after the
+			// merge of the stop hook made the end of Run longer)
+			c.beatMu.Lock()
+			if !c.closed {
+				c.noteWriteErrorAsync(core.Beat(ctx, now))
+			}
+			c.beatMu.Unlock()
 			if d := ts.Suspended(); d > 0 {
 				if err := core.LogSuspend(ctx, now, d); err != nil {
 					c.ui(func() { c.showError(err) })

@@ -97,18 +97,22 @@ var shortcuts = map[actionID]fyne.Shortcut{
 	actEngine:       ctrl(fyne.KeyH),
 }
 
-// shortcutText is how a shortcut is written in the docs and the help dialog.
+// shortcutText is how a shortcut is written in the help dialog, a flag's
+// notice and button, in the console's language (the docs write it in English).
 func shortcutText(s fyne.Shortcut) string {
 	cs, ok := s.(*desktop.CustomShortcut)
 	if !ok || cs == nil {
 		return ""
 	}
+	// the keys' names in the console's language (German Strg+,
+	// Umschalt+), as its texts name them; Fyne's menus draw their own
+	// (Ctrl+, not to be changed: docs/console.md)
 	t := ""
 	if cs.Modifier&fyne.KeyModifierShortcutDefault != 0 {
-		t += "Ctrl+"
+		t += translate("Ctrl+")
 	}
 	if cs.Modifier&fyne.KeyModifierShift != 0 {
-		t += "Shift+"
+		t += translate("Shift+")
 	}
 	k := string(cs.KeyName)
 	switch cs.KeyName {

@@ -344,3 +344,61 @@ func TestARunningConsoleFindsAnEditOfAnOldEventAtItsNextPoll(t *testing.T) {
 		}
 	})
 }
+
+// The Verify dialog gives what an appeals board compares with the paper the
+// arbiter signed: the record's first key (its fingerprint, which
+// 'arbiter verify --key' checks) and the match id ('arbiter verify
+// --match'), in the words the command line's verify uses, in English and
+// in German; an unprotected match has no key but its id.
+func TestTheVerifyDialogGivesTheFirstKeyAndTheMatchID(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		german    bool
+		secret    string
+		wantKey   string // the words before the first key ("": no key said)
+		wantMatch string // the words before the match id
+	}{
+		{"a protected match gives its first key and its id", false, secret,
+			"The arbiter's first key, which anchors the record ('arbiter verify --key' checks it):\n",
+			"The match id ('arbiter verify --match' checks it):\n"},
+		{"an unprotected match gives its id", false, "", "",
+			"The match id ('arbiter verify --match' checks it):\n"},
+		{"the German console gives both in German", true, secret,
+			"Der erste Schlüssel des Schiedsrichters, der die Aufzeichnung verankert ('arbiter verify --key' prüft ihn):\n",
+			"Die Kennung des Wettkampfs ('arbiter verify --match' prüft sie):\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.german {
+				inGerman(t)
+			}
+			h := newHarness(t, match.RoleArbiter, tc.secret)
+			h.newMatch("acm1996", tc.secret)
+			h.c.do(actStartGame)
+			h.ft.advance(3 * time.Second)
+			h.typeMove("e4")
+			rep, err := match.VerifyRecord(h.ctx, h.core.DB(), "", "")
+			if err != nil || !rep.OK || rep.Seal.MatchID == "" {
+				t.Fatalf("the record: %+v, %v", rep, err)
+			}
+			h.c.do(actVerify)
+			got := topDialogTexts(h.c)
+			// the values stand under their words, a head and a key in two
+			// lines of four blocks, as 'Match created' shows them
+			if want := tc.wantMatch + hexLines(rep.Seal.MatchID); !strings.Contains(got, want) {
+				t.Errorf("the dialog does not give the match id %q:\n%s", want, got)
+			}
+			if tc.wantKey == "" {
+				if strings.Contains(got, "key") {
+					t.Errorf("the dialog of an unprotected match names a key:\n%s", got)
+				}
+				return
+			}
+			if want := tc.wantKey + hexLines(rep.Seal.FirstKey()); !strings.Contains(got, want) {
+				t.Errorf("the dialog does not give the first key %q:\n%s", want, got)
+			}
+			if want := hexLines(rep.Head); !strings.Contains(got, want) || strings.Count(want, "\n") != 1 {
+				t.Errorf("the dialog does not give the head %q in two lines:\n%s", want, got)
+			}
+		})
+	}
+}

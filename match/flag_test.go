@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,10 @@ var flagRules = []struct {
 		r.wantResult(t, "0-1", "time forfeit")
 		if v.Side != clock.White || !strings.Contains(v.Reason, "Black's flag was claimed, but White's fell first") {
 			t.Errorf("verdict %+v", v)
+		}
+		// the instant the first flag fell is said once in the sentence
+		if n := len(regexp.MustCompile(`\d:\d\d:\d\d\.\d{3}`).FindAllString(v.Reason, -1)); n != 1 {
+			t.Errorf("the verdict names %d instants, want the first flag's once: %q", n, v.Reason)
 		}
 		r.wantClocks(t, "0:00:00", "0:00:00")
 		r.wantLog(t, since, `flag "side":"white" & "claimed":"black" & "fell_at":"`+rfcAt(90*sec)+`"`, `game.end "result":"0-1"`)

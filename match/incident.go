@@ -316,7 +316,10 @@ func judgeFlag(m *Match, g *Game, side clock.Side, f clock.Flag, claimed clock.S
 	// decides, then why
 	said := func(verdict string, why *phrase.Error) {
 		if claimed != side {
-			why = phrase.Errorf("%s's flag was claimed, but %s's fell first, at %s, and decides (6.8). %s", colour(claimed), colour(side), m.Instant(f.At), why)
+			// why names the instant the flag fell: said once (before,
+			// "…fell first, at 15:01:30.000 EST, and decides (6.8).
+			// White's flag fell at 15:01:30.000 EST …")
+			why = phrase.Errorf("%s's flag was claimed, but %s's fell first and decides (6.8). %s", colour(claimed), colour(side), why)
 		}
 		payload.Verdict, payload.Reason, payload.Why = verdict, why.Error(), why
 	}

@@ -35,6 +35,11 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 				continue
 			}
 			row := r.incidentRow(g, in, true)
+			if in.Kind == match.IncidentFlag && in.Seq != 0 {
+				// the game's incident log says the verdict: the
+				// appendix names it, as the result's incident does
+				row[5] = t.f("the verdict on the flag, #%d", in.Seq)
+			}
 			rows = append(rows, append([]string{row[0], eventNumber(in)}, row[1:]...))
 		}
 	}

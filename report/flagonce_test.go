@@ -79,5 +79,23 @@ func TestAFlagVerdictIsSaidOnceWhereAPersonReadsIt(t *testing.T) {
 				t.Errorf("the line does not begin 1…:\n%s", text[i:j])
 			}
 		})
+		t.Run(lang+": the PDF's Result line and appendix name the verdict rather than say it", func(t *testing.T) {
+			text := strings.Join(strings.Fields(strings.Join(pageTexts(t, writePDF(t, st, head, report.PDFOptions{Lang: lang})), " ")), " ")
+			word, result, named, appendix := "can still checkmate", "Result 1-0 (time forfeit) — the verdict on the flag, #", "the verdict on the flag, #", "Rulings, appeals and corrections"
+			if lang == "de" {
+				word, result, named, appendix = "kann noch mattsetzen", "Ergebnis 1-0 (Zeitüberschreitung) — das Urteil über das gefallene Fallblättchen, #", "das Urteil über das gefallene Fallblättchen, #", "Entscheidungen, Einsprüche und Korrekturen"
+			}
+			if n := strings.Count(text, word); n != 1 {
+				t.Errorf("the PDF says the verdict %d times, want once (the incident log):\n%s", n, text)
+			}
+			if !strings.Contains(text, result) {
+				t.Errorf("the Result line does not name the verdict (%q):\n%s", result, text)
+			}
+			k := strings.Index(text, appendix)
+			// the Text column's line breaks before the Rule column's 6.8/6.9
+			if k < 0 || !strings.Contains(strings.Replace(text[k:], " 6.8/6.9", "", 1), named+"4") {
+				t.Errorf("the appendix does not name the verdict (%q):\n%s", named, text)
+			}
+		})
 	}
 }

@@ -94,6 +94,23 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	return row
 }
 
+// flagVerdict names the flag incident whose verdict g ended on, "the
+// verdict on the flag, #4", as the result's incident and the PGN's comment
+// name it, so that the game's Result line and the appendix do not say the
+// verdict again (the incident log says it once); "" when g did not end on
+// a flag's verdict.
+func (t tr) flagVerdict(g *match.Game) string {
+	if g.Reason == "" {
+		return ""
+	}
+	for i := len(g.Incidents) - 1; i >= 0; i-- {
+		if in := g.Incidents[i]; in.Kind == match.IncidentFlag && in.Text == g.Reason && in.Seq != 0 {
+			return t.f("the verdict on the flag, #%d", in.Seq)
+		}
+	}
+	return ""
+}
+
 // eventNumber is the record's event that logged in, as the console's
 // incident log and 'incident appeal --refers' name it: "#14".
 func eventNumber(in match.Incident) string {

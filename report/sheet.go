@@ -56,7 +56,9 @@ func (r *renderer) game(g *match.Game) {
 	switch {
 	case g.Over():
 		res += " (" + t.term(string(g.Termination)) + ")"
-		if g.Reason != "" {
+		if ref := t.flagVerdict(g); ref != "" {
+			res += " — " + ref // the incident log says it
+		} else if g.Reason != "" {
 			res += " — " + t.said(g.Reason, g.Why)
 		}
 	default:

@@ -435,7 +435,20 @@ shot 15-light
 key ctrl+shift+v
 shot 16-verify
 key Return
-quit_console
+# Ctrl+C in the terminal of 'make run' (SIGINT) closes the console as its
+# window's close does, a clock running: it ends with status 0, the heartbeat
+# says it closed (pid -1), and its log tells of no crash
+kill -INT "$app_pid"
+for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app_pid" 2>/dev/null && fail "the console did not close at SIGINT"
+rc=0
+wait "$app_pid" || rc=$?
+app_pid=""
+[ "$rc" = 0 ] || fail "the console ended with status $rc at SIGINT, want 0 (its log: $(tail -3 "$work/app.log"))"
+if command -v sqlite3 >/dev/null; then
+	[ "$(sqlite3 "$db" "select pid from heartbeat")" = "-1" ] || fail "after SIGINT the heartbeat says pid $(sqlite3 "$db" "select pid from heartbeat"), want -1 (closed)"
+fi
+! grep -q -e "^goroutine " -e "^panic" -e "signal: interrupt" "$work/app.log" || fail "the console's log tells of a crash at SIGINT: $(head -5 "$work/app.log")"
 
 # a fallen flag: a 10-second game made with the command line
 db="$work/flag.db"
