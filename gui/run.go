@@ -223,8 +223,6 @@ func profile() (stop func()) {
 	return func() { pprof.StopCPUProfile(); out.Close() }
 }
 
-// setupApp applies what every console app needs, real or under test: the
-// icon, the translations and the theme.
 // takeStopHook takes Fyne's own stop hook (the preferences' last save,
 // which app.NewWithID sets) from the app's lifecycle and returns it, for
 // the console to run once fa.Run has returned. Fyne 2.7.1 queues that hook
@@ -253,6 +251,8 @@ func takeStopHook(fa fyne.App) func() {
 	return hook
 }
 
+// setupApp applies what every console app needs, real or under test: the
+// icon, the translations and the theme.
 func setupApp(fa fyne.App) {
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	if err := loadTranslations(); err != nil {
