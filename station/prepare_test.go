@@ -139,6 +139,17 @@ func (c *preparedCase) seen(t *testing.T) int64 {
 	return seq
 }
 
+// streamDelivers applies the stream's messages of the command (c.last)
+// at the replica, as its consumer would.
+func (c *preparedCase) streamDelivers(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, m := range c.last {
+		if err := c.rep.Apply(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // takesTheStreams checks that the record ends with the stream's messages,
 // byte for byte as they decode, under the stream's command id.
 func (c *preparedCase) takesTheStreams(t *testing.T) {
@@ -179,11 +190,7 @@ func TestTheSendersRecordPreparesItsCommandAndCommitsItOnlyOnTheStreamsBytes(t *
 		if got := c.seen(t); got != int64(c.seq) {
 			t.Fatalf("an outside reader sees event %d before the stream delivered (the record ended at %d)", got, c.seq)
 		}
-		for _, m := range c.last {
-			if err := c.rep.Apply(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
+		c.streamDelivers(t, ctx)
 		if !<-done {
 			t.Fatal("the prepared transaction did not commit")
 		}
@@ -211,11 +218,7 @@ func TestTheSendersRecordPreparesItsCommandAndCommitsItOnlyOnTheStreamsBytes(t *
 				t.Fatal("not altered")
 			}
 			done := c.prepare(t, ctx, raw)
-			for _, m := range c.last {
-				if err := c.rep.Apply(ctx, m); err != nil {
-					t.Fatal(err)
-				}
-			}
+			c.streamDelivers(t, ctx)
 			if <-done {
 				t.Fatal("the altered prepared transaction committed")
 			}
@@ -247,11 +250,7 @@ func TestTheSendersRecordPreparesItsCommandAndCommitsItOnlyOnTheStreamsBytes(t *
 		if got := c.seen(t); got != int64(c.seq) {
 			t.Fatalf("the file ends at %d without the stream, want %d", got, c.seq)
 		}
-		for _, m := range c.last {
-			if err := c.rep.Apply(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
+		c.streamDelivers(t, ctx)
 		c.takesTheStreams(t)
 	})
 	t.Run("a prepared transaction the stream does not confirm within its wait is rolled back", func(t *testing.T) {
@@ -278,20 +277,12 @@ func TestTheSendersRecordPreparesItsCommandAndCommitsItOnlyOnTheStreamsBytes(t *
 		if got := c.seen(t); got != int64(c.seq) {
 			t.Fatalf("the file ends at %d without the stream, want %d", got, c.seq)
 		}
-		for _, m := range c.last {
-			if err := c.rep.Apply(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
+		c.streamDelivers(t, ctx)
 		c.takesTheStreams(t)
 	})
 	t.Run("a stream message that comes first leaves nothing to prepare", func(t *testing.T) {
 		c := newPreparedCase(t)
-		for _, m := range c.last {
-			if err := c.rep.Apply(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
+		c.streamDelivers(t, ctx)
 		if c.rep.Prepare(ctx, c.raw()) {
 			t.Fatal("prepared a command the record holds")
 		}
