@@ -180,9 +180,7 @@ func (s *Station) beforeCommit(ctx context.Context, evs []store.Event, sigs []st
 	if p, ok := ctx.Value(keyPublish).(context.Context); ok {
 		pctx = p // the request's own context, which run took off the record's statements
 	}
-	msgs := encodeEvents(id, evs, sigs)
-	s.sendPrepared(ctx, msgs)
-	last, err := s.link.Append(pctx, id, msgs, uint64(evs[0].Seq-1))
+	last, err := s.link.Append(pctx, id, encodeEvents(id, evs, sigs), uint64(evs[0].Seq-1))
 	var dup *DuplicateError
 	switch {
 	case err == nil:
@@ -292,9 +290,6 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		if err == nil {
 			req = s.stamp(req, cmd)
 			rctx := context.WithValue(ctx, keyCommand, req.ID)
-			if req.From != s.cfg.Name && prepInbox(req.Prep) {
-				rctx = context.WithValue(rctx, keyPrep, req.Prep)
-			}
 			if other == "" && cmd != nil {
 				// no other holder to wait for: answered as soon as the
 				// stream holds it (beforeCommit)
@@ -636,7 +631,6 @@ func (s *Station) Submit(ctx context.Context, req Request) (Reply, error) {
 	if _, u := s.Offset(); u > 0 {
 		req.RTT = int64(2 * u)
 	}
-	req.Prep = s.prepInbox
 	return submitHeld(ctx, s.link.nc, req, s.rep, time.Second, heldAnswers(s.link.replicas.Load()))
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"arbiter/internal/phrase"
 	"arbiter/match"
@@ -58,14 +57,6 @@ type Replica struct {
 	// given at another station that is not the one signed), on its events
 	// only, in memory (match.ReplayGuard)
 	guard *match.ReplayGuard
-	// prep is the transaction prepared for the stream's next messages
-	// (Prepare), applying that Apply runs without one: no transaction is
-	// prepared meanwhile.
-	prep     *prepared
-	applying bool
-	// preparedCommits counts the commands committed from a prepared
-	// transaction.
-	preparedCommits atomic.Int64
 }
 
 type pendingEvent struct {
@@ -81,7 +72,6 @@ const (
 	keyClaim                 // an Update that appends a claim
 	keyAnswer                // the *pending request to answer once the stream holds its events
 	keyPublish               // the request's context, for the publish of an Update whose statements run without its end (Station.run)
-	keyPrep                  // the sender's inbox for the command's events as published (Request.Prep)
 )
 
 // AlarmError is raised when an incoming event does not fit the record, or
@@ -345,11 +335,6 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	if err := r.Alarm(); err != nil {
 		return err
 	}
-	taken, done := r.toPrepared(m)
-	if taken {
-		return nil // the transaction prepared for it held it, or committed with it
-	}
-	defer done()
 	batch, err := r.gather(m)
 	if err != nil || batch == nil {
 		return err

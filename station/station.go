@@ -118,8 +118,6 @@ type Station struct {
 	persisted   time.Duration
 	persistedAt time.Time
 	isAuth      bool
-	prepInbox   string                     // where the authority sends this client's commands' events (prepare.go; "": a record holder)
-	preps       chan [][]byte              // those events, for prepareLoop
 	receipts    map[string]receipt         // command id -> its first receipt by any record holder
 	rtts        map[string][]time.Duration // station -> the last round trips this holder measured to it
 	acked       map[string]uint64          // command id -> last seq, acknowledged by the stream
@@ -181,10 +179,6 @@ func Start(ctx context.Context, cfg Config) (*Station, error) {
 	go s.consume()
 	go s.consumeHeads()
 	go s.checkpointLoop(s.rep.changes())
-	if s.eng == nil {
-		s.wg.Add(1)
-		go s.prepareLoop()
-	}
 	if s.eng != nil {
 		if err := s.startHolder(ctx); err != nil {
 			s.Stop()
@@ -227,7 +221,7 @@ func newStation(cfg Config) *Station {
 	}
 	s := &Station{cfg: cfg, beats: map[string]beatSeen{}, beatChanged: make(chan struct{}), receipts: map[string]receipt{}, rtts: map[string][]time.Duration{},
 		acked: map[string]uint64{}, cmds: make(chan queued, 256), busy: make(chan struct{}, 1), ready: make(chan struct{}),
-		epochWanted: make(chan struct{}, 1), preps: make(chan [][]byte, 1)}
+		epochWanted: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Offset != nil {
 		s.frozen, s.timeKnown = *cfg.Offset, true
@@ -342,12 +336,6 @@ func (s *Station) subscribe() error {
 		{SubjectBeat, s.onBeat},
 		// Every station answers the record holders' round-trip measurements.
 		{pingSubject(s.cfg.Name), func(m *nats.Msg) { m.Respond(nil) }},
-	}
-	if s.eng == nil {
-		// a client's record prepares its own commands' transactions
-		// (prepare.go)
-		s.prepInbox = PrepPrefix + nats.NewInbox()[len("_INBOX."):]
-		hs = append(hs, handler{s.prepInbox, s.onPrepared})
 	}
 	if s.eng != nil {
 		hs = append(hs,

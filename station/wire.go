@@ -146,11 +146,6 @@ type Request struct {
 	// instants: a recovery); any other is bounded as a stamp is.
 	AtGiven bool  `json:"at_given,omitempty"`
 	RTT     int64 `json:"rtt_ns,omitempty"`
-	// Prep is the sender's inbox (PrepPrefix and one token) on which the
-	// authority sends the command's events as it publishes them, for the
-	// sender's record to prepare its transaction ("" for none:
-	// docs/stations.md, "The sender prepares its transaction").
-	Prep string `json:"prep,omitempty"`
 }
 
 // RefusalNote is a refused connection or message a record holder's server
