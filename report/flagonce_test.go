@@ -1,8 +1,6 @@
 package report_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,13 +21,7 @@ const blackFlagsScript = `0:00:00 match new --title "T" --player "Anna" --player
 // the comment said it three times and the incident log twice. The line
 // numbers Black's first move "1…Nc6" as the command line and the reports do.
 func TestAFlagVerdictIsSaidOnceWhereAPersonReadsIt(t *testing.T) {
-	dir := t.TempDir()
-	sp := filepath.Join(dir, "s.txt")
-	if err := os.WriteFile(sp, []byte(blackFlagsScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "f.db")
-	runCLI(t, "--db", db, "--at", "1996-02-10T20:00:00Z", "play", sp)
+	db := playScriptAt(t, blackFlagsScript, "1996-02-10T20:00:00Z")
 	st, head := loadState(t, db)
 	g := st.Game(1)
 	verdict := "White can still checkmate, e.g. "

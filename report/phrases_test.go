@@ -22,13 +22,20 @@ const flagScript = `0:00:00 match new --title "T" --player "Anna Schmidt" --play
 // playScript plays a script into a new record and returns its path.
 func playScript(t *testing.T, script string) string {
 	t.Helper()
+	return playScriptAt(t, script, "2024-05-01T13:00:00Z")
+}
+
+// playScriptAt plays a script into a new record, its 0:00:00 at the
+// instant at (RFC 3339), and returns the record's path.
+func playScriptAt(t *testing.T, script, at string) string {
+	t.Helper()
 	dir := t.TempDir()
 	sp := filepath.Join(dir, "s.txt")
 	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "r.db")
-	runCLI(t, "--db", db, "--at", "2024-05-01T13:00:00Z", "play", sp)
+	runCLI(t, "--db", db, "--at", at, "play", sp)
 	return db
 }
 
