@@ -46,22 +46,28 @@ const (
 	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
 	CodeRequestOtherMove      Code = "record-check-request-other-move"
 	CodeSchemaEdited          Code = "record-check-schema-edited"
-	CodeLogTakesBack          Code = "record-check-log-takes-back"
-	CodeReplayedCommand       Code = "record-check-replayed-command"
-	CodeHeadCut               Code = "record-check-head-cut"
-	CodeHeadMismatch          Code = "record-check-head-mismatch"
-	CodeHeadRemoved           Code = "record-check-head-removed"
-	CodeSignatureFields       Code = "record-check-signature-fields"
-	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
-	CodeRekeyed               Code = "record-check-rekeyed"
-	CodeRekeyedLater          Code = "record-check-rekeyed-later"
-	CodeNoMatchNew            Code = "record-check-no-match-new"
-	CodeNoMatchID             Code = "record-check-no-match-id"
-	CodeOtherMatch            Code = "record-check-other-match"
-	CodeNoCA                  Code = "record-check-no-ca"
-	CodeOtherCA               Code = "record-check-other-ca"
-	CodeShorter               Code = "record-check-shorter"
-	CodeNotFollowing          Code = "record-check-not-following"
+	CodeTriggerDropped        Code = "record-check-trigger-dropped"
+	CodeTriggerChanged        Code = "record-check-trigger-changed"
+	// The append-only triggers named in the two above (guardWord).
+	CodeGuardUpdate     Code = "record-check-guard-update"
+	CodeGuardDelete     Code = "record-check-guard-delete"
+	CodeGuardBoth       Code = "record-check-guard-both"
+	CodeLogTakesBack    Code = "record-check-log-takes-back"
+	CodeReplayedCommand Code = "record-check-replayed-command"
+	CodeHeadCut         Code = "record-check-head-cut"
+	CodeHeadMismatch    Code = "record-check-head-mismatch"
+	CodeHeadRemoved     Code = "record-check-head-removed"
+	CodeSignatureFields Code = "record-check-signature-fields"
+	CodeNoArbiterKey    Code = "record-check-no-arbiter-key"
+	CodeRekeyed         Code = "record-check-rekeyed"
+	CodeRekeyedLater    Code = "record-check-rekeyed-later"
+	CodeNoMatchNew      Code = "record-check-no-match-new"
+	CodeNoMatchID       Code = "record-check-no-match-id"
+	CodeOtherMatch      Code = "record-check-other-match"
+	CodeNoCA            Code = "record-check-no-ca"
+	CodeOtherCA         Code = "record-check-other-ca"
+	CodeShorter         Code = "record-check-shorter"
+	CodeNotFollowing    Code = "record-check-not-following"
 	// Found while the record is open (App.Watch): a signature row checked
 	// before that is no longer as it was, and the file under the record's
 	// name that is no longer the one opened, and a -wal or -shm beside it
@@ -114,6 +120,11 @@ var problems = phrase.Table[Code]{
 	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
 	CodeReplayedCommand:       "event %d (%s) is a command the record holds already, at event %d (a signed command or request replayed in another place)",
 	CodeSchemaEdited:          "the record's file holds %s, which Arbiter did not make (its schema was edited by another program)",
+	CodeTriggerDropped:        "the record's file no longer holds what Arbiter made: %s (dropped by another program: since then nothing refused an edit of its events)",
+	CodeTriggerChanged:        "the record's file holds %s in another form than Arbiter made it (made again by another program: since then nothing may have refused an edit of its events)",
+	CodeGuardUpdate:           "its trigger that refuses any change of an event",
+	CodeGuardDelete:           "its trigger that refuses any deletion of an event",
+	CodeGuardBoth:             "its triggers that refuse any change or deletion of an event",
 	CodeLogTakesBack:          "the -wal file beside the record takes back event %d its main file holds, as another copy's log put beside it does, or an edit not yet copied into the file; moved away, it leaves the record as its file holds it",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
