@@ -46,28 +46,22 @@ const (
 	CodeRequestForgedRotation Code = "record-check-request-forged-rotation"
 	CodeRequestOtherMove      Code = "record-check-request-other-move"
 	CodeSchemaEdited          Code = "record-check-schema-edited"
-	CodeTriggerDropped        Code = "record-check-trigger-dropped"
-	CodeTriggerChanged        Code = "record-check-trigger-changed"
-	// The append-only triggers named in the two above (guardWord).
-	CodeGuardUpdate     Code = "record-check-guard-update"
-	CodeGuardDelete     Code = "record-check-guard-delete"
-	CodeGuardBoth       Code = "record-check-guard-both"
-	CodeLogTakesBack    Code = "record-check-log-takes-back"
-	CodeReplayedCommand Code = "record-check-replayed-command"
-	CodeHeadCut         Code = "record-check-head-cut"
-	CodeHeadMismatch    Code = "record-check-head-mismatch"
-	CodeHeadRemoved     Code = "record-check-head-removed"
-	CodeSignatureFields Code = "record-check-signature-fields"
-	CodeNoArbiterKey    Code = "record-check-no-arbiter-key"
-	CodeRekeyed         Code = "record-check-rekeyed"
-	CodeRekeyedLater    Code = "record-check-rekeyed-later"
-	CodeNoMatchNew      Code = "record-check-no-match-new"
-	CodeNoMatchID       Code = "record-check-no-match-id"
-	CodeOtherMatch      Code = "record-check-other-match"
-	CodeNoCA            Code = "record-check-no-ca"
-	CodeOtherCA         Code = "record-check-other-ca"
-	CodeShorter         Code = "record-check-shorter"
-	CodeNotFollowing    Code = "record-check-not-following"
+	CodeLogTakesBack          Code = "record-check-log-takes-back"
+	CodeReplayedCommand       Code = "record-check-replayed-command"
+	CodeHeadCut               Code = "record-check-head-cut"
+	CodeHeadMismatch          Code = "record-check-head-mismatch"
+	CodeHeadRemoved           Code = "record-check-head-removed"
+	CodeSignatureFields       Code = "record-check-signature-fields"
+	CodeNoArbiterKey          Code = "record-check-no-arbiter-key"
+	CodeRekeyed               Code = "record-check-rekeyed"
+	CodeRekeyedLater          Code = "record-check-rekeyed-later"
+	CodeNoMatchNew            Code = "record-check-no-match-new"
+	CodeNoMatchID             Code = "record-check-no-match-id"
+	CodeOtherMatch            Code = "record-check-other-match"
+	CodeNoCA                  Code = "record-check-no-ca"
+	CodeOtherCA               Code = "record-check-other-ca"
+	CodeShorter               Code = "record-check-shorter"
+	CodeNotFollowing          Code = "record-check-not-following"
 	// Found while the record is open (App.Watch): a signature row checked
 	// before that is no longer as it was, and the file under the record's
 	// name that is no longer the one opened, and a -wal or -shm beside it
@@ -90,6 +84,16 @@ const (
 	CodeSignerRole       Code = "record-check-signer-role"
 	CodeSignerPlayer     Code = "record-check-signer-player"
 	CodeCredentialPlayer Code = "record-check-credential-player"
+	// The append-only triggers dropped or made again otherwise by another
+	// program (checkSchema, branch htrust), and which of them (guardWord).
+	CodeTriggerDropped Code = "record-check-trigger-dropped"
+	CodeTriggerChanged Code = "record-check-trigger-changed"
+	CodeGuardUpdate    Code = "record-check-guard-update"
+	CodeGuardDelete    Code = "record-check-guard-delete"
+	CodeGuardBoth      Code = "record-check-guard-both"
+	// Not a problem: what a record that verifies against no anchor from
+	// outside it does not prove (Unanchored).
+	CodeUnanchored Code = "record-check-unanchored"
 )
 
 // problems are the record's problems' English words (the shared
@@ -125,6 +129,7 @@ var problems = phrase.Table[Code]{
 	CodeGuardUpdate:           "its trigger that refuses any change of an event",
 	CodeGuardDelete:           "its trigger that refuses any deletion of an event",
 	CodeGuardBoth:             "its triggers that refuse any change or deletion of an event",
+	CodeUnanchored:            "nothing from outside the file was given to check it against, so this proves only that the file agrees with itself: a record cut short at its end together with its signatures, or made again from its start under other keys, verifies as well; to prove that it is the whole record and the arbiter's, check it against what was written down or printed away from this computer (a head, the arbiter's first key, the match id, the match's CA), or compare it with another station's copy or the live feed's archive",
 	CodeLogTakesBack:          "the -wal file beside the record takes back event %d its main file holds, as another copy's log put beside it does, or an edit not yet copied into the file; moved away, it leaves the record as its file holds it",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
@@ -152,6 +157,16 @@ var problems = phrase.Table[Code]{
 	CodeSignerPlayer:          "player:%s",
 	CodeCredentialPlayer:      "player %s",
 }
+
+// Unanchored says what a record that verifies proves when it was checked
+// against nothing from outside the file (no head, key, match id or CA
+// given: Anchors is empty), and what to bring to prove the rest
+// (docs/reliability.md, "What verify proves from the file alone"): verify
+// says it in each face's words (branch htrust).
+func Unanchored() *phrase.Error { return problem(CodeUnanchored) }
+
+// None tells whether no anchor is given.
+func (a Anchors) None() bool { return a == Anchors{} }
 
 // ProblemCodes lists the record's problems beyond its chain
 // (store.ProblemCodes lists the chain's).
