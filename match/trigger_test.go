@@ -79,3 +79,39 @@ func TestARecordWhoseAppendOnlyTriggerWasDroppedOrChangedDoesNotVerify(t *testin
 		})
 	}
 }
+
+// A running core finds the guard triggers dropped or made again at its
+// next watch, as its open would (branch htrust): the drop moves SQLite's
+// schema_version, and the watch checks the schema when it moved. Before,
+// the console went on appending to a record whose events anyone could
+// then update, and only the next open said it.
+func TestARunningCoreFindsTheAppendOnlyTriggerDroppedAtItsNextWatch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stmts []string
+		want  Code
+	}{
+		{"the update guard dropped", []string{"DROP TRIGGER events_no_update"}, CodeTriggerDropped},
+		{"the delete guard made again doing nothing", []string{"DROP TRIGGER events_no_delete", "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT 1; END"}, CodeTriggerChanged},
+		{"a trigger added", []string{"CREATE TRIGGER sneaky BEFORE INSERT ON events WHEN NEW.kind = 'move' BEGIN SELECT RAISE(IGNORE); END"}, CodeSchemaEdited},
+	} {
+		t.Run(tc.name+" is said at the next watch", func(t *testing.T) {
+			f, pin, _ := operatorMatch(t)
+			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e4", false); err != nil {
+				t.Fatal(err)
+			}
+			f.ok(f.app.Watch(f.ctx))
+			if why := f.app.Why(); why != nil {
+				t.Fatalf("the sound record's watch says %v", why)
+			}
+			outside.SQL(t, f.db.Path(), tc.stmts...)
+			f.ok(f.app.Watch(f.ctx))
+			if why := f.app.Why(); why == nil || why.Code != string(tc.want) {
+				t.Fatalf("the watch says %v, want %s", why, tc.want)
+			}
+			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e5", false); ErrorCode(err) != CodeRecordBroken {
+				t.Fatalf("a move after the edit: %v, want %s", err, CodeRecordBroken)
+			}
+		})
+	}
+}
