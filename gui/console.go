@@ -265,7 +265,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 		cfg.ui = fyne.Do
 	}
 	if cfg.quit == nil {
-		cfg.quit = fa.Quit
+		cfg.quit = quitApp(fa)
 	}
 	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, ui: cfg.ui, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()

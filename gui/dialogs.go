@@ -840,15 +840,33 @@ func (c *console) quit() {
 	closeNow()
 }
 
-// closeNow closes the console without asking: the audience display goes,
-// the heartbeat says the console closed (so its next start notes no crash:
-// match.App.Closing) and the app quits, which closes the record (Run).
+// closeNow closes the console without asking: the audience display's
+// clocks stop ticking, the heartbeat says the console closed (so its next
+// start notes no crash: match.App.Closing) and the app quits (quitApp),
+// which closes the record (Run). No window is closed one by one: the
+// driver's end takes them all with it (quitApp says why).
 func (c *console) closeNow() {
 	if c.audience != nil {
-		c.audience.win.Close()
+		c.audience.disarm()
 	}
 	c.markClosed()
 	c.cfg.quit()
+}
+
+// quitApp is how the console ends the app: through its driver, which ends
+// GLFW with the windows open, never fa.Quit. Fyne 2.7.1's App.Quit closes
+// every window first (Window.Close: closing set, view() nil from then on)
+// and the driver's loop destroys them only after its next poll of GLFW's
+// events; a pointer move in that poll (or after the quit key in the same
+// one) reaches processMouseMoved, and where the cursor's shape changes
+// under the pointer (a game's label in the games row, the hand) it calls
+// view().SetInputMode on nil: the process dies at quit (SIGSEGV, exit 2).
+// The driver's Quit only ends its loop, which terminates GLFW (every
+// window destroyed, no callback after it); a poll before that finds the
+// windows open and handles the move as any other. gui-check's quit race
+// (scripts/gui-check.sh) crashed 10 of 20 quits with fa.Quit.
+func quitApp(fa fyne.App) func() {
+	return func() { fa.Driver().Quit() }
 }
 
 // markClosed writes the heartbeat's "closed" once (match.App.Closing) and
