@@ -37,3 +37,10 @@ func ChartData(g *match.Game) (series [2][]ChartPoint, flags [2]bool) {
 	}
 	return series, flags
 }
+
+// AppendixRows are the rows of the appendix's table of rulings, appeals
+// and corrections of st's games, in lang.
+func AppendixRows(st *match.State, lang string) [][]string {
+	r := &renderer{t: newTr(lang, st.Match), st: st}
+	return r.appendixRows(st.Games)
+}
