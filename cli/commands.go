@@ -630,7 +630,7 @@ func runVerify(r *runner, a *args) error {
 			r.tell("%s", signedHeadLine(s.HeadSeq, rep.Unsigned))
 		}
 		r.tell("%s", endLine(rep.Events))
-		for _, line := range keyHistory(s.ArbiterKeys) {
+		for _, line := range verifyKeyHistory(s.ArbiterKeys, s.ArbiterKey) {
 			r.tell("%s", line)
 		}
 		claimed := false
@@ -714,6 +714,28 @@ func keyHistory(keys []match.ArbiterKey) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("the arbiter's key replaced at event %d (%s), signed by the key it replaces: %s", k.Seq, k.Kind, match.HexBlocks(k.Fingerprint())))
+	}
+	return out
+}
+
+// verifyKeyHistory is keyHistory as verify says it, after the line that
+// named the arbiter's key now (current): that key is not named again, where
+// a key never replaced stood twice in verify's words, once as his key and
+// once as his first.
+func verifyKeyHistory(keys []match.ArbiterKey, current string) []string {
+	out := keyHistory(keys)
+	for i, k := range keys {
+		if current == "" || k.Fingerprint() != current {
+			continue
+		}
+		switch {
+		case i == 0 && len(keys) == 1:
+			out[i] = fmt.Sprintf("that key, never replaced, is the arbiter's first, which anchors the record ('verify --key' checks it) (event %d, %s)", k.Seq, k.Kind)
+		case i == 0:
+			out[i] = fmt.Sprintf("that key is the arbiter's first, which anchors the record ('verify --key' checks it) (event %d, %s)", k.Seq, k.Kind)
+		default:
+			out[i] = fmt.Sprintf("the arbiter's key replaced at event %d (%s), signed by the key it replaces: the key named above, his key now", k.Seq, k.Kind)
+		}
 	}
 	return out
 }

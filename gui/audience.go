@@ -83,9 +83,7 @@ func newAudience(win fyne.Window, feeds [2]clockFeed, ev audienceEvents) *audien
 	right := container.NewBorder(top, nil, nil, nil, a.scroll)
 	win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
 	win.SetOnClosed(func() {
-		for _, cv := range a.clocks {
-			cv.disarm()
-		}
+		a.disarm()
 		ev.onClosed()
 	})
 	cv := win.Canvas()
@@ -177,6 +175,14 @@ func (c *console) forwardRune(r rune) {
 	}
 	c.win.Canvas().Focus(c.moveEntry)
 	c.moveEntry.TypedRune(r)
+}
+
+// disarm stops the display's clocks' timers (its window closed, or the
+// console quitting with it open).
+func (a *audience) disarm() {
+	for _, cv := range a.clocks {
+		cv.disarm()
+	}
 }
 
 func (a *audience) restyle() {

@@ -265,7 +265,7 @@ func newConsole(ctx context.Context, fa fyne.App, core *match.App, cfg config) *
 		cfg.ui = fyne.Do
 	}
 	if cfg.quit == nil {
-		cfg.quit = fa.Quit
+		cfg.quit = quitApp(fa)
 	}
 	c := &console{ctx: ctx, fa: fa, core: core, cfg: cfg, now: cfg.now, after: cfg.after, ui: cfg.ui, pin: cfg.pin, buttons: map[actionID]*actionButton{}}
 	c.loadSettings()
@@ -779,11 +779,12 @@ func logRows(m *match.Match, g *match.Game) []string {
 		if in.Rule != "" {
 			kind += " (" + ruleText(in.Rule) + ")"
 		}
+		// the move written as the PDF's incident log writes it: "1… e5"
 		after := ""
 		if e := g.Follows(in); e != nil && e.Struck {
-			after = tr("after %s (struck out)", localSAN(e.Label())) + "  "
+			after = tr("after %s (struck out)", e.NumberMark()+" "+localSAN(e.SAN)) + "  "
 		} else if e != nil {
-			after = tr("after %s", localSAN(e.Label())) + "  "
+			after = tr("after %s", e.NumberMark()+" "+localSAN(e.SAN)) + "  "
 		}
 		clocks := tr("W %s · B %s", clock.FormatReading(in.WhiteClock.Truncate(time.Second)), clock.FormatReading(in.BlackClock.Truncate(time.Second)))
 		head := fmt.Sprintf("#%d  %s  %s%s  %s · %s", in.Seq, m.LocalTime(in.At, "15:04:05"), after, clocks, who, kind)

@@ -295,10 +295,13 @@ func (c *console) matchCreated(pin string) {
 	cred := c.state().ArbiterCredential()
 	c.afterDialog(func() {
 		if cred == nil {
-			if m.ID != "" {
-				msg += "\n\n" + translate(writeDownMatchID) + "\n" + match.HexBlocks(m.ID)
+			if m.ID == "" {
+				c.info(translate("Match created"), msg)
+				return
 			}
-			c.info(translate("Match created"), msg)
+			text := widget.NewLabel(msg + "\n\n" + translate(writeDownMatchID))
+			text.Wrapping = fyne.TextWrapWord
+			c.noteWith(translate("Match created"), container.NewVBox(text, hexValue(m.ID), c.copyRow(translate("Copy the match id"), m.ID)))
 			return
 		}
 		c.fingerprintNote(msg, cred.Fingerprint(), m.ID)
@@ -321,24 +324,42 @@ func (c *console) fingerprintNote(msg, fp, id string) {
 	blocks := strings.Fields(match.HexBlocks(fp))
 	half := (len(blocks) + 1) / 2
 	shown := widget.NewLabelWithStyle(strings.Join(blocks[:half], " ")+"\n"+strings.Join(blocks[half:], " "), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
-	copied := widget.NewLabel("")
-	copyBtn := widget.NewButton(translate("Copy the fingerprint"), func() {
-		c.fa.Clipboard().SetContent(fp)
-		copied.SetText(translate("Copied."))
-	})
-	box := container.NewVBox(text, shown)
+	box := container.NewVBox(text, shown, c.copyRow(translate("Copy the fingerprint"), fp))
 	if id != "" {
 		idText := widget.NewLabel(translate(writeDownMatchID))
 		idText.Wrapping = fyne.TextWrapWord
 		box.Add(idText)
-		box.Add(widget.NewLabelWithStyle(match.HexBlocks(id), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true}))
+		box.Add(hexValue(id))
+		box.Add(c.copyRow(translate("Copy the match id"), id))
 	}
-	box.Add(container.NewHBox(copyBtn, copied))
-	d := dialog.NewCustom(translate("Match created"), translate("OK"), box, c.win)
+	c.noteWith(translate("Match created"), box)
+}
+
+// noteWith shows a note of its own content (a value to write down, a
+// button to copy it) 600 wide; Enter closes it, as info's.
+func (c *console) noteWith(title string, content fyne.CanvasObject) {
+	d := dialog.NewCustom(title, translate("OK"), content, c.win)
 	d.Resize(fyne.NewSize(600, 0))
 	d.SetOnClosed(func() { c.onEnter = nil })
 	c.onEnter = d.Hide
 	c.showDialog(d)
+}
+
+// hexValue is a value to write down (a match id), in blocks of eight,
+// centred and bold.
+func hexValue(hex string) *widget.Label {
+	return widget.NewLabelWithStyle(match.HexBlocks(hex), fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})
+}
+
+// copyRow is a button that puts value on the clipboard (a fingerprint, a
+// match id, as 'arbiter verify' takes it: no blanks) and, beside it,
+// "Copied." once it did.
+func (c *console) copyRow(label, value string) fyne.CanvasObject {
+	copied := widget.NewLabel("")
+	return container.NewHBox(widget.NewButton(label, func() {
+		c.fa.Clipboard().SetContent(value)
+		copied.SetText(translate("Copied."))
+	}), copied)
 }
 
 func lotsText(l string) string {
@@ -840,15 +861,33 @@ func (c *console) quit() {
 	closeNow()
 }
 
-// closeNow closes the console without asking: the audience display goes,
-// the heartbeat says the console closed (so its next start notes no crash:
-// match.App.Closing) and the app quits, which closes the record (Run).
+// closeNow closes the console without asking: the audience display's
+// clocks stop ticking, the heartbeat says the console closed (so its next
+// start notes no crash: match.App.Closing) and the app quits (quitApp),
+// which closes the record (Run). No window is closed one by one: the
+// driver's end takes them all with it (quitApp says why).
 func (c *console) closeNow() {
 	if c.audience != nil {
-		c.audience.win.Close()
+		c.audience.disarm()
 	}
 	c.markClosed()
 	c.cfg.quit()
+}
+
+// quitApp is how the console ends the app: through its driver, which ends
+// GLFW with the windows open, never fa.Quit. Fyne 2.7.1's App.Quit closes
+// every window first (Window.Close: closing set, view() nil from then on)
+// and the driver's loop destroys them only after its next poll of GLFW's
+// events; a pointer move in that poll (or after the quit key in the same
+// one) reaches processMouseMoved, and where the cursor's shape changes
+// under the pointer (a game's label in the games row, the hand) it calls
+// view().SetInputMode on nil: the process dies at quit (SIGSEGV, exit 2).
+// The driver's Quit only ends its loop, which terminates GLFW (every
+// window destroyed, no callback after it); a poll before that finds the
+// windows open and handles the move as any other. gui-check's quit race
+// (scripts/gui-check.sh) crashed 10 of 20 quits with fa.Quit.
+func quitApp(fa fyne.App) func() {
+	return func() { fa.Driver().Quit() }
 }
 
 // markClosed writes the heartbeat's "closed" once (match.App.Closing) and

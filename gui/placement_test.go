@@ -28,15 +28,15 @@ func logShown(c *console) []string {
 }
 
 // The console's incident log places an incident by when it happened: the
-// arbiter's stop after the struck 2... Nc6 says it came after 2... Nc6
-// (struck out), not after 2... Nf6 played in its place a minute later; the
+// arbiter's stop after the struck 2… Nc6 says it came after 2… Nc6
+// (struck out), not after 2… Nf6 played in its place a minute later; the
 // rows stand in the order things happened; the clocks are W and S in German.
 func TestTheIncidentLogPlacesIncidentsByInstant(t *testing.T) {
 	for _, tc := range []struct {
 		lang, stop, after, clocks string
 	}{
-		{"en", "after 2... Nc6 (struck out)", "after 2... Nf6", "W 1:59:36 · B 1:59:40"},
-		{"de", "nach 2... Sc6 (gestrichen)", "nach 2... Sf6", "W 1:59:36 · S 1:59:40"},
+		{"en", "after 2… Nc6 (struck out)", "after 2… Nf6", "W 1:59:36 · B 1:59:40"},
+		{"de", "nach 2… Sc6 (gestrichen)", "nach 2… Sf6", "W 1:59:36 · S 1:59:40"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			if tc.lang == "de" {
@@ -101,6 +101,11 @@ func TestTheIncidentLogPlacesIncidentsByInstant(t *testing.T) {
 			t.Run("a stop after the replacement follows the replacement", func(t *testing.T) {
 				if !strings.Contains(noise, tc.after) {
 					t.Errorf("the row %q does not say %q", noise, tc.after)
+				}
+			})
+			t.Run("the move it followed is written as the PDF's incident log writes it (2… Nf6, not 2... Nf6)", func(t *testing.T) {
+				if strings.Contains(noise, "...") {
+					t.Errorf("the row %q writes a Black move's number with three dots", noise)
 				}
 			})
 			t.Run("the clocks are named by the language's letters", func(t *testing.T) {

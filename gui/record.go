@@ -311,6 +311,7 @@ func (c *console) verifyRecord() {
 	if id := rep.Seal.MatchID; id != "" {
 		say(translate("The match id ('arbiter verify --match' checks it):"))
 		value(id)
+		box.Add(c.copyRow(translate("Copy the match id"), id))
 	} else if rep.Events > 0 {
 		say(translate("This record has no match id (it was made before match ids were recorded), so 'arbiter verify --match' fails on it."))
 	}

@@ -28,21 +28,7 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 	r.heading(t.s("Appendix"), 16)
 	f.Ln(2)
 	r.heading(t.s("Rulings, appeals and corrections"), 11)
-	rows := [][]string{}
-	for _, g := range games {
-		for _, in := range g.ByInstant() {
-			if !ruled(g, in) {
-				continue
-			}
-			row := r.incidentRow(g, in, true)
-			if in.Kind == match.IncidentFlag && in.Seq != 0 {
-				// the game's incident log says the verdict: the
-				// appendix names it, as the result's incident does
-				row[5] = t.f("the verdict on the flag, #%d", in.Seq)
-			}
-			rows = append(rows, append([]string{row[0], eventNumber(in)}, row[1:]...))
-		}
-	}
+	rows := r.appendixRows(games)
 	if len(rows) == 0 {
 		r.para(t.s("No rulings, appeals or corrections were recorded."), 9, false)
 	} else {
@@ -88,6 +74,28 @@ func (r *renderer) appendix(games []*match.Game, head string) {
 		"otherwise it names the first event that does not match."), 9, false)
 	f.Ln(2)
 	r.para(fmt.Sprintf("%s: %d", t.s("Events in the record"), r.st.Seq), 9, false)
+}
+
+// appendixRows are the rows of the appendix's table of rulings, appeals
+// and corrections: game, event, time, after, actor, kind, text, rule,
+// effect. A flag's row says where its verdict stands (the game's incident
+// log says it once), where it said "the verdict on the flag, #N" with N
+// its own number, which its # column shows beside it: a row naming itself.
+func (r *renderer) appendixRows(games []*match.Game) [][]string {
+	rows := [][]string{}
+	for _, g := range games {
+		for _, in := range g.ByInstant() {
+			if !ruled(g, in) {
+				continue
+			}
+			row := r.incidentRow(g, in, true)
+			if in.Kind == match.IncidentFlag && in.Seq != 0 {
+				row[5] = r.t.f("the verdict on the flag is in the incident log of game %d", g.Number)
+			}
+			rows = append(rows, append([]string{row[0], eventNumber(in)}, row[1:]...))
+		}
+	}
+	return rows
 }
 
 func ruled(g *match.Game, in match.Incident) bool {

@@ -27,6 +27,7 @@ func (r *renderer) chart(g *match.Game) {
 	r.heading(t.s("Remaining time"), 11)
 	controls := []clock.Control{g.Clock.Control(clock.White), g.Clock.Control(clock.Black)}
 	series, maxY := chartSeries(es, controls)
+	flags := chartFlags(g, es, &series)
 	first, last := es[0].Number-1, es[len(es)-1].Number
 	xmax := last + 1
 	for _, c := range controls {
@@ -49,7 +50,48 @@ func (r *renderer) chart(g *match.Game) {
 	r.chartAxes(fr, step)
 	r.chartControls(fr, controls)
 	r.chartLines(fr, series)
-	r.chartLegend(fr, g)
+	r.chartFlagMarks(fr, series, flags)
+	r.chartLegend(fr, g, flags)
+}
+
+// chartFlags ends the line of each side whose flag fell at zero, at the
+// move that side was to make when it fell (its clock reached zero in that
+// turn), and says which sides it ended so. The instant is the clock's
+// (clock.Clock.Flag: the flag recorded, its instant derived from the clock
+// value when it ran out), never a sample; a flag not yet recorded (a
+// clock still running) is not drawn, so the chart shows no instant that
+// has not come.
+func chartFlags(g *match.Game, es []*scoresheet.Entry, series *[2][]chartPoint) (flags [2]bool) {
+	last := es[len(es)-1]
+	for s := range series {
+		f := g.Clock.Flag(clock.Side(s), time.Time{}) // recorded flags only
+		if !f.Fallen || f.OrderUnknown {
+			continue
+		}
+		// the number of the move the side was to make
+		next := last.Number + 1
+		if clock.Side(s) == clock.Black && last.Color == chess.White {
+			next = last.Number
+		}
+		series[s] = append(series[s], chartPoint{float64(next), 0})
+		flags[s] = true
+	}
+	return flags
+}
+
+// chartFlagMarks draws a ring at the end of each line a flag ended (at
+// zero, chartFlags).
+func (r *renderer) chartFlagMarks(fr chartFrame, series [2][]chartPoint, flags [2]bool) {
+	f := r.f
+	for s, pts := range series {
+		if !flags[s] || len(pts) == 0 {
+			continue
+		}
+		p := pts[len(pts)-1]
+		f.SetDrawColor(chartColours[s][0], chartColours[s][1], chartColours[s][2])
+		f.SetLineWidth(0.45)
+		f.Circle(fr.X(p.x), fr.Y(p.y), 1.1, "D")
+	}
 }
 
 // chartPoint is a clock reading after a move.
@@ -191,7 +233,7 @@ func (r *renderer) chartLines(fr chartFrame, series [2][]chartPoint) {
 
 // chartLegend writes the axis label, and under the chart, where it hides no
 // line, the legend and the caption.
-func (r *renderer) chartLegend(fr chartFrame, g *match.Game) {
+func (r *renderer) chartLegend(fr chartFrame, g *match.Game, flags [2]bool) {
 	f, t := r.f, r.t
 	left, top, w, h := fr.left, fr.top, fr.w, fr.h
 	r.font(6.5, false)
@@ -215,7 +257,11 @@ func (r *renderer) chartLegend(fr chartFrame, g *match.Game) {
 	f.SetXY(r.margin, top+h+8)
 	r.font(6.5, false)
 	f.SetTextColor(90, 90, 90)
-	f.CellFormat(r.cw, 3.5, t.s("Time chart: remaining time after each move; dashed lines mark the time controls."), "", 1, "L", false, 0, "")
+	caption := t.s("Time chart: remaining time after each move; dashed lines mark the time controls.")
+	if flags[0] || flags[1] {
+		caption += " " + t.s("A ring at zero marks a fallen flag, at the move not made in time.")
+	}
+	f.CellFormat(r.cw, 3.5, caption, "", 1, "L", false, 0, "")
 	f.SetTextColor(0, 0, 0)
 	f.Ln(4)
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"arbiter/clock"
 	"arbiter/match"
 )
@@ -69,11 +67,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	// the move it followed when it happened, struck out since or not
 	after := r.t.s("start")
 	if e := g.Follows(in); e != nil {
-		after = fmt.Sprintf("%d.", e.Number)
-		if e.Color == chess.Black {
-			after = fmt.Sprintf("%d…", e.Number)
-		}
-		after += " " + r.t.san(e.SAN)
+		after = e.NumberMark() + " " + r.t.san(e.SAN)
 		if e.Struck {
 			after += " (" + r.t.s("struck out") + ")"
 		}

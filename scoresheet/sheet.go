@@ -88,6 +88,17 @@ func (e *Entry) Label() string {
 	return fmt.Sprintf("%d. %s", e.Number, e.SAN)
 }
 
+// NumberMark is the move's number as the outputs a person reads write it
+// before the move (the PDF's incident log, the console's): "12." for
+// White's, "12…" for Black's, with the ellipsis sign, where Label (and the
+// PGN) writes "12...".
+func (e *Entry) NumberMark() string {
+	if e.Color == chess.Black {
+		return fmt.Sprintf("%d…", e.Number)
+	}
+	return fmt.Sprintf("%d.", e.Number)
+}
+
 // Sheet is the record of one game. The zero value is not usable: call
 // NewSheet. A Sheet is not safe for concurrent use; Clone it instead.
 type Sheet struct {
