@@ -26,6 +26,7 @@ type syncLevels struct {
 
 func watchSyncLevels(t *testing.T) *syncLevels {
 	l := &syncLevels{levels: map[string][]int{}}
+	t.Cleanup(func() { store.CommitSyncHook = nil })
 	store.CommitSyncHook = func(path string, level int) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -60,8 +61,7 @@ func (l *syncLevels) of(path string) []int {
 // every commit is FULL and the first rule fails.
 func TestARecordHolderCommitsTheStreamsEventsWithoutFsyncAndTheLaptopWithIt(t *testing.T) {
 	const normal, full = 1, 2
-	levels := watchSyncLevels(t)
-	defer func() { store.CommitSyncHook = nil }()
+	levels := watchSyncLevels(t) // its cleanup runs after the stations' stops
 	dir := t.TempDir()
 	holder, hdb := startFirst(t, dir)
 	lpath := filepath.Join(dir, "laptop.db")
