@@ -14,10 +14,14 @@
 //     built once and cached in build/bench/ (delete it to rebuild). Reports
 //     events and ns/event (flat ns/event means linear growth).
 //   - BenchmarkMoveEntry: a move entered as text, parsed, validated and
-//     committed (match.App.Move), p50-ns and p99-ns, interleaved with the
-//     same raw append as BenchmarkCommitOneEvent; its baseline is that
-//     benchmark's commit (p99-ns), measured under the same pattern of
-//     fsyncs.
+//     committed (match.App.Move), p50-ns and p99-ns, interleaved in the
+//     same loop with a commit of one event exactly as BenchmarkCommitOneEvent
+//     does it (commit-p50-ns, commit-p99-ns: issue 29's judged baseline for
+//     the move, the order of the two swapped every iteration) and with the
+//     same raw append after each of them (raw-p50-ns, raw-p99-ns). The
+//     standalone baseline, BenchmarkCommitOneEvent's p99-ns, is printed
+//     beside it for comparison: it is another moment's disk, whose p99
+//     wanders between two runs more than the ratio judged.
 //   - BenchmarkExportPGN and BenchmarkExportPDF: the 6-game match through
 //     package report, against BenchmarkBaselinePGN (notnil/chess writing the
 //     same six games) and BenchmarkBaselinePDF (fpdf writing the same moves as
@@ -113,20 +117,27 @@ func BenchmarkCommitOneEvent(b *testing.B) {
 	raw := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		_, err := db.Update(ctx, func(tx *store.Tx) error {
-			_, err := tx.Append(moveEvent(i))
-			return err
-		})
-		samples = append(samples, time.Since(t0))
-		if err != nil {
-			b.Fatal(err)
-		}
+		samples = append(samples, commitOne(b, db, i))
 		raw = append(raw, appendFsync(b, f, rec))
 	}
 	b.StopTimer()
 	percentiles(b, samples)
 	rawPercentiles(b, raw)
+}
+
+// commitOne is BenchmarkCommitOneEvent's operation: one durable Update
+// appending moveEvent(i). It returns how long that took.
+func commitOne(b *testing.B, db *store.DB, i int) time.Duration {
+	t0 := time.Now()
+	_, err := db.Update(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Append(moveEvent(i))
+		return err
+	})
+	d := time.Since(t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
 }
 
 // rawPercentiles reports p50 and p99 of the raw appends interleaved with
@@ -179,12 +190,20 @@ func appendFsync(b *testing.B, f *os.File, rec []byte) time.Duration {
 }
 
 // BenchmarkMoveEntry enters one move per operation and, interleaved with it
-// in the same loop as in BenchmarkCommitOneEvent, appends an event's bytes
-// to a plain file on the same disk and fsyncs it: the move sees the disk
-// as the commit it is compared with does (a raw fsync just before each),
-// so that p99-ns here against BenchmarkCommitOneEvent's p99-ns compares
-// like with like. Metrics: p50-ns/p99-ns for the move, raw-p50-ns and
-// raw-p99-ns for the appends beside it.
+// in the same loop, commits one event exactly as BenchmarkCommitOneEvent
+// does (the same event, its own database in the same folder): issue 29's
+// baseline for the move, measured under the same noise, where the
+// standalone figure (BenchmarkCommitOneEvent's p99-ns) is another moment's
+// disk. After each of the two an event's bytes are appended to a plain file
+// on the same disk and fsynced, as in BenchmarkCommitOneEvent, so that each
+// of them comes right after a raw fsync; the two swap places every
+// iteration (move, raw, commit, raw; then commit, raw, move, raw), so that
+// each follows the other's kind of work as often as its own. The commit
+// and its raw append are outside the benchmark's timer, so that ns/op,
+// B/op and allocs/op stay the move's (with its raw append) as before.
+// Metrics: p50-ns/p99-ns and samples for the move,
+// commit-p50-ns/commit-p99-ns for the commits beside it,
+// raw-p50-ns/raw-p99-ns for every raw append.
 func BenchmarkMoveEntry(b *testing.B) {
 	ctx := context.Background()
 	dir := diskDir(b)
@@ -193,6 +212,11 @@ func BenchmarkMoveEntry(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
+	cdb, err := store.Open(ctx, filepath.Join(dir, "commit.arbiter"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cdb.Close()
 	f, rec := openRawLog(b, dir)
 	defer f.Close()
 	app, err := match.New(ctx, db)
@@ -219,9 +243,16 @@ func BenchmarkMoveEntry(b *testing.B) {
 	// Knights out and back: always legal, never ends the game by itself.
 	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 	samples := make([]time.Duration, 0, b.N)
-	raw := make([]time.Duration, 0, b.N)
+	commits := make([]time.Duration, 0, b.N)
+	raw := make([]time.Duration, 0, 2*b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		if i%2 == 1 {
+			b.StopTimer()
+			commits = append(commits, commitOne(b, cdb, i))
+			raw = append(raw, appendFsync(b, f, rec))
+			b.StartTimer()
+		}
 		if i > 0 && i%gamePlies == 0 {
 			b.StopTimer()
 			if _, err := app.Do(ctx, arb(next()), match.Resign{Side: clock.White}); err != nil {
@@ -240,10 +271,22 @@ func BenchmarkMoveEntry(b *testing.B) {
 			b.Fatal(err)
 		}
 		raw = append(raw, appendFsync(b, f, rec))
+		if i%2 == 0 {
+			b.StopTimer()
+			commits = append(commits, commitOne(b, cdb, i))
+			raw = append(raw, appendFsync(b, f, rec))
+			b.StartTimer()
+		}
 	}
 	b.StopTimer()
 	percentiles(b, samples)
 	rawPercentiles(b, raw)
+	if len(commits) > 0 {
+		slices.Sort(commits)
+		at := func(p float64) float64 { return float64(commits[int(p*float64(len(commits)-1))].Nanoseconds()) }
+		b.ReportMetric(at(0.50), "commit-p50-ns")
+		b.ReportMetric(at(0.99), "commit-p99-ns")
+	}
 }
 
 // cachedMatch returns the path of the cached database at scale k, building
