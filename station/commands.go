@@ -289,7 +289,10 @@ func (s *Station) handle(m *nats.Msg, req Request) {
 		var evs []store.Event
 		if err == nil {
 			req = s.stamp(req, cmd)
-			rctx := context.WithValue(ctx, keyCommand, req.ID)
+			// its events commit only once the stream holds them
+			// (beforeCommit): without a second fsync on this holder
+			// (store.HeldElsewhere; docs/stations.md)
+			rctx := store.HeldElsewhere(context.WithValue(ctx, keyCommand, req.ID))
 			if other == "" && cmd != nil {
 				// no other holder to wait for: answered as soon as the
 				// stream holds it (beforeCommit)

@@ -365,7 +365,12 @@ func (r *Replica) Apply(ctx context.Context, m StreamMsg) error {
 	// laptop in the milliseconds the command's message reaches them all
 	// (docs/performance.md, "eleventh pass"). A message applied whole is
 	// the stream's, checked as ever; the caller stops after it.
-	_, err = r.db.Update(context.WithValue(context.WithoutCancel(ctx), keyReplica, true), func(tx *store.Tx) error {
+	//
+	// The events are the stream's, on the disk of a majority of its
+	// servers: a record holder's handle commits them without a second
+	// fsync (store.HeldElsewhere; the laptop's, which holds no stream,
+	// with it).
+	_, err = r.db.Update(store.HeldElsewhere(context.WithValue(context.WithoutCancel(ctx), keyReplica, true)), func(tx *store.Tx) error {
 		var err error
 		walked, step, mismatch, err = appendBatch(tx, prior, batch, walk, guard)
 		if mismatch != nil {

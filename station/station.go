@@ -255,6 +255,12 @@ func (s *Station) connect(ctx context.Context) error {
 		return err
 	}
 	s.cfg.DB.SetBeforeCommit(s.beforeCommit)
+	// The stream this engine stores (sync always) holds every event the
+	// record commits for the stream before the commit: those commits
+	// leave out their own fsync (store.HeldElsewhere); a power cut that
+	// takes them is made good from the stream (docs/stations.md, "The
+	// record holders' commits without a second fsync").
+	s.cfg.DB.SetEventsHeldElsewhere(true)
 	return nil
 }
 
@@ -299,6 +305,7 @@ func (s *Station) Stop() {
 	}
 	if s.eng != nil {
 		s.cfg.DB.SetBeforeCommit(nil)
+		s.cfg.DB.SetEventsHeldElsewhere(false)
 	}
 	// The connection closes before the station's goroutines are waited
 	// for: a question to the stream that nobody answers (nats.go's ordered

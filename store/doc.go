@@ -35,7 +35,15 @@
 //     connection: fn sees every event committed before it by any process
 //     (Tx.EventsAfter) and appends new ones (Tx.Append). Either all events
 //     appended by fn are committed, or none. Update returns only after the
-//     commit is durable (WAL, synchronous=FULL).
+//     commit is durable (WAL, synchronous=FULL) — except an Update marked
+//     HeldElsewhere on a handle told SetEventsHeldElsewhere (a record
+//     holder's station: events its stream holds on the disk already),
+//     which commits with synchronous=NORMAL: in the log, which a kill -9
+//     and every reader find, not yet on the disk, which a power cut may
+//     take and the stream gives back (heldsync.go; docs/stations.md, "The
+//     record holders' commits without a second fsync"). Every other write
+//     (an Update not so marked, the heartbeat, meta, checkpoints, backups)
+//     stays FULL, and its sync takes the commits before it too.
 //   - Several processes may use one file at once (the console and a CLI
 //     call). Each *DB holds exactly one SQLite connection; writers wait up to
 //     5 s for one another (busy_timeout).

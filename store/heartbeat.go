@@ -25,6 +25,7 @@ func (db *DB) WriteHeartbeat(ctx context.Context, hb Heartbeat) error {
 	err := db.withConn(ctx, func(c *conn) error {
 		db.beforeOwnWrite()
 		defer db.afterOwnWrite()
+		db.reportSync(ctx, c)
 		return c.exec(ctx,
 			`INSERT INTO heartbeat (id, wall_ns, pid, host) VALUES (1, ?, ?, ?)
 		 ON CONFLICT (id) DO UPDATE SET wall_ns = excluded.wall_ns, pid = excluded.pid, host = excluded.host`,
@@ -59,6 +60,7 @@ func (db *DB) SetMeta(ctx context.Context, key, value string) error {
 	err := db.withConn(ctx, func(c *conn) error {
 		db.beforeOwnWrite()
 		defer db.afterOwnWrite()
+		db.reportSync(ctx, c)
 		return c.exec(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -132,6 +133,9 @@ type DB struct {
 	// logMissing: the file was in WAL mode with no -wal beside it when the
 	// DB opened it (OpenedWithoutLog)
 	logMissing bool
+	// eventsHeld: the Updates marked HeldElsewhere commit without fsync
+	// (SetEventsHeldElsewhere; heldsync.go)
+	eventsHeld atomic.Bool
 }
 
 // OpenedWithoutLog reports whether the file, a write-ahead-log database,

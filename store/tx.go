@@ -72,6 +72,22 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		}
 		// otherwise SQLite's own checkpoint copies the log later
 		fault("before-begin")
+		if db.heldUpdate(ctx) {
+			// its events are durable elsewhere when it commits: no fsync
+			// (heldsync.go); FULL again after it, whatever its end
+			if err := c.exec(ctx, sqlSyncNormal); err != nil {
+				return fmt.Errorf("store: update: synchronous: %w", mapErr(err))
+			}
+			defer func() {
+				if e := c.exec(context.Background(), sqlSyncFull); e != nil {
+					if err == nil {
+						err = errSyncNotRestored
+					} else {
+						err = fmt.Errorf("%w (%w)", err, errBadConn)
+					}
+				}
+			}()
+		}
 		if err := c.begin(ctx); err != nil {
 			return fmt.Errorf("store: update: begin: %w", err)
 		}
@@ -94,6 +110,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 		if fnErr = db.runBeforeCommit(ctx, tx.appended, tx.signed); fnErr != nil {
 			return fnErr
 		}
+		db.reportSync(ctx, c)
 		// COMMIT runs to its end whatever becomes of ctx: the driver
 		// reports a context that ended while COMMIT ran as ctx.Err() even
 		// when the transaction committed, and the caller would be told
@@ -113,7 +130,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 	if fnErr != nil {
 		return nil, fnErr
 	}
-	if err != nil {
+	if err != nil && !isSyncNotRestored(err) { // committed, its connection discarded
 		return nil, err
 	}
 	return events, nil
