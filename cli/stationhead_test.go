@@ -110,7 +110,7 @@ func TestTheArbiterSignsTheHeadAfterHisCommandAtAnyStation(t *testing.T) {
 		_, other, _ := ed25519.GenerateKey(nil)
 		note := station.HeadNote{Seq: e.Seq, Hash: e.Hash, Key: hex.EncodeToString(other.Public().(ed25519.PublicKey)),
 			Sig: hex.EncodeToString(ed25519.Sign(other, match.HeadMessage(e.Seq, e.Hash)))}
-		rep := submitRaw(t, first, station.Request{ID: "forged-head-1", From: "intruder", Role: "arbiter", At: time.Now(), SignedHead: &note})
+		rep := submitRaw(t, first, station.Request{ID: "forged-head-1", From: "intruder", Role: "arbiter", At: stationNow(t, first), SignedHead: &note})
 		if !strings.Contains(rep.Error, "refused") {
 			t.Fatalf("the authority answered %+v", rep)
 		}

@@ -217,6 +217,26 @@ func submitRaw(t *testing.T, db string, req station.Request) station.Reply {
 	return rep
 }
 
+// stationNow is the match timeline as the station serving db answers a
+// time request (its time source, the clock its receipt of a request is
+// read on): a request stamped with it is not in the future when the
+// station receives it. This process's clock (time.Now) is not that clock:
+// a station's source is the wall clock read once at its start, advanced
+// by the monotonic clock read just after (internal/timesource), which a
+// busy machine delays by milliseconds; a request stamped with time.Now
+// was refused as in the future by 3 ms at load 11 (station tests, branch
+// hflake2), before its credential was tried.
+func stationNow(t *testing.T, db string) time.Time {
+	t.Helper()
+	nc := stationConn(t, db)
+	defer nc.Close()
+	x, ok := station.AskTime(nc, station.SubjectTime, time.Now, 20*time.Second)
+	if !ok {
+		t.Fatal("the station did not answer a time request")
+	}
+	return x.At.Add(x.Offset).Round(0).UTC() // the station's answer itself
+}
+
 // authFails are the auth.fail payloads of the record at db.
 func authFails(t *testing.T, db string) []match.AuthFailPayload {
 	t.Helper()
@@ -239,7 +259,7 @@ func TestForgedOrAlteredRequestSignatureIsRefusedAndLogged(t *testing.T) {
 	_, other, _ := ed25519.GenerateKey(nil)
 	move := func(san string) []byte { return []byte(`{"kind":"move","input":"` + san + `"}`) }
 	signed := func(id, signer, role string, k ed25519.PrivateKey, cmd []byte) station.Request {
-		r := station.Request{ID: id, From: "intruder", Role: role, At: time.Now(), Command: cmd}
+		r := station.Request{ID: id, From: "intruder", Role: role, At: stationNow(t, first), Command: cmd}
 		r.Sign(signer, 0, "", k)
 		return r
 	}

@@ -82,8 +82,8 @@ func TestAnAuthorityWhoseFileWasEditedStopsBeingTheAuthorityAndAnotherHolderTake
 			}
 		}
 	}()
-	submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
-	r := submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
+	submit(t, hs[0].s, pinReqOn(hs[0].s, "arbiter", match.GameStart{Game: 1}))
+	r := submit(t, hs[0].s, pinReqOn(hs[0].s, "white", match.Move{Input: "e4"}))
 	for _, h := range hs {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := h.s.Replica().WaitSeq(ctx, r.Seq); err != nil {
@@ -113,7 +113,7 @@ func TestAnAuthorityWhoseFileWasEditedStopsBeingTheAuthorityAndAnotherHolderTake
 	// claim; 10 s allows a loaded machine).
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := hs[1].s.Submit(ctx, pinReq("black", match.Move{Input: "c5"}))
+	rep, err := hs[1].s.Submit(ctx, pinReqOn(hs[1].s, "black", match.Move{Input: "c5"}))
 	took := time.Since(alarmed)
 	if err != nil || rep.Error != "" {
 		t.Fatalf("the command at appeals after the authority's alarm: %+v, %v (after %v)", rep, err, took)
@@ -140,7 +140,7 @@ func TestAnAuthorityWhoseFileWasEditedStopsBeingTheAuthorityAndAnotherHolderTake
 		}
 		// its monitor has run 15 times since the alarm (Silence/10):
 		// another command is still the new authority's
-		submit(t, hs[2].s, pinReq("white", match.Move{Input: "Nf3"}))
+		submit(t, hs[2].s, pinReqOn(hs[2].s, "white", match.Move{Input: "Nf3"}))
 		if now, _ := hs[1].s.Replica().Authority(); now != auth {
 			t.Errorf("the record's authority went from %s to %s", auth, now)
 		}
@@ -196,8 +196,8 @@ func TestWithTwoRecordHoldersOneAlarmedTheOtherGoesOnWithoutWaitingForIt(t *test
 	} {
 		t.Run(row.name+": a command at the other holder is committed within the failover time, and the alarmed one takes nothing", func(t *testing.T) {
 			_, hs := startTwoHolders(t, newProtectedRecord, nil)
-			submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
-			r := submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
+			submit(t, hs[0].s, pinReqOn(hs[0].s, "arbiter", match.GameStart{Game: 1}))
+			r := submit(t, hs[0].s, pinReqOn(hs[0].s, "white", match.Move{Input: "e4"}))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			if err := hs[1].s.Replica().WaitSeq(ctx, r.Seq); err != nil {
@@ -212,7 +212,7 @@ func TestWithTwoRecordHoldersOneAlarmedTheOtherGoesOnWithoutWaitingForIt(t *test
 			held, _ := bad.s.Replica().Head()
 			sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer scancel()
-			rep, err := good.s.Submit(sctx, pinReq("black", match.Move{Input: "c5"}))
+			rep, err := good.s.Submit(sctx, pinReqOn(good.s, "black", match.Move{Input: "c5"}))
 			took := time.Since(alarmed)
 			if err != nil || rep.Error != "" {
 				t.Fatalf("the command at %s: %+v, %v after %v", good.name, rep, err, took)

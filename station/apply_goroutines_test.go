@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,6 +31,17 @@ func goroutinesCreated(t *testing.T) uint64 {
 // laptop, in the milliseconds in which the command's message is delivered
 // to each of them (docs/performance.md, "eleventh pass"). A replica's
 // transaction runs to its end once begun, as its COMMIT always did.
+//
+// The runtime counts every goroutine the process starts, and one not of
+// the apply's starts once a second in any process that links the NATS
+// server: its CPU sampler (nats-server's pse.periodic, rescheduled by
+// time.AfterFunc from its package's init, which nothing can stop). It fell
+// into the window of nineteen applies once in ten runs at load 10 (a
+// runtime trace of the window showed it as the only goroutine created,
+// by a timer). So the nineteen applies are counted in three windows one
+// after the other and the least is taken: a goroutine the apply starts
+// is in every window (the driver's, three an apply, 57 in each), a duty
+// once a second in one of them at most.
 func TestAReplicasApplyStartsNoGoroutineWhileTheStationsContextCanEnd(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	newRecord(t, path)
@@ -46,8 +58,9 @@ func TestAReplicasApplyStartsNoGoroutineWhileTheStationsContextCanEnd(t *testing
 		t.Fatal(err, len(last))
 	}
 	at := last[0].At
+	const windows, perWindow = 3, 19
 	var msgs []StreamMsg
-	for i := 1; i <= 20; i++ {
+	for i := 1; i <= 1+windows*perWindow; i++ {
 		at = at.Add(time.Second)
 		e := store.Event{Seq: int64(seq) + int64(i), Match: 1, At: at, Role: "system", Actor: "Arbiter",
 			Kind: KindClaim, Payload: []byte(`{"station":"arbiter"}`), Prev: head}
@@ -60,21 +73,25 @@ func TestAReplicasApplyStartsNoGoroutineWhileTheStationsContextCanEnd(t *testing
 	if err := rep.Apply(ctx, msgs[0]); err != nil {
 		t.Fatal(err)
 	}
-	before := goroutinesCreated(t)
-	for _, m := range msgs[1:] {
-		if err := rep.Apply(ctx, m); err != nil {
-			t.Fatal(err)
+	var started []uint64
+	for w := 0; w < windows; w++ {
+		before := goroutinesCreated(t)
+		for _, m := range msgs[1+w*perWindow : 1+(w+1)*perWindow] {
+			if err := rep.Apply(ctx, m); err != nil {
+				t.Fatal(err)
+			}
 		}
+		started = append(started, goroutinesCreated(t)-before)
 	}
-	started := goroutinesCreated(t) - before
-	t.Run("nineteen commands applied with a context that can end start no goroutine", func(t *testing.T) {
-		if started != 0 {
-			t.Errorf("%d goroutines started, want 0", started)
+	t.Run("nineteen commands applied with a context that can end start no goroutine (the least of three windows)", func(t *testing.T) {
+		if slices.Min(started) != 0 {
+			t.Errorf("goroutines started in each window of %d applies: %v, want 0 in one at least", perWindow, started)
 		}
 	})
 	t.Run("and the record holds each of them", func(t *testing.T) {
-		if s, h := rep.Head(); s != seq+20 || h != head || verifyHead(t, db) != head {
-			t.Errorf("head %d %s, want %d %s", s, h, seq+20, head)
+		n := uint64(len(msgs))
+		if s, h := rep.Head(); s != seq+n || h != head || verifyHead(t, db) != head {
+			t.Errorf("head %d %s, want %d %s", s, h, seq+n, head)
 		}
 	})
 }

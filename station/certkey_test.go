@@ -55,8 +55,8 @@ func TestAForgedSystemEventFromARecordHoldersConnectionIsRefusedByEveryReplicaAn
 				t.Fatal(err)
 			}
 			defer mirror.Stop()
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
-			submit(t, s, pinReq("white", match.Move{Input: "e4"}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
+			submit(t, s, pinReqOn(s, "white", match.Move{Input: "e4"}))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			evs, sigs := recordHeld(t, ctx, db, mirror.Replica()) // the authority's claim among it
@@ -155,7 +155,7 @@ func TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst
 			}
 			creds := credentials(t, caCert, caKey, "arbiter", "organiser")
 			s, db := start(creds)
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
 			first := s.Replica().ClaimKey()
 			_, claimed := s.Replica().Authority()
 			s.Stop()
@@ -166,7 +166,7 @@ func TestAnAuthorityRestartedSignsUnderItsClaimAndOneInvitedAgainClaimsAnewFirst
 			}
 			s, db = start(creds)
 			defer s.Stop()
-			submit(t, s, pinReq("white", match.Move{Input: "e4"}))
+			submit(t, s, pinReqOn(s, "white", match.Move{Input: "e4"}))
 			_, now := s.Replica().Authority()
 			switch k := s.Replica().ClaimKey(); {
 			case tc.again && (k == first || k == ""):

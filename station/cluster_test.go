@@ -106,9 +106,9 @@ func TestThreeHoldersAndALaptopKeepOneRecordAcrossAnAuthorityFailover(t *testing
 
 	Trace = t.Logf
 	defer func() { Trace = nil }()
-	submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
-	submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
-	r := submit(t, laptop, pinReq("operator", match.Move{Input: "c5"}))
+	submit(t, hs[0].s, pinReqOn(hs[0].s, "arbiter", match.GameStart{Game: 1}))
+	submit(t, hs[0].s, pinReqOn(hs[0].s, "white", match.Move{Input: "e4"}))
+	r := submit(t, laptop, pinReqOn(laptop, "operator", match.Move{Input: "c5"}))
 	for _, s := range []*Station{hs[1].s, hs[2].s, laptop} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {

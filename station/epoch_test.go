@@ -50,9 +50,9 @@ func TestTheSurvivorOfTwoRecordHoldersContinuesInANewEpochWithNothingAcknowledge
 	ts := timesource.New()
 	appealsClock := func() time.Time { return ts.Now().Add(3 * time.Second) }
 	dir, hs := startTwoHolders(t, newProtectedRecord, appealsClock)
-	submit(t, hs[0].s, pinReq("arbiter", match.GameStart{Game: 1}))
-	submit(t, hs[0].s, pinReq("white", match.Move{Input: "e4"}))
-	acked := submit(t, hs[0].s, pinReq("operator", match.Move{Input: "c5"})) // acknowledged only when both hold it
+	submit(t, hs[0].s, pinReqOn(hs[0].s, "arbiter", match.GameStart{Game: 1}))
+	submit(t, hs[0].s, pinReqOn(hs[0].s, "white", match.Move{Input: "e4"}))
+	acked := submit(t, hs[0].s, pinReqOn(hs[0].s, "operator", match.Move{Input: "c5"})) // acknowledged only when both hold it
 
 	waitFor(t, 10*time.Second, "the survivor does not know the match timeline", func() bool { _, u := hs[1].s.Offset(); return u >= 0 })
 
@@ -149,7 +149,7 @@ func TestTwoRecordHoldersAnswerACommandOnlyWhenBothHoldItSoNothingAcknowledgedIs
 	sctx, scancel := context.WithCancel(context.Background())
 	defer scancel()
 	answered := make(chan error, 1)
-	c5.At = time.Now()
+	c5.At = hs[0].s.Now() // on the authority's timeline, not this process's clock (pinReqOn)
 	go func() {
 		r, err := Submit(sctx, nc, c5, nil, time.Second)
 		if err == nil {

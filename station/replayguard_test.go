@@ -125,13 +125,13 @@ func TestAReplicaRefusesAReplayedOrRewrittenRequestFromTheStreamAsVerifyDoes(t *
 				t.Fatal(err)
 			}
 			defer s.Stop()
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
 			for i, mv := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
 				role := "white"
 				if i%2 == 1 {
 					role = "black"
 				}
-				submit(t, s, pinReq(role, match.Move{Input: mv}))
+				submit(t, s, pinReqOn(s, role, match.Move{Input: mv}))
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

@@ -43,21 +43,17 @@ func newProtectedRecord(t testing.TB, path string) {
 	}
 }
 
-// pinReq is a request the arbiter signed where it was given (as
-// service does): no credential in it, only his signature.
-func pinReq(role string, cmd match.Command) Request {
-	r := req(role, cmd)
-	r.From, r.At = "test", time.Now() // as signed (Submit fills in neither then)
-	r.Sign("arbiter", 0, "", testKey)
-	return r
-}
-
-// pinReqOn is pinReq stamped on the match timeline as station s knows it,
-// as a face at s stamps a command (service). After a failover or a new
-// epoch a station continues the timeline within the bound it states, not
-// on this process's clock: a command stamped with the clock itself was
-// refused as in the future by 8 ms, beyond the 1 ms of a round trip in
-// one process, at load 28.
+// pinReqOn is a request the arbiter signed where it was given (as service
+// does: no credential in it, only his signature), stamped on the match
+// timeline as station s knows it, as a face at s stamps a command. Never
+// on this process's clock (time.Now): a station's clock is its time
+// source, the wall clock read once at its start and advanced by the
+// monotonic clock read just after (internal/timesource), which a busy
+// machine can delay by milliseconds, and after a failover or a new epoch
+// a station continues the timeline within the bound it states. A command
+// stamped with this process's clock was refused as in the future by 8 ms
+// (a new epoch, load 28) and by 3 ms (a lone authority, the 1 ms of a
+// round trip in one process, load 11; branch hflake2).
 func pinReqOn(s *Station, role string, cmd match.Command) Request {
 	r := req(role, cmd)
 	r.From, r.At = "test", s.Now()
@@ -111,8 +107,8 @@ func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Stop()
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
-			r := submit(t, s, pinReq("white", match.Move{Input: "e4"}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
+			r := submit(t, s, pinReqOn(s, "white", match.Move{Input: "e4"}))
 			if r.Error != "" {
 				t.Fatalf("move: %s", r.Error)
 			}
@@ -163,7 +159,7 @@ func TestAForgedEventInTheStreamStopsApplyingAndRaisesTheAlarm(t *testing.T) {
 			// The authority with the alarm runs no more commands.
 			ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel2()
-			if r, err := s.Submit(ctx2, pinReq("operator", match.Move{Input: "c5"})); err == nil && r.Error == "" {
+			if r, err := s.Submit(ctx2, pinReqOn(s, "operator", match.Move{Input: "c5"})); err == nil && r.Error == "" {
 				t.Fatalf("a command was answered after the alarm: %+v", r)
 			}
 		})

@@ -78,10 +78,10 @@ func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnc
 				t.Fatal(err)
 			}
 			defer s.Stop()
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
 			for _, m := range []string{"e4", "c5", "Nf3"} {
 				role := map[bool]string{true: "white", false: "black"}[m != "c5"]
-				if r := submit(t, s, pinReq(role, match.Move{Input: m})); r.Error != "" {
+				if r := submit(t, s, pinReqOn(s, role, match.Move{Input: m})); r.Error != "" {
 					t.Fatalf("move %s: %s", m, r.Error)
 				}
 			}
@@ -113,7 +113,7 @@ func TestAStationWhoseFileWasEditedRaisesTheFileAlarmAndRefusesEveryCommandAtOnc
 			head, _ := s.rep.Head()
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
-			rep, err := s.Submit(cctx, pinReq("black", match.Move{Input: "Nc6"}))
+			rep, err := s.Submit(cctx, pinReqOn(s, "black", match.Move{Input: "Nc6"}))
 			if err != nil || rep.Phrase == nil || rep.Phrase.Code != string(CodeAlarmRefused) || cctx.Err() != nil {
 				t.Fatalf("the command: %+v, %v; want it refused at once (%s)", rep, err, CodeAlarmRefused)
 			}
