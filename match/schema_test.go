@@ -32,27 +32,35 @@ func TestARecordWhoseSchemaWasEditedDoesNotVerifyAndTakesNothingMore(t *testing.
 			if want := "the record's file holds " + tc.says + ", which Arbiter did not make"; len(r.Problem) < len(want) || r.Problem[:len(want)] != want {
 				t.Fatalf("the problem says %q, want it to begin %q", r.Problem, want)
 			}
-			ctx := context.Background()
-			db, err := store.Open(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			app, err := New(ctx, db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if app.Why() == nil || app.Why().Code != string(CodeSchemaEdited) {
-				t.Fatalf("the record opens with the problem %v", app.Why())
-			}
-			before := app.State().Seq
-			c := Cmd{At: app.State().LastAt.Add(time.Second), Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}}
-			if _, err := app.Incident(ctx, c, "note", IncidentArgs{Text: "after the edit"}); ErrorCode(err) != CodeRecordBroken {
-				t.Fatalf("a note on the edited record: %v, want %s", err, CodeRecordBroken)
-			}
-			if seq, _, _ := db.Head(ctx); seq != before {
-				t.Fatalf("the record went from %d to %d events", before, seq)
-			}
+			opensBrokenAndWritesNothing(t, path, CodeSchemaEdited)
 		})
+	}
+}
+
+// opensBrokenAndWritesNothing opens the edited record at path as a console
+// or station would: the App names the edit (code) and refuses the next
+// command (record-broken), and the record gains no event.
+func opensBrokenAndWritesNothing(t *testing.T, path string, code Code) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	app, err := New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if app.Why() == nil || app.Why().Code != string(code) {
+		t.Fatalf("the record opens with the problem %v, want %s", app.Why(), code)
+	}
+	before := app.State().Seq
+	c := Cmd{At: app.State().LastAt.Add(time.Second), Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}}
+	if _, err := app.Incident(ctx, c, "note", IncidentArgs{Text: "after the edit"}); ErrorCode(err) != CodeRecordBroken {
+		t.Fatalf("a note on the edited record: %v, want %s", err, CodeRecordBroken)
+	}
+	if seq, _, _ := db.Head(ctx); seq != before {
+		t.Fatalf("the record went from %d to %d events", before, seq)
 	}
 }

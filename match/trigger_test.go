@@ -1,14 +1,12 @@
 package match
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"arbiter/assets"
 	"arbiter/internal/outside"
-	"arbiter/store"
 )
 
 // The append-only triggers dropped, or made again to do nothing, with the
@@ -55,27 +53,7 @@ func TestARecordWhoseAppendOnlyTriggerWasDroppedOrChangedDoesNotVerify(t *testin
 			if de := assets.Dictionary("de").Say(r.Why); !strings.HasPrefix(de, tc.saysDE) {
 				t.Fatalf("German: %q, want it to begin %q", de, tc.saysDE)
 			}
-			ctx := context.Background()
-			db, err := store.Open(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			app, err := New(ctx, db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if app.Why() == nil || app.Why().Code != string(tc.code) {
-				t.Fatalf("the record opens with the problem %v, want %s", app.Why(), tc.code)
-			}
-			before := app.State().Seq
-			c := Cmd{At: app.State().LastAt.Add(time.Second), Actor: Actor{Role: RoleArbiter, PIN: arbiterPass}}
-			if _, err := app.Incident(ctx, c, "note", IncidentArgs{Text: "after the edit"}); ErrorCode(err) != CodeRecordBroken {
-				t.Fatalf("a note on the edited record: %v, want %s", err, CodeRecordBroken)
-			}
-			if seq, _, _ := db.Head(ctx); seq != before {
-				t.Fatalf("the record went from %d to %d events", before, seq)
-			}
+			opensBrokenAndWritesNothing(t, path, tc.code)
 		})
 	}
 }
