@@ -341,6 +341,7 @@ func TestVerifyFindsTheArbitersHeadDeletedAndSaysWhatNoSignatureCovers(t *testin
 				t.Fatal(err)
 			}
 		}
+		putBack(t, sq) // the careful forger's: a guard missing is an edit itself (record-check-trigger-dropped)
 		sq.Close()
 		_, errs, code := arb(t, p, "verify")
 		if code != 0 || !strings.Contains(errs, "compare the head printed above (event 7) with one written down") {

@@ -598,7 +598,8 @@ func runVerify(r *runner, a *args) error {
 		}
 		ca = fp
 	}
-	rep, evs, err := match.VerifyRecordRead(r.ctx, r.db, match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id, CA: ca})
+	want := match.Anchors{Head: strings.ToLower(head), Key: key, MatchID: id, CA: ca}
+	rep, evs, err := match.VerifyRecordRead(r.ctx, r.db, want)
 	if err != nil {
 		return err
 	}
@@ -648,6 +649,12 @@ func runVerify(r *runner, a *args) error {
 	} else if rep.Events > 0 {
 		r.tell("this record has no match id (it was made before match ids were recorded), so 'verify --match' fails on it")
 	}
+	// what the file alone cannot prove, said when nothing from outside it
+	// was given (branch htrust; docs/reliability.md, "What verify proves
+	// from the file alone")
+	if want.None() && rep.Events > 0 {
+		r.tell("%s", unanchoredLine)
+	}
 	return nil
 }
 
@@ -689,6 +696,12 @@ func signedHeadLine(head, unsigned int64) string {
 func endLine(events int64) string {
 	return fmt.Sprintf("nothing in the file vouches for where it ends: its last events deleted with the heads the arbiter signed over them, or a head he signed alone (at an export, or at another station) deleted, leave a record that verifies, so compare the head printed above (event %d) with one written down, printed on a report or shown at another station ('verify --head HEX')", events)
 }
+
+// unanchoredLine is the command line's words for match.Unanchored: what a
+// record verified against nothing from outside it does not prove, naming
+// the flags that check the rest (the console says the core's, without
+// them).
+const unanchoredLine = "nothing from outside the file was given to check it against, so this proves only that the file agrees with itself: a record cut short at its end together with its signatures, or made again from its start under other keys, verifies as well; to prove that it is the whole record and the arbiter's, check it against what was written down or printed away from this computer (a head with --head, the arbiter's first key with --key, the match id with --match, the match's CA with --ca), or compare it with another station's copy or the live feed's archive"
 
 // keyHistory describes the arbiter's keys in the order registered: the
 // first, which anchors the record, then each rotation (verify and

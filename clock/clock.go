@@ -85,6 +85,16 @@ func (c Clock) Running() (Side, bool) {
 	return 0, false
 }
 
+// RunningSince returns the instant from which the running side's clock
+// has run without a stop (its turn's start, or the resume after a pause),
+// if a clock runs.
+func (c Clock) RunningSince() (time.Time, bool) {
+	if c.state == running {
+		return c.segStart, true
+	}
+	return time.Time{}, false
+}
+
 // elapsed returns the running time of the open turn at instant at. Reads at
 // an instant before the current run began count as the run's start.
 func (c *Clock) elapsed(at time.Time) time.Duration {

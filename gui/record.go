@@ -272,6 +272,9 @@ func (c *console) verifyRecord() {
 	// the words, and under each the value to compare with the paper, in
 	// blocks of eight as 'Match created' shows them to be written down
 	// (before, the head wrapped with its last block alone on a line)
+	// what the file alone cannot prove (the console checks it against
+	// nothing from outside it), in the console's language (branch htrust)
+	unanchored := capitalFirst(say(match.Unanchored())) + "."
 	box := container.NewVBox()
 	say := func(text string) {
 		l := widget.NewLabel(text)
@@ -301,6 +304,7 @@ func (c *console) verifyRecord() {
 				value(s.ArbiterKey)
 			}
 		}
+		say(unanchored)
 	}
 	// the match id tells this match from any other, even one made with
 	// the same key file: the appeals board compares it with the paper

@@ -132,7 +132,9 @@ func TestDeletingAHeadTheArbiterSignedWithHisCommandIsFound(t *testing.T) {
 		if seal.HeadSeq <= before {
 			t.Fatalf("the export signed the head at %d, his command's at %d", seal.HeadSeq, before)
 		}
-		exec(t, raw(t, f.db.Path()), `DELETE FROM signatures WHERE kind = 'head' AND seq = ?`, seal.HeadSeq)
+		db := raw(t, f.db.Path())
+		exec(t, db, `DELETE FROM signatures WHERE kind = 'head' AND seq = ?`, seal.HeadSeq)
+		putBack(t, db)
 		if r := checkFile(t, f.db.Path(), Anchors{}); !r.OK || r.Seal.HeadSeq != before {
 			t.Fatalf("verify: %q, head at %d, want %d", r.Problem, r.Seal.HeadSeq, before)
 		}

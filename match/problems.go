@@ -84,6 +84,16 @@ const (
 	CodeSignerRole       Code = "record-check-signer-role"
 	CodeSignerPlayer     Code = "record-check-signer-player"
 	CodeCredentialPlayer Code = "record-check-credential-player"
+	// The append-only triggers dropped or made again otherwise by another
+	// program (checkSchema, branch htrust), and which of them (guardWord).
+	CodeTriggerDropped Code = "record-check-trigger-dropped"
+	CodeTriggerChanged Code = "record-check-trigger-changed"
+	CodeGuardUpdate    Code = "record-check-guard-update"
+	CodeGuardDelete    Code = "record-check-guard-delete"
+	CodeGuardBoth      Code = "record-check-guard-both"
+	// Not a problem: what a record that verifies against no anchor from
+	// outside it does not prove (Unanchored).
+	CodeUnanchored Code = "record-check-unanchored"
 )
 
 // problems are the record's problems' English words (the shared
@@ -114,6 +124,12 @@ var problems = phrase.Table[Code]{
 	CodeRequestForgedRotation: "event %d (%s) registers an arbiter key that is not the one in the request the arbiter signed (a forged rotation)",
 	CodeReplayedCommand:       "event %d (%s) is a command the record holds already, at event %d (a signed command or request replayed in another place)",
 	CodeSchemaEdited:          "the record's file holds %s, which Arbiter did not make (its schema was edited by another program)",
+	CodeTriggerDropped:        "the record's file no longer holds what Arbiter made: %s (dropped by another program: since then nothing refused an edit of its events)",
+	CodeTriggerChanged:        "the record's file holds %s in another form than Arbiter made it (made again by another program: since then nothing may have refused an edit of its events)",
+	CodeGuardUpdate:           "its trigger that refuses any change of an event",
+	CodeGuardDelete:           "its trigger that refuses any deletion of an event",
+	CodeGuardBoth:             "its triggers that refuse any change or deletion of an event",
+	CodeUnanchored:            "nothing from outside the file was given to check it against, so this proves only that the file agrees with itself: a record cut short at its end together with its signatures, or made again from its start under other keys, verifies as well; to prove that it is the whole record and the arbiter's, check it against what was written down or printed away from this computer (a head, the arbiter's first key, the match id, the match's CA), or compare it with another station's copy or the live feed's archive",
 	CodeLogTakesBack:          "the -wal file beside the record takes back event %d its main file holds, as another copy's log put beside it does, or an edit not yet copied into the file; moved away, it leaves the record as its file holds it",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",
 	CodeHeadCut:               "a head signature names event %d, which is not in the record (the record was cut off)",
@@ -141,6 +157,16 @@ var problems = phrase.Table[Code]{
 	CodeSignerPlayer:          "player:%s",
 	CodeCredentialPlayer:      "player %s",
 }
+
+// Unanchored says what a record that verifies proves when it was checked
+// against nothing from outside the file (no head, key, match id or CA
+// given: Anchors is empty), and what to bring to prove the rest
+// (docs/reliability.md, "What verify proves from the file alone"): verify
+// says it in each face's words (branch htrust).
+func Unanchored() *phrase.Error { return problem(CodeUnanchored) }
+
+// None tells whether no anchor is given.
+func (a Anchors) None() bool { return a == Anchors{} }
 
 // ProblemCodes lists the record's problems beyond its chain
 // (store.ProblemCodes lists the chain's).

@@ -121,16 +121,26 @@ func (a *App) absence(ctx context.Context, now time.Time) (*pendingRecovery, clo
 	if err != nil || !ok || hb.PID == pidHandled {
 		return nil, 0, err
 	}
-	away := now.Sub(hb.Wall)
-	if away < StaleAfter {
-		return nil, 0, nil
-	}
 	g := a.State().CurrentGame()
 	if g == nil || !g.Live() {
 		return nil, 0, nil
 	}
 	running, isRunning := g.Clock.Running()
 	if !isRunning {
+		return nil, 0, nil
+	}
+	// The heartbeat is no evidence: no signature covers it, and the
+	// sqlite3 shell writes any instant into it. The absence said is
+	// never longer than the running clock's run without a stop, which
+	// the record's events hold (branch htrust): before, a heartbeat set
+	// two hours back made the next command record "the console was gone
+	// for 2h0m1s while Black's clock was running" of a clock started
+	// four minutes before.
+	away := now.Sub(hb.Wall)
+	if since, ok := g.Clock.RunningSince(); ok && now.Sub(since) < away {
+		away = now.Sub(since)
+	}
+	if away < StaleAfter {
 		return nil, 0, nil
 	}
 	how := phrase.Word("closed")

@@ -75,6 +75,21 @@ func raw(t *testing.T, path string) *sql.DB {
 	return db
 }
 
+// putBack makes the guard triggers raw dropped again as the migrations
+// make them, as a careful forger does after his edit: since branch htrust
+// a guard missing is an edit of the file itself
+// (record-check-trigger-dropped), so a test of what the file cannot tell
+// (a truncation, a head signed alone deleted) puts them back.
+func putBack(t *testing.T, db *sql.DB) {
+	t.Helper()
+	for _, q := range []string{
+		"CREATE TRIGGER events_no_update BEFORE UPDATE ON events\nBEGIN\n\tSELECT RAISE(ABORT, 'events are append-only');\nEND",
+		"CREATE TRIGGER events_no_delete BEFORE DELETE ON events\nBEGIN\n\tSELECT RAISE(ABORT, 'events are append-only');\nEND",
+	} {
+		exec(t, db, q)
+	}
+}
+
 func exec(t *testing.T, db *sql.DB, q string, args ...any) {
 	t.Helper()
 	if _, err := db.Exec(q, args...); err != nil {
@@ -217,6 +232,7 @@ func TestVerify(t *testing.T) {
 		exec(t, db, `UPDATE events SET payload = json_remove(payload, '$.credential') WHERE seq = 1`)
 		exec(t, db, `DELETE FROM signatures`)
 		rehash(t, db)
+		putBack(t, db)
 		// the forger's sqlite3 done: the edit copied into the file (left in
 		// the -wal, verify names the log taking back events the file holds:
 		// TestVerifyNamesAnotherCopysLogPutBesideAClosedRecord)
@@ -313,6 +329,7 @@ func TestVerify(t *testing.T) {
 		db := raw(t, path)
 		exec(t, db, `DELETE FROM events WHERE seq > ?`, end)
 		exec(t, db, `DELETE FROM signatures WHERE seq > ?`, end)
+		putBack(t, db)
 		exec(t, db, `PRAGMA wal_checkpoint(TRUNCATE)`) // the forger's sqlite3 done: the cut in the file
 		if r := verifyFile(t, path, "", ""); !r.OK || r.Seal.HeadSeq != end {
 			t.Errorf("alone: OK %v head %d (%s); a cut at a signed head looks like that head (documented)", r.OK, r.Seal.HeadSeq, r.Problem)

@@ -222,18 +222,46 @@ func checkLog(ctx context.Context, db *store.DB, r *RecordReport) {
 
 // checkSchema finds what another program added to the record's schema
 // (store.DB.SchemaEdits: a trigger, which can drop an appended event
-// without an error, an index, a view, a table): the record then does not
+// without an error, an index, a view, a table), or dropped or changed of
+// its append-only triggers (store.DB.GuardEdits): the record then does not
 // verify, after its n events, and nothing more is written to it.
 func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) error {
 	if !r.OK {
 		return nil
 	}
 	edits, err := db.SchemaEdits(ctx)
-	if err != nil || len(edits) == 0 {
+	if err != nil {
 		return err
 	}
-	r.broken(int64(n)+1, "", problem(CodeSchemaEdited, strings.Join(edits, ", ")))
+	if len(edits) > 0 {
+		r.broken(int64(n)+1, "", problem(CodeSchemaEdited, strings.Join(edits, ", ")))
+		return nil
+	}
+	// the append-only triggers dropped or made again otherwise (branch
+	// htrust): SchemaEdits names only what was added
+	dropped, changed, err := db.GuardEdits(ctx)
+	switch {
+	case err != nil:
+		return err
+	case len(dropped) > 0:
+		r.broken(int64(n)+1, "", problem(CodeTriggerDropped, guardWord(dropped)))
+	case len(changed) > 0:
+		r.broken(int64(n)+1, "", problem(CodeTriggerChanged, guardWord(changed)))
+	}
 	return nil
+}
+
+// guardWord says which append-only triggers (store.DB.GuardEdits' names,
+// docs/store.md) a problem is of, in the words of each face: the names
+// are SQL's, which the German would carry untranslated.
+func guardWord(names []string) any {
+	switch {
+	case len(names) > 1:
+		return problem(CodeGuardBoth)
+	case names[0] == "events_no_delete":
+		return problem(CodeGuardDelete)
+	}
+	return problem(CodeGuardUpdate)
 }
 
 // verifyWhole is the whole check of a record (Verify's): checkRecord with

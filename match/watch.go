@@ -24,6 +24,9 @@ type watch struct {
 	// (checkNew: what only Verify checked before)
 	ids commandIDs
 	pos *State
+	// schema: SQLite's schema_version when the schema was last checked
+	// (checkSchema): read again only after another connection's commit
+	schema int64
 }
 
 // Watch looks whether anything but the App's own commits changed the
@@ -125,8 +128,22 @@ func (a *App) Watch(ctx context.Context) error {
 	if rep.OK {
 		ids, pos = w.checkNew(&rep, evs, sigs, base)
 	}
+	// the schema as New checks it (an object added, a guard trigger
+	// dropped or changed: branch htrust), when another connection's
+	// commit moved SQLite's schema_version since the last look
+	sv := w.schema
+	if rep.OK && (!w.seen || v != w.version) {
+		if sv, err = a.db.SchemaVersion(ctx); err != nil {
+			return err
+		}
+		if !w.seen || sv != w.schema {
+			if err := checkSchema(ctx, a.db, &rep, len(evs)); err != nil {
+				return err
+			}
+		}
+	}
 	a.mu.Lock()
-	a.watch = watch{seen: true, version: v, stamp: stamp}
+	a.watch = watch{seen: true, version: v, stamp: stamp, schema: sv}
 	if rep.OK {
 		a.watch.walk, a.watch.sigs, a.watch.ids, a.watch.pos = walk, sigs, ids, pos
 	}

@@ -29,6 +29,7 @@ func insertRows(t *testing.T, path string, evs []store.Event, sigs []store.Signa
 		exec(t, db, `INSERT INTO signatures (seq, kind, count, cmd, signer, station, key, sig, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			s.Seq, s.Kind, s.Count, s.Cmd, s.Signer, s.Station, s.Key, s.Sig, s.Request)
 	}
+	putBack(t, db) // rows added need no guard dropped
 	db.Close()
 }
 

@@ -185,8 +185,8 @@ func TestAHolderRestartedOnAnOlderCopyOfItsRecordCatchesUpFromTheStream(t *testi
 			if err != nil {
 				t.Fatal(err)
 			}
-			submit(t, s, pinReq("arbiter", match.GameStart{Game: 1}))
-			r := submit(t, s, pinReq("white", match.Move{Input: "e4"}))
+			submit(t, s, pinReqOn(s, "arbiter", match.GameStart{Game: 1}))
+			r := submit(t, s, pinReqOn(s, "white", match.Move{Input: "e4"}))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
@@ -201,8 +201,8 @@ func TestAHolderRestartedOnAnOlderCopyOfItsRecordCatchesUpFromTheStream(t *testi
 				}
 			}
 			copied, _ := s.Replica().Head()
-			submit(t, s, pinReq("black", match.Move{Input: "c5"}))
-			r = submit(t, s, pinReq("white", match.Move{Input: "Nf3"}))
+			submit(t, s, pinReqOn(s, "black", match.Move{Input: "c5"}))
+			r = submit(t, s, pinReqOn(s, "white", match.Move{Input: "Nf3"}))
 			if err := s.Replica().WaitSeq(ctx, r.Seq); err != nil {
 				t.Fatal(err)
 			}

@@ -102,3 +102,49 @@ func TestTimeSourcePlatformClocksAnswer(t *testing.T) {
 		t.Errorf("New did not anchor to the platform clocks")
 	}
 }
+
+// TestTimeSourceAnchorsTheWallClockToTheNarrowestBracketOfTheBootClock: a
+// thread paused right after reading the wall clock (a loaded machine) must
+// not leave the session's clock behind the wall clock by the pause. The
+// first bracket here holds a 6 ms pause; the second is tight, and Now a
+// second later must be the wall clock's reading then to within the
+// bracket. Anchoring to the boot clock read after the wall clock, as before,
+// left the session 6 ms behind.
+func TestTimeSourceAnchorsTheWallClockToTheNarrowestBracketOfTheBootClock(t *testing.T) {
+	wall := time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
+	const boot0 = 10 * time.Second
+	// the boot clock's readings, in order, and the wall clock's between them
+	boots := []time.Duration{boot0, boot0 + 6*time.Millisecond, boot0 + 7*time.Millisecond, boot0 + 7*time.Millisecond + 2*time.Microsecond}
+	walls := []time.Time{wall, wall.Add(7*time.Millisecond + time.Microsecond)}
+	var later time.Duration
+	bi, wi := 0, 0
+	c := platformClocks{
+		sinceBoot: func() time.Duration {
+			if bi < len(boots) {
+				bi++
+				return boots[bi-1]
+			}
+			return later
+		},
+		awake: func() time.Duration { return time.Hour },
+	}
+	now := func() time.Time { wi++; return walls[wi-1] }
+	s := anchor(now, c)
+	if wi != 2 {
+		t.Fatalf("the wall clock was read %d times, want 2 (the second bracket is tight)", wi)
+	}
+	later = boot0 + time.Second // the wall clock's reading then: wall + 1 s
+	got := s.Now().Sub(wall)
+	if d := got - time.Second; d < -anchorTight || d > anchorTight {
+		t.Errorf("Now is %v after the first wall reading a second later, want 1s within %v", got, anchorTight)
+	}
+}
+
+func TestTimeSourceWithoutABootClockAnchorsAtTheWallClock(t *testing.T) {
+	wall := time.Date(1996, 2, 10, 20, 0, 0, 0, time.UTC)
+	c := platformClocks{sinceBoot: func() time.Duration { return -1 }, awake: func() time.Duration { return -1 }}
+	s := anchor(func() time.Time { return wall }, c)
+	if s.since0 != -1 || !s.wall.Equal(wall) {
+		t.Errorf("anchor without a boot clock: since0 %v wall %v, want -1 and %v", s.since0, s.wall, wall)
+	}
+}

@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// guards are the append-only triggers of the events table as the
+// migrations make them (0001, and 0006 again after its rebuild), by name:
+// each refuses an UPDATE or a DELETE of an event. Their text is compared
+// with the file's as words, case folded (guardText), so a line ending or
+// an indent is not an edit.
+var guards = []struct{ name, sql string }{
+	{"events_no_update", `CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+	SELECT RAISE(ABORT, 'events are append-only');
+END`},
+	{"events_no_delete", `CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+	SELECT RAISE(ABORT, 'events are append-only');
+END`},
+}
+
+// GuardEdits names the append-only triggers of the events table that the
+// file no longer holds (dropped) or holds with another text than
+// Arbiter's (changed: a trigger of that name that does something else,
+// SELECT 1 instead of the RAISE). With them gone, the sqlite3 shell
+// updates and deletes events freely; the hash chain and the signatures
+// find most such edits later, but a dropped guard is itself an edit of the
+// file, which SchemaEdits does not see (it names only what was added).
+// A file without an events table (not a record yet) has no guards to miss.
+func (db *DB) GuardEdits(ctx context.Context) (dropped, changed []string, err error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'")
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: read the schema's triggers: %w", mapErr(err))
+	}
+	defer rows.Close()
+	have := map[string]string{}
+	for rows.Next() {
+		var name, sql string
+		if err := rows.Scan(&name, &sql); err != nil {
+			return nil, nil, fmt.Errorf("store: read the schema's triggers: %w", mapErr(err))
+		}
+		have[name] = sql
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("store: read the schema's triggers: %w", mapErr(err))
+	}
+	var events int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'events'").Scan(&events); err != nil {
+		return nil, nil, fmt.Errorf("store: read the schema: %w", mapErr(err))
+	}
+	if events == 0 {
+		return nil, nil, nil
+	}
+	for _, g := range guards {
+		sql, ok := have[g.name]
+		switch {
+		case !ok:
+			dropped = append(dropped, g.name)
+		case guardText(sql) != guardText(g.sql):
+			changed = append(changed, g.name)
+		}
+	}
+	return dropped, changed, nil
+}
+
+// guardText is a trigger's SQL as words, case folded.
+func guardText(sql string) string {
+	return strings.ToLower(strings.Join(strings.Fields(sql), " "))
+}
+
+// SchemaVersion is SQLite's schema_version of the file: it moves at every
+// change of the schema by any connection (a trigger dropped or made, a
+// table, an index, a view), so a watcher reads the schema again only when
+// it moved (match.App.Watch).
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("store: schema version: %w", mapErr(err))
+	}
+	return v, nil
+}
