@@ -89,11 +89,27 @@ func (db *DB) growLog(ctx context.Context, c *conn, pages int64) error {
 		err = c.once(ctx, fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) "+
 			"INSERT INTO "+growTable+" SELECT zeroblob(%d) FROM n", rows, pageSize*3/4))
 	}
-	if e := c.exec(context.Background(), sqlRollback); e != nil {
+	if e := c.exec(context.Background(), sqlRollback); e != nil && (err == nil || !c.outsideTransaction()) {
 		return fmt.Errorf("%w (%w)", e, driver.ErrBadConn)
 	}
+	// else SQLite rolled the layout back itself when it failed (as it
+	// does on a disk without room for it, SQLITE_FULL), and ROLLBACK found
+	// no transaction: the connection serves on, and the Update goes on
+	// with the log as it is, to commit its events or say itself that the
+	// disk is full, where it failed in SQLite's words "cannot rollback - no
+	// transaction is active" (make crash-test's full disk)
 	c.pagesWritten() // the layout's frames are not commits: not counted
-	return err
+	return mapErr(err)
+}
+
+// outsideTransaction says whether the connection is outside any
+// transaction: a BEGIN there begins one (deferred: it takes no lock),
+// which it ends; inside one, BEGIN fails.
+func (c *conn) outsideTransaction() bool {
+	if c.once(context.Background(), "BEGIN") != nil {
+		return false
+	}
+	return c.once(context.Background(), sqlRollback) == nil
 }
 
 // LayOutLog lays out the write-ahead log now (growLog), to laidOutPages,

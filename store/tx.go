@@ -98,10 +98,14 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (events []Event
 			if committed {
 				return
 			}
-			if e := c.exec(context.Background(), sqlRollback); e != nil {
+			if e := c.exec(context.Background(), sqlRollback); e != nil && (err == nil || !c.outsideTransaction()) {
 				// a connection still inside its transaction never serves again
 				err = fmt.Errorf("store: update: rollback: %w (%w)", e, errBadConn)
 			}
+			// else SQLite rolled the transaction back itself when its
+			// COMMIT failed (as it does on a disk without room for the
+			// log's frames, SQLITE_FULL): err says why, where it said
+			// "cannot rollback - no transaction is active"
 		}()
 		if fnErr = fn(tx); fnErr != nil {
 			return fnErr

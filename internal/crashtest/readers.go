@@ -47,19 +47,29 @@ func readers() (names []string, read func(db string) error) {
 	}
 }
 
-// readAlong runs the outside readers on db, one after another, until stop
-// is called; stop returns how many rounds they read and the first error.
-func readAlong(db string, read func(string) error) (stop func() (int, error)) {
+// readAlong runs the outside readers on db, one after another, from when
+// ready is closed until stop is called; stop returns how many rounds they
+// read and the first error. A file that play is creating is no record
+// until its first line is committed: before, it holds no table (the
+// sqlite3 shell: "no such table: events"), so the caller closes ready then
+// (or at once for a record that exists).
+func readAlong(db string, read func(string) error, ready <-chan struct{}) (stop func() (int, error)) {
 	var wg sync.WaitGroup
 	var done atomic.Bool
 	var rounds int
 	var first error
+	quit := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		select {
+		case <-ready:
+		case <-quit:
+			return
+		}
 		for !done.Load() {
 			if _, err := os.Stat(db); err != nil {
-				time.Sleep(time.Millisecond) // the first line has not created it yet
+				time.Sleep(time.Millisecond) // the process ended before it created the file
 				continue
 			}
 			if err := read(db); err != nil && first == nil {
@@ -70,6 +80,7 @@ func readAlong(db string, read func(string) error) (stop func() (int, error)) {
 	}()
 	return func() (int, error) {
 		done.Store(true)
+		close(quit)
 		wg.Wait()
 		return rounds, first
 	}
