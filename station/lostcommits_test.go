@@ -86,27 +86,24 @@ func TestARecordHolderCommitsTheStreamsEventsWithoutFsyncAndTheLaptopWithIt(t *t
 		seq, _, err := hdb.Head(context.Background())
 		return err == nil && uint64(seq) >= r.Seq
 	})
-	t.Run("the holder's record commits the stream's events without fsync", func(t *testing.T) {
-		got := levels.of(hdb.Path())
+	// every commit of the record at path was at level want, one a command at least
+	allAt := func(t *testing.T, path, whose string, want int) {
+		t.Helper()
+		got := levels.of(path)
 		if len(got) < 3 {
-			t.Fatalf("the holder's record committed %d times (%v), want a commit a command", len(got), got)
+			t.Fatalf("%s record committed %d times (%v), want a commit a command", whose, len(got), got)
 		}
 		for i, l := range got {
-			if l != normal {
-				t.Errorf("the holder's commit %d of the stream's events at synchronous %d, want %d (NORMAL); all: %v", i+1, l, normal, got)
+			if l != want {
+				t.Errorf("%s commit %d at synchronous %d, want %d; all: %v", whose, i+1, l, want, got)
 			}
 		}
+	}
+	t.Run("the holder's record commits the stream's events without fsync", func(t *testing.T) {
+		allAt(t, hdb.Path(), "the holder's", normal)
 	})
 	t.Run("the laptop's record commits each with its fsync", func(t *testing.T) {
-		got := levels.of(lpath)
-		if len(got) < 3 {
-			t.Fatalf("the laptop's record committed %d times (%v), want a commit a command", len(got), got)
-		}
-		for i, l := range got {
-			if l != full {
-				t.Errorf("the laptop's commit %d at synchronous %d, want %d (FULL); all: %v", i+1, l, full, got)
-			}
-		}
+		allAt(t, lpath, "the laptop's", full)
 	})
 	t.Run("a write on the holder that is not the stream's stays FULL", func(t *testing.T) {
 		levels.start()
