@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"arbiter/assets"
-	"arbiter/store"
 )
 
 // servedRecord is a protected match whose first station claimed authority
@@ -230,15 +229,7 @@ func TestAnAppOpenedOnARecordWithAHeadDeletedOrARowEditedWritesNothing(t *testin
 		t.Run(tc.name+": the open says it and nothing is appended", func(t *testing.T) {
 			p, evs := protectedRecord(t)
 			exec(t, raw(t, p), tc.sql)
-			db, err := store.Open(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			app, err := New(context.Background(), db)
-			if err != nil {
-				t.Fatal(err)
-			}
+			app, db := openAppAt(t, p)
 			if why := app.Why(); why == nil || why.Code != string(tc.want) {
 				t.Fatalf("the open says %v, want %s", why, tc.want)
 			}

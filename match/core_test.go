@@ -33,8 +33,16 @@ func newFixture(t *testing.T) *fixture {
 // closed when the test ends, and the App over it; it returns the file's path.
 func openTestApp(t testing.TB, name string) (*App, *store.DB, string) {
 	t.Helper()
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), name)
+	app, db := openAppAt(t, path)
+	return app, db, path
+}
+
+// openAppAt opens the database file at path, closed when the test ends,
+// and the App over it, as a console or station opens a record.
+func openAppAt(t testing.TB, path string) (*App, *store.DB) {
+	t.Helper()
+	ctx := context.Background()
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +52,7 @@ func openTestApp(t testing.TB, name string) (*App, *store.DB, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return app, db, path
+	return app, db
 }
 
 func (f *fixture) at(d time.Duration) Cmd {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"arbiter/internal/outside"
-	"arbiter/store"
 )
 
 // A record whose schema another program edited does not verify, naming what
@@ -43,15 +42,7 @@ func TestARecordWhoseSchemaWasEditedDoesNotVerifyAndTakesNothingMore(t *testing.
 func opensBrokenAndWritesNothing(t *testing.T, path string, code Code) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	app, err := New(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, db := openAppAt(t, path)
 	if app.Why() == nil || app.Why().Code != string(code) {
 		t.Fatalf("the record opens with the problem %v, want %s", app.Why(), code)
 	}
