@@ -65,6 +65,19 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			e.OnSubmitted = func(string) { submit() }
 		}
 	}
+	// a refusal speaks of what was given: once a field is changed it no
+	// longer does (a FEN refused stayed refused on the screen after it was
+	// corrected), and it goes until the form is given again
+	stale := func() {
+		if errLabel.Visible() {
+			errLabel.Hide()
+			d.Resize(fyne.NewSize(560, 0))
+			content.Refresh()
+		}
+	}
+	for _, it := range items {
+		onFieldChange(it.Widget, stale)
+	}
 	cancel := widget.NewButton(translate("Cancel"), func() { d.Hide() })
 	okb := widget.NewButton(confirm, submit)
 	okb.Importance = widget.HighImportance
@@ -90,6 +103,36 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	c.win.Canvas().Unfocus()
 	c.onEnter = submit // a form without a text field: Enter confirms it too
 	return d
+}
+
+// onFieldChange has changed called, after the field's own OnChanged, when
+// the text of a text field in obj (a form item's widget, or a box of them)
+// changes, or a choice in it is made.
+func onFieldChange(obj fyne.CanvasObject, changed func()) {
+	chain := func(own func(string)) func(string) {
+		return func(s string) {
+			if own != nil {
+				own(s)
+			}
+			changed()
+		}
+	}
+	switch w := obj.(type) {
+	case *formEntry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.Entry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.SelectEntry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.Select:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.RadioGroup:
+		w.OnChanged = chain(w.OnChanged)
+	case *fyne.Container:
+		for _, o := range w.Objects {
+			onFieldChange(o, changed)
+		}
+	}
 }
 
 // formEntry is a text field of a dialog. A widget.Entry keeps the Escape
