@@ -171,7 +171,10 @@ type console struct {
 	nameTooLong [2]bool
 
 	movePressesItem *fyne.MenuItem
-	audience        *audience
+	// audience is the audience display while it is open; audienceWin its
+	// window, made at the first opening and kept, hidden while closed
+	audience    *audience
+	audienceWin fyne.Window
 
 	// live is the match the background tickers (heartbeat, poll) use (the
 	// same as core, readable from any goroutine; Continue in a new file

@@ -813,8 +813,8 @@ func (c *console) relocalize() {
 	c.win.SetMainMenu(c.mainMenu())
 	c.moveEntry.SetText(typed)
 	reopen := c.audience != nil
-	if reopen {
-		c.audience.win.Close()
+	if reopen { // laid out again in its window, which stays open
+		c.audience.disarm()
 		c.audience = nil
 	}
 	c.refresh()
