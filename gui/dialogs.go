@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
 )
@@ -24,7 +26,28 @@ import (
 // sentence is an error as the one sentence shown to the user, in the
 // console's language: the core's refusals are translated with the same
 // dictionary as the console's own texts.
-func sentence(err error) string { return consoleDictionary().Sentence(service.Coded(err)) }
+func sentence(err error) string { return consoleDictionary().Sentence(service.Coded(kindByName(err))) }
+
+// kindByName is err with the incident kind it names said by the kind's name
+// ("technical fault", German "technische Störung"), as the console names a
+// kind everywhere else: the core gives the record's identifier, which the
+// command line's words keep (the argument typed there), and the console
+// said "The incident (technical-fault) needs a text".
+func kindByName(err error) error {
+	var e *match.Error
+	if !errors.As(err, &e) || e.Code != match.CodeIncidentNeedsText {
+		return err
+	}
+	args := e.Args()
+	if len(args) != 1 {
+		return err
+	}
+	kind, ok := args[0].(string)
+	if !ok {
+		return err
+	}
+	return phrase.Coded(string(e.Code), phrase.Word(kind))
+}
 
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.
@@ -656,6 +679,9 @@ func (c *console) incidentDialog() {
 		details.Refresh()
 		if d != nil {
 			d.Resize(fyne.NewSize(560, 0))
+			// the kind chosen (with the pointer), the text is typed next:
+			// it went to nothing
+			c.win.Canvas().Focus(text)
 		}
 	}
 	shown.PlaceHolder = translate("(choose a kind)") // no kind is more likely than another
