@@ -302,7 +302,7 @@ func (c *console) enterMove(input string) bool {
 		// that ends the game (mate, stalemate) needs none
 		// the side and its key, as the notice above names them (the
 		// sentence said "the player presses his clock (or click it)")
-		c.refuseMove(tr("Press first (6.7a): %s's clock is pressed when the move is made (%s or a click on the clock); then enter the move.",
+		c.refuseMove(tr("Press first (6.7a): press %s's clock (%s or a click on it) once the move is made, then enter the move.",
 			translate(match.Colour(g.ToMove())), keyText(c.keyFor(g.ToMove()))))
 		return false
 	}

@@ -48,7 +48,7 @@ func TestPressFirstIsTheDefaultForTheOfficialClock(t *testing.T) {
 			t.Fatalf("the move was recorded without a press")
 		}
 		// the side to move and its key, as the notice names them
-		if want := "Press first (6.7a): White's clock is pressed when the move is made (F1 or a click on the clock); then enter the move."; h.c.moveErr.Text != want {
+		if want := "Press first (6.7a): press White's clock (F1 or a click on it) once the move is made, then enter the move."; h.c.moveErr.Text != want {
 			t.Errorf("under the move field: %q, want %q", h.c.moveErr.Text, want)
 		}
 		h.c.moveEntry.SetText("")
