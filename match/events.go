@@ -512,6 +512,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
+	p.Why = helpmateMoves(p.Why)
 	if g.Clock.Started() && !g.Clock.Stopped() {
 		c, err := g.Clock.Stop(e.At)
 		if err != nil {
@@ -825,6 +826,7 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
+	p.Why = helpmateMoves(p.Why)
 	if p.OrderUnknown {
 		c, err := g.Clock.BothFlagsOrderUnknown(e.At)
 		if err != nil {

@@ -111,3 +111,31 @@ func TestTheOutputsSayTheClocksBeforeAndAfterAnAdjustment(t *testing.T) {
 		})
 	}
 }
+
+// The German report says a 6.9 verdict's helpmate line with the German
+// piece letters, as its scoresheet and every move it names: it said
+// "2.Qh5" beside a scoresheet of "Dh5". The English keeps the record's
+// words.
+func TestTheGermanReportSaysAHelpmateLineWithGermanPieceLetters(t *testing.T) {
+	st, _ := loadState(t, playScriptAt(t, blackFlagsScript, "1996-02-10T20:00:00Z"))
+	g := st.Game(1)
+	for _, tc := range []struct{ lang, want, lack string }{
+		{"de", "z. B. 1…Sc6 2.Dh5", "2.Qh5"},
+		{"en", "e.g. 1…Nc6 2.Qh5", "2.Dh5"},
+	} {
+		t.Run(tc.lang+": the flag's verdict says the line as the report says moves", func(t *testing.T) {
+			found := false
+			for _, in := range g.Incidents {
+				if text, _ := report.IncidentCells(st.Match, g, in, tc.lang); strings.Contains(text, "1…") {
+					found = true
+					if !strings.Contains(text, tc.want) || strings.Contains(text, tc.lack) {
+						t.Errorf("the flag's text %q: want %q, not %q", text, tc.want, tc.lack)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no incident says the helpmate line: %+v", g.Incidents)
+			}
+		})
+	}
+}
