@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,4 +140,23 @@ func TestTheGermanReportSaysAHelpmateLineWithGermanPieceLetters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A move struck out by a correction keeps, in the PGN's variation, its
+// [%clk] and [%emt] as they stood when it was made, as every move of the
+// main line does: the board reads when the wrong move was made and what
+// it cost. Before, the struck moves had no clock at all.
+func TestAStruckMoveKeepsItsClockInTheVariation(t *testing.T) {
+	db := playScriptAt(t, appealScript, "2024-05-01T13:00:00Z")
+	pgn := strings.Join(strings.Fields(runCLI(t, "--db", db, "export", "pgn")), " ")
+	for _, want := range []string{"(2... Nf6 {[%clk 1:58:50] [%emt 0:00:17]} 3. Nxe5 {[%clk 1:59:50] [%emt 0:00:03]"} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("the variation lacks %q:\n%s", want, pgn)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "s.pgn")
+	if err := os.WriteFile(p, []byte(runCLI(t, "--db", db, "export", "pgn")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("pgn-extract and chess.js read it", func(t *testing.T) { pgncheck(t, p) })
 }

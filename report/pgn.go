@@ -629,6 +629,12 @@ func struckVariations(g *match.Game, pl placed) (vars map[int][]struckVar, notes
 			if len(ns) > 0 {
 				c += " " + commentText(strings.Join(ns, "; "))
 			}
+			if !e.At.IsZero() {
+				// the struck move's clock and time, as it stood when it
+				// was made: when the wrong move was made and what it cost
+				// (TestAStruckMoveKeepsItsClockInTheVariation)
+				c = moveComment(&e, cmds, ns)
+			}
 			v = append(v, scoresheet.PGNMove{SAN: e.SAN, Comment: strings.TrimSpace(c)})
 		}
 		last := &v[len(v)-1]

@@ -428,7 +428,7 @@ func TestStruckMovesAsVariation(t *testing.T) {
 	out := runCLI(t, "--db", db, "export", "pgn")
 	tests := []struct{ name, want string }{
 		{"the struck moves stand as a variation right after the move that replaced them (and its comment)",
-			"noise in the hall (clocks stopped); W 2:04:31 B 1:59:30; #13 Arbiter: resume (6.12c) White's clock runs again (clock started); W 2:04:31 B 1:59:30} (2... Nc6 3. Bb5 {struck out: operator error, rule 10: the operator entered the wrong knight move})"},
+			"noise in the hall (clocks stopped); W 2:04:31 B 1:59:30; #13 Arbiter: resume (6.12c) White's clock runs again (clock started); W 2:04:31 B 1:59:30} (2... Nc6 {[%clk 1:59:40] [%emt 0:00:10]} 3. Bb5 {[%clk 1:59:31] [%emt 0:00:10]; struck out: operator error, rule 10: the operator entered the wrong knight move})"},
 		{"the game continues after the variation with its move number", ") 3. Bc4"},
 		{"a human's name is Last, First", `[White "Schmidt, Anna"]`},
 		{"the computer's name stays as it is and it is a program", `[Black "Deep Blue"]`},
