@@ -38,7 +38,7 @@ func runExportPGN(r *runner, a *args) error {
 		return userError(err)
 	}
 	if out != "" && out != "-" {
-		if err := refuseDatabase(out, r.g.DB); err != nil {
+		if err := checkTarget(out, r.g.DB); err != nil {
 			return err
 		}
 	}
@@ -92,7 +92,7 @@ func runExportPDF(r *runner, a *args) error {
 	if err := report.CheckPDFOptions(r.app.State(), report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {
 		return userError(err)
 	}
-	if err := refuseDatabase(out, r.g.DB); err != nil {
+	if err := checkTarget(out, r.g.DB); err != nil {
 		return err
 	}
 	seal, err := r.exportSeal()
@@ -127,6 +127,20 @@ func writeFile(path, db string, data []byte) error {
 		return err
 	}
 	return atomicfile.Write(path, data, 0o644)
+}
+
+// checkTarget refuses, before an export's seal (which with --pin signs
+// the head), every file writeFile would refuse: the match's database or
+// its -wal or -shm, a path that is not a regular file (a folder, a FIFO,
+// a symbolic link, a device) and a path whose folder does not exist.
+// Before, those last were refused only after the seal: 'export pdf -o
+// /tmp --pin …' signed the head, said so, and then refused the folder
+// (TestARefusedExportWritesNothingAndSignsNoHead).
+func checkTarget(path, db string) error {
+	if err := refuseDatabase(path, db); err != nil {
+		return err
+	}
+	return atomicfile.CheckTarget(path)
 }
 
 // refuseDatabase refuses path when it is the match's database db or its
