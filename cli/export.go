@@ -23,6 +23,7 @@ func init() {
 
 func runExportPGN(r *runner, a *args) error {
 	out, _ := a.take("o")
+	_, gameGiven := a.flags["game"] // --game 0 is refused as -1 is, not taken for the whole match
 	n, err := a.int("game", 0)
 	if err != nil {
 		return err
@@ -30,7 +31,7 @@ func runExportPGN(r *runner, a *args) error {
 	if err := a.done("export pgn", 0); err != nil {
 		return err
 	}
-	if n < 0 {
+	if n < 0 || (gameGiven && n == 0) {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
 	// refused before the seal, which with --pin signs the head
@@ -62,6 +63,7 @@ func runExportPGN(r *runner, a *args) error {
 
 func runExportPDF(r *runner, a *args) error {
 	out, _ := a.take("o")
+	_, gameGiven := a.flags["game"] // --game 0 is refused as -1 is, not taken for the whole match
 	n, err := a.int("game", 0)
 	if err != nil {
 		return err
@@ -84,7 +86,7 @@ func runExportPDF(r *runner, a *args) error {
 	if out == "" {
 		return fmt.Errorf("export pdf needs -o FILE: name the PDF file to write")
 	}
-	if n < 0 {
+	if n < 0 || (gameGiven && n == 0) {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
 	// refused before the seal, which with --pin signs the head: a refused
