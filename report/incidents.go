@@ -25,7 +25,7 @@ func (r *renderer) incidents(g *match.Game) {
 	for _, in := range g.ByInstant() {
 		rows = append(rows, append([]string{eventNumber(in)}, r.incidentRow(g, in, false)...))
 	}
-	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {13, "R", false}, {13, "R", false}, {25, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {23, "L", false}},
+	r.table([]col{{7, "R", false}, {19, "L", false}, {14, "L", false}, {17.5, "R", false}, {17.5, "R", false}, {20, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {20, "L", false}},
 		[]string{"#", t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
 }
