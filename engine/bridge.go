@@ -191,10 +191,10 @@ type session struct {
 	t        *transcript
 	game     int
 	name     string
-	declared map[string]bool
-	ready    bool // uciok and the first readyok came
-	newGame  bool // ucinewgame sent for the game
-	newReady bool // its readyok came
+	declared map[string]uciOption // the options the engine declared, by lower-case name
+	ready    bool                 // uciok and the first readyok came
+	newGame  bool                 // ucinewgame sent for the game
+	newReady bool                 // its readyok came
 	pending  map[string]time.Time
 	pingAt   time.Time
 	search   *search
@@ -679,15 +679,8 @@ func (b *bridge) read(ctx context.Context, l line) {
 			b.status.Engine = s.name
 		}
 	case "option":
-		if len(f) > 2 && f[1] == "name" {
-			name := []string{}
-			for _, w := range f[2:] {
-				if w == "type" {
-					break
-				}
-				name = append(name, w)
-			}
-			s.declared[strings.ToLower(strings.Join(name, " "))] = true
+		if o, ok := readOption(f); ok {
+			s.declared[strings.ToLower(o.name)] = o
 		}
 	case "uciok":
 		delete(s.pending, "uciok")
@@ -719,24 +712,50 @@ func (b *bridge) read(ctx context.Context, l line) {
 // it and the operator gave none of his own (the UCI format "TITLE ELO
 // human|computer NAME": he may give "GM 2785 human Garry Kasparov"); then
 // asks isready.
+//
+// An option the engine does not declare, or a value it does not take, stops
+// the bridge before any is sent, in one sentence naming what the engine
+// takes (checkOption): before, "--option Thread=1" ran Stockfish on its
+// defaults (it said "No such option: Thread", which nobody read),
+// "--option Hash=99999999" was ignored without a word, and "--option
+// Threads=abc" ended Stockfish at each start, a technical fault recorded up
+// to the last restart.
 func (b *bridge) configure(ctx context.Context) {
 	s := b.sess
+	name := s.name
+	if name == "" {
+		name = b.argv[0]
+	}
+	for _, o := range b.opts.Options {
+		n, v, _ := strings.Cut(o, "=")
+		if err := checkOption(name, s.declared, strings.TrimSpace(n), strings.TrimSpace(v)); err != nil {
+			b.err = err
+			b.status.Note = err.Error()
+			return
+		}
+	}
 	given := map[string]bool{}
 	for _, o := range b.opts.Options {
 		name, value, _ := strings.Cut(o, "=")
 		b.send(ctx, "setoption name "+strings.TrimSpace(name)+" value "+strings.TrimSpace(value))
 		given[strings.ToLower(strings.TrimSpace(name))] = true
 	}
-	if b.opts.Ponder && s.declared["ponder"] {
+	if b.opts.Ponder && declares(s, "ponder") {
 		b.send(ctx, "setoption name Ponder value true")
 	}
-	if m := b.rec.State().Match; m != nil && m.Human() != "" && s.declared["uci_opponent"] && !given["uci_opponent"] {
+	if m := b.rec.State().Match; m != nil && m.Human() != "" && declares(s, "uci_opponent") && !given["uci_opponent"] {
 		b.send(ctx, "setoption name UCI_Opponent value none none human "+m.Human())
 	}
 	b.send(ctx, "isready")
 	now, _ := b.rec.Now()
 	s.pending["readyok"] = now.Add(b.opts.Hang)
 	s.pingAt = now.Add(b.opts.Ping)
+}
+
+// declares reports whether the engine declared the option (lower-case).
+func declares(s *session, name string) bool {
+	_, ok := s.declared[name]
+	return ok
 }
 
 // bestmove takes the engine's answer: a discarded one (its search was
@@ -897,7 +916,7 @@ func (b *bridge) startSession(ctx context.Context, g *match.Game, live bool) boo
 		return false
 	}
 	b.down[n] = false
-	b.sess = &session{p: p, t: t, game: n, declared: map[string]bool{}, pending: map[string]time.Time{}, setup: why}
+	b.sess = &session{p: p, t: t, game: n, declared: map[string]uciOption{}, pending: map[string]time.Time{}, setup: why}
 	b.status.PID = p.pid
 	b.send(ctx, "uci")
 	now, _ := b.rec.Now()
