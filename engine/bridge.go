@@ -212,6 +212,39 @@ type search struct {
 	hit           bool
 	stopping      bool
 	sent          Sent
+	// clock is the game's clock as the go line read it: run on, it is
+	// what the engine believes of the clocks (toldOtherClocks)
+	clock clock.Clock
+}
+
+// toldOtherClocks reports whether the clocks the engine was told no longer
+// run as the record's: while the computer's clock runs, the record's
+// clocks read now differ (to the millisecond, or in the moves to the
+// control) from the go line's clock run on to now — the clocks were
+// stopped and started again since (a pause, a correction's), or adjusted.
+// Before, the engine searched on with the clocks of its go line: after a
+// pause it believed the pause spent from its own time, and an adjustment
+// (the arbiter's 'adjust', a rule 10 correction's clocks without a change
+// of position) never reached it. A search the human's move hit (ponder)
+// began on his turn: its go line's clocks are UCI's for a ponder, and it
+// is left as it runs.
+func (b *bridge) toldOtherClocks(g *match.Game, cur *search) bool {
+	side, ok := b.computer(g)
+	if !ok || cur.ponder || cur.hit || !cur.clock.Started() {
+		return false
+	}
+	if running, ok := g.Clock.Running(); !ok || running != side {
+		return false
+	}
+	now, _ := b.rec.Now()
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if g.Clock.Remaining(s, now)/time.Millisecond != cur.clock.Remaining(s, now)/time.Millisecond {
+			return true
+		}
+	}
+	n, ok := g.Clock.MovesToControl(side)
+	m, mok := cur.clock.MovesToControl(side)
+	return n != m || ok != mok
 }
 
 // Run runs the computer's equipment on rec until ctx is done (engine run;
@@ -545,6 +578,14 @@ func (b *bridge) steer(ctx context.Context, g *match.Game) {
 	case cur != nil && (want == nil || want.position != cur.position || want.ponder != cur.ponder):
 		b.stopSearch(ctx)
 		return
+	case cur != nil && b.toldOtherClocks(g, cur):
+		// a pause since the go line, or an adjustment: the engine's
+		// clocks are no longer the record's, and UCI tells it times only
+		// with go, so the search is stopped (its bestmove discarded) and
+		// the next go line has the clocks as they now stand (rule 11)
+		b.logf("the clocks changed while the engine thought on ply %d (a pause, an adjustment): it is told them again (rule 11)", cur.ply)
+		b.stopSearch(ctx)
+		return
 	case cur != nil:
 		return
 	case want == nil:
@@ -561,6 +602,7 @@ func (b *bridge) steer(ctx context.Context, g *match.Game) {
 	}); err != nil {
 		return
 	}
+	want.clock = g.Clock
 	s.search = want
 	s.info = searchInfo{}
 	sent := want.sent
