@@ -1117,7 +1117,7 @@ func (b *bridge) sendAt(ctx context.Context, floor time.Time, make func(time.Tim
 		t.Wrote(text, time.Now())
 	}
 	if err != nil {
-		b.fault(ctx, "did not take the line "+text+" ("+err.Error()+")")
+		b.fault(ctx, s.p.refused(text, err))
 		return at, err
 	}
 	return at, nil
