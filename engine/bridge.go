@@ -124,6 +124,7 @@ type bridge struct {
 	dirty       bool
 	err         error // the error Run returns (the engine cannot be started at all)
 	started     bool  // engine.start is recorded
+	tookOver    bool  // its engine.start replaced a bridge gone
 }
 
 // lastMove is the engine's last bestmove recorded: for which game and
@@ -318,6 +319,7 @@ func (b *bridge) start(ctx context.Context) error {
 		return err
 	}
 	if cmd.Replaces != "" {
+		b.tookOver = true
 		b.logf("the bridge %s takes over from the bridge %s: %s", b.id, cmd.Replaces, cmd.Reason)
 	}
 	b.started = true
@@ -940,7 +942,10 @@ func (b *bridge) startSession(ctx context.Context, g *match.Game, live bool) boo
 	case b.down[n]:
 		b.restarts[n]++
 		why = fmt.Sprintf("restarted after a technical fault (restart %d of %d in game %d)", b.restarts[n], b.opts.Restarts, n)
-	case turn && g.Sheet != nil && g.Sheet.Ply() > 0:
+	case turn && g.Sheet != nil && (g.Sheet.Ply() > 0 || b.tookOver):
+		// a bridge that took over from one gone (a technical fault in
+		// the record) sets up its engine at the first move too: before,
+		// its setup went unrecorded on the computer's first move
 		why = "started by the bridge during the computer's turn"
 	}
 	t, err := b.transcript(n)
