@@ -101,3 +101,28 @@ func TestReadOptionReadsNamesAndValuesWithSpaces(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckOptionSaysWhatTheEngineTakes(t *testing.T) {
+	declared := map[string]uciOption{
+		"threads": {name: "Threads", typ: "spin", min: 1, max: 8},
+		"style":   {name: "Style", typ: "combo", vars: []string{"Solid", "Risky Play"}},
+	}
+	for _, tc := range []struct {
+		name        string
+		declared    map[string]uciOption
+		opt, value  string
+		wantNothing bool
+		says        string
+	}{
+		{"a combo's value among its values, in any case, is taken", declared, "style", "risky play", true, ""},
+		{"a combo's value none of its values is refused naming them", declared, "Style", "Wild", false, `takes the option Style as one of Solid, Risky Play, not "Wild"`},
+		{"an engine that declares no option says so", map[string]uciOption{}, "Hash", "16", false, `has no option "Hash" (its options: none)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkOption("E", tc.declared, tc.opt, tc.value)
+			if tc.wantNothing != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.says)) {
+				t.Fatalf("checkOption = %v, want %q", err, tc.says)
+			}
+		})
+	}
+}

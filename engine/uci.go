@@ -223,7 +223,11 @@ func checkOption(engine string, declared map[string]uciOption, name, value strin
 			names = append(names, d.name)
 		}
 		sort.Strings(names)
-		return refuse(CodeOptionUnknown, engine, name, strings.Join(names, ", "))
+		list := strings.Join(names, ", ")
+		if list == "" {
+			list = "none" // a minimal engine declares none
+		}
+		return refuse(CodeOptionUnknown, engine, name, list)
 	}
 	switch o.typ {
 	case "spin":
