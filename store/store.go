@@ -692,6 +692,12 @@ func mapErr(err error) error {
 	if err == nil {
 		return nil
 	}
+	if limit, ok := writeLimited(err); ok {
+		// the file may grow no further in this process (RLIMIT_FSIZE,
+		// ulimit -f): SQLite says a write that crosses the limit as a full
+		// disk, one that starts at it (EFBIG) as "disk I/O error (778)"
+		return fmt.Errorf("%w (%w)", refuseWrapping([]error{ErrDiskFull}, CodeFileSizeLimit, sizeText(limit)), err)
+	}
 	switch sqliteCode(err) {
 	case sqlite3.SQLITE_FULL:
 		return fmt.Errorf("%w (%w)", ErrDiskFull, err)
