@@ -82,3 +82,28 @@ func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 	}
 	return v, nil
 }
+
+// RowsOutsideChain counts the event rows no walk of the chain reads: those
+// numbered below 1. Arbiter never writes them: the table refuses them
+// (CHECK (seq >= 1)). But another program may take that refusal out of the
+// table's definition (PRAGMA writable_schema, which SchemaEdits does not
+// see: the names stay), insert such a row, and put the definition back as
+// it was; the chain is read from seq 1 on, so the row was in the file
+// unseen while verify said the record whole — a "game.end" at seq -1 that
+// the sqlite3 shell, or any program reading the table, shows first
+// (branch hattack). (A signature row beside no event is found by the walk,
+// which reads every signature row.) One range of the table's key: no scan.
+func (db *DB) RowsOutsideChain(ctx context.Context) (int64, error) {
+	var tables int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'events'").Scan(&tables); err != nil {
+		return 0, fmt.Errorf("store: read the schema: %w", mapErr(err))
+	}
+	if tables == 0 {
+		return 0, nil // not a record yet
+	}
+	var n int64
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM events WHERE seq < 1").Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count the rows outside the chain: %w", mapErr(err))
+	}
+	return n, nil
+}
