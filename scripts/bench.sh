@@ -45,7 +45,10 @@ run go test -count=1 -run '^$' -bench '^(BenchmarkStationCommandFromLaptop|Bench
 # interleaved in one run (two holders: answered once the other holder's record holds it), and
 # beside each three-holder command a raw R3 publish on the same three servers in the same loop
 # (holders3-publish-r3-*: issue 29's judged baseline; the standalone R3 run above is printed beside it).
-run go test -count=1 -run '^$' -bench '^BenchmarkStationHolders$' -benchtime "${STATION_SAMPLES:-300}x" ./station/
+# As many commands as every other latency figure (SAMPLES): with 300 the p99 was the third slowest
+# command and moved by half its value between quiet runs (docs/performance.md, "The station's p99 on a
+# quiet machine"); STATION_SAMPLES=300 gives the old, shorter run.
+run go test -count=1 -run '^$' -bench '^BenchmarkStationHolders$' -benchtime "${STATION_SAMPLES:-$SAMPLES}x" ./station/
 # The failover stall: three holders as child processes, the authority SIGKILLed STATION_STALL times
 # (default 10; each after the one killed before has caught up), to the next committed command; the
 # median is in raw.txt ("killing the authority to the next commit"). STATION_STALL=0 leaves it out
