@@ -694,8 +694,8 @@ func mapErr(err error) error {
 	}
 	if limit, ok := writeLimited(err); ok {
 		// the file may grow no further in this process (RLIMIT_FSIZE,
-		// ulimit -f): SQLite says a write that crosses the limit as a full
-		// disk, one that starts at it (EFBIG) as "disk I/O error (778)"
+		// ulimit -f): SQLite says the write the kernel refused (EFBIG)
+		// "disk I/O error (778)" (writeLimited)
 		return fmt.Errorf("%w (%w)", refuseWrapping([]error{ErrDiskFull}, CodeFileSizeLimit, sizeText(limit)), err)
 	}
 	switch sqliteCode(err) {
