@@ -18,17 +18,7 @@ import (
 // when n is 0 (games never started, postponed or forfeited without play are
 // left out). See the package documentation for the tags and comments.
 func MatchPGN(st *match.State, n int) []scoresheet.PGNGame {
-	var out []scoresheet.PGNGame
-	if st == nil || st.Match == nil {
-		return out
-	}
-	for _, g := range st.Games {
-		if g.Sheet == nil || (n != 0 && g.Number != n) {
-			continue
-		}
-		out = append(out, gamePGN(st, g, false))
-	}
-	return out
+	return matchPGN(st, n, false)
 }
 
 // MatchPGNMainLine is MatchPGN as a relay reads a live game: the movetext
@@ -41,6 +31,12 @@ func MatchPGN(st *match.State, n int) []scoresheet.PGNGame {
 // variation and with it the struck moves and every incident placed after
 // them (TestTheLiveFeedSaysTheStruckMovesAndWhatHappenedAfterThem).
 func MatchPGNMainLine(st *match.State, n int) []scoresheet.PGNGame {
+	return matchPGN(st, n, true)
+}
+
+// matchPGN is game n's PGN, or every started game's when n is 0, with
+// the struck moves in variations or, for mainLine, in comments.
+func matchPGN(st *match.State, n int, mainLine bool) []scoresheet.PGNGame {
 	var out []scoresheet.PGNGame
 	if st == nil || st.Match == nil {
 		return out
@@ -49,7 +45,7 @@ func MatchPGNMainLine(st *match.State, n int) []scoresheet.PGNGame {
 		if g.Sheet == nil || (n != 0 && g.Number != n) {
 			continue
 		}
-		out = append(out, gamePGN(st, g, true))
+		out = append(out, gamePGN(st, g, mainLine))
 	}
 	return out
 }
