@@ -217,34 +217,7 @@ func TestAfterTheLastRestartTheBridgeLeavesTheComputerToTheOperator(t *testing.T
 // in the fault tests.
 func TestALineTheEngineDoesNotTakeIsAFaultAndTheBridgeGoesOn(t *testing.T) {
 	r := newRig(t, "40/120:20/60:60", true, "")
-	rec, err := Open(r.ctx, r.path, match.Actor{Role: match.RoleOperator}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Close()
-	argv, err := SplitCommand(fakeCmd("-delay", "1h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newBridge(rec, Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Minute, Ping: time.Minute}, argv)
-	defer b.close()
-	// the bridge's turns, driven here: until the engine, set up for the
-	// game, searches the computer's first move
-	deadline := time.Now().Add(10 * time.Second)
-	for b.sess == nil || b.sess.search == nil {
-		if time.Now().After(deadline) || b.err != nil {
-			t.Fatalf("the engine searches no move after 10 s (%v)", b.err)
-		}
-		b.reconcile(r.ctx)
-		if b.sess == nil {
-			continue
-		}
-		select {
-		case l := <-b.sess.p.lines:
-			b.read(r.ctx, l)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	b := searchingBridge(t, r)
 	// the engine's input fails at the next line, which is the ping
 	s := b.sess
 	s.p.stdin.Close()
@@ -292,17 +265,38 @@ func TestAnEngineSlowToStartIsAFaultAndTheNoteNamesALongerHang(t *testing.T) {
 // pipe)": seen under load in TestAnEngineThatFailsIsATechnicalFaultAndIsRestartedAndSetUp.
 func TestAnEngineKilledBeforeItsEndIsReadIsRecordedAsKilled(t *testing.T) {
 	r := newRig(t, "40/120:20/60:60", true, "")
+	b := searchingBridge(t, r)
+	// the engine is killed and has ended; the bridge has not read its end
+	// when it next writes to it (the ping)
+	s := b.sess
+	kill(t, s.p.pid)
+	<-s.p.exited
+	delete(s.pending, "readyok")
+	s.pingAt = time.Time{}
+	b.reconcile(r.ctx)
+	faults := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)
+	if len(faults) != 1 || !strings.Contains(faults[0].Text, "was killed (signal: killed)") {
+		t.Fatalf("technical faults %+v, want one saying the engine was killed", faults)
+	}
+}
+
+// searchingBridge is a bridge on r's record whose turns the test drives
+// itself, driven until the engine, set up for the game, searches the
+// computer's first move; the bridge and its record are closed at the
+// test's end.
+func searchingBridge(t *testing.T, r *rig) *bridge {
+	t.Helper()
 	rec, err := Open(r.ctx, r.path, match.Actor{Role: match.RoleOperator}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rec.Close()
+	t.Cleanup(func() { rec.Close() })
 	argv, err := SplitCommand(fakeCmd("-delay", "1h"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := newBridge(rec, Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Minute, Ping: time.Minute}, argv)
-	defer b.close()
+	t.Cleanup(b.close)
 	deadline := time.Now().Add(10 * time.Second)
 	for b.sess == nil || b.sess.search == nil {
 		if time.Now().After(deadline) || b.err != nil {
@@ -318,16 +312,5 @@ func TestAnEngineKilledBeforeItsEndIsReadIsRecordedAsKilled(t *testing.T) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	// the engine is killed and has ended; the bridge has not read its end
-	// when it next writes to it (the ping)
-	s := b.sess
-	kill(t, s.p.pid)
-	<-s.p.exited
-	delete(s.pending, "readyok")
-	s.pingAt = time.Time{}
-	b.reconcile(r.ctx)
-	faults := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)
-	if len(faults) != 1 || !strings.Contains(faults[0].Text, "was killed (signal: killed)") {
-		t.Fatalf("technical faults %+v, want one saying the engine was killed", faults)
-	}
+	return b
 }
