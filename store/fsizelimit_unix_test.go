@@ -6,11 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -36,18 +33,7 @@ func TestAWriteRefusedByAFileSizeLimitIsSaidAsSuch(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "limited.arbiter")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriteUnderAFileSizeLimit$", "-test.count=1")
-			cmd.Env = append(os.Environ(), helperDBEnv+"="+path, "ARBITER_TEST_ROOM="+fmt.Sprint(c.room))
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the writer failed: %v\n%s", err, out)
-			}
-			got := map[string]string{}
-			for _, l := range strings.Split(string(out), "\n") {
-				if k, v, ok := strings.Cut(l, ": "); ok && (k == "update" || k == "code" || k == "full" || k == "limit") {
-					got[k] = v
-				}
-			}
+			got, _ := runLimitedWriter(t, "TestHelperWriteUnderAFileSizeLimit", path, c.room)
 			said := got["update"]
 			if got["code"] != string(CodeFileSizeLimit) || got["full"] != "true" {
 				t.Errorf("code %q, ErrDiskFull %s; want %s and true: %q", got["code"], got["full"], CodeFileSizeLimit, said)
@@ -74,28 +60,7 @@ func TestAWriteRefusedByAFileSizeLimitIsSaidAsSuch(t *testing.T) {
 // Update of a large event, whose failure it prints (update, code, whether
 // it is ErrDiskFull, the limit as said).
 func TestHelperWriteUnderAFileSizeLimit(t *testing.T) {
-	path := os.Getenv(helperDBEnv)
-	if path == "" || os.Getenv("ARBITER_TEST_ROOM") == "" {
-		t.Skip("helper process for TestAWriteRefusedByAFileSizeLimitIsSaidAsSuch")
-	}
-	var room int64
-	fmt.Sscan(os.Getenv("ARBITER_TEST_ROOM"), &room)
-	db := openTest(t, path)
-	appendEvents(t, db, 3)
-	st, err := os.Stat(path + "-wal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit := uint64(st.Size() + room)
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.Update(context.Background(), func(tx *Tx) error {
-		e := testEvent(3)
-		e.Payload = []byte(`{"pad":"` + strings.Repeat("x", 64<<10) + `"}`)
-		_, err := tx.Append(e)
-		return err
-	})
+	limit, err := writeUnderLimit(t, "TestAWriteRefusedByAFileSizeLimitIsSaidAsSuch", 3, func(int64) bool { return true })
 	if err == nil {
 		fmt.Println("update: ok")
 		return

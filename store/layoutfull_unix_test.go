@@ -39,18 +39,8 @@ func TestALogLayoutWithoutRoomLeavesTheUpdateToCommitOrFailInItsOwnWords(t *test
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "full.arbiter")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperLayoutWithoutRoom$", "-test.count=1")
-			cmd.Env = append(os.Environ(), helperDBEnv+"="+path, "ARBITER_TEST_ROOM="+fmt.Sprint(c.room))
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the writer failed: %v\n%s", err, out)
-			}
-			said := ""
-			for _, l := range strings.Split(string(out), "\n") {
-				if s, ok := strings.CutPrefix(l, "update: "); ok {
-					said = s
-				}
-			}
+			got, out := runLimitedWriter(t, "TestHelperLayoutWithoutRoom", path, c.room)
+			said := got["update"]
 			switch {
 			case c.commits && said != "ok":
 				t.Errorf("the Update after the first %d: %q, want it committed\n%s", layoutAfter, said, out)
@@ -73,14 +63,48 @@ func TestALogLayoutWithoutRoomLeavesTheUpdateToCommitOrFailInItsOwnWords(t *test
 // Updates, then the file-size limit, then one more Update, whose result it
 // prints ("update: " and "ok" or its error).
 func TestHelperLayoutWithoutRoom(t *testing.T) {
+	_, err := writeUnderLimit(t, "TestALogLayoutWithoutRoomLeavesTheUpdateToCommitOrFailInItsOwnWords", layoutAfter, func(room int64) bool { return room == 0 })
+	if err == nil {
+		fmt.Println("update: ok")
+	} else {
+		fmt.Printf("update: %v\n", err)
+	}
+}
+
+// runLimitedWriter runs the writer helper (a test of this package's binary)
+// in a process of its own on the record at path, where the -wal may grow by
+// room bytes, and returns its output's "key: value" lines, and the output.
+func runLimitedWriter(t *testing.T, helper, path string, room int64) (map[string]string, []byte) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperDBEnv+"="+path, "ARBITER_TEST_ROOM="+fmt.Sprint(room))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the writer failed: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(l, ": "); ok {
+			got[k] = v
+		}
+	}
+	return got, out
+}
+
+// writeUnderLimit is a writer helper's part (it skips unless run by
+// runLimitedWriter for the test named parent): before Updates, then a file
+// size limit ARBITER_TEST_ROOM bytes past the -wal's end, then one Update
+// of one more event, padded to 64 KiB when pad says so for that room. It
+// returns the limit and the last Update's error.
+func writeUnderLimit(t *testing.T, parent string, before int, pad func(room int64) bool) (uint64, error) {
 	path := os.Getenv(helperDBEnv)
 	if path == "" || os.Getenv("ARBITER_TEST_ROOM") == "" {
-		t.Skip("helper process for TestALogLayoutWithoutRoomLeavesTheUpdateToCommitOrFailInItsOwnWords")
+		t.Skip("helper process for " + parent)
 	}
 	var room int64
 	fmt.Sscan(os.Getenv("ARBITER_TEST_ROOM"), &room)
 	db := openTest(t, path)
-	appendEvents(t, db, layoutAfter)
+	appendEvents(t, db, before)
 	st, err := os.Stat(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
@@ -90,16 +114,12 @@ func TestHelperLayoutWithoutRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = db.Update(context.Background(), func(tx *Tx) error {
-		e := testEvent(layoutAfter)
-		if room == 0 {
+		e := testEvent(before)
+		if pad(room) {
 			e.Payload = []byte(`{"pad":"` + strings.Repeat("x", 64<<10) + `"}`)
 		}
 		_, err := tx.Append(e)
 		return err
 	})
-	if err == nil {
-		fmt.Println("update: ok")
-	} else {
-		fmt.Printf("update: %v\n", err)
-	}
+	return limit, err
 }
