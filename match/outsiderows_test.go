@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/assets"
 	"arbiter/internal/outside"
@@ -146,24 +145,7 @@ func TestARunningCoreFindsATableRewrittenOrARowOutsideTheChainAtItsNextWatch(t *
 			}, CodeRowsOutsideChain},
 	} {
 		t.Run(tc.name+" is said at the next watch", func(t *testing.T) {
-			f, pin, _ := operatorMatch(t)
-			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e4", false); err != nil {
-				t.Fatal(err)
-			}
-			f.ok(f.app.Watch(f.ctx))
-			if why := f.app.Why(); why != nil {
-				t.Fatalf("the sound record's watch says %v", why)
-			}
-			for _, s := range tc.stmts {
-				outside.SQL(t, f.db.Path(), s)
-			}
-			f.ok(f.app.Watch(f.ctx))
-			if why := f.app.Why(); why == nil || why.Code != string(tc.want) {
-				t.Fatalf("the watch says %v, want %s", why, tc.want)
-			}
-			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e5", false); ErrorCode(err) != CodeRecordBroken {
-				t.Fatalf("a move after the edit: %v, want %s", err, CodeRecordBroken)
-			}
+			saidAtTheNextWatch(t, tc.stmts, tc.want)
 		})
 	}
 }

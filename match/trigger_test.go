@@ -74,22 +74,32 @@ func TestARunningCoreFindsTheAppendOnlyTriggerDroppedAtItsNextWatch(t *testing.T
 		{"a trigger added", []string{"CREATE TRIGGER sneaky BEFORE INSERT ON events WHEN NEW.kind = 'move' BEGIN SELECT RAISE(IGNORE); END"}, CodeSchemaEdited},
 	} {
 		t.Run(tc.name+" is said at the next watch", func(t *testing.T) {
-			f, pin, _ := operatorMatch(t)
-			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e4", false); err != nil {
-				t.Fatal(err)
-			}
-			f.ok(f.app.Watch(f.ctx))
-			if why := f.app.Why(); why != nil {
-				t.Fatalf("the sound record's watch says %v", why)
-			}
-			outside.SQL(t, f.db.Path(), tc.stmts...)
-			f.ok(f.app.Watch(f.ctx))
-			if why := f.app.Why(); why == nil || why.Code != string(tc.want) {
-				t.Fatalf("the watch says %v, want %s", why, tc.want)
-			}
-			if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e5", false); ErrorCode(err) != CodeRecordBroken {
-				t.Fatalf("a move after the edit: %v, want %s", err, CodeRecordBroken)
-			}
+			saidAtTheNextWatch(t, tc.stmts, tc.want)
 		})
+	}
+}
+
+// saidAtTheNextWatch: a running core whose record another connection edits
+// with stmts (each on a connection of its own) says want at its next
+// watch, and refuses the next move as the record broken.
+func saidAtTheNextWatch(t *testing.T, stmts []string, want Code) {
+	t.Helper()
+	f, pin, _ := operatorMatch(t)
+	if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e4", false); err != nil {
+		t.Fatal(err)
+	}
+	f.ok(f.app.Watch(f.ctx))
+	if why := f.app.Why(); why != nil {
+		t.Fatalf("the sound record's watch says %v", why)
+	}
+	for _, s := range stmts {
+		outside.SQL(t, f.db.Path(), s)
+	}
+	f.ok(f.app.Watch(f.ctx))
+	if why := f.app.Why(); why == nil || why.Code != string(want) {
+		t.Fatalf("the watch says %v, want %s", why, want)
+	}
+	if _, err := f.app.Move(f.ctx, pin(f.at(30*time.Second)), "e5", false); ErrorCode(err) != CodeRecordBroken {
+		t.Fatalf("a move after the edit: %v, want %s", err, CodeRecordBroken)
 	}
 }
