@@ -19,8 +19,10 @@ import (
 // across polls:
 //
 //   - the main line is the game as it stands after every correction; the
-//     moves a correction struck out are left out (export pgn keeps them as
-//     a variation, which relays show as a side line of the live game);
+//     moves a correction struck out are not in the movetext (export pgn
+//     keeps them as a variation, which relays show as a side line of the
+//     live game) but said in the comment of the move before them, with
+//     what happened after them (report.MatchPGNMainLine);
 //   - WhiteClock and BlackClock (HH:MM:SS) are each clock as it stands at
 //     instant at, the last event the feed shows (shown), a period's added
 //     time and the arbiter's adjustments included, so a relay shows the
@@ -37,10 +39,7 @@ func relayPGN(st *match.State, n int, at time.Time) []byte {
 		if g.Sheet == nil || (n != 0 && g.Number != n) {
 			continue
 		}
-		for _, pg := range report.MatchPGN(st, g.Number) {
-			for i := range pg.Moves {
-				pg.Moves[i].Variations = nil
-			}
+		for _, pg := range report.MatchPGNMainLine(st, g.Number) {
 			pg.Tags = append(pg.Tags,
 				scoresheet.Tag{Name: "WhiteClock", Value: tagClock(g.Clock.Remaining(clock.White, at))},
 				scoresheet.Tag{Name: "BlackClock", Value: tagClock(g.Clock.Remaining(clock.Black, at))})

@@ -51,7 +51,7 @@ func parseArgs(in []string, boolFlags ...string) (*args, error) {
 			continue
 		}
 		if i+1 >= len(in) {
-			return nil, fmt.Errorf("--%s needs a value", name)
+			return nil, fmt.Errorf("%s needs a value", s) // as typed: "-o", "--game"
 		}
 		i++
 		a.flags[name] = append(a.flags[name], in[i])

@@ -505,9 +505,16 @@ func TestEveryCommandRefusesBadInputClearlyAndChangesNothing(t *testing.T) {
 			{"a game beyond the match", "live", static("export", "pgn", "--game", "99"), ""},
 			{"a game that is a word", "live", static("export", "pgn", "--game", "one"), ""},
 			{"a missing folder for the output", "live", static("export", "pgn", "-o", "/nonexistent/dir/m.pgn"), ""},
+			// the flag as typed: it said "--o needs a value"
+			{"-o without a file names -o as typed", "live", static("export", "pgn", "-o"), "Export pgn: -o needs a value"},
+			// it wrote the whole match, where -1 was refused as "give 1 or more"
+			{"game 0", "live", static("export", "pgn", "--game", "0"), "--game 0 is not a game number"},
 		},
 		"export pdf": {
 			{"no output file", "live", static("export", "pdf"), ""},
+			{"game 0", "live", func(t *testing.T) []string {
+				return []string{"export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf"), "--game", "0"}
+			}, "--game 0 is not a game number"},
 			{"an unknown paper", "live", func(t *testing.T) []string {
 				return []string{"export", "pdf", "-o", filepath.Join(t.TempDir(), "r.pdf"), "--paper", "papyrus"}
 			}, ""},

@@ -450,6 +450,41 @@ func TestEngineRunRefusesWhatItCannotRun(t *testing.T) {
 	})
 }
 
+// TestEngineRunStopsOnAnOptionStockfishDoesNotTake: Debian's Stockfish
+// answers "No such option: Thread" and plays on its defaults, ignores
+// "Hash=99999999" without a word, and ends at each start on "Threads=abc"
+// (a technical fault up to the last restart): the bridge reads the options
+// Stockfish declares after uci and stops before sending any, in one
+// sentence saying what Stockfish takes; its start and stop are recorded,
+// no technical fault.
+func TestEngineRunStopsOnAnOptionStockfishDoesNotTake(t *testing.T) {
+	needStockfish(t)
+	db := engineMatch(t, "", "")
+	for _, tc := range []struct {
+		name, option, want string
+	}{
+		{"an option it does not have", "Thread=1", `The engine Stockfish 15.1 has no option "Thread" (its options: `},
+		{"a number out of its bounds", "Hash=99999999", `The engine Stockfish 15.1 takes the option Hash as a whole number from 1 to 33554432, not "99999999"`},
+		{"a number that is none", "Threads=abc", `The engine Stockfish 15.1 takes the option Threads as a whole number from 1 to 1024, not "abc"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errs, code := arbNow(t, db, "engine", "run", "--cmd", stockfish, "--option", tc.option, "--play")
+			if code != 1 || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d: %s; want %q", code, errs, tc.want)
+			}
+		})
+	}
+	if out := mustNow(t, db, "status", "--json"); !strings.Contains(out, `"ply": 0`) {
+		t.Fatalf("the computer's move was made: %s", out)
+	}
+	if f := incidentTexts(t, db, match.IncidentTechnicalFault); len(f) > 0 {
+		t.Fatalf("an operator's option recorded as a technical fault: %q", f)
+	}
+	if starts, stops := len(eventsOf(t, db, match.KindEngineStart)), len(eventsOf(t, db, match.KindEngineStop)); starts != 3 || stops != 3 {
+		t.Fatalf("%d engine.start and %d engine.stop events, want each bridge's start and stop (3)", starts, stops)
+	}
+}
+
 func TestTheOperatorsOtherMoveIsRefusedNamingBothAtTheCommandLine(t *testing.T) {
 	db := engineMatch(t, "", "")
 	if out := mustNow(t, db, "engine", "status"); !strings.HasPrefix(out, "No engine bridge has run for "+db) {

@@ -23,6 +23,7 @@ func init() {
 
 func runExportPGN(r *runner, a *args) error {
 	out, _ := a.take("o")
+	_, gameGiven := a.flags["game"] // --game 0 is refused as -1 is, not taken for the whole match
 	n, err := a.int("game", 0)
 	if err != nil {
 		return err
@@ -30,7 +31,7 @@ func runExportPGN(r *runner, a *args) error {
 	if err := a.done("export pgn", 0); err != nil {
 		return err
 	}
-	if n < 0 {
+	if n < 0 || (gameGiven && n == 0) {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
 	// refused before the seal, which with --pin signs the head
@@ -38,7 +39,7 @@ func runExportPGN(r *runner, a *args) error {
 		return userError(err)
 	}
 	if out != "" && out != "-" {
-		if err := refuseDatabase(out, r.g.DB); err != nil {
+		if err := checkTarget(out, r.g.DB); err != nil {
 			return err
 		}
 	}
@@ -62,6 +63,7 @@ func runExportPGN(r *runner, a *args) error {
 
 func runExportPDF(r *runner, a *args) error {
 	out, _ := a.take("o")
+	_, gameGiven := a.flags["game"] // --game 0 is refused as -1 is, not taken for the whole match
 	n, err := a.int("game", 0)
 	if err != nil {
 		return err
@@ -84,7 +86,7 @@ func runExportPDF(r *runner, a *args) error {
 	if out == "" {
 		return fmt.Errorf("export pdf needs -o FILE: name the PDF file to write")
 	}
-	if n < 0 {
+	if n < 0 || (gameGiven && n == 0) {
 		return fmt.Errorf("--game %d is not a game number: give 1 or more, or leave it out for the whole match", n)
 	}
 	// refused before the seal, which with --pin signs the head: a refused
@@ -92,7 +94,7 @@ func runExportPDF(r *runner, a *args) error {
 	if err := report.CheckPDFOptions(r.app.State(), report.PDFOptions{Paper: paper, Lang: lang, Game: n}); err != nil {
 		return userError(err)
 	}
-	if err := refuseDatabase(out, r.g.DB); err != nil {
+	if err := checkTarget(out, r.g.DB); err != nil {
 		return err
 	}
 	seal, err := r.exportSeal()
@@ -127,6 +129,20 @@ func writeFile(path, db string, data []byte) error {
 		return err
 	}
 	return atomicfile.Write(path, data, 0o644)
+}
+
+// checkTarget refuses, before an export's seal (which with --pin signs
+// the head), every file writeFile would refuse: the match's database or
+// its -wal or -shm, a path that is not a regular file (a folder, a FIFO,
+// a symbolic link, a device) and a path whose folder does not exist.
+// Before, those last were refused only after the seal: 'export pdf -o
+// /tmp --pin …' signed the head, said so, and then refused the folder
+// (TestARefusedExportWritesNothingAndSignsNoHead).
+func checkTarget(path, db string) error {
+	if err := refuseDatabase(path, db); err != nil {
+		return err
+	}
+	return atomicfile.CheckTarget(path)
 }
 
 // refuseDatabase refuses path when it is the match's database db or its

@@ -411,6 +411,10 @@ func TestARefusedExportWritesNothingAndSignsNoHead(t *testing.T) {
 		{"a PGN of a game not started", []string{"export", "pgn", "--game", "3"}, "Game 3 has not started"},
 		{"a PGN over the record itself", []string{"export", "pgn", "-o", db}, "is the match's database"},
 		{"a PDF over the record itself", []string{"export", "pdf", "-o", db}, "is the match's database"},
+		// refused after the seal before branch happeal: the head was signed
+		{"a PDF into a folder", []string{"export", "pdf", "-o", t.TempDir()}, "is a folder, not a regular file"},
+		{"a PGN into a folder", []string{"export", "pgn", "-o", t.TempDir()}, "is a folder, not a regular file"},
+		{"a PDF in a folder that does not exist", []string{"export", "pdf", "-o", filepath.Join(out, "none", "r.pdf")}, "does not exist"},
 	} {
 		t.Run(tc.name+" is refused and signs no head", func(t *testing.T) {
 			before := heads()

@@ -124,6 +124,7 @@ type bridge struct {
 	dirty       bool
 	err         error // the error Run returns (the engine cannot be started at all)
 	started     bool  // engine.start is recorded
+	tookOver    bool  // its engine.start replaced a bridge gone
 }
 
 // lastMove is the engine's last bestmove recorded: for which game and
@@ -191,10 +192,10 @@ type session struct {
 	t        *transcript
 	game     int
 	name     string
-	declared map[string]bool
-	ready    bool // uciok and the first readyok came
-	newGame  bool // ucinewgame sent for the game
-	newReady bool // its readyok came
+	declared map[string]uciOption // the options the engine declared, by lower-case name
+	ready    bool                 // uciok and the first readyok came
+	newGame  bool                 // ucinewgame sent for the game
+	newReady bool                 // its readyok came
 	pending  map[string]time.Time
 	pingAt   time.Time
 	search   *search
@@ -212,6 +213,39 @@ type search struct {
 	hit           bool
 	stopping      bool
 	sent          Sent
+	// clock is the game's clock as the go line read it: run on, it is
+	// what the engine believes of the clocks (toldOtherClocks)
+	clock clock.Clock
+}
+
+// toldOtherClocks reports whether the clocks the engine was told no longer
+// run as the record's: while the computer's clock runs, the record's
+// clocks read now differ (to the millisecond, or in the moves to the
+// control) from the go line's clock run on to now — the clocks were
+// stopped and started again since (a pause, a correction's), or adjusted.
+// Before, the engine searched on with the clocks of its go line: after a
+// pause it believed the pause spent from its own time, and an adjustment
+// (the arbiter's 'adjust', a rule 10 correction's clocks without a change
+// of position) never reached it. A search the human's move hit (ponder)
+// began on his turn: its go line's clocks are UCI's for a ponder, and it
+// is left as it runs.
+func (b *bridge) toldOtherClocks(g *match.Game, cur *search) bool {
+	side, ok := b.computer(g)
+	if !ok || cur.ponder || cur.hit || !cur.clock.Started() {
+		return false
+	}
+	if running, ok := g.Clock.Running(); !ok || running != side {
+		return false
+	}
+	now, _ := b.rec.Now()
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if g.Clock.Remaining(s, now)/time.Millisecond != cur.clock.Remaining(s, now)/time.Millisecond {
+			return true
+		}
+	}
+	n, ok := g.Clock.MovesToControl(side)
+	m, mok := cur.clock.MovesToControl(side)
+	return n != m || ok != mok
 }
 
 // Run runs the computer's equipment on rec until ctx is done (engine run;
@@ -285,6 +319,7 @@ func (b *bridge) start(ctx context.Context) error {
 		return err
 	}
 	if cmd.Replaces != "" {
+		b.tookOver = true
 		b.logf("the bridge %s takes over from the bridge %s: %s", b.id, cmd.Replaces, cmd.Reason)
 	}
 	b.started = true
@@ -545,6 +580,14 @@ func (b *bridge) steer(ctx context.Context, g *match.Game) {
 	case cur != nil && (want == nil || want.position != cur.position || want.ponder != cur.ponder):
 		b.stopSearch(ctx)
 		return
+	case cur != nil && b.toldOtherClocks(g, cur):
+		// a pause since the go line, or an adjustment: the engine's
+		// clocks are no longer the record's, and UCI tells it times only
+		// with go, so the search is stopped (its bestmove discarded) and
+		// the next go line has the clocks as they now stand (rule 11)
+		b.logf("the clocks changed while the engine thought on ply %d (a pause, an adjustment): it is told them again (rule 11)", cur.ply)
+		b.stopSearch(ctx)
+		return
 	case cur != nil:
 		return
 	case want == nil:
@@ -561,6 +604,7 @@ func (b *bridge) steer(ctx context.Context, g *match.Game) {
 	}); err != nil {
 		return
 	}
+	want.clock = g.Clock
 	s.search = want
 	s.info = searchInfo{}
 	sent := want.sent
@@ -679,15 +723,8 @@ func (b *bridge) read(ctx context.Context, l line) {
 			b.status.Engine = s.name
 		}
 	case "option":
-		if len(f) > 2 && f[1] == "name" {
-			name := []string{}
-			for _, w := range f[2:] {
-				if w == "type" {
-					break
-				}
-				name = append(name, w)
-			}
-			s.declared[strings.ToLower(strings.Join(name, " "))] = true
+		if o, ok := readOption(f); ok {
+			s.declared[strings.ToLower(o.name)] = o
 		}
 	case "uciok":
 		delete(s.pending, "uciok")
@@ -719,24 +756,50 @@ func (b *bridge) read(ctx context.Context, l line) {
 // it and the operator gave none of his own (the UCI format "TITLE ELO
 // human|computer NAME": he may give "GM 2785 human Garry Kasparov"); then
 // asks isready.
+//
+// An option the engine does not declare, or a value it does not take, stops
+// the bridge before any is sent, in one sentence naming what the engine
+// takes (checkOption): before, "--option Thread=1" ran Stockfish on its
+// defaults (it said "No such option: Thread", which nobody read),
+// "--option Hash=99999999" was ignored without a word, and "--option
+// Threads=abc" ended Stockfish at each start, a technical fault recorded up
+// to the last restart.
 func (b *bridge) configure(ctx context.Context) {
 	s := b.sess
+	name := s.name
+	if name == "" {
+		name = b.argv[0]
+	}
+	for _, o := range b.opts.Options {
+		n, v, _ := strings.Cut(o, "=")
+		if err := checkOption(name, s.declared, strings.TrimSpace(n), strings.TrimSpace(v)); err != nil {
+			b.err = err
+			b.status.Note = err.Error()
+			return
+		}
+	}
 	given := map[string]bool{}
 	for _, o := range b.opts.Options {
 		name, value, _ := strings.Cut(o, "=")
 		b.send(ctx, "setoption name "+strings.TrimSpace(name)+" value "+strings.TrimSpace(value))
 		given[strings.ToLower(strings.TrimSpace(name))] = true
 	}
-	if b.opts.Ponder && s.declared["ponder"] {
+	if b.opts.Ponder && declares(s, "ponder") {
 		b.send(ctx, "setoption name Ponder value true")
 	}
-	if m := b.rec.State().Match; m != nil && m.Human() != "" && s.declared["uci_opponent"] && !given["uci_opponent"] {
+	if m := b.rec.State().Match; m != nil && m.Human() != "" && declares(s, "uci_opponent") && !given["uci_opponent"] {
 		b.send(ctx, "setoption name UCI_Opponent value none none human "+m.Human())
 	}
 	b.send(ctx, "isready")
 	now, _ := b.rec.Now()
 	s.pending["readyok"] = now.Add(b.opts.Hang)
 	s.pingAt = now.Add(b.opts.Ping)
+}
+
+// declares reports whether the engine declared the option (lower-case).
+func declares(s *session, name string) bool {
+	_, ok := s.declared[name]
+	return ok
 }
 
 // bestmove takes the engine's answer: a discarded one (its search was
@@ -879,7 +942,10 @@ func (b *bridge) startSession(ctx context.Context, g *match.Game, live bool) boo
 	case b.down[n]:
 		b.restarts[n]++
 		why = fmt.Sprintf("restarted after a technical fault (restart %d of %d in game %d)", b.restarts[n], b.opts.Restarts, n)
-	case turn && g.Sheet != nil && g.Sheet.Ply() > 0:
+	case turn && g.Sheet != nil && (g.Sheet.Ply() > 0 || b.tookOver):
+		// a bridge that took over from one gone (a technical fault in
+		// the record) sets up its engine at the first move too: before,
+		// its setup went unrecorded on the computer's first move
 		why = "started by the bridge during the computer's turn"
 	}
 	t, err := b.transcript(n)
@@ -897,7 +963,7 @@ func (b *bridge) startSession(ctx context.Context, g *match.Game, live bool) boo
 		return false
 	}
 	b.down[n] = false
-	b.sess = &session{p: p, t: t, game: n, declared: map[string]bool{}, pending: map[string]time.Time{}, setup: why}
+	b.sess = &session{p: p, t: t, game: n, declared: map[string]uciOption{}, pending: map[string]time.Time{}, setup: why}
 	b.status.PID = p.pid
 	b.send(ctx, "uci")
 	now, _ := b.rec.Now()
@@ -1056,7 +1122,7 @@ func (b *bridge) sendAt(ctx context.Context, floor time.Time, make func(time.Tim
 		t.Wrote(text, time.Now())
 	}
 	if err != nil {
-		b.fault(ctx, "did not take the line "+text+" ("+err.Error()+")")
+		b.fault(ctx, s.p.refused(text, err))
 		return at, err
 	}
 	return at, nil

@@ -255,8 +255,10 @@ func TestALineTheEngineDoesNotTakeIsAFaultAndTheBridgeGoesOn(t *testing.T) {
 		t.Fatal("the session goes on after a line the engine did not take")
 	}
 	faults := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)
-	if len(faults) != 1 || !strings.Contains(faults[0].Text, "did not take the line isready") || !strings.Contains(faults[0].Text, "The bridge restarts it") {
-		t.Fatalf("technical faults %+v, want one saying the engine did not take the line isready", faults)
+	// the fake engine ends when its input is closed: the fault says how
+	// it ended (an engine that ran on would have "did not take the line")
+	if len(faults) != 1 || !strings.Contains(faults[0].Text, "exited with status 0") || !strings.Contains(faults[0].Text, "The bridge restarts it") {
+		t.Fatalf("technical faults %+v, want one saying the engine exited", faults)
 	}
 }
 
@@ -280,4 +282,52 @@ func TestAnEngineSlowToStartIsAFaultAndTheNoteNamesALongerHang(t *testing.T) {
 		t.Errorf("note %q", s.Note)
 	}
 	r.waitFor("the engine's move after its restart", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == 1 })
+}
+
+// TestAnEngineKilledBeforeItsEndIsReadIsRecordedAsKilled: a write to an
+// engine that was killed fails (a broken pipe) before the bridge has read
+// that its output ended; the technical fault says how the engine ended
+// ("was killed (signal: killed)"), as when its end is read first. Before,
+// it said the engine "did not take the line isready (write |1: broken
+// pipe)": seen under load in TestAnEngineThatFailsIsATechnicalFaultAndIsRestartedAndSetUp.
+func TestAnEngineKilledBeforeItsEndIsReadIsRecordedAsKilled(t *testing.T) {
+	r := newRig(t, "40/120:20/60:60", true, "")
+	rec, err := Open(r.ctx, r.path, match.Actor{Role: match.RoleOperator}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	argv, err := SplitCommand(fakeCmd("-delay", "1h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(rec, Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts, Hang: time.Minute, Ping: time.Minute}, argv)
+	defer b.close()
+	deadline := time.Now().Add(10 * time.Second)
+	for b.sess == nil || b.sess.search == nil {
+		if time.Now().After(deadline) || b.err != nil {
+			t.Fatalf("the engine searches no move after 10 s (%v)", b.err)
+		}
+		b.reconcile(r.ctx)
+		if b.sess == nil {
+			continue
+		}
+		select {
+		case l := <-b.sess.p.lines:
+			b.read(r.ctx, l)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	// the engine is killed and has ended; the bridge has not read its end
+	// when it next writes to it (the ping)
+	s := b.sess
+	kill(t, s.p.pid)
+	<-s.p.exited
+	delete(s.pending, "readyok")
+	s.pingAt = time.Time{}
+	b.reconcile(r.ctx)
+	faults := incidents(r.state().CurrentGame(), match.IncidentTechnicalFault)
+	if len(faults) != 1 || !strings.Contains(faults[0].Text, "was killed (signal: killed)") {
+		t.Fatalf("technical faults %+v, want one saying the engine was killed", faults)
+	}
 }

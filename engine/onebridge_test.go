@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,5 +246,46 @@ func TestABridgeTakenOverStops(t *testing.T) {
 	}
 	if g := r.state().CurrentGame(); g.Engine != nil {
 		t.Fatalf("the bridge taken over recorded the engine's move %+v", g.Engine)
+	}
+}
+
+// TestABridgeThatTakesOverRecordsItsSetupOnTheComputersTurnAtAnyMove (rule
+// 12): a bridge that takes over from one gone (a technical fault in the
+// record) on the computer's turn records the position and the clocks it
+// set up in its engine, at the computer's first move as at any other.
+// Before, the operator's pass killed the bridge while Stockfish thought
+// about Deep Blue's first move: the take-over's technical fault was
+// recorded, its setup not (it was at move 10).
+func TestABridgeThatTakesOverRecordsItsSetupOnTheComputersTurnAtAnyMove(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moves []string
+		ply   int
+	}{
+		{"at the computer's first move", nil, 1},
+		{"at its second move", []string{"e4", "e5"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, "40/120:20/60:60", true, "")
+			for i, mv := range tc.moves {
+				r.do([]match.Role{match.RoleOperator, r.human}[i%2], match.Move{Input: mv, NotEngine: i%2 == 0, Reason: map[bool]string{true: "by hand"}[i%2 == 0]})
+			}
+			// the bridge gone: it ran here, and its lock is free
+			r.do(match.RoleOperator, match.EngineStart{Bridge: "0a0a0a0a0a0a", PID: 4170, Cmd: "stockfish"})
+			r.run(Options{Cmd: fakeCmd(), Play: true, Restarts: DefaultRestarts})
+			r.waitFor("the engine's move", 10*time.Second, func(_ *match.State, g *match.Game) bool { return g.Sheet.Ply() == tc.ply })
+			r.halt()
+			g := r.state().CurrentGame()
+			faults, setups := incidents(g, match.IncidentTechnicalFault), incidents(g, match.IncidentSetup)
+			if len(faults) != 1 || !strings.Contains(faults[0].Text, "is taken over by the bridge") {
+				t.Fatalf("technical faults %+v, want the take-over's", faults)
+			}
+			want := fmt.Sprintf("the position of ply %d", tc.ply)
+			if len(setups) != 1 || !strings.Contains(setups[0].Text, want) || setups[0].Seq < faults[0].Seq {
+				t.Fatalf("setups %+v, want one after the take-over saying %q", setups, want)
+			}
+			noPause(t, g)
+			r.checkGoLines(1, 0)
+		})
 	}
 }

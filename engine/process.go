@@ -195,6 +195,23 @@ func (p *process) quit() {
 	}
 }
 
+// refused says, in words for a technical fault, why the engine did not
+// take the line text (the write's err): an engine that ended (killed,
+// crashed) closed its input, and a write can fail before its end is read,
+// so it waits up to writeTimeout for the end and says how the engine ended;
+// an engine that runs on without taking its input "did not take the line".
+// Before, an engine killed while the bridge pinged it was recorded as one
+// that "did not take the line isready (write |1: broken pipe)" (seen under
+// load in the fault tests).
+func (p *process) refused(text string, err error) string {
+	select {
+	case <-p.exited:
+		return p.ended()
+	case <-time.After(writeTimeout):
+		return "did not take the line " + text + " (" + err.Error() + ")"
+	}
+}
+
 // ended says how the process ended, in words for a technical fault.
 func (p *process) ended() string {
 	var ee *exec.ExitError

@@ -24,6 +24,10 @@ const (
 	CodeTranscriptNotWritten match.Code = "engine-transcript-not-written"
 	CodeLockNotTaken         match.Code = "engine-lock-not-taken"
 	CodeTakenOver            match.Code = "engine-taken-over"
+	CodeOptionUnknown        match.Code = "engine-option-unknown"
+	CodeOptionOutOfBounds    match.Code = "engine-option-out-of-bounds"
+	CodeOptionNotCheck       match.Code = "engine-option-not-check"
+	CodeOptionNotOneOf       match.Code = "engine-option-not-one-of"
 )
 
 // The refusals that name the command line's flags (--cmd, --option): each
@@ -46,6 +50,10 @@ var english = phrase.Table[match.Code]{
 	CodeTranscriptNotWritten: "the transcript %s could not be written: %v",
 	CodeLockNotTaken:         "the engine bridge's lock cannot be taken: %v",
 	CodeTakenOver:            "this engine bridge (%s) was taken over by the bridge %s at %s, which plays the computer now (one engine per match): it stops",
+	CodeOptionUnknown:        "the engine %s has no option %q (its options: %s): correct the option's name or leave it out, and start the bridge again",
+	CodeOptionOutOfBounds:    "the engine %s takes the option %s as a whole number from %d to %d, not %q: correct it and start the bridge again",
+	CodeOptionNotCheck:       "the engine %s takes the option %s as true or false, not %q: correct it and start the bridge again",
+	CodeOptionNotOneOf:       "the engine %s takes the option %s as one of %s, not %q: correct it and start the bridge again",
 }
 
 // RefusalCodes lists the bridge's own refusals every face words alike.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -154,4 +155,96 @@ func positionLine(g *match.Game, extra ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// uciOption is an option the engine declared after "uci" ("option name N
+// type T [default D] [min M] [max X] [var V]..."): its name as declared,
+// its type and, for a spin, its bounds, for a combo, its values.
+type uciOption struct {
+	name     string
+	typ      string
+	min, max int64
+	vars     []string
+}
+
+// readOption reads an "option" line's fields; the name and a value may
+// hold spaces ("option name Skill Level type spin …").
+func readOption(f []string) (uciOption, bool) {
+	var o uciOption
+	var key string
+	var cur []string
+	flush := func() {
+		v := strings.Join(cur, " ")
+		switch key {
+		case "name":
+			o.name = v
+		case "type":
+			o.typ = strings.ToLower(v)
+		case "min":
+			o.min, _ = strconv.ParseInt(v, 10, 64)
+		case "max":
+			o.max, _ = strconv.ParseInt(v, 10, 64)
+		case "var":
+			o.vars = append(o.vars, v)
+		}
+		cur = nil
+	}
+	for _, w := range f[1:] {
+		switch w {
+		case "name", "type", "default", "min", "max", "var":
+			if key != "name" || w == "type" {
+				flush()
+				key = w
+				continue
+			}
+		}
+		if key == "" {
+			return o, false
+		}
+		cur = append(cur, w)
+	}
+	flush()
+	return o, o.name != ""
+}
+
+// checkOption says what is wrong with the operator's option name=value
+// for the engine (its name and the options it declared, by lower-case
+// name), or nil: an option the engine does not declare, a spin's value
+// that is not a whole number within its bounds, a check's that is neither
+// true nor false, a combo's that is none of its values. Stockfish answers
+// the first with "No such option", ignores the second without a word when
+// it is out of bounds, and ends (std::invalid_argument) when it is no
+// number: the operator believed the engine ran as he set it.
+func checkOption(engine string, declared map[string]uciOption, name, value string) error {
+	o, ok := declared[strings.ToLower(name)]
+	if !ok {
+		names := make([]string, 0, len(declared))
+		for _, d := range declared {
+			names = append(names, d.name)
+		}
+		sort.Strings(names)
+		list := strings.Join(names, ", ")
+		if list == "" {
+			list = "none" // a minimal engine declares none
+		}
+		return refuse(CodeOptionUnknown, engine, name, list)
+	}
+	switch o.typ {
+	case "spin":
+		if n, err := strconv.ParseInt(value, 10, 64); err != nil || n < o.min || n > o.max {
+			return refuse(CodeOptionOutOfBounds, engine, o.name, o.min, o.max, value)
+		}
+	case "check":
+		if value != "true" && value != "false" {
+			return refuse(CodeOptionNotCheck, engine, o.name, value)
+		}
+	case "combo":
+		for _, v := range o.vars {
+			if strings.EqualFold(v, value) {
+				return nil
+			}
+		}
+		return refuse(CodeOptionNotOneOf, engine, o.name, strings.Join(o.vars, ", "), value)
+	}
+	return nil
 }

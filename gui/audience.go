@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 	"github.com/notnil/chess"
 
 	"arbiter/match"
@@ -17,6 +16,9 @@ import (
 // display): the board, both clocks and the last moves, large, with no
 // controls. It opens full screen (on the screen the platform gives it) and
 // stays until it is closed (Ctrl+Shift+A again, or the window's own close).
+// Its window is never closed: closing it hides it, and the driver's end at
+// quit takes it with the console's (quitApp says why a window closed by
+// Fyne's Window.Close can crash the program).
 // It takes no key for itself: the clock keys, the call and stop keys, Enter
 // and the characters of a move go to the console's move field, and the
 // console's shortcuts work in it, so the clock can be worked whichever
@@ -32,12 +34,14 @@ type audience struct {
 	title  *canvas.Text
 	moves  *canvas.Text // the last move (and the result)
 	score  *canvas.Text
-	list   *widget.RichText // the game's moves, the last marked
+	list   *fyne.Container // the game's moves, a text each, the last marked
 	scroll *container.Scroll
 }
 
 // audienceEvents is what the audience window tells: a key or a character
-// typed in it, a shortcut of the console given in it, and its close.
+// typed in it, a shortcut of the console given in it, and its own close
+// (the window manager's, or its title bar's), which closes nothing: the
+// console hides the window (console.hideAudience).
 type audienceEvents struct {
 	onKey      func(*fyne.KeyEvent)
 	onRune     func(rune)
@@ -74,15 +78,31 @@ func newAudience(win fyne.Window, feeds [2]clockFeed, ev audienceEvents) *audien
 	a.title.TextStyle.Bold = true
 	a.moves = canvas.NewText("", themeColor(theme.ColorNameForeground))
 	a.score = canvas.NewText("", themeColor(theme.ColorNameForeground))
-	a.list = widget.NewRichText()
-	a.list.Wrapping = fyne.TextWrapWord
+	// the moves flow like words and wrap between moves only: a RichText of
+	// a segment per move (Fyne 2.7.1) broke a move that began with less
+	// than a character's room left on its line into one character a line
+	// ("7" / "." / "h" / "3") and cut the list's last line off
+	flow := &listFlow{}
+	a.list = container.New(flow)
 	a.scroll = container.NewVScroll(a.list)
+	toEnd := func() { feeds[0].onUI(a.scroll.ScrollToBottom) }
+	flow.relayout = func() { // the rows the list's width gives changed
+		feeds[0].onUI(a.list.Refresh)
+		toEnd()
+	}
+	flow.laidOut = toEnd
 	a.clocks[0].peer, a.clocks[1].peer = a.clocks[1], a.clocks[0]
 	a.restyle()
 	top := container.NewVBox(a.clocks[0].obj, a.clocks[1].obj, a.score, a.moves)
 	right := container.NewBorder(top, nil, nil, nil, a.scroll)
 	win.SetContent(container.NewBorder(a.title, nil, nil, nil, container.NewGridWithColumns(2, a.board, right)))
-	win.SetOnClosed(func() {
+	// the window's own close is intercepted, never Fyne's Window.Close:
+	// that sets the window closing (view() nil) and destroys it only after
+	// the driver's next poll of GLFW's events, and a pointer move in that
+	// poll which changes the cursor's shape (the first move over it, from
+	// no cursor to the arrow) calls SetInputMode on the nil view: the
+	// program dies (the crash at quit, gui-check part 8)
+	win.SetCloseIntercept(func() {
 		a.disarm()
 		ev.onClosed()
 	})
@@ -98,12 +118,20 @@ func newAudience(win fyne.Window, feeds [2]clockFeed, ev audienceEvents) *audien
 	return a
 }
 
+// toggleAudience opens the audience display, or hides it when it is open.
+// Its window is made once and kept: hidden when the display is closed, shown
+// again (laid out anew, in the console's language) when it is opened.
 func (c *console) toggleAudience() {
 	if c.audience != nil {
-		c.audience.win.Close()
+		c.hideAudience()
 		return
 	}
-	win := c.fa.NewWindow(translate("Arbiter — audience display"))
+	win := c.audienceWin
+	if win == nil {
+		win = c.fa.NewWindow("")
+		c.audienceWin = win
+	}
+	win.SetTitle(translate("Arbiter — audience display"))
 	c.audience = newAudience(win, [2]clockFeed{c.clockFeed(0, true), c.clockFeed(1, true)}, audienceEvents{
 		onKey:  c.forwardKey,
 		onRune: c.forwardRune,
@@ -112,11 +140,26 @@ func (c *console) toggleAudience() {
 				c.do(id)
 			}
 		},
-		onClosed: func() { c.audience = nil },
+		onClosed: c.hideAudience,
 	})
 	c.tellKeys(win.Canvas()) // the keys it forwards
 	c.audience.show(c.audienceShows())
 	win.Show()
+}
+
+// hideAudience closes the audience display: its clocks stop ticking and its
+// window is hidden, never closed (newAudience says why). It leaves full
+// screen first: GLFW does not hide a full-screen window (glfwHideWindow
+// returns at once for a window on a monitor), which stayed on the
+// projector, no longer drawn, over the console.
+func (c *console) hideAudience() {
+	if c.audience == nil {
+		return
+	}
+	c.audience.disarm()
+	c.audience.win.SetFullScreen(false)
+	c.audience.win.Hide()
+	c.audience = nil
 }
 
 // audienceShows is what the audience display shows of the console's game.
@@ -209,19 +252,46 @@ func (a *audience) show(s audienceShows) {
 	}
 }
 
-// showMoves sets the move list, the last move bold in the theme's primary
-// colour, and scrolls to it.
-func (a *audience) showMoves(moves []audienceMove) {
-	var segs []widget.RichTextSegment
-	for _, m := range moves {
-		style := widget.RichTextStyle{Inline: true, SizeName: theme.SizeNameHeadingText}
-		if m.last {
-			style.TextStyle.Bold = true
-			style.ColorName = theme.ColorNamePrimary
-		}
-		segs = append(segs, &widget.TextSegment{Text: m.text + "   ", Style: style})
+// listFlow lays the audience display's moves out as a flowLayout does, and
+// tells laidOut after each layout at a new size (the window resized, the
+// text size changed), for the newest row to be brought into view.
+type listFlow struct {
+	flowLayout
+	size    fyne.Size
+	laidOut func()
+}
+
+func (l *listFlow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.flowLayout.Layout(objs, size)
+	if size != l.size {
+		l.size = size
+		l.laidOut()
 	}
-	a.list.Segments = segs
+}
+
+// showMoves sets the move list, a text per move at the heading size (its
+// number and the move never parted), the last move bold in the theme's
+// primary colour, and scrolls to it.
+func (a *audience) showMoves(moves []audienceMove) {
+	objs := make([]fyne.CanvasObject, 0, len(moves))
+	for i, m := range moves {
+		var t *canvas.Text
+		if i < len(a.list.Objects) {
+			t = a.list.Objects[i].(*canvas.Text) // drawn already: no new object
+		} else {
+			t = canvas.NewText("", nil)
+		}
+		t.Text = m.text + "  "
+		t.TextSize = theme.Size(theme.SizeNameHeadingText)
+		t.TextStyle.Bold = m.last
+		t.Color = themeColor(theme.ColorNameForeground)
+		if m.last {
+			t.Color = themeColor(theme.ColorNamePrimary)
+		}
+		t.Refresh()
+		objs = append(objs, t)
+	}
+	a.list.Objects = objs
 	a.list.Refresh()
 	a.scroll.ScrollToBottom()
 }

@@ -300,7 +300,10 @@ func (c *console) enterMove(input string) bool {
 	if !pressed && !c.movePresses && !endsGame(g, input) {
 		// press first (6.7a): the move is complete at the press; a move
 		// that ends the game (mate, stalemate) needs none
-		c.refuseMove(translate("Press first: the player presses his clock (or click it) when the move is made, then enter the move."))
+		// the side and its key, as the notice above names them (the
+		// sentence said "the player presses his clock (or click it)")
+		c.refuseMove(tr("Press first (6.7a): press %s's clock (%s or a click on it) once the move is made, then enter the move.",
+			translate(match.Colour(g.ToMove())), keyText(c.keyFor(g.ToMove()))))
 		return false
 	}
 	at := c.now()

@@ -171,7 +171,10 @@ type console struct {
 	nameTooLong [2]bool
 
 	movePressesItem *fyne.MenuItem
-	audience        *audience
+	// audience is the audience display while it is open; audienceWin its
+	// window, made at the first opening and kept, hidden while closed
+	audience    *audience
+	audienceWin fyne.Window
 
 	// live is the match the background tickers (heartbeat, poll) use (the
 	// same as core, readable from any goroutine; Continue in a new file
@@ -943,14 +946,19 @@ func (c *console) refreshNotice(g *match.Game) {
 		if c.movePresses {
 			txt += " " + translate("Typing first: entering the move presses the clock (not the official clock).")
 		} else {
-			key := c.keyLeft
-			if c.sideAt(1) == g.ToMove() {
-				key = c.keyRight
-			}
-			txt += " " + tr("The press (%s or a click on the clock) completes the move (6.7a); then enter it.", keyText(key))
+			txt += " " + tr("The press (%s or a click on the clock) completes the move (6.7a); then enter it.", keyText(c.keyFor(g.ToMove())))
 		}
 	}
 	c.notice.SetText(txt)
+}
+
+// keyFor is the clock key of side's clock, where it stands (6.4: the
+// arbiter may swap the clocks' sides).
+func (c *console) keyFor(side clock.Side) fyne.KeyName {
+	if c.sideAt(1) == side {
+		return c.keyRight
+	}
+	return c.keyLeft
 }
 
 // caller is who stopped the clocks to call the arbiter (6.12b): the

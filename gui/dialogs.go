@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 	"arbiter/service"
 )
@@ -24,7 +26,28 @@ import (
 // sentence is an error as the one sentence shown to the user, in the
 // console's language: the core's refusals are translated with the same
 // dictionary as the console's own texts.
-func sentence(err error) string { return consoleDictionary().Sentence(service.Coded(err)) }
+func sentence(err error) string { return consoleDictionary().Sentence(service.Coded(kindByName(err))) }
+
+// kindByName is err with the incident kind it names said by the kind's name
+// ("technical fault", German "technische Störung"), as the console names a
+// kind everywhere else: the core gives the record's identifier, which the
+// command line's words keep (the argument typed there), and the console
+// said "The incident (technical-fault) needs a text".
+func kindByName(err error) error {
+	var e *match.Error
+	if !errors.As(err, &e) || e.Code != match.CodeIncidentNeedsText {
+		return err
+	}
+	args := e.Args()
+	if len(args) != 1 {
+		return err
+	}
+	kind, ok := args[0].(string)
+	if !ok {
+		return err
+	}
+	return phrase.Coded(string(e.Code), phrase.Word(kind))
+}
 
 // formDialog shows a form whose entries submit it with Enter. ok returns an
 // error to keep the dialog open with the reason shown; nil closes it.
@@ -65,6 +88,19 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 			e.OnSubmitted = func(string) { submit() }
 		}
 	}
+	// a refusal speaks of what was given: once a field is changed it no
+	// longer does (a FEN refused stayed refused on the screen after it was
+	// corrected), and it goes until the form is given again
+	stale := func() {
+		if errLabel.Visible() {
+			errLabel.Hide()
+			d.Resize(fyne.NewSize(560, 0))
+			content.Refresh()
+		}
+	}
+	for _, it := range items {
+		onFieldChange(it.Widget, stale)
+	}
 	cancel := widget.NewButton(translate("Cancel"), func() { d.Hide() })
 	okb := widget.NewButton(confirm, submit)
 	okb.Importance = widget.HighImportance
@@ -90,6 +126,36 @@ func (c *console) formDialog(title, confirm string, items []*widget.FormItem, ok
 	c.win.Canvas().Unfocus()
 	c.onEnter = submit // a form without a text field: Enter confirms it too
 	return d
+}
+
+// onFieldChange has changed called, after the field's own OnChanged, when
+// the text of a text field in obj (a form item's widget, or a box of them)
+// changes, or a choice in it is made.
+func onFieldChange(obj fyne.CanvasObject, changed func()) {
+	chain := func(own func(string)) func(string) {
+		return func(s string) {
+			if own != nil {
+				own(s)
+			}
+			changed()
+		}
+	}
+	switch w := obj.(type) {
+	case *formEntry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.Entry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.SelectEntry:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.Select:
+		w.OnChanged = chain(w.OnChanged)
+	case *widget.RadioGroup:
+		w.OnChanged = chain(w.OnChanged)
+	case *fyne.Container:
+		for _, o := range w.Objects {
+			onFieldChange(o, changed)
+		}
+	}
 }
 
 // formEntry is a text field of a dialog. A widget.Entry keeps the Escape
@@ -613,6 +679,9 @@ func (c *console) incidentDialog() {
 		details.Refresh()
 		if d != nil {
 			d.Resize(fyne.NewSize(560, 0))
+			// the kind chosen (with the pointer), the text is typed next:
+			// it went to nothing
+			c.win.Canvas().Focus(text)
 		}
 	}
 	shown.PlaceHolder = translate("(choose a kind)") // no kind is more likely than another
@@ -770,8 +839,8 @@ func (c *console) relocalize() {
 	c.win.SetMainMenu(c.mainMenu())
 	c.moveEntry.SetText(typed)
 	reopen := c.audience != nil
-	if reopen {
-		c.audience.win.Close()
+	if reopen { // laid out again in its window, which stays open
+		c.audience.disarm()
 		c.audience = nil
 	}
 	c.refresh()

@@ -276,6 +276,10 @@ func TestActionsARoleCannotTakeNowAreDisabledWithTheReason(t *testing.T) {
 		{"arbiter mode, the computer's turn: the call is the human's", match.RoleArbiter, computersTurn, actCallArbiter, ""},
 		{"the clock that does not run cannot be pressed", match.RoleArbiter, nil, actPressRight, "Black's clock is not running"},
 		{"the running clock can be pressed", match.RoleArbiter, nil, actPressLeft, ""},
+		{"the running clock cannot be pressed while the other side's press waits for its move", match.RoleArbiter, func(h *harness) {
+			h.c.win.Canvas().Unfocus()
+			h.key(defaultKeyLeft) // White pressed; the move is not entered yet
+		}, actPressRight, "White already pressed: enter that move first"},
 		{"resume while a clock runs", match.RoleArbiter, nil, actResume, "A clock is already running"},
 		{"start a game while one is in progress", match.RoleArbiter, nil, actStartGame, "Game 1 is in progress"},
 		{"stopped clocks cannot be stopped again", match.RoleArbiter, func(h *harness) { h.c.do(actCallArbiter) }, actPause, "already stopped"},

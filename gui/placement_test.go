@@ -169,6 +169,24 @@ func TestIncidentKindsAreShownByTheirNames(t *testing.T) {
 					}
 				}
 			})
+			t.Run("a kind chosen, the text field has the focus, and a refusal for its empty text names the kind", func(t *testing.T) {
+				var kinds *widget.Select
+				for _, o := range test.LaidOutObjects(h.c.win.Canvas().Overlays().Top()) {
+					if s, ok := o.(*widget.Select); ok && len(s.Options) > 5 {
+						kinds = s
+					}
+				}
+				h.c.win.Canvas().Unfocus() // the pointer chose it
+				kinds.SetSelected(tc.name)
+				if _, ok := h.c.win.Canvas().Focused().(*formEntry); !ok {
+					t.Errorf("after the kind was chosen the focus is on %T, not the text field", h.c.win.Canvas().Focused())
+				}
+				test.Tap(topDialogButton(h, translate("Log")))
+				got := shownDialogTexts(t, h.c)
+				if !strings.Contains(got, "("+tc.name+")") || strings.Contains(got, "technical-fault") {
+					t.Errorf("the refusal says %q, want the kind's name %q and no identifier", got, tc.name)
+				}
+			})
 		})
 	}
 }

@@ -47,8 +47,9 @@ func TestPressFirstIsTheDefaultForTheOfficialClock(t *testing.T) {
 		if len(h.events()) != n || h.ply() != 0 {
 			t.Fatalf("the move was recorded without a press")
 		}
-		if !strings.HasPrefix(h.c.moveErr.Text, "Press first") {
-			t.Errorf("under the move field: %q", h.c.moveErr.Text)
+		// the side to move and its key, as the notice names them
+		if want := "Press first (6.7a): press White's clock (F1 or a click on it) once the move is made, then enter the move."; h.c.moveErr.Text != want {
+			t.Errorf("under the move field: %q, want %q", h.c.moveErr.Text, want)
 		}
 		h.c.moveEntry.SetText("")
 	})

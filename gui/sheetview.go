@@ -267,9 +267,16 @@ func (strikeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	t := objs[0].(*canvas.Text)
 	t.Move(fyne.NewPos(0, 0))
 	t.Resize(size)
-	// the line covers the label and time: from the mark to the word
+	// the line covers the move and its time: from the mark to the word
+	// ("struck out") after the two spaces that end them, never into it
+	// (it was as long as the longest move could be, and struck the word's
+	// first letters after a short one)
 	mark := fyne.MeasureText(struckMark+" ", t.TextSize, t.TextStyle).Width
-	w := fyne.MeasureText(struckMark+" 000... Qxh8=Q+  0:00", t.TextSize, t.TextStyle).Width - mark
+	struck := strings.TrimPrefix(t.Text, struckMark+" ")
+	if i := strings.LastIndex(struck, "  "); i >= 0 {
+		struck = struck[:i]
+	}
+	w := fyne.MeasureText(struck, t.TextSize, t.TextStyle).Width
 	objs[1].Move(fyne.NewPos(mark, size.Height/2))
 	objs[1].Resize(fyne.NewSize(w, max(1, t.TextSize/12)))
 }

@@ -196,3 +196,37 @@ func TestTheScoresheetsNewestRowIsDrawnInsideIt(t *testing.T) {
 		})
 	}
 }
+
+// The line through a struck-out move covers the move and its time and
+// ends before the word that says it is struck out (it ran on into the
+// word's first letters after a short move: "s̶t̶ruck out", seen in the new
+// arbiter's pass and in docs/console.png).
+func TestTheStrikeLineCoversTheMoveAndItsTimeOnly(t *testing.T) {
+	for _, row := range []string{
+		struckMark + " 5. Nd2      0:24  struck out",
+		struckMark + " 5... Bg4    0:26  struck out",
+		struckMark + " 3... Lc5      0:07  gestrichen",
+		struckMark + " 100... Qxh8=Q+  1:00:07  struck out",
+	} {
+		t.Run(strings.TrimSpace(row), func(t *testing.T) {
+			setupApp(test.NewTempApp(t))
+			tx := canvas.NewText(row, nil)
+			tx.TextStyle = fyne.TextStyle{Monospace: true, Italic: true}
+			tx.TextSize = sheetTextSize()
+			line := canvas.NewRectangle(nil)
+			box := container.New(strikeLayout{}, tx, line)
+			box.Resize(fyne.NewSize(600, box.MinSize().Height))
+			measure := func(s string) float32 { return fyne.MeasureText(s, tx.TextSize, tx.TextStyle).Width }
+			word := strings.LastIndex(row, "  ")
+			moveEnd := measure(strings.TrimRight(row[:word], " "))
+			wordStart := measure(row[:word+2])
+			end := line.Position().X + line.Size().Width
+			if end < moveEnd-0.5 || end > wordStart {
+				t.Errorf("the line ends at %.1f; the time ends at %.1f and the word begins at %.1f", end, moveEnd, wordStart)
+			}
+			if start := line.Position().X; start < measure(struckMark) {
+				t.Errorf("the line begins at %.1f, over the mark", start)
+			}
+		})
+	}
+}

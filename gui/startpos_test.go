@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"arbiter/clock"
 	"arbiter/match"
@@ -95,6 +96,74 @@ func TestAGameStartsFromAPositionInTheConsole(t *testing.T) {
 			h.typeMove("Kd6")
 			if h.ply() != 1 {
 				t.Errorf("Black's first move from the position was not recorded: %q", h.c.moveErr.Text)
+			}
+		})
+	}
+}
+
+// shownDialogTexts are the texts of the labels shown (not hidden) in the
+// topmost dialog.
+func shownDialogTexts(t *testing.T, c *console) string {
+	t.Helper()
+	top := c.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no dialog is open")
+	}
+	var b strings.Builder
+	walkShown(top, fyne.Position{}, func(o fyne.CanvasObject, _ fyne.Position) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	})
+	return b.String()
+}
+
+// A refusal in a form speaks of what was given: once the field is
+// corrected it is no longer shown (it stood under the corrected FEN, saying
+// the FEN was wrong, until the form was given again), and the form given
+// again says what is wrong now, if anything.
+func TestARefusalInAFormGoesOnceAFieldIsChanged(t *testing.T) {
+	const good = "8/8/4k3/8/8/4K3/4P3/8 b - - 0 60"
+	for _, tc := range []struct {
+		name    string
+		field   int    // the field corrected: 0 the FEN, 1 White's clock
+		typed   string // what is typed into it after the refusal
+		refusal string // the refusal first shown
+	}{
+		{"a FEN refused is no longer shown once the FEN is corrected", 0, good, "The FEN"},
+		{"a FEN refused is no longer shown once a character of it is typed", 0, "", "The FEN"},
+		{"a clock reading refused is no longer shown once the reading is corrected", 1, "0:10:00", "is not a clock reading"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, match.RoleArbiter, "")
+			h.newMatch("40/2400:1800", "")
+			h.c.do(actStartFrom)
+			es := topEntries(t, h.c)
+			fen, white := "not a fen", ""
+			if tc.field == 1 {
+				fen, white = good, "1:5"
+			}
+			test.Type(es[0], fen)
+			test.Type(es[1], white)
+			h.key(fyne.KeyReturn)
+			if got := shownDialogTexts(t, h.c); !strings.Contains(got, tc.refusal) {
+				t.Fatalf("the dialog shows %q, want the refusal %q", got, tc.refusal)
+			}
+			if tc.typed == "" {
+				test.Type(es[tc.field], "0") // one key in the field
+			} else {
+				es[tc.field].SetText("")
+				test.Type(es[tc.field], tc.typed)
+			}
+			if got := shownDialogTexts(t, h.c); strings.Contains(got, tc.refusal) {
+				t.Errorf("after the field was changed the dialog still shows the refusal: %q", got)
+			}
+			if tc.typed == "" {
+				return
+			}
+			h.key(fyne.KeyReturn)
+			if g := h.game(); g == nil || g.State != match.Running {
+				t.Fatalf("the corrected form started no game (%q)", topDialogTexts(h.c))
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"arbiter/clock"
+	"arbiter/internal/phrase"
 	"arbiter/match"
 )
 
@@ -65,6 +66,12 @@ func (c *console) whyNot(id actionID) string {
 		}
 		if running != side {
 			return tr("%s's clock is not running: only the running clock can be pressed.", translate(match.Colour(side)))
+		}
+		if g.Pressed != nil {
+			// the other side pressed and its move is not entered yet: the
+			// core refuses this press until it is (the button acted, and a
+			// "Not done" dialog took the keys of the move typed next)
+			return sentence(match.ErrorFor(match.CodeAlreadyPressed, phrase.Word(match.Colour(*g.Pressed))))
 		}
 		if err := c.atArbitersConsole(side, "press"); err != nil && c.humanSide(side) {
 			return err.Error()

@@ -736,6 +736,11 @@ func (a *App) inTransaction(stx *store.Tx, c Cmd, clockBound bool, base *State, 
 	if err := checkCredentialsAgain(st, c, an); err != nil {
 		return committed{}, err
 	}
+	if an.fail == nil {
+		if err := checkSignedOn(stx, st, c.Signed); err != nil {
+			return committed{}, err
+		}
+	}
 	signed := st.ArbiterCredential() != nil
 	t := &tx{cmd: c, st: st, received: received}
 	var out committed

@@ -420,6 +420,7 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 	if g.Sheet == nil || !g.Clock.Started() {
 		return fmt.Errorf("game %d has not started", g.Number)
 	}
+	before := g.clocksAt(e.At)
 	c := g.Clock
 	var err error
 	if _, ok := c.Running(); ok {
@@ -471,6 +472,8 @@ func applyCorrect(s *State, g *Game, e store.Event) error {
 	effect := phrase.Errorf("clocks stopped; White %s (period %d, %d moves), Black %s (period %d, %d moves)",
 		clock.FormatReading(time.Duration(p.White.RemainingNS)), p.White.Period, p.White.Moves,
 		clock.FormatReading(time.Duration(p.Black.RemainingNS)), p.Black.Period, p.Black.Moves)
-	g.Incidents = append(g.Incidents, s.said(g, e, IncidentCorrect, rule, text, effect))
+	inc := s.said(g, e, IncidentCorrect, rule, text, effect)
+	inc.Before = &before
+	g.Incidents = append(g.Incidents, inc)
 	return nil
 }

@@ -205,6 +205,7 @@ const (
 	CodePositionOver              Code = "position-already-over"
 	CodeRecordGrew                Code = "record-grew-while-signing"
 	CodeRegistrationUnsigned      Code = "registration-unsigned"
+	CodeRequestOtherRecord        Code = "request-signed-on-another-record"
 	CodeSamePlayerNames           Code = "same-player-names"
 	CodeStartClockOutOfRange      Code = "start-clock-out-of-range"
 	CodeTextEmpty                 Code = "text-empty"
@@ -254,7 +255,7 @@ var SharedCodes = []Code{
 	CodeNotAnIncidentKind, CodeNotAnObject, CodeNotCanonical, CodeNotARole, CodeNotPlayerOfGame, CodeNotYourSide, CodeNothingToAmend, CodeNothingToPress,
 	CodeOfferOpen, CodeOwnOfferAccept, CodeOwnOfferDecline, CodeOlderPIN, CodeOperatorOnlyForComputer, CodeOwnFlagFirst, CodePassphraseNotUTF8,
 	CodePeriodOutOfRange, CodePlayerArrived, CodePlayerHasMoved, CodePositionOver, CodeRecordGrew,
-	CodeRegistrationUnsigned, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,
+	CodeRegistrationUnsigned, CodeRequestOtherRecord, CodeSamePlayerNames, CodeStartClockOutOfRange, CodeTextEmpty,
 	CodeTextInvalid, CodeTextNUL, CodeTextNotUTF8, CodeTextTooLong, CodeTimeInfoOnComputersTurn,
 	CodeUnknownTimeZone, CodeWrongClockRunning, CodeWrongRole,
 	CodeEngineMoveIncomplete, CodeEngineMoveStale, CodeEngineMoveNotComputers, CodeNotEngineOnlyComputer,

@@ -512,6 +512,7 @@ func applyEnd(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
+	p.Why = helpmateMoves(p.Why)
 	if g.Clock.Started() && !g.Clock.Stopped() {
 		c, err := g.Clock.Stop(e.At)
 		if err != nil {
@@ -721,6 +722,7 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 	if err != nil {
 		return err
 	}
+	before := g.clocksAt(e.At)
 	c, effect, err := adjustClock(g.Clock, side, p, e.At)
 	if err != nil {
 		return err
@@ -732,6 +734,7 @@ func applyAdjust(s *State, g *Game, e store.Event) error {
 	}
 	inc := s.said(g, e, IncidentAdjust, rule, nil, effect)
 	inc.Text, inc.Said = p.Reason, recordedPhrase(p.Reason, p.Why, g)
+	inc.Before = &before
 	g.Incidents = append(g.Incidents, inc)
 	return nil
 }
@@ -823,6 +826,7 @@ func applyFlag(s *State, g *Game, e store.Event) error {
 	if err := decode(e, &p); err != nil {
 		return err
 	}
+	p.Why = helpmateMoves(p.Why)
 	if p.OrderUnknown {
 		c, err := g.Clock.BothFlagsOrderUnknown(e.At)
 		if err != nil {
@@ -915,6 +919,11 @@ func applyRecovery(s *State, g *Game, e store.Event) error {
 	inc.Said = recoveryPhrase(p)
 	g.Incidents = append(g.Incidents, inc)
 	return nil
+}
+
+// clocksAt are both clocks (White's, Black's) at instant at.
+func (g *Game) clocksAt(at time.Time) [2]time.Duration {
+	return [2]time.Duration{g.Clock.Remaining(clock.White, at), g.Clock.Remaining(clock.Black, at)}
 }
 
 // incident builds an incident-log entry with both clock readings at the event.

@@ -91,6 +91,15 @@ const (
 	CodeGuardUpdate    Code = "record-check-guard-update"
 	CodeGuardDelete    Code = "record-check-guard-delete"
 	CodeGuardBoth      Code = "record-check-guard-both"
+	// Rows no walk of the chain reads (checkSchema, branch hattack).
+	CodeRowsOutsideChain Code = "record-check-rows-outside-chain"
+	// A table's definition rewritten by another program (checkSchema,
+	// branch hattack).
+	CodeTableChanged    Code = "record-check-table-changed"
+	CodeTableEvents     Code = "record-check-table-events"
+	CodeTableSignatures Code = "record-check-table-signatures"
+	CodeTableHeartbeat  Code = "record-check-table-heartbeat"
+	CodeTableMeta       Code = "record-check-table-meta"
 	// Not a problem: what a record that verifies against no anchor from
 	// outside it does not prove (Unanchored).
 	CodeUnanchored Code = "record-check-unanchored"
@@ -129,6 +138,12 @@ var problems = phrase.Table[Code]{
 	CodeGuardUpdate:           "its trigger that refuses any change of an event",
 	CodeGuardDelete:           "its trigger that refuses any deletion of an event",
 	CodeGuardBoth:             "its triggers that refuse any change or deletion of an event",
+	CodeTableEvents:           "its table of events",
+	CodeTableSignatures:       "its table of signatures",
+	CodeTableHeartbeat:        "its heartbeat table",
+	CodeTableMeta:             "its table of settings",
+	CodeTableChanged:          "the record's file holds %s in another form than Arbiter made it (its definition was rewritten by another program: since then the table may have taken rows that Arbiter refuses)",
+	CodeRowsOutsideChain:      "the record's file holds event rows numbered below 1 (%d of them), outside its chain, where Arbiter never writes and no check reads (put there by another program, which first took the events table's refusal of such rows out of its definition)",
 	CodeUnanchored:            "nothing from outside the file was given to check it against, so this proves only that the file agrees with itself: a record cut short at its end together with its signatures, or made again from its start under other keys, verifies as well; to prove that it is the whole record and the arbiter's, check it against what was written down or printed away from this computer (a head, the arbiter's first key, the match id, the match's CA), or compare it with another station's copy or the live feed's archive",
 	CodeLogTakesBack:          "the -wal file beside the record takes back event %d its main file holds, as another copy's log put beside it does, or an edit not yet copied into the file; moved away, it leaves the record as its file holds it",
 	CodeRequestOtherMove:      "event %d (%s) is not the move %s the %s signed at another station, or not at the instant it was stamped (it was edited and signed again by another station key)",

@@ -264,6 +264,42 @@ func checkRequest(r SignedRequest, hashAt func(seq int64) string, i int) *badEve
 	return nil
 }
 
+// checkSignedOn refuses a request signed at another station on a record
+// that is not this one (CodeRequestOtherRecord): the event it names as its
+// sender's last (seq, hash) must be this record's, as verify checks it
+// afterwards (checkRequest). Before, the authority ran such a request — one
+// the same key signed in another match (a key file kept for several
+// matches, a practice match's record, whose rows keep every request whole),
+// or one with a sender's event this record does not hold yet — and
+// appended its events: the command was played, and then every replica's
+// walk and verify found the record rewritten (record-check-request-rewritten).
+// st is the record as the transaction reads it; a request signed on a
+// record longer than it is refused too (the station catches up and decides
+// again: a refusal is answered only once the stream ends where the record
+// did).
+func checkSignedOn(stx *store.Tx, st *State, r *SignedRequest) error {
+	if r == nil {
+		return nil
+	}
+	if r.Seq < 0 || r.Seq > st.Seq {
+		return refuseAs(CodeRequestOtherRecord, r.Seq)
+	}
+	if r.Seq == 0 {
+		return nil
+	}
+	hash := st.Head
+	if r.Seq != st.Seq {
+		var err error
+		if hash, err = stx.HashAt(r.Seq); err != nil {
+			return err
+		}
+	}
+	if hash != r.Head {
+		return refuseAs(CodeRequestOtherRecord, r.Seq)
+	}
+	return nil
+}
+
 // authenticateRemote checks a command given at another station: a wrong
 // credential that station reports (recorded as auth.fail), or the request
 // its role signed, against the credential's public key in the record. The

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"arbiter/internal/phrase"
+	"arbiter/scoresheet"
 	"arbiter/store"
 )
 
@@ -157,4 +158,29 @@ func (c causeWord) Word() phrase.Word {
 		return "position correction (rule 10 / 6.13)"
 	}
 	return phrase.Word(strings.ReplaceAll(string(c), "-", " "))
+}
+
+// helpmateMoves is p with the helpmate line of a 6.9 verdict
+// (scoresheet.HelpmateFormat, at any depth) as moves (phrase.Move), so
+// that a face says it with its own piece letters: the German report said
+// "74.Ba6 … 78.f8=Q+" beside a scoresheet of "74. La6"
+// (report.TestTheGermanReportSaysAHelpmateLineWithGermanPieceLetters).
+// The record stores the line as a plain string; its English is the same.
+func helpmateMoves(p *phrase.Error) *phrase.Error {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.Args = append([]any(nil), p.Args...)
+	for i, a := range q.Args {
+		switch x := a.(type) {
+		case *phrase.Error:
+			q.Args[i] = helpmateMoves(x)
+		case string:
+			if q.Format == scoresheet.HelpmateFormat && i == 1 {
+				q.Args[i] = phrase.Move(x)
+			}
+		}
+	}
+	return &q
 }

@@ -237,6 +237,16 @@ func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) erro
 		r.broken(int64(n)+1, "", problem(CodeSchemaEdited, strings.Join(edits, ", ")))
 		return nil
 	}
+	// a table's definition rewritten (PRAGMA writable_schema, branch
+	// hattack): the names stay, so SchemaEdits saw nothing
+	tables, err := db.TableEdits(ctx)
+	if err != nil {
+		return err
+	}
+	if len(tables) > 0 {
+		r.broken(int64(n)+1, "", problem(CodeTableChanged, problem(tableWords[tables[0]])))
+		return nil
+	}
 	// the append-only triggers dropped or made again otherwise (branch
 	// htrust): SchemaEdits names only what was added
 	dropped, changed, err := db.GuardEdits(ctx)
@@ -248,7 +258,25 @@ func checkSchema(ctx context.Context, db *store.DB, r *RecordReport, n int) erro
 	case len(changed) > 0:
 		r.broken(int64(n)+1, "", problem(CodeTriggerChanged, guardWord(changed)))
 	}
+	if !r.OK {
+		return nil
+	}
+	// rows no walk reads, put there after the tables' definitions were
+	// edited and put back (branch hattack): the names are Arbiter's again
+	outside, err := db.RowsOutsideChain(ctx)
+	switch {
+	case err != nil:
+		return err
+	case outside > 0:
+		r.broken(int64(n)+1, "", problem(CodeRowsOutsideChain, outside))
+	}
 	return nil
+}
+
+// tableWords say Arbiter's tables (store.DB.TableEdits' names) in the words
+// of each face: the names are SQL's.
+var tableWords = map[string]Code{
+	"events": CodeTableEvents, "signatures": CodeTableSignatures, "heartbeat": CodeTableHeartbeat, "meta": CodeTableMeta,
 }
 
 // guardWord says which append-only triggers (store.DB.GuardEdits' names,

@@ -117,7 +117,12 @@ type Incident struct {
 	Effect     string // effect on the clocks, "" if none
 	WhiteClock time.Duration
 	BlackClock time.Duration
-	Refers     int64 // appeal: the decision it contests; appeal-decision: the appeal it closes
+	// Before are both clocks (White's, Black's) just before an adjustment
+	// or a correction set them, at the same instant; nil for the other
+	// kinds, whose clocks it did not change. WhiteClock and BlackClock
+	// are the clocks after it.
+	Before *[2]time.Duration
+	Refers int64 // appeal: the decision it contests; appeal-decision: the appeal it closes
 	// Why is the reason in Text as a code and arguments, for a console to
 	// say it in its language: a flag's verdict (nil where the record has none)
 	Why *phrase.Error

@@ -129,17 +129,19 @@ func (a *App) Watch(ctx context.Context) error {
 		ids, pos = w.checkNew(&rep, evs, sigs, base)
 	}
 	// the schema as New checks it (an object added, a guard trigger
-	// dropped or changed: branch htrust), when another connection's
-	// commit moved SQLite's schema_version since the last look
+	// dropped or changed: branch htrust; a table's definition rewritten,
+	// rows outside the chain: branch hattack), at every commit of another
+	// connection: a definition rewritten with PRAGMA writable_schema, and
+	// a row put in at seq -1, move data_version but not SQLite's
+	// schema_version, which alone was looked at before (a few reads of
+	// the schema and one key range, beside the walk's whole read)
 	sv := w.schema
 	if rep.OK && (!w.seen || v != w.version) {
 		if sv, err = a.db.SchemaVersion(ctx); err != nil {
 			return err
 		}
-		if !w.seen || sv != w.schema {
-			if err := checkSchema(ctx, a.db, &rep, len(evs)); err != nil {
-				return err
-			}
+		if err := checkSchema(ctx, a.db, &rep, len(evs)); err != nil {
+			return err
 		}
 	}
 	a.mu.Lock()

@@ -32,12 +32,16 @@
 // their instants ([match.Game.Follows]: what happened before the first move
 // is in a comment before it, what happened after a move struck out since is
 // in that move's comment in its variation), are each a structured command
-// "[%evt KIND RULE TIME ROLE]" (IncidentCommand) and the words "#SEQ Role:
-// kind (rule) text; W H:MM:SS B H:MM:SS" (IncidentNote: SEQ the record's
-// event, an appeal "against #SEQ" of the decision it contests). Moves struck out of the
+// "[%evt KIND RULE TIME ROLE]" (IncidentCommand; TIME in UTC to the
+// millisecond) and the words "#SEQ Role: kind (rule) text; W H:MM:SS[.fff]
+// B H:MM:SS[.fff]" (IncidentNote: SEQ the record's event, an appeal
+// "against #SEQ" of the decision it contests; an adjustment or a
+// correction with both clocks before and after it). Moves struck out of the
 // record by a correction are a variation right after the move that replaced
-// them, commented "struck out: operator error, rule 10: REASON"; a struck
-// run not yet replaced is named in the last comment. The
+// them, each with its [%clk] and [%emt], commented "struck out: operator
+// error, rule 10: REASON"; a struck run not yet replaced is named in the
+// last comment. MatchPGNMainLine (the live feed) says each struck run in
+// the comment of the move before it instead of a variation. The
 // last move's comment ends with how the game ended ("[%evt end TERMINATION
 // TIME system] Game over: …"); what was logged after the game ended (an
 // appeal) follows that, in record order. Free text never contains "{", "}"

@@ -44,3 +44,21 @@ func AppendixRows(st *match.State, lang string) [][]string {
 	r := &renderer{t: newTr(lang, st.Match), st: st}
 	return r.appendixRows(st.Games)
 }
+
+// IncidentRows are the rows of game g's incident log in the PDF (time,
+// after, White, Black, actor, kind, text, rule, effect), in lang.
+func IncidentRows(st *match.State, g *match.Game, lang string) [][]string {
+	r := &renderer{t: newTr(lang, st.Match), st: st}
+	var rows [][]string
+	for _, in := range g.ByInstant() {
+		rows = append(rows, r.incidentRow(g, in, false))
+	}
+	return rows
+}
+
+// AdjustmentRows are the rows of game g's table of clock adjustments and
+// bonuses in the PDF, in lang.
+func AdjustmentRows(st *match.State, g *match.Game, lang string) [][]string {
+	r := &renderer{t: newTr(lang, st.Match), st: st}
+	return r.adjustmentRows(g)
+}

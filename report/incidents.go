@@ -25,7 +25,7 @@ func (r *renderer) incidents(g *match.Game) {
 	for _, in := range g.ByInstant() {
 		rows = append(rows, append([]string{eventNumber(in)}, r.incidentRow(g, in, false)...))
 	}
-	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {13, "R", false}, {13, "R", false}, {25, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {23, "L", false}},
+	r.table([]col{{7, "R", false}, {19, "L", false}, {14, "L", false}, {17.5, "R", false}, {17.5, "R", false}, {20, "L", false}, {17, "L", true}, {0, "L", false}, {13, "L", false}, {20, "L", false}},
 		[]string{"#", t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("White"), t.s("Black"), t.s("Actor"), t.s("Kind"), t.s("Text"), t.s("Rule"), t.s("Effect")}, rows, 7)
 	f.Ln(2)
 }
@@ -80,7 +80,7 @@ func (r *renderer) incidentRow(g *match.Game, in match.Incident, withGame bool) 
 	if ref := r.refers(in); ref != "" {
 		text = strings.TrimSuffix(ref+": "+text, ": ")
 	}
-	row := []string{r.t.clockTime(in.At), after, clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock), actor, r.t.word(in.Kind), text, r.t.rule(in.Rule), r.t.said(in.Effect, in.EffectSaid)}
+	row := []string{r.t.instant(g, in.At), after, clock.FormatReading(max(in.WhiteClock, 0)), clock.FormatReading(max(in.BlackClock, 0)), actor, r.t.word(in.Kind), text, r.t.rule(in.Rule), r.t.said(in.Effect, in.EffectSaid)}
 	if withGame {
 		row = append([]string{fmt.Sprint(g.Number), r.t.date(in.At) + " " + in.At.In(r.t.m.Location()).Format("15:04")}, row[1:]...)
 		row = append(row[:3], row[5:]...) // no clock readings in the appendix
@@ -135,16 +135,7 @@ func (r *renderer) refers(in match.Incident) string {
 // it and an appeal cites it), with the clock readings after it.
 func (r *renderer) adjustments(g *match.Game) {
 	f, t := r.f, r.t
-	var rows [][]string
-	for _, in := range g.ByInstant() {
-		if in.Kind != match.IncidentAdjust && in.Kind != match.IncidentCorrect {
-			continue
-		}
-		row := r.incidentRow(g, in, false)
-		// The event (as the incident log and an appeal cite it), time,
-		// after, kind, rule, effect, text.
-		rows = append(rows, []string{eventNumber(in), row[0], row[1], row[5], row[7], row[8], row[6], row[2] + " / " + row[3]})
-	}
+	rows := r.adjustmentRows(g)
 	r.ensure(18)
 	r.heading(t.s("Clock adjustments and bonuses"), 11)
 	if len(rows) == 0 {
@@ -152,8 +143,29 @@ func (r *renderer) adjustments(g *match.Game) {
 		f.Ln(3)
 		return
 	}
-	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {17, "L", true}, {13, "L", false}, {34, "L", false}, {0, "L", false}, {24, "R", false}},
+	r.table([]col{{7, "R", false}, {14.5, "L", false}, {16, "L", false}, {17, "L", true}, {13, "L", false}, {30, "L", false}, {0, "L", false}, {22, "R", false}, {22, "R", false}},
 		[]string{"#", t.f("Time (%s)", t.zoneLabel(incidentTimes(g.Incidents)...)), t.s("After"), t.s("Kind"), t.s("Rule"), t.s("Effect"), t.s("Reason"),
-			t.s("White") + " / " + t.s("Black")}, rows, 7)
+			t.s("Before: White / Black"), t.s("After: White / Black")}, rows, 7)
 	f.Ln(2)
+}
+
+// adjustmentRows are the rows of the table of clock adjustments and
+// bonuses: event, time, after, kind, rule, effect, reason, both clocks
+// before it and both after it.
+func (r *renderer) adjustmentRows(g *match.Game) [][]string {
+	var rows [][]string
+	for _, in := range g.ByInstant() {
+		if in.Kind != match.IncidentAdjust && in.Kind != match.IncidentCorrect {
+			continue
+		}
+		row := r.incidentRow(g, in, false)
+		// The event (as the incident log and an appeal cite it), time,
+		// after, kind, rule, effect, text, both clocks before and after.
+		before := ""
+		if in.Before != nil {
+			before = clock.FormatReading(max(in.Before[0], 0)) + " / " + clock.FormatReading(max(in.Before[1], 0))
+		}
+		rows = append(rows, []string{eventNumber(in), row[0], row[1], row[5], row[7], row[8], row[6], before, row[2] + " / " + row[3]})
+	}
+	return rows
 }

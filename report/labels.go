@@ -82,6 +82,23 @@ func (t tr) dateTime(d time.Time) string {
 	return t.date(d) + " " + d.In(t.m.Location()).Format("15:04") + " " + t.m.ZoneName(d)
 }
 
+// millis is a time of day in the match's zone to the millisecond, as the
+// record keeps it and `status` says it: "18:42:46.451".
+func (t tr) millis(d time.Time) string { return d.In(t.m.Location()).Format("15:04:05.000") }
+
+// instant is the time of day of an incident of game g to the millisecond,
+// led by its date when that is not the day the game started ("1996-02-12
+// 10:30:00.250" for an appeal decided the next day). Before, the incident
+// log cut it to the second and never named the day, so a decision taken
+// the next morning read as if made before the game began
+// (TestTheOutputsSayEachIncidentsInstantToTheMillisecond).
+func (t tr) instant(g *match.Game, d time.Time) string {
+	if g != nil && !g.Started.IsZero() && t.date(d) != t.date(g.Started) {
+		return t.date(d) + " " + t.millis(d)
+	}
+	return t.millis(d)
+}
+
 // clockTime is a time of day in the match's zone: "19:43:05".
 func (t tr) clockTime(d time.Time) string { return d.In(t.m.Location()).Format("15:04:05") }
 

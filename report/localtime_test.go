@@ -59,7 +59,7 @@ func TestTheFlagVerdictSaysLocalTime(t *testing.T) {
 	}
 	t.Run("the PGN's flag command keeps UTC", func(t *testing.T) {
 		out := runCLI(t, "--db", db, "export", "pgn")
-		if !strings.Contains(out, "[%evt flag 6.8/6.9 1996-02-10T20:10:01Z") || !strings.Contains(out, `[UTCTime "20:00:01"]`) {
+		if !strings.Contains(out, "[%evt flag 6.8/6.9 1996-02-10T20:10:01.000Z") || !strings.Contains(out, `[UTCTime "20:00:01"]`) {
 			t.Errorf("the PGN:\n%s", out)
 		}
 	})

@@ -26,7 +26,30 @@ func MatchPGN(st *match.State, n int) []scoresheet.PGNGame {
 		if g.Sheet == nil || (n != 0 && g.Number != n) {
 			continue
 		}
-		out = append(out, gamePGN(st, g))
+		out = append(out, gamePGN(st, g, false))
+	}
+	return out
+}
+
+// MatchPGNMainLine is MatchPGN as a relay reads a live game: the movetext
+// is the game as it stands, and each run of moves a correction struck out
+// is said in the comment of the move before it (in the comment before the
+// first move when it began there), with what happened after its moves —
+// the stop that opened the correction — in the order things happened:
+// "[%evt pause …] … struck out: operator error, rule 10: REASON: 16...
+// Rb7 17. Qa4 (#113 Arbiter: pause …)". Before, the live feed dropped the
+// variation and with it the struck moves and every incident placed after
+// them (TestTheLiveFeedSaysTheStruckMovesAndWhatHappenedAfterThem).
+func MatchPGNMainLine(st *match.State, n int) []scoresheet.PGNGame {
+	var out []scoresheet.PGNGame
+	if st == nil || st.Match == nil {
+		return out
+	}
+	for _, g := range st.Games {
+		if g.Sheet == nil || (n != 0 && g.Number != n) {
+			continue
+		}
+		out = append(out, gamePGN(st, g, true))
 	}
 	return out
 }
@@ -71,7 +94,7 @@ func pgnGames(st *match.State, n int) ([]scoresheet.PGNGame, error) {
 	return games, nil
 }
 
-func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
+func gamePGN(st *match.State, g *match.Game, mainLine bool) scoresheet.PGNGame {
 	m := st.Match
 	loc := m.Location()
 	date, utcDate, utcTime := "????.??.??", "????.??.??", ""
@@ -142,16 +165,27 @@ func gamePGN(st *match.State, g *match.Game) scoresheet.PGNGame {
 	} else {
 		pl.before, afterEnd = pl.before.splitAfter(endSeq(g))
 	}
+	struck, unplaced := struckVariations(g, pl)
+	inline := map[int][]struckInline{} // main line: the struck runs by the ply before them
+	if mainLine {
+		for p, runs := range struck {
+			for _, v := range runs {
+				inline[p-1] = append(inline[p-1], v.inline)
+			}
+		}
+		struck = nil
+	}
 	for _, e := range entries {
-		cmds, notes := pl.after[e.Ply].words()
+		cmds, notes := withStruck(pl.after[e.Ply], inline[e.Ply])
 		pg.Moves = append(pg.Moves, scoresheet.PGNMove{SAN: e.SAN, Comment: moveComment(e, cmds, notes)})
 	}
-	struck, unplaced := struckVariations(g, pl)
 	for i := range pg.Moves {
-		pg.Moves[i].Variations = struck[i+1]
+		for _, v := range struck[i+1] {
+			pg.Moves[i].Variations = append(pg.Moves[i].Variations, v.moves)
+		}
 	}
-	if cmds, notes := pl.before.words(); len(cmds) > 0 {
-		pg.Intro = strings.Join(append(cmds, commentText(strings.Join(notes, "; "))), " ")
+	if cmds, notes := withStruck(pl.before, inline[0]); len(cmds) > 0 || len(notes) > 0 {
+		pg.Intro = strings.TrimSpace(strings.Join(append(cmds, commentText(strings.Join(notes, "; "))), " "))
 	}
 	final := unplaced
 	if g.Over() {
@@ -266,7 +300,7 @@ func endNote(g *match.Game) string {
 	}
 	s := ""
 	if !g.Ended.IsZero() {
-		s = fmt.Sprintf("[%%evt end %s %s system] ", token(term), g.Ended.UTC().Format(time.RFC3339))
+		s = fmt.Sprintf("[%%evt end %s %s system] ", token(term), evtInstant(g.Ended))
 	}
 	text := "Game over: " + term
 	if g.Reason != "" && !g.ReasonSaidByFlag() { // a flag's verdict is said once, by its incident
@@ -393,8 +427,16 @@ func IncidentCommand(in match.Incident) string {
 	if rule == "" {
 		rule = "-"
 	}
-	return fmt.Sprintf("[%%evt %s %s %s %s]", token(in.Kind), ruleToken(rule), in.At.UTC().Format(time.RFC3339), token(role))
+	return fmt.Sprintf("[%%evt %s %s %s %s]", token(in.Kind), ruleToken(rule), evtInstant(in.At), token(role))
 }
+
+// evtInstant is an [%evt] command's TIME: the instant in UTC, RFC 3339 to
+// the millisecond ("1996-02-11T23:42:46.451Z"), as `status` and the
+// record's flag instants say it. Before, it was cut to the second, so two
+// adjustments 1.384 s apart read 23:42:45Z and 23:42:46Z and a flag that
+// fell at .076 read as its whole second
+// (TestTheOutputsSayEachIncidentsInstantToTheMillisecond).
+func evtInstant(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // ruleToken writes a rule reference as one word: the match regulations'
 // rules as "r10", "r6,7,12", "r8/14"; the FIDE Laws' articles as they are
@@ -445,8 +487,26 @@ func IncidentNote(in match.Incident) string {
 	if in.Effect != "" {
 		b.WriteString(" (" + in.Effect + ")")
 	}
-	fmt.Fprintf(&b, "; W %s B %s", clock.FormatShown(in.WhiteClock), clock.FormatShown(in.BlackClock))
+	b.WriteString("; " + clocksWords(in))
 	return b.String()
+}
+
+// clocksWords are both clocks at an incident, exact to the millisecond
+// (clock.FormatReading: "W 1:27:32 B 1:00:20.250"); for an adjustment or
+// a correction both before and after it: "W 1:27:32.019 B 1:01:03.087
+// before, W 1:27:32 B 1:00:20 after". Before, the clocks were cut to the
+// second and only those after it were said, so an appeal against a
+// clock set again could not be judged from the PGN
+// (TestTheOutputsSayTheClocksBeforeAndAfterAnAdjustment).
+func clocksWords(in match.Incident) string {
+	pair := func(w, b time.Duration) string {
+		return "W " + clock.FormatReading(max(w, 0)) + " B " + clock.FormatReading(max(b, 0))
+	}
+	after := pair(in.WhiteClock, in.BlackClock)
+	if in.Before == nil {
+		return after
+	}
+	return pair(in.Before[0], in.Before[1]) + " before, " + after + " after"
 }
 
 // token makes s one word of a comment command: spaces become "-", and
@@ -496,14 +556,47 @@ func struckRuns(g *match.Game) []struckRun {
 	return runs
 }
 
+// struckVar is a run of struck moves as a variation (moves) and as the
+// note that says it in the main line's comment (inline).
+type struckVar struct {
+	moves  []scoresheet.PGNMove
+	inline struckInline
+}
+
+// struckInline is a struck run said in a comment: its first move's
+// instant (it stands among the comment's incidents by it), the commands
+// of what happened after its moves, and the words.
+type struckInline struct {
+	at   time.Time
+	cmds []string
+	note string
+}
+
+// withStruck are the commands and notes of a comment: the incidents ins
+// and the struck runs said inline, each run before the incidents that
+// happened after its first move.
+func withStruck(ins incidents, runs []struckInline) (cmds, notes []string) {
+	i := 0
+	for _, run := range runs {
+		for ; i < len(ins) && ins[i].At.Before(run.at); i++ {
+			cmds, notes = append(cmds, IncidentCommand(ins[i])), append(notes, IncidentNote(ins[i]))
+		}
+		cmds, notes = append(cmds, run.cmds...), append(notes, run.note)
+	}
+	for ; i < len(ins); i++ {
+		cmds, notes = append(cmds, IncidentCommand(ins[i])), append(notes, IncidentNote(ins[i]))
+	}
+	return cmds, notes
+}
+
 // struckVariations are the moves struck out by corrections, as variations:
 // vars[p] follow ply p, the move that replaced the first struck move.
 // A run of moves struck by one correction is one variation, its last move
 // commented "struck out: operator error, rule 10: REASON". A struck run
 // whose replacement has not been played yet, or that no longer fits the
 // position, is returned as a note instead.
-func struckVariations(g *match.Game, pl placed) (vars map[int][][]scoresheet.PGNMove, notes []string) {
-	vars = map[int][][]scoresheet.PGNMove{}
+func struckVariations(g *match.Game, pl placed) (vars map[int][]struckVar, notes []string) {
+	vars = map[int][]struckVar{}
 	entries := g.Sheet.Entries()
 	for _, run := range struckRuns(g) {
 		why := "struck out"
@@ -511,17 +604,23 @@ func struckVariations(g *match.Game, pl placed) (vars map[int][][]scoresheet.PGN
 			why += ": " + run.Cause
 		}
 		p := run.Entries[0].Ply // the replacement is the entry at ply p
-		if p > len(entries) || !fits(g.Sheet, p, run.Entries) {
-			// the moves named, each followed by what happened after it
-			var parts []string
-			for _, e := range run.Entries {
-				parts = append(parts, e.Label())
-				if cmds, ns := pl.struck[keyOf(e)].words(); len(cmds) > 0 {
-					parts = append(parts, "("+strings.Join(ns, "; ")+")")
-				}
+		// the moves named, each followed by what happened after it
+		var parts []string
+		for _, e := range run.Entries {
+			parts = append(parts, e.Label())
+			if cmds, ns := pl.struck[keyOf(e)].words(); len(cmds) > 0 {
+				parts = append(parts, "("+strings.Join(ns, "; ")+")")
 			}
-			notes = append(notes, struckCommands(pl, run)+commentText(why+": "+strings.Join(parts, " ")))
+		}
+		said := commentText(why + ": " + strings.Join(parts, " "))
+		if p > len(entries) || !fits(g.Sheet, p, run.Entries) {
+			notes = append(notes, struckCommands(pl, run)+said)
 			continue
+		}
+		in := struckInline{at: run.Entries[0].At, note: said}
+		for _, e := range run.Entries {
+			cmds, _ := pl.struck[keyOf(e)].words()
+			in.cmds = append(in.cmds, cmds...)
 		}
 		var v []scoresheet.PGNMove
 		for _, e := range run.Entries {
@@ -529,6 +628,12 @@ func struckVariations(g *match.Game, pl placed) (vars map[int][][]scoresheet.PGN
 			c := strings.Join(cmds, " ")
 			if len(ns) > 0 {
 				c += " " + commentText(strings.Join(ns, "; "))
+			}
+			if !e.At.IsZero() {
+				// the struck move's clock and time, as it stood when it
+				// was made: when the wrong move was made and what it cost
+				// (TestAStruckMoveKeepsItsClockInTheVariation)
+				c = moveComment(&e, cmds, ns)
 			}
 			v = append(v, scoresheet.PGNMove{SAN: e.SAN, Comment: strings.TrimSpace(c)})
 		}
@@ -538,7 +643,7 @@ func struckVariations(g *match.Game, pl placed) (vars map[int][][]scoresheet.PGN
 			sep = ""
 		}
 		last.Comment += sep + commentText(why)
-		vars[p] = append(vars[p], v)
+		vars[p] = append(vars[p], struckVar{moves: v, inline: in})
 	}
 	return vars, notes
 }

@@ -54,16 +54,16 @@ func TestIncidentsPlacedByInstantInPGN(t *testing.T) {
 	}
 	g := games[0]
 	mv := g.Moves
-	const pause = "[%evt pause 6.12a 2024-05-01T13:00:45Z arbiter]"
+	const pause = "[%evt pause 6.12a 2024-05-01T13:00:45.000Z arbiter]"
 	tests := []struct {
 		name, text, want string
 		present          bool
 	}{
 		{"the pause after the struck move is not in the comment of the move that replaced it", mv[3].Comment, pause, false},
 		{"the pause after the struck move is not in the comment of the move before it", mv[2].Comment, pause, false},
-		{"a pause after the replacement is in the replacement's comment", mv[3].Comment, "[%evt pause 6.12a 2024-05-01T13:01:30Z arbiter]", true},
-		{"the correction is after the last move standing when it was made", mv[2].Comment, "[%evt correct r10 2024-05-01T13:01:00Z arbiter]", true},
-		{"an incident before the first move is in the comment before it", g.Intro, "[%evt note - 2024-05-01T13:00:05Z arbiter]", true},
+		{"a pause after the replacement is in the replacement's comment", mv[3].Comment, "[%evt pause 6.12a 2024-05-01T13:01:30.000Z arbiter]", true},
+		{"the correction is after the last move standing when it was made", mv[2].Comment, "[%evt correct r10 2024-05-01T13:01:00.000Z arbiter]", true},
+		{"an incident before the first move is in the comment before it", g.Intro, "[%evt note - 2024-05-01T13:00:05.000Z arbiter]", true},
 		{"an incident before the first move is not after it", mv[0].Comment, "board was turned round", false},
 	}
 	for _, tc := range tests {
@@ -106,10 +106,10 @@ func TestIncidentsPlacedByInstantInPGN(t *testing.T) {
 func TestIncidentsPlacedByInstantInPDF(t *testing.T) {
 	st, head := loadState(t, pauseBeforeCorrection(t))
 	tests := []struct{ lang, at, after string }{
-		{"en", "15:00:45", "2… ♘c6 (struck out)"},
-		{"de", "15:00:45", "2… Sc6 (gestrichen)"},
-		{"en", "15:01:30", "2… ♘f6"},
-		{"en", "15:00:05", "start"},
+		{"en", "15:00:45.000", "2… ♘c6 (struck out)"},
+		{"de", "15:00:45.000", "2… Sc6 (gestrichen)"},
+		{"en", "15:01:30.000", "2… ♘f6"},
+		{"en", "15:00:05.000", "start"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.lang+": the incident at "+tc.at+" is after "+tc.after, func(t *testing.T) {
@@ -122,7 +122,7 @@ func TestIncidentsPlacedByInstantInPDF(t *testing.T) {
 	t.Run("the incident log stands in the order things happened", func(t *testing.T) {
 		pages := pageTexts(t, writePDF(t, st, head, report.PDFOptions{Lang: "en"}))
 		last := -1
-		for _, at := range []string{"15:00:05", "15:00:45", "15:01:00", "15:01:10", "15:01:30"} {
+		for _, at := range []string{"15:00:05.000", "15:00:45.000", "15:01:00.000", "15:01:10.000", "15:01:30.000"} {
 			i := strings.Index(pages[1], " "+at+" ")
 			if i < 0 {
 				t.Fatalf("no incident at %s in the log", at)
@@ -146,7 +146,7 @@ func incidentBlock(page, at string) string {
 		if len(f) > 1 && strings.HasPrefix(f[0], "#") {
 			f = f[1:]
 		}
-		starts := len(f) > 0 && len(f[0]) == 8 && f[0][2] == ':' && f[0][5] == ':'
+		starts := len(f) > 0 && len(f[0]) == 12 && f[0][2] == ':' && f[0][5] == ':' && f[0][8] == '.'
 		switch {
 		case starts && f[0] == at:
 			in = true

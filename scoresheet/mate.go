@@ -88,7 +88,7 @@ func canMate(pos *chess.Position, side chess.Color, limit int) MateVerdict {
 		if len(r.Line) == 0 {
 			return mateVerdict(MatePossible, phrase.Errorf("%s is already checkmated", colorName(side.Other())), nil)
 		}
-		return mateVerdict(MatePossible, phrase.Errorf("%s can still checkmate, e.g. %s", colorName(side), helpmateSAN(pos, r.Line)), r.Line)
+		return mateVerdict(MatePossible, phrase.Errorf(HelpmateFormat, colorName(side), helpmateSAN(pos, r.Line)), r.Line)
 	}
 	return MateVerdict{Undetermined, strings.TrimSuffix(r.Reason, "."), nil, r.Why}
 }
@@ -112,6 +112,13 @@ func tagged(p *chess.Position, m *chess.Move) *chess.Move {
 	}
 	return m
 }
+
+// HelpmateFormat is the verdict that side can still checkmate, with its
+// helpmate line in SAN ("White can still checkmate, e.g. 1…Nc6 2.Qh5 …").
+// The record stores the line as a plain string; match marks it as moves
+// when the record is read, so that a face says it with its own piece
+// letters (German "2.Dh5").
+const HelpmateFormat = "%s can still checkmate, e.g. %s"
 
 func helpmateSAN(pos *chess.Position, line []string) string {
 	var sb strings.Builder

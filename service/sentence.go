@@ -5,6 +5,7 @@ import (
 
 	"arbiter/internal/phrase"
 	"arbiter/match"
+	"arbiter/store"
 )
 
 // Sentence turns an error into the one clear sentence shown to users, with
@@ -25,6 +26,11 @@ func Coded(err error) error {
 	}
 	var me *match.Error
 	if errors.As(err, &me) {
+		return err
+	}
+	if store.ErrorCode(err) == store.CodeFileSizeLimit {
+		// said by the store's own code, which names the limit (it still
+		// wraps ErrDiskFull for errors.Is, which would say only a full disk)
 		return err
 	}
 	for _, f := range fileFailures {

@@ -1,6 +1,10 @@
 package store
 
-import "arbiter/internal/phrase"
+import (
+	"fmt"
+
+	"arbiter/internal/phrase"
+)
 
 // The store refuses with a code and its arguments (issue 25: one way to
 // refuse), as the clock, the service and the station do: what a person reads
@@ -36,6 +40,8 @@ const (
 	CodeLogTakesBack Code = "store-log-takes-back"
 	// the file's schema version lowered below its tables' (branch hanchor)
 	CodeVersionEdited Code = "store-schema-version-edited"
+	// a write refused by the process's file size limit (branch hattack)
+	CodeFileSizeLimit Code = "store-file-size-limit"
 )
 
 // english are the refusals' English words (the shared dictionary's).
@@ -44,6 +50,7 @@ var english = phrase.Table[Code]{
 	CodeNewerSchema:   "the file was written by a newer version of Arbiter; open it with that version or newer",
 	CodeReadOnly:      "the event log is read-only; open it read-write, or check the file's permissions",
 	CodeDiskFull:      "the disk is full; free some space and try again — nothing of the failed step was written",
+	CodeFileSizeLimit: "the record's file could not grow: the disk is full, or the file reached the largest size this program may write (a file size limit of %s, as 'ulimit -f' sets); free some space or lift the limit, then try again — nothing of the failed step was written",
 	CodeAppendOnly:    "events are append-only; record a correcting event instead of changing an old one",
 	CodeCorrupt:       "the database file is damaged; continue from the latest backup copy and keep the damaged file for the appeals board",
 	CodeExists:        "the destination already exists; choose a new file name",
@@ -86,3 +93,17 @@ type refusal struct {
 
 func (r refusal) Error() string   { return r.phrase.Error() }
 func (r refusal) Unwrap() []error { return append([]error{r.phrase}, r.causes...) }
+
+// sizeText says a file size limit of n bytes as a person reads it: "2 MiB
+// (2097152 bytes)", or the bytes alone.
+func sizeText(n uint64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB (%d bytes)", n>>30, n)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB (%d bytes)", n>>20, n)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB (%d bytes)", n>>10, n)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -24,6 +24,7 @@ const (
 	sqlCommit      = "COMMIT"
 	sqlRollback    = "ROLLBACK"
 	sqlHead        = "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+	sqlHashAt      = "SELECT hash FROM events WHERE seq = ?"
 	sqlLastEvent   = "SELECT " + eventColumns + " FROM events ORDER BY seq DESC LIMIT 1"
 	sqlEventsAfter = "SELECT " + eventColumns + " FROM events WHERE seq > ? ORDER BY seq"
 	// sqlEventsAfterV4 reads a file of schema 4 or older, opened read-only

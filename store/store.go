@@ -692,6 +692,12 @@ func mapErr(err error) error {
 	if err == nil {
 		return nil
 	}
+	if limit, ok := writeLimited(err); ok {
+		// the file may grow no further in this process (RLIMIT_FSIZE,
+		// ulimit -f): SQLite says the write the kernel refused (EFBIG)
+		// "disk I/O error (778)" (writeLimited)
+		return fmt.Errorf("%w (%w)", refuseWrapping([]error{ErrDiskFull}, CodeFileSizeLimit, sizeText(limit)), err)
+	}
 	switch sqliteCode(err) {
 	case sqlite3.SQLITE_FULL:
 		return fmt.Errorf("%w (%w)", ErrDiskFull, err)

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // guards are the append-only triggers of the events table as the
@@ -81,4 +84,119 @@ func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("store: schema version: %w", mapErr(err))
 	}
 	return v, nil
+}
+
+// RowsOutsideChain counts the event rows no walk of the chain reads: those
+// numbered below 1. Arbiter never writes them: the table refuses them
+// (CHECK (seq >= 1)). But another program may take that refusal out of the
+// table's definition (PRAGMA writable_schema, which SchemaEdits does not
+// see: the names stay), insert such a row, and put the definition back as
+// it was; the chain is read from seq 1 on, so the row was in the file
+// unseen while verify said the record whole — a "game.end" at seq -1 that
+// the sqlite3 shell, or any program reading the table, shows first
+// (branch hattack). (A signature row beside no event is found by the walk,
+// which reads every signature row.) One range of the table's key: no scan.
+func (db *DB) RowsOutsideChain(ctx context.Context) (int64, error) {
+	var tables int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'events'").Scan(&tables); err != nil {
+		return 0, fmt.Errorf("store: read the schema: %w", mapErr(err))
+	}
+	if tables == 0 {
+		return 0, nil // not a record yet
+	}
+	var n int64
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM events WHERE seq < 1").Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count the rows outside the chain: %w", mapErr(err))
+	}
+	return n, nil
+}
+
+// tables are the definitions of Arbiter's tables as the migrations leave
+// them, made once in a database of their own in memory (every file at this
+// schema version ran the same statements: the tables of before were
+// rebuilt or renamed by them).
+var tables struct {
+	once sync.Once
+	defs map[string]string
+	err  error
+}
+
+// tableDefinitions runs the migrations in memory and reads back the
+// definitions of the tables they make.
+func tableDefinitions(ctx context.Context) (map[string]string, error) {
+	tables.once.Do(func() {
+		mem, err := sql.Open("sqlite", ":memory:")
+		if err != nil {
+			tables.err = err
+			return
+		}
+		defer mem.Close()
+		mem.SetMaxOpenConns(1)
+		ms, err := migrations()
+		if err != nil {
+			tables.err = err
+			return
+		}
+		for _, m := range ms {
+			if _, err := mem.ExecContext(ctx, m.sql); err != nil {
+				tables.err = fmt.Errorf("migration %s in memory: %w", m.name, err)
+				return
+			}
+		}
+		tables.defs, tables.err = definitions(ctx, mem)
+	})
+	return tables.defs, tables.err
+}
+
+// definitions are the tables' definitions a database holds, by name
+// (SQLite's own left out).
+func definitions(ctx context.Context, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rows.Close()
+	defs := map[string]string{}
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			return nil, mapErr(err)
+		}
+		defs[name] = def
+	}
+	return defs, mapErr(rows.Err())
+}
+
+// TableEdits names Arbiter's tables whose definition the file holds in
+// another form than the migrations make it (compared as words, case
+// folded, as the guards are): another program rewrote it with PRAGMA
+// writable_schema — a CHECK taken out, which lets rows in that Arbiter
+// refuses; SchemaEdits names only objects added, and the names stay
+// (branch hattack). Only a file at this binary's schema version is
+// compared (an older one read without migrating has the tables of its
+// version).
+func (db *DB) TableEdits(ctx context.Context) ([]string, error) {
+	var uv int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&uv); err != nil {
+		return nil, fmt.Errorf("store: read the schema: %w", mapErr(err))
+	}
+	if uv != SchemaVersion() {
+		return nil, nil
+	}
+	want, err := tableDefinitions(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: the tables Arbiter makes: %w", err)
+	}
+	have, err := definitions(ctx, db.sql)
+	if err != nil {
+		return nil, fmt.Errorf("store: read the schema: %w", err)
+	}
+	var edits []string
+	for name, def := range want {
+		if got, ok := have[name]; ok && guardText(got) != guardText(def) {
+			edits = append(edits, name)
+		}
+	}
+	sort.Strings(edits)
+	return edits, nil
 }

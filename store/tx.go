@@ -266,6 +266,21 @@ func (tx *Tx) Append(e Event) (Event, error) {
 	return e, nil
 }
 
+// HashAt is the hash of event seq as the file holds it ("" when it holds
+// none): one row read inside the transaction, for a request signed at
+// another station, which names the event its sender's record ended at.
+func (tx *Tx) HashAt(seq int64) (string, error) {
+	if err := tx.check(); err != nil {
+		return "", err
+	}
+	var hash string
+	err := tx.c.query(tx.ctx, sqlHashAt, func(v []driver.Value) error { return scanned(v, &hash) }, seq)
+	if err != nil {
+		return "", fmt.Errorf("store: event %d: %w", seq, mapErr(err))
+	}
+	return hash, nil
+}
+
 // EventsAfter returns the committed events with Seq > seq, in order, from
 // one consistent snapshot.
 func (db *DB) EventsAfter(ctx context.Context, seq int64) (evs []Event, err error) {

@@ -59,6 +59,26 @@ func Check(path string) error {
 	return nil
 }
 
+// CheckTarget refuses what Write would refuse before writing anything:
+// path when it exists and is not a regular file (Check), and a folder of
+// path that does not exist or is not a folder. A command checks it before
+// it changes anything for the write (an export given with the arbiter's
+// credential signs the head first).
+func CheckTarget(path string) error {
+	if err := Check(path); err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return folderError(path, dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a folder: choose another", path, dir)
+	}
+	return nil
+}
+
 // Write writes data to path with permissions perm, atomically: through a
 // temporary file in the same folder that is synced and renamed over path.
 // It refuses a path that is not a regular file (see Check). On error
