@@ -232,16 +232,16 @@ func (l *Link) inProcessOffset() (offset, uncertainty time.Duration, ok bool) {
 	if !found {
 		return 0, 0, false
 	}
-	st := v.(*station.Station)
-	if _, u, ok := st.Estimate(); ok {
-		// read between two readings of the link's clock: a pause between
-		// them is half in the uncertainty, never unstated
-		n1 := l.now()
-		tl := st.Now()
-		gap := max(l.now().Sub(n1), 0)
-		return tl.Sub(n1.Add(gap / 2)), u + gap/2, true
+	// read between two readings of the link's clock: a pause between
+	// them is half in the uncertainty, never unstated; the timeline and
+	// its uncertainty at once (station.Timeline)
+	n1 := l.now()
+	tl, u, ok := v.(*station.Station).Timeline()
+	if !ok {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	gap := max(l.now().Sub(n1), 0)
+	return tl.Sub(n1.Add(gap / 2)), u + gap/2, true
 }
 
 // ownOffset is the offset from the link's own time answers.
@@ -252,17 +252,35 @@ func (l *Link) ownOffset() (offset, rtt time.Duration, ok bool) {
 	return best.Offset, best.RTT, ok
 }
 
-// timeline is the match timeline now when this process runs the record's
-// station (read from it, whatever time source the link runs on), else at
-// (the link's clock plus its offset).
-func (l *Link) timeline(at time.Time) time.Time {
+// timeline is the match timeline now and the uncertainty of the estimate
+// it was read on, when this process runs the record's station and that
+// station knows the timeline (read from it, whatever time source the link
+// runs on).
+func (l *Link) timeline() (now time.Time, uncertainty time.Duration, ok bool) {
 	if v, found := inProcess.Load(l.db); found {
-		st := v.(*station.Station)
-		if _, _, ok := st.Estimate(); ok {
-			return st.Now().UTC()
+		return v.(*station.Station).Timeline()
+	}
+	return time.Time{}, 0, false
+}
+
+// stampOf is the instant a command given at pressed (on the link's clock)
+// is stamped with and the uncertainty its request states (Request.RTT, a
+// round trip: twice the bound): pressed plus the offset off the link took
+// for it, with that estimate's round trip r; or, for a command stamped
+// now (stamped) while this process runs the record's station and it knows
+// the timeline (here), that station's timeline itself with twice the
+// bound of the estimate it was read on. Never the one with the other's
+// bound: off may be the link's own answers, taken while the station just
+// joined had none, and the station's first answer may lie further off
+// than they; the authority bounds the stamp by the bound stated
+// (match.StampTolerance), and refused an honest command as in the future.
+func stampOf(pressed time.Time, off, r time.Duration, stamped bool, here func() (time.Time, time.Duration, bool)) (at time.Time, rtt time.Duration) {
+	if stamped {
+		if tl, u, ok := here(); ok {
+			return tl.UTC(), 2 * u
 		}
 	}
-	return at
+	return pressed.Add(off).UTC(), r
 }
 
 // stationOffset is the estimate of the station running beside this
@@ -473,10 +491,9 @@ func (l *Link) submit(ctx context.Context, c StationCommand, p prepared, off, r 
 		if !ok && c.Notice != nil {
 			c.Notice("no authority answers yet; the command waits for one")
 		}
-		at, rtt = c.Pressed.Add(off).UTC(), r
-		if stamped {
-			at = l.timeline(at) // stamped now: on this process's station's timeline itself
-		}
+		// stamped now: on this process's station's timeline itself, when
+		// it has one, with its bound
+		at, rtt = stampOf(c.Pressed, off, r, stamped, l.timeline)
 	}
 	var idb [12]byte
 	rand.Read(idb[:])

@@ -67,3 +67,45 @@ func TestTheTimeSampleWithTheSmallestErrorBoundGivesTheOffset(t *testing.T) {
 		}
 	})
 }
+
+// A station's timeline and the uncertainty it states are those of one
+// estimate (Station.Timeline, what a command given in its process is
+// stamped with): the best sample's offset with that sample's bound, also
+// when a new authority's first answer, poorer, replaced better ones; the
+// authority's own timeline with none; nothing while it knows none.
+func TestAStationsTimelineComesWithTheBoundOfTheEstimateItIsReadOn(t *testing.T) {
+	t0 := time.Date(2026, 12, 6, 17, 48, 18, 0, time.UTC)
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name    string
+		samples []TimeSample
+		auth    bool
+		frozen  time.Duration
+		wantOK  bool
+		want    time.Duration // the timeline's offset to the station's clock
+		wantUnc time.Duration
+	}{
+		{"a station that has no answer and no timeline of its own knows none", nil, false, 0, false, 0, 0},
+		{"the timeline is the best answer's offset with its bound",
+			[]TimeSample{{Offset: 3 * ms, RTT: 6 * ms, Claim: 2, At: t0}, {Offset: 40 * ms, RTT: 80 * ms, Claim: 2, At: t0.Add(250 * ms)}},
+			false, 0, true, 3 * ms, 3*ms + 25*time.Microsecond},
+		{"a new authority's first answer gives the timeline and its larger bound",
+			[]TimeSample{{Offset: 3 * ms, RTT: 100 * time.Microsecond, Claim: 2, At: t0}, {Offset: 36 * ms, RTT: 73 * ms, Claim: 9, At: t0.Add(250 * ms)}},
+			false, 0, true, 36 * ms, 36500 * time.Microsecond},
+		{"the authority's timeline is the offset it continues, with none", nil, true, 7 * ms, true, 7 * ms, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := t0.Add(250 * ms)
+			s := newStation(Config{Name: "appeals", Role: "organiser", Now: func() time.Time { return clock }})
+			for _, x := range tc.samples {
+				s.samples.Add(x)
+				s.timeKnown = true
+			}
+			s.isAuth, s.frozen, s.timeKnown = tc.auth, tc.frozen, s.timeKnown || tc.auth
+			now, unc, ok := s.Timeline()
+			if ok != tc.wantOK || (ok && (!now.Equal(clock.Add(tc.want)) || unc != tc.wantUnc)) {
+				t.Fatalf("timeline %v ± %v (known %v), want %v ± %v (known %v)", now.Sub(clock), unc, ok, tc.want, tc.wantUnc, tc.wantOK)
+			}
+		})
+	}
+}

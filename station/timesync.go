@@ -317,6 +317,29 @@ func (s *Station) Estimate() (offset, uncertainty time.Duration, ok bool) {
 	return off, max(u, 0), true
 }
 
+// Timeline is the match timeline now at this station and the uncertainty
+// of the estimate it was read on, both read at once (Now and Estimate
+// read apart may meet different estimates: a sample that came, or aged
+// out, between them), so that a command stamped with it states the bound
+// of the estimate its stamp was read on (docs/stations.md, "Exact
+// clocks"); ok is false while the station does not know the timeline, as
+// for Estimate.
+func (s *Station) Timeline() (now time.Time, uncertainty time.Duration, ok bool) {
+	local := s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isAuth {
+		return local.Add(s.frozen), 0, true
+	}
+	if best, u, found := s.samples.Best(); found {
+		return local.Add(best.Offset), u, true
+	}
+	if !s.timeKnown {
+		return time.Time{}, 0, false
+	}
+	return local.Add(s.frozen), 0, true
+}
+
 // onTimeRequest answers a time request while this station is the
 // authority and knows the match timeline. It is stamped on receipt: the
 // checks take time (locks) that would otherwise count on the answer's way
