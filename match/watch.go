@@ -24,9 +24,6 @@ type watch struct {
 	// (checkNew: what only Verify checked before)
 	ids commandIDs
 	pos *State
-	// schema: SQLite's schema_version when the schema was last checked
-	// (checkSchema): read again only after another connection's commit
-	schema int64
 }
 
 // Watch looks whether anything but the App's own commits changed the
@@ -135,17 +132,13 @@ func (a *App) Watch(ctx context.Context) error {
 	// a row put in at seq -1, move data_version but not SQLite's
 	// schema_version, which alone was looked at before (a few reads of
 	// the schema and one key range, beside the walk's whole read)
-	sv := w.schema
 	if rep.OK && (!w.seen || v != w.version) {
-		if sv, err = a.db.SchemaVersion(ctx); err != nil {
-			return err
-		}
 		if err := checkSchema(ctx, a.db, &rep, len(evs)); err != nil {
 			return err
 		}
 	}
 	a.mu.Lock()
-	a.watch = watch{seen: true, version: v, stamp: stamp, schema: sv}
+	a.watch = watch{seen: true, version: v, stamp: stamp}
 	if rep.OK {
 		a.watch.walk, a.watch.sigs, a.watch.ids, a.watch.pos = walk, sigs, ids, pos
 	}

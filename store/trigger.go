@@ -74,18 +74,6 @@ func guardText(sql string) string {
 	return strings.ToLower(strings.Join(strings.Fields(sql), " "))
 }
 
-// SchemaVersion is SQLite's schema_version of the file: it moves at every
-// change of the schema by any connection (a trigger dropped or made, a
-// table, an index, a view), so a watcher reads the schema again only when
-// it moved (match.App.Watch).
-func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
-	var v int64
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&v); err != nil {
-		return 0, fmt.Errorf("store: schema version: %w", mapErr(err))
-	}
-	return v, nil
-}
-
 // RowsOutsideChain counts the event rows no walk of the chain reads: those
 // numbered below 1. Arbiter never writes them: the table refuses them
 // (CHECK (seq >= 1)). But another program may take that refusal out of the
