@@ -310,11 +310,25 @@ func (s *Station) ping(name string) {
 // while it does not know the timeline (no authority answered, and it is
 // not the authority).
 func (s *Station) Estimate() (offset, uncertainty time.Duration, ok bool) {
-	off, u := s.Offset()
-	if u < 0 && !s.knowsTime() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.estimateLocked()
+}
+
+// estimateLocked is Estimate with s.mu held: the authority's own timeline
+// (no uncertainty), else the best sample's offset and bound, else the
+// timeline continued without a sample yet (bound 0) once it is known.
+func (s *Station) estimateLocked() (offset, uncertainty time.Duration, ok bool) {
+	if s.isAuth {
+		return s.frozen, 0, true
+	}
+	if best, u, found := s.samples.Best(); found {
+		return best.Offset, u, true
+	}
+	if !s.timeKnown {
 		return 0, 0, false
 	}
-	return off, max(u, 0), true
+	return s.frozen, 0, true
 }
 
 // Timeline is the match timeline now at this station and the uncertainty
@@ -328,16 +342,11 @@ func (s *Station) Timeline() (now time.Time, uncertainty time.Duration, ok bool)
 	local := s.cfg.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.isAuth {
-		return local.Add(s.frozen), 0, true
-	}
-	if best, u, found := s.samples.Best(); found {
-		return local.Add(best.Offset), u, true
-	}
-	if !s.timeKnown {
+	off, u, ok := s.estimateLocked()
+	if !ok {
 		return time.Time{}, 0, false
 	}
-	return local.Add(s.frozen), 0, true
+	return local.Add(off), u, true
 }
 
 // onTimeRequest answers a time request while this station is the
